@@ -1,0 +1,64 @@
+# The MindSpore training-loop course. `make help` lists the targets.
+#   make lab    set everything up (venv, data) and open the course in JupyterLab
+#   make test   run the whole test suite (sets up what is missing first)
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.course-installed
+DATA_STAMP := data/mnist/.verified
+PORT   ?= 8888
+# Extra arguments, e.g. make run ARGS="--notebooks 04 -p DEVICE_TARGET=Ascend"
+ARGS   ?=
+export PYTHONDONTWRITEBYTECODE := 1
+
+.DEFAULT_GOAL := help
+.PHONY: help setup data lab run notebooks test test-unit test-notebooks test-browser bench clean
+
+help: ## List the targets
+	@echo "The MindSpore training-loop course"
+	@echo
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "  make %-15s %s\n", $$1, $$2}'
+	@echo
+	@echo "Variables: PYTHON=$(PYTHON) (must be 3.9-3.11), PORT=$(PORT), ARGS for run/bench"
+
+$(STAMP): requirements.txt pyproject.toml
+	@$(PYTHON) -c 'import sys; v = sys.version_info[:2]; sys.exit(0 if (3, 9) <= v <= (3, 11) else "MindSpore 2.10 needs Python 3.9-3.11, but $(PYTHON) is %d.%d: run make with PYTHON=python3.11" % v)'
+	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	@touch $@
+
+setup: $(STAMP) ## Create .venv with the pinned environment (nothing else)
+
+data: $(STAMP) ## Fetch and verify MNIST into data/ (works offline once fetched)
+	$(PY) -m course_utils.data fetch
+
+lab: setup data ## Set up, then open JupyterLab on notebooks/ (127.0.0.1, token on)
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.open_browser=False
+
+run: setup data ## Run the notebooks with papermill into runs/<timestamp>/ and write a summary (ARGS=...)
+	$(PY) -m course_utils.run $(ARGS)
+
+notebooks: setup data ## Re-execute the stored notebooks from a clean kernel (what a maintainer commits)
+	$(PY) scripts/execute_notebooks.py $(ARGS)
+
+test: setup data ## Run the whole test suite: unit tests, exercise checks, papermill, nbval, browser
+	$(PY) -m pytest tests notebooks --nbval-lax --sanitize-with tests/nbval_sanitize.cfg $(ARGS)
+
+test-unit: setup data ## Only the unit tests (fast)
+	$(PY) -m pytest tests -m "not slow and not browser" $(ARGS)
+
+test-notebooks: setup data ## Only nbval over notebooks/
+	$(PY) -m pytest notebooks --nbval-lax --sanitize-with tests/nbval_sanitize.cfg $(ARGS)
+
+test-browser: setup data ## Only the browser tests (JupyterLab in Debian's Chromium)
+	$(PY) -m pytest tests -m browser $(ARGS)
+
+bench: setup data ## Benchmarks that print the figures quoted in the notes (ARGS=...)
+	$(PY) -m course_utils.bench $(ARGS)
+
+clean: ## Remove run outputs and caches (keeps .venv and data)
+	rm -rf runs logs screenshots rewritten_network kernel_meta notebooks/checkpoints notebooks/runs .pytest_cache
+	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +
