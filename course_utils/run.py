@@ -1,10 +1,32 @@
-"""Run the course with papermill and collect a report (`make run`). Placeholder for issue 2's runner:
-``record()`` is the part notebooks use."""
+"""Run the course with parameters and collect a report: ``make run`` / ``python -m course_utils.run``.
+
+    python -m course_utils.run                                  # every notebook, stored defaults
+    python -m course_utils.run --notebooks 04 05 -p EPOCHS=5     # some notebooks, a parameter
+    python -m course_utils.run -p DEVICE_TARGET=Ascend --full    # on an Ascend notebook, full-length runs
+    python -m course_utils.run -p 04:TRAIN_SUBSET=10000          # a parameter for one notebook only
+
+Each notebook is executed by papermill into ``runs/<timestamp>/`` (the stored notebooks are never
+modified). A parameter applies to every selected notebook that declares it in its ``parameters`` cell;
+one that no selected notebook declares (or that a ``NN:`` prefix aims at a notebook that does not
+declare it) is an error before anything runs. ``--full`` sets ``QUICK=False`` where a notebook declares
+``QUICK``. The summary (one row per notebook: status, time, the metrics it recorded with ``record()``)
+is written as ``summary.json`` and ``summary.md`` and printed.
+
+Notebooks call ``record(name=value, ...)`` to report their key numbers; the runner points each
+kernel at its own metrics file through the environment variable ``COURSE_METRICS_FILE``.
+"""
 
 from __future__ import annotations
 
+import argparse
+import ast
+import datetime as _dt
 import json
 import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 #: Set by the runner for each notebook it executes; ``record`` merges metrics into that JSON file.
 METRICS_ENV = "COURSE_METRICS_FILE"
@@ -13,12 +35,219 @@ _recorded: dict = {}
 
 
 def record(**metrics) -> dict:
-    """Record a notebook's key metrics (numbers or short strings) for the run summary."""
-    _recorded.update(metrics)
+    """Record a notebook's key metrics (numbers or short strings) for the run summary.
+
+    Outside ``make run`` this only remembers them (and returns them); under the runner it also
+    writes them, atomically, to the file named by ``COURSE_METRICS_FILE``.
+    """
+    for key, value in metrics.items():
+        if hasattr(value, "item"):  # numpy / MindSpore scalars
+            value = value.item()
+        if not isinstance(value, (int, float, str, bool)) and value is not None:
+            raise TypeError(f"record({key}=...) takes numbers or short strings, got {type(value).__name__}")
+        _recorded[key] = value
     path = os.environ.get(METRICS_ENV)
     if path:
         tmp = path + ".tmp"
         with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(_recorded, fh, indent=1, default=float)
+            json.dump(_recorded, fh, indent=1)
         os.replace(tmp, path)
     return dict(_recorded)
+
+
+# --------------------------------------------------------------------------------------------
+# Runner
+# --------------------------------------------------------------------------------------------
+
+class RunError(Exception):
+    """A problem with the requested run, reported before anything executes."""
+
+
+def _root() -> Path:
+    from course_utils import ROOT
+
+    return ROOT
+
+
+def find_notebooks(selection=None, notebook_dir: Path | None = None) -> list:
+    """Notebooks ``NN_*.ipynb`` in order; ``selection`` holds numbers ("04") or names."""
+    folder = Path(notebook_dir or _root() / "notebooks")
+    all_nbs = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
+    if not selection:
+        return all_nbs
+    chosen = []
+    for sel in selection:
+        sel = str(sel)
+        hits = [p for p in all_nbs if p.name.startswith(sel.zfill(2) + "_") or p.name == sel or p.stem == sel]
+        if not hits:
+            names = ", ".join(p.stem for p in all_nbs)
+            raise RunError(f"No notebook matches {sel!r}. Available: {names}")
+        chosen.extend(h for h in hits if h not in chosen)
+    return chosen
+
+
+def parse_value(text: str):
+    """``5`` -> 5, ``0.1`` -> 0.1, ``False`` -> False, ``[32, 64]`` -> list, anything else a string."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def parse_parameters(items) -> tuple:
+    """``["EPOCHS=3", "04:LR=0.01"]`` -> (global {"EPOCHS": 3}, scoped {"04": {"LR": 0.01}})."""
+    global_params, scoped = {}, {}
+    for item in items or []:
+        if "=" not in item:
+            raise RunError(f"Parameter {item!r} is not NAME=VALUE (e.g. -p EPOCHS=3 or -p 04:EPOCHS=3).")
+        key, value = item.split("=", 1)
+        value = parse_value(value)
+        if ":" in key:
+            nb, name = key.split(":", 1)
+            scoped.setdefault(nb.zfill(2) if nb.isdigit() else nb, {})[name] = value
+        else:
+            global_params[key] = value
+    return global_params, scoped
+
+
+def declared_parameters(path: Path) -> dict:
+    """Names declared in the notebook's ``parameters`` cell (papermill's own reading of it)."""
+    import papermill as pm
+
+    return pm.inspect_notebook(str(path))
+
+
+def plan_parameters(notebooks, global_params: dict, scoped: dict, full: bool = False) -> dict:
+    """Parameters for each notebook; raises ``RunError`` for one that nothing declares."""
+    declared = {nb: declared_parameters(nb) for nb in notebooks}
+    plan = {nb: {} for nb in notebooks}
+    for name, value in global_params.items():
+        takers = [nb for nb in notebooks if name in declared[nb]]
+        if not takers:
+            raise RunError(f"Parameter {name!r} is not declared by any selected notebook "
+                           f"({', '.join(nb.stem for nb in notebooks)}): check its spelling.")
+        for nb in takers:
+            plan[nb][name] = value
+    for key, params in scoped.items():
+        targets = [nb for nb in notebooks if nb.name.startswith(key + "_") or nb.stem == key]
+        if not targets:
+            raise RunError(f"Parameter prefix {key!r}: that notebook is not selected.")
+        for nb in targets:
+            for name, value in params.items():
+                if name not in declared[nb]:
+                    known = ", ".join(declared[nb]) or "none"
+                    raise RunError(f"{nb.stem} does not declare parameter {name!r} (it declares: {known}).")
+                plan[nb][name] = value
+    if full:
+        for nb in notebooks:
+            if "QUICK" in declared[nb] and "QUICK" not in plan[nb]:
+                plan[nb]["QUICK"] = False
+    return plan
+
+
+def check_device(device: str) -> None:
+    """Fail fast when the requested device is not in this machine's MindSpore (a subprocess asks)."""
+    if not device or str(device).lower() == "auto":
+        return
+    code = "from course_utils import runtime; print(','.join(runtime.available_devices()))"
+    env = {**os.environ, "GLOG_v": "3"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    found = out.stdout.strip().splitlines()[-1].split(",") if out.stdout.strip() else []
+    if device.lower() not in [d.lower() for d in found]:
+        raise RunError(f"DEVICE_TARGET={device!r} is not available on this machine (MindSpore found: "
+                       f"{', '.join(found) or 'nothing - is MindSpore installed?'}). Run on a machine with that "
+                       f"device, or use DEVICE_TARGET=auto.")
+
+
+def run_notebooks(notebooks, plan: dict, out_dir: Path, timeout: int = 1800, log=print) -> list:
+    """Execute each notebook with papermill; returns the summary rows (also on failure)."""
+    import papermill as pm
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for nb in notebooks:
+        metrics_file = out_dir / f"{nb.stem}.metrics.json"
+        params = plan.get(nb, {})
+        log(f"{nb.stem}: running" + (f" with {params}" if params else "") + " ...")
+        old = os.environ.get(METRICS_ENV)
+        os.environ[METRICS_ENV] = str(metrics_file)
+        start = time.perf_counter()
+        status, error = "ok", ""
+        try:
+            pm.execute_notebook(str(nb), str(out_dir / nb.name), parameters=params, cwd=str(nb.parent),
+                                kernel_name="python3", execution_timeout=timeout, progress_bar=False,
+                                log_output=False)
+        except Exception as exc:  # papermill raises PapermillExecutionError with the cell's error
+            status = "failed"
+            error = (getattr(exc, "ename", "") + ": " + str(getattr(exc, "evalue", exc))).strip(": ")
+            error = error.splitlines()[0][:300] if error else type(exc).__name__
+        finally:
+            if old is None:
+                os.environ.pop(METRICS_ENV, None)
+            else:
+                os.environ[METRICS_ENV] = old
+        seconds = time.perf_counter() - start
+        metrics = json.loads(metrics_file.read_text()) if metrics_file.exists() else {}
+        rows.append({"notebook": nb.stem, "status": status, "seconds": round(seconds, 1),
+                     "parameters": params, "metrics": metrics, "error": error})
+        log(f"{nb.stem}: {status} in {seconds:.1f} s" + (f" - {error}" if error else ""))
+    return rows
+
+
+def _fmt(value) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+
+def write_summary(rows: list, out_dir: Path, header: dict) -> str:
+    """Write ``summary.json`` and ``summary.md``; return the Markdown."""
+    (out_dir / "summary.json").write_text(json.dumps({"run": header, "notebooks": rows}, indent=1))
+    lines = [f"# Course run {header['started']}", "",
+             " | ".join(f"{k}: {v}" for k, v in header.items() if k != "started"), "",
+             "| notebook | status | time (s) | parameters | metrics |", "|---|---|---|---|---|"]
+    for r in rows:
+        params = ", ".join(f"{k}={v}" for k, v in r["parameters"].items()) or "defaults"
+        metrics = ", ".join(f"{k}={_fmt(v)}" for k, v in r["metrics"].items()) or "-"
+        status = r["status"] + (f" ({r['error']})" if r["error"] else "")
+        lines.append(f"| {r['notebook']} | {status} | {r['seconds']} | {params} | {metrics} |")
+    text = "\n".join(lines) + "\n"
+    (out_dir / "summary.md").write_text(text)
+    return text
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m course_utils.run", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--notebooks", "-n", nargs="*", help="numbers or names (default: all)")
+    parser.add_argument("-p", "--parameter", action="append", default=[], metavar="[NN:]NAME=VALUE")
+    parser.add_argument("--full", action="store_true", help="QUICK=False where a notebook declares QUICK")
+    parser.add_argument("--out", type=Path, default=None, help="output folder (default runs/<timestamp>)")
+    parser.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
+    args = parser.parse_args(argv)
+
+    try:
+        notebooks = find_notebooks(args.notebooks)
+        global_params, scoped = parse_parameters(args.parameter)
+        plan = plan_parameters(notebooks, global_params, scoped, full=args.full)
+        device = global_params.get("DEVICE_TARGET")
+        for params in scoped.values():
+            device = params.get("DEVICE_TARGET", device)
+        check_device(device)
+    except RunError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+    started = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out_dir = args.out or _root() / "runs" / started
+    from course_utils import runtime
+
+    header = {"started": started, "machine": runtime.machine_header(), "device": device or "auto",
+              "full": args.full}
+    rows = run_notebooks(notebooks, plan, out_dir, timeout=args.timeout)
+    print()
+    print(write_summary(rows, out_dir, header))
+    print(f"Executed notebooks and summary in {out_dir}")
+    return 0 if all(r["status"] == "ok" for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -336,10 +336,13 @@ def machine_header() -> str:
 
     parts = [platform.machine(), f"{cpu_count()} CPUs", f"Python {platform.python_version()}",
              f"NumPy {np.__version__}"]
-    if "mindspore" in sys.modules:
-        import mindspore as ms
+    try:
+        from importlib.metadata import version
 
-        parts.insert(0, f"MindSpore {ms.__version__}")
+        parts.insert(0, f"MindSpore {version('mindspore')}")
+    except Exception:  # not installed: say so rather than fail a report
+        parts.insert(0, "MindSpore not installed")
+    if "mindspore" in sys.modules:
         info = current()
         if info is not None:
             parts.append(f"device {info.device}, {info.mode}")

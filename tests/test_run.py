@@ -1,0 +1,103 @@
+"""course_utils.run: parameter planning, fail-fast checks, the papermill runner and its summary."""
+
+import json
+
+import nbformat
+import pytest
+
+from conftest import NOTEBOOKS, run_python
+from course_utils import run
+
+
+def make_notebook(path, params_src, body_src):
+    nb = nbformat.v4.new_notebook()
+    params = nbformat.v4.new_code_cell(params_src)
+    params.metadata["tags"] = ["parameters"]
+    nb.cells = [nbformat.v4.new_markdown_cell("# test"), params, nbformat.v4.new_code_cell(body_src)]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.fixture
+def nbdir(tmp_path):
+    make_notebook(tmp_path / "00_alpha.ipynb", "EPOCHS: int = 1\nQUICK: bool = True",
+                  "from course_utils.run import record\nrecord(epochs=EPOCHS, quick=QUICK)")
+    make_notebook(tmp_path / "01_beta.ipynb", "LR: float = 0.1",
+                  "from course_utils.run import record\nassert LR > 0, 'LR must be positive'\nrecord(lr=LR)")
+    return tmp_path
+
+
+def test_parse_parameters():
+    g, s = run.parse_parameters(["EPOCHS=3", "LR=0.5", "NAME=abc", "04:QUICK=False", "FLAG=True"])
+    assert g == {"EPOCHS": 3, "LR": 0.5, "NAME": "abc", "FLAG": True}
+    assert s == {"04": {"QUICK": False}}
+    with pytest.raises(run.RunError, match="not NAME=VALUE"):
+        run.parse_parameters(["EPOCHS"])
+
+
+def test_find_notebooks(nbdir):
+    assert [p.name for p in run.find_notebooks(None, nbdir)] == ["00_alpha.ipynb", "01_beta.ipynb"]
+    assert [p.name for p in run.find_notebooks(["1"], nbdir)] == ["01_beta.ipynb"]
+    with pytest.raises(run.RunError, match="No notebook matches '07'"):
+        run.find_notebooks(["07"], nbdir)
+
+
+def test_undeclared_parameter_is_an_error(nbdir):
+    nbs = run.find_notebooks(None, nbdir)
+    with pytest.raises(run.RunError, match="'EPOCH' is not declared by any selected notebook"):
+        run.plan_parameters(nbs, {"EPOCH": 3}, {})
+    with pytest.raises(run.RunError, match="01_beta does not declare parameter 'EPOCHS'"):
+        run.plan_parameters(nbs, {}, {"01": {"EPOCHS": 3}})
+
+
+def test_plan_routes_parameters_and_full(nbdir):
+    a, b = run.find_notebooks(None, nbdir)
+    plan = run.plan_parameters([a, b], {"EPOCHS": 3, "LR": 0.2}, {}, full=True)
+    assert plan[a] == {"EPOCHS": 3, "QUICK": False}
+    assert plan[b] == {"LR": 0.2}
+
+
+def test_missing_device_fails_fast():
+    with pytest.raises(run.RunError, match="DEVICE_TARGET='Ascend' is not available on this machine"):
+        run.check_device("Ascend")
+    run.check_device("CPU")
+    run.check_device("auto")
+
+
+def test_runner_executes_records_and_summarises(nbdir, tmp_path):
+    nbs = run.find_notebooks(None, nbdir)
+    plan = run.plan_parameters(nbs, {"EPOCHS": 4, "LR": -1.0}, {})
+    out = tmp_path / "out"
+    rows = run.run_notebooks(nbs, plan, out, timeout=120, log=lambda *_: None)
+    assert rows[0]["status"] == "ok" and rows[0]["metrics"] == {"epochs": 4, "quick": True}
+    assert rows[1]["status"] == "failed" and "LR must be positive" in rows[1]["error"]
+    text = run.write_summary(rows, out, {"started": "now", "machine": "test"})
+    assert "| 00_alpha | ok |" in text and "epochs=4" in text
+    assert json.loads((out / "summary.json").read_text())["notebooks"][1]["status"] == "failed"
+    assert (out / "00_alpha.ipynb").exists(), "the executed notebook is kept in the run folder"
+
+
+def test_record_rejects_non_scalars():
+    with pytest.raises(TypeError, match="numbers or short strings"):
+        run.record(bad=[1, 2])
+
+
+def test_cli_rejects_undeclared_parameter_before_running():
+    out = run_python("from course_utils.run import main; raise SystemExit(main(['-n', '00', '-p', 'NOPE=1']))")
+    assert out.returncode == 2
+    assert "'NOPE' is not declared" in out.stderr
+
+
+@pytest.mark.slow
+def test_notebook_00_takes_non_default_parameters(tmp_path):
+    """papermill run of the real notebook 00 with non-default parameters: they must take effect."""
+    nb = run.find_notebooks(["00"], NOTEBOOKS)
+    plan = run.plan_parameters(nb, {"MODE": "pynative", "SEED": 7}, {})
+    rows = run.run_notebooks(nb, plan, tmp_path, timeout=600, log=lambda *_: None)
+    assert rows[0]["status"] == "ok", rows[0]["error"]
+    assert rows[0]["metrics"]["mode"] == "PYNATIVE_MODE"
+    assert rows[0]["metrics"]["seed"] == 7
+    executed = nbformat.read(tmp_path / nb[0].name, as_version=4)
+    text = "".join(o.get("text", "") for c in executed.cells if c.cell_type == "code" for o in c.outputs)
+    assert "PYNATIVE_MODE | seed 7" in text
