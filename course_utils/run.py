@@ -34,10 +34,10 @@ METRICS_ENV = "COURSE_METRICS_FILE"
 _recorded: dict = {}
 
 
-def record(**metrics) -> dict:
+def record(**metrics) -> None:
     """Record a notebook's key metrics (numbers or short strings) for the run summary.
 
-    Outside ``make run`` this only remembers them (and returns them); under the runner it also
+    Outside ``make run`` this only remembers them; under the runner it also
     writes them, atomically, to the file named by ``COURSE_METRICS_FILE``.
     """
     for key, value in metrics.items():
@@ -52,7 +52,6 @@ def record(**metrics) -> dict:
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(_recorded, fh, indent=1)
         os.replace(tmp, path)
-    return dict(_recorded)
 
 
 # --------------------------------------------------------------------------------------------

@@ -115,6 +115,16 @@ class Result:
 
     __repr__ = __str__
 
+    def _ipython_display_(self) -> None:
+        # check() displays the result itself; when the same object is also the cell's last value,
+        # IPython calls this again, and it must not show the message twice.
+        if getattr(self, "_shown", False):
+            return
+        self._shown = True
+        from IPython.display import HTML, display
+
+        display(HTML(self._repr_html_()))
+
     def _repr_html_(self) -> str:
         colour = _COLOURS[self.outcome]
         return (f'<div style="border-left: 4px solid {colour}; padding: 2px 8px">'
