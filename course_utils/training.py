@@ -1,0 +1,274 @@
+"""Training steps shared by the notebooks.
+
+Notebook 02 writes the functional training step out cell by cell; this module holds the reference
+version that later notebooks import and that the tests check::
+
+    from course_utils.training import make_train_step
+    step = make_train_step(net, loss_fn, optimizer, clip_norm=1.0, accumulate=4)
+    for data, label in dataset.create_tuple_iterator():
+        loss = step(data, label)          # one micro-batch; every 4th call updates the weights
+
+How the functional step is put together (``make_train_step``):
+
+* ``forward_fn(data, label)`` returns ``(loss, logits)``. ``mindspore.value_and_grad(forward_fn,
+  None, optimizer.parameters, has_aux=True)`` differentiates the loss only, with respect to the
+  optimizer's parameters; ``has_aux=True`` is what keeps the logits out of the gradient (without it
+  MindSpore differentiates ``loss + logits.sum()``). The builder therefore has no ``has_aux``
+  switch: there is only one correct setting for a ``(loss, logits)`` forward function.
+* ``ops.depend(loss, optimizer(grads))`` ties the update to the returned value, so the compiler
+  keeps it and orders it (without it MindSpore 2.10 warns "Some side effect nodes were eliminated
+  by mistake").
+* What is compiled: with ``accumulate=1`` one graph does forward, backward, optional clipping and
+  the update. With ``accumulate=k`` two graphs are compiled: ``micro`` (forward, backward, add the
+  gradients / k into the buffers) for the first k - 1 micro-batches and ``last`` (the same, then
+  clip the summed gradient, update, zero the buffers) for the k-th. Which one runs is decided in
+  Python by a counter, so neither graph contains control flow and each call is one graph launch.
+* Where the accumulation buffers live: in ``Parameter``s cloned from ``optimizer.parameters`` with
+  the prefix ``grad_accum`` (``clone(prefix="accum")`` would collide with the buffers SGD already
+  names ``accum.*``: "its name 'accum.fc1.weight' already exists"). Being Parameters, they are
+  updated in place inside the compiled graphs (no host round trip), and they are not part of the
+  network, so they never end up in the network's checkpoints.
+* Gradients are divided by k before they are added, so k micro-batches of equal size give the same
+  gradient - and the same update, for any optimizer - as one batch k times larger with a
+  ``reduction="mean"`` loss. Clipping acts on that summed gradient, i.e. the big-batch gradient.
+
+The reload trap (see ``TrainStep``): a step that has already run keeps using the parameter storage
+it saw first. ``load_param_into_net``, ``load_checkpoint(net=...)`` or ``Parameter.set_data`` give
+the parameters *new* storage, and the old step would go on updating the old one while the visible
+weights never change again. ``TrainStep`` notices the swap before its next call and recompiles;
+copying values in place (``course_utils.callbacks.restore_weights``, ``course_utils.checkpoint.load``,
+``Parameter.copy_``, ``ops.assign``) avoids the recompilation.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Callable, Optional, Sequence
+
+import mindspore as ms
+from mindspore import nn, ops
+
+#: Name prefix of the gradient-accumulation buffers (not "accum": SGD uses that one).
+ACCUM_PREFIX = "grad_accum"
+
+
+def global_norm(grads: Sequence) -> ms.Tensor:
+    """The L2 norm of all gradients taken together: ``sqrt(sum over tensors of sum(g ** 2))``.
+
+    This is the norm ``ops.clip_by_global_norm`` bounds. Works eagerly and inside ``@jit``.
+    """
+    if isinstance(grads, ms.Tensor):
+        grads = (grads,)
+    grads = tuple(grads)
+    if not grads:
+        raise ValueError("global_norm needs at least one gradient tensor, got an empty sequence.")
+    return ops.sqrt(ops.addn([ops.reduce_sum(ops.square(ops.cast(g, ms.float32))) for g in grads]))
+
+
+def tensor_norms(grads: Sequence) -> list:
+    """The L2 norm of each gradient tensor, as Python floats (for tables and plots)."""
+    return [float(ops.norm(ops.cast(g, ms.float32))) for g in grads]
+
+
+def _positive_number(name: str, value, allow_none: bool = False):
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive number{' or None' if allow_none else ''}, got {value!r}.")
+    return float(value)
+
+
+def _check_parts(net, loss_fn, optimizer) -> None:
+    if not isinstance(net, nn.Cell):
+        raise TypeError(f"net must be a mindspore.nn.Cell, got {type(net).__name__}.")
+    if not callable(loss_fn):
+        raise TypeError(f"loss_fn must be callable (e.g. an nn.LossBase), got {type(loss_fn).__name__}.")
+    if not isinstance(optimizer, nn.Optimizer):
+        raise TypeError(f"optimizer must be a mindspore.nn.Optimizer (nn.SGD, nn.Adam, ...), "
+                        f"got {type(optimizer).__name__}.")
+    own = {id(p) for p in net.get_parameters()}
+    foreign = [p.name for p in optimizer.parameters if id(p) not in own]
+    if foreign:
+        raise ValueError(
+            f"The optimizer updates parameters that are not in this network ({', '.join(foreign[:3])}"
+            f"{', ...' if len(foreign) > 3 else ''}). It was probably created for an earlier instance of the "
+            "network (e.g. the model cell was re-run but not the optimizer cell): create the optimizer "
+            "from net.trainable_params() of this network.")
+
+
+class TrainStep:
+    """A compiled training step: ``step(data, label)`` runs one (micro-)batch and returns its loss.
+
+    Built by ``make_train_step``; see the module docstring for what runs where. Counters:
+
+    * ``calls`` - micro-batches seen; ``updates`` - optimizer updates applied;
+      ``pending`` - micro-batches accumulated since the last update (0 when ``accumulate == 1``).
+    * ``compiles`` - how often the step's Python body was traced under ``jit``: one per graph and
+      per new input shape (a short last batch costs one more). A Python side effect in a jitted
+      function runs at trace time only, which is what makes this counter exact. ``None`` without jit.
+    * ``rebuilds`` - how often the step recompiled because a parameter's storage was replaced.
+
+    The reload trap: if ``load_param_into_net`` / ``set_data`` replaced a parameter's storage since
+    the last call, the step rebuilds its graphs (counted in ``rebuilds``) before running, so training
+    continues on the loaded values. Without jit in PyNative mode a rebuild does not help (MindSpore
+    keeps the old storage in its own caches); there the step raises instead of silently not training.
+    """
+
+    def __init__(self, net, loss_fn, optimizer, clip_norm: Optional[float], accumulate: int, jit: bool,
+                 return_logits: bool, jit_options: Optional[dict]):
+        self.net, self.loss_fn, self.optimizer = net, loss_fn, optimizer
+        self.clip_norm, self.accumulate, self.jit = clip_norm, accumulate, jit
+        self.return_logits = return_logits
+        self.jit_options = dict(jit_options or {})
+        self.calls = self.updates = self.pending = self.rebuilds = 0
+        self._traces = {"count": 0}
+        self.buffers = None
+        if accumulate > 1:
+            self.buffers = optimizer.parameters.clone(prefix=ACCUM_PREFIX, init="zeros")
+        self._watched = self._collect_watched()
+        self._build()
+
+    # ---- construction ----
+    def _collect_watched(self) -> list:
+        seen, out = set(), []
+        sources = [self.net.get_parameters(), self.optimizer.get_parameters(), self.buffers or ()]
+        for source in sources:
+            for p in source:
+                if id(p) not in seen:
+                    seen.add(id(p))
+                    out.append(p)
+        return out
+
+    def _fingerprint(self) -> tuple:
+        return tuple(p.data_ptr() for p in self._watched)
+
+    def _build(self) -> None:
+        net, loss_fn, optimizer = self.net, self.loss_fn, self.optimizer
+        clip_norm, buffers, traces = self.clip_norm, self.buffers, self._traces
+        scale = 1.0 / self.accumulate
+        jit = self.jit
+
+        def forward_fn(data, label):
+            logits = net(data)
+            return loss_fn(logits, label), logits
+
+        grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+
+        def apply(grads):
+            if clip_norm is not None:
+                grads = ops.clip_by_global_norm(grads, clip_norm)
+            return optimizer(grads)
+
+        def full(data, label):
+            if jit:
+                traces["count"] += 1  # runs once per compilation (trace time), not per call
+            (loss, logits), grads = grad_fn(data, label)
+            loss = ops.depend(loss, apply(grads))
+            return loss, logits
+
+        def micro(data, label):
+            if jit:
+                traces["count"] += 1
+            (loss, logits), grads = grad_fn(data, label)
+            for buf, grad in zip(buffers, grads):
+                loss = ops.depend(loss, ops.assign_add(buf, grad * scale))
+            return loss, logits
+
+        def last(data, label):
+            if jit:
+                traces["count"] += 1
+            (loss, logits), grads = grad_fn(data, label)
+            total = tuple(buf + grad * scale for buf, grad in zip(buffers, grads))
+            done = apply(total)
+            for buf in buffers:
+                # the zeros depend on the update, so the buffers are cleared only after it ran
+                loss = ops.depend(loss, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))
+            return loss, logits
+
+        wrap = (lambda fn: ms.jit(fn, **self.jit_options)) if jit else (lambda fn: fn)
+        if self.accumulate == 1:
+            self._full, self._micro, self._last = wrap(full), None, None
+        else:
+            self._full, self._micro, self._last = None, wrap(micro), wrap(last)
+        self._fp = self._fingerprint()
+
+    # ---- the reload trap ----
+    def _check_storage(self) -> None:
+        if self._fingerprint() == self._fp:
+            return
+        if not self.jit and ms.get_context("mode") == ms.PYNATIVE_MODE and self.calls:
+            raise RuntimeError(
+                "A parameter of this network or optimizer got new storage (load_param_into_net, "
+                "load_checkpoint(net=...) or Parameter.set_data) after the step had run. In PyNative mode "
+                "without jit MindSpore keeps using the old storage, so training would silently stop. Load "
+                "weights in place instead (course_utils.callbacks.restore_weights, "
+                "course_utils.checkpoint.load, Parameter.copy_), or build a new network, optimizer and step.")
+        self.rebuilds += 1
+        self._build()
+
+    # ---- running ----
+    def __call__(self, data, label):
+        self._check_storage()
+        if self.accumulate == 1:
+            loss, logits = self._full(data, label)
+            self.updates += 1
+        elif self.pending + 1 < self.accumulate:
+            loss, logits = self._micro(data, label)
+            self.pending += 1
+        else:
+            loss, logits = self._last(data, label)
+            self.pending = 0
+            self.updates += 1
+        self.calls += 1
+        return (loss, logits) if self.return_logits else loss
+
+    def reset(self) -> None:
+        """Drop accumulated gradients (e.g. at the end of an epoch that was not a multiple of k)."""
+        if self.buffers is not None:
+            for buf in self.buffers:
+                ops.assign(buf, ops.zeros_like(buf))
+        self.pending = 0
+
+    @property
+    def compiles(self) -> Optional[int]:
+        return self._traces["count"] if self.jit else None
+
+    def __repr__(self) -> str:
+        opts = [f"clip_norm={self.clip_norm}", f"accumulate={self.accumulate}", f"jit={self.jit}"]
+        return (f"TrainStep({type(self.net).__name__}, {type(self.loss_fn).__name__}, "
+                f"{type(self.optimizer).__name__}, {', '.join(opts)}; calls={self.calls}, "
+                f"updates={self.updates}, compiles={self.compiles})")
+
+
+def make_train_step(net: nn.Cell, loss_fn: Callable, optimizer: nn.Optimizer, *,
+                    clip_norm: Optional[float] = None, accumulate: int = 1, jit: bool = True,
+                    return_logits: bool = False, jit_options: Optional[dict] = None) -> TrainStep:
+    """Build the functional training step taught in notebook 02.
+
+    Args:
+        net: the network (``nn.Cell``) mapping ``data`` to logits.
+        loss_fn: ``loss_fn(logits, label)`` returning a scalar (use ``reduction="mean"`` when
+            accumulating, so that k micro-batches average like one big batch).
+        optimizer: an ``nn.Optimizer`` built from ``net``'s parameters.
+        clip_norm: if set, gradients are scaled so that their global norm is at most this
+            (``ops.clip_by_global_norm``), right before each update.
+        accumulate: apply the optimizer every ``accumulate`` calls, with the mean gradient of those
+            micro-batches.
+        jit: compile the step with ``mindspore.jit`` (``jit_options`` are passed on, e.g.
+            ``{"jit_level": "O1"}``). Without jit the step runs in the context's mode.
+        return_logits: return ``(loss, logits)`` instead of the loss.
+
+    Returns a ``TrainStep``: ``step(data, label) -> loss`` (a scalar Tensor of the micro-batch).
+    """
+    _check_parts(net, loss_fn, optimizer)
+    clip_norm = _positive_number("clip_norm", clip_norm, allow_none=True)
+    if isinstance(accumulate, bool) or not isinstance(accumulate, numbers.Integral) or accumulate < 1:
+        raise ValueError(f"accumulate must be an integer >= 1 (micro-batches per update), got {accumulate!r}.")
+    if jit_options and not jit:
+        raise ValueError("jit_options were given but jit=False: pass jit=True or drop jit_options.")
+    return TrainStep(net, loss_fn, optimizer, clip_norm, int(accumulate), bool(jit), bool(return_logits),
+                     jit_options)
+
+
+__all__ = ["ACCUM_PREFIX", "TrainStep", "global_norm", "make_train_step", "tensor_norms"]
