@@ -29,17 +29,37 @@ Writing a new exercise (in ``course_utils/exercises/nbNN.py``)::
 
 ``tests/test_exercises_*.py`` prove every checker accepts ``reference()`` and rejects typical wrong
 answers with the right message.
+
+Helpers for ``_check``: ``self.call`` (placeholder-aware call), ``self.expect_close`` (compare values,
+raise ``Incorrect`` naming the input, the expected and the returned value), ``to_numpy``/``describe``
+(turn tensors into arrays and short text), ``code_references`` (which names a learner's function or
+class uses, e.g. ``np`` or ``asnumpy`` inside ``construct``).
+
+What ``check()`` does for every exercise, so ``_check`` need not:
+
+* an answer whose code still mentions ``____`` (``return ____``, ``x * ____`` in a method) is "not
+  attempted", found without running it (a half-filled ``construct`` would fail to compile otherwise);
+* an exception from the learner's code becomes "incorrect" with its type, first line and the
+  learner's line; ``check()`` itself never raises (except ``KeyboardInterrupt``);
+* what MindSpore's C++ side writes to the process's stderr while checking (GRAPH_MODE compile
+  errors are logged there before they are raised) is kept out of the notebook: the exception
+  carries the same message.
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
+import functools
 import html
 import inspect
+import os
 import sys
+import tempfile
 import textwrap
 import traceback
-from typing import Any, Callable, Sequence
+import types
+from typing import Any, Callable, Iterable, Sequence
 
 
 class _Placeholder:
@@ -78,7 +98,77 @@ class Incorrect(Exception):
 
 
 def is_placeholder(value: Any) -> bool:
+    """True for the blank ``____`` (and ``...``, which some learners type instead)."""
     return value is ____ or value is Ellipsis
+
+
+PLACEHOLDER_NAME = "____"
+
+
+def _code_objects(obj: Any, _seen=None) -> Iterable[types.CodeType]:
+    """Every code object of a function, method, class (its methods, properties, nested classes)."""
+    seen = set() if _seen is None else _seen
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, (staticmethod, classmethod)):
+        obj = obj.__func__
+    if isinstance(obj, property):
+        for part in (obj.fget, obj.fset, obj.fdel):
+            if part is not None:
+                yield from _code_objects(part, seen)
+        return
+    if isinstance(obj, types.MethodType):
+        obj = obj.__func__
+    if isinstance(obj, functools.partial):
+        yield from _code_objects(obj.func, seen)
+        return
+    code = getattr(obj, "__code__", None)
+    if isinstance(code, types.CodeType):
+        stack = [code]
+        while stack:
+            c = stack.pop()
+            yield c
+            stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        return
+    if isinstance(obj, type):
+        module = getattr(obj, "__module__", "")
+        for klass in obj.__mro__:
+            # the learner's own classes only, not nn.Cell & co. from libraries
+            if klass is object or getattr(klass, "__module__", "") != module:
+                continue
+            for member in vars(klass).values():
+                yield from _code_objects(member, seen)
+        return
+    if not isinstance(obj, (int, float, str, bytes, bool, type(None))) and hasattr(obj, "__class__"):
+        cls = type(obj)  # an instance: look at its class's code
+        if cls.__module__ not in ("builtins",) and not cls.__module__.startswith(("mindspore", "numpy")):
+            yield from _code_objects(cls, seen)
+
+
+def code_references(obj: Any, names: Iterable[str]) -> set:
+    """Which of ``names`` the code of ``obj`` (function, class, instance) refers to.
+
+    Looks at global names, attribute names and method names the compiled code uses, so
+    ``code_references(MyLoss, {"np", "numpy", "asnumpy"})`` tells whether ``MyLoss``'s methods use
+    NumPy, without running anything. Only the learner's own classes are inspected, not their library
+    base classes.
+    """
+    wanted = set(names)
+    found = set()
+    for code in _code_objects(obj):
+        found |= wanted & (set(code.co_names) | set(code.co_varnames) | set(code.co_freevars))
+    return found
+
+
+def contains_placeholder(obj: Any) -> bool:
+    """True if ``obj`` is the placeholder or its code still uses the name ``____``."""
+    if is_placeholder(obj):
+        return True
+    try:
+        return bool(code_references(obj, {PLACEHOLDER_NAME}))
+    except Exception:  # an exotic object: treat it as an answer and let the check run
+        return False
 
 
 def _in_notebook() -> bool:
@@ -121,9 +211,10 @@ class Result:
         if getattr(self, "_shown", False):
             return
         self._shown = True
-        from IPython.display import HTML, display
+        from IPython.display import display
 
-        display(HTML(self._repr_html_()))
+        # both representations: HTML for JupyterLab, plain text for nbval, papermill logs and diffs
+        display({"text/plain": str(self), "text/html": self._repr_html_()}, raw=True)
 
     def _repr_html_(self) -> str:
         colour = _COLOURS[self.outcome]
@@ -165,6 +256,33 @@ class Exercise:
             raise NotAttempted
         return result
 
+    @staticmethod
+    def expect_close(got, expected, what: str, rtol: float = 1e-5, atol: float = 1e-6) -> None:
+        """Raise ``Incorrect`` unless ``got`` matches ``expected`` (shape and values).
+
+        ``what`` names the case in the learner's terms, e.g. ``"WeightedHuberLoss(delta=1.0,
+        reduction='sum') on the inputs above"``; the message adds what was expected and what came back.
+        """
+        import numpy as np
+
+        if is_placeholder(got):
+            raise NotAttempted
+        try:
+            got_arr = to_numpy(got)
+        except Exception:
+            raise Incorrect(f"{what}: expected {describe(expected)}, got {got!r} "
+                            f"(a {type(got).__name__}, not a tensor or number).") from None
+        exp_arr = to_numpy(expected)
+        if got_arr.shape != exp_arr.shape:
+            raise Incorrect(f"{what}: expected shape {exp_arr.shape}, got shape {got_arr.shape} "
+                            f"({describe(got)}).")
+        if got_arr.dtype.kind not in "fciub":
+            raise Incorrect(f"{what}: expected numbers, got {describe(got)}.")
+        ok = np.isclose(got_arr.astype(np.float64), exp_arr.astype(np.float64), rtol=rtol, atol=atol,
+                        equal_nan=False)
+        if not np.all(ok):
+            raise Incorrect(f"{what}: expected {describe(expected)}, got {describe(got)}.")
+
     # ---- learner-facing ----
     def _lookup(self, frame_globals: dict) -> tuple:
         answers = []
@@ -174,16 +292,34 @@ class Exercise:
             answers.append(frame_globals[name])
         return tuple(answers)
 
+    @staticmethod
+    def _caller_globals() -> dict:
+        """The globals of the code that called ``check()``: the notebook's namespace, also when a
+        subclass overrides ``check`` and calls ``super().check()``."""
+        frame = inspect.currentframe()
+        try:
+            frame = frame.f_back
+            # skip check() and any exercise-module wrapper around it
+            while frame is not None and frame.f_globals.get("__name__", "").startswith(__name__):
+                frame = frame.f_back
+            return frame.f_globals if frame is not None else {}
+        finally:
+            del frame
+
     def check(self, *answers) -> Result:
         """Check the answer. Without arguments, looks up ``names`` in the notebook's globals."""
         try:
             if not answers:
-                caller = inspect.currentframe().f_back
-                answers = self._lookup(caller.f_globals)
-                del caller
+                answers = self._lookup(self._caller_globals())
             if any(is_placeholder(a) for a in answers):
                 raise NotAttempted
-            self._check(*answers)
+            for name, answer in zip(list(self.names) + [None] * len(answers), answers):
+                if contains_placeholder(answer):
+                    label = f"`{name}`" if name else "your answer"
+                    raise NotAttempted(f"{label} still contains the placeholder ____: replace it with your "
+                                       "code, run the cell, then check again.")
+            with capture_native_stderr():
+                self._check(*answers)
         except NotAttempted as exc:
             result = Result(self, Outcome.NOT_ATTEMPTED, str(exc) or self.not_attempted_message)
         except Incorrect as exc:
@@ -229,6 +365,64 @@ class Exercise:
             print(result)
 
 
+def to_numpy(value):
+    """A NumPy array from a MindSpore tensor, NumPy array, number or nested list."""
+    import numpy as np
+
+    if hasattr(value, "asnumpy"):
+        return value.asnumpy()
+    return np.asarray(value)
+
+
+def describe(value, max_items: int = 8) -> str:
+    """Short text for a message: values (rounded), and shape and dtype for tensors/arrays."""
+    import numpy as np
+
+    if is_placeholder(value):
+        return "____ (the placeholder)"
+    try:
+        arr = to_numpy(value)
+    except Exception:
+        return repr(value)
+    if arr.dtype.kind not in "fciub":
+        return repr(value)
+    dtype = str(value.dtype) if hasattr(value, "dtype") else str(arr.dtype)
+    with np.printoptions(precision=5, suppress=True, threshold=max_items, edgeitems=3):
+        text = np.array2string(arr, separator=", ") if arr.ndim else f"{arr.item():.6g}"
+    if arr.ndim == 0 and not hasattr(value, "shape"):
+        return text
+    return f"{text} (shape {tuple(arr.shape)}, {dtype})"
+
+
+@contextlib.contextmanager
+def capture_native_stderr():
+    """Collect what native code (MindSpore's C++ logger) writes to file descriptor 2 in this block.
+
+    Yields a list that receives the captured text when the block ends. A MindSpore error raised from
+    a GRAPH_MODE compile is also *logged* to stderr first, which puts C++ stack dumps into the
+    notebook next to the clean message; inside this block they land in a temporary file instead.
+    Python's own ``sys.stderr`` (warnings, ``print(file=sys.stderr)``) is not affected.
+    """
+    captured: list = []
+    try:
+        fd = sys.__stderr__.fileno() if sys.__stderr__ is not None else 2
+        saved = os.dup(fd)
+    except (OSError, ValueError, AttributeError):  # no real stderr (some embedded interpreters)
+        yield captured
+        return
+    with tempfile.TemporaryFile() as tmp:
+        try:
+            if sys.__stderr__ is not None:
+                sys.__stderr__.flush()
+            os.dup2(tmp.fileno(), fd)
+            yield captured
+        finally:
+            os.dup2(saved, fd)
+            os.close(saved)
+            tmp.seek(0)
+            captured.append(tmp.read().decode("utf-8", errors="replace"))
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else "(no message)"
@@ -257,4 +451,5 @@ def register(module_globals: dict, prefix: str) -> list:
     return sorted(found, key=lambda e: e.label)
 
 
-__all__ = ["____", "Exercise", "Incorrect", "NotAttempted", "Outcome", "Result", "is_placeholder", "register"]
+__all__ = ["____", "Exercise", "Incorrect", "NotAttempted", "Outcome", "Result", "capture_native_stderr",
+           "code_references", "contains_placeholder", "describe", "is_placeholder", "register", "to_numpy"]

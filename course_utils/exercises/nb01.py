@@ -1,0 +1,433 @@
+"""Exercises of notebook 01 (a custom Huber loss).
+
+q1 ``WeightedHuberLoss``: per-element weights for imbalanced targets, reduced by ``get_loss``.
+q2 ``LogCoshLoss``: log(cosh(error)) with ``reduction``, finite for large errors and float16.
+q3 ``FixedHuberLoss``: find and fix the bugs of the notebook's ``BuggyHuberLoss``.
+
+The checks call the learner's Cell in the current mode (GRAPH_MODE compiles a few small graphs) on
+fixed inputs and compare with values computed independently in NumPy (float64): per-element values,
+``|error| == delta`` exactly, the three reductions, another ``delta``, float16 in -> float16 out, and
+the gradient with respect to ``logits``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from course_utils.exercises import Exercise, Incorrect, NotAttempted, code_references, register, to_numpy
+
+# Errors (logits - labels) chosen to cover every region for delta = 1: zero, inside, exactly +-delta, beyond.
+_LOGITS = np.array([1.5, 0.0, 2.0, -1.0, 3.0, 0.25, -2.5, 5.0], dtype=np.float32)
+_LABELS = np.array([1.0, 0.0, 1.0, 0.0, 0.0, 0.5, 0.0, 1.0], dtype=np.float32)
+_WEIGHTS = np.array([1.0, 2.0, 0.5, 1.0, 3.0, 1.0, 0.0, 2.0], dtype=np.float32)
+_NUMPY_NAMES = {"np", "numpy", "asnumpy"}
+
+
+def huber_np(error: np.ndarray, delta: float) -> np.ndarray:
+    """The Huber formula in float64 NumPy: what the checks expect."""
+    e = np.asarray(error, dtype=np.float64)
+    return np.where(np.abs(e) <= delta, 0.5 * e ** 2, delta * (np.abs(e) - 0.5 * delta))
+
+
+def log_cosh_np(error: np.ndarray) -> np.ndarray:
+    """log(cosh(e)) in float64, in the form that cannot overflow."""
+    a = np.abs(np.asarray(error, dtype=np.float64))
+    return a + np.log1p(np.exp(-2.0 * a)) - np.log(2.0)
+
+
+def _tensor(values, dtype=None):
+    import mindspore as ms
+
+    return ms.Tensor(np.asarray(values), dtype or ms.float32)
+
+
+def _fmt(x: float) -> str:
+    return f"{float(x):.6g}"
+
+
+class _LossExercise(Exercise):
+    """Shared checks for loss Cells: construction, reductions, dtype, gradient, NumPy diagnosis."""
+
+    name = ""            # the class name the learner defines
+    _answer_name = ""
+    uses_delta = True
+    extra_input = False  # True when construct takes (logits, labels, weights)
+
+    # -- what the loss should compute (float64 NumPy) --
+    def elementwise(self, error, delta):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def derivative(self, error, delta):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- helpers --
+    def _make(self, cls, reduction, delta=1.0):
+        kwargs = {"reduction": reduction}
+        if self.uses_delta:
+            kwargs["delta"] = delta
+        args = ", ".join(f"{k}={v!r}" for k, v in kwargs.items())
+        name = getattr(cls, "__name__", self.name)
+        try:
+            return self.call(cls, **kwargs), f"{name}({args})"
+        except (NotAttempted, Incorrect):
+            raise
+        except TypeError as exc:
+            raise Incorrect(f"{name}({args}) failed with TypeError: {str(exc).splitlines()[0]}. "
+                            f"The constructor must accept {' and '.join(kwargs)} as keyword arguments.") from None
+
+    def _inputs(self, logits, labels, dtype=None):
+        args = [_tensor(logits, dtype), _tensor(labels, dtype)]
+        if self.extra_input:
+            args.append(_tensor(_WEIGHTS, dtype))
+        return args
+
+    def _weights(self):
+        return _WEIGHTS.astype(np.float64) if self.extra_input else np.ones(len(_LOGITS))
+
+    def _expected_none(self, logits, labels, delta):
+        return self.elementwise(np.float64(logits) - np.float64(labels), delta) * self._weights()
+
+    def _run(self, loss, args, label):
+        out = self.call(loss, *args)
+        if isinstance(out, (tuple, list)):
+            raise Incorrect(f"{label} returned a {type(out).__name__} of {len(out)} values; return one tensor.")
+        if not hasattr(out, "asnumpy"):
+            raise Incorrect(f"{label} returned {out!r} ({type(out).__name__}); return a MindSpore tensor "
+                            "(the result of self.get_loss(...)).")
+        return out
+
+    def _inputs_text(self, logits, labels):
+        text = f"logits={np.round(logits, 4).tolist()}, labels={np.round(labels, 4).tolist()}"
+        if self.extra_input:
+            text += f", weights={_WEIGHTS.tolist()}"
+        return text
+
+    # -- the checks --
+    def _check_structure(self, cls):
+        from mindspore import nn
+
+        if not isinstance(cls, type):
+            raise Incorrect(f"`{self.name}` should be a class (class {self.name}(nn.LossBase): ...), "
+                            f"got a {type(cls).__name__}.")
+        if not issubclass(cls, nn.LossBase):
+            raise Incorrect(f"{self.name} should derive from nn.LossBase (it gives you reduction and "
+                            f"self.get_loss); its bases are {[b.__name__ for b in cls.__bases__]}.")
+
+    def _check_none(self, cls, delta, logits, labels):
+        loss, label = self._make(cls, "none", delta)
+        out = self._run(loss, self._inputs(logits, labels), label)
+        got = to_numpy(out).astype(np.float64)
+        expected = self._expected_none(logits, labels, delta)
+        inputs = self._inputs_text(logits, labels)
+        if got.shape != expected.shape:
+            hint = (" reduction='none' must keep one loss per element: pass reduction to "
+                    "super().__init__(reduction) and return self.get_loss(loss).") if got.ndim == 0 else ""
+            raise Incorrect(f"{label} on {inputs}: expected shape {expected.shape}, got shape {got.shape}.{hint}")
+        bad = ~np.isclose(got, expected, rtol=1e-4, atol=1e-5)
+        if not bad.any():
+            return
+        if self.extra_input:
+            unweighted = self.elementwise(np.float64(logits) - np.float64(labels), delta)
+            if np.allclose(got, unweighted, rtol=1e-4, atol=1e-5):
+                raise Incorrect(f"{label} on {inputs}: the weights are ignored, got the unweighted losses "
+                                f"{np.round(got, 4).tolist()}. Pass them on: self.get_loss(loss, weights).")
+        i = int(np.argmax(bad))
+        error = float(logits[i]) - float(labels[i])
+        where = self.region(error, delta)
+        raise Incorrect(f"{label}, element {i} (logits {_fmt(logits[i])}, labels {_fmt(labels[i])}, "
+                        f"error {_fmt(error)}{self._weight_text(i)}): expected {_fmt(expected[i])}, "
+                        f"got {_fmt(got[i])}. {where}")
+
+    def _weight_text(self, i):
+        return f", weight {_fmt(_WEIGHTS[i])}" if self.extra_input else ""
+
+    def region(self, error, delta) -> str:
+        return ""
+
+    def _check_reductions(self, cls, delta, logits, labels):
+        per_element = self._expected_none(logits, labels, delta)
+        n = per_element.size
+        inputs = self._inputs_text(logits, labels)
+        for reduction, expected in (("mean", per_element.mean()), ("sum", per_element.sum())):
+            loss, label = self._make(cls, reduction, delta)
+            got = to_numpy(self._run(loss, self._inputs(logits, labels), label)).astype(np.float64)
+            if got.shape != ():
+                raise Incorrect(f"{label} on {inputs}: expected a scalar (shape ()), got shape {got.shape}. "
+                                "Reduce with self.get_loss(loss), which applies the reduction you passed "
+                                "to super().__init__(reduction).")
+            if np.isclose(got, expected, rtol=1e-4, atol=1e-5):
+                continue
+            detail = ""
+            if reduction == "mean" and np.isclose(got, per_element.sum(), rtol=1e-4):
+                detail = " That is the sum: the mean divides it by the number of elements."
+            elif reduction == "sum" and np.isclose(got, per_element.mean(), rtol=1e-4):
+                detail = " That is the mean: is reduction passed to super().__init__(reduction)?"
+            elif self.extra_input and reduction == "mean" and np.isclose(
+                    got, per_element.sum() / self._weights().sum(), rtol=1e-4):
+                detail = (" You divided by the sum of the weights; here 'mean' is what get_loss(loss, weights) "
+                          f"computes: the mean of weight * loss over all {n} elements.")
+            raise Incorrect(f"{label} on {inputs}: expected {_fmt(expected)}, got {_fmt(got)}.{detail}")
+
+    def _check_float16(self, cls, logits, labels, delta=1.0):
+        import mindspore as ms
+
+        loss, label = self._make(cls, "none", delta)
+        out = self._run(loss, self._inputs(logits, labels, ms.float16), label)
+        if out.dtype != ms.float16:
+            raise Incorrect(f"{label} with float16 logits and labels returned a {out.dtype} loss; a loss "
+                            "should come back in the dtype of its input, like nn.HuberLoss (compute in "
+                            "float32 if you like, then ops.cast(loss, logits.dtype)).")
+        got = to_numpy(out).astype(np.float64)
+        expected = self._expected_none(logits, labels, delta)
+        bad = ~np.isclose(got, expected, rtol=2e-3, atol=2e-3)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise Incorrect(f"{label} with float16 inputs, element {i} (error "
+                            f"{_fmt(float(logits[i]) - float(labels[i]))}): expected {_fmt(expected[i])}, got "
+                            f"{_fmt(got[i])}. {self.float16_advice()}")
+
+    def float16_advice(self) -> str:
+        return "Compute in float32 (ops.cast) and cast the result back to the input dtype."
+
+    def _check_gradient(self, cls, delta, logits, labels):
+        import mindspore as ms
+
+        loss, label = self._make(cls, "mean", delta)
+        args = self._inputs(logits, labels)
+        grad = ms.grad(loss, grad_position=0)(*args)
+        got = to_numpy(grad).astype(np.float64)
+        error = np.float64(logits) - np.float64(labels)
+        expected = self.derivative(error, delta) * self._weights() / error.size
+        if got.shape == expected.shape and np.allclose(got, expected, rtol=1e-4, atol=1e-6):
+            return
+        if got.shape == expected.shape and not np.any(got):
+            numpy_names = code_references(cls, _NUMPY_NAMES)
+            if numpy_names:
+                raise Incorrect(self._numpy_message(numpy_names, "its gradient with respect to logits is all "
+                                                                 "zeros: NumPy values carry no gradient."))
+            raise Incorrect(f"the gradient of {label} with respect to logits is all zeros (expected "
+                            f"{np.round(expected, 5).tolist()}): is the loss computed from logits with ops?")
+        raise Incorrect(f"the gradient of {label} with respect to logits on {self._inputs_text(logits, labels)}: "
+                        f"expected {np.round(expected, 5).tolist()}, got {np.round(got, 5).tolist()}.")
+
+    def _numpy_message(self, names, what) -> str:
+        used = ", ".join(sorted(names))
+        return (f"{self._answer_name} uses NumPy in its code ({used}) and {what} Inside construct use MindSpore ops "
+                "only (ops.abs, ops.where, ops.square, ...): GRAPH_MODE cannot compile NumPy calls on "
+                "tensors, and in PyNative the gradient silently becomes zero.")
+
+    def _check(self, cls):
+        self._answer_name = getattr(cls, "__name__", self.name)
+        self._check_structure(cls)
+        try:
+            self.behaviour(cls)
+        except (Incorrect, NotAttempted):
+            raise
+        except Exception as exc:
+            names = code_references(cls, _NUMPY_NAMES)
+            if names:
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                raise Incorrect(self._numpy_message(names, f"MindSpore raised {type(exc).__name__}: {first}.")) \
+                    from None
+            raise
+
+    def behaviour(self, cls):
+        self._check_none(cls, 1.0, _LOGITS, _LABELS)
+        self._check_reductions(cls, 1.0, _LOGITS, _LABELS)
+        if self.uses_delta:
+            self._check_none(cls, 2.0, 2 * _LOGITS, 2 * _LABELS)
+        self._check_float16(cls, _LOGITS, _LABELS)
+        self._check_gradient(cls, 1.0, _LOGITS, _LABELS)
+
+
+class _HuberMixin:
+    def elementwise(self, error, delta):
+        return huber_np(error, delta)
+
+    def derivative(self, error, delta):
+        return np.clip(error, -delta, delta)
+
+    def region(self, error, delta) -> str:
+        a = abs(error)
+        if np.isclose(a, delta):
+            return (f"This is exactly |error| == delta ({_fmt(delta)}): there both pieces equal "
+                    f"0.5 * delta**2 = {_fmt(0.5 * delta ** 2)}, so a wrong value here means a wrong piece "
+                    "(check the linear one: delta * (|error| - 0.5 * delta)).")
+        if a < delta:
+            return "|error| < delta: the quadratic piece, 0.5 * error**2."
+        if abs(delta - 1.0) > 1e-9:
+            return (f"|error| > delta = {_fmt(delta)}: the linear piece, delta * (|error| - 0.5 * delta). "
+                    "Does your code use self.delta everywhere (not a fixed 1.0)?")
+        return "|error| > delta: the linear piece, delta * (|error| - 0.5 * delta)."
+
+
+# ----------------------------------------------------------------------------------------------
+# q1: weighted Huber
+# ----------------------------------------------------------------------------------------------
+
+class WeightedHuber(_HuberMixin, _LossExercise):
+    names = ("WeightedHuberLoss",)
+    name = "WeightedHuberLoss"
+    title = "weighted Huber"
+    extra_input = True
+    hint_text = (
+        "Start from your HuberLoss: the same __init__(self, delta=1.0, reduction='mean'), and "
+        "construct(self, logits, labels, weights). Compute the elementwise Huber loss (ops.where), "
+        "then let LossBase do the weighting and the reduction: return self.get_loss(loss, weights). "
+        "For float16 inputs, compute in float32 and cast the loss back to logits.dtype before get_loss.")
+    solution_text = '''
+        class WeightedHuberLoss(nn.LossBase):
+            def __init__(self, delta=1.0, reduction="mean"):
+                super().__init__(reduction)
+                self.delta = delta
+
+            def construct(self, logits, labels, weights):
+                error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+                abs_error = ops.abs(error)
+                loss = ops.where(abs_error <= self.delta,
+                                 0.5 * ops.square(error),
+                                 self.delta * (abs_error - 0.5 * self.delta))
+                # get_loss multiplies by the weights, reduces, and casts back to loss's dtype
+                return self.get_loss(ops.cast(loss, logits.dtype), weights)
+    '''
+
+    def reference(self):
+        return (_weighted_huber_solution(),)
+
+
+@functools.lru_cache(maxsize=None)  # MindSpore is imported on first use, not with the module
+def _weighted_huber_solution():
+    import mindspore as ms
+    from mindspore import nn, ops
+
+    from course_utils.losses import huber
+
+    class WeightedHuberLoss(nn.LossBase):
+        def __init__(self, delta=1.0, reduction="mean"):
+            super().__init__(reduction)
+            self.delta = delta
+
+        def construct(self, logits, labels, weights):
+            error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+            return self.get_loss(ops.cast(huber(error, self.delta), logits.dtype), weights)
+
+    return WeightedHuberLoss
+
+
+# ----------------------------------------------------------------------------------------------
+# q2: log-cosh
+# ----------------------------------------------------------------------------------------------
+
+class LogCosh(_LossExercise):
+    names = ("LogCoshLoss",)
+    name = "LogCoshLoss"
+    title = "log-cosh loss"
+    uses_delta = False
+    hint_text = (
+        "log(cosh(e)) is about e**2 / 2 for small errors and |e| - log(2) for large ones, like a smooth "
+        "Huber. ops.log(ops.cosh(e)) overflows: cosh(e) is inf above |e| ~ 89 in float32 and ~ 11 in "
+        "float16. Rewrite it: log(cosh(e)) = |e| + log(1 + exp(-2|e|)) - log(2), where exp(-2|e|) <= 1 "
+        "never overflows (ops.log1p, ops.exp). Compute in float32, cast back to logits.dtype, and reduce "
+        "with self.get_loss.")
+    solution_text = '''
+        class LogCoshLoss(nn.LossBase):
+            def __init__(self, reduction="mean"):
+                super().__init__(reduction)
+
+            def construct(self, logits, labels):
+                error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+                abs_error = ops.abs(error)
+                # log(cosh(e)) without computing cosh(e), which overflows for large |e|
+                loss = abs_error + ops.log1p(ops.exp(-2.0 * abs_error)) - math.log(2.0)
+                return self.get_loss(ops.cast(loss, logits.dtype))
+    '''
+    # errors: 0, small, moderate, and large ones where cosh overflows float32 (100) or float16 (12)
+    LOGITS = np.array([0.0, 0.5, -1.0, 3.0, -20.0, 100.0, 12.0, 2.0], dtype=np.float32)
+    LABELS = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.5], dtype=np.float32)
+
+    def reference(self):
+        return (_log_cosh_solution(),)
+
+    def elementwise(self, error, delta):
+        return log_cosh_np(error)
+
+    def derivative(self, error, delta):
+        return np.tanh(error)
+
+    def region(self, error, delta) -> str:
+        if abs(error) > 80:
+            return ("cosh(error) overflows float32 here (inf), and log(inf) stays inf: use the form "
+                    "|e| + log1p(exp(-2|e|)) - log(2), which never computes cosh.")
+        return "log(cosh(error)) is the expected value."
+
+    def float16_advice(self) -> str:
+        return ("In float16 cosh(e) overflows already above |e| ~ 11 (float16's largest value is 65504): "
+                "compute in float32 or with the stable form, then cast back.")
+
+    def behaviour(self, cls):
+        self._check_none(cls, 1.0, self.LOGITS, self.LABELS)
+        self._check_reductions(cls, 1.0, self.LOGITS, self.LABELS)
+        self._check_float16(cls, self.LOGITS, self.LABELS)
+        self._check_gradient(cls, 1.0, self.LOGITS, self.LABELS)
+
+
+@functools.lru_cache(maxsize=None)
+def _log_cosh_solution():
+    import math
+
+    import mindspore as ms
+    from mindspore import nn, ops
+
+    class LogCoshLoss(nn.LossBase):
+        def __init__(self, reduction="mean"):
+            super().__init__(reduction)
+
+        def construct(self, logits, labels):
+            error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+            abs_error = ops.abs(error)
+            loss = abs_error + ops.log1p(ops.exp(-2.0 * abs_error)) - math.log(2.0)
+            return self.get_loss(ops.cast(loss, logits.dtype))
+
+    return LogCoshLoss
+
+
+# ----------------------------------------------------------------------------------------------
+# q3: find the bugs
+# ----------------------------------------------------------------------------------------------
+
+class FindTheBug(_HuberMixin, _LossExercise):
+    names = ("FixedHuberLoss",)
+    name = "FixedHuberLoss"
+    title = "find the bugs"
+    hint_text = (
+        "There are three bugs. (1) Which reduction does super().__init__() get when called without "
+        "arguments? (2) Evaluate the linear piece at |error| == delta: it must equal the quadratic "
+        "piece there, 0.5 * delta**2. (3) Call it with float16 tensors and look at the dtype of the result.")
+    solution_text = '''
+        class FixedHuberLoss(nn.LossBase):
+            def __init__(self, delta=1.0, reduction="mean"):
+                super().__init__(reduction)                        # bug 1: reduction was dropped
+                self.delta = delta
+
+            def construct(self, logits, labels):
+                error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+                abs_error = ops.abs(error)
+                quadratic = 0.5 * ops.square(error)
+                linear = self.delta * (abs_error - 0.5 * self.delta)   # bug 2: was (abs_error - self.delta)
+                loss = ops.where(abs_error <= self.delta, quadratic, linear)
+                return self.get_loss(ops.cast(loss, logits.dtype))  # bug 3: the result stayed float32
+    '''
+
+    def reference(self):
+        from course_utils.losses import HuberLoss
+
+        return (HuberLoss,)
+
+
+q1 = WeightedHuber()
+q2 = LogCosh()
+q3 = FindTheBug()
+register(globals(), "01")
+
