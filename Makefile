@@ -10,6 +10,9 @@ DATA_STAMP := data/mnist/.verified
 PORT   ?= 8888
 # Extra arguments, e.g. make run ARGS="--notebooks 04 -p DEVICE_TARGET=Ascend"
 ARGS   ?=
+# The lessons (not executed copies such as runs/ or checkpoints): new notebooks are picked up automatically.
+LESSONS = $(wildcard notebooks/[0-9][0-9]_*.ipynb)
+NBVAL   = --nbval-lax --sanitize-with tests/nbval_sanitize.cfg
 export PYTHONDONTWRITEBYTECODE := 1
 
 .DEFAULT_GOAL := help
@@ -38,20 +41,20 @@ data: $(STAMP) ## Fetch and verify MNIST into data/ (works offline once fetched)
 lab: setup data ## Set up, then open JupyterLab on notebooks/ (127.0.0.1, token on)
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.open_browser=False
 
-run: setup data ## Run the notebooks with papermill into runs/<timestamp>/ and write a summary (ARGS=...)
-	$(PY) -m course_utils.run $(ARGS)
+run: setup data ## Run the course with papermill (full-length; QUICK=1 for short runs) into runs/<timestamp>/ with a summary
+	$(PY) -m course_utils.run $(if $(QUICK),,--full) $(ARGS)
 
 notebooks: setup data ## Re-execute the stored notebooks from a clean kernel (what a maintainer commits)
 	$(PY) scripts/execute_notebooks.py $(ARGS)
 
 test: setup data ## Run the whole test suite: unit tests, exercise checks, papermill, nbval, browser
-	$(PY) -m pytest tests notebooks --nbval-lax --sanitize-with tests/nbval_sanitize.cfg $(ARGS)
+	$(PY) -m pytest tests $(LESSONS) $(NBVAL) $(ARGS)
 
 test-unit: setup data ## Only the unit tests (fast)
 	$(PY) -m pytest tests -m "not slow and not browser" $(ARGS)
 
 test-notebooks: setup data ## Only nbval over notebooks/
-	$(PY) -m pytest notebooks --nbval-lax --sanitize-with tests/nbval_sanitize.cfg $(ARGS)
+	$(PY) -m pytest $(LESSONS) $(NBVAL) $(ARGS)
 
 test-browser: setup data ## Only the browser tests (JupyterLab in Debian's Chromium)
 	$(PY) -m pytest tests -m browser $(ARGS)
