@@ -1,0 +1,265 @@
+"""course_utils.bench: the timing harness (fake steps on a fake clock: fast and exact), the result
+plumbing, the CLI, and one real worker process (slow)."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from course_utils import bench
+
+
+class FakeClock:
+    """A clock that only moves when a fake step "works": deterministic timings."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+class LazyResult:
+    """An asynchronous result: the work it stands for is only waited for when it is read."""
+
+    def __init__(self, clock, seconds):
+        self.clock, self.seconds, self.read = clock, seconds, False
+
+    def asnumpy(self):
+        if not self.read:
+            self.clock.sleep(self.seconds)
+            self.read = True
+        return 0.0
+
+
+def compiling_step(clock, compile_s=2.0, step_s=0.01):
+    """First call costs compile_s (a compilation), later ones step_s."""
+    calls = []
+
+    def step():
+        calls.append(1)
+        clock.sleep(compile_s if len(calls) == 1 else step_s)
+        return 0.0
+
+    step.calls = calls
+    return step
+
+
+def test_first_call_is_reported_apart_and_excluded_from_steady_state():
+    clock = FakeClock()
+    t = bench.time_steps(compiling_step(clock), steps=10, repeats=4, warmup=2, clock=clock)
+    assert t.first_call_s == pytest.approx(2.0)
+    assert t.warmup_s == [pytest.approx(0.01)]
+    assert t.steps_per_s == pytest.approx(100.0)
+    assert t.repeat_s == [pytest.approx(0.1)] * 4
+    assert t.spread == (pytest.approx(100.0), pytest.approx(100.0))
+
+
+def test_naive_timing_includes_compile_and_is_wrong():
+    clock = FakeClock()
+    rate = bench.naive_time(compiling_step(clock), steps=10, clock=clock)
+    assert rate == pytest.approx(10 / 2.09)  # what a naive benchmark would report, ~21x too slow
+
+
+def test_completion_is_forced_inside_the_timed_region():
+    clock = FakeClock()
+    step = lambda: LazyResult(clock, 0.02)  # noqa: E731  returns at once; the work happens on read
+    t = bench.time_steps(step, steps=5, repeats=3, clock=clock)
+    assert t.steps_per_s == pytest.approx(50.0)
+    # without forcing, the same step looks infinitely fast
+    assert bench.time_steps(step, steps=5, repeats=3, clock=clock, sync=lambda r: r).repeat_s == [0.0] * 3
+
+
+def test_last_result_is_forced_even_when_not_forcing_each_step():
+    clock = FakeClock()
+    pending = []
+
+    def step():  # work queues up; reading the newest result waits for everything queued
+        pending.append(0.01)
+        return Queue()
+
+    class Queue:
+        def asnumpy(self):
+            clock.sleep(sum(pending))
+            pending.clear()
+
+    t = bench.time_steps(step, steps=10, repeats=3, clock=clock, sync_each=False)
+    assert t.steps_per_s == pytest.approx(100.0)
+
+
+def test_force_reaches_into_containers():
+    clock = FakeClock()
+    out = bench.force((LazyResult(clock, 1.0), [LazyResult(clock, 2.0)], {"a": LazyResult(clock, 3.0)}, 5))
+    assert clock.now == pytest.approx(6.0)
+    assert out[-1] == 5
+
+
+def test_repeats_median_and_spread():
+    clock = FakeClock()
+    costs = iter([0.5] * 1 + [0.01] * 2 + [0.01] * 10 + [0.02] * 10 + [0.01] * 10 + [0.04] * 10 + [0.01] * 10)
+
+    def step():
+        clock.sleep(next(costs))
+
+    t = bench.time_steps(step, steps=10, repeats=5, warmup=3, clock=clock)
+    assert t.steps_per_s == pytest.approx(100.0)          # the median repeat, not the mean
+    assert t.spread == (pytest.approx(25.0), pytest.approx(100.0))
+    assert t.as_dict()["repeats"] == 5
+
+
+def test_configurations_alternate_and_warm_up_first():
+    clock = FakeClock()
+    order = []
+
+    def make(name, cost):
+        def step():
+            order.append(name)
+            clock.sleep(cost)
+        return step
+
+    before = []
+    res = bench.compare({"A": bench.Config(make("A", 0.01), before=lambda: before.append("A")),
+                         "B": make("B", 0.02), "C": make("C", 0.04)},
+                        steps=1, repeats=4, warmup=1, clock=clock)
+    assert "".join(order) == "ABC" + "ABC" + "CBA" + "ABC" + "CBA"
+    assert before == ["A"] * 5        # its hook ran before its warm-up and before each repeat
+    assert [round(t.steps_per_s) for t in res.values()] == [100, 50, 25]
+    table = bench.format_table(res, baseline="A")
+    assert "x A" in table and "0.25" in table
+
+
+def test_cycle_feeds_batches_in_turn():
+    seen = []
+    step = bench.cycle(lambda x, y: seen.append((x, y)), [(1, 2), (3, 4)])
+    for _ in range(3):
+        step()
+    assert seen == [(1, 2), (3, 4), (1, 2)]
+    with pytest.raises(ValueError, match="at least one batch"):
+        bench.cycle(print, [])
+
+
+def test_real_sleeps_with_the_real_clock():
+    calls = []
+
+    def step():
+        calls.append(1)
+        time.sleep(0.05 if len(calls) == 1 else 0.002)
+
+    t = bench.time_steps(step, steps=5, repeats=3, warmup=2)
+    assert t.first_call_s >= 0.05
+    assert t.median_step_s >= 0.002
+    assert t.median_step_s < 0.05   # the compile-like first call is not in the steady state
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"steps": 0}, "steps and repeats"), ({"repeats": 0}, "steps and repeats"), ({"warmup": 0}, "first call"),
+])
+def test_bad_counts_are_rejected(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        bench.time_steps(lambda: None, **kwargs)
+
+
+def test_bad_step_is_rejected():
+    with pytest.raises(TypeError, match="callable"):
+        bench.compare({"x": 3})
+    with pytest.raises(ValueError, match="at least one"):
+        bench.compare({})
+
+
+def test_spec_parsing():
+    s = bench.Spec.parse("pynative/jit:O1")
+    assert (s.mode, s.style, s.level) == ("pynative", "jit", "O1")
+    assert str(bench.Spec.parse("graph/cell")) == "graph/cell"
+    assert "TrainOneStepCell" in bench.Spec.parse("graph/cell").label
+    for bad, msg in [("graph", "mode>/<style"), ("eager/cell", "bad mode"), ("graph/loop", "bad step style"),
+                     ("graph/cell:O1", "only applies"), ("graph/jit:O9", "bad jit level")]:
+        with pytest.raises(ValueError, match=msg):
+            bench.Spec.parse(bad)
+
+
+def test_options_defaults_and_validation():
+    assert bench.Options(quick=True).repeats < bench.Options(quick=False).repeats
+    assert bench.Options(device="ascend").device == "Ascend"
+    with pytest.raises(ValueError, match="batch sizes"):
+        bench.Options(batch_sizes=(0, 64))
+
+
+def test_worker_env_controls_the_trap_variables(monkeypatch):
+    monkeypatch.setenv("ONEDNN_MAX_CPU_ISA", "AVX2")
+    monkeypatch.setenv("MS_DEV_HOST_BLOCKING_RUN", "1")
+    env = bench.worker_env({"ONEDNN_VERBOSE": "1"})
+    assert "ONEDNN_MAX_CPU_ISA" not in env and "MS_DEV_HOST_BLOCKING_RUN" not in env
+    assert env["ONEDNN_VERBOSE"] == "1" and env["GLOG_v"] == "3" and env["COURSE_CPU_FIXES"] == "0"
+    assert bench.worker_env({"MS_DEV_HOST_BLOCKING_RUN": 1})["MS_DEV_HOST_BLOCKING_RUN"] == "1"
+
+
+def test_parse_onednn_verbose():
+    text = "\n".join([
+        "onednn_verbose,info,oneDNN v3.1.0",
+        "onednn_verbose,exec,cpu,convolution,ref:any,forward_training,src_f32::blocked:abcd::f0,,"
+        "alg:convolution_direct,mb64_ic1oc6_ih28oh24kh5,3.5",
+        "onednn_verbose,exec,cpu,convolution,ref:any,forward_training,src_f32::blocked:abcd::f0,,"
+        "alg:convolution_direct,mb64_ic1oc6_ih28oh24kh5,4.5",
+        "onednn_verbose,primitive,exec,cpu,convolution,brg:avx2,backward_data,src_f32::blocked:abcd::f0,,"
+        "alg:convolution_direct,mb64,1.0",
+        "unrelated line",
+    ])
+    rows = bench.parse_onednn_verbose(text)
+    assert rows[0] == {"primitive": "convolution", "implementation": "ref:any", "propagation": "forward_training",
+                       "calls": 2, "total_ms": 8.0, "mean_ms": 4.0}
+    assert rows[1]["implementation"] == "brg:avx2" and rows[1]["calls"] == 1
+
+
+def test_result_round_trip_and_json(tmp_path):
+    r = bench.Result("x", [{"config": "a", "v": 1.5}], ["config", "v"], "a is 1.5", {"m": 1.0}, "hdr")
+    assert bench.Result.from_dict(json.loads(json.dumps(r.as_dict()))).row(config="a")["v"] == 1.5
+    with pytest.raises(KeyError, match="no row"):
+        r.row(config="b")
+    assert "a is 1.5" in str(r) and "hdr" in str(r)
+    path = tmp_path / "out" / "b.json"
+    bench.save_json([r], str(path))
+    data = json.loads(path.read_text())
+    assert data["results"]["x"]["metrics"] == {"m": 1.0} and "CPUs" in data["header"]
+
+
+def test_target_line():
+    r = bench.Result("cpu_traps", [], [], "", {"best_vs_naive_speedup": 7.5, "best_steps_per_s": 90.0,
+                                               "naive_steps_per_s": 12.0, "best_config": "graph/cell"}, "h")
+    assert bench.target_line(r).startswith("TARGET MET")
+    r.metrics["best_vs_naive_speedup"] = 3.0
+    assert bench.target_line(r).startswith("TARGET MISSED")
+
+
+def test_cli_lists_and_rejects_unknown_experiments():
+    out = subprocess.run([sys.executable, "-m", "course_utils.bench", "list"], capture_output=True, text=True)
+    assert out.returncode == 0 and "cpu_traps" in out.stdout and "headline" in out.stdout
+    bad = subprocess.run([sys.executable, "-m", "course_utils.bench", "run", "nonsense"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown experiment" in bad.stderr
+    bad = subprocess.run([sys.executable, "-m", "course_utils.bench", "run", "modes", "--specs", "graph/loop"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "bad step style" in bad.stderr
+    assert "mindspore" not in sys.modules or True  # the harness itself never needs MindSpore
+
+
+def test_harness_import_does_not_load_mindspore():
+    out = subprocess.run([sys.executable, "-c", "import sys, course_utils.bench; print('mindspore' in sys.modules)"],
+                         capture_output=True, text=True)
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.slow
+def test_worker_process_gets_the_environment_it_is_given():
+    """One real MindSpore worker: the env it was given is the env it ran with, and it measured."""
+    opts = bench.Options(quick=True, steps=2, repeats=1, specs=["graph/cell"])
+    res = bench.run_isolated("step_rates", opts, env={"MS_DEV_HOST_BLOCKING_RUN": "1"})
+    assert res.extra["env"] == {"ONEDNN_MAX_CPU_ISA": "", "MS_DEV_HOST_BLOCKING_RUN": "1"}
+    row = res.row(config="graph/cell")
+    assert row["steps_per_s"] > 0 and row["first_call_s"] > 0 and row["repeats"] == 1
+    assert "MindSpore 2.10" in res.header and os.environ.get("COURSE_CPU_FIXES") != "0"
