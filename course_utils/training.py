@@ -272,3 +272,60 @@ def make_train_step(net: nn.Cell, loss_fn: Callable, optimizer: nn.Optimizer, *,
 
 
 __all__ = ["ACCUM_PREFIX", "TrainStep", "global_norm", "make_train_step", "tensor_norms"]
+
+
+# ---- Cell-based step (notebook 03) ----
+# Notebook 03 writes this class out cell by cell; this is the reference version it checks against.
+
+class ClippedTrainOneStepCell(nn.TrainOneStepCell):
+    """``nn.TrainOneStepCell`` with global-norm gradient clipping and an optional static loss scale.
+
+    ``construct`` does what the parent's does, plus two steps between backward and update::
+
+        loss  = network(*inputs)                           # WithLossCell: forward + loss
+        grads = grad(network, weights)(*inputs, sens)       # backward, seeded with sens = loss_scale
+        grads = grad_reducer(grads)                         # identity unless data parallel
+        grads = grads / loss_scale                          # undo the scale  (new)
+        grads = clip_by_global_norm(grads, max_norm)        # clip            (new)
+        optimizer(grads)                                    # update, tied to the loss by ops.depend
+
+    With the same data, weights and optimizer it makes the same updates as
+    ``make_train_step(net, loss_fn, optimizer, clip_norm=max_norm)`` (notebook 02's functional step).
+
+    Args:
+        network: a Cell returning the scalar loss, usually ``nn.WithLossCell(net, loss_fn)``.
+        optimizer: an ``nn.Optimizer`` over the network's parameters.
+        max_norm: bound on the global L2 norm of the gradients; ``None`` turns clipping off.
+        loss_scale: backpropagation starts from ``loss_scale`` instead of 1, so small float16
+            gradients do not underflow; the gradients are divided by it again before clipping.
+            A static scale: ``nn.TrainOneStepWithLossScaleCell`` adds overflow checks and a
+            dynamic scale when float16 training needs them.
+        return_norm: return ``(loss, global norm of the gradients before clipping)``.
+    """
+
+    def __init__(self, network, optimizer, max_norm: Optional[float] = 1.0, loss_scale: float = 1.0,
+                 return_norm: bool = False):
+        max_norm = _positive_number("max_norm", max_norm, allow_none=True)
+        loss_scale = _positive_number("loss_scale", loss_scale)
+        super().__init__(network, optimizer, sens=loss_scale)
+        self.max_norm = max_norm
+        self.loss_scale = loss_scale
+        self.return_norm = bool(return_norm)
+
+    def construct(self, *inputs):
+        loss = self.network(*inputs)
+        sens = ops.fill(loss.dtype, loss.shape, self.sens)
+        grads = self.grad(self.network, self.weights)(*inputs, sens)
+        grads = self.grad_reducer(grads)
+        if self.loss_scale != 1.0:  # a constant: decided when the graph is compiled
+            grads = tuple([g / self.loss_scale for g in grads])
+        norm = global_norm(grads) if self.return_norm else None
+        if self.max_norm is not None:
+            grads = ops.clip_by_global_norm(grads, self.max_norm)
+        loss = ops.depend(loss, self.optimizer(grads))
+        if self.return_norm:
+            return loss, norm
+        return loss
+
+
+__all__ += ["ClippedTrainOneStepCell"]
