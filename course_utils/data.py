@@ -551,7 +551,10 @@ def _fetch_from_mirrors(data_dir: Path, missing: List[str], checksums: Mapping[s
                 still.append(name)
                 continue
             except (MnistError, OSError, ValueError, urllib.error.URLError) as err:
-                reason = getattr(err, "reason", None) or err
+                if isinstance(err, urllib.error.HTTPError):
+                    reason = f"HTTP {err.code} {err.reason}"
+                else:
+                    reason = getattr(err, "reason", None) or err
                 failures.append(f"{base}{name}.gz: {reason}")
                 _say(f"MNIST: {base}{name}.gz failed: {reason}", quiet)
                 still.append(name)
