@@ -34,6 +34,7 @@ import contextlib
 import dataclasses
 import gzip
 import hashlib
+import http.client
 import io
 import json
 import os
@@ -309,6 +310,10 @@ def _download(url: str, timeout: float) -> bytes:
             if total > MAX_DOWNLOAD_BYTES:
                 raise MnistError(f"{url} sent more than {MAX_DOWNLOAD_BYTES} bytes; not an MNIST file")
             chunks.append(chunk)
+        promised = response.headers.get("Content-Length") if response.headers else None
+    # http.client's chunked read() returns what arrived when a connection drops; the length tells.
+    if promised and promised.isdigit() and int(promised) != total:
+        raise MnistError(f"{url}: the connection ended after {total} of {promised} bytes")
     return b"".join(chunks)
 
 
@@ -317,7 +322,10 @@ def _from_mirror(base: str, name: str, spec: FileSpec, timeout: float) -> bytes:
     url = base + name + ".gz"
     gz = _download(url, timeout)
     try:
-        data = gzip.decompress(gz)
+        # Read at most one byte more than expected: a wrong size fails the check below anyway, and a
+        # hostile "gzip bomb" cannot fill the memory.
+        with gzip.GzipFile(fileobj=io.BytesIO(gz)) as fh:
+            data = fh.read(spec.size + 1)
     except (OSError, EOFError, zlib.error) as err:
         raise MnistError(f"{url} is not a complete gzip file ({len(gz)} bytes: {err})") from None
     _check(name, url, spec, *_digest(data))
@@ -550,7 +558,7 @@ def _fetch_from_mirrors(data_dir: Path, missing: List[str], checksums: Mapping[s
                 failures.append(f"{err.where}: wrong checksum (md5 {err.md5})")
                 still.append(name)
                 continue
-            except (MnistError, OSError, ValueError, urllib.error.URLError) as err:
+            except (MnistError, OSError, ValueError, http.client.HTTPException) as err:
                 if isinstance(err, urllib.error.HTTPError):
                     reason = f"HTTP {err.code} {err.reason}"
                 else:

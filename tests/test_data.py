@@ -72,12 +72,18 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if body is None:
             self.send_error(404)
             return
-        if mode == "truncate":
+        length = len(body)
+        if mode == "truncate":     # a complete response holding half a gzip file
+            body = body[: len(body) // 2]
+            length = len(body)
+        elif mode == "cut":        # the connection drops half-way through the promised length
             body = body[: len(body) // 2]
         self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(length))
         self.end_headers()
         self.wfile.write(body)
+        if mode == "cut":
+            self.close_connection = True
 
     def log_message(self, *args):
         pass
@@ -238,12 +244,25 @@ def test_corrupt_mirror_file_is_rejected_and_next_mirror_used(tmp_path, fake, se
     assert serve.last.hits == [f"/mnist/{name}.gz"]    # the good mirror supplied only what was missing
 
 
-def test_truncated_gzip_from_mirror_is_rejected(tmp_path, fake, serve, capfd):
-    bad_url = serve(_gz_routes(fake["files"]), mode="truncate")
+@pytest.mark.parametrize("mode, message", [("truncate", "is not a complete gzip file"),
+                                           ("cut", "the connection ended after")])
+def test_truncated_download_from_mirror_is_rejected(tmp_path, fake, serve, capfd, mode, message):
+    bad_url = serve(_gz_routes(fake["files"]), mode=mode)
     good_url = serve(_gz_routes(fake["files"]))
     _ensure(tmp_path, fake, mirrors=[bad_url, good_url])
     _assert_files(tmp_path, fake)
-    assert "is not a complete gzip file" in capfd.readouterr().err
+    assert message in capfd.readouterr().err
+
+
+def test_gzip_bomb_from_mirror_is_not_expanded(tmp_path, fake, serve, capfd):
+    name = "train-labels-idx1-ubyte"
+    bomb = gzip.compress(b"\0" * 50_000_000)       # 50 MB of zeros in ~50 KB
+    bad_url = serve({**_gz_routes(fake["files"]), f"{name}.gz": bomb})
+    good_url = serve(_gz_routes(fake["files"]))
+    _ensure(tmp_path, fake, mirrors=[bad_url, good_url])
+    _assert_files(tmp_path, fake)
+    size = fake["checksums"][name].size
+    assert f"({size + 1} bytes)" in capfd.readouterr().err   # read one byte past the expected size, no more
 
 
 @pytest.mark.parametrize("failure", ["500", "refused", "timeout", "404"])
