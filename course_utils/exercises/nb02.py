@@ -1,0 +1,378 @@
+"""Exercises of notebook 02 (the functional training step).
+
+Each exercise asks for a *builder*: a function that takes a network, a loss and an optimizer and
+returns ``step(data, label) -> loss``. The checks build a small ``SimpleNet`` with fixed weights,
+an ``nn.SGD`` optimizer (plain SGD makes the update exactly ``-lr * gradient``, so a wrong gradient
+shows up in the weights) and fixed data, run the learner's step and compare the weights with the
+updates a correct step, and typical wrong steps, would make.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+
+import numpy as np
+
+from course_utils.exercises import Exercise, Incorrect, register
+
+LR = 0.1
+ATOL = 1e-5
+
+
+# --------------------------------------------------------------------------------------------
+# Fixtures of the checks
+# --------------------------------------------------------------------------------------------
+
+def _setup(seed: int = 0, lr: float = LR):
+    """A SimpleNet with fixed weights (whatever the global seed), its Huber loss and SGD."""
+    from mindspore import nn
+
+    from course_utils.callbacks import restore_weights
+    from course_utils.losses import HuberLoss
+    from course_utils.models import SimpleNet
+
+    net = SimpleNet()
+    rng = np.random.default_rng(seed)
+    restore_weights(net, {name: (0.3 * rng.standard_normal(p.shape)).astype(np.float32)
+                          for name, p in net.parameters_and_names()})
+    return net, HuberLoss(), nn.SGD(net.trainable_params(), learning_rate=lr)
+
+
+def _batch(n: int = 16, outliers: float = 0.0, seed: int = 3):
+    import mindspore as ms
+
+    from course_utils.data import synthetic_regression
+
+    x, y = synthetic_regression(n_samples=n, outlier_fraction=outliers, seed=seed)
+    return ms.Tensor(x), ms.Tensor(y)
+
+
+def _weights(net) -> list:
+    return [p.asnumpy().copy() for p in net.trainable_params()]
+
+
+def _grads(net, loss_fn, x, y, has_aux: bool = True) -> list:
+    """Gradients of the Huber loss w.r.t. the weights, as NumPy arrays (eagerly, for reference)."""
+    import mindspore as ms
+
+    def forward_fn(data, label):
+        logits = net(data)
+        return loss_fn(logits, label), logits
+
+    _, grads = ms.value_and_grad(forward_fn, None, net.trainable_params(), has_aux=has_aux)(x, y)
+    return [g.asnumpy() for g in grads]
+
+
+def _max_diff(a: list, b: list) -> float:
+    return max(float(np.max(np.abs(u - v))) for u, v in zip(a, b))
+
+
+def _close(a: list, b: list) -> bool:
+    return _max_diff(a, b) <= ATOL
+
+
+def _global_clip(grads: list, max_norm: float) -> list:
+    norm = float(np.sqrt(sum(float(np.sum(g.astype(np.float64) ** 2)) for g in grads)))
+    factor = min(1.0, max_norm / norm) if norm > 0 else 1.0
+    return [g * factor for g in grads]
+
+
+def _per_tensor_clip(grads: list, max_norm: float) -> list:
+    return [g * min(1.0, max_norm / n) if (n := float(np.linalg.norm(g))) > 0 else g for g in grads]
+
+
+def _sgd(weights: list, grads: list, lr: float = LR) -> list:
+    return [w - lr * g for w, g in zip(weights, grads)]
+
+
+def _loss_value(result, what: str) -> float:
+    """The loss a step returned, as a float; a clear message for tuples, None and the like."""
+    import mindspore as ms
+
+    if isinstance(result, (tuple, list)):
+        raise Incorrect(f"{what} returned a {type(result).__name__} of {len(result)} items; return only the loss "
+                        "(value_and_grad with has_aux=True gives ((loss, logits), grads): unpack it).")
+    if isinstance(result, ms.Tensor) and result.size == 1:
+        return float(result.asnumpy().reshape(()))
+    raise Incorrect(f"{what} returned {result!r}; it should return the loss, a scalar Tensor.")
+
+
+def _make_step(builder, *args):
+    """Call the learner's builder; it must return a callable step."""
+    step = Exercise.call(builder, *args)
+    if not callable(step):
+        raise Incorrect(f"your builder returned {type(step).__name__}, not a function: return the step function "
+                        "itself (e.g. `return train_step`), not the result of calling it.")
+    return step
+
+
+def _run(step, *args, what: str = "step(data, label)"):
+    """Call the learner's step, turning the accumulation-buffer name clash into a clear message."""
+    try:
+        return Exercise.call(step, *args)
+    except RuntimeError as exc:
+        if "already exists" in str(exc):
+            raise Incorrect("MindSpore refused a parameter name that already exists: buffers cloned with "
+                            "prefix='accum' clash with SGD's own 'accum.*' buffers. Use another prefix, e.g. "
+                            "optimizer.parameters.clone(prefix='grad_accum', init='zeros').") from None
+        raise
+
+
+def _calls_depend(fn) -> bool | None:
+    """Whether the source of ``fn`` calls ``depend(...)``; None when the source is not available."""
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name == "depend":
+                return True
+    return False
+
+
+def _check_depend(builder, step) -> None:
+    from course_utils.training import TrainStep
+
+    if isinstance(step, TrainStep):  # the course's reference builder
+        return
+    if _calls_depend(builder) is False:
+        raise Incorrect(
+            "the weights are right, but your step never calls ops.depend. Write "
+            "`loss = ops.depend(loss, optimizer(grads))`: it makes the returned loss depend on the update, so "
+            "the compiler must keep the update and run it before the step returns. Without it MindSpore 2.10 "
+            "warns 'Some side effect nodes were eliminated by mistake' when it compiles the step.")
+
+
+def _diagnose_update(got: list, start: list, expected: list, alternatives: dict, what: str) -> None:
+    """Compare weights after an update with the expected ones; name the mistake if it is a known one."""
+    if _close(got, expected):
+        return
+    if _close(got, start):
+        raise Incorrect(f"{what}: the weights did not change. Call optimizer(grads) inside the step "
+                        "(and keep it with ops.depend).")
+    for message, weights in alternatives.items():
+        if _close(got, weights):
+            raise Incorrect(f"{what}: {message}")
+    raise Incorrect(f"{what}: the weights differ from the expected SGD update (lr={LR}) by up to "
+                    f"{_max_diff(got, expected):.3g}.")
+
+
+# --------------------------------------------------------------------------------------------
+# The exercises
+# --------------------------------------------------------------------------------------------
+
+class HasAuxStep(Exercise):
+    names = ("build_train_step",)
+    title = "a training step with has_aux"
+    hint_text = ("Inside build_train_step: define forward_fn(data, label) returning (loss, logits); "
+                 "grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True); then a "
+                 "@ms.jit train_step(data, label) that unpacks (loss, _), grads = grad_fn(data, label), applies "
+                 "the optimizer with ops.depend and returns the loss. Return train_step.")
+    solution_text = '''
+        def build_train_step(net, loss_fn, optimizer):
+            def forward_fn(data, label):
+                logits = net(data)
+                return loss_fn(logits, label), logits
+
+            grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+
+            @ms.jit
+            def train_step(data, label):
+                (loss, _), grads = grad_fn(data, label)
+                return ops.depend(loss, optimizer(grads))
+
+            return train_step
+    '''
+
+    def reference(self):
+        from course_utils.training import make_train_step
+
+        def build_train_step(net, loss_fn, optimizer):
+            return make_train_step(net, loss_fn, optimizer)
+
+        return (build_train_step,)
+
+    def _check(self, build_train_step):
+        net, loss_fn, opt = _setup()
+        x, y = _batch()
+        start = _weights(net)
+        expected_loss = float(loss_fn(net(x), y).asnumpy())
+        grads = _grads(net, loss_fn, x, y)
+        no_aux = _grads(net, loss_fn, x, y, has_aux=False)
+
+        step = _make_step(build_train_step, net, loss_fn, opt)
+        loss = _loss_value(_run(step, x, y), "step(data, label)")
+        if abs(loss - expected_loss) > 1e-4:
+            raise Incorrect(f"the first call returned loss {loss:.6f}, expected {expected_loss:.6f} (the Huber loss "
+                            "of the batch before the update).")
+        _diagnose_update(_weights(net), start, _sgd(start, grads), {
+            "the gradients include the logits: without has_aux=True, value_and_grad differentiates "
+            "loss + logits.sum() for a function returning (loss, logits).": _sgd(start, no_aux),
+        }, "after one step")
+        second_expected = float(loss_fn(net(x), y).asnumpy())
+        second = _loss_value(_run(step, x, y), "the second step(data, label)")
+        if abs(second - second_expected) > 1e-4:
+            raise Incorrect(f"the second call returned loss {second:.6f}, expected {second_expected:.6f}: "
+                            "each call must compute the loss with the current weights.")
+        _check_depend(build_train_step, step)
+
+
+class ClippedStep(Exercise):
+    names = ("build_clipped_step",)
+    title = "clip by the global norm"
+    hint_text = ("Start from your step of exercise 1 and insert one line between the gradients and the update: "
+                 "grads = ops.clip_by_global_norm(grads, max_norm). It rescales all gradients by the same factor "
+                 "min(1, max_norm / global_norm), so their direction is kept.")
+    solution_text = '''
+        def build_clipped_step(net, loss_fn, optimizer, max_norm):
+            def forward_fn(data, label):
+                logits = net(data)
+                return loss_fn(logits, label), logits
+
+            grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+
+            @ms.jit
+            def train_step(data, label):
+                (loss, _), grads = grad_fn(data, label)
+                grads = ops.clip_by_global_norm(grads, max_norm)
+                return ops.depend(loss, optimizer(grads))
+
+            return train_step
+    '''
+
+    def reference(self):
+        from course_utils.training import make_train_step
+
+        def build_clipped_step(net, loss_fn, optimizer, max_norm):
+            return make_train_step(net, loss_fn, optimizer, clip_norm=max_norm)
+
+        return (build_clipped_step,)
+
+    def _one_update(self, builder, max_norm: float, outliers: float):
+        net, loss_fn, opt = _setup()
+        x, y = _batch(outliers=outliers)
+        start = _weights(net)
+        grads = _grads(net, loss_fn, x, y)
+        step = _make_step(builder, net, loss_fn, opt, max_norm)
+        _loss_value(_run(step, x, y), "step(data, label)")
+        return step, start, grads, _weights(net)
+
+    def _check(self, build_clipped_step):
+        # A batch with outliers: the global norm is far above max_norm, so clipping must shrink it.
+        max_norm = 0.05
+        step, start, grads, got = self._one_update(build_clipped_step, max_norm, outliers=0.25)
+        norm = float(np.sqrt(sum(float(np.sum(g ** 2)) for g in grads)))
+        _diagnose_update(got, start, _sgd(start, _global_clip(grads, max_norm)), {
+            f"the update is not clipped (global norm of the gradients {norm:.3g} > max_norm {max_norm}). Apply "
+            "ops.clip_by_global_norm(grads, max_norm) before optimizer(grads).": _sgd(start, grads),
+            "each gradient tensor was clipped on its own (per-tensor norm), which changes the direction of the "
+            "update. Clip all of them together by their global norm: ops.clip_by_global_norm(grads, max_norm).":
+                _sgd(start, _per_tensor_clip(grads, max_norm)),
+        }, f"with max_norm={max_norm}")
+        # Below the threshold clipping must not change anything.
+        max_norm = 1e3
+        _, start, grads, got = self._one_update(build_clipped_step, max_norm, outliers=0.0)
+        _diagnose_update(got, start, _sgd(start, grads), {}, f"with max_norm={max_norm} (far above the gradient "
+                         "norm, so the update must be the unclipped one)")
+        _check_depend(build_clipped_step, step)
+
+
+class AccumulatingStep(Exercise):
+    names = ("build_accumulating_step",)
+    title = "gradient accumulation"
+    hint_text = ("Clone zero buffers: accum = optimizer.parameters.clone(prefix='grad_accum', init='zeros') "
+                 "(not 'accum': SGD uses that name). Compile two functions: one adds grad / k to every buffer "
+                 "(ops.assign_add), one applies optimizer(accum) and then zeroes the buffers (ops.assign). Count "
+                 "the calls in Python and run the second one every k-th call.")
+    solution_text = '''
+        def build_accumulating_step(net, loss_fn, optimizer, k):
+            def forward_fn(data, label):
+                logits = net(data)
+                return loss_fn(logits, label), logits
+
+            grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+            accum = optimizer.parameters.clone(prefix="grad_accum", init="zeros")
+
+            @ms.jit
+            def accumulate(data, label):
+                (loss, _), grads = grad_fn(data, label)
+                for buf, grad in zip(accum, grads):
+                    loss = ops.depend(loss, ops.assign_add(buf, grad / k))
+                return loss
+
+            @ms.jit
+            def apply_and_zero():
+                done = optimizer(tuple(accum))
+                for buf in accum:
+                    done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))
+                return done
+
+            calls = {"n": 0}
+
+            def train_step(data, label):
+                loss = accumulate(data, label)
+                calls["n"] += 1
+                if calls["n"] % k == 0:
+                    apply_and_zero()
+                return loss
+
+            return train_step
+    '''
+
+    def reference(self):
+        from course_utils.training import make_train_step
+
+        def build_accumulating_step(net, loss_fn, optimizer, k):
+            return make_train_step(net, loss_fn, optimizer, accumulate=k)
+
+        return (build_accumulating_step,)
+
+    def _check(self, build_accumulating_step):
+        k, micro = 4, 4
+        net, loss_fn, opt = _setup()
+        x, y = _batch(n=k * micro)
+        parts = [(x[i * micro:(i + 1) * micro], y[i * micro:(i + 1) * micro]) for i in range(k)]
+        start = _weights(net)
+        big = _grads(net, loss_fn, x, y)
+        last_only = _grads(net, loss_fn, *parts[-1])
+
+        step = _make_step(build_accumulating_step, net, loss_fn, opt, k)
+        for i, (xb, yb) in enumerate(parts[:-1]):
+            expected = float(loss_fn(net(xb), yb).asnumpy())
+            loss = _loss_value(_run(step, xb, yb), f"call {i + 1}")
+            if abs(loss - expected) > 1e-4:
+                raise Incorrect(f"call {i + 1} returned loss {loss:.6f}, expected the micro-batch's loss "
+                                f"{expected:.6f}.")
+            if not _close(_weights(net), start):
+                raise Incorrect(f"the weights changed after call {i + 1} of {k}: with k={k} the optimizer may only "
+                                f"run on every {k}th call, with the gradients of all {k} micro-batches.")
+        _loss_value(_run(step, *parts[-1]), f"call {k}")
+        once = _sgd(start, big)
+        _diagnose_update(_weights(net), start, once, {
+            f"the update is {k} times too large: you summed the micro-batch gradients. Divide each by k={k} "
+            "so that their sum is the mean gradient of the whole batch.": _sgd(start, [g * k for g in big]),
+            "the update used only the last micro-batch's gradient; add every micro-batch's gradient into the "
+            "buffers and update with their sum.": _sgd(start, last_only),
+        }, f"after {k} micro-batches (one batch of {k * micro} split in {k})")
+
+        big2 = _grads(net, loss_fn, x, y)
+        for xb, yb in parts:
+            _run(step, xb, yb)
+        twice = _sgd(once, big2)
+        _diagnose_update(_weights(net), once, twice, {
+            "the second update also contains the first round's gradients: set the buffers back to zero after "
+            "each update (ops.assign(buf, ops.zeros_like(buf))).": _sgd(once, [a + b for a, b in zip(big, big2)]),
+        }, f"after {2 * k} micro-batches (the second update)")
+        _check_depend(build_accumulating_step, step)
+
+
+q1 = HasAuxStep()
+q2 = ClippedStep()
+q3 = AccumulatingStep()
+register(globals(), "02")
