@@ -14,6 +14,8 @@ ARGS   ?=
 LESSONS = $(wildcard notebooks/[0-9][0-9]_*.ipynb)
 NBVAL   = --nbval-lax --sanitize-with tests/nbval_sanitize.cfg
 export PYTHONDONTWRITEBYTECODE := 1
+# The course's kernelspec (python3 -> .venv's Python) comes first, even if the user has their own "python3" kernel.
+export JUPYTER_PATH := $(abspath $(VENV))/share/jupyter
 
 .DEFAULT_GOAL := help
 .PHONY: help setup data lab run notebooks test test-unit test-notebooks test-browser bench clean
@@ -31,6 +33,7 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
 	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
 	@touch $@
 
 setup: $(STAMP) ## Create .venv with the pinned environment (nothing else)
