@@ -1,0 +1,440 @@
+"""Exercises of notebook 03 (the Cell-based training step).
+
+q1 ``TwoHeadWithLoss``: a ``WithLossCell`` subclass for a network with a main and an auxiliary head.
+q2 ``ClipValueTrainStep``: a ``TrainOneStepCell`` subclass that clips every gradient element.
+q3 ``early_stopping_epochs``: patience-based early stopping on a recorded validation curve.
+
+q1 and q2 run the learner's Cells in the current mode (GRAPH_MODE compiles a few small graphs) on
+fixed weights and inputs and compare with values computed independently (NumPy, ``mindspore.grad``).
+q3 compares with ``course_utils.callbacks.stopping_point`` on curves chosen to expose the usual
+off-by-one, tie and ``min_delta`` slips. MindSpore is imported on first use, not with this module.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
+
+_DEFAULT_AUX_WEIGHT = 0.4
+
+
+def _fmt(x) -> str:
+    return f"{float(x):.6g}"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _dense_init(rng, fan_in: int, fan_out: int):
+    import mindspore as ms
+
+    bound = 1.0 / np.sqrt(fan_in)
+    weight = rng.uniform(-bound, bound, size=(fan_out, fan_in)).astype(np.float32)
+    bias = rng.uniform(-bound, bound, size=(fan_out,)).astype(np.float32)
+    return ms.Tensor(weight), ms.Tensor(bias)
+
+
+@functools.lru_cache(maxsize=None)
+def _two_head_net_class():
+    from mindspore import nn
+
+    class TwoHeadNet(nn.Cell):
+        """Shared trunk (in_features -> hidden, ReLU), two heads: ``construct`` returns (main, aux).
+
+        The auxiliary head predicts the same target; training it too helps the shared trunk learn
+        (the idea of GoogLeNet's auxiliary classifiers). ``seed`` fixes the initial weights, without
+        touching MindSpore's global seed.
+        """
+
+        def __init__(self, in_features: int = 10, hidden: int = 16, seed: int = 0):
+            super().__init__()
+            rng = np.random.default_rng(seed)
+            w, b = _dense_init(rng, in_features, hidden)
+            self.trunk = nn.SequentialCell(nn.Dense(in_features, hidden, weight_init=w, bias_init=b), nn.ReLU())
+            w, b = _dense_init(rng, hidden, 1)
+            self.main_head = nn.Dense(hidden, 1, weight_init=w, bias_init=b)
+            w, b = _dense_init(rng, hidden, 1)
+            self.aux_head = nn.Dense(hidden, 1, weight_init=w, bias_init=b)
+
+        def construct(self, x):
+            h = self.trunk(x)
+            return self.main_head(h), self.aux_head(h)
+
+    return TwoHeadNet
+
+
+def __getattr__(name):
+    # ``nb03.TwoHeadNet`` without importing MindSpore when the module is imported
+    if name == "TwoHeadNet":
+        return _two_head_net_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _inputs(n: int = 8, seed: int = 1, target_scale: float = 1.0):
+    import mindspore as ms
+
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n, 10)).astype(np.float32)
+    y = (target_scale * rng.normal(size=(n, 1))).astype(np.float32)
+    return ms.Tensor(x), ms.Tensor(y)
+
+
+def _mse(pred, label) -> float:
+    return float(np.mean((to_numpy(pred).astype(np.float64) - to_numpy(label).astype(np.float64)) ** 2))
+
+
+def _as_loss(out, label: str):
+    """The learner's Cell output as a float, or Incorrect explaining why it is not a scalar loss."""
+    if isinstance(out, (tuple, list)):
+        raise Incorrect(f"{label} returned a {type(out).__name__} of {len(out)} values; a loss Cell returns "
+                        "one scalar tensor (TrainOneStepCell differentiates that single output).")
+    try:
+        arr = to_numpy(out)
+    except Exception:
+        raise Incorrect(f"{label} returned {out!r} ({type(out).__name__}); return a MindSpore tensor.") from None
+    if arr.shape != ():
+        raise Incorrect(f"{label} returned shape {arr.shape}; expected a scalar loss (shape ()). Use a loss "
+                        "with reduction='mean' and add the two head losses.")
+    return float(arr)
+
+
+# ----------------------------------------------------------------------------------------------
+# q1: WithLossCell for a two-output network
+# ----------------------------------------------------------------------------------------------
+
+class TwoHeadLoss(Exercise):
+    names = ("TwoHeadWithLoss",)
+    title = "WithLossCell for two outputs"
+    hint_text = (
+        "Subclass nn.WithLossCell. In __init__(self, backbone, loss_fn, aux_weight=0.4) call "
+        "super().__init__(backbone, loss_fn) first (it sets up the Cell and stores self._backbone and "
+        "self._loss_fn), then keep aux_weight. In construct(self, data, label): main, aux = "
+        "self._backbone(data); return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label).")
+    solution_text = '''
+        class TwoHeadWithLoss(nn.WithLossCell):
+            def __init__(self, backbone, loss_fn, aux_weight=0.4):
+                super().__init__(backbone, loss_fn)      # Cell set-up, self._backbone, self._loss_fn
+                self.aux_weight = aux_weight
+
+            def construct(self, data, label):
+                main, aux = self._backbone(data)
+                return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label)
+    '''
+
+    def reference(self):
+        return (_two_head_with_loss_solution(),)
+
+    def _build(self, cls, net, loss_fn, **kwargs):
+        args = "TwoHeadNet(), nn.MSELoss()" + "".join(f", {k}={v}" for k, v in kwargs.items())
+        try:
+            return self.call(cls, net, loss_fn, **kwargs)
+        except AttributeError as exc:
+            msg = _first_line(exc)
+            if "_auto_prefix" in msg or "_cells" in msg or "_params" in msg:
+                raise Incorrect(f"TwoHeadWithLoss({args}) failed: {msg} This is what happens when __init__ "
+                                "sets attributes before the Cell machinery exists: call "
+                                "super().__init__(backbone, loss_fn) as the first line of __init__.") from None
+            raise
+        except TypeError as exc:
+            raise Incorrect(f"TwoHeadWithLoss({args}) failed with TypeError: {_first_line(exc)}. The class "
+                            "takes (backbone, loss_fn, aux_weight=0.4).") from None
+
+    def _check(self, cls):
+        from mindspore import nn
+
+        if not isinstance(cls, type):
+            raise Incorrect(f"`TwoHeadWithLoss` should be a class (class TwoHeadWithLoss(nn.WithLossCell): ...), "
+                            f"got {describe(cls)}.")
+        if not issubclass(cls, nn.WithLossCell):
+            raise Incorrect("TwoHeadWithLoss should derive from nn.WithLossCell (it stores the backbone and the "
+                            "loss, and Model/TrainOneStepCell know how to use it).")
+        TwoHeadNet = _two_head_net_class()
+        x, y = _inputs()
+        net = TwoHeadNet(seed=0)
+        main, aux = (to_numpy(t) for t in net(x))
+        main_loss, aux_loss = _mse(main, y), _mse(aux, y)
+
+        cell = self._build(cls, net, nn.MSELoss(), aux_weight=0.4)
+        if getattr(cell, "_backbone", None) is not net or cell.backbone_network is not net:
+            raise Incorrect("backbone_network of your cell is not the network passed in: WithLossCell.__init__ "
+                            "stores it as self._backbone. Call super().__init__(backbone, loss_fn) (not "
+                            "nn.Cell.__init__ or super(nn.WithLossCell, self).__init__()).")
+        expected_names = sorted(p.name for p in net.trainable_params())
+        got_names = sorted(p.name for p in cell.trainable_params())
+        if got_names != expected_names:
+            raise Incorrect(f"the loss cell's trainable parameters should be exactly the network's "
+                            f"({expected_names}), got {got_names}. Keep the network only in the parent's "
+                            "self._backbone and do not add parameters of your own.")
+
+        for weight in (0.4, 0.0, 1.5):
+            cell = self._build(cls, net, nn.MSELoss(), aux_weight=weight)
+            label = f"TwoHeadWithLoss(net, nn.MSELoss(), aux_weight={weight})(x, y)"
+            got = _as_loss(cell(x, y), label)
+            expected = main_loss + weight * aux_loss
+            if np.isclose(got, expected, rtol=1e-5, atol=1e-6):
+                continue
+            hint = ""
+            if np.isclose(got, main_loss, rtol=1e-5):
+                hint = " That is the main head's loss alone: add aux_weight times the auxiliary head's loss."
+            elif np.isclose(got, main_loss + aux_loss, rtol=1e-5):
+                hint = " That is main + aux with weight 1: use the aux_weight you were given."
+            elif np.isclose(got, weight * main_loss + aux_loss, rtol=1e-5):
+                hint = " aux_weight multiplies the main loss there; it belongs to the auxiliary head (second output)."
+            raise Incorrect(f"{label}: expected main loss {_fmt(main_loss)} + {weight} * aux loss "
+                            f"{_fmt(aux_loss)} = {_fmt(expected)}, got {_fmt(got)}.{hint}")
+
+        default = self._build(cls, net, nn.MSELoss())
+        got = _as_loss(default(x, y), "TwoHeadWithLoss(net, nn.MSELoss())(x, y)")
+        expected = main_loss + _DEFAULT_AUX_WEIGHT * aux_loss
+        if not np.isclose(got, expected, rtol=1e-5, atol=1e-6):
+            raise Incorrect(f"without aux_weight the loss should use the default 0.4: expected {_fmt(expected)}, "
+                            f"got {_fmt(got)}.")
+
+        # It must train: one TrainOneStepCell step moves both heads and lowers the loss.
+        train_net = TwoHeadNet(seed=0)
+        step = nn.TrainOneStepCell(self._build(cls, train_net, nn.MSELoss(), aux_weight=0.4),
+                                   nn.SGD(train_net.trainable_params(), learning_rate=0.1))
+        step.set_train()
+        before = {p.name: p.asnumpy().copy() for p in train_net.trainable_params()}
+        first = _as_loss(step(x, y), "nn.TrainOneStepCell(TwoHeadWithLoss(...), optimizer)(x, y)")
+        moved = {name for name, value in before.items()
+                 if not np.allclose(value, train_net.parameters_dict()[name].asnumpy())}
+        if not any(n.startswith("aux_head") for n in moved):
+            raise Incorrect("one training step left the auxiliary head unchanged: its output does not reach the loss.")
+        second = _as_loss(step(x, y), "the second training step")
+        if not second < first:
+            raise Incorrect(f"training with your loss cell did not lower the loss ({_fmt(first)} -> {_fmt(second)}).")
+
+
+@functools.lru_cache(maxsize=None)
+def _two_head_with_loss_solution():
+    from mindspore import nn
+
+    class TwoHeadWithLoss(nn.WithLossCell):
+        def __init__(self, backbone, loss_fn, aux_weight=_DEFAULT_AUX_WEIGHT):
+            super().__init__(backbone, loss_fn)
+            self.aux_weight = aux_weight
+
+        def construct(self, data, label):
+            main, aux = self._backbone(data)
+            return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label)
+
+    return TwoHeadWithLoss
+
+
+# ----------------------------------------------------------------------------------------------
+# q2: clipping inside a TrainOneStepCell subclass
+# ----------------------------------------------------------------------------------------------
+
+class ClipValue(Exercise):
+    names = ("ClipValueTrainStep",)
+    title = "clip gradient values in a TrainOneStepCell"
+    hint_text = (
+        "Subclass nn.TrainOneStepCell; __init__(self, network, optimizer, clip_value=1.0) calls "
+        "super().__init__(network, optimizer) and keeps clip_value. construct(self, *inputs) does what the "
+        "parent does: loss = self.network(*inputs); grads = self.grad_no_sens(self.network, self.weights)(*inputs); "
+        "then clips: grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value) (it takes the whole "
+        "tuple); then loss = ops.depend(loss, self.optimizer(grads)); return loss.")
+    solution_text = '''
+        class ClipValueTrainStep(nn.TrainOneStepCell):
+            def __init__(self, network, optimizer, clip_value=1.0):
+                super().__init__(network, optimizer)
+                self.clip_value = clip_value
+
+            def construct(self, *inputs):
+                loss = self.network(*inputs)
+                grads = self.grad_no_sens(self.network, self.weights)(*inputs)
+                grads = self.grad_reducer(grads)      # identity unless data parallel
+                grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
+                loss = ops.depend(loss, self.optimizer(grads))
+                return loss
+    '''
+
+    def reference(self):
+        return (_clip_value_solution(),)
+
+    @staticmethod
+    def _net(seed: int):
+        from mindspore import nn
+
+        from course_utils.models import SimpleNet
+
+        net = SimpleNet()
+        rng = np.random.default_rng(seed)
+        for cell, (fan_in, fan_out) in ((net.fc1, (10, 32)), (net.fc2, (32, 1))):
+            w, b = _dense_init(rng, fan_in, fan_out)
+            cell.weight.set_data(w)   # fresh net, no step compiled yet: set_data is safe here
+            cell.bias.set_data(b)
+        return net, nn.WithLossCell(net, nn.MSELoss())
+
+    def _one_step(self, cls, clip_value, lr=0.1):
+        """Run one step of the learner's cell; return (loss, update per parameter, raw gradients)."""
+        import mindspore as ms
+        from mindspore import nn
+
+        x, y = _inputs(n=16, seed=2, target_scale=6.0)   # large targets -> gradient entries above 1
+        ref_net, ref_loss_net = self._net(seed=5)
+        grads = ms.grad(ref_loss_net, grad_position=None, weights=ref_net.trainable_params())(x, y)
+        grads = [to_numpy(g).astype(np.float64) for g in grads]
+        loss_before = float(to_numpy(ref_loss_net(x, y)))
+
+        net, loss_net = self._net(seed=5)
+        opt = nn.SGD(net.trainable_params(), learning_rate=lr)
+        args = "(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1)" + (
+            f", clip_value={clip_value})" if clip_value is not None else ")")
+        try:
+            step = self.call(cls, loss_net, opt) if clip_value is None else \
+                self.call(cls, loss_net, opt, clip_value=clip_value)
+        except TypeError as exc:
+            raise Incorrect(f"ClipValueTrainStep{args} failed with TypeError: {_first_line(exc)}. The class "
+                            "takes (network, optimizer, clip_value=1.0).") from None
+        step.set_train()
+        before = [p.asnumpy().astype(np.float64) for p in net.trainable_params()]
+        loss = _as_loss(step(x, y), f"ClipValueTrainStep{args}(x, y)")
+        after = [p.asnumpy().astype(np.float64) for p in net.trainable_params()]
+        updates = [a - b for a, b in zip(after, before)]
+        return args, loss, loss_before, updates, grads, [p.name for p in net.trainable_params()]
+
+    def _check(self, cls):
+        from mindspore import nn
+
+        if not isinstance(cls, type):
+            raise Incorrect(f"`ClipValueTrainStep` should be a class (class ClipValueTrainStep(nn.TrainOneStepCell): "
+                            f"...), got {describe(cls)}.")
+        if not issubclass(cls, nn.TrainOneStepCell):
+            raise Incorrect("ClipValueTrainStep should derive from nn.TrainOneStepCell: reuse its self.network, "
+                            "self.weights, self.optimizer and gradient operations.")
+        lr = 0.1
+        for clip_value in (0.05, None):
+            c = 1.0 if clip_value is None else clip_value
+            args, loss, loss_before, updates, grads, names = self._one_step(cls, clip_value, lr)
+            if not np.isclose(loss, loss_before, rtol=1e-5, atol=1e-6):
+                raise Incorrect(f"ClipValueTrainStep{args}(x, y) returned {_fmt(loss)}; expected the loss "
+                                f"before the update, {_fmt(loss_before)}, as TrainOneStepCell does.")
+            if all(np.allclose(u, 0.0) for u in updates):
+                raise Incorrect(f"after ClipValueTrainStep{args}(x, y) the weights did not change: apply the "
+                                "gradients with self.optimizer(grads) and tie it to the result with "
+                                "loss = ops.depend(loss, self.optimizer(grads)).")
+            expected = [-lr * np.clip(g, -c, c) for g in grads]
+            if all(np.allclose(u, e, rtol=1e-4, atol=1e-7) for u, e in zip(updates, expected)):
+                continue
+            hint = ""
+            if all(np.allclose(u, -lr * g, rtol=1e-4, atol=1e-7) for u, g in zip(updates, grads)):
+                hint = (" The update used the unclipped gradients: clip grads before self.optimizer(grads) "
+                        "(clipping after the update, or clipping the loss, changes nothing).")
+            else:
+                total = np.sqrt(sum(np.sum(g ** 2) for g in grads))
+                scaled = [-lr * g * min(1.0, c / total) for g in grads]
+                if all(np.allclose(u, s, rtol=1e-4, atol=1e-7) for u, s in zip(updates, scaled)):
+                    hint = (" That is clipping by the global norm (ops.clip_by_global_norm); this exercise "
+                            "bounds each gradient element to [-clip_value, clip_value] (ops.clip_by_value).")
+                elif clip_value is None:
+                    hint = " Check the default: clip_value=1.0."
+            worst = int(np.argmax([np.max(np.abs(u - e)) for u, e in zip(updates, expected)]))
+            raise Incorrect(f"after ClipValueTrainStep{args}(x, y), parameter {names[worst]} moved by "
+                            f"{describe(updates[worst].astype(np.float32))}; expected -lr * clip(gradient, "
+                            f"{-c}, {c}) = {describe(expected[worst].astype(np.float32))}.{hint}")
+
+
+@functools.lru_cache(maxsize=None)
+def _clip_value_solution():
+    from mindspore import nn, ops
+
+    class ClipValueTrainStep(nn.TrainOneStepCell):
+        def __init__(self, network, optimizer, clip_value=1.0):
+            super().__init__(network, optimizer)
+            self.clip_value = clip_value
+
+        def construct(self, *inputs):
+            loss = self.network(*inputs)
+            grads = self.grad_no_sens(self.network, self.weights)(*inputs)
+            grads = self.grad_reducer(grads)
+            grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
+            loss = ops.depend(loss, self.optimizer(grads))
+            return loss
+
+    return ClipValueTrainStep
+
+
+# ----------------------------------------------------------------------------------------------
+# q3: early stopping on a recorded curve
+# ----------------------------------------------------------------------------------------------
+
+#: (curve, patience, min_delta, what the case is about)
+_CURVES = [
+    ([1.0, 0.8, 0.7, 0.72, 0.75, 0.71, 0.9], 3, 0.0, "a typical U-shaped validation curve"),
+    ([1.0, 0.8, 0.7, 0.72, 0.69, 0.71, 0.73, 0.74], 2, 0.0, "an improvement resets the count"),
+    ([1.0, 0.9, 0.9, 0.9, 0.8], 2, 0.0, "a tie (equal value) is not an improvement"),
+    ([1.0, 0.8, 0.6, 0.5, 0.45, 0.44], 2, 0.0, "a curve that keeps improving: never stops"),
+    ([1.0, 0.95, 0.93, 0.5], 2, 0.1, "min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1"),
+    ([0.5, 0.6, 0.7], 1, 0.0, "patience=1: stop at the first epoch without improvement"),
+]
+
+
+class EarlyStoppingCurve(Exercise):
+    names = ("early_stopping_epochs",)
+    title = "early stopping on a recorded curve"
+    hint_text = (
+        "Walk through the curve with a best value (start at float('inf')) and a counter. Epoch numbers "
+        "start at 1. An epoch improves when value < best - min_delta: then best = value, best_epoch = "
+        "epoch and the counter goes back to 0; otherwise the counter grows by one, and when it reaches "
+        "patience, that epoch is where training stops. If the curve ends first, stop_epoch is None.")
+    solution_text = '''
+        def early_stopping_epochs(val_losses, patience, min_delta=0.0):
+            best, best_epoch, wait = float("inf"), None, 0
+            for epoch, value in enumerate(val_losses, start=1):
+                if value < best - min_delta:
+                    best, best_epoch, wait = value, epoch, 0
+                else:
+                    wait += 1
+                    if wait >= patience:
+                        return best_epoch, epoch
+            return best_epoch, None
+    '''
+
+    def reference(self):
+        def early_stopping_epochs(val_losses, patience, min_delta=0.0):
+            best, best_epoch, wait = float("inf"), None, 0
+            for epoch, value in enumerate(val_losses, start=1):
+                if value < best - min_delta:
+                    best, best_epoch, wait = value, epoch, 0
+                else:
+                    wait += 1
+                    if wait >= patience:
+                        return best_epoch, epoch
+            return best_epoch, None
+
+        return (early_stopping_epochs,)
+
+    def _check(self, fn):
+        from course_utils.callbacks import stopping_point
+
+        if not callable(fn):
+            raise Incorrect(f"`early_stopping_epochs` should be a function, got {describe(fn)}.")
+        for curve, patience, min_delta, about in _CURVES:
+            expected = stopping_point(curve, patience=patience, min_delta=min_delta)
+            call = f"early_stopping_epochs({curve}, patience={patience}" + (
+                f", min_delta={min_delta})" if min_delta else ")")
+            got = self.call(fn, list(curve), patience, min_delta) if min_delta else self.call(fn, list(curve), patience)
+            if not (isinstance(got, (tuple, list)) and len(got) == 2):
+                raise Incorrect(f"{call} returned {got!r}; return a pair (best_epoch, stop_epoch).")
+            got = tuple(got)
+            if got == expected:
+                continue
+            if all(isinstance(v, (int, np.integer)) for v in got) and None not in expected and \
+                    tuple(v + 1 for v in got) == expected:
+                hint = " Your epochs look 0-based: number them from 1 (enumerate(val_losses, start=1))."
+            else:
+                hint = f" This case: {about}."
+            raise Incorrect(f"{call}: expected (best_epoch, stop_epoch) = {expected}, got {got}.{hint}")
+
+
+q1 = TwoHeadLoss()
+q2 = ClipValue()
+q3 = EarlyStoppingCurve()
+register(globals(), "03")
