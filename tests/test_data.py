@@ -624,3 +624,10 @@ def test_cli_fetch_failure_exit_code(tmp_path, capsys):
     assert data.main(["--data-dir", str(tmp_path), "fetch", "--mirrors", "none", "--no-pypi"]) == 1
     err = capsys.readouterr().err
     assert "MNIST fetch failed" in err and "mirrors: none configured" in err
+
+
+def test_readme_lists_the_checksums_the_code_checks():
+    readme = (data.ROOT / "data" / "README.md").read_text(encoding="utf-8")
+    for name, spec in data.MNIST_FILES.items():
+        assert f"| `{name}` | {spec.size:,} | `{spec.md5}` |" in readme, name
+    assert data.PYPI_MEMBER_SHA256 in readme and f"{data.PYPI_PACKAGE}=={data.PYPI_VERSION}" in readme
