@@ -42,7 +42,7 @@ data: $(STAMP) ## Fetch and verify MNIST into data/ (works offline once fetched)
 	$(PY) -m course_utils.data fetch
 
 lab: setup data ## Set up, then open JupyterLab on notebooks/ (127.0.0.1, token on)
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.open_browser=False
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.open_browser=False $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 run: setup data ## Run the course with papermill (full-length; QUICK=1 for short runs) into runs/<timestamp>/ with a summary
 	$(PY) -m course_utils.run $(if $(QUICK),,--full) $(ARGS)
