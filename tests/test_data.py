@@ -320,6 +320,25 @@ def test_file_url_mirror_works_offline(tmp_path, fake):
     _assert_files(tmp_path / "mnist", fake)
 
 
+def test_file_mirror_lacking_one_file_is_not_abandoned(tmp_path, fake, serve):
+    partial = tmp_path / "partial"
+    partial.mkdir()
+    routes = _gz_routes(fake["files"])
+    for name, blob in routes.items():
+        if name != "train-labels-idx1-ubyte.gz":
+            (partial / name).write_bytes(blob)
+    url = serve(routes)
+    _ensure(tmp_path / "mnist", fake, mirrors=[partial.as_uri(), url])
+    _assert_files(tmp_path / "mnist", fake)
+    assert serve.last.hits == ["/mnist/train-labels-idx1-ubyte.gz"]
+
+
+def test_unwritable_folder_is_a_clear_error(tmp_path, fake):
+    (tmp_path / "a-file").write_text("not a folder")
+    with pytest.raises(MnistError, match="cannot write MNIST into"):
+        _ensure(tmp_path / "a-file" / "mnist", fake, quiet=True)
+
+
 def test_concurrent_fetches_into_one_folder_both_succeed(tmp_path, fake, serve):
     url = serve(_gz_routes(fake["files"]))
     errors = []
