@@ -1,0 +1,499 @@
+"""Launch a MindSpore data-parallel job with ``msrun`` on this machine, safely.
+
+``msrun`` (MindSpore's own launcher) starts one scheduler process and N worker processes, each
+running the same training script. On its own it has three habits that hurt in a notebook:
+
+* a worker that crashes makes ``msrun`` kill the other workers, but then it waits for the scheduler,
+  which only notices the missing worker after its heartbeat timeout (tens of seconds or more);
+* a busy scheduler port fails the scheduler at once, but the workers keep waiting for it for the
+  whole ``--cluster_time_out`` (600 s by default);
+* workers run in their own sessions (``setsid``), so interrupting ``msrun`` does not stop them.
+
+``launch()`` wraps it: master on 127.0.0.1 and a free port, logs in a folder the caller reads back,
+a deadline, the first failure detected from the logs within a fraction of a second, and every process
+of the job (found by a launch id in its environment, wherever it has been re-parented) stopped
+before it returns or raises. A failure raises ``LaunchError`` with what went wrong, which rank and
+the tail of that rank's log.
+
+    from course_utils.distributed import launch, LaunchError
+    result = launch("scripts/train_dp.py", ["--steps", "20"], workers=2, log_dir="runs/dp", timeout=120)
+    print(result.log(0))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Optional, Sequence
+
+#: The only address this module launches on: every process of the job stays on this machine.
+LOOPBACK = "127.0.0.1"
+#: Environment variable carrying a per-launch id; every process of the job inherits it.
+LAUNCH_ID_VAR = "COURSE_LAUNCH_ID"
+#: Name of the file (inside ``log_dir``) that receives msrun's own output.
+MSRUN_LOG = "msrun.log"
+
+# msrun's own report of a dead worker (mindspore/parallel/cluster/process_entity/_api.py).
+_WORKER_EXIT = re.compile(r"Worker process (\d+) exit with exception\. Error code: (-?\d+)")
+# MindSpore's log line prefix: "[WARNING] ME(1234:..." / "[INFO] DISTRIBUTED(..."
+_MS_LOG_LINE = re.compile(r"^\[(DEBUG|INFO|WARNING|ERROR|CRITICAL)\] [A-Z_]+\(\d+[,:]")
+_PORT_FAILURE = ("Failed to init the tcp server", "Failed to create the TCP server")
+
+
+class LaunchError(RuntimeError):
+    """A distributed job that did not finish cleanly. All of its processes have been stopped.
+
+    Attributes: ``kind`` ("timeout", "worker_failed", "port_in_use", "scheduler_failed",
+    "launcher_failed"), ``rank`` (the failing worker, if known) and ``result`` (a ``LaunchResult``
+    with the logs, for a closer look).
+    """
+
+    def __init__(self, message: str, kind: str, rank: Optional[int] = None,
+                 result: Optional["LaunchResult"] = None):
+        super().__init__(message)
+        self.kind = kind
+        self.rank = rank
+        self.result = result
+
+
+@dataclasses.dataclass
+class LaunchResult:
+    """What a finished launch left behind: the command, exit code, duration and the logs."""
+
+    command: list
+    log_dir: Path
+    workers: int
+    port: int
+    returncode: Optional[int]
+    seconds: float
+    launch_id: str = ""  # in every job process's environment (COURSE_LAUNCH_ID)
+    stopped: list = dataclasses.field(default_factory=list)  # pids the cleanup had to stop
+
+    def log_path(self, rank: Optional[int] = None) -> Path:
+        """``worker_<rank>.log``; ``rank=None`` is the scheduler's log."""
+        return self.log_dir / ("scheduler.log" if rank is None else f"worker_{rank}.log")
+
+    def log(self, rank: Optional[int] = None, clean: bool = True) -> str:
+        """The text a worker (or, with ``rank=None``, the scheduler) printed.
+
+        ``clean`` drops MindSpore's own INFO/WARNING log lines, keeping what the script printed
+        and any error.
+        """
+        path = self.log_path(rank)
+        text = path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+        return clean_log(text) if clean else text
+
+    def tail(self, rank: Optional[int] = None, lines: int = 15) -> str:
+        """The last ``lines`` lines of ``log(rank)``."""
+        return "\n".join(self.log(rank).rstrip().splitlines()[-lines:])
+
+    @property
+    def msrun_output(self) -> str:
+        path = self.log_dir / MSRUN_LOG
+        return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+
+
+# --------------------------------------------------------------------------------------------
+# Building the command
+# --------------------------------------------------------------------------------------------
+
+def find_msrun() -> list:
+    """The command that starts msrun: the ``msrun`` beside this Python (the venv's), else the one
+    on PATH, else ``python -m mindspore.parallel.cluster.run`` (the same entry point)."""
+    beside = Path(sys.executable).parent / "msrun"
+    if beside.exists():
+        return [str(beside)]
+    found = shutil.which("msrun")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "mindspore.parallel.cluster.run"]
+
+
+def msrun_command(script, script_args: Sequence = (), *, workers: int = 2,
+                  local_workers: Optional[int] = None, master_addr: str = LOOPBACK,
+                  port: int = 8118, log_dir="msrun_log", node_rank: Optional[int] = None,
+                  cluster_timeout: int = 600, join: bool = True, msrun: Optional[Sequence] = None) -> list:
+    """The msrun command line as a list (``shlex.join`` it to print it).
+
+    ``workers`` is the total number of processes in the job (``--worker_num``), ``local_workers``
+    how many of them start on this node (``--local_worker_num``, default: all), ``node_rank`` which
+    node this is in a multi-node job.
+    """
+    workers = _positive_int(workers, "workers")
+    local_workers = workers if local_workers is None else _positive_int(local_workers, "local_workers")
+    if local_workers > workers:
+        raise ValueError(f"local_workers={local_workers} is more than workers={workers}: the job's total "
+                         "number of processes (workers) includes those started on this node.")
+    if not 1024 <= int(port) <= 65535:
+        raise ValueError(f"port={port}: msrun needs a port between 1024 and 65535.")
+    cmd = list(msrun or find_msrun()) + [
+        f"--worker_num={workers}", f"--local_worker_num={local_workers}",
+        f"--master_addr={master_addr}", f"--master_port={int(port)}",
+    ]
+    if node_rank is not None:
+        cmd.append(f"--node_rank={int(node_rank)}")
+    cmd += [f"--log_dir={log_dir}", f"--join={join}", f"--cluster_time_out={int(cluster_timeout)}",
+            str(script)] + [str(a) for a in script_args]
+    return cmd
+
+
+def _positive_int(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value!r}.")
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# Ports
+# --------------------------------------------------------------------------------------------
+
+def port_in_use(port: int, host: str = LOOPBACK) -> bool:
+    """True if something on this machine already holds ``host:port`` (we cannot bind it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind((host, int(port)))
+        except OSError:
+            return True
+    return False
+
+
+def free_port(host: str = LOOPBACK) -> int:
+    """A TCP port on ``host`` that nothing holds right now (the operating system picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return sock.getsockname()[1]
+
+
+def _port_owner(port: int) -> str:
+    """' (held by pid N: name)' when psutil can tell which local process listens on ``port``."""
+    try:
+        import psutil
+
+        for conn in psutil.net_connections(kind="tcp"):
+            if conn.laddr and conn.laddr.port == port and conn.status == psutil.CONN_LISTEN and conn.pid:
+                return f" (held by pid {conn.pid}: {psutil.Process(conn.pid).name()})"
+    except Exception:  # permissions, platform: the message is complete without it
+        pass
+    return ""
+
+
+# --------------------------------------------------------------------------------------------
+# Environment and logs
+# --------------------------------------------------------------------------------------------
+
+def worker_env(threads: Optional[int] = None, extra: Optional[dict] = None) -> dict:
+    """The environment for the job's processes: this one, plus MindSpore's quiet log settings and
+    the CPU speed fixes (see ``runtime``), plus this Python's folder first on PATH, because msrun
+    starts every process as plain ``python script.py``. ``threads`` sets OMP_NUM_THREADS."""
+    from course_utils import runtime
+
+    env = {**os.environ, **runtime.quiet_env(), **runtime.cpu_fix_env()}
+    python_dir = str(Path(sys.executable).parent)
+    env["PATH"] = python_dir + os.pathsep + env.get("PATH", "")
+    if threads is not None:
+        env["OMP_NUM_THREADS"] = str(_positive_int(threads, "threads"))
+    env.update(extra or {})
+    return env
+
+
+def clean_log(text: str) -> str:
+    """``text`` without MindSpore's DEBUG/INFO/WARNING log lines (errors and the script's own output
+    stay)."""
+    keep = []
+    for line in text.splitlines():
+        m = _MS_LOG_LINE.match(line)
+        if m and m.group(1) in ("DEBUG", "INFO", "WARNING"):
+            continue
+        keep.append(line)
+    return "\n".join(keep) + ("\n" if keep else "")
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _has_python_error(text: str) -> bool:
+    return "Traceback (most recent call last)" in text
+
+
+# --------------------------------------------------------------------------------------------
+# Processes
+# --------------------------------------------------------------------------------------------
+
+def job_processes(launch_id: str) -> list:
+    """Every live process on this machine whose environment carries ``launch_id`` (psutil
+    ``Process`` objects), wherever it has been re-parented."""
+    import psutil
+
+    found = []
+    for proc in psutil.process_iter(["pid"]):
+        try:
+            if proc.pid == os.getpid():
+                continue
+            if proc.environ().get(LAUNCH_ID_VAR) == launch_id:
+                found.append(proc)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess, OSError):
+            continue
+    return found
+
+
+def _stop(procs: list, grace: float = 2.0) -> list:
+    """SIGTERM the processes (and their process groups, never ours), SIGKILL what is left after
+    ``grace`` seconds. Returns the pids that had to be stopped."""
+    import psutil
+
+    own_group = os.getpgrp()
+    alive = []
+    for proc in procs:
+        try:
+            if proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE:
+                alive.append(proc)
+        except psutil.NoSuchProcess:
+            continue
+    stopped = [p.pid for p in alive]
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for proc in alive:
+            try:
+                pgid = os.getpgid(proc.pid)
+                if pgid != own_group and pgid == proc.pid:  # a group leader: take its children too
+                    os.killpg(pgid, sig)
+                else:
+                    proc.send_signal(sig)
+            except (ProcessLookupError, psutil.NoSuchProcess, PermissionError):
+                pass
+        _, alive = psutil.wait_procs(alive, timeout=grace if sig == signal.SIGTERM else 5.0)
+        if not alive:
+            break
+    return stopped
+
+
+# --------------------------------------------------------------------------------------------
+# launch()
+# --------------------------------------------------------------------------------------------
+
+def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="runs/msrun",
+           port: Optional[int] = None, timeout: float = 120.0, env: Optional[dict] = None,
+           cluster_timeout: Optional[int] = None, poll_interval: float = 0.2,
+           verbose: bool = False) -> LaunchResult:
+    """Run ``script`` on ``workers`` processes with msrun on 127.0.0.1 and wait for it.
+
+    Parameters
+    ----------
+    script, script_args: the training script and its arguments (every worker gets the same).
+    workers: number of worker processes (ranks).
+    log_dir: folder for ``worker_<rank>.log``, ``scheduler.log`` and ``msrun.log``; emptied of old
+        logs first.
+    port: the scheduler port; ``None`` picks a free one. A busy port fails at once.
+    timeout: seconds for the whole job, start-up included; then everything is stopped.
+    env: environment for the job (default ``worker_env()``).
+    cluster_timeout: msrun's ``--cluster_time_out`` (how long processes wait for each other to
+        join); default: the job's timeout.
+
+    Returns a ``LaunchResult``; raises ``LaunchError`` (after stopping every process of the job) on
+    a timeout, a crashed worker, a failed scheduler or a busy port.
+    """
+    script = Path(script)
+    if not script.is_file():
+        raise FileNotFoundError(f"Training script {script} does not exist (working directory {os.getcwd()}).")
+    workers = _positive_int(workers, "workers")
+    if not timeout or timeout <= 0:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}.")
+    log_dir = Path(log_dir)
+    log_dir.mkdir(parents=True, exist_ok=True)
+    for old in [*log_dir.glob("worker_*.log"), log_dir / "scheduler.log", log_dir / MSRUN_LOG]:
+        old.unlink(missing_ok=True)
+
+    if port is None:
+        port = free_port()
+    elif port_in_use(port):
+        raise LaunchError(
+            f"Port {port} on {LOOPBACK} is already in use{_port_owner(int(port))}, so msrun's scheduler "
+            f"could not listen there. Nothing was started. Pass another port, or port=None to let the "
+            "launcher pick a free one.", kind="port_in_use")
+
+    if cluster_timeout is None:
+        cluster_timeout = max(10, int(timeout))
+    cmd = msrun_command(script, script_args, workers=workers, port=port, log_dir=str(log_dir),
+                        cluster_timeout=cluster_timeout)
+    launch_id = uuid.uuid4().hex
+    run_env = dict(worker_env() if env is None else env)
+    run_env[LAUNCH_ID_VAR] = launch_id
+    if verbose:
+        print("$", shlex.join(cmd), flush=True)
+
+    result = LaunchResult(command=cmd, log_dir=log_dir, workers=workers, port=int(port),
+                          returncode=None, seconds=0.0, launch_id=launch_id)
+    failure: Optional[LaunchError] = None
+    roles: dict = {}  # pid -> (MS_ROLE, rank, psutil.Process)
+    start = time.monotonic()
+    with open(log_dir / MSRUN_LOG, "w", encoding="utf-8") as out:
+        # A session of its own: msrun and the scheduler form one process group we can signal
+        # without touching the caller (the Jupyter kernel).
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                env=run_env, start_new_session=True)
+        try:
+            while True:
+                try:
+                    result.returncode = proc.wait(timeout=poll_interval)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+                _track(proc.pid, roles)
+                failure = _early_failure(result, roles)
+                if failure is not None:
+                    break
+                if time.monotonic() - start > timeout:
+                    failure = LaunchError(
+                        f"The job did not finish within timeout={timeout:g} s, so all its processes were "
+                        f"stopped. Last lines of each log:\n{_all_tails(result)}\n"
+                        "Raise the timeout for longer runs; a job that never gets past init() usually means "
+                        "a worker did not start.", kind="timeout", result=result)
+                    break
+        finally:
+            # Whatever happened (success, failure, timeout, KeyboardInterrupt): nothing survives.
+            result.stopped = _stop(job_processes(launch_id))
+            if proc.poll() is None:  # msrun itself, should it have escaped the scan
+                proc.kill()
+            result.returncode = proc.wait()
+            result.seconds = time.monotonic() - start
+
+    if failure is None and result.returncode != 0:
+        failure = _diagnose(result, roles)
+    if failure is not None:
+        failure.result = result
+        raise failure
+    return result
+
+
+def _track(msrun_pid: int, roles: dict) -> None:
+    """Note each process msrun started: ``roles[pid] = (role, rank, Process)``."""
+    import psutil
+
+    try:
+        children = psutil.Process(msrun_pid).children()
+    except psutil.NoSuchProcess:
+        return
+    for child in children:
+        if child.pid in roles:
+            continue
+        try:
+            if child.name() == "tail":  # msrun's log follower inherits MS_ROLE too
+                continue
+            environ = child.environ()
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess, OSError):
+            continue
+        role = environ.get("MS_ROLE")
+        if role is None:  # between fork and exec, or a tail helper: look again next time
+            continue
+        rank = environ.get("RANK_ID") if role == "MS_WORKER" else None
+        roles[child.pid] = (role, None if rank is None else int(rank), child)
+
+
+def _gone(proc) -> bool:
+    import psutil
+
+    try:
+        return not proc.is_running() or proc.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+def _early_failure(result: LaunchResult, roles: dict) -> Optional[LaunchError]:
+    """A failure visible while msrun is still running (msrun itself would wait much longer)."""
+    if _WORKER_EXIT.search(result.msrun_output):
+        return _diagnose(result, roles)
+    for role, _, proc in roles.values():
+        if role == "MS_SCHED" and _gone(proc):
+            sched = result.log(None)
+            if _has_python_error(sched) or any(s in sched for s in _PORT_FAILURE):
+                return _diagnose(result, roles)
+    return None
+
+
+def _failing_rank(result: LaunchResult) -> Optional[int]:
+    """The first rank whose log shows a Python error (the cause, not the victims)."""
+    for rank in range(result.workers):
+        if _has_python_error(result.log(rank)):
+            return rank
+    return None
+
+
+def error_summary(log_text: str, context_lines: int = 3) -> str:
+    """A Python error in a log, condensed: the exception line, where it was raised, and the last
+    lines the process printed before it. Without a traceback: the last lines of the log."""
+    lines = clean_log(log_text).rstrip().splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last)")]
+    if not starts:
+        return "\n".join("  " + line for line in lines[-(context_lines + 5):]) or "  (the log is empty)"
+    start = starts[-1]
+    before = [line for line in lines[max(0, start - context_lines):start] if line.strip()]
+    frames, error = [], []
+    for line in lines[start + 1:]:
+        if line.startswith("  File "):
+            frames.append(line.strip())
+        elif line.startswith(" ") and not error:
+            continue  # the source line of a frame
+        elif line.startswith("---") or line.startswith("- C++ Call Stack"):
+            break  # MindSpore appends its C++ call stack for framework developers
+        elif line.strip():
+            error.append(line.strip())
+    where = ""
+    if frames:  # 'File "/long/path/train_dp.py", line 9, in main' -> 'train_dp.py, line 9, in main'
+        m = re.match(r'File "([^"]+)", (.*)', frames[-1])
+        where = f"\n  raised in {os.path.basename(m.group(1))}, {m.group(2)}" if m else f"\n  raised at {frames[-1]}"
+    text = "  " + "\n  ".join(error[:4]) + where
+    if before:
+        text += "\n  last output before it:\n" + "\n".join("    " + line for line in before)
+    return text
+
+
+def _diagnose(result: LaunchResult, roles: dict) -> LaunchError:
+    sched = result.log(None)
+    if any(s in sched for s in _PORT_FAILURE):
+        return LaunchError(
+            f"msrun's scheduler could not listen on {LOOPBACK}:{result.port}: the port is in use"
+            f"{_port_owner(result.port)}. All processes of the job were stopped. Launch again with "
+            "port=None to pick a free port.", kind="port_in_use", result=result)
+    rank = _failing_rank(result)
+    code = _WORKER_EXIT.search(result.msrun_output)
+    if rank is None and code:  # died without a traceback, e.g. killed by a signal
+        rank = roles.get(int(code.group(1)), (None, None, None))[1]
+    if rank is not None or code:
+        how = f" with exit code {code.group(2)}" if code else ""
+        if code and int(code.group(2)) < 0:
+            how = f", killed by signal {signal.Signals(-int(code.group(2))).name}"
+        if rank is None:
+            return LaunchError(f"A worker failed{how}; all processes of the job were stopped. Last lines of "
+                               f"each log:\n{_all_tails(result)}", kind="worker_failed", result=result)
+        return LaunchError(
+            f"Rank {rank} failed{how}; all processes of the job were stopped.\n"
+            f"{error_summary(result.log(rank, clean=False))}\n"
+            f"Full log: {result.log_path(rank)}", kind="worker_failed", rank=rank, result=result)
+    if _has_python_error(sched):
+        return LaunchError(f"msrun's scheduler failed; all processes of the job were stopped.\n"
+                           f"{error_summary(result.log(None, clean=False))}\nFull log: {result.log_path(None)}",
+                           kind="scheduler_failed", result=result)
+    return LaunchError(f"msrun exited with code {result.returncode}; all processes of the job were stopped.\n"
+                       f"{error_summary(result.msrun_output)}\nFull output: {result.log_dir / MSRUN_LOG}",
+                       kind="launcher_failed", result=result)
+
+
+def _all_tails(result: LaunchResult, lines: int = 5) -> str:
+    parts = []
+    for rank in [*range(result.workers), None]:
+        name = result.log_path(rank).name
+        parts.append(f"--- {name} ---\n{result.tail(rank, lines) or '(empty)'}")
+    return "\n".join(parts)

@@ -1,0 +1,223 @@
+"""Data-parallel training of LeNet-5 on MNIST, one copy of this script per worker (rank).
+
+Launch it with MindSpore's launcher, e.g. two CPU workers on this machine:
+
+    msrun --worker_num=2 --local_worker_num=2 --master_addr=127.0.0.1 --master_port=8118 \
+          --log_dir=runs/dp/logs --join=True scripts/train_dp.py --out runs/dp --steps 20
+
+or from Python with ``course_utils.distributed.launch`` (notebook 06). msrun starts a scheduler
+process and the workers; each runs this file. ``init()`` connects them, after which every worker
+knows its rank and the number of workers.
+
+Each worker trains the same network on its own shard of every global batch, in up to three styles,
+each from the same initial weights on the same batches:
+
+* ``cell``       - ``nn.TrainOneStepCell``: in DATA_PARALLEL mode it averages the gradients across
+                   workers by itself;
+* ``functional`` - ``value_and_grad`` + an explicit ``nn.DistributedGradReducer`` (all-reduce);
+* ``no_reducer`` - the functional step with the reducer forgotten (the mistake to see).
+
+Written to ``<out>/rank_<r>/``: a checkpoint per style (``<style>.ckpt``, the per-rank checkpoint
+of a real job), the initial weights (``init.ckpt``), and ``trace.npz`` (the batches this rank
+trained on, its losses, its flattened weights after every step). ``<out>/metrics_rank<r>.json``
+has the timings. With ``--bench-steps`` the ``cell`` step is timed on more batches afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+STYLES = ("cell", "functional", "no_reducer")
+#: Timed only: the cell step built outside the parallel context (same compute, no all-reduce).
+BENCH_ONLY = ("cell_local",)
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True, type=Path, help="run folder (per-rank results go below it)")
+    p.add_argument("--steps", type=int, default=20, help="training steps per style")
+    p.add_argument("--batch-size", type=int, default=32, help="samples per worker per step")
+    p.add_argument("--lr", type=float, default=0.05, help="SGD learning rate")
+    p.add_argument("--momentum", type=float, default=0.9, help="SGD momentum")
+    p.add_argument("--seed", type=int, default=42, help="same on every rank: identical initial weights")
+    p.add_argument("--styles", default="cell,functional,no_reducer",
+                   help=f"comma-separated, from {', '.join(STYLES)}; empty for a benchmark-only run")
+    p.add_argument("--bench-steps", type=int, default=0, help="timed steps per benchmarked style afterwards")
+    p.add_argument("--bench-styles", default="cell,cell_local",
+                   help="styles to time (cell_local: the cell step without communication)")
+    p.add_argument("--device", default="CPU", help="CPU, GPU or Ascend")
+    p.add_argument("--threads", type=int, default=0, help="CPU kernel threads per worker (0: MindSpore's default)")
+    p.add_argument("--fail-rank", type=int, default=-1, help="make this rank fail (the failure demo)")
+    p.add_argument("--fail-step", type=int, default=3, help="...at this step of the first style")
+    args = p.parse_args(argv)
+    args.styles = [s for s in args.styles.split(",") if s]
+    args.bench_styles = [s for s in args.bench_styles.split(",") if s]
+    unknown = sorted((set(args.styles) - set(STYLES)) | (set(args.bench_styles) - set(STYLES + BENCH_ONLY)))
+    if unknown:
+        p.error(f"unknown style(s) {unknown}: choose from {', '.join(STYLES)}")
+    if args.steps < 1 or args.batch_size < 1 or args.bench_steps < 0:
+        p.error("--steps and --batch-size must be >= 1, --bench-steps >= 0")
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if "MS_ROLE" not in os.environ:
+        sys.exit("train_dp.py is one worker of a distributed job: start it with msrun "
+                 "(or course_utils.distributed.launch), which sets MS_ROLE, MS_SCHED_HOST/PORT and RANK_ID.")
+
+    # Quiet logs and the CPU speed fixes must be in place before MindSpore loads.
+    from course_utils import runtime
+    runtime.setup(device=args.device, mode="graph", seed=args.seed, verbose=False)
+
+    import mindspore as ms
+    from mindspore.communication import get_group_size, get_rank, init
+
+    started = time.perf_counter()
+    # Connect to the scheduler and the other workers (MCCL on CPU, HCCL on Ascend, NCCL on GPU).
+    # In the scheduler process init() runs the scheduler and never returns.
+    init()
+    rank, size = get_rank(), get_group_size()
+    # Gradients are averaged over workers (gradients_mean) by whoever reduces them: the
+    # TrainOneStepCell by itself, or the DistributedGradReducer we add to the functional step.
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    if args.threads and args.device == "CPU":
+        ms.device_context.cpu.op_tuning.threads_num(args.threads)
+    init_seconds = time.perf_counter() - started
+    print(f"rank {rank} of {size}: connected in {init_seconds:.1f} s", flush=True)
+
+    rank_dir = args.out / f"rank_{rank}"
+    rank_dir.mkdir(parents=True, exist_ok=True)
+    batches = load_shard(args, rank, size)
+    print(f"rank {rank}: {len(batches)} batches of {args.batch_size} from shard {rank} of {size}", flush=True)
+
+    from course_utils import checkpoint
+    from course_utils.callbacks import snapshot_weights
+
+    trace = {"images": np.stack([b[0] for b in batches[:args.steps]]),
+             "labels": np.stack([b[1] for b in batches[:args.steps]])}
+    metrics = {"rank": rank, "size": size, "batch_size": args.batch_size, "steps": args.steps,
+               "init_seconds": init_seconds, "styles": {}}
+    for n, style in enumerate(args.styles):
+        net, step = build(style, args, size)
+        if n == 0:
+            checkpoint.save(rank_dir / "init.ckpt", net)
+        weights = [flatten(snapshot_weights(net))]
+        losses = []
+        t0 = time.perf_counter()
+        for i in range(args.steps):
+            if rank == args.fail_rank and n == 0 and i == args.fail_step:
+                # The failure demo: this worker dies mid-training while the others wait for it
+                # in the next all-reduce.
+                raise RuntimeError(f"rank {rank} failed on purpose at step {i} (--fail-rank)")
+            x, y = (ms.Tensor(a) for a in batches[i])
+            losses.append(float(step(x, y).asnumpy()))
+            weights.append(flatten(snapshot_weights(net)))
+        seconds = time.perf_counter() - t0
+        checkpoint.save(rank_dir / f"{style}.ckpt", net)
+        trace[f"loss_{style}"] = np.array(losses, dtype=np.float32)
+        trace[f"weights_{style}"] = np.stack(weights)
+        metrics["styles"][style] = {"seconds_incl_compile": seconds, "final_loss": losses[-1]}
+        print(f"rank {rank}: {style:<10} {args.steps} steps, loss {losses[0]:.4f} -> {losses[-1]:.4f}", flush=True)
+    np.savez(rank_dir / "trace.npz", **trace)
+
+    if args.bench_steps:
+        metrics["bench"] = {}
+        for style in args.bench_styles:
+            b = metrics["bench"][style] = bench(style, args, size, batches)
+            print(f"rank {rank}: {style:<10} {b['steps_per_s']:.1f} steps/s, {b['samples_per_s']:.0f} samples/s "
+                  "on this worker", flush=True)
+    (args.out / f"metrics_rank{rank}.json").write_text(json.dumps(metrics, indent=1))
+    return 0
+
+
+def load_shard(args, rank: int, size: int) -> list:
+    """This rank's batches as NumPy arrays: shard ``rank`` of ``size`` of the (shuffled) training set.
+
+    Every rank shuffles with the same seed, so the shards are disjoint and together form the global
+    batches. Materialising them once lets every style train on exactly the same data.
+    """
+    from course_utils.data import mnist_dataset
+
+    needed = max(args.steps, min(args.bench_steps, 50))
+    dataset = mnist_dataset("train", batch_size=args.batch_size, shuffle=True, num_shards=size,
+                            shard_id=rank, seed=args.seed, subset=needed * args.batch_size)
+    return [(x, y) for x, y in dataset.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+
+
+def build(style: str, args, size: int):
+    """A fresh LeNet-5 (same seed, so the same initial weights on every rank and in every style)
+    and its training step for ``style``."""
+    import mindspore as ms
+    from mindspore import nn, ops
+
+    from course_utils.models import LeNet5
+
+    ms.set_seed(args.seed)
+    net = LeNet5()
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = nn.SGD(net.trainable_params(), learning_rate=args.lr, momentum=args.momentum)
+
+    if style == "cell":
+        # TrainOneStepCell reads the parallel mode when it is built and adds the all-reduce itself.
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), optimizer)
+        step.set_train()
+        return net, step
+    if style == "cell_local":
+        # Built outside the parallel context, so it has no all-reduce: what a step costs here
+        # without communication (for the benchmark only; these replicas would drift apart).
+        ms.reset_auto_parallel_context()
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), optimizer)
+        ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+        step.set_train()
+        return net, step
+
+    def forward(x, y):
+        return loss_fn(net(x), y)
+
+    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
+    # Averages each gradient over the workers (an all-reduce per gradient, fused into buckets).
+    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=size)
+    use_reducer = style == "functional"
+
+    @ms.jit
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        if use_reducer:  # a Python constant: decided once, when the step compiles
+            grads = reducer(grads)
+        return ops.depend(loss, optimizer(grads))
+
+    return net, step
+
+
+def bench(style: str, args, size: int, batches: list) -> dict:
+    """Time ``args.bench_steps`` steps of ``style`` after a warm-up (the compile is not a step)."""
+    import mindspore as ms
+
+    net, step = build(style, args, size)
+    data = [tuple(ms.Tensor(a) for a in b) for b in batches]
+    for x, y in data[:3]:
+        step(x, y).asnumpy()
+    t0 = time.perf_counter()
+    for i in range(args.bench_steps):
+        x, y = data[i % len(data)]
+        loss = step(x, y)
+    loss.asnumpy()  # wait for the last step to finish inside the timed region
+    seconds = time.perf_counter() - t0
+    return {"steps": args.bench_steps, "seconds": seconds, "steps_per_s": args.bench_steps / seconds,
+            "samples_per_s": args.bench_steps * args.batch_size / seconds}
+
+
+def flatten(weights: dict) -> np.ndarray:
+    return np.concatenate([weights[k].ravel() for k in sorted(weights)]).astype(np.float32)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

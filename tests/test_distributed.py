@@ -1,0 +1,294 @@
+"""course_utils.distributed: the msrun launcher of notebook 06.
+
+The fast tests launch tiny worker scripts that do not import MindSpore (msrun runs any script), so
+the launcher's paths - success, a crashing worker, a hanging worker (timeout), Ctrl-C, a busy port -
+are exercised for real in a few seconds each, and every test checks that no process of the job is
+left. The slow tests run MindSpore's own cluster: a 2-worker training run whose ranks end with
+identical weights, and a scheduler that finds its port taken.
+"""
+
+import os
+import signal
+import socket
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import NOTEBOOKS
+from course_utils import distributed as dist
+from course_utils.distributed import LaunchError, launch
+
+TRAIN_SCRIPT = NOTEBOOKS / "scripts" / "train_dp.py"
+
+# A worker that does what it is told through environment variables; msrun's scheduler process
+# runs the same file (MS_ROLE=MS_SCHED) and simply exits.
+WORKER = textwrap.dedent("""
+    import os, sys, time
+    role, rank = os.environ.get("MS_ROLE"), os.environ.get("RANK_ID")
+    if role != "MS_WORKER":
+        sys.exit(0)
+    print(f"rank {rank} of {os.environ['MS_WORKER_NUM']} started", flush=True)
+    if rank == os.environ.get("FAIL_RANK"):
+        raise RuntimeError(f"rank {rank} gives up")
+    if rank == os.environ.get("KILL_RANK"):
+        os.kill(os.getpid(), 9)
+    if rank == os.environ.get("HANG_RANK") or os.environ.get("HANG_ALL"):
+        time.sleep(600)
+    print(f"rank {rank} done", flush=True)
+""")
+
+
+@pytest.fixture
+def worker(tmp_path):
+    path = tmp_path / "worker.py"
+    path.write_text(WORKER)
+    return path
+
+
+def env(**extra):
+    return dist.worker_env(extra={k: str(v) for k, v in extra.items()})
+
+
+def assert_no_leftovers(result):
+    assert result.launch_id
+    assert dist.job_processes(result.launch_id) == [], "processes of the job survived the launcher"
+
+
+# ---------------------------------------------------------------------------------------------
+# Building blocks
+# ---------------------------------------------------------------------------------------------
+
+def test_msrun_command_single_node():
+    cmd = dist.msrun_command("train.py", ["--steps", 3], workers=2, port=12345, log_dir="logs",
+                             cluster_timeout=30, msrun=["msrun"])
+    assert cmd == ["msrun", "--worker_num=2", "--local_worker_num=2", "--master_addr=127.0.0.1",
+                   "--master_port=12345", "--log_dir=logs", "--join=True", "--cluster_time_out=30",
+                   "train.py", "--steps", "3"]
+
+
+def test_msrun_command_multi_node():
+    cmd = dist.msrun_command("train.py", workers=16, local_workers=8, master_addr="MASTER_IP",
+                             node_rank=1, msrun=["msrun"])
+    assert "--worker_num=16" in cmd and "--local_worker_num=8" in cmd
+    assert "--node_rank=1" in cmd and "--master_addr=MASTER_IP" in cmd
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"workers": 0}, "workers must be a positive integer"),
+    ({"workers": 2, "local_workers": 3}, "more than workers"),
+    ({"port": 80}, "between 1024 and 65535"),
+])
+def test_msrun_command_rejects_bad_values(kwargs, words):
+    with pytest.raises(ValueError, match=words):
+        dist.msrun_command("train.py", **kwargs)
+
+
+def test_find_msrun_is_this_environments():
+    cmd = dist.find_msrun()
+    assert cmd[0].startswith(str(Path(sys.executable).parent)) or cmd[:2] == [sys.executable, "-m"]
+
+
+def test_free_port_and_port_in_use():
+    port = dist.free_port()
+    assert 1024 <= port <= 65535
+    assert not dist.port_in_use(port)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", port))
+        sock.listen()
+        assert dist.port_in_use(port)
+
+
+def test_worker_env_puts_this_python_first_and_applies_runtime_settings():
+    e = dist.worker_env(threads=1, extra={"X": "1"})
+    assert e["PATH"].split(os.pathsep)[0] == str(Path(sys.executable).parent)
+    assert e["GLOG_v"] == "3" and e["OMP_NUM_THREADS"] == "1" and e["X"] == "1"
+    from course_utils import runtime
+    for k, v in runtime.cpu_fix_env().items():
+        assert e[k] == v
+
+
+def test_clean_log_drops_mindspore_info_and_warning_lines():
+    text = ("[INFO] DISTRIBUTED(7635,7fc4,python):2026-11-29 [tcp_server.cc:314] Start] ok\n"
+            "[WARNING] ME(9514:1403,MainProcess):2026-11-29 [x.py:1] careful\n"
+            "step 1 loss 2.3\n"
+            "[ERROR] ME(9514:1403,MainProcess):2026-11-29 [x.py:2] broken\n")
+    assert dist.clean_log(text) == ("step 1 loss 2.3\n"
+                                    "[ERROR] ME(9514:1403,MainProcess):2026-11-29 [x.py:2] broken\n")
+
+
+def test_error_summary_condenses_a_traceback():
+    log = textwrap.dedent("""\
+        rank 1 of 2: connected
+        step 0 loss 2.3
+        Traceback (most recent call last):
+          File "/somewhere/deep/train_dp.py", line 119, in main
+            raise RuntimeError("boom")
+        RuntimeError: boom
+
+        ----------------------------------------------------
+        - C++ Call Stack: (For framework developers)
+        ----------------------------------------------------
+        mindspore/ccsrc/x.cc:1 F
+        """)
+    summary = dist.error_summary(log)
+    assert "RuntimeError: boom" in summary
+    assert "train_dp.py, line 119, in main" in summary and "/somewhere" not in summary
+    assert "step 0 loss 2.3" in summary
+    assert "Traceback" not in summary and "C++" not in summary
+
+
+def test_launch_checks_its_arguments(tmp_path, worker):
+    with pytest.raises(FileNotFoundError, match="does not exist"):
+        launch(tmp_path / "missing.py", log_dir=tmp_path / "logs")
+    with pytest.raises(ValueError, match="timeout"):
+        launch(worker, log_dir=tmp_path / "logs", timeout=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Real launches of tiny workers
+# ---------------------------------------------------------------------------------------------
+
+def test_successful_launch_returns_each_ranks_log(tmp_path, worker):
+    result = launch(worker, workers=2, log_dir=tmp_path / "logs", timeout=60, env=env())
+    assert result.returncode == 0
+    for rank in (0, 1):
+        assert result.log(rank) == f"rank {rank} of 2 started\nrank {rank} done\n"
+    assert result.command[-1] == str(worker) and "--master_addr=127.0.0.1" in result.command
+    assert (tmp_path / "logs" / "msrun.log").exists()
+    assert_no_leftovers(result)
+
+
+def test_crashing_worker_is_reported_and_the_others_are_stopped(tmp_path, worker):
+    start = time.monotonic()
+    with pytest.raises(LaunchError) as info:
+        launch(worker, workers=2, log_dir=tmp_path / "logs", timeout=60, env=env(FAIL_RANK=1, HANG_RANK=0))
+    err = info.value
+    assert err.kind == "worker_failed" and err.rank == 1
+    msg = str(err)
+    assert "Rank 1 failed with exit code 1" in msg
+    assert "RuntimeError: rank 1 gives up" in msg and "worker.py, line" in msg
+    assert "rank 1 of 2 started" in msg  # what it printed before the error
+    assert "worker_1.log" in msg
+    # rank 0 would have slept for 10 minutes: it was stopped right away
+    assert time.monotonic() - start < 30
+    assert_no_leftovers(err.result)
+
+
+def test_worker_killed_by_a_signal_is_named_by_rank(tmp_path, worker):
+    with pytest.raises(LaunchError) as info:
+        launch(worker, workers=2, log_dir=tmp_path / "logs", timeout=60, env=env(KILL_RANK=0, HANG_RANK=1))
+    err = info.value
+    assert err.kind == "worker_failed" and err.rank == 0
+    assert "killed by signal SIGKILL" in str(err)
+    assert_no_leftovers(err.result)
+
+
+def test_timeout_stops_every_process(tmp_path, worker):
+    start = time.monotonic()
+    with pytest.raises(LaunchError) as info:
+        launch(worker, workers=2, log_dir=tmp_path / "logs", timeout=4, env=env(HANG_ALL=1))
+    err = info.value
+    assert err.kind == "timeout"
+    assert "did not finish within timeout=4 s" in str(err)
+    assert "rank 0 of 2 started" in str(err) and "rank 1 of 2 started" in str(err)
+    assert err.result.stopped, "the hanging workers should have been stopped by the launcher"
+    assert time.monotonic() - start < 20
+    assert_no_leftovers(err.result)
+
+
+def test_keyboard_interrupt_stops_every_process(tmp_path, worker):
+    seen = {}
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGALRM, interrupt)
+    signal.alarm(4)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            launch(worker, workers=2, log_dir=tmp_path / "logs", timeout=60, env=env(HANG_ALL=1, MARK="ctrl-c"))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    # The launch id is not returned on an interrupt: look for the job by its marker instead.
+    import psutil
+    for proc in psutil.process_iter():
+        try:
+            if proc.environ().get("MARK") == "ctrl-c" and proc.pid != os.getpid():
+                seen[proc.pid] = proc.cmdline()
+        except (psutil.Error, OSError):
+            continue
+    assert not seen, f"processes survived the interrupt: {seen}"
+
+
+def test_port_in_use_fails_at_once_and_starts_nothing(tmp_path, worker):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        start = time.monotonic()
+        with pytest.raises(LaunchError) as info:
+            launch(worker, workers=2, log_dir=tmp_path / "logs", port=port, timeout=60, env=env())
+    assert info.value.kind == "port_in_use"
+    assert f"Port {port} on 127.0.0.1 is already in use" in str(info.value)
+    assert "Nothing was started" in str(info.value)
+    assert time.monotonic() - start < 5
+    assert not (tmp_path / "logs" / "msrun.log").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# MindSpore's own cluster (slow: every process imports MindSpore)
+# ---------------------------------------------------------------------------------------------
+
+INIT_ONLY = textwrap.dedent("""
+    from course_utils import runtime
+    runtime.setup(device="CPU", verbose=False)
+    from mindspore.communication import init, get_rank
+    init()
+    print("rank", get_rank(), "connected", flush=True)
+""")
+
+
+@pytest.mark.slow
+def test_scheduler_port_taken_after_the_check_is_reported_quickly(tmp_path, monkeypatch):
+    """The port is free when checked but taken when the scheduler starts: msrun's workers would wait
+    for the whole cluster timeout; the launcher reports it as soon as the scheduler fails."""
+    script = tmp_path / "init_only.py"
+    script.write_text(INIT_ONLY)
+    monkeypatch.setattr(dist, "port_in_use", lambda port, host=dist.LOOPBACK: False)
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        start = time.monotonic()
+        with pytest.raises(LaunchError) as info:
+            launch(script, workers=2, log_dir=tmp_path / "logs", port=port, timeout=240, cluster_timeout=240)
+    err = info.value
+    assert err.kind == "port_in_use", str(err)
+    assert f"127.0.0.1:{port}" in str(err)
+    assert time.monotonic() - start < 120  # far less than the 240 s the workers would wait
+    assert_no_leftovers(err.result)
+
+
+@pytest.mark.slow
+def test_two_worker_training_ends_with_identical_weights(tmp_path):
+    out = tmp_path / "run"
+    result = launch(TRAIN_SCRIPT, ["--out", out, "--steps", 3, "--batch-size", 16, "--styles", "cell,no_reducer"],
+                    workers=2, log_dir=out / "logs", timeout=300)
+    assert_no_leftovers(result)
+    for rank in (0, 1):
+        assert f"rank {rank} of 2: connected" in result.log(rank)
+    t0, t1 = (np.load(out / f"rank_{r}" / "trace.npz") for r in (0, 1))
+    # different data on each rank (disjoint shards) ...
+    assert not np.array_equal(t0["labels"], t1["labels"]) or not np.array_equal(t0["images"], t1["images"])
+    # ... the same starting point, identical weights after every step with the all-reduce ...
+    np.testing.assert_array_equal(t0["weights_cell"], t1["weights_cell"])
+    assert np.array_equal(t0["weights_cell"][0], t1["weights_cell"][0])
+    # ... and replicas that drift apart without it
+    assert np.abs(t0["weights_no_reducer"][-1] - t1["weights_no_reducer"][-1]).max() > 1e-4
+    for rank in (0, 1):
+        assert (out / f"rank_{rank}" / "cell.ckpt").is_file()
