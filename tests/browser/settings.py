@@ -1,0 +1,21 @@
+"""Where the browser tests find things, and the knobs a run can turn (environment variables).
+
+``COURSE_CHROMIUM``          the browser (default /usr/bin/chromium, Debian's package)
+``COURSE_BROWSER_TIMEOUT``   seconds one notebook's Run All may take (default 900)
+``COURSE_SCREENSHOTS``       folder for the full-page screenshots (default screenshots/ in the repository)
+"""
+
+import os
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+#: Every lesson, found by the same pattern as the other notebook tests, so new lessons are picked up.
+NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+CHROMIUM = os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium")
+RUN_TIMEOUT = float(os.environ.get("COURSE_BROWSER_TIMEOUT", "900"))
+SCREENSHOTS = Path(os.environ.get("COURSE_SCREENSHOTS", ROOT / "screenshots"))
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1280, "height": 900}

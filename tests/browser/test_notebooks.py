@@ -1,0 +1,25 @@
+"""Every lesson in JupyterLab as a learner runs it: open, Run All, read the page, move every widget.
+
+Parametrised over ``notebooks/NN_*.ipynb``, so a new lesson is tested without touching this file. A
+full-page screenshot of each finished notebook is written to ``screenshots/<notebook>.png``.
+"""
+
+import nbformat
+import pytest
+
+from .labpage import run_notebook
+from .settings import NOTEBOOK_FILES, RUN_TIMEOUT, SCREENSHOTS
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOK_FILES, ids=[p.stem for p in NOTEBOOK_FILES])
+def test_notebook_runs_clean_in_jupyterlab(notebook, lab, lab_page):
+    stored = nbformat.read(notebook, as_version=4)
+    result = run_notebook(lab_page, lab.workspace_url(notebook.name, workspace=notebook.stem), stored,
+                          name=notebook.name, screenshot=SCREENSHOTS / f"{notebook.stem}.png",
+                          timeout=RUN_TIMEOUT)
+    print(f"{notebook.name}: Run All took {result.seconds:.1f} s; screenshot {result.screenshot}")
+    for action in result.widgets_checked:
+        print(f"  widget: {action}")
+    result.fail_if_problems()
