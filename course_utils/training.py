@@ -329,3 +329,215 @@ class ClippedTrainOneStepCell(nn.TrainOneStepCell):
 
 
 __all__ += ["ClippedTrainOneStepCell"]
+
+
+# ---- fit/evaluate loop (notebook 04) ----
+# Notebook 04 trains LeNet-5 on MNIST with ``fit``; scripts/bench_lenet.py and the checkpoint tests
+# use it too. The loop itself is the one notebook 03 writes by hand (a ``for`` over the batches
+# calling the training step); ``fit`` adds what a real run needs around it: a progress bar,
+# evaluation every few steps, a live plot hook, checkpoints, resuming, and honest timing.
+
+import dataclasses as _dataclasses
+import time as _time
+from pathlib import Path as _Path
+
+
+def warmup_cosine_lr(peak_lr: float, total_steps: int, warmup_steps: int = 0, min_lr: float = 0.0) -> list:
+    """A per-step learning rate: linear warm-up from 0 to ``peak_lr``, then a cosine down to ``min_lr``.
+
+    Built from MindSpore's own ``nn.warmup_lr`` and ``nn.cosine_decay_lr`` (one "epoch" per step,
+    so the cosine is smooth rather than a staircase). Pass the list as an optimizer's
+    ``learning_rate``: the optimizer indexes it with its ``global_step``, which a checkpoint of the
+    training step stores, so a resumed run continues the schedule where it stopped.
+    """
+    peak_lr = _positive_number("peak_lr", peak_lr)
+    if isinstance(total_steps, bool) or not isinstance(total_steps, numbers.Integral) or total_steps < 1:
+        raise ValueError(f"total_steps must be a positive integer, got {total_steps!r}.")
+    if not 0 <= warmup_steps < total_steps:
+        raise ValueError(f"warmup_steps must be in 0..{total_steps - 1}, got {warmup_steps!r}.")
+    if not 0 <= min_lr <= peak_lr:
+        raise ValueError(f"min_lr must be in [0, peak_lr], got {min_lr!r}.")
+    warm = nn.warmup_lr(peak_lr, warmup_steps, 1, warmup_steps) if warmup_steps else []
+    decay = total_steps - warmup_steps
+    return list(warm) + list(nn.cosine_decay_lr(min_lr, peak_lr, decay, 1, decay))
+
+
+@_dataclasses.dataclass
+class FitResult:
+    """What one call of ``fit`` did. Steps are counted from the start of training (a resumed run
+    continues the count), so curves of an interrupted and a resumed call join up."""
+
+    step_loss: list = _dataclasses.field(default_factory=list)   # (global step, loss) per step
+    evals: list = _dataclasses.field(default_factory=list)       # {"step", "epoch", "accuracy"}
+    checkpoints: list = _dataclasses.field(default_factory=list)  # paths written, in order
+    steps: int = 0                 # steps trained by this call
+    global_step: int = 0           # steps trained since the start, after this call
+    epoch: int = 0                 # resume point: the epoch in progress ...
+    step_in_epoch: int = 0         # ... and how many of its batches are done
+    train_seconds: float = 0.0     # time inside the training step (evaluation and saving excluded)
+    first_step_seconds: float = 0.0  # the first call alone: in GRAPH_MODE mostly compilation
+    interrupted: bool = False      # stopped early (stop_at_step or Ctrl-C / kernel interrupt)
+
+    @property
+    def steps_per_s(self) -> float:
+        """Steady-state rate: the first (compiling) call is left out."""
+        rest = self.train_seconds - self.first_step_seconds
+        return (self.steps - 1) / rest if self.steps > 1 and rest > 0 else float("nan")
+
+    @property
+    def final_accuracy(self) -> float:
+        return self.evals[-1]["accuracy"] if self.evals else float("nan")
+
+    def __repr__(self) -> str:
+        acc = f", last accuracy {self.final_accuracy:.4f}" if self.evals else ""
+        stop = ", interrupted" if self.interrupted else ""
+        return (f"FitResult({self.steps} steps in {self.train_seconds:.1f} s, {self.steps_per_s:.1f} steps/s"
+                f"{acc}; resume point epoch {self.epoch} step {self.step_in_epoch}{stop})")
+
+
+def _steps_per_epoch(data) -> Optional[int]:
+    if hasattr(data, "get_dataset_size"):
+        return int(data.get_dataset_size())
+    try:
+        return len(data)
+    except TypeError:
+        return None
+
+
+def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, eval_every: int = 0,
+        checkpoint_path=None, checkpoint_every: int = 0, resume=None, stop_at_step: Optional[int] = None,
+        progress: bool = True, on_update: Optional[Callable] = None, update_every: int = 100,
+        description: str = "training") -> FitResult:
+    """Train ``train_step`` (a ``TrainOneStepCell`` or any ``step(images, labels) -> loss``) for ``epochs``.
+
+    train_data: ``epoch -> dataset`` (e.g. ``lambda e: mnist_dataset("train", seed=SEED + e)``), or a
+        dataset/iterable. With the callable every epoch's order is a function of its number, which
+        is what makes a resumed run see exactly the batches the uninterrupted one would have seen.
+        (A *new iterator* on the same dataset replays the same order each time; a given dataset is
+        therefore read through one iterator across epochs, which reshuffles.)
+    network, eval_data, eval_every: test accuracy of ``network`` on ``eval_data`` every
+        ``eval_every`` steps and at the end (the clock is stopped meanwhile).
+    checkpoint_path, checkpoint_every: ``course_utils.checkpoint.save`` of the training step (weights
+        and optimizer state) every ``checkpoint_every`` steps, at the end of every epoch, and when
+        training is interrupted. "{step}" in the path gives one file per save, e.g.
+        "checkpoints/lenet_{step:05d}.ckpt"; without it each save atomically replaces the last.
+    resume: a ``CheckpointInfo`` from ``checkpoint.load(path, train_step)``: continue from its epoch
+        and step (the batches of that epoch already trained are read and skipped).
+    stop_at_step: stop once this many steps (counted from the start of training) are done, as if
+        the run had been interrupted there. Ctrl-C (Kernel > Interrupt) does the same: the loop
+        saves a checkpoint, if configured, and returns instead of raising.
+    on_update: called as ``on_update(result)`` every ``update_every`` steps, after each evaluation
+        and at the end (e.g. ``course_utils.plots.LiveTrainingPlot``).
+    """
+    from course_utils import checkpoint as _checkpoint
+    from course_utils import evaluate as _evaluate
+
+    if isinstance(epochs, bool) or not isinstance(epochs, numbers.Integral) or epochs < 1:
+        raise ValueError(f"epochs must be a positive integer, got {epochs!r}.")
+    if eval_every and (network is None or eval_data is None):
+        raise ValueError("eval_every needs both network= (the model to evaluate) and eval_data=.")
+    if checkpoint_every and checkpoint_path is None:
+        raise ValueError("checkpoint_every needs checkpoint_path= (where to save).")
+    if checkpoint_path is not None and not isinstance(train_step, nn.Cell):
+        raise TypeError("Checkpoints need a Cell training step (its parameters include the optimizer "
+                        f"state); got {type(train_step).__name__}.")
+
+    result = FitResult()
+    start_epoch, skip = (resume.epoch, resume.step_in_epoch) if resume is not None else (0, 0)
+    if start_epoch >= epochs and resume is not None:
+        raise ValueError(f"The checkpoint is at epoch {start_epoch}, step {skip}: nothing left of {epochs} "
+                         "epoch(s). Pass a larger epochs= to train further.")
+    factory = callable(train_data) and not hasattr(train_data, "create_tuple_iterator")
+    first_data = train_data(start_epoch) if factory else train_data
+    # A new iterator on the same dataset replays the same shuffled order, so a dataset is read
+    # through one iterator for all epochs (MindSpore reshuffles at each epoch boundary).
+    shared = (train_data.create_tuple_iterator(num_epochs=epochs - start_epoch)
+              if not factory and hasattr(train_data, "create_tuple_iterator") else None)
+
+    def epoch_batches(epoch: int):
+        if shared is not None:
+            return shared
+        data = (first_data if epoch == start_epoch else train_data(epoch)) if factory else train_data
+        return data.create_tuple_iterator(num_epochs=1) if hasattr(data, "create_tuple_iterator") else iter(data)
+
+    per_epoch = _steps_per_epoch(first_data)
+    if resume is not None and "global_step" in resume.extra:
+        global_step = int(resume.extra["global_step"])
+    else:
+        global_step = start_epoch * (per_epoch or 0) + skip
+    result.global_step, result.epoch, result.step_in_epoch = global_step, start_epoch, skip
+
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=epochs * per_epoch if per_epoch else None, initial=global_step, desc=description,
+                   unit="step", dynamic_ncols=True)
+
+    def save(epoch: int, step_in_epoch: int) -> None:
+        path = str(checkpoint_path).format(step=result.global_step, epoch=epoch)
+        result.checkpoints.append(_checkpoint.save(path, train_step, epoch=epoch, step_in_epoch=step_in_epoch,
+                                                   extra={"global_step": result.global_step}))
+
+    def run_eval(epoch: int) -> None:
+        acc = _evaluate.evaluate(network, eval_data).accuracy
+        result.evals.append({"step": result.global_step, "epoch": epoch, "accuracy": acc})
+        if bar is not None:
+            bar.set_postfix(loss=f"{result.step_loss[-1][1]:.4f}", test_acc=f"{acc:.4f}", refresh=False)
+        if on_update is not None:
+            on_update(result)
+
+    if network is not None:
+        network.set_train(True)
+    if hasattr(train_step, "set_train"):
+        train_step.set_train(True)
+    try:
+        for epoch in range(start_epoch, epochs):
+            batches = epoch_batches(epoch)
+            done_in_epoch = skip if epoch == start_epoch else 0
+            for index, (images, labels) in enumerate(batches):
+                if index < done_in_epoch:
+                    continue  # trained before the interruption: same batches, skipped
+                start = _time.perf_counter()
+                loss = train_step(images, labels)
+                value = float((loss[0] if isinstance(loss, tuple) else loss).asnumpy())
+                elapsed = _time.perf_counter() - start
+                if result.steps == 0:
+                    result.first_step_seconds = elapsed
+                result.train_seconds += elapsed
+                result.steps += 1
+                result.global_step += 1
+                result.epoch, result.step_in_epoch = epoch, index + 1
+                result.step_loss.append((result.global_step, value))
+                if bar is not None:
+                    bar.update(1)
+                    if result.steps % 20 == 0:
+                        bar.set_postfix(loss=f"{value:.4f}", **({"test_acc": f"{result.final_accuracy:.4f}"}
+                                                                 if result.evals else {}), refresh=False)
+                if eval_every and result.global_step % eval_every == 0:
+                    run_eval(epoch)
+                elif on_update is not None and result.steps % update_every == 0:
+                    on_update(result)
+                if checkpoint_every and result.global_step % checkpoint_every == 0 and index + 1 != per_epoch:
+                    save(epoch, index + 1)  # (the end of an epoch is saved below, as the next one's start)
+                if stop_at_step is not None and result.global_step >= stop_at_step:
+                    raise KeyboardInterrupt  # handled below, exactly like a real interrupt
+            result.epoch, result.step_in_epoch = epoch + 1, 0
+            if checkpoint_path is not None:
+                save(epoch + 1, 0)
+    except KeyboardInterrupt:
+        result.interrupted = True
+        if checkpoint_path is not None and result.steps:
+            save(result.epoch, result.step_in_epoch)
+    finally:
+        if bar is not None:
+            bar.close()
+    if network is not None and eval_data is not None and not result.interrupted \
+            and (not result.evals or result.evals[-1]["step"] != result.global_step):
+        run_eval(result.epoch)
+    elif on_update is not None:
+        on_update(result)
+    return result
+
+
+__all__ += ["FitResult", "fit", "warmup_cosine_lr"]
