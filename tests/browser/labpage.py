@@ -367,7 +367,12 @@ def run_notebook(page, url: str, stored: nbformat.NotebookNode, name: str, scree
         result.problems.append(f"a dialog opened with the notebook: {_clip(' / '.join(state['dialogs']), 300)}")
         return result
     start = time.monotonic()
-    state = run_all(page, code_cells, timeout)
+    try:
+        state = run_all(page, code_cells, timeout)
+    except TimeoutError:
+        if screenshot is not None:  # what the page showed when it got stuck helps more than the message
+            full_page_screenshot(page, screenshot)
+        raise
     result.seconds = time.monotonic() - start
     result.page = state
     if screenshot is not None:
