@@ -51,8 +51,10 @@ def execute(path: Path, timeout: int = 900, parameters: dict | None = None) -> f
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+    # store_widget_state must stay True: nbclient's ipywidgets.Output emulation writes into the widget
+    # state and raises KeyError (the run hangs) without it. normalise() drops the state afterwards.
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOKS)}}, store_widget_state=False)
+                            resources={"metadata": {"path": str(NOTEBOOKS)}}, store_widget_state=True)
     start = time.perf_counter()
     client.execute()
     seconds = time.perf_counter() - start
