@@ -151,6 +151,7 @@ def accumulating(*replacements, name):
     return from_source(source, "build_accumulating_step", name)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("replacements, fragments", [
     ([("grad / k", "grad")], ("4 times too large", "Divide")),
     ([('prefix="grad_accum"', 'prefix="accum"')], ("prefix='accum'", "grad_accum")),

@@ -21,6 +21,21 @@ LR = 0.1
 ATOL = 1e-5
 
 
+# Every solution starts the same way: the forward function and its gradient function.
+_FORWARD_AND_GRAD = """
+    def forward_fn(data, label):
+        logits = net(data)
+        return loss_fn(logits, label), logits
+
+    grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+"""
+
+
+def _solution(signature: str, body: str) -> str:
+    """A builder's solution text: its signature, the shared forward/gradient part, then ``body``."""
+    return f"def {signature}:{_FORWARD_AND_GRAD}{textwrap.indent(textwrap.dedent(body), '    ')}"
+
+
 # --------------------------------------------------------------------------------------------
 # Fixtures of the checks
 # --------------------------------------------------------------------------------------------
@@ -174,21 +189,14 @@ class HasAuxStep(Exercise):
                  "grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True); then a "
                  "@ms.jit train_step(data, label) that unpacks (loss, _), grads = grad_fn(data, label), applies "
                  "the optimizer with ops.depend and returns the loss. Return train_step.")
-    solution_text = '''
-        def build_train_step(net, loss_fn, optimizer):
-            def forward_fn(data, label):
-                logits = net(data)
-                return loss_fn(logits, label), logits
+    solution_text = _solution("build_train_step(net, loss_fn, optimizer)", '''
+@ms.jit
+def train_step(data, label):
+    (loss, _), grads = grad_fn(data, label)
+    return ops.depend(loss, optimizer(grads))
 
-            grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
-
-            @ms.jit
-            def train_step(data, label):
-                (loss, _), grads = grad_fn(data, label)
-                return ops.depend(loss, optimizer(grads))
-
-            return train_step
-    '''
+return train_step
+''')
 
     def reference(self):
         from course_utils.training import make_train_step
@@ -229,22 +237,15 @@ class ClippedStep(Exercise):
     hint_text = ("Start from your step of exercise 1 and insert one line between the gradients and the update: "
                  "grads = ops.clip_by_global_norm(grads, max_norm). It rescales all gradients by the same factor "
                  "min(1, max_norm / global_norm), so their direction is kept.")
-    solution_text = '''
-        def build_clipped_step(net, loss_fn, optimizer, max_norm):
-            def forward_fn(data, label):
-                logits = net(data)
-                return loss_fn(logits, label), logits
+    solution_text = _solution("build_clipped_step(net, loss_fn, optimizer, max_norm)", '''
+@ms.jit
+def train_step(data, label):
+    (loss, _), grads = grad_fn(data, label)
+    grads = ops.clip_by_global_norm(grads, max_norm)
+    return ops.depend(loss, optimizer(grads))
 
-            grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
-
-            @ms.jit
-            def train_step(data, label):
-                (loss, _), grads = grad_fn(data, label)
-                grads = ops.clip_by_global_norm(grads, max_norm)
-                return ops.depend(loss, optimizer(grads))
-
-            return train_step
-    '''
+return train_step
+''')
 
     def reference(self):
         from course_utils.training import make_train_step
@@ -290,40 +291,34 @@ class AccumulatingStep(Exercise):
                  "(not 'accum': SGD uses that name). Compile two functions: one adds grad / k to every buffer "
                  "(ops.assign_add), one applies optimizer(accum) and then zeroes the buffers (ops.assign). Count "
                  "the calls in Python and run the second one every k-th call.")
-    solution_text = '''
-        def build_accumulating_step(net, loss_fn, optimizer, k):
-            def forward_fn(data, label):
-                logits = net(data)
-                return loss_fn(logits, label), logits
+    solution_text = _solution("build_accumulating_step(net, loss_fn, optimizer, k)", '''
+accum = optimizer.parameters.clone(prefix="grad_accum", init="zeros")
 
-            grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
-            accum = optimizer.parameters.clone(prefix="grad_accum", init="zeros")
+@ms.jit
+def accumulate(data, label):
+    (loss, _), grads = grad_fn(data, label)
+    for buf, grad in zip(accum, grads):
+        loss = ops.depend(loss, ops.assign_add(buf, grad / k))
+    return loss
 
-            @ms.jit
-            def accumulate(data, label):
-                (loss, _), grads = grad_fn(data, label)
-                for buf, grad in zip(accum, grads):
-                    loss = ops.depend(loss, ops.assign_add(buf, grad / k))
-                return loss
+@ms.jit
+def apply_and_zero():
+    done = optimizer(tuple(accum))
+    for buf in accum:
+        done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))
+    return done
 
-            @ms.jit
-            def apply_and_zero():
-                done = optimizer(tuple(accum))
-                for buf in accum:
-                    done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))
-                return done
+calls = {"n": 0}
 
-            calls = {"n": 0}
+def train_step(data, label):
+    loss = accumulate(data, label)
+    calls["n"] += 1
+    if calls["n"] % k == 0:
+        apply_and_zero()
+    return loss
 
-            def train_step(data, label):
-                loss = accumulate(data, label)
-                calls["n"] += 1
-                if calls["n"] % k == 0:
-                    apply_and_zero()
-                return loss
-
-            return train_step
-    '''
+return train_step
+''')
 
     def reference(self):
         from course_utils.training import make_train_step
