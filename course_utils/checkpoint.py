@@ -67,8 +67,9 @@ class CheckpointInfo:
     arrays: Dict[str, np.ndarray] = dataclasses.field(repr=False, default_factory=dict)
 
     def summary(self) -> str:
-        text = (f"{self.path.name}: restored {len(self.restored)} parameters; "
-                f"resume at epoch {self.epoch}, step {self.step_in_epoch} of that epoch")
+        text = f"{self.path.name}: restored {len(self.restored)} parameters"
+        if self.epoch or self.step_in_epoch:
+            text += f"; resume at epoch {self.epoch}, step {self.step_in_epoch} of that epoch"
         if self.unused:
             text += f"; {len(self.unused)} stored values not used (e.g. {self.unused[0]})"
         return text

@@ -1,0 +1,348 @@
+"""Exercises of notebook 04 (MNIST + LeNet-5).
+
+q1 ``flatten_size``: the number of features entering LeNet-5's first Dense layer for a given input size.
+q2 ``LeNet5BN``: LeNet-5 with batch normalisation after each convolution and dropout before the last layer.
+q3 ``evaluate_accuracy``: the evaluation loop, on a fixed tiny batch.
+
+q1 is plain arithmetic (no MindSpore). q2 checks the Cell's structure and behaviour (layer types and
+sizes, output shape, dropout active only in training mode). q3 runs the learner's loop on a fixed
+network and ten fixed images whose right answer is known, with a batch size that leaves a partial
+last batch. MindSpore is imported on first use, not with this module.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
+from course_utils.models import lenet_flatten_size
+
+# ----------------------------------------------------------------------------------------------
+# q1: flatten size
+# ----------------------------------------------------------------------------------------------
+
+
+class FlattenSize(Exercise):
+    names = ("flatten_size",)
+    title = "flatten size for any input size"
+    hint_text = (
+        "Follow the side length s through the four shrinking layers. A 5x5 'valid' convolution keeps only "
+        "the positions where the whole kernel fits: s -> s - 5 + 1. A 2x2 max-pool with stride 2 halves it, "
+        "rounding down: s -> s // 2. Do conv, pool, conv, pool, then multiply by the 16 channels of the "
+        "second convolution: 16 * s * s.")
+    solution_text = '''
+        def flatten_size(image_size):
+            side = image_size
+            for _ in range(2):                 # (valid 5x5 conv, 2x2 pool) twice
+                side = (side - 5 + 1) // 2
+            return 16 * side * side
+    '''
+
+    def reference(self):
+        return (lambda image_size: lenet_flatten_size(image_size),)
+
+    def _check(self, flatten_size):
+        if not callable(flatten_size):
+            raise Incorrect(f"`flatten_size` should be a function of the image size, got {describe(flatten_size)}.")
+        for size in (28, 32, 36, 29, 20, 64):
+            expected = lenet_flatten_size(size)
+            got = self.call(flatten_size, size)
+            if isinstance(got, (bool, np.bool_)) or not isinstance(got, (int, np.integer, float, np.floating)):
+                raise Incorrect(f"flatten_size({size}) returned {describe(got)}; return a whole number (int).")
+            if got == expected and isinstance(got, (float, np.floating)):
+                raise Incorrect(f"flatten_size({size}) returned {got!r}, a float: nn.Dense wants an int. "
+                                "Use // (floor division) for the pooling step.")
+            if got == expected:
+                continue
+            side = int(round(np.sqrt(expected // 16)))
+            hint = ""
+            if got == 400 and size != 32:
+                hint = (" 400 = 16 * 5 * 5 is the size for 32x32 inputs (the classic LeNet-5); the side "
+                        "length depends on the input size.")
+            elif got == side * side:
+                hint = " That is one channel's worth: multiply by the 16 channels of conv2."
+            elif got == 16 * (((size - 5) // 2 - 5) // 2) ** 2:
+                hint = " A valid 5x5 convolution gives s - 5 + 1 positions, not s - 5."
+            elif got == 16 * (size // 4) ** 2:
+                hint = (" That is what padding 'same' would give; LeNet5 uses pad_mode='valid', which "
+                        "loses 4 pixels per convolution.")
+            elif isinstance(got, (float, np.floating)):
+                hint = " Pooling rounds down: use // rather than /."
+            raise Incorrect(f"flatten_size({size}): expected {expected} (16 channels x {side} x {side}), "
+                            f"got {got!r}.{hint}")
+
+
+# ----------------------------------------------------------------------------------------------
+# q2: batch norm and dropout
+# ----------------------------------------------------------------------------------------------
+
+def _drop_rate(cell) -> float:
+    """The fraction a MindSpore ``nn.Dropout`` zeroes (``p``, or 1 - the deprecated ``keep_prob``)."""
+    p = getattr(cell, "p", None)
+    return float(p) if p is not None else 1.0 - float(cell.keep_prob)
+
+
+class LeNetBatchNorm(Exercise):
+    names = ("LeNet5BN",)
+    title = "add batch normalisation and dropout"
+    hint_text = (
+        "Start from the LeNet5 of this notebook. In __init__ add self.bn1 = nn.BatchNorm2d(6) and "
+        "self.bn2 = nn.BatchNorm2d(16) (num_features = the convolution's output channels) and "
+        "self.dropout = nn.Dropout(p=dropout) (p is the fraction dropped). In construct: "
+        "x = self.pool(self.relu(self.bn1(self.conv1(x)))), the same with conv2/bn2, flatten, fc1, relu, "
+        "fc2, relu, then x = self.dropout(x) right before self.fc3(x).")
+    solution_text = '''
+        class LeNet5BN(nn.Cell):
+            def __init__(self, num_classes=10, dropout=0.5):
+                super().__init__()
+                self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
+                self.bn1 = nn.BatchNorm2d(6)
+                self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+                self.bn2 = nn.BatchNorm2d(16)
+                self.relu = nn.ReLU()
+                self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+                self.flatten = nn.Flatten()
+                self.fc1 = nn.Dense(16 * 4 * 4, 120)
+                self.fc2 = nn.Dense(120, 84)
+                self.dropout = nn.Dropout(p=dropout)
+                self.fc3 = nn.Dense(84, num_classes)
+
+            def construct(self, x):
+                x = self.pool(self.relu(self.bn1(self.conv1(x))))
+                x = self.pool(self.relu(self.bn2(self.conv2(x))))
+                x = self.flatten(x)
+                x = self.relu(self.fc1(x))
+                x = self.relu(self.fc2(x))
+                return self.fc3(self.dropout(x))
+    '''
+
+    def reference(self):
+        return (_lenet5bn_solution(),)
+
+    def _check(self, LeNet5BN):
+        import mindspore as ms
+        from mindspore import nn
+
+        if not isinstance(LeNet5BN, type) or not issubclass(LeNet5BN, nn.Cell):
+            raise Incorrect(f"`LeNet5BN` should be a class derived from nn.Cell, got {describe(LeNet5BN)}.")
+        try:
+            net = self.call(LeNet5BN, num_classes=10, dropout=0.3)
+        except TypeError as exc:
+            raise Incorrect(f"LeNet5BN(num_classes=10, dropout=0.3) failed: {exc}. The class takes "
+                            "(num_classes=10, dropout=0.5).") from None
+        cells = [c for _, c in net.cells_and_names()]
+        bns = [c for c in cells if isinstance(c, (nn.BatchNorm2d, nn.BatchNorm1d))]
+        bn2d = [c for c in bns if isinstance(c, nn.BatchNorm2d)]
+        if not bns:
+            raise Incorrect("no batch normalisation layer found: add nn.BatchNorm2d(6) after conv1 and "
+                            "nn.BatchNorm2d(16) after conv2 (as attributes of the Cell, set in __init__).")
+        if len(bn2d) != 2 or len(bns) != 2:
+            raise Incorrect(f"expected exactly two nn.BatchNorm2d layers (one per convolution), found "
+                            f"{len(bn2d)} BatchNorm2d and {len(bns) - len(bn2d)} BatchNorm1d.")
+        sizes = sorted(int(c.num_features) for c in bn2d)
+        if sizes != [6, 16]:
+            raise Incorrect(f"the batch-norm layers normalise {sizes} channels; they must match the "
+                            "convolutions' output channels: nn.BatchNorm2d(6) and nn.BatchNorm2d(16).")
+        drops = [c for c in cells if isinstance(c, nn.Dropout)]
+        if len(drops) != 1:
+            raise Incorrect(f"expected one nn.Dropout layer (before the last Dense layer), found {len(drops)}.")
+        rate = _drop_rate(drops[0])
+        if not np.isclose(rate, 0.3):
+            hint = (" keep_prob is the fraction *kept*; use nn.Dropout(p=dropout)." if np.isclose(rate, 0.7)
+                    else " Pass the constructor's dropout argument: nn.Dropout(p=dropout).")
+            raise Incorrect(f"LeNet5BN(dropout=0.3) drops a fraction {rate:.2f} of the activations.{hint}")
+        convs = [c for c in cells if isinstance(c, nn.Conv2d)]
+        denses = [c for c in cells if isinstance(c, nn.Dense)]
+        if len(convs) != 2 or len(denses) != 3:
+            raise Incorrect(f"keep LeNet-5's layers: 2 convolutions and 3 Dense layers (found {len(convs)} and "
+                            f"{len(denses)}).")
+        if sorted(d.in_channels for d in denses)[-1] != 256:
+            raise Incorrect(f"the first Dense layer should take 16 * 4 * 4 = 256 features for 28x28 inputs, "
+                            f"got {[d.in_channels for d in denses]}.")
+
+        x = ms.Tensor(np.random.default_rng(0).normal(size=(4, 1, 28, 28)).astype(np.float32))
+        net.set_train(False)
+        out = to_numpy(net(x))
+        if out.shape != (4, 10):
+            raise Incorrect(f"LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {out.shape}; expected (4, 10).")
+        again = to_numpy(net(x))
+        if not np.allclose(out, again):
+            raise Incorrect("in evaluation mode (net.set_train(False)) two calls on the same input differ: "
+                            "dropout and batch statistics must be off in evaluation mode. Use nn.Dropout and "
+                            "nn.BatchNorm2d, which switch by themselves, rather than ops.dropout.")
+        net.set_train(True)
+        first, second = to_numpy(net(x)), to_numpy(net(x))
+        if np.allclose(first, second):
+            raise Incorrect("in training mode two calls on the same input gave the same output: the dropout "
+                            "layer is not used in construct (apply self.dropout before the last Dense layer).")
+        n10 = self.call(LeNet5BN, num_classes=3)
+        n10.set_train(False)
+        if to_numpy(n10(x)).shape != (4, 3):
+            raise Incorrect("LeNet5BN(num_classes=3) should output 3 logits per image: use num_classes for "
+                            "the last Dense layer.")
+
+
+@functools.lru_cache(maxsize=None)
+def _lenet5bn_solution():
+    from mindspore import nn
+
+    class LeNet5BN(nn.Cell):
+        def __init__(self, num_classes=10, dropout=0.5):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
+            self.bn1 = nn.BatchNorm2d(6)
+            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+            self.bn2 = nn.BatchNorm2d(16)
+            self.relu = nn.ReLU()
+            self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+            self.flatten = nn.Flatten()
+            self.fc1 = nn.Dense(lenet_flatten_size(28), 120)
+            self.fc2 = nn.Dense(120, 84)
+            self.dropout = nn.Dropout(p=dropout)
+            self.fc3 = nn.Dense(84, num_classes)
+
+        def construct(self, x):
+            x = self.pool(self.relu(self.bn1(self.conv1(x))))
+            x = self.pool(self.relu(self.bn2(self.conv2(x))))
+            x = self.flatten(x)
+            x = self.relu(self.fc1(x))
+            x = self.relu(self.fc2(x))
+            return self.fc3(self.dropout(x))
+
+    return LeNet5BN
+
+
+# ----------------------------------------------------------------------------------------------
+# q3: the evaluation loop
+# ----------------------------------------------------------------------------------------------
+
+#: Which of the ten fixed images get their network's prediction as label (the others a wrong one).
+#: With batch_size=4 the batches are [0:4], [4:8], [8:10]: per-batch accuracies 1.0, 0.5, 0.0 average
+#: to 0.5, while the true accuracy is 6 / 10 = 0.6; the first batch alone would say 1.0.
+_CORRECT = (0, 1, 2, 3, 4, 5)
+
+
+def fixed_eval_case(seed: int = 0):
+    """(network, images, labels, expected accuracy): a LeNet5BN with fixed weights and batch-norm
+    statistics, ten fixed images, and labels chosen so that exactly six predictions are right.
+
+    The network behaves differently in training mode (batch statistics, dropout), so a loop that
+    forgets ``set_train(False)`` gets other predictions. Fresh objects on every call: a training-mode
+    forward pass changes the batch-norm running statistics.
+    """
+    import mindspore as ms
+
+    rng = np.random.default_rng(seed)
+    net = _recording_lenet5bn()(num_classes=10, dropout=0.5)
+    for param in net.get_parameters():
+        shape = tuple(param.shape)
+        if param.name.endswith("variance"):
+            value = rng.uniform(0.5, 2.0, size=shape)
+        elif param.name.endswith("gamma"):
+            value = rng.uniform(0.8, 1.2, size=shape)
+        elif param.name.endswith(("mean", "beta", "bias")):
+            value = rng.normal(0.0, 0.1, size=shape)
+        else:
+            fan_in = int(np.prod(shape[1:])) or 1
+            value = rng.normal(0.0, np.sqrt(2.0 / fan_in), size=shape)
+        param.set_data(ms.Tensor(value.astype(np.float32)))
+    images = rng.normal(size=(10, 1, 28, 28)).astype(np.float32)
+    net.set_train(False)
+    # Random weights favour one class for every input; centring the last layer's output over these
+    # ten images spreads the predictions over several classes.
+    logits = net(ms.Tensor(images)).asnumpy()
+    net.fc3.bias.copy_(ms.Tensor((net.fc3.bias.asnumpy() - logits.mean(axis=0)).astype(np.float32)))
+    predictions = net(ms.Tensor(images)).asnumpy().argmax(axis=1)
+    labels = np.array([p if i in _CORRECT else (p + 1 + i % 9) % 10 for i, p in enumerate(predictions)],
+                      dtype=np.int32)
+    net.set_train(True)  # as it is after training: the loop must switch it to evaluation mode
+    net.calls_in_training_mode = 0
+    return net, images, labels, len(_CORRECT) / len(labels)
+
+
+@functools.lru_cache(maxsize=None)
+def _recording_lenet5bn():
+    class RecordingLeNet5BN(_lenet5bn_solution()):
+        """Counts the forward passes made in training mode (a loop that forgot ``set_train(False)``)."""
+
+        calls_in_training_mode = 0
+
+        def __call__(self, *args, **kwargs):
+            if self.training:
+                self.calls_in_training_mode += 1
+            return super().__call__(*args, **kwargs)
+
+    return RecordingLeNet5BN
+
+
+class EvaluationLoop(Exercise):
+    names = ("evaluate_accuracy",)
+    title = "an evaluation loop"
+    hint_text = (
+        "network.set_train(False) first (dropout off, batch norm uses its running statistics). Then loop "
+        "over start = 0, batch_size, 2 * batch_size, ...: logits = network(ms.Tensor(images[start:start + "
+        "batch_size])); predictions = logits.asnumpy().argmax(axis=1); count how many equal "
+        "labels[start:start + batch_size]. Return the total count divided by len(labels) (a fraction, not a "
+        "percentage), and do not average per-batch accuracies: the last batch may be smaller.")
+    solution_text = '''
+        def evaluate_accuracy(network, images, labels, batch_size=4):
+            network.set_train(False)
+            correct = 0
+            for start in range(0, len(images), batch_size):
+                logits = network(ms.Tensor(images[start:start + batch_size]))
+                predictions = logits.asnumpy().argmax(axis=1)
+                correct += int((predictions == labels[start:start + batch_size]).sum())
+            return correct / len(labels)
+    '''
+
+    def reference(self):
+        return (_evaluate_accuracy_solution,)
+
+    def _check(self, evaluate_accuracy):
+        if not callable(evaluate_accuracy):
+            raise Incorrect(f"`evaluate_accuracy` should be a function, got {describe(evaluate_accuracy)}.")
+        for batch_size in (4, 3):
+            net, images, labels, expected = fixed_eval_case()
+            what = f"evaluate_accuracy(network, images, labels, batch_size={batch_size}) on the fixed ten images"
+            got = self.call(evaluate_accuracy, net, images, labels, batch_size=batch_size)
+            try:
+                value = float(to_numpy(got))
+            except (TypeError, ValueError):
+                raise Incorrect(f"{what} returned {describe(got)}; return one number, the accuracy.") from None
+            if np.isclose(value, expected):
+                continue
+            hint = ""
+            if net.calls_in_training_mode:
+                hint = (" The network was still in training mode when it predicted: call "
+                        "network.set_train(False) first (dropout and batch statistics change the predictions).")
+            elif np.isclose(value, 100 * expected):
+                hint = " That is a percentage: return the fraction (0..1)."
+            elif np.isclose(value, expected * len(labels)):
+                hint = " That is the number of correct predictions: divide by the number of images."
+            elif batch_size == 4 and np.isclose(value, 0.5):
+                hint = (" That is the mean of the per-batch accuracies (1.0, 0.5, 0.0); the last batch has "
+                        "only 2 images, so count correct predictions over all batches and divide once.")
+            elif batch_size in (3, 4) and np.isclose(value, 1.0):
+                hint = " Only the first batch seems to be counted: loop over all of them."
+            raise Incorrect(f"{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}")
+
+
+def _evaluate_accuracy_solution(network, images, labels, batch_size=4):
+    import mindspore as ms
+
+    network.set_train(False)
+    correct = 0
+    for start in range(0, len(images), batch_size):
+        logits = network(ms.Tensor(images[start:start + batch_size]))
+        predictions = logits.asnumpy().argmax(axis=1)
+        correct += int((predictions == labels[start:start + batch_size]).sum())
+    return correct / len(labels)
+
+
+q1 = FlattenSize()
+q2 = LeNetBatchNorm()
+q3 = EvaluationLoop()
+__all__ = ["q1", "q2", "q3", "fixed_eval_case"]
+register(globals(), "04")
