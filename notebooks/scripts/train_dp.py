@@ -20,7 +20,8 @@ each from the same initial weights on the same batches:
 Written to ``<out>/rank_<r>/``: a checkpoint per style (``<style>.ckpt``, the per-rank checkpoint
 of a real job), the initial weights (``init.ckpt``), and ``trace.npz`` (the batches this rank
 trained on, its losses, its flattened weights after every step). ``<out>/metrics_rank<r>.json``
-has the timings. With ``--bench-steps`` the ``cell`` step is timed on more batches afterwards.
+has the timings: when each phase of the worker's life ended, and with ``--bench-steps`` the
+steps/s of ``--bench-styles`` (by default the ``cell`` step with and without its all-reduce).
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+#: Wall-clock moments of this worker's life, for the notebook's "where the time goes".
+TIMELINE = {"process_start": time.time()}
 
 STYLES = ("cell", "functional", "no_reducer")
 #: Timed only: the cell step built outside the parallel context (same compute, no all-reduce).
@@ -49,7 +53,8 @@ def parse_args(argv=None):
     p.add_argument("--seed", type=int, default=42, help="same on every rank: identical initial weights")
     p.add_argument("--styles", default="cell,functional,no_reducer",
                    help=f"comma-separated, from {', '.join(STYLES)}; empty for a benchmark-only run")
-    p.add_argument("--bench-steps", type=int, default=0, help="timed steps per benchmarked style afterwards")
+    p.add_argument("--bench-steps", type=int, default=0,
+                   help="afterwards, time each --bench-styles style: 3 repeats of this many steps")
     p.add_argument("--bench-styles", default="cell,cell_local",
                    help="styles to time (cell_local: the cell step without communication)")
     p.add_argument("--device", default="CPU", help="CPU, GPU or Ascend")
@@ -80,6 +85,7 @@ def main(argv=None) -> int:
     import mindspore as ms
     from mindspore.communication import get_group_size, get_rank, init
 
+    TIMELINE["mindspore_loaded"] = time.time()
     started = time.perf_counter()
     # Connect to the scheduler and the other workers (MCCL on CPU, HCCL on Ascend, NCCL on GPU).
     # In the scheduler process init() runs the scheduler and never returns.
@@ -91,12 +97,14 @@ def main(argv=None) -> int:
     if args.threads and args.device == "CPU":
         ms.device_context.cpu.op_tuning.threads_num(args.threads)
     init_seconds = time.perf_counter() - started
+    TIMELINE["connected"] = time.time()
     print(f"rank {rank} of {size}: connected in {init_seconds:.1f} s", flush=True)
 
     rank_dir = args.out / f"rank_{rank}"
     rank_dir.mkdir(parents=True, exist_ok=True)
     batches = load_shard(args, rank, size)
     print(f"rank {rank}: {len(batches)} batches of {args.batch_size} from shard {rank} of {size}", flush=True)
+    TIMELINE["data_ready"] = time.time()
 
     from course_utils import checkpoint
     from course_utils.callbacks import snapshot_weights
@@ -105,8 +113,9 @@ def main(argv=None) -> int:
              "labels": np.stack([b[1] for b in batches[:args.steps]])}
     metrics = {"rank": rank, "size": size, "batch_size": args.batch_size, "steps": args.steps,
                "init_seconds": init_seconds, "styles": {}}
+    steps = {}
     for n, style in enumerate(args.styles):
-        net, step = build(style, args, size)
+        net, step = steps[style] = build(style, args, size)
         if n == 0:
             checkpoint.save(rank_dir / "init.ckpt", net)
         weights = [flatten(snapshot_weights(net))]
@@ -127,13 +136,15 @@ def main(argv=None) -> int:
         metrics["styles"][style] = {"seconds_incl_compile": seconds, "final_loss": losses[-1]}
         print(f"rank {rank}: {style:<10} {args.steps} steps, loss {losses[0]:.4f} -> {losses[-1]:.4f}", flush=True)
     np.savez(rank_dir / "trace.npz", **trace)
+    TIMELINE["trained"] = time.time()
 
     if args.bench_steps:
-        metrics["bench"] = {}
-        for style in args.bench_styles:
-            b = metrics["bench"][style] = bench(style, args, size, batches)
+        metrics["bench"] = bench(args, size, batches, steps)
+        for style, b in metrics["bench"].items():
             print(f"rank {rank}: {style:<10} {b['steps_per_s']:.1f} steps/s, {b['samples_per_s']:.0f} samples/s "
                   "on this worker", flush=True)
+    TIMELINE["done"] = time.time()
+    metrics["timeline"] = TIMELINE
     (args.out / f"metrics_rank{rank}.json").write_text(json.dumps(metrics, indent=1))
     return 0
 
@@ -146,7 +157,7 @@ def load_shard(args, rank: int, size: int) -> list:
     """
     from course_utils.data import mnist_dataset
 
-    needed = max(args.steps, min(args.bench_steps, 50))
+    needed = max(args.steps, min(args.bench_steps, 20))
     dataset = mnist_dataset("train", batch_size=args.batch_size, shuffle=True, num_shards=size,
                             shard_id=rank, seed=args.seed, subset=needed * args.batch_size)
     return [(x, y) for x, y in dataset.create_tuple_iterator(num_epochs=1, output_numpy=True)]
@@ -197,22 +208,24 @@ def build(style: str, args, size: int):
     return net, step
 
 
-def bench(style: str, args, size: int, batches: list) -> dict:
-    """Time ``args.bench_steps`` steps of ``style`` after a warm-up (the compile is not a step)."""
+def bench(args, size: int, batches: list, trained: dict) -> dict:
+    """Steps/s of each of ``args.bench_styles``: warm-up first (the compile is not a step), then
+    3 repeats of ``args.bench_steps`` steps, alternating the styles, medians (course_utils.bench).
+
+    Every rank runs the same sequence of calls, so the all-reduces of the ``cell`` step pair up.
+    """
     import mindspore as ms
 
-    net, step = build(style, args, size)
+    from course_utils.bench import Config, compare, cycle
+
     data = [tuple(ms.Tensor(a) for a in b) for b in batches]
-    for x, y in data[:3]:
-        step(x, y).asnumpy()
-    t0 = time.perf_counter()
-    for i in range(args.bench_steps):
-        x, y = data[i % len(data)]
-        loss = step(x, y)
-    loss.asnumpy()  # wait for the last step to finish inside the timed region
-    seconds = time.perf_counter() - t0
-    return {"steps": args.bench_steps, "seconds": seconds, "steps_per_s": args.bench_steps / seconds,
-            "samples_per_s": args.bench_steps * args.batch_size / seconds}
+    configs = {}
+    for style in args.bench_styles:
+        # A step trained above is already compiled; it simply goes on training.
+        _, step = trained[style] if style in trained else build(style, args, size)
+        configs[style] = Config(step=cycle(step, data), batch_size=args.batch_size)
+    timings = compare(configs, steps=args.bench_steps, repeats=3, warmup=2)
+    return {name: t.as_dict() for name, t in timings.items()}
 
 
 def flatten(weights: dict) -> np.ndarray:
