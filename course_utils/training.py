@@ -368,7 +368,7 @@ class FitResult:
     continues the count), so curves of an interrupted and a resumed call join up."""
 
     step_loss: list = _dataclasses.field(default_factory=list)   # (global step, loss) per step
-    evals: list = _dataclasses.field(default_factory=list)       # {"step", "epoch", "accuracy"}
+    evals: list = _dataclasses.field(default_factory=list)       # {"step", "epoch", "accuracy", "train_seconds"}
     checkpoints: list = _dataclasses.field(default_factory=list)  # paths written, in order
     steps: int = 0                 # steps trained by this call
     global_step: int = 0           # steps trained since the start, after this call
@@ -481,7 +481,8 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
 
     def run_eval(epoch: int) -> None:
         acc = _evaluate.evaluate(network, eval_data).accuracy
-        result.evals.append({"step": result.global_step, "epoch": epoch, "accuracy": acc})
+        result.evals.append({"step": result.global_step, "epoch": epoch, "accuracy": acc,
+                             "train_seconds": result.train_seconds})
         if bar is not None:
             bar.set_postfix(loss=f"{result.step_loss[-1][1]:.4f}", test_acc=f"{acc:.4f}", refresh=False)
         if on_update is not None:
