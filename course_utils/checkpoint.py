@@ -142,19 +142,11 @@ def _remove_quietly(path: Path) -> None:
         pass
 
 
-def _fsync_file(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _fsync_dir(folder: Path) -> None:
-    # Makes the rename itself durable. Directories cannot be opened like this on Windows.
-    if os.name != "posix":
+def _fsync(path: Path, directory: bool = False) -> None:
+    """Flush a file's data, or a folder's entries (which makes a rename durable), to the disk."""
+    if directory and os.name != "posix":  # Windows cannot open a directory like this
         return
-    fd = os.open(folder, os.O_RDONLY)
+    fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
@@ -231,12 +223,12 @@ def save(path: PathLike, *cells, epoch: int = 0, step_in_epoch: int = 0,
     try:
         ms.save_checkpoint([{"name": n, "data": p} for n, p in params.items()], str(tmp),
                            append_dict=counters, format=fmt)
-        _fsync_file(tmp)
+        _fsync(tmp)
         # MindSpore marks its files read-only; a normal mode lets learners delete them without
         # a prompt. The rename below is what protects the file.
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
-        _fsync_dir(folder)
+        _fsync(folder, directory=True)
     except BaseException:
         _remove_quietly(tmp)
         _remove_quietly(tmp.with_suffix(".tmp"))
