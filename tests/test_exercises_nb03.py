@@ -42,85 +42,49 @@ def test_q1_not_attempted():
     assert nb03.q1.check(TwoHeadWithLoss) == Outcome.NOT_ATTEMPTED
 
 
-class NoParentInit(nn.WithLossCell):
-    def __init__(self, backbone, loss_fn, aux_weight=0.4):
-        self._backbone = backbone
-        self._loss_fn = loss_fn
-        self.aux_weight = aux_weight
+def two_head_answer(combine="right", init="parent", base=nn.WithLossCell, default=0.4):
+    """A TwoHeadWithLoss with one typical slip: how __init__ starts, how the two losses combine, the default."""
 
-    def construct(self, data, label):
-        main, aux = self._backbone(data)
-        return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label)
+    class Answer(base):
+        def __init__(self, backbone, loss_fn, aux_weight=default):
+            if init == "parent":
+                super().__init__(backbone, loss_fn)
+            elif init == "cell_only":
+                nn.Cell.__init__(self)            # skips WithLossCell.__init__: no self._backbone
+            if init != "parent":
+                self.net = backbone               # without any Cell.__init__ this line fails
+            self.aux_weight = aux_weight
+            self.combine = combine
 
+        def construct(self, data, label):
+            main, aux = self._backbone(data)
+            main_loss, aux_loss = self._loss_fn(main, label), self._loss_fn(aux, label)
+            if self.combine == "main_only":
+                return main_loss
+            if self.combine == "weight_on_main":
+                return self.aux_weight * main_loss + aux_loss
+            if self.combine == "unweighted":
+                return main_loss + aux_loss
+            if self.combine == "tuple":
+                return main_loss + self.aux_weight * aux_loss, main
+            return main_loss + self.aux_weight * aux_loss
 
-class SkipsWithLossCellInit(nn.WithLossCell):
-    def __init__(self, backbone, loss_fn, aux_weight=0.4):
-        super(nn.WithLossCell, self).__init__()
-        self.net = backbone
-        self.loss = loss_fn
-        self.aux_weight = aux_weight
-
-    def construct(self, data, label):
-        main, aux = self.net(data)
-        return self.loss(main, label) + self.aux_weight * self.loss(aux, label)
-
-
-class MainOnly(nn.WithLossCell):
-    def __init__(self, backbone, loss_fn, aux_weight=0.4):
-        super().__init__(backbone, loss_fn)
-        self.aux_weight = aux_weight
-
-    def construct(self, data, label):
-        main, _ = self._backbone(data)
-        return self._loss_fn(main, label)
+    return Answer
 
 
-class WeightOnMain(MainOnly):
-    def construct(self, data, label):
-        main, aux = self._backbone(data)
-        return self.aux_weight * self._loss_fn(main, label) + self._loss_fn(aux, label)
-
-
-class IgnoresWeight(MainOnly):
-    def construct(self, data, label):
-        main, aux = self._backbone(data)
-        return self._loss_fn(main, label) + self._loss_fn(aux, label)
-
-
-class ReturnsTuple(MainOnly):
-    def construct(self, data, label):
-        main, aux = self._backbone(data)
-        return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label), main
-
-
-class WrongDefault(MainOnly):
-    def __init__(self, backbone, loss_fn, aux_weight=1.0):
-        super().__init__(backbone, loss_fn, aux_weight)
-
-    def construct(self, data, label):
-        main, aux = self._backbone(data)
-        return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label)
-
-
-class PlainCell(nn.Cell):
-    def __init__(self, backbone, loss_fn, aux_weight=0.4):
-        super().__init__()
-        self.net, self.loss, self.aux_weight = backbone, loss_fn, aux_weight
-
-    def construct(self, data, label):
-        main, aux = self.net(data)
-        return self.loss(main, label) + self.aux_weight * self.loss(aux, label)
+def test_q1_variant_factory_builds_a_correct_answer_by_default():
+    assert nb03.q1.check(two_head_answer()) == Outcome.CORRECT
 
 
 @pytest.mark.parametrize("answer, message", [
-    (NoParentInit, "call super().__init__(backbone, loss_fn) as the first line"),
-    (SkipsWithLossCellInit, "backbone_network of your cell is not the network passed in"),
-    (MainOnly, "main head's loss alone"),
-    (WeightOnMain, "aux_weight multiplies the main loss"),
-    (IgnoresWeight, "main + aux with weight 1"),
-    (ReturnsTuple, "returned a tuple of 2 values"),
-    (WrongDefault, "default 0.4"),
-    (PlainCell, "should derive from nn.WithLossCell"),
+    (two_head_answer(init="none"), "call super().__init__(backbone, loss_fn) as the first line"),
+    (two_head_answer(init="cell_only"), "backbone_network of your cell is not the network passed in"),
+    (two_head_answer(combine="main_only"), "main head's loss alone"),
+    (two_head_answer(combine="weight_on_main"), "aux_weight multiplies the main loss"),
+    (two_head_answer(combine="unweighted"), "main + aux with weight 1"),
+    (two_head_answer(combine="tuple"), "returned a tuple of 2 values"),
+    (two_head_answer(default=1.0), "default 0.4"),
+    (two_head_answer(base=nn.Cell, init="cell_only"), "should derive from nn.WithLossCell"),
     (lambda backbone, loss_fn, aux_weight=0.4: None, "should be a class"),
 ])
 def test_q1_rejects_typical_mistakes(answer, message):
@@ -144,80 +108,47 @@ def test_q2_inputs_make_both_clip_values_matter():
         assert np.any(np.abs(flat) > c) and np.any(np.abs(flat) < c)
 
 
-class _Base(nn.TrainOneStepCell):
-    def __init__(self, network, optimizer, clip_value=1.0):
-        super().__init__(network, optimizer)
-        self.clip_value = clip_value
+def clip_answer(clip="value", update=True, returns="loss", default=1.0):
+    """A ClipValueTrainStep with one typical slip: which clipping, whether it updates, what it returns."""
 
+    class Answer(nn.TrainOneStepCell):
+        def __init__(self, network, optimizer, clip_value=default):
+            super().__init__(network, optimizer)
+            self.clip_value = clip_value
+            self.clip, self.update, self.returns = clip, update, returns
 
-class NoClip(_Base):
-    def construct(self, *inputs):
-        loss = self.network(*inputs)
-        grads = self.grad_no_sens(self.network, self.weights)(*inputs)
-        return ops.depend(loss, self.optimizer(grads))
+        def construct(self, *inputs):
+            loss = self.network(*inputs)
+            grads = self.grad_no_sens(self.network, self.weights)(*inputs)
+            if self.clip == "value":
+                grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
+            elif self.clip == "global":
+                grads = ops.clip_by_global_norm(grads, self.clip_value)
+            if self.update:
+                loss = ops.depend(loss, self.optimizer(grads))
+            if self.returns == "grads":
+                return loss, grads
+            return loss
 
-
-class ClipAfterUpdate(_Base):
-    def construct(self, *inputs):
-        loss = self.network(*inputs)
-        grads = self.grad_no_sens(self.network, self.weights)(*inputs)
-        loss = ops.depend(loss, self.optimizer(grads))
-        grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
-        return loss
-
-
-class GlobalNorm(_Base):
-    def construct(self, *inputs):
-        loss = self.network(*inputs)
-        grads = self.grad_no_sens(self.network, self.weights)(*inputs)
-        grads = ops.clip_by_global_norm(grads, self.clip_value)
-        return ops.depend(loss, self.optimizer(grads))
-
-
-class NoUpdate(_Base):
-    def construct(self, *inputs):
-        loss = self.network(*inputs)
-        grads = self.grad_no_sens(self.network, self.weights)(*inputs)
-        grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
-        return loss
-
-
-class ReturnsGrads(_Base):
-    def construct(self, *inputs):
-        loss = self.network(*inputs)
-        grads = self.grad_no_sens(self.network, self.weights)(*inputs)
-        grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
-        return ops.depend(loss, self.optimizer(grads)), grads
-
-
-class HalfDefault(_Base):
-    def __init__(self, network, optimizer, clip_value=0.5):
-        super().__init__(network, optimizer, clip_value)
-
-    def construct(self, *inputs):
-        loss = self.network(*inputs)
-        grads = self.grad_no_sens(self.network, self.weights)(*inputs)
-        grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
-        return ops.depend(loss, self.optimizer(grads))
+    return Answer
 
 
 class NoClipValueArgument(nn.TrainOneStepCell):
-    def construct(self, *inputs):
-        loss = self.network(*inputs)
-        grads = self.grad_no_sens(self.network, self.weights)(*inputs)
-        grads = ops.clip_by_value(grads, -1.0, 1.0)
-        return ops.depend(loss, self.optimizer(grads))
+    """Inherits __init__(network, optimizer, sens=None, return_grad=False): no clip_value."""
+
+
+def test_q2_variant_factory_builds_a_correct_answer_by_default():
+    assert nb03.q2.check(clip_answer()) == Outcome.CORRECT
 
 
 @pytest.mark.parametrize("answer, message", [
-    (NoClip, "unclipped gradients"),
-    (ClipAfterUpdate, "unclipped gradients"),
-    (GlobalNorm, "clipping by the global norm"),
-    (NoUpdate, "the weights did not change"),
-    (ReturnsGrads, "returned a tuple of 2 values"),
-    (HalfDefault, "Check the default: clip_value=1.0"),
+    (clip_answer(clip="none"), "unclipped gradients"),
+    (clip_answer(clip="global"), "clipping by the global norm"),
+    (clip_answer(update=False), "the weights did not change"),
+    (clip_answer(returns="grads"), "returned a tuple of 2 values"),
+    (clip_answer(default=0.5), "Check the default: clip_value=1.0"),
     (NoClipValueArgument, "takes (network, optimizer, clip_value=1.0)"),
-    (NoParentInit, "should derive from nn.TrainOneStepCell"),
+    (two_head_answer(), "should derive from nn.TrainOneStepCell"),
 ])
 def test_q2_rejects_typical_mistakes(answer, message):
     result = nb03.q2.check(answer)
@@ -226,15 +157,12 @@ def test_q2_rejects_typical_mistakes(answer, message):
 
 
 def test_q2_not_attempted():
-    class ClipValueTrainStep(nn.TrainOneStepCell):
+    class ClipValueTrainStep(nn.TrainOneStepCell):      # the notebook's skeleton
         def __init__(self, network, optimizer, clip_value=1.0):
-            super().__init__(network, optimizer)
-            self.clip_value = clip_value
+            ____
 
         def construct(self, *inputs):
-            loss = self.network(*inputs)
-            grads = ____
-            return loss
+            return ____
 
     assert nb03.q2.check(ClipValueTrainStep) == Outcome.NOT_ATTEMPTED
 
@@ -253,88 +181,35 @@ def test_q3_accepts_the_reference_and_agrees_with_course_utils():
         assert fn(curve, patience, min_delta) == stopping_point(curve, patience, min_delta)
 
 
-def _zero_based(val_losses, patience, min_delta=0.0):
-    best, best_epoch, wait = float("inf"), None, 0
-    for epoch, value in enumerate(val_losses):
-        if value < best - min_delta:
-            best, best_epoch, wait = value, epoch, 0
-        else:
+def early_stop_answer(start=1, ties_improve=False, use_min_delta=True, wait_more=False, reset=True):
+    """An early_stopping_epochs with one typical slip."""
+
+    def answer(val_losses, patience, min_delta=0.0):
+        best, best_epoch, wait = float("inf"), None, 0
+        for epoch, value in enumerate(val_losses, start=start):
+            threshold = best - (min_delta if use_min_delta else 0.0)
+            if (value <= threshold) if ties_improve else (value < threshold):
+                best, best_epoch = value, epoch
+                wait = 0 if reset else wait
+                continue
             wait += 1
-            if wait >= patience:
+            if (wait > patience) if wait_more else (wait >= patience):
                 return best_epoch, epoch
-    return best_epoch, None
+        return best_epoch, None
+
+    return answer
 
 
-def _ties_improve(val_losses, patience, min_delta=0.0):
-    best, best_epoch, wait = float("inf"), None, 0
-    for epoch, value in enumerate(val_losses, start=1):
-        if value <= best - min_delta:
-            best, best_epoch, wait = value, epoch, 0
-        else:
-            wait += 1
-            if wait >= patience:
-                return best_epoch, epoch
-    return best_epoch, None
-
-
-def _ignores_min_delta(val_losses, patience, min_delta=0.0):
-    best, best_epoch, wait = float("inf"), None, 0
-    for epoch, value in enumerate(val_losses, start=1):
-        if value < best:
-            best, best_epoch, wait = value, epoch, 0
-        else:
-            wait += 1
-            if wait >= patience:
-                return best_epoch, epoch
-    return best_epoch, None
-
-
-def _waits_one_too_many(val_losses, patience, min_delta=0.0):
-    best, best_epoch, wait = float("inf"), None, 0
-    for epoch, value in enumerate(val_losses, start=1):
-        if value < best - min_delta:
-            best, best_epoch, wait = value, epoch, 0
-        else:
-            wait += 1
-            if wait > patience:
-                return best_epoch, epoch
-    return best_epoch, None
-
-
-def _never_resets(val_losses, patience, min_delta=0.0):
-    best, best_epoch, bad = float("inf"), None, 0
-    for epoch, value in enumerate(val_losses, start=1):
-        if value < best - min_delta:
-            best, best_epoch = value, epoch
-        else:
-            bad += 1
-            if bad >= patience:
-                return best_epoch, epoch
-    return best_epoch, None
-
-
-def _compares_with_previous_epoch(val_losses, patience, min_delta=0.0):
-    prev, best, best_epoch, wait = float("inf"), float("inf"), None, 0
-    for epoch, value in enumerate(val_losses, start=1):
-        if value < best:
-            best, best_epoch = value, epoch
-        if value < prev - min_delta:
-            wait = 0
-        else:
-            wait += 1
-            if wait >= patience:
-                return best_epoch, epoch
-        prev = value
-    return best_epoch, None
+def test_q3_variant_factory_builds_a_correct_answer_by_default():
+    assert nb03.q3.check(early_stop_answer()) == Outcome.CORRECT
 
 
 @pytest.mark.parametrize("answer, message", [
-    (_zero_based, "0-based"),
-    (_ties_improve, "a tie (equal value) is not an improvement"),
-    (_ignores_min_delta, "min_delta"),
-    (_waits_one_too_many, "expected (best_epoch, stop_epoch) = (3, 6)"),
-    (_never_resets, "an improvement resets the count"),
-    (_compares_with_previous_epoch, "expected (best_epoch, stop_epoch)"),
+    (early_stop_answer(start=0), "0-based"),
+    (early_stop_answer(ties_improve=True), "a tie (equal value) is not an improvement"),
+    (early_stop_answer(use_min_delta=False), "min_delta"),
+    (early_stop_answer(wait_more=True), "expected (best_epoch, stop_epoch) = (3, 6)"),
+    (early_stop_answer(reset=False), "an improvement resets the count"),
     (lambda val_losses, patience, min_delta=0.0: 5, "return a pair (best_epoch, stop_epoch)"),
 ])
 def test_q3_rejects_typical_mistakes(answer, message):
@@ -350,3 +225,9 @@ def test_q3_not_attempted():
         return ____
 
     assert nb03.q3.check(early_stopping_epochs) == Outcome.NOT_ATTEMPTED
+
+
+def test_solutions_show_the_reference_code():
+    assert nb03.q1.solution_text.startswith("class TwoHeadWithLoss(nn.WithLossCell):")
+    assert "ops.clip_by_value" in nb03.q2.solution_text
+    assert nb03.q3.solution_text.startswith("def early_stopping_epochs(val_losses, patience, min_delta=0.0):")

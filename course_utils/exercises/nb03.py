@@ -13,16 +13,23 @@ off-by-one, tie and ``min_delta`` slips. MindSpore is imported on first use, not
 from __future__ import annotations
 
 import functools
+import inspect
+import textwrap
 
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
 
-_DEFAULT_AUX_WEIGHT = 0.4
+_DEFAULT_AUX_WEIGHT = 0.4   # the default the exercise asks for (the reference's signature says it too)
 
 
 def _fmt(x) -> str:
     return f"{float(x):.6g}"
+
+
+def _source(obj) -> str:
+    """The source of a reference solution, as the learner would write it (what ``solution()`` shows)."""
+    return textwrap.dedent(inspect.getsource(obj))
 
 
 def _first_line(exc: BaseException) -> str:
@@ -88,6 +95,13 @@ def _mse(pred, label) -> float:
     return float(np.mean((to_numpy(pred).astype(np.float64) - to_numpy(label).astype(np.float64)) ** 2))
 
 
+def _require_subclass(cls, name: str, base, base_name: str, why: str) -> None:
+    if not isinstance(cls, type):
+        raise Incorrect(f"`{name}` should be a class (class {name}({base_name}): ...), got {describe(cls)}.")
+    if not issubclass(cls, base):
+        raise Incorrect(f"{name} should derive from {base_name}: {why}.")
+
+
 def _as_loss(out, label: str):
     """The learner's Cell output as a float, or Incorrect explaining why it is not a scalar loss."""
     if isinstance(out, (tuple, list)):
@@ -103,11 +117,25 @@ def _as_loss(out, label: str):
     return float(arr)
 
 
+class _FromReference(Exercise):
+    """An exercise whose ``solution()`` shows the reference's own source, so the two cannot drift apart."""
+
+    def _solution(self):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @property
+    def solution_text(self):
+        return _source(self._solution())
+
+    def reference(self):
+        return (self._solution(),)
+
+
 # ----------------------------------------------------------------------------------------------
 # q1: WithLossCell for a two-output network
 # ----------------------------------------------------------------------------------------------
 
-class TwoHeadLoss(Exercise):
+class TwoHeadLoss(_FromReference):
     names = ("TwoHeadWithLoss",)
     title = "WithLossCell for two outputs"
     hint_text = (
@@ -115,19 +143,9 @@ class TwoHeadLoss(Exercise):
         "super().__init__(backbone, loss_fn) first (it sets up the Cell and stores self._backbone and "
         "self._loss_fn), then keep aux_weight. In construct(self, data, label): main, aux = "
         "self._backbone(data); return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label).")
-    solution_text = '''
-        class TwoHeadWithLoss(nn.WithLossCell):
-            def __init__(self, backbone, loss_fn, aux_weight=0.4):
-                super().__init__(backbone, loss_fn)      # Cell set-up, self._backbone, self._loss_fn
-                self.aux_weight = aux_weight
 
-            def construct(self, data, label):
-                main, aux = self._backbone(data)
-                return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label)
-    '''
-
-    def reference(self):
-        return (_two_head_with_loss_solution(),)
+    def _solution(self):
+        return _two_head_with_loss_solution()
 
     def _build(self, cls, net, loss_fn, **kwargs):
         args = "TwoHeadNet(), nn.MSELoss()" + "".join(f", {k}={v}" for k, v in kwargs.items())
@@ -147,12 +165,8 @@ class TwoHeadLoss(Exercise):
     def _check(self, cls):
         from mindspore import nn
 
-        if not isinstance(cls, type):
-            raise Incorrect(f"`TwoHeadWithLoss` should be a class (class TwoHeadWithLoss(nn.WithLossCell): ...), "
-                            f"got {describe(cls)}.")
-        if not issubclass(cls, nn.WithLossCell):
-            raise Incorrect("TwoHeadWithLoss should derive from nn.WithLossCell (it stores the backbone and the "
-                            "loss, and Model/TrainOneStepCell know how to use it).")
+        _require_subclass(cls, "TwoHeadWithLoss", nn.WithLossCell, "nn.WithLossCell",
+                          "it stores the backbone and the loss, and Model/TrainOneStepCell know how to use it")
         TwoHeadNet = _two_head_net_class()
         x, y = _inputs()
         net = TwoHeadNet(seed=0)
@@ -216,8 +230,8 @@ def _two_head_with_loss_solution():
     from mindspore import nn
 
     class TwoHeadWithLoss(nn.WithLossCell):
-        def __init__(self, backbone, loss_fn, aux_weight=_DEFAULT_AUX_WEIGHT):
-            super().__init__(backbone, loss_fn)
+        def __init__(self, backbone, loss_fn, aux_weight=0.4):
+            super().__init__(backbone, loss_fn)      # Cell set-up, self._backbone, self._loss_fn
             self.aux_weight = aux_weight
 
         def construct(self, data, label):
@@ -231,7 +245,7 @@ def _two_head_with_loss_solution():
 # q2: clipping inside a TrainOneStepCell subclass
 # ----------------------------------------------------------------------------------------------
 
-class ClipValue(Exercise):
+class ClipValue(_FromReference):
     names = ("ClipValueTrainStep",)
     title = "clip gradient values in a TrainOneStepCell"
     hint_text = (
@@ -240,23 +254,9 @@ class ClipValue(Exercise):
         "parent does: loss = self.network(*inputs); grads = self.grad_no_sens(self.network, self.weights)(*inputs); "
         "then clips: grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value) (it takes the whole "
         "tuple); then loss = ops.depend(loss, self.optimizer(grads)); return loss.")
-    solution_text = '''
-        class ClipValueTrainStep(nn.TrainOneStepCell):
-            def __init__(self, network, optimizer, clip_value=1.0):
-                super().__init__(network, optimizer)
-                self.clip_value = clip_value
 
-            def construct(self, *inputs):
-                loss = self.network(*inputs)
-                grads = self.grad_no_sens(self.network, self.weights)(*inputs)
-                grads = self.grad_reducer(grads)      # identity unless data parallel
-                grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
-                loss = ops.depend(loss, self.optimizer(grads))
-                return loss
-    '''
-
-    def reference(self):
-        return (_clip_value_solution(),)
+    def _solution(self):
+        return _clip_value_solution()
 
     @staticmethod
     def _net(seed: int):
@@ -303,12 +303,8 @@ class ClipValue(Exercise):
     def _check(self, cls):
         from mindspore import nn
 
-        if not isinstance(cls, type):
-            raise Incorrect(f"`ClipValueTrainStep` should be a class (class ClipValueTrainStep(nn.TrainOneStepCell): "
-                            f"...), got {describe(cls)}.")
-        if not issubclass(cls, nn.TrainOneStepCell):
-            raise Incorrect("ClipValueTrainStep should derive from nn.TrainOneStepCell: reuse its self.network, "
-                            "self.weights, self.optimizer and gradient operations.")
+        _require_subclass(cls, "ClipValueTrainStep", nn.TrainOneStepCell, "nn.TrainOneStepCell",
+                          "reuse its self.network, self.weights, self.optimizer and gradient operations")
         lr = 0.1
         for clip_value in (0.05, None):
             c = 1.0 if clip_value is None else clip_value
@@ -353,7 +349,7 @@ def _clip_value_solution():
         def construct(self, *inputs):
             loss = self.network(*inputs)
             grads = self.grad_no_sens(self.network, self.weights)(*inputs)
-            grads = self.grad_reducer(grads)
+            grads = self.grad_reducer(grads)      # identity unless data parallel
             grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
             loss = ops.depend(loss, self.optimizer(grads))
             return loss
@@ -376,7 +372,19 @@ _CURVES = [
 ]
 
 
-class EarlyStoppingCurve(Exercise):
+def early_stopping_epochs(val_losses, patience, min_delta=0.0):
+    best, best_epoch, wait = float("inf"), None, 0
+    for epoch, value in enumerate(val_losses, start=1):
+        if value < best - min_delta:
+            best, best_epoch, wait = value, epoch, 0
+        else:
+            wait += 1
+            if wait >= patience:
+                return best_epoch, epoch
+    return best_epoch, None
+
+
+class EarlyStoppingCurve(_FromReference):
     names = ("early_stopping_epochs",)
     title = "early stopping on a recorded curve"
     hint_text = (
@@ -384,32 +392,9 @@ class EarlyStoppingCurve(Exercise):
         "start at 1. An epoch improves when value < best - min_delta: then best = value, best_epoch = "
         "epoch and the counter goes back to 0; otherwise the counter grows by one, and when it reaches "
         "patience, that epoch is where training stops. If the curve ends first, stop_epoch is None.")
-    solution_text = '''
-        def early_stopping_epochs(val_losses, patience, min_delta=0.0):
-            best, best_epoch, wait = float("inf"), None, 0
-            for epoch, value in enumerate(val_losses, start=1):
-                if value < best - min_delta:
-                    best, best_epoch, wait = value, epoch, 0
-                else:
-                    wait += 1
-                    if wait >= patience:
-                        return best_epoch, epoch
-            return best_epoch, None
-    '''
 
-    def reference(self):
-        def early_stopping_epochs(val_losses, patience, min_delta=0.0):
-            best, best_epoch, wait = float("inf"), None, 0
-            for epoch, value in enumerate(val_losses, start=1):
-                if value < best - min_delta:
-                    best, best_epoch, wait = value, epoch, 0
-                else:
-                    wait += 1
-                    if wait >= patience:
-                        return best_epoch, epoch
-            return best_epoch, None
-
-        return (early_stopping_epochs,)
+    def _solution(self):
+        return early_stopping_epochs
 
     def _check(self, fn):
         from course_utils.callbacks import stopping_point
