@@ -439,7 +439,8 @@ def error_summary(log_text: str, context_lines: int = 3) -> str:
     if not starts:
         return "\n".join("  " + line for line in lines[-(context_lines + 5):]) or "  (the log is empty)"
     start = starts[-1]
-    before = [line for line in lines[max(0, start - context_lines):start] if line.strip()]
+    before = [line for line in lines[:start] if line.strip() and not _MS_LOG_LINE.match(line)]
+    before = before[-context_lines:]
     frames, error = [], []
     for line in lines[start + 1:]:
         if line.startswith("  File "):
@@ -469,7 +470,8 @@ def _diagnose(result: LaunchResult, roles: dict) -> LaunchError:
             "port=None to pick a free port.", kind="port_in_use", result=result)
     rank = _failing_rank(result)
     code = _WORKER_EXIT.search(result.msrun_output)
-    if rank is None and code:  # died without a traceback, e.g. killed by a signal
+    if rank is None and code:  # died without a traceback, e.g. killed by a signal: name it by its pid
+        # (unknown only for a worker that died before the launcher's first look at it)
         rank = roles.get(int(code.group(1)), (None, None, None))[1]
     if rank is not None or code:
         how = f" with exit code {code.group(2)}" if code else ""
