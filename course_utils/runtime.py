@@ -127,8 +127,14 @@ def cpu_fix_env(device: str = "CPU") -> dict:
 
 
 def quiet_env() -> dict:
-    """The log settings ``setup()`` applies, for subprocesses that import MindSpore."""
-    return dict(_QUIET_ENV)
+    """The log settings ``setup()`` applies, for subprocesses that import MindSpore.
+
+    Besides the log level, ``MS_OM_PATH`` sends the compiler's failure dumps (``rank_0/om/analyze_fail.ir``,
+    written when a graph fails to compile) to ``logs/mindspore/`` instead of the notebook's folder.
+    """
+    from course_utils import ROOT
+
+    return {**_QUIET_ENV, "MS_OM_PATH": str(ROOT / "logs" / "mindspore")}
 
 
 # --------------------------------------------------------------------------------------------
@@ -251,7 +257,7 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
     applied = {}
     if first_call:
         if quiet:
-            for k, v in _QUIET_ENV.items():
+            for k, v in quiet_env().items():
                 os.environ.setdefault(k, v)
         for name, (value, reason) in recommended_cpu_fixes(expected).items():
             if name in os.environ:
