@@ -527,12 +527,14 @@ TIMING_COLUMNS = ["label", "first_call_s", "steps_per_s", "min_steps_per_s", "ma
 
 MODES_SPECS = ("pynative/functional", "pynative/cell", "graph/functional", "graph/cell",
                "pynative/jit:O0", "pynative/jit:O1", "pynative/jit_cell:O0", "pynative/jit_cell:O1")
+QUICK_MODES_SPECS = ("pynative/functional", "pynative/cell", "graph/cell",
+                     "pynative/jit:O0", "pynative/jit:O1", "pynative/jit_cell:O1")
 
 
 def exp_modes(opts: Options) -> Result:
     """PyNative vs GRAPH_MODE vs @jit (functional and on a Cell), jit_level O0 vs O1."""
     _setup_worker(opts)
-    specs = list(opts.specs or MODES_SPECS)
+    specs = list(opts.specs or (QUICK_MODES_SPECS if opts.quick else MODES_SPECS))
     timings = _step_rates(opts, specs)
     rows = _timing_rows(timings, baseline=specs[0])
     best = max(rows, key=lambda r: r["steps_per_s"])
