@@ -133,7 +133,9 @@ class _LossExercise(Exercise):
             if np.allclose(got, unweighted, rtol=1e-4, atol=1e-5):
                 raise Incorrect(f"{label} on {inputs}: the weights are ignored, got the unweighted losses "
                                 f"{np.round(got, 4).tolist()}. Pass them on: self.get_loss(loss, weights).")
-        i = int(np.argmax(bad))
+        # report an element at |error| == delta first when one is wrong: the most telling place
+        boundary = bad & np.isclose(np.abs(np.float64(logits) - np.float64(labels)), delta) if self.uses_delta else bad
+        i = int(np.argmax(boundary)) if boundary.any() else int(np.argmax(bad))
         error = float(logits[i]) - float(labels[i])
         where = self.region(error, delta)
         raise Incorrect(f"{label}, element {i} (logits {_fmt(logits[i])}, labels {_fmt(labels[i])}, "
@@ -260,7 +262,8 @@ class _HuberMixin:
         if abs(delta - 1.0) > 1e-9:
             return (f"|error| > delta = {_fmt(delta)}: the linear piece, delta * (|error| - 0.5 * delta). "
                     "Does your code use self.delta everywhere (not a fixed 1.0)?")
-        return "|error| > delta: the linear piece, delta * (|error| - 0.5 * delta)."
+        return ("|error| > delta: the linear piece, delta * (|error| - 0.5 * delta), which meets the quadratic "
+                "piece at |error| == delta (both 0.5 * delta**2 there).")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,0 +1,344 @@
+"""Notebook 01's checkers accept the reference solutions and reject typical wrong answers with the right message.
+
+Most cases run in PyNative mode (no compile per Cell, fast); the cases whose behaviour depends on the mode
+(NumPy inside construct) and the reference solutions also run in GRAPH_MODE.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+ms = pytest.importorskip("mindspore")
+from mindspore import nn, ops  # noqa: E402
+
+from course_utils.exercises import Outcome, ____, nb01  # noqa: E402
+
+
+@pytest.fixture
+def pynative():
+    previous = ms.get_context("mode")
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    yield
+    ms.set_context(mode=previous)
+
+
+@pytest.fixture
+def graph():
+    previous = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    yield
+    ms.set_context(mode=previous)
+
+
+def incorrect(exercise, answer, *fragments):
+    result = exercise.check(answer)
+    assert result == Outcome.INCORRECT, result
+    for fragment in fragments:
+        assert fragment in result.message, f"{fragment!r} not in {result.message!r}"
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Wrong answers, written the way learners write them
+# ---------------------------------------------------------------------------------------------
+
+def _huber_pieces(logits, labels, delta):
+    error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+    abs_error = ops.abs(error)
+    return error, abs_error, 0.5 * ops.square(error), delta * (abs_error - 0.5 * delta)
+
+
+class WeightsIgnored(nn.LossBase):
+    def __init__(self, delta=1.0, reduction="mean"):
+        super().__init__(reduction)
+        self.delta = delta
+
+    def construct(self, logits, labels, weights):
+        _, abs_error, quadratic, linear = _huber_pieces(logits, labels, self.delta)
+        return self.get_loss(ops.cast(ops.where(abs_error <= self.delta, quadratic, linear), logits.dtype))
+
+
+class MeanOverWeights(WeightsIgnored):
+    """Normalises by the sum of the weights instead of the number of elements."""
+
+    def construct(self, logits, labels, weights):
+        _, abs_error, quadratic, linear = _huber_pieces(logits, labels, self.delta)
+        loss = ops.where(abs_error <= self.delta, quadratic, linear) * weights
+        if self.reduce and self.average:
+            loss = loss.sum() / weights.sum()
+        elif self.reduce:
+            loss = loss.sum()
+        return ops.cast(loss, logits.dtype)
+
+
+class ReductionDropped(WeightsIgnored):
+    def __init__(self, delta=1.0, reduction="mean"):
+        super().__init__(delta)  # learner forgot to pass reduction: always "mean"
+        nn.LossBase.__init__(self)
+        self.delta = delta
+
+    def construct(self, logits, labels, weights):
+        _, abs_error, quadratic, linear = _huber_pieces(logits, labels, self.delta)
+        return self.get_loss(ops.cast(ops.where(abs_error <= self.delta, quadratic, linear), logits.dtype), weights)
+
+
+class WrongLinearPiece(WeightsIgnored):
+    """delta * (|e| - delta): wrong everywhere beyond delta, first visible at |e| == delta."""
+
+    def construct(self, logits, labels, weights):
+        error, abs_error, quadratic, _ = _huber_pieces(logits, labels, self.delta)
+        linear = self.delta * (abs_error - self.delta)
+        return self.get_loss(ops.cast(ops.where(abs_error <= self.delta, quadratic, linear), logits.dtype), weights)
+
+
+class StrictWrongLinear(WeightsIgnored):
+    """`<` instead of `<=` is harmless, but with a wrong linear piece the boundary itself goes wrong."""
+
+    def construct(self, logits, labels, weights):
+        error, abs_error, quadratic, _ = _huber_pieces(logits, labels, self.delta)
+        linear = self.delta * (abs_error - self.delta)
+        return self.get_loss(ops.cast(ops.where(abs_error < self.delta, quadratic, linear), logits.dtype), weights)
+
+
+class Float32Out(WeightsIgnored):
+    def construct(self, logits, labels, weights):
+        _, abs_error, quadratic, linear = _huber_pieces(logits, labels, self.delta)
+        return self.get_loss(ops.where(abs_error <= self.delta, quadratic, linear), weights)
+
+
+class NumpyInside(WeightsIgnored):
+    def construct(self, logits, labels, weights):
+        error = (logits - labels).asnumpy()
+        a = np.abs(error)
+        loss = np.where(a <= self.delta, 0.5 * error**2, self.delta * (a - 0.5 * self.delta)) * weights.asnumpy()
+        return ms.Tensor(loss.mean() if self.reduce and self.average else loss.sum() if self.reduce else loss,
+                         logits.dtype)
+
+
+class FixedDeltaOne(WeightsIgnored):
+    """Works for delta=1 only: the linear piece is written as |e| - 0.5."""
+
+    def construct(self, logits, labels, weights):
+        _, abs_error, quadratic, _ = _huber_pieces(logits, labels, self.delta)
+        loss = ops.where(abs_error <= self.delta, quadratic, abs_error - 0.5)
+        return self.get_loss(ops.cast(loss, logits.dtype), weights)
+
+
+class NotALoss(nn.Cell):
+    def __init__(self, delta=1.0, reduction="mean"):
+        super().__init__()
+
+    def construct(self, logits, labels, weights):
+        return ops.abs(logits - labels).mean()
+
+
+class NoDeltaArgument(nn.LossBase):
+    def __init__(self, reduction="mean"):
+        super().__init__(reduction)
+
+    def construct(self, logits, labels, weights):
+        return self.get_loss(ops.abs(logits - labels), weights)
+
+
+class HalfDone(nn.LossBase):
+    def __init__(self, delta=1.0, reduction="mean"):
+        super().__init__(reduction)
+        self.delta = delta
+
+    def construct(self, logits, labels, weights):
+        return self.get_loss(____)
+
+
+# ---------------------------------------------------------------------------------------------
+# q1: weighted Huber
+# ---------------------------------------------------------------------------------------------
+
+def test_q1_accepts_the_reference(pynative):
+    assert nb01.q1.check(*nb01.q1.reference()) == Outcome.CORRECT
+
+
+@pytest.mark.slow
+def test_q1_accepts_the_reference_compiled(graph):
+    assert nb01.q1.check(*nb01.q1.reference()) == Outcome.CORRECT
+
+
+def test_q1_not_attempted(pynative):
+    assert nb01.q1.check(____) == Outcome.NOT_ATTEMPTED
+    half = nb01.q1.check(HalfDone)
+    assert half == Outcome.NOT_ATTEMPTED and "still contains the placeholder" in half.message
+
+
+@pytest.mark.parametrize("answer, fragments", [
+    (WeightsIgnored, ("weights are ignored", "self.get_loss(loss, weights)")),
+    (MeanOverWeights, ("reduction='mean'", "divided by the sum of the weights", "expected 1.92578")),
+    (ReductionDropped, ("expected shape (8,), got shape ()", "pass reduction to super().__init__(reduction)")),
+    (WrongLinearPiece, ("element 4", "expected 7.5, got 6", "the linear piece", "meets the quadratic")),
+    (StrictWrongLinear, ("element 2", "exactly |error| == delta (1)", "expected 0.25, got 0",
+                         "a wrong value here means a wrong piece")),
+    (Float32Out, ("float16 logits and labels returned a Float32 loss", "ops.cast(loss, logits.dtype)")),
+    (NumpyInside, ("uses NumPy in its code (asnumpy, np)", "all zeros", "ops.where")),
+    (FixedDeltaOne, ("delta=2.0", "Does your code use self.delta everywhere")),
+    (NotALoss, ("should derive from nn.LossBase",)),
+    (NoDeltaArgument, ("must accept reduction and delta as keyword arguments",)),
+    (lambda delta=1.0, reduction="mean": None, ("should be a class",)),
+], ids=lambda v: getattr(v, "__name__", "") if not isinstance(v, tuple) else "")
+def test_q1_rejects(pynative, answer, fragments):
+    incorrect(nb01.q1, answer, *fragments)
+
+
+@pytest.mark.slow
+def test_q1_rejects_numpy_inside_construct_compiled(graph):
+    # GRAPH_MODE runs the NumPy part through its Python fallback: the value is right, the gradient is zero
+    incorrect(nb01.q1, NumpyInside, "uses NumPy in its code", "GRAPH_MODE cannot compile")
+
+
+def test_q1_message_names_the_learners_class(pynative):
+    result = incorrect(nb01.q1, WeightsIgnored, "WeightsIgnored(reduction='none', delta=1.0)")
+    assert "logits=[1.5, 0.0, 2.0" in result.message  # which input
+
+
+# ---------------------------------------------------------------------------------------------
+# q2: log-cosh
+# ---------------------------------------------------------------------------------------------
+
+class NaiveLogCosh(nn.LossBase):
+    def __init__(self, reduction="mean"):
+        super().__init__(reduction)
+
+    def construct(self, logits, labels):
+        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+        return self.get_loss(ops.cast(ops.log(ops.cosh(error)), logits.dtype))
+
+
+class NaiveLogCoshFloat16(nn.LossBase):
+    """Stable in float32 by accident of clipping, but computes in the input dtype."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__(reduction)
+
+    def construct(self, logits, labels):
+        error = ops.clamp(logits - labels, -80.0, 80.0)
+        return self.get_loss(ops.log(ops.cosh(error)) + ops.relu(ops.abs(logits - labels) - 80.0))
+
+
+class StableLogCoshFloat32Out(nn.LossBase):
+    def __init__(self, reduction="mean"):
+        super().__init__(reduction)
+
+    def construct(self, logits, labels):
+        a = ops.abs(ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32))
+        return self.get_loss(a + ops.log1p(ops.exp(-2.0 * a)) - math.log(2.0))
+
+
+class StableLogCoshAlwaysSum(StableLogCoshFloat32Out):
+    def __init__(self, reduction="mean"):
+        super().__init__("sum")
+
+    def construct(self, logits, labels):
+        a = ops.abs(ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32))
+        return self.get_loss(ops.cast(a + ops.log1p(ops.exp(-2.0 * a)) - math.log(2.0), logits.dtype))
+
+
+def test_q2_accepts_the_reference(pynative):
+    assert nb01.q2.check(*nb01.q2.reference()) == Outcome.CORRECT
+
+
+@pytest.mark.slow
+def test_q2_accepts_the_reference_compiled(graph):
+    assert nb01.q2.check(*nb01.q2.reference()) == Outcome.CORRECT
+
+
+@pytest.mark.parametrize("answer, fragments", [
+    (NaiveLogCosh, ("element 5", "error 100", "got inf", "overflows float32")),
+    (NaiveLogCoshFloat16, ("float16 inputs", "got inf", "overflows already above |e| ~ 11")),
+    (StableLogCoshFloat32Out, ("returned a Float32 loss",)),
+    (StableLogCoshAlwaysSum, ("expected shape (8,), got shape ()",)),
+])
+def test_q2_rejects(pynative, answer, fragments):
+    incorrect(nb01.q2, answer, *fragments)
+
+
+def test_q2_wrong_reduction_message(pynative):
+    class MeanIsSum(StableLogCoshAlwaysSum):
+        def __init__(self, reduction="mean"):
+            nn.LossBase.__init__(self, "sum" if reduction == "mean" else reduction)
+
+    incorrect(nb01.q2, MeanIsSum, "reduction='mean'", "That is the sum")
+
+
+# ---------------------------------------------------------------------------------------------
+# q3: find the bugs
+# ---------------------------------------------------------------------------------------------
+
+class BuggyHuberLoss(nn.LossBase):
+    """The notebook's buggy version: three bugs."""
+
+    def __init__(self, delta=1.0, reduction="mean"):
+        super().__init__()
+        self.delta = delta
+
+    def construct(self, logits, labels):
+        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+        abs_error = ops.abs(error)
+        quadratic = 0.5 * ops.square(error)
+        linear = self.delta * (abs_error - self.delta)
+        loss = ops.where(abs_error <= self.delta, quadratic, linear)
+        return self.get_loss(loss)
+
+
+class OneBugFixed(BuggyHuberLoss):
+    def __init__(self, delta=1.0, reduction="mean"):
+        nn.LossBase.__init__(self, reduction)
+        self.delta = delta
+
+
+class TwoBugsFixed(OneBugFixed):
+    def construct(self, logits, labels):
+        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+        abs_error = ops.abs(error)
+        loss = ops.where(abs_error <= self.delta, 0.5 * ops.square(error), self.delta * (abs_error - 0.5 * self.delta))
+        return self.get_loss(loss)
+
+
+class PythonIf(OneBugFixed):
+    def construct(self, logits, labels):
+        abs_error = ops.abs(logits - labels)
+        if abs_error.max() <= self.delta:
+            loss = 0.5 * ops.square(abs_error)
+        else:
+            loss = self.delta * (abs_error - 0.5 * self.delta)
+        return self.get_loss(loss)
+
+
+def test_q3_accepts_the_reference(pynative):
+    assert nb01.q3.check(*nb01.q3.reference()) == Outcome.CORRECT
+
+
+@pytest.mark.slow
+def test_q3_accepts_the_reference_compiled(graph):
+    assert nb01.q3.check(*nb01.q3.reference()) == Outcome.CORRECT
+
+
+def test_q3_guides_through_the_bugs_one_by_one(pynative):
+    incorrect(nb01.q3, BuggyHuberLoss, "BuggyHuberLoss(reduction='none', delta=1.0)", "got shape ()",
+              "super().__init__(reduction)")
+    incorrect(nb01.q3, OneBugFixed, "element 4", "expected 2.5, got 2", "the linear piece")
+    incorrect(nb01.q3, TwoBugsFixed, "returned a Float32 loss")
+
+
+def test_q3_rejects_a_python_if(pynative):
+    incorrect(nb01.q3, PythonIf, "element 0", "expected 0.125, got 0")
+
+
+def test_q3_not_attempted(pynative):
+    assert nb01.q3.check(____) == Outcome.NOT_ATTEMPTED
+
+
+def test_hints_and_solutions_exist(capsys):
+    for q in (nb01.q1, nb01.q2, nb01.q3):
+        q.hint()
+        q.solution()
+    out = capsys.readouterr().out
+    assert "Exercise 01.1 (weighted Huber) - Hint:" in out
+    assert "class LogCoshLoss(nn.LossBase):" in out and "class FixedHuberLoss(nn.LossBase):" in out
