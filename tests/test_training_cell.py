@@ -107,3 +107,25 @@ def test_bad_arguments_are_explained(kwargs, message):
     net = SimpleNet()
     with pytest.raises(ValueError, match=message):
         ClippedTrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.01), **kwargs)
+
+
+@pytest.mark.slow
+def test_notebook_03_runs_in_pynative_with_too_few_epochs_to_stop(tmp_path):
+    """papermill run of notebook 03 with non-default parameters: PyNative, and EPOCHS below the stopping
+    point (every early-stopping cell must handle "did not stop")."""
+    import nbformat
+
+    from conftest import NOTEBOOKS
+    from course_utils import run
+
+    nb = run.find_notebooks(["03"], NOTEBOOKS)
+    plan = run.plan_parameters(nb, {"MODE": "pynative", "EPOCHS": 4}, {})
+    rows = run.run_notebooks(nb, plan, tmp_path, timeout=900, log=lambda *_: None)
+    assert rows[0]["status"] == "ok", rows[0]["error"]
+    metrics = rows[0]["metrics"]
+    assert metrics["mode"] == "PYNATIVE_MODE"
+    assert metrics["stopped_epoch"] == 0 and 1 <= metrics["best_epoch"] <= 4
+    assert metrics["equivalence_max_rel_diff"] < 1e-5
+    executed = nbformat.read(tmp_path / nb[0].name, as_version=4)
+    text = "".join(o.get("text", "") for c in executed.cells if c.cell_type == "code" for o in c.outputs)
+    assert "EarlyStopper None, mindspore.train.EarlyStopping None" in text
