@@ -7,7 +7,8 @@ running the same training script. On its own it has three habits that hurt in a 
   which only notices the missing worker after its heartbeat timeout (tens of seconds or more);
 * a busy scheduler port fails the scheduler at once, but the workers keep waiting for it for the
   whole ``--cluster_time_out`` (600 s by default);
-* workers run in their own sessions (``setsid``), so interrupting ``msrun`` does not stop them.
+* workers run in their own sessions (``setsid``): Ctrl-C reaches ``msrun``, which kills them, but
+  a ``msrun`` stopped any other way (SIGTERM, a closed terminal, a killed kernel) leaves them running.
 
 ``launch()`` wraps it: master on 127.0.0.1 and a free port, logs in a folder the caller reads back,
 a deadline, the first failure detected from the logs within a fraction of a second, and every process
