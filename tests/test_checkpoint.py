@@ -318,3 +318,41 @@ def test_writer_killed_in_the_middle_of_writing_leaves_the_previous_checkpoint(t
     _assert_previous_intact(target, values)
     checkpoint.save(target, LeNet5())
     assert not [p for p in tmp_path.iterdir() if ".partial" in p.name]
+
+
+# ---- fit's other inputs and the schedule ------------------------------------------------------------
+
+def test_warmup_cosine_lr():
+    from course_utils.training import warmup_cosine_lr
+
+    lr = warmup_cosine_lr(0.1, 100, warmup_steps=10)
+    assert len(lr) == 100 and lr[0] == 0.0 and lr[10] == pytest.approx(0.1)
+    assert all(a >= b for a, b in zip(lr[10:], lr[11:])) and lr[-1] < 1e-3
+    assert warmup_cosine_lr(0.1, 5)[0] == pytest.approx(0.1)
+    with pytest.raises(ValueError, match="warmup_steps"):
+        warmup_cosine_lr(0.1, 10, warmup_steps=10)
+    with pytest.raises(ValueError, match="peak_lr"):
+        warmup_cosine_lr(0.0, 10)
+
+
+def test_fit_reads_a_dataset_through_one_iterator_and_reports_progress():
+    import mindspore.dataset as ds
+
+    rng = np.random.default_rng(0)
+    images = rng.normal(size=(32, 1, 28, 28)).astype(np.float32)
+    labels = rng.integers(0, 10, size=32).astype(np.int32)
+    ms.dataset.config.set_seed(0)
+    train = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=True).batch(8)
+    test = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=False).batch(16)
+    net, _, step = _training(seed=0)
+    updates = []
+    result = fit(step, train, 2, network=net, eval_data=test, eval_every=3, on_update=lambda r: updates.append(r.steps),
+                 update_every=2, progress=False)
+    assert result.steps == 8 and [e["step"] for e in result.evals] == [3, 6, 8]
+    assert all(0.0 <= e["accuracy"] <= 1.0 and e["train_seconds"] > 0 for e in result.evals)
+    assert updates and updates[-1] == 8
+    assert result.steps_per_s > 0 and "8 steps" in repr(result)
+    with pytest.raises(ValueError, match="eval_every needs"):
+        fit(step, train, 1, eval_every=2, progress=False)
+    with pytest.raises(ValueError, match="checkpoint_every needs"):
+        fit(step, train, 1, checkpoint_every=2, progress=False)

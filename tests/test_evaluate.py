@@ -96,3 +96,45 @@ def test_evaluate_needs_labels(net_and_data):
         evaluate.evaluate(net, images)
     with pytest.raises(ValueError, match="empty"):
         evaluate.predict_logits(net, images[:0])
+
+
+# ---- the plots notebook 04 draws from these results (course_utils.plots) ---------------------------
+
+def test_image_grid_and_confusion_matrix_plots():
+    import matplotlib.pyplot as plt
+
+    from course_utils import plots
+
+    images = np.random.default_rng(0).integers(0, 255, size=(5, 1, 28, 28)).astype(np.uint8)
+    fig = plots.plot_image_grid(images, titles=list("abcde"), ncols=4, title_colors=["red"] * 5, suptitle="s")
+    shown = [ax for ax in fig.axes if ax.images]
+    assert len(fig.axes) == 8 and len(shown) == 5 and shown[0].get_title() == "a"
+    plt.close(fig)
+    with pytest.raises(ValueError, match="5 images but 2 titles"):
+        plots.plot_image_grid(images, titles=["a", "b"])
+    with pytest.raises(ValueError, match="single-channel"):
+        plots.plot_image_grid(np.zeros((2, 3, 28, 28)))
+    cm = np.array([[50, 2, 0], [1, 40, 3], [0, 0, 60]])
+    ax = plots.plot_confusion_matrix(cm, class_names=["x", "y", "z"], title="t")
+    texts = sorted(t.get_text() for t in ax.texts)
+    assert texts == sorted(["50", "2", "1", "40", "3", "60"]) and ax.get_title() == "t"
+    plt.close(ax.figure)
+    with pytest.raises(ValueError, match="square"):
+        plots.plot_confusion_matrix(np.zeros((2, 3)))
+
+
+def test_live_training_plot_follows_a_fit_result():
+    import types
+
+    import matplotlib.pyplot as plt
+
+    from course_utils import plots
+
+    live = plots.LiveTrainingPlot(total_steps=100, smooth=5, target=0.99)
+    result = types.SimpleNamespace(step_loss=[(i + 1, 2.0 / (i + 1)) for i in range(20)], evals=[])
+    live(result)
+    assert live.figure is not None and len(live.raw.get_xdata()) == 20 and len(live.smoothed.get_xdata()) == 16
+    result.evals = [{"step": 10, "accuracy": 0.95}, {"step": 20, "accuracy": 0.97}]
+    live(result)
+    assert list(live.acc.get_ydata()) == [0.95, 0.97] and "0.9700" in live.ax_acc.get_title()
+    plt.close(live.figure)
