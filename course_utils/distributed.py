@@ -339,6 +339,7 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
                           returncode=None, seconds=0.0, launch_id=launch_id)
     failure: Optional[LaunchError] = None
     roles: dict = {}  # pid -> (MS_ROLE, rank, psutil.Process)
+    msrun_log = _Follower(log_dir / MSRUN_LOG)
     start = time.monotonic()
     with open(log_dir / MSRUN_LOG, "w", encoding="utf-8") as out:
         # A session of its own: msrun and the scheduler form one process group we can signal
@@ -353,15 +354,15 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
                 except subprocess.TimeoutExpired:
                     pass
                 _track(proc.pid, roles)
-                failure = _early_failure(result, roles)
+                failure = _early_failure(result, roles, msrun_log)
                 if failure is not None:
                     break
                 if time.monotonic() - start > timeout:
                     failure = LaunchError(
                         f"The job did not finish within timeout={timeout:g} s, so all its processes were "
                         f"stopped. Last lines of each log:\n{_all_tails(result)}\n"
-                        "Raise the timeout for longer runs; a job that never gets past init() usually means "
-                        "a worker did not start.", kind="timeout", result=result)
+                        "Raise the timeout for a longer run. If a log stops at start-up, that worker was still "
+                        "starting or waiting for the others to join.", kind="timeout", result=result)
                     break
         finally:
             # Whatever happened (success, failure, timeout, KeyboardInterrupt): nothing survives.
@@ -412,9 +413,30 @@ def _gone(proc) -> bool:
         return True
 
 
-def _early_failure(result: LaunchResult, roles: dict) -> Optional[LaunchError]:
+class _Follower:
+    """Reads what a growing log file gained since the last call (msrun's output also copies every
+    worker's log, so it is not re-read whole on every poll)."""
+
+    def __init__(self, path: Path, keep: int = 200):
+        self.path, self.offset, self.carry, self.keep = path, 0, "", keep
+
+    def new_text(self) -> str:
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(self.offset)
+                data = fh.read()
+        except OSError:
+            return self.carry
+        self.offset += len(data)
+        # a few characters of the previous read, so a line split between two reads still matches
+        text = self.carry + data.decode("utf-8", errors="replace")
+        self.carry = text[-self.keep:]
+        return text
+
+
+def _early_failure(result: LaunchResult, roles: dict, msrun_log: _Follower) -> Optional[LaunchError]:
     """A failure visible while msrun is still running (msrun itself would wait much longer)."""
-    if _WORKER_EXIT.search(result.msrun_output):
+    if _WORKER_EXIT.search(msrun_log.new_text()):
         return _diagnose(result, roles)
     for role, _, proc in roles.values():
         if role == "MS_SCHED" and _gone(proc):
