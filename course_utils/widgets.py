@@ -125,6 +125,22 @@ def draw_huber_explorer(data: dict, axes=None):
     return fig
 
 
+def _figure_output(fig, label: str) -> dict:
+    """A matplotlib figure as a ``display_data`` output (PNG), and the figure closed."""
+    import base64
+    import io
+
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    try:
+        fig.savefig(buffer, format="png", dpi=90)
+    finally:
+        plt.close(fig)
+    png = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return {"output_type": "display_data", "data": {"image/png": png, "text/plain": label}, "metadata": {}}
+
+
 def huber_explorer(delta: float = 1.0, min_delta: float = 0.1, max_delta: float = 3.0, step: float = 0.05,
                    max_error: float = 4.0, output=None):
     """A ``delta`` slider above a plot and a table that follow it. Returns the widget (an ``ipywidgets.VBox``).
@@ -146,18 +162,18 @@ def huber_explorer(delta: float = 1.0, min_delta: float = 0.1, max_delta: float 
     state = {"data": None, "text": "", "redraws": 0}
 
     def redraw(change=None):
-        import matplotlib.pyplot as plt
-        from IPython.display import display
-
-        data = huber_explorer_data(slider.value, max_error=max_error)
-        text = format_huber_table(data)
+        try:
+            data = huber_explorer_data(slider.value, max_error=max_error)
+            text = format_huber_table(data)
+            outputs = (_figure_output(draw_huber_explorer(data), f"<Huber explorer, delta={data['delta']:.2f}>"),
+                       {"output_type": "stream", "name": "stdout", "text": text + "\n"})
+        except Exception as exc:  # show it where the learner looks, not in the server log
+            data, text = None, f"The explorer failed for delta={slider.value}: {type(exc).__name__}: {exc}"
+            outputs = ({"output_type": "stream", "name": "stderr", "text": text + "\n"},)
         state.update(data=data, text=text, redraws=state["redraws"] + 1)
-        with out:
-            out.clear_output(wait=True)
-            fig = draw_huber_explorer(data)
-            display(fig)
-            plt.close(fig)  # shown once, inside the Output widget
-            print(text)
+        # Replace the Output widget's content in one step (no `with out:` capture): one state update
+        # per redraw, no flicker, and no dependence on which cell is executing.
+        out.outputs = outputs
 
     slider.observe(redraw, names="value")
     redraw()

@@ -62,18 +62,36 @@ def test_drawing():
     plt.close(fig)
 
 
-def test_widget_redraws_when_the_slider_moves(capsys):
+def test_widget_redraws_when_the_slider_moves():
     box = huber_explorer(delta=1.0, max_error=3.0)
     assert box.children == (box.slider, box.output)
     assert box.state["redraws"] == 1 and box.state["data"]["delta"] == 1.0
-    first = box.state["text"]
+    figure, table = box.output.outputs
+    assert figure["output_type"] == "display_data" and figure["data"]["image/png"]
+    assert table["name"] == "stdout" and table["text"].startswith("delta = 1.00")
     box.slider.value = 2.0  # what dragging the slider does
     assert box.state["redraws"] == 2 and box.state["data"]["delta"] == 2.0
-    assert box.state["text"] != first and box.state["text"].startswith("delta = 2.00")
+    new_figure, new_table = box.output.outputs
+    assert new_table["text"].startswith("delta = 2.00") and new_table["text"] != table["text"]
+    assert new_figure["data"]["image/png"] != figure["data"]["image/png"]
     assert box.slider.continuous_update is False
     import matplotlib.pyplot as plt
 
-    assert plt.get_fignums() == []  # every figure is closed after it is shown
+    assert plt.get_fignums() == []  # every figure is closed after it is rendered
+
+
+def test_widget_shows_a_failure_in_its_output(monkeypatch):
+    import course_utils.widgets as w
+
+    box = huber_explorer(delta=1.0)
+
+    def broken(delta, max_error):
+        raise RuntimeError("simulated failure")
+
+    monkeypatch.setattr(w, "huber_explorer_data", broken)
+    box.slider.value = 1.5
+    (only,) = box.output.outputs
+    assert only["name"] == "stderr" and "RuntimeError: simulated failure" in only["text"]
 
 
 def test_widget_rejects_a_delta_outside_the_slider():

@@ -344,16 +344,19 @@ class Exercise:
 
     # ---- display ----
     def _show(self, kind: str, text: str, code: bool = False) -> None:
+        plain = f"{self.label} - {kind}:\n{text}"
         if _in_notebook():
-            from IPython.display import HTML, Markdown, display
+            from IPython.display import display
 
+            # rich for JupyterLab, and the same words as plain text for nbval, papermill logs, diffs
             if code:
-                display(Markdown(f"**{html.escape(self.label)} - {kind}:**\n```python\n{text}\n```"))
+                bundle = {"text/markdown": f"**{html.escape(self.label)} - {kind}:**\n```python\n{text}\n```"}
             else:
-                display(HTML(f"<b>{html.escape(self.label)} - {kind}:</b> "
-                             f'<span style="white-space: pre-wrap">{html.escape(text)}</span>'))
+                bundle = {"text/html": f"<b>{html.escape(self.label)} - {kind}:</b> "
+                                       f'<span style="white-space: pre-wrap">{html.escape(text)}</span>'}
+            display({**bundle, "text/plain": plain}, raw=True)
         else:
-            print(f"{self.label} - {kind}:\n{text}")
+            print(plain)
 
     @staticmethod
     def _display(result: Result) -> None:

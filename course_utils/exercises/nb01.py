@@ -13,6 +13,8 @@ the gradient with respect to ``logits``.
 from __future__ import annotations
 
 import functools
+import inspect
+import textwrap
 
 import numpy as np
 
@@ -51,9 +53,19 @@ class _LossExercise(Exercise):
     """Shared checks for loss Cells: construction, reductions, dtype, gradient, NumPy diagnosis."""
 
     name = ""            # the class name the learner defines
+    solution_imports = ""  # what the shown solution needs beyond the notebook's ms, nn, ops
     _answer_name = ""
     uses_delta = True
     extra_input = False  # True when construct takes (logits, labels, weights)
+
+    def reference(self):
+        return (solutions()[self.name],)
+
+    @property
+    def solution_text(self) -> str:
+        """The source of the reference class: the solution shown is exactly the one the tests accept."""
+        source = inspect.getsource(solutions()[self.name])
+        return f"{self.solution_imports}\n\n{textwrap.dedent(source)}" if self.solution_imports else source
 
     # -- what the loss should compute (float64 NumPy) --
     def elementwise(self, error, delta):  # pragma: no cover - abstract
@@ -275,48 +287,13 @@ class WeightedHuber(_HuberMixin, _LossExercise):
     name = "WeightedHuberLoss"
     title = "weighted Huber"
     extra_input = True
+    solution_imports = "from course_utils.losses import huber"
     hint_text = (
         "Start from your HuberLoss: the same __init__(self, delta=1.0, reduction='mean'), and "
-        "construct(self, logits, labels, weights). Compute the elementwise Huber loss (ops.where), "
+        "construct(self, logits, labels, weights). Compute the elementwise Huber loss (ops.where, or reuse "
+        "huber(error, delta) from course_utils.losses), "
         "then let LossBase do the weighting and the reduction: return self.get_loss(loss, weights). "
         "For float16 inputs, compute in float32 and cast the loss back to logits.dtype before get_loss.")
-    solution_text = '''
-        class WeightedHuberLoss(nn.LossBase):
-            def __init__(self, delta=1.0, reduction="mean"):
-                super().__init__(reduction)
-                self.delta = delta
-
-            def construct(self, logits, labels, weights):
-                error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-                abs_error = ops.abs(error)
-                loss = ops.where(abs_error <= self.delta,
-                                 0.5 * ops.square(error),
-                                 self.delta * (abs_error - 0.5 * self.delta))
-                # get_loss multiplies by the weights, reduces, and casts back to loss's dtype
-                return self.get_loss(ops.cast(loss, logits.dtype), weights)
-    '''
-
-    def reference(self):
-        return (_weighted_huber_solution(),)
-
-
-@functools.lru_cache(maxsize=None)  # MindSpore is imported on first use, not with the module
-def _weighted_huber_solution():
-    import mindspore as ms
-    from mindspore import nn, ops
-
-    from course_utils.losses import huber
-
-    class WeightedHuberLoss(nn.LossBase):
-        def __init__(self, delta=1.0, reduction="mean"):
-            super().__init__(reduction)
-            self.delta = delta
-
-        def construct(self, logits, labels, weights):
-            error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-            return self.get_loss(ops.cast(huber(error, self.delta), logits.dtype), weights)
-
-    return WeightedHuberLoss
 
 
 # ----------------------------------------------------------------------------------------------
@@ -328,30 +305,16 @@ class LogCosh(_LossExercise):
     name = "LogCoshLoss"
     title = "log-cosh loss"
     uses_delta = False
+    solution_imports = "import math"
     hint_text = (
         "log(cosh(e)) is about e**2 / 2 for small errors and |e| - log(2) for large ones, like a smooth "
         "Huber. ops.log(ops.cosh(e)) overflows: cosh(e) is inf above |e| ~ 89 in float32 and ~ 11 in "
         "float16. Rewrite it: log(cosh(e)) = |e| + log(1 + exp(-2|e|)) - log(2), where exp(-2|e|) <= 1 "
         "never overflows (ops.log1p, ops.exp). Compute in float32, cast back to logits.dtype, and reduce "
         "with self.get_loss.")
-    solution_text = '''
-        class LogCoshLoss(nn.LossBase):
-            def __init__(self, reduction="mean"):
-                super().__init__(reduction)
-
-            def construct(self, logits, labels):
-                error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-                abs_error = ops.abs(error)
-                # log(cosh(e)) without computing cosh(e), which overflows for large |e|
-                loss = abs_error + ops.log1p(ops.exp(-2.0 * abs_error)) - math.log(2.0)
-                return self.get_loss(ops.cast(loss, logits.dtype))
-    '''
     # errors: 0, small, moderate, and large ones where cosh overflows float32 (100) or float16 (12)
     LOGITS = np.array([0.0, 0.5, -1.0, 3.0, -20.0, 100.0, 12.0, 2.0], dtype=np.float32)
     LABELS = np.array([0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.5], dtype=np.float32)
-
-    def reference(self):
-        return (_log_cosh_solution(),)
 
     def elementwise(self, error, delta):
         return log_cosh_np(error)
@@ -376,26 +339,6 @@ class LogCosh(_LossExercise):
         self._check_gradient(cls, 1.0, self.LOGITS, self.LABELS)
 
 
-@functools.lru_cache(maxsize=None)
-def _log_cosh_solution():
-    import math
-
-    import mindspore as ms
-    from mindspore import nn, ops
-
-    class LogCoshLoss(nn.LossBase):
-        def __init__(self, reduction="mean"):
-            super().__init__(reduction)
-
-        def construct(self, logits, labels):
-            error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-            abs_error = ops.abs(error)
-            loss = abs_error + ops.log1p(ops.exp(-2.0 * abs_error)) - math.log(2.0)
-            return self.get_loss(ops.cast(loss, logits.dtype))
-
-    return LogCoshLoss
-
-
 # ----------------------------------------------------------------------------------------------
 # q3: find the bugs
 # ----------------------------------------------------------------------------------------------
@@ -408,25 +351,7 @@ class FindTheBug(_HuberMixin, _LossExercise):
         "There are three bugs. (1) Which reduction does super().__init__() get when called without "
         "arguments? (2) Evaluate the linear piece at |error| == delta: it must equal the quadratic "
         "piece there, 0.5 * delta**2. (3) Call it with float16 tensors and look at the dtype of the result.")
-    solution_text = '''
-        class FixedHuberLoss(nn.LossBase):
-            def __init__(self, delta=1.0, reduction="mean"):
-                super().__init__(reduction)                        # bug 1: reduction was dropped
-                self.delta = delta
 
-            def construct(self, logits, labels):
-                error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-                abs_error = ops.abs(error)
-                quadratic = 0.5 * ops.square(error)
-                linear = self.delta * (abs_error - 0.5 * self.delta)   # bug 2: was (abs_error - self.delta)
-                loss = ops.where(abs_error <= self.delta, quadratic, linear)
-                return self.get_loss(ops.cast(loss, logits.dtype))  # bug 3: the result stayed float32
-    '''
-
-    def reference(self):
-        from course_utils.losses import HuberLoss
-
-        return (HuberLoss,)
 
 
 q1 = WeightedHuber()
@@ -434,3 +359,52 @@ q2 = LogCosh()
 q3 = FindTheBug()
 register(globals(), "01")
 
+
+@functools.lru_cache(maxsize=None)
+def solutions() -> dict:
+    """The reference solutions, ``{class name: class}``; ``.solution()`` shows their source.
+
+    Built on first use, so importing this module does not import MindSpore.
+    """
+    import math
+
+    import mindspore as ms
+    from mindspore import nn, ops
+
+    from course_utils.losses import huber
+
+    class WeightedHuberLoss(nn.LossBase):
+        def __init__(self, delta=1.0, reduction="mean"):
+            super().__init__(reduction)
+            self.delta = delta
+
+        def construct(self, logits, labels, weights):
+            error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+            loss = huber(error, self.delta)   # the elementwise Huber of course_utils.losses (ops.where inside)
+            # get_loss multiplies by the weights, reduces in float32 and casts back to the loss's dtype
+            return self.get_loss(ops.cast(loss, logits.dtype), weights)
+
+    class LogCoshLoss(nn.LossBase):
+        def __init__(self, reduction="mean"):
+            super().__init__(reduction)
+
+        def construct(self, logits, labels):
+            abs_error = ops.abs(ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32))
+            # log(cosh(e)) without computing cosh(e), which overflows for large |e|
+            loss = abs_error + ops.log1p(ops.exp(-2.0 * abs_error)) - math.log(2.0)
+            return self.get_loss(ops.cast(loss, logits.dtype))
+
+    class FixedHuberLoss(nn.LossBase):
+        def __init__(self, delta=1.0, reduction="mean"):
+            super().__init__(reduction)                              # bug 1: reduction was not passed on
+            self.delta = delta
+
+        def construct(self, logits, labels):
+            error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+            abs_error = ops.abs(error)
+            quadratic = 0.5 * ops.square(error)
+            linear = self.delta * (abs_error - 0.5 * self.delta)     # bug 2: was (abs_error - self.delta)
+            loss = ops.where(abs_error <= self.delta, quadratic, linear)
+            return self.get_loss(ops.cast(loss, logits.dtype))        # bug 3: the loss stayed float32
+
+    return {cls.__name__: cls for cls in (WeightedHuberLoss, LogCoshLoss, FixedHuberLoss)}
