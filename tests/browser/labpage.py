@@ -161,8 +161,10 @@ def open_notebook(page, url: str, n_cells: int, timeout: float = 180) -> dict:
     page.goto(url)
     page.wait_for_selector(".jp-NotebookPanel .jp-Cell", timeout=timeout * 1000)
 
+    seen = {}
+
     def ready():
-        state = read_page(page)
+        state = seen["state"] = read_page(page)
         if state and state["dialogs"]:
             return state  # a dialog blocks the kernel: report it instead of waiting for the timeout
         if state and len(state["cells"]) == n_cells and state["status"] == "idle" \
@@ -170,7 +172,12 @@ def open_notebook(page, url: str, n_cells: int, timeout: float = 180) -> dict:
             return state
         return None
 
-    state = _wait(ready, timeout, what="the notebook to open with an idle kernel")
+    try:
+        state = _wait(ready, timeout, what="the notebook to open with an idle kernel")
+    except TimeoutError as err:
+        last = seen.get("state") or {}
+        raise TimeoutError(f"{err}: the page shows {len(last.get('cells', []))} of {n_cells} cells, kernel "
+                           f"indicator {last.get('status')!r}, status bar {_kernel_label(last)!r}") from None
     # More room for the notebook in screenshots: collapse the file browser as a learner might.
     if page.locator("#jp-left-stack:visible").count():
         page.keyboard.press("Control+b")
@@ -187,16 +194,18 @@ def run_all(page, code_cells: list, timeout: float) -> dict:
     _wait(lambda: all(c["prompt"] in ("[ ]:", "") for c in read_page(page)["cells"]), 30,
           what="the outputs to clear")
     _click_menu(page, "Run", "runmenu:run-all")
-    settled = 0
+    settled, started = 0, not code_cells
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         state = read_page(page)
+        if state["dialogs"] or state["status"] == "dead":
+            return state  # e.g. "the kernel appears to have died": nothing more will run
         prompts = [state["cells"][i]["prompt"] for i in code_cells]
         busy = any(p == "[*]:" for p in prompts) or state["status"] != "idle"
-        all_ran = all(re.fullmatch(r"\[\d+\]:", p) for p in prompts)
+        started = started or busy or any(re.fullmatch(r"\[\d+\]:", p) for p in prompts)
         settled = 0 if busy else settled + 1
-        # Idle twice in a row: finished (every cell numbered) or stopped (an error skipped the rest).
-        if settled >= 2 and (all_ran or not any(p == "[*]:" for p in prompts)):
+        # Idle twice in a row after it started: finished, or stopped at an error (the rest stay "[ ]:").
+        if started and settled >= 2:
             return state
         time.sleep(1.0)
     raise TimeoutError(f"Run All did not finish within {timeout:.0f} s (prompts: {prompts})")

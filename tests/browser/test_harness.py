@@ -100,6 +100,15 @@ def test_errors_stop_the_run_and_are_reported(selftest):
     assert any(p.startswith("cell 3 did not run") for p in problems), problems
 
 
+def test_a_dying_kernel_is_reported(selftest):
+    nb = _notebook(_code("print('first cell ran')"),
+                   _code("import os\nos._exit(1)  # as a segfault in a library would"),
+                   _code("print('never reached')"))
+    problems = selftest("kernel_death", nb).problems
+    assert any(p.startswith("a dialog is open") and "died" in p for p in problems), problems
+    assert any(p.startswith("cell 3 did not run") for p in problems), problems
+
+
 def test_noise_warnings_and_missing_plots_are_reported(selftest):
     nb = _notebook(
         _code("import sys\nprint('[WARNING] ME(4242,7f00,python):2026-01-01-00:00:00.000.000 "
