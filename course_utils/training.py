@@ -528,6 +528,8 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
                 save(epoch + 1, 0)
     except KeyboardInterrupt:
         result.interrupted = True
+        if per_epoch and result.step_in_epoch == per_epoch:   # stopped on an epoch's last batch
+            result.epoch, result.step_in_epoch = result.epoch + 1, 0
         if checkpoint_path is not None and result.steps:
             save(result.epoch, result.step_in_epoch)
     finally:

@@ -213,6 +213,10 @@ def test_stop_at_step_saves_the_position_and_resume_finishes(tmp_path):
     assert (info.epoch, info.step_in_epoch, info.extra["global_step"]) == (1, 2, 7)
     with pytest.raises(ValueError, match="nothing left"):
         fit(step, _epoch_data, 1, resume=info, progress=False)
+    # stopped on the last batch of an epoch: the position is the start of the next one
+    edge = fit(_training(seed=3)[2], _epoch_data, 2, checkpoint_path=target, stop_at_step=5, progress=False)
+    assert edge.interrupted and (edge.epoch, edge.step_in_epoch) == (1, 0)
+    assert checkpoint.load(target, _training(seed=9)[2]).epoch == 1
 
 
 # ---- a writer killed in the middle of a save -------------------------------------------------------
