@@ -13,7 +13,7 @@ Its logic: ``huber_explorer_data(delta)`` computes the curves with MindSpore (th
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Sequence
 
 import numpy as np
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 ms = pytest.importorskip("mindspore")
-from mindspore import nn, ops  # noqa: E402
+from mindspore import nn  # noqa: E402
 
 from course_utils.losses import HuberLoss, check_delta, huber  # noqa: E402
 
