@@ -350,3 +350,31 @@ def test_hints_and_solutions_exist(capsys):
     assert "Exercise 01.1 (weighted Huber) - Hint:" in out
     assert "class LogCoshLoss(nn.LossBase):" in out and "class FixedHuberLoss(nn.LossBase):" in out
     assert "from course_utils.losses import huber\n\nclass WeightedHuberLoss" in out
+
+
+def test_stored_notebook_ships_the_exercises_unattempted():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "notebooks" / "01_custom_huber_loss.ipynb"
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+    def text(cell):
+        out = []
+        for o in cell.get("outputs", []):
+            t = o.get("text") or o.get("data", {}).get("text/plain", "")
+            out.append("".join(t) if isinstance(t, list) else t)
+        return "\n".join(out)
+
+    checks = {}
+    for cell in cells:
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        for q in ("q1", "q2", "q3"):
+            if f"nb01.{q}.check(" in src:
+                checks.setdefault(q, []).append((src, text(cell)))
+    assert "Exercise 01.1 (weighted Huber) - Not attempted yet" in checks["q1"][0][1]
+    assert "Exercise 01.2 (log-cosh loss) - Not attempted yet" in checks["q2"][0][1]
+    demo, attempt = checks["q3"]
+    assert "check(BuggyHuberLoss)" in demo[0] and "Exercise 01.3 (find the bugs) - Incorrect" in demo[1]
+    assert "Exercise 01.3 (find the bugs) - Not attempted yet" in attempt[1]
+    assert any("nb01.q1.hint()" in "".join(c["source"]) for c in cells)
