@@ -275,3 +275,10 @@ def test_capture_native_stderr():
             os.write(2, b"before the error\n")
             raise ValueError("propagates")
     assert captured == ["before the error\n"]  # fd 2 restored, text kept, exception not swallowed
+
+
+def test_plain_output_when_ipykernel_is_imported_but_no_kernel_runs(capsys):
+    import ipykernel  # noqa: F401 - importing ipywidgets does this too, e.g. in a test session
+
+    q1.hint()
+    assert "Exercise 99.1 (double it) - Hint:\nMultiply by two." in capsys.readouterr().out

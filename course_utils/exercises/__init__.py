@@ -172,7 +172,16 @@ def contains_placeholder(obj: Any) -> bool:
 
 
 def _in_notebook() -> bool:
-    return "ipykernel" in sys.modules and "IPython" in sys.modules
+    """True inside a Jupyter kernel (rich display); False in scripts, pytest, terminal IPython.
+
+    Importing ipywidgets or ipykernel (as tests do) is not enough: a kernel must be running.
+    """
+    if "IPython" not in sys.modules:
+        return False
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 _COLOURS = {Outcome.CORRECT: "#2e7d32", Outcome.INCORRECT: "#c62828", Outcome.NOT_ATTEMPTED: "#1565c0"}
