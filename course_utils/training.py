@@ -471,8 +471,9 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
     if progress:
         from tqdm.auto import tqdm
 
+        # smoothing=0: the rate shown is the average of the whole run, evaluation pauses included
         bar = tqdm(total=epochs * per_epoch if per_epoch else None, initial=global_step, desc=description,
-                   unit="step", dynamic_ncols=True)
+                   unit="step", dynamic_ncols=True, smoothing=0)
 
     def save(epoch: int, step_in_epoch: int) -> None:
         path = str(checkpoint_path).format(step=result.global_step, epoch=epoch)
