@@ -81,3 +81,17 @@ def test_follows_the_lesson_template(nb):
     assert ms_at is None or setup_at <= ms_at, f"{path.name}: imports MindSpore before runtime.setup()"
     assert any(c["cell_type"] == "markdown" and re.search(r"^#+ .*Summary", source(c), re.M) for c in cells), (
         f"{path.name}: needs a Summary section")
+
+
+def test_papermill_reads_every_parameter(nb):
+    """papermill must see each name the parameters cell assigns (e.g. a comment with '=' can hide one),
+    with its default, so `make run -p NAME=...` reaches it."""
+    import papermill as pm
+
+    path, data = nb
+    cell = next(c for c in data["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
+    assigned = re.findall(r"^([A-Za-z_]\w*)\s*(?::[^=]+)?=", source(cell), re.M)
+    inferred = pm.inspect_notebook(str(path))
+    assert sorted(inferred) == sorted(assigned), f"{path.name}: papermill reads {sorted(inferred)}, cell assigns {sorted(assigned)}"
+    for name, info in inferred.items():
+        assert info["default"] not in (None, ""), f"{path.name}: papermill found no default for {name}"
