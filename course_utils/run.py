@@ -239,7 +239,10 @@ def main(argv=None) -> int:
     out_dir = args.out or _root() / "runs" / started
     from course_utils import runtime
 
-    header = {"started": started, "machine": runtime.machine_header(), "device": device or "auto",
+    # The runner itself does not load MindSpore; each notebook's runtime.setup() applies the CPU fixes.
+    fixes = runtime.cpu_fix_env("CPU") if str(device or "auto").lower() in ("auto", "cpu") else {}
+    header = {"started": started, "machine": runtime.machine_header().split(" | env:")[0], "device": device or "auto",
+              "CPU fixes in the notebooks": ", ".join(f"{k}={v}" for k, v in fixes.items()) or "none",
               "full": args.full}
     rows = run_notebooks(notebooks, plan, out_dir, timeout=args.timeout)
     print()

@@ -117,7 +117,8 @@ def recommended_cpu_fixes(device: str = "CPU") -> dict:
             "AVX2", "AVX-512 CPU: oneDNN's AVX-512 convolution path is far slower for MindSpore's layouts")
     if cpu_count() <= 8:
         fixes["MS_DEV_HOST_BLOCKING_RUN"] = (
-            "1", f"{cpu_count()} cores: the asynchronous host pipeline busy-waits and starves compute")
+            "1", f"{cpu_count()} cores: the asynchronous host pipeline busy-waits and starves compute "
+                 "(PyNative steps ran 4-6x faster with it on 2 cores; GRAPH_MODE unchanged)")
     return fixes
 
 
