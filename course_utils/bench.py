@@ -380,38 +380,31 @@ def mnist_batches(batch_size: int = 64, count: int = 8, split: str = "train", st
     import mindspore as ms
     import numpy as np
 
-    from course_utils.data import MNIST_MEAN, MNIST_STD, load_mnist_arrays
+    from course_utils.data import load_mnist_arrays, normalize_images
 
     images, labels = load_mnist_arrays(split)
     need = start + batch_size * count
     if need > len(images):
         raise ValueError(f"{count} batches of {batch_size} from {start} need {need} {split} images; "
                          f"there are {len(images)}")
-    x = ((images[start:need].astype(np.float32) / 255.0 - MNIST_MEAN) / MNIST_STD)[:, None]
+    x = normalize_images(images[start:need])
     y = labels[start:need].astype(np.int32)
     return [(ms.Tensor(x[i:i + batch_size]), ms.Tensor(y[i:i + batch_size]))
             for i in range(0, len(x), batch_size)]
 
 
 def accuracy(net, images=None, labels=None, batch_size: int = 1000, limit: int = 0) -> float:
-    """Test accuracy of ``net`` (MNIST test split unless arrays are given), in evaluation mode."""
-    import mindspore as ms
-    import numpy as np
-
-    from course_utils.data import MNIST_MEAN, MNIST_STD, load_mnist_arrays
+    """Test accuracy of ``net`` (MNIST test split unless uint8 arrays are given), in evaluation mode."""
+    from course_utils.data import load_mnist_arrays, normalize_images
+    from course_utils.evaluate import accuracy as accuracy_of, predict_logits
 
     if images is None:
         images, labels = load_mnist_arrays("test")
     if limit:
         images, labels = images[:limit], labels[:limit]
-    net.set_train(False)
-    correct = 0
-    for i in range(0, len(images), batch_size):
-        x = ((images[i:i + batch_size].astype(np.float32) / 255.0 - MNIST_MEAN) / MNIST_STD)[:, None]
-        logits = net(ms.Tensor(x)).asnumpy()
-        correct += int((logits.argmax(1) == labels[i:i + batch_size]).sum())
+    logits, _ = predict_logits(net, normalize_images(images), batch_size=batch_size)
     net.set_train(True)
-    return correct / len(images)
+    return accuracy_of(logits, labels)
 
 
 # ============================================================================================

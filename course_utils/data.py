@@ -56,7 +56,7 @@ import numpy as np
 from course_utils import ROOT
 
 __all__ = [
-    "ensure_mnist", "mnist_dataset", "load_mnist_arrays", "synthetic_regression", "read_idx",
+    "ensure_mnist", "mnist_dataset", "load_mnist_arrays", "normalize_images", "synthetic_regression", "read_idx",
     "verify_mnist", "default_data_dir", "configured_mirrors", "MnistError", "ChecksumError",
     "IdxFormatError", "FileSpec", "MNIST_FILES", "MNIST_MEAN", "MNIST_STD",
 ]
@@ -671,6 +671,12 @@ def load_mnist_arrays(split: str = "train", data_dir: Optional[PathLike] = None
     if labels.ndim != 1 or labels.shape[0] != images.shape[0]:
         raise IdxFormatError(f"{folder / labels_name}: {labels.shape} labels for {images.shape[0]} images")
     return images, labels.astype(np.int64)
+
+
+def normalize_images(images: np.ndarray) -> np.ndarray:
+    """uint8 images (N, 28, 28) -> float32 (N, 1, 28, 28), scaled and normalised exactly as
+    ``mnist_dataset`` does it (Rescale 1/255, Normalize mean/std, channel first), for in-memory batches."""
+    return ((np.asarray(images).astype(np.float32) / 255.0 - MNIST_MEAN) / MNIST_STD)[:, None]
 
 
 def mnist_dataset(split: str = "train", batch_size: int = 64, shuffle: Optional[bool] = None,

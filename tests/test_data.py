@@ -546,7 +546,7 @@ def test_mnist_dataset_shapes_dtypes_and_normalisation(real_mnist, python):
         from course_utils import runtime
         runtime.setup(device="CPU", mode="pynative", seed=3, verbose=False)
         import numpy as np
-        from course_utils.data import mnist_dataset, load_mnist_arrays
+        from course_utils.data import mnist_dataset, load_mnist_arrays, normalize_images
         r = {}
         train = mnist_dataset("train", batch_size=64, num_parallel_workers=999)
         b = next(train.create_dict_iterator(output_numpy=True, num_epochs=1))
@@ -567,6 +567,7 @@ def test_mnist_dataset_shapes_dtypes_and_normalisation(real_mnist, python):
         r["subset"] = [sub.get_dataset_size(), idx == list(range(30))]
         shard = mnist_dataset("test", batch_size=100, num_shards=2, shard_id=1)
         r["shard"] = shard.get_dataset_size()
+        r["normalize_images"] = [list(normalize_images(x).shape), float(np.abs(images - normalize_images(x)).max())]
         print(json.dumps(r))
     """, env={"COURSE_MNIST_DIR": str(real_mnist)})
     assert out.returncode == 0, out.stderr[-3000:]
@@ -576,6 +577,7 @@ def test_mnist_dataset_shapes_dtypes_and_normalisation(real_mnist, python):
     assert r["test"][2] < 1e-5 and r["test"][3] is True                     # unshuffled, normalised as documented
     assert r["subset"] == [3, True]                                         # exactly the first 30, shuffled
     assert r["shard"] == 50
+    assert r["normalize_images"][0] == [10000, 1, 28, 28] and r["normalize_images"][1] < 1e-5  # in-memory twin
 
 
 def test_mnist_dataset_argument_errors():
