@@ -42,6 +42,7 @@ import time
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from course_utils import runtime
+from course_utils.fileio import atomic_write
 
 #: The two variables behind the CPU speed traps (read once, when MindSpore loads).
 TRAP_VARS = ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN")
@@ -1164,12 +1165,7 @@ def _jsonable(value):
 def save_json(results: Iterable[Result], path: str) -> None:
     """Write results (with the header) to ``path`` as JSON, atomically."""
     data = {"header": header(), "results": {r.name: _jsonable(r.as_dict()) for r in results}}
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1, default=float)
-    os.replace(tmp, path)
+    atomic_write(path, json.dumps(data, indent=1, default=float))
 
 
 def target_line(result: Result, target: float = 6.0) -> str:

@@ -36,6 +36,8 @@ from typing import Dict, Iterable, Optional, Union
 
 import numpy as np
 
+from course_utils.fileio import fsync_path
+
 FORMATS = {".ckpt": "ckpt", ".safetensors": "safetensors"}
 
 #: Names under which the resume counters are stored next to the parameters. The dots keep them
@@ -142,17 +144,6 @@ def _remove_quietly(path: Path) -> None:
         pass
 
 
-def _fsync(path: Path, directory: bool = False) -> None:
-    """Flush a file's data, or a folder's entries (which makes a rename durable), to the disk."""
-    if directory and os.name != "posix":  # Windows cannot open a directory like this
-        return
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 # --------------------------------------------------------------------------------------------
 # Save
 # --------------------------------------------------------------------------------------------
@@ -223,12 +214,12 @@ def save(path: PathLike, *cells, epoch: int = 0, step_in_epoch: int = 0,
     try:
         ms.save_checkpoint([{"name": n, "data": p} for n, p in params.items()], str(tmp),
                            append_dict=counters, format=fmt)
-        _fsync(tmp)
+        fsync_path(tmp)
         # MindSpore marks its files read-only; a normal mode lets learners delete them without
         # a prompt. The rename below is what protects the file.
         os.chmod(tmp, 0o644)
         os.replace(tmp, target)
-        _fsync(folder, directory=True)
+        fsync_path(folder, directory=True)
     except BaseException:
         _remove_quietly(tmp)
         _remove_quietly(tmp.with_suffix(".tmp"))

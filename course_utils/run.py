@@ -28,6 +28,8 @@ import sys
 import time
 from pathlib import Path
 
+from course_utils.fileio import atomic_write
+
 #: Set by the runner for each notebook it executes; ``record`` merges metrics into that JSON file.
 METRICS_ENV = "COURSE_METRICS_FILE"
 
@@ -48,10 +50,7 @@ def record(**metrics) -> None:
         _recorded[key] = value
     path = os.environ.get(METRICS_ENV)
     if path:
-        tmp = path + ".tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(_recorded, fh, indent=1)
-        os.replace(tmp, path)
+        atomic_write(path, json.dumps(_recorded, indent=1))
 
 
 # --------------------------------------------------------------------------------------------

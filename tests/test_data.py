@@ -204,20 +204,6 @@ def test_verify_reports_missing_and_corrupt_without_touching_anything(tmp_path, 
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([NAMES[0], NAMES[2]])
 
 
-def test_atomic_write_leaves_old_file_when_interrupted(tmp_path, monkeypatch):
-    target = tmp_path / "f"
-    target.write_bytes(b"old")
-
-    def boom(fd):
-        raise OSError("disk full")
-
-    monkeypatch.setattr(os, "fsync", boom)
-    with pytest.raises(OSError, match="disk full"):
-        data._atomic_write(target, b"new contents")
-    assert target.read_bytes() == b"old"
-    assert [p.name for p in tmp_path.iterdir()] == ["f"]   # no temp file left behind
-
-
 # --------------------------------------------------------------------------------------------
 # Source 2: HTTP mirrors
 # --------------------------------------------------------------------------------------------

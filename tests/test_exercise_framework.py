@@ -1,12 +1,11 @@
 """The exercise framework core (course_utils.exercises): outcomes, placeholders, messages, lookup, display."""
 
-import os
 
 import numpy as np
 import pytest
 
 from course_utils.exercises import (
-    Exercise, Incorrect, NotAttempted, Outcome, Result, ____, capture_native_stderr, code_references,
+    Exercise, Incorrect, NotAttempted, Outcome, Result, ____, code_references,
     contains_placeholder, describe, is_placeholder, register)
 
 
@@ -264,17 +263,6 @@ def test_code_references():
     assert code_references(Loss, {"np", "asnumpy"}) == {"np"}
     assert code_references(Loss(), {"np"}) == {"np"}
     assert code_references(lambda x: x, {"np"}) == set()
-
-
-def test_capture_native_stderr():
-    with capture_native_stderr() as captured:
-        os.write(2, b"[ERROR] ANALYZER(1,2,python): a C++ log line\n")
-    assert captured == ["[ERROR] ANALYZER(1,2,python): a C++ log line\n"]
-    with pytest.raises(ValueError):
-        with capture_native_stderr() as captured:
-            os.write(2, b"before the error\n")
-            raise ValueError("propagates")
-    assert captured == ["before the error\n"]  # fd 2 restored, text kept, exception not swallowed
 
 
 def test_plain_output_when_ipykernel_is_imported_but_no_kernel_runs(capsys):

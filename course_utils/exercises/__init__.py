@@ -48,18 +48,16 @@ What ``check()`` does for every exercise, so ``_check`` need not:
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import functools
 import html
 import inspect
-import os
-import sys
-import tempfile
 import textwrap
 import traceback
 import types
 from typing import Any, Callable, Iterable, Sequence
+
+from course_utils.notebook import capture_native_stderr, in_kernel
 
 
 class _Placeholder:
@@ -169,19 +167,6 @@ def contains_placeholder(obj: Any) -> bool:
         return bool(code_references(obj, {PLACEHOLDER_NAME}))
     except Exception:  # an exotic object: treat it as an answer and let the check run
         return False
-
-
-def _in_notebook() -> bool:
-    """True inside a Jupyter kernel (rich display); False in scripts, pytest, terminal IPython.
-
-    Importing ipywidgets or ipykernel (as tests do) is not enough: a kernel must be running.
-    """
-    if "IPython" not in sys.modules:
-        return False
-    from IPython import get_ipython
-
-    shell = get_ipython()
-    return shell is not None and getattr(shell, "kernel", None) is not None
 
 
 _COLOURS = {Outcome.CORRECT: "#2e7d32", Outcome.INCORRECT: "#c62828", Outcome.NOT_ATTEMPTED: "#1565c0"}
@@ -354,7 +339,7 @@ class Exercise:
     # ---- display ----
     def _show(self, kind: str, text: str, code: bool = False) -> None:
         plain = f"{self.label} - {kind}:\n{text}"
-        if _in_notebook():
+        if in_kernel():
             from IPython.display import display
 
             # rich for JupyterLab, and the same words as plain text for nbval, papermill logs, diffs
@@ -369,7 +354,7 @@ class Exercise:
 
     @staticmethod
     def _display(result: Result) -> None:
-        if _in_notebook():
+        if in_kernel():
             from IPython.display import display
 
             display(result)
@@ -404,35 +389,6 @@ def describe(value, max_items: int = 8) -> str:
     if arr.ndim == 0 and not hasattr(value, "shape"):
         return text
     return f"{text} (shape {tuple(arr.shape)}, {dtype})"
-
-
-@contextlib.contextmanager
-def capture_native_stderr():
-    """Collect what native code (MindSpore's C++ logger) writes to file descriptor 2 in this block.
-
-    Yields a list that receives the captured text when the block ends. A MindSpore error raised from
-    a GRAPH_MODE compile is also *logged* to stderr first, which puts C++ stack dumps into the
-    notebook next to the clean message; inside this block they land in a temporary file instead.
-    Python's own ``sys.stderr`` (warnings, ``print(file=sys.stderr)``) is not affected.
-    """
-    captured: list = []
-    try:
-        fd = sys.__stderr__.fileno() if sys.__stderr__ is not None else 2
-        saved = os.dup(fd)
-    except (OSError, ValueError, AttributeError):  # no real stderr (some embedded interpreters)
-        yield captured
-        return
-    with tempfile.TemporaryFile() as tmp:
-        try:
-            if sys.__stderr__ is not None:
-                sys.__stderr__.flush()
-            os.dup2(tmp.fileno(), fd)
-            yield captured
-        finally:
-            os.dup2(saved, fd)
-            os.close(saved)
-            tmp.seek(0)
-            captured.append(tmp.read().decode("utf-8", errors="replace"))
 
 
 def _first_line(exc: BaseException) -> str:

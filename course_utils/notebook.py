@@ -1,0 +1,120 @@
+"""What the lessons use in their own cells that is about the notebook, not about MindSpore.
+
+* ``show_error``: run a block that is *meant* to fail, print the error a learner would see (type and
+  first line), and carry on. It fails loudly if the block did not fail, so a lesson cannot silently
+  stop demonstrating the mistake it talks about.
+* ``capture_native_stderr``: keep what MindSpore's C++ side writes to file descriptor 2 (GRAPH_MODE
+  compile errors are logged there before they are raised) out of the notebook.
+* ``in_kernel``: whether code runs inside a Jupyter kernel (rich display) or in a script/pytest.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from typing import Iterator, Optional, Tuple, Type
+
+__all__ = ["ShownError", "capture_native_stderr", "first_line", "in_kernel", "show_error"]
+
+
+def in_kernel() -> bool:
+    """True inside a running Jupyter kernel; False in scripts, pytest and terminal IPython.
+
+    Importing ipywidgets or ipykernel (as tests do) is not enough: a kernel must be running.
+    """
+    if "IPython" not in sys.modules:
+        return False
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def first_line(exc: BaseException) -> str:
+    """The first non-empty line of an exception's message (MindSpore appends C++ traces below it)."""
+    for line in str(exc).strip().splitlines():
+        if line.strip():
+            return line.strip()
+    return "(no message)"
+
+
+@contextlib.contextmanager
+def capture_native_stderr() -> Iterator[list]:
+    """Collect what native code (MindSpore's C++ logger) writes to file descriptor 2 in this block.
+
+    Yields a list that receives the captured text when the block ends. A MindSpore error raised from
+    a GRAPH_MODE compile is also *logged* to stderr first, which puts C++ stack dumps into the
+    notebook next to the clean message; inside this block they land in a temporary file instead.
+    Python's own ``sys.stderr`` (warnings, ``print(file=sys.stderr)``) is not affected.
+    """
+    captured: list = []
+    try:
+        fd = sys.__stderr__.fileno() if sys.__stderr__ is not None else 2
+        saved = os.dup(fd)
+    except (OSError, ValueError, AttributeError):  # no real stderr (some embedded interpreters)
+        yield captured
+        return
+    with tempfile.TemporaryFile() as tmp:
+        try:
+            if sys.__stderr__ is not None:
+                sys.__stderr__.flush()
+            os.dup2(tmp.fileno(), fd)
+            yield captured
+        finally:
+            os.dup2(saved, fd)
+            os.close(saved)
+            tmp.seek(0)
+            captured.append(tmp.read().decode("utf-8", errors="replace"))
+
+
+class ShownError:
+    """What ``show_error`` caught: ``.error`` is the exception (None until the block has failed)."""
+
+    def __init__(self) -> None:
+        self.error: Optional[BaseException] = None
+
+    @property
+    def message(self) -> str:
+        return first_line(self.error) if self.error is not None else ""
+
+    def __repr__(self) -> str:
+        return f"ShownError({type(self.error).__name__ if self.error else None}: {self.message!r})"
+
+
+@contextlib.contextmanager
+def show_error(*expected: Type[BaseException], match: Optional[str] = None, lines: int = 1,
+               prefix: str = "") -> Iterator[ShownError]:
+    """Run a block that must fail with one of ``expected``; print ``Type: message`` and continue.
+
+    ::
+
+        with show_error(TypeError):
+            nn.CrossEntropyLoss()(logits, uint32_labels)
+        # prints: TypeError: For primitive[CrossEntropyLoss], the input argument[labels] must be ...
+
+    * ``match``: a substring the message must contain (case-insensitive), so the lesson stays about
+      the error it describes when MindSpore changes its wording.
+    * ``lines``: how many lines of the message to print (MindSpore's messages carry C++ traces
+      after the first lines; those stay out).
+    * The caught exception is available afterwards as ``with show_error(...) as shown: ...`` then
+      ``shown.error``.
+
+    An exception of another type propagates unchanged (the lesson is wrong, not the learner). A block
+    that does not fail raises ``AssertionError``: the mistake the lesson shows no longer happens.
+    """
+    kinds: Tuple[Type[BaseException], ...] = expected or (Exception,)
+    shown = ShownError()
+    with capture_native_stderr():
+        try:
+            yield shown
+        except kinds as exc:
+            shown.error = exc
+    if shown.error is None:
+        names = " or ".join(k.__name__ for k in kinds)
+        raise AssertionError(f"expected {names}, but the block ran without an error")
+    text_lines = [ln.rstrip() for ln in str(shown.error).strip().splitlines() if ln.strip()][:max(1, lines)]
+    if match is not None and match.lower() not in str(shown.error).lower():
+        raise AssertionError(f"expected the message to mention {match!r}, got: {shown.message}")
+    print(f"{prefix}{type(shown.error).__name__}: " + ("\n    ".join(text_lines) if text_lines else "(no message)"))
