@@ -7,11 +7,19 @@ Each notebook runs top to bottom in a fresh ``python3`` kernel with ``notebooks/
 directory (as in JupyterLab and under nbval). The result replaces the stored file only if every cell
 ran without error, and is normalised: kernelspec ``python3``, no per-cell timing metadata, no widget
 state, no trailing kernel noise. This is what ``make notebooks`` runs.
+
+The run is timed: ``metadata["course"]`` records ``run_seconds`` (wall time of the whole notebook),
+``load_average`` (1-minute load average before and after the run) and ``cpus``, so a run time quoted
+in prose can be checked against a measurement (tests/test_notebook_hygiene.py compares the README's
+table with it). ``--readme`` writes the measured times into the README's lesson table; run it on a
+quiet machine, because a loaded machine makes every notebook slower.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -22,6 +30,7 @@ from nbclient.exceptions import CellExecutionError
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
+README = ROOT / "README.md"
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 LANGUAGE_INFO_KEEP = ("name", "codemirror_mode", "file_extension", "mimetype", "nbconvert_exporter",
@@ -46,6 +55,13 @@ def normalise(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
+def load_average() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:  # not available on this platform
+        return None
+
+
 def execute(path: Path, timeout: int = 900, parameters: dict | None = None) -> float:
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
@@ -55,20 +71,52 @@ def execute(path: Path, timeout: int = 900, parameters: dict | None = None) -> f
     # state and raises KeyError (the run hangs) without it. normalise() drops the state afterwards.
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": str(NOTEBOOKS)}}, store_widget_state=True)
+    load_before = load_average()
     start = time.perf_counter()
     client.execute()
     seconds = time.perf_counter() - start
-    nbformat.write(normalise(nb), path)
+    nb = normalise(nb)
+    nb.metadata["course"] = {"run_seconds": round(seconds, 1), "load_average": [load_before, load_average()],
+                             "cpus": os.cpu_count()}
+    nbformat.write(nb, path)
     return seconds
+
+
+def format_duration(seconds: float) -> str:
+    """How the README quotes a run time: '~20 s' below two minutes, else '~3 min'."""
+    if seconds < 120:
+        return f"~{max(1, round(seconds / 5) * 5 if seconds >= 10 else round(seconds))} s"
+    return f"~{round(seconds / 60)} min"
+
+
+def update_readme(times: dict, readme: Path = README) -> list:
+    """Replace the first '~N s'/'~N min' in the run-time column of each lesson row whose notebook ran.
+
+    ``times`` maps notebook stems to seconds. Returns the stems whose row was updated.
+    """
+    lines, updated = readme.read_text(encoding="utf-8").splitlines(keepends=True), []
+    row = re.compile(r"^(\|\s*\[(\d\d_\w+)\]\(notebooks/\2\.ipynb\)\s*\|.*\|)([^|]*)(\|\s*)$")
+    for i, line in enumerate(lines):
+        m = row.match(line)
+        if m and m.group(2) in times:
+            cell, n = re.subn(r"~\d+(?:\.\d+)?\s*(?:s|min)\b", format_duration(times[m.group(2)]), m.group(3),
+                              count=1)
+            if n:
+                lines[i] = m.group(1) + cell + m.group(4)
+                updated.append(m.group(2))
+    readme.write_text("".join(lines), encoding="utf-8")
+    return updated
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("notebooks", nargs="*", type=Path)
     parser.add_argument("--timeout", type=int, default=900, help="seconds per cell")
+    parser.add_argument("--readme", action="store_true",
+                        help="write the measured run times into README.md's lesson table (on a quiet machine)")
     args = parser.parse_args(argv)
     paths = args.notebooks or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-    failed = 0
+    failed, times = 0, {}
     for path in paths:
         print(f"{path.name}: running...", flush=True)
         try:
@@ -77,7 +125,10 @@ def main(argv=None) -> int:
             failed += 1
             print(f"{path.name}: FAILED, stored file left unchanged\n{exc}", file=sys.stderr)
             continue
-        print(f"{path.name}: ok in {seconds:.1f} s", flush=True)
+        times[path.stem] = seconds
+        print(f"{path.name}: ok in {seconds:.1f} s (load average {load_average()})", flush=True)
+    if args.readme and times:
+        print("README.md run times updated for:", ", ".join(update_readme(times)) or "no row")
     return 1 if failed else 0
 
 

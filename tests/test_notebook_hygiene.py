@@ -1,5 +1,6 @@
 """Every stored notebook comes from one clean Restart & Run All and follows the lesson template."""
 
+import ast
 import json
 import re
 
@@ -8,7 +9,7 @@ import pytest
 from conftest import NOTEBOOKS
 
 NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-ALLOWED_NB_METADATA = {"kernelspec", "language_info"}
+ALLOWED_NB_METADATA = {"kernelspec", "language_info", "course"}
 ALLOWED_CELL_METADATA = {"tags", "jupyter", "collapsed"}
 NOISE = re.compile(r"\[(WARNING|ERROR|INFO|DEBUG|CRITICAL)\] [A-Z_]+\(|Traceback \(most recent call last\)|"
                    r"\w+Warning: |Get realpath failed")
@@ -95,3 +96,273 @@ def test_papermill_reads_every_parameter(nb):
     assert sorted(inferred) == sorted(assigned), f"{path.name}: papermill reads {sorted(inferred)}, cell assigns {sorted(assigned)}"
     for name, info in inferred.items():
         assert info["default"] not in (None, ""), f"{path.name}: papermill found no default for {name}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Course-wide invariants (issue 12): hints not pre-run, API links at first use, further reading,
+# run times that agree with what was measured.
+# ---------------------------------------------------------------------------------------------
+
+def code_cells(data):
+    return [(i, source(c)) for i, c in enumerate(data["cells"]) if c["cell_type"] == "code"]
+
+
+def test_no_notebook_pre_runs_a_hint_or_solution(nb):
+    """A stored lesson ships hints and solutions commented out: `# nb01.q1.hint()`, never called."""
+    path, data = nb
+    calls = []
+    for i, text in code_cells(data):
+        tree = parse_cell(text)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("hint", "solution") and re.fullmatch(
+                        r"nb\d\d\.q\d+", ast.unparse(node.func.value))):
+                calls.append(f"cell {i}: {ast.unparse(node)}")
+    assert not calls, f"{path.name} runs a hint or solution before any attempt (comment it out): {calls}"
+
+
+def test_the_hint_checker_sees_a_pre_run_hint():
+    """The check above must be able to fail: a live call is found, a commented one is not."""
+    def found(text):
+        return [n for n in ast.walk(parse_cell(text)) if isinstance(n, ast.Call)
+                and isinstance(n.func, ast.Attribute) and n.func.attr == "hint"]
+    assert found("from course_utils.exercises import nb01\nnb01.q1.hint()")
+    assert not found("# nb01.q1.hint()\nx = 1")
+
+
+# -- API links ---------------------------------------------------------------------------------
+# Every MindSpore API a notebook uses for the first time in the course (in course order 00, 01, ...)
+# must be linked to its r2.10 reference page in a markdown cell before (or right after) the code cell
+# that first uses it. "Uses" means an attribute reached through a MindSpore module alias in a code
+# cell (`ms.jit`, `nn.Dense`, `ops.where`, `ds.config.set_seed`, `ms.amp.all_finite`) or a name
+# imported from a MindSpore module (`from mindspore.train import Model`); strings and comments do not
+# count. The link must be https://www.mindspore.cn/docs/en/r2.10.0/api_python/<folder>/<qualified
+# name>.html (r2.10 is accepted too); the failure lists each missing API with the URL to add.
+
+DOCS = "https://www.mindspore.cn/docs/en/r2.10.0/api_python/"
+DOCS_LINK = re.compile(r"https://www\.mindspore\.cn/docs/en/r2\.10(?:\.0)?/api_python/[\w./-]*?"
+                       r"(mindspore(?:\.\w+)+)\.html")
+MS_SUBMODULES = {"nn", "ops", "dataset", "amp", "train", "communication", "vision", "transforms", "config",
+                 "runtime", "hal", "device_context", "mint", "parallel", "common", "initializer", "callback",
+                 "experimental", "numpy", "profiler", "ascend", "cpu", "gpu", "op_precision", "boost"}
+MS_DTYPES = {"float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8",
+             "uint16", "uint32", "uint64", "bool_", "complex64", "complex128", "tensor_type", "dtype"}
+#: names that have no page of their own, mapped to the page that documents them
+API_PAGE_ALIASES = {"mindspore.GRAPH_MODE": "mindspore.set_context",
+                    "mindspore.PYNATIVE_MODE": "mindspore.set_context"}
+DOC_FOLDERS = (  # longest prefix first
+    ("mindspore.dataset.vision.", "dataset_vision"), ("mindspore.dataset.transforms.", "dataset_transforms"),
+    ("mindspore.dataset.", "dataset"), ("mindspore.nn.", "nn"), ("mindspore.ops.", "ops"),
+    ("mindspore.amp.", "amp"), ("mindspore.train.", "train"), ("mindspore.communication.", "communication"),
+    ("mindspore.runtime.", "runtime"), ("mindspore.hal.", "hal"), ("mindspore.device_context.", "device_context"),
+    ("mindspore.mint.", "mint"), ("mindspore.", "mindspore"))
+
+
+def parse_cell(text):
+    """The cell as a Python AST; IPython magics and shell lines are blanked first."""
+    lines = ["" if ln.lstrip().startswith(("%", "!")) else ln for ln in text.splitlines()]
+    try:
+        return ast.parse("\n".join(lines))
+    except SyntaxError:
+        return ast.parse("")
+
+
+def doc_url(api):
+    """The r2.10 reference page of a qualified MindSpore name."""
+    folder = next(f for prefix, f in DOC_FOLDERS if api.startswith(prefix))
+    return f"{DOCS}{folder}/{api}.html"
+
+
+def _canonical(parts):
+    """mindspore.<submodules...>.<Name>: stop after the first part that is not a submodule."""
+    out = [parts[0]]
+    for part in parts[1:]:
+        out.append(part)
+        if part not in MS_SUBMODULES:
+            break
+    if out[-1] in MS_SUBMODULES or out[-1].startswith("__"):
+        return None                       # a module itself (ms.nn) or a dunder (ms.__version__)
+    if out[-1] in MS_DTYPES:
+        return "mindspore.dtype"
+    api = ".".join(out)
+    return API_PAGE_ALIASES.get(api, api)
+
+
+def apis_used(text, aliases):
+    """Qualified MindSpore APIs a code cell uses; ``aliases`` (name -> module) grows with its imports."""
+    found = []
+    tree = parse_cell(text)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == "mindspore" or a.name.startswith("mindspore."):
+                    aliases[a.asname or a.name.split(".")[0]] = a.name if a.asname else "mindspore"
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "mindspore":
+            for a in node.names:
+                if a.name in MS_SUBMODULES or a.name == "dtype":
+                    aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+                elif a.name != "*":
+                    api = _canonical(node.module.split(".") + [a.name])
+                    if api:
+                        found.append((node.lineno, node.col_offset, api))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            chain, cur = [], node
+            while isinstance(cur, ast.Attribute):
+                chain.append(cur.attr)
+                cur = cur.value
+            if isinstance(cur, ast.Name) and cur.id in aliases:
+                api = _canonical(aliases[cur.id].split(".") + chain[::-1])
+                if api:
+                    found.append((node.lineno, node.col_offset, api))
+    return [api for *_, api in sorted(found)]
+
+
+def linked_apis(markdown):
+    return set(DOCS_LINK.findall(markdown))
+
+
+def missing_api_links():
+    """{notebook: [(api, first-use cell, url), ...]} over the whole course, in course order."""
+    seen, missing = set(), {}
+    for path in NOTEBOOK_FILES:
+        cells = load(path)["cells"]
+        aliases, first_use = {}, {}
+        for i, cell in enumerate(cells):
+            if cell["cell_type"] == "code":
+                for api in apis_used(source(cell), aliases):
+                    if api not in seen:
+                        first_use.setdefault(api, i)
+        for api, i in first_use.items():
+            # a link counts in any markdown cell up to the first use, or in the one right after it
+            window = [source(c) for c in cells[:i] if c["cell_type"] == "markdown"]
+            if i + 1 < len(cells) and cells[i + 1]["cell_type"] == "markdown":
+                window.append(source(cells[i + 1]))
+            if api not in linked_apis("\n".join(window)):
+                missing.setdefault(path.name, []).append((api, i, doc_url(api)))
+        seen |= set(first_use)
+    return missing
+
+
+def test_every_api_is_linked_where_the_course_first_uses_it(nb):
+    path, _ = nb
+    missing = missing_api_links().get(path.name, [])
+    assert not missing, (
+        f"{path.name}: {len(missing)} MindSpore APIs used here for the first time in the course have no r2.10 "
+        "docs link in a markdown cell before (or right after) their first use. Add e.g. "
+        "[`mindspore.jit`](URL) where the lesson introduces them:\n"
+        + "\n".join(f"  cell {i}: {api} -> {url}" for api, i, url in missing))
+
+
+def test_the_api_finder_resolves_aliases_and_ignores_strings():
+    aliases = {}
+    text = ("import mindspore as ms\nimport mindspore.dataset as ds\nfrom mindspore import nn, ops\n"
+            "from mindspore.train import Model\nfrom mindspore import dtype as mstype\n"
+            "x = ms.Tensor([1.0], ms.float32)  # ms.jit in a comment\ns = 'ops.where in a string'\n"
+            "class Net(nn.Cell): pass\nds.config.set_seed(1)\nok = ms.amp.all_finite(x)\nms.set_context(mode=ms.GRAPH_MODE)\n"
+            "y = mstype.float16\nz = ms.__version__\nnet = Net()\nnet.trainable_params()\n")
+    assert apis_used(text, aliases) == [
+        "mindspore.train.Model", "mindspore.Tensor", "mindspore.dtype", "mindspore.nn.Cell",
+        "mindspore.dataset.config.set_seed", "mindspore.amp.all_finite", "mindspore.set_context",
+        "mindspore.set_context", "mindspore.dtype"]
+    assert doc_url("mindspore.nn.Dense") == "https://www.mindspore.cn/docs/en/r2.10.0/api_python/nn/mindspore.nn.Dense.html"
+    assert linked_apis("see [Dense](https://www.mindspore.cn/docs/en/r2.10/api_python/nn/mindspore.nn.Dense.html)"
+                       " and [jit](https://www.mindspore.cn/docs/en/r2.10.0/api_python/mindspore/mindspore.jit.html)"
+                       ) == {"mindspore.nn.Dense", "mindspore.jit"}
+    assert not linked_apis("https://www.mindspore.cn/docs/en/r2.3.1/api_python/nn/mindspore.nn.Dense.html")
+
+
+def test_ends_with_further_reading(nb):
+    """A '## Further reading' section with links to MindSpore's docs or tutorials, after the exercises."""
+    path, data = nb
+    cells = data["cells"]
+    at = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+          and re.search(r"^#+\s*Further reading", source(c), re.M | re.I)]
+    assert at, f"{path.name}: needs a '## Further reading' section (official tutorials and docs pages) at the end"
+    text = source(cells[at[-1]])
+    assert re.search(r"https://www\.mindspore\.cn/(docs|tutorials)/", text), (
+        f"{path.name}: 'Further reading' links no page of www.mindspore.cn")
+    checks = [i for i, s in code_cells(data) if ".check(" in s]
+    assert not checks or at[-1] > max(checks), f"{path.name}: 'Further reading' must come after the exercises"
+
+
+# -- run times ---------------------------------------------------------------------------------
+#: stored run time vs a figure quoted in prose: agree within this factor either way. The lead
+#: re-executes every notebook on a quiet machine (`make notebooks`), which refreshes the stored times.
+RUN_TIME_FACTOR = 2.0
+README = NOTEBOOKS.parent / "README.md"
+DURATION = re.compile(r"(?:~|about\s+)(\d+(?:\.\d+)?)\s*(s|sec|seconds?|min|minutes?)\b", re.I)
+
+
+def seconds_of(text):
+    m = DURATION.search(text)
+    if not m:
+        return None
+    return float(m.group(1)) * (60 if m.group(2).lower().startswith("min") else 1)
+
+
+def readme_run_times():
+    """{notebook stem: seconds} from the README lesson table's last column (its first figure)."""
+    rows = {}
+    for line in README.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\|\s*\[(\d\d_\w+)\]\(notebooks/\1\.ipynb\)\s*\|.*\|\s*([^|]*)\|\s*$", line)
+        if m:
+            rows[m.group(1)] = seconds_of(m.group(2))
+    return rows
+
+
+def stored_run_seconds(data):
+    return data["metadata"].get("course", {}).get("run_seconds")
+
+
+def test_execution_time_is_stored(nb):
+    path, data = nb
+    seconds = stored_run_seconds(data)
+    assert isinstance(seconds, (int, float)) and seconds > 0, (
+        f"{path.name}: no metadata.course.run_seconds: re-execute it with scripts/execute_notebooks.py")
+
+
+def test_readme_run_time_agrees_with_the_stored_run(nb):
+    path, data = nb
+    quoted = readme_run_times().get(path.stem)
+    assert quoted, f"README.md: no lesson-table row with a run time ('~N s' or '~N min') for {path.stem}"
+    seconds = stored_run_seconds(data)
+    assert seconds, f"{path.name}: no metadata.course.run_seconds: re-execute it with scripts/execute_notebooks.py"
+    assert quoted / RUN_TIME_FACTOR <= seconds <= quoted * RUN_TIME_FACTOR, (
+        f"README.md says {path.stem} runs in ~{quoted:g} s; its stored run took {seconds:.0f} s "
+        f"(load average {data['metadata']['course'].get('load_average')}). Re-execute on a quiet machine "
+        f"(scripts/execute_notebooks.py --readme updates the table) or correct the README.")
+
+
+def test_title_cell_run_time_agrees_with_the_stored_run(nb):
+    path, data = nb
+    title = source(data["cells"][0])
+    m = re.search(r"Run time[^\n]*", title)
+    assert m, f"{path.name}: the title cell must state the run time ('**Run time:** about N s on a 2-core CPU')"
+    quoted = seconds_of(m.group(0))
+    assert quoted, f"{path.name}: write the title cell's run time as 'about N s' or 'about N min', got {m.group(0)!r}"
+    seconds = stored_run_seconds(data)
+    assert seconds, f"{path.name}: no metadata.course.run_seconds: re-execute it with scripts/execute_notebooks.py"
+    assert quoted / RUN_TIME_FACTOR <= seconds <= quoted * RUN_TIME_FACTOR, (
+        f"{path.name}: the title cell says {m.group(0)!r}, the stored run took {seconds:.0f} s")
+
+
+def test_run_time_parsing():
+    assert seconds_of("~5 s") == 5 and seconds_of("~2 min (QUICK); ~6 min full") == 120
+    assert seconds_of("**Run time:** about 3 minutes with QUICK") == 180 and seconds_of("half a minute") is None
+
+
+def test_execute_notebooks_writes_measured_times_into_the_readme(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("execute_notebooks", NOTEBOOKS.parent / "scripts/execute_notebooks.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    readme = tmp_path / "README.md"
+    readme.write_text("| notebook | what | run time |\n|---|---|---|\n"
+                      "| [00_a](notebooks/00_a.ipynb) | x | ~5 s |\n"
+                      "| [05_b](notebooks/05_b.ipynb) | y | ~2 min (QUICK); ~6 min full |\n")
+    assert mod.update_readme({"00_a": 23.0, "05_b": 200.0, "09_c": 1.0}, readme) == ["00_a", "05_b"]
+    text = readme.read_text()
+    assert "| x | ~25 s |" in text and "| y | ~3 min (QUICK); ~6 min full |" in text
+    assert [mod.format_duration(s) for s in (3.2, 23, 130)] == ["~3 s", "~25 s", "~2 min"]
