@@ -1,0 +1,50 @@
+"""Run a lesson's script in a fresh Python process, for what MindSpore settles once per process.
+
+Some things cannot be shown in a running kernel: environment variables MindSpore reads while it loads
+(``ONEDNN_MAX_CPU_ISA``, ``MS_DEV_HOST_BLOCKING_RUN``, the log level that makes compiler warnings
+visible). A lesson keeps such code in a real file under ``notebooks/scripts/`` (GRAPH_MODE needs the
+source in a file anyway), shows it, and runs it with ``run_script``: the child gets this interpreter,
+the course's CPU fixes and quiet logs unless the caller overrides them, and a failure raises with
+the child's last output instead of passing silently.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Mapping, Optional
+
+__all__ = ["ScriptFailed", "run_script"]
+
+
+class ScriptFailed(RuntimeError):
+    """The child process exited with an error; the message carries its output's last lines."""
+
+
+def run_script(script, *args, device: str = "CPU", env: Optional[Mapping[str, Optional[str]]] = None,
+               cwd=None, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
+    """Run ``python script *args`` in a fresh process and return the ``CompletedProcess`` (text output).
+
+    The child's environment is this process's, plus ``runtime.cpu_fix_env(device)`` and
+    ``runtime.quiet_env()``, plus ``env`` (a value of ``None`` removes a variable). ``cwd`` defaults to
+    the script's folder. With ``check`` a non-zero exit raises ``ScriptFailed``.
+    """
+    from course_utils import runtime
+
+    path = Path(script).resolve()
+    if not path.is_file():
+        raise FileNotFoundError(f"no script at {path}")
+    child_env = {**os.environ, **runtime.cpu_fix_env(device), **runtime.quiet_env()}
+    for name, value in (env or {}).items():
+        if value is None:
+            child_env.pop(name, None)
+        else:
+            child_env[name] = str(value)
+    result = subprocess.run([sys.executable, str(path), *map(str, args)], capture_output=True, text=True,
+                            env=child_env, cwd=str(cwd or path.parent), timeout=timeout)
+    if check and result.returncode != 0:
+        tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
+        raise ScriptFailed(f"{path.name} exited with code {result.returncode}:\n{tail}")
+    return result
