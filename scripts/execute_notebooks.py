@@ -11,8 +11,9 @@ state, no trailing kernel noise. This is what ``make notebooks`` runs.
 The run is timed: ``metadata["course"]`` records ``run_seconds`` (wall time of the whole notebook),
 ``load_average`` (1-minute load average before and after the run) and ``cpus``, so a run time quoted
 in prose can be checked against a measurement (tests/test_notebook_hygiene.py compares the README's
-table with it). ``--readme`` writes the measured times into the README's lesson table; run it on a
-quiet machine, because a loaded machine makes every notebook slower.
+table with it). ``--readme`` writes the measured times into the README's lesson table and into each
+title cell's "Run time: about N s" line; run it on a quiet machine, because a loaded machine makes
+every notebook slower.
 """
 
 from __future__ import annotations
@@ -62,7 +63,19 @@ def load_average() -> float | None:
         return None
 
 
-def execute(path: Path, timeout: int = 900, parameters: dict | None = None) -> float:
+def set_title_run_time(nb: nbformat.NotebookNode, seconds: float) -> bool:
+    """Replace the first 'about N s'/'~N min' on the title cell's 'Run time' line; True if one was found."""
+    title = nb.cells[0]
+    m = re.search(r"Run time[^\n]*", title.source)
+    if not m:
+        return False
+    line, n = re.subn(r"(?:about\s+|~)\d+(?:\.\d+)?\s*(?:s|sec|seconds?|min|minutes?)\b",
+                      "about " + format_duration(seconds).lstrip("~"), m.group(0), count=1)
+    title.source = title.source[:m.start()] + line + title.source[m.end():]
+    return bool(n)
+
+
+def execute(path: Path, timeout: int = 900, parameters: dict | None = None, title_time: bool = False) -> float:
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -76,6 +89,8 @@ def execute(path: Path, timeout: int = 900, parameters: dict | None = None) -> f
     client.execute()
     seconds = time.perf_counter() - start
     nb = normalise(nb)
+    if title_time:
+        set_title_run_time(nb, seconds)
     nb.metadata["course"] = {"run_seconds": round(seconds, 1), "load_average": [load_before, load_average()],
                              "cpus": os.cpu_count()}
     nbformat.write(nb, path)
@@ -113,14 +128,14 @@ def main(argv=None) -> int:
     parser.add_argument("notebooks", nargs="*", type=Path)
     parser.add_argument("--timeout", type=int, default=900, help="seconds per cell")
     parser.add_argument("--readme", action="store_true",
-                        help="write the measured run times into README.md's lesson table (on a quiet machine)")
+                        help="write the measured run times into README.md's lesson table and the title cells (quiet machine!)")
     args = parser.parse_args(argv)
     paths = args.notebooks or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     failed, times = 0, {}
     for path in paths:
         print(f"{path.name}: running...", flush=True)
         try:
-            seconds = execute(path.resolve(), timeout=args.timeout)
+            seconds = execute(path.resolve(), timeout=args.timeout, title_time=args.readme)
         except CellExecutionError as exc:
             failed += 1
             print(f"{path.name}: FAILED, stored file left unchanged\n{exc}", file=sys.stderr)

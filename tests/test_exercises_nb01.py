@@ -174,15 +174,14 @@ def test_q1_not_attempted(pynative):
 
 
 @pytest.mark.parametrize("answer, fragments", [
-    (WeightsIgnored, ("weights are ignored", "self.get_loss(loss, weights)")),
+    (WeightsIgnored, ("got the unweighted losses", "the weights have no effect")),
     (MeanOverWeights, ("reduction='mean'", "divided by the sum of the weights", "expected 1.92578")),
-    (ReductionDropped, ("expected shape (8,), got shape ()", "pass reduction to super().__init__(reduction)")),
-    (WrongLinearPiece, ("element 4", "expected 7.5, got 6", "the linear piece", "meets the quadratic")),
-    (StrictWrongLinear, ("element 2", "exactly |error| == delta (1)", "expected 0.25, got 0",
-                         "a wrong value here means a wrong piece")),
-    (Float32Out, ("float16 logits and labels returned a Float32 loss", "ops.cast(loss, logits.dtype)")),
-    (NumpyInside, ("uses NumPy in its code (asnumpy, np)", "all zeros", "ops.where")),
-    (FixedDeltaOne, ("delta=2.0", "Does your code use self.delta everywhere")),
+    (ReductionDropped, ("expected shape (8,), got shape () (reduction='none' keeps one loss per element)",)),
+    (WrongLinearPiece, ("element 4", "expected 7.5, got 6", "Here |error| > delta = 1")),
+    (StrictWrongLinear, ("element 2", "exactly |error| == delta (1)", "expected 0.25, got 0")),
+    (Float32Out, ("expected a Float16 loss", "got a Float32 loss")),
+    (NumpyInside, ("with respect to logits on logits=[1.5", "got all zeros", "Section 7")),
+    (FixedDeltaOne, ("delta=2.0", "Here |error| > delta = 2")),
     (NotALoss, ("should derive from nn.LossBase",)),
     (NoDeltaArgument, ("must accept reduction and delta as keyword arguments",)),
     (lambda delta=1.0, reduction="mean": None, ("should be a class",)),
@@ -194,7 +193,7 @@ def test_q1_rejects(pynative, answer, fragments):
 @pytest.mark.slow
 def test_q1_rejects_numpy_inside_construct_compiled(graph):
     # GRAPH_MODE runs the NumPy part through its Python fallback: the value is right, the gradient is zero
-    incorrect(nb01.q1, NumpyInside, "uses NumPy in its code", "GRAPH_MODE cannot compile")
+    incorrect(nb01.q1, NumpyInside, "got all zeros", "Section 7")
 
 
 def test_q1_message_names_the_learners_class(pynative):
@@ -254,9 +253,9 @@ def test_q2_accepts_the_reference_compiled(graph):
 
 
 @pytest.mark.parametrize("answer, fragments", [
-    (NaiveLogCosh, ("element 5", "error 100", "got inf", "overflows float32")),
-    (NaiveLogCoshFloat16, ("float16 inputs", "got inf", "overflows already above |e| ~ 11")),
-    (StableLogCoshFloat32Out, ("returned a Float32 loss",)),
+    (NaiveLogCosh, ("element 5", "error 100", "got inf")),
+    (NaiveLogCoshFloat16, ("float16 inputs", "got inf")),
+    (StableLogCoshFloat32Out, ("got a Float32 loss",)),
     (StableLogCoshAlwaysSum, ("expected shape (8,), got shape ()",)),
 ])
 def test_q2_rejects(pynative, answer, fragments):
@@ -328,10 +327,9 @@ def test_q3_accepts_the_reference_compiled(graph):
 
 
 def test_q3_guides_through_the_bugs_one_by_one(pynative):
-    incorrect(nb01.q3, BuggyHuberLoss, "BuggyHuberLoss(reduction='none', delta=1.0)", "got shape ()",
-              "super().__init__(reduction)")
-    incorrect(nb01.q3, OneBugFixed, "element 4", "expected 2.5, got 2", "the linear piece")
-    incorrect(nb01.q3, TwoBugsFixed, "returned a Float32 loss")
+    incorrect(nb01.q3, BuggyHuberLoss, "BuggyHuberLoss(reduction='none', delta=1.0)", "got shape ()")
+    incorrect(nb01.q3, OneBugFixed, "element 4", "expected 2.5, got 2", "Here |error| > delta = 1")
+    incorrect(nb01.q3, TwoBugsFixed, "got a Float32 loss")
 
 
 def test_q3_rejects_a_python_if(pynative):
@@ -378,3 +376,22 @@ def test_stored_notebook_ships_the_exercises_unattempted():
     assert "check(BuggyHuberLoss)" in demo[0] and "Exercise 01.3 (find the bugs) - Incorrect" in demo[1]
     assert "Exercise 01.3 (find the bugs) - Not attempted yet" in attempt[1]
     assert any("nb01.q1.hint()" in "".join(c["source"]) for c in cells)
+
+
+# Code a message must not contain: it would name the bug or its fix instead of the symptom.
+FIX_WORDS = ("super().__init__", "get_loss", "ops.cast", "ops.where", "self.delta", "log1p", "Pass ", "use ",
+             "fix", "should ")
+
+
+@pytest.mark.parametrize("exercise, answer", [
+    (nb01.q1, WeightsIgnored), (nb01.q1, MeanOverWeights), (nb01.q1, ReductionDropped), (nb01.q1, WrongLinearPiece),
+    (nb01.q1, StrictWrongLinear), (nb01.q1, Float32Out), (nb01.q1, NumpyInside), (nb01.q1, FixedDeltaOne),
+    (nb01.q2, NaiveLogCosh), (nb01.q2, NaiveLogCoshFloat16), (nb01.q2, StableLogCoshFloat32Out),
+    (nb01.q2, StableLogCoshAlwaysSum), (nb01.q3, BuggyHuberLoss), (nb01.q3, OneBugFixed), (nb01.q3, TwoBugsFixed),
+    (nb01.q3, PythonIf)], ids=lambda v: getattr(v, "__name__", "") or getattr(v, "title", ""))
+def test_messages_report_symptoms_not_fixes(pynative, exercise, answer):
+    """Which input, expected vs got: finding the cause and the fix is the exercise (hints have them)."""
+    message = exercise.check(answer).message
+    assert "expected" in message and "got" in message, message
+    named = [w for w in FIX_WORDS if w in message]
+    assert not named, f"the message names a cause or fix ({named}): {message}"

@@ -366,3 +366,11 @@ def test_execute_notebooks_writes_measured_times_into_the_readme(tmp_path):
     text = readme.read_text()
     assert "| x | ~25 s |" in text and "| y | ~3 min (QUICK); ~6 min full |" in text
     assert [mod.format_duration(s) for s in (3.2, 23, 130)] == ["~3 s", "~25 s", "~2 min"]
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        "# T\n**Run time**: about 20 s on a 2-core CPU, about 3 min full.\nNext")])
+    assert mod.set_title_run_time(nb, 130.0)
+    assert nb.cells[0].source == "# T\n**Run time**: about 2 min on a 2-core CPU, about 3 min full.\nNext"
+    nb.cells[0].source = "# T"
+    assert not mod.set_title_run_time(nb, 5.0)
