@@ -177,9 +177,34 @@ def huber_explorer(delta: float = 1.0, min_delta: float = 0.1, max_delta: float 
 
     slider.observe(redraw, names="value")
     redraw()
-    box = widgets.VBox([slider, out])
+    box = _explorer_box_class()([slider, out])
     box.slider, box.output, box.state, box.redraw = slider, out, state, redraw
     return box
+
+
+def _explorer_box_class():
+    import ipywidgets as widgets
+
+    class ExplorerBox(widgets.VBox):
+        """A VBox whose plain-text form is the explorer's current table, not ``VBox(children=(...``.
+
+        A stored notebook viewed without a kernel (GitHub, nbviewer, a text diff) cannot render the
+        widget and shows the ``text/plain`` fallback instead: this keeps it readable.
+        """
+
+        def _repr_mimebundle_(self, **kwargs):
+            data = super()._repr_mimebundle_(**kwargs)
+            if data is not None:
+                data["text/plain"] = self.static_text()
+            return data
+
+        def static_text(self) -> str:
+            state = getattr(self, "state", {}) or {}
+            return ("Huber explorer: an interactive delta slider (run the notebook to move it). "
+                    f"At the stored position:\n{state.get('text', '')}")
+
+    return ExplorerBox
+
 
 
 __all__ = ["PROBE_ERRORS", "draw_huber_explorer", "format_huber_table", "huber_explorer", "huber_explorer_data"]

@@ -114,3 +114,12 @@ def test_plot_helpers():
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "outliers" in labels and "MSE: y = 1.00 x + 0.50" in labels
     plt.close("all")
+
+
+def test_widget_reads_well_without_a_kernel():
+    """GitHub/nbviewer show a widget's text/plain: the explorer's table, not `VBox(children=(FloatSlider...`."""
+    box = huber_explorer(delta=1.5)
+    text = box._repr_mimebundle_()["text/plain"]
+    assert text.startswith("Huber explorer:") and "delta = 1.50" in text and "VBox(" not in text
+    box.slider.value = 0.5
+    assert "delta = 0.50" in box._repr_mimebundle_()["text/plain"]
