@@ -78,20 +78,20 @@ def test_q1_not_attempted():
 
 def test_q1_rejects_missing_has_aux():
     wrong = from_source(step_source(has_aux="False"), "build_train_step", "<nb02-q1-no-aux>")
-    assert_incorrect(nb02.q1.check(wrong), "has_aux=True", "logits.sum()")
+    assert_incorrect(nb02.q1.check(wrong), "expected the SGD update", "loss + logits.sum()")
 
 
 def test_q1_rejects_forgotten_depend():
     wrong = from_source(step_source(update="optimizer(grads)", result="loss"), "build_train_step", "<nb02-q1-nodep>")
-    assert_incorrect(nb02.q1.check(wrong), "ops.depend", "eliminated by mistake")
+    assert_incorrect(nb02.q1.check(wrong), "no ops.depend", "eliminated by mistake")
 
 
 def test_q1_rejects_no_update_and_tuple_result():
     no_update = from_source(step_source(result="loss"), "build_train_step", "<nb02-q1-noupdate>")
-    assert_incorrect(nb02.q1.check(no_update), "did not change")
+    assert_incorrect(nb02.q1.check(no_update), "expected the SGD update", "did not change")
     as_tuple = from_source(step_source(result="loss, ops.depend(loss, optimizer(grads))"), "build_train_step",
                            "<nb02-q1-tuple>")
-    assert_incorrect(nb02.q1.check(as_tuple), "return only the loss")
+    assert_incorrect(nb02.q1.check(as_tuple), "expected only the loss")
 
 
 def test_q1_rejects_builder_returning_a_call():
@@ -117,7 +117,7 @@ def clipped(update: str, name: str):
 
 def test_q2_rejects_per_tensor_clipping():
     wrong = clipped("grads = tuple([ops.clip_by_norm(g, max_norm) for g in grads])", "<nb02-q2-per-tensor>")
-    assert_incorrect(nb02.q2.check(wrong), "on its own", "global norm")
+    assert_incorrect(nb02.q2.check(wrong), "each gradient tensor clipped on its own")
 
 
 def test_q2_rejects_no_clipping_and_always_rescaling():
@@ -153,11 +153,11 @@ def accumulating(*replacements, name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("replacements, fragments", [
-    ([("grad / k", "grad")], ("4 times too large", "Divide")),
-    ([('prefix="grad_accum"', 'prefix="accum"')], ("prefix='accum'", "grad_accum")),
-    ([("if calls[\"n\"] % k == 0:", "if True:")], ("changed after call 1",)),
+    ([("grad / k", "grad")], ("4 times too large",)),
+    ([('prefix="grad_accum"', 'prefix="accum"')], ("RuntimeError", "already exists")),
+    ([("if calls[\"n\"] % k == 0:", "if True:")], ("got changed weights after call 1",)),
     ([("done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))", "pass")],
-     ("set the buffers back to zero",)),
+     ("also contains the first round",)),
     ([("ops.assign_add(buf, grad / k)", "ops.assign(buf, grad)")], ("only the last micro-batch",)),
 ], ids=["summed", "accum-prefix", "updates-every-call", "never-zeroed", "overwrites"])
 def test_q3_rejects_typical_mistakes(replacements, fragments):
@@ -167,3 +167,24 @@ def test_q3_rejects_typical_mistakes(replacements, fragments):
 
 def test_q3_not_attempted():
     assert nb02.q3.check(____) == Outcome.NOT_ATTEMPTED
+
+
+FIX_WORDS = ("Write ", "Apply ", "Divide", "Use another", "set the buffers", "Call optimizer", "return the step",
+             "has_aux=True", "unpack", "should ")
+
+
+def test_messages_report_symptoms_not_fixes():
+    """Each wrong answer above gets expected vs got; the fix is in .hint() and .solution(), not in the message."""
+    wrong = [
+        (nb02.q1, from_source(step_source(has_aux="False"), "build_train_step", "<nb02-fx-1>")),
+        (nb02.q1, from_source(step_source(result="loss"), "build_train_step", "<nb02-fx-2>")),
+        (nb02.q2, from_source(nb02.q2.solution_text.replace("grads = ops.clip_by_global_norm(grads, max_norm)", "pass"),
+                              "build_clipped_step", "<nb02-fx-3>")),
+        (nb02.q3, accumulating(("grad / k", "grad"), name="<nb02-fx-4>")),
+        (nb02.q3, accumulating(('prefix="grad_accum"', 'prefix="accum"'), name="<nb02-fx-5>")),
+    ]
+    for exercise, answer in wrong:
+        message = exercise.check(answer).message
+        assert exercise.check(answer) == Outcome.INCORRECT
+        named = [w for w in FIX_WORDS if w in message]
+        assert not named, f"the message names a fix ({named}): {message}"
