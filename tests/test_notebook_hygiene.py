@@ -374,3 +374,44 @@ def test_execute_notebooks_writes_measured_times_into_the_readme(tmp_path):
     assert nb.cells[0].source == "# T\n**Run time**: about 2 min on a 2-core CPU, about 3 min full.\nNext"
     nb.cells[0].source = "# T"
     assert not mod.set_title_run_time(nb, 5.0)
+
+
+# -- epochs see different orders ---------------------------------------------------------------
+# Each new iterator on a dataset whose shuffle is seeded by ds.config.set_seed replays the same order
+# (tests/test_epoch_order.py proves it on MindSpore 2.10). So a training loop must not create an
+# iterator per epoch: one iterator with num_epochs=..., looped over once per epoch.
+
+ITERATOR_CALLS = {"create_tuple_iterator", "create_dict_iterator"}
+
+
+def _is_epoch_loop(node):
+    target = ast.unparse(node.target).lower()
+    return isinstance(node, ast.For) and ("epoch" in target or "epoch" in ast.unparse(node.iter).lower())
+
+
+def epoch_loops_that_replay(text):
+    """Line numbers of `for epoch ...` loops that create a dataset iterator inside their body."""
+    found = []
+    for node in ast.walk(parse_cell(text)):
+        if isinstance(node, ast.For) and _is_epoch_loop(node):
+            for inner in ast.walk(ast.Module(body=node.body, type_ignores=[])):
+                if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
+                        and inner.func.attr in ITERATOR_CALLS):
+                    found.append(node.lineno)
+                    break
+    return found
+
+
+def test_training_loops_make_one_iterator_not_one_per_epoch(nb):
+    path, data = nb
+    bad = [f"cell {i}, line {line}" for i, text in code_cells(data) if "same order on purpose" not in text
+           for line in epoch_loops_that_replay(text)]
+    assert not bad, (f"{path.name}: an epoch loop creates a new dataset iterator every epoch, which replays the seeded "
+                     f"shuffle (every epoch sees the same order): {bad}. Create one iterator before the loop with "
+                     "create_tuple_iterator(num_epochs=EPOCHS), or mark a deliberate demo '# same order on purpose'.")
+
+
+def test_the_epoch_loop_checker_can_fail():
+    replay = "for epoch in range(EPOCHS):\n    for d, l in ds_.create_tuple_iterator(num_epochs=1):\n        step(d, l)\n"
+    one = "it = ds_.create_tuple_iterator(num_epochs=EPOCHS)\nfor epoch in range(EPOCHS):\n    for d, l in it:\n        step(d, l)\n"
+    assert epoch_loops_that_replay(replay) == [1] and epoch_loops_that_replay(one) == []
