@@ -22,11 +22,12 @@ class CompiledMode(Exercise):
         import mindspore as ms
 
         if isinstance(compiled_mode, str):
-            raise Incorrect(f"you gave the string {compiled_mode!r}; use MindSpore's constant itself, e.g. ms.GRAPH_MODE.")
+            raise Incorrect(f"expected one of MindSpore's mode constants (ms.SOMETHING_MODE), got the string {compiled_mode!r}.")
         if compiled_mode == ms.PYNATIVE_MODE:
-            raise Incorrect("ms.PYNATIVE_MODE runs each operation eagerly, as Python reaches it; the other one compiles.")
+            raise Incorrect("expected the mode that compiles construct before running it, got ms.PYNATIVE_MODE, which runs "
+                            "each operation eagerly, as Python reaches it.")
         if compiled_mode != ms.GRAPH_MODE:
-            raise Incorrect(f"{compiled_mode!r} is not one of MindSpore's mode constants (ms.GRAPH_MODE, ms.PYNATIVE_MODE).")
+            raise Incorrect(f"expected one of MindSpore's mode constants (ms.SOMETHING_MODE), got {compiled_mode!r}.")
 
 
 class CountDigit(Exercise):
@@ -49,8 +50,8 @@ class CountDigit(Exercise):
         for digit, expected in ((3, 3), (1, 2), (7, 0)):
             got = self.call(count_digit, labels, digit)
             if not isinstance(got, int) or isinstance(got, bool):
-                raise Incorrect(f"count_digit(labels, {digit}) returned {got!r} of type {type(got).__name__}; "
-                                "return a Python int (wrap the count in int()).")
+                raise Incorrect(f"count_digit(labels, {digit}): expected a Python int, got {got!r} of type "
+                                f"{type(got).__name__}.")
             if got != expected:
                 raise Incorrect(f"for labels {labels.tolist()} and digit {digit} expected {expected}, got {got}.")
 
