@@ -149,7 +149,10 @@ MS_DTYPES = {"float16", "float32", "float64", "bfloat16", "int8", "int16", "int3
              "uint16", "uint32", "uint64", "bool_", "complex64", "complex128", "tensor_type", "dtype"}
 #: names that have no page of their own, mapped to the page that documents them
 API_PAGE_ALIASES = {"mindspore.GRAPH_MODE": "mindspore.set_context",
-                    "mindspore.PYNATIVE_MODE": "mindspore.set_context"}
+                    "mindspore.PYNATIVE_MODE": "mindspore.set_context",
+                    # jit_syntax_level values, documented with set_context(jit_syntax_level=...)
+                    "mindspore.STRICT": "mindspore.set_context", "mindspore.LAX": "mindspore.set_context",
+                    "mindspore.COMPATIBLE": "mindspore.set_context"}
 DOC_FOLDERS = (  # longest prefix first
     ("mindspore.dataset.vision.", "dataset_vision"), ("mindspore.dataset.transforms.", "dataset_transforms"),
     ("mindspore.dataset.", "dataset"), ("mindspore.nn.", "nn"), ("mindspore.ops.", "ops"),
