@@ -22,6 +22,11 @@ def _global_gradient_solution(rank_grads, rank_sizes):
     return sum(g * (n / total) for g, n in zip(rank_grads, rank_sizes))
 
 
+def _source_as(fn, name: str) -> str:
+    """A reference solution's source, under the name the learner writes."""
+    return inspect.getsource(fn).replace(fn.__name__, name)
+
+
 class ShardIndices(Exercise):
     names = ("shard_indices",)
     title = "which samples a rank reads"
@@ -31,8 +36,7 @@ class ShardIndices(Exercise):
 
     @property
     def solution_text(self) -> str:
-        return "import math\n\n" + inspect.getsource(_shard_indices_solution).replace(
-            "_shard_indices_solution", "shard_indices")
+        return "import math\n\n" + _source_as(_shard_indices_solution, "shard_indices")
 
     def reference(self):
         return (_shard_indices_solution,)
@@ -75,7 +79,7 @@ class GlobalGradient(Exercise):
 
     @property
     def solution_text(self) -> str:
-        return inspect.getsource(_global_gradient_solution).replace("_global_gradient_solution", "global_gradient")
+        return _source_as(_global_gradient_solution, "global_gradient")
 
     def reference(self):
         return (_global_gradient_solution,)
@@ -144,12 +148,12 @@ class DataParallelStep(Exercise):
                  "same gradient on every rank before the optimizer runs: nn.DistributedGradReducer(parameters, "
                  "mean=..., degree=...), called on the gradients.")
 
-    @property
-    def solution_text(self) -> str:
-        return inspect.getsource(_make_dp_step_solution).replace("_make_dp_step_solution", "make_dp_step")
-
     def reference(self):
         return (_make_dp_step_solution,)
+
+    @property
+    def solution_text(self) -> str:
+        return _source_as(_make_dp_step_solution, "make_dp_step")
 
     def _check(self, make_dp_step):
         import tempfile
