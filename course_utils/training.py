@@ -332,10 +332,12 @@ __all__ += ["ClippedTrainOneStepCell"]
 
 
 # ---- fit/evaluate loop (notebook 04) ----
-# Notebook 04 trains LeNet-5 on MNIST with ``fit``; scripts/bench_lenet.py and the checkpoint tests
-# use it too. The loop itself is the one notebook 03 writes by hand (a ``for`` over the batches
-# calling the training step); ``fit`` adds what a real run needs around it: a progress bar,
-# evaluation every few steps, a live plot hook, checkpoints, resuming, and honest timing.
+# Notebook 04 writes the epoch loop and the test loop by hand (a ``for`` over the batches calling
+# the training step; evaluation mode, arg-max, count), checks that one epoch of it leaves the same
+# weights as ``fit``, and then trains with ``fit``; scripts/bench_lenet.py and the checkpoint tests
+# use it too. ``fit`` adds what a real run needs around the loop: a progress bar (and a plain
+# summary line for stored notebooks), evaluation every few steps, a live plot hook, checkpoints,
+# resuming, and honest timing.
 
 import dataclasses as _dataclasses
 import time as _time
