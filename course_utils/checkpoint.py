@@ -23,7 +23,17 @@ What this adds to ``mindspore.save_checkpoint`` / ``load_checkpoint``:
   is wrong and what to do.
 
 Both of MindSpore's formats work: ``.ckpt`` (its protobuf format) and ``.safetensors`` (the
-Hugging Face format, readable without MindSpore). The format follows the file suffix.
+Hugging Face format, readable without MindSpore). In MindSpore 2.10 the ``format=`` argument of
+``save_checkpoint``/``load_checkpoint`` chooses the format (default ``"ckpt"``), not the file name: a
+name that does not end in the format's suffix gets it appended (``save_checkpoint(net,
+"w.safetensors")`` writes ``w.safetensors.ckpt``), and loading a ``.safetensors`` file needs
+``format="safetensors"``. This module derives ``format=`` from the suffix, so the name you pass is the
+file you get and its content matches its name.
+
+Positions: ``epoch`` in a file and in ``CheckpointInfo`` is the number of *completed* epochs and
+``step_in_epoch`` the number of batches done in the next one (both count what is done, so 0 means
+"nothing yet"). ``describe_position`` turns them into the 1-based words a learner reads ("epoch 4,
+after its step 189"; "end of epoch 3").
 """
 
 from __future__ import annotations
@@ -71,10 +81,23 @@ class CheckpointInfo:
     def summary(self) -> str:
         text = f"{self.path.name}: restored {len(self.restored)} parameters"
         if self.epoch or self.step_in_epoch:
-            text += f"; resume at epoch {self.epoch}, step {self.step_in_epoch} of that epoch"
+            text += f"; saved at {describe_position(self.epoch, self.step_in_epoch)}"
         if self.unused:
             text += f"; {len(self.unused)} stored values not used (e.g. {self.unused[0]})"
         return text
+
+
+def describe_position(epochs_done: int, step_in_epoch: int) -> str:
+    """A training position in the words a learner reads, epochs and steps counted from 1.
+
+    ``epochs_done`` completed epochs plus ``step_in_epoch`` batches of the next one:
+    ``(0, 0)`` -> "the start of training", ``(3, 0)`` -> "the end of epoch 3",
+    ``(3, 189)`` -> "epoch 4, after its step 189".
+    """
+    epochs_done, step_in_epoch = int(epochs_done), int(step_in_epoch)
+    if step_in_epoch == 0:
+        return "the start of training" if epochs_done == 0 else f"the end of epoch {epochs_done}"
+    return f"epoch {epochs_done + 1}, after its step {step_in_epoch}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -84,8 +107,10 @@ class CheckpointInfo:
 def checkpoint_format(path: PathLike, format: Optional[str] = None) -> str:
     """The format of ``path`` from its suffix; ``format``, if given, must agree with it.
 
-    MindSpore itself insists on the match: it appends ".ckpt" to a name without it when saving and
-    refuses to load a ".ckpt" file with ``format="safetensors"``.
+    MindSpore chooses the format by its ``format=`` argument (default "ckpt") and appends that
+    format's suffix to a name without it ("w.safetensors" -> "w.safetensors.ckpt"); loading refuses a
+    file whose suffix disagrees with ``format=``. Deriving ``format=`` from the suffix here keeps the
+    name and the content in agreement.
     """
     suffix = Path(path).suffix.lower()
     found = FORMATS.get(suffix)
@@ -185,9 +210,9 @@ def save(path: PathLike, *cells, epoch: int = 0, step_in_epoch: int = 0,
 
     Pass the training step (``TrainOneStepCell``) to store weights *and* optimizer state (moments,
     ``global_step``, learning-rate schedule position): what resuming needs. Pass just the network
-    for a weights-only file (inference). ``epoch`` is the epoch in progress (0-based) and
-    ``step_in_epoch`` how many of its batches are already trained; after a finished epoch ``e``
-    that is ``epoch=e + 1, step_in_epoch=0``.
+    for a weights-only file (inference). ``epoch`` is the number of completed epochs and
+    ``step_in_epoch`` how many batches of the next one are already trained; after the 3rd epoch
+    that is ``epoch=3, step_in_epoch=0`` (``describe_position`` says it in words).
 
     Returns the path written. The previous file at ``path`` stays complete until the new one is.
     """
@@ -302,5 +327,5 @@ def load(path: PathLike, *cells, strict: bool = True, format: Optional[str] = No
         arrays=arrays)
 
 
-__all__ = ["CheckpointError", "CheckpointInfo", "FORMATS", "checkpoint_format", "load", "read", "save",
-           "stale_temp_files"]
+__all__ = ["CheckpointError", "CheckpointInfo", "FORMATS", "checkpoint_format", "describe_position", "load", "read",
+           "save", "stale_temp_files"]

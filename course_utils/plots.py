@@ -239,6 +239,51 @@ class LiveTrainingPlot:
             self._handle.update(self.figure)
 
 
+def plot_data_parallel(batch_size: int, workers: int = 2):
+    """The data-parallel picture of notebook 06: shards -> replicas -> all-reduce -> same update.
+
+    Two workers are drawn (with ``workers`` > 2 the title says how many there are); the global batch
+    is ``batch_size * workers``. Returns the axes.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+    def box(x, y, w, h, text, color, style="round,pad=0.02", ls="-", fs=9):
+        ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle=style, fc=color, ec="black", lw=1, ls=ls))
+        ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=fs)
+
+    def arrow(a, b, color="black"):
+        ax.add_patch(FancyArrowPatch(a, b, arrowstyle="-|>", mutation_scale=12, color=color, lw=1.3))
+
+    _, ax = plt.subplots(figsize=(11, 5))
+    ax.set_xlim(0, 11)
+    ax.set_ylim(0.3, 5.1)
+    ax.axis("off")
+    shard_colors = ["#9ecae1", "#fdae6b"]
+    ax.text(1.0, 3.95, f"global batch\n({batch_size * workers} images)", ha="center", fontsize=9, weight="bold")
+    # the job: one process per worker, started by msrun; the scheduler only introduces them
+    ax.add_patch(FancyBboxPatch((2.45, 0.5), 3.35, 3.5, boxstyle="round,pad=0.02", fc="none", ec="gray", ls="--"))
+    box(2.75, 4.3, 2.75, 0.65, "msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)", "white", ls="--",
+        fs=8)
+    arrow((4.1, 4.28), (4.1, 4.05), color="gray")
+    for r in range(2):
+        y = 2.45 - 1.8 * r
+        box(0.2, y + 0.1, 1.6, 1.2, f"shard {r}\n{batch_size} images", shard_colors[r], style="square,pad=0")
+        box(2.6, y, 3.05, 1.4, f"worker {r} (rank {r})\nfull replica of the model\nforward + backward on shard {r}\n"
+            f"-> gradient g{r}", shard_colors[r])
+        arrow((1.85, y + 0.7), (2.55, y + 0.7))
+        arrow((5.7, y + 0.95), (6.75, 2.55 - 0.6 * r))                          # g_r into the all-reduce
+        arrow((6.75, 2.3 - 0.6 * r), (5.7, y + 0.45), color="tab:green")         # the mean comes back
+    box(6.8, 1.35, 2.0, 1.75, "all-reduce\n(mean)\n\ng = (g0 + g1) / 2", "#c7e9c0")
+    box(9.1, 1.35, 1.75, 1.75, "same update\non every worker:\nw <- w - lr * g\n\nreplicas stay\nidentical",
+        "#f0f0f0", fs=8)
+    arrow((8.85, 2.22), (9.05, 2.22), color="tab:green")
+    more = f" (2 of {workers} workers drawn)" if workers > 2 else ""
+    ax.set_title("Data parallelism: one replica per worker, one shard per worker, one all-reduce per step" + more,
+                 fontsize=11)
+    return ax
+
+
 def _in_ipython() -> bool:
     try:
         from IPython import get_ipython
@@ -247,4 +292,4 @@ def _in_ipython() -> bool:
     return get_ipython() is not None
 
 
-__all__ += ["LiveTrainingPlot", "plot_confusion_matrix", "plot_image_grid"]
+__all__ += ["LiveTrainingPlot", "plot_confusion_matrix", "plot_data_parallel", "plot_image_grid"]

@@ -332,10 +332,12 @@ __all__ += ["ClippedTrainOneStepCell"]
 
 
 # ---- fit/evaluate loop (notebook 04) ----
-# Notebook 04 trains LeNet-5 on MNIST with ``fit``; scripts/bench_lenet.py and the checkpoint tests
-# use it too. The loop itself is the one notebook 03 writes by hand (a ``for`` over the batches
-# calling the training step); ``fit`` adds what a real run needs around it: a progress bar,
-# evaluation every few steps, a live plot hook, checkpoints, resuming, and honest timing.
+# Notebook 04 writes the epoch loop and the test loop by hand (a ``for`` over the batches calling
+# the training step; evaluation mode, arg-max, count), checks that one epoch of it leaves the same
+# weights as ``fit``, and then trains with ``fit``; scripts/bench_lenet.py and the checkpoint tests
+# use it too. ``fit`` adds what a real run needs around the loop: a progress bar (and a plain
+# summary line for stored notebooks), evaluation every few steps, a live plot hook, checkpoints,
+# resuming, and honest timing.
 
 import dataclasses as _dataclasses
 import time as _time
@@ -372,8 +374,8 @@ class FitResult:
     checkpoints: list = _dataclasses.field(default_factory=list)  # paths written, in order
     steps: int = 0                 # steps trained by this call
     global_step: int = 0           # steps trained since the start, after this call
-    epoch: int = 0                 # resume point: the epoch in progress ...
-    step_in_epoch: int = 0         # ... and how many of its batches are done
+    epoch: int = 0                 # resume point: epochs completed ...
+    step_in_epoch: int = 0         # ... and how many batches of the next one are done
     train_seconds: float = 0.0     # time inside the training step (evaluation and saving excluded)
     first_step_seconds: float = 0.0  # the first call alone: in GRAPH_MODE mostly compilation
     interrupted: bool = False      # stopped early (stop_at_step or Ctrl-C / kernel interrupt)
@@ -391,8 +393,20 @@ class FitResult:
     def __repr__(self) -> str:
         acc = f", last accuracy {self.final_accuracy:.4f}" if self.evals else ""
         stop = ", interrupted" if self.interrupted else ""
+        from course_utils.checkpoint import describe_position
+
         return (f"FitResult({self.steps} steps in {self.train_seconds:.1f} s, {self.steps_per_s:.1f} steps/s"
-                f"{acc}; resume point epoch {self.epoch} step {self.step_in_epoch}{stop})")
+                f"{acc}; stopped at {describe_position(self.epoch, self.step_in_epoch)}{stop})")
+
+    def summary(self, description: str = "training") -> str:
+        """One plain line for logs and stored notebooks (a progress bar widget shows no text there)."""
+        from course_utils.checkpoint import describe_position
+
+        acc = f", test accuracy {self.final_accuracy:.2%}" if self.evals else ""
+        stop = " (interrupted)" if self.interrupted else ""
+        return (f"{description}: {self.steps:,} steps trained in {self.train_seconds:.1f} s "
+                f"({self.steps_per_s:.0f} steps/s after the first), now at "
+                f"{describe_position(self.epoch, self.step_in_epoch)}{stop}{acc}")
 
 
 def _steps_per_epoch(data) -> Optional[int]:
@@ -428,6 +442,8 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         saves a checkpoint, if configured, and returns instead of raising.
     on_update: called as ``on_update(result)`` every ``update_every`` steps, after each evaluation
         and at the end (e.g. ``course_utils.plots.LiveTrainingPlot``).
+    progress: show a ``tqdm`` progress bar and, at the end, print ``result.summary()`` as plain text
+        (what a stored notebook shows, where the bar widget cannot render).
     """
     from course_utils import checkpoint as _checkpoint
     from course_utils import evaluate as _evaluate
@@ -445,8 +461,8 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
     result = FitResult()
     start_epoch, skip = (resume.epoch, resume.step_in_epoch) if resume is not None else (0, 0)
     if start_epoch >= epochs and resume is not None:
-        raise ValueError(f"The checkpoint is at epoch {start_epoch}, step {skip}: nothing left of {epochs} "
-                         "epoch(s). Pass a larger epochs= to train further.")
+        raise ValueError(f"The checkpoint was saved at {_checkpoint.describe_position(start_epoch, skip)}: "
+                         f"nothing left of {epochs} epoch(s). Pass a larger epochs= to train further.")
     factory = callable(train_data) and not hasattr(train_data, "create_tuple_iterator")
     first_data = train_data(start_epoch) if factory else train_data
     # A new iterator on the same dataset replays the same shuffled order, so a dataset is read
@@ -541,6 +557,9 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         run_eval(result.epoch)
     elif on_update is not None:
         on_update(result)
+    if progress:
+        # The bar is a widget in a notebook: a stored notebook (GitHub, nbviewer) shows it as "0%".
+        print(result.summary(description))
     return result
 
 

@@ -92,7 +92,13 @@ def test_counters_extra_and_optimizer_state_round_trip(tmp_path, suffix):
     assert "moment1.fc1.weight" in info.arrays and int(info.arrays["global_step"][0]) == 3
     arrays, counters = checkpoint.read(path)
     assert int(counters["course.epoch"]) == 2 and "course.epoch" not in arrays
-    assert "resume at epoch 2, step 17" in info.summary()
+    assert "saved at epoch 3, after its step 17" in info.summary()   # counted from 1 where a learner reads it
+
+
+def test_positions_are_described_counting_from_one():
+    assert checkpoint.describe_position(0, 0) == "the start of training"
+    assert checkpoint.describe_position(3, 0) == "the end of epoch 3"
+    assert checkpoint.describe_position(3, 189) == "epoch 4, after its step 189"
 
 
 def test_weights_only_file_into_a_network_lists_the_unused_optimizer_state(tmp_path):
@@ -217,6 +223,17 @@ def test_stop_at_step_saves_the_position_and_resume_finishes(tmp_path):
     edge = fit(_training(seed=3)[2], _epoch_data, 2, checkpoint_path=target, stop_at_step=5, progress=False)
     assert edge.interrupted and (edge.epoch, edge.step_in_epoch) == (1, 0)
     assert checkpoint.load(target, _training(seed=9)[2]).epoch == 1
+    assert "stopped at the end of epoch 1" in repr(edge)
+
+
+def test_fit_with_a_progress_bar_ends_with_a_plain_line(capsys):
+    # a stored notebook shows the tqdm widget as "0%": the plain line is what a reader sees there
+    result = fit(_training(seed=3)[2], _epoch_data, 1, stop_at_step=3, description="demo")
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    assert line == result.summary("demo")
+    assert line.startswith("demo: 3 steps trained in ") and "epoch 1, after its step 3 (interrupted)" in line
+    fit(_training(seed=3)[2], _epoch_data, 1, stop_at_step=3, progress=False)
+    assert capsys.readouterr().out == ""
 
 
 # ---- a writer killed in the middle of a save -------------------------------------------------------

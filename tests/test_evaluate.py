@@ -138,3 +138,16 @@ def test_live_training_plot_follows_a_fit_result():
     live(result)
     assert list(live.acc.get_ydata()) == [0.95, 0.97] and "0.9700" in live.ax_acc.get_title()
     plt.close(live.figure)
+
+
+def test_data_parallel_diagram_names_the_global_batch():
+    import matplotlib.pyplot as plt
+
+    from course_utils import plots
+
+    ax = plots.plot_data_parallel(batch_size=32, workers=2)
+    texts = [t.get_text() for t in ax.texts]
+    assert any("(64 images)" in t for t in texts) and any("shard 1\n32 images" in t for t in texts)
+    assert "drawn" not in ax.get_title()
+    assert "(2 of 4 workers drawn)" in plots.plot_data_parallel(batch_size=8, workers=4).get_title()
+    plt.close("all")

@@ -37,12 +37,13 @@ def test_q1_not_attempted():
     assert nb04.q1.check(flatten_size) == Outcome.NOT_ATTEMPTED
 
 
+# Messages state symptoms (which input, expected vs got), never the fix.
 @pytest.mark.parametrize("answer, message", [
     (lambda s: 400, "for 32x32 inputs"),
-    (lambda s: ((s - 4) // 2 - 4) // 2 * (((s - 4) // 2 - 4) // 2), "multiply by the 16 channels"),
-    (lambda s: 16 * (((s - 5) // 2 - 5) // 2) ** 2, "s - 5 + 1"),
-    (lambda s: 16 * (s // 4) ** 2, "padding 'same'"),
-    (lambda s: 16 * ((s - 4) / 2 - 4) / 2 * (((s - 4) / 2 - 4) / 2), "float"),
+    (lambda s: ((s - 4) // 2 - 4) // 2 * (((s - 4) // 2 - 4) // 2), "is the size of one channel"),
+    (lambda s: 16 * (((s - 5) // 2 - 5) // 2) ** 2, "removed 5 pixels"),
+    (lambda s: 16 * (s // 4) ** 2, "padded convolutions"),
+    (lambda s: 16 * ((s - 4) / 2 - 4) / 2 * (((s - 4) / 2 - 4) / 2), "a float; expected the int 256"),
     (lambda s: "256", "whole number"),
 ])
 def test_q1_rejects_typical_mistakes(answer, message):
@@ -107,9 +108,9 @@ def _variant(bn_sizes=(6, 16), drop=lambda d: nn.Dropout(p=d), use_dropout=True,
 @pytest.mark.parametrize("answer, message", [
     (_variant(bn_sizes=()), "no batch normalisation layer"),
     (_variant(bn_sizes=(6,)), "exactly two nn.BatchNorm2d"),
-    (_variant(drop=lambda d: nn.Dropout(keep_prob=d)), "keep_prob is the fraction *kept*"),
-    (_variant(drop=lambda d: nn.Dropout(p=0.5)), "Pass the constructor's dropout argument"),
-    (_variant(use_dropout=False), "not used in construct"),
+    (_variant(drop=lambda d: nn.Dropout(keep_prob=d)), "0.70 is the fraction kept"),
+    (_variant(drop=lambda d: nn.Dropout(p=0.5)), "drops a fraction 0.50 of the activations; expected 0.30"),
+    (_variant(use_dropout=False), "expected dropout to make them differ"),
     (_variant(fc1_in=400), "256 features"),
 ])
 def test_q2_structure_checks(answer, message):
@@ -172,11 +173,11 @@ def _loop(percent=False, count=False, mean_of_batches=False, first_batch_only=Fa
 
 
 @pytest.mark.parametrize("answer, message", [
-    (_loop(percent=True), "percentage"),
-    (_loop(count=True), "number of correct predictions"),
+    (_loop(percent=True), "100 times the fraction"),
+    (_loop(count=True), "The number of correct predictions"),
     (_loop(mean_of_batches=True), "mean of the per-batch accuracies"),
-    (_loop(first_batch_only=True), "Only the first batch"),
-    (_loop(eval_mode=False), "still in training mode"),
+    (_loop(first_batch_only=True), "the first batch alone"),
+    (_loop(eval_mode=False), "in training mode while it predicted"),
 ])
 def test_q3_rejects_typical_mistakes(answer, message):
     result = nb04.q3.check(answer)

@@ -105,15 +105,14 @@ def _require_subclass(cls, name: str, base, base_name: str, why: str) -> None:
 def _as_loss(out, label: str):
     """The learner's Cell output as a float, or Incorrect explaining why it is not a scalar loss."""
     if isinstance(out, (tuple, list)):
-        raise Incorrect(f"{label} returned a {type(out).__name__} of {len(out)} values; a loss Cell returns "
-                        "one scalar tensor (TrainOneStepCell differentiates that single output).")
+        raise Incorrect(f"{label} returned a {type(out).__name__} of {len(out)} values; expected one scalar "
+                        "tensor, the loss.")
     try:
         arr = to_numpy(out)
     except Exception:
         raise Incorrect(f"{label} returned {out!r} ({type(out).__name__}); return a MindSpore tensor.") from None
     if arr.shape != ():
-        raise Incorrect(f"{label} returned shape {arr.shape}; expected a scalar loss (shape ()). Use a loss "
-                        "with reduction='mean' and add the two head losses.")
+        raise Incorrect(f"{label} returned shape {arr.shape}; expected a scalar loss (shape ()).")
     return float(arr)
 
 
@@ -154,13 +153,11 @@ class TwoHeadLoss(_FromReference):
         except AttributeError as exc:
             msg = _first_line(exc)
             if "_auto_prefix" in msg or "_cells" in msg or "_params" in msg:
-                raise Incorrect(f"TwoHeadWithLoss({args}) failed: {msg} This is what happens when __init__ "
-                                "sets attributes before the Cell machinery exists: call "
-                                "super().__init__(backbone, loss_fn) as the first line of __init__.") from None
+                raise Incorrect(f"TwoHeadWithLoss({args}) failed: {msg} (the error of section 3's "
+                                "ForgotSuperInit).") from None
             raise
         except TypeError as exc:
-            raise Incorrect(f"TwoHeadWithLoss({args}) failed with TypeError: {_first_line(exc)}. The class "
-                            "takes (backbone, loss_fn, aux_weight=0.4).") from None
+            raise Incorrect(f"TwoHeadWithLoss({args}) failed with TypeError: {_first_line(exc)}.") from None
 
     def _check(self, cls):
         from mindspore import nn
@@ -175,15 +172,13 @@ class TwoHeadLoss(_FromReference):
 
         cell = self._build(cls, net, nn.MSELoss(), aux_weight=0.4)
         if getattr(cell, "_backbone", None) is not net or cell.backbone_network is not net:
-            raise Incorrect("backbone_network of your cell is not the network passed in: WithLossCell.__init__ "
-                            "stores it as self._backbone. Call super().__init__(backbone, loss_fn) (not "
-                            "nn.Cell.__init__ or super(nn.WithLossCell, self).__init__()).")
+            raise Incorrect("TwoHeadWithLoss(net, ...).backbone_network is not the network passed in; expected "
+                            "the same object.")
         expected_names = sorted(p.name for p in net.trainable_params())
         got_names = sorted(p.name for p in cell.trainable_params())
         if got_names != expected_names:
-            raise Incorrect(f"the loss cell's trainable parameters should be exactly the network's "
-                            f"({expected_names}), got {got_names}. Keep the network only in the parent's "
-                            "self._backbone and do not add parameters of your own.")
+            raise Incorrect(f"the loss cell's trainable parameters: expected exactly the network's "
+                            f"{expected_names}, got {got_names}.")
 
         for weight in (0.4, 0.0, 1.5):
             cell = self._build(cls, net, nn.MSELoss(), aux_weight=weight)
@@ -194,11 +189,11 @@ class TwoHeadLoss(_FromReference):
                 continue
             hint = ""
             if np.isclose(got, main_loss, rtol=1e-5):
-                hint = " That is the main head's loss alone: add aux_weight times the auxiliary head's loss."
+                hint = " (That is the main head's loss alone.)"
             elif np.isclose(got, main_loss + aux_loss, rtol=1e-5):
-                hint = " That is main + aux with weight 1: use the aux_weight you were given."
+                hint = " (That is main + aux with weight 1.)"
             elif np.isclose(got, weight * main_loss + aux_loss, rtol=1e-5):
-                hint = " aux_weight multiplies the main loss there; it belongs to the auxiliary head (second output)."
+                hint = " (That is aux_weight times the main loss, plus the aux loss.)"
             raise Incorrect(f"{label}: expected main loss {_fmt(main_loss)} + {weight} * aux loss "
                             f"{_fmt(aux_loss)} = {_fmt(expected)}, got {_fmt(got)}.{hint}")
 
@@ -313,24 +308,21 @@ class ClipValue(_FromReference):
                 raise Incorrect(f"ClipValueTrainStep{args}(x, y) returned {_fmt(loss)}; expected the loss "
                                 f"before the update, {_fmt(loss_before)}, as TrainOneStepCell does.")
             if all(np.allclose(u, 0.0) for u in updates):
-                raise Incorrect(f"after ClipValueTrainStep{args}(x, y) the weights did not change: apply the "
-                                "gradients with self.optimizer(grads) and tie it to the result with "
-                                "loss = ops.depend(loss, self.optimizer(grads)).")
+                raise Incorrect(f"after ClipValueTrainStep{args}(x, y) the weights did not change; expected "
+                                "an SGD update with the clipped gradients.")
             expected = [-lr * np.clip(g, -c, c) for g in grads]
             if all(np.allclose(u, e, rtol=1e-4, atol=1e-7) for u, e in zip(updates, expected)):
                 continue
             hint = ""
             if all(np.allclose(u, -lr * g, rtol=1e-4, atol=1e-7) for u, g in zip(updates, grads)):
-                hint = (" The update used the unclipped gradients: clip grads before self.optimizer(grads) "
-                        "(clipping after the update, or clipping the loss, changes nothing).")
+                hint = " (That is the update with the unclipped gradients.)"
             else:
                 total = np.sqrt(sum(np.sum(g ** 2) for g in grads))
                 scaled = [-lr * g * min(1.0, c / total) for g in grads]
                 if all(np.allclose(u, s, rtol=1e-4, atol=1e-7) for u, s in zip(updates, scaled)):
-                    hint = (" That is clipping by the global norm (ops.clip_by_global_norm); this exercise "
-                            "bounds each gradient element to [-clip_value, clip_value] (ops.clip_by_value).")
+                    hint = " (That is the update with the gradients clipped by their global norm.)"
                 elif clip_value is None:
-                    hint = " Check the default: clip_value=1.0."
+                    hint = " (Without a clip_value argument the clipping bound should be 1.0.)"
             worst = int(np.argmax([np.max(np.abs(u - e)) for u, e in zip(updates, expected)]))
             raise Incorrect(f"after ClipValueTrainStep{args}(x, y), parameter {names[worst]} moved by "
                             f"{describe(updates[worst].astype(np.float32))}; expected -lr * clip(gradient, "
@@ -413,7 +405,7 @@ class EarlyStoppingCurve(_FromReference):
                 continue
             if all(isinstance(v, (int, np.integer)) for v in got) and None not in expected and \
                     tuple(v + 1 for v in got) == expected:
-                hint = " Your epochs look 0-based: number them from 1 (enumerate(val_losses, start=1))."
+                hint = " (Each epoch number is one less than expected.)"
             else:
                 hint = f" This case: {about}."
             raise Incorrect(f"{call}: expected (best_epoch, stop_epoch) = {expected}, got {got}.{hint}")

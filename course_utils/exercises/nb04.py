@@ -53,24 +53,21 @@ class FlattenSize(Exercise):
             if isinstance(got, (bool, np.bool_)) or not isinstance(got, (int, np.integer, float, np.floating)):
                 raise Incorrect(f"flatten_size({size}) returned {describe(got)}; return a whole number (int).")
             if got == expected and isinstance(got, (float, np.floating)):
-                raise Incorrect(f"flatten_size({size}) returned {got!r}, a float: nn.Dense wants an int. "
-                                "Use // (floor division) for the pooling step.")
+                raise Incorrect(f"flatten_size({size}) returned {got!r}, a float; expected the int {expected}.")
             if got == expected:
                 continue
             side = int(round(np.sqrt(expected // 16)))
             hint = ""
             if got == 400 and size != 32:
-                hint = (" 400 = 16 * 5 * 5 is the size for 32x32 inputs (the classic LeNet-5); the side "
-                        "length depends on the input size.")
+                hint = " (400 is the size for 32x32 inputs.)"
             elif got == side * side:
-                hint = " That is one channel's worth: multiply by the 16 channels of conv2."
+                hint = f" ({got} is the size of one channel.)"
             elif got == 16 * (((size - 5) // 2 - 5) // 2) ** 2:
-                hint = " A valid 5x5 convolution gives s - 5 + 1 positions, not s - 5."
+                hint = " (That is the size if each convolution removed 5 pixels per side length instead of 4.)"
             elif got == 16 * (size // 4) ** 2:
-                hint = (" That is what padding 'same' would give; LeNet5 uses pad_mode='valid', which "
-                        "loses 4 pixels per convolution.")
+                hint = " (That is the size with padded convolutions, which keep the side length.)"
             elif isinstance(got, (float, np.floating)):
-                hint = " Pooling rounds down: use // rather than /."
+                hint = " (A float: the pooled side lengths were not rounded down.)"
             raise Incorrect(f"flatten_size({size}): expected {expected} (16 channels x {side} x {side}), "
                             f"got {got!r}.{hint}")
 
@@ -110,29 +107,28 @@ class LeNetBatchNorm(Exercise):
         try:
             net = self.call(LeNet5BN, num_classes=10, dropout=0.3)
         except TypeError as exc:
-            raise Incorrect(f"LeNet5BN(num_classes=10, dropout=0.3) failed: {exc}. The class takes "
-                            "(num_classes=10, dropout=0.5).") from None
+            raise Incorrect(f"LeNet5BN(num_classes=10, dropout=0.3) failed: {exc}.") from None
         cells = [c for _, c in net.cells_and_names()]
         bns = [c for c in cells if isinstance(c, (nn.BatchNorm2d, nn.BatchNorm1d))]
         bn2d = [c for c in bns if isinstance(c, nn.BatchNorm2d)]
         if not bns:
-            raise Incorrect("no batch normalisation layer found: add nn.BatchNorm2d(6) after conv1 and "
-                            "nn.BatchNorm2d(16) after conv2 (as attributes of the Cell, set in __init__).")
+            raise Incorrect("LeNet5BN() has no batch normalisation layer among its cells; expected two "
+                            "nn.BatchNorm2d layers.")
         if len(bn2d) != 2 or len(bns) != 2:
             raise Incorrect(f"expected exactly two nn.BatchNorm2d layers (one per convolution), found "
                             f"{len(bn2d)} BatchNorm2d and {len(bns) - len(bn2d)} BatchNorm1d.")
         sizes = sorted(int(c.num_features) for c in bn2d)
         if sizes != [6, 16]:
-            raise Incorrect(f"the batch-norm layers normalise {sizes} channels; they must match the "
-                            "convolutions' output channels: nn.BatchNorm2d(6) and nn.BatchNorm2d(16).")
+            raise Incorrect(f"the batch-norm layers normalise {sizes} channels; expected [6, 16], the "
+                            "convolutions' output channels.")
         drops = [c for c in cells if isinstance(c, nn.Dropout)]
         if len(drops) != 1:
             raise Incorrect(f"expected one nn.Dropout layer (before the last Dense layer), found {len(drops)}.")
         rate = _drop_rate(drops[0])
         if not np.isclose(rate, 0.3):
-            hint = (" keep_prob is the fraction *kept*; use nn.Dropout(p=dropout)." if np.isclose(rate, 0.7)
-                    else " Pass the constructor's dropout argument: nn.Dropout(p=dropout).")
-            raise Incorrect(f"LeNet5BN(dropout=0.3) drops a fraction {rate:.2f} of the activations.{hint}")
+            hint = " (0.70 is the fraction kept.)" if np.isclose(rate, 0.7) else ""
+            raise Incorrect(f"LeNet5BN(dropout=0.3) drops a fraction {rate:.2f} of the activations; "
+                            f"expected 0.30.{hint}")
         convs = [c for c in cells if isinstance(c, nn.Conv2d)]
         denses = [c for c in cells if isinstance(c, nn.Dense)]
         if len(convs) != 2 or len(denses) != 3:
@@ -149,19 +145,18 @@ class LeNetBatchNorm(Exercise):
             raise Incorrect(f"LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {out.shape}; expected (4, 10).")
         again = to_numpy(net(x))
         if not np.allclose(out, again):
-            raise Incorrect("in evaluation mode (net.set_train(False)) two calls on the same input differ: "
-                            "dropout and batch statistics must be off in evaluation mode. Use nn.Dropout and "
-                            "nn.BatchNorm2d, which switch by themselves, rather than ops.dropout.")
+            raise Incorrect(f"in evaluation mode (net.set_train(False)) two calls of LeNet5BN(dropout=0.3) on the "
+                            f"same input differ by up to {np.abs(out - again).max():.3g}; expected identical outputs.")
         net.set_train(True)
         first, second = to_numpy(net(x)), to_numpy(net(x))
         if np.allclose(first, second):
-            raise Incorrect("in training mode two calls on the same input gave the same output: the dropout "
-                            "layer is not used in construct (apply self.dropout before the last Dense layer).")
+            raise Incorrect("in training mode (net.set_train(True)) two calls of LeNet5BN(dropout=0.3) on the same "
+                            "input gave the same output; expected dropout to make them differ.")
         n10 = self.call(LeNet5BN, num_classes=3)
         n10.set_train(False)
         if to_numpy(n10(x)).shape != (4, 3):
-            raise Incorrect("LeNet5BN(num_classes=3) should output 3 logits per image: use num_classes for "
-                            "the last Dense layer.")
+            raise Incorrect(f"LeNet5BN(num_classes=3)(x) for x of shape (4, 1, 28, 28) returned shape "
+                            f"{to_numpy(n10(x)).shape}; expected (4, 3).")
 
 
 @functools.lru_cache(maxsize=None)
@@ -289,17 +284,16 @@ class EvaluationLoop(Exercise):
                 continue
             hint = ""
             if net.calls_in_training_mode:
-                hint = (" The network was still in training mode when it predicted: call "
-                        "network.set_train(False) first (dropout and batch statistics change the predictions).")
+                hint = (" The network was in training mode while it predicted (the network was handed over "
+                        "in training mode).")
             elif np.isclose(value, 100 * expected):
-                hint = " That is a percentage: return the fraction (0..1)."
+                hint = " (100 times the fraction.)"
             elif np.isclose(value, expected * len(labels)):
-                hint = " That is the number of correct predictions: divide by the number of images."
+                hint = " (The number of correct predictions, not the fraction.)"
             elif batch_size == 4 and np.isclose(value, 0.5):
-                hint = (" That is the mean of the per-batch accuracies (1.0, 0.5, 0.0); the last batch has "
-                        "only 2 images, so count correct predictions over all batches and divide once.")
+                hint = " (The mean of the per-batch accuracies 1.0, 0.5 and 0.0; the last batch has 2 images.)"
             elif batch_size in (3, 4) and np.isclose(value, 1.0):
-                hint = " Only the first batch seems to be counted: loop over all of them."
+                hint = " (The accuracy of the first batch alone.)"
             raise Incorrect(f"{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}")
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import inspect
 import math
+import textwrap
 
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, register
+from course_utils.exercises import nb06_worker
 
 
 def _shard_indices_solution(n_samples, num_shards, shard_id):
@@ -20,6 +22,11 @@ def _global_gradient_solution(rank_grads, rank_sizes):
     return sum(g * (n / total) for g, n in zip(rank_grads, rank_sizes))
 
 
+def _source_as(fn, name: str) -> str:
+    """A reference solution's source, under the name the learner writes."""
+    return inspect.getsource(fn).replace(fn.__name__, name)
+
+
 class ShardIndices(Exercise):
     names = ("shard_indices",)
     title = "which samples a rank reads"
@@ -29,8 +36,7 @@ class ShardIndices(Exercise):
 
     @property
     def solution_text(self) -> str:
-        return "import math\n\n" + inspect.getsource(_shard_indices_solution).replace(
-            "_shard_indices_solution", "shard_indices")
+        return "import math\n\n" + _source_as(_shard_indices_solution, "shard_indices")
 
     def reference(self):
         return (_shard_indices_solution,)
@@ -53,17 +59,14 @@ class ShardIndices(Exercise):
                 continue
             case = f"with {n} samples and {k} shards"
             if all(sorted(g) == sorted(e) for g, e in zip(got, expected)):
-                raise Incorrect(f"{case} the right samples come back in another order: {got}. Keep the order in "
-                                f"which the shard reads them: {expected}.")
+                raise Incorrect(f"{case} the right samples come back in another order: expected {expected}, "
+                                f"got {got}.")
             if [len(g) for g in got] != [len(e) for e in expected]:
                 raise Incorrect(
                     f"{case} your shards have {[len(g) for g in got]} samples, MindSpore's "
-                    f"{[len(e) for e in expected]}. Every shard must get the same number, ceil(n / num_shards): a rank "
-                    "with fewer batches would stop early while the others wait for it in the next all-reduce. "
-                    "MindSpore fills the short shards by starting again at sample 0.")
+                    f"{[len(e) for e in expected]}: expected {expected}, got {got}.")
             if got[0] == list(range(len(got[0]))):
-                raise Incorrect(f"{case} you cut the data into contiguous blocks ({got}). MindSpore interleaves: "
-                                f"shard r reads samples r, r + num_shards, r + 2 * num_shards, ... -> {expected}.")
+                raise Incorrect(f"{case} your shards are contiguous blocks: expected {expected}, got {got}.")
             raise Incorrect(f"{case} expected the shards {expected}, got {got}.")
 
 
@@ -76,7 +79,7 @@ class GlobalGradient(Exercise):
 
     @property
     def solution_text(self) -> str:
-        return inspect.getsource(_global_gradient_solution).replace("_global_gradient_solution", "global_gradient")
+        return _source_as(_global_gradient_solution, "global_gradient")
 
     def reference(self):
         return (_global_gradient_solution,)
@@ -97,23 +100,108 @@ class GlobalGradient(Exercise):
                                 "gradient of the global batch.") from None
             if got_arr.shape != expected.shape:
                 raise Incorrect(f"for shards of sizes {list(sizes)} expected one gradient of shape {expected.shape}, "
-                                f"got shape {got_arr.shape}: combine the ranks' gradients into one.")
+                                f"got shape {got_arr.shape}.")
             if np.allclose(got_arr, expected, rtol=1e-6, atol=1e-9):
                 continue
             plain = np.mean(rank_grads, axis=0)
             if np.allclose(got_arr, plain):
-                raise Incorrect(f"for shards of sizes {list(sizes)} you took the plain average of the ranks' gradients. "
-                                "That is only the global mean when all shards are equal (and it is what "
-                                "gradients_mean=True does, which is why training drops incomplete batches). Weight each "
-                                "rank by its number of samples.")
+                raise Incorrect(f"for shards of sizes {list(sizes)} you returned the plain average of the ranks' "
+                                f"gradients, {np.round(got_arr, 4).tolist()}; the mean over all samples is "
+                                f"{np.round(expected, 4).tolist()}.")
             if np.allclose(got_arr, np.sum(rank_grads, axis=0)):
-                raise Incorrect(f"for shards of sizes {list(sizes)} you summed the ranks' gradients: that is what "
-                                "gradients_mean=False gives, N times too large a step with equal shards. Average, "
-                                "weighted by the shard sizes.")
+                raise Incorrect(f"for shards of sizes {list(sizes)} you returned the sum of the ranks' gradients, "
+                                f"{np.round(got_arr, 4).tolist()}; the mean over all samples is "
+                                f"{np.round(expected, 4).tolist()}.")
             raise Incorrect(f"for shards of sizes {list(sizes)} expected {np.round(expected, 4).tolist()}, "
                             f"got {np.round(got_arr, 4).tolist()}.")
 
 
+# Runs only inside the workers, in a file that starts with nb06_worker.MODULE_HEADER (which imports
+# ms, nn and ops there); this module does not import MindSpore.
+def _make_dp_step_solution(net, loss_fn, optimizer, group_size):
+    def forward(x, y):
+        return loss_fn(net(x), y)
+
+    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)  # noqa: F821
+    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)  # noqa: F821
+
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient
+        return ops.depend(loss, optimizer(grads))  # noqa: F821
+
+    return step
+
+
+class DataParallelStep(Exercise):
+    """The learner's functional data-parallel step, run for real on two msrun workers.
+
+    The function is never called in the learner's kernel (a parallel context without ``init()``
+    would crash it): its source goes into a file that ``nb06_worker.py`` imports on each rank.
+    """
+
+    names = ("make_dp_step",)
+    title = "a functional data-parallel step, on two workers"
+    workers = 2
+    timeout = 240.0
+    hint_text = ("value_and_grad gives each rank the gradient of its own shard. Something must turn those into the "
+                 "same gradient on every rank before the optimizer runs: nn.DistributedGradReducer(parameters, "
+                 "mean=..., degree=...), called on the gradients.")
+
+    def reference(self):
+        return (_make_dp_step_solution,)
+
+    @property
+    def solution_text(self) -> str:
+        return _source_as(_make_dp_step_solution, "make_dp_step")
+
+    def _check(self, make_dp_step):
+        import tempfile
+        from pathlib import Path
+
+        from course_utils.distributed import LaunchError, launch
+
+        if not callable(make_dp_step):
+            raise Incorrect(f"make_dp_step is {describe(make_dp_step)}, not a function.")
+        try:
+            source = textwrap.dedent(inspect.getsource(make_dp_step))
+        except (OSError, TypeError):
+            raise Incorrect("the source of make_dp_step cannot be read: define it with def in a notebook cell "
+                            "or a file.") from None
+        source = source.replace(f"def {make_dp_step.__name__}(", "def make_dp_step(", 1)
+        print(f"running make_dp_step on {self.workers} msrun workers (this takes a few seconds)...", flush=True)
+        with tempfile.TemporaryDirectory(prefix="nb06_q3_") as tmp:
+            folder = Path(tmp)
+            module = folder / "learner_step.py"
+            module.write_text(nb06_worker.MODULE_HEADER + source)
+            try:
+                launch(nb06_worker.__file__, ["--module", module, "--out", folder / "out"], workers=self.workers,
+                       log_dir=folder / "logs", timeout=self.timeout)
+            except LaunchError as err:
+                lines = [ln.strip() for ln in str(err).splitlines() if ln.strip()]
+                detail = lines[1] if err.kind == "worker_failed" and len(lines) > 1 else lines[0]
+                raise Incorrect(f"on {self.workers} workers, make_dp_step did not run to the end "
+                                f"({err.kind}{'' if err.rank is None else f', rank {err.rank}'}): {detail}") from None
+            ranks = [np.load(folder / "out" / f"rank_{r}.npz") for r in range(self.workers)]
+            weights = [r["weights"] for r in ranks]
+        w0, b0, _, _ = nb06_worker.problem(self.workers)
+        start = nb06_worker.flat(w0, b0)
+        expected = nb06_worker.reference_weights(self.workers)
+        steps = nb06_worker.STEPS
+        if all(np.array_equal(w[-1], start) for w in weights):
+            raise Incorrect(f"after {steps} steps the weights are unchanged on every rank (expected them to move).")
+        drift = float(np.abs(weights[0] - weights[1]).max())
+        if drift > 0:
+            raise Incorrect(f"after {steps} steps on different shards, rank 0 and rank 1 hold different weights "
+                            f"(largest difference {drift:.3g}); expected identical replicas.")
+        gap = float(np.abs(weights[0][-1] - expected[-1]).max())
+        if gap > 1e-5:
+            raise Incorrect(f"both ranks agree, but after {steps} steps their weights differ from one process trained "
+                            f"on the combined batches by up to {gap:.3g}: first weights expected "
+                            f"{np.round(expected[-1][:3], 4).tolist()}, got {np.round(weights[0][-1][:3], 4).tolist()}.")
+
+
 q1 = ShardIndices()
 q2 = GlobalGradient()
+q3 = DataParallelStep()
 register(globals(), "06")

@@ -1,0 +1,24 @@
+"""The tutorials' one line, run where it does not belong: DATA_PARALLEL in a plain process, no init().
+
+Notebook 06 (section 7.3) runs this file in a child process, because MindSpore 2.10 builds the
+training step and then dies with a segmentation fault at the first step: in the notebook's own
+kernel that would kill the kernel. Expected output: "training step built", then the process is
+killed by signal 11 before "first step done".
+"""
+
+from course_utils import runtime
+
+runtime.setup(device="CPU", verbose=False)
+
+import mindspore as ms  # noqa: E402  (after runtime.setup: it sets variables MindSpore reads at import)
+import numpy as np  # noqa: E402
+from mindspore import nn  # noqa: E402
+
+from course_utils.models import LeNet5  # noqa: E402
+
+ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+net = LeNet5()
+step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), nn.SGD(net.trainable_params()))
+print("training step built", flush=True)
+step(ms.Tensor(np.zeros((4, 1, 28, 28), np.float32)), ms.Tensor(np.zeros(4, np.int32)))
+print("first step done", flush=True)
