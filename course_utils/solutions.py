@@ -284,8 +284,11 @@ def execute_notebook(path: Path, timeout: int = 1800) -> dict:
                             resources={"metadata": {"path": str(path.parent)}}, store_widget_state=True)
     start = time.perf_counter()
     error = ""
+    # What the kernel process itself writes (MindSpore's C++ prints from compiled graphs, ipykernel's
+    # start-up warnings) goes to a log beside the notebook instead of the builder's terminal.
     try:
-        client.execute()
+        with open(path.with_suffix(".kernel.log"), "w") as log:
+            client.execute(stdout=log, stderr=log)
     except CellExecutionError as exc:
         error = str(exc).strip().splitlines()[-1][:500] if str(exc).strip() else type(exc).__name__
     seconds = time.perf_counter() - start
