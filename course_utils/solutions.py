@@ -13,7 +13,8 @@ How an exercise cell is found, from the code rather than from its wording:
 
 * the exercise modules a notebook uses are the ``from course_utils.exercises import nbNN`` imports;
 * the exercise cell of ``nbNN.qK`` is the code cell with a top-level call ``nbNN.qK.check()`` *without
-  arguments* (``nbNN.qK.check(BuggyHuberLoss)`` is a demonstration and stays as it is);
+  arguments* (``nbNN.qK.check(BuggyHuberLoss)`` is a demonstration and stays as it is; only for an exercise
+  with ``solution_files``, below, a single call with arguments counts when there is none without);
 * in that cell, the top-level statements that bind the exercise's ``names`` (``def``, ``class``,
   ``name = ____``) are replaced by the code ``nbNN.qK.solution()`` shows, and the check becomes
   ``result = nbNN.qK.check(); assert result == Outcome.CORRECT``; every other line stays.
@@ -109,15 +110,14 @@ def _exercise_imports(tree) -> dict:
 
 
 def _check_call(stmt, modules: dict):
-    """``(module name, "qK")`` if ``stmt`` is a top-level ``nbNN.qK.check()`` without arguments."""
+    """``(module name, "qK", has arguments)`` if ``stmt`` is a top-level ``nbNN.qK.check(...)``."""
     if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
         return None
     call = stmt.value
     func = call.func
     if (isinstance(func, ast.Attribute) and func.attr == "check" and isinstance(func.value, ast.Attribute)
-            and isinstance(func.value.value, ast.Name) and func.value.value.id in modules
-            and not call.args and not call.keywords):
-        return modules[func.value.value.id], func.value.attr
+            and isinstance(func.value.value, ast.Name) and func.value.value.id in modules):
+        return modules[func.value.value.id], func.value.attr, bool(call.args or call.keywords)
     return None
 
 
@@ -163,42 +163,44 @@ def fill_notebook(nb, number: str = ""):
     for tree in trees:
         if tree is not None:
             modules.update(_exercise_imports(tree))
+    calls = {}  # "nb01.q1" -> {False: [(cell, statement)], True: [...]} by "has arguments"
+    for index, tree in enumerate(trees):
+        for position, stmt in enumerate(tree.body if tree is not None else []):
+            hit = _check_call(stmt, modules)
+            if hit:
+                module_name, q, has_args = hit
+                key = f"{module_name.rsplit('.', 1)[1]}.{q}"
+                calls.setdefault(key, {False: [], True: []})[has_args].append((index, position))
     filled = Filled(notebook=number)
-    seen = {}
-    for index, (cell, tree) in enumerate(zip(nb.cells, trees)):
-        if tree is None:
-            continue
-        checks = [(i, hit) for i, stmt in enumerate(tree.body) if (hit := _check_call(stmt, modules))]
-        if not checks:
-            continue
-        if len(checks) > 1:
-            raise BuildError(f"notebook {number}, cell {index}: {len(checks)} exercise checks in one cell; "
-                             "give each exercise its own cell.")
-        position, (module_name, q) = checks[0]
-        exercise = getattr(importlib.import_module(module_name), q, None)
-        key = f"{module_name.rsplit('.', 1)[1]}.{q}"
-        if exercise is None:
-            raise BuildError(f"notebook {number}, cell {index}: {key}.check() but {module_name} has no {q}.")
-        if key in seen:
-            raise BuildError(f"notebook {number}: {key}.check() without arguments in cells {seen[key]} and {index}; "
-                             "the builder cannot tell which one is the exercise cell.")
-        seen[key] = index
-        cell.source = _fill_cell(cell.source, tree, position, key, exercise, number, index, filled)
-        tags = list(cell.metadata.get("tags", []))
-        cell.metadata["tags"] = tags + [SOLUTION_TAG] if SOLUTION_TAG not in tags else tags
-        # a filled cell's output is the solution's, not the stored one: nothing to compare
-        if "nbval-check-output" in cell.metadata["tags"]:
-            cell.metadata["tags"].remove("nbval-check-output")
-        cell.metadata[METADATA_KEY] = {"exercise": key, "label": exercise.label}
-        filled.exercises.append(key)
+    chosen = {}  # cell index -> (statement, key, exercise)
     for module_name in sorted(set(modules.values())):
         short = module_name.rsplit(".", 1)[1]
-        module = importlib.import_module(module_name)
-        missing = [f"{short}.{q}" for q in exercises_of(module) if f"{short}.{q}" not in seen]
-        if missing:
-            raise BuildError(f"notebook {number} imports {short} but has no cell calling "
-                             f"{', '.join(m + '.check()' for m in missing)} without arguments: every exercise needs "
-                             "its exercise cell (placeholder + check) for the instructor edition.")
+        for q, exercise in exercises_of(importlib.import_module(module_name)).items():
+            key = f"{short}.{q}"
+            found = calls.get(key, {False: [], True: []})
+            # the check without arguments; for an exercise answered by files, also one with arguments (a path)
+            places = found[False] or (found[True] if getattr(exercise, "solution_files", None) else [])
+            if not places:
+                raise BuildError(f"notebook {number} imports {short} but has no cell calling {key}.check() without "
+                                 "arguments: every exercise needs its exercise cell (placeholder + check) for the "
+                                 "instructor edition.")
+            if len(places) > 1:
+                cells = " and ".join(str(i) for i, _ in places)
+                raise BuildError(f"notebook {number}: {key}.check() in cells {cells}; the builder cannot tell which "
+                                 "one is the exercise cell.")
+            index, position = places[0]
+            if index in chosen:
+                raise BuildError(f"notebook {number}, cell {index}: the exercise cell of {chosen[index][1]} and of "
+                                 f"{key}; give each exercise its own cell.")
+            chosen[index] = (position, key, exercise)
+    for index in sorted(chosen):
+        position, key, exercise = chosen[index]
+        cell = nb.cells[index]
+        cell.source = _fill_cell(cell.source, trees[index], position, key, exercise, number, index, filled)
+        tags = [t for t in cell.metadata.get("tags", []) if t != "nbval-check-output"]  # its output is new
+        cell.metadata["tags"] = tags + [SOLUTION_TAG]
+        cell.metadata[METADATA_KEY] = {"exercise": key, "label": exercise.label}
+        filled.exercises.append(key)
     return filled
 
 

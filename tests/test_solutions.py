@@ -88,9 +88,14 @@ def test_a_missing_exercise_cell_is_an_error_before_anything_runs():
 
 
 def test_two_cells_checking_the_same_exercise_are_an_error():
-    with pytest.raises(solutions.BuildError, match=r"nb06\.q1\.check\(\) without arguments in cells 0 and 1"):
+    with pytest.raises(solutions.BuildError, match=r"nb06\.q1\.check\(\) in cells 0 and 1"):
         solutions.fill_notebook(_notebook(Q1_CELL, Q1_CELL.replace("from course_utils.exercises import ____, nb06",
                                                                    "")), "06")
+
+
+def test_two_exercises_in_one_cell_are_an_error():
+    with pytest.raises(solutions.BuildError, match=r"cell 0: the exercise cell of nb06\.q1 and of nb06\.q2"):
+        solutions.fill_notebook(_notebook(Q1_CELL + "\n" + Q2_CELL), "06")
 
 
 def test_a_placeholder_outside_the_answer_is_an_error():
@@ -134,10 +139,8 @@ class _ScriptExercise(Exercise):
     def reference(self):
         return ()
 
-    def _check(self):
-        from pathlib import Path
-
-        if "solved" not in Path("scripts/my_train.py").read_text():
+    def _check(self, script="scripts/my_train.py"):
+        if "solved" not in Path(script).read_text():
             raise Incorrect("the script is still the skeleton")
 
 
@@ -150,7 +153,8 @@ def test_solution_files_hook_copies_the_reference_script(tmp_path, monkeypatch):
     (lessons / "scripts").mkdir(parents=True)
     (lessons / "scripts" / "my_train.py").write_text("# skeleton: fill in the gaps\n")
     (lessons / "scripts" / "my_reference.py").write_text("# solved\n")
-    nbformat.write(_notebook("from course_utils.exercises import nb98", "nb98.q1.check()"),
+    # the check may take the script's path: for an exercise answered by files, that call is the exercise cell
+    nbformat.write(_notebook("from course_utils.exercises import nb98", "nb98.q1.check('scripts/my_train.py')"),
                    lessons / "98_script.ipynb")
     monkeypatch.setattr(solutions, "_root", lambda: tmp_path)
     summary = solutions.build(out_dir=tmp_path / "out", execute=False, parameters={}, log=lambda *a: None)
@@ -159,7 +163,13 @@ def test_solution_files_hook_copies_the_reference_script(tmp_path, monkeypatch):
     assert (tmp_path / "out" / "scripts" / "my_train.py").read_text() == "# solved\n"
     assert (lessons / "scripts" / "my_train.py").read_text().startswith("# skeleton"), "lessons untouched"
     built = nbformat.read(tmp_path / "out" / "98_script.ipynb", as_version=4)
+    assert "_solution_result = nb98.q1.check('scripts/my_train.py')" in built.cells[-1].source
     assert "assert _solution_result == Outcome.CORRECT" in built.cells[-1].source
+    monkeypatch.chdir(tmp_path / "out")   # a built notebook runs in its folder
+    assert "Exercise 98.1 - Correct" in _run_cells(built)
+    monkeypatch.chdir(lessons)            # the same cell beside the learner's skeleton fails its assert
+    with pytest.raises(AssertionError, match="the script is still the skeleton"):
+        _run_cells(built)
 
 
 def test_without_names_or_solution_files_nothing_can_be_filled(monkeypatch):
