@@ -36,6 +36,7 @@ import argparse
 import ast
 import json
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -293,7 +294,8 @@ def execute_notebook(path: Path, timeout: int = 1800) -> dict:
         with open(path.with_suffix(".kernel.log"), "w") as log:
             client.execute(stdout=log, stderr=log)
     except CellExecutionError as exc:
-        error = str(exc).strip().splitlines()[-1][:500] if str(exc).strip() else type(exc).__name__
+        text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()   # the traceback's terminal colours
+        error = text.splitlines()[-1][:500] if text else type(exc).__name__
     seconds = time.perf_counter() - start
     nb.metadata.pop("widgets", None)
     nbformat.write(nb, path)
