@@ -18,7 +18,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 export JUPYTER_PATH := $(abspath $(VENV))/share/jupyter
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data lab run notebooks test test-unit test-notebooks test-browser bench clean
+.PHONY: help setup data lab run notebooks solutions test test-unit test-notebooks test-browser bench clean
 
 help: ## List the targets
 	@echo "The MindSpore training-loop course"
@@ -50,6 +50,9 @@ run: setup data ## Run the course with papermill (full-length; QUICK=1 for short
 notebooks: setup data ## Re-execute the stored notebooks from a clean kernel (what a maintainer commits)
 	$(PY) scripts/execute_notebooks.py $(ARGS)
 
+solutions: setup data ## Instructor edition: every lesson with its exercises solved, executed, in build/solutions/ (not committed)
+	$(PY) -m course_utils.solutions $(ARGS)
+
 test: setup data ## Run the whole test suite: unit tests, exercise checks, papermill, nbval, browser
 	$(PY) -m pytest tests $(LESSONS) $(NBVAL) $(ARGS)
 
@@ -66,5 +69,5 @@ bench: setup data ## Benchmarks that print the figures quoted in the notes (ARGS
 	$(PY) -m course_utils.bench $(ARGS)
 
 clean: ## Remove run outputs and caches (keeps .venv and data)
-	rm -rf runs logs screenshots rewritten_network kernel_meta notebooks/checkpoints notebooks/runs .pytest_cache
+	rm -rf build runs logs screenshots rewritten_network kernel_meta notebooks/checkpoints notebooks/runs .pytest_cache
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +

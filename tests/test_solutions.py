@@ -1,0 +1,222 @@
+"""The instructor edition (``make solutions``, ``course_utils.solutions``).
+
+Fast tests: how exercise cells are found and filled, on small notebooks and on every stored lesson.
+The slow test builds and executes the whole edition and requires every exercise to report "correct":
+the proof, inside the real notebooks, that every shown solution passes its own checker.
+"""
+
+import contextlib
+import importlib
+import io
+import sys
+import time
+import types
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from course_utils import solutions
+from course_utils.exercises import Exercise, Incorrect, nb06
+from course_utils.run import find_notebooks
+
+LESSONS = find_notebooks()
+
+
+def _notebook(*sources):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(s) if not s.startswith("#md ") else nbformat.v4.new_markdown_cell(s[4:])
+                for s in sources]
+    return nb
+
+
+Q1_CELL = '''from course_utils.exercises import ____, nb06
+
+
+def shard_indices(n_samples, num_shards, shard_id):
+    return ____   # a list of sample indices
+
+
+nb06.q1.check()
+# nb06.q1.hint()'''
+Q2_CELL = '''def global_gradient(rank_grads, rank_sizes):
+    return ____
+
+
+nb06.q2.check()'''
+
+
+def _run_cells(nb):
+    """Execute a notebook's code cells in one namespace (no kernel; check() prints outside one)."""
+    namespace = {"__name__": "__main__"}
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                exec(compile(cell.source, "<cell>", "exec"), namespace)
+    return out.getvalue()
+
+
+def test_fills_the_exercise_cells_with_the_shown_solutions_and_asserts_correct():
+    nb = _notebook("x = 1", Q1_CELL, "#md ## text", Q2_CELL)
+    filled = solutions.fill_notebook(nb, "06")
+    assert filled.exercises == ["nb06.q1", "nb06.q2"]
+    q1, q2 = nb.cells[1], nb.cells[3]
+    assert nb.cells[0].source == "x = 1" and "solution" not in nb.cells[0].metadata.get("tags", [])
+    assert solutions.shown_solution(nb06.q1) in q1.source and solutions.shown_solution(nb06.q2) in q2.source
+    assert "____, nb06" in q1.source, "the cell's other statements (the import) stay"
+    assert "# nb06.q1.hint()" in q1.source, "comments outside the answer stay"
+    assert "return ____" not in q1.source + q2.source
+    assert q1.metadata[solutions.METADATA_KEY] == {"exercise": "nb06.q1", "label": nb06.q1.label}
+    assert "solution" in q1.metadata["tags"]
+    output = _run_cells(nb)
+    assert f"{nb06.q1.label} - Correct" in output and f"{nb06.q2.label} - Correct" in output
+
+
+def test_a_shown_solution_that_fails_its_check_fails_the_built_cell(monkeypatch):
+    monkeypatch.setattr(type(nb06.q2), "solution_text",
+                        property(lambda self: "def global_gradient(rank_grads, rank_sizes):\n"
+                                              "    return sum(rank_grads) / len(rank_grads)\n"))
+    nb = _notebook(Q1_CELL, Q2_CELL)
+    solutions.fill_notebook(nb, "06")
+    with pytest.raises(AssertionError, match="the shown solution fails its own check.*plain average"):
+        _run_cells(nb)
+
+
+def test_a_missing_exercise_cell_is_an_error_before_anything_runs():
+    with pytest.raises(solutions.BuildError, match=r"no cell calling nb06\.q2\.check\(\)"):
+        solutions.fill_notebook(_notebook(Q1_CELL), "06")
+
+
+def test_two_cells_checking_the_same_exercise_are_an_error():
+    with pytest.raises(solutions.BuildError, match=r"nb06\.q1\.check\(\) in cells 0 and 1"):
+        solutions.fill_notebook(_notebook(Q1_CELL, Q1_CELL.replace("from course_utils.exercises import ____, nb06",
+                                                                   "")), "06")
+
+
+def test_two_exercises_in_one_cell_are_an_error():
+    with pytest.raises(solutions.BuildError, match=r"cell 0: the exercise cell of nb06\.q1 and of nb06\.q2"):
+        solutions.fill_notebook(_notebook(Q1_CELL + "\n" + Q2_CELL), "06")
+
+
+def test_a_placeholder_outside_the_answer_is_an_error():
+    cell = Q2_CELL.replace("nb06.q2.check()", "sizes = ____\nnb06.q2.check()")
+    with pytest.raises(solutions.BuildError, match=r"nb06\.q2.*placeholder ____ is still there"):
+        solutions.fill_notebook(_notebook(Q1_CELL, cell), "06")
+
+
+def test_a_check_with_an_argument_is_a_demonstration_and_stays():
+    demo = "nb06.q2.check(lambda grads, sizes: grads[0])"
+    nb = _notebook(Q1_CELL, demo, Q2_CELL)
+    filled = solutions.fill_notebook(nb, "06")
+    assert nb.cells[1].source == demo and solutions.METADATA_KEY not in nb.cells[1].metadata
+    assert filled.exercises == ["nb06.q1", "nb06.q2"]
+
+
+def test_the_cell_is_found_from_the_code_not_the_wording():
+    """Another import alias, an annotated placeholder, a decorator: still found and filled."""
+    nb = _notebook('from course_utils.exercises import ____\nfrom course_utils.exercises import nb06 as ex\n'
+                   'shard_indices: object = ____\nex.q1.check()',
+                   'import functools\n\n@functools.lru_cache\ndef global_gradient(a, b):\n    return ____\n\n'
+                   'ex.q2.check()')
+    assert solutions.fill_notebook(nb, "06").exercises == ["nb06.q1", "nb06.q2"]
+    assert "@functools.lru_cache" not in nb.cells[1].source and "import functools" in nb.cells[1].source
+    assert "Correct" in _run_cells(nb)
+
+
+def test_shown_solution_is_what_solution_prints():
+    for exercise in (nb06.q1, nb06.q2):
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            exercise.solution()
+        assert out.getvalue() == f"{exercise.label} - Solution:\n{solutions.shown_solution(exercise)}\n"
+
+
+class _ScriptExercise(Exercise):
+    """Like the capstone's: the answer is a script file beside the notebook, not code in the cell."""
+
+    names = ()
+    solution_files = {"scripts/my_train.py": "scripts/my_reference.py"}
+
+    def reference(self):
+        return ()
+
+    def _check(self, script="scripts/my_train.py"):
+        if "solved" not in Path(script).read_text():
+            raise Incorrect("the script is still the skeleton")
+
+
+def test_solution_files_hook_copies_the_reference_script(tmp_path, monkeypatch):
+    module = types.ModuleType("course_utils.exercises.nb98")
+    module.q1 = _ScriptExercise()
+    module.q1.label = "Exercise 98.1"
+    monkeypatch.setitem(sys.modules, "course_utils.exercises.nb98", module)
+    lessons = tmp_path / "notebooks"
+    (lessons / "scripts").mkdir(parents=True)
+    (lessons / "scripts" / "my_train.py").write_text("# skeleton: fill in the gaps\n")
+    (lessons / "scripts" / "my_reference.py").write_text("# solved\n")
+    # the check may take the script's path: for an exercise answered by files, that call is the exercise cell
+    nbformat.write(_notebook("from course_utils.exercises import nb98", "nb98.q1.check('scripts/my_train.py')"),
+                   lessons / "98_script.ipynb")
+    monkeypatch.setattr(solutions, "_root", lambda: tmp_path)
+    summary = solutions.build(out_dir=tmp_path / "out", execute=False, parameters={}, log=lambda *a: None)
+    row = summary["notebooks"][0]
+    assert row["exercises"] == ["nb98.q1"] and row["solution_files"] == module.q1.solution_files
+    assert (tmp_path / "out" / "scripts" / "my_train.py").read_text() == "# solved\n"
+    assert (lessons / "scripts" / "my_train.py").read_text().startswith("# skeleton"), "lessons untouched"
+    built = nbformat.read(tmp_path / "out" / "98_script.ipynb", as_version=4)
+    assert "_solution_result = nb98.q1.check('scripts/my_train.py')" in built.cells[-1].source
+    assert "assert _solution_result == Outcome.CORRECT" in built.cells[-1].source
+    monkeypatch.chdir(tmp_path / "out")   # a built notebook runs in its folder
+    assert "Exercise 98.1 - Correct" in _run_cells(built)
+    monkeypatch.chdir(lessons)            # the same cell beside the learner's skeleton fails its assert
+    with pytest.raises(AssertionError, match="the script is still the skeleton"):
+        _run_cells(built)
+
+
+def test_without_names_or_solution_files_nothing_can_be_filled(monkeypatch):
+    module = types.ModuleType("course_utils.exercises.nb97")
+    module.q1 = _ScriptExercise()
+    module.q1.solution_files = {}
+    monkeypatch.setitem(sys.modules, "course_utils.exercises.nb97", module)
+    with pytest.raises(solutions.BuildError, match="nothing to fill in"):
+        solutions.fill_notebook(_notebook("from course_utils.exercises import nb97", "nb97.q1.check()"), "97")
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_every_exercise_of_every_lesson_is_found(path):
+    """The convention the builder relies on, for every stored lesson: each exercise of its module
+    ``course_utils/exercises/nbNN.py`` has one cell with ``nbNN.qK.check()`` (no arguments), whose
+    placeholders all sit in the statements that define the exercise's names."""
+    number = path.name[:2]
+    nb = nbformat.read(path, as_version=4)
+    filled = solutions.fill_notebook(nb, number)   # raises BuildError on a cell it cannot fill
+    if (Path(solutions.__file__).parent / "exercises" / f"nb{number}.py").exists():
+        module = importlib.import_module(f"course_utils.exercises.nb{number}")
+        own = [f"nb{number}.{q}" for q in solutions.exercises_of(module)]
+        assert own and [e for e in filled.exercises if e.startswith(f"nb{number}.")] == own
+
+
+def test_quick_parameters_are_declared_by_their_notebooks():
+    from course_utils import run
+
+    scoped = {k: v for k, v in solutions.QUICK_PARAMETERS.items() if any(p.name.startswith(k + "_") for p in LESSONS)}
+    run.plan_parameters(LESSONS, {}, scoped)   # raises RunError for a parameter a notebook does not declare
+
+
+@pytest.fixture(scope="module")
+def edition(tmp_path_factory):
+    out = tmp_path_factory.mktemp("solutions")
+    start = time.perf_counter()
+    summary = solutions.build(out_dir=out, log=print)
+    print(f"instructor edition built and executed in {time.perf_counter() - start:.0f} s")
+    return {row["notebook"]: row for row in summary["notebooks"]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_every_shown_solution_passes_its_check_in_the_real_notebook(edition, path):
+    row = edition[path.stem]
+    assert not row["error"], f"{path.stem} failed: {row['error']}"
+    assert set(row["outcomes"]) == set(row["exercises"])
+    wrong = {k: v for k, v in row["outcomes"].items() if v != "correct"}
+    assert not wrong, f"{path.stem}: {wrong}"
+    assert row["status"] == "ok"
