@@ -9,7 +9,8 @@
 - the course: every git-tracked file, as it is in the working tree;
 - ``data/mnist/``: the four MNIST files, re-hashed against their known checksums before they are packed;
 - ``wheelhouse/``: a wheel of every package the course environment needs, for CPython 3.11 on each platform,
-  resolved with the versions installed in this ``.venv`` (the tested environment) as constraints, plus
+  at exactly the versions installed in this ``.venv`` (the tested environment; its dependency tree is
+  followed with the markers of each platform), plus
   ``pip`` and the build requirements of the course package (``pip install -e .`` builds it in isolation).
   ``wheelhouse/any/`` holds the wheels that are the same file on every platform, ``wheelhouse/<machine>/`` the
   rest; ``wheelhouse/requirements-lock.txt`` is the full lock (every transitive dependency pinned, with a
@@ -122,14 +123,21 @@ def lock_lines(per_platform: Mapping[str, Iterable[Tuple[str, str]]]) -> List[st
     return lines
 
 
-def host_problems(manifest: Mapping, machine: str, python: Tuple[int, int], system: str,
+def host_problems(manifest: Mapping, machine: str, python: Tuple[int, ...], system: str,
                   glibc: Optional[Tuple[int, int]]) -> List[str]:
-    """Why this machine cannot install from the bundle described by ``manifest`` (empty: it can)."""
+    """Why this machine cannot install from the bundle described by ``manifest`` (empty: it can).
+
+    ``python`` is (major, minor, micro) of the Python that will create the venv.
+    """
     problems = []
     want_python = tuple(int(x) for x in manifest["python"].split("."))
-    if python != want_python:
-        problems.append(f"this Python is {python[0]}.{python[1]}, the bundle's wheels are for Python "
+    floor = tuple(int(x) for x in manifest.get("python_min", manifest["python"]).split("."))
+    if tuple(python[:2]) != want_python:
+        problems.append(f"this Python is {'.'.join(map(str, python))}, the bundle's wheels are for Python "
                         f"{manifest['python']}: run make with PYTHON=python{manifest['python']}")
+    elif tuple(python) < floor:
+        problems.append(f"this Python is {'.'.join(map(str, python))}, but some of the bundle's pinned packages "
+                        f"need Python {'.'.join(map(str, floor))} or newer")
     if system != "linux":
         problems.append(f"this is {system}, the bundle's wheels are for Linux")
     elif machine not in manifest["platforms"]:
@@ -160,7 +168,7 @@ def check_host(root: Path = ROOT) -> int:
     except (OSError, ValueError) as err:
         print(f"offline bundle: cannot read {manifest_path}: {err}", file=sys.stderr)
         return 1
-    problems = host_problems(manifest, host_machine(), sys.version_info[:2], sys.platform, _system_glibc())
+    problems = host_problems(manifest, host_machine(), sys.version_info[:3], sys.platform, _system_glibc())
     if problems:
         print("This offline bundle cannot install on this machine:", file=sys.stderr)
         for problem in problems:
@@ -205,25 +213,104 @@ def build_requirements() -> List[str]:
     return list(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"])
 
 
-def installed_constraints(python: str) -> str:
-    """``pip freeze`` of the tested environment (the course package itself left out)."""
-    frozen = _run([python, "-m", "pip", "freeze", "--exclude-editable"], capture_output=True, text=True).stdout
-    return "".join(line + "\n" for line in frozen.splitlines()
-                   if line and not line.startswith(("-e ", "course-utils", "course_utils")) and "==" in line)
+MARKER_ENV = {"python_version": PYTHON_VERSION, "python_full_version": PYTHON_VERSION + ".0", "sys_platform": "linux",
+              "platform_system": "Linux", "os_name": "posix", "implementation_name": "cpython",
+              "platform_python_implementation": "CPython"}
 
 
-def download(machine: str, dest: Path, constraints: Path, python: str, pip_version: str) -> Dict[str, str]:
-    """Resolve and download every wheel the course needs on ``machine``: {filename: sha256}."""
+def closure(roots: Iterable[str], machine: str) -> Dict[str, str]:
+    """{name: version} of every package that ``roots`` need on ``machine``, as installed in this environment.
+
+    The tested ``.venv`` is the lock's source of truth: each requirement is looked up in it (the installed
+    version must satisfy it) and its own requirements are followed, evaluating markers for ``machine``.
+    A package that ``machine`` needs but this environment lacks is an error, not a silent guess.
+    """
+    import importlib.metadata as md
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+    env = dict(MARKER_ENV, platform_machine=machine)
+    pins: Dict[str, str] = {}
+    done: Dict[str, set] = {}
+    todo = [(Requirement(r), "the course") for r in roots]
+    while todo:
+        req, needed_by = todo.pop()
+        name = str(canonicalize_name(req.name))
+        extras = set(req.extras)
+        if name in done and extras <= done[name]:
+            continue
+        try:
+            dist = md.distribution(req.name)
+        except md.PackageNotFoundError:
+            raise BundleError(f"{req} (needed by {needed_by} on {machine}) is not installed in this environment, "
+                              "so its version is not tested: install it into .venv (pinned) first") from None
+        if not req.specifier.contains(dist.version, prereleases=True):
+            raise BundleError(f"{needed_by} needs {req}, but {dist.version} is installed: run make setup")
+        pins[name] = dist.version
+        done[name] = done.get(name, set()) | extras
+        for line in dist.requires or []:
+            dep = Requirement(line)
+            if dep.marker is None or any(dep.marker.evaluate(dict(env, extra=e)) for e in ["", *sorted(extras)]):
+                dep.marker = None
+                todo.append((dep, f"{dist.metadata['Name']} {dist.version}"))
+    return pins
+
+
+def course_roots() -> List[str]:
+    """requirements.txt, the course package's build requirements and pip itself, as requirement strings."""
+    import importlib.metadata as md
+    roots = [line.split("#", 1)[0].strip()
+             for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()]
+    roots = [r for r in roots if r]
+    # The build of `pip install -e .` runs isolated: it installs these from the wheelhouse. Old setuptools
+    # (< 70.1) also asks for `wheel` to build an editable wheel.
+    roots += build_requirements() + ["pip", "wheel"]
+    return roots
+
+
+def download(machine: str, pins: Mapping[str, str], dest: Path, python: str, python_version: str) -> Dict[str, str]:
+    """Download the wheel of each pinned package for ``machine``: {filename: sha256}."""
     dest.mkdir(parents=True, exist_ok=True)
-    cmd = [python, "-m", "pip", "download", "--quiet", "--only-binary=:all:", "--dest", str(dest),
-           "--python-version", PYTHON_VERSION, "--implementation", "cp",
-           "--abi", "cp" + PYTHON_VERSION.replace(".", "")]
-    for tag in PLATFORM_TAGS[machine]:
-        cmd += ["--platform", tag]
-    cmd += ["-r", str(ROOT / "requirements.txt"), "-c", str(constraints), f"pip=={pip_version}",
-            *build_requirements()]
-    _run(cmd)
+    requirements = dest / "pins.txt"
+    requirements.write_text("".join(f"{n}=={v}\n" for n, v in sorted(pins.items())), encoding="utf-8")
+    _run([python, "-m", "pip", "download", "--quiet", "--no-deps", "--dest", str(dest), "-r", str(requirements),
+          *_target_options(machine, python_version)])
+    requirements.unlink()
     return {p.name: _sha256(p) for p in sorted(dest.glob("*.whl"))}
+
+
+def python_floor(pins: Mapping[str, str]) -> str:
+    """The oldest Python 3.11.x that every pinned package accepts (their Requires-Python lower bounds)."""
+    import importlib.metadata as md
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+    floor = Version(PYTHON_VERSION + ".0")
+    for name in pins:
+        spec = SpecifierSet(md.distribution(name).metadata.get("Requires-Python") or "")
+        for clause in spec:
+            bound = Version(clause.version.rstrip(".*"))
+            if clause.operator in (">=", ">") and bound.release[:2] == floor.release[:2] and bound > floor:
+                floor = bound
+    return str(floor)
+
+
+def _target_options(machine: str, python_version: str) -> List[str]:
+    options = ["--only-binary=:all:", "--python-version", python_version, "--implementation", "cp",
+               "--abi", "cp" + PYTHON_VERSION.replace(".", "")]
+    for tag in PLATFORM_TAGS[machine]:
+        options += ["--platform", tag]
+    return options
+
+
+def check_complete(machine: str, wheels: Path, python: str, python_version: str) -> None:
+    """pip itself resolves requirements.txt for ``machine`` from ``wheels`` alone (--no-index)."""
+    with tempfile.TemporaryDirectory() as target:
+        result = subprocess.run(
+            [python, "-m", "pip", "install", "--dry-run", "--quiet", "--ignore-installed", "--no-index",
+             "--isolated", "--find-links", str(wheels), "--target", target, *_target_options(machine, python_version),
+             "-r", str(ROOT / "requirements.txt"), *build_requirements()],
+            capture_output=True, text=True)
+    if result.returncode:
+        raise BundleError(f"the {machine} wheelhouse is incomplete, pip says:\n{result.stderr.strip()}")
 
 
 def _pins(filenames: Iterable[str]) -> List[Tuple[str, str]]:
@@ -278,21 +365,22 @@ def build(platforms: Sequence[str], out_dir: Path, python: str = sys.executable,
     if version.endswith("-dirty"):
         print("note: tracked files have uncommitted changes; the bundle packs the working tree", file=sys.stderr)
     data_dir = _verified_mnist()
-    pip_version = _run([python, "-m", "pip", "--version"], capture_output=True, text=True).stdout.split()[1]
 
     work = Path(tempfile.mkdtemp(prefix="bundle-"))
     try:
-        constraints = work / "constraints.txt"
-        constraints.write_text(installed_constraints(python), encoding="utf-8")
         downloads = cache or work / "downloads"
         per_platform: Dict[str, Dict[str, str]] = {}
+        floors: Dict[str, str] = {}
         for machine in platforms:
             t0 = time.monotonic()
             print(f"resolving and downloading the wheels for {machine}, CPython {PYTHON_VERSION} ...", flush=True)
             dest = downloads / machine
             if dest.exists():                 # a cache from an earlier build: keep only what this one resolves
                 shutil.rmtree(dest)
-            per_platform[machine] = download(machine, dest, constraints, python, pip_version)
+            pins = closure(course_roots(), machine)
+            floors[machine] = python_floor(pins)
+            per_platform[machine] = download(machine, pins, dest, python, floors[machine])
+            check_complete(machine, dest, python, floors[machine])
             print(f"  {len(per_platform[machine])} wheels in {time.monotonic() - t0:.0f} s", flush=True)
         pins = {m: _pins(files) for m, files in per_platform.items()}
         _check_top_level_pins(pins)
@@ -303,6 +391,7 @@ def build(platforms: Sequence[str], out_dir: Path, python: str = sys.executable,
         manifest = {
             "version": version,
             "python": PYTHON_VERSION,
+            "python_min": max(floors.values(), key=lambda v: tuple(int(x) for x in v.split("."))),
             "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "platforms": {m: {"glibc": max((g for g in map(wheel_glibc, per_platform[m]) if g), default=None),
                               "wheels": len(per_platform[m])} for m in platforms},
