@@ -21,7 +21,7 @@ BUNDLE := $(wildcard wheelhouse/BUNDLE.json)
 PIP_FROM := $(if $(BUNDLE),--no-index --find-links wheelhouse/any --find-links wheelhouse/$(shell uname -m) -c wheelhouse/requirements-lock.txt,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data lab run notebooks test test-unit test-notebooks test-browser bench bundle clean
+.PHONY: help setup data lab run notebooks test test-unit test-notebooks test-browser bench bundle hub hub-setup clean
 
 help: ## List the targets
 	@echo "The MindSpore training-loop course"
@@ -71,6 +71,26 @@ bench: setup data ## Benchmarks that print the figures quoted in the notes (ARGS
 
 bundle: setup data ## Write dist/mindspore-course-<version>.tar: course, MNIST, wheels for Linux x86_64+aarch64 (PLATFORMS=host: this machine only)
 	$(PY) scripts/bundle.py build $(if $(PLATFORMS),--platforms $(PLATFORMS),)
+
+# The classroom server (docs/classroom-server.md): JupyterHub in .venv (requirements-hub.txt), its proxy from npm.
+HUB_STAMP := $(VENV)/.hub-installed
+HUB_VARS  := HUB_IP HUB_PORT HUB_API_PORT HUB_PROXY_API_PORT HUB_STATE HUB_HOMES HUB_AUTH HUB_PASSWORD HUB_ADMINS \
+             HUB_SPAWNER HUB_CPU_LIMIT HUB_MEM_LIMIT HUB_IDLE_TIMEOUT
+export $(HUB_VARS)
+
+$(HUB_STAMP): $(STAMP) requirements-hub.txt
+	$(PY) -m pip install --quiet -r requirements-hub.txt
+	$(PY) -m pip check
+	@touch $@
+
+hub/node_modules/.package-lock.json: hub/package.json hub/package-lock.json
+	@command -v npm >/dev/null || { echo "make hub needs Node.js >= 20 and npm (Debian: apt-get install nodejs npm)"; exit 1; }
+	npm ci --prefix hub --no-audit --no-fund --silent
+
+hub-setup: $(HUB_STAMP) hub/node_modules/.package-lock.json data ## Install JupyterHub (requirements-hub.txt) and its proxy (npm), nothing else
+
+hub: hub-setup ## Start the classroom server on HUB_IP:HUB_PORT (127.0.0.1:8000); HUB_PASSWORD=... is the class password
+	cd hub && $(abspath $(VENV))/bin/jupyterhub -f jupyterhub_config.py
 
 clean: ## Remove run outputs and caches (keeps .venv and data)
 	rm -rf runs logs screenshots rewritten_network kernel_meta notebooks/checkpoints notebooks/runs .pytest_cache
