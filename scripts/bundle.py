@@ -275,7 +275,13 @@ def download(machine: str, pins: Mapping[str, str], dest: Path, python: str, pyt
     _run([python, "-m", "pip", "download", "--quiet", "--no-deps", "--dest", str(dest), "-r", str(requirements),
           *_target_options(machine, python_version)])
     requirements.unlink()
-    return {p.name: _sha256(p) for p in sorted(dest.glob("*.whl"))}
+    wanted = {}
+    for path, (name, version) in zip(sorted(dest.glob("*.whl")), _pins(p.name for p in sorted(dest.glob("*.whl")))):
+        if pins.get(name) == version:
+            wanted[path.name] = _sha256(path)
+        else:                                  # left in the --cache folder by an earlier build
+            path.unlink()
+    return wanted
 
 
 def python_floor(pins: Mapping[str, str]) -> str:
@@ -375,8 +381,6 @@ def build(platforms: Sequence[str], out_dir: Path, python: str = sys.executable,
             t0 = time.monotonic()
             print(f"resolving and downloading the wheels for {machine}, CPython {PYTHON_VERSION} ...", flush=True)
             dest = downloads / machine
-            if dest.exists():                 # a cache from an earlier build: keep only what this one resolves
-                shutil.rmtree(dest)
             pins = closure(course_roots(), machine)
             floors[machine] = python_floor(pins)
             per_platform[machine] = download(machine, pins, dest, python, floors[machine])
