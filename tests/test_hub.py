@@ -16,6 +16,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -45,7 +46,7 @@ def test_config_refuses_to_start_without_a_class_password(tmp_path):
     env.update(HUB_STATE=str(tmp_path), HUB_PASSWORD="")
     code = ("import runpy, traitlets.config as tc; cfg = tc.Config(); "
             "runpy.run_path('hub/jupyterhub_config.py', init_globals={'get_config': lambda: cfg})")
-    result = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-c", code], cwd=ROOT, env=env,
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
                             capture_output=True, text=True)
     assert result.returncode != 0 and "set HUB_PASSWORD" in result.stderr
 
@@ -58,7 +59,7 @@ def test_config_sets_kernel_copy_limits_and_culler(tmp_path):
             "s = cfg.Spawner; print(json.dumps({'cmd': s.cmd, 'cpu': s.cpu_limit, 'mem': s.mem_limit, "
             "'env': s.environment, 'hook': s.pre_spawn_hook.__name__, 'ip': cfg.JupyterHub.ip, "
             "'services': cfg.JupyterHub.services}))")
-    result = subprocess.run([str(ROOT / ".venv" / "bin" / "python"), "-c", code], cwd=ROOT, env=env,
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
                             capture_output=True, text=True, check=True)
     cfg = json.loads(result.stdout)
     assert cfg["cmd"] == [str(ROOT / ".venv" / "bin" / "jupyterhub-singleuser")]
