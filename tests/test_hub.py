@@ -69,6 +69,26 @@ def test_config_sets_kernel_copy_limits_and_culler(tmp_path):
     assert "jupyterhub_idle_culler" in cfg["services"][0]["command"]
 
 
+@pytest.mark.parametrize("spawner, auth, expected", [
+    ("simple", "shared-password", "simple"),
+    ("local", "pam", "localprocess"),
+    ("systemd", "pam", "systemdspawner.SystemdSpawner"),
+])
+def test_config_spawner_choices(tmp_path, spawner, auth, expected):
+    """The isolating spawners of docs/classroom-server.md load (they are not started here: they need real
+    accounts or systemd)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HUB_")}
+    env.update(HUB_STATE=str(tmp_path), HUB_PASSWORD=PASSWORD, HUB_SPAWNER=spawner, HUB_AUTH=auth)
+    code = ("import runpy, traitlets.config as tc; cfg = tc.Config(); "
+            "runpy.run_path('hub/jupyterhub_config.py', init_globals={'get_config': lambda: cfg}); "
+            "print(cfg.JupyterHub.spawner_class, cfg.JupyterHub.authenticator_class)")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.split() == [expected, "dummy" if auth == "shared-password" else "pam"]
+    if spawner == "systemd":
+        assert "jupyterhub-systemdspawner==" in (ROOT / "requirements-hub.txt").read_text()
+
+
 # ------------------------------------------------------------------------------------------------
 # The real hub
 # ------------------------------------------------------------------------------------------------
