@@ -257,7 +257,6 @@ def closure(roots: Iterable[str], machine: str) -> Dict[str, str]:
 
 def course_roots() -> List[str]:
     """requirements.txt, the course package's build requirements and pip itself, as requirement strings."""
-    import importlib.metadata as md
     roots = [line.split("#", 1)[0].strip()
              for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()]
     roots = [r for r in roots if r]
