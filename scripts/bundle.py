@@ -271,7 +271,7 @@ def download(machine: str, pins: Mapping[str, str], dest: Path, python: str, pyt
     dest.mkdir(parents=True, exist_ok=True)
     requirements = dest / "pins.txt"
     requirements.write_text("".join(f"{n}=={v}\n" for n, v in sorted(pins.items())), encoding="utf-8")
-    _run([python, "-m", "pip", "download", "--quiet", "--no-deps", "--dest", str(dest), "-r", str(requirements),
+    _run([python, "-m", "pip", "download", "-qq", "--no-deps", "--dest", str(dest), "-r", str(requirements),
           *_target_options(machine, python_version)])
     requirements.unlink()
     wanted = {}
