@@ -16,9 +16,12 @@ NBVAL   = --nbval-lax --sanitize-with tests/nbval_sanitize.cfg
 export PYTHONDONTWRITEBYTECODE := 1
 # The course's kernelspec (python3 -> .venv's Python) comes first, even if the user has their own "python3" kernel.
 export JUPYTER_PATH := $(abspath $(VENV))/share/jupyter
+# An unpacked offline bundle (make bundle) has wheelhouse/: then every install comes from it, never the network.
+BUNDLE := $(wildcard wheelhouse/BUNDLE.json)
+PIP_FROM := $(if $(BUNDLE),--no-index --find-links wheelhouse/any --find-links wheelhouse/$(shell uname -m) -c wheelhouse/requirements-lock.txt,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data lab run notebooks solutions test test-unit test-notebooks test-browser bench clean
+.PHONY: help setup data lab run notebooks solutions test test-unit test-notebooks test-browser bench bundle hub hub-setup clean
 
 help: ## List the targets
 	@echo "The MindSpore training-loop course"
@@ -29,10 +32,11 @@ help: ## List the targets
 
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; v = sys.version_info[:2]; sys.exit(0 if (3, 9) <= v <= (3, 11) else "MindSpore 2.10 needs Python 3.9-3.11, but $(PYTHON) is %d.%d: run make with PYTHON=python3.11" % v)'
+	$(if $(BUNDLE),@$(PYTHON) scripts/bundle.py check-host)
 	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
-	$(PY) -m pip install --quiet --no-deps -e .
+	$(PY) -m pip install --quiet $(PIP_FROM) --upgrade pip
+	$(PY) -m pip install --quiet $(PIP_FROM) -r requirements.txt
+	$(PY) -m pip install --quiet $(PIP_FROM) --no-deps -e .
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
 	@touch $@
 
@@ -67,6 +71,29 @@ test-browser: setup data ## Only the browser tests (JupyterLab in Debian's Chrom
 
 bench: setup data ## Benchmarks that print the figures quoted in the notes (ARGS=...)
 	$(PY) -m course_utils.bench $(ARGS)
+
+bundle: setup data ## Write dist/mindspore-course-<version>.tar: course, MNIST, wheels for Linux x86_64+aarch64 (PLATFORMS=host: this machine only)
+	$(PY) scripts/bundle.py build $(if $(PLATFORMS),--platforms $(PLATFORMS),)
+
+# The classroom server (docs/classroom-server.md): JupyterHub in .venv (requirements-hub.txt), its proxy from npm.
+HUB_STAMP := $(VENV)/.hub-installed
+HUB_VARS  := HUB_IP HUB_PORT HUB_API_PORT HUB_PROXY_API_PORT HUB_STATE HUB_HOMES HUB_AUTH HUB_PASSWORD HUB_ADMINS \
+             HUB_SPAWNER HUB_CPU_LIMIT HUB_MEM_LIMIT HUB_IDLE_TIMEOUT
+export $(HUB_VARS)
+
+$(HUB_STAMP): $(STAMP) requirements-hub.txt
+	$(PY) -m pip install --quiet -r requirements-hub.txt
+	$(PY) -m pip check
+	@touch $@
+
+hub/node_modules/.package-lock.json: hub/package.json hub/package-lock.json
+	@command -v npm >/dev/null || { echo "make hub needs Node.js >= 20 and npm (Debian: apt-get install nodejs npm)"; exit 1; }
+	npm ci --prefix hub --no-audit --no-fund --silent
+
+hub-setup: $(HUB_STAMP) hub/node_modules/.package-lock.json data ## Install JupyterHub (requirements-hub.txt) and its proxy (npm), nothing else
+
+hub: hub-setup ## Start the classroom server on HUB_IP:HUB_PORT (127.0.0.1:8000); HUB_PASSWORD=... is the class password
+	cd hub && $(abspath $(VENV))/bin/jupyterhub -f jupyterhub_config.py
 
 clean: ## Remove run outputs and caches (keeps .venv and data)
 	rm -rf build runs logs screenshots rewritten_network kernel_meta notebooks/checkpoints notebooks/runs .pytest_cache
