@@ -7,6 +7,7 @@ left. The slow tests run MindSpore's own cluster: a 2-worker training run whose 
 identical weights, and a scheduler that finds its port taken.
 """
 
+import json
 import os
 import signal
 import socket
@@ -60,7 +61,7 @@ def busy_port():
 
 
 def env(**extra):
-    return dist.worker_env(extra={k: str(v) for k, v in extra.items()})
+    return dist.msrun_env("CPU", extra={k: str(v) for k, v in extra.items()})
 
 
 def assert_no_leftovers(result):
@@ -109,13 +110,79 @@ def test_free_port_and_port_in_use(busy_port):
     assert dist.port_in_use(busy_port)
 
 
-def test_worker_env_puts_this_python_first_and_applies_runtime_settings():
-    e = dist.worker_env(threads=1, extra={"X": "1"})
+def test_msrun_env_puts_this_python_first_and_applies_runtime_settings():
+    e = dist.msrun_env("CPU", threads=1, extra={"X": "1"})
     assert e["PATH"].split(os.pathsep)[0] == str(Path(sys.executable).parent)
     assert e["GLOG_v"] == "3" and e["OMP_NUM_THREADS"] == "1" and e["X"] == "1"
     from course_utils import runtime
     for k, v in runtime.cpu_fix_env().items():
         assert e[k] == v
+    assert dist.worker_env is dist.msrun_env, "the old name stays until notebook 06 uses msrun_env"
+
+
+def test_msrun_env_has_no_cpu_fixes_for_ascend_workers(python):
+    """Even in a kernel that runs on CPU with the fixes applied, Ascend workers get none of them (but a
+    variable the user set stays: it is theirs)."""
+    out = python("""
+        import json
+        from course_utils import distributed, runtime
+        runtime.cpu_count = lambda: 2  # a small machine, where MS_DEV_HOST_BLOCKING_RUN applies
+        runtime.setup(device="CPU", verbose=False)
+        fixes = runtime.cpu_fix_env("CPU")
+        assert "MS_DEV_HOST_BLOCKING_RUN" in fixes
+        print(json.dumps({"cpu": {k: distributed.msrun_env("CPU").get(k) for k in fixes},
+                          "ascend": {k: distributed.msrun_env("Ascend").get(k) for k in fixes}}))
+    """)
+    assert out.returncode == 0, out.stderr
+    envs = json.loads(out.stdout.strip().splitlines()[-1])
+    assert all(v is not None for v in envs["cpu"].values()), envs
+    assert all(v is None for v in envs["ascend"].values()), envs
+
+
+def test_msrun_env_follows_the_fake_ascend_kernel(python):
+    """With the kernel on (fake) Ascend, the default job device is Ascend: no CPU fixes."""
+    out = python("""
+        from course_utils import distributed, runtime
+        runtime.setup(verbose=False)
+        env = distributed.msrun_env()
+        print(distributed.job_device(), sorted(k for k in runtime.cpu_fix_env("CPU") if k in env))
+    """, env={"COURSE_FAKE_DEVICE": "Ascend:2"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "Ascend []"
+
+
+def test_require_devices_stops_with_how_to_run_the_lesson(python):
+    out = python("""
+        from course_utils import distributed, runtime
+        from course_utils.distributed import LaunchError
+        assert distributed.require_devices(2, "CPU") == 2
+        assert distributed.require_devices(1, "Ascend") == 1
+        try:
+            distributed.require_devices(2, "Ascend")
+        except LaunchError as err:
+            print(err.kind, "|", err)
+        try:  # launch() checks first: nothing starts
+            distributed.launch(__file__ if False else "%s", workers=2, device="Ascend", log_dir="%s")
+        except LaunchError as err:
+            print(err.kind)
+    """ % (TRAIN_SCRIPT, "/tmp/ascend_require_devices_logs"), env={"COURSE_FAKE_DEVICE": "Ascend:1"})
+    assert out.returncode == 0, out.stderr
+    first, second = out.stdout.strip().splitlines()[-2:]
+    assert first.startswith("not_enough_devices | This job starts 2 workers on Ascend")
+    assert "this machine has 1 NPU." in first and 'DEVICE_TARGET = "CPU"' in first
+    assert second == "not_enough_devices"
+
+
+def test_require_devices_without_an_npu_says_zero(python):
+    out = python("""
+        from course_utils import distributed
+        try:
+            distributed.require_devices(2, "Ascend")
+        except distributed.LaunchError as err:
+            print(err)
+    """)
+    assert out.returncode == 0, out.stderr
+    assert "this machine has 0 NPUs" in out.stdout
 
 
 def test_clean_log_drops_mindspore_info_and_warning_lines():
