@@ -18,7 +18,7 @@ export PYTHONDONTWRITEBYTECODE := 1
 export JUPYTER_PATH := $(abspath $(VENV))/share/jupyter
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data lab run notebooks test test-unit test-notebooks test-browser bench clean
+.PHONY: help setup data lab run notebooks test test-unit test-notebooks test-browser bench clean doctor test-compat
 
 help: ## List the targets
 	@echo "The MindSpore training-loop course"
@@ -64,6 +64,25 @@ test-browser: setup data ## Only the browser tests (JupyterLab in Debian's Chrom
 
 bench: setup data ## Benchmarks that print the figures quoted in the notes (ARGS=...)
 	$(PY) -m course_utils.bench $(ARGS)
+
+doctor: ## Pre-flight check: machine, .venv and pins, MindSpore, data, kernel, port, Ascend (JSON=FILE: also a report)
+	@if [ -x $(PY) ]; then $(PY) -m course_utils.doctor --port $(PORT) $(if $(JSON),--json $(JSON),); \
+	else PYTHONPATH=. $(PYTHON) -m course_utils.doctor --port $(PORT) $(if $(JSON),--json $(JSON),); fi
+
+# Another MindSpore release in its own venv (.venv-ms<version>), everything else as pinned.
+MINDSPORE ?= 2.7.1
+COMPAT_VENV = .venv-ms$(MINDSPORE)
+COMPAT_PY   = $(COMPAT_VENV)/bin/python
+
+test-compat: data ## Unit tests + every notebook (stored parameters) on another MindSpore: MINDSPORE=2.7.1 (default), own venv
+	@[ -x $(COMPAT_PY) ] || $(PYTHON) -m venv $(COMPAT_VENV)
+	sed 's/^mindspore==[^ ]*/mindspore==$(MINDSPORE)/' requirements.txt > $(COMPAT_VENV)/requirements.txt
+	$(COMPAT_PY) -m pip install --quiet --upgrade pip
+	$(COMPAT_PY) -m pip install --quiet -r $(COMPAT_VENV)/requirements.txt
+	$(COMPAT_PY) -m pip install --quiet --no-deps -e .
+	$(COMPAT_PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
+	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m pytest tests -m "not slow and not browser" $(ARGS)
+	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m course_utils.run --out runs/compat-$(MINDSPORE)
 
 clean: ## Remove run outputs and caches (keeps .venv and data)
 	rm -rf runs logs screenshots rewritten_network kernel_meta notebooks/checkpoints notebooks/runs .pytest_cache
