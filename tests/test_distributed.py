@@ -9,6 +9,7 @@ identical weights, and a scheduler that finds its port taken.
 
 import json
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -361,3 +362,61 @@ def test_two_worker_training_ends_with_identical_weights(tmp_path):
     assert np.abs(t0["weights_no_reducer"][-1] - t1["weights_no_reducer"][-1]).max() > 1e-4
     for rank in (0, 1):
         assert (out / f"rank_{rank}" / "cell.ckpt").is_file()
+
+
+# The cell the lead inserts into notebook 06 right after the set-up cell that defines WORKERS (see the report).
+PREFLIGHT_CELL = """\
+# msrun gives every worker its own card (DEVICE_ID = its local rank): check that there are enough before starting.
+distributed.require_devices(WORKERS, info.device)
+"""
+
+
+def _insert_preflight(src, dest):
+    import nbformat
+
+    nb = nbformat.read(src, as_version=4)
+    at = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and "WORKERS < 2" in c.source)
+    nb.cells.insert(at + 1, nbformat.v4.new_code_cell(PREFLIGHT_CELL))
+    nbformat.write(nb, dest)
+    return at + 1
+
+
+@pytest.mark.slow
+def test_notebook_06_stops_on_a_one_npu_machine_under_papermill(tmp_path, monkeypatch):
+    """Notebook 06 with the preflight cell, on a (fake) one-NPU Ascend notebook: papermill stops at that cell with
+    the message saying how to run the lesson, before any process is started."""
+    import nbformat
+    import papermill as pm
+
+    copy = tmp_path / "06_data_parallel.ipynb"
+    _insert_preflight(NOTEBOOKS / "06_data_parallel.ipynb", copy)
+    shutil.copytree(NOTEBOOKS / "scripts", tmp_path / "scripts")
+    monkeypatch.setenv("COURSE_FAKE_DEVICE", "Ascend:1")
+    with pytest.raises(pm.PapermillExecutionError) as info:
+        pm.execute_notebook(str(copy), str(tmp_path / "out.ipynb"), cwd=str(tmp_path), kernel_name="python3",
+                            progress_bar=False, execution_timeout=600)
+    assert info.value.ename == "LaunchError"
+    assert "This job starts 2 workers on Ascend" in info.value.evalue
+    assert "this machine has 1 NPU" in info.value.evalue and 'DEVICE_TARGET = "CPU"' in info.value.evalue
+    out = nbformat.read(tmp_path / "out.ipynb", as_version=4)
+    code = [c for c in out.cells if c.cell_type == "code"]
+    failed = [c for c in code if any(o.get("output_type") == "error" for o in c.outputs)]
+    assert len(failed) == 1 and failed[0].source == PREFLIGHT_CELL
+    assert "device Ascend" in "".join(o.get("text", "") for c in code for o in c.outputs), "setup ran on fake Ascend"
+    assert not (tmp_path / "runs").exists(), "nothing was launched"
+
+
+@pytest.mark.slow
+def test_notebook_06_preflight_passes_on_cpu(tmp_path):
+    """The same cell on CPU workers (this machine) lets the lesson go on."""
+    import papermill as pm
+
+    copy = tmp_path / "06_data_parallel.ipynb"
+    at = _insert_preflight(NOTEBOOKS / "06_data_parallel.ipynb", copy)
+    import nbformat
+
+    nb = nbformat.read(copy, as_version=4)
+    nb.cells = nb.cells[:at + 1]  # stop after the preflight
+    nbformat.write(nb, copy)
+    pm.execute_notebook(str(copy), str(tmp_path / "out.ipynb"), cwd=str(tmp_path), kernel_name="python3",
+                        progress_bar=False, execution_timeout=600, parameters={"DEVICE_TARGET": "CPU"})

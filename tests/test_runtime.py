@@ -224,3 +224,25 @@ def test_setup_refuses_an_unsupported_version(python):
     """)
     assert out.returncode == 0, out.stderr
     assert "ERR MindSpore 2.6.0 is older than this course supports (2.7.1 to 2.10.x)" in out.stdout
+
+
+def test_fake_ascend_perf_lab_skips_cpu_only_experiments_without_a_process(python):
+    """On (fake) Ascend the performance lab's CPU-only experiments say why they skip and start no process
+    (notebook 05 passes info.device to bench.Options)."""
+    out = python("""
+        import subprocess
+        from course_utils import bench, runtime
+        info = runtime.setup(verbose=False)
+
+        def no_process(*args, **kwargs):
+            raise AssertionError(f"a process was started: {args[0] if args else kwargs}")
+
+        subprocess.run = subprocess.Popen = subprocess.check_output = no_process
+        for name in ("cpu_traps", "find_trap"):
+            result = bench.run_experiment(name, device=info.device, quick=True)
+            print(name, "|", result.skipped)
+    """, env={"COURSE_FAKE_DEVICE": "Ascend:1"})
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()[-2:]
+    assert lines[0].startswith("cpu_traps | ") and lines[0].endswith("not Ascend")
+    assert lines[1].startswith("find_trap | ") and lines[1].endswith("not Ascend")
