@@ -81,7 +81,8 @@ test-compat: data ## Unit tests + every notebook (stored parameters) on another 
 	$(COMPAT_PY) -m pip install --quiet -r $(COMPAT_VENV)/requirements.txt
 	$(COMPAT_PY) -m pip install --quiet --no-deps -e .
 	$(COMPAT_PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
-	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m pytest tests -m "not slow and not browser" $(ARGS)
+	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m pytest tests -m "not slow and not browser" \
+		-k "not (installed_versions_match_pins and mindspore)" $(ARGS)
 	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m course_utils.run --out runs/compat-$(MINDSPORE)
 
 clean: ## Remove run outputs and caches (keeps .venv and data)
