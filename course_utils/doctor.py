@@ -173,7 +173,15 @@ class Facts:
             return str(self.root / "data" / "mnist")
 
     def probe_kernel(self):
-        """``(name, python)`` of the kernel ``make lab`` / ``make run`` use (.venv's "python3"), or None."""
+        """``(name, python)`` of the kernel the course runs on, or None: .venv's "python3" (what ``make lab`` and
+        ``make run`` use); without .venv (an image's environment) a registered kernel of this Python."""
+        if not self.venv_exists:
+            try:
+                from course_utils.run import RunError, course_kernel
+
+                return course_kernel()
+            except (ImportError, RunError):
+                return None
         spec = self.venv / "share" / "jupyter" / "kernels" / "python3" / "kernel.json"
         try:
             return "python3", json.loads(spec.read_text(encoding="utf-8"))["argv"][0]
@@ -472,8 +480,9 @@ def check_kernel(f: Facts) -> Check:
         return Check("Course kernel", FAIL, "the course's Jupyter kernel is not registered in .venv",
                      "Run `make setup` (it registers .venv's Python as the kernel `python3` for `make lab`).")
     name, python = kernel
-    if Path(python).parent.resolve() != (f.venv / "bin").resolve():
-        return Check("Course kernel", FAIL, f"kernel {name} runs {python}, not .venv's Python",
+    expected = (f.venv / "bin") if f.venv_exists else Path(f.python).parent
+    if python not in ("python", "python3") and Path(python).parent.resolve() != expected.resolve():
+        return Check("Course kernel", FAIL, f"kernel {name} runs {python}, not {expected}/python",
                      "Delete .venv/.course-installed and run `make setup`.")
     return Check("Course kernel", PASS, f"{name} -> {python}")
 

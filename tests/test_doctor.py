@@ -157,7 +157,7 @@ def test_corrupted_data_is_found_for_real(tmp_path):
 def test_kernel_missing_or_of_another_python():
     assert "not registered" in only_problem(healthy(kernel=None), "Course kernel").detail
     check = only_problem(healthy(kernel=("python3", "/opt/conda/bin/python")), "Course kernel")
-    assert "runs /opt/conda/bin/python, not .venv's Python" in check.detail
+    assert f"runs /opt/conda/bin/python, not {VENV / 'bin'}/python" in check.detail
 
 
 def test_busy_port_is_found_for_real():
@@ -268,3 +268,15 @@ def test_real_doctor_end_to_end(tmp_path):
     assert checks["MindSpore"]["detail"].endswith("device Ascend")
     assert "| " not in proc.stdout and f"127.0.0.1:{port} is free" in proc.stdout
     assert report["seconds"] < 600
+
+
+def test_on_an_image_the_registered_kernel_of_this_python_counts():
+    """No .venv on an Ascend image: the course runs in the image's environment, with a kernel registered for it."""
+    image = dict(venv_exists=False, in_venv=False, npu_files=["/dev/davinci0"], python="/opt/env/bin/python",
+                 env={"ASCEND_HOME_PATH": "/x", "ASCEND_OPP_PATH": "/x/opp"}, cann_version="8.3",
+                 cann_accepted=["8.2", "8.3"],
+                 mindspore={**healthy().mindspore, "device": "Ascend", "devices": {"Ascend": 2, "CPU": 4}})
+    results = by_name(doctor.run_checks(healthy(kernel=("mindspore-course", "/opt/env/bin/python"), **image)))
+    assert {n: r.status for n, r in results.items() if r.status != PASS} == {}
+    results = by_name(doctor.run_checks(healthy(kernel=None, **image)))
+    assert results["Course kernel"].status == WARN and "ipykernel install --user" in results["Course kernel"].fix
