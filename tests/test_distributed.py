@@ -376,7 +376,10 @@ def _insert_preflight(src, dest):
 
     nb = nbformat.read(src, as_version=4)
     at = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and "WORKERS < 2" in c.source)
-    nb.cells.insert(at + 1, nbformat.v4.new_code_cell(PREFLIGHT_CELL))
+    cell = nbformat.v4.new_code_cell(PREFLIGHT_CELL)
+    if nb.nbformat_minor < 5:  # the stored notebooks are nbformat 4.4: no cell ids
+        del cell["id"]
+    nb.cells.insert(at + 1, cell)
     nbformat.write(nb, dest)
     return at + 1
 
