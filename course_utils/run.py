@@ -245,6 +245,7 @@ def run_notebooks(notebooks, plan: dict, out_dir: Path, timeout: int = 1800, log
     """Execute each notebook with papermill on ``kernel``; returns the summary rows (also on failure)."""
     import papermill as pm
 
+    out_dir = Path(out_dir).resolve()  # the kernels run in the notebooks' folder: a relative path would move
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for nb in notebooks:

@@ -1,6 +1,7 @@
 """course_utils.run: parameter planning, fail-fast checks, the papermill runner and its summary."""
 
 import json
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -139,6 +140,17 @@ def test_runner_executes_records_and_summarises(nbdir, tmp_path):
     assert "| 00_alpha | ok |" in text and "epochs=4" in text
     assert json.loads((out / "summary.json").read_text())["notebooks"][1]["status"] == "failed"
     assert (out / "00_alpha.ipynb").exists(), "the executed notebook is kept in the run folder"
+
+
+def test_relative_out_dir_still_collects_metrics(nbdir, tmp_path, monkeypatch):
+    """--out runs/x is relative to where the runner starts, not to the notebook's folder (the kernel's cwd)."""
+    start = tmp_path / "elsewhere"  # not the notebooks' folder
+    start.mkdir()
+    monkeypatch.chdir(start)
+    nbs = run.find_notebooks(["00"], nbdir)
+    rows = run.run_notebooks(nbs, {}, Path("rel") / "out", timeout=120, log=lambda *_: None)
+    assert rows[0]["metrics"] == {"epochs": 1, "quick": True}
+    assert (start / "rel" / "out" / "00_alpha.metrics.json").exists()
 
 
 def test_record_rejects_non_scalars():
