@@ -69,7 +69,8 @@ doctor: ## Pre-flight check: machine, .venv and pins, MindSpore, data, kernel, p
 	@if [ -x $(PY) ]; then $(PY) -m course_utils.doctor --port $(PORT) $(if $(JSON),--json $(JSON),); \
 	else PYTHONPATH=. $(PYTHON) -m course_utils.doctor --port $(PORT) $(if $(JSON),--json $(JSON),); fi
 
-# Another MindSpore release in its own venv (.venv-ms<version>), everything else as pinned.
+# Another MindSpore release in its own venv (.venv-ms<version>), everything else as pinned. ARGS go to pytest,
+# RUN_ARGS to the notebook runner (e.g. RUN_ARGS="--notebooks 04").
 MINDSPORE ?= 2.7.1
 COMPAT_VENV = .venv-ms$(MINDSPORE)
 COMPAT_PY   = $(COMPAT_VENV)/bin/python
@@ -83,7 +84,7 @@ test-compat: data ## Unit tests + every notebook (stored parameters) on another 
 	$(COMPAT_PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
 	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m pytest tests -m "not slow and not browser" \
 		-k "not (installed_versions_match_pins and mindspore)" $(ARGS)
-	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m course_utils.run --out runs/compat-$(MINDSPORE)
+	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m course_utils.run --out runs/compat-$(MINDSPORE) $(RUN_ARGS)
 
 clean: ## Remove run outputs and caches (keeps .venv and data)
 	rm -rf runs logs screenshots rewritten_network kernel_meta notebooks/checkpoints notebooks/runs .pytest_cache
