@@ -21,7 +21,7 @@ BUNDLE := $(wildcard wheelhouse/BUNDLE.json)
 PIP_FROM := $(if $(BUNDLE),--no-index --find-links wheelhouse/any --find-links wheelhouse/$(shell uname -m) -c wheelhouse/requirements-lock.txt,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data lab run notebooks solutions test test-unit test-notebooks test-browser bench bundle hub hub-setup clean
+.PHONY: help setup data lab run notebooks solutions test test-unit test-notebooks test-browser bench bundle hub hub-setup doctor test-compat clean
 
 help: ## List the targets
 	@echo "The MindSpore training-loop course"
@@ -94,6 +94,27 @@ hub-setup: $(HUB_STAMP) hub/node_modules/.package-lock.json data ## Install Jupy
 
 hub: hub-setup ## Start the classroom server on HUB_IP:HUB_PORT (127.0.0.1:8000); HUB_PASSWORD=... is the class password
 	cd hub && $(abspath $(VENV))/bin/jupyterhub -f jupyterhub_config.py
+
+doctor: ## Pre-flight check: machine, .venv and pins, MindSpore, data, kernel, port, Ascend (JSON=FILE: also a report)
+	@if [ -x $(PY) ]; then $(PY) -m course_utils.doctor --port $(PORT) $(if $(JSON),--json $(JSON),); \
+	else PYTHONPATH=. $(PYTHON) -m course_utils.doctor --port $(PORT) $(if $(JSON),--json $(JSON),); fi
+
+# Another MindSpore release in its own venv (.venv-ms<version>), everything else as pinned. ARGS go to pytest,
+# RUN_ARGS to the notebook runner (e.g. RUN_ARGS="--notebooks 04").
+MINDSPORE ?= 2.7.1
+COMPAT_VENV = .venv-ms$(MINDSPORE)
+COMPAT_PY   = $(COMPAT_VENV)/bin/python
+
+test-compat: data ## Unit tests + every notebook (stored parameters) on another MindSpore: MINDSPORE=2.7.1 (default), own venv
+	@[ -x $(COMPAT_PY) ] || $(PYTHON) -m venv $(COMPAT_VENV)
+	sed 's/^mindspore==[^ ]*/mindspore==$(MINDSPORE)/' requirements.txt > $(COMPAT_VENV)/requirements.txt
+	$(COMPAT_PY) -m pip install --quiet --upgrade pip
+	$(COMPAT_PY) -m pip install --quiet -r $(COMPAT_VENV)/requirements.txt
+	$(COMPAT_PY) -m pip install --quiet --no-deps -e .
+	$(COMPAT_PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
+	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m pytest tests -m "not slow and not browser" \
+		-k "not (installed_versions_match_pins and mindspore)" $(ARGS)
+	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m course_utils.run --out runs/compat-$(MINDSPORE) $(RUN_ARGS)
 
 clean: ## Remove run outputs and caches (keeps .venv and data)
 	rm -rf build runs logs screenshots rewritten_network kernel_meta notebooks/checkpoints notebooks/runs .pytest_cache

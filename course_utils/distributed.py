@@ -55,7 +55,7 @@ class LaunchError(RuntimeError):
     """A distributed job that did not finish cleanly. All of its processes have been stopped.
 
     Attributes: ``kind`` ("timeout", "worker_failed", "port_in_use", "scheduler_failed",
-    "launcher_failed"), ``rank`` (the failing worker, if known) and ``result`` (a ``LaunchResult``
+    "launcher_failed", "not_enough_devices"), ``rank`` (the failing worker, if known) and ``result`` (a ``LaunchResult``
     with the logs, for a closer look).
     """
 
@@ -192,19 +192,75 @@ def _port_owner(port: int) -> str:
 # Environment and logs
 # --------------------------------------------------------------------------------------------
 
-def worker_env(threads: Optional[int] = None, extra: Optional[dict] = None) -> dict:
-    """The environment for the job's processes: this one, plus MindSpore's quiet log settings and
-    the CPU speed fixes (see ``runtime``), plus this Python's folder first on PATH, because msrun
-    starts every process as plain ``python script.py``. ``threads`` sets OMP_NUM_THREADS."""
+def job_device(device: Optional[str] = None) -> str:
+    """The device the job's workers run on: ``device``, else the one ``runtime.setup()`` chose in this
+    process, else CPU."""
     from course_utils import runtime
 
-    env = {**os.environ, **runtime.quiet_env(), **runtime.cpu_fix_env()}
+    if device is None or str(device).lower() == "auto":
+        info = runtime.current()
+        if info is not None:
+            return info.device
+        return runtime.available_devices()[0] if device is not None else "CPU"
+    return runtime._normalise_device(device)
+
+
+def msrun_env(device: Optional[str] = None, threads: Optional[int] = None, extra: Optional[dict] = None) -> dict:
+    """The environment for the job's processes: this one, plus MindSpore's quiet log settings, plus this
+    Python's folder first on PATH (msrun starts every process as plain ``python script.py``).
+
+    The CPU speed fixes (see ``runtime``) are added only when the workers run on CPU (``device``, default
+    ``job_device()``); for Ascend or GPU workers the ones ``runtime.setup()`` put into this process are
+    removed, since they would slow down the host side there. ``threads`` sets OMP_NUM_THREADS.
+    """
+    from course_utils import runtime
+
+    device = job_device(device)
+    env = {**os.environ, **runtime.quiet_env()}
+    if device == "CPU":
+        env.update(runtime.cpu_fix_env("CPU"))
+    else:
+        info = runtime.current()
+        course_set = info.cpu_fixes if info is not None else {}
+        for name, value in course_set.items():
+            if not str(value).endswith("(set by you)"):
+                env.pop(name, None)
     python_dir = str(Path(sys.executable).parent)
     env["PATH"] = python_dir + os.pathsep + env.get("PATH", "")
     if threads is not None:
         env["OMP_NUM_THREADS"] = str(_positive_int(threads, "threads"))
     env.update(extra or {})
     return env
+
+
+#: The old name (until notebook 06 calls ``msrun_env``): it was easy to confuse with ``bench``'s worker env,
+#: which does the opposite (strips the CPU fixes).
+worker_env = msrun_env
+
+
+def require_devices(workers: int, device: Optional[str] = None) -> int:
+    """Stop before anything starts when this machine has fewer cards than the job has workers.
+
+    msrun gives each worker on a node its own card (``DEVICE_ID`` = local rank), so ``workers`` Ascend (or GPU)
+    workers need that many NPUs (GPUs); CPU workers need nothing. Returns the number of cards found (for CPU:
+    ``workers``); raises ``LaunchError(kind="not_enough_devices")`` saying how to run the lesson instead.
+    """
+    from course_utils import runtime
+
+    workers = _positive_int(workers, "workers")
+    device = job_device(device)
+    if device == "CPU":
+        return workers
+    found = runtime.device_count(device)
+    if found >= workers:
+        return found
+    card = "NPU" if device == "Ascend" else "GPU"
+    raise LaunchError(
+        f"This job starts {workers} workers on {device}, and msrun gives every worker its own {card} "
+        f"(DEVICE_ID = its local rank), but this machine has {found} {card}{'' if found == 1 else 's'}. "
+        f"Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "
+        f"parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 06 -p "
+        f"DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.", kind="not_enough_devices")
 
 
 def clean_log(text: str) -> str:
@@ -287,6 +343,7 @@ def _stop(procs: list, grace: float = 2.0) -> list:
 
 def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="runs/msrun",
            port: Optional[int] = None, timeout: float = 120.0, env: Optional[dict] = None,
+           device: Optional[str] = None,
            cluster_timeout: Optional[int] = None, poll_interval: float = 0.2,
            verbose: bool = False) -> LaunchResult:
     """Run ``script`` on ``workers`` processes with msrun on 127.0.0.1 and wait for it.
@@ -299,7 +356,9 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
         logs first.
     port: the scheduler port; ``None`` picks a free one. A busy port fails at once.
     timeout: seconds for the whole job, start-up included; then everything is stopped.
-    env: environment for the job (default ``worker_env()``).
+    env: environment for the job (default ``msrun_env(device)``).
+    device: what the workers run on (default ``job_device()``: the device ``runtime.setup()`` chose here, else
+        CPU); checked first with ``require_devices`` (one card per worker).
     cluster_timeout: msrun's ``--cluster_time_out`` (how long processes wait for each other to
         join); default: the job's timeout.
 
@@ -310,6 +369,8 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
     if not script.is_file():
         raise FileNotFoundError(f"Training script {script} does not exist (working directory {os.getcwd()}).")
     workers = _positive_int(workers, "workers")
+    device = job_device(device)
+    require_devices(workers, device)
     if not timeout or timeout <= 0:
         raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}.")
     log_dir = Path(log_dir)
@@ -330,7 +391,7 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
     cmd = msrun_command(script, script_args, workers=workers, port=port, log_dir=str(log_dir),
                         cluster_timeout=cluster_timeout)
     launch_id = uuid.uuid4().hex
-    run_env = dict(worker_env() if env is None else env)
+    run_env = dict(msrun_env(device) if env is None else env)
     run_env[LAUNCH_ID_VAR] = launch_id
     if verbose:
         print("$", shlex.join(cmd), flush=True)

@@ -143,24 +143,109 @@ def plan_parameters(notebooks, global_params: dict, scoped: dict, full: bool = F
     return plan
 
 
-def check_device(device: str) -> None:
-    """Fail fast when the requested device is not in this machine's MindSpore (a subprocess asks)."""
-    if not device or str(device).lower() == "auto":
-        return
-    code = "from course_utils import runtime; print(','.join(runtime.available_devices()))"
+def probe_devices() -> dict:
+    """``{device: count}`` that MindSpore in this environment can use, best first, e.g. ``{"CPU": 2}``.
+
+    Asked in a subprocess, so the runner itself never loads MindSpore (counts: NPUs/GPUs; for CPU its cores).
+    """
+    code = ("import json; from course_utils import runtime; "
+            "print(json.dumps({d: runtime.device_count(d) for d in runtime.available_devices()}))")
     env = {**os.environ, "GLOG_v": "3"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
-    found = out.stdout.strip().splitlines()[-1].split(",") if out.stdout.strip() else []
-    if device.lower() not in [d.lower() for d in found]:
-        raise RunError(f"DEVICE_TARGET={device!r} is not available on this machine (MindSpore found: "
-                       f"{', '.join(found) or 'nothing - is MindSpore installed?'}). Run on a machine with that "
-                       f"device, or use DEVICE_TARGET=auto.")
+    lines = out.stdout.strip().splitlines()
+    try:
+        return json.loads(lines[-1]) if lines else {}
+    except json.JSONDecodeError:
+        return {}
 
 
-def run_notebooks(notebooks, plan: dict, out_dir: Path, timeout: int = 1800, log=print) -> list:
-    """Execute each notebook with papermill; returns the summary rows (also on failure)."""
+def _default(declared: dict, name: str):
+    """The default a notebook's parameters cell gives ``name`` (papermill reports it as source text)."""
+    value = parse_value(str(declared[name].get("default", "")))
+    return value.strip("\"'") if isinstance(value, str) else value
+
+
+def check_devices(notebooks, plan: dict, found: dict | None = None) -> dict:
+    """The device each notebook will run on, checked before anything runs: ``{notebook: device}``.
+
+    Every notebook's own ``DEVICE_TARGET`` (its parameter, else its default) must be available; ``auto`` means
+    the best device found. A notebook that declares ``WORKERS`` (data parallel) on Ascend or GPU needs a card per
+    worker. ``found`` is ``probe_devices()`` (asked once, only if needed).
+    """
+    devices = {}
+    for nb in notebooks:
+        declared = declared_parameters(nb)
+        if "DEVICE_TARGET" not in declared:
+            continue
+        if found is None:
+            found = probe_devices()
+        names = {d.lower(): d for d in found}
+        wanted = str(plan.get(nb, {}).get("DEVICE_TARGET", _default(declared, "DEVICE_TARGET")))
+        if wanted.lower() == "auto":
+            device = next(iter(found), "CPU")
+        elif wanted.lower() in names:
+            device = names[wanted.lower()]
+        else:
+            raise RunError(f"{nb.stem}: DEVICE_TARGET={wanted!r} is not available on this machine (MindSpore found: "
+                           f"{', '.join(found) or 'nothing - is MindSpore installed?'}). Run on a machine with that "
+                           f"device, or use DEVICE_TARGET=auto.")
+        if "WORKERS" in declared and device != "CPU":
+            workers = int(plan.get(nb, {}).get("WORKERS", _default(declared, "WORKERS")))
+            if found.get(device, 0) < workers:
+                card = "NPU" if device == "Ascend" else "GPU"
+                raise RunError(
+                    f"{nb.stem}: {workers} workers on {device} need {workers} {card}s (each worker gets its own), "
+                    f"but this machine has {found.get(device, 0)}. Run this notebook with CPU workers "
+                    f"(-p {nb.stem[:2]}:DEVICE_TARGET=CPU) or fewer workers.")
+        devices[nb] = device
+    return devices
+
+
+def _same_python(argv0: str) -> bool:
+    """Does a kernelspec's ``argv[0]`` start this Python (the runner's)? ``python``/``python3`` do: jupyter_client
+    replaces them with the runner's ``sys.executable``."""
+    if argv0 in ("python", f"python{sys.version_info[0]}", "python%d.%d" % sys.version_info[:2]):
+        return True
+    try:
+        return Path(argv0).parent.resolve() == Path(sys.executable).parent.resolve()
+    except OSError:
+        return False
+
+
+def course_kernel(name: str | None = None) -> tuple:
+    """``(kernel name, its Python)`` for executing the notebooks: ``name`` if given, else a registered kernel that
+    runs this Python (``python3`` preferred). On an image, ``python3`` may be another environment's kernel: then
+    the runner would test the wrong environment, so it refuses and says how to register this one."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    ksm = KernelSpecManager()
+    if name:
+        try:
+            return name, ksm.get_kernel_spec(name).argv[0]
+        except NoSuchKernel:
+            raise RunError(f"No Jupyter kernel named {name!r}; registered: "
+                           f"{', '.join(sorted(ksm.find_kernel_specs())) or 'none'}.") from None
+    specs = ksm.find_kernel_specs()
+    seen = []
+    for kernel in ["python3"] + sorted(k for k in specs if k != "python3"):
+        try:
+            argv0 = ksm.get_kernel_spec(kernel).argv[0]
+        except (NoSuchKernel, OSError, ValueError):
+            continue
+        if _same_python(argv0):
+            return kernel, argv0
+        seen.append(f"{kernel} -> {argv0}")
+    raise RunError(f"No Jupyter kernel runs this Python ({sys.executable}); registered: {'; '.join(seen) or 'none'}. "
+                   f"Register it: {sys.executable} -m ipykernel install --user --name mindspore-course "
+                   f"--display-name \"MindSpore course\", or pass --kernel NAME.")
+
+
+def run_notebooks(notebooks, plan: dict, out_dir: Path, timeout: int = 1800, log=print,
+                  kernel: str = "python3") -> list:
+    """Execute each notebook with papermill on ``kernel``; returns the summary rows (also on failure)."""
     import papermill as pm
 
+    out_dir = Path(out_dir).resolve()  # the kernels run in the notebooks' folder: a relative path would move
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for nb in notebooks:
@@ -173,7 +258,7 @@ def run_notebooks(notebooks, plan: dict, out_dir: Path, timeout: int = 1800, log
         status, error = "ok", ""
         try:
             pm.execute_notebook(str(nb), str(out_dir / nb.name), parameters=params, cwd=str(nb.parent),
-                                kernel_name="python3", execution_timeout=timeout, progress_bar=False,
+                                kernel_name=kernel, execution_timeout=timeout, progress_bar=False,
                                 log_output=False)
         except Exception as exc:  # papermill raises PapermillExecutionError with the cell's error
             status = "failed"
@@ -212,6 +297,26 @@ def write_summary(rows: list, out_dir: Path, header: dict) -> str:
     return text
 
 
+def run_header(started: str, devices: dict, kernel: str, kernel_python: str, full: bool) -> dict:
+    """The summary's first line: machine, the device(s) the notebooks resolved to, the CPU fixes (only when a
+    notebook runs on CPU: they do nothing elsewhere), the kernel and its Python."""
+    from course_utils import runtime
+
+    # The runner itself does not load MindSpore; each notebook's runtime.setup() applies the CPU fixes.
+    used = sorted(set(devices.values())) or ["CPU"]
+    if len(used) == 1:
+        device = used[0]
+    else:
+        device = ", ".join(f"{nb.stem[:2]}: {d}" for nb, d in devices.items())
+    fixes = runtime.cpu_fix_env("CPU") if "CPU" in used else {}
+    header = {"started": started, "machine": runtime.machine_header().split(" | env:")[0], "device": device}
+    if "CPU" in used:
+        header["CPU fixes (CPU notebooks)"] = ", ".join(f"{k}={v}" for k, v in fixes.items()) or "none"
+    header["kernel"] = f"{kernel} ({kernel_python})"
+    header["full"] = full
+    return header
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m course_utils.run", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -220,30 +325,24 @@ def main(argv=None) -> int:
     parser.add_argument("--full", action="store_true", help="QUICK=False where a notebook declares QUICK")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default runs/<timestamp>)")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
+    parser.add_argument("--kernel", default=None,
+                        help="Jupyter kernel to run the notebooks (default: a registered kernel of this Python)")
     args = parser.parse_args(argv)
 
     try:
         notebooks = find_notebooks(args.notebooks)
         global_params, scoped = parse_parameters(args.parameter)
         plan = plan_parameters(notebooks, global_params, scoped, full=args.full)
-        device = global_params.get("DEVICE_TARGET")
-        for params in scoped.values():
-            device = params.get("DEVICE_TARGET", device)
-        check_device(device)
+        devices = check_devices(notebooks, plan)
+        kernel, kernel_python = course_kernel(args.kernel)
     except RunError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 
     started = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out_dir = args.out or _root() / "runs" / started
-    from course_utils import runtime
-
-    # The runner itself does not load MindSpore; each notebook's runtime.setup() applies the CPU fixes.
-    fixes = runtime.cpu_fix_env("CPU") if str(device or "auto").lower() in ("auto", "cpu") else {}
-    header = {"started": started, "machine": runtime.machine_header().split(" | env:")[0], "device": device or "auto",
-              "CPU fixes in the notebooks": ", ".join(f"{k}={v}" for k, v in fixes.items()) or "none",
-              "full": args.full}
-    rows = run_notebooks(notebooks, plan, out_dir, timeout=args.timeout)
+    header = run_header(started, devices, kernel, kernel_python, args.full)
+    rows = run_notebooks(notebooks, plan, out_dir, timeout=args.timeout, kernel=kernel)
     print()
     print(write_summary(rows, out_dir, header))
     print(f"Executed notebooks and summary in {out_dir}")

@@ -11,6 +11,14 @@ kernel, because three things are read only once, when MindSpore loads:
 
 Calling ``setup()`` again in the same kernel (re-running a cell, switching mode) is safe: it switches
 what can be switched (mode, seed) and says what it could not change without a kernel restart.
+
+Supported MindSpore versions: ``SUPPORTED_RANGE`` (``check_version()``; ``setup()`` refuses others).
+On Ascend, ``setup(exact=True)`` turns on the documented controls a lesson needs for exact comparisons.
+
+For tests only: ``COURSE_FAKE_DEVICE=Ascend:1`` (``FAKE_DEVICE_VAR``) makes the device probe
+(``available_devices``, ``device_count``) report that device with that many cards, and makes ``setup()`` record
+the device calls it would make (``fake_calls()``) while MindSpore really runs on CPU. Without the variable
+nothing changes.
 """
 
 from __future__ import annotations
@@ -29,6 +37,13 @@ MODES = {"graph": "GRAPH_MODE", "pynative": "PYNATIVE_MODE"}
 
 #: Environment variable a user can set to "0" to turn off the CPU speed fixes globally.
 OPT_OUT_VAR = "COURSE_CPU_FIXES"
+#: Tests only: "Ascend:1" makes the device probe report one Ascend NPU and ``setup()`` record its device calls.
+FAKE_DEVICE_VAR = "COURSE_FAKE_DEVICE"
+
+#: MindSpore versions the course runs on: the oldest is tested by ``make test-compat``, the newest by ``make test``.
+MINDSPORE_MIN = (2, 7, 1)
+MINDSPORE_NEWEST_TESTED = (2, 10)
+SUPPORTED_RANGE = "2.7.1 to 2.10.x"
 
 # What MindSpore logs below this level stays out of notebooks (3 = ERROR).
 _QUIET_ENV = {"GLOG_v": "3", "GLOG_stderrthreshold": "3"}
@@ -38,6 +53,92 @@ _state: dict = {}
 
 class DeviceUnavailableError(RuntimeError):
     """The requested device is not usable in this process."""
+
+
+class UnsupportedVersionError(RuntimeError):
+    """The installed MindSpore is outside ``SUPPORTED_RANGE``."""
+
+
+# --------------------------------------------------------------------------------------------
+# MindSpore version
+# --------------------------------------------------------------------------------------------
+
+def parse_version(text: str) -> tuple:
+    """``"2.10.0"`` -> ``(2, 10, 0)``; ``"2.7.1rc1"`` -> ``(2, 7, 1)`` (the leading numbers)."""
+    parts = []
+    for piece in str(text).split("."):
+        digits = ""
+        for ch in piece:
+            if not ch.isdigit():
+                break
+            digits += ch
+        if not digits:
+            break
+        parts.append(int(digits))
+        if len(digits) != len(piece):
+            break
+    return tuple(parts)
+
+
+def installed_mindspore_version() -> Optional[str]:
+    """The installed MindSpore's version string, read without importing it (None if not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mindspore")
+    except PackageNotFoundError:
+        return None
+
+
+def check_version(version: Optional[str] = None) -> Optional[str]:
+    """Check a MindSpore version (default: the installed one) against ``SUPPORTED_RANGE``.
+
+    Raises ``UnsupportedVersionError`` for a version older than the range (or none installed); returns a
+    note for one newer than the newest tested minor release, else None.
+    """
+    version = installed_mindspore_version() if version is None else version
+    if version is None:
+        raise UnsupportedVersionError(
+            f"MindSpore is not installed in this Python ({sys.executable}). The course supports MindSpore "
+            f"{SUPPORTED_RANGE}: run `make setup`, or on an Ascend image use the image's own environment.")
+    parsed = parse_version(version)
+    if len(parsed) < 2 or parsed < MINDSPORE_MIN:
+        raise UnsupportedVersionError(
+            f"MindSpore {version} is older than this course supports ({SUPPORTED_RANGE}). Install a supported "
+            f"version (`make setup` installs the pinned one), or on an Ascend image pick the image with "
+            f"MindSpore 2.7.1 or newer.")
+    if parsed[:2] > MINDSPORE_NEWEST_TESTED:
+        return (f"MindSpore {version} is newer than the versions this course was tested on ({SUPPORTED_RANGE}); "
+                "it will probably work, but report what breaks.")
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# The fake device (tests only)
+# --------------------------------------------------------------------------------------------
+
+_fake_calls: list = []
+
+
+def fake_device() -> Optional[tuple]:
+    """``(device, count)`` from ``COURSE_FAKE_DEVICE`` (e.g. ``"Ascend:1"``), or None outside tests."""
+    spec = os.environ.get(FAKE_DEVICE_VAR, "").strip()
+    if not spec:
+        return None
+    name, _, count = spec.partition(":")
+    device = _normalise_device(name)
+    if device in ("auto", "CPU"):
+        raise ValueError(f"{FAKE_DEVICE_VAR}={spec!r}: fake only 'Ascend' or 'GPU', e.g. 'Ascend:1'.")
+    try:
+        n = int(count or 1)
+    except ValueError:
+        raise ValueError(f"{FAKE_DEVICE_VAR}={spec!r}: the count after ':' must be a whole number.") from None
+    return device, n
+
+
+def fake_calls() -> list:
+    """The device calls ``setup()`` recorded instead of making them (fake device only): ``[(name, value)]``."""
+    return list(_fake_calls)
 
 
 @dataclasses.dataclass
@@ -50,16 +151,19 @@ class RuntimeInfo:
     mindspore_version: str
     cpu_fixes: dict
     notes: list
+    exact: list = dataclasses.field(default_factory=list)  # the exact-numerics settings applied
 
     def summary(self) -> str:
-        fixes = ", ".join(f"{k}={v}" for k, v in self.cpu_fixes.items()) or "none"
         parts = [
             f"MindSpore {self.mindspore_version}",
             f"device {self.device}",
             self.mode,
             f"seed {self.seed}" if self.seed is not None else "no seed",
-            f"CPU fixes: {fixes}",
         ]
+        if self.device == "CPU" or self.cpu_fixes:
+            parts.append("CPU fixes: " + (", ".join(f"{k}={v}" for k, v in self.cpu_fixes.items()) or "none"))
+        if self.exact:
+            parts.append("exact numerics: " + ", ".join(self.exact))
         text = " | ".join(parts)
         if self.notes:
             text += "\n" + "\n".join(f"  note: {n}" for n in self.notes)
@@ -95,11 +199,23 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
+def ascend_device_files() -> list:
+    """The NPU device nodes a container or machine exposes (``/dev/davinci0`` ...)."""
+    return sorted(glob.glob("/dev/davinci[0-9]*"))
+
+
 def _looks_like_ascend() -> bool:
-    return bool(glob.glob("/dev/davinci[0-9]*")) or "ASCEND_HOME_PATH" in os.environ
+    fake = fake_device()
+    if fake is not None:
+        return fake[0] == "Ascend"
+    # Only the NPU device nodes count: CANN installed on a machine without NPUs (ASCEND_HOME_PATH set) runs on CPU.
+    return bool(ascend_device_files())
 
 
 def _looks_like_gpu() -> bool:
+    fake = fake_device()
+    if fake is not None:
+        return fake[0] == "GPU"
     return bool(glob.glob("/dev/nvidia[0-9]*"))
 
 
@@ -144,6 +260,9 @@ def quiet_env() -> dict:
 
 def available_devices() -> list:
     """Devices MindSpore can use in this process, best first, e.g. ``["CPU"]``."""
+    fake = fake_device()
+    if fake is not None:
+        return [fake[0], "CPU"]
     import mindspore as ms
 
     found = []
@@ -154,6 +273,42 @@ def available_devices() -> list:
         except Exception:  # a plugin that fails to load means "not available"
             pass
     return found or ["CPU"]
+
+
+def plugin_error(device: str = "Ascend") -> str:
+    """Why MindSpore's plugin for ``device`` did not load (its own message), or "" if it loaded or we cannot tell."""
+    if fake_device() is not None:
+        return ""
+    import mindspore  # noqa: F401  (loading MindSpore loads the plugins and records their errors)
+
+    try:
+        from mindspore._c_expression import MSContext
+
+        text = MSContext.get_instance().load_plugin_error()
+    except Exception:  # a private API: absent in some version, then we only know "not available"
+        return ""
+    lines = [line.strip() for line in str(text).splitlines() if device.lower() in line.lower()]
+    return "; ".join(lines)
+
+
+def device_count(device: str) -> int:
+    """How many cards of ``device`` MindSpore sees (0 if its plugin did not load); for "CPU" the CPU count.
+
+    Ascend: ``mindspore.device_context.ascend.device_count()``, which counts NPUs (``hal.is_available`` only
+    says whether the plugin loaded).
+    """
+    device = _normalise_device(device)
+    if device == "CPU":
+        return cpu_count()
+    fake = fake_device()
+    if fake is not None:
+        return fake[1] if fake[0] == device else 0
+    if device not in available_devices():
+        return 0
+    import mindspore as ms
+
+    ctx = getattr(ms.device_context, device.lower())
+    return int(ctx.device_count())
 
 
 def _normalise_device(device: str) -> str:
@@ -226,7 +381,8 @@ def _silence_python_warnings() -> None:
 # --------------------------------------------------------------------------------------------
 
 def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
-          cpu_fixes: Optional[bool] = None, quiet: bool = True, verbose: bool = True) -> RuntimeInfo:
+          cpu_fixes: Optional[bool] = None, quiet: bool = True, verbose: bool = True,
+          exact: bool = False) -> RuntimeInfo:
     """Choose the device and mode, seed everything, keep logs quiet, fix the CPU speed traps.
 
     Parameters
@@ -239,13 +395,23 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
         overwritten.
     quiet: keep MindSpore's INFO/WARNING log lines out of the output.
     verbose: print the one-line summary.
+    exact: the lesson compares results exactly (bit-identical resume, two runs that must agree). On CPU
+        nothing is needed. On Ascend this turns on ``mindspore.set_deterministic(True)`` and turns off CANN's
+        default HF32 convolutions (``device_context.ascend.op_precision.conv_allow_hf32(False)``); on GPU it
+        turns on ``set_deterministic``. Both are slower and cannot be turned off again in this process.
     """
     device = _normalise_device(device)
     mode_key = _normalise_mode(mode)
     notes = []
-    first_call = not _state
+    env_done = "cpu_fixes" in _state          # the environment is set once per process, before MindSpore loads
+    device_done = "device" in _state          # only a successful set_device counts (a failed one may be retried)
     already_loaded = "mindspore" in sys.modules
+    fake = fake_device()
 
+    if not env_done:
+        too_new = check_version()  # raises UnsupportedVersionError outside SUPPORTED_RANGE
+        if too_new:
+            notes.append(too_new)
     if cpu_fixes is None:
         cpu_fixes = os.environ.get(OPT_OUT_VAR, "1") != "0"
 
@@ -256,7 +422,7 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
         expected = device
 
     applied = {}
-    if first_call:
+    if not env_done:
         if quiet:
             for k, v in quiet_env().items():
                 os.environ.setdefault(k, v)
@@ -281,13 +447,30 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
 
     if quiet:
         _install_cell_source_files()
+    if fake is not None:
+        notes.append(f"FAKE DEVICE for tests ({FAKE_DEVICE_VAR}={os.environ[FAKE_DEVICE_VAR]}): "
+                     f"MindSpore really runs on CPU")
 
     # ---- device ----
     if device == "auto":
-        device = available_devices()[0]
-    if first_call:
+        found = available_devices()
+        device = found[0]
+        if not device_done and "Ascend" not in found and ascend_device_files():
+            why = plugin_error("Ascend") or "(MindSpore gave no reason)"
+            warning = (f"This machine has Ascend NPUs ({', '.join(ascend_device_files())}) but MindSpore's "
+                       f"Ascend plugin did not load, so the course runs on {device}. Usually CANN's environment "
+                       "is not set: run `source /usr/local/Ascend/ascend-toolkit/set_env.sh` before starting "
+                       f"Jupyter (see the README's Ascend section). MindSpore said: {why}")
+            notes.append(warning)
+            if not verbose:
+                warnings.warn(warning, RuntimeWarning, stacklevel=2)
+    if not device_done:
         try:
-            ms.set_device(device)
+            if fake is not None and device == fake[0]:
+                _fake_calls.append(("set_device", device))
+                ms.set_device("CPU")
+            else:
+                ms.set_device(device)
         except RuntimeError as exc:
             found = ", ".join(available_devices())
             msg = str(exc).strip().splitlines()[0]
@@ -296,11 +479,19 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
                     f"Cannot select {device}: MindSpore already ran something on another device in this "
                     f"kernel ({msg}). Restart the kernel and run setup() before any MindSpore code."
                 ) from None
+            why = plugin_error(device) if device != "CPU" else ""
             raise DeviceUnavailableError(
                 f"Device {device!r} is not available in this process (devices found: {found}). "
                 f"Use device='auto' or one of: {found}. MindSpore said: {msg}"
+                + (f"\nWhy its plugin did not load: {why}" if why else "")
             ) from None
         _state["device"] = device
+        if device == "CPU" and cpu_fixes and (env_done or expected != "CPU"):
+            # the environment was prepared for another device (a broken Ascend, or an earlier failed setup())
+            for name, (value, reason) in recommended_cpu_fixes("CPU").items():
+                if name not in os.environ:
+                    notes.append(f"{name}={value} recommended ({reason}) but MindSpore was loaded for another "
+                                 "device: restart the kernel to apply it")
     elif device != _state["device"]:
         raise DeviceUnavailableError(
             f"This kernel already runs on {_state['device']}; MindSpore cannot switch a process to "
@@ -308,6 +499,12 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
         )
     else:
         notes.append(f"setup() called again: still on {device}")
+
+    # ---- exact numerics ----
+    if exact and not _state.get("exact"):
+        _state["exact"] = _exact_numerics(ms, device, fake is not None)
+    elif not exact and _state.get("exact"):
+        notes.append("exact numerics stay on: they cannot be turned off in a running process")
 
     # ---- mode ----
     old_mode = _state.get("mode")
@@ -325,11 +522,34 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
         random.seed(seed)
 
     info = RuntimeInfo(device=device, mode=MODES[mode_key], seed=seed,
-                       mindspore_version=ms.__version__, cpu_fixes=dict(applied), notes=notes)
+                       mindspore_version=ms.__version__, cpu_fixes=dict(applied), notes=notes,
+                       exact=list(_state.get("exact") or []))
     _state["info"] = info
     if verbose:
         print(info.summary())
     return info
+
+
+#: What ``setup(exact=True)`` turns on, per device: (name shown to the learner, how to call it).
+EXACT_SETTINGS = {
+    "Ascend": (("set_deterministic(True)", lambda ms: ms.set_deterministic(True)),
+               ("conv_allow_hf32(False)", lambda ms: ms.device_context.ascend.op_precision.conv_allow_hf32(False))),
+    "GPU": (("set_deterministic(True)", lambda ms: ms.set_deterministic(True)),),
+    "CPU": (),  # CPU kernels compute in fp32 and gave bit-identical repeats in every test of the course
+}
+
+
+def _exact_numerics(ms, device: str, fake: bool) -> list:
+    """Apply ``EXACT_SETTINGS[device]`` (after ``set_device``: the Ascend calls check the device);
+    with the fake device only record them. Returns the names applied."""
+    done = []
+    for name, call in EXACT_SETTINGS[device]:
+        if fake:
+            _fake_calls.append(("exact", name))
+        else:
+            call(ms)
+        done.append(name)
+    return done
 
 
 def current() -> Optional[RuntimeInfo]:

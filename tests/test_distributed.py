@@ -7,7 +7,9 @@ left. The slow tests run MindSpore's own cluster: a 2-worker training run whose 
 identical weights, and a scheduler that finds its port taken.
 """
 
+import json
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -60,7 +62,7 @@ def busy_port():
 
 
 def env(**extra):
-    return dist.worker_env(extra={k: str(v) for k, v in extra.items()})
+    return dist.msrun_env("CPU", extra={k: str(v) for k, v in extra.items()})
 
 
 def assert_no_leftovers(result):
@@ -109,13 +111,79 @@ def test_free_port_and_port_in_use(busy_port):
     assert dist.port_in_use(busy_port)
 
 
-def test_worker_env_puts_this_python_first_and_applies_runtime_settings():
-    e = dist.worker_env(threads=1, extra={"X": "1"})
+def test_msrun_env_puts_this_python_first_and_applies_runtime_settings():
+    e = dist.msrun_env("CPU", threads=1, extra={"X": "1"})
     assert e["PATH"].split(os.pathsep)[0] == str(Path(sys.executable).parent)
     assert e["GLOG_v"] == "3" and e["OMP_NUM_THREADS"] == "1" and e["X"] == "1"
     from course_utils import runtime
     for k, v in runtime.cpu_fix_env().items():
         assert e[k] == v
+    assert dist.worker_env is dist.msrun_env, "the old name stays until notebook 06 uses msrun_env"
+
+
+def test_msrun_env_has_no_cpu_fixes_for_ascend_workers(python):
+    """Even in a kernel that runs on CPU with the fixes applied, Ascend workers get none of them (but a
+    variable the user set stays: it is theirs)."""
+    out = python("""
+        import json
+        from course_utils import distributed, runtime
+        runtime.cpu_count = lambda: 2  # a small machine, where MS_DEV_HOST_BLOCKING_RUN applies
+        runtime.setup(device="CPU", verbose=False)
+        fixes = runtime.cpu_fix_env("CPU")
+        assert "MS_DEV_HOST_BLOCKING_RUN" in fixes
+        print(json.dumps({"cpu": {k: distributed.msrun_env("CPU").get(k) for k in fixes},
+                          "ascend": {k: distributed.msrun_env("Ascend").get(k) for k in fixes}}))
+    """)
+    assert out.returncode == 0, out.stderr
+    envs = json.loads(out.stdout.strip().splitlines()[-1])
+    assert all(v is not None for v in envs["cpu"].values()), envs
+    assert all(v is None for v in envs["ascend"].values()), envs
+
+
+def test_msrun_env_follows_the_fake_ascend_kernel(python):
+    """With the kernel on (fake) Ascend, the default job device is Ascend: no CPU fixes."""
+    out = python("""
+        from course_utils import distributed, runtime
+        runtime.setup(verbose=False)
+        env = distributed.msrun_env()
+        print(distributed.job_device(), sorted(k for k in runtime.cpu_fix_env("CPU") if k in env))
+    """, env={"COURSE_FAKE_DEVICE": "Ascend:2"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "Ascend []"
+
+
+def test_require_devices_stops_with_how_to_run_the_lesson(python):
+    out = python("""
+        from course_utils import distributed, runtime
+        from course_utils.distributed import LaunchError
+        assert distributed.require_devices(2, "CPU") == 2
+        assert distributed.require_devices(1, "Ascend") == 1
+        try:
+            distributed.require_devices(2, "Ascend")
+        except LaunchError as err:
+            print(err.kind, "|", err)
+        try:  # launch() checks first: nothing starts
+            distributed.launch(__file__ if False else "%s", workers=2, device="Ascend", log_dir="%s")
+        except LaunchError as err:
+            print(err.kind)
+    """ % (TRAIN_SCRIPT, "/tmp/ascend_require_devices_logs"), env={"COURSE_FAKE_DEVICE": "Ascend:1"})
+    assert out.returncode == 0, out.stderr
+    first, second = out.stdout.strip().splitlines()[-2:]
+    assert first.startswith("not_enough_devices | This job starts 2 workers on Ascend")
+    assert "this machine has 1 NPU." in first and 'DEVICE_TARGET = "CPU"' in first
+    assert second == "not_enough_devices"
+
+
+def test_require_devices_without_an_npu_says_zero(python):
+    out = python("""
+        from course_utils import distributed
+        try:
+            distributed.require_devices(2, "Ascend")
+        except distributed.LaunchError as err:
+            print(err)
+    """)
+    assert out.returncode == 0, out.stderr
+    assert "this machine has 0 NPUs" in out.stdout
 
 
 def test_clean_log_drops_mindspore_info_and_warning_lines():
@@ -294,3 +362,64 @@ def test_two_worker_training_ends_with_identical_weights(tmp_path):
     assert np.abs(t0["weights_no_reducer"][-1] - t1["weights_no_reducer"][-1]).max() > 1e-4
     for rank in (0, 1):
         assert (out / f"rank_{rank}" / "cell.ckpt").is_file()
+
+
+# The cell the lead inserts into notebook 06 right after the set-up cell that defines WORKERS (see the report).
+PREFLIGHT_CELL = """\
+# msrun gives every worker its own card (DEVICE_ID = its local rank): check that there are enough before starting.
+distributed.require_devices(WORKERS, info.device)
+"""
+
+
+def _insert_preflight(src, dest):
+    import nbformat
+
+    nb = nbformat.read(src, as_version=4)
+    at = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code" and "WORKERS < 2" in c.source)
+    cell = nbformat.v4.new_code_cell(PREFLIGHT_CELL)
+    if nb.nbformat_minor < 5:  # the stored notebooks are nbformat 4.4: no cell ids
+        del cell["id"]
+    nb.cells.insert(at + 1, cell)
+    nbformat.write(nb, dest)
+    return at + 1
+
+
+@pytest.mark.slow
+def test_notebook_06_stops_on_a_one_npu_machine_under_papermill(tmp_path, monkeypatch):
+    """Notebook 06 with the preflight cell, on a (fake) one-NPU Ascend notebook: papermill stops at that cell with
+    the message saying how to run the lesson, before any process is started."""
+    import nbformat
+    import papermill as pm
+
+    copy = tmp_path / "06_data_parallel.ipynb"
+    _insert_preflight(NOTEBOOKS / "06_data_parallel.ipynb", copy)
+    shutil.copytree(NOTEBOOKS / "scripts", tmp_path / "scripts")
+    monkeypatch.setenv("COURSE_FAKE_DEVICE", "Ascend:1")
+    with pytest.raises(pm.PapermillExecutionError) as info:
+        pm.execute_notebook(str(copy), str(tmp_path / "out.ipynb"), cwd=str(tmp_path), kernel_name="python3",
+                            progress_bar=False, execution_timeout=600)
+    assert info.value.ename == "LaunchError"
+    assert "This job starts 2 workers on Ascend" in info.value.evalue
+    assert "this machine has 1 NPU" in info.value.evalue and 'DEVICE_TARGET = "CPU"' in info.value.evalue
+    out = nbformat.read(tmp_path / "out.ipynb", as_version=4)
+    code = [c for c in out.cells if c.cell_type == "code"]
+    failed = [c for c in code if any(o.get("output_type") == "error" for o in c.outputs)]
+    assert len(failed) == 1 and failed[0].source == PREFLIGHT_CELL
+    assert "device Ascend" in "".join(o.get("text", "") for c in code for o in c.outputs), "setup ran on fake Ascend"
+    assert not (tmp_path / "runs").exists(), "nothing was launched"
+
+
+@pytest.mark.slow
+def test_notebook_06_preflight_passes_on_cpu(tmp_path):
+    """The same cell on CPU workers (this machine) lets the lesson go on."""
+    import papermill as pm
+
+    copy = tmp_path / "06_data_parallel.ipynb"
+    at = _insert_preflight(NOTEBOOKS / "06_data_parallel.ipynb", copy)
+    import nbformat
+
+    nb = nbformat.read(copy, as_version=4)
+    nb.cells = nb.cells[:at + 1]  # stop after the preflight
+    nbformat.write(nb, copy)
+    pm.execute_notebook(str(copy), str(tmp_path / "out.ipynb"), cwd=str(tmp_path), kernel_name="python3",
+                        progress_bar=False, execution_timeout=600, parameters={"DEVICE_TARGET": "CPU"})

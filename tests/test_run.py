@@ -1,6 +1,7 @@
 """course_utils.run: parameter planning, fail-fast checks, the papermill runner and its summary."""
 
 import json
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -58,11 +59,74 @@ def test_plan_routes_parameters_and_full(nbdir):
     assert plan[b] == {"LR": 0.2}
 
 
-def test_missing_device_fails_fast():
-    with pytest.raises(run.RunError, match="DEVICE_TARGET='Ascend' is not available on this machine"):
-        run.check_device("Ascend")
-    run.check_device("CPU")
-    run.check_device("auto")
+def test_missing_device_fails_fast(nbdir):
+    make_notebook(nbdir / "02_dev.ipynb", 'DEVICE_TARGET: str = "auto"', "pass")
+    nbs = run.find_notebooks(["02"], nbdir)
+    with pytest.raises(run.RunError, match="02_dev: DEVICE_TARGET='Ascend' is not available on this machine"):
+        run.check_devices(nbs, {nbs[0]: {"DEVICE_TARGET": "Ascend"}})  # asks this machine's MindSpore
+    assert run.check_devices(nbs, {nbs[0]: {"DEVICE_TARGET": "cpu"}}) == {nbs[0]: "CPU"}
+    assert run.check_devices(nbs, {}, found={"Ascend": 8, "CPU": 2}) == {nbs[0]: "Ascend"}, "auto: the best found"
+    assert run.check_devices(run.find_notebooks(["00"], nbdir), {}) == {}, "no DEVICE_TARGET, nothing to check"
+
+
+def test_every_notebook_device_is_checked_not_only_the_last(nbdir):
+    """Each notebook's own DEVICE_TARGET counts (its parameter, else its default), and a notebook with WORKERS on
+    Ascend needs one NPU per worker."""
+    make_notebook(nbdir / "02_dev.ipynb", 'DEVICE_TARGET: str = "Ascend"', "pass")
+    make_notebook(nbdir / "03_dp.ipynb", 'DEVICE_TARGET: str = "auto"\nWORKERS: int = 2', "pass")
+    a, b = run.find_notebooks(["02", "03"], nbdir)
+    with pytest.raises(run.RunError, match="02_dev: DEVICE_TARGET='Ascend' is not available"):
+        run.check_devices([a, b], {b: {"DEVICE_TARGET": "CPU"}}, found={"CPU": 2})
+    one_npu = {"Ascend": 1, "CPU": 2}
+    with pytest.raises(run.RunError, match=r"03_dp: 2 workers on Ascend need 2 NPUs .* has 1\. .*-p 03:DEVICE_TARGET=CPU"):
+        run.check_devices([a, b], {}, found=one_npu)
+    assert run.check_devices([a, b], {b: {"DEVICE_TARGET": "CPU"}}, found=one_npu) == {a: "Ascend", b: "CPU"}
+    assert run.check_devices([b], {b: {"WORKERS": 1}}, found=one_npu) == {b: "Ascend"}
+
+
+def test_probe_devices_reports_the_fake_npu(monkeypatch):
+    from course_utils import runtime
+
+    monkeypatch.setenv("COURSE_FAKE_DEVICE", "Ascend:1")
+    assert run.probe_devices() == {"Ascend": 1, "CPU": runtime.cpu_count()}
+
+
+def test_cli_stops_on_a_one_npu_machine_before_running(tmp_path):
+    out = run_python("from course_utils.run import main; raise SystemExit(main(['-n', '06', '--out', %r]))"
+                     % str(tmp_path), env={"COURSE_FAKE_DEVICE": "Ascend:1"})
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert "06_data_parallel: 2 workers on Ascend need 2 NPUs" in out.stderr
+    assert not list(tmp_path.iterdir()), "nothing may run"
+
+
+def test_summary_names_cpu_fixes_only_for_cpu_notebooks(nbdir):
+    a, b = run.find_notebooks(None, nbdir)
+    ascend = run.run_header("now", {a: "Ascend", b: "Ascend"}, "python3", "/x/python", False)
+    assert ascend["device"] == "Ascend" and not any("CPU fixes" in k for k in ascend)
+    assert ascend["kernel"] == "python3 (/x/python)"
+    mixed = run.run_header("now", {a: "Ascend", b: "CPU"}, "python3", "/x/python", False)
+    assert mixed["device"] == "00: Ascend, 01: CPU" and "CPU fixes (CPU notebooks)" in mixed
+
+
+def test_kernel_is_one_that_runs_this_python(tmp_path, monkeypatch):
+    import sys
+
+    name, python = run.course_kernel()
+    assert run._same_python(python), (name, python)
+    # an image whose "python3" kernel is another environment: refused, with the command that fixes it
+    other = tmp_path / "kernels" / "python3"
+    other.mkdir(parents=True)
+    (other / "kernel.json").write_text(json.dumps({"argv": ["/opt/other-env/bin/python", "-m", "ipykernel_launcher",
+                                                            "-f", "{connection_file}"],
+                                                   "display_name": "Other", "language": "python"}))
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "nothing"))
+    monkeypatch.setattr(sys, "prefix", str(tmp_path / "noprefix"))
+    with pytest.raises(run.RunError, match=r"No Jupyter kernel runs this Python .*python3 -> /opt/other-env/bin/python"
+                                           r".*ipykernel install --user --name mindspore-course"):
+        run.course_kernel()
+    with pytest.raises(run.RunError, match="No Jupyter kernel named 'nope'"):
+        run.course_kernel("nope")
 
 
 def test_runner_executes_records_and_summarises(nbdir, tmp_path):
@@ -76,6 +140,17 @@ def test_runner_executes_records_and_summarises(nbdir, tmp_path):
     assert "| 00_alpha | ok |" in text and "epochs=4" in text
     assert json.loads((out / "summary.json").read_text())["notebooks"][1]["status"] == "failed"
     assert (out / "00_alpha.ipynb").exists(), "the executed notebook is kept in the run folder"
+
+
+def test_relative_out_dir_still_collects_metrics(nbdir, tmp_path, monkeypatch):
+    """--out runs/x is relative to where the runner starts, not to the notebook's folder (the kernel's cwd)."""
+    start = tmp_path / "elsewhere"  # not the notebooks' folder
+    start.mkdir()
+    monkeypatch.chdir(start)
+    nbs = run.find_notebooks(["00"], nbdir)
+    rows = run.run_notebooks(nbs, {}, Path("rel") / "out", timeout=120, log=lambda *_: None)
+    assert rows[0]["metrics"] == {"epochs": 1, "quick": True}
+    assert (start / "rel" / "out" / "00_alpha.metrics.json").exists()
 
 
 def test_record_rejects_non_scalars():

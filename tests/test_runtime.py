@@ -101,4 +101,149 @@ def test_bad_arguments_are_explained():
 
 def test_machine_header_names_versions():
     header = runtime.machine_header()
-    assert "MindSpore 2.10" in header and "CPUs" in header and "NumPy" in header
+    assert f"MindSpore {runtime.installed_mindspore_version()} |" in header  # 2.10.0 here, 2.7.1 in test-compat
+    assert "CPUs" in header and "NumPy" in header
+
+
+def test_setup_can_be_retried_after_a_failed_device():
+    """A failed setup(device="Ascend") must not break the next call (it used to raise KeyError('device'))."""
+    from conftest import run_python
+
+    out = run_python("""
+        from course_utils import runtime
+        try:
+            runtime.setup(device="Ascend", verbose=False)
+        except runtime.DeviceUnavailableError as exc:
+            print("first:", str(exc).splitlines()[0][:40])
+        info = runtime.setup(device="CPU")
+        print("second:", info.device)
+    """)
+    assert out.returncode == 0, out.stderr
+    assert "first: Device 'Ascend' is not available" in out.stdout
+    assert "second: CPU" in out.stdout
+
+
+def test_auto_says_when_the_ascend_plugin_did_not_load(python):
+    """NPU device files present but the plugin failed (CANN not sourced): auto falls back to CPU *and says so*,
+    with MindSpore's own plugin error; the CPU fixes it could not apply are named."""
+    out = python("""
+        from course_utils import runtime
+        runtime.ascend_device_files = lambda: ["/dev/davinci0"]
+        runtime.cpu_count = lambda: 2
+        info = runtime.setup()
+    """)
+    assert out.returncode == 0, out.stderr
+    assert "device CPU" in out.stdout
+    assert "has Ascend NPUs (/dev/davinci0) but MindSpore's Ascend plugin did not load" in out.stdout
+    assert "set_env.sh" in out.stdout and "MindSpore said: Load dynamic library: libmindspore_ascend" in out.stdout
+    assert "MS_DEV_HOST_BLOCKING_RUN=1 recommended" in out.stdout
+
+
+def test_auto_without_npu_files_says_nothing_about_ascend(python):
+    out = python("""
+        from course_utils import runtime
+        runtime.setup()
+    """, env={"ASCEND_HOME_PATH": "/usr/local/Ascend/ascend-toolkit/latest"})
+    assert out.returncode == 0, out.stderr
+    assert "Ascend" not in out.stdout, "CANN installed without NPUs is a CPU machine"
+    assert "CPU fixes:" in out.stdout
+
+
+def test_fake_ascend_records_device_and_exact_numerics(python):
+    out = python("""
+        import json
+        from course_utils import runtime
+        assert runtime.available_devices() == ["Ascend", "CPU"] and runtime.device_count("Ascend") == 1
+        info = runtime.setup(mode="pynative", exact=True)
+        runtime.setup(mode="graph", exact=True)  # again: nothing is applied twice
+        import mindspore as ms
+        print(json.dumps({"calls": runtime.fake_calls(), "device": info.device, "fixes": info.cpu_fixes,
+                          "real": ms.get_context("device_target"), "exact": info.exact}))
+    """, env={"COURSE_FAKE_DEVICE": "Ascend:1"})
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["calls"] == [["set_device", "Ascend"], ["exact", "set_deterministic(True)"],
+                            ["exact", "conv_allow_hf32(False)"]]
+    assert got["device"] == "Ascend" and got["real"] == "CPU" and got["fixes"] == {}
+    assert "FAKE DEVICE for tests" in out.stdout
+    assert "exact numerics: set_deterministic(True), conv_allow_hf32(False)" in out.stdout
+    assert "CPU fixes" not in out.stdout
+
+
+def test_exact_on_cpu_needs_nothing(python):
+    out = python("""
+        from course_utils import runtime
+        info = runtime.setup(device="CPU", exact=True, verbose=False)
+        print(info.exact, runtime.fake_calls())
+    """)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().endswith("[] []")
+
+
+def test_exact_settings_exist_in_this_mindspore():
+    """The calls setup(exact=True) makes on Ascend are public API of the installed MindSpore."""
+    import mindspore as ms
+
+    assert callable(ms.set_deterministic)
+    assert callable(ms.device_context.ascend.op_precision.conv_allow_hf32)
+    assert callable(ms.device_context.ascend.device_count)
+
+
+def test_fake_device_is_off_without_the_variable(monkeypatch):
+    monkeypatch.delenv(runtime.FAKE_DEVICE_VAR, raising=False)
+    assert runtime.fake_device() is None
+    monkeypatch.setenv(runtime.FAKE_DEVICE_VAR, "Ascend:2")
+    assert runtime.fake_device() == ("Ascend", 2) and runtime.device_count("Ascend") == 2
+    monkeypatch.setenv(runtime.FAKE_DEVICE_VAR, "CPU:1")
+    import pytest
+
+    with pytest.raises(ValueError, match="fake only 'Ascend' or 'GPU'"):
+        runtime.fake_device()
+
+
+def test_version_range():
+    import pytest
+
+    assert runtime.parse_version("2.10.0") == (2, 10, 0) and runtime.parse_version("2.7.1rc1") == (2, 7, 1)
+    assert runtime.check_version("2.10.0") is None and runtime.check_version("2.7.1") is None
+    assert runtime.check_version("2.8.0") is None
+    assert "newer than the versions this course was tested on" in runtime.check_version("2.11.0")
+    for old in ("2.7.0", "2.6.0", "1.10.1", "garbage"):
+        with pytest.raises(runtime.UnsupportedVersionError, match="2.7.1 to 2.10.x"):
+            runtime.check_version(old)
+    assert runtime.check_version() is None, "the installed MindSpore must be in the supported range"
+
+
+def test_setup_refuses_an_unsupported_version(python):
+    out = python("""
+        from course_utils import runtime
+        runtime.installed_mindspore_version = lambda: "2.6.0"
+        try:
+            runtime.setup()
+        except runtime.UnsupportedVersionError as exc:
+            print("ERR", exc)
+    """)
+    assert out.returncode == 0, out.stderr
+    assert "ERR MindSpore 2.6.0 is older than this course supports (2.7.1 to 2.10.x)" in out.stdout
+
+
+def test_fake_ascend_perf_lab_skips_cpu_only_experiments_without_a_process(python):
+    """On (fake) Ascend the performance lab's CPU-only experiments say why they skip and start no process
+    (notebook 05 passes info.device to bench.Options)."""
+    out = python("""
+        import subprocess
+        from course_utils import bench, runtime
+        info = runtime.setup(verbose=False)
+
+        def no_process(*args, **kwargs):
+            raise AssertionError(f"a process was started: {args[0] if args else kwargs}")
+
+        subprocess.run = subprocess.Popen = subprocess.check_output = no_process
+        for name in ("cpu_traps", "find_trap"):
+            result = bench.run_experiment(name, device=info.device, quick=True)
+            print(name, "|", result.skipped)
+    """, env={"COURSE_FAKE_DEVICE": "Ascend:1"})
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()[-2:]
+    assert lines[0].startswith("cpu_traps | ") and lines[0].endswith("not Ascend")
+    assert lines[1].startswith("find_trap | ") and lines[1].endswith("not Ascend")
