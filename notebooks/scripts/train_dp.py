@@ -80,7 +80,7 @@ def main(argv=None) -> int:
 
     # Quiet logs and the CPU speed fixes must be in place before MindSpore loads.
     from course_utils import runtime
-    runtime.setup(device=args.device, mode="graph", seed=args.seed, verbose=False)
+    runtime.setup(device=args.device, mode="graph", seed=args.seed, verbose=False, exact=True)
 
     import mindspore as ms
     from mindspore.communication import get_group_size, get_rank, init
