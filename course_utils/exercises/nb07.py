@@ -99,6 +99,18 @@ def _read_script(script) -> tuple:
     return path, source
 
 
+def renames_a_file(source: str) -> bool:
+    """Whether the code calls os.replace / os.rename, or Path.replace / Path.rename (one argument, unlike
+    str.replace): the last step of an atomic write. Comments and docstrings do not count."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("replace", "rename"):
+            owner = node.func.value
+            if (isinstance(owner, ast.Name) and owner.id == "os") or len(node.args) + len(node.keywords) == 1:
+                return True
+    return False
+
+
 # ---- running it -----------------------------------------------------------------------------------------
 
 @dataclasses.dataclass
@@ -252,7 +264,7 @@ class RunsLogsCheckpoints(_ScriptExercise):
 
     def _check(self, script):
         path, source = _read_script(script)
-        if not re.search(r"\bos\.(replace|rename)\b|\.(replace|rename)\(", source):
+        if not renames_a_file(source):
             raise Incorrect(f"{path.name} never renames a file (os.replace): a checkpoint written in place is lost "
                             "when the process dies in the middle of writing it.")
         run = cached_run(path, source, TINY_RUN)
