@@ -101,6 +101,14 @@ def test_the_reference_is_standalone_and_keeps_the_contract():
         assert f'CHECKPOINT, LOG, MODEL = "{nb07.CHECKPOINT}", "{nb07.LOG}", "{nb07.MODEL}"' in text
 
 
+def test_the_skeleton_has_the_reference_functions_with_the_same_signatures():
+    def signatures(text):
+        return {n.name: ast.unparse(n.args) for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)}
+
+    skeleton, reference = signatures(nb07.SKELETON.read_text()), signatures(REFERENCE)
+    assert skeleton == {k: v for k, v in reference.items() if k != "install_stop_handler"}
+
+
 def test_the_solutions_are_the_reference_source():
     for q in (nb07.q1, nb07.q2, nb07.q3, nb07.q4):
         for name in q.solution_functions:
@@ -116,55 +124,34 @@ def test_the_reference_passes_every_check():
         assert result.outcome is Outcome.CORRECT, result.message
 
 
-@pytest.mark.slow
-def test_a_crash_is_reported_with_its_error_and_line(tmp_path):
-    path = mutant(tmp_path, ("    stop = install_stop_handler()\n",
-                             "    stop = install_stop_handler()\n    raise RuntimeError('boom')\n"))
-    incorrect(nb07.q1.check(path), "failed with exit code 1", "RuntimeError: boom", "my_capstone.py, line")
-
-
-@pytest.mark.slow
-def test_a_weights_only_checkpoint_lacks_the_optimizer_state(tmp_path):
-    path = mutant(tmp_path, ("ms.save_checkpoint(state, str(tmp),", "ms.save_checkpoint(state.network, str(tmp),"))
-    incorrect(nb07.q1.check(path), "no optimizer state")
-
-
-@pytest.mark.slow
-def test_a_resume_that_starts_over_is_caught(tmp_path):
-    path = mutant(tmp_path, ("        start_epoch, skip = restore_checkpoint(state, ckpt_path)\n",
-                             "        start_epoch, skip = 0, 0\n"))
-    incorrect(nb07.q2.check(path), "starts again at epoch 1")
-
-
-@pytest.mark.slow
-def test_a_resume_without_the_optimizer_state_is_caught(tmp_path):
-    path = mutant(tmp_path, ("    for param in state.get_parameters():\n",
-                             "    for param in state.network.get_parameters():\n"))
-    incorrect(nb07.q2.check(path), "optimizer state", "not restored")
-
-
-@pytest.mark.slow
-def test_a_resume_that_retrains_the_interrupted_epoch_is_caught(tmp_path):
-    path = mutant(tmp_path, ("                continue                     # trained before the interruption\n",
-                             "                pass\n"))
-    incorrect(nb07.q2.check(path), "trained again")
-
-
-@pytest.mark.slow
-def test_a_missing_export_is_caught(tmp_path):
-    path = mutant(tmp_path, ("    export_mindir(net, args.out / MODEL)\n", ""))
-    incorrect(nb07.q4.check(path), "left no model.mindir")
-
-
-@pytest.mark.slow
-def test_an_export_in_training_mode_is_caught(tmp_path):
+# (what the learner got wrong, the check that must catch it, the edits to the reference, what the message says)
+BROKEN = [
+    ("a crash", nb07.q1,
+     [("    stop = install_stop_handler()\n", "    stop = install_stop_handler()\n    raise RuntimeError('boom')\n")],
+     ["failed with exit code 1", "RuntimeError: boom", "my_capstone.py, line"]),
+    ("weights-only checkpoints", nb07.q1,
+     [("ms.save_checkpoint(state, str(tmp),", "ms.save_checkpoint(state.network, str(tmp),")],
+     ["no optimizer state"]),
+    ("a resume that starts over", nb07.q2,
+     [("        start_epoch, skip = restore_checkpoint(state, ckpt_path)\n", "        start_epoch, skip = 0, 0\n")],
+     ["starts again at epoch 1"]),
+    ("a resume without the optimizer state", nb07.q2,
+     [("    for param in state.get_parameters():\n", "    for param in state.network.get_parameters():\n")],
+     ["optimizer state", "not restored"]),
+    ("a resume that retrains the interrupted epoch's first steps", nb07.q2,
+     [("                continue                     # trained before the interruption\n", "                pass\n")],
+     ["trained again"]),
+    ("no export", nb07.q4, [("    export_mindir(net, args.out / MODEL)\n", "")], ["left no model.mindir"]),
     # evaluate() leaves the network in training mode, so without this line the export sees BatchNorm in training
-    path = mutant(tmp_path, ("    net.set_train(False)     # BatchNorm: stored statistics", "    # (removed)"))
-    incorrect(nb07.q4.check(path), "training mode")
+    ("an export in training mode", nb07.q4,
+     [("    net.set_train(False)     # BatchNorm: stored statistics", "    # (removed)")], ["training mode"]),
+    # MindSpore's translate=(a, b) is the range of the horizontal shift: (0.1, 0.1) moves every image right
+    ("a one-sided augmentation", nb07.q3, [("translate=(-0.1, 0.1, -0.1, 0.1)", "translate=(0.1, 0.1)")],
+     ["the target is 93%"]),
+]
 
 
 @pytest.mark.slow
-def test_a_one_sided_augmentation_misses_the_accuracy_target(tmp_path):
-    # MindSpore's translate=(a, b) is the range of the horizontal shift: (0.1, 0.1) moves every image right
-    path = mutant(tmp_path, ("translate=(-0.1, 0.1, -0.1, 0.1)", "translate=(0.1, 0.1)"))
-    incorrect(nb07.q3.check(path), "the target is 93%")
+@pytest.mark.parametrize("mistake, exercise, edits, fragments", BROKEN, ids=[b[0] for b in BROKEN])
+def test_a_broken_script_gets_the_message_that_names_its_mistake(tmp_path, mistake, exercise, edits, fragments):
+    incorrect(exercise.check(mutant(tmp_path, *edits)), *fragments)
