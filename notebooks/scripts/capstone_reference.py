@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import platform
+import signal
 import sys
 import time
 from pathlib import Path
@@ -202,10 +203,9 @@ def evaluate(net, dataset) -> float:
 def install_stop_handler() -> list:
     """Ctrl-C (SIGINT) or ``kill`` (SIGTERM) only asks to stop: the loop finishes its step, saves, exits.
 
-    Returns a list that receives the signal's number; an empty list means "keep going".
+    Returns a list that receives the signal's number; an empty list means "keep going". Both signals are
+    needed: once its runtime has started, MindSpore 2.10 handles SIGINT itself and sends the process a SIGTERM.
     """
-    import signal
-
     requested: list = []
 
     def ask_to_stop(signum, frame):
@@ -259,7 +259,7 @@ def main(argv=None) -> int:
             if stop or global_step == args.stop_after:
                 # between two steps: the position is exact (this epoch, step_in_epoch + 1 batches done)
                 save_checkpoint(state, ckpt_path, epoch, step_in_epoch + 1)
-                why = f"signal {stop[0]}" if stop else "--stop-after"
+                why = signal.Signals(stop[0]).name if stop else "--stop-after"
                 print(f"stopped after {global_step} steps ({why}); saved {ckpt_path}; continue with --resume",
                       flush=True)
                 return 130 if stop else 0

@@ -121,7 +121,7 @@ def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int) -> None:
     """Weights + optimizer state + position, atomically."""
     import mindspore as ms
 
-    # TODO(7): save `state` with the position (append_dict) to a temporary file in the same folder, flush it
+    # TODO(5): save `state` with the position (append_dict) to a temporary file in the same folder, flush it
     #          to disk (os.fsync), then rename it over `path` (os.replace). Mind the suffix: MindSpore appends
     #          ".ckpt" to a file name that does not end with it.
     ____
@@ -131,7 +131,7 @@ def restore_checkpoint(state, path: Path) -> tuple:
     """Copy the stored values into the parameters of `state`; return (epoch, step_in_epoch)."""
     import mindspore as ms
 
-    # TODO(8): load the file, copy each stored value into the parameter of the same name *in place*
+    # TODO(6): load the file, copy each stored value into the parameter of the same name *in place*
     #          (Parameter.copy_), and return the stored position as two ints
     ____
 
@@ -147,7 +147,7 @@ def export_mindir(net, path: Path) -> None:
     """The network in eval mode, any batch size, as MindIR."""
     import mindspore as ms
 
-    # TODO(9): eval mode, then mindspore.export with an input whose batch dimension is None, to `path`
+    # TODO(7): eval mode, then mindspore.export with an input whose batch dimension is None, to `path`
     ____
 
 
@@ -155,7 +155,7 @@ def export_mindir(net, path: Path) -> None:
 
 def evaluate(net, dataset) -> float:
     """Fraction of correctly classified images, with the network in eval mode."""
-    # TODO(6): eval mode (BatchNorm's stored statistics, no dropout), count the correct predictions over all
+    # TODO(8): eval mode (BatchNorm's stored statistics, no dropout), count the correct predictions over all
     #          batches, back to training mode, return the fraction
     ____
 
@@ -175,7 +175,7 @@ def main(argv=None) -> int:
     ckpt_path, log_path = args.out / CHECKPOINT, args.out / LOG
 
     net = build_model()
-    # TODO(5): the loss, an optimizer (nn.Adam, nn.SGD, ... with learning rate args.lr) and the training step
+    # TODO(9): the loss, an optimizer (nn.Adam, nn.SGD, ... with learning rate args.lr) and the training step
     #          train_step(images, labels) -> loss, in the style you prefer: Cell (WithLossCell + TrainOneStepCell)
     #          or functional (value_and_grad + the optimizer). `state` is what checkpoints save and restore: a
     #          Cell that holds the network and the optimizer (a Cell-style training step is one).
