@@ -249,14 +249,25 @@ class _ScriptExercise(Exercise):
     def reference(self):
         return (str(REFERENCE),)
 
+    #: (first, last): also show the reference's lines from the one containing `first` to the one containing `last`
+    solution_lines: tuple = ()
+
     @property
     def solution_text(self) -> str:
-        return f"# from {REFERENCE.relative_to(ROOT)}\n\n" + _source_of(*self.solution_functions)
+        text = f"# from {REFERENCE.relative_to(ROOT)}\n\n" + _source_of(*self.solution_functions)
+        if self.solution_lines:
+            lines = REFERENCE.read_text(encoding="utf-8").splitlines()
+            first, last = self.solution_lines
+            start = next(i for i, line in enumerate(lines) if first in line)
+            end = next(i for i, line in enumerate(lines) if i >= start and last in line)
+            text += "\n\n\n# in main():\n" + "\n".join(lines[start:end + 1])
+        return text
 
 
 class RunsLogsCheckpoints(_ScriptExercise):
     title = "runs, logs every epoch, checkpoints atomically"
-    hint_text = ("Run it yourself in a terminal first: python my_capstone.py --out /tmp/try " + " ".join(TINY_RUN) +
+    hint_text = ("Run it yourself in a terminal first, in the notebooks folder: python my_capstone.py --data-dir "
+                 "../data/mnist --out runs/try " + " ".join(TINY_RUN) +
                  ". After each epoch: save the training step (it holds the network and the optimizer) with "
                  "append_dict={'epoch': ..., 'step_in_epoch': ...} to a temporary name, fsync, os.replace it over "
                  "checkpoint.ckpt; then append one JSON line to log.jsonl and print one line.")
@@ -301,6 +312,7 @@ class Resumes(_ScriptExercise):
                  "the epoch loop there; in the interrupted epoch, skip the batches already trained. Append to the "
                  "log, do not start a new one.")
     solution_functions = ("restore_checkpoint",)
+    solution_lines = ("    start_epoch, skip = 0, 0", "return 130 if stop else 0")
 
     def _check(self, script):
         path, source = _read_script(script)
@@ -353,6 +365,7 @@ class Learns(_ScriptExercise):
                  "what training sees (augmentation parameters, normalisation), and evaluate in eval mode. If the "
                  "loss hardly falls, check the learning rate and that every batch reaches the step.")
     solution_functions = ("build_dataset", "build_model", "evaluate")
+    solution_lines = ("    net = build_model()", "    state = train_step")
 
     def _check(self, script):
         path, source = _read_script(script)
