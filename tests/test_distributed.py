@@ -118,7 +118,6 @@ def test_msrun_env_puts_this_python_first_and_applies_runtime_settings():
     from course_utils import runtime
     for k, v in runtime.cpu_fix_env().items():
         assert e[k] == v
-    assert dist.worker_env is dist.msrun_env, "the old name stays until notebook 06 uses msrun_env"
 
 
 def test_msrun_env_has_no_cpu_fixes_for_ascend_workers(python):

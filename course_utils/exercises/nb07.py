@@ -1,0 +1,445 @@
+"""Exercises of notebook 07 (the capstone): checks that look at the learner's training script from the outside.
+
+The learner's answer is a file, ``MY_SCRIPT`` in the notebook (a path). Every check runs it as a terminal would,
+``python MY_SCRIPT --data-dir ... --out <temporary folder> ...``, in a fresh process with a deadline, then reads
+what it left behind:
+
+q1 it runs, prints and logs a line per epoch, and writes an atomic checkpoint with the optimizer state;
+q2 stopped with ``--stop-after`` and restarted with ``--resume``, it really continues (position, optimizer state,
+   weights) instead of starting over;
+q3 it learns: ``TARGET_ACCURACY`` on the first 2,000 test images after a small run;
+q4 its ``model.mindir`` loads with ``mindspore.load`` + ``nn.GraphCell``, takes any batch size, does not depend
+   on the batch (eval mode), and scores what the log says.
+
+The contract the script must keep is in the docstring of ``notebooks/scripts/capstone_reference.py``, which
+passes every check (``tests/test_exercises_nb07.py``). A script that still contains the blank ``____`` is "not
+attempted" (the message lists the TODOs with blanks left), found without running it. Runs are cached per script
+content and arguments, so q4 reuses q1's run while the file is unchanged.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import hashlib
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import tokenize
+from pathlib import Path
+
+import numpy as np
+
+from course_utils import ROOT
+from course_utils.exercises import Exercise, Incorrect, NotAttempted, register
+
+REFERENCE = ROOT / "notebooks" / "scripts" / "capstone_reference.py"
+SKELETON = ROOT / "notebooks" / "scripts" / "capstone_skeleton.py"
+CHECKPOINT, LOG, MODEL = "checkpoint.ckpt", "log.jsonl", "model.mindir"
+LOG_KEYS = ("epoch", "global_step", "train_loss", "test_accuracy")
+#: q3: this test accuracy on the first SMALL_TEST test images after SMALL_RUN
+TARGET_ACCURACY = 0.93
+SMALL_TEST = 2000
+SMALL_RUN = ("--epochs", "2", "--train-subset", "6400", "--test-subset", str(SMALL_TEST))
+#: q1, q2, q4: 8 steps per epoch
+TINY_RUN = ("--epochs", "2", "--batch-size", "32", "--train-subset", "256", "--test-subset", "256")
+TINY_STEPS_PER_EPOCH, STOP_AFTER = 8, 12
+#: seconds one run of the learner's script may take (generous: a busy 2-core machine)
+TIMEOUT_S = 900.0
+
+
+# ---- looking at the file --------------------------------------------------------------------------------
+
+def blanks_left(source: str) -> list:
+    """The TODO numbers (as text, e.g. "3") whose code still holds the blank ``____``; "?" before any TODO."""
+    todo, left = "?", []
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return ["?"] if "____" in source else []
+    for tok in tokens:
+        if tok.type == tokenize.COMMENT:
+            m = re.search(r"TODO\((\d+)\)", tok.string)
+            if m:
+                todo = m.group(1)
+        elif tok.type == tokenize.NAME and tok.string == "____" and todo not in left:
+            left.append(todo)
+    return left
+
+
+def _read_script(script) -> tuple:
+    """(path, source) of the learner's script, or NotAttempted / Incorrect saying what is wrong with the file."""
+    if script is None or str(script).strip() == "":
+        raise NotAttempted("set MY_SCRIPT to the path of your script, run that cell, then check again.")
+    path = Path(script).expanduser()
+    if not path.is_file():
+        raise NotAttempted(f"there is no file {str(path)!r} yet: run the cell that copies the skeleton, "
+                           "fill in the TODOs, then check again.")
+    source = path.read_text(encoding="utf-8")
+    left = blanks_left(source)
+    if left:
+        left = sorted(left, key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0))
+        raise NotAttempted(f"{path.name} still has blanks ____ in TODO {', '.join(left)}: fill them in, "
+                           "save the file, then check again.")
+    try:
+        tree = ast.parse(source, filename=str(path))
+    except SyntaxError as exc:
+        raise Incorrect(f"{path.name} does not parse: {exc.msg} on line {exc.lineno}: {(exc.text or '').strip()!r}")
+    for node in ast.walk(tree):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                 [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        if any(n.split(".")[0] == "course_utils" for n in names):
+            raise Incorrect(f"{path.name} imports course_utils (line {node.lineno}): the capstone script must stand "
+                            "alone, with MindSpore and NumPy only, so that it runs outside the course.")
+    return path, source
+
+
+def renames_a_file(source: str) -> bool:
+    """Whether the code calls os.replace / os.rename, or Path.replace / Path.rename (one argument, unlike
+    str.replace): the last step of an atomic write. Comments and docstrings do not count."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
+                node.func.attr in ("replace", "rename"):
+            owner = node.func.value
+            if (isinstance(owner, ast.Name) and owner.id == "os") or len(node.args) + len(node.keywords) == 1:
+                return True
+    return False
+
+
+# ---- running it -----------------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Run:
+    """One run of the learner's script: the command, what it printed, and its output folder."""
+
+    command: list
+    returncode: int
+    stdout: str
+    stderr: str
+    out: Path
+    seconds: float
+
+    @property
+    def shown(self) -> str:
+        """The command as the learner would type it, with DATA and OUT for the two folders."""
+        args = list(self.command[2:])
+        for flag, label in (("--data-dir", "DATA"), ("--out", "OUT")):
+            if flag in args:
+                args[args.index(flag) + 1] = label
+        return "python " + " ".join([Path(self.command[1]).name] + args)
+
+    def log(self) -> list:
+        return read_log(self.out / LOG)
+
+
+_CACHE: dict = {}
+_WORKDIR: list = []
+
+
+def _workdir() -> Path:
+    if not _WORKDIR:
+        import atexit
+
+        _WORKDIR.append(Path(tempfile.mkdtemp(prefix="capstone-checks-")))
+        atexit.register(shutil.rmtree, _WORKDIR[0], True)
+    return _WORKDIR[0]
+
+
+def run_script(path: Path, args, out: Path = None, timeout: float = TIMEOUT_S) -> Run:
+    """Run ``python path --data-dir <MNIST> --out <out> args`` with the course's environment, in ``out``."""
+    from course_utils import data, distributed
+
+    out = out or Path(tempfile.mkdtemp(prefix="run-", dir=_workdir()))
+    out.mkdir(parents=True, exist_ok=True)
+    # Resolved here, in the kernel's folder: the script runs with ``out`` as its working directory.
+    script = Path(path).resolve()
+    command = [sys.executable, str(script), "--data-dir", str(data.ensure_mnist()), "--out", str(out), *map(str, args)]
+    started = time.perf_counter()
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=out,
+                              env=distributed.msrun_env())
+    except subprocess.TimeoutExpired as exc:
+        text = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+        raise Incorrect(f"`python {path.name} {' '.join(map(str, args))}` did not finish within {timeout:.0f} s; "
+                        f"last output: {_tail(text) or '(nothing)'}") from None
+    return Run(command, done.returncode, done.stdout, done.stderr, out, time.perf_counter() - started)
+
+
+def cached_run(path: Path, source: str, args) -> Run:
+    key = (hashlib.sha256(source.encode()).hexdigest(), tuple(map(str, args)))
+    if key not in _CACHE or not _CACHE[key].out.is_dir():
+        _CACHE[key] = run_script(path, args)
+    return _CACHE[key]
+
+
+def _tail(text: str, lines: int = 3) -> str:
+    kept = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    return " | ".join(kept[-lines:])
+
+
+def expect_success(run: Run, what: str = "") -> None:
+    if run.returncode == 0:
+        return
+    error = _tail(run.stderr, 1) or _tail(run.stdout, 1) or "(no output)"
+    where = re.findall(r'File "([^"]+)", line (\d+)', run.stderr)
+    at = f" (raised at {Path(where[-1][0]).name}, line {where[-1][1]})" if where else ""
+    raise Incorrect(f"`{run.shown}`{what} failed with exit code {run.returncode}: {error}{at}")
+
+
+def read_log(path: Path) -> list:
+    """The JSON objects of a JSON-lines log; Incorrect if a line is not JSON."""
+    if not path.is_file():
+        return []
+    records = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            raise Incorrect(f"line {n} of {LOG} is not JSON: {line[:80]!r}") from None
+    return records
+
+
+def read_checkpoint(path: Path) -> dict:
+    """{name: NumPy array} of a checkpoint; Incorrect naming the file if MindSpore cannot read it."""
+    import mindspore as ms
+
+    if not path.is_file():
+        raise Incorrect(f"no {path.name} in the output folder after the run.")
+    try:
+        stored = ms.load_checkpoint(str(path))
+    except Exception as exc:  # noqa: BLE001 - any failure to read is the learner's to see
+        raise Incorrect(f"{path.name} is not a checkpoint MindSpore can read: {str(exc).strip().splitlines()[0]}")
+    return {k: v.asnumpy() for k, v in stored.items() if hasattr(v, "asnumpy")}
+
+
+def _position(ckpt: dict, name: str) -> tuple:
+    missing = [k for k in ("epoch", "step_in_epoch") if k not in ckpt]
+    if missing:
+        raise Incorrect(f"{name} has no {' and no '.join(missing)} entry: the checkpoint must say where training "
+                        "stood (the epoch in progress, 0-based, and how many of its steps are done).")
+    if "global_step" not in ckpt:
+        raise Incorrect(f"{name} has no optimizer state (no global_step, no moments): it holds the weights only, "
+                        "so a resumed run would restart the optimizer from scratch.")
+    return int(ckpt["epoch"]), int(ckpt["step_in_epoch"]), int(np.asarray(ckpt["global_step"]).reshape(-1)[0])
+
+
+def _epochs(records: list) -> list:
+    return [r.get("epoch") for r in records]
+
+
+# ---- the checks -----------------------------------------------------------------------------------------
+
+def _source_of(*names: str) -> str:
+    """The reference script's functions ``names``, as they are in the file (a solution cannot drift)."""
+    source = REFERENCE.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    found = {n.name: ast.get_source_segment(source, n) for n in tree.body if isinstance(n, ast.FunctionDef)}
+    return "\n\n\n".join(found[n] for n in names)
+
+
+class _ScriptExercise(Exercise):
+    names = ("MY_SCRIPT",)
+    solution_functions: tuple = ()
+    #: for the instructor edition (``course_utils.solutions``): the learner's file, filled with the reference
+    solution_files = {"my_capstone.py": "scripts/capstone_reference.py"}
+
+    def reference(self):
+        return (str(REFERENCE),)
+
+    #: (first, last): also show the reference's lines from the one containing `first` to the one containing `last`
+    solution_lines: tuple = ()
+
+    @property
+    def solution_text(self) -> str:
+        text = f"# from {REFERENCE.relative_to(ROOT)}\n\n" + _source_of(*self.solution_functions)
+        if self.solution_lines:
+            lines = REFERENCE.read_text(encoding="utf-8").splitlines()
+            first, last = self.solution_lines
+            start = next(i for i, line in enumerate(lines) if first in line)
+            end = next(i for i, line in enumerate(lines) if i >= start and last in line)
+            text += "\n\n\n# in main():\n" + "\n".join(lines[start:end + 1])
+        return text
+
+
+class RunsLogsCheckpoints(_ScriptExercise):
+    title = "runs, logs every epoch, checkpoints atomically"
+    hint_text = ("Run it yourself in a terminal first, in the notebooks folder: python my_capstone.py --data-dir "
+                 "../data/mnist --out runs/try " + " ".join(TINY_RUN) +
+                 ". After each epoch: save the training step (it holds the network and the optimizer) with "
+                 "append_dict={'epoch': ..., 'step_in_epoch': ...} to a temporary name, fsync, os.replace it over "
+                 "checkpoint.ckpt; then append one JSON line to log.jsonl and print one line.")
+    solution_functions = ("save_checkpoint", "append_log")
+
+    def _check(self, script):
+        path, source = _read_script(script)
+        if not renames_a_file(source):
+            raise Incorrect(f"{path.name} never renames a file (os.replace): a checkpoint written in place is lost "
+                            "when the process dies in the middle of writing it.")
+        run = cached_run(path, source, TINY_RUN)
+        expect_success(run)
+        records = run.log()
+        if not records:
+            raise Incorrect(f"`{run.shown}` wrote no {LOG} (one JSON object per finished epoch) in --out.")
+        missing = [k for k in LOG_KEYS if k not in records[0]]
+        if missing:
+            raise Incorrect(f"the first line of {LOG} lacks {missing}; it has {sorted(records[0])}.")
+        if _epochs(records) != [1, 2]:
+            raise Incorrect(f"`{run.shown}` (2 epochs) logged the epochs {_epochs(records)}, expected [1, 2].")
+        printed = [ln for ln in run.stdout.splitlines() if re.search(r"\bepoch\b", ln, re.I)]
+        if len(printed) < 2:
+            raise Incorrect(f"`{run.shown}` printed {len(printed)} line(s) mentioning the epoch; expected one per "
+                            f"epoch. Its output: {_tail(run.stdout) or '(nothing)'}")
+        ckpt = read_checkpoint(run.out / CHECKPOINT)
+        epoch, step, global_step = _position(ckpt, CHECKPOINT)
+        if (epoch, step) != (2, 0):
+            raise Incorrect(f"after 2 finished epochs the checkpoint says epoch={epoch}, step_in_epoch={step}; "
+                            "expected epoch=2, step_in_epoch=0 (the next epoch to run, none of its steps done).")
+        if global_step != 2 * TINY_STEPS_PER_EPOCH:
+            raise Incorrect(f"after 2 epochs of {TINY_STEPS_PER_EPOCH} steps the optimizer's global_step in the "
+                            f"checkpoint is {global_step}, expected {2 * TINY_STEPS_PER_EPOCH}.")
+        stray = sorted(p.name for p in run.out.iterdir() if p.name not in (CHECKPOINT, LOG, MODEL))
+        if stray:
+            raise Incorrect(f"the run left {stray} in --out: temporary files should be renamed or removed.")
+
+
+class Resumes(_ScriptExercise):
+    title = "resumes after an interruption"
+    hint_text = ("On --resume, build everything as usual, copy the checkpoint's values into the training step's "
+                 "parameters (all of them: weights and optimizer state), read epoch and step_in_epoch, and start "
+                 "the epoch loop there; in the interrupted epoch, skip the batches already trained. Append to the "
+                 "log, do not start a new one.")
+    solution_functions = ("restore_checkpoint",)
+    solution_lines = ("    start_epoch, skip = 0, 0", "return 130 if stop else 0")
+
+    def _check(self, script):
+        path, source = _read_script(script)
+        stop = TINY_RUN + ("--stop-after", str(STOP_AFTER))
+        first = run_script(path, stop)
+        expect_success(first)
+        epoch, step, global_step = _position(read_checkpoint(first.out / CHECKPOINT), CHECKPOINT)
+        expected = divmod(STOP_AFTER, TINY_STEPS_PER_EPOCH)
+        if _epochs(first.log()) != [1] or global_step != STOP_AFTER:
+            raise Incorrect(f"`{first.shown}` should stop after {STOP_AFTER} steps (in epoch 2, with "
+                            f"{TINY_STEPS_PER_EPOCH} steps per epoch); it logged the epochs {_epochs(first.log())} "
+                            f"and its checkpoint counts {global_step} optimizer steps.")
+        if (epoch, step) != expected:
+            raise Incorrect(f"after --stop-after {STOP_AFTER} the checkpoint says epoch={epoch}, step_in_epoch={step}; "
+                            f"expected epoch={expected[0]} (0-based), step_in_epoch={expected[1]}.")
+        stopped = read_checkpoint(first.out / CHECKPOINT)
+
+        resumed = run_script(path, TINY_RUN + ("--resume",), out=first.out)
+        expect_success(resumed, " (the resume)")
+        epochs = _epochs(resumed.log())
+        if epochs[:1] == [1] and epochs.count(1) > 1:
+            raise Incorrect(f"after --resume the log starts again at epoch 1 ({epochs}): the run began from scratch "
+                            "instead of continuing where the checkpoint stood.")
+        if epochs != [1, 2]:
+            raise Incorrect(f"after the stop and --resume the log has the epochs {epochs}, expected [1, 2] (the "
+                            "first epoch from before the stop, the second from the resumed run).")
+        final = read_checkpoint(first.out / CHECKPOINT)
+        _, _, total = _position(final, CHECKPOINT)
+        left = 2 * TINY_STEPS_PER_EPOCH - STOP_AFTER
+        if total == left:
+            raise Incorrect(f"after resuming at step {STOP_AFTER} the optimizer's global_step is {total}: it counted "
+                            "only the steps of the resumed run, so the optimizer state (global_step, moments) was "
+                            "not restored from the checkpoint.")
+        if total != 2 * TINY_STEPS_PER_EPOCH:
+            raise Incorrect(f"the run was stopped after {STOP_AFTER} of {2 * TINY_STEPS_PER_EPOCH} steps, so the "
+                            f"resumed run should train {left} more; the optimizer's global_step ends at {total} "
+                            f"({total - STOP_AFTER} steps after the resume). Were the batches already trained in "
+                            "the interrupted epoch trained again?")
+        # the network's entries: not the optimizer's (moments, accumulators, powers, step) nor the position
+        weights = [k for k in stopped if not re.match(r"(moment|accum|stat\.|beta\d_power|global_step|"
+                                                      r"learning_rate|epoch$|step_in_epoch$)", k)]
+        if all(np.array_equal(stopped[k], final[k]) for k in weights if k in final):
+            raise Incorrect("the weights after the resumed run are exactly the ones in the checkpoint it resumed "
+                            "from: it stepped the optimizer but training did not change the network.")
+
+
+class Learns(_ScriptExercise):
+    title = f"reaches {TARGET_ACCURACY:.0%} on a small run"
+    hint_text = ("If the loss falls but the test accuracy stays low, compare what the test images look like with "
+                 "what training sees (augmentation parameters, normalisation), and evaluate in eval mode. If the "
+                 "loss hardly falls, check the learning rate and that every batch reaches the step.")
+    solution_functions = ("build_dataset", "build_model", "evaluate")
+    solution_lines = ("    net = build_model()", "    state = train_step")
+
+    def _check(self, script):
+        path, source = _read_script(script)
+        run = cached_run(path, source, SMALL_RUN)
+        expect_success(run)
+        records = run.log()
+        if not records or "test_accuracy" not in records[-1]:
+            raise Incorrect(f"`{run.shown}` logged no test_accuracy in {LOG}.")
+        accuracy = float(records[-1]["test_accuracy"])
+        if accuracy > 1.0:
+            raise Incorrect(f"the log reports test_accuracy={accuracy}: log a fraction between 0 and 1, not percent.")
+        if accuracy < TARGET_ACCURACY:
+            losses = [round(float(r.get("train_loss", float("nan"))), 4) for r in records]
+            raise Incorrect(f"`{run.shown}` reached {accuracy:.2%} on the first {SMALL_TEST:,} test images; the "
+                            f"target is {TARGET_ACCURACY:.0%} (training loss per epoch: {losses}).")
+
+
+class Exports(_ScriptExercise):
+    title = "exports a MindIR model that loads"
+    hint_text = ("At the end of training, switch the network to eval mode and call mindspore.export with an "
+                 "input whose batch dimension is None (mindspore.Tensor(shape=[None, 1, 28, 28], "
+                 "dtype=mindspore.float32)), file_format='MINDIR', into --out as model.mindir.")
+    solution_functions = ("export_mindir",)
+
+    def _check(self, script):
+        import mindspore as ms
+        from mindspore import nn
+
+        from course_utils import data
+
+        path, source = _read_script(script)
+        run = cached_run(path, source, TINY_RUN)
+        expect_success(run)
+        model = run.out / MODEL
+        if not model.is_file():
+            raise Incorrect(f"`{run.shown}` finished but left no {MODEL} in --out.")
+        try:
+            graph = nn.GraphCell(ms.load(str(model)))
+        except Exception as exc:  # noqa: BLE001
+            raise Incorrect(f"{MODEL} does not load with mindspore.load + nn.GraphCell: "
+                            f"{str(exc).strip().splitlines()[0]}")
+        n_test = int(TINY_RUN[TINY_RUN.index("--test-subset") + 1])
+        images, labels = data.load_mnist_arrays("test")
+        x = data.normalize_images(images[:n_test])
+        outputs = {}
+        for batch in (64, 1):
+            try:
+                out = graph(ms.Tensor(x[:batch])).asnumpy()
+            except Exception as exc:  # noqa: BLE001
+                raise Incorrect(f"{MODEL} fails on a batch of {batch} image(s) of shape (1, 28, 28): "
+                                f"{str(exc).strip().splitlines()[0]}")
+            if out.shape != (batch, 10):
+                raise Incorrect(f"{MODEL} returns shape {out.shape} for a batch of {batch}; expected ({batch}, 10).")
+            outputs[batch] = out
+        one_by_one = np.concatenate([graph(ms.Tensor(x[i:i + 1])).asnumpy() for i in range(8)])
+        if not np.allclose(one_by_one, outputs[64][:8], rtol=1e-3, atol=1e-4):
+            raise Incorrect(f"{MODEL} gives an image different outputs alone and in a batch of 64 (largest "
+                            f"difference {np.abs(one_by_one - outputs[64][:8]).max():.3g}): it was exported in "
+                            "training mode, where BatchNorm uses the batch's statistics and dropout is active.")
+        logits = np.concatenate([graph(ms.Tensor(x[i:i + 64])).asnumpy() for i in range(0, n_test, 64)])
+        accuracy = float((logits.argmax(axis=1) == labels[:n_test]).mean())
+        logged = float(run.log()[-1].get("test_accuracy", -1.0))
+        if abs(accuracy - logged) > 1.5 / n_test:
+            raise Incorrect(f"the log's last test_accuracy is {logged:.2%}, but {MODEL} scores {accuracy:.2%} on the "
+                            f"same first {n_test} test images (normalised as in the course): the exported network "
+                            "is not the trained one, or expects other inputs.")
+
+
+q1 = RunsLogsCheckpoints()
+q2 = Resumes()
+q3 = Learns()
+q4 = Exports()
+register(globals(), "07")
