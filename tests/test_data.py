@@ -13,7 +13,6 @@ import io
 import json
 import os
 import pickle
-import socket
 import struct
 import sys
 import threading
@@ -24,6 +23,7 @@ import numpy as np
 import pytest
 
 from course_utils import data
+from course_utils.ports import free_port
 from course_utils.data import ChecksumError, FileSpec, IdxFormatError, MnistError, fetch, files, pypi
 
 NAMES = list(data.MNIST_FILES)
@@ -121,11 +121,7 @@ def _gz_routes(blobs):
 
 
 def _closed_port_url():
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()   # nothing listens there now: connection refused
-    return f"http://127.0.0.1:{port}/mnist/"
+    return f"http://127.0.0.1:{free_port()}/mnist/"   # nothing listens there: connection refused
 
 
 def _ensure(folder, fake, **kwargs):

