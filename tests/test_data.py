@@ -381,15 +381,7 @@ def test_concurrent_fetches_into_one_folder_both_succeed(tmp_path, fake, serve):
 
 
 def test_importing_the_module_downloads_nothing(python):
-    out = python("""
-        import sys, urllib.request, subprocess
-        def refuse(*a, **k):
-            raise AssertionError("network or subprocess used at import")
-        urllib.request.urlopen = subprocess.run = refuse
-        import course_utils.data
-        assert "mindspore" not in sys.modules
-        print("ok")
-    """)
+    out = python(["tests/programs/import_data_offline.py"])
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
@@ -563,35 +555,7 @@ def test_load_mnist_arrays(real_mnist):
 
 
 def test_mnist_dataset_shapes_dtypes_and_normalisation(real_mnist, python):
-    out = python("""
-        import json
-        from course_utils import runtime
-        runtime.setup(device="CPU", mode="pynative", seed=3, verbose=False)
-        import numpy as np
-        from course_utils.data import mnist_dataset, load_mnist_arrays, normalize_images
-        r = {}
-        train = mnist_dataset("train", batch_size=64, num_parallel_workers=999)
-        b = next(train.create_dict_iterator(output_numpy=True, num_epochs=1))
-        r["train"] = [train.get_dataset_size(), list(b["image"].shape), str(b["image"].dtype),
-                      list(b["label"].shape), str(b["label"].dtype)]
-        test = mnist_dataset("test", batch_size=3000)
-        batches = list(test.create_dict_iterator(output_numpy=True, num_epochs=1))
-        images = np.concatenate([b["image"] for b in batches])
-        labels = np.concatenate([b["label"] for b in batches])
-        x, y = load_mnist_arrays("test")
-        expected = (x.astype(np.float32) / 255 - 0.1307) / 0.3081
-        r["test"] = [len(batches), list(batches[-1]["image"].shape),
-                     float(np.abs(images[:, 0] - expected).max()), bool((labels == y).all())]
-        sub = mnist_dataset("train", batch_size=10, subset=30)
-        firsts = (load_mnist_arrays("train")[0][:30].astype(np.float32) / 255 - 0.1307) / 0.3081
-        seen = np.concatenate([b["image"] for b in sub.create_dict_iterator(output_numpy=True, num_epochs=1)])
-        idx = sorted(int(np.abs(firsts.reshape(30, -1) - s.reshape(1, -1)).sum(1).argmin()) for s in seen)
-        r["subset"] = [sub.get_dataset_size(), idx == list(range(30))]
-        shard = mnist_dataset("test", batch_size=100, num_shards=2, shard_id=1)
-        r["shard"] = shard.get_dataset_size()
-        r["normalize_images"] = [list(normalize_images(x).shape), float(np.abs(images - normalize_images(x)).max())]
-        print(json.dumps(r))
-    """, env={"COURSE_MNIST_DIR": str(real_mnist)})
+    out = python(["tests/programs/mnist_pipeline_facts.py"], env={"COURSE_MNIST_DIR": str(real_mnist)})
     assert out.returncode == 0, out.stderr[-3000:]
     r = json.loads(out.stdout.strip().splitlines()[-1])
     assert r["train"] == [937, [64, 1, 28, 28], "float32", [64], "int32"]   # 60000 // 64, remainder dropped
