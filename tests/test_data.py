@@ -14,7 +14,6 @@ import json
 import os
 import pickle
 import struct
-import sys
 import threading
 import time
 import zipfile
@@ -23,8 +22,8 @@ import numpy as np
 import pytest
 
 from course_utils import data
-from course_utils.ports import free_port
 from course_utils.data import ChecksumError, FileSpec, IdxFormatError, MnistError, fetch, files, pypi
+from course_utils.ports import free_port
 
 NAMES = list(data.MNIST_FILES)
 
@@ -65,7 +64,7 @@ def _write_files(folder, blobs):
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):   # noqa: N802 (http.server's naming)
+    def do_GET(self):   # http.server's naming
         self.server.hits.append(self.path)
         mode = self.server.mode
         if mode == "500":
@@ -367,7 +366,7 @@ def test_concurrent_fetches_into_one_folder_both_succeed(tmp_path, fake, serve):
     def run():
         try:
             _ensure(tmp_path, fake, mirrors=[url], quiet=True)
-        except Exception as err:   # noqa: BLE001 (reported below)
+        except Exception as err:   # any error: reported below
             errors.append(err)
 
     threads = [threading.Thread(target=run) for _ in range(2)]

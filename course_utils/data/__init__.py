@@ -33,9 +33,9 @@ from course_utils.data.fetch import (DEFAULT_MIRRORS, MIRRORS_ENV, PYPI_ENV, TIM
                                      ensure_mnist, verify_mnist)
 from course_utils.data.files import (DATA_DIR_ENV, MNIST_FILES, SPLITS, ChecksumError, FileSpec, IdxFormatError,
                                      MnistError, PathLike, default_data_dir, read_idx)
-from course_utils.validate import non_negative_int, positive_int
 from course_utils.data.pypi import (PYPI_MEMBER, PYPI_MEMBER_SHA256, PYPI_PACKAGE, PYPI_VERSION,
                                     idx_files_from_pickle, idx_files_from_wheel, restricted_loads)
+from course_utils.validate import non_negative_int, positive_int
 
 __all__ = [
     # what the lessons use

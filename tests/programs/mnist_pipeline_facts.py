@@ -11,7 +11,7 @@ from course_utils import runtime
 
 runtime.setup(device="CPU", mode="pynative", seed=3, verbose=False)
 
-from course_utils.data import load_mnist_arrays, mnist_dataset, normalize_images  # noqa: E402
+from course_utils.data import load_mnist_arrays, mnist_dataset, normalize_images
 
 
 def batches(dataset):
