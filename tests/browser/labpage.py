@@ -322,7 +322,7 @@ def exercise_widgets(page, timeout: float = 120) -> tuple[list, list]:
         if not action:
             continue
 
-        def changed():
+        def changed(control=control, before=before):   # bound now: called within this iteration only
             now = read_page(page)
             return now if now["cells"][control["cell"]]["fingerprint"] != before else None
 
