@@ -35,7 +35,7 @@ NOTEBOOKS = ROOT / "notebooks"
 PROGRAMS = Path(__file__).resolve().parent / "programs"
 
 #: Seconds a test may take, by its slowest marker (the machine may be loaded: generous, but minutes, not hours).
-TIMEOUTS = {"browser": 1500, "integration": 900, "slow": 900, None: 300}
+TIMEOUTS = {"browser": 1500, "integration": 900, "slow": 900, "notebook cell": 1200, None: 300}
 
 #: Variables of the pytest process that a child must not inherit (it decides them itself via runtime.setup).
 _CHILD_DROPS = ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN", "COURSE_CPU_FIXES")
@@ -68,6 +68,8 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.get_closest_marker("timeout") is None:
             marker = next((m for m in ("browser", "integration", "slow") if item.get_closest_marker(m)), None)
+            if marker is None and item.path.suffix == ".ipynb":   # one cell of a lesson under nbval
+                marker = "notebook cell"
             item.add_marker(pytest.mark.timeout(TIMEOUTS[marker]))
 
 
