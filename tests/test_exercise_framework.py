@@ -1,11 +1,12 @@
 """The exercise framework core (course_utils.exercises): outcomes, placeholders, messages, lookup, display."""
 
+import importlib
 
 import numpy as np
 import pytest
 
 from course_utils.exercises import (
-    Exercise, Incorrect, NotAttempted, Outcome, Result, ____, code_references,
+    Exercise, FunctionExercise, Incorrect, NotAttempted, Outcome, Result, ____, code_references,
     contains_placeholder, describe, is_placeholder, register)
 
 
@@ -266,7 +267,70 @@ def test_code_references():
 
 
 def test_plain_output_when_ipykernel_is_imported_but_no_kernel_runs(capsys):
-    import ipykernel  # noqa: F401 - importing ipywidgets does this too, e.g. in a test session
+    importlib.import_module("ipykernel")  # importing ipywidgets does this too, e.g. in a test session
 
     q1.hint()
     assert "Exercise 99.1 (double it) - Hint:\nMultiply by two." in capsys.readouterr().out
+
+
+# ---- register, several hints, checking without display ----
+
+def test_register_orders_by_number_not_by_string():
+    namespace = {f"q{i}": Double() for i in (10, 2, 1)}
+    labelled = register(namespace, "01")
+    assert [e.label for e in labelled] == ["Exercise 01.1 (double it)", "Exercise 01.2 (double it)",
+                                           "Exercise 01.10 (double it)"]
+
+
+class TwoHints(Double):
+    hints = ("Think about multiplication.", "return 2 * x")
+
+
+def test_several_hints_one_at_a_time(capsys):
+    q = TwoHints()
+    register({"q3": q}, "99")
+    q.hint()
+    out = capsys.readouterr().out
+    assert "Exercise 99.3 (double it) - Hint 1 of 2:\nThink about multiplication.\n(a further hint: hint(2))" in out
+    q.hint(2)
+    out = capsys.readouterr().out
+    assert "Hint 2 of 2:\nreturn 2 * x" in out and "further" not in out
+    q.hint(3)
+    assert "there are 2 hints: hint(1) to hint(2)." in capsys.readouterr().out
+    assert q1.all_hints() == ("Multiply by two.",)     # hint_text alone is one hint
+
+
+def test_evaluate_checks_without_showing(capsys):
+    result = q1.evaluate(lambda x: x)
+    assert result == Outcome.INCORRECT and capsys.readouterr().out == ""
+
+
+# ---- FunctionExercise: declarative cases ----
+
+square = FunctionExercise("square", cases=[((0,), 0), ((3,), 9), ((np.array([1.0, -2.0]),), np.array([1.0, 4.0])),
+                                           (("ab",), {"repeat": True}, "abab")],
+                          reference=lambda x, repeat=False: x * 2 if repeat else x * x,
+                          hints=["x times x"], solution_text="def square(x): return x * x")
+register({"q1": square}, "98")
+
+
+def test_function_exercise_accepts_the_reference_and_names_the_failing_case():
+    assert square.check(*square.reference()) == Outcome.CORRECT
+    wrong = square.check(lambda x, repeat=False: x + x)
+    assert wrong == Outcome.INCORRECT and wrong.message == "square(3): expected 9, got 6."
+    arrays = square.check(lambda x, repeat=False: x * x if np.ndim(x) == 0 else x)
+    assert arrays == Outcome.INCORRECT and arrays.message.startswith("square([ 1., -2.] (shape (2,), float64)): "
+                                                                     "expected [1., 4.]")
+    text = square.check(lambda x, repeat=False: x if isinstance(x, str) else x * x)
+    assert text.message == "square('ab', repeat=True): expected 'abab', got 'ab'."
+    assert square.check(____) == Outcome.NOT_ATTEMPTED
+    assert square.check(lambda x, repeat=False: ____) == Outcome.NOT_ATTEMPTED
+
+
+def test_function_exercise_declaration_errors():
+    with pytest.raises(ValueError, match="at least one case"):
+        FunctionExercise("f", cases=[])
+    with pytest.raises(ValueError, match="exactly one name"):
+        FunctionExercise(cases=[((1,), 1)])
+    with pytest.raises(NotImplementedError, match="no reference"):
+        FunctionExercise("f", cases=[((1,), 1)]).reference()

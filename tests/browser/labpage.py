@@ -119,6 +119,7 @@ class NotebookRun:
     page: dict | None = None
     widgets_checked: list = dataclasses.field(default_factory=list)
     screenshot: Path | None = None
+    executed: nbformat.NotebookNode | None = None
 
     def fail_if_problems(self) -> None:
         if self.problems:
@@ -321,7 +322,7 @@ def exercise_widgets(page, timeout: float = 120) -> tuple[list, list]:
         if not action:
             continue
 
-        def changed():
+        def changed(control=control, before=before):   # bound now: called within this iteration only
             now = read_page(page)
             return now if now["cells"][control["cell"]]["fingerprint"] != before else None
 
@@ -363,11 +364,26 @@ def full_page_screenshot(page, path: Path, max_height: int = 30000) -> None:
         page.set_viewport_size(viewport)
 
 
+def save_and_read(page, path: Path, timeout: float = 60) -> nbformat.NotebookNode:
+    """File > Save Notebook; return what was saved to ``path`` and put the file's previous bytes back, so the
+    course copy stays as it was copied (its fixture checks that nothing else saved a notebook)."""
+    original = path.read_bytes()
+    before = path.stat().st_mtime_ns
+    _click_menu(page, "File", "docmanager:save")
+    _wait(lambda: path.stat().st_mtime_ns != before, timeout, what=f"{path.name} to be saved")
+    try:
+        return nbformat.read(path, as_version=4)
+    finally:
+        path.write_bytes(original)
+
+
 def run_notebook(page, url: str, stored: nbformat.NotebookNode, name: str, screenshot: Path | None,
-                 timeout: float, widget_timeout: float = 60) -> NotebookRun:
+                 timeout: float, widget_timeout: float = 60, save_to: Path | None = None) -> NotebookRun:
     """Open, Run All, check the page, screenshot it, operate every widget. Never raises for page problems.
 
     ``timeout`` bounds Run All; ``widget_timeout`` how long one widget change may take to show.
+    ``save_to``: the notebook's file on the server; saved after Run All, before any widget is touched, and
+    read into ``result.executed``: the outputs of one clean run (the caller compares them with the stored ones).
     """
     result = NotebookRun(name=name)
     code_cells = [i for i, c in enumerate(stored.cells) if c.cell_type == "code" and c.source.strip()]
@@ -388,6 +404,11 @@ def run_notebook(page, url: str, stored: nbformat.NotebookNode, name: str, scree
         full_page_screenshot(page, screenshot)
         result.screenshot = screenshot
     result.problems += page_problems(state, stored)
+    if save_to is not None:
+        try:
+            result.executed = save_and_read(page, save_to)
+        except TimeoutError as err:
+            result.problems.append(str(err))
     if not result.problems:
         result.widgets_checked, widget_problems = exercise_widgets(page, widget_timeout)
         result.problems += widget_problems

@@ -2,10 +2,16 @@
 
 Parametrised over ``notebooks/NN_*.ipynb``, so a new lesson is tested without touching this file. A
 full-page screenshot of each finished notebook is written to ``screenshots/<notebook>.png``.
+
+This is the one execution of each lesson in ``make test``: the notebook is saved after Run All and the
+cells tagged ``nbval-check-output`` are compared with the stored outputs as nbval would
+(``tests/notebook_outputs.py``), so nbval need not run the notebooks a second time.
 """
 
 import nbformat
 import pytest
+
+from notebook_outputs import checked_output_problems
 
 from .labpage import run_notebook
 from .settings import NOTEBOOK_FILES, RUN_TIMEOUT, SCREENSHOTS
@@ -19,7 +25,9 @@ def test_notebook_runs_clean_in_jupyterlab(notebook, course_copy, lab, lab_page)
     stored = nbformat.read(course_copy / notebook.name, as_version=4)
     result = run_notebook(lab_page, lab.workspace_url(notebook.name, workspace=notebook.stem), stored,
                           name=notebook.name, screenshot=SCREENSHOTS / f"{notebook.stem}.png",
-                          timeout=RUN_TIMEOUT)
+                          timeout=RUN_TIMEOUT, save_to=course_copy / notebook.name)
+    if result.executed is not None:
+        result.problems += checked_output_problems(stored, result.executed)
     print(f"{notebook.name}: Run All took {result.seconds:.1f} s; screenshot {result.screenshot}")
     for action in result.widgets_checked:
         print(f"  widget: {action}")

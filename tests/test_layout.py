@@ -1,0 +1,70 @@
+"""The course's layout: the lessons on disk are exactly the README's lesson table, and the test suite's
+own rules (tests/conftest.py) hold."""
+
+import sys
+
+import pytest
+
+from conftest import LESSONS, PROGRAMS, ROOT, TIMEOUTS, lessons_in_readme
+
+
+def test_the_lessons_are_the_readme_table():
+    listed = lessons_in_readme()
+    assert listed == [p.stem for p in LESSONS]
+    assert listed[:7] == ["00_environment_setup", "01_custom_huber_loss", "02_functional_training_step",
+                          "03_cell_training_step", "04_mnist_lenet", "05_performance_lab", "06_data_parallel"]
+    numbers = [int(name[:2]) for name in listed]
+    assert numbers == list(range(len(numbers))), "lessons are numbered 00, 01, ... without gaps"
+
+
+def test_child_programs_are_files_not_strings():
+    """Child programs live in tests/programs/ (linted, runnable by hand), not in triple-quoted strings."""
+    assert sorted(p.name for p in PROGRAMS.glob("*.py"))
+    for path in PROGRAMS.glob("*.py"):
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
+        assert path.read_text(encoding="utf-8").startswith('"""'), f"{path.name}: say what it prints"
+
+
+def test_every_test_has_a_time_limit(request):
+    marker = request.node.get_closest_marker("timeout")
+    assert marker is not None and marker.args[0] == TIMEOUTS[None]
+
+
+@pytest.mark.slow
+def test_slow_tests_get_the_longer_limit(request):
+    assert request.node.get_closest_marker("timeout").args[0] == TIMEOUTS["slow"]
+
+
+def test_no_runtime_setup_at_collection():
+    """Test modules leave runtime.setup() to tests/conftest.py (the mindspore_runtime fixture)."""
+    offenders = []
+    for path in sorted((ROOT / "tests").glob("test_*.py")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("runtime.setup("):
+                offenders.append(path.name)
+    # Left to their owners at the merge: empty this set when they use the conftest fixture instead.
+    known = {"test_training.py", "test_exercises_nb02.py"}
+    assert set(offenders) <= known, sorted(set(offenders) - known)
+
+
+def test_mindspore_runs_in_graph_mode_with_the_session_setup(mindspore_runtime):
+    if "mindspore" not in sys.modules:
+        pytest.skip("no collected test module imports MindSpore")
+    import mindspore as ms
+
+    assert mindspore_runtime.device == "CPU" and ms.get_context("mode") == ms.GRAPH_MODE
+
+
+@pytest.mark.parametrize("ms_mode", ["pynative"], indirect=True)
+def test_ms_mode_switches_and_the_next_test_is_back_in_graph_mode(ms_mode):
+    import mindspore as ms
+
+    assert ms_mode == ms.PYNATIVE_MODE == ms.get_context("mode")
+    ms.set_context(mode=ms.PYNATIVE_MODE)   # a test that forgets to restore: the next one is unaffected
+
+
+def test_after_a_pynative_test_the_mode_is_graph_again():
+    pytest.importorskip("mindspore")
+    import mindspore as ms
+
+    assert ms.get_context("mode") == ms.GRAPH_MODE

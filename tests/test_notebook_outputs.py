@@ -1,0 +1,54 @@
+"""tests/notebook_outputs.py: nbval's lax comparison on an already executed notebook."""
+
+import copy
+
+import nbformat
+
+from conftest import LESSONS
+from notebook_outputs import CHECK_TAG, checked_output_problems, sanitizers
+
+
+def _notebook(outputs, tagged=True):
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("print('x')")
+    cell.outputs = [nbformat.from_dict(o) for o in outputs]
+    if tagged:
+        cell.metadata["tags"] = [CHECK_TAG]
+    nb.cells = [nbformat.v4.new_markdown_cell("# t"), cell]
+    return nb
+
+
+def _stream(text):
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def test_identical_and_sanitized_differences_pass():
+    stored = _notebook([_stream("took 1.5 s at 0x7f00\n"), _stream("done\n")])
+    again = _notebook([_stream("took 0.25 s at 0xabc\ndone\n")])      # one stream instead of two, other timings
+    assert checked_output_problems(stored, again) == []
+
+
+def test_a_changed_value_in_a_tagged_cell_is_reported():
+    stored = _notebook([{"output_type": "execute_result", "execution_count": 1, "metadata": {},
+                         "data": {"text/plain": "accuracy 0.98", "image/png": "AAAA"}}])
+    now = copy.deepcopy(stored)
+    now.cells[1].outputs[0]["data"] = {"text/plain": "accuracy 0.12", "image/png": "BBBB"}
+    (problem,) = checked_output_problems(stored, now)
+    assert "cell 1" in problem and "accuracy 0.98" in problem and "accuracy 0.12" in problem
+    now.cells[1].outputs[0]["data"]["text/plain"] = "accuracy 0.98"   # images are not compared (as nbval)
+    assert checked_output_problems(stored, now) == []
+
+
+def test_untagged_cells_and_cell_count():
+    assert checked_output_problems(_notebook([_stream("a")], tagged=False), _notebook([_stream("b")])) == []
+    short = _notebook([])
+    short.cells.pop()
+    assert "cells" in checked_output_problems(_notebook([]), short)[0]
+
+
+def test_every_stored_lesson_agrees_with_itself():
+    patterns = sanitizers()
+    assert len(patterns) >= 3
+    for path in LESSONS:
+        nb = nbformat.read(path, as_version=4)
+        assert checked_output_problems(nb, copy.deepcopy(nb), patterns) == [], path.name
