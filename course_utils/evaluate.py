@@ -14,7 +14,7 @@ everything else is plain NumPy on arrays, so it works on saved predictions too.
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable, Optional, Tuple, Union
+from typing import Iterable, Optional, Tuple
 
 import numpy as np
 

@@ -402,7 +402,7 @@ def build(selection=None, out_dir: Path | None = None, execute: bool = True, job
                 results.append(_run_one(task))
                 log(f"{nb.stem}: {_status(results[-1])} in {results[-1]['seconds']} s")
         summary["seconds"] = round(time.perf_counter() - start, 1)
-    for (nb, target, filled), result in zip(built, results):
+    for (nb, _target, filled), result in zip(built, results):
         row = {"notebook": nb.stem, "parameters": plan[nb], "exercises": filled.exercises,
                "solution_files": filled.files}
         if result is not None:

@@ -42,8 +42,10 @@ copying values in place (``course_utils.callbacks.restore_weights``, ``course_ut
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
+import time
 from typing import Callable, Optional, Sequence
 
 import mindspore as ms
@@ -339,11 +341,6 @@ __all__ += ["ClippedTrainOneStepCell"]
 # summary line for stored notebooks), evaluation every few steps, a live plot hook, checkpoints,
 # resuming, and honest timing.
 
-import dataclasses as _dataclasses
-import time as _time
-from pathlib import Path as _Path
-
-
 def warmup_cosine_lr(peak_lr: float, total_steps: int, warmup_steps: int = 0, min_lr: float = 0.0) -> list:
     """A per-step learning rate: linear warm-up from 0 to ``peak_lr``, then a cosine down to ``min_lr``.
 
@@ -364,14 +361,14 @@ def warmup_cosine_lr(peak_lr: float, total_steps: int, warmup_steps: int = 0, mi
     return list(warm) + list(nn.cosine_decay_lr(min_lr, peak_lr, decay, 1, decay))
 
 
-@_dataclasses.dataclass
+@dataclasses.dataclass
 class FitResult:
     """What one call of ``fit`` did. Steps are counted from the start of training (a resumed run
     continues the count), so curves of an interrupted and a resumed call join up."""
 
-    step_loss: list = _dataclasses.field(default_factory=list)   # (global step, loss) per step
-    evals: list = _dataclasses.field(default_factory=list)       # {"step", "epoch", "accuracy", "train_seconds"}
-    checkpoints: list = _dataclasses.field(default_factory=list)  # paths written, in order
+    step_loss: list = dataclasses.field(default_factory=list)   # (global step, loss) per step
+    evals: list = dataclasses.field(default_factory=list)       # {"step", "epoch", "accuracy", "train_seconds"}
+    checkpoints: list = dataclasses.field(default_factory=list)  # paths written, in order
     steps: int = 0                 # steps trained by this call
     global_step: int = 0           # steps trained since the start, after this call
     epoch: int = 0                 # resume point: epochs completed ...
@@ -516,10 +513,10 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
             for index, (images, labels) in enumerate(batches):
                 if index < done_in_epoch:
                     continue  # trained before the interruption: same batches, skipped
-                start = _time.perf_counter()
+                start = time.perf_counter()
                 loss = train_step(images, labels)
                 value = float((loss[0] if isinstance(loss, tuple) else loss).asnumpy())
-                elapsed = _time.perf_counter() - start
+                elapsed = time.perf_counter() - start
                 if result.steps == 0:
                     result.first_step_seconds = elapsed
                 result.train_seconds += elapsed

@@ -128,7 +128,8 @@ def main(argv=None) -> int:
     parser.add_argument("notebooks", nargs="*", type=Path)
     parser.add_argument("--timeout", type=int, default=900, help="seconds per cell")
     parser.add_argument("--readme", action="store_true",
-                        help="write the measured run times into README.md's lesson table and the title cells (quiet machine!)")
+                        help="write the measured run times into README.md's lesson table and the title cells "
+                             "(quiet machine!)")
     args = parser.parse_args(argv)
     paths = args.notebooks or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
     failed, times = 0, {}

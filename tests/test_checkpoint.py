@@ -315,10 +315,11 @@ def test_writer_killed_before_the_rename_leaves_the_previous_checkpoint(tmp_path
 def test_writer_killed_in_the_middle_of_writing_leaves_the_previous_checkpoint(tmp_path):
     target, values = _previous(tmp_path)
     size = 24_000_000                            # ~96 MB per save: long enough to catch it half-way
-    for attempt in range(5):
+    for _attempt in range(5):
         proc = _start_writer(target, "loop", size)
+        ready = Path(str(target) + ".ready")
         try:
-            assert _wait_for(lambda: Path(str(target) + ".ready").exists())
+            assert _wait_for(ready.exists)
 
             def partial():
                 files = [p for p in tmp_path.iterdir() if ".partial" in p.name]

@@ -4,14 +4,13 @@ and one end-to-end run of the real doctor."""
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
 
 import pytest
 
-from conftest import ROOT, run_python
+from conftest import ROOT
 from course_utils import doctor
 from course_utils.doctor import FAIL, PASS, WARN, Facts
 
@@ -231,10 +230,9 @@ def test_cann_version_this_mindspore_does_not_accept(tmp_path):
 def test_fewer_npus_than_a_lesson_needs(tmp_path):
     check = only_problem(ascend(tmp_path, npus=1), "NPUs", WARN)
     assert "1 NPU; notebook 06 starts 2 workers" in check.detail and "DEVICE_TARGET CPU" in check.fix
-    check = only_problem(ascend(tmp_path / "b", npus=0, mindspore={"version": "2.10.0", "device": "CPU",
-                                                                     "devices": {"CPU": 4}, "steps_per_s": 90.0,
-                                                                     "compile_s": 1, "plugin_error": "libge_runner.so"}),
-                         "NPUs")
+    no_plugin = {"version": "2.10.0", "device": "CPU", "devices": {"CPU": 4}, "steps_per_s": 90.0, "compile_s": 1,
+                 "plugin_error": "libge_runner.so"}
+    check = only_problem(ascend(tmp_path / "b", npus=0, mindspore=no_plugin), "NPUs")
     assert "sees no NPU" in check.detail and "libge_runner.so" in check.detail
 
 

@@ -31,7 +31,8 @@ def test_environment_yml_matches_requirements():
     conda_pins = pins(ROOT / "environment.yml")
     assert pip_pins, "no pins found in requirements.txt"
     assert pip_pins == conda_pins, (
-        f"requirements.txt and environment.yml disagree: only in pip {set(pip_pins.items()) - set(conda_pins.items())}, "
+        "requirements.txt and environment.yml disagree: "
+        f"only in pip {set(pip_pins.items()) - set(conda_pins.items())}, "
         f"only in conda {set(conda_pins.items()) - set(pip_pins.items())}")
 
 

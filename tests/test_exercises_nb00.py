@@ -21,7 +21,8 @@ def test_q2_count_digit():
     assert nb00.q2.check(*nb00.q2.reference()) == Outcome.CORRECT
     assert nb00.q2.check(lambda labels, digit: ____) == Outcome.NOT_ATTEMPTED
     as_numpy = nb00.q2.check(lambda labels, digit: np.sum(labels == digit))
-    assert as_numpy == Outcome.INCORRECT and "expected a Python int, got" in as_numpy.message and "int()" not in as_numpy.message
+    assert as_numpy == Outcome.INCORRECT
+    assert "expected a Python int, got" in as_numpy.message and "int()" not in as_numpy.message
     off_by_one = nb00.q2.check(lambda labels, digit: int(np.sum(labels == digit)) + 1)
     assert off_by_one == Outcome.INCORRECT and "expected 3, got 4" in off_by_one.message
     crashing = nb00.q2.check(lambda labels, digit: labels.count(digit))

@@ -93,7 +93,8 @@ def test_papermill_reads_every_parameter(nb):
     cell = next(c for c in data["cells"] if "parameters" in c.get("metadata", {}).get("tags", []))
     assigned = re.findall(r"^([A-Za-z_]\w*)\s*(?::[^=]+)?=", source(cell), re.M)
     inferred = pm.inspect_notebook(str(path))
-    assert sorted(inferred) == sorted(assigned), f"{path.name}: papermill reads {sorted(inferred)}, cell assigns {sorted(assigned)}"
+    assert sorted(inferred) == sorted(assigned), (
+        f"{path.name}: papermill reads {sorted(inferred)}, cell assigns {sorted(assigned)}")
     for name, info in inferred.items():
         assert info["default"] not in (None, ""), f"{path.name}: papermill found no default for {name}"
 
@@ -262,7 +263,8 @@ def test_the_api_finder_resolves_aliases_and_ignores_strings():
     text = ("import mindspore as ms\nimport mindspore.dataset as ds\nfrom mindspore import nn, ops\n"
             "from mindspore.train import Model\nfrom mindspore import dtype as mstype\n"
             "x = ms.Tensor([1.0], ms.float32)  # ms.jit in a comment\ns = 'ops.where in a string'\n"
-            "class Net(nn.Cell): pass\nds.config.set_seed(1)\nok = ms.amp.all_finite(x)\nms.set_context(mode=ms.GRAPH_MODE)\n"
+            "class Net(nn.Cell): pass\nds.config.set_seed(1)\nok = ms.amp.all_finite(x)\n"
+            "ms.set_context(mode=ms.GRAPH_MODE)\n"
             "y = mstype.float16\nz = ms.__version__\nnet = Net()\nnet.trainable_params()\n")
     assert apis_used(text, aliases) == [
         "mindspore.train.Model", "mindspore.Tensor", "mindspore.dtype", "mindspore.nn.Cell",
@@ -358,7 +360,8 @@ def test_run_time_parsing():
 def test_execute_notebooks_writes_measured_times_into_the_readme(tmp_path):
     import importlib.util
 
-    spec = importlib.util.spec_from_file_location("execute_notebooks", NOTEBOOKS.parent / "scripts/execute_notebooks.py")
+    script = NOTEBOOKS.parent / "scripts/execute_notebooks.py"
+    spec = importlib.util.spec_from_file_location("execute_notebooks", script)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     readme = tmp_path / "README.md"
@@ -415,6 +418,8 @@ def test_training_loops_make_one_iterator_not_one_per_epoch(nb):
 
 
 def test_the_epoch_loop_checker_can_fail():
-    replay = "for epoch in range(EPOCHS):\n    for d, l in ds_.create_tuple_iterator(num_epochs=1):\n        step(d, l)\n"
-    one = "it = ds_.create_tuple_iterator(num_epochs=EPOCHS)\nfor epoch in range(EPOCHS):\n    for d, l in it:\n        step(d, l)\n"
+    replay = ("for epoch in range(EPOCHS):\n    for d, l in ds_.create_tuple_iterator(num_epochs=1):\n"
+              "        step(d, l)\n")
+    one = ("it = ds_.create_tuple_iterator(num_epochs=EPOCHS)\nfor epoch in range(EPOCHS):\n    for d, l in it:\n"
+           "        step(d, l)\n")
     assert epoch_loops_that_replay(replay) == [1] and epoch_loops_that_replay(one) == []

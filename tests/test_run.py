@@ -78,7 +78,8 @@ def test_every_notebook_device_is_checked_not_only_the_last(nbdir):
     with pytest.raises(run.RunError, match="02_dev: DEVICE_TARGET='Ascend' is not available"):
         run.check_devices([a, b], {b: {"DEVICE_TARGET": "CPU"}}, found={"CPU": 2})
     one_npu = {"Ascend": 1, "CPU": 2}
-    with pytest.raises(run.RunError, match=r"03_dp: 2 workers on Ascend need 2 NPUs .* has 1\. .*-p 03:DEVICE_TARGET=CPU"):
+    needs_two = r"03_dp: 2 workers on Ascend need 2 NPUs .* has 1\. .*-p 03:DEVICE_TARGET=CPU"
+    with pytest.raises(run.RunError, match=needs_two):
         run.check_devices([a, b], {}, found=one_npu)
     assert run.check_devices([a, b], {b: {"DEVICE_TARGET": "CPU"}}, found=one_npu) == {a: "Ascend", b: "CPU"}
     assert run.check_devices([b], {b: {"WORKERS": 1}}, found=one_npu) == {b: "Ascend"}

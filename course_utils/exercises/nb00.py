@@ -22,10 +22,11 @@ class CompiledMode(Exercise):
         import mindspore as ms
 
         if isinstance(compiled_mode, str):
-            raise Incorrect(f"expected one of MindSpore's mode constants (ms.SOMETHING_MODE), got the string {compiled_mode!r}.")
+            raise Incorrect("expected one of MindSpore's mode constants (ms.SOMETHING_MODE), got the string "
+                            f"{compiled_mode!r}.")
         if compiled_mode == ms.PYNATIVE_MODE:
-            raise Incorrect("expected the mode that compiles construct before running it, got ms.PYNATIVE_MODE, which runs "
-                            "each operation eagerly, as Python reaches it.")
+            raise Incorrect("expected the mode that compiles construct before running it, got ms.PYNATIVE_MODE, "
+                            "which runs each operation eagerly, as Python reaches it.")
         if compiled_mode != ms.GRAPH_MODE:
             raise Incorrect(f"expected one of MindSpore's mode constants (ms.SOMETHING_MODE), got {compiled_mode!r}.")
 
@@ -33,7 +34,8 @@ class CompiledMode(Exercise):
 class CountDigit(Exercise):
     names = ("count_digit",)
     title = "count a digit"
-    hint_text = "Compare the array with the digit (labels == digit) and count the True values; int() makes it a Python int."
+    hint_text = ("Compare the array with the digit (labels == digit) and count the True values; int() makes it a "
+                 "Python int.")
     solution_text = '''
         def count_digit(labels, digit):
             return int(np.sum(labels == digit))

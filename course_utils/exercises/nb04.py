@@ -142,7 +142,8 @@ class LeNetBatchNorm(Exercise):
         net.set_train(False)
         out = to_numpy(net(x))
         if out.shape != (4, 10):
-            raise Incorrect(f"LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {out.shape}; expected (4, 10).")
+            raise Incorrect(f"LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {out.shape}; "
+                            "expected (4, 10).")
         again = to_numpy(net(x))
         if not np.allclose(out, again):
             raise Incorrect(f"in evaluation mode (net.set_train(False)) two calls of LeNet5BN(dropout=0.3) on the "

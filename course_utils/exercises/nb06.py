@@ -198,7 +198,8 @@ class DataParallelStep(Exercise):
         if gap > 1e-5:
             raise Incorrect(f"both ranks agree, but after {steps} steps their weights differ from one process trained "
                             f"on the combined batches by up to {gap:.3g}: first weights expected "
-                            f"{np.round(expected[-1][:3], 4).tolist()}, got {np.round(weights[0][-1][:3], 4).tolist()}.")
+                            f"{np.round(expected[-1][:3], 4).tolist()}, "
+                            f"got {np.round(weights[0][-1][:3], 4).tolist()}.")
 
 
 q1 = ShardIndices()

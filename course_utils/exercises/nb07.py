@@ -89,7 +89,8 @@ def _read_script(script) -> tuple:
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:
-        raise Incorrect(f"{path.name} does not parse: {exc.msg} on line {exc.lineno}: {(exc.text or '').strip()!r}")
+        raise Incorrect(f"{path.name} does not parse: {exc.msg} on line {exc.lineno}: "
+                        f"{(exc.text or '').strip()!r}") from None
     for node in ast.walk(tree):
         names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
                  [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
@@ -214,8 +215,9 @@ def read_checkpoint(path: Path) -> dict:
         raise Incorrect(f"no {path.name} in the output folder after the run.")
     try:
         stored = ms.load_checkpoint(str(path))
-    except Exception as exc:  # noqa: BLE001 - any failure to read is the learner's to see
-        raise Incorrect(f"{path.name} is not a checkpoint MindSpore can read: {str(exc).strip().splitlines()[0]}")
+    except Exception as exc:  # any failure to read is the learner's to see
+        raise Incorrect(f"{path.name} is not a checkpoint MindSpore can read: "
+                        f"{str(exc).strip().splitlines()[0]}") from None
     return {k: v.asnumpy() for k, v in stored.items() if hasattr(v, "asnumpy")}
 
 
@@ -408,9 +410,9 @@ class Exports(_ScriptExercise):
             raise Incorrect(f"`{run.shown}` finished but left no {MODEL} in --out.")
         try:
             graph = nn.GraphCell(ms.load(str(model)))
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise Incorrect(f"{MODEL} does not load with mindspore.load + nn.GraphCell: "
-                            f"{str(exc).strip().splitlines()[0]}")
+                            f"{str(exc).strip().splitlines()[0]}") from None
         n_test = int(TINY_RUN[TINY_RUN.index("--test-subset") + 1])
         images, labels = data.load_mnist_arrays("test")
         x = data.normalize_images(images[:n_test])
@@ -418,9 +420,9 @@ class Exports(_ScriptExercise):
         for batch in (64, 1):
             try:
                 out = graph(ms.Tensor(x[:batch])).asnumpy()
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 raise Incorrect(f"{MODEL} fails on a batch of {batch} image(s) of shape (1, 28, 28): "
-                                f"{str(exc).strip().splitlines()[0]}")
+                                f"{str(exc).strip().splitlines()[0]}") from None
             if out.shape != (batch, 10):
                 raise Incorrect(f"{MODEL} returns shape {out.shape} for a batch of {batch}; expected ({batch}, 10).")
             outputs[batch] = out
