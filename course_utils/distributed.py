@@ -29,7 +29,6 @@ import re
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -37,8 +36,9 @@ import uuid
 from pathlib import Path
 from typing import Optional, Sequence
 
-#: The only address this module launches on: every process of the job stays on this machine.
-LOOPBACK = "127.0.0.1"
+from course_utils.ports import LOOPBACK, free_port, port_in_use
+from course_utils.validate import positive_int
+
 #: Environment variable carrying a per-launch id; every process of the job inherits it.
 LAUNCH_ID_VAR = "COURSE_LAUNCH_ID"
 #: Name of the file (inside ``log_dir``) that receives msrun's own output.
@@ -130,8 +130,8 @@ def msrun_command(script, script_args: Sequence = (), *, workers: int = 2,
     how many of them start on this node (``--local_worker_num``, default: all), ``node_rank`` which
     node this is in a multi-node job.
     """
-    workers = _positive_int(workers, "workers")
-    local_workers = workers if local_workers is None else _positive_int(local_workers, "local_workers")
+    workers = positive_int("workers", workers)
+    local_workers = workers if local_workers is None else positive_int("local_workers", local_workers)
     if local_workers > workers:
         raise ValueError(f"local_workers={local_workers} is more than workers={workers}: the job's total "
                          "number of processes (workers) includes those started on this node.")
@@ -146,33 +146,6 @@ def msrun_command(script, script_args: Sequence = (), *, workers: int = 2,
     cmd += [f"--log_dir={log_dir}", f"--join={join}", f"--cluster_time_out={int(cluster_timeout)}",
             str(script)] + [str(a) for a in script_args]
     return cmd
-
-
-def _positive_int(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a positive integer, got {value!r}.")
-    return value
-
-
-# --------------------------------------------------------------------------------------------
-# Ports
-# --------------------------------------------------------------------------------------------
-
-def port_in_use(port: int, host: str = LOOPBACK) -> bool:
-    """True if something on this machine already holds ``host:port`` (we cannot bind it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        try:
-            sock.bind((host, int(port)))
-        except OSError:
-            return True
-    return False
-
-
-def free_port(host: str = LOOPBACK) -> int:
-    """A TCP port on ``host`` that nothing holds right now (the operating system picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
 
 
 def _port_owner(port: int) -> str:
@@ -228,7 +201,7 @@ def msrun_env(device: Optional[str] = None, threads: Optional[int] = None, extra
     python_dir = str(Path(sys.executable).parent)
     env["PATH"] = python_dir + os.pathsep + env.get("PATH", "")
     if threads is not None:
-        env["OMP_NUM_THREADS"] = str(_positive_int(threads, "threads"))
+        env["OMP_NUM_THREADS"] = str(positive_int("threads", threads))
     env.update(extra or {})
     return env
 
@@ -244,7 +217,7 @@ def require_devices(workers: int, device: Optional[str] = None) -> int:
     """
     from course_utils import runtime
 
-    workers = _positive_int(workers, "workers")
+    workers = positive_int("workers", workers)
     device = job_device(device)
     if device == "CPU":
         return workers
@@ -365,7 +338,7 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
     script = Path(script)
     if not script.is_file():
         raise FileNotFoundError(f"Training script {script} does not exist (working directory {os.getcwd()}).")
-    workers = _positive_int(workers, "workers")
+    workers = positive_int("workers", workers)
     device = job_device(device)
     require_devices(workers, device)
     if not timeout or timeout <= 0:

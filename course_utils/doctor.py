@@ -189,7 +189,7 @@ class Facts:
             return None
 
     def probe_port_busy(self):
-        from course_utils.distributed import port_in_use
+        from course_utils.ports import port_in_use
 
         return port_in_use(self.port)
 

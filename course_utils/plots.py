@@ -11,6 +11,11 @@ from typing import Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from course_utils.notebook import in_kernel
+
+__all__ = ["LiveTrainingPlot", "plot_confusion_matrix", "plot_curves", "plot_data_parallel", "plot_image_grid",
+           "plot_line_fits"]
+
 ArrayLike = Union[Sequence[float], np.ndarray]
 
 
@@ -93,7 +98,6 @@ def plot_line_fits(x: ArrayLike, y: ArrayLike, fits: Mapping[str, Tuple[float, f
     return ax
 
 
-__all__ = ["plot_curves", "plot_line_fits"]
 
 
 # ---- images, confusion matrix, live training plot (notebook 04) ----
@@ -211,7 +215,7 @@ class LiveTrainingPlot:
         self.figure.suptitle(self.title, fontsize=10)
         self.figure.tight_layout()
         plt.close(self.figure)  # shown through display() below, not again at the end of the cell
-        if _in_ipython():
+        if in_kernel():
             from IPython.display import display
 
             self._handle = display(self.figure, display_id=True)
@@ -282,14 +286,3 @@ def plot_data_parallel(batch_size: int, workers: int = 2):
     ax.set_title("Data parallelism: one replica per worker, one shard per worker, one all-reduce per step" + more,
                  fontsize=11)
     return ax
-
-
-def _in_ipython() -> bool:
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    return get_ipython() is not None
-
-
-__all__ += ["LiveTrainingPlot", "plot_confusion_matrix", "plot_data_parallel", "plot_image_grid"]

@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 from course_utils.fileio import atomic_write
+from course_utils.fmt import number
 
 #: Set by the runner for each notebook it executes; ``record`` merges metrics into that JSON file.
 METRICS_ENV = "COURSE_METRICS_FILE"
@@ -277,10 +278,6 @@ def run_notebooks(notebooks, plan: dict, out_dir: Path, timeout: int = 1800, log
     return rows
 
 
-def _fmt(value) -> str:
-    return f"{value:.4g}" if isinstance(value, float) else str(value)
-
-
 def write_summary(rows: list, out_dir: Path, header: dict) -> str:
     """Write ``summary.json`` and ``summary.md``; return the Markdown."""
     (out_dir / "summary.json").write_text(json.dumps({"run": header, "notebooks": rows}, indent=1))
@@ -289,7 +286,7 @@ def write_summary(rows: list, out_dir: Path, header: dict) -> str:
              "| notebook | status | time (s) | parameters | metrics |", "|---|---|---|---|---|"]
     for r in rows:
         params = ", ".join(f"{k}={v}" for k, v in r["parameters"].items()) or "defaults"
-        metrics = ", ".join(f"{k}={_fmt(v)}" for k, v in r["metrics"].items()) or "-"
+        metrics = ", ".join(f"{k}={number(v)}" for k, v in r["metrics"].items()) or "-"
         status = r["status"] + (f" ({r['error']})" if r["error"] else "")
         lines.append(f"| {r['notebook']} | {status} | {r['seconds']} | {params} | {metrics} |")
     text = "\n".join(lines) + "\n"

@@ -43,13 +43,17 @@ copying values in place (``course_utils.callbacks.restore_weights``, ``course_ut
 from __future__ import annotations
 
 import dataclasses
-import math
 import numbers
 import time
 from typing import Callable, Optional, Sequence
 
 import mindspore as ms
 from mindspore import nn, ops
+
+from course_utils.validate import positive_int, positive_number
+
+__all__ = ["ACCUM_PREFIX", "ClippedTrainOneStepCell", "FitResult", "TrainStep", "fit", "global_norm", "make_train_step",
+           "tensor_norms", "warmup_cosine_lr"]
 
 #: Name prefix of the gradient-accumulation buffers (not "accum": SGD uses that one).
 ACCUM_PREFIX = "grad_accum"
@@ -71,14 +75,6 @@ def global_norm(grads: Sequence) -> ms.Tensor:
 def tensor_norms(grads: Sequence) -> list:
     """The L2 norm of each gradient tensor, as Python floats (for tables and plots)."""
     return [float(ops.norm(ops.cast(g, ms.float32))) for g in grads]
-
-
-def _positive_number(name: str, value, allow_none: bool = False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a positive number{' or None' if allow_none else ''}, got {value!r}.")
-    return float(value)
 
 
 def _check_parts(net, loss_fn, optimizer) -> None:
@@ -264,16 +260,13 @@ def make_train_step(net: nn.Cell, loss_fn: Callable, optimizer: nn.Optimizer, *,
     Returns a ``TrainStep``: ``step(data, label) -> loss`` (a scalar Tensor of the micro-batch).
     """
     _check_parts(net, loss_fn, optimizer)
-    clip_norm = _positive_number("clip_norm", clip_norm, allow_none=True)
+    clip_norm = positive_number("clip_norm", clip_norm, allow_none=True)
     if isinstance(accumulate, bool) or not isinstance(accumulate, numbers.Integral) or accumulate < 1:
         raise ValueError(f"accumulate must be an integer >= 1 (micro-batches per update), got {accumulate!r}.")
     if jit_options and not jit:
         raise ValueError("jit_options were given but jit=False: pass jit=True or drop jit_options.")
     return TrainStep(net, loss_fn, optimizer, clip_norm, int(accumulate), bool(jit), bool(return_logits),
                      jit_options)
-
-
-__all__ = ["ACCUM_PREFIX", "TrainStep", "global_norm", "make_train_step", "tensor_norms"]
 
 
 # ---- Cell-based step (notebook 03) ----
@@ -307,8 +300,8 @@ class ClippedTrainOneStepCell(nn.TrainOneStepCell):
 
     def __init__(self, network, optimizer, max_norm: Optional[float] = 1.0, loss_scale: float = 1.0,
                  return_norm: bool = False):
-        max_norm = _positive_number("max_norm", max_norm, allow_none=True)
-        loss_scale = _positive_number("loss_scale", loss_scale)
+        max_norm = positive_number("max_norm", max_norm, allow_none=True)
+        loss_scale = positive_number("loss_scale", loss_scale)
         super().__init__(network, optimizer, sens=loss_scale)
         self.max_norm = max_norm
         self.loss_scale = loss_scale
@@ -330,9 +323,6 @@ class ClippedTrainOneStepCell(nn.TrainOneStepCell):
         return loss
 
 
-__all__ += ["ClippedTrainOneStepCell"]
-
-
 # ---- fit/evaluate loop (notebook 04) ----
 # Notebook 04 writes the epoch loop and the test loop by hand (a ``for`` over the batches calling
 # the training step; evaluation mode, arg-max, count), checks that one epoch of it leaves the same
@@ -349,9 +339,8 @@ def warmup_cosine_lr(peak_lr: float, total_steps: int, warmup_steps: int = 0, mi
     ``learning_rate``: the optimizer indexes it with its ``global_step``, which a checkpoint of the
     training step stores, so a resumed run continues the schedule where it stopped.
     """
-    peak_lr = _positive_number("peak_lr", peak_lr)
-    if isinstance(total_steps, bool) or not isinstance(total_steps, numbers.Integral) or total_steps < 1:
-        raise ValueError(f"total_steps must be a positive integer, got {total_steps!r}.")
+    peak_lr = positive_number("peak_lr", peak_lr)
+    total_steps = positive_int("total_steps", total_steps)
     if not 0 <= warmup_steps < total_steps:
         raise ValueError(f"warmup_steps must be in 0..{total_steps - 1}, got {warmup_steps!r}.")
     if not 0 <= min_lr <= peak_lr:
@@ -445,8 +434,7 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
     from course_utils import checkpoint as _checkpoint
     from course_utils import evaluate as _evaluate
 
-    if isinstance(epochs, bool) or not isinstance(epochs, numbers.Integral) or epochs < 1:
-        raise ValueError(f"epochs must be a positive integer, got {epochs!r}.")
+    epochs = positive_int("epochs", epochs)
     if eval_every and (network is None or eval_data is None):
         raise ValueError("eval_every needs both network= (the model to evaluate) and eval_data=.")
     if checkpoint_every and checkpoint_path is None:
@@ -558,6 +546,3 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         # The bar is a widget in a notebook: a stored notebook (GitHub, nbviewer) shows it as "0%".
         print(result.summary(description))
     return result
-
-
-__all__ += ["FitResult", "fit", "warmup_cosine_lr"]

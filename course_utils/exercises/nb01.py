@@ -22,6 +22,7 @@ import textwrap
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, NotAttempted, code_references, register, to_numpy
+from course_utils.fmt import significant as _fmt
 
 # Errors (logits - labels) chosen to cover every region for delta = 1: zero, inside, exactly +-delta, beyond.
 _LOGITS = np.array([1.5, 0.0, 2.0, -1.0, 3.0, 0.25, -2.5, 5.0], dtype=np.float32)
@@ -46,10 +47,6 @@ def _tensor(values, dtype=None):
     import mindspore as ms
 
     return ms.Tensor(np.asarray(values), dtype or ms.float32)
-
-
-def _fmt(x: float) -> str:
-    return f"{float(x):.6g}"
 
 
 class _LossExercise(Exercise):

@@ -19,12 +19,9 @@ import textwrap
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
+from course_utils.fmt import significant as _fmt
 
 _DEFAULT_AUX_WEIGHT = 0.4   # the default the exercise asks for (the reference's signature says it too)
-
-
-def _fmt(x) -> str:
-    return f"{float(x):.6g}"
 
 
 def _source(obj) -> str:

@@ -18,7 +18,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,6 +26,8 @@ import urllib.request
 from pathlib import Path
 
 import psutil
+
+from course_utils.ports import free_port
 
 #: Repository entries the copy links to instead of copying (read-only use by notebooks: data, helpers).
 _NOT_LINKED = {"notebooks", "screenshots", "runs", "logs", "kernel_meta", "rewritten_network"}
@@ -51,13 +52,6 @@ SERVER_CONFIG = {
 
 class LabServerError(RuntimeError):
     """The JupyterLab server could not be started or answered unexpectedly."""
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def make_course_copy(repo: Path, dest: Path) -> Path:
