@@ -329,3 +329,35 @@ def test_worker_process_gets_the_environment_it_is_given():
 def test_worker_failure_is_reported_with_its_error():
     with pytest.raises(bench.WorkerError, match="unknown experiment"):
         bench.run_worker("nonsense", bench.Common())
+
+
+def test_profiler_output_is_read_back(tmp_path):
+    run = tmp_path / "vm_1_20260101_ascend_ms"
+    (run / "FRAMEWORK").mkdir(parents=True)
+    (run / "ASCEND_PROFILER_OUTPUT").mkdir()
+    (run / "ASCEND_PROFILER_OUTPUT" / "trace_view.json").write_text("[]")
+    (run / "FRAMEWORK" / "cpu_op_type_info_0.csv").write_text(
+        "op_type,type_occurrences,execution_frequency(per-step),total_compute_time,avg_time(ms),percent\n"
+        "MatMul,45,9,3.0,0.0667,0.01\nConv2D,10,2,45.0,4.5,0.2\nReLU,20,4,2.0,0.1,0.02\n")
+    from course_utils.bench import profile
+
+    assert profile.latest_run(str(tmp_path)) == str(run)
+    rows = profile.op_type_times(str(run))
+    assert [r["op_type"] for r in rows] == ["Conv2D", "MatMul", "ReLU"]
+    assert rows[0]["calls_per_step"] == 2 and rows[0]["mean_ms"] == 4.5 and rows[0]["share_pct"] == pytest.approx(90)
+    assert profile.output_files(str(run)) == ["ASCEND_PROFILER_OUTPUT/trace_view.json",
+                                              "FRAMEWORK/cpu_op_type_info_0.csv"]
+    with pytest.raises(FileNotFoundError, match="no profiler output"):
+        profile.latest_run(str(tmp_path / "nothing"))
+    with pytest.raises(FileNotFoundError, match="cpu_op_type_info"):
+        profile.op_type_times(str(tmp_path))
+
+
+def test_bench_scripts_show_their_usage():
+    """The notebook's fresh-process scripts parse their arguments before MindSpore loads."""
+    from conftest import NOTEBOOKS
+
+    for script in ("bench_step.py", "bench_profile.py"):
+        out = subprocess.run([sys.executable, str(NOTEBOOKS / "scripts" / script), "--help"], capture_output=True,
+                             text=True, timeout=300)
+        assert out.returncode == 0 and "usage:" in out.stdout, out.stderr[-2000:]
