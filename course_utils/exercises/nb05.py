@@ -155,9 +155,6 @@ def _timing(name: str, steps_per_s: float, spread: float = 0.01):
 class FasterVariant(Exercise):
     names = ("faster_variant",)
     title = "faster beyond the noise floor"
-    hint_text = ("Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is "
-                 "a percentage; if it is not larger than noise_pct, return None. Otherwise return the name of the "
-                 "faster one (Timing.name).")
     solution_text = '''
         def faster_variant(a, b, noise_pct):
             fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
@@ -165,6 +162,10 @@ class FasterVariant(Exercise):
                 return None
             return fast.name
     '''
+
+    hint_text = ("Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is "
+                 "a percentage; if it is not larger than noise_pct, return None. Otherwise return the name of the "
+                 "faster one (Timing.name).")
 
     def reference(self):
         def faster_variant(a, b, noise_pct):

@@ -136,13 +136,14 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
 
 
 def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
-    rows = [dict(r, epoch_s=(60000 // r["batch_size"]) / r["steps_per_s"]) for r in rows]
-    best = max(rows, key=lambda r: r["samples_per_s"])
-    small = min(rows, key=lambda r: r["batch_size"])
+    rows = sorted((dict(r, epoch_s=(60000 // r["batch_size"]) / r["steps_per_s"]) for r in rows),
+                  key=lambda r: r["batch_size"])
+    small, best = rows[0], max(rows, key=lambda r: r["samples_per_s"])   # (sorted by batch size above)
+    gain = best["samples_per_s"] / small["samples_per_s"]
     text = (f"With {Spec.parse(p.spec).label}, batch {best['batch_size']} gives the most throughput, "
-            f"{best['samples_per_s']:.0f} samples/s ({best['samples_per_s'] / small['samples_per_s']:.1f}x batch "
-            f"{small['batch_size']}), i.e. {best['epoch_s']:.1f} s per MNIST epoch instead of {small['epoch_s']:.1f} s; "
-            f"more samples per second is not fewer epochs to a given accuracy.")
+            f"{best['samples_per_s']:.0f} samples/s ({gain:.1f}x batch {small['batch_size']}), i.e. "
+            f"{best['epoch_s']:.1f} s per MNIST epoch instead of {small['epoch_s']:.1f} s; more samples per second "
+            "is not fewer epochs to a given accuracy.")
     metrics = {"best_batch_size": best["batch_size"], "best_samples_per_s": best["samples_per_s"]}
     return Result("batch_sizes", rows, ["label", "first_call_s", "steps_per_s", "samples_per_s", "epoch_s"], text,
                   metrics)
