@@ -357,7 +357,7 @@ def test_bench_scripts_show_their_usage():
     """The notebook's fresh-process scripts parse their arguments before MindSpore loads."""
     from conftest import NOTEBOOKS
 
-    for script in ("bench_step.py", "bench_profile.py"):
+    for script in ("bench_step.py", "bench_profile.py", "bench_torch.py"):
         out = subprocess.run([sys.executable, str(NOTEBOOKS / "scripts" / script), "--help"], capture_output=True,
                              text=True, timeout=300)
         assert out.returncode == 0 and "usage:" in out.stdout, out.stderr[-2000:]
