@@ -24,6 +24,7 @@ parser.add_argument("--batch-size", type=int, default=64)
 parser.add_argument("--profile", action="store_true", help="also per-operator times (kernel time vs step time)")
 parser.add_argument("--dispatch-threads", type=int, help="mindspore.runtime.dispatch_threads_num(N)")
 parser.add_argument("--affinity", action="store_true", help="mindspore.runtime.set_cpu_affinity(True)")
+parser.add_argument("--torch-threads", type=int, help="torch.set_num_threads(N) (default: PyTorch's choice)")
 parser.add_argument("--json", help="write the rows here")
 args = parser.parse_args()
 
@@ -61,6 +62,8 @@ class TorchLeNet5(torch.nn.Module):
         return self.fc3(torch.relu(self.fc2(x)))
 
 
+if args.torch_threads:
+    torch.set_num_threads(args.torch_threads)
 torch.manual_seed(42)
 net = TorchLeNet5()
 opt = torch.optim.Adam(net.parameters(), lr=2e-3)
@@ -116,13 +119,16 @@ if args.profile:   # kernel (operator) time per step from each framework's own p
             row["kernel_ms_per_step"] = sum(e.self_cpu_time_total for e in ops) / 1e3 / n
             top = sorted(ops, key=lambda e: -e.self_cpu_time_total)[:5]
             row["top_ops"] = [(e.key, round(e.self_cpu_time_total / 1e3 / n, 3)) for e in top]
+        # operator time is CPU time summed over the threads the operators ran on, so it can exceed the step
         row["overhead_ms_per_step"] = row["median_step_ms"] - row["kernel_ms_per_step"]
 
 print(bench.header())
 print(bench.format_table(timings, baseline="PyTorch eager"))
 for row in rows:
     if "kernel_ms_per_step" in row:
-        print(f"{row['config']:24s} step {row['median_step_ms']:.2f} ms = operators {row['kernel_ms_per_step']:.2f} ms "
-              f"+ the rest {row['overhead_ms_per_step']:.2f} ms; top: {row['top_ops']}")
+        rest = row["overhead_ms_per_step"]
+        print(f"{row['config']:24s} step {row['median_step_ms']:.2f} ms; operators {row['kernel_ms_per_step']:.2f} ms "
+              + (f"(+ {rest:.2f} ms outside them)" if rest >= 0 else "(CPU time on several threads at once)")
+              + f"; top: {row['top_ops']}")
 if args.json:
     atomic_write(args.json, json.dumps(rows, default=str))
