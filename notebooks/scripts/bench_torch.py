@@ -11,8 +11,9 @@ MindSpore runs with the environment it was started with (the lab launches it wit
 
 import argparse
 import json
-import os
+import shutil
 import sys
+import tempfile
 
 from course_utils import runtime
 
@@ -96,7 +97,7 @@ if args.profile:   # kernel (operator) time per step from each framework's own p
 
     from course_utils.bench import profile as msprof
 
-    out = os.path.abspath("bench_torch_profile")
+    out = tempfile.mkdtemp(prefix="bench_torch_profile_")   # only its tables are read back
     for row in rows:
         n = 10
         if row["config"].startswith("MindSpore"):
@@ -121,6 +122,7 @@ if args.profile:   # kernel (operator) time per step from each framework's own p
             row["top_ops"] = [(e.key, round(e.self_cpu_time_total / 1e3 / n, 3)) for e in top]
         # operator time is CPU time summed over the threads the operators ran on, so it can exceed the step
         row["overhead_ms_per_step"] = row["median_step_ms"] - row["kernel_ms_per_step"]
+    shutil.rmtree(out, ignore_errors=True)
 
 print(bench.header())
 print(bench.format_table(timings, baseline="PyTorch eager"))
