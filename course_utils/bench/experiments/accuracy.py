@@ -114,7 +114,9 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
     else:
         text = (f"To {last['target_pct']:.1f}% test accuracy the best settings ({p.best_spec}, CPU fixes) needed "
                 f"{last['best_s']:.0f} s of training ({last['best_steps']} steps) against {last['naive_s']:.0f} s for "
-                f"the {naive_label} ({last['naive_how'].split(':')[0]}): {last['speedup']:.1f}x faster.")
+                f"the {naive_label} ({last['naive_how'].split(':')[0]}): "
+                + (f"{last['speedup']:.1f}x faster." if last["speedup"] >= 1 else
+                   f"{1 / last['speedup']:.1f}x SLOWER, the best step rate measured in part 2 did not hold here."))
     metrics = {}
     for r in table:
         tag = f"{r['target_pct']:.1f}".replace(".", "_")
