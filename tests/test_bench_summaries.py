@@ -171,7 +171,7 @@ def test_time_to_accuracy_measured_estimated_and_missed():
     assert "To 99.0% test accuracy the best settings" in res.conclusion and "8.0x faster" in res.conclusion
     assert "(measured)" in res.conclusion and res.metrics["time_to_99_0_s"] == 20.0
     slower = accuracy.summarise_time_to_accuracy(best + [{"run": "naive step rate", "steps_per_s": 200.0}], p)
-    assert "1.8x SLOWER" in slower.conclusion
+    assert "2.0x SLOWER" in slower.conclusion
     est = accuracy.summarise_time_to_accuracy(best + [{"run": "naive step rate", "steps_per_s": 25.0}], p)
     assert "(estimated)" in est.conclusion and est.row(config="0.990")["naive_s"] == pytest.approx(80.0)
     missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
