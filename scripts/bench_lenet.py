@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from course_utils import runtime  # setup() must run before MindSpore is imported
+from course_utils.fileio import atomic_write
 
 
 def parse_args(argv=None):
@@ -123,10 +124,9 @@ def main(argv=None) -> int:
              f"({len(times)}/{len(rows)} seeds reached it)" if times else f"no seed reached {args.target:.1%}")
           + f"; wall time {time.perf_counter() - started:.0f} s; load average at the end {load_after[0]:.2f}")
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"header": header, "load_before": load_before, "load_after": load_after,
-                                         "args": {k: v for k, v in vars(args).items() if k != "json"},
-                                         "rows": rows}, indent=1, default=str))
+        atomic_write(args.json, json.dumps({"header": header, "load_before": load_before, "load_after": load_after,
+                                            "args": {k: v for k, v in vars(args).items() if k != "json"},
+                                            "rows": rows}, indent=1, default=str))
     return 0 if len(times) == len(rows) else 1
 
 

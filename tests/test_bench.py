@@ -178,25 +178,59 @@ def test_spec_parsing():
     assert str(bench.Spec.parse("graph/cell")) == "graph/cell"
     assert "TrainOneStepCell" in bench.Spec.parse("graph/cell").label
     for bad, msg in [("graph", "mode>/<style"), ("eager/cell", "bad mode"), ("graph/loop", "bad step style"),
-                     ("graph/cell:O1", "only applies"), ("graph/jit:O9", "bad jit level")]:
+                     ("graph/cell:O1", "only applies"), ("graph/jit:O9", "bad jit level"),
+                     ("pynative/jit:O2", "O2, the GE backend, was removed"), ("pynative/jit_cell:O3", "only O0")]:
         with pytest.raises(ValueError, match=msg):
             bench.Spec.parse(bad)
 
 
-def test_options_defaults_and_validation():
-    assert bench.Options(quick=True).repeats < bench.Options(quick=False).repeats
-    assert bench.Options(device="ascend").device == "Ascend"
+@pytest.mark.slow
+def test_jit_levels_match_what_mindspore_accepts(tmp_path):
+    """Spec.parse accepts exactly the jit levels MindSpore 2.10's jit accepts (O2 was removed)."""
+    code = ("import mindspore as ms\n"
+            "def f(x):\n    return x + 1\n"
+            "for lv in ['O0', 'O1', 'O2', 'O3']:\n"
+            "    try:\n        ms.jit(f, jit_level=lv)(ms.Tensor(1.0)); print(lv, 'ok')\n"
+            "    except ValueError:\n        print(lv, 'rejected')\n")
+    script = tmp_path / "levels.py"   # a file: jit reads the function's source
+    script.write_text(code)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+                         env=bench.env_without_cpu_fixes())
+    accepted = tuple(line.split()[0] for line in out.stdout.splitlines() if line.endswith(" ok"))
+    assert accepted == bench.JIT_LEVELS, out.stdout + out.stderr[-2000:]
+
+
+def test_params_defaults_and_validation():
+    assert bench.Common(quick=True).repeats < bench.Common(quick=False).repeats
+    assert bench.Common(device="ascend").device == "Ascend"
+    assert len(bench.ModesParams(quick=True).specs) < len(bench.ModesParams(quick=False).specs)
+    assert bench.TrapsParams(quick=True).jit_pipeline_case is False
     with pytest.raises(ValueError, match="batch sizes"):
-        bench.Options(batch_sizes=(0, 64))
+        bench.BatchSizesParams(batch_sizes=(0, 64))
+    with pytest.raises(ValueError, match="bad jit level"):
+        bench.ModesParams(specs=("pynative/jit:O2",))
+    with pytest.raises(ValueError, match="amp levels"):
+        bench.AmpParams(levels=("O4",))
+    with pytest.raises(ValueError, match="n_shapes"):
+        bench.ShapesParams(n_shapes=20)
+    with pytest.raises(ValueError, match="targets"):
+        bench.TrainParams(targets=(99,))
 
 
-def test_worker_env_controls_the_trap_variables(monkeypatch):
+def test_params_travel_as_json():
+    p = bench.AmpParams(quick=False, levels=("O0", "O2"), loss_scale=512.0, device="cpu")
+    q = bench.AmpParams.from_json(p.as_json())
+    assert q == p and q.levels == ("O0", "O2") and q.device == "CPU" and q.train_steps == 600
+
+
+def test_env_without_cpu_fixes_controls_the_load_time_variables(monkeypatch):
     monkeypatch.setenv("ONEDNN_MAX_CPU_ISA", "AVX2")
     monkeypatch.setenv("MS_DEV_HOST_BLOCKING_RUN", "1")
-    env = bench.worker_env({"ONEDNN_VERBOSE": "1"})
-    assert "ONEDNN_MAX_CPU_ISA" not in env and "MS_DEV_HOST_BLOCKING_RUN" not in env
+    monkeypatch.setenv("MS_DEV_JIT_PIPELINE", "0")
+    env = bench.env_without_cpu_fixes({"ONEDNN_VERBOSE": "1"})
+    assert not {"ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN", "MS_DEV_JIT_PIPELINE"} & set(env)
     assert env["ONEDNN_VERBOSE"] == "1" and env["GLOG_v"] == "3" and env["COURSE_CPU_FIXES"] == "0"
-    assert bench.worker_env({"MS_DEV_HOST_BLOCKING_RUN": 1})["MS_DEV_HOST_BLOCKING_RUN"] == "1"
+    assert bench.env_without_cpu_fixes({"MS_DEV_HOST_BLOCKING_RUN": 1})["MS_DEV_HOST_BLOCKING_RUN"] == "1"
 
 
 def test_parse_onednn_verbose():
@@ -217,15 +251,41 @@ def test_parse_onednn_verbose():
 
 
 def test_result_round_trip_and_json(tmp_path):
-    r = bench.Result("x", [{"config": "a", "v": 1.5}], ["config", "v"], "a is 1.5", {"m": 1.0}, "hdr")
-    assert bench.Result.from_dict(json.loads(json.dumps(r.as_dict()))).row(config="a")["v"] == 1.5
+    cond = bench.Conditions(cpus=2, load_before=(0.1, 0.1, 0.1), load_after=(0.5, 0.2, 0.1), seconds=10.0,
+                            others_cores=0.05)
+    r = bench.Result("x", [{"config": "a", "v": 1.5}], ["config", "v"], "a is 1.5", {"m": 1.0}, "hdr",
+                     conditions=cond)
+    back = bench.Result.from_dict(json.loads(json.dumps(r.as_dict())))
+    assert back.row(config="a")["v"] == 1.5 and back.conditions.load_after == [0.5, 0.2, 0.1]
     with pytest.raises(KeyError, match="no row"):
         r.row(config="b")
-    assert "a is 1.5" in str(r) and "hdr" in str(r)
+    assert "a is 1.5" in str(r) and "hdr" in str(r) and "load average 0.10 before / 0.50 after" in str(r)
+    assert "WARNING" not in str(r)
     path = tmp_path / "out" / "b.json"
     bench.save_json([r], str(path))
     data = json.loads(path.read_text())
     assert data["results"]["x"]["metrics"] == {"m": 1.0} and "CPUs" in data["header"]
+
+
+def test_busy_machine_warns():
+    busy = bench.Conditions(cpus=2, load_before=(3.0, 2, 2), load_after=(4.0, 3, 2), seconds=60, others_cores=1.4)
+    assert busy.busy and "only ratios" in busy.warning()
+    r = bench.Result("x", [], ["config"], "c", conditions=busy)
+    assert "WARNING: the machine was busy" in str(r)
+    # without /proc/stat the load average decides, allowing for the experiment's own work
+    assert not bench.Conditions(2, (1.5, 1, 1), (2.5, 1, 1), 60, None).busy
+    assert bench.Conditions(2, (3.5, 1, 1), (4.0, 1, 1), 60, None).busy
+
+
+def test_measuring_counts_only_other_processes():
+    with bench.Measuring() as m:
+        end = time.perf_counter() + 0.3
+        while time.perf_counter() < end:   # this process keeps one core busy: not "others"
+            pass
+    c = m.conditions
+    assert c.seconds >= 0.3 and c.cpus >= 1 and c.load_before is not None
+    if c.others_cores is not None:          # Linux: /proc/stat
+        assert c.others_cores < c.cpus      # our own busy loop is not counted as another process's
 
 
 def test_target_line():
@@ -245,21 +305,61 @@ def test_cli_lists_and_rejects_unknown_experiments():
     bad = subprocess.run([sys.executable, "-m", "course_utils.bench", "run", "modes", "--specs", "graph/loop"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "bad step style" in bad.stderr
-    assert "mindspore" not in sys.modules or True  # the harness itself never needs MindSpore
+    bad = subprocess.run([sys.executable, "-m", "course_utils.bench", "run", "modes", "--specs", "pynative/jit:O2"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "was removed" in bad.stderr
 
 
 def test_harness_import_does_not_load_mindspore():
-    out = subprocess.run([sys.executable, "-c", "import sys, course_utils.bench; print('mindspore' in sys.modules)"],
-                         capture_output=True, text=True)
-    assert out.stdout.strip() == "False"
+    code = ("import sys, course_utils.bench, course_utils.bench.cli; "
+            "print('mindspore' in sys.modules, 'course_utils.bench.experiments.traps' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "False True"   # the whole package loaded, MindSpore not
 
 
 @pytest.mark.slow
 def test_worker_process_gets_the_environment_it_is_given():
     """One real MindSpore worker: the env it was given is the env it ran with, and it measured."""
-    opts = bench.Options(quick=True, steps=2, repeats=1, specs=["graph/cell"])
-    res = bench.run_isolated("step_rates", opts, env={"MS_DEV_HOST_BLOCKING_RUN": "1"})
-    assert res.extra["env"] == {"ONEDNN_MAX_CPU_ISA": "", "MS_DEV_HOST_BLOCKING_RUN": "1"}
-    row = res.row(config="graph/cell")
+    params = bench.StepRatesParams(quick=True, steps=2, repeats=1, specs=("graph/cell",))
+    out, _ = bench.run_worker("step_rates", params, env={"MS_DEV_HOST_BLOCKING_RUN": "1"})
+    row = bench.pick(out["rows"], config="graph/cell")
+    assert row["env"] == {"ONEDNN_MAX_CPU_ISA": "", "MS_DEV_HOST_BLOCKING_RUN": "1", "MS_DEV_JIT_PIPELINE": ""}
     assert row["steps_per_s"] > 0 and row["first_call_s"] > 0 and row["repeats"] == 1
-    assert "MindSpore 2.10" in res.header and os.environ.get("COURSE_CPU_FIXES") != "0"
+    assert "MindSpore 2.10" in out["header"] and os.environ.get("COURSE_CPU_FIXES") != "0"
+
+
+def test_worker_failure_is_reported_with_its_error():
+    with pytest.raises(bench.WorkerError, match="unknown experiment"):
+        bench.run_worker("nonsense", bench.Common())
+
+
+def test_profiler_output_is_read_back(tmp_path):
+    run = tmp_path / "vm_1_20260101_ascend_ms"
+    (run / "FRAMEWORK").mkdir(parents=True)
+    (run / "ASCEND_PROFILER_OUTPUT").mkdir()
+    (run / "ASCEND_PROFILER_OUTPUT" / "trace_view.json").write_text("[]")
+    (run / "FRAMEWORK" / "cpu_op_type_info_0.csv").write_text(
+        "op_type,type_occurrences,execution_frequency(per-step),total_compute_time,avg_time(ms),percent\n"
+        "MatMul,45,9,3.0,0.0667,0.01\nConv2D,10,2,45.0,4.5,0.2\nReLU,20,4,2.0,0.1,0.02\n")
+    from course_utils.bench import profile
+
+    assert profile.latest_run(str(tmp_path)) == str(run)
+    rows = profile.op_type_times(str(run))
+    assert [r["op_type"] for r in rows] == ["Conv2D", "MatMul", "ReLU"]
+    assert rows[0]["calls_per_step"] == 2 and rows[0]["mean_ms"] == 4.5 and rows[0]["share_pct"] == pytest.approx(90)
+    assert profile.output_files(str(run)) == ["ASCEND_PROFILER_OUTPUT/trace_view.json",
+                                              "FRAMEWORK/cpu_op_type_info_0.csv"]
+    with pytest.raises(FileNotFoundError, match="no profiler output"):
+        profile.latest_run(str(tmp_path / "nothing"))
+    with pytest.raises(FileNotFoundError, match="cpu_op_type_info"):
+        profile.op_type_times(str(tmp_path))
+
+
+def test_bench_scripts_show_their_usage():
+    """The notebook's fresh-process scripts parse their arguments before MindSpore loads."""
+    from conftest import NOTEBOOKS
+
+    for script in ("bench_step.py", "bench_profile.py", "bench_torch.py"):
+        out = subprocess.run([sys.executable, str(NOTEBOOKS / "scripts" / script), "--help"], capture_output=True,
+                             text=True, timeout=300)
+        assert out.returncode == 0 and "usage:" in out.stdout, out.stderr[-2000:]

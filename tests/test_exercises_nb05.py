@@ -30,3 +30,28 @@ def test_q1_steady_rate():
     assert lazy == Outcome.INCORRECT and "not forced" in lazy.message
     text = nb05.q1.check(lambda step, steps, repeats: "fast")
     assert text == Outcome.INCORRECT and "number" in text.message
+
+
+def test_q2_find_compiles():
+    assert nb05.q2.check(*nb05.q2.reference()) == Outcome.CORRECT
+    assert nb05.q2.check(____) == Outcome.NOT_ATTEMPTED
+    count = nb05.q2.check(lambda times: sum(t > 0.1 for t in times))
+    assert count == Outcome.INCORRECT and "list of call indices" in count.message
+    jumpy = nb05.q2.check(lambda times: [i for i, t in enumerate(times) if t > 3 * sorted(times)[len(times) // 2]])
+    assert jumpy == Outcome.INCORRECT and "noise, not a compilation" in jumpy.message
+    no_first = nb05.q2.check(lambda times: [i for i, t in enumerate(times) if i and t > 0.3 * times[0]])
+    assert no_first == Outcome.INCORRECT and "index 0" in no_first.message
+    # the course's own detector agrees with the checker on every trace
+    from course_utils import bench
+    assert nb05.q2.check(bench.compile_calls) == Outcome.CORRECT
+
+
+def test_q3_faster_variant():
+    assert nb05.q3.check(*nb05.q3.reference()) == Outcome.CORRECT
+    assert nb05.q3.check(____) == Outcome.NOT_ATTEMPTED
+    greedy = nb05.q3.check(lambda a, b, noise: a.name if a.steps_per_s > b.steps_per_s else b.name)
+    assert greedy == Outcome.INCORRECT and "not beyond the noise floor" in greedy.message
+    shy = nb05.q3.check(lambda a, b, noise: None)
+    assert shy == Outcome.INCORRECT and "name the faster one" in shy.message
+    first = nb05.q3.check(lambda a, b, noise: a.name if abs(a.steps_per_s / b.steps_per_s - 1) * 100 > noise else None)
+    assert first == Outcome.INCORRECT and "expected 'functional', got 'cell'" in first.message

@@ -1,4 +1,11 @@
-"""Exercises of notebook 05 (the performance lab)."""
+"""Exercises of notebook 05 (the performance lab).
+
+q1 ``steady_rate``: a steady-state rate, by hand (warm-up apart, completion forced, median of repeats).
+q2 ``find_compiles``: which calls of a step compiled, from per-call seconds alone; the notebook then
+   applies it to the per-call times of a real MindSpore step whose batch shape changes.
+q3 ``faster_variant``: which of two timed step variants is faster *beyond the noise floor*; the
+   notebook applies it to two real MindSpore steps timed with ``bench.compare``.
+"""
 
 from __future__ import annotations
 
@@ -79,5 +86,118 @@ class SteadyRate(Exercise):
                             "the timed region. Call step() once before starting the clock.")
 
 
+# ----------------------------------------------------------------------------------------------
+# q2: recompilations from per-call times
+# ----------------------------------------------------------------------------------------------
+
+#: (per-call seconds, the calls that compiled, what the trace is about)
+_TRACES = [
+    ([1.2, 0.010, 0.011, 1.1, 0.010, 0.012, 0.010, 0.009], [0, 3], "one recompilation at call 3"),
+    ([0.8, 0.010, 0.045, 0.011, 0.050, 0.010, 0.012, 0.011], [0],
+     "a busy machine: calls 2 and 4 are 5x slower but nowhere near a compilation"),
+    ([2.0, 1.9, 2.1, 0.02, 0.02, 0.02, 0.021, 0.02, 0.019], [0, 1, 2], "three new shapes first, then steady"),
+    ([0.5] + [0.004] * 9, [0], "only the first call compiled"),
+]
+
+
+class FindCompiles(Exercise):
+    names = ("find_compiles",)
+    title = "recompilations from per-call times"
+    hint_text = ("The first call always compiles; take its time as 'what a compilation costs here'. Take the median "
+                 "of all calls as the steady step. A call compiled if it is far above the steady step AND a "
+                 "sizeable fraction of the first call (e.g. over 5x the median and over 30% of call 0). Return "
+                 "the list of indices.")
+    solution_text = '''
+        def find_compiles(times):
+            steady = statistics.median(times)
+            return [i for i, t in enumerate(times) if t > 5 * steady and t > 0.3 * times[0]]
+    '''
+
+    def reference(self):
+        def find_compiles(times):
+            steady = statistics.median(times)
+            return [i for i, t in enumerate(times) if t > 5 * steady and t > 0.3 * times[0]]
+
+        return (find_compiles,)
+
+    def _check(self, find_compiles):
+        if not callable(find_compiles):
+            raise Incorrect(f"find_compiles should be a function of the per-call times, got {type(find_compiles).__name__}.")
+        for times, expected, about in _TRACES:
+            got = self.call(find_compiles, list(times))
+            if isinstance(got, (int, float)) and not isinstance(got, bool):
+                raise Incorrect(f"find_compiles({times}) returned the number {got!r}; return the list of call indices "
+                                f"that compiled (expected {expected}).")
+            try:
+                got = sorted(int(i) for i in got)
+            except TypeError:
+                raise Incorrect(f"find_compiles(...) returned {got!r}; return a list of call indices.") from None
+            if got != expected:
+                extra = ""
+                if 0 not in got:
+                    extra = " The first call (index 0) always compiles."
+                elif set(got) > set(expected):
+                    extra = " A call a few times slower than the others is noise, not a compilation."
+                raise Incorrect(f"for per-call seconds {times} ({about}) expected {expected}, got {got}.{extra}")
+
+
+# ----------------------------------------------------------------------------------------------
+# q3: faster beyond the noise floor
+# ----------------------------------------------------------------------------------------------
+
+def _timing(name: str, steps_per_s: float, spread: float = 0.01):
+    from course_utils.bench import Timing
+
+    per_repeat = [10 / (steps_per_s * f) for f in (1 - spread, 1.0, 1 + spread)]
+    return Timing(name, 1.0, [], per_repeat, 10)
+
+
+class FasterVariant(Exercise):
+    names = ("faster_variant",)
+    title = "faster beyond the noise floor"
+    solution_text = '''
+        def faster_variant(a, b, noise_pct):
+            fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
+            if 100 * (fast.steps_per_s / slow.steps_per_s - 1) <= noise_pct:
+                return None
+            return fast.name
+    '''
+
+    hint_text = ("Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is "
+                 "a percentage; if it is not larger than noise_pct, return None. Otherwise return the name of the "
+                 "faster one (Timing.name).")
+
+    def reference(self):
+        def faster_variant(a, b, noise_pct):
+            fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
+            if 100 * (fast.steps_per_s / slow.steps_per_s - 1) <= noise_pct:
+                return None
+            return fast.name
+
+        return (faster_variant,)
+
+    def _check(self, faster_variant):
+        if not callable(faster_variant):
+            raise Incorrect(f"faster_variant should be a function, got {type(faster_variant).__name__}.")
+        cases = [(("cell", 120.0), ("functional", 100.0), 5.0, "cell"),
+                 (("cell", 100.0), ("functional", 130.0), 5.0, "functional"),
+                 (("cell", 104.0), ("functional", 100.0), 5.0, None),
+                 (("cell", 100.0), ("functional", 104.0), 5.0, None),
+                 (("cell", 120.0), ("functional", 100.0), 25.0, None)]
+        for (na, ra), (nb, rb), noise, expected in cases:
+            got = self.call(faster_variant, _timing(na, ra), _timing(nb, rb), noise)
+            if got != expected:
+                what = (f"{na} at {ra:g} steps/s vs {nb} at {rb:g} steps/s with a noise floor of {noise:g}%")
+                why = ""
+                if expected is None and got in (na, nb):
+                    why = (f" The difference, {100 * (max(ra, rb) / min(ra, rb) - 1):.0f}%, is not beyond the noise "
+                           "floor: return None.")
+                elif got is None:
+                    why = " The difference is beyond the noise floor: name the faster one."
+                raise Incorrect(f"{what}: expected {expected!r}, got {got!r}.{why}")
+
+
 q1 = SteadyRate()
+q2 = FindCompiles()
+q3 = FasterVariant()
 register(globals(), "05")

@@ -1,0 +1,130 @@
+"""The lab's experiments: a registry, the device-based selection, and the runner.
+
+Every experiment is a typed parameter class, ``measure(params) -> rows`` (runs MindSpore, in a
+fresh worker process when ``isolated``) and a pure ``summarise(rows, params) -> Result``.
+``run_experiment`` wraps the two with the conditions (load before/after, other processes' CPU use).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from typing import Callable, Dict, List, Mapping, Optional, Tuple
+
+from course_utils import runtime
+
+from .. import params as P
+from ..isolation import run_worker, temp_cwd
+from ..report import Measuring, Result, header, skipped
+from . import accuracy, amp, modes, pipeline, shapes, sink, traps
+
+ALL_DEVICES = ("CPU", "GPU", "Ascend")
+
+
+@dataclasses.dataclass(frozen=True)
+class Experiment:
+    name: str
+    title: str                   # one line for `list` and the notebook
+    params: type                 # the parameter dataclass
+    measure: Callable            # params -> rows
+    summarise: Callable          # (rows, params) -> Result, pure
+    isolated: bool = True        # measure in a fresh worker process with the CPU fixes (False: it spawns its own)
+    cwd_temp: bool = False       # measure in a temporary working directory (files it writes are thrown away)
+    internal: bool = False       # a building block of another experiment, not listed
+    devices: Tuple[str, ...] = ALL_DEVICES   # where it is selected
+    defaults: Mapping = dataclasses.field(default_factory=dict)   # parameter values that make this experiment
+
+    def make_params(self, **kwargs):
+        return self.params(**{**self.defaults, **kwargs})
+
+
+def _exp(name, title, params, module, suffix=None, **kw) -> Experiment:
+    suffix = suffix or name
+    return Experiment(name, title, params, getattr(module, f"measure_{suffix}"), getattr(module, f"summarise_{suffix}"),
+                      **kw)
+
+
+_LIST = [
+    _exp("modes", "PyNative vs GRAPH_MODE vs @jit (functional and on a Cell), jit_level O0 vs O1", P.ModesParams, modes),
+    _exp("styles", "Functional step vs TrainOneStepCell vs Model.train (the source's \"15% faster\" claim)", P.StylesParams, modes),
+    _exp("batch_sizes", "Samples/s and time per epoch against the batch size", P.BatchSizesParams, modes),
+    _exp("cpu_traps", "The two CPU traps: every combination of the two fixes, each in its own process", P.TrapsParams, traps, isolated=False, devices=("CPU",)),
+    _exp("find_trap", "Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap", P.FindTrapParams, traps, isolated=False, devices=("CPU",)),
+    _exp("data_pipeline", "The input pipeline's own rate vs the step rate; dataset sink mode", P.PipelineParams, pipeline),
+    _exp("amp", "auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps", P.AmpParams, amp, cwd_temp=True),
+    _exp("dynamic_shapes", "Recompilation on every new batch shape, measured, and two fixes", P.ShapesParams, shapes),
+    _exp("time_to_accuracy", "Training time to 98.5% / 99.0% test accuracy: best CPU settings vs naive defaults", P.TimeToAccuracyParams, accuracy, isolated=False),
+    # Ascend only: where sink mode, float16 and the jit level change the answer.
+    _exp("sink_mode", "Model.train with dataset sink mode off and on, several sink sizes", P.SinkParams, sink, devices=("Ascend",)),
+    _exp("amp_loss_scale", "AMP O2/O3 with a fixed loss scale (TrainOneStepWithLossScaleCell) vs O0", P.AmpParams, amp, suffix="amp", cwd_temp=True, devices=("Ascend",),
+         defaults={"levels": ("O0", "O2", "O3"), "loss_scale": 1024.0}),
+    _exp("jit_levels", "jit_level O0 vs O1 for the functional step and the Cell, vs GRAPH_MODE", P.ModesParams, modes, suffix="modes", devices=("Ascend",),
+         defaults={"specs": ("graph/cell", "pynative/jit:O0", "pynative/jit:O1", "pynative/jit_cell:O0",
+                             "pynative/jit_cell:O1")}),
+    # building blocks
+    _exp("step_rates", "(worker) steps/s of some configurations in this process", P.StepRatesParams, modes, internal=True),
+    _exp("layer_times", "(worker) forward+backward time of each LeNet-5 layer", P.LayerTimesParams, traps, internal=True),
+    _exp("train_to_accuracy", "(worker) train until the targets or the time limit", P.TrainParams, accuracy, cwd_temp=True, internal=True),
+]
+EXPERIMENTS: Dict[str, Experiment] = {e.name: e for e in _LIST}
+PUBLIC = [e.name for e in _LIST if not e.internal]
+HEADLINE = ("cpu_traps", "modes", "styles")
+
+
+def select_experiments(device: str) -> List[str]:
+    """The public experiments that apply to ``device`` ("CPU", "GPU", "Ascend"; any case), in lab order."""
+    device = P.DEVICES.get(str(device).lower(), device)
+    if device not in ALL_DEVICES:
+        raise ValueError(f"unknown device {device!r}: use one of {', '.join(ALL_DEVICES)}")
+    return [name for name in PUBLIC if device in EXPERIMENTS[name].devices]
+
+
+def get(name: str) -> Experiment:
+    if name not in EXPERIMENTS:
+        raise ValueError(f"unknown experiment {name!r}; choose from: {', '.join(PUBLIC)}")
+    return EXPERIMENTS[name]
+
+
+def run_experiment(name: str, params=None, isolate: bool = True, **kwargs) -> Result:
+    """Measure and summarise experiment ``name`` (``params`` or ``kwargs`` for its parameter class).
+
+    Isolated experiments measure in a fresh process with the CPU fixes (``isolate=False``: in this
+    process, which must be set up already); the others spawn their own processes. The result carries
+    the header and the conditions; an experiment not meant for the device is skipped, saying why.
+    """
+    exp = get(name)
+    params = params if params is not None else exp.make_params(**kwargs)
+    if params.device not in exp.devices:
+        return skipped(name, f"{name} is measured on {' and '.join(exp.devices)} only, not {params.device}")
+    with Measuring() as m:
+        if exp.isolated and isolate:
+            out, _ = run_worker(name, params, env=runtime.cpu_fix_env(params.device), cwd_temp=exp.cwd_temp)
+            rows, hdr = out["rows"], out["header"]
+        else:
+            if exp.cwd_temp:
+                with temp_cwd():
+                    rows = exp.measure(params)
+            else:
+                rows = exp.measure(params)
+            hdr = header()
+    result = exp.summarise(rows, params)
+    result.header, result.conditions, result.seconds = result.header or hdr, m.conditions, m.conditions.seconds
+    return result
+
+
+def worker_main(name: str, params_json: str, out: str) -> int:
+    """The worker process's side of ``run_worker``: measure, write ``{"rows", "header"}`` atomically."""
+    import json
+
+    from course_utils.fileio import atomic_write
+
+    from ..report import jsonable
+
+    exp = get(name)
+    rows = exp.measure(exp.params.from_json(params_json))
+    atomic_write(out, json.dumps({"rows": jsonable(rows), "header": header()}, default=float))
+    return 0
+
+
+__all__ = ["EXPERIMENTS", "Experiment", "HEADLINE", "PUBLIC", "get", "run_experiment", "select_experiments",
+           "worker_main"]

@@ -1,0 +1,128 @@
+"""Time to accuracy: training seconds to a test accuracy, best CPU settings vs MindSpore's defaults.
+
+The training loop is the course's own, ``course_utils.training.fit``; a stop condition (all targets
+reached, or the time limit) ends it through its ``on_update`` hook, which ``fit`` calls after every
+evaluation (it stops on ``KeyboardInterrupt`` exactly as on a real interrupt).
+"""
+
+from __future__ import annotations
+
+from course_utils import runtime
+
+from ..isolation import run_worker
+from ..params import StepRatesParams, TimeToAccuracyParams, TrainParams
+from ..report import Result
+from ..steps import NAIVE_SPEC, Spec, build_step, lenet_setup
+from .common import setup_worker
+
+
+class StopWhen:
+    """``fit(..., on_update=StopWhen(targets, time_limit))``: stops training once the last evaluation
+    reached every target, or training took ``time_limit`` seconds; records when each target fell."""
+
+    def __init__(self, targets, time_limit: float):
+        self.pending = sorted(targets)
+        self.time_limit = time_limit
+        self.reached = {}
+        self.stopped = False
+
+    def __call__(self, result) -> None:
+        if self.stopped:   # fit calls on_update once more after the interrupt
+            return
+        if result.evals and result.evals[-1]["step"] == result.global_step:   # called right after an evaluation
+            last = result.evals[-1]
+            while self.pending and last["accuracy"] >= self.pending[0]:
+                self.reached[self.pending.pop(0)] = last
+        if not self.pending or result.train_seconds >= self.time_limit:
+            self.stopped = True
+            raise KeyboardInterrupt   # fit() ends the run here, as on Kernel > Interrupt
+
+
+def measure_train_to_accuracy(p: TrainParams) -> list:
+    """Train LeNet-5 (``p.optimizer``, ``p.lr``, batch ``p.batch_size``) with ``p.spec`` on the MNIST
+    pipeline until every target is reached or ``p.time_limit``; one row per target, plus the curve."""
+    from course_utils.data import mnist_dataset
+    from course_utils.training import fit
+
+    setup_worker(p, Spec.parse(p.spec).mode)
+    net, loss_fn, opt = lenet_setup(p.optimizer, p.lr)
+    step = build_step(p.spec, net, loss_fn, opt)
+    stop = StopWhen(p.targets, p.time_limit)
+    test = mnist_dataset("test", batch_size=1000)
+    result = fit(step, lambda epoch: mnist_dataset("train", batch_size=p.batch_size, seed=p.seed + epoch),
+                 epochs=100, network=net, eval_data=test, eval_every=p.eval_every, on_update=stop,
+                 update_every=10 ** 9, progress=False)
+    curve = [{"step": e["step"], "train_s": e["train_seconds"], "accuracy": e["accuracy"]} for e in result.evals]
+    return [{"target": t, "step": (stop.reached.get(t) or {}).get("step"),
+             "train_s": (stop.reached.get(t) or {}).get("train_seconds"), "spec": p.spec, "curve": curve,
+             "first_call_s": result.first_step_seconds, "steps_per_s": result.steps_per_s} for t in p.targets]
+
+
+def summarise_train_to_accuracy(rows: list, p: TrainParams) -> Result:
+    done = [r for r in rows if r["train_s"] is not None]
+    reached = ", ".join(f"{100 * r['target']:.1f}% after {r['train_s']:.0f} s" for r in done)
+    text = f"Reached {reached}." if done else f"No target reached within {p.time_limit:.0f} s."
+
+    return Result("train_to_accuracy", rows, ["target", "step", "train_s"], text)
+
+
+def measure_time_to_accuracy(p: TimeToAccuracyParams) -> list:
+    """The best settings train to the targets in a process with the CPU fixes. The naive defaults run
+    the same arithmetic, so need the same steps: trained too in full runs when that fits in the time
+    limit, otherwise estimated as those steps times their measured step time (marked so)."""
+    fixes = runtime.cpu_fix_env(p.device)
+    train = dict(p.common(), targets=p.targets, time_limit=p.time_limit)
+    best, _ = run_worker("train_to_accuracy", TrainParams(**train, spec=p.best_spec), env=fixes, cwd_temp=True)
+    rows = [dict(r, run="best") for r in best["rows"]]
+    needed = max((r["step"] or 0) for r in rows)
+    if p.device == "CPU" and fixes:
+        rate, _ = run_worker("step_rates", StepRatesParams(**{**p.common(), "steps": max(3, p.steps // 5)},
+                                                           specs=(NAIVE_SPEC,)), env={})
+        rate = rate["rows"][0]["steps_per_s"]
+        rows.append({"run": "naive step rate", "steps_per_s": rate})
+        if not (needed and needed / rate <= p.time_limit and not p.quick):
+            return rows
+    naive, _ = run_worker("train_to_accuracy", TrainParams(**train, spec=NAIVE_SPEC), env={}, cwd_temp=True)
+    return rows + [dict(r, run="naive") for r in naive["rows"]]
+
+
+def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
+    def of(run, target):
+        return next((r for r in rows if r["run"] == run and r["target"] == target), None)
+
+    rate = next((r["steps_per_s"] for r in rows if r["run"] == "naive step rate"), None)
+    table = []
+    for t in p.targets:
+        b, n = of("best", t), of("naive", t)
+        if n is not None:
+            n_steps, n_s, how = n["step"], n["train_s"], "measured"
+        elif rate and b["step"]:
+            n_steps, n_s, how = b["step"], b["step"] / rate, "estimated: same steps x step time without fixes"
+        else:
+            n_steps, n_s, how = None, None, "not reached"
+        table.append({"config": f"{t:.3f}", "target_pct": 100 * t, "best_steps": b["step"], "best_s": b["train_s"],
+                      "naive_steps": n_steps, "naive_s": n_s, "naive_how": how,
+                      "speedup": n_s / b["train_s"] if n_s and b["train_s"] else None})
+    last = max(table, key=lambda r: r["target_pct"])
+    naive_label = "naive defaults" if p.device == "CPU" else f"{NAIVE_SPEC} (no CPU fixes exist on {p.device})"
+    if last["best_s"] is None:
+        text = (f"The {last['target_pct']:.1f}% target was not reached within the {p.time_limit:.0f} s limit; "
+                f"raise time_limit.")
+    elif last["naive_s"] is None:
+        text = (f"The best settings reached {last['target_pct']:.1f}% after {last['best_s']:.0f} s of training; the "
+                f"naive defaults did not within the limit.")
+    else:
+        text = (f"To {last['target_pct']:.1f}% test accuracy the best settings ({p.best_spec}, CPU fixes) needed "
+                f"{last['best_s']:.0f} s of training ({last['best_steps']} steps) against {last['naive_s']:.0f} s for "
+                f"the {naive_label} ({last['naive_how'].split(':')[0]}): "
+                + (f"{last['speedup']:.1f}x faster." if last["speedup"] >= 1 else
+                   f"{1 / last['speedup']:.1f}x SLOWER, the best step rate measured in part 2 did not hold here."))
+    metrics = {}
+    for r in table:
+        tag = f"{r['target_pct']:.1f}".replace(".", "_")
+        metrics[f"time_to_{tag}_s"] = r["best_s"]
+        metrics[f"naive_time_to_{tag}_s"] = r["naive_s"]
+    curves = {run: next((r["curve"] for r in rows if r["run"] == run), None) for run in ("best", "naive")}
+    return Result("time_to_accuracy", table, ["target_pct", "best_steps", "best_s", "naive_steps", "naive_s",
+                                              "naive_how", "speedup"], text, metrics,
+                  extra={"curves": curves, "naive_steps_per_s": rate})

@@ -1,0 +1,68 @@
+"""Mixed precision: ``auto_mixed_precision`` O0-O3, speed and accuracy after the same steps."""
+
+from __future__ import annotations
+
+import statistics
+
+from ..harness import Config, compare, cycle, force
+from ..params import AmpParams
+from ..report import Result, pick
+from ..steps import Spec, accuracy, build_step, lenet_setup, mnist_batches, timing_rows
+from .common import compared, setup_worker
+
+
+def amp_step(spec, level: str, loss_scale=None):
+    """``(net, step)``: a fresh LeNet-5 at amp ``level``; with ``loss_scale`` (float16 levels) a
+    ``TrainOneStepWithLossScaleCell`` with a fixed scale, whatever the spec's style."""
+    from mindspore import nn
+
+    net, loss_fn, opt = lenet_setup(amp_level=level)
+    if loss_scale and level != "O0":
+        scaler = nn.FixedLossScaleUpdateCell(loss_scale_value=loss_scale)
+        cell = nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, loss_fn), opt, scale_sense=scaler)
+        cell.set_train()
+        return net, cell
+    return net, build_step(spec, net, loss_fn, opt)
+
+
+def _loss(out) -> float:
+    return float(out[0] if isinstance(out, tuple) else out)   # a loss-scale cell returns (loss, overflow, scale)
+
+
+def measure_amp(p: AmpParams) -> list:
+    """Steps/s of every level in alternation, then each trained to ``p.train_steps`` and evaluated."""
+    import mindspore as ms
+
+    setup_worker(p, Spec.parse(p.spec).mode)
+    batches = mnist_batches(p.batch_size, count=min(p.train_steps, 60000 // p.batch_size))
+    nets, configs = {}, {}
+    for level in p.levels:
+        ms.set_seed(p.seed)   # the same initial weights for every level
+        nets[level], step = amp_step(p.spec, level, p.loss_scale)
+        configs[level] = Config(step=cycle(step, batches), batch_size=p.batch_size)
+    rows = timing_rows(compare(configs, steps=p.steps, repeats=p.repeats))
+    done = 3 + p.steps * p.repeats    # warm-up and timed steps already trained
+    for row in rows:
+        level = row["config"]
+        losses = [_loss(force(configs[level].step())) for _ in range(max(0, p.train_steps - done))]
+        row.update(label=f"amp {level}", wrapper=type(nets[level]).__name__, trained_steps=max(p.train_steps, done),
+                   accuracy=accuracy(nets[level], limit=2000 if p.quick else 10000),
+                   final_loss=statistics.mean(losses[-20:]) if losses else None, device=p.device)
+    return rows
+
+
+def summarise_amp(rows: list, p: AmpParams) -> Result:
+    base = pick(rows, config="O0")
+    rows = [dict(r, vs_O0=r["steps_per_s"] / base["steps_per_s"]) for r in rows]
+    fastest = max(rows, key=lambda r: r["steps_per_s"])
+    low = max((r for r in rows if r["config"] != "O0"), key=lambda r: r["config"], default=None)  # O3 if measured
+    text = f"On {p.device}, O0 ran {base['steps_per_s']:.0f} steps/s"
+    if low is not None:
+        drop = 100 * (base["accuracy"] - low["accuracy"])
+        text += (f"; {low['label']} ran {compared(low, base)} O0 and reached {100 * low['accuracy']:.1f}% vs "
+                 f"{100 * base['accuracy']:.1f}% after {low['trained_steps']} steps"
+                 + (f" ({drop:.1f} points lower: check accuracy, not only speed)" if drop > 1 else ""))
+    text += f"; the fastest level here was {fastest['config']}."
+    metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows}
+    return Result("amp", rows, ["label", "wrapper", "first_call_s", "steps_per_s", "vs_O0", "accuracy", "final_loss"],
+                  text, metrics)

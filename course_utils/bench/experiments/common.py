@@ -1,0 +1,28 @@
+"""Small pieces the experiments share: worker-side setup and comparing two measured rows."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from course_utils import runtime
+
+
+def setup_worker(params, mode: str = "graph") -> None:
+    """Worker-side runtime setup: the environment was prepared by the parent, so no fixes are added."""
+    runtime.setup(device=params.device, mode=mode, seed=params.seed, cpu_fixes=False, verbose=False)
+
+
+def beyond_spread(a: Mapping, b: Mapping, key: str = "steps_per_s") -> bool:
+    """True when rows ``a`` and ``b`` differ by more than their repeat-to-repeat spread: their
+    min-max ranges (``min_<key>``..``max_<key>``) do not overlap."""
+    lo_a, hi_a = a.get(f"min_{key}", a[key]), a.get(f"max_{key}", a[key])
+    lo_b, hi_b = b.get(f"min_{key}", b[key]), b.get(f"max_{key}", b[key])
+    return hi_a < lo_b or hi_b < lo_a
+
+
+def compared(a: Mapping, b: Mapping, key: str = "steps_per_s") -> str:
+    """ "1.8x faster than" / "0.6x, slower than" / "within the spread of", for a sentence about ``a`` vs ``b``."""
+    r = a[key] / b[key]
+    if not beyond_spread(a, b, key):
+        return f"{r:.2f}x, within the repeat-to-repeat spread of"
+    return f"{r:.1f}x, faster than" if r > 1 else f"{r:.2f}x, slower than"

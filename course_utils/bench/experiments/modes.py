@@ -1,0 +1,149 @@
+"""Step-rate experiments: execution modes and jit levels, step styles, batch sizes.
+
+Each experiment is ``measure(params) -> rows`` (runs MindSpore) and ``summarise(rows, params) ->
+Result`` (pure: the table and a conclusion computed from the rows, picked by name).
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..harness import compare, cycle
+from ..isolation import TRAP_VARS
+from ..params import BatchSizesParams, ModesParams, StepRatesParams, StylesParams
+from ..report import Result, pick
+from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
+from .common import compared, setup_worker
+
+
+# -- step_rates: the worker behind cpu_traps (and notebooks/scripts/bench_step.py's twin) -----------
+
+def measure_step_rates(p: StepRatesParams) -> list:
+    """Steps/s of ``p.specs`` in this process, whose environment the parent chose."""
+    setup_worker(p)
+    timings = compare(step_configs(p.specs, p.batch_size), steps=p.steps, repeats=p.repeats)
+    env = {k: os.environ.get(k, "") for k in TRAP_VARS + ("MS_DEV_JIT_PIPELINE",)}
+    return timing_rows(timings, env=env)
+
+
+def summarise_step_rates(rows: list, p: StepRatesParams) -> Result:
+    fastest = max(rows, key=lambda r: r["steps_per_s"])
+    return Result("step_rates", rows, TIMING_COLUMNS, f"Fastest: {fastest['label']} at "
+                  f"{fastest['steps_per_s']:.1f} steps/s.")
+
+
+# -- modes ------------------------------------------------------------------------------------------
+
+def measure_modes(p: ModesParams) -> list:
+    """Every configuration in ``p.specs``, timed in this process in alternation."""
+    setup_worker(p)
+    timings = compare(step_configs(p.specs, p.batch_size), steps=p.steps, repeats=p.repeats)
+    return timing_rows(timings)
+
+
+def summarise_modes(rows: list, p: ModesParams) -> Result:
+    base = p.specs[0]   # the first configuration asked for is the baseline
+    rows = [dict(r, vs_baseline=r["steps_per_s"] / pick(rows, config=base)["steps_per_s"]) for r in rows]
+    best = max(rows, key=lambda r: r["steps_per_s"])
+    slow = min(rows, key=lambda r: r["steps_per_s"])
+    worst_first = max(rows, key=lambda r: r["first_call_s"])
+    text = (f"Fastest here: {best['label']} at {best['steps_per_s']:.0f} steps/s, "
+            f"{best['steps_per_s'] / slow['steps_per_s']:.1f}x the slowest ({slow['label']}); "
+            f"the biggest first-call cost was {worst_first['first_call_s']:.1f} s ({worst_first['label']}), "
+            f"as long as {worst_first['first_call_s'] * worst_first['steps_per_s']:.0f} steady-state steps.")
+    names = {r["config"] for r in rows}
+    metrics = {"best_steps_per_s": best["steps_per_s"], "best_config": best["config"]}
+    if {"graph/cell", "pynative/cell"} <= names:
+        g, e = pick(rows, config="graph/cell"), pick(rows, config="pynative/cell")
+        text += f" GRAPH_MODE TrainOneStepCell ran {compared(g, e)} PyNative's."
+        metrics["graph_steps_per_s"] = g["steps_per_s"]
+        metrics["graph_vs_pynative"] = g["steps_per_s"] / e["steps_per_s"]
+    if "pynative/functional" in names:
+        metrics["pynative_steps_per_s"] = pick(rows, config="pynative/functional")["steps_per_s"]
+    return Result("modes", rows, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
+
+
+# -- styles -----------------------------------------------------------------------------------------
+
+STYLE_SPECS = ("graph/functional", "graph/cell")
+
+
+def measure_styles(p: StylesParams) -> list:
+    """The functional step and TrainOneStepCell on in-memory batches; then both and Model.train fed
+    by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat."""
+    import mindspore as ms
+
+    from course_utils.data import mnist_dataset
+
+    setup_worker(p)
+    rows = timing_rows(compare(step_configs(STYLE_SPECS, p.batch_size), steps=p.steps, repeats=p.repeats),
+                       input="in-memory batches")
+    data = mnist_dataset("train", batch_size=p.batch_size, subset=p.batch_size * p.steps, shuffle=False)
+    passes = {}
+    for text in STYLE_SPECS:
+        step = build_step(text, *lenet_setup())
+
+        def one_pass(step=step):
+            loss = None
+            for images, labels in data.create_tuple_iterator(num_epochs=1):
+                loss = step(images, labels)
+            return loss
+
+        passes[text + " +pipeline"] = one_pass
+    net, loss_fn, opt = lenet_setup()
+    model = ms.Model(net, loss_fn=loss_fn, optimizer=opt)
+    passes["Model.train"] = lambda: model.train(1, data, dataset_sink_mode=False)
+    for row in timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=2), input="data pipeline"):
+        n = p.steps   # one "step" of compare is a pass of n batches
+        row.update(label=Spec.parse(row["config"].split()[0]).label if "/" in row["config"] else "Model.train",
+                   steps_per_s=n * row["steps_per_s"], min_steps_per_s=n * row["min_steps_per_s"],
+                   max_steps_per_s=n * row["max_steps_per_s"])
+        rows.append(row)
+    return rows
+
+
+def summarise_styles(rows: list, p: StylesParams) -> Result:
+    func, cell = pick(rows, config="graph/functional"), pick(rows, config="graph/cell")
+    func_fed, model = pick(rows, config="graph/functional +pipeline"), pick(rows, config="Model.train")
+    rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == "in-memory batches"
+                                                     else func_fed)["steps_per_s"]) for r in rows]
+    gain = 100 * (cell["steps_per_s"] / func["steps_per_s"] - 1)
+    reproduces = gain >= 10 and compared(cell, func).endswith("faster than")
+    text = (f"TrainOneStepCell ran at {cell['steps_per_s']:.0f} steps/s vs {func['steps_per_s']:.0f} for the functional "
+            f"step ({gain:+.0f}%: {compared(cell, func)} it), so the article's \"15% faster\" "
+            f"{'holds' if reproduces else 'does not reproduce'} here; Model.train fed by the pipeline reached "
+            f"{model['steps_per_s']:.0f} steps/s ({model['steps_per_s'] / func_fed['steps_per_s']:.2f}x a "
+            f"functional loop over the same pipeline).")
+    metrics = {"cell_vs_functional": cell["steps_per_s"] / func["steps_per_s"],
+               "model_train_steps_per_s": model["steps_per_s"]}
+    cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
+    return Result("styles", rows, cols, text, metrics)
+
+
+# -- batch sizes ------------------------------------------------------------------------------------
+
+def measure_batch_sizes(p: BatchSizesParams) -> list:
+    """``p.spec`` at every batch size in ``p.batch_sizes``, in alternation."""
+    setup_worker(p, Spec.parse(p.spec).mode)
+    configs = {}
+    for bs in p.batch_sizes:
+        configs[f"batch {bs}"] = cycle(build_step(p.spec, *lenet_setup()), mnist_batches(bs, count=4))
+    timings = compare(configs, steps=p.steps, repeats=p.repeats)
+    rows = timing_rows(timings)
+    for row, bs in zip(rows, p.batch_sizes):   # compare keeps the order it was given
+        row.update(batch_size=bs, samples_per_s=bs * row["steps_per_s"])
+    return rows
+
+
+def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
+    rows = sorted((dict(r, epoch_s=(60000 // r["batch_size"]) / r["steps_per_s"]) for r in rows),
+                  key=lambda r: r["batch_size"])
+    small, best = rows[0], max(rows, key=lambda r: r["samples_per_s"])   # (sorted by batch size above)
+    gain = best["samples_per_s"] / small["samples_per_s"]
+    text = (f"With {Spec.parse(p.spec).label}, batch {best['batch_size']} gives the most throughput, "
+            f"{best['samples_per_s']:.0f} samples/s ({gain:.1f}x batch {small['batch_size']}), i.e. "
+            f"{best['epoch_s']:.1f} s per MNIST epoch instead of {small['epoch_s']:.1f} s; more samples per second "
+            "is not fewer epochs to a given accuracy.")
+    metrics = {"best_batch_size": best["batch_size"], "best_samples_per_s": best["samples_per_s"]}
+    return Result("batch_sizes", rows, ["label", "first_call_s", "steps_per_s", "samples_per_s", "epoch_s"], text,
+                  metrics)

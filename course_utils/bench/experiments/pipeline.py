@@ -1,0 +1,65 @@
+"""The input pipeline's own rate against the step's, and dataset sink mode."""
+
+from __future__ import annotations
+
+from course_utils import runtime
+
+from ..harness import compare, cycle, force
+from ..params import PipelineParams
+from ..report import Result, pick
+from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
+from .common import setup_worker
+
+
+def measure_data_pipeline(p: PipelineParams) -> list:
+    """Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed
+    by the pipeline, and Model.train with sink mode off and on; one pass of n batches per repeat."""
+    import mindspore as ms
+
+    from course_utils.data import mnist_dataset
+
+    setup_worker(p, Spec.parse(p.spec).mode)
+    bs, n = p.batch_size, max(p.steps, 20)
+    passes = {}
+    for workers in sorted({1, min(2, runtime.cpu_count()), min(4, runtime.cpu_count())}):
+        data = mnist_dataset("train", batch_size=bs, subset=bs * n, num_parallel_workers=workers)
+        passes[f"pipeline alone, {workers} worker(s)"] = (
+            lambda data=data: [None for _ in data.create_tuple_iterator(num_epochs=1)])
+    step = build_step(p.spec, *lenet_setup())
+    in_memory = cycle(step, mnist_batches(bs, count=8))
+    passes["training step, in-memory batches"] = lambda: [force(in_memory()) for _ in range(n)][-1]
+    data = mnist_dataset("train", batch_size=bs, subset=bs * n)
+    passes["training step fed by the pipeline"] = (
+        lambda: [force(step(x, y)) for x, y in data.create_tuple_iterator(num_epochs=1)][-1])
+    for sink in (False, True):
+        # a Model refuses a dataset another Model has trained on: one each
+        net, loss_fn, opt = lenet_setup()
+        model = ms.Model(net, loss_fn=loss_fn, optimizer=opt)
+        sink_data = mnist_dataset("train", batch_size=bs, subset=bs * n)
+        passes[f"Model.train, sink mode {'on' if sink else 'off'}"] = (
+            lambda model=model, d=sink_data, sink=sink: model.train(1, d, dataset_sink_mode=sink))
+    rows = timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=2), device=p.device)
+    for r in rows:   # one "step" of compare is a pass of n batches
+        r.update(batches_per_s=n * r["steps_per_s"], min_batches_per_s=n * r["min_steps_per_s"],
+                 max_batches_per_s=n * r["max_steps_per_s"])
+    return rows
+
+
+def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
+    pipe = max((r for r in rows if r["config"].startswith("pipeline alone")), key=lambda r: r["batches_per_s"])
+    mem = pick(rows, config="training step, in-memory batches")["batches_per_s"]
+    fed = pick(rows, config="training step fed by the pipeline")["batches_per_s"]
+    on = pick(rows, config="Model.train, sink mode on")["batches_per_s"]
+    off = pick(rows, config="Model.train, sink mode off")["batches_per_s"]
+    cost = 100 * (1 - fed / mem)
+    bottleneck = pipe["batches_per_s"] < mem
+    text = (f"The pipeline alone delivers {pipe['batches_per_s']:.0f} batches/s ({pipe['config'].split(', ')[1]}), "
+            f"{pipe['batches_per_s'] / mem:.1f}x what the step consumes ({mem:.0f}/s): "
+            + ("the pipeline IS the bottleneck here, " if bottleneck else "not the bottleneck, ")
+            + f"and feeding the step from it costs {cost:.0f}% of the step rate; sink mode on {p.device} ran at "
+            f"{on / off:.2f}x sink mode off"
+            + (" (on CPU MindSpore silently falls back to the normal loop)." if p.device == "CPU" else "."))
+    metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
+               "pipeline_is_bottleneck": bottleneck, "sink_speedup": on / off}
+    return Result("data_pipeline", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"], text,
+                  metrics)

@@ -1,0 +1,80 @@
+"""Dynamic shapes: one compilation per new batch shape, counted from per-call times; two fixes."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import List, Sequence
+
+from ..harness import force
+from ..params import ShapesParams
+from ..report import Result, pick
+from ..steps import Spec, build_step, lenet_setup, mnist_batches
+from .common import setup_worker
+
+
+def compile_calls(times: Sequence[float], settle: int = 0) -> List[int]:
+    """Indices of the calls that compiled, judged from per-call seconds alone: a call far slower than
+    the steady step (over 5x the median of the calls after ``settle``, plus 50 ms) and at least 30%
+    of the first call, which always compiles. A merely slow step on a busy machine is neither."""
+    if not times:
+        return []
+    steady = statistics.median(times[settle:] if len(times) > settle else times)
+    return [i for i, t in enumerate(times) if t > max(5 * steady + 0.05, 0.3 * times[0])]
+
+
+def batch_sizes(p: ShapesParams) -> list:
+    """The batch size of every call: ``p.n_shapes`` sizes 7 apart (64, 57, 50, ...), cycled 4 times."""
+    return [p.batch_size - 7 * (i % p.n_shapes) for i in range(4 * p.n_shapes)]
+
+
+def measure_dynamic_shapes(p: ShapesParams) -> list:
+    """Per-call seconds of a fresh step for: changing shapes; the same with a dynamic batch dimension;
+    one shape throughout."""
+    import mindspore as ms
+
+    setup_worker(p, Spec.parse(p.spec).mode)
+    spec = Spec.parse(p.spec)
+    pool = mnist_batches(p.batch_size, count=2)
+    sizes = batch_sizes(p)
+    rows = []
+    for config, label, seq in (("changing", "a new shape every few calls", sizes),
+                               ("dynamic", "dynamic batch dim (set_inputs / jit dynamic=1)", sizes),
+                               ("one shape", "one shape (drop_remainder / padding)", [p.batch_size] * len(sizes))):
+        ms.set_seed(p.seed)
+        net, loss_fn, opt = lenet_setup()
+        if config == "dynamic" and spec.style in ("jit", "jit_cell"):
+            step = build_step(spec, net, loss_fn, opt, dynamic=1)      # ask jit for dynamic shapes
+        else:
+            step = build_step(spec, net, loss_fn, opt)
+        if config == "dynamic" and hasattr(step, "set_inputs"):        # a Cell: declare the batch dim dynamic
+            step.set_inputs(ms.Tensor(shape=[None, 1, 28, 28], dtype=ms.float32),
+                            ms.Tensor(shape=[None], dtype=ms.int32))
+        times = []
+        for i, size in enumerate(seq):
+            x, y = pool[i % 2]
+            start = time.perf_counter()
+            force(step(x[:size], y[:size]))
+            times.append(time.perf_counter() - start)
+        rows.append({"config": config, "label": label, "sizes": seq, "per_call_s": times})
+    return rows
+
+
+def summarise_dynamic_shapes(rows: list, p: ShapesParams) -> Result:
+    out = []
+    for r in rows:
+        times = r["per_call_s"]
+        slow = compile_calls(times, settle=p.n_shapes)
+        steady = statistics.median(times[p.n_shapes:])
+        out.append(dict(r, calls=len(times), shapes=len(set(r["sizes"])), compiles=len(slow),
+                        compile_s=sum(times[i] for i in slow), total_s=sum(times), steady_ms=1e3 * steady))
+    a, b, c = (pick(out, config=k) for k in ("changing", "dynamic", "one shape"))
+    text = (f"{a['shapes']} batch shapes cost {a['compiles']} compilations ({a['compile_s']:.1f} s of "
+            f"{a['total_s']:.1f} s in {a['calls']} calls); a dynamic batch dimension compiled {b['compiles']} "
+            f"time(s) ({b['total_s']:.1f} s in total, steady step {b['steady_ms']:.1f} ms vs {c['steady_ms']:.1f} ms "
+            f"static) and a single shape {c['compiles']} ({c['total_s']:.1f} s).")
+    if a["compiles"] <= c["compiles"]:
+        text += " Changing shapes did not recompile here: this step style does not specialise on shapes."
+    metrics = {"recompile_s": a["compile_s"], "recompiles": a["compiles"]}
+    return Result("dynamic_shapes", out, ["label", "calls", "shapes", "compiles", "compile_s", "total_s",
+                                          "steady_ms"], text, metrics)

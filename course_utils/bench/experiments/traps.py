@@ -1,0 +1,186 @@
+"""The two CPU traps (oneDNN's AVX-512 convolutions, the host busy-wait) and how to find them.
+
+``cpu_traps`` and ``find_trap`` spawn one worker process per environment: the variables involved
+are read when MindSpore loads.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, List
+
+from ..harness import time_steps
+from ..isolation import TRAP_VARS, run_worker
+from ..params import FindTrapParams, LayerTimesParams, StepRatesParams, TrapsParams
+from ..report import Result, pick, ratio, skipped
+from ..steps import NAIVE_SPEC, Spec, mnist_batches
+from .common import setup_worker
+
+AVX2 = {"ONEDNN_MAX_CPU_ISA": "AVX2"}
+BLOCKING = {"MS_DEV_HOST_BLOCKING_RUN": "1"}
+TRAP_CASES = {"no fixes": {}, "ONEDNN_MAX_CPU_ISA=AVX2": AVX2, "MS_DEV_HOST_BLOCKING_RUN=1": BLOCKING,
+              "both fixes": {**AVX2, **BLOCKING}}
+#: Another host-pipeline switch; the issue's quick check found it changes nothing for GRAPH TrainOneStepCell.
+JIT_PIPELINE_CASE = {"both + MS_DEV_JIT_PIPELINE=0": {**AVX2, **BLOCKING, "MS_DEV_JIT_PIPELINE": "0"}}
+
+
+def measure_cpu_traps(p: TrapsParams) -> list:
+    """``p.specs`` in a fresh process for every combination of the two fixes."""
+    if p.device != "CPU":
+        return []
+    rows = []
+    cases = {**TRAP_CASES, **(JIT_PIPELINE_CASE if p.jit_pipeline_case else {})}
+    for case, env in cases.items():
+        # without the ISA cap a step is ~10x slower: fewer steps per repeat keep the time per case similar
+        steps = p.steps if "ONEDNN_MAX_CPU_ISA" in env else max(3, p.steps // 5)
+        sub = StepRatesParams(**{**p.common(), "steps": steps}, specs=p.specs)
+        out, _ = run_worker("step_rates", sub, env=env)
+        rows += [dict(r, case=case) for r in out["rows"]]
+    return rows
+
+
+def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
+    if not rows:
+        return skipped("cpu_traps", f"the oneDNN and host busy-wait traps concern MindSpore's CPU backend, "
+                                    f"not {p.device}")
+    naive = pick(rows, case="no fixes", config=NAIVE_SPEC)
+    rows = [dict(r, vs_naive=r["steps_per_s"] / naive["steps_per_s"]) for r in rows]
+    course = [r for r in rows if r["case"] == "both fixes"]   # what runtime.setup() applies
+    best = max(course, key=lambda r: r["steps_per_s"])
+    best_no = max((r for r in rows if r["case"] == "no fixes"), key=lambda r: r["steps_per_s"])
+    best_any = max(rows, key=lambda r: r["steps_per_s"])
+    speedup = best["vs_naive"]
+    text = (f"MindSpore's naive default ({Spec.parse(NAIVE_SPEC).label}, no fixes) ran at {naive['steps_per_s']:.1f} "
+            f"steps/s; the best configuration with the course's fixes ({best['label']}) ran at "
+            f"{best['steps_per_s']:.0f}, {speedup:.1f}x faster ({'meets' if speedup >= 6 else 'misses'} the 6x "
+            f"target), while the best code change without the fixes only reached {best_no['steps_per_s']:.1f}")
+    text += (f" (fastest of all: {best_any['label']}, {best_any['case']}, {best_any['steps_per_s']:.0f})."
+             if best_any["case"] != "both fixes" else ".")
+    capped = {r["config"]: r for r in rows if r["case"] == "ONEDNN_MAX_CPU_ISA=AVX2"}
+    gains = [(r["label"], capped[r["config"]]["steps_per_s"], r["steps_per_s"]) for r in course
+             if r["config"] in capped]
+    if gains:
+        text += " On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took " + "; ".join(
+            f"{label} from {a:.0f} to {b:.0f} steps/s ({b / a:.1f}x)" for label, a, b in gains) + "."
+    metrics = {"naive_steps_per_s": naive["steps_per_s"], "best_steps_per_s": best["steps_per_s"],
+               "best_vs_naive_speedup": speedup, "best_config": best["config"]}
+    return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
+                                      "max_steps_per_s", "vs_naive"], text, metrics)
+
+
+def target_line(result: Result, target: float = 6.0) -> str:
+    """The 6x target check of a ``cpu_traps`` result."""
+    m = result.metrics
+    ok = m["best_vs_naive_speedup"] >= target
+    return (f"TARGET {'MET' if ok else 'MISSED'}: best CPU configuration {m['best_config']} (both fixes) at "
+            f"{m['best_steps_per_s']:.1f} steps/s = {m['best_vs_naive_speedup']:.1f}x the naive default "
+            f"({NAIVE_SPEC}, no fixes) at {m['naive_steps_per_s']:.1f} steps/s (target >= {target:g}x)")
+
+
+# -- finding the trap -------------------------------------------------------------------------------
+
+_ONEDNN_LINE = re.compile(r"^onednn_verbose,(?:[^,]*,)*?exec,cpu,(?P<prim>[a-z_]+),(?P<impl>[^,]+),"
+                          r"(?P<kind>[^,]*),.*,(?P<ms>[0-9.]+)\s*$")
+
+
+def parse_onednn_verbose(text: str) -> List[dict]:
+    """Summarise ``ONEDNN_VERBOSE=1`` output: one row per (primitive, implementation, propagation)
+    with the number of calls and the total and mean milliseconds, largest total first."""
+    stats: Dict[tuple, list] = {}
+    for line in text.splitlines():
+        m = _ONEDNN_LINE.match(line.strip())
+        if not m:
+            continue
+        entry = stats.setdefault((m["prim"], m["impl"], m["kind"]), [0, 0.0])
+        entry[0] += 1
+        entry[1] += float(m["ms"])
+    rows = [{"primitive": p, "implementation": i, "propagation": k, "calls": c, "total_ms": t, "mean_ms": t / c}
+            for (p, i, k), (c, t) in stats.items()]
+    return sorted(rows, key=lambda r: -r["total_ms"])
+
+
+def layer_functions(net) -> list:
+    """``[(name, function)]``: LeNet-5's forward pass cut into layers, in order."""
+    def relu_pool(t):
+        return net.pool(net.relu(t))
+
+    return [("conv1", net.conv1), ("relu+pool 1", relu_pool), ("conv2", net.conv2), ("relu+pool 2", relu_pool),
+            ("flatten", net.flatten), ("fc1", net.fc1), ("relu 1", net.relu), ("fc2", net.fc2),
+            ("relu 2", net.relu), ("fc3", net.fc3)]
+
+
+def measure_layer_times(p: LayerTimesParams) -> list:
+    """Forward+backward time of each LeNet-5 layer on its own, in PyNative."""
+    import mindspore as ms
+
+    from course_utils.models import LeNet5
+
+    setup_worker(p, "pynative")
+    net = LeNet5()
+    x = mnist_batches(p.batch_size, count=1)[0][0]
+    rows = []
+    for name, layer in layer_functions(net):
+        grad = ms.grad(lambda t, layer=layer: layer(t).sum())
+        if p.marker:
+            print(f"{p.marker} {name}", flush=True)
+        t = time_steps(lambda: grad(x), steps=max(3, p.steps // 3), repeats=p.repeats, warmup=2, name=name)
+        out = layer(x)
+        rows.append({"layer": name, "ms": 1e3 * t.median_step_s, "output": "x".join(map(str, out.shape)),
+                     "env": {k: os.environ.get(k, "") for k in TRAP_VARS}})
+        x = out
+    return rows
+
+
+def summarise_layer_times(rows: list, p: LayerTimesParams) -> Result:
+    total = sum(r["ms"] for r in rows)
+    rows = [dict(r, share_pct=100 * r["ms"] / total) for r in rows]
+    top = max(rows, key=lambda r: r["ms"])
+    return Result("layer_times", rows, ["layer", "output", "ms", "share_pct"],
+                  f"{top['layer']} takes {top['share_pct']:.0f}% of the {total:.1f} ms.")
+
+
+FIND_CASES = {"no ISA cap": BLOCKING, "ONEDNN_MAX_CPU_ISA=AVX2": {**BLOCKING, **AVX2}}
+
+
+def measure_find_trap(p: FindTrapParams) -> list:
+    """Per-layer times and the oneDNN verbose log, without and with the ISA cap (one process each).
+    Rows: one per (case, layer), and one per (case, oneDNN convolution implementation)."""
+    if p.device != "CPU":
+        return []
+    small = LayerTimesParams(**{**p.common(), "steps": max(3, p.steps // 3), "repeats": max(1, p.repeats - 1)})
+    rows = []
+    for case, env in FIND_CASES.items():
+        out, stdout = run_worker("layer_times", small, env={**env, "ONEDNN_VERBOSE": "1"})
+        rows += [dict(r, case=case, kind="layer") for r in out["rows"]]
+        rows += [dict(r, case=case, kind="onednn") for r in parse_onednn_verbose(stdout)
+                 if r["primitive"] == "convolution"]
+    return rows
+
+
+def summarise_find_trap(rows: list, p: FindTrapParams) -> Result:
+    if not rows:
+        return skipped("find_trap", f"ONEDNN_VERBOSE and the AVX-512 convolution path concern the CPU backend, "
+                                    f"not {p.device}")
+    layers = [r for r in rows if r["kind"] == "layer"]
+    conv, total, impl = {}, {}, {}
+    for case in FIND_CASES:
+        mine = [r for r in layers if r["case"] == case]
+        conv[case] = sum(r["ms"] for r in mine if r["layer"].startswith("conv"))
+        total[case] = sum(r["ms"] for r in mine)
+        oned = [r for r in rows if r["kind"] == "onednn" and r["case"] == case]
+        impl[case] = oned[0]["implementation"] if oned else "?"   # parse_onednn_verbose sorts largest first
+    for r in layers:
+        r["share_pct"] = 100 * r["ms"] / total[r["case"]]
+    a, b = "no ISA cap", "ONEDNN_MAX_CPU_ISA=AVX2"
+    text = (f"Without the cap the two convolutions take {conv[a]:.1f} ms of {total[a]:.1f} ms "
+            f"({100 * ratio(conv[a], total[a]):.0f}%) and oneDNN reports '{impl[a]}' as its main convolution; "
+            f"with ONEDNN_MAX_CPU_ISA=AVX2 they take {conv[b]:.1f} ms ('{impl[b]}'), "
+            + (f"{ratio(conv[a], conv[b]):.1f}x less." if conv[a] > conv[b] else
+               "no less: the cap does not help on this CPU (no AVX-512 convolution trap here)."))
+    metrics = {"conv_ms_uncapped": conv[a], "conv_ms_avx2": conv[b]}
+    return Result("find_trap", layers, ["case", "layer", "output", "ms", "share_pct"], text, metrics,
+                  extra={"onednn": {c: [r for r in rows if r["kind"] == "onednn" and r["case"] == c]
+                                    for c in FIND_CASES}})
+
+

@@ -1,0 +1,194 @@
+"""The timing harness: honest steady-state rates of any zero-argument step (no MindSpore import).
+
+* the first call is timed on its own and reported as first-call (compile) time, never mixed into
+  the steady state; a few more warm-up calls follow before anything is timed;
+* every timed call's result is forced (``.asnumpy()``) inside the timed region, so asynchronous
+  execution cannot make a step look faster than it is;
+* each configuration is timed ``repeats`` times and quoted as a median with its spread;
+* configurations being compared are timed in alternation (ABC CBA ABC ...), so a slow minute on a
+  shared machine hurts all of them, not just the one that happened to run then.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import statistics
+import time
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+
+__all__ = ["Config", "Timing", "compare", "cycle", "force", "naive_time", "noise_floor_pct", "time_steps"]
+
+
+def force(result: Any) -> Any:
+    """Wait until ``result`` is really computed: ``.asnumpy()`` on every tensor in it.
+
+    MindSpore may return a tensor before the kernels producing it have finished; reading its
+    value is what waits for them. Tuples, lists and dict values are forced recursively; anything
+    without ``asnumpy`` is returned unchanged.
+    """
+    if hasattr(result, "asnumpy"):
+        return result.asnumpy()
+    if isinstance(result, (tuple, list)):
+        return type(result)(force(r) for r in result)
+    if isinstance(result, dict):
+        return {k: force(v) for k, v in result.items()}
+    return result
+
+
+@dataclasses.dataclass
+class Timing:
+    """The measurements of one configuration.
+
+    ``first_call_s`` is the first call (compilation included); ``warmup_s`` the further untimed
+    warm-up calls; ``repeat_s`` the wall time of each timed repeat of ``steps`` calls.
+    """
+
+    name: str
+    first_call_s: float
+    warmup_s: List[float]
+    repeat_s: List[float]
+    steps: int
+    batch_size: Optional[int] = None
+
+    @property
+    def step_s(self) -> List[float]:
+        """Seconds per step of each repeat."""
+        return [r / self.steps for r in self.repeat_s]
+
+    @property
+    def median_step_s(self) -> float:
+        return statistics.median(self.step_s)
+
+    @property
+    def steps_per_s(self) -> float:
+        """Median steady-state steps per second (warm-up excluded)."""
+        return 1.0 / self.median_step_s
+
+    @property
+    def spread(self) -> tuple:
+        """(slowest, fastest) steps/s over the repeats."""
+        rates = [1.0 / s for s in self.step_s]
+        return min(rates), max(rates)
+
+    @property
+    def spread_pct(self) -> float:
+        """Half the min-max range of steps/s, in percent of the median."""
+        lo, hi = self.spread
+        return 50.0 * (hi - lo) / self.steps_per_s
+
+    @property
+    def samples_per_s(self) -> Optional[float]:
+        return None if self.batch_size is None else self.steps_per_s * self.batch_size
+
+    def as_dict(self) -> dict:
+        lo, hi = self.spread
+        return {"name": self.name, "first_call_s": self.first_call_s, "steps_per_s": self.steps_per_s,
+                "min_steps_per_s": lo, "max_steps_per_s": hi, "spread_pct": self.spread_pct,
+                "median_step_ms": 1e3 * self.median_step_s, "samples_per_s": self.samples_per_s,
+                "batch_size": self.batch_size, "steps": self.steps, "repeats": len(self.repeat_s),
+                "repeat_s": list(self.repeat_s), "warmup_s": list(self.warmup_s)}
+
+
+@dataclasses.dataclass
+class Config:
+    """A configuration to time: a zero-argument ``step`` and an optional ``before`` hook that is
+    called (untimed) before each of its repeats, e.g. to switch the execution mode."""
+
+    step: Callable[[], Any]
+    before: Optional[Callable[[], None]] = None
+    batch_size: Optional[int] = None
+
+
+def _check_counts(steps: int, repeats: int, warmup: int) -> None:
+    if steps < 1 or repeats < 1:
+        raise ValueError(f"steps and repeats must be >= 1 (got steps={steps}, repeats={repeats})")
+    if warmup < 1:
+        raise ValueError(f"warmup must be >= 1 (got {warmup}): the first call compiles and must not be timed "
+                         "as a step")
+
+
+def _timed_block(step: Callable, steps: int, sync: Callable, sync_each: bool, clock: Callable) -> float:
+    start = clock()
+    out = None
+    for _ in range(steps):
+        out = step()
+        if sync_each:
+            sync(out)
+    if not sync_each:
+        sync(out)  # the last result still completes inside the timed region
+    return clock() - start
+
+
+def _warm_up(step: Callable, warmup: int, sync: Callable, clock: Callable) -> tuple:
+    times = []
+    for _ in range(warmup):
+        start = clock()
+        sync(step())
+        times.append(clock() - start)
+    return times[0], times[1:]
+
+
+def compare(configs: Mapping[str, Union[Callable, Config]], steps: int = 20, repeats: int = 5,
+            warmup: int = 3, sync: Callable = force, sync_each: bool = True,
+            clock: Callable[[], float] = time.perf_counter) -> Dict[str, Timing]:
+    """Time several configurations fairly; returns ``{name: Timing}`` in the given order.
+
+    Each configuration is warmed up first (its first call timed separately), then the timed
+    repeats alternate between configurations, reversing the order every round (A B C, C B A,
+    ...) so that drift in machine load is shared out evenly. ``sync`` forces completion of each
+    step's result inside the timed region (``sync_each=False``: only the last step of a repeat).
+    """
+    _check_counts(steps, repeats, warmup)
+    if not configs:
+        raise ValueError("compare() needs at least one configuration")
+    cfgs = {name: c if isinstance(c, Config) else Config(step=c) for name, c in configs.items()}
+    for name, cfg in cfgs.items():
+        if not callable(cfg.step):
+            raise TypeError(f"configuration {name!r}: step must be a callable taking no arguments, "
+                            f"got {type(cfg.step).__name__}")
+    first, warm, reps = {}, {}, {name: [] for name in cfgs}
+    for name, cfg in cfgs.items():
+        if cfg.before:
+            cfg.before()
+        first[name], warm[name] = _warm_up(cfg.step, warmup, sync, clock)
+    names = list(cfgs)
+    for r in range(repeats):
+        for name in (names if r % 2 == 0 else names[::-1]):
+            cfg = cfgs[name]
+            if cfg.before:
+                cfg.before()
+            reps[name].append(_timed_block(cfg.step, steps, sync, sync_each, clock))
+    return {name: Timing(name, first[name], warm[name], reps[name], steps, cfgs[name].batch_size)
+            for name in names}
+
+
+def time_steps(step: Callable[[], Any], steps: int = 20, repeats: int = 5, warmup: int = 3,
+               batch_size: Optional[int] = None, name: str = "step", **kwargs) -> Timing:
+    """Time one zero-argument step function (see ``compare`` for the method)."""
+    return compare({name: Config(step=step, batch_size=batch_size)}, steps=steps, repeats=repeats,
+                   warmup=warmup, **kwargs)[name]
+
+
+def cycle(fn: Callable, batches: Sequence[tuple]) -> Callable[[], Any]:
+    """A zero-argument step that calls ``fn(*batch)`` on the batches in turn, round and round."""
+    if not batches:
+        raise ValueError("cycle() needs at least one batch")
+    it = itertools.cycle(batches)
+    return lambda: fn(*next(it))
+
+
+def naive_time(step: Callable[[], Any], steps: int = 20,
+               clock: Callable[[], float] = time.perf_counter) -> float:
+    """What a naive benchmark reports: steps/s of the first ``steps`` calls, compile included and
+    nothing forced. Shown in the lab next to the honest number; do not use it for anything else."""
+    start = clock()
+    for _ in range(steps):
+        step()
+    return steps / (clock() - start)
+
+
+def noise_floor_pct(a: Timing, b: Timing) -> float:
+    """The noise floor from timing the *same* configuration twice (``a``, ``b``), in percent:
+    the larger of their median difference and their repeat-to-repeat spread."""
+    return max(100 * abs(b.steps_per_s / a.steps_per_s - 1), a.spread_pct, b.spread_pct)

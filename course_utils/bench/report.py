@@ -1,0 +1,241 @@
+"""Results and their conditions: tables, the machine header, load measured around each experiment.
+
+A figure measured on a shared machine means little without the conditions it was measured under,
+so every ``Result`` carries the machine header and a ``Conditions`` record: the load average before
+and after, and how many cores *other* processes used meanwhile (``/proc/stat`` minus this process
+and its finished children). ``Result.__str__`` prints a warning when the machine was busy.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import json
+import math
+import os
+import time
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+from course_utils import runtime
+from course_utils.fileio import atomic_write
+
+from .harness import Timing
+
+__all__ = ["Conditions", "Measuring", "Result", "format_rows", "format_table", "header", "load_average",
+           "pick", "save_json"]
+
+#: Other processes using more than this many cores on average during an experiment make it "busy".
+BUSY_CORES = 0.5
+
+
+def load_average() -> Optional[tuple]:
+    """(1, 5, 15)-minute load averages, or None where the OS has none."""
+    try:
+        return tuple(round(x, 2) for x in os.getloadavg())
+    except (OSError, AttributeError):
+        return None
+
+
+def _cpu_busy_s() -> Optional[float]:
+    """Seconds of CPU time all processes used since boot (Linux), or None."""
+    try:
+        with open("/proc/stat", encoding="ascii") as fh:
+            fields = [int(v) for v in fh.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)       # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_cpu_s() -> float:
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def header() -> str:
+    """Machine, versions, CPU-fix variables, load average and time: printed with every table."""
+    text = runtime.machine_header()
+    load = load_average()
+    if load:
+        text += " | load " + ", ".join(f"{x:.1f}" for x in load)
+    return text + f" | {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}"
+
+
+@dataclasses.dataclass
+class Conditions:
+    """The machine's state around one experiment."""
+
+    cpus: int
+    load_before: Optional[Sequence[float]]
+    load_after: Optional[Sequence[float]]
+    seconds: float
+    others_cores: Optional[float]   # cores used on average by other processes (None: unknown)
+
+    @property
+    def busy(self) -> bool:
+        if self.others_cores is not None:
+            return self.others_cores > BUSY_CORES
+        # No /proc/stat: the 1-minute load average, which includes this experiment's own work.
+        loads = [l[0] for l in (self.load_before, self.load_after) if l]
+        return bool(loads) and max(loads) > self.cpus + 1
+
+    def describe(self) -> str:
+        def one(load):
+            return "?" if not load else f"{load[0]:.2f}"
+
+        text = (f"conditions: {self.seconds:.0f} s on {self.cpus} CPUs, 1-min load average {one(self.load_before)} "
+                f"before / {one(self.load_after)} after")
+        if self.others_cores is not None:
+            text += f", other processes used {self.others_cores:.2f} cores meanwhile"
+        return text
+
+    def warning(self) -> str:
+        """An empty string on a quiet machine; otherwise what the figures are worth."""
+        if not self.busy:
+            return ""
+        return ("WARNING: the machine was busy (" + self.describe().split(": ", 1)[1] + "). Other processes "
+                "competed for the cores: absolute rates are too low and noisy; only ratios between configurations "
+                "measured in alternation in this run mean something. Re-run on a quiet machine for the figures.")
+
+
+class Measuring:
+    """``with Measuring() as m: ...`` then ``m.conditions``: load and other processes' CPU use around a block."""
+
+    def __enter__(self):
+        self._load, self._busy, self._own = load_average(), _cpu_busy_s(), _own_cpu_s()
+        self._start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        seconds = time.perf_counter() - self._start
+        busy = _cpu_busy_s()
+        others = None
+        if busy is not None and self._busy is not None and seconds > 0:
+            others = max(0.0, ((busy - self._busy) - (_own_cpu_s() - self._own)) / seconds)
+        self.conditions = Conditions(runtime.cpu_count(), self._load, load_average(), seconds, others)
+        return False
+
+
+def _fmt(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "-"
+        if abs(value) >= 1000:
+            return f"{value:,.0f}"
+        return f"{value:.{digits}f}" if abs(value) >= 1 or value == 0 else f"{value:.3g}"
+    return str(value)
+
+
+def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optional[Mapping[str, str]] = None
+                ) -> str:
+    """A plain-text table of ``rows`` (dicts) showing ``columns``."""
+    titles = dict(titles or {})
+    head = [titles.get(c, c) for c in columns]
+    body = [[_fmt(r.get(c)) for c in columns] for r in rows]
+    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)]
+
+    def line(cells):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(b) for b in body])
+
+
+def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baseline: Optional[str] = None) -> str:
+    """Table of ``Timing`` results: first call, median steps/s with its min-max, ratio to ``baseline``."""
+    items = list(timings.values()) if isinstance(timings, Mapping) else list(timings)
+    base = next((t for t in items if t.name == baseline), None)
+    rows = []
+    for t in items:
+        lo, hi = t.spread
+        rows.append({"configuration": t.name, "first call s": t.first_call_s, "steps/s": t.steps_per_s,
+                     "min-max": f"{lo:.1f}-{hi:.1f}", "samples/s": t.samples_per_s,
+                     f"x {baseline}" if base else "x": t.steps_per_s / base.steps_per_s if base else None})
+    cols = ["configuration", "first call s", "steps/s", "min-max"]
+    if any(t.batch_size for t in items):
+        cols.append("samples/s")
+    if base:
+        cols.append(f"x {baseline}")
+    return format_rows(rows, cols)
+
+
+def pick(rows: Sequence[Mapping], **match) -> dict:
+    """The row whose fields equal ``match``; KeyError naming the rows that exist otherwise.
+    Conclusions pick rows this way, by name, never by position."""
+    for r in rows:
+        if all(r.get(k) == v for k, v in match.items()):
+            return dict(r)
+    names = [r.get("config", r.get("label", "?")) for r in rows]
+    raise KeyError(f"no row with {match}; rows: {names}")
+
+
+@dataclasses.dataclass
+class Result:
+    """What ``summarise`` returns: rows for a table, the columns to show, one conclusion sentence
+    computed from the numbers, headline metrics; the runner adds the header and the conditions."""
+
+    name: str
+    rows: List[dict]
+    columns: List[str]
+    conclusion: str
+    metrics: Dict[str, Any] = dataclasses.field(default_factory=dict)
+    header: str = ""
+    seconds: float = 0.0
+    skipped: Optional[str] = None
+    extra: Dict[str, Any] = dataclasses.field(default_factory=dict)
+    conditions: Optional[Conditions] = None
+
+    def table(self) -> str:
+        return format_rows(self.rows, self.columns)
+
+    def __str__(self) -> str:
+        if self.skipped:
+            return f"[{self.name}] skipped: {self.skipped}"
+        parts = [f"[{self.name}] {self.header}".rstrip()]
+        if self.conditions is not None:
+            parts.append(self.conditions.describe())
+        parts += [self.table(), self.conclusion]
+        if self.conditions is not None and self.conditions.warning():
+            parts.append(self.conditions.warning())
+        return "\n".join(p for p in parts if p)
+
+    def row(self, **match) -> dict:
+        return pick(self.rows, **match)
+
+    def as_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Result":
+        data = dict(data)
+        if data.get("conditions"):
+            data["conditions"] = Conditions(**data["conditions"])
+        return cls(**data)
+
+
+def skipped(name: str, reason: str) -> Result:
+    return Result(name, [], [], "", skipped=reason)
+
+
+def jsonable(value):
+    """``value`` with NaN/inf as None and tuples as lists (JSON has neither)."""
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return None
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def save_json(results: Iterable[Result], path: str) -> None:
+    """Write results (with the header) to ``path`` as JSON, atomically."""
+    data = {"header": header(), "results": {r.name: jsonable(r.as_dict()) for r in results}}
+    atomic_write(path, json.dumps(data, indent=1, default=float))
+
+
+def ratio(a: Optional[float], b: Optional[float]) -> float:
+    return a / b if a is not None and b else float("nan")
