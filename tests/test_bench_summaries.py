@@ -44,7 +44,8 @@ def test_modes_graph_faster_and_slower_than_pynative():
 
 
 def test_styles_claim_holds_or_not():
-    rows = [rate("graph/functional", 100, input="in-memory batches"), rate("graph/cell", 101, input="in-memory batches"),
+    rows = [rate("graph/functional", 100, input="in-memory batches"),
+            rate("graph/cell", 101, input="in-memory batches"),
             rate("graph/functional +pipeline", 80, input="data pipeline"),
             rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
     res = modes.summarise_styles(shuffled(rows), bench.StylesParams())

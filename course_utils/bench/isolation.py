@@ -31,7 +31,7 @@ def env_without_cpu_fixes(env: Optional[Mapping[str, str]] = None) -> dict:
     (so nothing is inherited by accident), MindSpore kept quiet, ``runtime.setup()`` told not to
     add the fixes itself; then ``env`` on top (e.g. ``runtime.cpu_fix_env()`` to put them back).
 
-    (``course_utils.distributed.worker_env`` is the opposite: it *adds* the fixes for training workers.)
+    (``course_utils.distributed.msrun_env`` is the opposite: it *adds* the fixes for training workers.)
     """
     base = {k: v for k, v in os.environ.items() if k not in LOAD_TIME_VARS}
     base.update(runtime.quiet_env())

@@ -76,7 +76,7 @@ class Conditions:
         if self.others_cores is not None:
             return self.others_cores > BUSY_CORES
         # No /proc/stat: the 1-minute load average, which includes this experiment's own work.
-        loads = [l[0] for l in (self.load_before, self.load_after) if l]
+        loads = [load[0] for load in (self.load_before, self.load_after) if load]
         return bool(loads) and max(loads) > self.cpus + 1
 
     def describe(self) -> str:

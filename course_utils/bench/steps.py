@@ -7,7 +7,7 @@ A configuration is written ``"<mode>/<style>[:<jit_level>]"``, e.g. ``"graph/cel
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Callable, Dict, List, Mapping, Sequence, Union
 
 from .harness import Config, Timing, cycle
 

@@ -122,7 +122,8 @@ class FindCompiles(Exercise):
 
     def _check(self, find_compiles):
         if not callable(find_compiles):
-            raise Incorrect(f"find_compiles should be a function of the per-call times, got {type(find_compiles).__name__}.")
+            raise Incorrect("find_compiles should be a function of the per-call times, got "
+                            f"{type(find_compiles).__name__}.")
         for times, expected, about in _TRACES:
             got = self.call(find_compiles, list(times))
             if isinstance(got, (int, float)) and not isinstance(got, bool):

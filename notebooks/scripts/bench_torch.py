@@ -86,7 +86,8 @@ for spec in args.specs:
     s = bench.Spec.parse(spec)
     bench.set_mode(s.mode)
     step = bench.build_step(s, *bench.lenet_setup("adam", 2e-3))
-    configs[f"MindSpore {spec}"] = bench.Config(step=bench.cycle(step, ms_batches), before=lambda m=s.mode: bench.set_mode(m))
+    configs[f"MindSpore {spec}"] = bench.Config(step=bench.cycle(step, ms_batches),
+                                                before=lambda m=s.mode: bench.set_mode(m))
 configs["PyTorch eager"] = bench.cycle(torch_step, torch_batches)
 timings = bench.compare(configs, steps=args.steps, repeats=args.repeats)
 rows = bench.timing_rows(timings, torch_threads=torch.get_num_threads(), torch_version=torch.__version__)

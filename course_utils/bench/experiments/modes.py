@@ -109,8 +109,8 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                                                      else func_fed)["steps_per_s"]) for r in rows]
     gain = 100 * (cell["steps_per_s"] / func["steps_per_s"] - 1)
     reproduces = gain >= 10 and compared(cell, func).endswith("faster than")
-    text = (f"TrainOneStepCell ran at {cell['steps_per_s']:.0f} steps/s vs {func['steps_per_s']:.0f} for the functional "
-            f"step ({gain:+.0f}%: {compared(cell, func)} it), so the article's \"15% faster\" "
+    text = (f"TrainOneStepCell ran at {cell['steps_per_s']:.0f} steps/s vs {func['steps_per_s']:.0f} for the "
+            f"functional step ({gain:+.0f}%: {compared(cell, func)} it), so the article's \"15% faster\" "
             f"{'holds' if reproduces else 'does not reproduce'} here; Model.train fed by the pipeline reached "
             f"{model['steps_per_s']:.0f} steps/s ({model['steps_per_s'] / func_fed['steps_per_s']:.2f}x a "
             f"functional loop over the same pipeline).")
