@@ -124,7 +124,8 @@ def measure_layer_times(p: LayerTimesParams) -> list:
         grad = ms.grad(lambda t, layer=layer: layer(t).sum())
         if p.marker:
             print(f"{p.marker} {name}", flush=True)
-        t = time_steps(lambda grad=grad, x=x: grad(x), steps=max(3, p.steps // 3), repeats=p.repeats, warmup=2, name=name)
+        t = time_steps(lambda grad=grad, x=x: grad(x), steps=max(3, p.steps // 3), repeats=p.repeats, warmup=2,
+                       name=name)
         out = layer(x)
         rows.append({"layer": name, "ms": 1e3 * t.median_step_s, "output": "x".join(map(str, out.shape)),
                      "env": {k: os.environ.get(k, "") for k in TRAP_VARS}})
