@@ -62,7 +62,7 @@ notebooks: setup data ## Re-execute the stored notebooks from a clean kernel (wh
 solutions: setup data ## Instructor edition: every lesson with its exercises solved, executed, in build/solutions/ (not committed)
 	$(PY) -m course_utils.solutions $(ARGS)
 
-test: setup data ## Run the whole test suite: unit, exercise, slow and integration tests, every lesson once in JupyterLab
+test: setup data lint ## Run the whole test suite: lint, unit, exercise, slow and integration tests, every lesson once in JupyterLab
 	$(PY) -m pytest tests $(NOTEBOOK_CHECK) $(ARGS)
 
 test-unit: setup data ## Only the fast tests: no notebook runs, no browser, no msrun launches
