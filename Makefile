@@ -116,14 +116,14 @@ MINDSPORE ?= 2.7.1
 COMPAT_VENV = .venv-ms$(MINDSPORE)
 COMPAT_PY   = $(COMPAT_VENV)/bin/python
 
-test-compat: data ## Unit tests + every notebook (stored parameters) on another MindSpore: MINDSPORE=2.7.1 (default), own venv
+test-compat: data ## Fast tests + every notebook (quick parameters) on another MindSpore: MINDSPORE=2.7.1 (default), own venv
 	@[ -x $(COMPAT_PY) ] || $(PYTHON) -m venv $(COMPAT_VENV)
 	sed 's/^mindspore==[^ ]*/mindspore==$(MINDSPORE)/' requirements.txt > $(COMPAT_VENV)/requirements.txt
 	$(COMPAT_PY) -m pip install --quiet --upgrade pip
 	$(COMPAT_PY) -m pip install --quiet -r $(COMPAT_VENV)/requirements.txt
 	$(COMPAT_PY) -m pip install --quiet --no-deps -e .
 	$(COMPAT_PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
-	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m pytest tests -m "not slow and not browser" \
+	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m pytest tests $(FAST) \
 		-k "not (installed_versions_match_pins and mindspore)" $(ARGS)
 	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m course_utils.run --out runs/compat-$(MINDSPORE) $(RUN_ARGS)
 
