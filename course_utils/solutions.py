@@ -206,24 +206,36 @@ def fill_notebook(nb, number: str = ""):
     return filled
 
 
+def _leading_blank_lines(source: str) -> int:
+    """How many lines IPython's cell transformer drops from the top (the AST's line numbers start after them)."""
+    count = 0
+    for line in source.splitlines():
+        if line.strip():
+            break
+        count += 1
+    return count
+
+
 def _fill_cell(source, tree, position, key, exercise, number, index, filled) -> str:
     lines = source.splitlines()
+    skip = _leading_blank_lines(source)   # AST line n is lines[n - 1 + skip]
     names = set(exercise.names)
     answer = [stmt for stmt in tree.body if _binds(stmt, names)]
     files = dict(getattr(exercise, "solution_files", None) or {})
     replace = {}  # first line (0-based) -> (last line exclusive, new lines)
     if answer:
-        first, last = _first_line(answer[0]) - 1, answer[0].end_lineno
+        first, last = _first_line(answer[0]) - 1 + skip, answer[0].end_lineno + skip
         replace[first] = (last, shown_solution(exercise).splitlines())
         for stmt in answer[1:]:
-            replace[_first_line(stmt) - 1] = (stmt.end_lineno, [])
+            replace[_first_line(stmt) - 1 + skip] = (stmt.end_lineno + skip, [])
     elif not files:
         raise BuildError(f"notebook {number}, cell {index}: the cell of {key} defines none of {sorted(names)} "
                          "and the exercise has no solution_files: nothing to fill in.")
     filled.files.update(files)
     check = tree.body[position]
-    call = ast.get_source_segment(source, check) or f"{key}.check()"
-    replace[check.lineno - 1] = (check.end_lineno, [
+    call = ast.get_source_segment("\n".join(lines[skip:]), check) or f"{key}.check()"
+    check_line = check.lineno - 1 + skip
+    replace[check_line] = (check.end_lineno + skip, [
         "from course_utils.exercises import Outcome",
         f"{RESULT_NAME} = {call}",
         f'assert {RESULT_NAME} == Outcome.CORRECT, f"the shown solution fails its own check: {{{RESULT_NAME}}}"',
@@ -232,7 +244,7 @@ def _fill_cell(source, tree, position, key, exercise, number, index, filled) -> 
     while i < len(lines):
         if i in replace:
             end, new = replace[i]
-            if i == check.lineno - 1 and out and out[-1].strip():
+            if i == check_line and out and out[-1].strip():
                 out.append("")
             out.extend(new)
             i = end

@@ -232,3 +232,14 @@ def test_every_shown_solution_passes_its_check_in_the_real_notebook(edition, pat
     wrong = {k: v for k, v in row["outcomes"].items() if v != "correct"}
     assert not wrong, f"{path.stem}: {wrong}"
     assert row["status"] == "ok"
+
+
+def test_a_cell_that_starts_with_blank_lines_is_filled_in_the_right_place(nb06_q1_q2_only):
+    # IPython's transformer drops leading blank lines, so the AST's line numbers start after them.
+    nb = _notebook("\n\n" + Q1_CELL, Q2_CELL)
+    solutions.fill_notebook(nb, "06")
+    q1 = nb.cells[0].source
+    assert solutions.shown_solution(nb06.q1) in q1 and "_solution_result = nb06.q1.check()" in q1
+    assert "from course_utils.exercises import ____, nb06" in q1
+    output = _run_cells(nb)
+    assert f"{nb06.q1.label} - Correct" in output
