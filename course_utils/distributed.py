@@ -206,8 +206,6 @@ def msrun_env(device: Optional[str] = None, threads: Optional[int] = None, extra
     return env
 
 
-#: The old name (until notebook 06 calls ``msrun_env``): it was easy to confuse with ``bench``'s worker env,
-#: which does the opposite (strips the CPU fixes).
 def require_devices(workers: int, device: Optional[str] = None) -> int:
     """Stop before anything starts when this machine has fewer cards than the job has workers.
 

@@ -10,7 +10,6 @@ the child's last output instead of passing silently.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -27,16 +26,17 @@ def run_script(script, *args, device: str = "CPU", env: Optional[Mapping[str, Op
                cwd=None, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
     """Run ``python script *args`` in a fresh process and return the ``CompletedProcess`` (text output).
 
-    The child's environment is this process's, plus ``runtime.cpu_fix_env(device)`` and
-    ``runtime.quiet_env()``, plus ``env`` (a value of ``None`` removes a variable). ``cwd`` defaults to
-    the script's folder. With ``check`` a non-zero exit raises ``ScriptFailed``.
+    The child's environment is the one the course gives every child process (``distributed.msrun_env``:
+    this process's, quiet logs, the CPU fixes for a CPU ``device``), plus ``env`` (a value of ``None``
+    removes a variable). ``cwd`` defaults to the script's folder. With ``check`` a non-zero exit raises
+    ``ScriptFailed``.
     """
-    from course_utils import runtime
+    from course_utils.distributed import msrun_env
 
     path = Path(script).resolve()
     if not path.is_file():
         raise FileNotFoundError(f"no script at {path}")
-    child_env = {**os.environ, **runtime.cpu_fix_env(device), **runtime.quiet_env()}
+    child_env = msrun_env(device)
     for name, value in (env or {}).items():
         if value is None:
             child_env.pop(name, None)
