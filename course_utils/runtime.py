@@ -382,7 +382,7 @@ def _silence_python_warnings() -> None:
 
 def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
           cpu_fixes: Optional[bool] = None, quiet: bool = True, verbose: bool = True,
-          exact: bool = False) -> RuntimeInfo:
+          exact: bool = False, lang: Optional[str] = None) -> RuntimeInfo:
     """Choose the device and mode, seed everything, keep logs quiet, fix the CPU speed traps.
 
     Parameters
@@ -399,7 +399,13 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
         nothing is needed. On Ascend this turns on ``mindspore.set_deterministic(True)`` and turns off CANN's
         default HF32 convolutions (``device_context.ascend.op_precision.conv_allow_hf32(False)``); on GPU it
         turns on ``set_deterministic``. Both are slower and cannot be turned off again in this process.
+    lang: the language of everything ``course_utils`` prints from here on ("en" or "zh"), also in the
+        scripts the lesson launches (``COURSE_LANG``); ``None`` keeps the current one (English by default).
     """
+    if lang is not None:
+        from course_utils.i18n import set_language
+
+        set_language(lang)
     device = _normalise_device(device)
     mode_key = _normalise_mode(mode)
     notes = []

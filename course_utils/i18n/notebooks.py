@@ -1,0 +1,320 @@
+"""Build the Chinese notebooks from the English ones and a catalogue, and check that they are in step.
+
+The English lesson is the one source of truth for code. ``i18n/zh/NN_name.md`` holds, for every cell of
+``notebooks/NN_name.ipynb`` (by its nbformat cell id), the Chinese text and a hash of the English source it
+translates::
+
+    <!-- cell 3f2a9c1e markdown en:0123456789ab -->
+    ## 目标
+    ...
+
+    <!-- cell 7b1d2e3f code en:abcdef012345 -->
+    ```python
+    x = 1  # 中文注释
+    ```
+
+    <!-- cell 9a8b7c6d code en:abcdef012345 same -->
+
+``same`` carries the English code cell over unchanged. A translated code cell may differ from the English one
+only in comments and string literals (checked token by token). The file reads as a Chinese document on any
+Markdown viewer, and a diff of it is a diff of the translation.
+
+``build`` writes ``notebooks/zh/NN_name.ipynb``: the English notebook's cells, metadata and ids, with translated
+sources; a cell whose built source equals the stored Chinese cell's keeps its outputs, so a rebuild after an
+unrelated change does not throw away an executed notebook. ``check`` reports, precisely, every cell that is
+*stale* (English changed since it was translated), *missing* (no entry), *untranslated* (Markdown left in
+English), *orphaned* (entry for a cell that no longer exists), whose code differs beyond comments and strings,
+and every Chinese notebook whose cells differ from what ``build`` would write.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import io
+import json
+import re
+import secrets
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+CATALOGUES = ROOT / "i18n"
+
+_HEADER = re.compile(r"^<!-- cell (?P<id>[A-Za-z0-9_-]+) (?P<type>markdown|code|raw) en:(?P<hash>[0-9a-f]{12})"
+                     r"(?P<same> same)? -->[ \t]*$", re.MULTILINE)
+_FILE_HEADER = "<!-- i18n catalogue: {name} ({lang}). Edit the text under each header; never the header. -->\n"
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def source_of(cell) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def lessons() -> List[Path]:
+    return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def target_path(english: Path, lang: str = "zh") -> Path:
+    return english.parent / lang / english.name
+
+
+def catalogue_path(english: Path, lang: str = "zh") -> Path:
+    return CATALOGUES / lang / (english.stem + ".md")
+
+
+def load(path: Path) -> dict:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def save(nb: dict, path: Path) -> None:
+    """Write a notebook as Jupyter does (indent 1, non-ASCII kept, trailing newline), atomically."""
+    from course_utils.fileio import atomic_write
+
+    atomic_write(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+
+
+# ---------------------------------------------------------------- cell ids
+def ensure_ids(nb: dict) -> bool:
+    """Give every cell a stable nbformat 4.5 id (random, 8 hex digits) if it has none. True if changed."""
+    changed = False
+    if (nb.get("nbformat"), nb.get("nbformat_minor", 0)) < (4, 5):
+        nb["nbformat"], nb["nbformat_minor"] = 4, 5
+        changed = True
+    seen = set()
+    for cell in nb["cells"]:
+        if not cell.get("id") or cell["id"] in seen:
+            cell["id"] = secrets.token_hex(4)
+            changed = True
+        seen.add(cell["id"])
+    # nbformat 4.5 puts "id" right after "cell_type"; keep the key order Jupyter writes.
+    for i, cell in enumerate(nb["cells"]):
+        order = ["cell_type", "execution_count", "id", "metadata", "outputs", "source"]
+        nb["cells"][i] = {k: cell[k] for k in order if k in cell} | {k: v for k, v in cell.items() if k not in order}
+    return changed
+
+
+# ---------------------------------------------------------------- catalogue files
+@dataclass
+class Entry:
+    cell_id: str
+    cell_type: str
+    en_hash: str
+    same: bool
+    text: str  # the translated source ("" when same)
+    line: int  # 1-based line of the header, for messages
+
+
+def parse_catalogue(text: str, name: str = "catalogue") -> Dict[str, Entry]:
+    entries: Dict[str, Entry] = {}
+    matches = list(_HEADER.finditer(text))
+    for i, m in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+        body = text[m.end():end].strip("\n")
+        line = text.count("\n", 0, m.start()) + 1
+        if m["type"] == "code" and body:
+            lines = body.split("\n")
+            if lines[0].strip() not in ("```python", "```") or lines[-1].strip() != "```":
+                raise ValueError(f"{name}:{line}: a code cell's text must be one ```python fenced block")
+            body = "\n".join(lines[1:-1])
+        if m["same"] and body:
+            raise ValueError(f"{name}:{line}: cell {m['id']} is marked 'same' but has text under it")
+        if m["id"] in entries:
+            raise ValueError(f"{name}:{line}: cell {m['id']} appears twice (first at line {entries[m['id']].line})")
+        entries[m["id"]] = Entry(m["id"], m["type"], m["hash"], bool(m["same"]), body, line)
+    return entries
+
+
+def format_entry(cell_id: str, cell_type: str, en_hash: str, text: Optional[str]) -> str:
+    if text is None:
+        return f"<!-- cell {cell_id} {cell_type} en:{en_hash} same -->\n"
+    if cell_type == "code":
+        text = f"```python\n{text}\n```"
+    return f"<!-- cell {cell_id} {cell_type} en:{en_hash} -->\n{text}\n"
+
+
+def _has_words(code: str) -> bool:
+    """Comments or string literals with words in them: something a translator may need to touch."""
+    for tok in _tokens(code):
+        if tok.type in (tokenize.COMMENT, tokenize.STRING) and re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}", tok.string):
+            return True
+    return False
+
+
+def skeleton(english: Path, lang: str = "zh") -> str:
+    """A catalogue for ``english`` with every entry still in English: the translator's starting point.
+    Code cells without comments or sentences are marked ``same``."""
+    nb = load(english)
+    parts = [_FILE_HEADER.format(name=english.name, lang=lang)]
+    for cell in nb["cells"]:
+        src = source_of(cell)
+        keep = cell["cell_type"] == "code" and not _has_words(src)
+        parts.append(format_entry(cell["id"], cell["cell_type"], text_hash(src), None if keep else src))
+    return "\n".join(parts)
+
+
+# ---------------------------------------------------------------- code equivalence
+def _python(code: str) -> str:
+    """The Python that IPython would run for a cell (magics and ``!`` lines become calls)."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager().transform_cell(code)
+
+
+def _tokens(code: str):
+    try:
+        return list(tokenize.generate_tokens(io.StringIO(_python(code)).readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return []
+
+
+def code_signature(code: str) -> List[tuple]:
+    """The tokens of a cell with comments, blank lines and the contents of string literals left out."""
+    skip = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING}
+    return [(tok.type, "<str>" if tok.type == tokenize.STRING else tok.string)
+            for tok in _tokens(code) if tok.type not in skip]
+
+
+def code_difference(english: str, translated: str) -> Optional[str]:
+    """None if the two cells differ only in comments and string literals; else the first differing token."""
+    a, b = code_signature(english), code_signature(translated)
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"token {i}: English has {x[1]!r}, the translation has {y[1]!r}"
+    if len(a) != len(b):
+        return f"English has {len(a)} tokens, the translation {len(b)}"
+    return None
+
+
+# ---------------------------------------------------------------- build and check
+@dataclass
+class Problem:
+    kind: str  # stale | missing | untranslated | orphaned | code | structure | unbuilt | format
+    where: str
+    detail: str
+
+    def __str__(self):
+        return f"{self.kind:12} {self.where}: {self.detail}"
+
+
+def _entries(english: Path, lang: str) -> Dict[str, Entry]:
+    path = catalogue_path(english, lang)
+    if not path.exists():
+        return {}
+    return parse_catalogue(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
+
+
+def translated_cells(english: Path, lang: str = "zh") -> List[dict]:
+    """The cells of the translated notebook, without outputs: what ``build`` writes."""
+    nb = load(english)
+    entries = _entries(english, lang)
+    cells = []
+    for cell in nb["cells"]:
+        new = copy.deepcopy(cell)
+        entry = entries.get(cell["id"])
+        text = entry.text if entry is not None and not entry.same else source_of(cell)
+        new["source"] = text.splitlines(keepends=True)  # as Jupyter stores it
+        if new["cell_type"] == "code":
+            new["outputs"], new["execution_count"] = [], None
+        cells.append(new)
+    return cells
+
+
+def build(english: Path, lang: str = "zh") -> Path:
+    """Write the translated notebook; cells whose source is unchanged keep their stored outputs."""
+    target = target_path(english, lang)
+    old = load(target) if target.exists() else None
+    old_cells = {c.get("id"): c for c in old["cells"]} if old else {}
+    nb = load(english)
+    cells = translated_cells(english, lang)
+    for cell in cells:
+        prev = old_cells.get(cell["id"])
+        if cell["cell_type"] == "code" and prev is not None and source_of(prev) == source_of(cell):
+            cell["outputs"] = prev.get("outputs", [])
+            cell["execution_count"] = prev.get("execution_count")
+    nb["cells"] = cells
+    metadata = copy.deepcopy(nb.get("metadata", {}))
+    if old:  # measured facts about the translated notebook's own run (run time) stay its own
+        metadata["course"] = old.get("metadata", {}).get("course", metadata.get("course", {}))
+    metadata["language"] = lang
+    nb["metadata"] = metadata
+    target.parent.mkdir(parents=True, exist_ok=True)
+    save(nb, target)
+    return target
+
+
+def check(english: Path, lang: str = "zh", built: bool = True) -> List[Problem]:
+    """Everything that makes the translation of ``english`` out of step (empty list: in step)."""
+    problems: List[Problem] = []
+    nb = load(english)
+    cat = catalogue_path(english, lang)
+    rel = str(cat.relative_to(ROOT))
+    try:
+        entries = _entries(english, lang)
+    except ValueError as exc:
+        return [Problem("format", rel, str(exc))]
+    if not cat.exists():
+        return [Problem("missing", rel, f"no catalogue for {english.name}: "
+                                        f"python -m course_utils.i18n skeleton {english.name[:2]} > {rel}")]
+    ids = []
+    for index, cell in enumerate(nb["cells"], 1):
+        cid = cell.get("id")
+        where = f"{english.name} cell {index} ({cid})"
+        if not cid:
+            problems.append(Problem("structure", where, "the English cell has no id (run: python -m "
+                                                        "course_utils.i18n ids)"))
+            continue
+        ids.append(cid)
+        src = source_of(cell)
+        entry = entries.get(cid)
+        if entry is None:
+            problems.append(Problem("missing", where, f"no entry in {rel}; English starts: {src[:60]!r}"))
+            continue
+        where = f"{rel}:{entry.line} ({english.name} cell {index})"
+        if entry.cell_type != cell["cell_type"]:
+            problems.append(Problem("structure", where, f"entry says {entry.cell_type}, the cell is "
+                                                        f"{cell['cell_type']}"))
+        if entry.en_hash != text_hash(src):
+            problems.append(Problem("stale", where, f"the English cell changed since it was translated "
+                                                    f"(hash {entry.en_hash}, now {text_hash(src)}); English "
+                                                    f"starts: {src[:60]!r}"))
+        if entry.same:
+            continue
+        if cell["cell_type"] == "markdown" and src.strip() and _CJK.search(src) is None \
+                and _CJK.search(entry.text) is None and re.search(r"[A-Za-z]{3,} [A-Za-z]{3,}", src):
+            problems.append(Problem("untranslated", where, "the Markdown has no Chinese in it"))
+        if cell["cell_type"] == "code":
+            diff = code_difference(src, entry.text)
+            if diff:
+                problems.append(Problem("code", where, f"differs from the English code beyond comments and "
+                                                       f"strings: {diff}"))
+    for cid, entry in entries.items():
+        if cid not in ids:
+            problems.append(Problem("orphaned", f"{rel}:{entry.line}", f"cell {cid} is not in {english.name} "
+                                                                       f"any more"))
+    if built:
+        target = target_path(english, lang)
+        trel = str(target.relative_to(ROOT))
+        if not target.exists():
+            problems.append(Problem("unbuilt", trel, "missing: python -m course_utils.i18n build"))
+        else:
+            stored = load(target)["cells"]
+            expected = translated_cells(english, lang)
+            if [c.get("id") for c in stored] != [c["id"] for c in expected]:
+                problems.append(Problem("structure", trel, "its cells are not the English notebook's cells "
+                                                           "(ids/order): python -m course_utils.i18n build"))
+            else:
+                for index, (have, want) in enumerate(zip(stored, expected), 1):
+                    if source_of(have) != source_of(want) or have["cell_type"] != want["cell_type"]:
+                        problems.append(Problem("unbuilt", f"{trel} cell {index} ({want['id']})",
+                                                "differs from its catalogue entry: python -m course_utils.i18n "
+                                                "build, then re-execute it"))
+    return problems

@@ -1,0 +1,4 @@
+"""Chinese messages (core)."""
+
+MESSAGES = {
+}

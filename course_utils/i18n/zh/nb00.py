@@ -1,0 +1,4 @@
+"""Chinese messages (nb00)."""
+
+MESSAGES = {
+}

@@ -1,0 +1,4 @@
+"""Chinese messages (nb02)."""
+
+MESSAGES = {
+}

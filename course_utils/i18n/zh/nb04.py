@@ -1,0 +1,4 @@
+"""Chinese messages (nb04)."""
+
+MESSAGES = {
+}

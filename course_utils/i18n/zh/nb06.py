@@ -1,0 +1,4 @@
+"""Chinese messages (nb06)."""
+
+MESSAGES = {
+}
