@@ -44,6 +44,8 @@ def normalise(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
         "kernelspec": KERNELSPEC,
         "language_info": {k: v for k, v in nb.metadata.get("language_info", {}).items()
                           if k in LANGUAGE_INFO_KEEP} | {"name": "python"},
+        # the edition's language (notebooks/zh/: "zh"), written by python -m course_utils.i18n build
+        **({"language": nb.metadata["language"]} if "language" in nb.metadata else {}),
     })
     for cell in nb.cells:
         keep = {}
@@ -51,8 +53,8 @@ def normalise(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
             if key in cell.metadata:
                 keep[key] = cell.metadata[key]
         cell.metadata = nbformat.from_dict(keep)
-        cell.pop("id", None)
-    nb.nbformat, nb.nbformat_minor = 4, 4
+    # cell ids stay: the Chinese edition's catalogue (i18n/zh/) is keyed by them
+    nb.nbformat, nb.nbformat_minor = 4, 5
     return nb
 
 
@@ -64,13 +66,20 @@ def load_average() -> float | None:
 
 
 def set_title_run_time(nb: nbformat.NotebookNode, seconds: float) -> bool:
-    """Replace the first 'about N s'/'~N min' on the title cell's 'Run time' line; True if one was found."""
+    """Replace the first 'about N s'/'~N min' on the title cell's 'Run time' line ('运行时间', '约 N 秒' in the
+    Chinese edition); True if one was found."""
     title = nb.cells[0]
-    m = re.search(r"Run time[^\n]*", title.source)
+    m = re.search(r"(?:Run time|运行时间)[^\n]*", title.source)
     if not m:
         return False
-    line, n = re.subn(r"(?:about\s+|~)\d+(?:\.\d+)?\s*(?:s|sec|seconds?|min|minutes?)\b",
-                      "about " + format_duration(seconds).lstrip("~"), m.group(0), count=1)
+    duration = format_duration(seconds).lstrip("~")
+    if nb.metadata.get("language") == "zh":
+        number, unit = duration.split()
+        line, n = re.subn(r"约\s*\d+(?:\.\d+)?\s*(?:秒|分钟)", f"约 {number} {'秒' if unit == 's' else '分钟'}",
+                          m.group(0), count=1)
+    else:
+        line, n = re.subn(r"(?:about\s+|~)\d+(?:\.\d+)?\s*(?:s|sec|seconds?|min|minutes?)\b",
+                          "about " + duration, m.group(0), count=1)
     title.source = title.source[:m.start()] + line + title.source[m.end():]
     return bool(n)
 
@@ -83,7 +92,7 @@ def execute(path: Path, timeout: int = 900, parameters: dict | None = None, titl
     # store_widget_state must stay True: nbclient's ipywidgets.Output emulation writes into the widget
     # state and raises KeyError (the run hangs) without it. normalise() drops the state afterwards.
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOKS)}}, store_widget_state=True)
+                            resources={"metadata": {"path": str(path.parent)}}, store_widget_state=True)
     load_before = load_average()
     start = time.perf_counter()
     client.execute()

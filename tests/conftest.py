@@ -9,6 +9,8 @@ the top. So:
   before the first test, only if a test module imported MindSpore: never at collection time;
 * every test starts in GRAPH_MODE with seed 0, and the mode is put back afterwards, whatever the test did
   (``_execution_mode``, autouse), so the suite passes in any order (``make test-random``);
+* every test starts in English (``_course_language``); ``zh`` switches a test to Chinese and ``lang`` runs it
+  in both languages;
 * ``ms_mode`` is the one fixture for running a test in a given mode:
   ``@pytest.mark.parametrize("ms_mode", ["graph", "pynative"], indirect=True)``.
 
@@ -122,6 +124,33 @@ def ms_mode(request):
 # --------------------------------------------------------------------------------------------
 # Child processes
 # --------------------------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def _course_language(monkeypatch):
+    """Every test starts in English, and a test that switches the language cannot leak it."""
+    from course_utils import i18n
+
+    monkeypatch.setattr(i18n, "_current", None)
+    monkeypatch.delenv(i18n.ENV_VAR, raising=False)
+    yield
+
+
+@pytest.fixture(params=["en", "zh"])
+def lang(request):
+    """Run a test in each language: ``def test_x(lang): ...`` (the messages are then in ``lang``)."""
+    from course_utils import i18n
+
+    i18n.set_language(request.param)
+    return request.param
+
+
+@pytest.fixture
+def zh():
+    """Run a test in Chinese (messages, hints, labels)."""
+    from course_utils import i18n
+
+    return i18n.set_language("zh")
+
 
 def run_python(code, env: dict | None = None, timeout: int = 300, cwd: Path | None = None):
     """Run ``code`` in a fresh interpreter of this environment; returns the CompletedProcess.

@@ -14,6 +14,7 @@ from course_utils.exercises import display
 from course_utils.exercises.inspection import contains_placeholder, is_placeholder_error, learner_line
 from course_utils.exercises.placeholder import Incorrect, NotAttempted, Outcome, is_placeholder
 from course_utils.exercises.values import describe, to_numpy
+from course_utils.i18n import tr
 from course_utils.notebook import capture_native_stderr, first_line
 
 __all__ = ["Exercise", "FunctionExercise", "register"]
@@ -38,7 +39,15 @@ class Exercise:
                              "then run this check again.")
 
     def __init__(self):
-        self.label = ""  # set by ``register``
+        self.number = ""  # "01.2", set by ``register``
+
+    @property
+    def label(self) -> str:
+        """"Exercise 01.2 (title)" in the current language (texts are translated when shown, not at import)."""
+        if not self.number:
+            return ""
+        title = f" ({tr(self.title)})" if self.title else ""
+        return tr("Exercise {number}", number=self.number) + title
 
     # ---- to implement ----
     def _check(self, *answers) -> None:  # pragma: no cover - abstract
@@ -90,7 +99,8 @@ class Exercise:
         answers = []
         for name in self.names:
             if name not in frame_globals:
-                raise NotAttempted(f"define `{name}` (the exercise cell above), run it, then check again.")
+                raise NotAttempted(tr("define `{name}` (the exercise cell above), run it, then check again.",
+                                      name=name))
             answers.append(frame_globals[name])
         return tuple(answers)
 
@@ -117,21 +127,22 @@ class Exercise:
                 raise NotAttempted
             for name, answer in zip(list(self.names) + [None] * len(answers), answers):
                 if contains_placeholder(answer):
-                    label = f"`{name}`" if name else "your answer"
-                    raise NotAttempted(f"{label} still contains the placeholder ____: replace it with your "
-                                       "code, run the cell, then check again.")
+                    label = f"`{name}`" if name else tr("your answer")
+                    raise NotAttempted(tr("{label} still contains the placeholder ____: replace it with your "
+                                          "code, run the cell, then check again.", label=label))
             with capture_native_stderr():
                 self._check(*answers)
         except NotAttempted as exc:
-            return display.Result(self, Outcome.NOT_ATTEMPTED, str(exc) or self.not_attempted_message)
+            return display.Result(self, Outcome.NOT_ATTEMPTED, str(exc) or tr(self.not_attempted_message))
         except Incorrect as exc:
             return display.Result(self, Outcome.INCORRECT, str(exc))
         except Exception as exc:  # the learner's code raised: show it as a wrong answer, not a crash
             if is_placeholder_error(exc):
-                return display.Result(self, Outcome.NOT_ATTEMPTED, self.not_attempted_message)
+                return display.Result(self, Outcome.NOT_ATTEMPTED, tr(self.not_attempted_message))
             return display.Result(self, Outcome.INCORRECT,
-                                  f"your code raised {type(exc).__name__}: {first_line(exc)}{learner_line(exc)}")
-        return display.Result(self, Outcome.CORRECT, self.correct_message)
+                                  tr("your code raised {error}: {message}", error=type(exc).__name__,
+                                     message=first_line(exc)) + learner_line(exc))
+        return display.Result(self, Outcome.CORRECT, tr(self.correct_message))
 
     # ---- learner-facing: check, then show ----
     def check(self, *answers) -> display.Result:
@@ -147,17 +158,20 @@ class Exercise:
         """Show hint ``n`` (1 = the gentlest); ``hint(2)`` goes further where an exercise has more."""
         hints = self.all_hints()
         if len(hints) == 1 and n == 1:
-            display.show_text(self.label, "Hint", hints[0])
+            display.show_text(self.label, tr("Hint"), tr(hints[0]))
         elif 1 <= n <= len(hints):
-            more = f"\n(a further hint: hint({n + 1}))" if n < len(hints) else ""
-            display.show_text(self.label, f"Hint {n} of {len(hints)}", hints[n - 1] + more)
+            more = "\n" + tr("(a further hint: hint({next}))", next=n + 1) if n < len(hints) else ""
+            display.show_text(self.label, tr("Hint {n} of {total}", n=n, total=len(hints)), tr(hints[n - 1]) + more)
+        elif len(hints) == 1:
+            display.show_text(self.label, tr("Hint"), tr("there is 1 hint: hint(1)."))
         else:
-            display.show_text(self.label, "Hint", f"there {'is' if len(hints) == 1 else 'are'} "
-                                                  f"{len(hints)} hint{'s' * (len(hints) != 1)}: "
-                                                  f"hint(1) to hint({len(hints)}).")
+            display.show_text(self.label, tr("Hint"), tr("there are {total} hints: hint(1) to hint({total}).",
+                                                         total=len(hints)))
 
     def solution(self) -> None:
-        display.show_text(self.label, "Solution", textwrap.dedent(self.solution_text).strip(), code=True)
+        """Show the solution: the English source, or its translation (Chinese comments) when there is one."""
+        text = textwrap.dedent(self.solution_text).strip()
+        display.show_text(self.label, tr("Solution"), tr(text), code=True)
 
 
 def _call_text(name: str, args: tuple, kwargs: dict) -> str:
@@ -243,6 +257,6 @@ def register(module_globals: dict, prefix: str) -> list:
     found = []
     for name, obj in list(module_globals.items()):
         if isinstance(obj, Exercise) and name.startswith("q") and name[1:].isdigit():
-            obj.label = f"Exercise {prefix}.{name[1:]}" + (f" ({obj.title})" if obj.title else "")
+            obj.number = f"{prefix}.{name[1:]}"
             found.append((int(name[1:]), obj))
     return [obj for _, obj in sorted(found, key=lambda pair: pair[0])]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 
 from course_utils.exercises.placeholder import Outcome
+from course_utils.i18n import tr
 from course_utils.notebook import in_kernel
 
 __all__ = ["Result", "show", "show_text"]
@@ -39,7 +40,7 @@ class Result:
         return self.outcome is Outcome.CORRECT
 
     def __str__(self) -> str:
-        return f"{self.exercise.label} - {_LABELS[self.outcome]}: {self.message}"
+        return f"{self.exercise.label} - {tr(_LABELS[self.outcome])}: {self.message}"
 
     __repr__ = __str__
 
@@ -55,8 +56,9 @@ class Result:
 
     def _repr_html_(self) -> str:
         colour = _COLOURS[self.outcome]
+        outcome = html.escape(tr(_LABELS[self.outcome]))
         return (f'<div style="border-left: 4px solid {colour}; padding: 2px 8px">'
-                f'<b style="color:{colour}">{html.escape(self.exercise.label)} - {_LABELS[self.outcome]}</b>: '
+                f'<b style="color:{colour}">{html.escape(self.exercise.label)} - {outcome}</b>: '
                 f'<span style="white-space: pre-wrap">{html.escape(self.message)}</span></div>')
 
 
