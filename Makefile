@@ -16,7 +16,11 @@ NBVAL   = --nbval-lax --sanitize-with tests/nbval_sanitize.cfg
 # The browser suite executes each lesson once and checks its outputs as nbval would; without Chromium it skips,
 # and nbval executes the lessons instead.
 CHROMIUM ?= $(or $(COURSE_CHROMIUM),/usr/bin/chromium)
-NOTEBOOK_CHECK = $(if $(wildcard $(CHROMIUM)),,$(LESSONS) $(NBVAL))
+# The Chinese edition (notebooks/zh/, built from the English lessons + i18n/zh/): ZH_BROWSER run in the browser suite
+# with JupyterLab in Chinese (tests/browser/settings.py names the same two), the others under nbval.
+ZH_LESSONS = $(wildcard notebooks/zh/[0-9][0-9]_*.ipynb)
+ZH_BROWSER = notebooks/zh/00_environment_setup.ipynb notebooks/zh/01_custom_huber_loss.ipynb
+NOTEBOOK_CHECK = $(if $(wildcard $(CHROMIUM)),$(filter-out $(ZH_BROWSER),$(ZH_LESSONS)),$(LESSONS) $(ZH_LESSONS)) $(NBVAL)
 FAST    = -m "not slow and not browser and not integration"
 export PYTHONDONTWRITEBYTECODE := 1
 # The course's kernelspec (python3 -> .venv's Python) comes first, even if the user has their own "python3" kernel.
@@ -26,7 +30,7 @@ BUNDLE := $(wildcard wheelhouse/BUNDLE.json)
 PIP_FROM := $(if $(BUNDLE),--no-index --find-links wheelhouse/any --find-links wheelhouse/$(shell uname -m) -c wheelhouse/requirements-lock.txt,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data lab run notebooks solutions test test-unit test-random test-notebooks test-browser lint bench bundle hub hub-setup doctor test-compat clean
+.PHONY: help setup data lab run notebooks zh solutions test test-unit test-random test-notebooks test-browser lint bench bundle hub hub-setup doctor test-compat clean
 
 help: ## List the targets
 	@echo "The MindSpore training-loop course"
@@ -59,6 +63,10 @@ run: setup data ## Run the course with papermill (full-length; QUICK=1 for short
 notebooks: setup data ## Re-execute the stored notebooks from a clean kernel (what a maintainer commits)
 	$(PY) scripts/execute_notebooks.py $(ARGS)
 
+zh: setup ## Rebuild the Chinese notebooks (notebooks/zh/) from the English ones and i18n/zh/, then check they are in step
+	$(PY) -m course_utils.i18n build
+	$(PY) -m course_utils.i18n check
+
 solutions: setup data ## Instructor edition: every lesson with its exercises solved, executed, in build/solutions/ (not committed)
 	$(PY) -m course_utils.solutions $(ARGS)
 
@@ -71,8 +79,8 @@ test-unit: setup data ## Only the fast tests: no notebook runs, no browser, no m
 test-random: setup data ## The fast tests in random order (repeat one: ARGS="-p randomly_seed=N")
 	$(PY) -m pytest tests $(FAST) -p randomly $(ARGS)
 
-test-notebooks: setup data ## Only nbval over notebooks/ (executes every lesson headless)
-	$(PY) -m pytest $(LESSONS) $(NBVAL) $(ARGS)
+test-notebooks: setup data ## Only nbval over notebooks/ and notebooks/zh/ (executes every lesson, both editions, headless)
+	$(PY) -m pytest $(LESSONS) $(ZH_LESSONS) $(NBVAL) $(ARGS)
 
 test-browser: setup data ## Only the browser tests (JupyterLab in Debian's Chromium)
 	$(PY) -m pytest tests -m browser $(ARGS)

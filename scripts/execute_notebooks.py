@@ -1,9 +1,9 @@
 """Re-execute notebooks from a clean kernel and store them the way the course ships them.
 
-    python scripts/execute_notebooks.py                      # every notebook in notebooks/
+    python scripts/execute_notebooks.py                      # every lesson, English and Chinese (notebooks/zh/)
     python scripts/execute_notebooks.py notebooks/01_*.ipynb  # some of them
 
-Each notebook runs top to bottom in a fresh ``python3`` kernel with ``notebooks/`` as working
+Each notebook runs top to bottom in a fresh ``python3`` kernel with its own folder as working
 directory (as in JupyterLab and under nbval). The result replaces the stored file only if every cell
 ran without error, and is normalised: kernelspec ``python3``, no per-cell timing metadata, no widget
 state, no trailing kernel noise. This is what ``make notebooks`` runs.
@@ -11,9 +11,9 @@ state, no trailing kernel noise. This is what ``make notebooks`` runs.
 The run is timed: ``metadata["course"]`` records ``run_seconds`` (wall time of the whole notebook),
 ``load_average`` (1-minute load average before and after the run) and ``cpus``, so a run time quoted
 in prose can be checked against a measurement (tests/test_notebook_hygiene.py compares the README's
-table with it). ``--readme`` writes the measured times into the README's lesson table and into each
-title cell's "Run time: about N s" line; run it on a quiet machine, because a loaded machine makes
-every notebook slower.
+table with it). ``--readme`` writes the measured times into the README's lesson table (README.zh.md's for
+the Chinese edition) and into each title cell's "Run time: about N s" line (运行时间：约 N 秒); run it on a
+quiet machine, because a loaded machine makes every notebook slower.
 """
 
 from __future__ import annotations
@@ -113,18 +113,27 @@ def format_duration(seconds: float) -> str:
     return f"~{round(seconds / 60)} min"
 
 
-def update_readme(times: dict, readme: Path = README) -> list:
-    """Replace the first '~N s'/'~N min' in the run-time column of each lesson row whose notebook ran.
+def format_duration_zh(seconds: float) -> str:
+    """The same figure as ``format_duration``, as README.zh.md writes it: '约 20 秒', '约 3 分钟'."""
+    number, unit = format_duration(seconds).lstrip("~").split()
+    return f"约 {number} {'秒' if unit == 's' else '分钟'}"
+
+
+def update_readme(times: dict, readme: Path = README, edition: str = "en") -> list:
+    """Replace the first '~N s'/'~N min' ('约 N 秒'/'约 N 分钟' in README.zh.md, ``edition="zh"``) in the run-time
+    column of each lesson row whose notebook ran.
 
     ``times`` maps notebook stems to seconds. Returns the stems whose row was updated.
     """
     lines, updated = readme.read_text(encoding="utf-8").splitlines(keepends=True), []
-    row = re.compile(r"^(\|\s*\[(\d\d_\w+)\]\(notebooks/\2\.ipynb\)\s*\|.*\|)([^|]*)(\|\s*)$")
+    folder = "notebooks/zh" if edition == "zh" else "notebooks"
+    row = re.compile(rf"^(\|\s*\[[^\]]*\]\({folder}/(\d\d_\w+)\.ipynb\)\s*\|.*\|)([^|]*)(\|\s*)$")
+    figure, fmt = ((r"约\s*\d+(?:\.\d+)?\s*(?:秒|分钟)", format_duration_zh) if edition == "zh"
+                   else (r"~\d+(?:\.\d+)?\s*(?:s|min)\b", format_duration))
     for i, line in enumerate(lines):
         m = row.match(line)
         if m and m.group(2) in times:
-            cell, n = re.subn(r"~\d+(?:\.\d+)?\s*(?:s|min)\b", format_duration(times[m.group(2)]), m.group(3),
-                              count=1)
+            cell, n = re.subn(figure, fmt(times[m.group(2)]), m.group(3), count=1)
             if n:
                 lines[i] = m.group(1) + cell + m.group(4)
                 updated.append(m.group(2))
@@ -140,8 +149,9 @@ def main(argv=None) -> int:
                         help="write the measured run times into README.md's lesson table and the title cells "
                              "(quiet machine!)")
     args = parser.parse_args(argv)
-    paths = args.notebooks or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-    failed, times = 0, {}
+    paths = args.notebooks or (sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+                                + sorted(NOTEBOOKS.glob("zh/[0-9][0-9]_*.ipynb")))
+    failed, times = 0, {"en": {}, "zh": {}}
     for path in paths:
         print(f"{path.name}: running...", flush=True)
         try:
@@ -150,10 +160,12 @@ def main(argv=None) -> int:
             failed += 1
             print(f"{path.name}: FAILED, stored file left unchanged\n{exc}", file=sys.stderr)
             continue
-        times[path.stem] = seconds
+        times["zh" if path.resolve().parent.name == "zh" else "en"][path.stem] = seconds
         print(f"{path.name}: ok in {seconds:.1f} s (load average {load_average()})", flush=True)
-    if args.readme and times:
-        print("README.md run times updated for:", ", ".join(update_readme(times)) or "no row")
+    for edition, readme in (("en", README), ("zh", README.with_name("README.zh.md"))):
+        if args.readme and times[edition] and readme.exists():
+            print(f"{readme.name} run times updated for:",
+                  ", ".join(update_readme(times[edition], readme, edition)) or "no row")
     return 1 if failed else 0
 
 

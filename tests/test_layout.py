@@ -68,3 +68,14 @@ def test_after_a_pynative_test_the_mode_is_graph_again():
     import mindspore as ms
 
     assert ms.get_context("mode") == ms.GRAPH_MODE
+
+
+def test_the_makefile_and_the_browser_suite_name_the_same_chinese_lessons():
+    """The Chinese lessons the browser suite runs are exactly the ones make test leaves out of nbval."""
+    import re
+
+    from browser.settings import ZH_NOTEBOOK_FILES
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    listed = re.search(r"^ZH_BROWSER\s*=\s*(.+)$", makefile, flags=re.MULTILINE).group(1).split()
+    assert listed == [str(p.relative_to(ROOT)) for p in ZH_NOTEBOOK_FILES]

@@ -1,6 +1,7 @@
 """Every stored notebook comes from one clean Restart & Run All and follows the lesson template."""
 
 import ast
+import functools
 import json
 import re
 
@@ -8,8 +9,16 @@ import pytest
 
 from conftest import NOTEBOOKS
 
+from conftest import lessons_in_readme
+
 NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-ALLOWED_NB_METADATA = {"kernelspec", "language_info", "course"}
+#: The Chinese edition, built from the English lessons (course_utils.i18n): the same rules, in Chinese.
+ZH_FILES = sorted(NOTEBOOKS.glob("zh/[0-9][0-9]_*.ipynb"))
+ALLOWED_NB_METADATA = {"kernelspec", "language_info", "course", "language"}
+#: Headings and phrases the template rules look for, per edition.
+SUMMARY = re.compile(r"^#+ .*(Summary|小结|总结)", re.M)
+FURTHER_READING = re.compile(r"^#+\s*(Further reading|延伸阅读|扩展阅读)", re.M | re.I)
+RUN_TIME_LINE = re.compile(r"(?:Run time|运行时间)[^\n]*")
 ALLOWED_CELL_METADATA = {"tags", "jupyter", "collapsed"}
 NOISE = re.compile(r"\[(WARNING|ERROR|INFO|DEBUG|CRITICAL)\] [A-Z_]+\(|Traceback \(most recent call last\)|"
                    r"\w+Warning: |Get realpath failed")
@@ -31,11 +40,16 @@ def output_text(output):
     return "".join(text) if isinstance(text, list) else text
 
 
-def test_there_are_notebooks():
-    assert len(NOTEBOOK_FILES) >= 1
+def test_the_notebooks_are_the_readme_lessons_in_both_editions():
+    assert [p.stem for p in NOTEBOOK_FILES] == lessons_in_readme() and len(NOTEBOOK_FILES) >= 8
+    assert [p.name for p in ZH_FILES] == [p.name for p in NOTEBOOK_FILES]
 
 
-@pytest.fixture(params=NOTEBOOK_FILES, ids=lambda p: p.stem)
+def _id(path):
+    return f"zh/{path.stem}" if path.parent.name == "zh" else path.stem
+
+
+@pytest.fixture(params=NOTEBOOK_FILES + ZH_FILES, ids=_id)
 def nb(request):
     return request.param, load(request.param)
 
@@ -80,8 +94,8 @@ def test_follows_the_lesson_template(nb):
     ms_at = next((i for i, s in enumerate(code) if re.search(r"^\s*(import mindspore|from mindspore)", s, re.M)), None)
     assert setup_at is not None, f"{path.name}: never calls runtime.setup()"
     assert ms_at is None or setup_at <= ms_at, f"{path.name}: imports MindSpore before runtime.setup()"
-    assert any(c["cell_type"] == "markdown" and re.search(r"^#+ .*Summary", source(c), re.M) for c in cells), (
-        f"{path.name}: needs a Summary section")
+    assert any(c["cell_type"] == "markdown" and SUMMARY.search(source(c)) for c in cells), (
+        f"{path.name}: needs a Summary (小结) section")
 
 
 def test_papermill_reads_every_parameter(nb):
@@ -141,7 +155,7 @@ def test_the_hint_checker_sees_a_pre_run_hint():
 # name>.html (r2.10 is accepted too); the failure lists each missing API with the URL to add.
 
 DOCS = "https://www.mindspore.cn/docs/en/r2.10.0/api_python/"
-DOCS_LINK = re.compile(r"https://www\.mindspore\.cn/docs/en/r2\.10(?:\.0)?/api_python/[\w./-]*?"
+DOCS_LINK = re.compile(r"https://www\.mindspore\.cn/docs/(?:en|zh-CN)/r2\.10(?:\.0)?/api_python/[\w./-]*?"
                        r"(mindspore(?:\.\w+)+)\.html")
 MS_SUBMODULES = {"nn", "ops", "dataset", "amp", "train", "communication", "vision", "transforms", "config",
                  "runtime", "hal", "device_context", "mint", "parallel", "common", "initializer", "callback",
@@ -226,10 +240,12 @@ def linked_apis(markdown):
     return set(DOCS_LINK.findall(markdown))
 
 
-def missing_api_links():
-    """{notebook: [(api, first-use cell, url), ...]} over the whole course, in course order."""
+@functools.lru_cache(maxsize=None)
+def missing_api_links(files=tuple(NOTEBOOK_FILES)):
+    """{notebook: [(api, first-use cell, url), ...]} over the whole course (one edition), in course order.
+    The Chinese edition may link the Chinese reference pages (docs/zh-CN/...)."""
     seen, missing = set(), {}
-    for path in NOTEBOOK_FILES:
+    for path in files:
         cells = load(path)["cells"]
         aliases, first_use = {}, {}
         for i, cell in enumerate(cells):
@@ -250,7 +266,7 @@ def missing_api_links():
 
 def test_every_api_is_linked_where_the_course_first_uses_it(nb):
     path, _ = nb
-    missing = missing_api_links().get(path.name, [])
+    missing = missing_api_links(tuple(ZH_FILES if path.parent.name == "zh" else NOTEBOOK_FILES)).get(path.name, [])
     assert not missing, (
         f"{path.name}: {len(missing)} MindSpore APIs used here for the first time in the course have no r2.10 "
         "docs link in a markdown cell before (or right after) their first use. Add e.g. "
@@ -282,7 +298,7 @@ def test_ends_with_further_reading(nb):
     path, data = nb
     cells = data["cells"]
     at = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
-          and re.search(r"^#+\s*Further reading", source(c), re.M | re.I)]
+          and FURTHER_READING.search(source(c))]
     assert at, f"{path.name}: needs a '## Further reading' section (official tutorials and docs pages) at the end"
     text = source(cells[at[-1]])
     assert re.search(r"https://www\.mindspore\.cn/(docs|tutorials)/", text), (
@@ -296,21 +312,25 @@ def test_ends_with_further_reading(nb):
 #: re-executes every notebook on a quiet machine (`make notebooks`), which refreshes the stored times.
 RUN_TIME_FACTOR = 2.0
 README = NOTEBOOKS.parent / "README.md"
-DURATION = re.compile(r"(?:~|about\s+)(\d+(?:\.\d+)?)\s*(s|sec|seconds?|min|minutes?)\b", re.I)
+README_ZH = NOTEBOOKS.parent / "README.zh.md"
+DURATION = re.compile(r"(?:~|about\s+)(\d+(?:\.\d+)?)\s*(s|sec|seconds?|min|minutes?)\b"
+                      r"|约\s*(\d+(?:\.\d+)?)\s*(秒|分钟)", re.I)
 
 
 def seconds_of(text):
     m = DURATION.search(text)
     if not m:
         return None
-    return float(m.group(1)) * (60 if m.group(2).lower().startswith("min") else 1)
+    number, unit = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return float(number) * (60 if unit.lower().startswith("min") or unit == "分钟" else 1)
 
 
-def readme_run_times():
-    """{notebook stem: seconds} from the README lesson table's last column (its first figure)."""
-    rows = {}
-    for line in README.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"\|\s*\[(\d\d_\w+)\]\(notebooks/\1\.ipynb\)\s*\|.*\|\s*([^|]*)\|\s*$", line)
+def readme_run_times(zh=False):
+    """{notebook stem: seconds} from the README lesson table's last column (its first figure); README.zh.md's
+    table (links to notebooks/zh/) for the Chinese edition."""
+    rows, folder = {}, "notebooks/zh" if zh else "notebooks"
+    for line in (README_ZH if zh else README).read_text(encoding="utf-8").splitlines():
+        m = re.match(rf"\|\s*\[[^\]]*\]\({folder}/(\d\d_\w+)\.ipynb\)\s*\|.*\|\s*([^|]*)\|\s*$", line)
         if m:
             rows[m.group(1)] = seconds_of(m.group(2))
     return rows
@@ -329,12 +349,14 @@ def test_execution_time_is_stored(nb):
 
 def test_readme_run_time_agrees_with_the_stored_run(nb):
     path, data = nb
-    quoted = readme_run_times().get(path.stem)
-    assert quoted, f"README.md: no lesson-table row with a run time ('~N s' or '~N min') for {path.stem}"
+    zh = path.parent.name == "zh"
+    readme = README_ZH if zh else README
+    quoted = readme_run_times(zh).get(path.stem)
+    assert quoted, f"{readme.name}: no lesson-table row with a run time ('~N s', '约 N 秒') for {_id(path)}"
     seconds = stored_run_seconds(data)
     assert seconds, f"{path.name}: no metadata.course.run_seconds: re-execute it with scripts/execute_notebooks.py"
     assert quoted / RUN_TIME_FACTOR <= seconds <= quoted * RUN_TIME_FACTOR, (
-        f"README.md says {path.stem} runs in ~{quoted:g} s; its stored run took {seconds:.0f} s "
+        f"{readme.name} says {_id(path)} runs in ~{quoted:g} s; its stored run took {seconds:.0f} s "
         f"(load average {data['metadata']['course'].get('load_average')}). Re-execute on a quiet machine "
         f"(scripts/execute_notebooks.py --readme updates the table) or correct the README.")
 
@@ -342,10 +364,11 @@ def test_readme_run_time_agrees_with_the_stored_run(nb):
 def test_title_cell_run_time_agrees_with_the_stored_run(nb):
     path, data = nb
     title = source(data["cells"][0])
-    m = re.search(r"Run time[^\n]*", title)
+    m = RUN_TIME_LINE.search(title)
     assert m, f"{path.name}: the title cell must state the run time ('**Run time:** about N s on a 2-core CPU')"
     quoted = seconds_of(m.group(0))
-    assert quoted, f"{path.name}: write the title cell's run time as 'about N s' or 'about N min', got {m.group(0)!r}"
+    assert quoted, (f"{path.name}: write the title cell's run time as 'about N s' or 'about N min' (约 N 秒, "
+                    f"约 N 分钟), got {m.group(0)!r}")
     seconds = stored_run_seconds(data)
     assert seconds, f"{path.name}: no metadata.course.run_seconds: re-execute it with scripts/execute_notebooks.py"
     assert quoted / RUN_TIME_FACTOR <= seconds <= quoted * RUN_TIME_FACTOR, (
@@ -355,6 +378,7 @@ def test_title_cell_run_time_agrees_with_the_stored_run(nb):
 def test_run_time_parsing():
     assert seconds_of("~5 s") == 5 and seconds_of("~2 min (QUICK); ~6 min full") == 120
     assert seconds_of("**Run time:** about 3 minutes with QUICK") == 180 and seconds_of("half a minute") is None
+    assert seconds_of("**运行时间：** 约 25 秒") == 25 and seconds_of("约 3 分钟（QUICK）") == 180
 
 
 def test_execute_notebooks_writes_measured_times_into_the_readme(tmp_path):
@@ -372,6 +396,12 @@ def test_execute_notebooks_writes_measured_times_into_the_readme(tmp_path):
     text = readme.read_text()
     assert "| x | ~25 s |" in text and "| y | ~3 min (QUICK); ~6 min full |" in text
     assert [mod.format_duration(s) for s in (3.2, 23, 130)] == ["~3 s", "~25 s", "~2 min"]
+    readme_zh = tmp_path / "README.zh.md"
+    readme_zh.write_text("| [00 环境](notebooks/zh/00_a.ipynb) | x | 约 5 秒 |\n"
+                         "| [00_a](notebooks/00_a.ipynb) | English row | ~5 s |\n")
+    assert mod.update_readme({"00_a": 130.0}, readme_zh, "zh") == ["00_a"]
+    assert readme_zh.read_text().splitlines() == ["| [00 环境](notebooks/zh/00_a.ipynb) | x | 约 2 分钟 |",
+                                                  "| [00_a](notebooks/00_a.ipynb) | English row | ~5 s |"]
     import nbformat
 
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(

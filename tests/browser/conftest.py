@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from .labserver import LabServer, make_course_copy
+from .labserver import CHINESE_UI, LabServer, make_course_copy
 from .settings import CHROMIUM, CHROMIUM_ARGS, ROOT, VIEWPORT
 
 
@@ -91,10 +91,8 @@ def browser(tmp_path_factory):
         playwright.stop()
 
 
-@pytest.fixture(scope="session")
-def lab(browser, course_copy, tmp_path_factory):
-    """JupyterLab serving the course copy; stopped (server and kernels, by PID) when the session ends."""
-    server = LabServer(course_copy, tmp_path_factory.mktemp("jupyterlab"), python=sys.executable)
+def _serving(server: LabServer):
+    """Start ``server``, yield it, stop it (server and kernels, by PID) and check nothing survived."""
     server.start()
     try:
         yield server
@@ -103,8 +101,7 @@ def lab(browser, course_copy, tmp_path_factory):
     assert not survivors, f"processes left running after stopping JupyterLab: {survivors}"
 
 
-@pytest.fixture
-def lab_page(browser, lab):
+def _tab(browser, server: LabServer):
     """A fresh tab; closed afterwards without saving, and every kernel shut down (checked by PID)."""
     page = browser.new_page()
     page.set_default_timeout(60_000)
@@ -112,6 +109,28 @@ def lab_page(browser, lab):
         yield page
     finally:
         page.close(run_before_unload=False)
-        alive = lab.shutdown_all_kernels()
+        alive = server.shutdown_all_kernels()
         assert not alive, f"kernels still running after shutdown: PIDs {alive}"
 
+
+@pytest.fixture(scope="session")
+def lab(browser, course_copy, tmp_path_factory):
+    """JupyterLab serving the course copy."""
+    yield from _serving(LabServer(course_copy, tmp_path_factory.mktemp("jupyterlab"), python=sys.executable))
+
+
+@pytest.fixture(scope="session")
+def lab_zh(browser, course_copy, tmp_path_factory):
+    """A second JupyterLab on the same copy, its UI in Chinese, for the Chinese edition (notebooks/zh/)."""
+    yield from _serving(LabServer(course_copy, tmp_path_factory.mktemp("jupyterlab-zh"), python=sys.executable,
+                                  settings=CHINESE_UI))
+
+
+@pytest.fixture
+def lab_page(browser, lab):
+    yield from _tab(browser, lab)
+
+
+@pytest.fixture
+def lab_zh_page(browser, lab_zh):
+    yield from _tab(browser, lab_zh)

@@ -137,8 +137,15 @@ def read_page(page) -> dict:
     return page.evaluate(_READ_PAGE_JS)
 
 
+#: Menu titles in the UI languages the suite uses (JupyterLab in English, and in Chinese for notebooks/zh/).
+MENU_TITLES = {"File": ("File", "文件"), "Edit": ("Edit", "编辑"), "Run": ("Run", "运行")}
+#: The status bar's "kernel idle" word, in the same languages.
+IDLE = r"\| (?:Idle|空闲)"
+
+
 def _click_menu(page, menu: str, command: str) -> None:
-    page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^{menu}$")).first.click()
+    titles = "|".join(MENU_TITLES.get(menu, (menu,)))
+    page.locator(".lm-MenuBar-item", has_text=re.compile(rf"^(?:{titles})$")).first.click()
     page.locator(f'.lm-Menu li[data-command="{command}"]').click()
 
 
@@ -169,7 +176,7 @@ def open_notebook(page, url: str, n_cells: int, timeout: float = 180) -> dict:
         if state and state["dialogs"]:
             return state  # a dialog blocks the kernel: report it instead of waiting for the timeout
         if state and len(state["cells"]) == n_cells and state["status"] == "idle" \
-                and re.search(r"\| Idle", _kernel_label(state)):
+                and re.search(IDLE, _kernel_label(state)):
             return state
         return None
 
@@ -371,8 +378,18 @@ def save_and_read(page, path: Path, timeout: float = 60) -> nbformat.NotebookNod
     before = path.stat().st_mtime_ns
     _click_menu(page, "File", "docmanager:save")
     _wait(lambda: path.stat().st_mtime_ns != before, timeout, what=f"{path.name} to be saved")
+
+    def saved():  # the server may still be writing: wait for a complete notebook that no longer changes
+        stamp = path.stat().st_mtime_ns
+        try:
+            nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+        except (ValueError, nbformat.reader.NotJSONError):
+            return None
+        time.sleep(0.5)
+        return nb if path.stat().st_mtime_ns == stamp else None
+
     try:
-        return nbformat.read(path, as_version=4)
+        return _wait(saved, timeout, what=f"{path.name} to be saved completely")
     finally:
         path.write_bytes(original)
 
@@ -413,3 +430,28 @@ def run_notebook(page, url: str, stored: nbformat.NotebookNode, name: str, scree
         result.widgets_checked, widget_problems = exercise_widgets(page, widget_timeout)
         result.problems += widget_problems
     return result
+
+
+_SCRIPT_JS = r"""
+() => {
+  const han = s => (s.match(/[\u3400-\u9fff]/g) || []).length;
+  const text = sel => Array.from(document.querySelectorAll(sel)).map(e => e.innerText).join('\n');
+  const menus = Array.from(document.querySelectorAll('.lm-MenuBar-itemLabel')).map(e => e.innerText.trim());
+  const where = document.querySelector('.jp-RenderedMarkdown') || document.body;
+  const family = getComputedStyle(where).fontFamily;
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 64;
+  const g = canvas.getContext('2d');
+  const draw = ch => { g.clearRect(0, 0, 64, 64); g.font = '48px ' + family; g.fillText(ch, 4, 52);
+                       return g.getImageData(0, 0, 64, 64).data.join(','); };
+  return {menus, markdown_han: han(text('.jp-RenderedMarkdown')), output_han: han(text('.jp-OutputArea-output')),
+          glyphs_differ: draw('中') !== draw('练') && draw('中') !== draw(' '), family};
+}
+"""
+
+
+def script_rendering(page) -> dict:
+    """How the page renders Chinese: menu titles, how many Han characters the Markdown and the outputs show,
+    and whether the browser has glyphs for them (``glyphs_differ``: without a CJK font every character is the
+    same "tofu" box)."""
+    return page.evaluate(_SCRIPT_JS)

@@ -32,6 +32,9 @@ from course_utils.ports import free_port
 #: Repository entries the copy links to instead of copying (read-only use by notebooks: data, helpers).
 _NOT_LINKED = {"notebooks", "screenshots", "runs", "logs", "kernel_meta", "rewritten_network"}
 
+#: JupyterLab's UI in Simplified Chinese (needs the pinned jupyterlab-language-pack-zh-CN), for notebooks/zh/.
+CHINESE_UI = {"@jupyterlab/translation-extension:plugin": {"locale": "zh_CN"}}
+
 #: JupyterLab user settings for the tests, ``{plugin id: {setting: value}}``.
 LAB_SETTINGS = {
     # Nothing is ever written back to the notebook files, even in the copy.
@@ -71,8 +74,8 @@ def make_course_copy(repo: Path, dest: Path) -> Path:
     return notebooks
 
 
-def _write_settings(settings_dir: Path) -> None:
-    for plugin_id, values in LAB_SETTINGS.items():
+def _write_settings(settings_dir: Path, settings: dict = LAB_SETTINGS) -> None:
+    for plugin_id, values in settings.items():
         package, plugin = plugin_id.split(":")
         path = settings_dir / package / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -90,8 +93,10 @@ class LabServer:
     """One JupyterLab process; use as a context manager or call ``start()`` / ``stop()``."""
 
     def __init__(self, root_dir: Path, state_dir: Path, python: str = sys.executable,
-                 start_timeout: float = 180.0):
+                 start_timeout: float = 180.0, settings: dict | None = None):
         self.root_dir = Path(root_dir)
+        #: user settings on top of LAB_SETTINGS, e.g. the UI language
+        self.settings = {**LAB_SETTINGS, **(settings or {})}
         self.state_dir = Path(state_dir)
         self.python = python
         self.start_timeout = start_timeout
@@ -109,7 +114,7 @@ class LabServer:
         for path in dirs.values():
             path.mkdir(parents=True, exist_ok=True)
         (dirs["config"] / "jupyter_server_config.json").write_text(json.dumps(SERVER_CONFIG), encoding="utf-8")
-        _write_settings(dirs["settings"])
+        _write_settings(dirs["settings"], self.settings)
         env = dict(os.environ)
         # The CPU speed fixes are runtime.setup()'s job inside each kernel, as for a learner.
         for name in ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN", "JUPYTER_PATH", "PYTHONPATH"):

@@ -12,6 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 #: Every lesson, found by the same pattern as the other notebook tests, so new lessons are picked up.
 NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+#: The Chinese edition's lessons run in the browser suite, with JupyterLab's UI in Chinese (the Makefile's ZH_BROWSER;
+#: the others run under nbval): the shortest lesson, and the one with an interactive widget.
+ZH_NOTEBOOK_FILES = [NOTEBOOKS / "zh" / "00_environment_setup.ipynb", NOTEBOOKS / "zh" / "01_custom_huber_loss.ipynb"]
 CHROMIUM = os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium")
 RUN_TIMEOUT = float(os.environ.get("COURSE_BROWSER_TIMEOUT", "900"))
 SCREENSHOTS = Path(os.environ.get("COURSE_SCREENSHOTS", ROOT / "screenshots"))

@@ -1,7 +1,8 @@
 """Every lesson in JupyterLab as a learner runs it: open, Run All, read the page, move every widget.
 
 Parametrised over ``notebooks/NN_*.ipynb``, so a new lesson is tested without touching this file. A
-full-page screenshot of each finished notebook is written to ``screenshots/<notebook>.png``.
+full-page screenshot of each finished notebook is written to ``screenshots/<notebook>.png``. Two lessons of the
+Chinese edition run the same way in a JupyterLab whose UI is in Chinese (``screenshots/zh-<notebook>.png``).
 
 This is the one execution of each lesson in ``make test``: the notebook is saved after Run All and the
 cells tagged ``nbval-check-output`` are compared with the stored outputs as nbval would
@@ -13,8 +14,8 @@ import pytest
 
 from notebook_outputs import checked_output_problems
 
-from .labpage import run_notebook
-from .settings import NOTEBOOK_FILES, RUN_TIMEOUT, SCREENSHOTS
+from .labpage import run_notebook, script_rendering
+from .settings import NOTEBOOK_FILES, RUN_TIMEOUT, SCREENSHOTS, ZH_NOTEBOOK_FILES
 
 pytestmark = pytest.mark.browser
 
@@ -29,6 +30,28 @@ def test_notebook_runs_clean_in_jupyterlab(notebook, course_copy, lab, lab_page)
     if result.executed is not None:
         result.problems += checked_output_problems(stored, result.executed)
     print(f"{notebook.name}: Run All took {result.seconds:.1f} s; screenshot {result.screenshot}")
+    for action in result.widgets_checked:
+        print(f"  widget: {action}")
+    result.fail_if_problems()
+
+
+@pytest.mark.parametrize("notebook", ZH_NOTEBOOK_FILES, ids=[p.stem for p in ZH_NOTEBOOK_FILES])
+def test_chinese_notebook_runs_clean_in_chinese_jupyterlab(notebook, course_copy, lab_zh, lab_zh_page):
+    relpath = f"zh/{notebook.name}"
+    stored = nbformat.read(course_copy / relpath, as_version=4)
+    result = run_notebook(lab_zh_page, lab_zh.workspace_url(relpath, workspace=f"zh-{notebook.stem}"), stored,
+                          name=relpath, screenshot=SCREENSHOTS / f"zh-{notebook.stem}.png",
+                          timeout=RUN_TIMEOUT, save_to=course_copy / relpath)
+    if result.executed is not None:
+        result.problems += checked_output_problems(stored, result.executed)
+    page = script_rendering(lab_zh_page)
+    # JupyterLab itself speaks Chinese (the language pack), and the notebook's text and outputs are Chinese...
+    assert {"文件", "编辑", "运行"} <= set(page["menus"]), f"the menu bar is not in Chinese: {page['menus']}"
+    assert page["markdown_han"] > 200, "the rendered Markdown has (almost) no Chinese in it"
+    assert page["output_han"] > 0, "no output of the notebook is in Chinese (runtime.setup(lang='zh'))"
+    # ...drawn with real glyphs: two different characters render differently (tofu boxes render the same).
+    assert page["glyphs_differ"], "Chromium draws Chinese as boxes: install a CJK font (fonts-wqy-microhei)"
+    print(f"{relpath}: Run All took {result.seconds:.1f} s; screenshot {result.screenshot}")
     for action in result.widgets_checked:
         print(f"  widget: {action}")
     result.fail_if_problems()
