@@ -46,7 +46,7 @@ class Exercise:
         """"Exercise 01.2 (title)" in the current language (texts are translated when shown, not at import)."""
         if not self.number:
             return ""
-        title = f" ({tr(self.title)})" if self.title else ""
+        title = tr(" ({title})", title=tr(self.title)) if self.title else ""
         return tr("Exercise {number}", number=self.number) + title
 
     # ---- to implement ----

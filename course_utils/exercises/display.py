@@ -41,7 +41,7 @@ class Result:
         return self.outcome is Outcome.CORRECT
 
     def __str__(self) -> str:
-        return f"{self.exercise.label} - {tr(_LABELS[self.outcome])}: {self.message}"
+        return f"{_heading(self.exercise.label, tr(_LABELS[self.outcome]))}{tr(': ')}{self.message}"
 
     __repr__ = __str__
 
@@ -57,10 +57,15 @@ class Result:
 
     def _repr_html_(self) -> str:
         colour = _COLOURS[self.outcome]
-        outcome = html.escape(tr(_LABELS[self.outcome]))
+        outcome = tr(_LABELS[self.outcome])
         return (f'<div style="border-left: 4px solid {colour}; padding: 2px 8px">'
-                f'<b style="color:{colour}">{html.escape(self.exercise.label)} - {outcome}</b>: '
+                f'<b style="color:{colour}">{html.escape(_heading(self.exercise.label, outcome))}</b>{tr(": ")}'
                 f'<span style="white-space: pre-wrap">{html.escape(self.message)}</span></div>')
+
+
+def _heading(label: str, kind: str) -> str:
+    """"Exercise 01.2 - Correct" ("练习 01.2 — 正确" in Chinese typography)."""
+    return tr("{label} - {kind}", label=label, kind=kind)
 
 
 def show(result: Result) -> None:
@@ -75,15 +80,16 @@ def show(result: Result) -> None:
 
 def show_text(label: str, kind: str, text: str, code: bool = False) -> None:
     """Show a hint or a solution (``code=True``: as a Python block) under ``"<label> - <kind>:"``."""
-    plain = f"{label} - {kind}:\n{text}"
+    heading = _heading(label, kind) + tr(":")
+    plain = f"{heading}\n{text}"
     if not in_kernel():
         print(plain)
         return
     from IPython.display import display
 
     if code:
-        bundle = {"text/markdown": f"**{html.escape(label)} - {kind}:**\n```python\n{text}\n```"}
+        bundle = {"text/markdown": f"**{html.escape(heading)}**\n```python\n{text}\n```"}
     else:
-        bundle = {"text/html": f"<b>{html.escape(label)} - {kind}:</b> "
+        bundle = {"text/html": f"<b>{html.escape(heading)}</b> "
                                f'<span style="white-space: pre-wrap">{html.escape(text)}</span>'}
     display({**bundle, "text/plain": plain}, raw=True)

@@ -6,6 +6,10 @@ Keys are the English templates exactly as written at the ``tr()`` call sites; ke
 MESSAGES = {
     # course_utils.exercises (base, display)
     "Exercise {number}": "练习 {number}",
+    " ({title})": "（{title}）",
+    "{label} - {kind}": "{label} — {kind}",
+    ": ": "：",
+    ":": "：",
     "Correct": "正确",
     "Incorrect": "不正确",
     "Not attempted yet": "尚未作答",
