@@ -13,12 +13,13 @@ ms = pytest.importorskip("mindspore")
 from mindspore import nn, ops  # noqa: E402
 
 from course_utils.exercises import Outcome, ____, nb01  # noqa: E402
-from test_exercises_nb01 import (  # noqa: E402,F401  (pynative is a fixture)
+from test_exercises_nb01 import (  # noqa: E402,F401  (pynative: the English tests' fixture, used below)
     FIX_WORDS, BuggyHuberLoss, FixedDeltaOne, Float32Out, HalfDone, MeanOverWeights, NaiveLogCosh,
     NaiveLogCoshFloat16, NoDeltaArgument, NotALoss, NumpyInside, OneBugFixed, PythonIf, ReductionDropped,
     StableLogCoshAlwaysSum, StableLogCoshFloat32Out, StrictWrongLinear, TwoBugsFixed, WeightsIgnored,
     WrongLinearPiece, pynative)
 
+pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: fast, as in the English tests
 _CJK = (0x3400, 0x9FFF)
 
 
@@ -82,11 +83,11 @@ class ReturnsNothing(WeightsIgnored):
     (ReturnsPair, ("返回了含 2 个值的 tuple；期望返回一个张量。",)),
     (ReturnsNothing, ("返回了 None（NoneType）；期望返回一个 MindSpore 张量。",)),
 ], ids=lambda v: getattr(v, "__name__", "") if not isinstance(v, tuple) else "")
-def test_q1_rejects_in_chinese(zh, pynative, answer, fragments):
+def test_q1_rejects_in_chinese(zh, answer, fragments):
     incorrect_zh(nb01.q1, answer, *fragments)
 
 
-def test_q1_correct_and_not_attempted_in_chinese(zh, pynative):
+def test_q1_correct_and_not_attempted_in_chinese(zh):
     result = nb01.q1.check(*nb01.q1.reference())
     assert result == Outcome.CORRECT and result.message == "做得好。"
     assert "练习 01.1 (加权 Huber) - 正确" in str(result)
@@ -112,11 +113,11 @@ class MeanIsSum(StableLogCoshAlwaysSum):
     (StableLogCoshAlwaysSum, ("期望 shape 为 (8,)，实际 shape 为 ()",)),
     (MeanIsSum, ("reduction='mean'", "这是各元素损失之和，而不是它们的均值。")),
 ])
-def test_q2_rejects_in_chinese(zh, pynative, answer, fragments):
+def test_q2_rejects_in_chinese(zh, answer, fragments):
     incorrect_zh(nb01.q2, answer, *fragments)
 
 
-def test_q2_correct_in_chinese(zh, pynative):
+def test_q2_correct_in_chinese(zh):
     result = nb01.q2.check(*nb01.q2.reference())
     assert result == Outcome.CORRECT and "练习 01.2 (log-cosh 损失) - 正确" in str(result)
 
@@ -125,7 +126,7 @@ def test_q2_correct_in_chinese(zh, pynative):
 # q3: find the bugs
 # ---------------------------------------------------------------------------------------------
 
-def test_q3_guides_through_the_bugs_one_by_one_in_chinese(zh, pynative):
+def test_q3_guides_through_the_bugs_one_by_one_in_chinese(zh):
     incorrect_zh(nb01.q3, BuggyHuberLoss, "BuggyHuberLoss(reduction='none', delta=1.0) 在输入",
                  "实际 shape 为 ()")
     incorrect_zh(nb01.q3, OneBugFixed, "第 4 个元素", "期望 2.5，实际为 2", "这里 |error| > delta = 1")
@@ -134,7 +135,7 @@ def test_q3_guides_through_the_bugs_one_by_one_in_chinese(zh, pynative):
     assert "练习 01.3 (找出 bug)" in str(nb01.q3.check(BuggyHuberLoss))
 
 
-def test_q3_correct_and_not_attempted_in_chinese(zh, pynative):
+def test_q3_correct_and_not_attempted_in_chinese(zh):
     assert nb01.q3.check(*nb01.q3.reference()).message == "做得好。"
     blank = nb01.q3.check(____)
     assert blank == Outcome.NOT_ATTEMPTED and "请把占位符 ____ 换成你的答案" in blank.message
@@ -157,7 +158,7 @@ CASES = [(nb01.q1, WeightsIgnored), (nb01.q1, MeanOverWeights), (nb01.q1, Reduct
 
 @pytest.mark.parametrize("exercise, answer", CASES,
                          ids=lambda v: getattr(v, "__name__", "") or getattr(v, "title", ""))
-def test_chinese_messages_report_the_english_symptoms(pynative, exercise, answer):
+def test_chinese_messages_report_the_english_symptoms(exercise, answer):
     """Same input, same numbers in both languages; Chinese words instead of English; no fix named."""
     from course_utils import i18n
 

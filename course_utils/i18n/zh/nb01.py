@@ -1,5 +1,9 @@
 """Chinese messages (nb01): the checks of notebook 01's exercises, their titles, hints and solutions."""
 
+import ast
+import textwrap
+from pathlib import Path
+
 MESSAGES = {
     # titles (shown in "练习 01.N (...)")
     "weighted Huber": "加权 Huber",
@@ -82,78 +86,50 @@ MESSAGES = {
         "一共有三个 bug。（1）不带参数调用 super().__init__() 时，得到的是哪种规约方式？"
         "（2）在 |error| == delta 处计算线性段：它必须等于二次段在这里的值 0.5 * delta**2。"
         "（3）用 float16 张量调用它，看看结果的 dtype。",
-
-    # solutions: the same code with Chinese comments (keyed by the dedented English source)
-    '''from course_utils.losses import huber
-
-class WeightedHuberLoss(nn.LossBase):
-    def __init__(self, delta=1.0, reduction="mean"):
-        super().__init__(reduction)
-        self.delta = delta
-
-    def construct(self, logits, labels, weights):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        loss = huber(error, self.delta)   # the elementwise Huber of course_utils.losses (ops.where inside)
-        # get_loss multiplies by the weights, reduces in float32 and casts back to the loss's dtype
-        return self.get_loss(ops.cast(loss, logits.dtype), weights)''':
-    '''from course_utils.losses import huber
-
-class WeightedHuberLoss(nn.LossBase):
-    def __init__(self, delta=1.0, reduction="mean"):
-        super().__init__(reduction)
-        self.delta = delta
-
-    def construct(self, logits, labels, weights):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        loss = huber(error, self.delta)   # course_utils.losses 中的逐元素 Huber（内部使用 ops.where）
-        # get_loss 乘以权重，在 float32 下做规约，再转换回损失的 dtype
-        return self.get_loss(ops.cast(loss, logits.dtype), weights)''',
-
-    '''import math
-
-class LogCoshLoss(nn.LossBase):
-    def __init__(self, reduction="mean"):
-        super().__init__(reduction)
-
-    def construct(self, logits, labels):
-        abs_error = ops.abs(ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32))
-        # log(cosh(e)) without computing cosh(e), which overflows for large |e|
-        loss = abs_error + ops.log1p(ops.exp(-2.0 * abs_error)) - math.log(2.0)
-        return self.get_loss(ops.cast(loss, logits.dtype))''':
-    '''import math
-
-class LogCoshLoss(nn.LossBase):
-    def __init__(self, reduction="mean"):
-        super().__init__(reduction)
-
-    def construct(self, logits, labels):
-        abs_error = ops.abs(ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32))
-        # 计算 log(cosh(e)) 而不计算 cosh(e)：|e| 较大时 cosh(e) 会溢出
-        loss = abs_error + ops.log1p(ops.exp(-2.0 * abs_error)) - math.log(2.0)
-        return self.get_loss(ops.cast(loss, logits.dtype))''',
-
-    '''class FixedHuberLoss(nn.LossBase):
-    def __init__(self, delta=1.0, reduction="mean"):
-        super().__init__(reduction)                              # bug 1: reduction was not passed on
-        self.delta = delta
-
-    def construct(self, logits, labels):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        abs_error = ops.abs(error)
-        quadratic = 0.5 * ops.square(error)
-        linear = self.delta * (abs_error - 0.5 * self.delta)     # bug 2: was (abs_error - self.delta)
-        loss = ops.where(abs_error <= self.delta, quadratic, linear)
-        return self.get_loss(ops.cast(loss, logits.dtype))        # bug 3: the loss stayed float32''':
-    '''class FixedHuberLoss(nn.LossBase):
-    def __init__(self, delta=1.0, reduction="mean"):
-        super().__init__(reduction)                              # bug 1：原来没有把 reduction 传下去
-        self.delta = delta
-
-    def construct(self, logits, labels):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        abs_error = ops.abs(error)
-        quadratic = 0.5 * ops.square(error)
-        linear = self.delta * (abs_error - 0.5 * self.delta)     # bug 2：原来是 (abs_error - self.delta)
-        loss = ops.where(abs_error <= self.delta, quadratic, linear)
-        return self.get_loss(ops.cast(loss, logits.dtype))        # bug 3：原来损失一直是 float32''',
 }
+
+#: English comment of a reference solution -> Chinese. Solutions are code: only their comments are translated.
+_SOLUTION_COMMENTS = {
+    "# the elementwise Huber of course_utils.losses (ops.where inside)":
+        "# course_utils.losses 中的逐元素 Huber（内部使用 ops.where）",
+    "# get_loss multiplies by the weights, reduces in float32 and casts back to the loss's dtype":
+        "# get_loss 乘以权重，在 float32 下做规约，再转换回损失的 dtype",
+    "# log(cosh(e)) without computing cosh(e), which overflows for large |e|":
+        "# 计算 log(cosh(e)) 而不计算 cosh(e)：|e| 较大时 cosh(e) 会溢出",
+    "# bug 1: reduction was not passed on": "# bug 1：原来没有把 reduction 传下去",
+    "# bug 2: was (abs_error - self.delta)": "# bug 2：原来是 (abs_error - self.delta)",
+    "# bug 3: the loss stayed float32": "# bug 3：原来损失一直是 float32",
+}
+
+
+def _solutions() -> dict:
+    """{the English solution ``.solution()`` shows: the same code with Chinese comments}.
+
+    The reference classes are read from the exercise module's source, as ``inspect.getsource`` returns them
+    (with the exercise's ``solution_imports`` in front), without importing MindSpore; so the code is written
+    once, in ``course_utils/exercises/nb01.py``. A solution whose comments changed is left out (it is then
+    shown in English, and tests/test_i18n_nb01.py fails)."""
+    source = (Path(__file__).resolve().parents[2] / "exercises" / "nb01.py").read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
+    tree = ast.parse(source)
+    imports = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            fields = {t.id: s.value.value for s in node.body if isinstance(s, ast.Assign)
+                      for t in s.targets if isinstance(t, ast.Name) and isinstance(s.value, ast.Constant)}
+            if fields.get("name"):
+                imports[fields["name"]] = fields.get("solution_imports", "")
+    entries = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name in imports and node.col_offset > 0:
+            code = textwrap.dedent("".join(lines[node.lineno - 1:node.end_lineno]))
+            english = textwrap.dedent(f"{imports[node.name]}\n\n{code}" if imports[node.name] else code).strip()
+            chinese = english
+            for en, zh in _SOLUTION_COMMENTS.items():
+                chinese = chinese.replace(en, zh)
+            if all(en not in chinese for en in _SOLUTION_COMMENTS) and chinese != english:
+                entries[english] = chinese
+    return entries
+
+
+MESSAGES.update(_solutions())
