@@ -23,6 +23,7 @@ import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, NotAttempted, code_references, register, to_numpy
 from course_utils.fmt import significant as _fmt
+from course_utils.i18n import N_, tr
 
 # Errors (logits - labels) chosen to cover every region for delta = 1: zero, inside, exactly +-delta, beyond.
 _LOGITS = np.array([1.5, 0.0, 2.0, -1.0, 3.0, 0.25, -2.5, 5.0], dtype=np.float32)
@@ -86,8 +87,9 @@ class _LossExercise(Exercise):
         except (NotAttempted, Incorrect):
             raise
         except TypeError as exc:
-            raise Incorrect(f"{name}({args}) failed with TypeError: {str(exc).splitlines()[0]}. "
-                            f"The constructor must accept {' and '.join(kwargs)} as keyword arguments.") from None
+            raise Incorrect(tr("{call} failed with TypeError: {error}. The constructor must accept {names} as "
+                               "keyword arguments.", call=f"{name}({args})", error=str(exc).splitlines()[0],
+                               names=tr(" and ").join(kwargs))) from None
 
     def _inputs(self, logits, labels, dtype=None):
         args = [_tensor(logits, dtype), _tensor(labels, dtype)]
@@ -104,9 +106,11 @@ class _LossExercise(Exercise):
     def _run(self, loss, args, label):
         out = self.call(loss, *args)
         if isinstance(out, (tuple, list)):
-            raise Incorrect(f"{label} returned a {type(out).__name__} of {len(out)} values; expected one tensor.")
+            raise Incorrect(tr("{label} returned a {kind} of {n} values; expected one tensor.", label=label,
+                               kind=type(out).__name__, n=len(out)))
         if not hasattr(out, "asnumpy"):
-            raise Incorrect(f"{label} returned {out!r} ({type(out).__name__}); expected a MindSpore tensor.")
+            raise Incorrect(tr("{label} returned {value} ({kind}); expected a MindSpore tensor.", label=label,
+                               value=repr(out), kind=type(out).__name__))
         return out
 
     def _inputs_text(self, logits, labels):
@@ -120,11 +124,11 @@ class _LossExercise(Exercise):
         from mindspore import nn
 
         if not isinstance(cls, type):
-            raise Incorrect(f"`{self.name}` should be a class (class {self.name}(nn.LossBase): ...), "
-                            f"got a {type(cls).__name__}.")
+            raise Incorrect(tr("`{name}` should be a class (class {name}(nn.LossBase): ...), got a {kind}.",
+                               name=self.name, kind=type(cls).__name__))
         if not issubclass(cls, nn.LossBase):
-            raise Incorrect(f"{self.name} should derive from nn.LossBase (it gives you reduction and "
-                            f"self.get_loss); its bases are {[b.__name__ for b in cls.__bases__]}.")
+            raise Incorrect(tr("{name} should derive from nn.LossBase (it gives you reduction and self.get_loss); "
+                               "its bases are {bases}.", name=self.name, bases=[b.__name__ for b in cls.__bases__]))
 
     def _check_none(self, cls, delta, logits, labels):
         loss, label = self._make(cls, "none", delta)
@@ -133,28 +137,31 @@ class _LossExercise(Exercise):
         expected = self._expected_none(logits, labels, delta)
         inputs = self._inputs_text(logits, labels)
         if got.shape != expected.shape:
-            what = " (reduction='none' keeps one loss per element)" if got.ndim == 0 else ""
-            raise Incorrect(f"{label} on {inputs}: expected shape {expected.shape}, got shape {got.shape}{what}.")
+            what = tr(" (reduction='none' keeps one loss per element)") if got.ndim == 0 else ""
+            raise Incorrect(tr("{label} on {inputs}: expected shape {expected}, got shape {got}{what}.", label=label,
+                               inputs=inputs, expected=expected.shape, got=got.shape, what=what))
         bad = ~np.isclose(got, expected, rtol=1e-4, atol=1e-5)
         if not bad.any():
             return
         if self.extra_input:
             unweighted = self.elementwise(np.float64(logits) - np.float64(labels), delta)
             if np.allclose(got, unweighted, rtol=1e-4, atol=1e-5):
-                raise Incorrect(f"{label} on {inputs}: expected the weighted losses "
-                                f"{np.round(expected, 4).tolist()}, got the unweighted losses "
-                                f"{np.round(got, 4).tolist()}: the weights have no effect.")
+                raise Incorrect(tr("{label} on {inputs}: expected the weighted losses {expected}, got the "
+                                   "unweighted losses {got}: the weights have no effect.", label=label,
+                                   inputs=inputs, expected=np.round(expected, 4).tolist(),
+                                   got=np.round(got, 4).tolist()))
         # report an element at |error| == delta first when one is wrong: the most telling place
         boundary = bad & np.isclose(np.abs(np.float64(logits) - np.float64(labels)), delta) if self.uses_delta else bad
         i = int(np.argmax(boundary)) if boundary.any() else int(np.argmax(bad))
         error = float(logits[i]) - float(labels[i])
         where = self.region(error, delta)
-        raise Incorrect(f"{label}, element {i} (logits {_fmt(logits[i])}, labels {_fmt(labels[i])}, "
-                        f"error {_fmt(error)}{self._weight_text(i)}): expected {_fmt(expected[i])}, "
-                        f"got {_fmt(got[i])}. {where}")
+        raise Incorrect(tr("{label}, element {i} (logits {logits}, labels {labels}, error {error}{weight}): "
+                           "expected {expected}, got {got}. {where}", label=label, i=i, logits=_fmt(logits[i]),
+                           labels=_fmt(labels[i]), error=_fmt(error), weight=self._weight_text(i),
+                           expected=_fmt(expected[i]), got=_fmt(got[i]), where=where))
 
     def _weight_text(self, i):
-        return f", weight {_fmt(_WEIGHTS[i])}" if self.extra_input else ""
+        return tr(", weight {weight}", weight=_fmt(_WEIGHTS[i])) if self.extra_input else ""
 
     def region(self, error, delta) -> str:
         return ""
@@ -167,19 +174,21 @@ class _LossExercise(Exercise):
             loss, label = self._make(cls, reduction, delta)
             got = to_numpy(self._run(loss, self._inputs(logits, labels), label)).astype(np.float64)
             if got.shape != ():
-                raise Incorrect(f"{label} on {inputs}: expected a scalar (shape ()), got shape {got.shape}.")
+                raise Incorrect(tr("{label} on {inputs}: expected a scalar (shape ()), got shape {shape}.",
+                                   label=label, inputs=inputs, shape=got.shape))
             if np.isclose(got, expected, rtol=1e-4, atol=1e-5):
                 continue
             detail = ""
             if reduction == "mean" and np.isclose(got, per_element.sum(), rtol=1e-4):
-                detail = " That is the sum of the per-element losses, not their mean."
+                detail = tr(" That is the sum of the per-element losses, not their mean.")
             elif reduction == "sum" and np.isclose(got, per_element.mean(), rtol=1e-4):
-                detail = " That is the mean of the per-element losses, not their sum."
+                detail = tr(" That is the mean of the per-element losses, not their sum.")
             elif self.extra_input and reduction == "mean" and np.isclose(
                     got, per_element.sum() / self._weights().sum(), rtol=1e-4):
-                detail = (" That is the sum of weight * loss divided by the sum of the weights; 'mean' here is "
-                          f"the mean of weight * loss over all {n} elements.")
-            raise Incorrect(f"{label} on {inputs}: expected {_fmt(expected)}, got {_fmt(got)}.{detail}")
+                detail = tr(" That is the sum of weight * loss divided by the sum of the weights; 'mean' here is "
+                            "the mean of weight * loss over all {n} elements.", n=n)
+            raise Incorrect(tr("{label} on {inputs}: expected {expected}, got {got}.{detail}", label=label,
+                               inputs=inputs, expected=_fmt(expected), got=_fmt(got), detail=detail))
 
     def _check_float16(self, cls, logits, labels, delta=1.0):
         import mindspore as ms
@@ -187,16 +196,16 @@ class _LossExercise(Exercise):
         loss, label = self._make(cls, "none", delta)
         out = self._run(loss, self._inputs(logits, labels, ms.float16), label)
         if out.dtype != ms.float16:
-            raise Incorrect(f"{label} with float16 logits and labels: expected a Float16 loss (the dtype of "
-                            f"its input, as nn.HuberLoss returns), got a {out.dtype} loss.")
+            raise Incorrect(tr("{label} with float16 logits and labels: expected a Float16 loss (the dtype of its "
+                               "input, as nn.HuberLoss returns), got a {dtype} loss.", label=label, dtype=out.dtype))
         got = to_numpy(out).astype(np.float64)
         expected = self._expected_none(logits, labels, delta)
         bad = ~np.isclose(got, expected, rtol=2e-3, atol=2e-3)
         if bad.any():
             i = int(np.argmax(bad))
-            raise Incorrect(f"{label} with float16 inputs, element {i} (error "
-                            f"{_fmt(float(logits[i]) - float(labels[i]))}): expected {_fmt(expected[i])}, got "
-                            f"{_fmt(got[i])}.")
+            raise Incorrect(tr("{label} with float16 inputs, element {i} (error {error}): expected {expected}, got "
+                               "{got}.", label=label, i=i, error=_fmt(float(logits[i]) - float(labels[i])),
+                               expected=_fmt(expected[i]), got=_fmt(got[i])))
 
     def _check_gradient(self, cls, delta, logits, labels):
         import mindspore as ms
@@ -210,12 +219,14 @@ class _LossExercise(Exercise):
         if got.shape == expected.shape and np.allclose(got, expected, rtol=1e-4, atol=1e-6):
             return
         if got.shape == expected.shape and not np.any(got):
-            pointer = (" Section 7 of the notebook ('Common mistakes') shows a loss with this symptom."
+            pointer = (tr(" Section 7 of the notebook ('Common mistakes') shows a loss with this symptom.")
                        if code_references(cls, _NUMPY_NAMES) else "")
-            raise Incorrect(f"the gradient of {label} with respect to logits on {self._inputs_text(logits, labels)}: "
-                            f"expected {np.round(expected, 5).tolist()}, got all zeros.{pointer}")
-        raise Incorrect(f"the gradient of {label} with respect to logits on {self._inputs_text(logits, labels)}: "
-                        f"expected {np.round(expected, 5).tolist()}, got {np.round(got, 5).tolist()}.")
+            raise Incorrect(tr("the gradient of {label} with respect to logits on {inputs}: expected {expected}, got "
+                               "all zeros.{pointer}", label=label, inputs=self._inputs_text(logits, labels),
+                               expected=np.round(expected, 5).tolist(), pointer=pointer))
+        raise Incorrect(tr("the gradient of {label} with respect to logits on {inputs}: expected {expected}, got "
+                           "{got}.", label=label, inputs=self._inputs_text(logits, labels),
+                           expected=np.round(expected, 5).tolist(), got=np.round(got, 5).tolist()))
 
     def _check(self, cls):
         self._answer_name = getattr(cls, "__name__", self.name)
@@ -227,9 +238,9 @@ class _LossExercise(Exercise):
         except Exception as exc:
             if code_references(cls, _NUMPY_NAMES):   # a known mistake: report what happened, not a traceback
                 first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-                raise Incorrect(f"calling {self._answer_name} on the check's inputs raised {type(exc).__name__}: "
-                                f"{first} Section 7 of the notebook ('Common mistakes') shows a loss with this "
-                                "symptom.") from None
+                raise Incorrect(tr("calling {name} on the check's inputs raised {error}: {message} Section 7 of the "
+                                   "notebook ('Common mistakes') shows a loss with this symptom.",
+                                   name=self._answer_name, error=type(exc).__name__, message=first)) from None
             raise
 
     def behaviour(self, cls):
@@ -251,11 +262,11 @@ class _HuberMixin:
     def region(self, error, delta) -> str:
         a = abs(error)
         if np.isclose(a, delta):
-            return (f"This is exactly |error| == delta ({_fmt(delta)}), where the Huber loss is "
-                    f"0.5 * delta**2 = {_fmt(0.5 * delta ** 2)}.")
+            return tr("This is exactly |error| == delta ({delta}), where the Huber loss is 0.5 * delta**2 = "
+                      "{value}.", delta=_fmt(delta), value=_fmt(0.5 * delta ** 2))
         if a < delta:
-            return f"Here |error| < delta = {_fmt(delta)}."
-        return f"Here |error| > delta = {_fmt(delta)}."
+            return tr("Here |error| < delta = {delta}.", delta=_fmt(delta))
+        return tr("Here |error| > delta = {delta}.", delta=_fmt(delta))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -265,10 +276,10 @@ class _HuberMixin:
 class WeightedHuber(_HuberMixin, _LossExercise):
     names = ("WeightedHuberLoss",)
     name = "WeightedHuberLoss"
-    title = "weighted Huber"
+    title = N_("weighted Huber")
     extra_input = True
     solution_imports = "from course_utils.losses import huber"
-    hint_text = (
+    hint_text = N_(
         "Start from your HuberLoss: the same __init__(self, delta=1.0, reduction='mean'), and "
         "construct(self, logits, labels, weights). Compute the elementwise Huber loss (ops.where, or reuse "
         "huber(error, delta) from course_utils.losses), "
@@ -283,10 +294,10 @@ class WeightedHuber(_HuberMixin, _LossExercise):
 class LogCosh(_LossExercise):
     names = ("LogCoshLoss",)
     name = "LogCoshLoss"
-    title = "log-cosh loss"
+    title = N_("log-cosh loss")
     uses_delta = False
     solution_imports = "import math"
-    hint_text = (
+    hint_text = N_(
         "log(cosh(e)) is about e**2 / 2 for small errors and |e| - log(2) for large ones, like a smooth "
         "Huber. ops.log(ops.cosh(e)) overflows: cosh(e) is inf above |e| ~ 89 in float32 and ~ 11 in "
         "float16. Rewrite it: log(cosh(e)) = |e| + log(1 + exp(-2|e|)) - log(2), where exp(-2|e|) <= 1 "
@@ -319,8 +330,8 @@ class LogCosh(_LossExercise):
 class FindTheBug(_HuberMixin, _LossExercise):
     names = ("FixedHuberLoss",)
     name = "FixedHuberLoss"
-    title = "find the bugs"
-    hint_text = (
+    title = N_("find the bugs")
+    hint_text = N_(
         "There are three bugs. (1) Which reduction does super().__init__() get when called without "
         "arguments? (2) Evaluate the linear piece at |error| == delta: it must equal the quadratic "
         "piece there, 0.5 * delta**2. (3) Call it with float16 tensors and look at the dtype of the result.")

@@ -1,4 +1,135 @@
-"""Chinese messages (nb01)."""
+"""Chinese messages (nb01): the checks of notebook 01's exercises, their titles, hints and solutions."""
+
+import ast
+import textwrap
+from pathlib import Path
 
 MESSAGES = {
+    # titles (shown in "练习 01.N (...)")
+    "weighted Huber": "加权 Huber",
+    "log-cosh loss": "log-cosh 损失",
+    "find the bugs": "找出 bug",
+
+    # what a check reports: which call, which input, expected vs got
+    "{call} failed with TypeError: {error}. The constructor must accept {names} as keyword arguments.":
+        "{call} 失败，抛出 TypeError：{error}。构造函数必须接受关键字参数 {names}。",
+    " and ": " 和 ",
+    "{label} returned a {kind} of {n} values; expected one tensor.":
+        "{label} 返回了含 {n} 个值的 {kind}；期望返回一个张量。",
+    "{label} returned {value} ({kind}); expected a MindSpore tensor.":
+        "{label} 返回了 {value}（{kind}）；期望返回一个 MindSpore 张量。",
+    "`{name}` should be a class (class {name}(nn.LossBase): ...), got a {kind}.":
+        "`{name}` 应当是一个类（class {name}(nn.LossBase): ...），实际是 {kind}。",
+    "{name} should derive from nn.LossBase (it gives you reduction and self.get_loss); its bases are {bases}.":
+        "{name} 应当继承 nn.LossBase（它提供 reduction 和 self.get_loss）；它的基类是 {bases}。",
+    " (reduction='none' keeps one loss per element)": "（reduction='none' 为每个元素保留一个损失）",
+    "{label} on {inputs}: expected shape {expected}, got shape {got}{what}.":
+        "{label} 在输入 {inputs} 上：期望 shape 为 {expected}，实际 shape 为 {got}{what}。",
+    "{label} on {inputs}: expected the weighted losses {expected}, got the unweighted losses {got}: the weights "
+    "have no effect.":
+        "{label} 在输入 {inputs} 上：期望得到加权后的损失 {expected}，实际得到未加权的损失 {got}：权重没有起作用。",
+    "{label}, element {i} (logits {logits}, labels {labels}, error {error}{weight}): expected {expected}, got "
+    "{got}. {where}":
+        "{label}，第 {i} 个元素（logits {logits}，labels {labels}，误差 {error}{weight}）：期望 {expected}，"
+        "实际为 {got}。{where}",
+    ", weight {weight}": "，权重 {weight}",
+    "This is exactly |error| == delta ({delta}), where the Huber loss is 0.5 * delta**2 = {value}.":
+        "这里恰好 |error| == delta（{delta}），此处的 Huber 损失为 0.5 * delta**2 = {value}。",
+    "Here |error| < delta = {delta}.": "这里 |error| < delta = {delta}。",
+    "Here |error| > delta = {delta}.": "这里 |error| > delta = {delta}。",
+    "{label} on {inputs}: expected a scalar (shape ()), got shape {shape}.":
+        "{label} 在输入 {inputs} 上：期望得到标量（shape 为 ()），实际 shape 为 {shape}。",
+    " That is the sum of the per-element losses, not their mean.": "这是各元素损失之和，而不是它们的均值。",
+    " That is the mean of the per-element losses, not their sum.": "这是各元素损失的均值，而不是它们的和。",
+    " That is the sum of weight * loss divided by the sum of the weights; 'mean' here is the mean of weight * "
+    "loss over all {n} elements.":
+        "这是 weight * loss 之和除以权重之和；这里的 'mean' 指 weight * loss 在全部 {n} 个元素上的均值。",
+    "{label} on {inputs}: expected {expected}, got {got}.{detail}":
+        "{label} 在输入 {inputs} 上：期望 {expected}，实际为 {got}。{detail}",
+    "{label} with float16 logits and labels: expected a Float16 loss (the dtype of its input, as nn.HuberLoss "
+    "returns), got a {dtype} loss.":
+        "{label} 在 float16 的 logits 和 labels 上：期望得到 Float16 的损失（与输入的 dtype 相同，nn.HuberLoss "
+        "也是如此），实际得到 {dtype} 的损失。",
+    "{label} with float16 inputs, element {i} (error {error}): expected {expected}, got {got}.":
+        "{label} 在 float16 输入上，第 {i} 个元素（误差 {error}）：期望 {expected}，实际为 {got}。",
+    " Section 7 of the notebook ('Common mistakes') shows a loss with this symptom.":
+        "notebook 第 7 节（“常见错误”）展示了一个有同样症状的损失函数。",
+    "the gradient of {label} with respect to logits on {inputs}: expected {expected}, got all zeros.{pointer}":
+        "{label} 在输入 {inputs} 上对 logits 的梯度：期望 {expected}，实际全为零。{pointer}",
+    "the gradient of {label} with respect to logits on {inputs}: expected {expected}, got {got}.":
+        "{label} 在输入 {inputs} 上对 logits 的梯度：期望 {expected}，实际为 {got}。",
+    "calling {name} on the check's inputs raised {error}: {message} Section 7 of the notebook ('Common mistakes') "
+    "shows a loss with this symptom.":
+        "用检查的输入调用 {name} 时抛出了 {error}：{message} notebook 第 7 节（“常见错误”）展示了一个有同样症状的"
+        "损失函数。",
+
+    # hints
+    "Start from your HuberLoss: the same __init__(self, delta=1.0, reduction='mean'), and construct(self, logits, "
+    "labels, weights). Compute the elementwise Huber loss (ops.where, or reuse huber(error, delta) from "
+    "course_utils.losses), then let LossBase do the weighting and the reduction: return self.get_loss(loss, "
+    "weights). For float16 inputs, compute in float32 and cast the loss back to logits.dtype before get_loss.":
+        "从你的 HuberLoss 出发：同样的 __init__(self, delta=1.0, reduction='mean')，以及 construct(self, logits, "
+        "labels, weights)。先计算逐元素的 Huber 损失（用 ops.where，或复用 course_utils.losses 中的 "
+        "huber(error, delta)），再让 LossBase 完成加权和规约：return self.get_loss(loss, weights)。输入为 "
+        "float16 时，先用 float32 计算，在调用 get_loss 之前把损失转换回 logits.dtype。",
+    "log(cosh(e)) is about e**2 / 2 for small errors and |e| - log(2) for large ones, like a smooth Huber. "
+    "ops.log(ops.cosh(e)) overflows: cosh(e) is inf above |e| ~ 89 in float32 and ~ 11 in float16. Rewrite it: "
+    "log(cosh(e)) = |e| + log(1 + exp(-2|e|)) - log(2), where exp(-2|e|) <= 1 never overflows (ops.log1p, "
+    "ops.exp). Compute in float32, cast back to logits.dtype, and reduce with self.get_loss.":
+        "log(cosh(e)) 在误差小时约为 e**2 / 2，误差大时约为 |e| - log(2)，相当于平滑版的 Huber。"
+        "ops.log(ops.cosh(e)) 会溢出：float32 下 |e| 超过约 89、float16 下超过约 11 时，cosh(e) 就是 inf。"
+        "把它改写为 log(cosh(e)) = |e| + log(1 + exp(-2|e|)) - log(2)，其中 exp(-2|e|) <= 1，永远不会溢出"
+        "（ops.log1p、ops.exp）。用 float32 计算，转换回 logits.dtype，再用 self.get_loss 做规约。",
+    "There are three bugs. (1) Which reduction does super().__init__() get when called without arguments? "
+    "(2) Evaluate the linear piece at |error| == delta: it must equal the quadratic piece there, 0.5 * delta**2. "
+    "(3) Call it with float16 tensors and look at the dtype of the result.":
+        "一共有三个 bug。（1）不带参数调用 super().__init__() 时，得到的是哪种规约方式？"
+        "（2）在 |error| == delta 处计算线性段：它必须等于二次段在这里的值 0.5 * delta**2。"
+        "（3）用 float16 张量调用它，看看结果的 dtype。",
 }
+
+#: English comment of a reference solution -> Chinese. Solutions are code: only their comments are translated.
+_SOLUTION_COMMENTS = {
+    "# the elementwise Huber of course_utils.losses (ops.where inside)":
+        "# course_utils.losses 中的逐元素 Huber（内部使用 ops.where）",
+    "# get_loss multiplies by the weights, reduces in float32 and casts back to the loss's dtype":
+        "# get_loss 乘以权重，在 float32 下做规约，再转换回损失的 dtype",
+    "# log(cosh(e)) without computing cosh(e), which overflows for large |e|":
+        "# 计算 log(cosh(e)) 而不计算 cosh(e)：|e| 较大时 cosh(e) 会溢出",
+    "# bug 1: reduction was not passed on": "# bug 1：原来没有把 reduction 传下去",
+    "# bug 2: was (abs_error - self.delta)": "# bug 2：原来是 (abs_error - self.delta)",
+    "# bug 3: the loss stayed float32": "# bug 3：原来损失一直是 float32",
+}
+
+
+def _solutions() -> dict:
+    """{the English solution ``.solution()`` shows: the same code with Chinese comments}.
+
+    The reference classes are read from the exercise module's source, as ``inspect.getsource`` returns them
+    (with the exercise's ``solution_imports`` in front), without importing MindSpore; so the code is written
+    once, in ``course_utils/exercises/nb01.py``. A solution whose comments changed is left out (it is then
+    shown in English, and tests/test_i18n_nb01.py fails)."""
+    source = (Path(__file__).resolve().parents[2] / "exercises" / "nb01.py").read_text(encoding="utf-8")
+    lines = source.splitlines(keepends=True)
+    tree = ast.parse(source)
+    imports = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            fields = {t.id: s.value.value for s in node.body if isinstance(s, ast.Assign)
+                      for t in s.targets if isinstance(t, ast.Name) and isinstance(s.value, ast.Constant)}
+            if fields.get("name"):
+                imports[fields["name"]] = fields.get("solution_imports", "")
+    entries = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name in imports and node.col_offset > 0:
+            code = textwrap.dedent("".join(lines[node.lineno - 1:node.end_lineno]))
+            english = textwrap.dedent(f"{imports[node.name]}\n\n{code}" if imports[node.name] else code).strip()
+            chinese = english
+            for en, zh in _SOLUTION_COMMENTS.items():
+                chinese = chinese.replace(en, zh)
+            if all(en not in chinese for en in _SOLUTION_COMMENTS) and chinese != english:
+                entries[english] = chinese
+    return entries
+
+
+MESSAGES.update(_solutions())
