@@ -20,7 +20,7 @@ import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
 from course_utils.fmt import significant as _fmt
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 
 _DEFAULT_AUX_WEIGHT = 0.4   # the default the exercise asks for (the reference's signature says it too)
 
@@ -166,7 +166,7 @@ class TwoHeadLoss(_FromReference):
         from mindspore import nn
 
         _require_subclass(cls, "TwoHeadWithLoss", nn.WithLossCell, "nn.WithLossCell",
-                          "it stores the backbone and the loss, and Model/TrainOneStepCell know how to use it")
+                          N_("it stores the backbone and the loss, and Model/TrainOneStepCell know how to use it"))
         TwoHeadNet = _two_head_net_class()
         x, y = _inputs()
         net = TwoHeadNet(seed=0)
@@ -305,7 +305,7 @@ class ClipValue(_FromReference):
         from mindspore import nn
 
         _require_subclass(cls, "ClipValueTrainStep", nn.TrainOneStepCell, "nn.TrainOneStepCell",
-                          "reuse its self.network, self.weights, self.optimizer and gradient operations")
+                          N_("reuse its self.network, self.weights, self.optimizer and gradient operations"))
         lr = 0.1
         for clip_value in (0.05, None):
             c = 1.0 if clip_value is None else clip_value
@@ -363,12 +363,12 @@ def _clip_value_solution():
 
 #: (curve, patience, min_delta, what the case is about)
 _CURVES = [
-    ([1.0, 0.8, 0.7, 0.72, 0.75, 0.71, 0.9], 3, 0.0, "a typical U-shaped validation curve"),
-    ([1.0, 0.8, 0.7, 0.72, 0.69, 0.71, 0.73, 0.74], 2, 0.0, "an improvement resets the count"),
-    ([1.0, 0.9, 0.9, 0.9, 0.8], 2, 0.0, "a tie (equal value) is not an improvement"),
-    ([1.0, 0.8, 0.6, 0.5, 0.45, 0.44], 2, 0.0, "a curve that keeps improving: never stops"),
-    ([1.0, 0.95, 0.93, 0.5], 2, 0.1, "min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1"),
-    ([0.5, 0.6, 0.7], 1, 0.0, "patience=1: stop at the first epoch without improvement"),
+    ([1.0, 0.8, 0.7, 0.72, 0.75, 0.71, 0.9], 3, 0.0, N_("a typical U-shaped validation curve")),
+    ([1.0, 0.8, 0.7, 0.72, 0.69, 0.71, 0.73, 0.74], 2, 0.0, N_("an improvement resets the count")),
+    ([1.0, 0.9, 0.9, 0.9, 0.8], 2, 0.0, N_("a tie (equal value) is not an improvement")),
+    ([1.0, 0.8, 0.6, 0.5, 0.45, 0.44], 2, 0.0, N_("a curve that keeps improving: never stops")),
+    ([1.0, 0.95, 0.93, 0.5], 2, 0.1, N_("min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1")),
+    ([0.5, 0.6, 0.7], 1, 0.0, N_("patience=1: stop at the first epoch without improvement")),
 ]
 
 
