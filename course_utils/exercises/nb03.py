@@ -20,6 +20,7 @@ import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
 from course_utils.fmt import significant as _fmt
+from course_utils.i18n import N_, tr
 
 _DEFAULT_AUX_WEIGHT = 0.4   # the default the exercise asks for (the reference's signature says it too)
 
@@ -94,22 +95,26 @@ def _mse(pred, label) -> float:
 
 def _require_subclass(cls, name: str, base, base_name: str, why: str) -> None:
     if not isinstance(cls, type):
-        raise Incorrect(f"`{name}` should be a class (class {name}({base_name}): ...), got {describe(cls)}.")
+        raise Incorrect(tr("`{name}` should be a class (class {name}({base_name}): ...), got {got}.",
+                           name=name, base_name=base_name, got=describe(cls)))
     if not issubclass(cls, base):
-        raise Incorrect(f"{name} should derive from {base_name}: {why}.")
+        raise Incorrect(tr("{name} should derive from {base_name}: {why}.", name=name, base_name=base_name,
+                           why=tr(why)))
 
 
 def _as_loss(out, label: str):
     """The learner's Cell output as a float, or Incorrect explaining why it is not a scalar loss."""
     if isinstance(out, (tuple, list)):
-        raise Incorrect(f"{label} returned a {type(out).__name__} of {len(out)} values; expected one scalar "
-                        "tensor, the loss.")
+        raise Incorrect(tr("{label} returned a {kind} of {n} values; expected one scalar tensor, the loss.",
+                           label=label, kind=type(out).__name__, n=len(out)))
     try:
         arr = to_numpy(out)
     except Exception:
-        raise Incorrect(f"{label} returned {out!r} ({type(out).__name__}); return a MindSpore tensor.") from None
+        raise Incorrect(tr("{label} returned {value} ({kind}); return a MindSpore tensor.", label=label,
+                           value=repr(out), kind=type(out).__name__)) from None
     if arr.shape != ():
-        raise Incorrect(f"{label} returned shape {arr.shape}; expected a scalar loss (shape ()).")
+        raise Incorrect(tr("{label} returned shape {shape}; expected a scalar loss (shape ()).", label=label,
+                           shape=arr.shape))
     return float(arr)
 
 
@@ -150,17 +155,18 @@ class TwoHeadLoss(_FromReference):
         except AttributeError as exc:
             msg = _first_line(exc)
             if "_auto_prefix" in msg or "_cells" in msg or "_params" in msg:
-                raise Incorrect(f"TwoHeadWithLoss({args}) failed: {msg} (the error of section 3's "
-                                "ForgotSuperInit).") from None
+                raise Incorrect(tr("TwoHeadWithLoss({args}) failed: {msg} (the error of section 3's "
+                                   "ForgotSuperInit).", args=args, msg=msg)) from None
             raise
         except TypeError as exc:
-            raise Incorrect(f"TwoHeadWithLoss({args}) failed with TypeError: {_first_line(exc)}.") from None
+            raise Incorrect(tr("TwoHeadWithLoss({args}) failed with TypeError: {msg}.", args=args,
+                               msg=_first_line(exc))) from None
 
     def _check(self, cls):
         from mindspore import nn
 
         _require_subclass(cls, "TwoHeadWithLoss", nn.WithLossCell, "nn.WithLossCell",
-                          "it stores the backbone and the loss, and Model/TrainOneStepCell know how to use it")
+                          N_("it stores the backbone and the loss, and Model/TrainOneStepCell know how to use it"))
         TwoHeadNet = _two_head_net_class()
         x, y = _inputs()
         net = TwoHeadNet(seed=0)
@@ -169,13 +175,13 @@ class TwoHeadLoss(_FromReference):
 
         cell = self._build(cls, net, nn.MSELoss(), aux_weight=0.4)
         if getattr(cell, "_backbone", None) is not net or cell.backbone_network is not net:
-            raise Incorrect("TwoHeadWithLoss(net, ...).backbone_network is not the network passed in; expected "
-                            "the same object.")
+            raise Incorrect(tr("TwoHeadWithLoss(net, ...).backbone_network is not the network passed in; "
+                               "expected the same object."))
         expected_names = sorted(p.name for p in net.trainable_params())
         got_names = sorted(p.name for p in cell.trainable_params())
         if got_names != expected_names:
-            raise Incorrect(f"the loss cell's trainable parameters: expected exactly the network's "
-                            f"{expected_names}, got {got_names}.")
+            raise Incorrect(tr("the loss cell's trainable parameters: expected exactly the network's "
+                               "{expected}, got {got}.", expected=expected_names, got=got_names))
 
         for weight in (0.4, 0.0, 1.5):
             cell = self._build(cls, net, nn.MSELoss(), aux_weight=weight)
@@ -186,20 +192,21 @@ class TwoHeadLoss(_FromReference):
                 continue
             hint = ""
             if np.isclose(got, main_loss, rtol=1e-5):
-                hint = " (That is the main head's loss alone.)"
+                hint = tr(" (That is the main head's loss alone.)")
             elif np.isclose(got, main_loss + aux_loss, rtol=1e-5):
-                hint = " (That is main + aux with weight 1.)"
+                hint = tr(" (That is main + aux with weight 1.)")
             elif np.isclose(got, weight * main_loss + aux_loss, rtol=1e-5):
-                hint = " (That is aux_weight times the main loss, plus the aux loss.)"
-            raise Incorrect(f"{label}: expected main loss {_fmt(main_loss)} + {weight} * aux loss "
-                            f"{_fmt(aux_loss)} = {_fmt(expected)}, got {_fmt(got)}.{hint}")
+                hint = tr(" (That is aux_weight times the main loss, plus the aux loss.)")
+            raise Incorrect(tr("{label}: expected main loss {main} + {weight} * aux loss {aux} = {expected}, "
+                               "got {got}.{hint}", label=label, main=_fmt(main_loss), weight=weight,
+                               aux=_fmt(aux_loss), expected=_fmt(expected), got=_fmt(got), hint=hint))
 
         default = self._build(cls, net, nn.MSELoss())
         got = _as_loss(default(x, y), "TwoHeadWithLoss(net, nn.MSELoss())(x, y)")
         expected = main_loss + _DEFAULT_AUX_WEIGHT * aux_loss
         if not np.isclose(got, expected, rtol=1e-5, atol=1e-6):
-            raise Incorrect(f"without aux_weight the loss should use the default 0.4: expected {_fmt(expected)}, "
-                            f"got {_fmt(got)}.")
+            raise Incorrect(tr("without aux_weight the loss should use the default 0.4: expected {expected}, "
+                               "got {got}.", expected=_fmt(expected), got=_fmt(got)))
 
         # It must train: one TrainOneStepCell step moves both heads and lowers the loss.
         train_net = TwoHeadNet(seed=0)
@@ -211,10 +218,12 @@ class TwoHeadLoss(_FromReference):
         moved = {name for name, value in before.items()
                  if not np.allclose(value, train_net.parameters_dict()[name].asnumpy())}
         if not any(n.startswith("aux_head") for n in moved):
-            raise Incorrect("one training step left the auxiliary head unchanged: its output does not reach the loss.")
-        second = _as_loss(step(x, y), "the second training step")
+            raise Incorrect(tr("one training step left the auxiliary head unchanged: its output does not reach "
+                               "the loss."))
+        second = _as_loss(step(x, y), tr("the second training step"))
         if not second < first:
-            raise Incorrect(f"training with your loss cell did not lower the loss ({_fmt(first)} -> {_fmt(second)}).")
+            raise Incorrect(tr("training with your loss cell did not lower the loss ({first} -> {second}).",
+                               first=_fmt(first), second=_fmt(second)))
 
 
 @functools.lru_cache(maxsize=None)
@@ -283,8 +292,8 @@ class ClipValue(_FromReference):
             step = self.call(cls, loss_net, opt) if clip_value is None else \
                 self.call(cls, loss_net, opt, clip_value=clip_value)
         except TypeError as exc:
-            raise Incorrect(f"ClipValueTrainStep{args} failed with TypeError: {_first_line(exc)}. The class "
-                            "takes (network, optimizer, clip_value=1.0).") from None
+            raise Incorrect(tr("ClipValueTrainStep{args} failed with TypeError: {msg}. The class takes "
+                               "(network, optimizer, clip_value=1.0).", args=args, msg=_first_line(exc))) from None
         step.set_train()
         before = [p.asnumpy().astype(np.float64) for p in net.trainable_params()]
         loss = _as_loss(step(x, y), f"ClipValueTrainStep{args}(x, y)")
@@ -296,34 +305,36 @@ class ClipValue(_FromReference):
         from mindspore import nn
 
         _require_subclass(cls, "ClipValueTrainStep", nn.TrainOneStepCell, "nn.TrainOneStepCell",
-                          "reuse its self.network, self.weights, self.optimizer and gradient operations")
+                          N_("reuse its self.network, self.weights, self.optimizer and gradient operations"))
         lr = 0.1
         for clip_value in (0.05, None):
             c = 1.0 if clip_value is None else clip_value
             args, loss, loss_before, updates, grads, names = self._one_step(cls, clip_value, lr)
             if not np.isclose(loss, loss_before, rtol=1e-5, atol=1e-6):
-                raise Incorrect(f"ClipValueTrainStep{args}(x, y) returned {_fmt(loss)}; expected the loss "
-                                f"before the update, {_fmt(loss_before)}, as TrainOneStepCell does.")
+                raise Incorrect(tr("ClipValueTrainStep{args}(x, y) returned {got}; expected the loss before the "
+                                   "update, {expected}, as TrainOneStepCell does.", args=args, got=_fmt(loss),
+                                   expected=_fmt(loss_before)))
             if all(np.allclose(u, 0.0) for u in updates):
-                raise Incorrect(f"after ClipValueTrainStep{args}(x, y) the weights did not change; expected "
-                                "an SGD update with the clipped gradients.")
+                raise Incorrect(tr("after ClipValueTrainStep{args}(x, y) the weights did not change; expected "
+                                   "an SGD update with the clipped gradients.", args=args))
             expected = [-lr * np.clip(g, -c, c) for g in grads]
             if all(np.allclose(u, e, rtol=1e-4, atol=1e-7) for u, e in zip(updates, expected)):
                 continue
             hint = ""
             if all(np.allclose(u, -lr * g, rtol=1e-4, atol=1e-7) for u, g in zip(updates, grads)):
-                hint = " (That is the update with the unclipped gradients.)"
+                hint = tr(" (That is the update with the unclipped gradients.)")
             else:
                 total = np.sqrt(sum(np.sum(g ** 2) for g in grads))
                 scaled = [-lr * g * min(1.0, c / total) for g in grads]
                 if all(np.allclose(u, s, rtol=1e-4, atol=1e-7) for u, s in zip(updates, scaled)):
-                    hint = " (That is the update with the gradients clipped by their global norm.)"
+                    hint = tr(" (That is the update with the gradients clipped by their global norm.)")
                 elif clip_value is None:
-                    hint = " (Without a clip_value argument the clipping bound should be 1.0.)"
+                    hint = tr(" (Without a clip_value argument the clipping bound should be 1.0.)")
             worst = int(np.argmax([np.max(np.abs(u - e)) for u, e in zip(updates, expected)]))
-            raise Incorrect(f"after ClipValueTrainStep{args}(x, y), parameter {names[worst]} moved by "
-                            f"{describe(updates[worst].astype(np.float32))}; expected -lr * clip(gradient, "
-                            f"{-c}, {c}) = {describe(expected[worst].astype(np.float32))}.{hint}")
+            raise Incorrect(tr("after ClipValueTrainStep{args}(x, y), parameter {name} moved by {got}; expected "
+                               "-lr * clip(gradient, {low}, {high}) = {expected}.{hint}", args=args,
+                               name=names[worst], got=describe(updates[worst].astype(np.float32)), low=-c, high=c,
+                               expected=describe(expected[worst].astype(np.float32)), hint=hint))
 
 
 @functools.lru_cache(maxsize=None)
@@ -352,12 +363,12 @@ def _clip_value_solution():
 
 #: (curve, patience, min_delta, what the case is about)
 _CURVES = [
-    ([1.0, 0.8, 0.7, 0.72, 0.75, 0.71, 0.9], 3, 0.0, "a typical U-shaped validation curve"),
-    ([1.0, 0.8, 0.7, 0.72, 0.69, 0.71, 0.73, 0.74], 2, 0.0, "an improvement resets the count"),
-    ([1.0, 0.9, 0.9, 0.9, 0.8], 2, 0.0, "a tie (equal value) is not an improvement"),
-    ([1.0, 0.8, 0.6, 0.5, 0.45, 0.44], 2, 0.0, "a curve that keeps improving: never stops"),
-    ([1.0, 0.95, 0.93, 0.5], 2, 0.1, "min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1"),
-    ([0.5, 0.6, 0.7], 1, 0.0, "patience=1: stop at the first epoch without improvement"),
+    ([1.0, 0.8, 0.7, 0.72, 0.75, 0.71, 0.9], 3, 0.0, N_("a typical U-shaped validation curve")),
+    ([1.0, 0.8, 0.7, 0.72, 0.69, 0.71, 0.73, 0.74], 2, 0.0, N_("an improvement resets the count")),
+    ([1.0, 0.9, 0.9, 0.9, 0.8], 2, 0.0, N_("a tie (equal value) is not an improvement")),
+    ([1.0, 0.8, 0.6, 0.5, 0.45, 0.44], 2, 0.0, N_("a curve that keeps improving: never stops")),
+    ([1.0, 0.95, 0.93, 0.5], 2, 0.1, N_("min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1")),
+    ([0.5, 0.6, 0.7], 1, 0.0, N_("patience=1: stop at the first epoch without improvement")),
 ]
 
 
@@ -389,23 +400,25 @@ class EarlyStoppingCurve(_FromReference):
         from course_utils.callbacks import stopping_point
 
         if not callable(fn):
-            raise Incorrect(f"`early_stopping_epochs` should be a function, got {describe(fn)}.")
+            raise Incorrect(tr("`early_stopping_epochs` should be a function, got {got}.", got=describe(fn)))
         for curve, patience, min_delta, about in _CURVES:
             expected = stopping_point(curve, patience=patience, min_delta=min_delta)
             call = f"early_stopping_epochs({curve}, patience={patience}" + (
                 f", min_delta={min_delta})" if min_delta else ")")
             got = self.call(fn, list(curve), patience, min_delta) if min_delta else self.call(fn, list(curve), patience)
             if not (isinstance(got, (tuple, list)) and len(got) == 2):
-                raise Incorrect(f"{call} returned {got!r}; return a pair (best_epoch, stop_epoch).")
+                raise Incorrect(tr("{call} returned {got}; return a pair (best_epoch, stop_epoch).", call=call,
+                                   got=repr(got)))
             got = tuple(got)
             if got == expected:
                 continue
             if all(isinstance(v, (int, np.integer)) for v in got) and None not in expected and \
                     tuple(v + 1 for v in got) == expected:
-                hint = " (Each epoch number is one less than expected.)"
+                hint = tr(" (Each epoch number is one less than expected.)")
             else:
-                hint = f" This case: {about}."
-            raise Incorrect(f"{call}: expected (best_epoch, stop_epoch) = {expected}, got {got}.{hint}")
+                hint = tr(" This case: {about}.", about=tr(about))
+            raise Incorrect(tr("{call}: expected (best_epoch, stop_epoch) = {expected}, got {got}.{hint}",
+                               call=call, expected=expected, got=got, hint=hint))
 
 
 q1 = TwoHeadLoss()

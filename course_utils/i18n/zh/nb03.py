@@ -1,4 +1,144 @@
-"""Chinese messages (nb03)."""
+"""Chinese messages (nb03): the checks, titles, hints and commented solutions of lesson 03's exercises."""
 
 MESSAGES = {
+    # ---- shared by the three checks
+    "`{name}` should be a class (class {name}({base_name}): ...), got {got}.":
+        "`{name}` 应该是一个类（class {name}({base_name}): ...），实际得到 {got}。",
+    "{name} should derive from {base_name}: {why}.": "{name} 应该继承 {base_name}：{why}。",
+    "it stores the backbone and the loss, and Model/TrainOneStepCell know how to use it":
+        "它保存主干网络和损失函数，Model 和 TrainOneStepCell 都知道如何使用它",
+    "reuse its self.network, self.weights, self.optimizer and gradient operations":
+        "这样才能复用它的 self.network、self.weights、self.optimizer 和求梯度的操作",
+    "{label} returned a {kind} of {n} values; expected one scalar tensor, the loss.":
+        "{label} 返回了一个包含 {n} 个值的 {kind}；期望的是一个标量张量，即损失。",
+    "{label} returned {value} ({kind}); return a MindSpore tensor.":
+        "{label} 返回了 {value}（{kind}）；请返回一个 MindSpore 张量。",
+    "{label} returned shape {shape}; expected a scalar loss (shape ()).":
+        "{label} 返回的形状是 {shape}；期望的是标量损失（形状为 ()）。",
+
+    # ---- q1: WithLossCell for two outputs
+    "WithLossCell for two outputs": "双输出网络的 WithLossCell",
+    "Subclass nn.WithLossCell. In __init__(self, backbone, loss_fn, aux_weight=0.4) call "
+    "super().__init__(backbone, loss_fn) first (it sets up the Cell and stores self._backbone and "
+    "self._loss_fn), then keep aux_weight. In construct(self, data, label): main, aux = "
+    "self._backbone(data); return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label).":
+        "继承 nn.WithLossCell。在 __init__(self, backbone, loss_fn, aux_weight=0.4) 中首先调用 "
+        "super().__init__(backbone, loss_fn)（它完成 Cell 的初始化，并保存 self._backbone 和 self._loss_fn），"
+        "然后保存 aux_weight。在 construct(self, data, label) 中：main, aux = self._backbone(data)；"
+        "return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label)。",
+    "TwoHeadWithLoss({args}) failed: {msg} (the error of section 3's ForgotSuperInit).":
+        "TwoHeadWithLoss({args}) 失败：{msg}（就是第 3 节 ForgotSuperInit 的那个错误）。",
+    "TwoHeadWithLoss({args}) failed with TypeError: {msg}.":
+        "TwoHeadWithLoss({args}) 失败，抛出 TypeError：{msg}。",
+    "TwoHeadWithLoss(net, ...).backbone_network is not the network passed in; expected the same object.":
+        "TwoHeadWithLoss(net, ...).backbone_network 不是传入的网络；期望是同一个对象。",
+    "the loss cell's trainable parameters: expected exactly the network's {expected}, got {got}.":
+        "损失 Cell 的可训练参数：期望恰好是网络的 {expected}，实际得到 {got}。",
+    " (That is the main head's loss alone.)": "（这只是主输出头的损失。）",
+    " (That is main + aux with weight 1.)": "（这是权重为 1 时的 main + aux。）",
+    " (That is aux_weight times the main loss, plus the aux loss.)":
+        "（这是 aux_weight 乘以主输出头的损失，再加上辅助输出头的损失。）",
+    "{label}: expected main loss {main} + {weight} * aux loss {aux} = {expected}, got {got}.{hint}":
+        "{label}：期望主输出头损失 {main} + {weight} * 辅助输出头损失 {aux} = {expected}，实际得到 {got}。{hint}",
+    "without aux_weight the loss should use the default 0.4: expected {expected}, got {got}.":
+        "不传 aux_weight 时，损失应使用默认值 0.4：期望 {expected}，实际得到 {got}。",
+    "one training step left the auxiliary head unchanged: its output does not reach the loss.":
+        "训练一步之后，辅助输出头没有变化：它的输出没有进入损失。",
+    "the second training step": "第二个训练步",
+    "training with your loss cell did not lower the loss ({first} -> {second}).":
+        "用你的损失 Cell 训练没有降低损失（{first} -> {second}）。",
+    "class TwoHeadWithLoss(nn.WithLossCell):\n"
+    "    def __init__(self, backbone, loss_fn, aux_weight=0.4):\n"
+    "        super().__init__(backbone, loss_fn)      # Cell set-up, self._backbone, self._loss_fn\n"
+    "        self.aux_weight = aux_weight\n"
+    "\n"
+    "    def construct(self, data, label):\n"
+    "        main, aux = self._backbone(data)\n"
+    "        return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label)":
+        "class TwoHeadWithLoss(nn.WithLossCell):\n"
+        "    def __init__(self, backbone, loss_fn, aux_weight=0.4):\n"
+        "        super().__init__(backbone, loss_fn)      # 完成 Cell 的初始化，设置 self._backbone 和 self._loss_fn\n"
+        "        self.aux_weight = aux_weight\n"
+        "\n"
+        "    def construct(self, data, label):\n"
+        "        main, aux = self._backbone(data)\n"
+        "        return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label)",
+
+    # ---- q2: clip gradient values in a TrainOneStepCell
+    "clip gradient values in a TrainOneStepCell": "在 TrainOneStepCell 中按值裁剪梯度",
+    "Subclass nn.TrainOneStepCell; __init__(self, network, optimizer, clip_value=1.0) calls "
+    "super().__init__(network, optimizer) and keeps clip_value. construct(self, *inputs) does what the "
+    "parent does: loss = self.network(*inputs); grads = self.grad_no_sens(self.network, self.weights)(*inputs); "
+    "then clips: grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value) (it takes the whole "
+    "tuple); then loss = ops.depend(loss, self.optimizer(grads)); return loss.":
+        "继承 nn.TrainOneStepCell；__init__(self, network, optimizer, clip_value=1.0) 调用 "
+        "super().__init__(network, optimizer) 并保存 clip_value。construct(self, *inputs) 做父类做的事："
+        "loss = self.network(*inputs)；grads = self.grad_no_sens(self.network, self.weights)(*inputs)；"
+        "然后裁剪：grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)（它可以直接处理整个元组）；"
+        "再执行 loss = ops.depend(loss, self.optimizer(grads))；return loss。",
+    "ClipValueTrainStep{args} failed with TypeError: {msg}. The class takes (network, optimizer, clip_value=1.0).":
+        "ClipValueTrainStep{args} 失败，抛出 TypeError：{msg}。这个类的参数是 (network, optimizer, clip_value=1.0)。",
+    "ClipValueTrainStep{args}(x, y) returned {got}; expected the loss before the update, {expected}, as "
+    "TrainOneStepCell does.":
+        "ClipValueTrainStep{args}(x, y) 返回了 {got}；期望像 TrainOneStepCell 一样返回更新之前的损失 {expected}。",
+    "after ClipValueTrainStep{args}(x, y) the weights did not change; expected an SGD update with the clipped "
+    "gradients.":
+        "执行 ClipValueTrainStep{args}(x, y) 之后权重没有变化；期望用裁剪后的梯度做一次 SGD 更新。",
+    " (That is the update with the unclipped gradients.)": "（这是用未裁剪的梯度做的更新。）",
+    " (That is the update with the gradients clipped by their global norm.)":
+        "（这是按全局范数裁剪梯度后做的更新。）",
+    " (Without a clip_value argument the clipping bound should be 1.0.)":
+        "（不传 clip_value 参数时，裁剪边界应为 1.0。）",
+    "after ClipValueTrainStep{args}(x, y), parameter {name} moved by {got}; expected -lr * clip(gradient, {low}, "
+    "{high}) = {expected}.{hint}":
+        "执行 ClipValueTrainStep{args}(x, y) 之后，参数 {name} 的变化量为 {got}；期望 -lr * clip(gradient, {low}, "
+        "{high}) = {expected}。{hint}",
+    "class ClipValueTrainStep(nn.TrainOneStepCell):\n"
+    "    def __init__(self, network, optimizer, clip_value=1.0):\n"
+    "        super().__init__(network, optimizer)\n"
+    "        self.clip_value = clip_value\n"
+    "\n"
+    "    def construct(self, *inputs):\n"
+    "        loss = self.network(*inputs)\n"
+    "        grads = self.grad_no_sens(self.network, self.weights)(*inputs)\n"
+    "        grads = self.grad_reducer(grads)      # identity unless data parallel\n"
+    "        grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)\n"
+    "        loss = ops.depend(loss, self.optimizer(grads))\n"
+    "        return loss":
+        "class ClipValueTrainStep(nn.TrainOneStepCell):\n"
+        "    def __init__(self, network, optimizer, clip_value=1.0):\n"
+        "        super().__init__(network, optimizer)\n"
+        "        self.clip_value = clip_value\n"
+        "\n"
+        "    def construct(self, *inputs):\n"
+        "        loss = self.network(*inputs)\n"
+        "        grads = self.grad_no_sens(self.network, self.weights)(*inputs)\n"
+        "        grads = self.grad_reducer(grads)      # 除非做数据并行，否则是恒等映射\n"
+        "        grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)\n"
+        "        loss = ops.depend(loss, self.optimizer(grads))\n"
+        "        return loss",
+
+    # ---- q3: early stopping on a recorded curve
+    "early stopping on a recorded curve": "在记录下来的曲线上判断早停",
+    "Walk through the curve with a best value (start at float('inf')) and a counter. Epoch numbers "
+    "start at 1. An epoch improves when value < best - min_delta: then best = value, best_epoch = "
+    "epoch and the counter goes back to 0; otherwise the counter grows by one, and when it reaches "
+    "patience, that epoch is where training stops. If the curve ends first, stop_epoch is None.":
+        "遍历曲线，维护一个最佳值（从 float('inf') 开始）和一个计数器。轮次编号从 1 开始。当 "
+        "value < best - min_delta 时，这个轮次有改善：令 best = value、best_epoch = epoch，计数器归 0；"
+        "否则计数器加 1，当它达到 patience 时，训练就在这个轮次之后停止。如果曲线先结束，stop_epoch 为 None。",
+    "`early_stopping_epochs` should be a function, got {got}.": "`early_stopping_epochs` 应该是一个函数，实际得到 {got}。",
+    "{call} returned {got}; return a pair (best_epoch, stop_epoch).":
+        "{call} 返回了 {got}；请返回一个二元组 (best_epoch, stop_epoch)。",
+    " (Each epoch number is one less than expected.)": "（每个轮次编号都比期望值小 1。）",
+    " This case: {about}.": "本例考查的是：{about}。",
+    "{call}: expected (best_epoch, stop_epoch) = {expected}, got {got}.{hint}":
+        "{call}：期望 (best_epoch, stop_epoch) = {expected}，实际得到 {got}。{hint}",
+    "a typical U-shaped validation curve": "一条典型的 U 形验证曲线",
+    "an improvement resets the count": "一次改善会让计数归零",
+    "a tie (equal value) is not an improvement": "持平（数值相等）不算改善",
+    "a curve that keeps improving: never stops": "一条持续改善的曲线：永远不停止",
+    "min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1":
+        "min_delta：0.95 和 0.93 都没有比 1.0 好出 0.1 以上",
+    "patience=1: stop at the first epoch without improvement": "patience=1：在第一个没有改善的轮次停止",
 }

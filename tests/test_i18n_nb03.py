@@ -1,0 +1,129 @@
+"""Notebook 03's exercises in Chinese: every typical wrong answer of test_exercises_nb03 gets its message in
+Chinese (fixture ``zh``), as do the correct and not-attempted outcomes, ``hint()`` and ``solution()``."""
+
+import ast
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+from mindspore import nn
+
+from course_utils.exercises import Outcome, ____, nb03
+from test_exercises_nb03 import NoClipValueArgument, clip_answer, early_stop_answer, two_head_answer
+
+ENGLISH_WORDS = re.compile(r"\b(expected|got|should|returned|failed|That is|This case)\b")
+
+
+def assert_chinese_incorrect(result, fragment):
+    assert result == Outcome.INCORRECT, result
+    assert fragment in result.message, result.message
+    own_words = re.sub(r"Error：[^。]*", "", result.message)   # an error's own text (Python's) stays English
+    assert not ENGLISH_WORDS.search(own_words), result.message
+    assert "不正确" in str(result)
+
+
+@pytest.mark.parametrize("answer, fragment", [
+    (two_head_answer(init="none"), "就是第 3 节 ForgotSuperInit 的那个错误"),
+    (two_head_answer(init="cell_only"), "不是传入的网络；期望是同一个对象"),
+    (two_head_answer(combine="main_only"), "（这只是主输出头的损失。）"),
+    (two_head_answer(combine="weight_on_main"), "aux_weight 乘以主输出头的损失"),
+    (two_head_answer(combine="unweighted"), "权重为 1 时的 main + aux"),
+    (two_head_answer(combine="tuple"), "返回了一个包含 2 个值的 tuple；期望的是一个标量张量"),
+    (two_head_answer(default=1.0), "损失应使用默认值 0.4：期望"),
+    (two_head_answer(base=nn.Cell, init="cell_only"), "应该继承 nn.WithLossCell：它保存主干网络和损失函数"),
+    (lambda backbone, loss_fn, aux_weight=0.4: None, "应该是一个类"),
+])
+def test_q1_messages_in_chinese(zh, answer, fragment):
+    assert_chinese_incorrect(nb03.q1.check(answer), fragment)
+
+
+def test_q1_wrong_sum_names_expected_and_got_in_chinese(zh):
+    message = nb03.q1.check(two_head_answer(combine="unweighted")).message
+    assert "期望主输出头损失" in message and "辅助输出头损失" in message and "实际得到" in message
+
+
+@pytest.mark.parametrize("answer, fragment", [
+    (clip_answer(clip="none"), "（这是用未裁剪的梯度做的更新。）"),
+    (clip_answer(clip="global"), "（这是按全局范数裁剪梯度后做的更新。）"),
+    (clip_answer(update=False), "之后权重没有变化；期望用裁剪后的梯度做一次 SGD 更新"),
+    (clip_answer(returns="grads"), "返回了一个包含 2 个值的 tuple"),
+    (clip_answer(default=0.5), "不传 clip_value 参数时，裁剪边界应为 1.0"),
+    (NoClipValueArgument, "失败，抛出 TypeError"),
+    (two_head_answer(), "应该继承 nn.TrainOneStepCell：这样才能复用"),
+])
+def test_q2_messages_in_chinese(zh, answer, fragment):
+    assert_chinese_incorrect(nb03.q2.check(answer), fragment)
+
+
+@pytest.mark.parametrize("answer, fragment", [
+    (early_stop_answer(start=0), "每个轮次编号都比期望值小 1"),
+    (early_stop_answer(ties_improve=True), "本例考查的是：持平（数值相等）不算改善。"),
+    (early_stop_answer(use_min_delta=False), "min_delta：0.95 和 0.93 都没有比 1.0 好出 0.1 以上"),
+    (early_stop_answer(wait_more=True), "期望 (best_epoch, stop_epoch) = (3, 6)，实际得到"),
+    (early_stop_answer(reset=False), "一次改善会让计数归零"),
+    (lambda val_losses, patience, min_delta=0.0: 5, "请返回一个二元组 (best_epoch, stop_epoch)"),
+])
+def test_q3_messages_in_chinese(zh, answer, fragment):
+    assert_chinese_incorrect(nb03.q3.check(answer), fragment)
+
+
+@pytest.mark.parametrize("q", [nb03.q1, nb03.q2, nb03.q3], ids=["q1", "q2", "q3"])
+def test_correct_and_not_attempted_in_chinese(zh, q):
+    correct = q.check(*q.reference())
+    assert correct == Outcome.CORRECT and "正确" in str(correct) and "练习 03." in str(correct)
+    not_attempted = q.check(____)
+    assert not_attempted == Outcome.NOT_ATTEMPTED
+    assert "尚未作答" in str(not_attempted) and "占位符 ____" in str(not_attempted)
+
+
+def test_not_attempted_skeleton_in_chinese(zh):
+    def early_stopping_epochs(val_losses, patience, min_delta=0.0):
+        return ____
+
+    result = nb03.q3.check(early_stopping_epochs)
+    assert result == Outcome.NOT_ATTEMPTED and "`early_stopping_epochs` 中仍有占位符 ____" in result.message
+
+
+def test_hint_and_solution_in_chinese(zh, capsys):
+    nb03.q1.hint(1)
+    out = capsys.readouterr().out
+    assert "练习 03.1（双输出网络的 WithLossCell）" in out or "双输出网络的 WithLossCell" in out
+    assert "提示" in out and "首先调用 super().__init__(backbone, loss_fn)" in out
+    nb03.q2.hint()
+    assert "然后裁剪：grads = ops.clip_by_value" in capsys.readouterr().out
+    nb03.q3.hint()
+    assert "轮次编号从 1 开始" in capsys.readouterr().out
+
+    nb03.q1.solution()
+    out = capsys.readouterr().out
+    assert "参考答案" in out and "# 完成 Cell 的初始化，设置 self._backbone 和 self._loss_fn" in out
+    assert "super().__init__(backbone, loss_fn)" in out and "Cell set-up" not in out
+    nb03.q2.solution()
+    out = capsys.readouterr().out
+    assert "# 除非做数据并行，否则是恒等映射" in out and "ops.clip_by_value(grads" in out
+
+
+def test_translated_solutions_are_the_reference_code_with_chinese_comments():
+    from course_utils.i18n.notebooks import code_difference
+    from course_utils.i18n.zh.nb03 import MESSAGES
+
+    for q in (nb03.q1, nb03.q2):
+        english = textwrap.dedent(q.solution_text).strip()    # the key solution() looks up
+        assert english in MESSAGES and code_difference(english, MESSAGES[english]) is None
+
+
+def test_every_message_of_nb03_has_a_chinese_entry_with_the_same_placeholders():
+    from course_utils.i18n.zh.nb03 import MESSAGES
+
+    tree = ast.parse(Path(nb03.__file__).read_text(encoding="utf-8"))
+    texts = [node.args[0].value for node in ast.walk(tree)
+             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("tr", "N_")
+             and node.args and isinstance(node.args[0], ast.Constant)]
+    texts += [about for *_, about in nb03._CURVES]
+    texts += [text for q in (nb03.q1, nb03.q2, nb03.q3) for text in (q.title, q.hint_text)]
+    assert len(texts) > 30
+    assert [t for t in texts if t not in MESSAGES] == []
+    fields = re.compile(r"\{(\w*)")
+    for english, chinese in MESSAGES.items():
+        assert set(fields.findall(english)) == set(fields.findall(chinese)), english
