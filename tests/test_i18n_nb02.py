@@ -141,3 +141,24 @@ def test_every_chinese_message_keeps_the_placeholders():
     for english, chinese in MESSAGES.items():
         fields = sorted(f for _, f, _, _ in string.Formatter().parse(english) if f)
         assert fields == sorted(f for _, f, _, _ in string.Formatter().parse(chinese) if f), english
+
+
+FIX_WORDS_ZH = ("请", "应该", "应当", "需要", "改为", "改成", "换成", "加上", "去掉", "除以")
+
+
+@pytest.mark.slow
+def test_chinese_messages_report_symptoms_not_fixes(zh):
+    """As in English: expected vs got; the fix is in .hint() and .solution(), not in the message."""
+    wrong = [
+        (nb02.q1, from_source(step_source(has_aux="False"), "build_train_step", "<nb02-zh-fx-1>")),
+        (nb02.q1, from_source(step_source(result="loss"), "build_train_step", "<nb02-zh-fx-2>")),
+        (nb02.q2, from_source(nb02.q2.solution_text.replace("grads = ops.clip_by_global_norm(grads, max_norm)", "pass"),
+                              "build_clipped_step", "<nb02-zh-fx-3>")),
+        (nb02.q3, accumulating(("grad / k", "grad"), name="<nb02-zh-fx-4>")),
+        (nb02.q3, accumulating(('prefix="grad_accum"', 'prefix="accum"'), name="<nb02-zh-fx-5>")),
+    ]
+    for exercise, answer in wrong:
+        result = exercise.check(answer)
+        assert result == Outcome.INCORRECT
+        named = [w for w in FIX_WORDS_ZH if w in result.message]
+        assert not named, f"the message names a fix ({named}): {result.message}"
