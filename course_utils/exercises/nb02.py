@@ -16,6 +16,7 @@ import textwrap
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, register
+from course_utils.i18n import tr
 
 LR = 0.1
 ATOL = 1e-5
@@ -107,19 +108,19 @@ def _loss_value(result, what: str) -> float:
     import mindspore as ms
 
     if isinstance(result, (tuple, list)):
-        raise Incorrect(f"{what} returned a {type(result).__name__} of {len(result)} items; expected only the loss, "
-                        "a scalar Tensor.")
+        raise Incorrect(tr("{what} returned a {kind} of {n} items; expected only the loss, a scalar Tensor.",
+                           what=what, kind=type(result).__name__, n=len(result)))
     if isinstance(result, ms.Tensor) and result.size == 1:
         return float(result.asnumpy().reshape(()))
-    raise Incorrect(f"{what} returned {result!r}; expected the loss, a scalar Tensor.")
+    raise Incorrect(tr("{what} returned {result}; expected the loss, a scalar Tensor.", what=what, result=repr(result)))
 
 
 def _make_step(builder, *args):
     """Call the learner's builder; it must return a callable step."""
     step = Exercise.call(builder, *args)
     if not callable(step):
-        raise Incorrect(f"your builder returned a {type(step).__name__}; expected a function step(data, label) "
-                        "(not a function).")
+        raise Incorrect(tr("your builder returned a {kind}; expected a function step(data, label) (not a function).",
+                           kind=type(step).__name__))
     return step
 
 
@@ -129,8 +130,8 @@ def _run(step, *args, what: str = "step(data, label)"):
         return Exercise.call(step, *args)
     except RuntimeError as exc:
         if "already exists" in str(exc):
-            raise Incorrect(f"calling step(data, label) raised RuntimeError: {str(exc).strip().splitlines()[0]}"
-                            ) from None
+            raise Incorrect(tr("calling step(data, label) raised RuntimeError: {message}",
+                               message=str(exc).strip().splitlines()[0])) from None
         raise
 
 
@@ -156,9 +157,9 @@ def _check_depend(builder, step) -> None:
     if isinstance(step, TrainStep):  # the course's reference builder
         return
     if _calls_depend(builder) is False:
-        raise Incorrect(
+        raise Incorrect(tr(
             "the weights are right, but the step's code has no ops.depend, which this exercise asks for: compiled "
-            "that way, MindSpore 2.10 warns 'Some side effect nodes were eliminated by mistake' (section 4).")
+            "that way, MindSpore 2.10 warns 'Some side effect nodes were eliminated by mistake' (section 4)."))
 
 
 def _diagnose_update(got: list, start: list, expected: list, alternatives: dict, what: str) -> None:
@@ -166,13 +167,14 @@ def _diagnose_update(got: list, start: list, expected: list, alternatives: dict,
     if _close(got, expected):
         return
     if _close(got, start):
-        raise Incorrect(f"{what}: expected the SGD update (lr={LR}, weights moving by up to "
-                        f"{_max_diff(expected, start):.3g}), got weights that did not change.")
+        raise Incorrect(tr("{what}: expected the SGD update (lr={lr}, weights moving by up to {moved:.3g}), got "
+                           "weights that did not change.", what=what, lr=LR, moved=_max_diff(expected, start)))
     for message, weights in alternatives.items():
         if _close(got, weights):
-            raise Incorrect(f"{what}: expected the SGD update (lr={LR}); got {message}")
-    raise Incorrect(f"{what}: the weights differ from the expected SGD update (lr={LR}) by up to "
-                    f"{_max_diff(got, expected):.3g}.")
+            raise Incorrect(tr("{what}: expected the SGD update (lr={lr}); got {message}", what=what, lr=LR,
+                               message=message))
+    raise Incorrect(tr("{what}: the weights differ from the expected SGD update (lr={lr}) by up to {diff:.3g}.",
+                       what=what, lr=LR, diff=_max_diff(got, expected)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -214,16 +216,16 @@ return train_step
         step = _make_step(build_train_step, net, loss_fn, opt)
         loss = _loss_value(_run(step, x, y), "step(data, label)")
         if abs(loss - expected_loss) > 1e-4:
-            raise Incorrect(f"the first call returned loss {loss:.6f}, expected {expected_loss:.6f} (the Huber loss "
-                            "of the batch before the update).")
+            raise Incorrect(tr("the first call returned loss {loss:.6f}, expected {expected:.6f} (the Huber loss of "
+                               "the batch before the update).", loss=loss, expected=expected_loss))
         _diagnose_update(_weights(net), start, _sgd(start, grads), {
-            "the update with the gradients of loss + logits.sum() instead of the loss's.": _sgd(start, no_aux),
-        }, "after one step")
+            tr("the update with the gradients of loss + logits.sum() instead of the loss's."): _sgd(start, no_aux),
+        }, tr("after one step"))
         second_expected = float(loss_fn(net(x), y).asnumpy())
-        second = _loss_value(_run(step, x, y), "the second step(data, label)")
+        second = _loss_value(_run(step, x, y), tr("the second step(data, label)"))
         if abs(second - second_expected) > 1e-4:
-            raise Incorrect(f"the second call returned loss {second:.6f}, expected {second_expected:.6f} (the loss "
-                            "with the weights after the first update).")
+            raise Incorrect(tr("the second call returned loss {loss:.6f}, expected {expected:.6f} (the loss with the "
+                               "weights after the first update).", loss=second, expected=second_expected))
         _check_depend(build_train_step, step)
 
 
@@ -266,16 +268,16 @@ return train_step
         step, start, grads, got = self._one_update(build_clipped_step, max_norm, outliers=0.25)
         norm = float(np.sqrt(sum(float(np.sum(g ** 2)) for g in grads)))
         _diagnose_update(got, start, _sgd(start, _global_clip(grads, max_norm)), {
-            f"the update with the gradients not clipped (their global norm is {norm:.3g} > max_norm {max_norm}).":
-                _sgd(start, grads),
-            "the update with each gradient tensor clipped on its own to max_norm (its direction differs from the "
-            "global-norm clipped one).": _sgd(start, _per_tensor_clip(grads, max_norm)),
-        }, f"with max_norm={max_norm}")
+            tr("the update with the gradients not clipped (their global norm is {norm:.3g} > max_norm {max_norm}).",
+               norm=norm, max_norm=max_norm): _sgd(start, grads),
+            tr("the update with each gradient tensor clipped on its own to max_norm (its direction differs from the "
+               "global-norm clipped one)."): _sgd(start, _per_tensor_clip(grads, max_norm)),
+        }, tr("with max_norm={max_norm}", max_norm=max_norm))
         # Below the threshold clipping must not change anything.
         max_norm = 1e3
         _, start, grads, got = self._one_update(build_clipped_step, max_norm, outliers=0.0)
-        _diagnose_update(got, start, _sgd(start, grads), {}, f"with max_norm={max_norm} (far above the gradient "
-                         "norm, so the update must be the unclipped one)")
+        _diagnose_update(got, start, _sgd(start, grads), {}, tr("with max_norm={max_norm} (far above the gradient "
+                         "norm, so the update must be the unclipped one)", max_norm=max_norm))
         _check_depend(build_clipped_step, step)
 
 
@@ -335,27 +337,28 @@ return train_step
         step = _make_step(build_accumulating_step, net, loss_fn, opt, k)
         for i, (xb, yb) in enumerate(parts[:-1]):
             expected = float(loss_fn(net(xb), yb).asnumpy())
-            loss = _loss_value(_run(step, xb, yb), f"call {i + 1}")
+            loss = _loss_value(_run(step, xb, yb), tr("call {n}", n=i + 1))
             if abs(loss - expected) > 1e-4:
-                raise Incorrect(f"call {i + 1} returned loss {loss:.6f}, expected the micro-batch's loss "
-                                f"{expected:.6f}.")
+                raise Incorrect(tr("call {n} returned loss {loss:.6f}, expected the micro-batch's loss "
+                                   "{expected:.6f}.", n=i + 1, loss=loss, expected=expected))
             if not _close(_weights(net), start):
-                raise Incorrect(f"with k={k}: expected the weights unchanged until call {k}, got changed weights "
-                                f"after call {i + 1}.")
-        _loss_value(_run(step, *parts[-1]), f"call {k}")
+                raise Incorrect(tr("with k={k}: expected the weights unchanged until call {k}, got changed weights "
+                                   "after call {n}.", k=k, n=i + 1))
+        _loss_value(_run(step, *parts[-1]), tr("call {n}", n=k))
         once = _sgd(start, big)
         _diagnose_update(_weights(net), start, once, {
-            f"an update {k} times too large.": _sgd(start, [g * k for g in big]),
-            "the update of only the last micro-batch's gradient.": _sgd(start, last_only),
-        }, f"after {k} micro-batches (one batch of {k * micro} split in {k})")
+            tr("an update {k} times too large.", k=k): _sgd(start, [g * k for g in big]),
+            tr("the update of only the last micro-batch's gradient."): _sgd(start, last_only),
+        }, tr("after {k} micro-batches (one batch of {size} split in {k})", k=k, size=k * micro))
 
         big2 = _grads(net, loss_fn, x, y)
         for xb, yb in parts:
             _run(step, xb, yb)
         twice = _sgd(once, big2)
         _diagnose_update(_weights(net), once, twice, {
-            "an update that also contains the first round's gradients.": _sgd(once, [a + b for a, b in zip(big, big2)]),
-        }, f"after {2 * k} micro-batches (the second update)")
+            tr("an update that also contains the first round's gradients."): _sgd(once, [a + b for a, b in
+                                                                                        zip(big, big2)]),
+        }, tr("after {n} micro-batches (the second update)", n=2 * k))
         _check_depend(build_accumulating_step, step)
 
 
