@@ -90,7 +90,7 @@ def test_q1_rejects_in_chinese(zh, answer, fragments):
 def test_q1_correct_and_not_attempted_in_chinese(zh):
     result = nb01.q1.check(*nb01.q1.reference())
     assert result == Outcome.CORRECT and result.message == "做得好。"
-    assert "练习 01.1 (加权 Huber) - 正确" in str(result)
+    assert "练习 01.1（加权 Huber） — 正确" in str(result)
     blank = nb01.q1.check(____)
     assert blank == Outcome.NOT_ATTEMPTED and "尚未作答" in str(blank) and "占位符 ____" in blank.message
     half = nb01.q1.check(HalfDone)
@@ -119,7 +119,7 @@ def test_q2_rejects_in_chinese(zh, answer, fragments):
 
 def test_q2_correct_in_chinese(zh):
     result = nb01.q2.check(*nb01.q2.reference())
-    assert result == Outcome.CORRECT and "练习 01.2 (log-cosh 损失) - 正确" in str(result)
+    assert result == Outcome.CORRECT and "练习 01.2（log-cosh 损失） — 正确" in str(result)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ def test_q3_guides_through_the_bugs_one_by_one_in_chinese(zh):
     incorrect_zh(nb01.q3, OneBugFixed, "第 4 个元素", "期望 2.5，实际为 2", "这里 |error| > delta = 1")
     incorrect_zh(nb01.q3, TwoBugsFixed, "实际得到 Float32 的损失")
     incorrect_zh(nb01.q3, PythonIf, "第 0 个元素", "期望 0.125，实际为 0")
-    assert "练习 01.3 (找出 bug)" in str(nb01.q3.check(BuggyHuberLoss))
+    assert "练习 01.3（找出 bug）" in str(nb01.q3.check(BuggyHuberLoss))
 
 
 def test_q3_correct_and_not_attempted_in_chinese(zh):
@@ -180,10 +180,10 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
         q.hint(1)
         q.solution()
     out = capsys.readouterr().out
-    assert "练习 01.1 (加权 Huber) - 提示:" in out and "让 LossBase 完成加权和规约" in out
-    assert "练习 01.2 (log-cosh 损失) - 提示:" in out and "永远不会溢出" in out
-    assert "练习 01.3 (找出 bug) - 提示:" in out and "一共有三个 bug" in out
-    assert "练习 01.1 (加权 Huber) - 参考答案:" in out
+    assert "练习 01.1（加权 Huber） — 提示：" in out and "让 LossBase 完成加权和规约" in out
+    assert "练习 01.2（log-cosh 损失） — 提示：" in out and "永远不会溢出" in out
+    assert "练习 01.3（找出 bug） — 提示：" in out and "一共有三个 bug" in out
+    assert "练习 01.1（加权 Huber） — 参考答案：" in out
     assert "from course_utils.losses import huber\n\nclass WeightedHuberLoss" in out
     assert "# get_loss 乘以权重，在 float32 下做规约" in out
     assert "# 计算 log(cosh(e)) 而不计算 cosh(e)" in out

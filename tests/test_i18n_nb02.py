@@ -105,8 +105,8 @@ def test_q3_wrong_loss_in_chinese(zh):
 def test_correct_and_not_attempted_in_chinese(zh, exercise):
     correct = exercise.check(*exercise.reference())
     assert correct == Outcome.CORRECT
-    assert str(correct).startswith(f"{exercise.label} - 正确") and "做得好" in correct.message
-    assert exercise.label == f"练习 {exercise.number} ({MESSAGES[exercise.title]})"
+    assert str(correct).startswith(f"{exercise.label} — 正确") and "做得好" in correct.message
+    assert exercise.label == f"练习 {exercise.number}（{MESSAGES[exercise.title]}）"
     missing = exercise.check(____)
     assert missing == Outcome.NOT_ATTEMPTED
     assert "尚未作答" in str(missing) and "占位符 ____" in missing.message
@@ -117,13 +117,13 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
     nb02.q2.hint(1)
     nb02.q3.hint(1)
     shown = capsys.readouterr().out
-    assert "练习 02.1 (使用 has_aux 的训练步) - 提示" in shown
+    assert "练习 02.1（使用 has_aux 的训练步） — 提示" in shown
     assert "在 build_train_step 内部" in shown and "在求梯度与参数更新之间插入一行" in shown
     assert "不要用 'accum'：SGD 已经占用了这个名字" in shown
     assert "Inside build_train_step" not in shown
     nb02.q3.solution()
     solution = capsys.readouterr().out
-    assert "练习 02.3 (梯度累积) - 参考答案" in solution
+    assert "练习 02.3（梯度累积） — 参考答案" in solution
     assert 'prefix="grad_accum"' in solution  # the solution is code: shown as it is tested
 
 
