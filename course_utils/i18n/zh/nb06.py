@@ -21,7 +21,7 @@ MESSAGES = {
     "the gradients.":
         "value_and_grad 给每个 rank 的是它自己分片上的梯度。在优化器运行之前，必须有一步把这些梯度变成每个 rank 上"
         "都相同的梯度：nn.DistributedGradReducer(parameters, mean=..., degree=...)，作用在梯度上。",
-    # the solution of 06.3 (its comment in Chinese; the code is the same)
+    # the solution of 06.3 as solution() shows it (dedented, stripped): the same code, its comment in Chinese
     "def make_dp_step(net, loss_fn, optimizer, group_size):\n"
     "    def forward(x, y):\n"
     "        return loss_fn(net(x), y)\n"
@@ -34,7 +34,7 @@ MESSAGES = {
     "        grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient\n"
     "        return ops.depend(loss, optimizer(grads))  # noqa: F821\n"
     "\n"
-    "    return step\n":
+    "    return step":
         "def make_dp_step(net, loss_fn, optimizer, group_size):\n"
         "    def forward(x, y):\n"
         "        return loss_fn(net(x), y)\n"
@@ -47,7 +47,7 @@ MESSAGES = {
         "        grads = reducer(grads)            # AllReduce：此后每个 rank 持有的都是平均梯度\n"
         "        return ops.depend(loss, optimizer(grads))  # noqa: F821\n"
         "\n"
-        "    return step\n",
+        "    return step",
     # 06.1 check
     "shard_indices({n}, {k}, {r}) returned {got}; return a list of sample indices (ints).":
         "shard_indices({n}, {k}, {r}) 返回了 {got}；应返回由样本索引（整数）组成的列表。",
