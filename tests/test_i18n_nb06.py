@@ -2,33 +2,31 @@
 tests/test_exercises_nb06.py checks in English gets its message in Chinese, and so do correct, not attempted,
 the hints, 06.3's solution and the messages of the msrun workers that check 06.3 (COURSE_LANG)."""
 
-import math
-
-import numpy as np
 import pytest
 
 from course_utils.exercises import Outcome, ____, nb06
 
+# The English tests' wrong answers (pytest puts tests/ on sys.path): each gets its Chinese message here.
+from test_exercises_nb06 import REJECTED, _blocks, _no_reducer
 
-def _blocks(n, k, r):
-    per = math.ceil(n / k)
-    return [(r * per + j) % n for j in range(per)]
-
-
-# The wrong answers of tests/test_exercises_nb06.py's REJECTED, with a Chinese fragment of their message.
-REJECTED_ZH = [
-    (nb06.q1, lambda n, k, r: list(range(r, n, k)),
-     "你的各分片分别有 [4, 3, 3] 个样本，而 MindSpore 的是 [4, 4, 4] 个"),
-    (nb06.q1, _blocks, "你的分片是连续的块"),
-    (nb06.q1, lambda n, k, r: sorted(nb06.q1.reference()[0](n, k, r)), "样本是对的，但顺序不同"),
-    (nb06.q1, lambda n, k, r: [r + j * k for j in range(math.ceil(n / k))], "期望的分片为"),
-    (nb06.q1, lambda n, k, r: 3, "应返回由样本索引（整数）组成的列表"),
-    (nb06.q2, lambda g, n: np.mean(g, axis=0), "你返回的是各 rank 梯度的简单平均"),
-    (nb06.q2, lambda g, n: np.sum(g, axis=0), "你返回的是各 rank 梯度之和"),
-    (nb06.q2, lambda g, n: g, "期望得到一个形状为 (3,) 的梯度"),
-    (nb06.q2, lambda g, n: np.average(g, axis=0, weights=n[::-1]), "实际得到"),
-    (nb06.q2, lambda g, n: "gradient", "应返回一个数组"),
+# A Chinese fragment of the message for each of REJECTED, in its order.
+FRAGMENTS = [
+    "你的各分片分别有 [4, 3, 3] 个样本，而 MindSpore 的是 [4, 4, 4] 个",
+    "你的分片是连续的块",
+    "样本是对的，但顺序不同",
+    "期望的分片为",
+    "应返回由样本索引（整数）组成的列表",
+    "你返回的是各 rank 梯度的简单平均",
+    "你返回的是各 rank 梯度之和",
+    "期望得到一个形状为 (3,) 的梯度",
+    "实际得到",
+    "应返回一个数组",
 ]
+REJECTED_ZH = [(exercise, answer, fragment) for (exercise, answer, _), fragment in zip(REJECTED, FRAGMENTS)]
+
+
+def test_every_typical_mistake_has_a_chinese_fragment():
+    assert len(FRAGMENTS) == len(REJECTED)
 
 
 @pytest.mark.parametrize("exercise, answer, fragment", REJECTED_ZH)
@@ -102,19 +100,6 @@ def test_solutions_in_chinese(zh, capsys):
 
 
 # Each check below launches two msrun workers; the workers' messages come back in Chinese too.
-def _no_reducer(net, loss_fn, optimizer, group_size):
-    def forward(x, y):
-        return loss_fn(net(x), y)
-
-    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)  # noqa: F821
-
-    def step(x, y):
-        loss, grads = grad_fn(x, y)
-        return ops.depend(loss, optimizer(grads))  # noqa: F821
-
-    return step
-
-
 def _returns_nothing(net, loss_fn, optimizer, group_size):
     def step(x, y):
         return loss_fn(net(x), y)

@@ -1,5 +1,23 @@
 """Chinese messages (nb06): the exercises of lesson 06 (data parallel) and their worker (nb06_worker.py)."""
 
+# The solution of 06.3 as solution() shows it (dedented, stripped); its Chinese entry is the same code with the
+# comment in Chinese (below).
+_Q3_SOLUTION = (
+    "def make_dp_step(net, loss_fn, optimizer, group_size):\n"
+    "    def forward(x, y):\n"
+    "        return loss_fn(net(x), y)\n"
+    "\n"
+    "    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)  # noqa: F821\n"
+    "    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)  # noqa: F821\n"
+    "\n"
+    "    def step(x, y):\n"
+    "        loss, grads = grad_fn(x, y)\n"
+    "        grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient\n"
+    "        return ops.depend(loss, optimizer(grads))  # noqa: F821\n"
+    "\n"
+    "    return step"
+)
+
 MESSAGES = {
     # titles
     "which samples a rank reads": "rank 读取哪些样本",
@@ -21,33 +39,8 @@ MESSAGES = {
     "the gradients.":
         "value_and_grad 给每个 rank 的是它自己分片上的梯度。在优化器运行之前，必须有一步把这些梯度变成每个 rank 上"
         "都相同的梯度：nn.DistributedGradReducer(parameters, mean=..., degree=...)，作用在梯度上。",
-    # the solution of 06.3 as solution() shows it (dedented, stripped): the same code, its comment in Chinese
-    "def make_dp_step(net, loss_fn, optimizer, group_size):\n"
-    "    def forward(x, y):\n"
-    "        return loss_fn(net(x), y)\n"
-    "\n"
-    "    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)  # noqa: F821\n"
-    "    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)  # noqa: F821\n"
-    "\n"
-    "    def step(x, y):\n"
-    "        loss, grads = grad_fn(x, y)\n"
-    "        grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient\n"
-    "        return ops.depend(loss, optimizer(grads))  # noqa: F821\n"
-    "\n"
-    "    return step":
-        "def make_dp_step(net, loss_fn, optimizer, group_size):\n"
-        "    def forward(x, y):\n"
-        "        return loss_fn(net(x), y)\n"
-        "\n"
-        "    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)  # noqa: F821\n"
-        "    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)  # noqa: F821\n"
-        "\n"
-        "    def step(x, y):\n"
-        "        loss, grads = grad_fn(x, y)\n"
-        "        grads = reducer(grads)            # AllReduce：此后每个 rank 持有的都是平均梯度\n"
-        "        return ops.depend(loss, optimizer(grads))  # noqa: F821\n"
-        "\n"
-        "    return step",
+    _Q3_SOLUTION: _Q3_SOLUTION.replace("# all-reduce: every rank now holds the mean gradient",
+                                       "# AllReduce：此后每个 rank 持有的都是平均梯度"),
     # 06.1 check
     "shard_indices({n}, {k}, {r}) returned {got}; return a list of sample indices (ints).":
         "shard_indices({n}, {k}, {r}) 返回了 {got}；应返回由样本索引（整数）组成的列表。",
