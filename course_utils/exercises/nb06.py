@@ -10,6 +10,7 @@ import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, register
 from course_utils.exercises import nb06_worker
+from course_utils.i18n import tr
 
 
 def _shard_indices_solution(n_samples, num_shards, shard_id):
@@ -53,21 +54,23 @@ class ShardIndices(Exercise):
                 try:
                     got.append([int(i) for i in answer])
                 except (TypeError, ValueError):
-                    raise Incorrect(f"shard_indices({n}, {k}, {r}) returned {describe(answer)}; return a list of "
-                                    "sample indices (ints).") from None
+                    raise Incorrect(tr("shard_indices({n}, {k}, {r}) returned {got}; return a list of sample "
+                                       "indices (ints).", n=n, k=k, r=r, got=describe(answer))) from None
             if got == expected:
                 continue
-            case = f"with {n} samples and {k} shards"
+            case = tr("with {n} samples and {k} shards", n=n, k=k)
             if all(sorted(g) == sorted(e) for g, e in zip(got, expected)):
-                raise Incorrect(f"{case} the right samples come back in another order: expected {expected}, "
-                                f"got {got}.")
+                raise Incorrect(tr("{case} the right samples come back in another order: expected {expected}, "
+                                   "got {got}.", case=case, expected=expected, got=got))
             if [len(g) for g in got] != [len(e) for e in expected]:
-                raise Incorrect(
-                    f"{case} your shards have {[len(g) for g in got]} samples, MindSpore's "
-                    f"{[len(e) for e in expected]}: expected {expected}, got {got}.")
+                raise Incorrect(tr("{case} your shards have {sizes} samples, MindSpore's {expected_sizes}: "
+                                   "expected {expected}, got {got}.", case=case, sizes=[len(g) for g in got],
+                                   expected_sizes=[len(e) for e in expected], expected=expected, got=got))
             if got[0] == list(range(len(got[0]))):
-                raise Incorrect(f"{case} your shards are contiguous blocks: expected {expected}, got {got}.")
-            raise Incorrect(f"{case} expected the shards {expected}, got {got}.")
+                raise Incorrect(tr("{case} your shards are contiguous blocks: expected {expected}, got {got}.",
+                                   case=case, expected=expected, got=got))
+            raise Incorrect(tr("{case} expected the shards {expected}, got {got}.", case=case, expected=expected,
+                               got=got))
 
 
 class GlobalGradient(Exercise):
@@ -96,24 +99,23 @@ class GlobalGradient(Exercise):
             try:
                 got_arr = np.asarray(got, dtype=np.float64)
             except (TypeError, ValueError):
-                raise Incorrect(f"global_gradient(...) returned {describe(got)}; return one array, the mean "
-                                "gradient of the global batch.") from None
+                raise Incorrect(tr("global_gradient(...) returned {got}; return one array, the mean gradient of "
+                                   "the global batch.", got=describe(got))) from None
             if got_arr.shape != expected.shape:
-                raise Incorrect(f"for shards of sizes {list(sizes)} expected one gradient of shape {expected.shape}, "
-                                f"got shape {got_arr.shape}.")
+                raise Incorrect(tr("for shards of sizes {sizes} expected one gradient of shape {expected}, got "
+                                   "shape {got}.", sizes=list(sizes), expected=expected.shape, got=got_arr.shape))
             if np.allclose(got_arr, expected, rtol=1e-6, atol=1e-9):
                 continue
             plain = np.mean(rank_grads, axis=0)
+            values = dict(sizes=list(sizes), expected=np.round(expected, 4).tolist(),
+                          got=np.round(got_arr, 4).tolist())
             if np.allclose(got_arr, plain):
-                raise Incorrect(f"for shards of sizes {list(sizes)} you returned the plain average of the ranks' "
-                                f"gradients, {np.round(got_arr, 4).tolist()}; the mean over all samples is "
-                                f"{np.round(expected, 4).tolist()}.")
+                raise Incorrect(tr("for shards of sizes {sizes} you returned the plain average of the ranks' "
+                                   "gradients, {got}; the mean over all samples is {expected}.", **values))
             if np.allclose(got_arr, np.sum(rank_grads, axis=0)):
-                raise Incorrect(f"for shards of sizes {list(sizes)} you returned the sum of the ranks' gradients, "
-                                f"{np.round(got_arr, 4).tolist()}; the mean over all samples is "
-                                f"{np.round(expected, 4).tolist()}.")
-            raise Incorrect(f"for shards of sizes {list(sizes)} expected {np.round(expected, 4).tolist()}, "
-                            f"got {np.round(got_arr, 4).tolist()}.")
+                raise Incorrect(tr("for shards of sizes {sizes} you returned the sum of the ranks' gradients, "
+                                   "{got}; the mean over all samples is {expected}.", **values))
+            raise Incorrect(tr("for shards of sizes {sizes} expected {expected}, got {got}.", **values))
 
 
 # Runs only inside the workers, in a file that starts with nb06_worker.MODULE_HEADER (which imports
@@ -162,14 +164,15 @@ class DataParallelStep(Exercise):
         from course_utils.distributed import LaunchError, launch
 
         if not callable(make_dp_step):
-            raise Incorrect(f"make_dp_step is {describe(make_dp_step)}, not a function.")
+            raise Incorrect(tr("make_dp_step is {got}, not a function.", got=describe(make_dp_step)))
         try:
             source = textwrap.dedent(inspect.getsource(make_dp_step))
         except (OSError, TypeError):
-            raise Incorrect("the source of make_dp_step cannot be read: define it with def in a notebook cell "
-                            "or a file.") from None
+            raise Incorrect(tr("the source of make_dp_step cannot be read: define it with def in a notebook cell "
+                               "or a file.")) from None
         source = source.replace(f"def {make_dp_step.__name__}(", "def make_dp_step(", 1)
-        print(f"running make_dp_step on {self.workers} msrun workers (this takes a few seconds)...", flush=True)
+        print(tr("running make_dp_step on {workers} msrun workers (this takes a few seconds)...",
+                 workers=self.workers), flush=True)
         with tempfile.TemporaryDirectory(prefix="nb06_q3_") as tmp:
             folder = Path(tmp)
             module = folder / "learner_step.py"
@@ -180,8 +183,9 @@ class DataParallelStep(Exercise):
             except LaunchError as err:
                 lines = [ln.strip() for ln in str(err).splitlines() if ln.strip()]
                 detail = lines[1] if err.kind == "worker_failed" and len(lines) > 1 else lines[0]
-                raise Incorrect(f"on {self.workers} workers, make_dp_step did not run to the end "
-                                f"({err.kind}{'' if err.rank is None else f', rank {err.rank}'}): {detail}") from None
+                raise Incorrect(tr("on {workers} workers, make_dp_step did not run to the end ({kind}{rank}): "
+                                   "{detail}", workers=self.workers, kind=err.kind,
+                                   rank="" if err.rank is None else f", rank {err.rank}", detail=detail)) from None
             ranks = [np.load(folder / "out" / f"rank_{r}.npz") for r in range(self.workers)]
             weights = [r["weights"] for r in ranks]
         w0, b0, _, _ = nb06_worker.problem(self.workers)
@@ -189,17 +193,20 @@ class DataParallelStep(Exercise):
         expected = nb06_worker.reference_weights(self.workers)
         steps = nb06_worker.STEPS
         if all(np.array_equal(w[-1], start) for w in weights):
-            raise Incorrect(f"after {steps} steps the weights are unchanged on every rank (expected them to move).")
+            raise Incorrect(tr("after {steps} steps the weights are unchanged on every rank (expected them to "
+                               "move).", steps=steps))
         drift = float(np.abs(weights[0] - weights[1]).max())
         if drift > 0:
-            raise Incorrect(f"after {steps} steps on different shards, rank 0 and rank 1 hold different weights "
-                            f"(largest difference {drift:.3g}); expected identical replicas.")
+            raise Incorrect(tr("after {steps} steps on different shards, rank 0 and rank 1 hold different weights "
+                               "(largest difference {drift:.3g}); expected identical replicas.", steps=steps,
+                               drift=drift))
         gap = float(np.abs(weights[0][-1] - expected[-1]).max())
         if gap > 1e-5:
-            raise Incorrect(f"both ranks agree, but after {steps} steps their weights differ from one process trained "
-                            f"on the combined batches by up to {gap:.3g}: first weights expected "
-                            f"{np.round(expected[-1][:3], 4).tolist()}, "
-                            f"got {np.round(weights[0][-1][:3], 4).tolist()}.")
+            raise Incorrect(tr("both ranks agree, but after {steps} steps their weights differ from one process "
+                               "trained on the combined batches by up to {gap:.3g}: first weights expected "
+                               "{expected}, got {got}.", steps=steps, gap=gap,
+                               expected=np.round(expected[-1][:3], 4).tolist(),
+                               got=np.round(weights[0][-1][:3], 4).tolist()))
 
 
 q1 = ShardIndices()

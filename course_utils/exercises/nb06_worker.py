@@ -66,6 +66,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     from course_utils import runtime
+    from course_utils.i18n import tr  # the language of the check that started this job (COURSE_LANG)
 
     runtime.setup(device="CPU", mode="graph", seed=0, verbose=False)
     import mindspore as ms
@@ -86,7 +87,7 @@ def main(argv=None) -> int:
     optimizer = nn.SGD(net.trainable_params(), learning_rate=LR)
     step = module.make_dp_step(net, nn.MSELoss(), optimizer, size)
     if not callable(step):
-        raise TypeError(f"make_dp_step(...) returned {type(step).__name__}, not a function step(x, y)")
+        raise TypeError(tr("make_dp_step(...) returned {type}, not a function step(x, y)", type=type(step).__name__))
     shard = slice(rank * PER_RANK, (rank + 1) * PER_RANK)
     weights, losses = [], []
     for s in range(STEPS):
@@ -96,7 +97,7 @@ def main(argv=None) -> int:
         weights.append(flat(net.weight.asnumpy(), net.bias.asnumpy()))
     args.out.mkdir(parents=True, exist_ok=True)
     np.savez(args.out / f"rank_{rank}.npz", weights=np.stack(weights), losses=np.array(losses))
-    print(f"rank {rank} of {size}: {STEPS} steps done", flush=True)
+    print(tr("rank {rank} of {size}: {steps} steps done", rank=rank, size=size, steps=STEPS), flush=True)
     return 0
 
 
