@@ -239,7 +239,7 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
     nb07.q2.hint()
     assert "使用 --resume 时" in capsys.readouterr().out
     nb07.q3.hint()
-    assert "推理模式下评估" in capsys.readouterr().out
+    assert "评估时网络处于评估模式" in capsys.readouterr().out
     nb07.q4.hint()
     assert "批维度为 None" in capsys.readouterr().out
     nb07.q2.solution()

@@ -31,12 +31,12 @@ MESSAGES = {
     "If the loss falls but the test accuracy stays low, compare what the test images look like with what training "
     "sees (augmentation parameters, normalisation), and evaluate in eval mode. If the loss hardly falls, check the "
     "learning rate and that every batch reaches the step.":
-        "如果损失下降而测试准确率仍然很低，请比较测试图像与训练时看到的图像有何不同（数据增强参数、归一化），并在推理"
-        "模式下评估。如果损失几乎不下降，请检查学习率，以及每个批是否都送进了训练步。",
+        "如果损失下降而测试准确率仍然很低，请比较测试图像与训练时看到的图像有何不同（数据增强参数、归一化），并确保"
+        "评估时网络处于评估模式。如果损失几乎不下降，请检查学习率，以及每个批是否都送进了训练步。",
     "At the end of training, switch the network to eval mode and call mindspore.export with an input whose batch "
     "dimension is None (mindspore.Tensor(shape=[None, 1, 28, 28], dtype=mindspore.float32)), file_format='MINDIR', "
     "into --out as model.mindir.":
-        "训练结束时，把网络切换到推理模式，然后调用 mindspore.export：输入的批维度为 None"
+        "训练结束时，把网络切换到评估模式，然后调用 mindspore.export：输入的批维度为 None"
         "（mindspore.Tensor(shape=[None, 1, 28, 28], dtype=mindspore.float32)），file_format='MINDIR'，"
         "保存到 --out 中的 model.mindir。",
     # solutions: the comment lines around the reference's code
