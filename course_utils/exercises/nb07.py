@@ -37,6 +37,7 @@ import numpy as np
 
 from course_utils import ROOT
 from course_utils.exercises import Exercise, Incorrect, NotAttempted, register
+from course_utils.i18n import tr
 
 REFERENCE = ROOT / "notebooks" / "scripts" / "capstone_reference.py"
 SKELETON = ROOT / "notebooks" / "scripts" / "capstone_skeleton.py"
@@ -75,28 +76,29 @@ def blanks_left(source: str) -> list:
 def _read_script(script) -> tuple:
     """(path, source) of the learner's script, or NotAttempted / Incorrect saying what is wrong with the file."""
     if script is None or str(script).strip() == "":
-        raise NotAttempted("set MY_SCRIPT to the path of your script, run that cell, then check again.")
+        raise NotAttempted(tr("set MY_SCRIPT to the path of your script, run that cell, then check again."))
     path = Path(script).expanduser()
     if not path.is_file():
-        raise NotAttempted(f"there is no file {str(path)!r} yet: run the cell that copies the skeleton, "
-                           "fill in the TODOs, then check again.")
+        raise NotAttempted(tr("there is no file {path!r} yet: run the cell that copies the skeleton, "
+                              "fill in the TODOs, then check again.", path=str(path)))
     source = path.read_text(encoding="utf-8")
     left = blanks_left(source)
     if left:
         left = sorted(left, key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0))
-        raise NotAttempted(f"{path.name} still has blanks ____ in TODO {', '.join(left)}: fill them in, "
-                           "save the file, then check again.")
+        raise NotAttempted(tr("{name} still has blanks ____ in TODO {todos}: fill them in, "
+                              "save the file, then check again.", name=path.name, todos=", ".join(left)))
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:
-        raise Incorrect(f"{path.name} does not parse: {exc.msg} on line {exc.lineno}: "
-                        f"{(exc.text or '').strip()!r}") from None
+        raise Incorrect(tr("{name} does not parse: {error} on line {line}: {text!r}", name=path.name,
+                           error=exc.msg, line=exc.lineno, text=(exc.text or "").strip())) from None
     for node in ast.walk(tree):
         names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
                  [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
         if any(n.split(".")[0] == "course_utils" for n in names):
-            raise Incorrect(f"{path.name} imports course_utils (line {node.lineno}): the capstone script must stand "
-                            "alone, with MindSpore and NumPy only, so that it runs outside the course.")
+            raise Incorrect(tr("{name} imports course_utils (line {line}): the capstone script must stand "
+                               "alone, with MindSpore and NumPy only, so that it runs outside the course.",
+                               name=path.name, line=node.lineno))
     return path, source
 
 
@@ -166,8 +168,9 @@ def run_script(path: Path, args, out: Path = None, timeout: float = TIMEOUT_S) -
                               env=distributed.msrun_env())
     except subprocess.TimeoutExpired as exc:
         text = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
-        raise Incorrect(f"`python {path.name} {' '.join(map(str, args))}` did not finish within {timeout:.0f} s; "
-                        f"last output: {_tail(text) or '(nothing)'}") from None
+        raise Incorrect(tr("`python {name} {args}` did not finish within {timeout:.0f} s; last output: {output}",
+                           name=path.name, args=" ".join(map(str, args)), timeout=timeout,
+                           output=_tail(text) or tr("(nothing)"))) from None
     return Run(command, done.returncode, done.stdout, done.stderr, out, time.perf_counter() - started)
 
 
@@ -186,10 +189,11 @@ def _tail(text: str, lines: int = 3) -> str:
 def expect_success(run: Run, what: str = "") -> None:
     if run.returncode == 0:
         return
-    error = _tail(run.stderr, 1) or _tail(run.stdout, 1) or "(no output)"
+    error = _tail(run.stderr, 1) or _tail(run.stdout, 1) or tr("(no output)")
     where = re.findall(r'File "([^"]+)", line (\d+)', run.stderr)
-    at = f" (raised at {Path(where[-1][0]).name}, line {where[-1][1]})" if where else ""
-    raise Incorrect(f"`{run.shown}`{what} failed with exit code {run.returncode}: {error}{at}")
+    at = tr(" (raised at {file}, line {line})", file=Path(where[-1][0]).name, line=where[-1][1]) if where else ""
+    raise Incorrect(tr("`{command}`{what} failed with exit code {code}: {error}{at}", command=run.shown, what=what,
+                       code=run.returncode, error=error, at=at))
 
 
 def read_log(path: Path) -> list:
@@ -203,7 +207,7 @@ def read_log(path: Path) -> list:
         try:
             records.append(json.loads(line))
         except json.JSONDecodeError:
-            raise Incorrect(f"line {n} of {LOG} is not JSON: {line[:80]!r}") from None
+            raise Incorrect(tr("line {n} of {log} is not JSON: {text!r}", n=n, log=LOG, text=line[:80])) from None
     return records
 
 
@@ -212,23 +216,24 @@ def read_checkpoint(path: Path) -> dict:
     import mindspore as ms
 
     if not path.is_file():
-        raise Incorrect(f"no {path.name} in the output folder after the run.")
+        raise Incorrect(tr("no {name} in the output folder after the run.", name=path.name))
     try:
         stored = ms.load_checkpoint(str(path))
     except Exception as exc:  # any failure to read is the learner's to see
-        raise Incorrect(f"{path.name} is not a checkpoint MindSpore can read: "
-                        f"{str(exc).strip().splitlines()[0]}") from None
+        raise Incorrect(tr("{name} is not a checkpoint MindSpore can read: {error}", name=path.name,
+                           error=str(exc).strip().splitlines()[0])) from None
     return {k: v.asnumpy() for k, v in stored.items() if hasattr(v, "asnumpy")}
 
 
 def _position(ckpt: dict, name: str) -> tuple:
     missing = [k for k in ("epoch", "step_in_epoch") if k not in ckpt]
     if missing:
-        raise Incorrect(f"{name} has no {' and no '.join(missing)} entry: the checkpoint must say where training "
-                        "stood (the epoch in progress, 0-based, and how many of its steps are done).")
+        raise Incorrect(tr("{name} has no {entries} entry: the checkpoint must say where training stood (the epoch "
+                           "in progress, 0-based, and how many of its steps are done).", name=name,
+                           entries=tr(" and no ").join(missing)))
     if "global_step" not in ckpt:
-        raise Incorrect(f"{name} has no optimizer state (no global_step, no moments): it holds the weights only, "
-                        "so a resumed run would restart the optimizer from scratch.")
+        raise Incorrect(tr("{name} has no optimizer state (no global_step, no moments): it holds the weights only, "
+                           "so a resumed run would restart the optimizer from scratch.", name=name))
     return int(ckpt["epoch"]), int(ckpt["step_in_epoch"]), int(np.asarray(ckpt["global_step"]).reshape(-1)[0])
 
 
@@ -260,13 +265,13 @@ class _ScriptExercise(Exercise):
 
     @property
     def solution_text(self) -> str:
-        text = f"# from {REFERENCE.relative_to(ROOT)}\n\n" + _source_of(*self.solution_functions)
+        text = tr("# from {path}", path=REFERENCE.relative_to(ROOT)) + "\n\n" + _source_of(*self.solution_functions)
         if self.solution_lines:
             lines = REFERENCE.read_text(encoding="utf-8").splitlines()
             first, last = self.solution_lines
             start = next(i for i, line in enumerate(lines) if first in line)
             end = next(i for i, line in enumerate(lines) if i >= start and last in line)
-            text += "\n\n\n# in main():\n" + "\n".join(lines[start:end + 1])
+            text += "\n\n\n" + tr("# in main():") + "\n" + "\n".join(lines[start:end + 1])
         return text
 
 
@@ -282,33 +287,40 @@ class RunsLogsCheckpoints(_ScriptExercise):
     def _check(self, script):
         path, source = _read_script(script)
         if not renames_a_file(source):
-            raise Incorrect(f"{path.name} never renames a file (os.replace): a checkpoint written in place is lost "
-                            "when the process dies in the middle of writing it.")
+            raise Incorrect(tr("{name} never renames a file (os.replace): a checkpoint written in place is lost "
+                               "when the process dies in the middle of writing it.", name=path.name))
         run = cached_run(path, source, TINY_RUN)
         expect_success(run)
         records = run.log()
         if not records:
-            raise Incorrect(f"`{run.shown}` wrote no {LOG} (one JSON object per finished epoch) in --out.")
+            raise Incorrect(tr("`{command}` wrote no {log} (one JSON object per finished epoch) in --out.",
+                               command=run.shown, log=LOG))
         missing = [k for k in LOG_KEYS if k not in records[0]]
         if missing:
-            raise Incorrect(f"the first line of {LOG} lacks {missing}; it has {sorted(records[0])}.")
+            raise Incorrect(tr("the first line of {log} lacks {missing}; it has {keys}.", log=LOG, missing=missing,
+                               keys=sorted(records[0])))
         if _epochs(records) != [1, 2]:
-            raise Incorrect(f"`{run.shown}` (2 epochs) logged the epochs {_epochs(records)}, expected [1, 2].")
+            raise Incorrect(tr("`{command}` (2 epochs) logged the epochs {epochs}, expected [1, 2].",
+                               command=run.shown, epochs=_epochs(records)))
         printed = [ln for ln in run.stdout.splitlines() if re.search(r"\bepoch\b", ln, re.I)]
         if len(printed) < 2:
-            raise Incorrect(f"`{run.shown}` printed {len(printed)} line(s) mentioning the epoch; expected one per "
-                            f"epoch. Its output: {_tail(run.stdout) or '(nothing)'}")
+            raise Incorrect(tr("`{command}` printed {n} line(s) mentioning the epoch; expected one per epoch. Its "
+                               "output: {output}", command=run.shown, n=len(printed),
+                               output=_tail(run.stdout) or tr("(nothing)")))
         ckpt = read_checkpoint(run.out / CHECKPOINT)
         epoch, step, global_step = _position(ckpt, CHECKPOINT)
         if (epoch, step) != (2, 0):
-            raise Incorrect(f"after 2 finished epochs the checkpoint says epoch={epoch}, step_in_epoch={step}; "
-                            "expected epoch=2, step_in_epoch=0 (the next epoch to run, none of its steps done).")
+            raise Incorrect(tr("after 2 finished epochs the checkpoint says epoch={epoch}, step_in_epoch={step}; "
+                               "expected epoch=2, step_in_epoch=0 (the next epoch to run, none of its steps done).",
+                               epoch=epoch, step=step))
         if global_step != 2 * TINY_STEPS_PER_EPOCH:
-            raise Incorrect(f"after 2 epochs of {TINY_STEPS_PER_EPOCH} steps the optimizer's global_step in the "
-                            f"checkpoint is {global_step}, expected {2 * TINY_STEPS_PER_EPOCH}.")
+            raise Incorrect(tr("after 2 epochs of {steps} steps the optimizer's global_step in the checkpoint is "
+                               "{got}, expected {expected}.", steps=TINY_STEPS_PER_EPOCH, got=global_step,
+                               expected=2 * TINY_STEPS_PER_EPOCH))
         stray = sorted(p.name for p in run.out.iterdir() if p.name not in (CHECKPOINT, LOG, MODEL))
         if stray:
-            raise Incorrect(f"the run left {stray} in --out: temporary files should be renamed or removed.")
+            raise Incorrect(tr("the run left {stray} in --out: temporary files should be renamed or removed.",
+                               stray=stray))
 
 
 class Resumes(_ScriptExercise):
@@ -328,41 +340,45 @@ class Resumes(_ScriptExercise):
         epoch, step, global_step = _position(read_checkpoint(first.out / CHECKPOINT), CHECKPOINT)
         expected = divmod(STOP_AFTER, TINY_STEPS_PER_EPOCH)
         if _epochs(first.log()) != [1] or global_step != STOP_AFTER:
-            raise Incorrect(f"`{first.shown}` should stop after {STOP_AFTER} steps (in epoch 2, with "
-                            f"{TINY_STEPS_PER_EPOCH} steps per epoch); it logged the epochs {_epochs(first.log())} "
-                            f"and its checkpoint counts {global_step} optimizer steps.")
+            raise Incorrect(tr("`{command}` should stop after {stop} steps (in epoch 2, with {steps} steps per "
+                               "epoch); it logged the epochs {epochs} and its checkpoint counts {got} optimizer "
+                               "steps.", command=first.shown, stop=STOP_AFTER, steps=TINY_STEPS_PER_EPOCH,
+                               epochs=_epochs(first.log()), got=global_step))
         if (epoch, step) != expected:
-            raise Incorrect(f"after --stop-after {STOP_AFTER} the checkpoint says epoch={epoch}, step_in_epoch={step}; "
-                            f"expected epoch={expected[0]} (0-based), step_in_epoch={expected[1]}.")
+            raise Incorrect(tr("after --stop-after {stop} the checkpoint says epoch={epoch}, step_in_epoch={step}; "
+                               "expected epoch={expected_epoch} (0-based), step_in_epoch={expected_step}.",
+                               stop=STOP_AFTER, epoch=epoch, step=step, expected_epoch=expected[0],
+                               expected_step=expected[1]))
         stopped = read_checkpoint(first.out / CHECKPOINT)
 
         resumed = run_script(path, TINY_RUN + ("--resume",), out=first.out)
-        expect_success(resumed, " (the resume)")
+        expect_success(resumed, tr(" (the resume)"))
         epochs = _epochs(resumed.log())
         if epochs[:1] == [1] and epochs.count(1) > 1:
-            raise Incorrect(f"after --resume the log starts again at epoch 1 ({epochs}): the run began from scratch "
-                            "instead of continuing where the checkpoint stood.")
+            raise Incorrect(tr("after --resume the log starts again at epoch 1 ({epochs}): the run began from scratch "
+                               "instead of continuing where the checkpoint stood.", epochs=epochs))
         if epochs != [1, 2]:
-            raise Incorrect(f"after the stop and --resume the log has the epochs {epochs}, expected [1, 2] (the "
-                            "first epoch from before the stop, the second from the resumed run).")
+            raise Incorrect(tr("after the stop and --resume the log has the epochs {epochs}, expected [1, 2] (the "
+                               "first epoch from before the stop, the second from the resumed run).", epochs=epochs))
         final = read_checkpoint(first.out / CHECKPOINT)
         _, _, total = _position(final, CHECKPOINT)
         left = 2 * TINY_STEPS_PER_EPOCH - STOP_AFTER
         if total == left:
-            raise Incorrect(f"after resuming at step {STOP_AFTER} the optimizer's global_step is {total}: it counted "
-                            "only the steps of the resumed run, so the optimizer state (global_step, moments) was "
-                            "not restored from the checkpoint.")
+            raise Incorrect(tr("after resuming at step {stop} the optimizer's global_step is {total}: it counted "
+                               "only the steps of the resumed run, so the optimizer state (global_step, moments) was "
+                               "not restored from the checkpoint.", stop=STOP_AFTER, total=total))
         if total != 2 * TINY_STEPS_PER_EPOCH:
-            raise Incorrect(f"the run was stopped after {STOP_AFTER} of {2 * TINY_STEPS_PER_EPOCH} steps, so the "
-                            f"resumed run should train {left} more; the optimizer's global_step ends at {total} "
-                            f"({total - STOP_AFTER} steps after the resume). Were the batches already trained in "
-                            "the interrupted epoch trained again?")
+            raise Incorrect(tr("the run was stopped after {stop} of {steps} steps, so the resumed run should train "
+                               "{left} more; the optimizer's global_step ends at {total} ({after} steps after the "
+                               "resume). Were the batches already trained in the interrupted epoch trained again?",
+                               stop=STOP_AFTER, steps=2 * TINY_STEPS_PER_EPOCH, left=left, total=total,
+                               after=total - STOP_AFTER))
         # the network's entries: not the optimizer's (moments, accumulators, powers, step) nor the position
         weights = [k for k in stopped if not re.match(r"(moment|accum|stat\.|beta\d_power|global_step|"
                                                       r"learning_rate|epoch$|step_in_epoch$)", k)]
         if all(np.array_equal(stopped[k], final[k]) for k in weights if k in final):
-            raise Incorrect("the weights after the resumed run are exactly the ones in the checkpoint it resumed "
-                            "from: it stepped the optimizer but training did not change the network.")
+            raise Incorrect(tr("the weights after the resumed run are exactly the ones in the checkpoint it resumed "
+                               "from: it stepped the optimizer but training did not change the network."))
 
 
 class Learns(_ScriptExercise):
@@ -379,14 +395,16 @@ class Learns(_ScriptExercise):
         expect_success(run)
         records = run.log()
         if not records or "test_accuracy" not in records[-1]:
-            raise Incorrect(f"`{run.shown}` logged no test_accuracy in {LOG}.")
+            raise Incorrect(tr("`{command}` logged no test_accuracy in {log}.", command=run.shown, log=LOG))
         accuracy = float(records[-1]["test_accuracy"])
         if accuracy > 1.0:
-            raise Incorrect(f"the log reports test_accuracy={accuracy}: log a fraction between 0 and 1, not percent.")
+            raise Incorrect(tr("the log reports test_accuracy={accuracy}: log a fraction between 0 and 1, not "
+                               "percent.", accuracy=accuracy))
         if accuracy < TARGET_ACCURACY:
             losses = [round(float(r.get("train_loss", float("nan"))), 4) for r in records]
-            raise Incorrect(f"`{run.shown}` reached {accuracy:.2%} on the first {SMALL_TEST:,} test images; the "
-                            f"target is {TARGET_ACCURACY:.0%} (training loss per epoch: {losses}).")
+            raise Incorrect(tr("`{command}` reached {accuracy:.2%} on the first {n:,} test images; the target is "
+                               "{target:.0%} (training loss per epoch: {losses}).", command=run.shown,
+                               accuracy=accuracy, n=SMALL_TEST, target=TARGET_ACCURACY, losses=losses))
 
 
 class Exports(_ScriptExercise):
@@ -407,12 +425,12 @@ class Exports(_ScriptExercise):
         expect_success(run)
         model = run.out / MODEL
         if not model.is_file():
-            raise Incorrect(f"`{run.shown}` finished but left no {MODEL} in --out.")
+            raise Incorrect(tr("`{command}` finished but left no {model} in --out.", command=run.shown, model=MODEL))
         try:
             graph = nn.GraphCell(ms.load(str(model)))
         except Exception as exc:
-            raise Incorrect(f"{MODEL} does not load with mindspore.load + nn.GraphCell: "
-                            f"{str(exc).strip().splitlines()[0]}") from None
+            raise Incorrect(tr("{model} does not load with mindspore.load + nn.GraphCell: {error}", model=MODEL,
+                               error=str(exc).strip().splitlines()[0])) from None
         n_test = int(TINY_RUN[TINY_RUN.index("--test-subset") + 1])
         images, labels = data.load_mnist_arrays("test")
         x = data.normalize_images(images[:n_test])
@@ -421,23 +439,26 @@ class Exports(_ScriptExercise):
             try:
                 out = graph(ms.Tensor(x[:batch])).asnumpy()
             except Exception as exc:
-                raise Incorrect(f"{MODEL} fails on a batch of {batch} image(s) of shape (1, 28, 28): "
-                                f"{str(exc).strip().splitlines()[0]}") from None
+                raise Incorrect(tr("{model} fails on a batch of {batch} image(s) of shape (1, 28, 28): {error}",
+                                   model=MODEL, batch=batch, error=str(exc).strip().splitlines()[0])) from None
             if out.shape != (batch, 10):
-                raise Incorrect(f"{MODEL} returns shape {out.shape} for a batch of {batch}; expected ({batch}, 10).")
+                raise Incorrect(tr("{model} returns shape {shape} for a batch of {batch}; expected ({batch}, 10).",
+                                   model=MODEL, shape=out.shape, batch=batch))
             outputs[batch] = out
         one_by_one = np.concatenate([graph(ms.Tensor(x[i:i + 1])).asnumpy() for i in range(8)])
         if not np.allclose(one_by_one, outputs[64][:8], rtol=1e-3, atol=1e-4):
-            raise Incorrect(f"{MODEL} gives an image different outputs alone and in a batch of 64 (largest "
-                            f"difference {np.abs(one_by_one - outputs[64][:8]).max():.3g}): it was exported in "
-                            "training mode, where BatchNorm uses the batch's statistics and dropout is active.")
+            raise Incorrect(tr("{model} gives an image different outputs alone and in a batch of 64 (largest "
+                               "difference {difference:.3g}): it was exported in training mode, where BatchNorm uses "
+                               "the batch's statistics and dropout is active.", model=MODEL,
+                               difference=np.abs(one_by_one - outputs[64][:8]).max()))
         logits = np.concatenate([graph(ms.Tensor(x[i:i + 64])).asnumpy() for i in range(0, n_test, 64)])
         accuracy = float((logits.argmax(axis=1) == labels[:n_test]).mean())
         logged = float(run.log()[-1].get("test_accuracy", -1.0))
         if abs(accuracy - logged) > 1.5 / n_test:
-            raise Incorrect(f"the log's last test_accuracy is {logged:.2%}, but {MODEL} scores {accuracy:.2%} on the "
-                            f"same first {n_test} test images (normalised as in the course): the exported network "
-                            "is not the trained one, or expects other inputs.")
+            raise Incorrect(tr("the log's last test_accuracy is {logged:.2%}, but {model} scores {accuracy:.2%} on "
+                               "the same first {n} test images (normalised as in the course): the exported network "
+                               "is not the trained one, or expects other inputs.", logged=logged, model=MODEL,
+                               accuracy=accuracy, n=n_test))
 
 
 q1 = RunsLogsCheckpoints()
