@@ -453,3 +453,35 @@ def test_the_epoch_loop_checker_can_fail():
     one = ("it = ds_.create_tuple_iterator(num_epochs=EPOCHS)\nfor epoch in range(EPOCHS):\n    for d, l in it:\n"
            "        step(d, l)\n")
     assert epoch_loops_that_replay(replay) == [1] and epoch_loops_that_replay(one) == []
+
+
+# -- links -------------------------------------------------------------------------------------
+MD_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def broken_links(path, data):
+    """Markdown link targets that are neither web addresses nor files that exist (relative to the notebook)."""
+    broken = []
+    for i, cell in enumerate(data["cells"]):
+        if cell["cell_type"] != "markdown":
+            continue
+        for target in MD_LINK.findall(source(cell)):
+            if "{" in target:
+                broken.append(f"cell {i}: {target} (a template placeholder)")
+            elif not re.match(r"(https?:|mailto:|#)", target) and not (path.parent / target.split("#")[0]).exists():
+                broken.append(f"cell {i}: {target} (no such file)")
+    return broken
+
+
+def test_every_link_goes_somewhere(nb):
+    path, data = nb
+    broken = broken_links(path, data)
+    assert not broken, f"{_id(path)}: broken links: {broken}"
+
+
+def test_the_link_checker_can_fail(tmp_path):
+    data = {"cells": [{"cell_type": "markdown", "source": "[a]({API}/x.html) [b](../nowhere.md) [c](#top) "
+                                                          "[d](https://www.mindspore.cn/) [e](x.ipynb)"}]}
+    (tmp_path / "x.ipynb").write_text("{}")
+    assert [b.split(" (")[0] for b in broken_links(tmp_path / "x.ipynb", data)] == [
+        "cell 0: {API}/x.html", "cell 0: ../nowhere.md"]
