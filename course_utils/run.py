@@ -4,6 +4,7 @@
     python -m course_utils.run --notebooks 04 05 -p EPOCHS=5     # some notebooks, a parameter
     python -m course_utils.run -p DEVICE_TARGET=Ascend --full    # on an Ascend notebook, full-length runs
     python -m course_utils.run -p 04:TRAIN_SUBSET=10000          # a parameter for one notebook only
+    python -m course_utils.run --lang zh -p DEVICE_TARGET=Ascend # the Chinese edition (notebooks/zh/)
 
 Each notebook is executed by papermill into ``runs/<timestamp>/`` (the stored notebooks are never
 modified). A parameter applies to every selected notebook that declares it in its ``parameters`` cell;
@@ -320,6 +321,8 @@ def main(argv=None) -> int:
     parser.add_argument("--notebooks", "-n", nargs="*", help="numbers or names (default: all)")
     parser.add_argument("-p", "--parameter", action="append", default=[], metavar="[NN:]NAME=VALUE")
     parser.add_argument("--full", action="store_true", help="QUICK=False where a notebook declares QUICK")
+    parser.add_argument("--lang", choices=["en", "zh"], default="en",
+                        help="the edition: en (notebooks/) or zh (the Chinese edition, notebooks/zh/)")
     parser.add_argument("--out", type=Path, default=None, help="output folder (default runs/<timestamp>)")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
     parser.add_argument("--kernel", default=None,
@@ -327,7 +330,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     try:
-        notebooks = find_notebooks(args.notebooks)
+        notebooks = find_notebooks(args.notebooks, _root() / "notebooks" / "zh" if args.lang == "zh" else None)
         global_params, scoped = parse_parameters(args.parameter)
         plan = plan_parameters(notebooks, global_params, scoped, full=args.full)
         devices = check_devices(notebooks, plan)

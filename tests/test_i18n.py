@@ -303,3 +303,17 @@ def _chinese_texts() -> dict:
 def test_the_chinese_edition_uses_one_rendering_per_glossary_term():
     found = glossary.inconsistencies(_chinese_texts(), glossary.load())
     assert not found, "\n".join(found)
+
+
+def test_make_run_runs_the_chinese_edition_with_lang_zh(monkeypatch):
+    from course_utils import run
+
+    seen = {}
+
+    def stop(notebooks, *args, **kwargs):
+        seen["notebooks"] = notebooks
+        raise run.RunError("stop before executing")
+
+    monkeypatch.setattr(run, "plan_parameters", stop)
+    assert run.main(["--lang", "zh", "--notebooks", "01"]) == 2
+    assert [p.relative_to(ROOT).as_posix() for p in seen["notebooks"]] == ["notebooks/zh/01_custom_huber_loss.ipynb"]

@@ -151,12 +151,13 @@ def _has_words(code: str) -> bool:
 
 def skeleton(english: Path, lang: str = "zh") -> str:
     """A catalogue for ``english`` with every entry still in English: the translator's starting point.
-    Code cells without comments or sentences are marked ``same``."""
+    Code cells without comments or sentences are marked ``same`` (not the setup cell: its ``lang`` changes)."""
     nb = load(english)
     parts = [_FILE_HEADER.format(name=english.name, lang=lang)]
     for cell in nb["cells"]:
         src = source_of(cell)
-        keep = cell["cell_type"] == "code" and not _has_words(src)
+        # the setup call's lang="en" always changes (to the edition's language)
+        keep = cell["cell_type"] == "code" and not _has_words(src) and 'lang="en"' not in src
         parts.append(format_entry(cell["id"], cell["cell_type"], text_hash(src), None if keep else src))
     return "\n".join(parts)
 
