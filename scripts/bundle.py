@@ -345,7 +345,8 @@ def _check_top_level_pins(pins: Mapping[str, Iterable[Tuple[str, str]]]) -> None
 
 def _course_files() -> List[str]:
     out = _run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True).stdout.decode()
-    return [f for f in out.split("\0") if f and (ROOT / f).is_file()]
+    # symlinks too (notebooks/zh/scripts -> ../scripts): tar stores them as links, which unpack as they were
+    return [f for f in out.split("\0") if f and ((ROOT / f).is_file() or (ROOT / f).is_symlink())]
 
 
 def _verified_mnist() -> Path:

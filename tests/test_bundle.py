@@ -204,6 +204,10 @@ def test_bundle_contents(bundle_tar):
         lock = archive.extractfile(f"{prefix}/wheelhouse/requirements-lock.txt").read().decode()
     tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
     assert {f"{prefix}/{f}" for f in tracked if (ROOT / f).is_file()} <= set(names)
+    # the Chinese edition's link to the shared scripts travels as a link (the zh lessons launch scripts/...)
+    with tarfile.open(tar) as archive:
+        link = archive.getmember(f"{prefix}/notebooks/zh/scripts")
+    assert link.issym() and link.linkname == "../scripts"
     assert not any("/.venv/" in n or n.endswith("/.verified") for n in names)
     for name in bundle._mnist_names():
         assert f"{prefix}/data/mnist/{name}" in names and f"data/mnist/{name}" in sums
