@@ -18,6 +18,7 @@ import inspect
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
+from course_utils.i18n import tr
 from course_utils.models import lenet_flatten_size
 
 # ----------------------------------------------------------------------------------------------
@@ -46,30 +47,33 @@ class FlattenSize(Exercise):
 
     def _check(self, flatten_size):
         if not callable(flatten_size):
-            raise Incorrect(f"`flatten_size` should be a function of the image size, got {describe(flatten_size)}.")
+            raise Incorrect(tr("`flatten_size` should be a function of the image size, got {got}.",
+                               got=describe(flatten_size)))
         for size in (28, 32, 36, 29, 20, 64):
             expected = lenet_flatten_size(size)
             got = self.call(flatten_size, size)
             if isinstance(got, (bool, np.bool_)) or not isinstance(got, (int, np.integer, float, np.floating)):
-                raise Incorrect(f"flatten_size({size}) returned {describe(got)}; return a whole number (int).")
+                raise Incorrect(tr("flatten_size({size}) returned {got}; return a whole number (int).",
+                                   size=size, got=describe(got)))
             if got == expected and isinstance(got, (float, np.floating)):
-                raise Incorrect(f"flatten_size({size}) returned {got!r}, a float; expected the int {expected}.")
+                raise Incorrect(tr("flatten_size({size}) returned {got!r}, a float; expected the int {expected}.",
+                                   size=size, got=got, expected=expected))
             if got == expected:
                 continue
             side = int(round(np.sqrt(expected // 16)))
             hint = ""
             if got == 400 and size != 32:
-                hint = " (400 is the size for 32x32 inputs.)"
+                hint = tr(" (400 is the size for 32x32 inputs.)")
             elif got == side * side:
-                hint = f" ({got} is the size of one channel.)"
+                hint = tr(" ({got} is the size of one channel.)", got=got)
             elif got == 16 * (((size - 5) // 2 - 5) // 2) ** 2:
-                hint = " (That is the size if each convolution removed 5 pixels per side length instead of 4.)"
+                hint = tr(" (That is the size if each convolution removed 5 pixels per side length instead of 4.)")
             elif got == 16 * (size // 4) ** 2:
-                hint = " (That is the size with padded convolutions, which keep the side length.)"
+                hint = tr(" (That is the size with padded convolutions, which keep the side length.)")
             elif isinstance(got, (float, np.floating)):
-                hint = " (A float: the pooled side lengths were not rounded down.)"
-            raise Incorrect(f"flatten_size({size}): expected {expected} (16 channels x {side} x {side}), "
-                            f"got {got!r}.{hint}")
+                hint = tr(" (A float: the pooled side lengths were not rounded down.)")
+            raise Incorrect(tr("flatten_size({size}): expected {expected} (16 channels x {side} x {side}), "
+                               "got {got!r}.{hint}", size=size, expected=expected, side=side, got=got, hint=hint))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -103,61 +107,64 @@ class LeNetBatchNorm(Exercise):
         from mindspore import nn
 
         if not isinstance(LeNet5BN, type) or not issubclass(LeNet5BN, nn.Cell):
-            raise Incorrect(f"`LeNet5BN` should be a class derived from nn.Cell, got {describe(LeNet5BN)}.")
+            raise Incorrect(tr("`LeNet5BN` should be a class derived from nn.Cell, got {got}.",
+                               got=describe(LeNet5BN)))
         try:
             net = self.call(LeNet5BN, num_classes=10, dropout=0.3)
         except TypeError as exc:
-            raise Incorrect(f"LeNet5BN(num_classes=10, dropout=0.3) failed: {exc}.") from None
+            raise Incorrect(tr("LeNet5BN(num_classes=10, dropout=0.3) failed: {error}.", error=exc)) from None
         cells = [c for _, c in net.cells_and_names()]
         bns = [c for c in cells if isinstance(c, (nn.BatchNorm2d, nn.BatchNorm1d))]
         bn2d = [c for c in bns if isinstance(c, nn.BatchNorm2d)]
         if not bns:
-            raise Incorrect("LeNet5BN() has no batch normalisation layer among its cells; expected two "
-                            "nn.BatchNorm2d layers.")
+            raise Incorrect(tr("LeNet5BN() has no batch normalisation layer among its cells; expected two "
+                               "nn.BatchNorm2d layers."))
         if len(bn2d) != 2 or len(bns) != 2:
-            raise Incorrect(f"expected exactly two nn.BatchNorm2d layers (one per convolution), found "
-                            f"{len(bn2d)} BatchNorm2d and {len(bns) - len(bn2d)} BatchNorm1d.")
+            raise Incorrect(tr("expected exactly two nn.BatchNorm2d layers (one per convolution), found "
+                               "{n2d} BatchNorm2d and {n1d} BatchNorm1d.", n2d=len(bn2d), n1d=len(bns) - len(bn2d)))
         sizes = sorted(int(c.num_features) for c in bn2d)
         if sizes != [6, 16]:
-            raise Incorrect(f"the batch-norm layers normalise {sizes} channels; expected [6, 16], the "
-                            "convolutions' output channels.")
+            raise Incorrect(tr("the batch-norm layers normalise {sizes} channels; expected [6, 16], the "
+                               "convolutions' output channels.", sizes=sizes))
         drops = [c for c in cells if isinstance(c, nn.Dropout)]
         if len(drops) != 1:
-            raise Incorrect(f"expected one nn.Dropout layer (before the last Dense layer), found {len(drops)}.")
+            raise Incorrect(tr("expected one nn.Dropout layer (before the last Dense layer), found {n}.",
+                               n=len(drops)))
         rate = _drop_rate(drops[0])
         if not np.isclose(rate, 0.3):
-            hint = " (0.70 is the fraction kept.)" if np.isclose(rate, 0.7) else ""
-            raise Incorrect(f"LeNet5BN(dropout=0.3) drops a fraction {rate:.2f} of the activations; "
-                            f"expected 0.30.{hint}")
+            hint = tr(" (0.70 is the fraction kept.)") if np.isclose(rate, 0.7) else ""
+            raise Incorrect(tr("LeNet5BN(dropout=0.3) drops a fraction {rate:.2f} of the activations; "
+                               "expected 0.30.{hint}", rate=rate, hint=hint))
         convs = [c for c in cells if isinstance(c, nn.Conv2d)]
         denses = [c for c in cells if isinstance(c, nn.Dense)]
         if len(convs) != 2 or len(denses) != 3:
-            raise Incorrect(f"keep LeNet-5's layers: 2 convolutions and 3 Dense layers (found {len(convs)} and "
-                            f"{len(denses)}).")
+            raise Incorrect(tr("keep LeNet-5's layers: 2 convolutions and 3 Dense layers (found {convs} and "
+                               "{denses}).", convs=len(convs), denses=len(denses)))
         if sorted(d.in_channels for d in denses)[-1] != 256:
-            raise Incorrect(f"the first Dense layer should take 16 * 4 * 4 = 256 features for 28x28 inputs, "
-                            f"got {[d.in_channels for d in denses]}.")
+            raise Incorrect(tr("the first Dense layer should take 16 * 4 * 4 = 256 features for 28x28 inputs, "
+                               "got {got}.", got=[d.in_channels for d in denses]))
 
         x = ms.Tensor(np.random.default_rng(0).normal(size=(4, 1, 28, 28)).astype(np.float32))
         net.set_train(False)
         out = to_numpy(net(x))
         if out.shape != (4, 10):
-            raise Incorrect(f"LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {out.shape}; "
-                            "expected (4, 10).")
+            raise Incorrect(tr("LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {shape}; "
+                               "expected (4, 10).", shape=out.shape))
         again = to_numpy(net(x))
         if not np.allclose(out, again):
-            raise Incorrect(f"in evaluation mode (net.set_train(False)) two calls of LeNet5BN(dropout=0.3) on the "
-                            f"same input differ by up to {np.abs(out - again).max():.3g}; expected identical outputs.")
+            raise Incorrect(tr("in evaluation mode (net.set_train(False)) two calls of LeNet5BN(dropout=0.3) on the "
+                               "same input differ by up to {difference:.3g}; expected identical outputs.",
+                               difference=np.abs(out - again).max()))
         net.set_train(True)
         first, second = to_numpy(net(x)), to_numpy(net(x))
         if np.allclose(first, second):
-            raise Incorrect("in training mode (net.set_train(True)) two calls of LeNet5BN(dropout=0.3) on the same "
-                            "input gave the same output; expected dropout to make them differ.")
+            raise Incorrect(tr("in training mode (net.set_train(True)) two calls of LeNet5BN(dropout=0.3) on the "
+                               "same input gave the same output; expected dropout to make them differ."))
         n10 = self.call(LeNet5BN, num_classes=3)
         n10.set_train(False)
         if to_numpy(n10(x)).shape != (4, 3):
-            raise Incorrect(f"LeNet5BN(num_classes=3)(x) for x of shape (4, 1, 28, 28) returned shape "
-                            f"{to_numpy(n10(x)).shape}; expected (4, 3).")
+            raise Incorrect(tr("LeNet5BN(num_classes=3)(x) for x of shape (4, 1, 28, 28) returned shape "
+                               "{shape}; expected (4, 3).", shape=to_numpy(n10(x)).shape))
 
 
 @functools.lru_cache(maxsize=None)
@@ -272,30 +279,34 @@ class EvaluationLoop(Exercise):
 
     def _check(self, evaluate_accuracy):
         if not callable(evaluate_accuracy):
-            raise Incorrect(f"`evaluate_accuracy` should be a function, got {describe(evaluate_accuracy)}.")
+            raise Incorrect(tr("`evaluate_accuracy` should be a function, got {got}.",
+                               got=describe(evaluate_accuracy)))
         for batch_size in (4, 3):
             net, images, labels, expected = fixed_eval_case()
-            what = f"evaluate_accuracy(network, images, labels, batch_size={batch_size}) on the fixed ten images"
+            what = tr("evaluate_accuracy(network, images, labels, batch_size={batch_size}) on the fixed ten images",
+                      batch_size=batch_size)
             got = self.call(evaluate_accuracy, net, images, labels, batch_size=batch_size)
             try:
                 value = float(to_numpy(got))
             except (TypeError, ValueError):
-                raise Incorrect(f"{what} returned {describe(got)}; return one number, the accuracy.") from None
+                raise Incorrect(tr("{what} returned {got}; return one number, the accuracy.",
+                                   what=what, got=describe(got))) from None
             if np.isclose(value, expected):
                 continue
             hint = ""
             if net.calls_in_training_mode:
-                hint = (" The network was in training mode while it predicted (the network was handed over "
-                        "in training mode).")
+                hint = tr(" The network was in training mode while it predicted (the network was handed over "
+                          "in training mode).")
             elif np.isclose(value, 100 * expected):
-                hint = " (100 times the fraction.)"
+                hint = tr(" (100 times the fraction.)")
             elif np.isclose(value, expected * len(labels)):
-                hint = " (The number of correct predictions, not the fraction.)"
+                hint = tr(" (The number of correct predictions, not the fraction.)")
             elif batch_size == 4 and np.isclose(value, 0.5):
-                hint = " (The mean of the per-batch accuracies 1.0, 0.5 and 0.0; the last batch has 2 images.)"
+                hint = tr(" (The mean of the per-batch accuracies 1.0, 0.5 and 0.0; the last batch has 2 images.)")
             elif batch_size in (3, 4) and np.isclose(value, 1.0):
-                hint = " (The accuracy of the first batch alone.)"
-            raise Incorrect(f"{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}")
+                hint = tr(" (The accuracy of the first batch alone.)")
+            raise Incorrect(tr("{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}",
+                               what=what, expected=expected, value=value, hint=hint))
 
 
 def _evaluate_accuracy_solution(network, images, labels, batch_size=4):

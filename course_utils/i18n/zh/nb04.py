@@ -1,4 +1,130 @@
-"""Chinese messages (nb04)."""
+"""Chinese messages (nb04): the exercises of notebook 04 (MNIST + LeNet-5).
+
+Keys are the English texts of ``course_utils/exercises/nb04.py`` exactly (titles, hints and
+solutions are translated when shown; check messages at their ``tr()`` call sites).
+Terminology: the glossary in README.zh.md."""
 
 MESSAGES = {
+    'flatten size for any input size':
+        '任意输入尺寸下的展平尺寸',
+    'add batch normalisation and dropout':
+        '加入批归一化和 Dropout',
+    'an evaluation loop':
+        '评估循环',
+    ("Follow the side length s through the four shrinking layers. A 5x5 'valid' convolution keeps only the "
+     'positions where the whole kernel fits: s -> s - 5 + 1. A 2x2 max-pool with stride 2 halves it, rounding down: '
+     's -> s // 2. Do conv, pool, conv, pool, then multiply by the 16 channels of the second convolution: 16 * s * '
+     's.'):
+        ('跟踪边长 s 经过四个使其缩小的层。valid 模式的 5x5 卷积只保留卷积核能完整放下的位置：s -> s - 5 + 1。'
+         '步长为 2 的 2x2 最大池化把边长减半并向下取整：s -> s // 2。依次做卷积、池化、卷积、池化，'
+         '再乘以第二个卷积的 16 个通道：16 * s * s。'),
+    ('Start from the LeNet5 of this notebook. In __init__ add self.bn1 = nn.BatchNorm2d(6) and self.bn2 = '
+     "nn.BatchNorm2d(16) (num_features = the convolution's output channels) and self.dropout = "
+     'nn.Dropout(p=dropout) (p is the fraction dropped). In construct: x = '
+     'self.pool(self.relu(self.bn1(self.conv1(x)))), the same with conv2/bn2, flatten, fc1, relu, fc2, relu, then x '
+     '= self.dropout(x) right before self.fc3(x).'):
+        ('从本 notebook 中的 LeNet5 出发。在 __init__ 中加入 self.bn1 = nn.BatchNorm2d(6) 和 self.bn2 = '
+         'nn.BatchNorm2d(16)（num_features = 卷积的输出通道数），以及 self.dropout = nn.Dropout(p=dropout)（p '
+         '是丢弃的比例）。在 construct 中：x = self.pool(self.relu(self.bn1(self.conv1(x))))，conv2/bn2 同理，'
+         '然后依次是 flatten、fc1、relu、fc2、relu，最后在 self.fc3(x) 之前紧接着执行 x = self.dropout(x)。'),
+    ('network.set_train(False) first (dropout off, batch norm uses its running statistics). Then loop over start = '
+     '0, batch_size, 2 * batch_size, ...: logits = network(ms.Tensor(images[start:start + batch_size])); '
+     'predictions = logits.asnumpy().argmax(axis=1); count how many equal labels[start:start + batch_size]. Return '
+     'the total count divided by len(labels) (a fraction, not a percentage), and do not average per-batch '
+     'accuracies: the last batch may be smaller.'):
+        ('先调用 network.set_train(False)（关闭 Dropout，BatchNorm 使用滑动统计量）。然后按 start = '
+         '0、batch_size、2 * batch_size …… 循环：logits = network(ms.Tensor(images[start:start + batch_size]))；'
+         'predictions = logits.asnumpy().argmax(axis=1)；统计其中有多少个等于 labels[start:start + batch_size]。'
+         '返回总数除以 len(labels)（一个比例，不是百分数），不要对各批次的准确率求平均：最后一个批次可能更小。'),
+    ('def flatten_size(image_size):\n    side = image_size\n    for _ in range(2):                 # (valid 5x5 '
+     'conv, 2x2 pool) twice\n        side = (side - 5 + 1) // 2\n    return 16 * side * side'):
+        ('def flatten_size(image_size):\n    side = image_size\n    for _ in range(2):                 # '
+         '两次（valid 5x5 卷积，2x2 池化）\n        side = (side - 5 + 1) // 2\n    return 16 * side * side'),
+    ('class LeNet5BN(nn.Cell):\n    def __init__(self, num_classes=10, dropout=0.5):\n        super().__init__()\n  '
+     '      self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")\n        self.bn1 = nn.BatchNorm2d(6)\n        '
+     'self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")\n        self.bn2 = nn.BatchNorm2d(16)\n        self.relu '
+     '= nn.ReLU()\n        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)\n        self.flatten = nn.Flatten()\n '
+     '       self.fc1 = nn.Dense(16 * 4 * 4, 120)    # 256 features for 28x28 inputs\n        self.fc2 = '
+     'nn.Dense(120, 84)\n        self.dropout = nn.Dropout(p=dropout)\n        self.fc3 = nn.Dense(84, '
+     'num_classes)\n\n    def construct(self, x):\n        x = self.pool(self.relu(self.bn1(self.conv1(x))))\n      '
+     '  x = self.pool(self.relu(self.bn2(self.conv2(x))))\n        x = self.flatten(x)\n        x = '
+     'self.relu(self.fc1(x))\n        x = self.relu(self.fc2(x))\n        return self.fc3(self.dropout(x))'):
+        ('class LeNet5BN(nn.Cell):\n    def __init__(self, num_classes=10, dropout=0.5):\n        '
+         'super().__init__()\n        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")\n        self.bn1 = '
+         'nn.BatchNorm2d(6)\n        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")\n        self.bn2 = '
+         'nn.BatchNorm2d(16)\n        self.relu = nn.ReLU()\n        self.pool = nn.MaxPool2d(kernel_size=2, '
+         'stride=2)\n        self.flatten = nn.Flatten()\n        self.fc1 = nn.Dense(16 * 4 * 4, 120)    # 28x28 '
+         '的输入对应 256 个特征\n        self.fc2 = nn.Dense(120, 84)\n        self.dropout = '
+         'nn.Dropout(p=dropout)\n        self.fc3 = nn.Dense(84, num_classes)\n\n    def construct(self, x):\n      '
+         '  x = self.pool(self.relu(self.bn1(self.conv1(x))))\n        x = '
+         'self.pool(self.relu(self.bn2(self.conv2(x))))\n        x = self.flatten(x)\n        x = '
+         'self.relu(self.fc1(x))\n        x = self.relu(self.fc2(x))\n        return self.fc3(self.dropout(x))'),
+    '`flatten_size` should be a function of the image size, got {got}.':
+        '`flatten_size` 应当是一个以图像尺寸为参数的函数，实际得到的是 {got}。',
+    'flatten_size({size}) returned {got}; return a whole number (int).':
+        'flatten_size({size}) 返回了 {got}；请返回一个整数（int）。',
+    'flatten_size({size}) returned {got!r}, a float; expected the int {expected}.':
+        'flatten_size({size}) 返回了 {got!r}，这是一个浮点数；期望的是整数 {expected}。',
+    ' (400 is the size for 32x32 inputs.)':
+        '（400 是 32x32 输入的尺寸。）',
+    ' ({got} is the size of one channel.)':
+        '（{got} 是单个通道的尺寸。）',
+    ' (That is the size if each convolution removed 5 pixels per side length instead of 4.)':
+        '（这是每次卷积使边长减少 5 而不是 4 时的尺寸。）',
+    ' (That is the size with padded convolutions, which keep the side length.)':
+        '（这是带填充的卷积（保持边长不变）时的尺寸。）',
+    ' (A float: the pooled side lengths were not rounded down.)':
+        '（得到了浮点数：池化后的边长没有向下取整。）',
+    'flatten_size({size}): expected {expected} (16 channels x {side} x {side}), got {got!r}.{hint}':
+        'flatten_size({size})：期望 {expected}（16 个通道 x {side} x {side}），实际得到 {got!r}。{hint}',
+    '`LeNet5BN` should be a class derived from nn.Cell, got {got}.':
+        '`LeNet5BN` 应当是一个继承自 nn.Cell 的类，实际得到的是 {got}。',
+    'LeNet5BN(num_classes=10, dropout=0.3) failed: {error}.':
+        'LeNet5BN(num_classes=10, dropout=0.3) 执行失败：{error}。',
+    'LeNet5BN() has no batch normalisation layer among its cells; expected two nn.BatchNorm2d layers.':
+        'LeNet5BN() 的各层中没有批归一化层；期望有两个 nn.BatchNorm2d 层。',
+    'expected exactly two nn.BatchNorm2d layers (one per convolution), found {n2d} BatchNorm2d and {n1d} BatchNorm1d.':
+        '期望恰好有两个 nn.BatchNorm2d 层（每个卷积一个），实际找到 {n2d} 个 BatchNorm2d 和 {n1d} 个 BatchNorm1d。',
+    "the batch-norm layers normalise {sizes} channels; expected [6, 16], the convolutions' output channels.":
+        '批归一化层归一化的通道数为 {sizes}；期望为 [6, 16]，即两个卷积的输出通道数。',
+    'expected one nn.Dropout layer (before the last Dense layer), found {n}.':
+        '期望有一个 nn.Dropout 层（位于最后一个 Dense 层之前），实际找到 {n} 个。',
+    ' (0.70 is the fraction kept.)':
+        '（0.70 是保留的比例。）',
+    'LeNet5BN(dropout=0.3) drops a fraction {rate:.2f} of the activations; expected 0.30.{hint}':
+        'LeNet5BN(dropout=0.3) 丢弃的激活值比例为 {rate:.2f}；期望为 0.30。{hint}',
+    "keep LeNet-5's layers: 2 convolutions and 3 Dense layers (found {convs} and {denses}).":
+        '请保留 LeNet-5 的各层：2 个卷积层和 3 个 Dense 层（实际找到 {convs} 个和 {denses} 个）。',
+    'the first Dense layer should take 16 * 4 * 4 = 256 features for 28x28 inputs, got {got}.':
+        '对于 28x28 的输入，第一个 Dense 层应当接收 16 * 4 * 4 = 256 个特征，实际各 Dense 层的输入特征数为 {got}。',
+    'LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {shape}; expected (4, 10).':
+        '对形状为 (4, 1, 28, 28) 的 x，LeNet5BN()(x) 返回的形状为 {shape}；期望为 (4, 10)。',
+    ('in evaluation mode (net.set_train(False)) two calls of LeNet5BN(dropout=0.3) on the same input differ by up '
+     'to {difference:.3g}; expected identical outputs.'):
+        ('在评估模式下（net.set_train(False)），对同一输入两次调用 LeNet5BN(dropout=0.3)，结果最多相差 '
+         '{difference:.3g}；期望输出完全相同。'),
+    ('in training mode (net.set_train(True)) two calls of LeNet5BN(dropout=0.3) on the same input gave the same '
+     'output; expected dropout to make them differ.'):
+        ('在训练模式下（net.set_train(True)），对同一输入两次调用 LeNet5BN(dropout=0.3) 得到了相同的输出；期望 '
+         'Dropout 使两次输出不同。'),
+    'LeNet5BN(num_classes=3)(x) for x of shape (4, 1, 28, 28) returned shape {shape}; expected (4, 3).':
+        '对形状为 (4, 1, 28, 28) 的 x，LeNet5BN(num_classes=3)(x) 返回的形状为 {shape}；期望为 (4, 3)。',
+    '`evaluate_accuracy` should be a function, got {got}.':
+        '`evaluate_accuracy` 应当是一个函数，实际得到的是 {got}。',
+    'evaluate_accuracy(network, images, labels, batch_size={batch_size}) on the fixed ten images':
+        '在固定的十张图像上运行的 evaluate_accuracy(network, images, labels, batch_size={batch_size})',
+    '{what} returned {got}; return one number, the accuracy.':
+        '{what} 返回了 {got}；请返回一个数，即准确率。',
+    ' The network was in training mode while it predicted (the network was handed over in training mode).':
+        '网络在预测时处于训练模式（传入的网络处于训练模式）。',
+    ' (100 times the fraction.)':
+        '（这是比例的 100 倍。）',
+    ' (The number of correct predictions, not the fraction.)':
+        '（这是预测正确的个数，而不是比例。）',
+    ' (The mean of the per-batch accuracies 1.0, 0.5 and 0.0; the last batch has 2 images.)':
+        '（这是各批次准确率 1.0、0.5 和 0.0 的平均值；最后一个批次只有 2 张图像。）',
+    ' (The accuracy of the first batch alone.)':
+        '（这只是第一个批次的准确率。）',
+    '{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}':
+        '{what}：期望 {expected:.2f}（10 张中对 6 张），实际得到 {value:.4g}。{hint}',
 }
