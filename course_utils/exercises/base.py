@@ -14,7 +14,7 @@ from course_utils.exercises import display
 from course_utils.exercises.inspection import contains_placeholder, is_placeholder_error, learner_line
 from course_utils.exercises.placeholder import Incorrect, NotAttempted, Outcome, is_placeholder
 from course_utils.exercises.values import describe, to_numpy
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 from course_utils.notebook import capture_native_stderr, first_line
 
 __all__ = ["Exercise", "FunctionExercise", "register"]
@@ -32,11 +32,11 @@ class Exercise:
     #: Hints from gentle to explicit, shown one at a time by ``hint(1)``, ``hint(2)``, ...
     hints: Sequence[str] = ()
     #: A single hint (older exercises); used when ``hints`` is empty.
-    hint_text: str = "No hint for this one."
+    hint_text: str = N_("No hint for this one.")
     solution_text: str = ""
-    correct_message: str = "well done."
-    not_attempted_message = ("replace the placeholder ____ with your answer, run the cell, "
-                             "then run this check again.")
+    correct_message: str = N_("well done.")
+    not_attempted_message = N_("replace the placeholder ____ with your answer, run the cell, "
+                               "then run this check again.")
 
     def __init__(self):
         self.number = ""  # "01.2", set by ``register``

@@ -9,13 +9,14 @@ from __future__ import annotations
 import html
 
 from course_utils.exercises.placeholder import Outcome
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 from course_utils.notebook import in_kernel
 
 __all__ = ["Result", "show", "show_text"]
 
 _COLOURS = {Outcome.CORRECT: "#2e7d32", Outcome.INCORRECT: "#c62828", Outcome.NOT_ATTEMPTED: "#1565c0"}
-_LABELS = {Outcome.CORRECT: "Correct", Outcome.INCORRECT: "Incorrect", Outcome.NOT_ATTEMPTED: "Not attempted yet"}
+_LABELS = {Outcome.CORRECT: N_("Correct"), Outcome.INCORRECT: N_("Incorrect"),
+           Outcome.NOT_ATTEMPTED: N_("Not attempted yet")}
 
 
 class Result:

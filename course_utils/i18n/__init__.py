@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from typing import Dict, Optional
 
-__all__ = ["LANGUAGES", "language", "set_language", "tr", "catalogue"]
+__all__ = ["LANGUAGES", "language", "set_language", "tr", "N_", "catalogue"]
 
 #: Supported languages: code -> name. English is the source and needs no catalogue.
 LANGUAGES = {"en": "English", "zh": "简体中文"}
@@ -66,6 +66,12 @@ def catalogue(lang: Optional[str] = None) -> Dict[str, str]:
     from course_utils.i18n.zh import MESSAGES
 
     return MESSAGES
+
+
+def N_(text: str) -> str:
+    """Mark a text defined at import time (a constant, a default) for translation; ``tr()`` it when shown.
+    Returns ``text`` unchanged (gettext's convention: the test of the catalogue finds it)."""
+    return text
 
 
 def tr(text: str, /, **values) -> str:

@@ -120,13 +120,13 @@ def parse_catalogue(text: str, name: str = "catalogue") -> Dict[str, Entry]:
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         body = text[m.end():end].strip("\n")
         line = text.count("\n", 0, m.start()) + 1
+        if m["same"] and body:
+            raise ValueError(f"{name}:{line}: cell {m['id']} is marked 'same' but has text under it")
         if m["type"] == "code" and body:
             lines = body.split("\n")
             if lines[0].strip() not in ("```python", "```") or lines[-1].strip() != "```":
                 raise ValueError(f"{name}:{line}: a code cell's text must be one ```python fenced block")
             body = "\n".join(lines[1:-1])
-        if m["same"] and body:
-            raise ValueError(f"{name}:{line}: cell {m['id']} is marked 'same' but has text under it")
         if m["id"] in entries:
             raise ValueError(f"{name}:{line}: cell {m['id']} appears twice (first at line {entries[m['id']].line})")
         entries[m["id"]] = Entry(m["id"], m["type"], m["hash"], bool(m["same"]), body, line)
@@ -162,25 +162,34 @@ def skeleton(english: Path, lang: str = "zh") -> str:
 
 
 # ---------------------------------------------------------------- code equivalence
-def _python(code: str) -> str:
-    """The Python that IPython would run for a cell (magics and ``!`` lines become calls)."""
-    from IPython.core.inputtransformer2 import TransformerManager
-
-    return TransformerManager().transform_cell(code)
+def _split_magics(code: str):
+    """(Python with each magic/shell line replaced by ``pass``, the magic lines without trailing comments).
+    A magic's argument is code, not a string a learner reads: it must stay identical."""
+    python, magics = [], []
+    for line in code.split("\n"):
+        stripped = line.lstrip()
+        if stripped.startswith(("%", "!")):
+            magics.append(re.sub(r"\s+#.*$", "", stripped))
+            python.append(line[:len(line) - len(stripped)] + "pass")
+        else:
+            python.append(line)
+    return "\n".join(python), magics
 
 
 def _tokens(code: str):
     try:
-        return list(tokenize.generate_tokens(io.StringIO(_python(code)).readline))
+        return list(tokenize.generate_tokens(io.StringIO(_split_magics(code)[0]).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return []
 
 
 def code_signature(code: str) -> List[tuple]:
-    """The tokens of a cell with comments, blank lines and the contents of string literals left out."""
+    """The tokens of a cell with comments, blank lines and the contents of string literals left out, then its
+    magic lines."""
     skip = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING}
-    return [(tok.type, "<str>" if tok.type == tokenize.STRING else tok.string)
-            for tok in _tokens(code) if tok.type not in skip]
+    tokens = [(tok.type, "<str>" if tok.type == tokenize.STRING else tok.string)
+              for tok in _tokens(code) if tok.type not in skip]
+    return tokens + [(-1, line) for line in _split_magics(code)[1]]
 
 
 def code_difference(english: str, translated: str) -> Optional[str]:
