@@ -36,7 +36,7 @@ import uuid
 from pathlib import Path
 from typing import Optional, Sequence
 
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 from course_utils.ports import LOOPBACK, free_port, port_in_use
 from course_utils.validate import positive_int
 
@@ -230,7 +230,8 @@ def require_devices(workers: int, device: Optional[str] = None) -> int:
         "Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "
         "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 06 -p "
         "DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.", workers=workers, device=device,
-        card=card, found=found, cards=card if found == 1 else tr(card + "s")), kind="not_enough_devices")
+        card=card, found=found, cards=card if found == 1 else tr(N_("NPUs") if card == "NPU" else N_("GPUs"))),
+        kind="not_enough_devices")
 
 
 def clean_log(text: str) -> str:

@@ -50,7 +50,7 @@ from typing import Callable, Optional, Sequence
 import mindspore as ms
 from mindspore import nn, ops
 
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 from course_utils.validate import positive_int, positive_number
 
 __all__ = ["ACCUM_PREFIX", "ClippedTrainOneStepCell", "FitResult", "TrainStep", "fit", "global_norm", "make_train_step",
@@ -387,7 +387,7 @@ class FitResult:
         return (f"FitResult({self.steps} steps in {self.train_seconds:.1f} s, {self.steps_per_s:.1f} steps/s"
                 f"{acc}; stopped at {describe_position(self.epoch, self.step_in_epoch)}{stop})")
 
-    def summary(self, description: str = "training") -> str:
+    def summary(self, description: str = N_("training")) -> str:
         """One plain line for logs and stored notebooks (a progress bar widget shows no text there)."""
         from course_utils.checkpoint import describe_position
 
@@ -412,7 +412,7 @@ def _steps_per_epoch(data) -> Optional[int]:
 def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, eval_every: int = 0,
         checkpoint_path=None, checkpoint_every: int = 0, resume=None, stop_at_step: Optional[int] = None,
         progress: bool = True, on_update: Optional[Callable] = None, update_every: int = 100,
-        description: str = "training") -> FitResult:
+        description: str = N_("training")) -> FitResult:
     """Train ``train_step`` (a ``TrainOneStepCell`` or any ``step(images, labels) -> loss``) for ``epochs``.
 
     train_data: ``epoch -> dataset`` (e.g. ``lambda e: mnist_dataset("train", seed=SEED + e)``), or a

@@ -35,7 +35,7 @@ from course_utils.data.files import (DATA_DIR_ENV, MNIST_FILES, SPLITS, Checksum
                                      MnistError, PathLike, default_data_dir, read_idx)
 from course_utils.data.pypi import (PYPI_MEMBER, PYPI_MEMBER_SHA256, PYPI_PACKAGE, PYPI_VERSION,
                                     idx_files_from_pickle, idx_files_from_wheel, restricted_loads)
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 from course_utils.validate import non_negative_int, positive_int
 
 __all__ = [
@@ -99,7 +99,7 @@ def mnist_dataset(split: str = "train", batch_size: int = 64, shuffle: Optional[
     """
     _split(split)
     positive_int("batch_size", batch_size)
-    non_negative_int("subset", subset, "the whole split")
+    non_negative_int("subset", subset, N_("the whole split"))
     if (num_shards is None) != (shard_id is None):
         raise ValueError(tr("give both num_shards and shard_id, or neither"))
     folder = ensure_mnist(data_dir)

@@ -97,7 +97,8 @@ MESSAGES = {
     "{name} must be a positive number or None, got {value}.": "{name} 必须是正数或 None，实际为 {value}。",
     "{name} must be a positive number, got {value}.": "{name} 必须是正数，实际为 {value}。",
     "{name} must be a positive integer, got {value}.": "{name} 必须是正整数，实际为 {value}。",
-    "{name} must be an integer >= 0 (0 = {zero}), got {value}.": "{name} 必须是 >= 0 的整数（0 表示{zero}），实际为 {value}。",
+    "{name} must be an integer >= 0 (0 = {zero}), got {value}.":
+        "{name} 必须是 >= 0 的整数（0 表示{zero}），实际为 {value}。",
     "{name} must be an integer >= 0, got {value}.": "{name} 必须是 >= 0 的整数，实际为 {value}。",
     # course_utils.training: fit's summary line and progress bar, the errors of make_train_step and fit
     "training": "训练",
@@ -189,7 +190,8 @@ MESSAGES = {
     "Expected a loss value, got an empty sequence.": "需要一个损失值，实际得到一个空序列。",
     "Expected a scalar loss or metric, got an array of shape {shape}.":
         "需要标量形式的损失或指标，实际得到形状为 {shape} 的数组。",
-    "snapshot_weights needs a mindspore.nn.Cell, got {type}.": "snapshot_weights 需要 mindspore.nn.Cell，实际为 {type}。",
+    "snapshot_weights needs a mindspore.nn.Cell, got {type}.":
+        "snapshot_weights 需要 mindspore.nn.Cell，实际为 {type}。",
     "The snapshot has parameters this network does not have: {names}. Restore into "
     "the network the snapshot was taken from.":
         "快照中有这个网络没有的参数：{names}。请恢复到生成该快照的网络中。",
@@ -299,9 +301,11 @@ MESSAGES = {
     "DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.":
         "该作业要在 {device} 上启动 {workers} 个 worker，msrun 会给每个 worker 分配一张独占的 {card}"
         "（DEVICE_ID = 其本地 rank），但本机只有 {found} 张 {cards}。没有启动任何进程。请改用 CPU worker 运行本课："
-        "在参数单元格中设置 DEVICE_TARGET = \"CPU\"（papermill：-p DEVICE_TARGET CPU；make run ARGS=\"--notebooks 06 -p "
+        "在参数单元格中设置 DEVICE_TARGET = \"CPU\""
+        "（papermill：-p DEVICE_TARGET CPU；make run ARGS=\"--notebooks 06 -p "
         "DEVICE_TARGET=CPU\"），或换一台有 {workers} 张 {card} 的机器。",
-    "Training script {script} does not exist (working directory {cwd}).": "训练脚本 {script} 不存在（工作目录 {cwd}）。",
+    "Training script {script} does not exist (working directory {cwd}).":
+        "训练脚本 {script} 不存在（工作目录 {cwd}）。",
     "timeout must be a positive number of seconds, got {value}.": "timeout 必须是正的秒数，实际为 {value}。",
     "Port {port} on {host} is already in use{owner}, so msrun's scheduler "
     "could not listen there. Nothing was started. Pass another port, or port=None to let the "
