@@ -14,7 +14,8 @@ MESSAGES = {
         "期望 MindSpore 的某个模式常量（ms.SOMETHING_MODE），实际得到字符串 {got}。",
     "expected the mode that compiles construct before running it, got ms.PYNATIVE_MODE, "
     "which runs each operation eagerly, as Python reaches it.":
-        "期望的是先编译 construct 再运行的模式，实际得到 ms.PYNATIVE_MODE：它在 Python 执行到每个操作时立即运行该操作。",
+        "期望的是先编译 construct 再运行的模式，实际得到 ms.PYNATIVE_MODE："
+        "它在 Python 执行到每个操作时立即运行该操作。",
     "expected one of MindSpore's mode constants (ms.SOMETHING_MODE), got {got}.":
         "期望 MindSpore 的某个模式常量（ms.SOMETHING_MODE），实际得到 {got}。",
     "count_digit(labels, {digit}): expected a Python int, got {got} of type {type}.":
