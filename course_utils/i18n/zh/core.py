@@ -267,6 +267,8 @@ MESSAGES = {
     "MNIST: rejected {error}": "MNIST：拒绝 {error}",
     "cannot write MNIST into {folder}: {error}": "无法把 MNIST 写入 {folder}：{error}",
     "no source configured": "没有配置任何来源",
+    "MNIST fetch failed: {error}": "MNIST 获取失败：{error}",
+    "MNIST ready in {folder} (4 files verified)": "MNIST 已就绪：{folder}（4 个文件均已校验）",
     "could not get {names} into {folder}. Tried:\n  - {tried}\nWhat to do: check the network, "
     "or point {mirrors_env} at a mirror serving the .gz files (a file:// folder works too), or copy "
     "the four verified files into {folder}; then run {command}. See data/README.md.":
