@@ -57,6 +57,16 @@ data: $(STAMP) ## Fetch and verify MNIST into data/ (works offline once fetched)
 lab: setup data ## Set up, then open JupyterLab on notebooks/ (127.0.0.1, token on)
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.open_browser=False $(if $(filter 0,$(shell id -u)),--allow-root,)
 
+# The Chinese edition: notebooks/zh/, the interface in Chinese (jupyterlab-language-pack-zh-CN, pinned in
+# requirements.txt) for this launch only: JupyterLab reads its user settings from a folder under .venv whose only
+# preset is the interface language, so `make lab` and the learner's own JupyterLab stay in their language.
+LAB_ZH_SETTINGS := $(abspath $(VENV))/share/course-lab-zh/settings
+.PHONY: lab-zh
+lab-zh: setup data ## Set up, then open the Chinese edition (notebooks/zh/) in JupyterLab, interface in Chinese
+	@mkdir -p "$(LAB_ZH_SETTINGS)/@jupyterlab/translation-extension"
+	@echo '{"locale": "zh_CN"}' > "$(LAB_ZH_SETTINGS)/@jupyterlab/translation-extension/plugin.jupyterlab-settings"
+	COURSE_LANG=zh JUPYTERLAB_SETTINGS_DIR="$(LAB_ZH_SETTINGS)" $(VENV)/bin/jupyter lab --notebook-dir=notebooks/zh --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.open_browser=False $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 run: setup data ## Run the course with papermill (full-length; QUICK=1 for short runs) into runs/<timestamp>/ with a summary
 	$(PY) -m course_utils.run $(if $(QUICK),,--full) $(ARGS)
 

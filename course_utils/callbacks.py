@@ -26,6 +26,8 @@ import numpy as np
 from mindspore import Tensor, ops
 from mindspore.train import Callback
 
+from course_utils.i18n import tr
+
 _MODES = ("min", "max")
 
 
@@ -34,13 +36,13 @@ def _as_float(value) -> float:
     if isinstance(value, (tuple, list)):
         # TrainOneStepWithLossScaleCell and friends return (loss, overflow, scale): loss first.
         if not value:
-            raise ValueError("Expected a loss value, got an empty sequence.")
+            raise ValueError(tr("Expected a loss value, got an empty sequence."))
         value = value[0]
     if isinstance(value, Tensor):
         value = value.asnumpy()
     arr = np.asarray(value, dtype=np.float64)
     if arr.size != 1:
-        raise ValueError(f"Expected a scalar loss or metric, got an array of shape {arr.shape}.")
+        raise ValueError(tr("Expected a scalar loss or metric, got an array of shape {shape}.", shape=arr.shape))
     return float(arr.reshape(()))
 
 
@@ -51,7 +53,7 @@ def _as_float(value) -> float:
 def snapshot_weights(network) -> Dict[str, np.ndarray]:
     """Copies of every parameter of ``network`` (a Cell), keyed by parameter name."""
     if not hasattr(network, "parameters_and_names"):
-        raise TypeError(f"snapshot_weights needs a mindspore.nn.Cell, got {type(network).__name__}.")
+        raise TypeError(tr("snapshot_weights needs a mindspore.nn.Cell, got {type}.", type=type(network).__name__))
     return {name: param.asnumpy().copy() for name, param in network.parameters_and_names()}
 
 
@@ -64,14 +66,14 @@ def restore_weights(network, snapshot: Dict[str, np.ndarray]) -> None:
     params = dict(network.parameters_and_names())
     missing = sorted(set(snapshot) - set(params))
     if missing:
-        raise KeyError(f"The snapshot has parameters this network does not have: {missing[:5]}"
-                       f"{' ...' if len(missing) > 5 else ''}. Restore into the network the snapshot "
-                       "was taken from.")
+        raise KeyError(tr("The snapshot has parameters this network does not have: {names}. Restore into "
+                          "the network the snapshot was taken from.",
+                          names=f"{missing[:5]}{' ...' if len(missing) > 5 else ''}"))
     for name, value in snapshot.items():
         param = params[name]
         if tuple(param.shape) != tuple(value.shape):
-            raise ValueError(f"Parameter {name!r} has shape {tuple(param.shape)} but the snapshot holds "
-                             f"{tuple(value.shape)}.")
+            raise ValueError(tr("Parameter {name} has shape {shape} but the snapshot holds {stored}.",
+                                name=repr(name), shape=tuple(param.shape), stored=tuple(value.shape)))
         ops.assign(param, Tensor(value, dtype=param.dtype))
 
 
@@ -99,14 +101,14 @@ class EarlyStopper:
 
     def __init__(self, patience: int = 3, min_delta: float = 0.0, mode: str = "min"):
         if isinstance(patience, bool) or not isinstance(patience, (int, np.integer)) or patience < 1:
-            raise ValueError(f"patience must be an integer >= 1 (epochs without improvement to wait), "
-                             f"got {patience!r}.")
+            raise ValueError(tr("patience must be an integer >= 1 (epochs without improvement to wait), "
+                                "got {value}.", value=repr(patience)))
         if not isinstance(min_delta, (int, float, np.floating, np.integer)) or not math.isfinite(min_delta) \
                 or min_delta < 0:
-            raise ValueError(f"min_delta must be a finite number >= 0, got {min_delta!r}.")
+            raise ValueError(tr("min_delta must be a finite number >= 0, got {value}.", value=repr(min_delta)))
         if mode not in _MODES:
-            raise ValueError(f"mode must be 'min' (lower is better, e.g. a loss) or 'max' (higher is better, "
-                             f"e.g. accuracy), got {mode!r}.")
+            raise ValueError(tr("mode must be 'min' (lower is better, e.g. a loss) or 'max' (higher is better, "
+                                "e.g. accuracy), got {value}.", value=repr(mode)))
         self.patience = int(patience)
         self.min_delta = float(min_delta)
         self.mode = mode
@@ -226,7 +228,7 @@ class History:
 
     def __getitem__(self, key: str) -> List[float]:
         if key not in self.metrics:
-            raise KeyError(f"No metric {key!r} recorded; have: {sorted(self.metrics)}.")
+            raise KeyError(tr("No metric {key} recorded; have: {have}.", key=repr(key), have=sorted(self.metrics)))
         return self.metrics[key]
 
     def __contains__(self, key: str) -> bool:

@@ -47,6 +47,7 @@ from typing import Dict, Iterable, Optional, Union
 import numpy as np
 
 from course_utils.fileio import fsync_path
+from course_utils.i18n import tr
 
 FORMATS = {".ckpt": "ckpt", ".safetensors": "safetensors"}
 
@@ -79,11 +80,11 @@ class CheckpointInfo:
     arrays: Dict[str, np.ndarray] = dataclasses.field(repr=False, default_factory=dict)
 
     def summary(self) -> str:
-        text = f"{self.path.name}: restored {len(self.restored)} parameters"
+        text = tr("{name}: restored {n} parameters", name=self.path.name, n=len(self.restored))
         if self.epoch or self.step_in_epoch:
-            text += f"; saved at {describe_position(self.epoch, self.step_in_epoch)}"
+            text += tr("; saved at {position}", position=describe_position(self.epoch, self.step_in_epoch))
         if self.unused:
-            text += f"; {len(self.unused)} stored values not used (e.g. {self.unused[0]})"
+            text += tr("; {n} stored values not used (e.g. {example})", n=len(self.unused), example=self.unused[0])
         return text
 
 
@@ -96,8 +97,8 @@ def describe_position(epochs_done: int, step_in_epoch: int) -> str:
     """
     epochs_done, step_in_epoch = int(epochs_done), int(step_in_epoch)
     if step_in_epoch == 0:
-        return "the start of training" if epochs_done == 0 else f"the end of epoch {epochs_done}"
-    return f"epoch {epochs_done + 1}, after its step {step_in_epoch}"
+        return tr("the start of training") if epochs_done == 0 else tr("the end of epoch {epoch}", epoch=epochs_done)
+    return tr("epoch {epoch}, after its step {step}", epoch=epochs_done + 1, step=step_in_epoch)
 
 
 # --------------------------------------------------------------------------------------------
@@ -115,11 +116,12 @@ def checkpoint_format(path: PathLike, format: Optional[str] = None) -> str:
     suffix = Path(path).suffix.lower()
     found = FORMATS.get(suffix)
     if found is None:
-        raise ValueError(f"Checkpoint file name {str(path)!r} must end in .ckpt or .safetensors "
-                         "(the suffix chooses the format).")
+        raise ValueError(tr("Checkpoint file name {path} must end in .ckpt or .safetensors "
+                            "(the suffix chooses the format).", path=repr(str(path))))
     if format is not None and format != found:
-        raise ValueError(f"format={format!r} does not match the file name {str(path)!r}: "
-                         f"name the file *.{format} or pass format={found!r}.")
+        raise ValueError(tr("format={format} does not match the file name {path}: "
+                            "name the file *.{suffix} or pass format={found}.", format=repr(format),
+                            path=repr(str(path)), suffix=format, found=repr(found)))
     return found
 
 
@@ -179,28 +181,29 @@ def _collect_parameters(cells: Iterable) -> dict:
     params: dict = {}
     for cell in cells:
         if not isinstance(cell, nn.Cell):
-            raise TypeError(f"save/load take MindSpore Cells (network, optimizer, training step), "
-                            f"got {type(cell).__name__}.")
+            raise TypeError(tr("save/load take MindSpore Cells (network, optimizer, training step), "
+                               "got {type}.", type=type(cell).__name__))
         for p in cell.get_parameters():
             other = params.get(p.name)
             if other is not None and other is not p:
-                raise CheckpointError(
-                    f"Two different parameters are both named {p.name!r}. Pass the training step "
+                raise CheckpointError(tr(
+                    "Two different parameters are both named {name}. Pass the training step "
                     "alone (it contains the network and the optimizer), or give the networks "
-                    "distinct names.")
+                    "distinct names.", name=repr(p.name)))
             if p.name.startswith(_PREFIX):
-                raise CheckpointError(f"Parameter name {p.name!r} collides with the checkpoint's "
-                                      f"own entries ({_PREFIX}*); rename the parameter.")
+                raise CheckpointError(tr("Parameter name {name} collides with the checkpoint's "
+                                         "own entries ({prefix}*); rename the parameter.",
+                                         name=repr(p.name), prefix=_PREFIX))
             params[p.name] = p
     if not params:
-        raise CheckpointError("Nothing to save or load: the cells given have no parameters.")
+        raise CheckpointError(tr("Nothing to save or load: the cells given have no parameters."))
     return params
 
 
 def _check_number(key: str, value) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"extra[{key!r}] = {value!r}: only numbers can be stored in a checkpoint "
-                        "(both formats); keep strings elsewhere.")
+        raise TypeError(tr("extra[{key}] = {value}: only numbers can be stored in a checkpoint "
+                           "(both formats); keep strings elsewhere.", key=repr(key), value=repr(value)))
     return value
 
 
@@ -222,7 +225,7 @@ def save(path: PathLike, *cells, epoch: int = 0, step_in_epoch: int = 0,
     fmt = checkpoint_format(target, format)
     for name, value in (("epoch", epoch), ("step_in_epoch", step_in_epoch)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {value!r}.")
+            raise ValueError(tr("{name} must be a non-negative integer, got {value}.", name=name, value=repr(value)))
     params = _collect_parameters(cells)
     counters = {_EPOCH: int(epoch), _STEP: int(step_in_epoch)}
     for key, value in (extra or {}).items():
@@ -263,14 +266,15 @@ def read(path: PathLike, format: Optional[str] = None) -> tuple:
     path = Path(path)
     fmt = checkpoint_format(path, format)
     if not path.is_file():
-        raise FileNotFoundError(f"No checkpoint at {str(path)!r} (working directory {os.getcwd()}).")
+        raise FileNotFoundError(tr("No checkpoint at {path} (working directory {cwd}).",
+                                   path=repr(str(path)), cwd=os.getcwd()))
     try:
         stored = ms.load_checkpoint(str(path), format=fmt)
     except ValueError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise CheckpointError(
-            f"{str(path)!r} is not a readable {fmt} checkpoint (truncated, empty or written in "
-            f"another format?). MindSpore said: {first}") from None
+        raise CheckpointError(tr(
+            "{path} is not a readable {format} checkpoint (truncated, empty or written in "
+            "another format?). MindSpore said: {first}", path=repr(str(path)), format=fmt, first=first)) from None
     arrays, counters = {}, {}
     for name, value in stored.items():
         if isinstance(value, str):  # a string entry (only .ckpt can hold them); not ours
@@ -297,17 +301,20 @@ def load(path: PathLike, *cells, strict: bool = True, format: Optional[str] = No
     targets = _collect_parameters(cells) if cells else {}
 
     missing = [n for n in targets if n not in arrays]
-    wrong_shape = [f"{n}: checkpoint {arrays[n].shape}, network {tuple(p.shape)}"
+    wrong_shape = [tr("{name}: checkpoint {stored}, network {wanted}", name=n, stored=arrays[n].shape,
+                      wanted=tuple(p.shape))
                    for n, p in targets.items() if n in arrays and arrays[n].shape != tuple(p.shape)]
     if wrong_shape:
-        raise CheckpointError(f"{path.name} does not fit this network (different architecture?): "
-                              + "; ".join(wrong_shape[:5]) + (" ..." if len(wrong_shape) > 5 else ""))
+        raise CheckpointError(tr("{name} does not fit this network (different architecture?): {details}",
+                                 name=path.name,
+                                 details="; ".join(wrong_shape[:5]) + (" ..." if len(wrong_shape) > 5 else "")))
     if missing and strict:
-        hint = (" The file has no optimizer state: was it saved from the network instead of the "
-                "training step?" if any(n in arrays for n in targets) else
-                " None of the names match: is this a checkpoint of another model?")
-        raise CheckpointError(f"{path.name} lacks {len(missing)} parameter(s) of the cells given, "
-                              f"e.g. {missing[:3]}.{hint} Use strict=False to restore what is there.")
+        hint = (tr(" The file has no optimizer state: was it saved from the network instead of the "
+                   "training step?") if any(n in arrays for n in targets) else
+                tr(" None of the names match: is this a checkpoint of another model?"))
+        raise CheckpointError(tr("{name} lacks {n} parameter(s) of the cells given, "
+                                 "e.g. {examples}.{hint} Use strict=False to restore what is there.",
+                                 name=path.name, n=len(missing), examples=missing[:3], hint=hint))
 
     restored = []
     for name, param in targets.items():

@@ -36,6 +36,7 @@ import uuid
 from pathlib import Path
 from typing import Optional, Sequence
 
+from course_utils.i18n import N_, tr
 from course_utils.ports import LOOPBACK, free_port, port_in_use
 from course_utils.validate import positive_int
 
@@ -155,7 +156,7 @@ def _port_owner(port: int) -> str:
 
         for conn in psutil.net_connections(kind="tcp"):
             if conn.laddr and conn.laddr.port == port and conn.status == psutil.CONN_LISTEN and conn.pid:
-                return f" (held by pid {conn.pid}: {psutil.Process(conn.pid).name()})"
+                return tr(" (held by pid {pid}: {name})", pid=conn.pid, name=psutil.Process(conn.pid).name())
     except Exception:  # permissions, platform: the message is complete without it
         pass
     return ""
@@ -223,12 +224,14 @@ def require_devices(workers: int, device: Optional[str] = None) -> int:
     if found >= workers:
         return found
     card = "NPU" if device == "Ascend" else "GPU"
-    raise LaunchError(
-        f"This job starts {workers} workers on {device}, and msrun gives every worker its own {card} "
-        f"(DEVICE_ID = its local rank), but this machine has {found} {card}{'' if found == 1 else 's'}. "
-        f"Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "
-        f"parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 06 -p "
-        f"DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.", kind="not_enough_devices")
+    raise LaunchError(tr(
+        "This job starts {workers} workers on {device}, and msrun gives every worker its own {card} "
+        "(DEVICE_ID = its local rank), but this machine has {found} {cards}. "
+        "Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "
+        "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 06 -p "
+        "DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.", workers=workers, device=device,
+        card=card, found=found, cards=card if found == 1 else tr(N_("NPUs") if card == "NPU" else N_("GPUs"))),
+        kind="not_enough_devices")
 
 
 def clean_log(text: str) -> str:
@@ -335,12 +338,13 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
     """
     script = Path(script)
     if not script.is_file():
-        raise FileNotFoundError(f"Training script {script} does not exist (working directory {os.getcwd()}).")
+        raise FileNotFoundError(tr("Training script {script} does not exist (working directory {cwd}).",
+                                   script=script, cwd=os.getcwd()))
     workers = positive_int("workers", workers)
     device = job_device(device)
     require_devices(workers, device)
     if not timeout or timeout <= 0:
-        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}.")
+        raise ValueError(tr("timeout must be a positive number of seconds, got {value}.", value=repr(timeout)))
     log_dir = Path(log_dir)
     log_dir.mkdir(parents=True, exist_ok=True)
     for old in [*log_dir.glob("worker_*.log"), log_dir / "scheduler.log", log_dir / MSRUN_LOG]:
@@ -349,10 +353,10 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
     if port is None:
         port = free_port()
     elif port_in_use(port):
-        raise LaunchError(
-            f"Port {port} on {LOOPBACK} is already in use{_port_owner(int(port))}, so msrun's scheduler "
-            f"could not listen there. Nothing was started. Pass another port, or port=None to let the "
-            "launcher pick a free one.", kind="port_in_use")
+        raise LaunchError(tr(
+            "Port {port} on {host} is already in use{owner}, so msrun's scheduler "
+            "could not listen there. Nothing was started. Pass another port, or port=None to let the "
+            "launcher pick a free one.", port=port, host=LOOPBACK, owner=_port_owner(int(port))), kind="port_in_use")
 
     if cluster_timeout is None:
         cluster_timeout = max(10, int(timeout))
@@ -387,11 +391,12 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
                 if failure is not None:
                     break
                 if time.monotonic() - start > timeout:
-                    failure = LaunchError(
-                        f"The job did not finish within timeout={timeout:g} s, so all its processes were "
-                        f"stopped. Last lines of each log:\n{_all_tails(result)}\n"
+                    failure = LaunchError(tr(
+                        "The job did not finish within timeout={timeout:g} s, so all its processes were "
+                        "stopped. Last lines of each log:\n{tails}\n"
                         "Raise the timeout for a longer run. If a log stops at start-up, that worker was still "
-                        "starting or waiting for the others to join.", kind="timeout", result=result)
+                        "starting or waiting for the others to join.", timeout=timeout, tails=_all_tails(result)),
+                        kind="timeout", result=result)
                     break
         finally:
             # Whatever happened (success, failure, timeout, KeyboardInterrupt): nothing survives.
@@ -489,7 +494,7 @@ def error_summary(log_text: str, context_lines: int = 3) -> str:
     lines = clean_log(log_text).rstrip().splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last)")]
     if not starts:
-        return "\n".join("  " + line for line in lines[-(context_lines + 5):]) or "  (the log is empty)"
+        return "\n".join("  " + line for line in lines[-(context_lines + 5):]) or tr("  (the log is empty)")
     start = starts[-1]
     before = [line for line in lines[:start] if line.strip() and not _MS_LOG_LINE.match(line)]
     before = before[-context_lines:]
@@ -506,42 +511,47 @@ def error_summary(log_text: str, context_lines: int = 3) -> str:
     where = ""
     if frames:  # 'File "/long/path/train_dp.py", line 9, in main' -> 'train_dp.py, line 9, in main'
         m = re.match(r'File "([^"]+)", (.*)', frames[-1])
-        where = f"\n  raised in {os.path.basename(m.group(1))}, {m.group(2)}" if m else f"\n  raised at {frames[-1]}"
+        where = ("\n" + tr("  raised in {file}, {where}", file=os.path.basename(m.group(1)), where=m.group(2)) if m
+                 else "\n" + tr("  raised at {frame}", frame=frames[-1]))
     text = "  " + "\n  ".join(error[:4]) + where
     if before:
-        text += "\n  last output before it:\n" + "\n".join("    " + line for line in before)
+        text += "\n" + tr("  last output before it:") + "\n" + "\n".join("    " + line for line in before)
     return text
 
 
 def _diagnose(result: LaunchResult, roles: dict) -> LaunchError:
     sched = result.log(None)
     if any(s in sched for s in _PORT_FAILURE):
-        return LaunchError(
-            f"msrun's scheduler could not listen on {LOOPBACK}:{result.port}: the port is in use"
-            f"{_port_owner(result.port)}. All processes of the job were stopped. Launch again with "
-            "port=None to pick a free port.", kind="port_in_use", result=result)
+        return LaunchError(tr(
+            "msrun's scheduler could not listen on {host}:{port}: the port is in use"
+            "{owner}. All processes of the job were stopped. Launch again with "
+            "port=None to pick a free port.", host=LOOPBACK, port=result.port, owner=_port_owner(result.port)),
+            kind="port_in_use", result=result)
     rank = _failing_rank(result)
     code = _WORKER_EXIT.search(result.msrun_output)
     if rank is None and code:  # died without a traceback, e.g. killed by a signal: name it by its pid
         # (unknown only for a worker that died before the launcher's first look at it)
         rank = roles.get(int(code.group(1)), (None, None, None))[1]
     if rank is not None or code:
-        how = f" with exit code {code.group(2)}" if code else ""
+        how = tr(" with exit code {code}", code=code.group(2)) if code else ""
         if code and int(code.group(2)) < 0:
-            how = f", killed by signal {signal.Signals(-int(code.group(2))).name}"
+            how = tr(", killed by signal {signal}", signal=signal.Signals(-int(code.group(2))).name)
         if rank is None:
-            return LaunchError(f"A worker failed{how}; all processes of the job were stopped. Last lines of "
-                               f"each log:\n{_all_tails(result)}", kind="worker_failed", result=result)
-        return LaunchError(
-            f"Rank {rank} failed{how}; all processes of the job were stopped.\n"
-            f"{error_summary(result.log(rank, clean=False))}\n"
-            f"Full log: {result.log_path(rank)}", kind="worker_failed", rank=rank, result=result)
+            return LaunchError(tr("A worker failed{how}; all processes of the job were stopped. Last lines of "
+                                  "each log:\n{tails}", how=how, tails=_all_tails(result)),
+                               kind="worker_failed", result=result)
+        return LaunchError(tr(
+            "Rank {rank} failed{how}; all processes of the job were stopped.\n{summary}\nFull log: {log}",
+            rank=rank, how=how, summary=error_summary(result.log(rank, clean=False)), log=result.log_path(rank)),
+            kind="worker_failed", rank=rank, result=result)
     if _has_python_error(sched):
-        return LaunchError(f"msrun's scheduler failed; all processes of the job were stopped.\n"
-                           f"{error_summary(result.log(None, clean=False))}\nFull log: {result.log_path(None)}",
+        return LaunchError(tr("msrun's scheduler failed; all processes of the job were stopped.\n"
+                              "{summary}\nFull log: {log}", summary=error_summary(result.log(None, clean=False)),
+                              log=result.log_path(None)),
                            kind="scheduler_failed", result=result)
-    return LaunchError(f"msrun exited with code {result.returncode}; all processes of the job were stopped.\n"
-                       f"{error_summary(result.msrun_output)}\nFull output: {result.log_dir / MSRUN_LOG}",
+    return LaunchError(tr("msrun exited with code {code}; all processes of the job were stopped.\n"
+                          "{summary}\nFull output: {log}", code=result.returncode,
+                          summary=error_summary(result.msrun_output), log=result.log_dir / MSRUN_LOG),
                        kind="launcher_failed", result=result)
 
 
@@ -549,5 +559,5 @@ def _all_tails(result: LaunchResult, lines: int = 5) -> str:
     parts = []
     for rank in [*range(result.workers), None]:
         name = result.log_path(rank).name
-        parts.append(f"--- {name} ---\n{result.tail(rank, lines) or '(empty)'}")
+        parts.append(f"--- {name} ---\n{result.tail(rank, lines) or tr('(empty)')}")
     return "\n".join(parts)

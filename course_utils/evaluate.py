@@ -18,6 +18,8 @@ from typing import Iterable, Optional, Tuple
 
 import numpy as np
 
+from course_utils.i18n import tr
+
 
 # --------------------------------------------------------------------------------------------
 # NumPy-only metrics
@@ -39,17 +41,17 @@ def _as_predictions(predictions_or_logits) -> np.ndarray:
     if arr.ndim == 1:
         if arr.size and not np.issubdtype(arr.dtype, np.integer):
             if not np.all(np.equal(np.mod(arr, 1), 0)):
-                raise ValueError("1-D predictions must be class indices (whole numbers); pass (N, C) "
-                                 "scores to have the arg-max taken.")
+                raise ValueError(tr("1-D predictions must be class indices (whole numbers); pass (N, C) "
+                                    "scores to have the arg-max taken."))
             arr = arr.astype(np.int64)
         return arr
-    raise ValueError(f"Expected class indices (N,) or scores (N, C), got shape {arr.shape}.")
+    raise ValueError(tr("Expected class indices (N,) or scores (N, C), got shape {shape}.", shape=arr.shape))
 
 
 def _labels(labels, n: int) -> np.ndarray:
     labels = np.asarray(labels).reshape(-1)
     if labels.shape[0] != n:
-        raise ValueError(f"{n} predictions but {labels.shape[0]} labels: they must match one to one.")
+        raise ValueError(tr("{n} predictions but {m} labels: they must match one to one.", n=n, m=labels.shape[0]))
     return labels.astype(np.int64)
 
 
@@ -58,7 +60,7 @@ def accuracy(predictions_or_logits, labels) -> float:
     preds = _as_predictions(predictions_or_logits)
     labels = _labels(labels, preds.shape[0])
     if preds.shape[0] == 0:
-        raise ValueError("accuracy of an empty set is undefined: no predictions were given.")
+        raise ValueError(tr("accuracy of an empty set is undefined: no predictions were given."))
     return float(np.mean(preds == labels))
 
 
@@ -73,7 +75,8 @@ def confusion_matrix(labels, predictions_or_logits, num_classes: Optional[int] =
         num_classes = int(max(labels.max(initial=-1), preds.max(initial=-1))) + 1
     for name, values in (("labels", labels), ("predictions", preds)):
         if values.size and (values.min() < 0 or values.max() >= num_classes):
-            raise ValueError(f"{name} must lie in 0..{num_classes - 1}, found {values.min()}..{values.max()}.")
+            raise ValueError(tr("{name} must lie in 0..{last}, found {low}..{high}.", name=name,
+                                last=num_classes - 1, low=values.min(), high=values.max()))
     cm = np.zeros((num_classes, num_classes), dtype=np.int64)
     np.add.at(cm, (labels, preds), 1)
     return cm
@@ -83,7 +86,7 @@ def per_class_accuracy(cm) -> np.ndarray:
     """Accuracy within each true class (the diagonal over the row sums; NaN for an absent class)."""
     cm = np.asarray(cm)
     if cm.ndim != 2 or cm.shape[0] != cm.shape[1]:
-        raise ValueError(f"Expected a square confusion matrix, got shape {cm.shape}.")
+        raise ValueError(tr("Expected a square confusion matrix, got shape {shape}.", shape=cm.shape))
     totals = cm.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, np.diag(cm) / np.maximum(totals, 1), np.nan)
@@ -93,7 +96,7 @@ def most_confident_wrong(probabilities, labels, k: int = 12) -> np.ndarray:
     """Indices of the ``k`` wrong predictions made with the highest probability, most confident first."""
     probs = np.asarray(probabilities)
     if probs.ndim != 2:
-        raise ValueError(f"Expected probabilities of shape (N, C), got {probs.shape}.")
+        raise ValueError(tr("Expected probabilities of shape (N, C), got {shape}.", shape=probs.shape))
     labels = _labels(labels, probs.shape[0])
     preds = probs.argmax(axis=1)
     wrong = np.flatnonzero(preds != labels)
@@ -111,17 +114,17 @@ def _batches(data, batch_size: int) -> Iterable[Tuple[np.ndarray, Optional[np.nd
     if hasattr(data, "create_tuple_iterator"):          # a mindspore.dataset
         for row in data.create_tuple_iterator(num_epochs=1, output_numpy=True):
             if len(row) < 2:
-                raise ValueError("The dataset must yield (image, label) columns.")
+                raise ValueError(tr("The dataset must yield (image, label) columns."))
             yield row[0], row[1]
         return
     if isinstance(data, tuple) and len(data) == 2:
         images, labels = np.asarray(data[0]), np.asarray(data[1])
         if len(images) != len(labels):
-            raise ValueError(f"{len(images)} images but {len(labels)} labels.")
+            raise ValueError(tr("{n} images but {m} labels.", n=len(images), m=len(labels)))
     else:
         images, labels = np.asarray(data), None
     if images.ndim < 2:
-        raise ValueError(f"Expected a batch of images (N, ...), got shape {images.shape}.")
+        raise ValueError(tr("Expected a batch of images (N, ...), got shape {shape}.", shape=images.shape))
     for i in range(0, len(images), batch_size):
         yield images[i:i + batch_size], None if labels is None else labels[i:i + batch_size]
 
@@ -136,7 +139,7 @@ def predict_logits(network, data, batch_size: int = 1000) -> Tuple[np.ndarray, O
     import mindspore as ms
 
     if batch_size < 1:
-        raise ValueError(f"batch_size must be >= 1, got {batch_size}.")
+        raise ValueError(tr("batch_size must be >= 1, got {value}.", value=batch_size))
     was_training = bool(getattr(network, "training", False))
     network.set_train(False)
     logits, labels, has_labels = [], [], True
@@ -151,7 +154,7 @@ def predict_logits(network, data, batch_size: int = 1000) -> Tuple[np.ndarray, O
     finally:
         network.set_train(was_training)
     if not logits:
-        raise ValueError("No data to evaluate: the dataset or array is empty.")
+        raise ValueError(tr("No data to evaluate: the dataset or array is empty."))
     return np.concatenate(logits), (np.concatenate(labels).astype(np.int64) if has_labels else None)
 
 
@@ -196,8 +199,8 @@ def evaluate(network, data, batch_size: int = 1000) -> EvalResult:
     """Predictions of ``network`` on labelled ``data`` (see ``predict_logits``) as an ``EvalResult``."""
     logits, labels = predict_logits(network, data, batch_size)
     if labels is None:
-        raise ValueError("evaluate needs labels: pass a dataset with a label column or an "
-                         "(images, labels) pair; use predict_logits for unlabelled images.")
+        raise ValueError(tr("evaluate needs labels: pass a dataset with a label column or an "
+                            "(images, labels) pair; use predict_logits for unlabelled images."))
     return EvalResult(logits=logits, labels=labels)
 
 

@@ -16,6 +16,8 @@ import sys
 import tempfile
 from typing import Iterator, Optional, Tuple, Type
 
+from course_utils.i18n import tr
+
 __all__ = ["ShownError", "capture_native_stderr", "first_line", "in_kernel", "show_error"]
 
 
@@ -117,4 +119,4 @@ def show_error(*expected: Type[BaseException], match: Optional[str] = None, line
     text_lines = [ln.rstrip() for ln in str(shown.error).strip().splitlines() if ln.strip()][:max(1, lines)]
     if match is not None and match.lower() not in str(shown.error).lower():
         raise AssertionError(f"expected the message to mention {match!r}, got: {shown.message}")
-    print(f"{prefix}{type(shown.error).__name__}: " + ("\n    ".join(text_lines) if text_lines else "(no message)"))
+    print(f"{prefix}{type(shown.error).__name__}: " + ("\n    ".join(text_lines) if text_lines else tr("(no message)")))

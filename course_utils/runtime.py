@@ -32,6 +32,8 @@ import sys
 import warnings
 from typing import Optional
 
+from course_utils.i18n import tr
+
 DEVICES = ("Ascend", "GPU", "CPU")
 MODES = {"graph": "GRAPH_MODE", "pynative": "PYNATIVE_MODE"}
 
@@ -98,18 +100,19 @@ def check_version(version: Optional[str] = None) -> Optional[str]:
     """
     version = installed_mindspore_version() if version is None else version
     if version is None:
-        raise UnsupportedVersionError(
-            f"MindSpore is not installed in this Python ({sys.executable}). The course supports MindSpore "
-            f"{SUPPORTED_RANGE}: run `make setup`, or on an Ascend image use the image's own environment.")
+        raise UnsupportedVersionError(tr(
+            "MindSpore is not installed in this Python ({python}). The course supports MindSpore "
+            "{supported}: run `make setup`, or on an Ascend image use the image's own environment.",
+            python=sys.executable, supported=SUPPORTED_RANGE))
     parsed = parse_version(version)
     if len(parsed) < 2 or parsed < MINDSPORE_MIN:
-        raise UnsupportedVersionError(
-            f"MindSpore {version} is older than this course supports ({SUPPORTED_RANGE}). Install a supported "
-            f"version (`make setup` installs the pinned one), or on an Ascend image pick the image with "
-            f"MindSpore 2.7.1 or newer.")
+        raise UnsupportedVersionError(tr(
+            "MindSpore {version} is older than this course supports ({supported}). Install a supported "
+            "version (`make setup` installs the pinned one), or on an Ascend image pick the image with "
+            "MindSpore 2.7.1 or newer.", version=version, supported=SUPPORTED_RANGE))
     if parsed[:2] > MINDSPORE_NEWEST_TESTED:
-        return (f"MindSpore {version} is newer than the versions this course was tested on ({SUPPORTED_RANGE}); "
-                "it will probably work, but report what breaks.")
+        return tr("MindSpore {version} is newer than the versions this course was tested on ({supported}); "
+                  "it will probably work, but report what breaks.", version=version, supported=SUPPORTED_RANGE)
     return None
 
 
@@ -156,17 +159,18 @@ class RuntimeInfo:
     def summary(self) -> str:
         parts = [
             f"MindSpore {self.mindspore_version}",
-            f"device {self.device}",
+            tr("device {device}", device=self.device),
             self.mode,
-            f"seed {self.seed}" if self.seed is not None else "no seed",
+            tr("seed {seed}", seed=self.seed) if self.seed is not None else tr("no seed"),
         ]
         if self.device == "CPU" or self.cpu_fixes:
-            parts.append("CPU fixes: " + (", ".join(f"{k}={v}" for k, v in self.cpu_fixes.items()) or "none"))
+            fixes = ", ".join(f"{k}={v}" for k, v in self.cpu_fixes.items()) or tr("none")
+            parts.append(tr("CPU fixes: {fixes}", fixes=fixes))
         if self.exact:
-            parts.append("exact numerics: " + ", ".join(self.exact))
+            parts.append(tr("exact numerics: {settings}", settings=", ".join(self.exact)))
         text = " | ".join(parts)
         if self.notes:
-            text += "\n" + "\n".join(f"  note: {n}" for n in self.notes)
+            text += "\n" + "\n".join(tr("  note: {note}", note=n) for n in self.notes)
         return text
 
 
@@ -230,11 +234,11 @@ def recommended_cpu_fixes(device: str = "CPU") -> dict:
     fixes = {}
     if has_avx512():
         fixes["ONEDNN_MAX_CPU_ISA"] = (
-            "AVX2", "AVX-512 CPU: oneDNN's AVX-512 convolution path is far slower for MindSpore's layouts")
+            "AVX2", tr("AVX-512 CPU: oneDNN's AVX-512 convolution path is far slower for MindSpore's layouts"))
     if cpu_count() <= 8:
         fixes["MS_DEV_HOST_BLOCKING_RUN"] = (
-            "1", f"{cpu_count()} cores: the asynchronous host pipeline busy-waits and starves compute "
-                 "(PyNative steps ran 4-6x faster with it on 2 cores; GRAPH_MODE unchanged)")
+            "1", tr("{cores} cores: the asynchronous host pipeline busy-waits and starves compute "
+                    "(PyNative steps ran 4-6x faster with it on 2 cores; GRAPH_MODE unchanged)", cores=cpu_count()))
     return fixes
 
 
@@ -317,13 +321,14 @@ def _normalise_device(device: str) -> str:
     for dev in DEVICES:
         if str(device).lower() == dev.lower():
             return dev
-    raise ValueError(f"Unknown device {device!r}: use 'auto', 'CPU', 'GPU' or 'Ascend'.")
+    raise ValueError(tr("Unknown device {device}: use 'auto', 'CPU', 'GPU' or 'Ascend'.", device=repr(device)))
 
 
 def _normalise_mode(mode: str) -> str:
     key = str(mode).lower().replace("_mode", "")
     if key not in MODES:
-        raise ValueError(f"Unknown mode {mode!r}: use 'graph' (GRAPH_MODE) or 'pynative' (PYNATIVE_MODE).")
+        raise ValueError(tr("Unknown mode {mode}: use 'graph' (GRAPH_MODE) or 'pynative' (PYNATIVE_MODE).",
+                            mode=repr(mode)))
     return key
 
 
@@ -436,10 +441,12 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
             if name in os.environ:
                 applied[name] = os.environ[name] + " (set by you)"
             elif not cpu_fixes:
-                notes.append(f"{name} not set (CPU fixes turned off); would set {value}: {reason}")
+                notes.append(tr("{name} not set (CPU fixes turned off); would set {value}: {reason}",
+                                name=name, value=value, reason=reason))
             elif already_loaded:
-                notes.append(f"{name}={value} recommended ({reason}) but MindSpore was imported before "
-                             "setup(): restart the kernel and call setup() first")
+                notes.append(tr("{name}={value} recommended ({reason}) but MindSpore was imported before "
+                                "setup(): restart the kernel and call setup() first",
+                                name=name, value=value, reason=reason))
             else:
                 os.environ[name] = value
                 applied[name] = value
@@ -454,19 +461,20 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
     if quiet:
         _install_cell_source_files()
     if fake is not None:
-        notes.append(f"FAKE DEVICE for tests ({FAKE_DEVICE_VAR}={os.environ[FAKE_DEVICE_VAR]}): "
-                     f"MindSpore really runs on CPU")
+        notes.append(tr("FAKE DEVICE for tests ({setting}): MindSpore really runs on CPU",
+                        setting=f"{FAKE_DEVICE_VAR}={os.environ[FAKE_DEVICE_VAR]}"))
 
     # ---- device ----
     if device == "auto":
         found = available_devices()
         device = found[0]
         if not device_done and "Ascend" not in found and ascend_device_files():
-            why = plugin_error("Ascend") or "(MindSpore gave no reason)"
-            warning = (f"This machine has Ascend NPUs ({', '.join(ascend_device_files())}) but MindSpore's "
-                       f"Ascend plugin did not load, so the course runs on {device}. Usually CANN's environment "
-                       "is not set: run `source /usr/local/Ascend/ascend-toolkit/set_env.sh` before starting "
-                       f"Jupyter (see the README's Ascend section). MindSpore said: {why}")
+            why = plugin_error("Ascend") or tr("(MindSpore gave no reason)")
+            warning = tr("This machine has Ascend NPUs ({npus}) but MindSpore's "
+                         "Ascend plugin did not load, so the course runs on {device}. Usually CANN's environment "
+                         "is not set: run `source /usr/local/Ascend/ascend-toolkit/set_env.sh` before starting "
+                         "Jupyter (see the README's Ascend section). MindSpore said: {why}",
+                         npus=", ".join(ascend_device_files()), device=device, why=why)
             notes.append(warning)
             if not verbose:
                 warnings.warn(warning, RuntimeWarning, stacklevel=2)
@@ -481,42 +489,44 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
             found = ", ".join(available_devices())
             msg = str(exc).strip().splitlines()[0]
             if "initialized" in msg or "modified" in msg:
-                raise DeviceUnavailableError(
-                    f"Cannot select {device}: MindSpore already ran something on another device in this "
-                    f"kernel ({msg}). Restart the kernel and run setup() before any MindSpore code."
-                ) from None
+                raise DeviceUnavailableError(tr(
+                    "Cannot select {device}: MindSpore already ran something on another device in this "
+                    "kernel ({msg}). Restart the kernel and run setup() before any MindSpore code.",
+                    device=device, msg=msg)) from None
             why = plugin_error(device) if device != "CPU" else ""
             raise DeviceUnavailableError(
-                f"Device {device!r} is not available in this process (devices found: {found}). "
-                f"Use device='auto' or one of: {found}. MindSpore said: {msg}"
-                + (f"\nWhy its plugin did not load: {why}" if why else "")
+                tr("Device {device} is not available in this process (devices found: {found}). "
+                   "Use device='auto' or one of: {found}. MindSpore said: {msg}",
+                   device=repr(device), found=found, msg=msg)
+                + ("\n" + tr("Why its plugin did not load: {why}", why=why) if why else "")
             ) from None
         _state["device"] = device
         if device == "CPU" and cpu_fixes and (env_done or expected != "CPU"):
             # the environment was prepared for another device (a broken Ascend, or an earlier failed setup())
             for name, (value, reason) in recommended_cpu_fixes("CPU").items():
                 if name not in os.environ:
-                    notes.append(f"{name}={value} recommended ({reason}) but MindSpore was loaded for another "
-                                 "device: restart the kernel to apply it")
+                    notes.append(tr("{name}={value} recommended ({reason}) but MindSpore was loaded for "
+                                    "another device: restart the kernel to apply it",
+                                    name=name, value=value, reason=reason))
     elif device != _state["device"]:
-        raise DeviceUnavailableError(
-            f"This kernel already runs on {_state['device']}; MindSpore cannot switch a process to "
-            f"{device}. Restart the kernel (Kernel > Restart) and call setup(device={device!r}) first."
-        )
+        raise DeviceUnavailableError(tr(
+            "This kernel already runs on {current}; MindSpore cannot switch a process to "
+            "{device}. Restart the kernel (Kernel > Restart) and call setup(device={device_repr}) first.",
+            current=_state["device"], device=device, device_repr=repr(device)))
     else:
-        notes.append(f"setup() called again: still on {device}")
+        notes.append(tr("setup() called again: still on {device}", device=device))
 
     # ---- exact numerics ----
     if exact and not _state.get("exact"):
         _state["exact"] = _exact_numerics(ms, device, fake is not None)
     elif not exact and _state.get("exact"):
-        notes.append("exact numerics stay on: they cannot be turned off in a running process")
+        notes.append(tr("exact numerics stay on: they cannot be turned off in a running process"))
 
     # ---- mode ----
     old_mode = _state.get("mode")
     ms.set_context(mode=getattr(ms, MODES[mode_key]))
     if old_mode is not None and old_mode != mode_key:
-        notes.append(f"mode switched from {MODES[old_mode]} to {MODES[mode_key]}")
+        notes.append(tr("mode switched from {old} to {new}", old=MODES[old_mode], new=MODES[mode_key]))
     _state["mode"] = mode_key
 
     # ---- seed ----

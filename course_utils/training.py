@@ -50,6 +50,7 @@ from typing import Callable, Optional, Sequence
 import mindspore as ms
 from mindspore import nn, ops
 
+from course_utils.i18n import N_, tr
 from course_utils.validate import positive_int, positive_number
 
 __all__ = ["ACCUM_PREFIX", "ClippedTrainOneStepCell", "FitResult", "TrainStep", "fit", "global_norm", "make_train_step",
@@ -79,20 +80,20 @@ def tensor_norms(grads: Sequence) -> list:
 
 def _check_parts(net, loss_fn, optimizer) -> None:
     if not isinstance(net, nn.Cell):
-        raise TypeError(f"net must be a mindspore.nn.Cell, got {type(net).__name__}.")
+        raise TypeError(tr("net must be a mindspore.nn.Cell, got {type}.", type=type(net).__name__))
     if not callable(loss_fn):
-        raise TypeError(f"loss_fn must be callable (e.g. an nn.LossBase), got {type(loss_fn).__name__}.")
+        raise TypeError(tr("loss_fn must be callable (e.g. an nn.LossBase), got {type}.", type=type(loss_fn).__name__))
     if not isinstance(optimizer, nn.Optimizer):
-        raise TypeError(f"optimizer must be a mindspore.nn.Optimizer (nn.SGD, nn.Adam, ...), "
-                        f"got {type(optimizer).__name__}.")
+        raise TypeError(tr("optimizer must be a mindspore.nn.Optimizer (nn.SGD, nn.Adam, ...), got {type}.",
+                           type=type(optimizer).__name__))
     own = {id(p) for p in net.get_parameters()}
     foreign = [p.name for p in optimizer.parameters if id(p) not in own]
     if foreign:
-        raise ValueError(
-            f"The optimizer updates parameters that are not in this network ({', '.join(foreign[:3])}"
-            f"{', ...' if len(foreign) > 3 else ''}). It was probably created for an earlier instance of the "
-            "network (e.g. the model cell was re-run but not the optimizer cell): create the optimizer "
-            "from net.trainable_params() of this network.")
+        raise ValueError(tr(
+            "The optimizer updates parameters that are not in this network ({names}). It was probably "
+            "created for an earlier instance of the network (e.g. the model cell was re-run but not the "
+            "optimizer cell): create the optimizer from net.trainable_params() of this network.",
+            names=", ".join(foreign[:3]) + (", ..." if len(foreign) > 3 else "")))
 
 
 class TrainStep:
@@ -196,12 +197,12 @@ class TrainStep:
         if self._fingerprint() == self._fp:
             return
         if not self.jit and ms.get_context("mode") == ms.PYNATIVE_MODE and self.calls:
-            raise RuntimeError(
+            raise RuntimeError(tr(
                 "A parameter of this network or optimizer got new storage (load_param_into_net, "
                 "load_checkpoint(net=...) or Parameter.set_data) after the step had run. In PyNative mode "
                 "without jit MindSpore keeps using the old storage, so training would silently stop. Load "
                 "weights in place instead (course_utils.callbacks.restore_weights, "
-                "course_utils.checkpoint.load, Parameter.copy_), or build a new network, optimizer and step.")
+                "course_utils.checkpoint.load, Parameter.copy_), or build a new network, optimizer and step."))
         self.rebuilds += 1
         self._build()
 
@@ -262,9 +263,10 @@ def make_train_step(net: nn.Cell, loss_fn: Callable, optimizer: nn.Optimizer, *,
     _check_parts(net, loss_fn, optimizer)
     clip_norm = positive_number("clip_norm", clip_norm, allow_none=True)
     if isinstance(accumulate, bool) or not isinstance(accumulate, numbers.Integral) or accumulate < 1:
-        raise ValueError(f"accumulate must be an integer >= 1 (micro-batches per update), got {accumulate!r}.")
+        raise ValueError(tr("accumulate must be an integer >= 1 (micro-batches per update), got {value}.",
+                            value=repr(accumulate)))
     if jit_options and not jit:
-        raise ValueError("jit_options were given but jit=False: pass jit=True or drop jit_options.")
+        raise ValueError(tr("jit_options were given but jit=False: pass jit=True or drop jit_options."))
     return TrainStep(net, loss_fn, optimizer, clip_norm, int(accumulate), bool(jit), bool(return_logits),
                      jit_options)
 
@@ -342,9 +344,10 @@ def warmup_cosine_lr(peak_lr: float, total_steps: int, warmup_steps: int = 0, mi
     peak_lr = positive_number("peak_lr", peak_lr)
     total_steps = positive_int("total_steps", total_steps)
     if not 0 <= warmup_steps < total_steps:
-        raise ValueError(f"warmup_steps must be in 0..{total_steps - 1}, got {warmup_steps!r}.")
+        raise ValueError(tr("warmup_steps must be in 0..{last}, got {value}.", last=total_steps - 1,
+                            value=repr(warmup_steps)))
     if not 0 <= min_lr <= peak_lr:
-        raise ValueError(f"min_lr must be in [0, peak_lr], got {min_lr!r}.")
+        raise ValueError(tr("min_lr must be in [0, peak_lr], got {value}.", value=repr(min_lr)))
     warm = nn.warmup_lr(peak_lr, warmup_steps, 1, warmup_steps) if warmup_steps else []
     decay = total_steps - warmup_steps
     return list(warm) + list(nn.cosine_decay_lr(min_lr, peak_lr, decay, 1, decay))
@@ -384,15 +387,17 @@ class FitResult:
         return (f"FitResult({self.steps} steps in {self.train_seconds:.1f} s, {self.steps_per_s:.1f} steps/s"
                 f"{acc}; stopped at {describe_position(self.epoch, self.step_in_epoch)}{stop})")
 
-    def summary(self, description: str = "training") -> str:
+    def summary(self, description: str = N_("training")) -> str:
         """One plain line for logs and stored notebooks (a progress bar widget shows no text there)."""
         from course_utils.checkpoint import describe_position
 
-        acc = f", test accuracy {self.final_accuracy:.2%}" if self.evals else ""
-        stop = " (interrupted)" if self.interrupted else ""
-        return (f"{description}: {self.steps:,} steps trained in {self.train_seconds:.1f} s "
-                f"({self.steps_per_s:.0f} steps/s after the first), now at "
-                f"{describe_position(self.epoch, self.step_in_epoch)}{stop}{acc}")
+        acc = tr(", test accuracy {accuracy:.2%}", accuracy=self.final_accuracy) if self.evals else ""
+        stop = tr(" (interrupted)") if self.interrupted else ""
+        return tr("{description}: {steps:,} steps trained in {seconds:.1f} s "
+                  "({rate:.0f} steps/s after the first), now at {position}{stop}{acc}",
+                  description=tr(description), steps=self.steps, seconds=self.train_seconds,
+                  rate=self.steps_per_s, position=describe_position(self.epoch, self.step_in_epoch),
+                  stop=stop, acc=acc)
 
 
 def _steps_per_epoch(data) -> Optional[int]:
@@ -407,7 +412,7 @@ def _steps_per_epoch(data) -> Optional[int]:
 def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, eval_every: int = 0,
         checkpoint_path=None, checkpoint_every: int = 0, resume=None, stop_at_step: Optional[int] = None,
         progress: bool = True, on_update: Optional[Callable] = None, update_every: int = 100,
-        description: str = "training") -> FitResult:
+        description: str = N_("training")) -> FitResult:
     """Train ``train_step`` (a ``TrainOneStepCell`` or any ``step(images, labels) -> loss``) for ``epochs``.
 
     train_data: ``epoch -> dataset`` (e.g. ``lambda e: mnist_dataset("train", seed=SEED + e)``), or a
@@ -436,18 +441,19 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
 
     epochs = positive_int("epochs", epochs)
     if eval_every and (network is None or eval_data is None):
-        raise ValueError("eval_every needs both network= (the model to evaluate) and eval_data=.")
+        raise ValueError(tr("eval_every needs both network= (the model to evaluate) and eval_data=."))
     if checkpoint_every and checkpoint_path is None:
-        raise ValueError("checkpoint_every needs checkpoint_path= (where to save).")
+        raise ValueError(tr("checkpoint_every needs checkpoint_path= (where to save)."))
     if checkpoint_path is not None and not isinstance(train_step, nn.Cell):
-        raise TypeError("Checkpoints need a Cell training step (its parameters include the optimizer "
-                        f"state); got {type(train_step).__name__}.")
+        raise TypeError(tr("Checkpoints need a Cell training step (its parameters include the optimizer "
+                           "state); got {type}.", type=type(train_step).__name__))
 
     result = FitResult()
     start_epoch, skip = (resume.epoch, resume.step_in_epoch) if resume is not None else (0, 0)
     if start_epoch >= epochs and resume is not None:
-        raise ValueError(f"The checkpoint was saved at {_checkpoint.describe_position(start_epoch, skip)}: "
-                         f"nothing left of {epochs} epoch(s). Pass a larger epochs= to train further.")
+        raise ValueError(tr("The checkpoint was saved at {position}: nothing left of {epochs} epoch(s). "
+                            "Pass a larger epochs= to train further.",
+                            position=_checkpoint.describe_position(start_epoch, skip), epochs=epochs))
     factory = callable(train_data) and not hasattr(train_data, "create_tuple_iterator")
     first_data = train_data(start_epoch) if factory else train_data
     # A new iterator on the same dataset replays the same shuffled order, so a dataset is read
@@ -473,7 +479,7 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         from tqdm.auto import tqdm
 
         # smoothing=0: the rate shown is the average of the whole run, evaluation pauses included
-        bar = tqdm(total=epochs * per_epoch if per_epoch else None, initial=global_step, desc=description,
+        bar = tqdm(total=epochs * per_epoch if per_epoch else None, initial=global_step, desc=tr(description),
                    unit="step", dynamic_ncols=True, smoothing=0)
 
     def save(epoch: int, step_in_epoch: int) -> None:

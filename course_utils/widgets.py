@@ -17,6 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
+from course_utils.i18n import tr
 from course_utils.losses import check_delta
 
 #: Errors at which the explorer prints values: small, moderate, and an outlier.
@@ -62,9 +63,9 @@ def huber_explorer_data(delta: float, max_error: float = 4.0, num: int = 161,
     """
     delta = check_delta(delta)
     if not (isinstance(max_error, (int, float)) and max_error > 0):
-        raise ValueError(f"max_error must be a positive number, got {max_error!r}.")
+        raise ValueError(tr("max_error must be a positive number, got {value}.", value=repr(max_error)))
     if int(num) < 3:
-        raise ValueError(f"num must be at least 3 points, got {num!r}.")
+        raise ValueError(tr("num must be at least 3 points, got {value}.", value=repr(num)))
     import mindspore as ms
     from mindspore import ops
 
@@ -94,8 +95,8 @@ def format_huber_table(data: dict) -> str:
     """The values the explorer prints under its plot, for the delta in ``data``."""
     delta = data["delta"]
     p = data["probes"]
-    lines = [f"delta = {delta:.2f}: quadratic for |error| <= {delta:.2f}, linear beyond; "
-             f"no error gets a gradient larger than {delta:.2f}",
+    lines = [tr("delta = {delta:.2f}: quadratic for |error| <= {delta:.2f}, linear beyond; "
+                "no error gets a gradient larger than {delta:.2f}", delta=delta),
              f"{'error':>7} {'Huber':>9} {'MSE/2':>9} {'L1':>7} | {'dHuber':>7} {'dMSE/2':>7} {'dL1':>5}"]
     for i, e in enumerate(p["error"]):
         lines.append(f"{e:7.2f} {p['loss']['Huber'][i]:9.4f} {p['loss']['MSE/2'][i]:9.4f} {p['loss']['L1'][i]:7.3f}"
@@ -154,7 +155,8 @@ def huber_explorer(delta: float = 1.0, min_delta: float = 0.1, max_delta: float 
 
     delta = check_delta(delta)
     if not 0 < min_delta <= delta <= max_delta:
-        raise ValueError(f"need 0 < min_delta <= delta <= max_delta, got {min_delta}, {delta}, {max_delta}.")
+        raise ValueError(tr("need 0 < min_delta <= delta <= max_delta, got {low}, {delta}, {high}.",
+                            low=min_delta, delta=delta, high=max_delta))
     slider = widgets.FloatSlider(value=delta, min=min_delta, max=max_delta, step=step, description="delta",
                                  continuous_update=False, readout_format=".2f",
                                  layout=widgets.Layout(width="420px"))
@@ -168,7 +170,8 @@ def huber_explorer(delta: float = 1.0, min_delta: float = 0.1, max_delta: float 
             outputs = (_figure_output(draw_huber_explorer(data), f"<Huber explorer, delta={data['delta']:.2f}>"),
                        {"output_type": "stream", "name": "stdout", "text": text + "\n"})
         except Exception as exc:  # show it where the learner looks, not in the server log
-            data, text = None, f"The explorer failed for delta={slider.value}: {type(exc).__name__}: {exc}"
+            data, text = None, tr("The explorer failed for delta={delta}: {error}: {message}",
+                                  delta=slider.value, error=type(exc).__name__, message=exc)
             outputs = ({"output_type": "stream", "name": "stderr", "text": text + "\n"},)
         state.update(data=data, text=text, redraws=state["redraws"] + 1)
         # Replace the Output widget's content in one step (no `with out:` capture): one state update
@@ -200,8 +203,8 @@ def _explorer_box_class():
 
         def static_text(self) -> str:
             state = getattr(self, "state", {}) or {}
-            return ("Huber explorer: an interactive delta slider (run the notebook to move it). "
-                    f"At the stored position:\n{state.get('text', '')}")
+            return tr("Huber explorer: an interactive delta slider (run the notebook to move it). "
+                      "At the stored position:\n{text}", text=state.get("text", ""))
 
     return ExplorerBox
 

@@ -35,6 +35,7 @@ from course_utils.data.files import (DATA_DIR_ENV, MNIST_FILES, SPLITS, Checksum
                                      MnistError, PathLike, default_data_dir, read_idx)
 from course_utils.data.pypi import (PYPI_MEMBER, PYPI_MEMBER_SHA256, PYPI_PACKAGE, PYPI_VERSION,
                                     idx_files_from_pickle, idx_files_from_wheel, restricted_loads)
+from course_utils.i18n import N_, tr
 from course_utils.validate import non_negative_int, positive_int
 
 __all__ = [
@@ -55,7 +56,7 @@ MNIST_STD = 0.3081
 
 def _split(split: str) -> Tuple[str, str]:
     if split not in SPLITS:
-        raise ValueError(f"split must be 'train' or 'test', not {split!r}")
+        raise ValueError(tr("split must be 'train' or 'test', not {split}", split=repr(split)))
     return SPLITS[split]
 
 def load_mnist_arrays(split: str = "train", data_dir: Optional[PathLike] = None
@@ -65,10 +66,11 @@ def load_mnist_arrays(split: str = "train", data_dir: Optional[PathLike] = None
     folder = ensure_mnist(data_dir)
     images, labels = read_idx(folder / images_name), read_idx(folder / labels_name)
     if images.ndim != 3 or images.shape[1:] != (28, 28) or images.dtype != np.uint8:
-        raise IdxFormatError(f"{folder / images_name}: expected uint8 (N, 28, 28) images, got "
-                             f"{images.dtype} {images.shape}")
+        raise IdxFormatError(tr("{path}: expected uint8 (N, 28, 28) images, got {dtype} {shape}",
+                                path=folder / images_name, dtype=images.dtype, shape=images.shape))
     if labels.ndim != 1 or labels.shape[0] != images.shape[0]:
-        raise IdxFormatError(f"{folder / labels_name}: {labels.shape} labels for {images.shape[0]} images")
+        raise IdxFormatError(tr("{path}: {shape} labels for {n} images", path=folder / labels_name,
+                                shape=labels.shape, n=images.shape[0]))
     return images, labels.astype(np.int64)
 
 
@@ -97,9 +99,9 @@ def mnist_dataset(split: str = "train", batch_size: int = 64, shuffle: Optional[
     """
     _split(split)
     positive_int("batch_size", batch_size)
-    non_negative_int("subset", subset, "the whole split")
+    non_negative_int("subset", subset, N_("the whole split"))
     if (num_shards is None) != (shard_id is None):
-        raise ValueError("give both num_shards and shard_id, or neither")
+        raise ValueError(tr("give both num_shards and shard_id, or neither"))
     folder = ensure_mnist(data_dir)
 
     import mindspore as ms
@@ -149,9 +151,9 @@ def synthetic_regression(n_samples: int = 320, in_features: int = 10, noise: flo
     positive_int("n_samples", n_samples)
     positive_int("in_features", in_features)
     if not 0.0 <= outlier_fraction <= 1.0:
-        raise ValueError(f"outlier_fraction must be in [0, 1], not {outlier_fraction}")
+        raise ValueError(tr("outlier_fraction must be in [0, 1], not {value}", value=outlier_fraction))
     if noise < 0:
-        raise ValueError(f"noise must be >= 0, not {noise}")
+        raise ValueError(tr("noise must be >= 0, not {value}", value=noise))
     # Separate streams, so that changing one knob leaves the other draws unchanged.
     rng_x, rng_w, rng_noise, rng_out = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(4))
     x = rng_x.standard_normal((n_samples, in_features))

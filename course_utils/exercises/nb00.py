@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, register
+from course_utils.i18n import tr
 
 
 class CompiledMode(Exercise):
@@ -22,13 +23,14 @@ class CompiledMode(Exercise):
         import mindspore as ms
 
         if isinstance(compiled_mode, str):
-            raise Incorrect("expected one of MindSpore's mode constants (ms.SOMETHING_MODE), got the string "
-                            f"{compiled_mode!r}.")
+            raise Incorrect(tr("expected one of MindSpore's mode constants (ms.SOMETHING_MODE), got the string "
+                               "{got}.", got=repr(compiled_mode)))
         if compiled_mode == ms.PYNATIVE_MODE:
-            raise Incorrect("expected the mode that compiles construct before running it, got ms.PYNATIVE_MODE, "
-                            "which runs each operation eagerly, as Python reaches it.")
+            raise Incorrect(tr("expected the mode that compiles construct before running it, got ms.PYNATIVE_MODE, "
+                               "which runs each operation eagerly, as Python reaches it."))
         if compiled_mode != ms.GRAPH_MODE:
-            raise Incorrect(f"expected one of MindSpore's mode constants (ms.SOMETHING_MODE), got {compiled_mode!r}.")
+            raise Incorrect(tr("expected one of MindSpore's mode constants (ms.SOMETHING_MODE), got {got}.",
+                               got=repr(compiled_mode)))
 
 
 class CountDigit(Exercise):
@@ -52,10 +54,11 @@ class CountDigit(Exercise):
         for digit, expected in ((3, 3), (1, 2), (7, 0)):
             got = self.call(count_digit, labels, digit)
             if not isinstance(got, int) or isinstance(got, bool):
-                raise Incorrect(f"count_digit(labels, {digit}): expected a Python int, got {got!r} of type "
-                                f"{type(got).__name__}.")
+                raise Incorrect(tr("count_digit(labels, {digit}): expected a Python int, got {got} of type {type}.",
+                                   digit=digit, got=repr(got), type=type(got).__name__))
             if got != expected:
-                raise Incorrect(f"for labels {labels.tolist()} and digit {digit} expected {expected}, got {got}.")
+                raise Incorrect(tr("for labels {labels} and digit {digit} expected {expected}, got {got}.",
+                                   labels=labels.tolist(), digit=digit, expected=expected, got=got))
 
 
 q1 = CompiledMode()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from course_utils.exercises.placeholder import is_placeholder
+from course_utils.i18n import tr
 
 __all__ = ["describe", "to_numpy"]
 
@@ -21,7 +22,7 @@ def describe(value, max_items: int = 8) -> str:
     import numpy as np
 
     if is_placeholder(value):
-        return "____ (the placeholder)"
+        return tr("____ (the placeholder)")
     try:
         arr = to_numpy(value)
     except Exception:
@@ -33,4 +34,4 @@ def describe(value, max_items: int = 8) -> str:
         text = np.array2string(arr, separator=", ") if arr.ndim else f"{arr.item():.6g}"
     if arr.ndim == 0 and not hasattr(value, "shape"):
         return text
-    return f"{text} (shape {tuple(arr.shape)}, {dtype})"
+    return tr("{text} (shape {shape}, {dtype})", text=text, shape=tuple(arr.shape), dtype=dtype)
