@@ -30,7 +30,7 @@ BUNDLE := $(wildcard wheelhouse/BUNDLE.json)
 PIP_FROM := $(if $(BUNDLE),--no-index --find-links wheelhouse/any --find-links wheelhouse/$(shell uname -m) -c wheelhouse/requirements-lock.txt,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data lab run notebooks zh solutions test test-unit test-random test-notebooks test-browser lint bench bundle hub hub-setup doctor test-compat clean
+.PHONY: help setup data lab lab-zh run notebooks zh solutions test test-unit test-random test-notebooks test-browser lint bench bundle hub hub-setup doctor test-compat clean
 
 help: ## List the targets
 	@echo "The MindSpore training-loop course"
@@ -61,7 +61,7 @@ lab: setup data ## Set up, then open JupyterLab on notebooks/ (127.0.0.1, token 
 # requirements.txt) for this launch only: JupyterLab reads its user settings from a folder under .venv whose only
 # preset is the interface language, so `make lab` and the learner's own JupyterLab stay in their language.
 LAB_ZH_SETTINGS := $(abspath $(VENV))/share/course-lab-zh/settings
-.PHONY: lab-zh
+
 lab-zh: setup data ## Set up, then open the Chinese edition (notebooks/zh/) in JupyterLab, interface in Chinese
 	@mkdir -p "$(LAB_ZH_SETTINGS)/@jupyterlab/translation-extension"
 	@echo '{"locale": "zh_CN"}' > "$(LAB_ZH_SETTINGS)/@jupyterlab/translation-extension/plugin.jupyterlab-settings"
