@@ -13,7 +13,8 @@ from course_utils.bench.experiments import accuracy, amp, modes, pipeline, shape
 from course_utils.bench.report import Conditions
 from course_utils.exercises import Outcome, ____, nb05
 
-from test_bench_summaries import amp_rows, find_rows, pipeline_rows, rate, shape_rows, shuffled, trap_rows
+from test_bench_summaries import (accuracy_rows, amp_rows, find_rows, pipeline_rows, rate, shape_rows, shuffled,
+                                  trap_results)
 from test_exercises_nb05 import no_warmup, not_forced
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -138,15 +139,12 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
 
 
 def test_cpu_traps_and_finding_them_in_chinese(zh):
-    p = bench.TrapsParams(specs=("graph/cell", "pynative/cell"))
-    res = traps.summarise_cpu_traps(shuffled(trap_rows()), p)
-    assert "为 10.0 steps/s" in res.conclusion and "是前者的 9.0 倍（达到 6 倍的目标）" in res.conclusion
-    assert "PyNative, TrainOneStepCell 从 15 steps/s 变为 60 steps/s（4.0 倍）" in res.conclusion
-    assert bench.target_line(res).startswith("目标已达成：")
-    missed = traps.summarise_cpu_traps(trap_rows(naive=30.0), p)
+    met, missed, fastest = trap_results()   # computed now, in Chinese
+    assert "为 10.0 steps/s" in met.conclusion and "是前者的 9.0 倍（达到 6 倍的目标）" in met.conclusion
+    assert "PyNative, TrainOneStepCell 从 15 steps/s 变为 60 steps/s（4.0 倍）" in met.conclusion
+    assert bench.target_line(met).startswith("目标已达成：")
     assert "未达到 6 倍的目标" in missed.conclusion and bench.target_line(missed).startswith("目标未达成：")
-    fastest = traps.summarise_cpu_traps(trap_rows(capped=120.0), p).conclusion
-    assert "（所有组合中最快的是：GRAPH_MODE, TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120）。" in fastest
+    assert "（所有组合中最快的是：GRAPH_MODE, TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120）。" in fastest.conclusion
     assert "与 Ascend 无关" in str(traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")))
     found = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams()).conclusion
     assert "两个卷积层占 42.0 ms 中的 40.0 ms（95%）" in found and "缩短为原来的 1/10.0。" in found
@@ -174,10 +172,7 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
 
 def test_time_to_accuracy_in_chinese(zh):
     p = bench.TimeToAccuracyParams(targets=(0.985, 0.99))
-    best = [{"run": "best", "target": t, "step": s, "train_s": sec, "curve": [{"step": 1}]}
-            for t, s, sec in ((0.985, 1000, 10.0), (0.99, 2000, 20.0))]
-    rows = best + [{"run": "naive", "target": t, "step": s, "train_s": sec, "curve": []}
-                   for t, s, sec in ((0.985, 1000, 80.0), (0.99, 2000, 160.0))]
+    best, rows = accuracy_rows()
     res = accuracy.summarise_time_to_accuracy(shuffled(rows), p)
     assert res.conclusion.startswith("要达到 99.0% 的测试准确率，最佳设置（")
     assert "朴素默认设置则需要 160 s（实测）：速度是后者的 8.0 倍。" in res.conclusion
