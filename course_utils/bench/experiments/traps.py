@@ -79,8 +79,9 @@ def target_line(result: Result, target: float = 6.0) -> str:
     """The 6x target check of a ``cpu_traps`` result."""
     m = result.metrics
     ok = m["best_vs_naive_speedup"] >= target
-    return tr("TARGET {verdict}: best CPU configuration {best} (both fixes) at {best_rate:.1f} steps/s = {speedup:.1f}x "
-              "the naive default ({naive}, no fixes) at {naive_rate:.1f} steps/s (target >= {target:g}x)",
+    return tr("TARGET {verdict}: best CPU configuration {best} (both fixes) at {best_rate:.1f} steps/s = "
+              "{speedup:.1f}x the naive default ({naive}, no fixes) at {naive_rate:.1f} steps/s "
+              "(target >= {target:g}x)",
               verdict=tr("MET") if ok else tr("MISSED"), best=m["best_config"], best_rate=m["best_steps_per_s"],
               speedup=m["best_vs_naive_speedup"], naive=NAIVE_SPEC, naive_rate=m["naive_steps_per_s"], target=target)
 
