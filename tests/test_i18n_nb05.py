@@ -6,8 +6,6 @@ test_bench_summaries.py."""
 
 import re
 
-import pytest
-
 from course_utils import bench, i18n
 from course_utils.bench.experiments import accuracy, amp, modes, pipeline, shapes, sink, traps
 from course_utils.bench.report import Conditions
