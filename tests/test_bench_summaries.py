@@ -72,17 +72,21 @@ def trap_rows(naive=10.0, capped=60.0, both=90.0):
     return rows
 
 
-def test_cpu_traps_target_met_and_missed():
+def trap_results():
+    """cpu_traps summarised for: the target met, missed, and the fastest of all without the course's fixes."""
     p = bench.TrapsParams(specs=("graph/cell", "pynative/cell"))
-    res = traps.summarise_cpu_traps(shuffled(trap_rows()), p)
-    assert "ran at 10.0 steps/s" in res.conclusion and "ran at 90, 9.0x faster (meets the 6x target)" in res.conclusion
-    assert "PyNative, TrainOneStepCell from 15 to 60 steps/s (4.0x)" in res.conclusion
-    assert bench.target_line(res).startswith("TARGET MET")
-    res = traps.summarise_cpu_traps(trap_rows(naive=30.0), p)
-    assert "misses the 6x target" in res.conclusion and bench.target_line(res).startswith("TARGET MISSED")
+    return (traps.summarise_cpu_traps(shuffled(trap_rows()), p), traps.summarise_cpu_traps(trap_rows(naive=30.0), p),
+            traps.summarise_cpu_traps(trap_rows(capped=120.0), p))
+
+
+def test_cpu_traps_target_met_and_missed():
+    met, missed, fastest = trap_results()
+    assert "ran at 10.0 steps/s" in met.conclusion and "ran at 90, 9.0x faster (meets the 6x target)" in met.conclusion
+    assert "PyNative, TrainOneStepCell from 15 to 60 steps/s (4.0x)" in met.conclusion
+    assert bench.target_line(met).startswith("TARGET MET")
+    assert "misses the 6x target" in missed.conclusion and bench.target_line(missed).startswith("TARGET MISSED")
     # the fastest of all without the course's fixes is named
-    res = traps.summarise_cpu_traps(trap_rows(capped=120.0), p)
-    assert "fastest of all: GRAPH_MODE, TrainOneStepCell, ONEDNN_MAX_CPU_ISA=AVX2, 120" in res.conclusion
+    assert "fastest of all: GRAPH_MODE, TrainOneStepCell, ONEDNN_MAX_CPU_ISA=AVX2, 120" in fastest.conclusion
     assert traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")).skipped
 
 
@@ -162,12 +166,17 @@ def test_compile_calls_ignores_a_slow_step():
     assert bench.compile_calls([]) == []
 
 
-def test_time_to_accuracy_measured_estimated_and_missed():
-    p = bench.TimeToAccuracyParams(targets=(0.985, 0.99))
+def accuracy_rows():
+    """Made-up time-to-accuracy rows: the best run's, and the best and the naive run's (8x slower)."""
     best = [{"run": "best", "target": t, "step": s, "train_s": sec, "curve": [{"step": 1}]}
             for t, s, sec in ((0.985, 1000, 10.0), (0.99, 2000, 20.0))]
-    rows = best + [{"run": "naive", "target": t, "step": s, "train_s": sec, "curve": []}
-                   for t, s, sec in ((0.985, 1000, 80.0), (0.99, 2000, 160.0))]
+    return best, best + [{"run": "naive", "target": t, "step": s, "train_s": sec, "curve": []}
+                         for t, s, sec in ((0.985, 1000, 80.0), (0.99, 2000, 160.0))]
+
+
+def test_time_to_accuracy_measured_estimated_and_missed():
+    p = bench.TimeToAccuracyParams(targets=(0.985, 0.99))
+    best, rows = accuracy_rows()
     res = accuracy.summarise_time_to_accuracy(shuffled(rows), p)
     assert "To 99.0% test accuracy the best settings" in res.conclusion and "8.0x faster" in res.conclusion
     assert "(measured)" in res.conclusion and res.metrics["time_to_99_0_s"] == 20.0

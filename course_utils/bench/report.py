@@ -18,6 +18,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from course_utils import runtime
 from course_utils.fileio import atomic_write
+from course_utils.i18n import tr
 
 from .harness import Timing
 
@@ -79,23 +80,26 @@ class Conditions:
         loads = [load[0] for load in (self.load_before, self.load_after) if load]
         return bool(loads) and max(loads) > self.cpus + 1
 
-    def describe(self) -> str:
+    def _facts(self) -> str:
         def one(load):
             return "?" if not load else f"{load[0]:.2f}"
 
-        text = (f"conditions: {self.seconds:.0f} s on {self.cpus} CPUs, 1-min load average {one(self.load_before)} "
-                f"before / {one(self.load_after)} after")
+        text = tr("{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after",
+                  seconds=self.seconds, cpus=self.cpus, before=one(self.load_before), after=one(self.load_after))
         if self.others_cores is not None:
-            text += f", other processes used {self.others_cores:.2f} cores meanwhile"
+            text += tr(", other processes used {cores:.2f} cores meanwhile", cores=self.others_cores)
         return text
+
+    def describe(self) -> str:
+        return tr("conditions: {facts}", facts=self._facts())
 
     def warning(self) -> str:
         """An empty string on a quiet machine; otherwise what the figures are worth."""
         if not self.busy:
             return ""
-        return ("WARNING: the machine was busy (" + self.describe().split(": ", 1)[1] + "). Other processes "
-                "competed for the cores: absolute rates are too low and noisy; only ratios between configurations "
-                "measured in alternation in this run mean something. Re-run on a quiet machine for the figures.")
+        return tr("WARNING: the machine was busy ({facts}). Other processes competed for the cores: absolute rates "
+                  "are too low and noisy; only ratios between configurations measured in alternation in this run "
+                  "mean something. Re-run on a quiet machine for the figures.", facts=self._facts())
 
 
 class Measuring:
@@ -193,7 +197,7 @@ class Result:
 
     def __str__(self) -> str:
         if self.skipped:
-            return f"[{self.name}] skipped: {self.skipped}"
+            return tr("[{name}] skipped: {reason}", name=self.name, reason=self.skipped)
         parts = [f"[{self.name}] {self.header}".rstrip()]
         if self.conditions is not None:
             parts.append(self.conditions.describe())

@@ -13,6 +13,7 @@ import statistics
 import time
 
 from course_utils.exercises import Exercise, Incorrect, register
+from course_utils.i18n import N_, tr
 
 
 class _Lazy:
@@ -75,15 +76,17 @@ class SteadyRate(Exercise):
         true_rate = 1 / work
         got = self.call(steady_rate, _fake_step(work_s=work), 8, 1)
         if not isinstance(got, (int, float)) or isinstance(got, bool):
-            raise Incorrect(f"steady_rate(...) returned {got!r}; return the steps per second as a number.")
+            raise Incorrect(tr("steady_rate(...) returned {got!r}; return the steps per second as a number.", got=got))
         if got > 2 * true_rate:
-            raise Incorrect(f"for a step whose result takes {1e3 * work:.0f} ms to complete you measured {got:.0f} "
-                            f"steps/s (at most {true_rate:.0f} is possible): the results were not forced. Call "
-                            ".asnumpy() on each result inside the timed region.")
+            raise Incorrect(tr("for a step whose result takes {work_ms:.0f} ms to complete you measured {got:.0f} "
+                               "steps/s (at most {true_rate:.0f} is possible): the results were not forced. Call "
+                               ".asnumpy() on each result inside the timed region.",
+                               work_ms=1e3 * work, got=got, true_rate=true_rate))
         if got < 0.3 * true_rate:
-            raise Incorrect(f"with one repeat of 8 steps of {1e3 * work:.0f} ms you measured {got:.0f} steps/s "
-                            f"(expected about {true_rate:.0f}): the first call, which takes 0.4 s here, is inside "
-                            "the timed region. Call step() once before starting the clock.")
+            raise Incorrect(tr("with one repeat of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s "
+                               "(expected about {true_rate:.0f}): the first call, which takes 0.4 s here, is inside "
+                               "the timed region. Call step() once before starting the clock.",
+                               work_ms=1e3 * work, got=got, true_rate=true_rate))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -92,11 +95,11 @@ class SteadyRate(Exercise):
 
 #: (per-call seconds, the calls that compiled, what the trace is about)
 _TRACES = [
-    ([1.2, 0.010, 0.011, 1.1, 0.010, 0.012, 0.010, 0.009], [0, 3], "one recompilation at call 3"),
+    ([1.2, 0.010, 0.011, 1.1, 0.010, 0.012, 0.010, 0.009], [0, 3], N_("one recompilation at call 3")),
     ([0.8, 0.010, 0.045, 0.011, 0.050, 0.010, 0.012, 0.011], [0],
-     "a busy machine: calls 2 and 4 are 5x slower but nowhere near a compilation"),
-    ([2.0, 1.9, 2.1, 0.02, 0.02, 0.02, 0.021, 0.02, 0.019], [0, 1, 2], "three new shapes first, then steady"),
-    ([0.5] + [0.004] * 9, [0], "only the first call compiled"),
+     N_("a busy machine: calls 2 and 4 are 5x slower but nowhere near a compilation")),
+    ([2.0, 1.9, 2.1, 0.02, 0.02, 0.02, 0.021, 0.02, 0.019], [0, 1, 2], N_("three new shapes first, then steady")),
+    ([0.5] + [0.004] * 9, [0], N_("only the first call compiled")),
 ]
 
 
@@ -122,24 +125,27 @@ class FindCompiles(Exercise):
 
     def _check(self, find_compiles):
         if not callable(find_compiles):
-            raise Incorrect("find_compiles should be a function of the per-call times, got "
-                            f"{type(find_compiles).__name__}.")
+            raise Incorrect(tr("find_compiles should be a function of the per-call times, got {type}.",
+                               type=type(find_compiles).__name__))
         for times, expected, about in _TRACES:
             got = self.call(find_compiles, list(times))
             if isinstance(got, (int, float)) and not isinstance(got, bool):
-                raise Incorrect(f"find_compiles({times}) returned the number {got!r}; return the list of call indices "
-                                f"that compiled (expected {expected}).")
+                raise Incorrect(tr("find_compiles({times}) returned the number {got!r}; return the list of call "
+                                   "indices that compiled (expected {expected}).", times=times, got=got,
+                                   expected=expected))
             try:
                 got = sorted(int(i) for i in got)
             except TypeError:
-                raise Incorrect(f"find_compiles(...) returned {got!r}; return a list of call indices.") from None
+                raise Incorrect(tr("find_compiles(...) returned {got!r}; return a list of call indices.",
+                                   got=got)) from None
             if got != expected:
                 extra = ""
                 if 0 not in got:
-                    extra = " The first call (index 0) always compiles."
+                    extra = tr(" The first call (index 0) always compiles.")
                 elif set(got) > set(expected):
-                    extra = " A call a few times slower than the others is noise, not a compilation."
-                raise Incorrect(f"for per-call seconds {times} ({about}) expected {expected}, got {got}.{extra}")
+                    extra = tr(" A call a few times slower than the others is noise, not a compilation.")
+                raise Incorrect(tr("for per-call seconds {times} ({about}) expected {expected}, got {got}.{extra}",
+                                   times=times, about=tr(about), expected=expected, got=got, extra=extra))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -179,7 +185,8 @@ class FasterVariant(Exercise):
 
     def _check(self, faster_variant):
         if not callable(faster_variant):
-            raise Incorrect(f"faster_variant should be a function, got {type(faster_variant).__name__}.")
+            raise Incorrect(tr("faster_variant should be a function, got {type}.",
+                               type=type(faster_variant).__name__))
         cases = [(("cell", 120.0), ("functional", 100.0), 5.0, "cell"),
                  (("cell", 100.0), ("functional", 130.0), 5.0, "functional"),
                  (("cell", 104.0), ("functional", 100.0), 5.0, None),
@@ -188,14 +195,16 @@ class FasterVariant(Exercise):
         for (na, ra), (nb, rb), noise, expected in cases:
             got = self.call(faster_variant, _timing(na, ra), _timing(nb, rb), noise)
             if got != expected:
-                what = (f"{na} at {ra:g} steps/s vs {nb} at {rb:g} steps/s with a noise floor of {noise:g}%")
+                what = tr("{a} at {ra:g} steps/s vs {b} at {rb:g} steps/s with a noise floor of {noise:g}%",
+                          a=na, ra=ra, b=nb, rb=rb, noise=noise)
                 why = ""
                 if expected is None and got in (na, nb):
-                    why = (f" The difference, {100 * (max(ra, rb) / min(ra, rb) - 1):.0f}%, is not beyond the noise "
-                           "floor: return None.")
+                    why = tr(" The difference, {diff:.0f}%, is not beyond the noise floor: return None.",
+                             diff=100 * (max(ra, rb) / min(ra, rb) - 1))
                 elif got is None:
-                    why = " The difference is beyond the noise floor: name the faster one."
-                raise Incorrect(f"{what}: expected {expected!r}, got {got!r}.{why}")
+                    why = tr(" The difference is beyond the noise floor: name the faster one.")
+                raise Incorrect(tr("{what}: expected {expected!r}, got {got!r}.{why}", what=what, expected=expected,
+                                   got=got, why=why))
 
 
 q1 = SteadyRate()

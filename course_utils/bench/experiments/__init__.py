@@ -12,6 +12,7 @@ import dataclasses
 from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
 from course_utils import runtime
+from course_utils.i18n import tr
 
 from .. import params as P
 from ..isolation import run_worker, temp_cwd
@@ -108,7 +109,8 @@ def run_experiment(name: str, params=None, isolate: bool = True, **kwargs) -> Re
     exp = get(name)
     params = params if params is not None else exp.make_params(**kwargs)
     if params.device not in exp.devices:
-        return skipped(name, f"{name} is measured on {' and '.join(exp.devices)} only, not {params.device}")
+        return skipped(name, tr("{name} is measured on {devices} only, not {device}", name=name,
+                                devices=tr(" and ").join(exp.devices), device=params.device))
     with Measuring() as m:
         if exp.isolated and isolate:
             out, _ = run_worker(name, params, env=runtime.cpu_fix_env(params.device), cwd_temp=exp.cwd_temp)

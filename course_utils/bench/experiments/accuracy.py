@@ -8,6 +8,7 @@ evaluation (it stops on ``KeyboardInterrupt`` exactly as on a real interrupt).
 from __future__ import annotations
 
 from course_utils import runtime
+from course_utils.i18n import N_, tr
 
 from ..isolation import run_worker
 from ..params import StepRatesParams, TimeToAccuracyParams, TrainParams
@@ -60,8 +61,9 @@ def measure_train_to_accuracy(p: TrainParams) -> list:
 
 def summarise_train_to_accuracy(rows: list, p: TrainParams) -> Result:
     done = [r for r in rows if r["train_s"] is not None]
-    reached = ", ".join(f"{100 * r['target']:.1f}% after {r['train_s']:.0f} s" for r in done)
-    text = f"Reached {reached}." if done else f"No target reached within {p.time_limit:.0f} s."
+    reached = tr(", ").join(tr("{pct:.1f}% after {s:.0f} s", pct=100 * r["target"], s=r["train_s"]) for r in done)
+    text = (tr("Reached {reached}.", reached=reached) if done
+            else tr("No target reached within {limit:.0f} s.", limit=p.time_limit))
 
     return Result("train_to_accuracy", rows, ["target", "step", "train_s"], text)
 
@@ -86,6 +88,10 @@ def measure_time_to_accuracy(p: TimeToAccuracyParams) -> list:
     return rows + [dict(r, run="naive") for r in naive["rows"]]
 
 
+#: How the naive time was obtained: the first word of ``naive_how``, shown translated in the conclusion.
+_HOW_WORDS = (N_("measured"), N_("estimated"))
+
+
 def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
     def of(run, target):
         return next((r for r in rows if r["run"] == run and r["target"] == target), None)
@@ -104,19 +110,24 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                       "naive_steps": n_steps, "naive_s": n_s, "naive_how": how,
                       "speedup": n_s / b["train_s"] if n_s and b["train_s"] else None})
     last = max(table, key=lambda r: r["target_pct"])
-    naive_label = "naive defaults" if p.device == "CPU" else f"{NAIVE_SPEC} (no CPU fixes exist on {p.device})"
+    naive_label = (tr("naive defaults") if p.device == "CPU"
+                   else tr("{spec} (no CPU fixes exist on {device})", spec=NAIVE_SPEC, device=p.device))
     if last["best_s"] is None:
-        text = (f"The {last['target_pct']:.1f}% target was not reached within the {p.time_limit:.0f} s limit; "
-                f"raise time_limit.")
+        text = tr("The {pct:.1f}% target was not reached within the {limit:.0f} s limit; raise time_limit.",
+                  pct=last["target_pct"], limit=p.time_limit)
     elif last["naive_s"] is None:
-        text = (f"The best settings reached {last['target_pct']:.1f}% after {last['best_s']:.0f} s of training; the "
-                f"naive defaults did not within the limit.")
+        text = tr("The best settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not "
+                  "within the limit.", pct=last["target_pct"], s=last["best_s"])
     else:
-        text = (f"To {last['target_pct']:.1f}% test accuracy the best settings ({p.best_spec}, CPU fixes) needed "
-                f"{last['best_s']:.0f} s of training ({last['best_steps']} steps) against {last['naive_s']:.0f} s for "
-                f"the {naive_label} ({last['naive_how'].split(':')[0]}): "
-                + (f"{last['speedup']:.1f}x faster." if last["speedup"] >= 1 else
-                   f"{1 / last['speedup']:.1f}x SLOWER, the best step rate measured in part 2 did not hold here."))
+        # the table keeps naive_how in English (the notebook's plot labels are English); the sentence translates
+        # its first word: "measured" or "estimated"
+        text = (tr("To {pct:.1f}% test accuracy the best settings ({spec}, CPU fixes) needed {best_s:.0f} s of "
+                   "training ({steps} steps) against {naive_s:.0f} s for the {naive} ({how}): ",
+                   pct=last["target_pct"], spec=p.best_spec, best_s=last["best_s"], steps=last["best_steps"],
+                   naive_s=last["naive_s"], naive=naive_label, how=tr(last["naive_how"].split(":")[0]))
+                + (tr("{x:.1f}x faster.", x=last["speedup"]) if last["speedup"] >= 1 else
+                   tr("{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.",
+                      x=1 / last["speedup"])))
     metrics = {}
     for r in table:
         tag = f"{r['target_pct']:.1f}".replace(".", "_")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import statistics
 
+from course_utils.i18n import tr
+
 from ..harness import Config, compare, cycle, force
 from ..params import AmpParams
 from ..report import Result, pick
@@ -56,13 +58,14 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
     rows = [dict(r, vs_O0=r["steps_per_s"] / base["steps_per_s"]) for r in rows]
     fastest = max(rows, key=lambda r: r["steps_per_s"])
     low = max((r for r in rows if r["config"] != "O0"), key=lambda r: r["config"], default=None)  # O3 if measured
-    text = f"On {p.device}, O0 ran {base['steps_per_s']:.0f} steps/s"
+    text = tr("On {device}, O0 ran {rate:.0f} steps/s", device=p.device, rate=base["steps_per_s"])
     if low is not None:
         drop = 100 * (base["accuracy"] - low["accuracy"])
-        text += (f"; {low['label']} ran {compared(low, base)} O0 and reached {100 * low['accuracy']:.1f}% vs "
-                 f"{100 * base['accuracy']:.1f}% after {low['trained_steps']} steps"
-                 + (f" ({drop:.1f} points lower: check accuracy, not only speed)" if drop > 1 else ""))
-    text += f"; the fastest level here was {fastest['config']}."
+        text += (tr("; {low} ran {compared} O0 and reached {acc:.1f}% vs {base_acc:.1f}% after {steps} steps",
+                    low=low["label"], compared=compared(low, base), acc=100 * low["accuracy"],
+                    base_acc=100 * base["accuracy"], steps=low["trained_steps"])
+                 + (tr(" ({drop:.1f} points lower: check accuracy, not only speed)", drop=drop) if drop > 1 else ""))
+    text += tr("; the fastest level here was {level}.", level=fastest["config"])
     metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows}
     return Result("amp", rows, ["label", "wrapper", "first_call_s", "steps_per_s", "vs_O0", "accuracy", "final_loss"],
                   text, metrics)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Mapping
 
 from course_utils import runtime
+from course_utils.i18n import tr
 
 
 def setup_worker(params, mode: str = "graph") -> None:
@@ -24,5 +25,5 @@ def compared(a: Mapping, b: Mapping, key: str = "steps_per_s") -> str:
     """ "1.8x faster than" / "0.6x, slower than" / "within the spread of", for a sentence about ``a`` vs ``b``."""
     r = a[key] / b[key]
     if not beyond_spread(a, b, key):
-        return f"{r:.2f}x, within the repeat-to-repeat spread of"
-    return f"{r:.1f}x, faster than" if r > 1 else f"{r:.2f}x, slower than"
+        return tr("{r:.2f}x, within the repeat-to-repeat spread of", r=r)
+    return tr("{r:.1f}x, faster than", r=r) if r > 1 else tr("{r:.2f}x, slower than", r=r)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from course_utils import runtime
+from course_utils.i18n import tr
 
 from ..harness import compare, cycle, force
 from ..params import PipelineParams
@@ -53,12 +54,13 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     off = pick(rows, config="Model.train, sink mode off")["batches_per_s"]
     cost = 100 * (1 - fed / mem)
     bottleneck = pipe["batches_per_s"] < mem
-    text = (f"The pipeline alone delivers {pipe['batches_per_s']:.0f} batches/s ({pipe['config'].split(', ')[1]}), "
-            f"{pipe['batches_per_s'] / mem:.1f}x what the step consumes ({mem:.0f}/s): "
-            + ("the pipeline IS the bottleneck here, " if bottleneck else "not the bottleneck, ")
-            + f"and feeding the step from it costs {cost:.0f}% of the step rate; sink mode on {p.device} ran at "
-            f"{on / off:.2f}x sink mode off"
-            + (" (on CPU MindSpore silently falls back to the normal loop)." if p.device == "CPU" else "."))
+    text = (tr("The pipeline alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes "
+               "({mem:.0f}/s): ", rate=pipe["batches_per_s"], how=pipe["config"].split(", ")[1],
+               x=pipe["batches_per_s"] / mem, mem=mem)
+            + (tr("the pipeline IS the bottleneck here, ") if bottleneck else tr("not the bottleneck, "))
+            + tr("and feeding the step from it costs {cost:.0f}% of the step rate; sink mode on {device} ran at "
+                 "{sink:.2f}x sink mode off", cost=cost, device=p.device, sink=on / off)
+            + (tr(" (on CPU MindSpore silently falls back to the normal loop).") if p.device == "CPU" else tr(".")))
     metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                "pipeline_is_bottleneck": bottleneck, "sink_speedup": on / off}
     return Result("data_pipeline", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"], text,

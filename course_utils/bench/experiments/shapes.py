@@ -6,6 +6,8 @@ import statistics
 import time
 from typing import List, Sequence
 
+from course_utils.i18n import tr
+
 from ..harness import force
 from ..params import ShapesParams
 from ..report import Result, pick
@@ -69,12 +71,14 @@ def summarise_dynamic_shapes(rows: list, p: ShapesParams) -> Result:
         out.append(dict(r, calls=len(times), shapes=len(set(r["sizes"])), compiles=len(slow),
                         compile_s=sum(times[i] for i in slow), total_s=sum(times), steady_ms=1e3 * steady))
     a, b, c = (pick(out, config=k) for k in ("changing", "dynamic", "one shape"))
-    text = (f"{a['shapes']} batch shapes cost {a['compiles']} compilations ({a['compile_s']:.1f} s of "
-            f"{a['total_s']:.1f} s in {a['calls']} calls); a dynamic batch dimension compiled {b['compiles']} "
-            f"time(s) ({b['total_s']:.1f} s in total, steady step {b['steady_ms']:.1f} ms vs {c['steady_ms']:.1f} ms "
-            f"static) and a single shape {c['compiles']} ({c['total_s']:.1f} s).")
+    text = tr("{shapes} batch shapes cost {compiles} compilations ({compile_s:.1f} s of {total_s:.1f} s in {calls} "
+              "calls); a dynamic batch dimension compiled {dyn_compiles} time(s) ({dyn_total_s:.1f} s in total, "
+              "steady step {dyn_ms:.1f} ms vs {static_ms:.1f} ms static) and a single shape {one_compiles} "
+              "({one_total_s:.1f} s).", shapes=a["shapes"], compiles=a["compiles"], compile_s=a["compile_s"],
+              total_s=a["total_s"], calls=a["calls"], dyn_compiles=b["compiles"], dyn_total_s=b["total_s"],
+              dyn_ms=b["steady_ms"], static_ms=c["steady_ms"], one_compiles=c["compiles"], one_total_s=c["total_s"])
     if a["compiles"] <= c["compiles"]:
-        text += " Changing shapes did not recompile here: this step style does not specialise on shapes."
+        text += tr(" Changing shapes did not recompile here: this step style does not specialise on shapes.")
     metrics = {"recompile_s": a["compile_s"], "recompiles": a["compiles"]}
     return Result("dynamic_shapes", out, ["label", "calls", "shapes", "compiles", "compile_s", "total_s",
                                           "steady_ms"], text, metrics)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from course_utils.i18n import tr
+
 from ..harness import compare
 from ..params import SinkParams
 from ..report import Result, pick
@@ -38,9 +40,10 @@ def measure_sink_mode(p: SinkParams) -> list:
 def summarise_sink_mode(rows: list, p: SinkParams) -> Result:
     off = pick(rows, config="sink off")
     best = max(rows, key=lambda r: r["batches_per_s"])
-    text = f"Without sink mode Model.train ran {off['batches_per_s']:.0f} batches/s on {p.device}; "
-    text += (f"the fastest was {best['config']} at {best['batches_per_s']:.0f} ({compared(best, off, 'batches_per_s')} "
-             f"sink off)." if best["config"] != "sink off"
-             else "no sink size beat it here.")
+    text = tr("Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ", rate=off["batches_per_s"],
+              device=p.device)
+    text += (tr("the fastest was {best} at {rate:.0f} ({compared} sink off).", best=best["config"],
+                rate=best["batches_per_s"], compared=compared(best, off, "batches_per_s"))
+             if best["config"] != "sink off" else tr("no sink size beat it here."))
     return Result("sink_mode", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"], text,
                   {"sink_speedup": best["batches_per_s"] / off["batches_per_s"]})

@@ -10,6 +10,8 @@ import os
 import re
 from typing import Dict, List
 
+from course_utils.i18n import tr
+
 from ..harness import time_steps
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, StepRatesParams, TrapsParams
@@ -42,8 +44,8 @@ def measure_cpu_traps(p: TrapsParams) -> list:
 
 def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     if not rows:
-        return skipped("cpu_traps", f"the oneDNN and host busy-wait traps concern MindSpore's CPU backend, "
-                                    f"not {p.device}")
+        return skipped("cpu_traps", tr("the oneDNN and host busy-wait traps concern MindSpore's CPU backend, "
+                                       "not {device}", device=p.device))
     naive = pick(rows, case="no fixes", config=NAIVE_SPEC)
     rows = [dict(r, vs_naive=r["steps_per_s"] / naive["steps_per_s"]) for r in rows]
     course = [r for r in rows if r["case"] == "both fixes"]   # what runtime.setup() applies
@@ -51,18 +53,22 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     best_no = max((r for r in rows if r["case"] == "no fixes"), key=lambda r: r["steps_per_s"])
     best_any = max(rows, key=lambda r: r["steps_per_s"])
     speedup = best["vs_naive"]
-    text = (f"MindSpore's naive default ({Spec.parse(NAIVE_SPEC).label}, no fixes) ran at {naive['steps_per_s']:.1f} "
-            f"steps/s; the best configuration with the course's fixes ({best['label']}) ran at "
-            f"{best['steps_per_s']:.0f}, {speedup:.1f}x faster ({'meets' if speedup >= 6 else 'misses'} the 6x "
-            f"target), while the best code change without the fixes only reached {best_no['steps_per_s']:.1f}")
-    text += (f" (fastest of all: {best_any['label']}, {best_any['case']}, {best_any['steps_per_s']:.0f})."
-             if best_any["case"] != "both fixes" else ".")
+    text = tr("MindSpore's naive default ({naive}, no fixes) ran at {naive_rate:.1f} steps/s; the best configuration "
+              "with the course's fixes ({best}) ran at {best_rate:.0f}, {speedup:.1f}x faster ({verdict} the 6x "
+              "target), while the best code change without the fixes only reached {best_no:.1f}",
+              naive=Spec.parse(NAIVE_SPEC).label, naive_rate=naive["steps_per_s"], best=best["label"],
+              best_rate=best["steps_per_s"], speedup=speedup, verdict=tr("meets") if speedup >= 6 else tr("misses"),
+              best_no=best_no["steps_per_s"])
+    text += (tr(" (fastest of all: {label}, {case}, {rate:.0f}).", label=best_any["label"], case=best_any["case"],
+                rate=best_any["steps_per_s"])
+             if best_any["case"] != "both fixes" else tr("."))
     capped = {r["config"]: r for r in rows if r["case"] == "ONEDNN_MAX_CPU_ISA=AVX2"}
     gains = [(r["label"], capped[r["config"]]["steps_per_s"], r["steps_per_s"]) for r in course
              if r["config"] in capped]
     if gains:
-        text += " On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took " + "; ".join(
-            f"{label} from {a:.0f} to {b:.0f} steps/s ({b / a:.1f}x)" for label, a, b in gains) + "."
+        text += tr(" On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took {gains}.", gains=tr("; ").join(
+            tr("{label} from {a:.0f} to {b:.0f} steps/s ({x:.1f}x)", label=label, a=a, b=b, x=b / a)
+            for label, a, b in gains))
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "best_steps_per_s": best["steps_per_s"],
                "best_vs_naive_speedup": speedup, "best_config": best["config"]}
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
@@ -73,9 +79,11 @@ def target_line(result: Result, target: float = 6.0) -> str:
     """The 6x target check of a ``cpu_traps`` result."""
     m = result.metrics
     ok = m["best_vs_naive_speedup"] >= target
-    return (f"TARGET {'MET' if ok else 'MISSED'}: best CPU configuration {m['best_config']} (both fixes) at "
-            f"{m['best_steps_per_s']:.1f} steps/s = {m['best_vs_naive_speedup']:.1f}x the naive default "
-            f"({NAIVE_SPEC}, no fixes) at {m['naive_steps_per_s']:.1f} steps/s (target >= {target:g}x)")
+    return tr("TARGET {verdict}: best CPU configuration {best} (both fixes) at {best_rate:.1f} steps/s = "
+              "{speedup:.1f}x the naive default ({naive}, no fixes) at {naive_rate:.1f} steps/s "
+              "(target >= {target:g}x)",
+              verdict=tr("MET") if ok else tr("MISSED"), best=m["best_config"], best_rate=m["best_steps_per_s"],
+              speedup=m["best_vs_naive_speedup"], naive=NAIVE_SPEC, naive_rate=m["naive_steps_per_s"], target=target)
 
 
 # -- finding the trap -------------------------------------------------------------------------------
@@ -138,7 +146,8 @@ def summarise_layer_times(rows: list, p: LayerTimesParams) -> Result:
     rows = [dict(r, share_pct=100 * r["ms"] / total) for r in rows]
     top = max(rows, key=lambda r: r["ms"])
     return Result("layer_times", rows, ["layer", "output", "ms", "share_pct"],
-                  f"{top['layer']} takes {top['share_pct']:.0f}% of the {total:.1f} ms.")
+                  tr("{layer} takes {share:.0f}% of the {total:.1f} ms.", layer=top["layer"], share=top["share_pct"],
+                     total=total))
 
 
 FIND_CASES = {"no ISA cap": BLOCKING, "ONEDNN_MAX_CPU_ISA=AVX2": {**BLOCKING, **AVX2}}
@@ -161,8 +170,8 @@ def measure_find_trap(p: FindTrapParams) -> list:
 
 def summarise_find_trap(rows: list, p: FindTrapParams) -> Result:
     if not rows:
-        return skipped("find_trap", f"ONEDNN_VERBOSE and the AVX-512 convolution path concern the CPU backend, "
-                                    f"not {p.device}")
+        return skipped("find_trap", tr("ONEDNN_VERBOSE and the AVX-512 convolution path concern the CPU backend, "
+                                       "not {device}", device=p.device))
     layers = [r for r in rows if r["kind"] == "layer"]
     conv, total, impl = {}, {}, {}
     for case in FIND_CASES:
@@ -174,11 +183,12 @@ def summarise_find_trap(rows: list, p: FindTrapParams) -> Result:
     for r in layers:
         r["share_pct"] = 100 * r["ms"] / total[r["case"]]
     a, b = "no ISA cap", "ONEDNN_MAX_CPU_ISA=AVX2"
-    text = (f"Without the cap the two convolutions take {conv[a]:.1f} ms of {total[a]:.1f} ms "
-            f"({100 * ratio(conv[a], total[a]):.0f}%) and oneDNN reports '{impl[a]}' as its main convolution; "
-            f"with ONEDNN_MAX_CPU_ISA=AVX2 they take {conv[b]:.1f} ms ('{impl[b]}'), "
-            + (f"{ratio(conv[a], conv[b]):.1f}x less." if conv[a] > conv[b] else
-               "no less: the cap does not help on this CPU (no AVX-512 convolution trap here)."))
+    text = (tr("Without the cap the two convolutions take {conv:.1f} ms of {total:.1f} ms ({pct:.0f}%) and oneDNN "
+               "reports '{impl}' as its main convolution; with ONEDNN_MAX_CPU_ISA=AVX2 they take {conv_capped:.1f} ms "
+               "('{impl_capped}'), ", conv=conv[a], total=total[a], pct=100 * ratio(conv[a], total[a]), impl=impl[a],
+               conv_capped=conv[b], impl_capped=impl[b])
+            + (tr("{x:.1f}x less.", x=ratio(conv[a], conv[b])) if conv[a] > conv[b] else
+               tr("no less: the cap does not help on this CPU (no AVX-512 convolution trap here).")))
     metrics = {"conv_ms_uncapped": conv[a], "conv_ms_avx2": conv[b]}
     return Result("find_trap", layers, ["case", "layer", "output", "ms", "share_pct"], text, metrics,
                   extra={"onednn": {c: [r for r in rows if r["kind"] == "onednn" and r["case"] == c]
