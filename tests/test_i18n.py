@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import string
 from pathlib import Path
 
@@ -278,8 +279,9 @@ def test_the_message_catalogue_has_no_entries_nobody_uses():
 
     for number in range(8):
         module = importlib.import_module(f"course_utils.exercises.nb{number:02d}")
-        solutions |= {textwrap.dedent(ex.solution_text).strip() for ex in vars(module).values()
-                      if isinstance(ex, Exercise) and ex.solution_text}
+        texts = {textwrap.dedent(ex.solution_text).strip() for ex in vars(module).values()
+                 if isinstance(ex, Exercise) and ex.solution_text}
+        solutions |= texts | {c for text in texts for c in re.findall(r"#[^\n]*", text)}  # whole, or comments
     unused = sorted(k[:70] for k in MESSAGES if k not in used and k not in solutions)
     assert not unused, "entries in course_utils/i18n/zh/ that no tr() call or exercise uses:\n" + "\n".join(unused)
 
@@ -317,3 +319,19 @@ def test_make_run_runs_the_chinese_edition_with_lang_zh(monkeypatch):
     monkeypatch.setattr(run, "plan_parameters", stop)
     assert run.main(["--lang", "zh", "--notebooks", "01"]) == 2
     assert [p.relative_to(ROOT).as_posix() for p in seen["notebooks"]] == ["notebooks/zh/01_custom_huber_loss.ipynb"]
+
+
+def test_a_solution_shows_its_comments_translated(monkeypatch, capsys):
+    from course_utils.exercises import FunctionExercise
+    from course_utils.exercises.base import translate_comments
+
+    monkeypatch.setitem(MESSAGES, "# twice the input", "# 输入的两倍")
+    code = "def double(x):\n    return 2 * x  # twice the input\n# a comment nobody translated\ns = '# not a comment'"
+    ex = FunctionExercise("double", cases=[((1,), 2)], reference=lambda x: 2 * x, solution_text=code)
+    ex.number = "99.1"
+    assert translate_comments(code) == code  # English: unchanged
+    i18n.set_language("zh")
+    assert translate_comments(code) == code.replace("# twice the input", "# 输入的两倍")
+    ex.solution()
+    out = capsys.readouterr().out
+    assert "练习 99.1 — 参考答案：" in out and "# 输入的两倍" in out and "'# not a comment'" in out

@@ -7,7 +7,9 @@ message), and only then hands it to ``display.show``. ``hint(n)`` and ``solution
 from __future__ import annotations
 
 import inspect
+import io
 import textwrap
+import tokenize
 from typing import Any, Callable, Optional, Sequence, Tuple
 
 from course_utils.exercises import display
@@ -17,7 +19,7 @@ from course_utils.exercises.values import describe, to_numpy
 from course_utils.i18n import N_, tr
 from course_utils.notebook import capture_native_stderr, first_line
 
-__all__ = ["Exercise", "FunctionExercise", "register"]
+__all__ = ["Exercise", "FunctionExercise", "register", "translate_comments"]
 
 #: Frames of modules under this name are the framework (and the nbNN exercise modules), not the learner.
 _PACKAGE = "course_utils.exercises"
@@ -169,9 +171,26 @@ class Exercise:
                                                          total=len(hints)))
 
     def solution(self) -> None:
-        """Show the solution: the English source, or its translation (Chinese comments) when there is one."""
+        """Show the solution in the current language: a solution is code, so only its comments are translated
+        (each ``# comment`` through ``tr``; a translation of the whole text, if there is one, wins)."""
         text = textwrap.dedent(self.solution_text).strip()
-        display.show_text(self.label, tr("Solution"), tr(text), code=True)
+        shown = tr(text)
+        if shown == text:
+            shown = translate_comments(text)
+        display.show_text(self.label, tr("Solution"), shown, code=True)
+
+
+def translate_comments(code: str) -> str:
+    """``code`` with every comment that has a translation (key: the comment with its ``#``) replaced by it."""
+    try:
+        comments = [t for t in tokenize.generate_tokens(io.StringIO(code).readline) if t.type == tokenize.COMMENT]
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return code
+    lines = code.split("\n")
+    for token in reversed(comments):
+        (row, start), (_, end) = token.start, token.end
+        lines[row - 1] = lines[row - 1][:start] + tr(token.string) + lines[row - 1][end:]
+    return "\n".join(lines)
 
 
 def _call_text(name: str, args: tuple, kwargs: dict) -> str:
