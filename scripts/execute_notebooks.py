@@ -98,8 +98,12 @@ def execute(path: Path, timeout: int = 900, parameters: dict | None = None, titl
     client.execute()
     seconds = time.perf_counter() - start
     nb = normalise(nb)
-    if title_time:
-        set_title_run_time(nb, seconds)
+    if title_time and set_title_run_time(nb, seconds) and nb.metadata.get("language") == "zh":
+        # the Chinese notebook is built from its catalogue: the measured figure goes there too
+        from course_utils.i18n import notebooks as i18n_notebooks
+
+        english = path.parent.parent / path.name
+        i18n_notebooks.set_entry_text(i18n_notebooks.catalogue_path(english), nb.cells[0].id, nb.cells[0].source)
     nb.metadata["course"] = {"run_seconds": round(seconds, 1), "load_average": [load_before, load_average()],
                              "cpus": os.cpu_count()}
     nbformat.write(nb, path)

@@ -335,3 +335,15 @@ def test_a_solution_shows_its_comments_translated(monkeypatch, capsys):
     ex.solution()
     out = capsys.readouterr().out
     assert "练习 99.1 — 参考答案：" in out and "# 输入的两倍" in out and "'# not a comment'" in out
+
+
+def test_a_measured_run_time_goes_back_into_the_catalogue(course):
+    cat = nbs.catalogue_path(course)
+    before = cat.read_text(encoding="utf-8")
+    assert nbs.set_entry_text(cat, "aaaa0001", "# 01 · 示例\n目标：把两个数相加。运行时间：约 5 秒")
+    after = cat.read_text(encoding="utf-8")
+    assert after.count("<!-- cell ") == before.count("<!-- cell ") and "约 5 秒" in after
+    assert nbs.set_entry_text(cat, "aaaa0004", "## 小结\n最后一个条目也能改。")
+    assert not nbs.set_entry_text(cat, "aaaa0003", "y = 0")  # 'same': carried over, nothing to set
+    assert nbs.check(course, built=False) == []
+    assert nbs.source_of(nbs.translated_cells(course)[3]) == "## 小结\n最后一个条目也能改。"

@@ -133,6 +133,24 @@ def parse_catalogue(text: str, name: str = "catalogue") -> Dict[str, Entry]:
     return entries
 
 
+def set_entry_text(path: Path, cell_id: str, text: str) -> bool:
+    """Replace the text of one entry of the catalogue at ``path`` (its header and hash stay); True if it changed.
+    For facts measured on the translated notebook itself, e.g. the run time in its title cell."""
+    catalogue = Path(path).read_text(encoding="utf-8")
+    entries = parse_catalogue(catalogue, str(path))
+    if cell_id not in entries or entries[cell_id].same or entries[cell_id].text == text:
+        return False
+    matches = list(_HEADER.finditer(catalogue))
+    at = next(i for i, m in enumerate(matches) if m["id"] == cell_id)
+    end = matches[at + 1].start() if at + 1 < len(matches) else len(catalogue)
+    body = f"```python\n{text}\n```" if entries[cell_id].cell_type == "code" else text
+    new = catalogue[:matches[at].end()] + "\n" + body + "\n" + ("\n" if at + 1 < len(matches) else "") + catalogue[end:]
+    from course_utils.fileio import atomic_write
+
+    atomic_write(path, new)
+    return True
+
+
 def format_entry(cell_id: str, cell_type: str, en_hash: str, text: Optional[str]) -> str:
     if text is None:
         return f"<!-- cell {cell_id} {cell_type} en:{en_hash} same -->\n"
