@@ -138,7 +138,7 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
 
 def test_cpu_traps_and_finding_them_in_chinese(zh):
     met, missed, fastest = trap_results()   # computed now, in Chinese
-    assert "为 10.0 steps/s" in met.conclusion and "是前者的 9.0 倍（达到 6 倍的目标）" in met.conclusion
+    assert "为 10.0 steps/s" in met.conclusion and "是前者的 9.00 倍（达到 6 倍的目标）" in met.conclusion
     assert "PyNative, TrainOneStepCell 从 15 steps/s 变为 60 steps/s（4.0 倍）" in met.conclusion
     assert bench.target_line(met).startswith("目标已达成：")
     assert "未达到 6 倍的目标" in missed.conclusion and bench.target_line(missed).startswith("目标未达成：")

@@ -142,10 +142,10 @@ MESSAGES = {
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
         'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
     "MindSpore's naive default ({naive}, no fixes) ran at {naive_rate:.1f} steps/s; the best configuration with "
-    "the course's fixes ({best}) ran at {best_rate:.0f}, {speedup:.1f}x faster ({verdict} the 6x target), while "
+    "the course's fixes ({best}) ran at {best_rate:.0f}, {speedup:.2f}x the naive rate ({verdict} the 6x target), while "
     'the best code change without the fixes only reached {best_no:.1f}':
         'MindSpore 的朴素默认设置（{naive}，不加修正）为 {naive_rate:.1f} '
-        'steps/s；加上本课程的修正后，最佳配置（{best}）为 {best_rate:.0f}，是前者的 {speedup:.1f} 倍（{verdict} 6 '
+        'steps/s；加上本课程的修正后，最佳配置（{best}）为 {best_rate:.0f}，是前者的 {speedup:.2f} 倍（{verdict} 6 '
         '倍的目标），而不加修正时，仅靠修改代码最多只达到 {best_no:.1f}',
     'meets':
         '达到',
