@@ -37,8 +37,8 @@ MESSAGES = {
         "调用 step(data, label) 时抛出了 RuntimeError：{message}",
     "the weights are right, but the step's code has no ops.depend, which this exercise asks for: compiled that way, "
     "MindSpore 2.10 warns 'Some side effect nodes were eliminated by mistake' (section 4).":
-        "权重是对的，但训练步的代码中没有本练习要求的 ops.depend：这样编译时，MindSpore 2.10 会警告 "
-        "'Some side effect nodes were eliminated by mistake'（见第 4 节）。",
+        "权重是对的，但训练步的代码中没有本练习要求的 ops.depend：这样编译时，MindSpore 2.10 会警告"
+        "“Some side effect nodes were eliminated by mistake”（见第 4 节）。",
     # the update, compared with the expected SGD update
     "{what}: expected the SGD update (lr={lr}, weights moving by up to {moved:.3g}), got weights that did not change.":
         "{what}：期望得到 SGD 更新（lr={lr}，权重最多变化 {moved:.3g}），实际权重没有变化。",
