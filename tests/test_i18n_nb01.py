@@ -70,12 +70,12 @@ class ReturnsNothing(WeightsIgnored):
     (WeightsIgnored, ("WeightsIgnored(reduction='none', delta=1.0) 在输入 logits=[1.5, 0.0, 2.0",
                       "期望得到加权后的损失", "实际得到未加权的损失", "权重没有起作用")),
     (MeanOverWeights, ("reduction='mean'", "期望 1.92578", "除以权重之和", "全部 8 个元素上的均值")),
-    (ReductionDropped, ("期望 shape 为 (8,)，实际 shape 为 ()（reduction='none' 为每个元素保留一个损失）。",)),
+    (ReductionDropped, ("期望形状为 (8,)，实际形状为 ()（reduction='none' 为每个元素保留一个损失）。",)),
     (WrongLinearPiece, ("第 4 个元素", "误差 3，权重 3", "期望 7.5，实际为 6", "这里 |error| > delta = 1。")),
     (StrictWrongLinear, ("第 2 个元素", "这里恰好 |error| == delta（1）", "期望 0.25，实际为 0")),
     (Float32Out, ("在 float16 的 logits 和 labels 上", "期望得到 Float16 的损失", "实际得到 Float32 的损失")),
-    (NumpyInside, ("对 logits 的梯度", "期望 [", "实际全为零", "notebook 第 7 节（“常见错误”）")),
-    (NumpyOnTensor, ("用检查的输入调用 NumpyOnTensor 时抛出了", "notebook 第 7 节（“常见错误”）")),
+    (NumpyInside, ("对 logits 的梯度", "期望 [", "实际全为零", "本课第 7 节（“常见错误”）")),
+    (NumpyOnTensor, ("用检查的输入调用 NumpyOnTensor 时抛出了", "本课第 7 节（“常见错误”）")),
     (FixedDeltaOne, ("delta=2.0", "这里 |error| > delta = 2。")),
     (NotALoss, ("WeightedHuberLoss 应当继承 nn.LossBase", "它的基类是 ['Cell']")),
     (NoDeltaArgument, ("失败，抛出 TypeError", "构造函数必须接受关键字参数 reduction 和 delta。")),
@@ -110,7 +110,7 @@ class MeanIsSum(StableLogCoshAlwaysSum):
     (NaiveLogCosh, ("第 5 个元素", "误差 100", "实际为 inf")),
     (NaiveLogCoshFloat16, ("在 float16 输入上", "实际为 inf")),
     (StableLogCoshFloat32Out, ("实际得到 Float32 的损失",)),
-    (StableLogCoshAlwaysSum, ("期望 shape 为 (8,)，实际 shape 为 ()",)),
+    (StableLogCoshAlwaysSum, ("期望形状为 (8,)，实际形状为 ()",)),
     (MeanIsSum, ("reduction='mean'", "这是各元素损失之和，而不是它们的均值。")),
 ])
 def test_q2_rejects_in_chinese(zh, answer, fragments):
@@ -128,7 +128,7 @@ def test_q2_correct_in_chinese(zh):
 
 def test_q3_guides_through_the_bugs_one_by_one_in_chinese(zh):
     incorrect_zh(nb01.q3, BuggyHuberLoss, "BuggyHuberLoss(reduction='none', delta=1.0) 在输入",
-                 "实际 shape 为 ()")
+                 "实际形状为 ()")
     incorrect_zh(nb01.q3, OneBugFixed, "第 4 个元素", "期望 2.5，实际为 2", "这里 |error| > delta = 1")
     incorrect_zh(nb01.q3, TwoBugsFixed, "实际得到 Float32 的损失")
     incorrect_zh(nb01.q3, PythonIf, "第 0 个元素", "期望 0.125，实际为 0")

@@ -79,12 +79,12 @@ def test_q2_forgotten_depend_in_chinese(zh):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("replacements, fragments", [
-    ([("grad / k", "grad")], ("4 个微批次之后（把一个大小为 16 的批次拆成 4 份）", "大了 4 倍的更新")),
+    ([("grad / k", "grad")], ("4 个微批之后（把一个大小为 16 的批拆成 4 份）", "大了 4 倍的更新")),
     ([('prefix="grad_accum"', 'prefix="accum"')], ("调用 step(data, label) 时抛出了 RuntimeError", "already exists")),
     ([("if calls[\"n\"] % k == 0:", "if True:")], ("k=4 时", "第 4 次调用之前保持不变", "第 1 次调用后权重已经改变")),
     ([("done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))", "pass")],
-     ("8 个微批次之后（第二次更新）", "还包含了第一轮梯度的更新")),
-    ([("ops.assign_add(buf, grad / k)", "ops.assign(buf, grad)")], ("只用最后一个微批次的梯度所做的更新",)),
+     ("8 个微批之后（第二次更新）", "还包含了第一轮梯度的更新")),
+    ([("ops.assign_add(buf, grad / k)", "ops.assign(buf, grad)")], ("只用最后一个微批的梯度所做的更新",)),
 ], ids=["summed", "accum-prefix", "updates-every-call", "never-zeroed", "overwrites"])
 def test_q3_typical_mistakes_in_chinese(zh, replacements, fragments):
     wrong = accumulating(*replacements, name=f"<nb02-zh-q3-{len(fragments[0])}-{len(replacements[0][1])}>")
@@ -96,7 +96,7 @@ def test_q3_typical_mistakes_in_chinese(zh, replacements, fragments):
 def test_q3_wrong_loss_in_chinese(zh):
     """A step that returns the loss of the whole accumulated mean instead of its micro-batch's."""
     wrong = accumulating(("return loss\n\n    @ms.jit", "return loss * 2\n\n    @ms.jit"), name="<nb02-zh-q3-loss>")
-    assert_chinese(nb02.q3.check(wrong), "第 1 次调用返回的损失为", "期望为该微批次的损失")
+    assert_chinese(nb02.q3.check(wrong), "第 1 次调用返回的损失为", "期望为该微批的损失")
 
 
 # ---- correct, not attempted, hints, solutions ----

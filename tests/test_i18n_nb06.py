@@ -59,7 +59,7 @@ def test_correct_in_chinese(zh, exercise):
     assert "正确" in str(result) and "做得好" in str(result), str(result)
 
 
-@pytest.mark.parametrize("exercise, title", [(nb06.q1, "rank 读取哪些样本"), (nb06.q2, "全局批次的梯度"),
+@pytest.mark.parametrize("exercise, title", [(nb06.q1, "rank 读取哪些样本"), (nb06.q2, "全局批的梯度"),
                                              (nb06.q3, "在两个 worker 上运行的函数式数据并行训练步")],
                          ids=["q1", "q2", "q3"])
 def test_not_attempted_in_chinese(zh, exercise, title):

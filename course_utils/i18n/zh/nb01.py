@@ -24,7 +24,7 @@ MESSAGES = {
         "{name} 应当继承 nn.LossBase（它提供 reduction 和 self.get_loss）；它的基类是 {bases}。",
     " (reduction='none' keeps one loss per element)": "（reduction='none' 为每个元素保留一个损失）",
     "{label} on {inputs}: expected shape {expected}, got shape {got}{what}.":
-        "{label} 在输入 {inputs} 上：期望 shape 为 {expected}，实际 shape 为 {got}{what}。",
+        "{label} 在输入 {inputs} 上：期望形状为 {expected}，实际形状为 {got}{what}。",
     "{label} on {inputs}: expected the weighted losses {expected}, got the unweighted losses {got}: the weights "
     "have no effect.":
         "{label} 在输入 {inputs} 上：期望得到加权后的损失 {expected}，实际得到未加权的损失 {got}：权重没有起作用。",
@@ -38,7 +38,7 @@ MESSAGES = {
     "Here |error| < delta = {delta}.": "这里 |error| < delta = {delta}。",
     "Here |error| > delta = {delta}.": "这里 |error| > delta = {delta}。",
     "{label} on {inputs}: expected a scalar (shape ()), got shape {shape}.":
-        "{label} 在输入 {inputs} 上：期望得到标量（shape 为 ()），实际 shape 为 {shape}。",
+        "{label} 在输入 {inputs} 上：期望得到标量（形状为 ()），实际形状为 {shape}。",
     " That is the sum of the per-element losses, not their mean.": "这是各元素损失之和，而不是它们的均值。",
     " That is the mean of the per-element losses, not their sum.": "这是各元素损失的均值，而不是它们的和。",
     " That is the sum of weight * loss divided by the sum of the weights; 'mean' here is the mean of weight * "
@@ -53,14 +53,14 @@ MESSAGES = {
     "{label} with float16 inputs, element {i} (error {error}): expected {expected}, got {got}.":
         "{label} 在 float16 输入上，第 {i} 个元素（误差 {error}）：期望 {expected}，实际为 {got}。",
     " Section 7 of the notebook ('Common mistakes') shows a loss with this symptom.":
-        "notebook 第 7 节（“常见错误”）展示了一个有同样症状的损失函数。",
+        "本课第 7 节（“常见错误”）展示了一个有同样症状的损失函数。",
     "the gradient of {label} with respect to logits on {inputs}: expected {expected}, got all zeros.{pointer}":
         "{label} 在输入 {inputs} 上对 logits 的梯度：期望 {expected}，实际全为零。{pointer}",
     "the gradient of {label} with respect to logits on {inputs}: expected {expected}, got {got}.":
         "{label} 在输入 {inputs} 上对 logits 的梯度：期望 {expected}，实际为 {got}。",
     "calling {name} on the check's inputs raised {error}: {message} Section 7 of the notebook ('Common mistakes') "
     "shows a loss with this symptom.":
-        "用检查的输入调用 {name} 时抛出了 {error}：{message} notebook 第 7 节（“常见错误”）展示了一个有同样症状的"
+        "用检查的输入调用 {name} 时抛出了 {error}：{message} 本课第 7 节（“常见错误”）展示了一个有同样症状的"
         "损失函数。",
 
     # hints

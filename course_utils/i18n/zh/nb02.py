@@ -37,8 +37,8 @@ MESSAGES = {
         "调用 step(data, label) 时抛出了 RuntimeError：{message}",
     "the weights are right, but the step's code has no ops.depend, which this exercise asks for: compiled that way, "
     "MindSpore 2.10 warns 'Some side effect nodes were eliminated by mistake' (section 4).":
-        "权重是对的，但训练步的代码中没有本练习要求的 ops.depend：这样编译时，MindSpore 2.10 会警告 "
-        "'Some side effect nodes were eliminated by mistake'（见第 4 节）。",
+        "权重是对的，但训练步的代码中没有本练习要求的 ops.depend：这样编译时，MindSpore 2.10 会警告"
+        "“Some side effect nodes were eliminated by mistake”（见第 4 节）。",
     # the update, compared with the expected SGD update
     "{what}: expected the SGD update (lr={lr}, weights moving by up to {moved:.3g}), got weights that did not change.":
         "{what}：期望得到 SGD 更新（lr={lr}，权重最多变化 {moved:.3g}），实际权重没有变化。",
@@ -52,7 +52,7 @@ MESSAGES = {
     "after one step": "执行一步之后",
     "the second step(data, label)": "第二次调用 step(data, label)",
     "the first call returned loss {loss:.6f}, expected {expected:.6f} (the Huber loss of the batch before the "
-    "update).": "第一次调用返回的损失为 {loss:.6f}，期望为 {expected:.6f}（更新之前该批次的 Huber 损失）。",
+    "update).": "第一次调用返回的损失为 {loss:.6f}，期望为 {expected:.6f}（更新之前这批数据的 Huber 损失）。",
     "the second call returned loss {loss:.6f}, expected {expected:.6f} (the loss with the weights after the first "
     "update).": "第二次调用返回的损失为 {loss:.6f}，期望为 {expected:.6f}（第一次更新之后的权重下的损失）。",
     # exercise 2
@@ -66,13 +66,13 @@ MESSAGES = {
     # exercise 3
     "call {n}": "第 {n} 次调用",
     "call {n} returned loss {loss:.6f}, expected the micro-batch's loss {expected:.6f}.":
-        "第 {n} 次调用返回的损失为 {loss:.6f}，期望为该微批次的损失 {expected:.6f}。",
+        "第 {n} 次调用返回的损失为 {loss:.6f}，期望为该微批的损失 {expected:.6f}。",
     "with k={k}: expected the weights unchanged until call {k}, got changed weights after call {n}.":
         "k={k} 时：期望权重在第 {k} 次调用之前保持不变，实际在第 {n} 次调用后权重已经改变。",
     "an update {k} times too large.": "大了 {k} 倍的更新。",
-    "the update of only the last micro-batch's gradient.": "只用最后一个微批次的梯度所做的更新。",
+    "the update of only the last micro-batch's gradient.": "只用最后一个微批的梯度所做的更新。",
     "after {k} micro-batches (one batch of {size} split in {k})":
-        "{k} 个微批次之后（把一个大小为 {size} 的批次拆成 {k} 份）",
+        "{k} 个微批之后（把一个大小为 {size} 的批拆成 {k} 份）",
     "an update that also contains the first round's gradients.": "还包含了第一轮梯度的更新。",
-    "after {n} micro-batches (the second update)": "{n} 个微批次之后（第二次更新）",
+    "after {n} micro-batches (the second update)": "{n} 个微批之后（第二次更新）",
 }

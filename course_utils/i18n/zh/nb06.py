@@ -21,7 +21,7 @@ _Q3_SOLUTION = (
 MESSAGES = {
     # titles
     "which samples a rank reads": "rank 读取哪些样本",
-    "the gradient of the global batch": "全局批次的梯度",
+    "the gradient of the global batch": "全局批的梯度",
     "a functional data-parallel step, on two workers": "在两个 worker 上运行的函数式数据并行训练步",
     # hints
     "Shards are interleaved: shard r starts at sample r and takes every num_shards-th sample. Every shard gets the "
@@ -32,7 +32,7 @@ MESSAGES = {
     "Each rank's gradient is a mean over its own samples. The global batch's mean gradient weights each rank's "
     "gradient by its share of the samples: n_r / sum(n). With equal shards that is the plain average, which is what "
     "gradients_mean=True computes.":
-        "每个 rank 的梯度是它自身样本上的平均值。全局批次的平均梯度按各 rank 所占的样本比例 n_r / sum(n) 对其梯度"
+        "每个 rank 的梯度是它自身样本上的平均值。全局批的平均梯度按各 rank 所占的样本比例 n_r / sum(n) 对其梯度"
         "加权。各分片大小相等时，这就是简单平均，也就是 gradients_mean=True 计算的结果。",
     "value_and_grad gives each rank the gradient of its own shard. Something must turn those into the same gradient "
     "on every rank before the optimizer runs: nn.DistributedGradReducer(parameters, mean=..., degree=...), called on "
@@ -56,7 +56,7 @@ MESSAGES = {
         "{case}，期望的分片为 {expected}，实际得到 {got}。",
     # 06.2 check
     "global_gradient(...) returned {got}; return one array, the mean gradient of the global batch.":
-        "global_gradient(...) 返回了 {got}；应返回一个数组，即全局批次的平均梯度。",
+        "global_gradient(...) 返回了 {got}；应返回一个数组，即全局批的平均梯度。",
     "for shards of sizes {sizes} expected one gradient of shape {expected}, got shape {got}.":
         "分片大小为 {sizes} 时，期望得到一个形状为 {expected} 的梯度，实际形状为 {got}。",
     "for shards of sizes {sizes} you returned the plain average of the ranks' gradients, {got}; the mean over all "
@@ -82,7 +82,7 @@ MESSAGES = {
         "在不同分片上训练 {steps} 步之后，rank 0 和 rank 1 的权重不同（最大差值 {drift:.3g}）；期望各副本完全相同。",
     "both ranks agree, but after {steps} steps their weights differ from one process trained on the combined "
     "batches by up to {gap:.3g}: first weights expected {expected}, got {got}.":
-        "两个 rank 一致，但 {steps} 步之后，它们的权重与单进程在合并批次上训练的结果相差最多 {gap:.3g}：前几个权重"
+        "两个 rank 一致，但 {steps} 步之后，它们的权重与单进程在合并后的批上训练的结果相差最多 {gap:.3g}：前几个权重"
         "期望为 {expected}，实际得到 {got}。",
     # nb06_worker.py (runs in the msrun workers; COURSE_LANG carries the language there)
     "make_dp_step(...) returned {type}, not a function step(x, y)":
