@@ -193,12 +193,14 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
 
 def test_chinese_solutions_are_the_english_code(zh):
     """A translated solution may differ from the reference only in its comments."""
+    from course_utils.exercises.base import translate_comments
     from course_utils.i18n import tr
     from course_utils.i18n.notebooks import code_difference
 
     for q in (nb01.q1, nb01.q2, nb01.q3):
         english = textwrap.dedent(q.solution_text).strip()
-        chinese = tr(english)
+        chinese = translate_comments(english)      # what solution() shows: each comment translated
         assert chinese != english and _has_chinese(chinese)
+        assert all(tr(c) != c for c in re.findall(r"#[^\n]*", english)), f"{q.title}: a comment has no Chinese"
         assert code_difference(english, chinese) is None, q.title
         assert len(english.splitlines()) == len(chinese.splitlines())

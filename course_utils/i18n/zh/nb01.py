@@ -1,9 +1,5 @@
 """Chinese messages (nb01): the checks of notebook 01's exercises, their titles, hints and solutions."""
 
-import ast
-import textwrap
-from pathlib import Path
-
 MESSAGES = {
     # titles (shown in "练习 01.N (...)")
     "weighted Huber": "加权 Huber",
@@ -88,8 +84,8 @@ MESSAGES = {
         "（3）用 float16 张量调用它，看看结果的 dtype。",
 }
 
-#: English comment of a reference solution -> Chinese. Solutions are code: only their comments are translated.
-_SOLUTION_COMMENTS = {
+# Solutions are code: only their comments are translated (the framework looks up each "# comment").
+MESSAGES.update({
     "# the elementwise Huber of course_utils.losses (ops.where inside)":
         "# course_utils.losses 中的逐元素 Huber（内部使用 ops.where）",
     "# get_loss multiplies by the weights, reduces in float32 and casts back to the loss's dtype":
@@ -99,37 +95,4 @@ _SOLUTION_COMMENTS = {
     "# bug 1: reduction was not passed on": "# bug 1：原来没有把 reduction 传下去",
     "# bug 2: was (abs_error - self.delta)": "# bug 2：原来是 (abs_error - self.delta)",
     "# bug 3: the loss stayed float32": "# bug 3：原来损失一直是 float32",
-}
-
-
-def _solutions() -> dict:
-    """{the English solution ``.solution()`` shows: the same code with Chinese comments}.
-
-    The reference classes are read from the exercise module's source, as ``inspect.getsource`` returns them
-    (with the exercise's ``solution_imports`` in front), without importing MindSpore; so the code is written
-    once, in ``course_utils/exercises/nb01.py``. A solution whose comments changed is left out (it is then
-    shown in English, and tests/test_i18n_nb01.py fails)."""
-    source = (Path(__file__).resolve().parents[2] / "exercises" / "nb01.py").read_text(encoding="utf-8")
-    lines = source.splitlines(keepends=True)
-    tree = ast.parse(source)
-    imports = {}
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            fields = {t.id: s.value.value for s in node.body if isinstance(s, ast.Assign)
-                      for t in s.targets if isinstance(t, ast.Name) and isinstance(s.value, ast.Constant)}
-            if fields.get("name"):
-                imports[fields["name"]] = fields.get("solution_imports", "")
-    entries = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.name in imports and node.col_offset > 0:
-            code = textwrap.dedent("".join(lines[node.lineno - 1:node.end_lineno]))
-            english = textwrap.dedent(f"{imports[node.name]}\n\n{code}" if imports[node.name] else code).strip()
-            chinese = english
-            for en, zh in _SOLUTION_COMMENTS.items():
-                chinese = chinese.replace(en, zh)
-            if all(en not in chinese for en in _SOLUTION_COMMENTS) and chinese != english:
-                entries[english] = chinese
-    return entries
-
-
-MESSAGES.update(_solutions())
+})
