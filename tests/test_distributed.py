@@ -1,10 +1,11 @@
 """course_utils.distributed: the msrun launcher of notebook 06.
 
-The fast tests launch tiny worker scripts that do not import MindSpore (msrun runs any script), so
-the launcher's paths - success, a crashing worker, a hanging worker (timeout), Ctrl-C, a busy port -
-are exercised for real in a few seconds each, and every test checks that no process of the job is
-left. The slow tests run MindSpore's own cluster: a 2-worker training run whose ranks end with
-identical weights, and a scheduler that finds its port taken.
+Tiny worker scripts that do not import MindSpore (msrun runs any script) let the launcher's paths -
+success, a crashing worker, a hanging worker (timeout), Ctrl-C, a busy port - be exercised for real in a
+few seconds each, and every such test checks that no process of the job is left. The rest run
+MindSpore's own cluster: a 2-worker training run whose ranks end with identical weights, a scheduler
+that finds its port taken, notebook 06 under papermill. Every test that launches processes with msrun
+is marked ``integration`` (``make test`` runs them, ``make test-unit`` does not).
 """
 
 import json
@@ -226,6 +227,7 @@ def test_launch_checks_its_arguments(tmp_path, worker):
 # Real launches of tiny workers
 # ---------------------------------------------------------------------------------------------
 
+@pytest.mark.integration
 def test_successful_launch_returns_each_ranks_log(tmp_path, worker):
     result = launch(worker, workers=2, log_dir=tmp_path / "logs", timeout=60, env=env())
     assert result.returncode == 0
@@ -236,6 +238,7 @@ def test_successful_launch_returns_each_ranks_log(tmp_path, worker):
     assert_no_leftovers(result)
 
 
+@pytest.mark.integration
 def test_crashing_worker_is_reported_and_the_others_are_stopped(tmp_path, worker):
     start = time.monotonic()
     with pytest.raises(LaunchError) as info:
@@ -252,6 +255,7 @@ def test_crashing_worker_is_reported_and_the_others_are_stopped(tmp_path, worker
     assert_no_leftovers(err.result)
 
 
+@pytest.mark.integration
 def test_worker_killed_by_a_signal_is_named_by_rank(tmp_path, worker):
     with pytest.raises(LaunchError) as info:
         launch(worker, workers=2, log_dir=tmp_path / "logs", timeout=60, env=env(KILL_RANK=0, HANG_RANK=1))
@@ -261,6 +265,7 @@ def test_worker_killed_by_a_signal_is_named_by_rank(tmp_path, worker):
     assert_no_leftovers(err.result)
 
 
+@pytest.mark.integration
 def test_timeout_stops_every_process(tmp_path, worker):
     start = time.monotonic()
     with pytest.raises(LaunchError) as info:
@@ -275,6 +280,7 @@ def test_timeout_stops_every_process(tmp_path, worker):
     assert_no_leftovers(err.result)
 
 
+@pytest.mark.integration
 def test_keyboard_interrupt_stops_every_process(tmp_path, worker):
     seen = {}
 
@@ -325,7 +331,7 @@ INIT_ONLY = textwrap.dedent("""
 """)
 
 
-@pytest.mark.slow
+@pytest.mark.integration
 def test_scheduler_port_taken_after_the_check_is_reported_quickly(tmp_path, monkeypatch, busy_port):
     """The port is free when checked but taken when the scheduler starts: msrun's workers would wait
     for the whole cluster timeout; the launcher reports it as soon as the scheduler fails."""
@@ -343,7 +349,7 @@ def test_scheduler_port_taken_after_the_check_is_reported_quickly(tmp_path, monk
     assert_no_leftovers(err.result)
 
 
-@pytest.mark.slow
+@pytest.mark.integration
 def test_two_worker_training_ends_with_identical_weights(tmp_path):
     out = tmp_path / "run"
     result = launch(TRAIN_SCRIPT, ["--out", out, "--steps", 3, "--batch-size", 16, "--styles", "cell,no_reducer"],
@@ -383,7 +389,7 @@ def _insert_preflight(src, dest):
     return at + 1
 
 
-@pytest.mark.slow
+@pytest.mark.integration
 def test_notebook_06_stops_on_a_one_npu_machine_under_papermill(tmp_path, monkeypatch):
     """Notebook 06 with the preflight cell, on a (fake) one-NPU Ascend notebook: papermill stops at that cell with
     the message saying how to run the lesson, before any process is started."""
@@ -408,7 +414,7 @@ def test_notebook_06_stops_on_a_one_npu_machine_under_papermill(tmp_path, monkey
     assert not (tmp_path / "runs").exists(), "nothing was launched"
 
 
-@pytest.mark.slow
+@pytest.mark.integration
 def test_notebook_06_preflight_passes_on_cpu(tmp_path):
     """The same cell on CPU workers (this machine) lets the lesson go on."""
     import papermill as pm
