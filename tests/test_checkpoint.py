@@ -20,15 +20,8 @@ from course_utils.models import LeNet5
 from course_utils.training import fit
 
 FORMATS = pytest.mark.parametrize("suffix", [".ckpt", ".safetensors"])
-MODES = pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])
+MODES = pytest.mark.parametrize("ms_mode", ["graph", "pynative"], indirect=True)
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(autouse=True)
-def graph_mode():
-    ms.set_context(mode=ms.GRAPH_MODE)
-    yield
-    ms.set_context(mode=ms.GRAPH_MODE)
 
 
 def _batches(n=6, batch=8, seed=0):
@@ -167,8 +160,7 @@ def test_another_architecture_is_refused(tmp_path):
 # ---- training continues after a restore (the reload trap) -----------------------------------------
 
 @MODES
-def test_training_continues_after_restoring_into_a_compiled_step(tmp_path, mode):
-    ms.set_context(mode=mode)
+def test_training_continues_after_restoring_into_a_compiled_step(tmp_path, ms_mode):
     batches = _batches(4)
     net, opt, step = _training(seed=1)
     for x, y in batches[:2]:

@@ -178,17 +178,14 @@ def test_functional_reload_trap_is_handled():
     assert max_gap(weights(net), expected) < 1e-6
 
 
-def test_functional_reload_without_jit_in_pynative_raises():
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-    try:
-        net, opt = twin()
-        step = make_train_step(net, HuberLoss(), opt, jit=False)
+@pytest.mark.parametrize("ms_mode", ["pynative"], indirect=True)
+def test_functional_reload_without_jit_in_pynative_raises(ms_mode):
+    net, opt = twin()
+    step = make_train_step(net, HuberLoss(), opt, jit=False)
+    step(X, Y)
+    ms.load_param_into_net(net, {name: ms.Parameter(ms.Tensor(v), name=name) for name, v in START.items()})
+    with pytest.raises(RuntimeError, match="restore_weights"):
         step(X, Y)
-        ms.load_param_into_net(net, {name: ms.Parameter(ms.Tensor(v), name=name) for name, v in START.items()})
-        with pytest.raises(RuntimeError, match="restore_weights"):
-            step(X, Y)
-    finally:
-        ms.set_context(mode=ms.GRAPH_MODE)
 
 
 def test_functional_global_norm():
