@@ -11,14 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from course_utils import runtime
+import mindspore as ms
+from mindspore import ops
 
-runtime.setup(device="CPU", mode="graph", seed=0, verbose=False)
-
-import mindspore as ms  # noqa: E402
-from mindspore import ops  # noqa: E402
-
-from course_utils.exercises import Outcome, ____, nb02  # noqa: E402
+from course_utils.exercises import Outcome, ____, nb02
 
 SOURCES = tempfile.TemporaryDirectory(prefix="nb02-answers-")
 

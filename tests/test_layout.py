@@ -42,9 +42,7 @@ def test_no_runtime_setup_at_collection():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.startswith("runtime.setup("):
                 offenders.append(path.name)
-    # Left to their owners at the merge: empty this set when they use the conftest fixture instead.
-    known = {"test_training.py", "test_exercises_nb02.py"}
-    assert set(offenders) <= known, sorted(set(offenders) - known)
+    assert offenders == []
 
 
 def test_mindspore_runs_in_graph_mode_with_the_session_setup(mindspore_runtime):
