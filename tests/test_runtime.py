@@ -3,18 +3,35 @@ Each case runs in a fresh interpreter because MindSpore reads its environment wh
 
 import json
 
+import pytest
+
 from course_utils import runtime
 
 
-def test_recommended_fixes_only_for_cpu():
-    assert runtime.recommended_cpu_fixes("Ascend") == {}
-    assert runtime.recommended_cpu_fixes("GPU") == {}
+@pytest.mark.parametrize("avx512, cores, expected", [
+    (True, 2, {"ONEDNN_MAX_CPU_ISA": "AVX2", "MS_DEV_HOST_BLOCKING_RUN": "1"}),
+    (False, 8, {"MS_DEV_HOST_BLOCKING_RUN": "1"}),
+    (True, 9, {"ONEDNN_MAX_CPU_ISA": "AVX2"}),
+    (False, 64, {}),
+], ids=["avx512-2cores", "avx2-8cores", "avx512-9cores", "avx2-64cores"])
+def test_recommended_fixes_follow_the_cpu_and_only_for_cpu(monkeypatch, avx512, cores, expected):
+    """The facts of this host are faked, so every branch is tested on every host."""
+    monkeypatch.setattr(runtime, "has_avx512", lambda: avx512)
+    monkeypatch.setattr(runtime, "cpu_count", lambda: cores)
     fixes = runtime.recommended_cpu_fixes("CPU")
-    if runtime.has_avx512():
-        assert fixes["ONEDNN_MAX_CPU_ISA"][0] == "AVX2"
-    if runtime.cpu_count() <= 8:
-        assert fixes["MS_DEV_HOST_BLOCKING_RUN"][0] == "1"
-    assert runtime.cpu_fix_env("CPU") == {k: v for k, (v, _) in fixes.items()}
+    assert {k: v for k, (v, _) in fixes.items()} == expected == runtime.cpu_fix_env("CPU")
+    assert all(reason for _, reason in fixes.values())
+    if "MS_DEV_HOST_BLOCKING_RUN" in fixes:
+        assert fixes["MS_DEV_HOST_BLOCKING_RUN"][1].startswith(f"{cores} cores:")
+    assert runtime.recommended_cpu_fixes("Ascend") == {} == runtime.recommended_cpu_fixes("GPU")
+
+
+@pytest.mark.parametrize("machine, flags, expected", [
+    ("x86_64", {"avx2", "avx512f"}, True), ("x86_64", {"avx2"}, False), ("aarch64", {"avx512f"}, False)])
+def test_avx512_is_read_from_the_cpu_flags_of_an_x86_cpu(monkeypatch, machine, flags, expected):
+    monkeypatch.setattr(runtime.platform, "machine", lambda: machine)
+    monkeypatch.setattr(runtime, "cpu_flags", lambda: flags)
+    assert runtime.has_avx512() is expected
 
 
 def test_setup_applies_fixes_before_mindspore_loads(python):
@@ -52,17 +69,22 @@ def test_setup_is_idempotent_and_switches_mode(python):
     assert "mode switched from PYNATIVE_MODE to GRAPH_MODE" in out.stdout
 
 
-def test_user_settings_win_and_opt_out(python):
+@pytest.mark.parametrize("avx512", [True, False], ids=["avx512", "avx2"])
+def test_user_settings_win_and_opt_out(python, avx512):
+    """On a (faked) 2-core machine, with or without AVX-512: the user's ONEDNN_MAX_CPU_ISA is kept and named
+    where the course would set it, and COURSE_CPU_FIXES=0 leaves MS_DEV_HOST_BLOCKING_RUN unset."""
     out = python("""
-        import os
+        import json, os
         from course_utils import runtime
+        runtime.has_avx512 = lambda: %s
+        runtime.cpu_count = lambda: 2
         info = runtime.setup(verbose=False)
-        print(info.cpu_fixes, os.environ.get("MS_DEV_HOST_BLOCKING_RUN"))
-    """, env={"ONEDNN_MAX_CPU_ISA": "AVX512_CORE", "COURSE_CPU_FIXES": "0"})
+        print(json.dumps([info.cpu_fixes, os.environ.get("MS_DEV_HOST_BLOCKING_RUN")]))
+    """ % avx512, env={"ONEDNN_MAX_CPU_ISA": "AVX512_CORE", "COURSE_CPU_FIXES": "0"})
     assert out.returncode == 0, out.stderr
-    if runtime.has_avx512():
-        assert "AVX512_CORE (set by you)" in out.stdout
-    assert out.stdout.strip().endswith("None"), "opt-out must leave MS_DEV_HOST_BLOCKING_RUN unset"
+    fixes, blocking = json.loads(out.stdout.strip().splitlines()[-1])
+    assert fixes == ({"ONEDNN_MAX_CPU_ISA": "AVX512_CORE (set by you)"} if avx512 else {})
+    assert blocking is None, "opt-out must leave MS_DEV_HOST_BLOCKING_RUN unset"
 
 
 def test_unavailable_device_names_what_was_found(python):
