@@ -21,36 +21,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import NOTEBOOKS
+from conftest import NOTEBOOKS, PROGRAMS
 from course_utils import distributed as dist
 from course_utils.distributed import LaunchError, launch
 
 TRAIN_SCRIPT = NOTEBOOKS / "scripts" / "train_dp.py"
 
-# A worker that does what it is told through environment variables; msrun's scheduler process
-# runs the same file (MS_ROLE=MS_SCHED) and simply exits.
-WORKER = textwrap.dedent("""
-    import os, sys, time
-    role, rank = os.environ.get("MS_ROLE"), os.environ.get("RANK_ID")
-    if role != "MS_WORKER":
-        sys.exit(0)
-    print(f"rank {rank} of {os.environ['MS_WORKER_NUM']} started", flush=True)
-    if rank == os.environ.get("FAIL_RANK"):
-        raise RuntimeError(f"rank {rank} gives up")
-    if rank == os.environ.get("KILL_RANK"):
-        time.sleep(2)  # a real worker dies after start-up; one that dies at once may not be named
-        os.kill(os.getpid(), 9)
-    if rank == os.environ.get("HANG_RANK") or os.environ.get("HANG_ALL"):
-        time.sleep(600)
-    print(f"rank {rank} done", flush=True)
-""")
-
-
 @pytest.fixture
-def worker(tmp_path):
-    path = tmp_path / "worker.py"
-    path.write_text(WORKER)
-    return path
+def worker():
+    """A tiny worker that does what it is told through environment variables (tests/programs/msrun_worker.py)."""
+    return PROGRAMS / "msrun_worker.py"
 
 
 @pytest.fixture
@@ -124,16 +104,7 @@ def test_msrun_env_puts_this_python_first_and_applies_runtime_settings():
 def test_msrun_env_has_no_cpu_fixes_for_ascend_workers(python):
     """Even in a kernel that runs on CPU with the fixes applied, Ascend workers get none of them (but a
     variable the user set stays: it is theirs)."""
-    out = python("""
-        import json
-        from course_utils import distributed, runtime
-        runtime.cpu_count = lambda: 2  # a small machine, where MS_DEV_HOST_BLOCKING_RUN applies
-        runtime.setup(device="CPU", verbose=False)
-        fixes = runtime.cpu_fix_env("CPU")
-        assert "MS_DEV_HOST_BLOCKING_RUN" in fixes
-        print(json.dumps({"cpu": {k: distributed.msrun_env("CPU").get(k) for k in fixes},
-                          "ascend": {k: distributed.msrun_env("Ascend").get(k) for k in fixes}}))
-    """)
+    out = python(["tests/programs/distributed_worker_env.py"])
     assert out.returncode == 0, out.stderr
     envs = json.loads(out.stdout.strip().splitlines()[-1])
     assert all(v is not None for v in envs["cpu"].values()), envs
@@ -142,31 +113,14 @@ def test_msrun_env_has_no_cpu_fixes_for_ascend_workers(python):
 
 def test_msrun_env_follows_the_fake_ascend_kernel(python):
     """With the kernel on (fake) Ascend, the default job device is Ascend: no CPU fixes."""
-    out = python("""
-        from course_utils import distributed, runtime
-        runtime.setup(verbose=False)
-        env = distributed.msrun_env()
-        print(distributed.job_device(), sorted(k for k in runtime.cpu_fix_env("CPU") if k in env))
-    """, env={"COURSE_FAKE_DEVICE": "Ascend:2"})
+    out = python(["tests/programs/distributed_fake_ascend_env.py"], env={"COURSE_FAKE_DEVICE": "Ascend:2"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "Ascend []"
 
 
-def test_require_devices_stops_with_how_to_run_the_lesson(python):
-    out = python("""
-        from course_utils import distributed, runtime
-        from course_utils.distributed import LaunchError
-        assert distributed.require_devices(2, "CPU") == 2
-        assert distributed.require_devices(1, "Ascend") == 1
-        try:
-            distributed.require_devices(2, "Ascend")
-        except LaunchError as err:
-            print(err.kind, "|", err)
-        try:  # launch() checks first: nothing starts
-            distributed.launch(__file__ if False else "%s", workers=2, device="Ascend", log_dir="%s")
-        except LaunchError as err:
-            print(err.kind)
-    """ % (TRAIN_SCRIPT, "/tmp/ascend_require_devices_logs"), env={"COURSE_FAKE_DEVICE": "Ascend:1"})
+def test_require_devices_stops_with_how_to_run_the_lesson(python, tmp_path):
+    out = python(["tests/programs/distributed_require_devices.py", TRAIN_SCRIPT, tmp_path / "logs"],
+                 env={"COURSE_FAKE_DEVICE": "Ascend:1"})
     assert out.returncode == 0, out.stderr
     first, second = out.stdout.strip().splitlines()[-2:]
     assert first.startswith("not_enough_devices | This job starts 2 workers on Ascend")
@@ -175,13 +129,7 @@ def test_require_devices_stops_with_how_to_run_the_lesson(python):
 
 
 def test_require_devices_without_an_npu_says_zero(python):
-    out = python("""
-        from course_utils import distributed
-        try:
-            distributed.require_devices(2, "Ascend")
-        except distributed.LaunchError as err:
-            print(err)
-    """)
+    out = python(["tests/programs/distributed_no_npu.py"])
     assert out.returncode == 0, out.stderr
     assert "this machine has 0 NPUs" in out.stdout
 
@@ -322,21 +270,13 @@ def test_port_in_use_fails_at_once_and_starts_nothing(tmp_path, worker, busy_por
 # MindSpore's own cluster (slow: every process imports MindSpore)
 # ---------------------------------------------------------------------------------------------
 
-INIT_ONLY = textwrap.dedent("""
-    from course_utils import runtime
-    runtime.setup(device="CPU", verbose=False)
-    from mindspore.communication import init, get_rank
-    init()
-    print("rank", get_rank(), "connected", flush=True)
-""")
 
 
 @pytest.mark.integration
 def test_scheduler_port_taken_after_the_check_is_reported_quickly(tmp_path, monkeypatch, busy_port):
     """The port is free when checked but taken when the scheduler starts: msrun's workers would wait
     for the whole cluster timeout; the launcher reports it as soon as the scheduler fails."""
-    script = tmp_path / "init_only.py"
-    script.write_text(INIT_ONLY)
+    script = PROGRAMS / "msrun_init_only.py"
     monkeypatch.setattr(dist, "port_in_use", lambda port, host=dist.LOOPBACK: False)
     port = busy_port
     start = time.monotonic()
