@@ -89,7 +89,9 @@ def mindspore_runtime():
 _MODES = {"graph": "GRAPH_MODE", "pynative": "PYNATIVE_MODE"}
 
 
-def _set_mode(mode) -> None:
+def set_ms_mode(mode) -> None:
+    """Switch MindSpore to ``mode`` ("graph", "pynative" or a constant); ``_execution_mode`` puts GRAPH_MODE
+    back after the test."""
     import mindspore as ms
 
     ms.set_context(mode=getattr(ms, _MODES[mode]) if isinstance(mode, str) else mode)
@@ -103,10 +105,10 @@ def _execution_mode():
         return
     import mindspore as ms
 
-    _set_mode("graph")
+    set_ms_mode("graph")
     ms.set_seed(0)
     yield
-    _set_mode("graph")
+    set_ms_mode("graph")
 
 
 @pytest.fixture
@@ -117,7 +119,7 @@ def ms_mode(request):
     import mindspore as ms
 
     mode = getattr(request, "param", "graph")
-    _set_mode(mode)
+    set_ms_mode(mode)
     return ms.get_context("mode")
 
 

@@ -147,11 +147,10 @@ def test_restore_rejects_a_foreign_snapshot():
         snapshot_weights(object())
 
 
-@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-def test_training_continues_after_restore(mode):
+@pytest.mark.parametrize("ms_mode", ["pynative", "graph"], indirect=True)
+def test_training_continues_after_restore(ms_mode):
     """The trap: load_param_into_net into a net whose PyNative TrainOneStepCell already ran freezes
     training. restore() must leave the compiled step updating the visible weights."""
-    ms.set_context(mode=mode)
     ms.set_seed(1)
     x, y = _batch()
     net = SimpleNet()
@@ -211,7 +210,6 @@ def _dataset(n, seed):
 def test_history_callback_in_model_fit_records_steps_epochs_and_eval_loss():
     from mindspore.train import MAE, Model
 
-    ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(2)
     net = SimpleNet()
     model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.05), metrics={"mae": MAE()})

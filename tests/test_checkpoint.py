@@ -5,7 +5,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 
@@ -15,20 +14,13 @@ import pytest
 import mindspore as ms
 from mindspore import nn
 
+from conftest import PROGRAMS, ROOT
 from course_utils import checkpoint
 from course_utils.models import LeNet5
 from course_utils.training import fit
 
 FORMATS = pytest.mark.parametrize("suffix", [".ckpt", ".safetensors"])
-MODES = pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(autouse=True)
-def graph_mode():
-    ms.set_context(mode=ms.GRAPH_MODE)
-    yield
-    ms.set_context(mode=ms.GRAPH_MODE)
+MODES = pytest.mark.parametrize("ms_mode", ["graph", "pynative"], indirect=True)
 
 
 def _batches(n=6, batch=8, seed=0):
@@ -167,8 +159,7 @@ def test_another_architecture_is_refused(tmp_path):
 # ---- training continues after a restore (the reload trap) -----------------------------------------
 
 @MODES
-def test_training_continues_after_restoring_into_a_compiled_step(tmp_path, mode):
-    ms.set_context(mode=mode)
+def test_training_continues_after_restoring_into_a_compiled_step(tmp_path, ms_mode):
     batches = _batches(4)
     net, opt, step = _training(seed=1)
     for x, y in batches[:2]:
@@ -238,38 +229,12 @@ def test_fit_with_a_progress_bar_ends_with_a_plain_line(capsys):
 
 # ---- a writer killed in the middle of a save -------------------------------------------------------
 
-WRITER = textwrap.dedent("""
-    import os, sys, time
-    from course_utils import runtime
-    runtime.setup(verbose=False)
-    import numpy as np, mindspore as ms
-    from mindspore import nn
-    from course_utils import checkpoint
-
-    class Big(nn.Cell):
-        def __init__(self, n):
-            super().__init__()
-            self.w = ms.Parameter(ms.Tensor(np.full(n, 7.0, np.float32)), name="w")
-
-    target, how = sys.argv[1], sys.argv[2]
-    if how == "before_rename":
-        # everything written and flushed, then the process dies before os.replace
-        def stuck(*args, **kwargs):
-            open(target + ".ready", "w").close()
-            time.sleep(600)
-        os.replace = stuck
-        checkpoint.save(target, Big(1000))
-    else:
-        open(target + ".ready", "w").close()
-        while True:                      # big saves until killed, one of them half-way
-            checkpoint.save(target, Big(int(sys.argv[3])))
-""")
 
 
 def _start_writer(target: Path, how: str, size: int = 0):
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    return subprocess.Popen([sys.executable, "-c", WRITER, str(target), how, str(size)], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return subprocess.Popen([sys.executable, str(PROGRAMS / "checkpoint_writer.py"), str(target), how, str(size)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def _wait_for(predicate, timeout=120.0):

@@ -1,10 +1,11 @@
 """course_utils.distributed: the msrun launcher of notebook 06.
 
-The fast tests launch tiny worker scripts that do not import MindSpore (msrun runs any script), so
-the launcher's paths - success, a crashing worker, a hanging worker (timeout), Ctrl-C, a busy port -
-are exercised for real in a few seconds each, and every test checks that no process of the job is
-left. The slow tests run MindSpore's own cluster: a 2-worker training run whose ranks end with
-identical weights, and a scheduler that finds its port taken.
+Tiny worker scripts that do not import MindSpore (msrun runs any script) let the launcher's paths -
+success, a crashing worker, a hanging worker (timeout), Ctrl-C, a busy port - be exercised for real in a
+few seconds each, and every such test checks that no process of the job is left. The rest run
+MindSpore's own cluster: a 2-worker training run whose ranks end with identical weights, a scheduler
+that finds its port taken, notebook 06 under papermill. Every test that launches processes with msrun
+is marked ``integration`` (``make test`` runs them, ``make test-unit`` does not).
 """
 
 import json
@@ -20,36 +21,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import NOTEBOOKS
+from conftest import NOTEBOOKS, PROGRAMS
 from course_utils import distributed as dist
 from course_utils.distributed import LaunchError, launch
 
 TRAIN_SCRIPT = NOTEBOOKS / "scripts" / "train_dp.py"
 
-# A worker that does what it is told through environment variables; msrun's scheduler process
-# runs the same file (MS_ROLE=MS_SCHED) and simply exits.
-WORKER = textwrap.dedent("""
-    import os, sys, time
-    role, rank = os.environ.get("MS_ROLE"), os.environ.get("RANK_ID")
-    if role != "MS_WORKER":
-        sys.exit(0)
-    print(f"rank {rank} of {os.environ['MS_WORKER_NUM']} started", flush=True)
-    if rank == os.environ.get("FAIL_RANK"):
-        raise RuntimeError(f"rank {rank} gives up")
-    if rank == os.environ.get("KILL_RANK"):
-        time.sleep(2)  # a real worker dies after start-up; one that dies at once may not be named
-        os.kill(os.getpid(), 9)
-    if rank == os.environ.get("HANG_RANK") or os.environ.get("HANG_ALL"):
-        time.sleep(600)
-    print(f"rank {rank} done", flush=True)
-""")
-
-
 @pytest.fixture
-def worker(tmp_path):
-    path = tmp_path / "worker.py"
-    path.write_text(WORKER)
-    return path
+def worker():
+    """A tiny worker that does what it is told through environment variables (tests/programs/msrun_worker.py)."""
+    return PROGRAMS / "msrun_worker.py"
 
 
 @pytest.fixture
@@ -123,16 +104,7 @@ def test_msrun_env_puts_this_python_first_and_applies_runtime_settings():
 def test_msrun_env_has_no_cpu_fixes_for_ascend_workers(python):
     """Even in a kernel that runs on CPU with the fixes applied, Ascend workers get none of them (but a
     variable the user set stays: it is theirs)."""
-    out = python("""
-        import json
-        from course_utils import distributed, runtime
-        runtime.cpu_count = lambda: 2  # a small machine, where MS_DEV_HOST_BLOCKING_RUN applies
-        runtime.setup(device="CPU", verbose=False)
-        fixes = runtime.cpu_fix_env("CPU")
-        assert "MS_DEV_HOST_BLOCKING_RUN" in fixes
-        print(json.dumps({"cpu": {k: distributed.msrun_env("CPU").get(k) for k in fixes},
-                          "ascend": {k: distributed.msrun_env("Ascend").get(k) for k in fixes}}))
-    """)
+    out = python(["tests/programs/distributed_worker_env.py"])
     assert out.returncode == 0, out.stderr
     envs = json.loads(out.stdout.strip().splitlines()[-1])
     assert all(v is not None for v in envs["cpu"].values()), envs
@@ -141,31 +113,14 @@ def test_msrun_env_has_no_cpu_fixes_for_ascend_workers(python):
 
 def test_msrun_env_follows_the_fake_ascend_kernel(python):
     """With the kernel on (fake) Ascend, the default job device is Ascend: no CPU fixes."""
-    out = python("""
-        from course_utils import distributed, runtime
-        runtime.setup(verbose=False)
-        env = distributed.msrun_env()
-        print(distributed.job_device(), sorted(k for k in runtime.cpu_fix_env("CPU") if k in env))
-    """, env={"COURSE_FAKE_DEVICE": "Ascend:2"})
+    out = python(["tests/programs/distributed_fake_ascend_env.py"], env={"COURSE_FAKE_DEVICE": "Ascend:2"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "Ascend []"
 
 
-def test_require_devices_stops_with_how_to_run_the_lesson(python):
-    out = python("""
-        from course_utils import distributed, runtime
-        from course_utils.distributed import LaunchError
-        assert distributed.require_devices(2, "CPU") == 2
-        assert distributed.require_devices(1, "Ascend") == 1
-        try:
-            distributed.require_devices(2, "Ascend")
-        except LaunchError as err:
-            print(err.kind, "|", err)
-        try:  # launch() checks first: nothing starts
-            distributed.launch(__file__ if False else "%s", workers=2, device="Ascend", log_dir="%s")
-        except LaunchError as err:
-            print(err.kind)
-    """ % (TRAIN_SCRIPT, "/tmp/ascend_require_devices_logs"), env={"COURSE_FAKE_DEVICE": "Ascend:1"})
+def test_require_devices_stops_with_how_to_run_the_lesson(python, tmp_path):
+    out = python(["tests/programs/distributed_require_devices.py", TRAIN_SCRIPT, tmp_path / "logs"],
+                 env={"COURSE_FAKE_DEVICE": "Ascend:1"})
     assert out.returncode == 0, out.stderr
     first, second = out.stdout.strip().splitlines()[-2:]
     assert first.startswith("not_enough_devices | This job starts 2 workers on Ascend")
@@ -174,13 +129,7 @@ def test_require_devices_stops_with_how_to_run_the_lesson(python):
 
 
 def test_require_devices_without_an_npu_says_zero(python):
-    out = python("""
-        from course_utils import distributed
-        try:
-            distributed.require_devices(2, "Ascend")
-        except distributed.LaunchError as err:
-            print(err)
-    """)
+    out = python(["tests/programs/distributed_no_npu.py"])
     assert out.returncode == 0, out.stderr
     assert "this machine has 0 NPUs" in out.stdout
 
@@ -226,6 +175,7 @@ def test_launch_checks_its_arguments(tmp_path, worker):
 # Real launches of tiny workers
 # ---------------------------------------------------------------------------------------------
 
+@pytest.mark.integration
 def test_successful_launch_returns_each_ranks_log(tmp_path, worker):
     result = launch(worker, workers=2, log_dir=tmp_path / "logs", timeout=60, env=env())
     assert result.returncode == 0
@@ -236,6 +186,7 @@ def test_successful_launch_returns_each_ranks_log(tmp_path, worker):
     assert_no_leftovers(result)
 
 
+@pytest.mark.integration
 def test_crashing_worker_is_reported_and_the_others_are_stopped(tmp_path, worker):
     start = time.monotonic()
     with pytest.raises(LaunchError) as info:
@@ -252,6 +203,7 @@ def test_crashing_worker_is_reported_and_the_others_are_stopped(tmp_path, worker
     assert_no_leftovers(err.result)
 
 
+@pytest.mark.integration
 def test_worker_killed_by_a_signal_is_named_by_rank(tmp_path, worker):
     with pytest.raises(LaunchError) as info:
         launch(worker, workers=2, log_dir=tmp_path / "logs", timeout=60, env=env(KILL_RANK=0, HANG_RANK=1))
@@ -261,6 +213,7 @@ def test_worker_killed_by_a_signal_is_named_by_rank(tmp_path, worker):
     assert_no_leftovers(err.result)
 
 
+@pytest.mark.integration
 def test_timeout_stops_every_process(tmp_path, worker):
     start = time.monotonic()
     with pytest.raises(LaunchError) as info:
@@ -275,6 +228,7 @@ def test_timeout_stops_every_process(tmp_path, worker):
     assert_no_leftovers(err.result)
 
 
+@pytest.mark.integration
 def test_keyboard_interrupt_stops_every_process(tmp_path, worker):
     seen = {}
 
@@ -316,21 +270,13 @@ def test_port_in_use_fails_at_once_and_starts_nothing(tmp_path, worker, busy_por
 # MindSpore's own cluster (slow: every process imports MindSpore)
 # ---------------------------------------------------------------------------------------------
 
-INIT_ONLY = textwrap.dedent("""
-    from course_utils import runtime
-    runtime.setup(device="CPU", verbose=False)
-    from mindspore.communication import init, get_rank
-    init()
-    print("rank", get_rank(), "connected", flush=True)
-""")
 
 
-@pytest.mark.slow
+@pytest.mark.integration
 def test_scheduler_port_taken_after_the_check_is_reported_quickly(tmp_path, monkeypatch, busy_port):
     """The port is free when checked but taken when the scheduler starts: msrun's workers would wait
     for the whole cluster timeout; the launcher reports it as soon as the scheduler fails."""
-    script = tmp_path / "init_only.py"
-    script.write_text(INIT_ONLY)
+    script = PROGRAMS / "msrun_init_only.py"
     monkeypatch.setattr(dist, "port_in_use", lambda port, host=dist.LOOPBACK: False)
     port = busy_port
     start = time.monotonic()
@@ -343,7 +289,7 @@ def test_scheduler_port_taken_after_the_check_is_reported_quickly(tmp_path, monk
     assert_no_leftovers(err.result)
 
 
-@pytest.mark.slow
+@pytest.mark.integration
 def test_two_worker_training_ends_with_identical_weights(tmp_path):
     out = tmp_path / "run"
     result = launch(TRAIN_SCRIPT, ["--out", out, "--steps", 3, "--batch-size", 16, "--styles", "cell,no_reducer"],
@@ -383,7 +329,7 @@ def _insert_preflight(src, dest):
     return at + 1
 
 
-@pytest.mark.slow
+@pytest.mark.integration
 def test_notebook_06_stops_on_a_one_npu_machine_under_papermill(tmp_path, monkeypatch):
     """Notebook 06 with the preflight cell, on a (fake) one-NPU Ascend notebook: papermill stops at that cell with
     the message saying how to run the lesson, before any process is started."""
@@ -408,7 +354,7 @@ def test_notebook_06_stops_on_a_one_npu_machine_under_papermill(tmp_path, monkey
     assert not (tmp_path / "runs").exists(), "nothing was launched"
 
 
-@pytest.mark.slow
+@pytest.mark.integration
 def test_notebook_06_preflight_passes_on_cpu(tmp_path):
     """The same cell on CPU workers (this machine) lets the lesson go on."""
     import papermill as pm

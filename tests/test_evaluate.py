@@ -63,7 +63,6 @@ def test_most_confident_wrong_orders_by_confidence():
 
 @pytest.fixture(scope="module")
 def net_and_data():
-    ms.set_context(mode=ms.GRAPH_MODE)
     rng = np.random.default_rng(0)
     net = LeNet5()
     images = rng.normal(size=(10, 1, 28, 28)).astype(np.float32)

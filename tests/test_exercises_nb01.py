@@ -1,7 +1,8 @@
 """Notebook 01's checkers accept the reference solutions and reject typical wrong answers with the right message.
 
 Most cases run in PyNative mode (no compile per Cell, fast); the cases whose behaviour depends on the mode
-(NumPy inside construct) and the reference solutions also run in GRAPH_MODE.
+(NumPy inside construct) and the reference solutions also run in GRAPH_MODE. The mode comes from conftest's
+``ms_mode`` fixture (``pynative`` below is its shorthand, which tests/test_i18n_nb01.py imports).
 """
 
 import math
@@ -12,27 +13,18 @@ import pytest
 ms = pytest.importorskip("mindspore")
 from mindspore import nn, ops  # noqa: E402
 
+from conftest import set_ms_mode  # noqa: E402
 from course_utils.exercises import Outcome, ____, nb01  # noqa: E402
 
-
-def _switch_mode(mode):
-    previous = ms.get_context("mode")
-    ms.set_context(mode=mode)
-    return previous
+#: For the tests that also run compiled: ``ms_mode`` (tests/conftest.py) in GRAPH_MODE.
+GRAPH = pytest.mark.parametrize("ms_mode", ["graph"], indirect=True)
 
 
 @pytest.fixture
 def pynative():
-    previous = _switch_mode(ms.PYNATIVE_MODE)
-    yield
-    _switch_mode(previous)
-
-
-@pytest.fixture
-def graph():
-    previous = _switch_mode(ms.GRAPH_MODE)
-    yield
-    _switch_mode(previous)
+    """``ms_mode`` with "pynative", as a fixture of its own name (the Chinese tests use it module-wide);
+    conftest's ``_execution_mode`` restores GRAPH_MODE after the test."""
+    set_ms_mode("pynative")
 
 
 def incorrect(exercise, answer, *fragments):
@@ -163,7 +155,8 @@ def test_q1_accepts_the_reference(pynative):
 
 
 @pytest.mark.slow
-def test_q1_accepts_the_reference_compiled(graph):
+@GRAPH
+def test_q1_accepts_the_reference_compiled(ms_mode):
     assert nb01.q1.check(*nb01.q1.reference()) == Outcome.CORRECT
 
 
@@ -191,7 +184,8 @@ def test_q1_rejects(pynative, answer, fragments):
 
 
 @pytest.mark.slow
-def test_q1_rejects_numpy_inside_construct_compiled(graph):
+@GRAPH
+def test_q1_rejects_numpy_inside_construct_compiled(ms_mode):
     # GRAPH_MODE runs the NumPy part through its Python fallback: the value is right, the gradient is zero
     incorrect(nb01.q1, NumpyInside, "got all zeros", "Section 7")
 
@@ -248,7 +242,8 @@ def test_q2_accepts_the_reference(pynative):
 
 
 @pytest.mark.slow
-def test_q2_accepts_the_reference_compiled(graph):
+@GRAPH
+def test_q2_accepts_the_reference_compiled(ms_mode):
     assert nb01.q2.check(*nb01.q2.reference()) == Outcome.CORRECT
 
 
@@ -322,7 +317,8 @@ def test_q3_accepts_the_reference(pynative):
 
 
 @pytest.mark.slow
-def test_q3_accepts_the_reference_compiled(graph):
+@GRAPH
+def test_q3_accepts_the_reference_compiled(ms_mode):
     assert nb01.q3.check(*nb01.q3.reference()) == Outcome.CORRECT
 
 

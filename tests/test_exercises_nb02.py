@@ -1,6 +1,7 @@
 """Notebook 02's exercise checks accept the reference and the shown solutions, and reject the typical
 mistakes (no has_aux, no depend, per-tensor clipping, summed accumulation, ...) with the right message."""
 
+import functools
 import re
 import sys
 import tempfile
@@ -10,14 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from course_utils import runtime
+import mindspore as ms
+from mindspore import ops
 
-runtime.setup(device="CPU", mode="graph", seed=0, verbose=False)
-
-import mindspore as ms  # noqa: E402
-from mindspore import ops  # noqa: E402
-
-from course_utils.exercises import Outcome, ____, nb02  # noqa: E402
+from course_utils.exercises import Outcome, ____, nb02
 
 SOURCES = tempfile.TemporaryDirectory(prefix="nb02-answers-")
 
@@ -77,18 +74,15 @@ def test_q1_not_attempted():
 
 
 def test_q1_rejects_missing_has_aux():
-    wrong = from_source(step_source(has_aux="False"), "build_train_step", "<nb02-q1-no-aux>")
-    assert_incorrect(nb02.q1.check(wrong), "expected the SGD update", "loss + logits.sum()")
+    assert_incorrect(checked("q1-no-aux"), "expected the SGD update", "loss + logits.sum()")
 
 
 def test_q1_rejects_forgotten_depend():
-    wrong = from_source(step_source(update="optimizer(grads)", result="loss"), "build_train_step", "<nb02-q1-nodep>")
-    assert_incorrect(nb02.q1.check(wrong), "no ops.depend", "eliminated by mistake")
+    assert_incorrect(checked("q1-no-depend"), "no ops.depend", "eliminated by mistake")
 
 
 def test_q1_rejects_no_update_and_tuple_result():
-    no_update = from_source(step_source(result="loss"), "build_train_step", "<nb02-q1-noupdate>")
-    assert_incorrect(nb02.q1.check(no_update), "expected the SGD update", "did not change")
+    assert_incorrect(checked("q1-no-update"), "expected the SGD update", "did not change")
     as_tuple = from_source(step_source(result="loss, ops.depend(loss, optimizer(grads))"), "build_train_step",
                            "<nb02-q1-tuple>")
     assert_incorrect(nb02.q1.check(as_tuple), "expected only the loss")
@@ -121,7 +115,7 @@ def test_q2_rejects_per_tensor_clipping():
 
 
 def test_q2_rejects_no_clipping_and_always_rescaling():
-    assert_incorrect(nb02.q2.check(clipped("", "<nb02-q2-none>")), "not clipped")
+    assert_incorrect(checked("q2-no-clipping"), "not clipped")
     always = clipped("grads = tuple([g * max_norm / ops.sqrt(ops.addn([(t * t).sum() for t in grads])) "
                      "for g in grads])", "<nb02-q2-always>")
     assert_incorrect(nb02.q2.check(always), "max_norm=1000.0", "unclipped")
@@ -151,18 +145,45 @@ def accumulating(*replacements, name):
     return from_source(source, "build_accumulating_step", name)
 
 
+#: Typical wrong answers, by name: (exercise, a function building the answer). Several tests look at the same
+#: answer's result (its specific message, and that no message names the fix): ``checked`` checks each once.
+WRONG = {
+    "q1-no-aux": (nb02.q1, lambda: from_source(step_source(has_aux="False"), "build_train_step", "<nb02-q1-no-aux>")),
+    "q1-no-depend": (nb02.q1, lambda: from_source(step_source(update="optimizer(grads)", result="loss"),
+                                                  "build_train_step", "<nb02-q1-nodep>")),
+    "q1-no-update": (nb02.q1, lambda: from_source(step_source(result="loss"), "build_train_step",
+                                                  "<nb02-q1-noupdate>")),
+    "q2-no-clipping": (nb02.q2, lambda: clipped("", "<nb02-q2-none>")),
+    "q3-summed": (nb02.q3, lambda: accumulating(("grad / k", "grad"), name="<nb02-q3-summed>")),
+    "q3-accum-prefix": (nb02.q3, lambda: accumulating(('prefix="grad_accum"', 'prefix="accum"'),
+                                                      name="<nb02-q3-prefix>")),
+    "q3-updates-every-call": (nb02.q3, lambda: accumulating(('if calls["n"] % k == 0:', "if True:"),
+                                                            name="<nb02-q3-every-call>")),
+    "q3-never-zeroed": (nb02.q3, lambda: accumulating(
+        ("done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))", "pass"),
+        name="<nb02-q3-never-zeroed>")),
+    "q3-overwrites": (nb02.q3, lambda: accumulating(("ops.assign_add(buf, grad / k)", "ops.assign(buf, grad)"),
+                                                    name="<nb02-q3-overwrites>")),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def checked(name: str):
+    """The (English) result of checking the wrong answer ``name`` of WRONG, computed once per session."""
+    exercise, build = WRONG[name]
+    return exercise.check(build())
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("replacements, fragments", [
-    ([("grad / k", "grad")], ("4 times too large",)),
-    ([('prefix="grad_accum"', 'prefix="accum"')], ("RuntimeError", "already exists")),
-    ([("if calls[\"n\"] % k == 0:", "if True:")], ("got changed weights after call 1",)),
-    ([("done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))", "pass")],
-     ("also contains the first round",)),
-    ([("ops.assign_add(buf, grad / k)", "ops.assign(buf, grad)")], ("only the last micro-batch",)),
+@pytest.mark.parametrize("name, fragments", [
+    ("q3-summed", ("4 times too large",)),
+    ("q3-accum-prefix", ("RuntimeError", "already exists")),
+    ("q3-updates-every-call", ("got changed weights after call 1",)),
+    ("q3-never-zeroed", ("also contains the first round",)),
+    ("q3-overwrites", ("only the last micro-batch",)),
 ], ids=["summed", "accum-prefix", "updates-every-call", "never-zeroed", "overwrites"])
-def test_q3_rejects_typical_mistakes(replacements, fragments):
-    wrong = accumulating(*replacements, name=f"<nb02-q3-{fragments[0][:8]}>")
-    assert_incorrect(nb02.q3.check(wrong), *fragments)
+def test_q3_rejects_typical_mistakes(name, fragments):
+    assert_incorrect(checked(name), *fragments)
 
 
 def test_q3_not_attempted():
@@ -173,18 +194,10 @@ FIX_WORDS = ("Write ", "Apply ", "Divide", "Use another", "set the buffers", "Ca
              "has_aux=True", "unpack", "should ")
 
 
-def test_messages_report_symptoms_not_fixes():
-    """Each wrong answer above gets expected vs got; the fix is in .hint() and .solution(), not in the message."""
-    wrong = [
-        (nb02.q1, from_source(step_source(has_aux="False"), "build_train_step", "<nb02-fx-1>")),
-        (nb02.q1, from_source(step_source(result="loss"), "build_train_step", "<nb02-fx-2>")),
-        (nb02.q2, from_source(nb02.q2.solution_text.replace("grads = ops.clip_by_global_norm(grads, max_norm)", "pass"),
-                              "build_clipped_step", "<nb02-fx-3>")),
-        (nb02.q3, accumulating(("grad / k", "grad"), name="<nb02-fx-4>")),
-        (nb02.q3, accumulating(('prefix="grad_accum"', 'prefix="accum"'), name="<nb02-fx-5>")),
-    ]
-    for exercise, answer in wrong:
-        message = exercise.check(answer).message
-        assert exercise.check(answer) == Outcome.INCORRECT
-        named = [w for w in FIX_WORDS if w in message]
-        assert not named, f"the message names a fix ({named}): {message}"
+@pytest.mark.parametrize("name", ["q1-no-aux", "q1-no-update", "q2-no-clipping", "q3-summed", "q3-accum-prefix"])
+def test_messages_report_symptoms_not_fixes(name):
+    """Each wrong answer gets expected vs got; the fix is in .hint() and .solution(), not in the message."""
+    message = checked(name).message
+    assert checked(name) == Outcome.INCORRECT, message
+    named = [w for w in FIX_WORDS if w in message]
+    assert not named, f"the message names a fix ({named}): {message}"

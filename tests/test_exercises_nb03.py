@@ -9,11 +9,6 @@ from mindspore import nn, ops
 from course_utils.exercises import Outcome, ____, nb03
 
 
-@pytest.fixture(autouse=True, scope="module")
-def graph_mode():
-    ms.set_context(mode=ms.GRAPH_MODE)
-
-
 # ---- q1: WithLossCell for a two-output network -----------------------------------------------------
 
 def test_two_head_net_is_deterministic_and_returns_two_outputs():

@@ -9,11 +9,6 @@ from mindspore import nn
 from course_utils.exercises import Outcome, ____, nb04
 
 
-@pytest.fixture(autouse=True, scope="module")
-def graph_mode():
-    ms.set_context(mode=ms.GRAPH_MODE)
-
-
 # ---- q1: flatten size ------------------------------------------------------------------------------
 
 def test_q1_accepts_the_reference_and_a_plain_solution():

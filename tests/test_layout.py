@@ -1,6 +1,7 @@
 """The course's layout: the lessons on disk are exactly the README's lesson table, and the test suite's
 own rules (tests/conftest.py) hold."""
 
+import re
 import sys
 
 import pytest
@@ -23,6 +24,11 @@ def test_child_programs_are_files_not_strings():
     for path in PROGRAMS.glob("*.py"):
         compile(path.read_text(encoding="utf-8"), str(path), "exec")
         assert path.read_text(encoding="utf-8").startswith('"""'), f"{path.name}: say what it prints"
+    # no program in a string: neither given to the python fixture nor kept in a constant for a child process
+    string_programs = re.compile(r'python\(\s*"""|= textwrap\.dedent\(\s*"""\s*\n\s*(import|from) ')
+    offenders = [path.name for path in sorted((ROOT / "tests").glob("test_*.py"))
+                 if string_programs.search(path.read_text(encoding="utf-8"))]
+    assert offenders == []
 
 
 def test_every_test_has_a_time_limit(request):
@@ -42,9 +48,7 @@ def test_no_runtime_setup_at_collection():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.startswith("runtime.setup("):
                 offenders.append(path.name)
-    # Left to their owners at the merge: empty this set when they use the conftest fixture instead.
-    known = {"test_training.py", "test_exercises_nb02.py"}
-    assert set(offenders) <= known, sorted(set(offenders) - known)
+    assert offenders == []
 
 
 def test_mindspore_runs_in_graph_mode_with_the_session_setup(mindspore_runtime):
@@ -72,8 +76,6 @@ def test_after_a_pynative_test_the_mode_is_graph_again():
 
 def test_the_makefile_and_the_browser_suite_name_the_same_chinese_lessons():
     """The Chinese lessons the browser suite runs are exactly the ones make test leaves out of nbval."""
-    import re
-
     from browser.settings import ZH_NOTEBOOK_FILES
 
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")

@@ -12,15 +12,6 @@ DELTAS = (0.5, 1.0, 2.0)
 REDUCTIONS = ("none", "mean", "sum")
 
 
-@pytest.fixture
-def mode(request):
-    """Run a test in the given MindSpore mode and restore the previous one."""
-    previous = ms.get_context("mode")
-    ms.set_context(mode=request.param)
-    yield request.param
-    ms.set_context(mode=previous)
-
-
 def inputs(delta_values=DELTAS, seed=0):
     """Random errors plus hand-picked ones: zero, tiny, huge and exactly +-delta."""
     rng = np.random.default_rng(seed)
@@ -30,9 +21,9 @@ def inputs(delta_values=DELTAS, seed=0):
     return labels + error, labels
 
 
-@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE], indirect=True)
+@pytest.mark.parametrize("ms_mode", ["pynative"], indirect=True)
 @pytest.mark.parametrize("dtype", ["float32", "float16"])
-def test_matches_builtin_every_delta_and_reduction(mode, dtype):
+def test_matches_builtin_every_delta_and_reduction(ms_mode, dtype):
     logits, labels = inputs()
     x, y = ms.Tensor(logits, getattr(ms, dtype)), ms.Tensor(labels, getattr(ms, dtype))
     tol = 1e-6 if dtype == "float32" else 1e-3
@@ -46,8 +37,8 @@ def test_matches_builtin_every_delta_and_reduction(mode, dtype):
                                        rtol=tol, atol=tol, err_msg=f"delta={delta} reduction={reduction}")
 
 
-@pytest.mark.parametrize("mode", [ms.GRAPH_MODE], indirect=True)
-def test_matches_builtin_compiled(mode):
+@pytest.mark.parametrize("ms_mode", ["graph"], indirect=True)
+def test_matches_builtin_compiled(ms_mode):
     logits, labels = inputs()
     x, y = ms.Tensor(logits), ms.Tensor(labels)
     for reduction in ("none", "mean"):
@@ -55,9 +46,9 @@ def test_matches_builtin_compiled(mode):
                                    nn.HuberLoss(reduction, 1.0)(x, y).asnumpy(), rtol=1e-6, atol=1e-6)
 
 
-@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE], indirect=True)
+@pytest.mark.parametrize("ms_mode", ["pynative"], indirect=True)
 @pytest.mark.parametrize("delta", DELTAS)
-def test_exact_at_the_boundary(mode, delta):
+def test_exact_at_the_boundary(ms_mode, delta):
     error = np.array([delta, -delta], np.float32)
     zero = np.zeros(2, np.float32)
     loss = HuberLoss(delta, "none")(ms.Tensor(error), ms.Tensor(zero)).asnumpy()
@@ -65,16 +56,16 @@ def test_exact_at_the_boundary(mode, delta):
     assert np.array_equal(loss, nn.HuberLoss("none", delta)(ms.Tensor(error), ms.Tensor(zero)).asnumpy())
 
 
-@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], indirect=True)
-def test_gradient_is_clipped_error(mode):
+@pytest.mark.parametrize("ms_mode", ["pynative", "graph"], indirect=True)
+def test_gradient_is_clipped_error(ms_mode):
     error = np.linspace(-4, 4, 33).astype(np.float32)
     zero = np.zeros_like(error)
     grad = ms.grad(HuberLoss(1.5, "sum"), grad_position=0)(ms.Tensor(error), ms.Tensor(zero)).asnumpy()
     np.testing.assert_allclose(grad, np.clip(error, -1.5, 1.5), atol=1e-6)
 
 
-@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE], indirect=True)
-def test_functional_huber_and_broadcasting(mode):
+@pytest.mark.parametrize("ms_mode", ["pynative"], indirect=True)
+def test_functional_huber_and_broadcasting(ms_mode):
     e = ms.Tensor([-3.0, -1.0, 0.0, 0.5, 2.0], ms.float32)
     np.testing.assert_allclose(huber(e, 1.0).asnumpy(), [2.5, 0.5, 0.0, 0.125, 1.5])
     # labels broadcast against logits, as with nn.HuberLoss
@@ -84,8 +75,8 @@ def test_functional_huber_and_broadcasting(mode):
                                [[0.0, 0.5, 1.5], [0.0, 0.0, 0.5]])
 
 
-@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE], indirect=True)
-def test_integer_logits_are_rejected(mode):
+@pytest.mark.parametrize("ms_mode", ["pynative"], indirect=True)
+def test_integer_logits_are_rejected(ms_mode):
     with pytest.raises(TypeError, match="floating-point logits"):
         HuberLoss()(ms.Tensor([1, 2]), ms.Tensor([0, 0]))
 

@@ -1,4 +1,5 @@
-"""course_utils.run: parameter planning, fail-fast checks, the papermill runner and its summary."""
+"""course_utils.run: parameter planning, fail-fast checks, the papermill runner and its summary.
+The command line is tested in-process (``run.main([...])``): it needs no fresh interpreter."""
 
 import json
 from pathlib import Path
@@ -6,7 +7,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import NOTEBOOKS, run_python
+from conftest import NOTEBOOKS
 from course_utils import run
 
 
@@ -92,11 +93,10 @@ def test_probe_devices_reports_the_fake_npu(monkeypatch):
     assert run.probe_devices() == {"Ascend": 1, "CPU": runtime.cpu_count()}
 
 
-def test_cli_stops_on_a_one_npu_machine_before_running(tmp_path):
-    out = run_python("from course_utils.run import main; raise SystemExit(main(['-n', '06', '--out', %r]))"
-                     % str(tmp_path), env={"COURSE_FAKE_DEVICE": "Ascend:1"})
-    assert out.returncode == 2, out.stdout + out.stderr
-    assert "06_data_parallel: 2 workers on Ascend need 2 NPUs" in out.stderr
+def test_cli_stops_on_a_one_npu_machine_before_running(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("COURSE_FAKE_DEVICE", "Ascend:1")
+    assert run.main(["-n", "06", "--out", str(tmp_path)]) == 2
+    assert "06_data_parallel: 2 workers on Ascend need 2 NPUs" in capsys.readouterr().err
     assert not list(tmp_path.iterdir()), "nothing may run"
 
 
@@ -159,10 +159,9 @@ def test_record_rejects_non_scalars():
         run.record(bad=[1, 2])
 
 
-def test_cli_rejects_undeclared_parameter_before_running():
-    out = run_python("from course_utils.run import main; raise SystemExit(main(['-n', '00', '-p', 'NOPE=1']))")
-    assert out.returncode == 2
-    assert "'NOPE' is not declared" in out.stderr
+def test_cli_rejects_undeclared_parameter_before_running(capsys):
+    assert run.main(["-n", "00", "-p", "NOPE=1"]) == 2
+    assert "'NOPE' is not declared" in capsys.readouterr().err
 
 
 @pytest.mark.slow

@@ -3,29 +3,39 @@ Each case runs in a fresh interpreter because MindSpore reads its environment wh
 
 import json
 
+import pytest
+
 from course_utils import runtime
 
 
-def test_recommended_fixes_only_for_cpu():
-    assert runtime.recommended_cpu_fixes("Ascend") == {}
-    assert runtime.recommended_cpu_fixes("GPU") == {}
+@pytest.mark.parametrize("avx512, cores, expected", [
+    (True, 2, {"ONEDNN_MAX_CPU_ISA": "AVX2", "MS_DEV_HOST_BLOCKING_RUN": "1"}),
+    (False, 8, {"MS_DEV_HOST_BLOCKING_RUN": "1"}),
+    (True, 9, {"ONEDNN_MAX_CPU_ISA": "AVX2"}),
+    (False, 64, {}),
+], ids=["avx512-2cores", "avx2-8cores", "avx512-9cores", "avx2-64cores"])
+def test_recommended_fixes_follow_the_cpu_and_only_for_cpu(monkeypatch, avx512, cores, expected):
+    """The facts of this host are faked, so every branch is tested on every host."""
+    monkeypatch.setattr(runtime, "has_avx512", lambda: avx512)
+    monkeypatch.setattr(runtime, "cpu_count", lambda: cores)
     fixes = runtime.recommended_cpu_fixes("CPU")
-    if runtime.has_avx512():
-        assert fixes["ONEDNN_MAX_CPU_ISA"][0] == "AVX2"
-    if runtime.cpu_count() <= 8:
-        assert fixes["MS_DEV_HOST_BLOCKING_RUN"][0] == "1"
-    assert runtime.cpu_fix_env("CPU") == {k: v for k, (v, _) in fixes.items()}
+    assert {k: v for k, (v, _) in fixes.items()} == expected == runtime.cpu_fix_env("CPU")
+    assert all(reason for _, reason in fixes.values())
+    if "MS_DEV_HOST_BLOCKING_RUN" in fixes:
+        assert fixes["MS_DEV_HOST_BLOCKING_RUN"][1].startswith(f"{cores} cores:")
+    assert runtime.recommended_cpu_fixes("Ascend") == {} == runtime.recommended_cpu_fixes("GPU")
+
+
+@pytest.mark.parametrize("machine, flags, expected", [
+    ("x86_64", {"avx2", "avx512f"}, True), ("x86_64", {"avx2"}, False), ("aarch64", {"avx512f"}, False)])
+def test_avx512_is_read_from_the_cpu_flags_of_an_x86_cpu(monkeypatch, machine, flags, expected):
+    monkeypatch.setattr(runtime.platform, "machine", lambda: machine)
+    monkeypatch.setattr(runtime, "cpu_flags", lambda: flags)
+    assert runtime.has_avx512() is expected
 
 
 def test_setup_applies_fixes_before_mindspore_loads(python):
-    out = python("""
-        import json, os, sys
-        from course_utils import runtime
-        assert "mindspore" not in sys.modules
-        info = runtime.setup(verbose=False)
-        print(json.dumps({"fixes": info.cpu_fixes, "env": {k: os.environ.get(k) for k in info.cpu_fixes},
-                          "device": info.device, "mode": info.mode}))
-    """)
+    out = python(["tests/programs/runtime_setup_before_import.py"])
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout.strip().splitlines()[-1])
     assert result["device"] == "CPU" and result["mode"] == "GRAPH_MODE"
@@ -35,58 +45,33 @@ def test_setup_applies_fixes_before_mindspore_loads(python):
 
 
 def test_setup_is_idempotent_and_switches_mode(python):
-    out = python("""
-        from course_utils import runtime
-        import numpy as np
-        runtime.setup(seed=1)
-        import mindspore as ms
-        a = ms.ops.ones((2,), ms.float32) * 2
-        info = runtime.setup(mode="pynative", seed=2)
-        assert ms.get_context("mode") == ms.PYNATIVE_MODE
-        info = runtime.setup(mode="graph")
-        assert ms.get_context("mode") == ms.GRAPH_MODE
-        print(info.summary())
-    """)
+    out = python(["tests/programs/runtime_setup_twice.py"])
     assert out.returncode == 0, out.stderr
     assert "setup() called again: still on CPU" in out.stdout
     assert "mode switched from PYNATIVE_MODE to GRAPH_MODE" in out.stdout
 
 
-def test_user_settings_win_and_opt_out(python):
-    out = python("""
-        import os
-        from course_utils import runtime
-        info = runtime.setup(verbose=False)
-        print(info.cpu_fixes, os.environ.get("MS_DEV_HOST_BLOCKING_RUN"))
-    """, env={"ONEDNN_MAX_CPU_ISA": "AVX512_CORE", "COURSE_CPU_FIXES": "0"})
+@pytest.mark.parametrize("avx512", [True, False], ids=["avx512", "avx2"])
+def test_user_settings_win_and_opt_out(python, avx512):
+    """On a (faked) 2-core machine, with or without AVX-512: the user's ONEDNN_MAX_CPU_ISA is kept and named
+    where the course would set it, and COURSE_CPU_FIXES=0 leaves MS_DEV_HOST_BLOCKING_RUN unset."""
+    out = python(["tests/programs/runtime_user_settings.py", str(avx512)],
+                 env={"ONEDNN_MAX_CPU_ISA": "AVX512_CORE", "COURSE_CPU_FIXES": "0"})
     assert out.returncode == 0, out.stderr
-    if runtime.has_avx512():
-        assert "AVX512_CORE (set by you)" in out.stdout
-    assert out.stdout.strip().endswith("None"), "opt-out must leave MS_DEV_HOST_BLOCKING_RUN unset"
+    fixes, blocking = json.loads(out.stdout.strip().splitlines()[-1])
+    assert fixes == ({"ONEDNN_MAX_CPU_ISA": "AVX512_CORE (set by you)"} if avx512 else {})
+    assert blocking is None, "opt-out must leave MS_DEV_HOST_BLOCKING_RUN unset"
 
 
 def test_unavailable_device_names_what_was_found(python):
-    out = python("""
-        from course_utils import runtime
-        try:
-            runtime.setup(device="Ascend", verbose=False)
-        except runtime.DeviceUnavailableError as exc:
-            print("ERR", exc)
-    """)
+    out = python(["tests/programs/runtime_no_ascend.py"])
     assert out.returncode == 0, out.stderr
     assert "ERR Device 'Ascend' is not available" in out.stdout
     assert "devices found: CPU" in out.stdout
 
 
 def test_switching_device_later_says_restart(python):
-    out = python("""
-        from course_utils import runtime
-        runtime.setup(verbose=False)
-        try:
-            runtime.setup(device="GPU", verbose=False)
-        except runtime.DeviceUnavailableError as exc:
-            print("ERR", exc)
-    """)
+    out = python(["tests/programs/runtime_switch_device.py"])
     assert "Restart the kernel" in out.stdout, out.stdout + out.stderr
 
 
@@ -109,15 +94,7 @@ def test_setup_can_be_retried_after_a_failed_device():
     """A failed setup(device="Ascend") must not break the next call (it used to raise KeyError('device'))."""
     from conftest import run_python
 
-    out = run_python("""
-        from course_utils import runtime
-        try:
-            runtime.setup(device="Ascend", verbose=False)
-        except runtime.DeviceUnavailableError as exc:
-            print("first:", str(exc).splitlines()[0][:40])
-        info = runtime.setup(device="CPU")
-        print("second:", info.device)
-    """)
+    out = run_python(["tests/programs/runtime_retry_after_failed_device.py"])
     assert out.returncode == 0, out.stderr
     assert "first: Device 'Ascend' is not available" in out.stdout
     assert "second: CPU" in out.stdout
@@ -126,12 +103,7 @@ def test_setup_can_be_retried_after_a_failed_device():
 def test_auto_says_when_the_ascend_plugin_did_not_load(python):
     """NPU device files present but the plugin failed (CANN not sourced): auto falls back to CPU *and says so*,
     with MindSpore's own plugin error; the CPU fixes it could not apply are named."""
-    out = python("""
-        from course_utils import runtime
-        runtime.ascend_device_files = lambda: ["/dev/davinci0"]
-        runtime.cpu_count = lambda: 2
-        info = runtime.setup()
-    """)
+    out = python(["tests/programs/runtime_ascend_plugin_missing.py"])
     assert out.returncode == 0, out.stderr
     assert "device CPU" in out.stdout
     assert "has Ascend NPUs (/dev/davinci0) but MindSpore's Ascend plugin did not load" in out.stdout
@@ -140,26 +112,15 @@ def test_auto_says_when_the_ascend_plugin_did_not_load(python):
 
 
 def test_auto_without_npu_files_says_nothing_about_ascend(python):
-    out = python("""
-        from course_utils import runtime
-        runtime.setup()
-    """, env={"ASCEND_HOME_PATH": "/usr/local/Ascend/ascend-toolkit/latest"})
+    out = python(["tests/programs/runtime_auto_setup.py"],
+                 env={"ASCEND_HOME_PATH": "/usr/local/Ascend/ascend-toolkit/latest"})
     assert out.returncode == 0, out.stderr
     assert "Ascend" not in out.stdout, "CANN installed without NPUs is a CPU machine"
     assert "CPU fixes:" in out.stdout
 
 
 def test_fake_ascend_records_device_and_exact_numerics(python):
-    out = python("""
-        import json
-        from course_utils import runtime
-        assert runtime.available_devices() == ["Ascend", "CPU"] and runtime.device_count("Ascend") == 1
-        info = runtime.setup(mode="pynative", exact=True)
-        runtime.setup(mode="graph", exact=True)  # again: nothing is applied twice
-        import mindspore as ms
-        print(json.dumps({"calls": runtime.fake_calls(), "device": info.device, "fixes": info.cpu_fixes,
-                          "real": ms.get_context("device_target"), "exact": info.exact}))
-    """, env={"COURSE_FAKE_DEVICE": "Ascend:1"})
+    out = python(["tests/programs/runtime_fake_ascend_exact.py"], env={"COURSE_FAKE_DEVICE": "Ascend:1"})
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got["calls"] == [["set_device", "Ascend"], ["exact", "set_deterministic(True)"],
@@ -171,11 +132,7 @@ def test_fake_ascend_records_device_and_exact_numerics(python):
 
 
 def test_exact_on_cpu_needs_nothing(python):
-    out = python("""
-        from course_utils import runtime
-        info = runtime.setup(device="CPU", exact=True, verbose=False)
-        print(info.exact, runtime.fake_calls())
-    """)
+    out = python(["tests/programs/runtime_exact_on_cpu.py"])
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().endswith("[] []")
 
@@ -215,14 +172,7 @@ def test_version_range():
 
 
 def test_setup_refuses_an_unsupported_version(python):
-    out = python("""
-        from course_utils import runtime
-        runtime.installed_mindspore_version = lambda: "2.6.0"
-        try:
-            runtime.setup()
-        except runtime.UnsupportedVersionError as exc:
-            print("ERR", exc)
-    """)
+    out = python(["tests/programs/runtime_unsupported_version.py"])
     assert out.returncode == 0, out.stderr
     assert "ERR MindSpore 2.6.0 is older than this course supports (2.7.1 to 2.10.x)" in out.stdout
 
@@ -230,19 +180,7 @@ def test_setup_refuses_an_unsupported_version(python):
 def test_fake_ascend_perf_lab_skips_cpu_only_experiments_without_a_process(python):
     """On (fake) Ascend the performance lab's CPU-only experiments say why they skip and start no process
     (notebook 05 passes info.device to bench.Options)."""
-    out = python("""
-        import subprocess
-        from course_utils import bench, runtime
-        info = runtime.setup(verbose=False)
-
-        def no_process(*args, **kwargs):
-            raise AssertionError(f"a process was started: {args[0] if args else kwargs}")
-
-        subprocess.run = subprocess.Popen = subprocess.check_output = no_process
-        for name in ("cpu_traps", "find_trap"):
-            result = bench.run_experiment(name, device=info.device, quick=True)
-            print(name, "|", result.skipped)
-    """, env={"COURSE_FAKE_DEVICE": "Ascend:1"})
+    out = python(["tests/programs/runtime_fake_ascend_perf_lab.py"], env={"COURSE_FAKE_DEVICE": "Ascend:1"})
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()[-2:]
     assert lines[0].startswith("cpu_traps | ") and lines[0].endswith("not Ascend")

@@ -3,18 +3,14 @@
 import numpy as np
 import pytest
 
-from course_utils import runtime
+import mindspore as ms
+from mindspore import nn, ops
 
-runtime.setup(device="CPU", mode="graph", seed=0, verbose=False)
-
-import mindspore as ms  # noqa: E402
-from mindspore import nn, ops  # noqa: E402
-
-from course_utils.callbacks import restore_weights, snapshot_weights  # noqa: E402
-from course_utils.data import synthetic_regression  # noqa: E402
-from course_utils.losses import HuberLoss  # noqa: E402
-from course_utils.models import SimpleNet  # noqa: E402
-from course_utils.training import ACCUM_PREFIX, global_norm, make_train_step, tensor_norms  # noqa: E402
+from course_utils.callbacks import restore_weights, snapshot_weights
+from course_utils.data import synthetic_regression
+from course_utils.losses import HuberLoss
+from course_utils.models import SimpleNet
+from course_utils.training import ACCUM_PREFIX, global_norm, make_train_step, tensor_norms
 
 # ---------------------------------------------------------------------------------------------
 # The functional step (notebook 02)
@@ -22,7 +18,18 @@ from course_utils.training import ACCUM_PREFIX, global_norm, make_train_step, te
 
 X_NP, Y_NP = synthetic_regression(n_samples=64, outlier_fraction=0.1, seed=1)
 X, Y = ms.Tensor(X_NP), ms.Tensor(Y_NP)
-START = snapshot_weights(SimpleNet())
+
+
+def _start_weights(seed=0):
+    """Fixed starting weights, uniform in +-1/sqrt(fan_in) like MindSpore's default, from NumPy: this runs at
+    collection, before conftest's session setup seeds MindSpore."""
+    rng = np.random.default_rng(seed)
+    shapes = {name: p.shape for name, p in SimpleNet().parameters_and_names()}
+    bound = {name: 1 / np.sqrt(shapes[name.split(".")[0] + ".weight"][1]) for name in shapes}
+    return {name: rng.uniform(-bound[name], bound[name], shape).astype(np.float32) for name, shape in shapes.items()}
+
+
+START = _start_weights()
 
 
 def twin(optimizer=nn.SGD, lr=0.1):
@@ -178,17 +185,14 @@ def test_functional_reload_trap_is_handled():
     assert max_gap(weights(net), expected) < 1e-6
 
 
-def test_functional_reload_without_jit_in_pynative_raises():
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-    try:
-        net, opt = twin()
-        step = make_train_step(net, HuberLoss(), opt, jit=False)
+@pytest.mark.parametrize("ms_mode", ["pynative"], indirect=True)
+def test_functional_reload_without_jit_in_pynative_raises(ms_mode):
+    net, opt = twin()
+    step = make_train_step(net, HuberLoss(), opt, jit=False)
+    step(X, Y)
+    ms.load_param_into_net(net, {name: ms.Parameter(ms.Tensor(v), name=name) for name, v in START.items()})
+    with pytest.raises(RuntimeError, match="restore_weights"):
         step(X, Y)
-        ms.load_param_into_net(net, {name: ms.Parameter(ms.Tensor(v), name=name) for name, v in START.items()})
-        with pytest.raises(RuntimeError, match="restore_weights"):
-            step(X, Y)
-    finally:
-        ms.set_context(mode=ms.GRAPH_MODE)
 
 
 def test_functional_global_norm():

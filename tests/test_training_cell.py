@@ -12,7 +12,7 @@ from course_utils.data import synthetic_regression
 from course_utils.models import SimpleNet
 from course_utils.training import ClippedTrainOneStepCell, global_norm, make_train_step
 
-MODES = pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])
+MODES = pytest.mark.parametrize("ms_mode", ["graph", "pynative"], indirect=True)
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +39,7 @@ def _run(step, batches, epochs=2):
 
 
 @MODES
-def test_without_clipping_it_is_train_one_step_cell(mode, batches):
-    ms.set_context(mode=mode)
+def test_without_clipping_it_is_train_one_step_cell(ms_mode, batches):
     a, b = _twin_nets()
     ours = ClippedTrainOneStepCell(nn.WithLossCell(a, nn.MSELoss()), nn.SGD(a.trainable_params(), 0.01),
                                    max_norm=None)
@@ -52,19 +51,17 @@ def test_without_clipping_it_is_train_one_step_cell(mode, batches):
 
 
 @MODES
-def test_same_trajectory_as_functional_step_with_clip_norm(mode, batches):
-    ms.set_context(mode=mode)
+def test_same_trajectory_as_functional_step_with_clip_norm(ms_mode, batches):
     a, b = _twin_nets(1)
     cell = ClippedTrainOneStepCell(nn.WithLossCell(a, nn.MSELoss()), nn.Momentum(a.trainable_params(), 0.01, 0.9),
                                    max_norm=0.5)
     cell.set_train()
     functional = make_train_step(b, nn.MSELoss(), nn.Momentum(b.trainable_params(), 0.01, 0.9), clip_norm=0.5,
-                                 jit=mode == ms.GRAPH_MODE)
+                                 jit=ms_mode == ms.GRAPH_MODE)
     np.testing.assert_allclose(_run(cell, batches, epochs=3), _run(functional, batches, epochs=3), rtol=1e-5)
 
 
 def test_static_loss_scale_does_not_change_float32_training(batches):
-    ms.set_context(mode=ms.GRAPH_MODE)
     a, b = _twin_nets(2)
     plain = ClippedTrainOneStepCell(nn.WithLossCell(a, nn.MSELoss()), nn.SGD(a.trainable_params(), 0.01), max_norm=1.0)
     scaled = ClippedTrainOneStepCell(nn.WithLossCell(b, nn.MSELoss()), nn.SGD(b.trainable_params(), 0.01),
@@ -76,7 +73,6 @@ def test_static_loss_scale_does_not_change_float32_training(batches):
 
 
 def test_return_norm_reports_the_norm_before_clipping_and_clipping_bounds_the_update(batches):
-    ms.set_context(mode=ms.GRAPH_MODE)
     a, b = _twin_nets(3)
     x, y = batches[0]
     loss_net = nn.WithLossCell(b, nn.MSELoss())
