@@ -86,7 +86,7 @@ test: setup data lint ## Run the whole test suite: lint, unit, exercise, slow an
 test-unit: setup data ## Only the fast tests: no notebook runs, no browser, no msrun launches
 	$(PY) -m pytest tests $(FAST) $(ARGS)
 
-test-random: setup data ## The fast tests in random order (repeat one: ARGS="-p randomly_seed=N")
+test-random: setup data ## The fast tests in random order (repeat one: ARGS="--randomly-seed=N")
 	$(PY) -m pytest tests $(FAST) -p randomly $(ARGS)
 
 test-notebooks: setup data ## Only nbval over notebooks/ and notebooks/zh/ (executes every lesson, both editions, headless)

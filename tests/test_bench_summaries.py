@@ -81,7 +81,8 @@ def trap_results():
 
 def test_cpu_traps_target_met_and_missed():
     met, missed, fastest = trap_results()
-    assert "ran at 10.0 steps/s" in met.conclusion and "ran at 90, 9.00x the naive rate (meets the 6x target)" in met.conclusion
+    assert "ran at 10.0 steps/s" in met.conclusion
+    assert "ran at 90, 9.00x the naive rate (meets the 6x target)" in met.conclusion
     assert "PyNative, TrainOneStepCell from 15 to 60 steps/s (4.0x)" in met.conclusion
     assert bench.target_line(met).startswith("TARGET MET")
     assert "misses the 6x target" in missed.conclusion and bench.target_line(missed).startswith("TARGET MISSED")

@@ -12,16 +12,9 @@ import re
 
 import pytest
 
-import mindspore as ms
-
 from course_utils.exercises import Outcome, nb07
 
 REFERENCE = nb07.REFERENCE.read_text(encoding="utf-8")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def graph_mode():
-    ms.set_context(mode=ms.GRAPH_MODE)
 
 
 def mutant(tmp_path, *replacements, name="my_capstone.py"):

@@ -23,11 +23,6 @@ REFERENCE = str(nb07.REFERENCE)   # passes every check on the file itself, so th
 SCRIPT = "my_capstone.py"
 
 
-@pytest.fixture(autouse=True, scope="module")
-def graph_mode():
-    ms.set_context(mode=ms.GRAPH_MODE)
-
-
 def incorrect(result, *fragments):
     assert result.outcome is Outcome.INCORRECT, result.message
     for fragment in fragments:

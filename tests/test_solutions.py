@@ -159,7 +159,7 @@ class _ScriptExercise(Exercise):
 def test_solution_files_hook_copies_the_reference_script(tmp_path, monkeypatch):
     module = types.ModuleType("course_utils.exercises.nb98")
     module.q1 = _ScriptExercise()
-    module.q1.label = "Exercise 98.1"
+    module.q1.number = "98.1"
     monkeypatch.setitem(sys.modules, "course_utils.exercises.nb98", module)
     lessons = tmp_path / "notebooks"
     (lessons / "scripts").mkdir(parents=True)

@@ -54,8 +54,8 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     best_any = max(rows, key=lambda r: r["steps_per_s"])
     speedup = best["vs_naive"]
     text = tr("MindSpore's naive default ({naive}, no fixes) ran at {naive_rate:.1f} steps/s; the best configuration "
-              "with the course's fixes ({best}) ran at {best_rate:.0f}, {speedup:.2f}x the naive rate ({verdict} the 6x "
-              "target), while the best code change without the fixes only reached {best_no:.1f}",
+              "with the course's fixes ({best}) ran at {best_rate:.0f}, {speedup:.2f}x the naive rate ({verdict} "
+              "the 6x target), while the best code change without the fixes only reached {best_no:.1f}",
               naive=Spec.parse(NAIVE_SPEC).label, naive_rate=naive["steps_per_s"], best=best["label"],
               best_rate=best["steps_per_s"], speedup=speedup, verdict=tr("meets") if speedup >= 6 else tr("misses"),
               best_no=best_no["steps_per_s"])
