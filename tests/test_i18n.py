@@ -347,3 +347,12 @@ def test_a_measured_run_time_goes_back_into_the_catalogue(course):
     assert not nbs.set_entry_text(cat, "aaaa0003", "y = 0")  # 'same': carried over, nothing to set
     assert nbs.check(course, built=False) == []
     assert nbs.source_of(nbs.translated_cells(course)[3]) == "## 小结\n最后一个条目也能改。"
+
+
+def test_a_re_measured_run_time_in_the_english_text_is_not_a_change_to_translate(course):
+    edit_english(course, "aaaa0001", "# 01 · A demo\nGoal: add two numbers. Run time: about 20 s.")
+    write_catalogue(course, {**CHINESE, "aaaa0001": "# 01 · 示例\n目标：把两个数相加。运行时间：约 20 秒。"})
+    edit_english(course, "aaaa0001", "# 01 · A demo\nGoal: add two numbers. Run time: about 2 min.")
+    assert nbs.check(course, built=False) == []
+    edit_english(course, "aaaa0001", "# 01 · A demo\nGoal: add three numbers. Run time: about 2 min.")
+    assert kinds(nbs.check(course, built=False)) == ["stale"]
