@@ -2,7 +2,6 @@
 own rules (tests/conftest.py) hold."""
 
 import re
-import sys
 
 import pytest
 
