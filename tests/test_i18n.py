@@ -356,3 +356,19 @@ def test_a_re_measured_run_time_in_the_english_text_is_not_a_change_to_translate
     assert nbs.check(course, built=False) == []
     edit_english(course, "aaaa0001", "# 01 · A demo\nGoal: add three numbers. Run time: about 2 min.")
     assert kinds(nbs.check(course, built=False)) == ["stale"]
+
+
+def test_no_english_text_gets_two_different_translations():
+    """The parts of the catalogue are merged into one dict: a text two parts translate differently would get
+    whichever part is merged last (e.g. " and " as "和" in one lesson and " 和 " in another)."""
+    import importlib
+
+    from course_utils.i18n.zh import _PARTS
+
+    first, clashes = {}, []
+    for part in _PARTS:
+        for en, zh in importlib.import_module(f"course_utils.i18n.zh.{part}").MESSAGES.items():
+            if en in first and first[en][1] != zh:
+                clashes.append(f"{en!r}: {first[en][0]} says {first[en][1]!r}, {part} says {zh!r}")
+            first.setdefault(en, (part, zh))
+    assert not clashes, "put the text in core.py once:\n" + "\n".join(clashes)

@@ -118,7 +118,7 @@ def test_q3_returns_something_else(zh):
 def test_hints_in_chinese(zh, capsys, exercise, fragment):
     exercise.hint(1)
     out = capsys.readouterr().out
-    assert " - 提示:" in out and fragment in out, out
+    assert " — 提示：" in out and fragment in out, out
 
 
 @pytest.mark.parametrize("exercise, fragment", [
@@ -129,7 +129,7 @@ def test_hints_in_chinese(zh, capsys, exercise, fragment):
 def test_solutions_in_chinese(zh, capsys, exercise, fragment):
     exercise.solution()
     out = capsys.readouterr().out
-    assert " - 参考答案:" in out and fragment in out, out
+    assert " — 参考答案：" in out and fragment in out, out
 
 
 def test_every_nb04_message_has_chinese_and_the_same_placeholders():

@@ -9,6 +9,8 @@ MESSAGES = {
     " ({title})": "（{title}）",
     "{label} - {kind}": "{label} — {kind}",
     ": ": "：",
+    # joins names (a list of arguments, of devices): "reduction 和 delta", "Ascend 和 GPU"
+    " and ": " 和 ",
     ":": "：",
     "Correct": "正确",
     "Incorrect": "不正确",

@@ -9,7 +9,6 @@ MESSAGES = {
     # what a check reports: which call, which input, expected vs got
     "{call} failed with TypeError: {error}. The constructor must accept {names} as keyword arguments.":
         "{call} 失败，抛出 TypeError：{error}。构造函数必须接受关键字参数 {names}。",
-    " and ": " 和 ",
     "{label} returned a {kind} of {n} values; expected one tensor.":
         "{label} 返回了含 {n} 个值的 {kind}；期望返回一个张量。",
     "{label} returned {value} ({kind}); expected a MindSpore tensor.":

@@ -107,8 +107,6 @@ MESSAGES = {
         '[{name}] 已跳过：{reason}',
     '{name} is measured on {devices} only, not {device}':
         '{name} 只在 {devices} 上测量，不在 {device} 上测量',
-    ' and ':
-        '和',
     '{r:.2f}x, within the repeat-to-repeat spread of':
         '{r:.2f} 倍（在各次重复的波动范围之内）',
     '{r:.1f}x, faster than':
