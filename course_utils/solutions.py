@@ -45,6 +45,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from course_utils.i18n import speaking
+
 #: Parameters that keep the build short (papermill, per notebook). Notebooks not listed run their stored
 #: defaults, which take about a minute or less each. Every name must be declared by its notebook's
 #: ``parameters`` cell (``course_utils.run.plan_parameters`` refuses one that is not).
@@ -201,7 +203,9 @@ def fill_notebook(nb, number: str = ""):
         cell.source = _fill_cell(cell.source, trees[index], position, key, exercise, number, index, filled)
         tags = [t for t in cell.metadata.get("tags", []) if t != "nbval-check-output"]  # its output is new
         cell.metadata["tags"] = tags + [SOLUTION_TAG]
-        cell.metadata[METADATA_KEY] = {"exercise": key, "label": exercise.label}
+        with speaking("en"):  # the English lessons' kernels print English labels, whatever this process speaks
+            label = exercise.label
+        cell.metadata[METADATA_KEY] = {"exercise": key, "label": label}
         filled.exercises.append(key)
     return filled
 

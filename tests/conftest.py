@@ -133,8 +133,13 @@ def _course_language(monkeypatch):
     from course_utils import i18n
 
     monkeypatch.setattr(i18n, "_current", None)
-    monkeypatch.delenv(i18n.ENV_VAR, raising=False)
+    # not monkeypatch.delenv: when the variable is absent it records nothing, and set_language() during the test
+    # would leave COURSE_LANG=zh behind for every later (module-scoped) fixture
+    saved = os.environ.pop(i18n.ENV_VAR, None)
     yield
+    os.environ.pop(i18n.ENV_VAR, None)
+    if saved is not None:
+        os.environ[i18n.ENV_VAR] = saved
 
 
 @pytest.fixture(params=["en", "zh"])

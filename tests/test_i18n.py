@@ -372,3 +372,14 @@ def test_no_english_text_gets_two_different_translations():
                 clashes.append(f"{en!r}: {first[en][0]} says {first[en][1]!r}, {part} says {zh!r}")
             first.setdefault(en, (part, zh))
     assert not clashes, "put the text in core.py once:\n" + "\n".join(clashes)
+
+
+def test_speaking_switches_the_language_for_a_while_only():
+    with i18n.speaking("zh"):
+        assert i18n.tr("Hint") == "提示"
+        with i18n.speaking("en"):
+            assert i18n.tr("Hint") == "Hint"
+        assert i18n.language() == "zh"
+    import os
+
+    assert i18n.language() == "en" and i18n.ENV_VAR not in os.environ

@@ -17,10 +17,11 @@ The language is process state: ``runtime.setup(lang="zh")`` (or ``set_language``
 
 from __future__ import annotations
 
+import contextlib
 import os
-from typing import Dict, Optional
+from typing import Dict, Iterator, Optional
 
-__all__ = ["LANGUAGES", "language", "set_language", "tr", "N_", "catalogue"]
+__all__ = ["LANGUAGES", "language", "set_language", "speaking", "tr", "N_", "catalogue"]
 
 #: Supported languages: code -> name. English is the source and needs no catalogue.
 LANGUAGES = {"en": "English", "zh": "简体中文"}
@@ -56,6 +57,21 @@ def set_language(lang: str) -> str:
     _current = _normalise(lang)
     os.environ[ENV_VAR] = _current
     return _current
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[str]:
+    """Temporarily make ``lang`` the language (this process and its children); the previous one comes back."""
+    global _current
+    saved, saved_env = _current, os.environ.get(ENV_VAR)
+    try:
+        yield set_language(lang)
+    finally:
+        _current = saved
+        if saved_env is None:
+            os.environ.pop(ENV_VAR, None)
+        else:
+            os.environ[ENV_VAR] = saved_env
 
 
 def catalogue(lang: Optional[str] = None) -> Dict[str, str]:
