@@ -29,6 +29,8 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
+from course_utils.i18n import notebooks as i18n_notebooks
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 README = ROOT / "README.md"
@@ -78,8 +80,8 @@ def set_title_run_time(nb: nbformat.NotebookNode, seconds: float) -> bool:
         line, n = re.subn(r"约\s*\d+(?:\.\d+)?\s*(?:秒|分钟)", f"约 {number} {'秒' if unit == 's' else '分钟'}",
                           m.group(0), count=1)
     else:
-        line, n = re.subn(r"(?:about\s+|~)\d+(?:\.\d+)?\s*(?:s|sec|seconds?|min|minutes?)\b",
-                          "about " + duration, m.group(0), count=1)
+        # the pattern the Chinese edition's hashes leave out: rewriting it never makes a translation stale
+        line, n = i18n_notebooks.RUN_TIME.subn("about " + duration, m.group(0), count=1)
     title.source = title.source[:m.start()] + line + title.source[m.end():]
     return bool(n)
 
@@ -100,8 +102,6 @@ def execute(path: Path, timeout: int = 900, parameters: dict | None = None, titl
     nb = normalise(nb)
     if title_time and set_title_run_time(nb, seconds) and nb.metadata.get("language") == "zh":
         # the Chinese notebook is built from its catalogue: the measured figure goes there too
-        from course_utils.i18n import notebooks as i18n_notebooks
-
         english = path.parent.parent / path.name
         i18n_notebooks.set_entry_text(i18n_notebooks.catalogue_path(english), nb.cells[0].id, nb.cells[0].source)
     nb.metadata["course"] = {"run_seconds": round(seconds, 1), "load_average": [load_before, load_average()],

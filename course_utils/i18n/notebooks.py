@@ -58,12 +58,12 @@ def source_of(cell) -> str:
 #: A run time quoted in prose ("about 25 s", "~3 min") is a measurement of this machine, rewritten whenever a
 #: lesson is re-executed (scripts/execute_notebooks.py --readme); the Chinese edition measures its own. So it is
 #: not part of what a translation translates.
-_DURATION = re.compile(r"(?:about\s+|~)\d+(?:\.\d+)?\s*(?:s|sec|seconds?|min|minutes?)\b")
+RUN_TIME = re.compile(r"(?:about\s+|~)\d+(?:\.\d+)?\s*(?:s|sec|seconds?|min|minutes?)\b")
 
 
 def text_hash(text: str) -> str:
     """The hash an entry records of the English source it translates (run-time figures left out)."""
-    return hashlib.sha256(_DURATION.sub("<duration>", text).encode("utf-8")).hexdigest()[:12]
+    return hashlib.sha256(RUN_TIME.sub("<duration>", text).encode("utf-8")).hexdigest()[:12]
 
 
 def lessons() -> List[Path]:
@@ -168,7 +168,7 @@ def format_entry(cell_id: str, cell_type: str, en_hash: str, text: Optional[str]
 
 def _has_words(code: str) -> bool:
     """Comments or string literals with words in them: something a translator may need to touch."""
-    for tok in _tokens(code):
+    for tok in _tokens(_split_magics(code)[0]):
         if tok.type in (tokenize.COMMENT, tokenize.STRING) and re.search(r"[A-Za-z]{3,}\s+[A-Za-z]{2,}", tok.string):
             return True
     return False
@@ -202,9 +202,9 @@ def _split_magics(code: str):
     return "\n".join(python), magics
 
 
-def _tokens(code: str):
+def _tokens(python: str):
     try:
-        return list(tokenize.generate_tokens(io.StringIO(_split_magics(code)[0]).readline))
+        return list(tokenize.generate_tokens(io.StringIO(python).readline))
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return []
 
@@ -212,10 +212,11 @@ def _tokens(code: str):
 def code_signature(code: str) -> List[tuple]:
     """The tokens of a cell with comments, blank lines and the contents of string literals left out, then its
     magic lines."""
+    python, magics = _split_magics(code)
     skip = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING}
     tokens = [(tok.type, "<str>" if tok.type == tokenize.STRING else tok.string)
-              for tok in _tokens(code) if tok.type not in skip]
-    return tokens + [(-1, line) for line in _split_magics(code)[1]]
+              for tok in _tokens(python) if tok.type not in skip]
+    return tokens + [(-1, line) for line in magics]
 
 
 def code_difference(english: str, translated: str) -> Optional[str]:
