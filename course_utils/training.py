@@ -412,7 +412,7 @@ def _steps_per_epoch(data) -> Optional[int]:
 def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, eval_every: int = 0,
         checkpoint_path=None, checkpoint_every: int = 0, resume=None, stop_at_step: Optional[int] = None,
         progress: bool = True, on_update: Optional[Callable] = None, update_every: int = 100,
-        description: str = N_("training")) -> FitResult:
+        stop_when: Optional[Callable] = None, description: str = N_("training")) -> FitResult:
     """Train ``train_step`` (a ``TrainOneStepCell`` or any ``step(images, labels) -> loss``) for ``epochs``.
 
     train_data: ``epoch -> dataset`` (e.g. ``lambda e: mnist_dataset("train", seed=SEED + e)``), or a
@@ -433,6 +433,9 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         saves a checkpoint, if configured, and returns instead of raising.
     on_update: called as ``on_update(result)`` every ``update_every`` steps, after each evaluation
         and at the end (e.g. ``course_utils.plots.LiveTrainingPlot``).
+    stop_when: called as ``stop_when(result)`` at the same moments (not at the end); when it returns
+        True training stops there, as with ``stop_at_step`` (e.g. "once the test accuracy reaches
+        99%": ``stop_when=lambda r: r.evals and r.evals[-1]["accuracy"] >= 0.99``).
     progress: show a ``tqdm`` progress bar and, at the end, print ``result.summary()`` as plain text
         (what a stored notebook shows, where the bar widget cannot render).
     """
@@ -495,6 +498,8 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
             bar.set_postfix(loss=f"{result.step_loss[-1][1]:.4f}", test_acc=f"{acc:.4f}", refresh=False)
         if on_update is not None:
             on_update(result)
+        if stop_when is not None and stop_when(result):
+            raise KeyboardInterrupt   # handled below, exactly like a real interrupt
 
     if network is not None:
         network.set_train(True)
@@ -525,8 +530,11 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
                                                                  if result.evals else {}), refresh=False)
                 if eval_every and result.global_step % eval_every == 0:
                     run_eval(epoch)
-                elif on_update is not None and result.steps % update_every == 0:
-                    on_update(result)
+                elif result.steps % update_every == 0:
+                    if on_update is not None:
+                        on_update(result)
+                    if stop_when is not None and stop_when(result):
+                        raise KeyboardInterrupt
                 if checkpoint_every and result.global_step % checkpoint_every == 0 and index + 1 != per_epoch:
                     save(epoch, index + 1)  # (the end of an epoch is saved below, as the next one's start)
                 if stop_at_step is not None and result.global_step >= stop_at_step:

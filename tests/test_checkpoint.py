@@ -217,6 +217,23 @@ def test_stop_at_step_saves_the_position_and_resume_finishes(tmp_path):
     assert "stopped at the end of epoch 1" in repr(edge)
 
 
+def test_stop_when_ends_fit_where_it_says_so_and_sees_each_evaluation(tmp_path):
+    net, _, step = _training(seed=3)
+    seen = []
+
+    def stop_when(result):
+        seen.append((result.global_step, len(result.evals)))
+        return result.global_step >= 6
+
+    x, y = _batches(n=1, batch=16, seed=7)[0]
+    part = fit(step, _epoch_data, 2, network=net, eval_data=(x.asnumpy(), y.asnumpy()), eval_every=2,
+               checkpoint_path=tmp_path / "last.ckpt", update_every=3, stop_when=stop_when, progress=False)
+    # asked after each evaluation (steps 2, 4, 6) and every update_every steps that had none (3)
+    assert seen == [(2, 1), (3, 1), (4, 2), (6, 3)]
+    assert part.interrupted and part.global_step == 6 and (part.epoch, part.step_in_epoch) == (1, 1)
+    assert checkpoint.load(tmp_path / "last.ckpt", _training(seed=9)[2]).extra["global_step"] == 6
+
+
 def test_fit_with_a_progress_bar_ends_with_a_plain_line(capsys):
     # a stored notebook shows the tqdm widget as "0%": the plain line is what a reader sees there
     result = fit(_training(seed=3)[2], _epoch_data, 1, stop_at_step=3, description="demo")
