@@ -3,9 +3,13 @@ alternation (so a busy machine slows both alike and their ratio still means some
 
     python scripts/bench_torch.py --json runs/05_performance_lab/torch.json
     python scripts/bench_torch.py --profile          # also: per-operator times from both frameworks' profilers
+    python scripts/bench_torch.py --recipe 4         # instead: notebook 04's whole recipe, trained end to end
 
 Both steps: LeNet-5, Adam (lr 2e-3), batch 64, the same in-memory MNIST batches, loss read back (forced)
-every step. PyTorch is not a course dependency: without it the script says so and exits with code 3.
+every step. With ``--recipe N`` it trains notebook 04's recipe instead (N epochs, Adam 2e-3 with warm-up +
+cosine, batch 64) three times, one after the other: MindSpore as notebook 04 runs it (``fit`` on the
+``mnist_dataset`` pipeline), MindSpore fed in-memory batches, and PyTorch fed the same in-memory batches.
+PyTorch is not a course dependency: without it the script says so and exits with code 3.
 MindSpore runs with the environment it was started with (the lab launches it with the course's CPU fixes).
 """
 
@@ -26,6 +30,7 @@ parser.add_argument("--profile", action="store_true", help="also per-operator ti
 parser.add_argument("--dispatch-threads", type=int, help="mindspore.runtime.dispatch_threads_num(N)")
 parser.add_argument("--affinity", action="store_true", help="mindspore.runtime.set_cpu_affinity(True)")
 parser.add_argument("--torch-threads", type=int, help="torch.set_num_threads(N) (default: PyTorch's choice)")
+parser.add_argument("--recipe", type=int, metavar="EPOCHS", help="train notebook 04's recipe for EPOCHS instead")
 parser.add_argument("--json", help="write the rows here")
 args = parser.parse_args()
 
@@ -80,6 +85,88 @@ def torch_step(x, y):
     opt.step()
     return loss.item()            # the value, as MindSpore's steps are forced with .asnumpy()
 
+
+
+
+def train_recipe(epochs: int, batch_size: int) -> list:
+    """Notebook 04's recipe in three runs; one row each: training seconds, steps/s, test accuracy."""
+    import os
+    import time
+
+    import numpy as np
+    from mindspore import nn
+
+    from course_utils import data
+    from course_utils.models import LeNet5
+    from course_utils.training import fit, warmup_cosine_lr
+
+    images, labels = data.load_mnist_arrays("train")
+    x_all, y_all = data.normalize_images(images), labels.astype(np.int32)
+    test_images, test_y = data.load_mnist_arrays("test")
+    test_x = data.normalize_images(test_images)
+    per_epoch = len(x_all) // batch_size
+    lr = warmup_cosine_lr(2e-3, epochs * per_epoch, warmup_steps=epochs * per_epoch // 20)   # as notebook 04
+
+    def order(epoch):   # every run sees the same shuffled batches in the same order
+        return np.random.default_rng(42 + epoch).permutation(len(x_all))[:per_epoch * batch_size] \
+            .reshape(per_epoch, batch_size)
+
+    def mindspore_run(in_memory: bool) -> tuple:
+        ms.set_seed(42)
+        net = LeNet5()
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()),
+                                   nn.Adam(net.trainable_params(), learning_rate=lr))
+        if in_memory:
+            def batches(epoch):
+                return ((ms.Tensor(x_all[i]), ms.Tensor(y_all[i])) for i in order(epoch))
+        else:
+            def batches(epoch):
+                return data.mnist_dataset("train", batch_size=batch_size, seed=42 + epoch)
+        result = fit(step, batches, epochs, network=net, eval_data=(test_x, test_y), progress=False)
+        return result.train_seconds, result.final_accuracy
+
+    def pytorch_run() -> tuple:
+        torch.manual_seed(42)
+        net = TorchLeNet5()
+        opt = torch.optim.Adam(net.parameters(), lr=1.0)   # x lr[step], the same per-step schedule
+        schedule = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: lr[min(s, len(lr) - 1)])
+        x, y, seconds = torch.from_numpy(x_all), torch.from_numpy(y_all).long(), 0.0
+        for epoch in range(epochs):
+            for idx in order(epoch):
+                start = time.perf_counter()
+                opt.zero_grad()
+                loss = loss_fn(net(x[idx]), y[idx])
+                loss.backward()
+                opt.step()
+                schedule.step()
+                loss.item()
+                seconds += time.perf_counter() - start
+        with torch.no_grad():
+            predicted = net(torch.from_numpy(test_x)).argmax(1).numpy()
+        return seconds, float((predicted == test_y).mean())
+
+    rows = []
+    for name, run in (("MindSpore, notebook 04 (mnist_dataset)", lambda: mindspore_run(False)),
+                      ("MindSpore, in-memory batches", lambda: mindspore_run(True)),
+                      ("PyTorch eager, in-memory batches", pytorch_run)):
+        load_before = os.getloadavg()[0]
+        seconds, accuracy = run()
+        rows.append({"config": name, "train_s": seconds, "steps_per_s": epochs * per_epoch / seconds,
+                     "accuracy": accuracy, "load": f"{load_before:.1f} -> {os.getloadavg()[0]:.1f}"})
+    for row in rows:
+        row["x_pytorch"] = row["train_s"] / rows[-1]["train_s"]
+    return rows
+
+
+if args.recipe:
+    rows = train_recipe(args.recipe, args.batch_size)
+    print(bench.header())
+    print(bench.format_rows(rows, ["config", "train_s", "steps_per_s", "accuracy", "x_pytorch", "load"],
+                            {"train_s": "training s", "steps_per_s": "steps/s", "accuracy": "test accuracy",
+                             "x_pytorch": "time x PyTorch", "load": "1-min load"}))
+    if args.json:
+        atomic_write(args.json, json.dumps(rows, default=str))
+    sys.exit(0)
 
 configs = {}
 for spec in args.specs:

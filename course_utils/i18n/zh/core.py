@@ -43,9 +43,10 @@ MESSAGES = {
     "AVX-512 CPU: oneDNN's AVX-512 convolution path is far slower for MindSpore's layouts":
         "AVX-512 CPU：对 MindSpore 的数据排布，oneDNN 的 AVX-512 卷积实现要慢得多",
     "{cores} cores: the asynchronous host pipeline busy-waits and starves compute "
-    "(PyNative steps ran 4-6x faster with it on 2 cores; GRAPH_MODE unchanged)":
+    "(PyNative and @jit steps ran 4-6x faster with it on 2 cores; a GRAPH_MODE "
+    "TrainOneStepCell within about 20% either way)":
         "{cores} 核：异步的 Host 流水线会忙等，抢占计算资源"
-        "（在 2 核上打开它后，动态图模式的训练步快了 4-6 倍；静态图模式不变）",
+        "（在 2 核上打开它后，动态图模式和 @jit 的训练步快了 4-6 倍；静态图模式的 TrainOneStepCell 快慢在 20% 以内）",
     "MindSpore is not installed in this Python ({python}). The course supports MindSpore "
     "{supported}: run `make setup`, or on an Ascend image use the image's own environment.":
         "当前 Python（{python}）中没有安装 MindSpore。本课程支持 MindSpore {supported}："
