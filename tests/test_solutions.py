@@ -274,3 +274,23 @@ def test_a_cell_that_starts_with_blank_lines_is_filled_in_the_right_place(nb06_q
     assert "from course_utils.exercises import ____, nb06" in q1
     output = _run_cells(nb)
     assert f"{nb06.q1.label} - Correct" in output
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_outcomes_are_read_in_the_language_the_kernel_printed(lang, nb06_q1_q2_only):
+    """A filled cell's output is read with the labels of the edition's language (the zh edition prints 练习 ...)."""
+    from course_utils.i18n import speaking
+
+    nb = _notebook(Q1_CELL, Q2_CELL)
+    solutions.fill_notebook(nb, "06", lang)
+    with speaking(lang):
+        namespace = {}
+        exec(solutions.shown_solution(nb06.q1), namespace)
+        printed = [str(nb06.q1.check(namespace["shard_indices"])),
+                   str(nb06.q2.check(lambda grads, sizes: grads[0]))]
+    assert ("练习" in printed[0]) == (lang == "zh")
+    for cell, text in zip(nb.cells, printed):
+        cell.outputs = [nbformat.v4.new_output("display_data", data={"text/plain": text})]
+    assert solutions.outcomes(nb, lang) == {"nb06.q1": "correct", "nb06.q2": "incorrect"}
+    other = "en" if lang == "zh" else "zh"
+    assert solutions.outcomes(nb, other) == {"nb06.q1": "not run", "nb06.q2": "not run"}
