@@ -81,7 +81,7 @@ zh: setup ## Rebuild the Chinese notebooks (notebooks/zh/) from the English ones
 solutions: setup data ## Instructor edition: every lesson with its exercises solved, executed, in build/solutions/ (not committed)
 	$(PY) -m course_utils.solutions $(ARGS)
 
-test: setup data lint ## Run the whole test suite: lint, unit, exercise, slow and integration tests, every lesson once in JupyterLab
+test: setup data lint ## Run the whole test suite: lint, unit, exercise, slow and integration tests, each lesson once per edition
 	$(PY) -m pytest tests $(NOTEBOOK_CHECK) $(ARGS)
 
 test-unit: setup data ## Only the fast tests: no notebook runs, no browser, no msrun launches
