@@ -3,7 +3,7 @@
     python -m course_utils.solutions                     # every lesson -> build/solutions/
     python -m course_utils.solutions --notebooks 01 04   # some of them
     python -m course_utils.solutions --no-execute        # only write the solved notebooks
-    python -m course_utils.solutions --lang zh --full    # the Chinese edition, stored parameters -> build/solutions-zh/
+    python -m course_utils.solutions --lang zh --full    # Chinese, stored parameters: build/solutions-zh/zh/
 
 For each ``notebooks/NN_*.ipynb`` the builder writes ``build/solutions/NN_*.ipynb`` (not committed), in
 which every exercise cell holds its reference solution, then executes the copy top to bottom in a fresh
@@ -360,15 +360,16 @@ def _kernel_python() -> str:
     return KernelSpecManager().get_kernel_spec("python3").argv[0]
 
 
-def _copy_support(notebooks_dir: Path, out_dir: Path) -> None:
-    """Everything beside the lessons that they use (scripts/ ...), without run outputs."""
-    skip = {"checkpoints", "runs", ".ipynb_checkpoints", "__pycache__", "kernel_meta", "rewritten_network"}
+def _copy_support(notebooks_dir: Path, out_dir: Path, skip: set = frozenset()) -> None:
+    """Everything beside the lessons that they use (scripts/ ...), without run outputs (nor ``skip``)."""
+    outputs = {"checkpoints", "runs", ".ipynb_checkpoints", "__pycache__", "kernel_meta", "rewritten_network"}
+    skip = outputs | set(skip)
     for item in notebooks_dir.iterdir():
         if item.name in skip or item.suffix == ".ipynb" or item.name.startswith("rank_"):
             continue
         target = out_dir / item.name
         if item.is_dir():
-            shutil.copytree(item, target, ignore=shutil.ignore_patterns(*skip, "*.pyc"), dirs_exist_ok=True)
+            shutil.copytree(item, target, ignore=shutil.ignore_patterns(*outputs, "*.pyc"), dirs_exist_ok=True)
         else:
             shutil.copy2(item, target)
 
@@ -385,7 +386,8 @@ def build(selection=None, out_dir: Path | None = None, execute: bool = True, job
     ``parameters`` replaces ``QUICK_PARAMETERS`` (``{"04": {...}}``); raises ``BuildError`` or
     ``course_utils.run.RunError`` before executing anything when an exercise cannot be filled in or a
     quick parameter is not declared by its notebook. ``lang="zh"`` builds it from the Chinese edition
-    (``notebooks/zh/``: the same cells, in Chinese) into ``build/solutions-zh/``.
+    (``notebooks/zh/``: the same cells, in Chinese) into ``build/solutions-zh/zh/``, laid out like ``notebooks/``
+    (the stored English lessons beside it: the translated ones read ``../04_mnist_lenet.ipynb``).
     """
     from course_utils import run
 
@@ -406,12 +408,21 @@ def build(selection=None, out_dir: Path | None = None, execute: bool = True, job
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)
-    _copy_support(notebooks_dir, out_dir)
+    edition_dir = out_dir
+    if lang != "en":
+        # laid out like notebooks/: the stored English lessons the translated ones refer to ("../04_...ipynb")
+        # and their support files, the solved edition in <lang>/
+        _copy_support(root / "notebooks", out_dir, skip={lang})
+        for lesson in run.find_notebooks(None, root / "notebooks"):
+            shutil.copy2(lesson, out_dir / lesson.name)
+        edition_dir = out_dir / lang
+        edition_dir.mkdir()
+    _copy_support(notebooks_dir, edition_dir)
     built = []
     for nb in notebooks:
-        target, filled = build_notebook(nb, out_dir, plan[nb], lang)
+        target, filled = build_notebook(nb, edition_dir, plan[nb], lang)
         for learner, reference in filled.files.items():
-            shutil.copy2(notebooks_dir / reference, out_dir / learner)
+            shutil.copy2(notebooks_dir / reference, edition_dir / learner)
         built.append((nb, target, filled))
         log(f"{nb.stem}: {len(filled.exercises)} exercise(s) filled" +
             (f" ({', '.join(filled.exercises)})" if filled.exercises else "") +
@@ -434,8 +445,8 @@ def build(selection=None, out_dir: Path | None = None, execute: bool = True, job
                 results.append(_run_one(task))
                 log(f"{nb.stem}: {_status(results[-1])} in {results[-1]['seconds']} s")
         summary["seconds"] = round(time.perf_counter() - start, 1)
-    for (nb, _target, filled), result in zip(built, results):
-        row = {"notebook": nb.stem, "parameters": plan[nb], "exercises": filled.exercises,
+    for (nb, target, filled), result in zip(built, results):
+        row = {"notebook": nb.stem, "path": str(target), "parameters": plan[nb], "exercises": filled.exercises,
                "solution_files": filled.files}
         if result is not None:
             row.update(result, status=_status(result))

@@ -244,7 +244,8 @@ def test_every_shown_solution_passes_its_check_in_the_real_notebook(edition_zh, 
     """
     out, rows = edition_zh
     row = rows[path.stem]
-    built = out / path.name
+    built = Path(row["path"])
+    assert built == out / "zh" / path.name
     result = solutions.execute_notebook(built)
     print(f"{path.stem}: executed in {result['seconds']} s")
     assert not result["error"], f"{path.stem} failed: {result['error']}"
