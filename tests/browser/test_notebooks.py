@@ -7,7 +7,7 @@ Chinese edition run the same way in a JupyterLab whose UI is in Chinese (``scree
 This is the one execution of each English lesson in ``make test``: the notebook is saved after Run All and the
 cells tagged ``nbval-check-output`` are compared with the stored outputs as nbval would
 (``tests/notebook_outputs.py``), so nbval need not run the notebooks a second time. The lessons of
-``settings.QUICK_PARAMETERS`` (04, 06) run with quick parameters; their full-length run is the Chinese edition's
+``settings.QUICK_PARAMETERS`` (04) run with quick parameters; their full-length run is the Chinese edition's
 in ``tests/test_solutions.py`` (the same cells).
 """
 
