@@ -202,11 +202,11 @@ def fill_notebook(nb, number: str = "", lang: str = "en"):
     for index in sorted(chosen):
         position, key, exercise = chosen[index]
         cell = nb.cells[index]
-        cell.source = _fill_cell(cell.source, trees[index], position, key, exercise, number, index, filled)
+        with speaking(lang):  # the solution (its comments) and label in the notebook's language, whatever we speak
+            cell.source = _fill_cell(cell.source, trees[index], position, key, exercise, number, index, filled)
+            label = exercise.label
         tags = [t for t in cell.metadata.get("tags", []) if t != "nbval-check-output"]  # its output is new
         cell.metadata["tags"] = tags + [SOLUTION_TAG]
-        with speaking(lang):  # the labels the notebook's kernel prints, whatever this process speaks
-            label = exercise.label
         cell.metadata[METADATA_KEY] = {"exercise": key, "label": label}
         filled.exercises.append(key)
     return filled

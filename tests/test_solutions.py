@@ -19,6 +19,7 @@ import pytest
 from conftest import NOTEBOOKS
 from course_utils import solutions
 from course_utils.exercises import Exercise, Incorrect, nb06
+from course_utils.i18n.notebooks import code_difference
 from course_utils.run import find_notebooks
 from notebook_outputs import CHECK_TAG, checked_output_problems, noise_problems
 
@@ -207,6 +208,22 @@ def test_every_exercise_of_every_lesson_is_found(path):
         module = importlib.import_module(f"course_utils.exercises.nb{number}")
         own = [f"nb{number}.{q}" for q in solutions.exercises_of(module)]
         assert own and [e for e in filled.exercises if e.startswith(f"nb{number}.")] == own
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_the_chinese_edition_fills_the_same_cells_as_the_english_one(path):
+    """The slow test executes the instructor edition built from notebooks/zh/: the same exercise cells, filled with
+    the same code, so that it proves for both editions what it proves."""
+    english, chinese = (nbformat.read(p, as_version=4) for p in (path, NOTEBOOKS / "zh" / path.name))
+    filled_en, filled_zh = solutions.fill_notebook(english, path.name[:2]), solutions.fill_notebook(chinese, "", "zh")
+    assert filled_zh.exercises == filled_en.exercises and filled_zh.files == filled_en.files
+
+    def solved(nb):
+        return [(c.get("id"), c.source) for c in nb.cells if solutions.METADATA_KEY in c.metadata]
+
+    assert [i for i, _ in solved(chinese)] == [i for i, _ in solved(english)]
+    for (cell, zh), (_, en) in zip(solved(chinese), solved(english)):   # the same code, comments and strings aside
+        assert code_difference(en, zh) is None, f"cell {cell}: {code_difference(en, zh)}"
 
 
 def test_quick_parameters_are_declared_by_their_notebooks():
