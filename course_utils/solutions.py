@@ -3,6 +3,7 @@
     python -m course_utils.solutions                     # every lesson -> build/solutions/
     python -m course_utils.solutions --notebooks 01 04   # some of them
     python -m course_utils.solutions --no-execute        # only write the solved notebooks
+    python -m course_utils.solutions --lang zh --full    # Chinese, stored parameters: build/solutions-zh/zh/
 
 For each ``notebooks/NN_*.ipynb`` the builder writes ``build/solutions/NN_*.ipynb`` (not committed), in
 which every exercise cell holds its reference solution, then executes the copy top to bottom in a fresh
@@ -155,10 +156,11 @@ class Filled:
     files: dict = field(default_factory=dict)         # solution files copied: learner path -> reference path
 
 
-def fill_notebook(nb, number: str = ""):
+def fill_notebook(nb, number: str = "", lang: str = "en"):
     """Fill every exercise cell of ``nb`` (an nbformat notebook) in place; returns a ``Filled``.
 
-    ``number`` ("01") is only used in error messages.
+    ``number`` ("01") is only used in error messages; ``lang`` is the language the notebook's kernel speaks
+    (the labels its checks print, recorded in the cell's metadata).
     """
     import importlib
 
@@ -200,11 +202,11 @@ def fill_notebook(nb, number: str = ""):
     for index in sorted(chosen):
         position, key, exercise = chosen[index]
         cell = nb.cells[index]
-        cell.source = _fill_cell(cell.source, trees[index], position, key, exercise, number, index, filled)
+        with speaking(lang):  # the solution (its comments) and label in the notebook's language, whatever we speak
+            cell.source = _fill_cell(cell.source, trees[index], position, key, exercise, number, index, filled)
+            label = exercise.label
         tags = [t for t in cell.metadata.get("tags", []) if t != "nbval-check-output"]  # its output is new
         cell.metadata["tags"] = tags + [SOLUTION_TAG]
-        with speaking("en"):  # the English lessons' kernels print English labels, whatever this process speaks
-            label = exercise.label
         cell.metadata[METADATA_KEY] = {"exercise": key, "label": label}
         filled.exercises.append(key)
     return filled
@@ -263,23 +265,31 @@ def _fill_cell(source, tree, position, key, exercise, number, index, filled) -> 
     return text
 
 
-def build_notebook(source: Path, out_dir: Path, parameters: dict | None = None):
+def with_parameters(nb, params: dict):
+    """``nb`` with papermill's ``injected-parameters`` cell after its ``parameters`` cell (``nb`` itself if none)."""
+    if not params:
+        return nb
+    from papermill.parameterize import parameterize_notebook
+
+    for cell in nb.cells:  # papermill reads cell.metadata.tags on every cell
+        cell.metadata.setdefault("tags", [])
+    nb.metadata.setdefault("papermill", {})   # where papermill records the parameters
+    nb = parameterize_notebook(nb, params, report_mode=False, kernel_name="python3", language="python")
+    for cell in nb.cells:
+        if not cell.metadata.get("tags", True):
+            del cell.metadata["tags"]
+    return nb
+
+
+def build_notebook(source: Path, out_dir: Path, parameters: dict | None = None, lang: str = "en"):
     """Write the solved, parameterised (not yet executed) copy of ``source`` into ``out_dir``."""
     import nbformat
-    from papermill.parameterize import parameterize_notebook
 
     nb = nbformat.read(source, as_version=4)
     number = source.name[:2]
-    filled = fill_notebook(nb, number)
+    filled = fill_notebook(nb, number, lang)
     params = parameters or {}
-    if params:
-        for cell in nb.cells:  # papermill reads cell.metadata.tags on every cell
-            cell.metadata.setdefault("tags", [])
-        nb.metadata.setdefault("papermill", {})   # where papermill records the parameters
-        nb = parameterize_notebook(nb, params, report_mode=False, kernel_name="python3", language="python")
-        for cell in nb.cells:
-            if not cell.metadata.get("tags", True):
-                del cell.metadata["tags"]
+    nb = with_parameters(nb, params)
     shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
     banner = nbformat.v4.new_markdown_cell(BANNER.format(name=source.name,
                                                          params=f" with {shown}" if shown else ""))
@@ -315,13 +325,19 @@ def execute_notebook(path: Path, timeout: int = 1800) -> dict:
     seconds = time.perf_counter() - start
     nb.metadata.pop("widgets", None)
     nbformat.write(nb, path)
-    return {"seconds": round(seconds, 1), "error": error, "outcomes": outcomes(nb)}
+    return {"seconds": round(seconds, 1), "error": error, "outcomes": outcomes(nb, nb.metadata.get("language", "en"))}
 
 
-def outcomes(nb) -> dict:
-    """``{"nb01.q1": "correct" | "incorrect" | "not attempted" | "not run", ...}`` from a built notebook's outputs."""
+def outcomes(nb, lang: str = "en") -> dict:
+    """``{"nb01.q1": "correct" | "incorrect" | "not attempted" | "not run", ...}`` from a built notebook's outputs
+    (``lang``: the language its kernel printed them in)."""
     from course_utils.exercises import Outcome
+    from course_utils.exercises.display import _LABELS, _heading
+    from course_utils.i18n import tr
 
+    with speaking(lang):
+        headings = {outcome: _heading("{label}", tr(_LABELS[outcome])) + tr(": ")
+                    for outcome in (Outcome.CORRECT, Outcome.INCORRECT, Outcome.NOT_ATTEMPTED)}
     found = {}
     for cell in nb.cells:
         info = cell.get("metadata", {}).get(METADATA_KEY)
@@ -331,9 +347,8 @@ def outcomes(nb) -> dict:
                                                                                           "execute_result")
                        else "" for o in cell.get("outputs", []))
         state = "not run"
-        for outcome, label in ((Outcome.CORRECT, "Correct"), (Outcome.INCORRECT, "Incorrect"),
-                               (Outcome.NOT_ATTEMPTED, "Not attempted yet")):
-            if f"{info['label']} - {label}:" in text:
+        for outcome, heading in headings.items():
+            if heading.replace("{label}", info["label"]) in text:
                 state = outcome.value
         found[info["exercise"]] = state
     return found
@@ -345,15 +360,16 @@ def _kernel_python() -> str:
     return KernelSpecManager().get_kernel_spec("python3").argv[0]
 
 
-def _copy_support(notebooks_dir: Path, out_dir: Path) -> None:
-    """Everything beside the lessons that they use (scripts/ ...), without run outputs."""
-    skip = {"checkpoints", "runs", ".ipynb_checkpoints", "__pycache__", "kernel_meta", "rewritten_network"}
+def _copy_support(notebooks_dir: Path, out_dir: Path, skip: set = frozenset()) -> None:
+    """Everything beside the lessons that they use (scripts/ ...), without run outputs (nor ``skip``)."""
+    outputs = {"checkpoints", "runs", ".ipynb_checkpoints", "__pycache__", "kernel_meta", "rewritten_network"}
+    skip = outputs | set(skip)
     for item in notebooks_dir.iterdir():
         if item.name in skip or item.suffix == ".ipynb" or item.name.startswith("rank_"):
             continue
         target = out_dir / item.name
         if item.is_dir():
-            shutil.copytree(item, target, ignore=shutil.ignore_patterns(*skip, "*.pyc"), dirs_exist_ok=True)
+            shutil.copytree(item, target, ignore=shutil.ignore_patterns(*outputs, "*.pyc"), dirs_exist_ok=True)
         else:
             shutil.copy2(item, target)
 
@@ -364,18 +380,20 @@ def _run_one(args) -> dict:
 
 
 def build(selection=None, out_dir: Path | None = None, execute: bool = True, jobs: int = 1, timeout: int = 1800,
-          parameters: dict | None = None, log=print) -> dict:
+          parameters: dict | None = None, log=print, lang: str = "en") -> dict:
     """Build the instructor edition; returns the summary (also written to ``out_dir/summary.json``).
 
     ``parameters`` replaces ``QUICK_PARAMETERS`` (``{"04": {...}}``); raises ``BuildError`` or
     ``course_utils.run.RunError`` before executing anything when an exercise cannot be filled in or a
-    quick parameter is not declared by its notebook.
+    quick parameter is not declared by its notebook. ``lang="zh"`` builds it from the Chinese edition
+    (``notebooks/zh/``: the same cells, in Chinese) into ``build/solutions-zh/zh/``, laid out like ``notebooks/``
+    (the stored English lessons beside it: the translated ones read ``../04_mnist_lenet.ipynb``).
     """
     from course_utils import run
 
     root = _root()
-    notebooks_dir = root / "notebooks"
-    out_dir = Path(out_dir or root / "build" / "solutions")
+    notebooks_dir = root / "notebooks" / ("" if lang == "en" else lang)
+    out_dir = Path(out_dir or root / "build" / ("solutions" if lang == "en" else f"solutions-{lang}"))
     notebooks = run.find_notebooks(selection, notebooks_dir)
     quick = QUICK_PARAMETERS if parameters is None else parameters
     scoped = {k: v for k, v in quick.items() if any(nb.name.startswith(k + "_") for nb in notebooks)}
@@ -390,12 +408,21 @@ def build(selection=None, out_dir: Path | None = None, execute: bool = True, job
     if out_dir.exists():
         shutil.rmtree(out_dir)
     out_dir.mkdir(parents=True)
-    _copy_support(notebooks_dir, out_dir)
+    edition_dir = out_dir
+    if lang != "en":
+        # laid out like notebooks/: the stored English lessons the translated ones refer to ("../04_...ipynb")
+        # and their support files, the solved edition in <lang>/
+        _copy_support(root / "notebooks", out_dir, skip={lang})
+        for lesson in run.find_notebooks(None, root / "notebooks"):
+            shutil.copy2(lesson, out_dir / lesson.name)
+        edition_dir = out_dir / lang
+        edition_dir.mkdir()
+    _copy_support(notebooks_dir, edition_dir)
     built = []
     for nb in notebooks:
-        target, filled = build_notebook(nb, out_dir, plan[nb])
+        target, filled = build_notebook(nb, edition_dir, plan[nb], lang)
         for learner, reference in filled.files.items():
-            shutil.copy2(notebooks_dir / reference, out_dir / learner)
+            shutil.copy2(notebooks_dir / reference, edition_dir / learner)
         built.append((nb, target, filled))
         log(f"{nb.stem}: {len(filled.exercises)} exercise(s) filled" +
             (f" ({', '.join(filled.exercises)})" if filled.exercises else "") +
@@ -418,8 +445,8 @@ def build(selection=None, out_dir: Path | None = None, execute: bool = True, job
                 results.append(_run_one(task))
                 log(f"{nb.stem}: {_status(results[-1])} in {results[-1]['seconds']} s")
         summary["seconds"] = round(time.perf_counter() - start, 1)
-    for (nb, _target, filled), result in zip(built, results):
-        row = {"notebook": nb.stem, "parameters": plan[nb], "exercises": filled.exercises,
+    for (nb, target, filled), result in zip(built, results):
+        row = {"notebook": nb.stem, "path": str(target), "parameters": plan[nb], "exercises": filled.exercises,
                "solution_files": filled.files}
         if result is not None:
             row.update(result, status=_status(result))
@@ -445,14 +472,16 @@ def main(argv=None) -> int:
     parser.add_argument("--full", action="store_true", help="the lessons' stored parameters, not the quick ones")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="notebooks executed at once (default 1)")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
+    parser.add_argument("--lang", default="en", choices=("en", "zh"),
+                        help="the edition to build from: en (notebooks/, default) or zh (notebooks/zh/)")
     args = parser.parse_args(argv)
     try:
         summary = build(args.notebooks, args.out, execute=not args.no_execute, jobs=args.jobs,
-                        timeout=args.timeout, parameters={} if args.full else None)
+                        timeout=args.timeout, parameters={} if args.full else None, lang=args.lang)
     except (BuildError, RunError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    out = args.out or _root() / "build" / "solutions"
+    out = args.out or _root() / "build" / ("solutions" if args.lang == "en" else f"solutions-{args.lang}")
     if args.no_execute:
         print(f"Solved notebooks (not executed) in {out}")
         return 0

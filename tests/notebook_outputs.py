@@ -18,6 +18,9 @@ import nbformat
 from nbval.plugin import coalesce_streams, transform_streams_for_comparison
 
 SANITIZE_CFG = Path(__file__).resolve().parent / "nbval_sanitize.cfg"
+#: Log and warning noise no output of a lesson may carry (MindSpore's logger, Python warnings, tracebacks).
+NOISE = re.compile(r"\[(WARNING|ERROR|INFO|DEBUG|CRITICAL)\] [A-Z_]+\(|Traceback \(most recent call last\)|"
+                   r"\w+Warning: |Get realpath failed")
 CHECK_TAG = "nbval-check-output"
 #: What nbval (without --nbdime) leaves out of the comparison.
 SKIP = {"metadata", "traceback", "prompt_number", "output_type", "name", "execution_count",
@@ -70,4 +73,27 @@ def checked_output_problems(stored: nbformat.NotebookNode, executed: nbformat.No
             diff = "; ".join(f"{k}: stored {want.get(k)!r:.300} / now {have.get(k)!r:.300}" for k in keys
                              if want.get(k) != have.get(k))
             problems.append(f"cell {index} (tagged {CHECK_TAG}) printed something else: {diff}")
+    return problems
+
+
+def output_text(output) -> str:
+    """The text of a stream output, or the ``text/plain`` of a display/result output."""
+    if output["output_type"] == "stream":
+        text = output["text"]
+    else:
+        text = output.get("data", {}).get("text/plain", "")
+    return "".join(text) if isinstance(text, list) else text
+
+
+def noise_problems(nb) -> list:
+    """Error outputs and log/warning noise (``NOISE``) in a notebook's outputs (empty when clean)."""
+    problems = []
+    for index, cell in enumerate(nb["cells"]):
+        for out in cell.get("outputs", []):
+            if out["output_type"] == "error":
+                problems.append(f"cell {index}: error output {out.get('ename')}: {out.get('evalue', '')[:300]}")
+                continue
+            text = output_text(out)
+            if NOISE.search(text):
+                problems.append(f"cell {index}: log/warning noise in output: {text[:300]!r}")
     return problems

@@ -73,10 +73,14 @@ def test_after_a_pynative_test_the_mode_is_graph_again():
     assert ms.get_context("mode") == ms.GRAPH_MODE
 
 
-def test_the_makefile_and_the_browser_suite_name_the_same_chinese_lessons():
-    """The Chinese lessons the browser suite runs are exactly the ones make test leaves out of nbval."""
+def test_make_test_executes_every_chinese_lesson_in_the_instructor_edition_and_not_under_nbval():
+    """make test runs each zh lesson once, as the instructor edition (tests/test_solutions.py), not under nbval."""
     from browser.settings import ZH_NOTEBOOK_FILES
+    from test_solutions import ZH_LESSONS
 
+    zh = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
+    assert ZH_LESSONS == zh and len(zh) == len(lessons_in_readme())
+    assert set(ZH_NOTEBOOK_FILES) < set(zh)
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    listed = re.search(r"^ZH_BROWSER\s*=\s*(.+)$", makefile, flags=re.MULTILINE).group(1).split()
-    assert listed == [str(p.relative_to(ROOT)) for p in ZH_NOTEBOOK_FILES]
+    check = re.search(r"^NOTEBOOK_CHECK\s*=\s*(.+)$", makefile, flags=re.MULTILINE).group(1)
+    assert "ZH_LESSONS" not in check and "zh/" not in check

@@ -10,6 +10,7 @@ import pytest
 from conftest import NOTEBOOKS
 
 from conftest import lessons_in_readme
+from notebook_outputs import noise_problems
 
 NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 #: The Chinese edition, built from the English lessons (course_utils.i18n): the same rules, in Chinese.
@@ -20,8 +21,6 @@ SUMMARY = re.compile(r"^#+ .*(Summary|小结|总结)", re.M)
 FURTHER_READING = re.compile(r"^#+\s*(Further reading|延伸阅读|扩展阅读)", re.M | re.I)
 RUN_TIME_LINE = re.compile(r"(?:Run time|运行时间)[^\n]*")
 ALLOWED_CELL_METADATA = {"tags", "jupyter", "collapsed"}
-NOISE = re.compile(r"\[(WARNING|ERROR|INFO|DEBUG|CRITICAL)\] [A-Z_]+\(|Traceback \(most recent call last\)|"
-                   r"\w+Warning: |Get realpath failed")
 
 
 def load(path):
@@ -30,14 +29,6 @@ def load(path):
 
 def source(cell):
     return "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-
-
-def output_text(output):
-    if output["output_type"] == "stream":
-        text = output["text"]
-    else:
-        text = output.get("data", {}).get("text/plain", "")
-    return "".join(text) if isinstance(text, list) else text
 
 
 def test_the_notebooks_are_the_readme_lessons_in_both_editions():
@@ -73,12 +64,8 @@ def test_execution_counts_are_one_clean_run(nb):
 
 def test_no_errors_or_log_noise_in_outputs(nb):
     path, data = nb
-    for i, cell in enumerate(data["cells"]):
-        for out in cell.get("outputs", []):
-            assert out["output_type"] != "error", f"{path.name} cell {i}: stored error output"
-            text = output_text(out)
-            match = NOISE.search(text)
-            assert not match, f"{path.name} cell {i}: log/warning noise in output: {text[:300]!r}"
+    problems = noise_problems(data)
+    assert not problems, f"{path.name}: " + "; ".join(problems)
 
 
 def test_follows_the_lesson_template(nb):

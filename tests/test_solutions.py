@@ -1,24 +1,27 @@
 """The instructor edition (``make solutions``, ``course_utils.solutions``).
 
 Fast tests: how exercise cells are found and filled, on small notebooks and on every stored lesson.
-The slow test builds and executes the whole edition and requires every exercise to report "correct":
-the proof, inside the real notebooks, that every shown solution passes its own checker.
+The slow test builds the edition from the Chinese lessons and executes it with their stored parameters,
+requiring every exercise to report "correct" (the proof, inside the real notebooks, that every shown
+solution passes its own checker) and checking what nbval would check of those lessons.
 """
 
 import contextlib
 import importlib
 import io
 import sys
-import time
 import types
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from conftest import NOTEBOOKS
 from course_utils import solutions
 from course_utils.exercises import Exercise, Incorrect, nb06
+from course_utils.i18n.notebooks import code_difference
 from course_utils.run import find_notebooks
+from notebook_outputs import CHECK_TAG, checked_output_problems, noise_problems
 
 LESSONS = find_notebooks()
 
@@ -207,6 +210,22 @@ def test_every_exercise_of_every_lesson_is_found(path):
         assert own and [e for e in filled.exercises if e.startswith(f"nb{number}.")] == own
 
 
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_the_chinese_edition_fills_the_same_cells_as_the_english_one(path):
+    """The slow test executes the instructor edition built from notebooks/zh/: the same exercise cells, filled with
+    the same code, so that it proves for both editions what it proves."""
+    english, chinese = (nbformat.read(p, as_version=4) for p in (path, NOTEBOOKS / "zh" / path.name))
+    filled_en, filled_zh = solutions.fill_notebook(english, path.name[:2]), solutions.fill_notebook(chinese, "", "zh")
+    assert filled_zh.exercises == filled_en.exercises and filled_zh.files == filled_en.files
+
+    def solved(nb):
+        return [(c.get("id"), c.source) for c in nb.cells if solutions.METADATA_KEY in c.metadata]
+
+    assert [i for i, _ in solved(chinese)] == [i for i, _ in solved(english)]
+    for (cell, zh), (_, en) in zip(solved(chinese), solved(english)):   # the same code, comments and strings aside
+        assert code_difference(en, zh) is None, f"cell {cell}: {code_difference(en, zh)}"
+
+
 def test_quick_parameters_are_declared_by_their_notebooks():
     from course_utils import run
 
@@ -214,24 +233,54 @@ def test_quick_parameters_are_declared_by_their_notebooks():
     run.plan_parameters(LESSONS, {}, scoped)   # raises RunError for a parameter a notebook does not declare
 
 
+ZH_LESSONS = find_notebooks(None, NOTEBOOKS / "zh")
+
+
 @pytest.fixture(scope="module")
-def edition(tmp_path_factory):
-    out = tmp_path_factory.mktemp("solutions")
-    start = time.perf_counter()
-    summary = solutions.build(out_dir=out, log=print)
-    print(f"instructor edition built and executed in {time.perf_counter() - start:.0f} s")
-    return {row["notebook"]: row for row in summary["notebooks"]}
+def edition_zh(tmp_path_factory):
+    """The instructor edition built (not executed) from the Chinese edition, with its stored parameters."""
+    out = tmp_path_factory.mktemp("solutions-zh")
+    summary = solutions.build(out_dir=out, execute=False, parameters={}, lang="zh", log=lambda *a: None)
+    return out, {row["notebook"]: row for row in summary["notebooks"]}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
-def test_every_shown_solution_passes_its_check_in_the_real_notebook(edition, path):
-    row = edition[path.stem]
-    assert not row["error"], f"{path.stem} failed: {row['error']}"
-    assert set(row["outcomes"]) == set(row["exercises"])
-    wrong = {k: v for k, v in row["outcomes"].items() if v != "correct"}
+@pytest.mark.parametrize("path", ZH_LESSONS, ids=[p.stem for p in ZH_LESSONS])
+def test_every_shown_solution_passes_its_check_in_the_real_notebook(edition_zh, path):
+    """One execution of each Chinese lesson, with its exercises solved, that checks two things at once.
+
+    * The instructor edition: every shown solution passes its own checker inside the real lesson.
+    * What nbval checked when it executed ``notebooks/zh/02-07`` (the browser suite runs zh 00 and 01): the
+      lesson runs top to bottom with its stored parameters without an error, the cells tagged
+      ``nbval-check-output`` print what the stored notebook shows (``notebook_outputs``, nbval's comparison),
+      and no output carries log or warning noise (the hygiene rule for stored notebooks).
+
+    Built from the Chinese edition because its cells are the English ones token for token (``i18n check``)
+    and the English lessons are executed by the browser suite: so ``make test`` executes each lesson once
+    per edition.
+    """
+    out, rows = edition_zh
+    row = rows[path.stem]
+    built = Path(row["path"])
+    assert built == out / "zh" / path.name
+    result = solutions.execute_notebook(built)
+    print(f"{path.stem}: executed in {result['seconds']} s")
+    assert not result["error"], f"{path.stem} failed: {result['error']}"
+    assert set(result["outcomes"]) == set(row["exercises"])
+    wrong = {k: v for k, v in result["outcomes"].items() if v != "correct"}
     assert not wrong, f"{path.stem}: {wrong}"
-    assert row["status"] == "ok"
+
+    executed = nbformat.read(built, as_version=4)
+    banner, *cells = executed.cells
+    assert solutions.SOLUTION_TAG in banner.metadata["tags"]
+    executed.cells = cells
+    stored = nbformat.read(path, as_version=4)
+    assert [c.get("id") for c in stored.cells] == [c.get("id") for c in cells], "the build kept every cell"
+    for ref, got in zip(stored.cells, cells):   # a filled cell's output is new: not compared (the builder's tags)
+        if solutions.METADATA_KEY in got.metadata:
+            ref.metadata["tags"] = [t for t in ref.metadata.get("tags", []) if t != CHECK_TAG]
+    problems = checked_output_problems(stored, executed) + noise_problems(executed)
+    assert not problems, f"{path.stem}:\n" + "\n".join(problems)
 
 
 def test_a_cell_that_starts_with_blank_lines_is_filled_in_the_right_place(nb06_q1_q2_only):
@@ -243,3 +292,23 @@ def test_a_cell_that_starts_with_blank_lines_is_filled_in_the_right_place(nb06_q
     assert "from course_utils.exercises import ____, nb06" in q1
     output = _run_cells(nb)
     assert f"{nb06.q1.label} - Correct" in output
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_outcomes_are_read_in_the_language_the_kernel_printed(lang, nb06_q1_q2_only):
+    """A filled cell's output is read with the labels of the edition's language (the zh edition prints 练习 ...)."""
+    from course_utils.i18n import speaking
+
+    nb = _notebook(Q1_CELL, Q2_CELL)
+    solutions.fill_notebook(nb, "06", lang)
+    with speaking(lang):
+        namespace = {}
+        exec(solutions.shown_solution(nb06.q1), namespace)
+        printed = [str(nb06.q1.check(namespace["shard_indices"])),
+                   str(nb06.q2.check(lambda grads, sizes: grads[0]))]
+    assert ("练习" in printed[0]) == (lang == "zh")
+    for cell, text in zip(nb.cells, printed):
+        cell.outputs = [nbformat.v4.new_output("display_data", data={"text/plain": text})]
+    assert solutions.outcomes(nb, lang) == {"nb06.q1": "correct", "nb06.q2": "incorrect"}
+    other = "en" if lang == "zh" else "zh"
+    assert solutions.outcomes(nb, other) == {"nb06.q1": "not run", "nb06.q2": "not run"}

@@ -1,7 +1,8 @@
 """Fixtures of the browser tests: one JupyterLab server and one Chromium for the whole session.
 
-* ``course_copy``: the course copied to a temporary folder (notebooks copied, the rest linked); the
-  committed notebooks are hashed before and compared after the session.
+* ``course_copy``: the course copied to a temporary folder (notebooks copied, the rest linked), the lessons
+  of ``QUICK_PARAMETERS`` given their quick parameters; the copied notebooks are hashed before and compared
+  after the session.
 * ``lab``: JupyterLab from this environment serving the copy (see ``labserver.py``), stopped by PID
   at the end of the session, also after failures; leftover processes fail the session.
 * ``browser``: Debian's Chromium driven by Playwright, with a fresh profile.
@@ -19,10 +20,13 @@ import shutil
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 
+from course_utils import solutions
+
 from .labserver import CHINESE_UI, LabServer, make_course_copy
-from .settings import CHROMIUM, CHROMIUM_ARGS, ROOT, VIEWPORT
+from .settings import CHROMIUM, CHROMIUM_ARGS, QUICK_PARAMETERS, ROOT, VIEWPORT
 
 
 def _in_ci() -> bool:
@@ -61,6 +65,9 @@ def course_copy(tmp_path_factory):
     nothing (autosave is off and tabs are closed without saving).
     """
     notebooks = make_course_copy(ROOT, tmp_path_factory.mktemp("course") / "course")
+    for number, params in QUICK_PARAMETERS.items():
+        (path,) = notebooks.glob(f"{number}_*.ipynb")
+        nbformat.write(solutions.with_parameters(nbformat.read(path, as_version=4), params), path)
     copied = _hashes(notebooks)
     yield notebooks
     now = _hashes(notebooks)

@@ -4,9 +4,11 @@ Parametrised over ``notebooks/NN_*.ipynb``, so a new lesson is tested without to
 full-page screenshot of each finished notebook is written to ``screenshots/<notebook>.png``. Two lessons of the
 Chinese edition run the same way in a JupyterLab whose UI is in Chinese (``screenshots/zh-<notebook>.png``).
 
-This is the one execution of each lesson in ``make test``: the notebook is saved after Run All and the
+This is the one execution of each English lesson in ``make test``: the notebook is saved after Run All and the
 cells tagged ``nbval-check-output`` are compared with the stored outputs as nbval would
-(``tests/notebook_outputs.py``), so nbval need not run the notebooks a second time.
+(``tests/notebook_outputs.py``), so nbval need not run the notebooks a second time. The lessons of
+``settings.QUICK_PARAMETERS`` (04) run with quick parameters; their full-length run is the Chinese edition's
+in ``tests/test_solutions.py`` (the same cells).
 """
 
 import nbformat
