@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import importlib
 import os
 import platform
 import random
@@ -283,7 +284,7 @@ def plugin_error(device: str = "Ascend") -> str:
     """Why MindSpore's plugin for ``device`` did not load (its own message), or "" if it loaded or we cannot tell."""
     if fake_device() is not None:
         return ""
-    import mindspore  # noqa: F401  (loading MindSpore loads the plugins and records their errors)
+    importlib.import_module("mindspore")   # loading MindSpore loads the plugins and records their errors
 
     try:
         from mindspore._c_expression import MSContext
@@ -347,7 +348,7 @@ def _install_cell_source_files() -> bool:
     messages can quote the learner's source line.
     """
     try:
-        shell = get_ipython()  # type: ignore[name-defined]  # noqa: F821
+        shell = get_ipython()  # type: ignore[name-defined]
     except NameError:
         return False
     compiler = getattr(shell, "compile", None)

@@ -5,12 +5,17 @@ from __future__ import annotations
 import inspect
 import math
 import textwrap
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, register
 from course_utils.exercises import nb06_worker
 from course_utils.i18n import tr
+
+if TYPE_CHECKING:   # the names nb06_worker.MODULE_HEADER imports where the reference step runs (see below)
+    import mindspore as ms
+    from mindspore import nn, ops
 
 
 def _shard_indices_solution(n_samples, num_shards, shard_id):
@@ -124,13 +129,13 @@ def _make_dp_step_solution(net, loss_fn, optimizer, group_size):
     def forward(x, y):
         return loss_fn(net(x), y)
 
-    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)  # noqa: F821
-    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)  # noqa: F821
+    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
+    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)
 
     def step(x, y):
         loss, grads = grad_fn(x, y)
         grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient
-        return ops.depend(loss, optimizer(grads))  # noqa: F821
+        return ops.depend(loss, optimizer(grads))
 
     return step
 
