@@ -36,6 +36,7 @@ import uuid
 from pathlib import Path
 from typing import Optional, Sequence
 
+from course_utils import runtime
 from course_utils.i18n import N_, tr
 from course_utils.ports import LOOPBACK, free_port, port_in_use
 from course_utils.validate import positive_int
@@ -169,8 +170,6 @@ def _port_owner(port: int) -> str:
 def job_device(device: Optional[str] = None) -> str:
     """The device the job's workers run on: ``device``, else the one ``runtime.setup()`` chose in this
     process, else CPU."""
-    from course_utils import runtime
-
     if device is None or str(device).lower() == "auto":
         info = runtime.current()
         if info is not None:
@@ -187,8 +186,6 @@ def msrun_env(device: Optional[str] = None, threads: Optional[int] = None, extra
     ``job_device()``); for Ascend or GPU workers the ones ``runtime.setup()`` put into this process are
     removed, since they would slow down the host side there. ``threads`` sets OMP_NUM_THREADS.
     """
-    from course_utils import runtime
-
     device = job_device(device)
     env = {**os.environ, **runtime.quiet_env()}
     if device == "CPU":
@@ -214,8 +211,6 @@ def require_devices(workers: int, device: Optional[str] = None) -> int:
     workers need that many NPUs (GPUs); CPU workers need nothing. Returns the number of cards found (for CPU:
     ``workers``); raises ``LaunchError(kind="not_enough_devices")`` saying how to run the lesson instead.
     """
-    from course_utils import runtime
-
     workers = positive_int("workers", workers)
     device = job_device(device)
     if device == "CPU":

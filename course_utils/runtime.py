@@ -33,7 +33,8 @@ import sys
 import warnings
 from typing import Optional
 
-from course_utils.i18n import tr
+from course_utils import ROOT
+from course_utils.i18n import set_language, tr
 
 DEVICES = ("Ascend", "GPU", "CPU")
 MODES = {"graph": "GRAPH_MODE", "pynative": "PYNATIVE_MODE"}
@@ -254,8 +255,6 @@ def quiet_env() -> dict:
     Besides the log level, ``MS_OM_PATH`` sends the compiler's failure dumps (``rank_0/om/analyze_fail.ir``,
     written when a graph fails to compile) to ``logs/mindspore/`` instead of the notebook's folder.
     """
-    from course_utils import ROOT
-
     return {**_QUIET_ENV, "MS_OM_PATH": str(ROOT / "logs" / "mindspore")}
 
 
@@ -409,8 +408,6 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
         scripts the lesson launches (``COURSE_LANG``); ``None`` keeps the current one (English by default).
     """
     if lang is not None:
-        from course_utils.i18n import set_language
-
         set_language(lang)
     device = _normalise_device(device)
     mode_key = _normalise_mode(mode)

@@ -45,7 +45,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from course_utils import ROOT, run
+from course_utils.exercises import Exercise, Outcome
 from course_utils.i18n import speaking
+from course_utils.run import RunError
 
 #: Parameters that keep the build short (papermill, per notebook). Notebooks not listed run their stored
 #: defaults, which take about a minute or less each. Every name must be declared by its notebook's
@@ -70,8 +73,6 @@ class BuildError(Exception):
 
 
 def _root() -> Path:
-    from course_utils import ROOT
-
     return ROOT
 
 
@@ -82,8 +83,6 @@ def shown_solution(exercise) -> str:
 
 def exercises_of(module) -> dict:
     """``{"q1": Exercise, ...}`` of an exercise module, in order."""
-    from course_utils.exercises import Exercise
-
     found = {k: v for k, v in vars(module).items() if isinstance(v, Exercise) and k[:1] == "q" and k[1:].isdigit()}
     return dict(sorted(found.items(), key=lambda kv: int(kv[0][1:])))
 
@@ -320,8 +319,6 @@ def execute_notebook(path: Path, timeout: int = 1800) -> dict:
 
 def outcomes(nb) -> dict:
     """``{"nb01.q1": "correct" | "incorrect" | "not attempted" | "not run", ...}`` from a built notebook's outputs."""
-    from course_utils.exercises import Outcome
-
     found = {}
     for cell in nb.cells:
         info = cell.get("metadata", {}).get(METADATA_KEY)
@@ -371,8 +368,6 @@ def build(selection=None, out_dir: Path | None = None, execute: bool = True, job
     ``course_utils.run.RunError`` before executing anything when an exercise cannot be filled in or a
     quick parameter is not declared by its notebook.
     """
-    from course_utils import run
-
     root = _root()
     notebooks_dir = root / "notebooks"
     out_dir = Path(out_dir or root / "build" / "solutions")
@@ -435,8 +430,6 @@ def _status(result: dict) -> str:
 
 
 def main(argv=None) -> int:
-    from course_utils.run import RunError
-
     parser = argparse.ArgumentParser(prog="python -m course_utils.solutions", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--notebooks", "-n", nargs="*", help="numbers or names (default: all)")
