@@ -19,6 +19,9 @@ the tail of that rank's log.
     from course_utils.distributed import launch, LaunchError
     result = launch("scripts/train_dp.py", ["--steps", "20"], workers=2, log_dir="runs/dp", timeout=120)
     print(result.log(0))
+
+Why one module of ~560 lines: the command, the environment, the process tracking and the failure diagnosis are
+the parts of one ``launch()`` and are read together when a launch misbehaves; apart, each would be a fragment.
 """
 
 from __future__ import annotations

@@ -19,6 +19,11 @@ For tests only: ``COURSE_FAKE_DEVICE=Ascend:1`` (``FAKE_DEVICE_VAR``) makes the 
 (``available_devices``, ``device_count``) report that device with that many cards, and makes ``setup()`` record
 the device calls it would make (``fake_calls()``) while MindSpore really runs on CPU. Without the variable
 nothing changes.
+
+Why one module of ~600 lines: every section (versions, fake device, CPU facts, devices, the kernel's cell files)
+is a fact or a step of ``setup()``, read in the order ``setup()`` uses them, and tests and child programs replace
+those facts on this module (``runtime.cpu_flags``, ``runtime.installed_mindspore_version``), which a split would
+silently bypass.
 """
 
 from __future__ import annotations

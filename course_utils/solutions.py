@@ -28,6 +28,9 @@ make up its solution instead, e.g. for notebook 07, whose checks run the file ``
 ``my_capstone.py``): ``solution_files = {"my_capstone.py": "scripts/capstone_reference.py"}`` (paths relative to
 ``notebooks/``). The builder copies each reference file to the learner's path in the build folder, leaves the
 cell's code as it is and still asserts that the check reports correct.
+
+Why one module of ~470 lines: filling a cell and executing the filled notebook are the two halves of one claim
+(every shown solution passes its checker inside its lesson), and the command line is their only caller.
 """
 
 from __future__ import annotations

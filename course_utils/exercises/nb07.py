@@ -15,6 +15,9 @@ The contract the script must keep is in the docstring of ``notebooks/scripts/cap
 passes every check (``tests/test_exercises_nb07.py``). A script that still contains the blank ``____`` is "not
 attempted" (the message lists the TODOs with blanks left), found without running it. Runs are cached per script
 content and arguments, so q4 reuses q1's run while the file is unchanged.
+
+Why one module of ~470 lines: the four checks share the machinery that runs the script and reads its log and
+checkpoints (the first half); it exists for them alone, as one lesson's exercise module.
 """
 
 from __future__ import annotations
