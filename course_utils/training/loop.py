@@ -44,7 +44,7 @@ class FitResult:
     step_in_epoch: int = 0         # ... and how many batches of the next one are done
     train_seconds: float = 0.0     # time inside the training step (evaluation and saving excluded)
     first_step_seconds: float = 0.0  # the first call alone: in GRAPH_MODE mostly compilation
-    interrupted: bool = False      # stopped early (stop_at_step or Ctrl-C / kernel interrupt)
+    interrupted: bool = False      # stopped early (stop_at_step, stop_when or Ctrl-C / kernel interrupt)
 
     @property
     def steps_per_s(self) -> float:
@@ -160,9 +160,6 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         global_step = start_epoch * (data.per_epoch or 0) + skip
     result.global_step, result.epoch, result.step_in_epoch = global_step, start_epoch, skip
 
-    loop = _Loop(result, train_step, network=network, eval_data=eval_data, eval_every=eval_every,
-                 checkpoint_path=checkpoint_path, checkpoint_every=checkpoint_every, stop_at_step=stop_at_step,
-                 on_update=on_update, update_every=update_every, stop_when=stop_when, per_epoch=data.per_epoch)
     bar = None
     if progress:
         from tqdm.auto import tqdm   # (tqdm.auto imports ipywidgets when in a kernel: only when a bar is wanted)
@@ -170,7 +167,10 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         # smoothing=0: the rate shown is the average of the whole run, evaluation pauses included
         bar = tqdm(total=epochs * data.per_epoch if data.per_epoch else None, initial=global_step,
                    desc=tr(description), unit="step", dynamic_ncols=True, smoothing=0)
-    loop.bar = bar
+    loop = _Loop(result, train_step, network=network, eval_data=eval_data, eval_every=eval_every,
+                 checkpoint_path=checkpoint_path, checkpoint_every=checkpoint_every, stop_at_step=stop_at_step,
+                 on_update=on_update, update_every=update_every, stop_when=stop_when, per_epoch=data.per_epoch,
+                 bar=bar)
     try:
         loop.run(data, range(start_epoch, epochs), skip)
     finally:
@@ -192,13 +192,12 @@ class _Loop:
 
     def __init__(self, result: FitResult, train_step, *, network, eval_data, eval_every: int, checkpoint_path,
                  checkpoint_every: int, stop_at_step: Optional[int], on_update: Optional[Callable],
-                 update_every: int, stop_when: Optional[Callable], per_epoch: Optional[int]):
+                 update_every: int, stop_when: Optional[Callable], per_epoch: Optional[int], bar):
         self.result, self.train_step = result, train_step
         self.network, self.eval_data, self.eval_every = network, eval_data, eval_every
         self.checkpoint_path, self.checkpoint_every = checkpoint_path, checkpoint_every
         self.stop_at_step, self.on_update, self.update_every = stop_at_step, on_update, update_every
-        self.stop_when, self.per_epoch = stop_when, per_epoch
-        self.bar = None
+        self.stop_when, self.per_epoch, self.bar = stop_when, per_epoch, bar
 
     def run(self, data: _EpochData, epochs: range, skip: int) -> None:
         """Train ``epochs``, skipping the first ``skip`` batches of the first (trained before a resume)."""
