@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import inspect
 import math
+import tempfile
 import textwrap
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from course_utils.distributed import LaunchError, launch
 from course_utils.exercises import Exercise, Incorrect, describe, register
 from course_utils.exercises import nb06_worker
 from course_utils.i18n import tr
@@ -163,11 +166,6 @@ class DataParallelStep(Exercise):
         return _source_as(_make_dp_step_solution, "make_dp_step")
 
     def _check(self, make_dp_step):
-        import tempfile
-        from pathlib import Path
-
-        from course_utils.distributed import LaunchError, launch
-
         if not callable(make_dp_step):
             raise Incorrect(tr("make_dp_step is {got}, not a function.", got=describe(make_dp_step)))
         try:

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from course_utils import ROOT
+from course_utils import ROOT, data, distributed
 from course_utils.exercises import Exercise, Incorrect, NotAttempted, register
 from course_utils.i18n import tr
 
@@ -158,8 +158,6 @@ def _workdir() -> Path:
 
 def run_script(path: Path, args, out: Path = None, timeout: float = TIMEOUT_S) -> Run:
     """Run ``python path --data-dir <MNIST> --out <out> args`` with the course's environment, in ``out``."""
-    from course_utils import data, distributed
-
     out = out or Path(tempfile.mkdtemp(prefix="run-", dir=_workdir()))
     out.mkdir(parents=True, exist_ok=True)
     # Resolved here, in the kernel's folder: the script runs with ``out`` as its working directory.
