@@ -19,6 +19,9 @@ the tail of that rank's log.
     from course_utils.distributed import launch, LaunchError
     result = launch("scripts/train_dp.py", ["--steps", "20"], workers=2, log_dir="runs/dp", timeout=120)
     print(result.log(0))
+
+Why one module of ~560 lines: the command, the environment, the process tracking and the failure diagnosis are
+the parts of one ``launch()`` and are read together when a launch misbehaves; apart, each would be a fragment.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import uuid
 from pathlib import Path
 from typing import Optional, Sequence
 
+from course_utils import runtime
 from course_utils.i18n import N_, tr
 from course_utils.ports import LOOPBACK, free_port, port_in_use
 from course_utils.validate import positive_int
@@ -169,8 +173,6 @@ def _port_owner(port: int) -> str:
 def job_device(device: Optional[str] = None) -> str:
     """The device the job's workers run on: ``device``, else the one ``runtime.setup()`` chose in this
     process, else CPU."""
-    from course_utils import runtime
-
     if device is None or str(device).lower() == "auto":
         info = runtime.current()
         if info is not None:
@@ -187,8 +189,6 @@ def msrun_env(device: Optional[str] = None, threads: Optional[int] = None, extra
     ``job_device()``); for Ascend or GPU workers the ones ``runtime.setup()`` put into this process are
     removed, since they would slow down the host side there. ``threads`` sets OMP_NUM_THREADS.
     """
-    from course_utils import runtime
-
     device = job_device(device)
     env = {**os.environ, **runtime.quiet_env()}
     if device == "CPU":
@@ -214,8 +214,6 @@ def require_devices(workers: int, device: Optional[str] = None) -> int:
     workers need that many NPUs (GPUs); CPU workers need nothing. Returns the number of cards found (for CPU:
     ``workers``); raises ``LaunchError(kind="not_enough_devices")`` saying how to run the lesson instead.
     """
-    from course_utils import runtime
-
     workers = positive_int("workers", workers)
     device = job_device(device)
     if device == "CPU":

@@ -13,6 +13,9 @@ an Ascend machine: CANN sourced, CANN's version accepted by this MindSpore, and 
 Every fact comes from a ``Facts`` object whose probes can be replaced (``Facts(python_version=(3, 13, 0))``),
 so tests provoke each failure without a broken machine. This module imports only the standard library at
 the top, so it also runs before ``make setup`` (to say that ``.venv`` is missing).
+
+Why one module of ~600 lines: a reader follows one problem from its probe (a ``Facts`` method) to its check and
+the fix it prints, in one file; the probes exist only for these checks, and the checks only for this report.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Mapping, Optional
 
+from course_utils.distributed import msrun_env
+
 __all__ = ["ScriptFailed", "run_script"]
 
 
@@ -31,8 +33,6 @@ def run_script(script, *args, device: str = "CPU", env: Optional[Mapping[str, Op
     removes a variable). ``cwd`` defaults to the script's folder. With ``check`` a non-zero exit raises
     ``ScriptFailed``.
     """
-    from course_utils.distributed import msrun_env
-
     path = Path(script).resolve()
     if not path.is_file():
         raise FileNotFoundError(f"no script at {path}")

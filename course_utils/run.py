@@ -29,6 +29,7 @@ import sys
 import time
 from pathlib import Path
 
+from course_utils import ROOT, runtime
 from course_utils.fileio import atomic_write
 from course_utils.fmt import number
 
@@ -64,8 +65,6 @@ class RunError(Exception):
 
 
 def _root() -> Path:
-    from course_utils import ROOT
-
     return ROOT
 
 
@@ -298,8 +297,6 @@ def write_summary(rows: list, out_dir: Path, header: dict) -> str:
 def run_header(started: str, devices: dict, kernel: str, kernel_python: str, full: bool) -> dict:
     """The summary's first line: machine, the device(s) the notebooks resolved to, the CPU fixes (only when a
     notebook runs on CPU: they do nothing elsewhere), the kernel and its Python."""
-    from course_utils import runtime
-
     # The runner itself does not load MindSpore; each notebook's runtime.setup() applies the CPU fixes.
     used = sorted(set(devices.values())) or ["CPU"]
     if len(used) == 1:

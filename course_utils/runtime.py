@@ -19,12 +19,18 @@ For tests only: ``COURSE_FAKE_DEVICE=Ascend:1`` (``FAKE_DEVICE_VAR``) makes the 
 (``available_devices``, ``device_count``) report that device with that many cards, and makes ``setup()`` record
 the device calls it would make (``fake_calls()``) while MindSpore really runs on CPU. Without the variable
 nothing changes.
+
+Why one module of ~600 lines: every section (versions, fake device, CPU facts, devices, the kernel's cell files)
+is a fact or a step of ``setup()``, read in the order ``setup()`` uses them, and tests and child programs replace
+those facts on this module (``runtime.cpu_flags``, ``runtime.installed_mindspore_version``), which a split would
+silently bypass.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import glob
+import importlib
 import os
 import platform
 import random
@@ -32,7 +38,8 @@ import sys
 import warnings
 from typing import Optional
 
-from course_utils.i18n import tr
+from course_utils import ROOT
+from course_utils.i18n import set_language, tr
 
 DEVICES = ("Ascend", "GPU", "CPU")
 MODES = {"graph": "GRAPH_MODE", "pynative": "PYNATIVE_MODE"}
@@ -254,8 +261,6 @@ def quiet_env() -> dict:
     Besides the log level, ``MS_OM_PATH`` sends the compiler's failure dumps (``rank_0/om/analyze_fail.ir``,
     written when a graph fails to compile) to ``logs/mindspore/`` instead of the notebook's folder.
     """
-    from course_utils import ROOT
-
     return {**_QUIET_ENV, "MS_OM_PATH": str(ROOT / "logs" / "mindspore")}
 
 
@@ -284,7 +289,7 @@ def plugin_error(device: str = "Ascend") -> str:
     """Why MindSpore's plugin for ``device`` did not load (its own message), or "" if it loaded or we cannot tell."""
     if fake_device() is not None:
         return ""
-    import mindspore  # noqa: F401  (loading MindSpore loads the plugins and records their errors)
+    importlib.import_module("mindspore")   # loading MindSpore loads the plugins and records their errors
 
     try:
         from mindspore._c_expression import MSContext
@@ -348,7 +353,7 @@ def _install_cell_source_files() -> bool:
     messages can quote the learner's source line.
     """
     try:
-        shell = get_ipython()  # type: ignore[name-defined]  # noqa: F821
+        shell = get_ipython()  # type: ignore[name-defined]
     except NameError:
         return False
     compiler = getattr(shell, "compile", None)
@@ -409,8 +414,6 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
         scripts the lesson launches (``COURSE_LANG``); ``None`` keeps the current one (English by default).
     """
     if lang is not None:
-        from course_utils.i18n import set_language
-
         set_language(lang)
     device = _normalise_device(device)
     mode_key = _normalise_mode(mode)

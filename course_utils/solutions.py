@@ -29,6 +29,9 @@ make up its solution instead, e.g. for notebook 07, whose checks run the file ``
 ``my_capstone.py``): ``solution_files = {"my_capstone.py": "scripts/capstone_reference.py"}`` (paths relative to
 ``notebooks/``). The builder copies each reference file to the learner's path in the build folder, leaves the
 cell's code as it is and still asserts that the check reports correct.
+
+Why one module of ~470 lines: filling a cell and executing the filled notebook are the two halves of one claim
+(every shown solution passes its checker inside its lesson), and the command line is their only caller.
 """
 
 from __future__ import annotations
@@ -46,7 +49,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from course_utils.i18n import speaking
+from course_utils import ROOT, run
+from course_utils.exercises import Exercise, Outcome
+from course_utils.exercises.display import _LABELS, _heading
+from course_utils.i18n import speaking, tr
+from course_utils.run import RunError
 
 #: Parameters that keep the build short (papermill, per notebook). Notebooks not listed run their stored
 #: defaults, which take about a minute or less each. Every name must be declared by its notebook's
@@ -71,8 +78,6 @@ class BuildError(Exception):
 
 
 def _root() -> Path:
-    from course_utils import ROOT
-
     return ROOT
 
 
@@ -83,8 +88,6 @@ def shown_solution(exercise) -> str:
 
 def exercises_of(module) -> dict:
     """``{"q1": Exercise, ...}`` of an exercise module, in order."""
-    from course_utils.exercises import Exercise
-
     found = {k: v for k, v in vars(module).items() if isinstance(v, Exercise) and k[:1] == "q" and k[1:].isdigit()}
     return dict(sorted(found.items(), key=lambda kv: int(kv[0][1:])))
 
@@ -331,10 +334,6 @@ def execute_notebook(path: Path, timeout: int = 1800) -> dict:
 def outcomes(nb, lang: str = "en") -> dict:
     """``{"nb01.q1": "correct" | "incorrect" | "not attempted" | "not run", ...}`` from a built notebook's outputs
     (``lang``: the language its kernel printed them in)."""
-    from course_utils.exercises import Outcome
-    from course_utils.exercises.display import _LABELS, _heading
-    from course_utils.i18n import tr
-
     with speaking(lang):
         headings = {outcome: _heading("{label}", tr(_LABELS[outcome])) + tr(": ")
                     for outcome in (Outcome.CORRECT, Outcome.INCORRECT, Outcome.NOT_ATTEMPTED)}
@@ -389,8 +388,6 @@ def build(selection=None, out_dir: Path | None = None, execute: bool = True, job
     (``notebooks/zh/``: the same cells, in Chinese) into ``build/solutions-zh/zh/``, laid out like ``notebooks/``
     (the stored English lessons beside it: the translated ones read ``../04_mnist_lenet.ipynb``).
     """
-    from course_utils import run
-
     root = _root()
     notebooks_dir = root / "notebooks" / ("" if lang == "en" else lang)
     out_dir = Path(out_dir or root / "build" / ("solutions" if lang == "en" else f"solutions-{lang}"))
@@ -462,8 +459,6 @@ def _status(result: dict) -> str:
 
 
 def main(argv=None) -> int:
-    from course_utils.run import RunError
-
     parser = argparse.ArgumentParser(prog="python -m course_utils.solutions", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--notebooks", "-n", nargs="*", help="numbers or names (default: all)")

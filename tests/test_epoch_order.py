@@ -11,7 +11,7 @@ ds = pytest.importorskip("mindspore.dataset")
 def _orders(iterator_per_epoch: bool, epochs: int = 3):
     ds.config.set_seed(42)
     dataset = ds.NumpySlicesDataset({"x": np.arange(40, dtype=np.float32)}, shuffle=True).batch(8)
-    first = lambda it: tuple(float(batch[0].asnumpy()[0]) for batch in it)  # noqa: E731
+    first = lambda it: tuple(float(batch[0].asnumpy()[0]) for batch in it)
     if iterator_per_epoch:
         return [first(dataset.create_tuple_iterator(num_epochs=1)) for _ in range(epochs)]
     iterator = dataset.create_tuple_iterator(num_epochs=epochs)

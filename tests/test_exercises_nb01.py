@@ -10,11 +10,11 @@ import math
 import numpy as np
 import pytest
 
-ms = pytest.importorskip("mindspore")
-from mindspore import nn, ops  # noqa: E402
+import mindspore as ms
+from mindspore import nn, ops
 
-from conftest import set_ms_mode  # noqa: E402
-from course_utils.exercises import Outcome, ____, nb01  # noqa: E402
+from conftest import set_ms_mode
+from course_utils.exercises import Outcome, ____, nb01
 
 #: For the tests that also run compiled: ``ms_mode`` (tests/conftest.py) in GRAPH_MODE.
 GRAPH = pytest.mark.parametrize("ms_mode", ["graph"], indirect=True)

@@ -233,7 +233,7 @@ def test_two_attendees_run_notebook_00_concurrently_in_their_own_copies(hub):
     def run(name):
         try:
             attendee(hub, name, barrier, results)
-        except BaseException as err:   # noqa: BLE001 (reported below with the hub's log)
+        except BaseException as err:   # (reported below with the hub's log)
             failures[name] = repr(err)
             barrier.abort()
 

@@ -1,17 +1,14 @@
 """The Huber delta explorer: its logic (a plain function) and the thin ipywidgets front end."""
 
 import matplotlib
+import numpy as np
+import pytest
 
-matplotlib.use("Agg")
-
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-pytest.importorskip("mindspore")
-
-from course_utils.plots import plot_curves, plot_line_fits  # noqa: E402
-from course_utils.widgets import (  # noqa: E402
+from course_utils.plots import plot_curves, plot_line_fits
+from course_utils.widgets import (
     PROBE_ERRORS, draw_huber_explorer, format_huber_table, huber_explorer, huber_explorer_data)
+
+matplotlib.use("Agg")   # (course_utils imports pyplot only when it draws)
 
 
 @pytest.mark.parametrize("delta", [0.3, 1.0, 2.5])

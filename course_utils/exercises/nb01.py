@@ -53,11 +53,15 @@ def _tensor(values, dtype=None):
 class _LossExercise(Exercise):
     """Shared checks for loss Cells: construction, reductions, dtype, gradient, NumPy diagnosis."""
 
-    name = ""            # the class name the learner defines
     solution_imports = ""  # what the shown solution needs beyond the notebook's ms, nn, ops
     _answer_name = ""
     uses_delta = True
     extra_input = False  # True when construct takes (logits, labels, weights)
+
+    @property
+    def name(self) -> str:
+        """The class name the learner defines."""
+        return self.names[0]
 
     def reference(self):
         return (solutions()[self.name],)
@@ -275,7 +279,6 @@ class _HuberMixin:
 
 class WeightedHuber(_HuberMixin, _LossExercise):
     names = ("WeightedHuberLoss",)
-    name = "WeightedHuberLoss"
     title = N_("weighted Huber")
     extra_input = True
     solution_imports = "from course_utils.losses import huber"
@@ -293,7 +296,6 @@ class WeightedHuber(_HuberMixin, _LossExercise):
 
 class LogCosh(_LossExercise):
     names = ("LogCoshLoss",)
-    name = "LogCoshLoss"
     title = N_("log-cosh loss")
     uses_delta = False
     solution_imports = "import math"
@@ -329,7 +331,6 @@ class LogCosh(_LossExercise):
 
 class FindTheBug(_HuberMixin, _LossExercise):
     names = ("FixedHuberLoss",)
-    name = "FixedHuberLoss"
     title = N_("find the bugs")
     hint_text = N_(
         "There are three bugs. (1) Which reduction does super().__init__() get when called without "

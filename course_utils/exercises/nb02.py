@@ -37,6 +37,19 @@ def _solution(signature: str, body: str) -> str:
     return f"def {signature}:{_FORWARD_AND_GRAD}{textwrap.indent(textwrap.dedent(body), '    ')}"
 
 
+def _jit_step_solution(signature: str, before_update: str = "") -> str:
+    """The solution of a builder whose compiled step updates at every call: gradients, ``before_update``
+    (a line that changes them, if any), the update tied to the loss."""
+    return _solution(signature, f'''
+@ms.jit
+def train_step(data, label):
+    (loss, _), grads = grad_fn(data, label)
+{before_update}    return ops.depend(loss, optimizer(grads))
+
+return train_step
+''')
+
+
 # --------------------------------------------------------------------------------------------
 # Fixtures of the checks
 # --------------------------------------------------------------------------------------------
@@ -136,7 +149,8 @@ def _run(step, *args, what: str = "step(data, label)"):
 
 
 def _calls_depend(fn) -> bool | None:
-    """Whether the source of ``fn`` calls ``depend(...)``; None when the source is not available."""
+    """Whether the source of ``fn`` calls ``depend(...)`` (or the course's ``make_train_step``, which does);
+    None when the source is not available."""
     try:
         source = textwrap.dedent(inspect.getsource(fn))
         tree = ast.parse(source)
@@ -146,16 +160,12 @@ def _calls_depend(fn) -> bool | None:
         if isinstance(node, ast.Call):
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if name == "depend":
+            if name in ("depend", "make_train_step"):
                 return True
     return False
 
 
-def _check_depend(builder, step) -> None:
-    from course_utils.training import TrainStep
-
-    if isinstance(step, TrainStep):  # the course's reference builder
-        return
+def _check_depend(builder) -> None:
     if _calls_depend(builder) is False:
         raise Incorrect(tr(
             "the weights are right, but the step's code has no ops.depend, which this exercise asks for: compiled "
@@ -181,31 +191,45 @@ def _diagnose_update(got: list, start: list, expected: list, alternatives: dict,
 # The exercises
 # --------------------------------------------------------------------------------------------
 
-class HasAuxStep(Exercise):
+class _StepBuilder(Exercise):
+    """An exercise whose answer is a step builder ``names[0](net, loss_fn, optimizer[, extra])``.
+
+    Its reference is the course's ``make_train_step``, with the builder's extra argument passed as
+    the keyword ``option``. Its check is ``_check_updates`` (what the step does to the weights), then
+    the ``ops.depend`` every step of the notebook needs (section 4).
+    """
+
+    option = ""   # make_train_step's keyword for the builder's extra argument; "" when there is none
+
+    def reference(self):
+        from course_utils.training import make_train_step
+
+        option = self.option
+
+        def builder(net, loss_fn, optimizer, *extra):
+            return make_train_step(net, loss_fn, optimizer, **({option: extra[0]} if option else {}))
+
+        builder.__name__ = builder.__qualname__ = self.names[0]
+        return (builder,)
+
+    def _check(self, builder):
+        self._check_updates(builder)
+        _check_depend(builder)
+
+    def _check_updates(self, builder) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class HasAuxStep(_StepBuilder):
     names = ("build_train_step",)
     title = "a training step with has_aux"
     hint_text = ("Inside build_train_step: define forward_fn(data, label) returning (loss, logits); "
                  "grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True); then a "
                  "@ms.jit train_step(data, label) that unpacks (loss, _), grads = grad_fn(data, label), applies "
                  "the optimizer with ops.depend and returns the loss. Return train_step.")
-    solution_text = _solution("build_train_step(net, loss_fn, optimizer)", '''
-@ms.jit
-def train_step(data, label):
-    (loss, _), grads = grad_fn(data, label)
-    return ops.depend(loss, optimizer(grads))
+    solution_text = _jit_step_solution("build_train_step(net, loss_fn, optimizer)")
 
-return train_step
-''')
-
-    def reference(self):
-        from course_utils.training import make_train_step
-
-        def build_train_step(net, loss_fn, optimizer):
-            return make_train_step(net, loss_fn, optimizer)
-
-        return (build_train_step,)
-
-    def _check(self, build_train_step):
+    def _check_updates(self, build_train_step):
         net, loss_fn, opt = _setup()
         x, y = _batch()
         start = _weights(net)
@@ -226,32 +250,18 @@ return train_step
         if abs(second - second_expected) > 1e-4:
             raise Incorrect(tr("the second call returned loss {loss:.6f}, expected {expected:.6f} (the loss with the "
                                "weights after the first update).", loss=second, expected=second_expected))
-        _check_depend(build_train_step, step)
 
 
-class ClippedStep(Exercise):
+class ClippedStep(_StepBuilder):
     names = ("build_clipped_step",)
     title = "clip by the global norm"
     hint_text = ("Start from your step of exercise 1 and insert one line between the gradients and the update: "
                  "grads = ops.clip_by_global_norm(grads, max_norm). It rescales all gradients by the same factor "
                  "min(1, max_norm / global_norm), so their direction is kept.")
-    solution_text = _solution("build_clipped_step(net, loss_fn, optimizer, max_norm)", '''
-@ms.jit
-def train_step(data, label):
-    (loss, _), grads = grad_fn(data, label)
-    grads = ops.clip_by_global_norm(grads, max_norm)
-    return ops.depend(loss, optimizer(grads))
+    solution_text = _jit_step_solution("build_clipped_step(net, loss_fn, optimizer, max_norm)",
+                                       "    grads = ops.clip_by_global_norm(grads, max_norm)\n")
 
-return train_step
-''')
-
-    def reference(self):
-        from course_utils.training import make_train_step
-
-        def build_clipped_step(net, loss_fn, optimizer, max_norm):
-            return make_train_step(net, loss_fn, optimizer, clip_norm=max_norm)
-
-        return (build_clipped_step,)
+    option = "clip_norm"
 
     def _one_update(self, builder, max_norm: float, outliers: float):
         net, loss_fn, opt = _setup()
@@ -260,12 +270,12 @@ return train_step
         grads = _grads(net, loss_fn, x, y)
         step = _make_step(builder, net, loss_fn, opt, max_norm)
         _loss_value(_run(step, x, y), "step(data, label)")
-        return step, start, grads, _weights(net)
+        return start, grads, _weights(net)
 
-    def _check(self, build_clipped_step):
+    def _check_updates(self, build_clipped_step):
         # A batch with outliers: the global norm is far above max_norm, so clipping must shrink it.
         max_norm = 0.05
-        step, start, grads, got = self._one_update(build_clipped_step, max_norm, outliers=0.25)
+        start, grads, got = self._one_update(build_clipped_step, max_norm, outliers=0.25)
         norm = float(np.sqrt(sum(float(np.sum(g ** 2)) for g in grads)))
         _diagnose_update(got, start, _sgd(start, _global_clip(grads, max_norm)), {
             tr("the update with the gradients not clipped (their global norm is {norm:.3g} > max_norm {max_norm}).",
@@ -275,13 +285,12 @@ return train_step
         }, tr("with max_norm={max_norm}", max_norm=max_norm))
         # Below the threshold clipping must not change anything.
         max_norm = 1e3
-        _, start, grads, got = self._one_update(build_clipped_step, max_norm, outliers=0.0)
+        start, grads, got = self._one_update(build_clipped_step, max_norm, outliers=0.0)
         _diagnose_update(got, start, _sgd(start, grads), {}, tr("with max_norm={max_norm} (far above the gradient "
                          "norm, so the update must be the unclipped one)", max_norm=max_norm))
-        _check_depend(build_clipped_step, step)
 
 
-class AccumulatingStep(Exercise):
+class AccumulatingStep(_StepBuilder):
     names = ("build_accumulating_step",)
     title = "gradient accumulation"
     hint_text = ("Clone zero buffers: accum = optimizer.parameters.clone(prefix='grad_accum', init='zeros') "
@@ -317,15 +326,9 @@ def train_step(data, label):
 return train_step
 ''')
 
-    def reference(self):
-        from course_utils.training import make_train_step
+    option = "accumulate"
 
-        def build_accumulating_step(net, loss_fn, optimizer, k):
-            return make_train_step(net, loss_fn, optimizer, accumulate=k)
-
-        return (build_accumulating_step,)
-
-    def _check(self, build_accumulating_step):
+    def _check_updates(self, build_accumulating_step):
         k, micro = 4, 4
         net, loss_fn, opt = _setup()
         x, y = _batch(n=k * micro)
@@ -359,7 +362,6 @@ return train_step
             tr("an update that also contains the first round's gradients."): _sgd(once, [a + b for a, b in
                                                                                         zip(big, big2)]),
         }, tr("after {n} micro-batches (the second update)", n=2 * k))
-        _check_depend(build_accumulating_step, step)
 
 
 q1 = HasAuxStep()

@@ -8,6 +8,9 @@ q1 and q2 run the learner's Cells in the current mode (GRAPH_MODE compiles a few
 fixed weights and inputs and compare with values computed independently (NumPy, ``mindspore.grad``).
 q3 compares with ``course_utils.callbacks.stopping_point`` on curves chosen to expose the usual
 off-by-one, tie and ``min_delta`` slips. MindSpore is imported on first use, not with this module.
+
+Why one module of ~430 lines: it is one lesson's exercises, like every ``nbNN.py``; each exercise keeps its
+reference solution beside its check, which is what the module's length is made of.
 """
 
 from __future__ import annotations

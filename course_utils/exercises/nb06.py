@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import inspect
 import math
+import tempfile
 import textwrap
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from course_utils.distributed import LaunchError, launch
 from course_utils.exercises import Exercise, Incorrect, describe, register
 from course_utils.exercises import nb06_worker
 from course_utils.i18n import tr
+
+if TYPE_CHECKING:   # the names nb06_worker.MODULE_HEADER imports where the reference step runs (see below)
+    import mindspore as ms
+    from mindspore import nn, ops
 
 
 def _shard_indices_solution(n_samples, num_shards, shard_id):
@@ -124,13 +132,13 @@ def _make_dp_step_solution(net, loss_fn, optimizer, group_size):
     def forward(x, y):
         return loss_fn(net(x), y)
 
-    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)  # noqa: F821
-    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)  # noqa: F821
+    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
+    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)
 
     def step(x, y):
         loss, grads = grad_fn(x, y)
         grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient
-        return ops.depend(loss, optimizer(grads))  # noqa: F821
+        return ops.depend(loss, optimizer(grads))
 
     return step
 
@@ -158,11 +166,6 @@ class DataParallelStep(Exercise):
         return _source_as(_make_dp_step_solution, "make_dp_step")
 
     def _check(self, make_dp_step):
-        import tempfile
-        from pathlib import Path
-
-        from course_utils.distributed import LaunchError, launch
-
         if not callable(make_dp_step):
             raise Incorrect(tr("make_dp_step is {got}, not a function.", got=describe(make_dp_step)))
         try:

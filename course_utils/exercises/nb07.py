@@ -15,6 +15,9 @@ The contract the script must keep is in the docstring of ``notebooks/scripts/cap
 passes every check (``tests/test_exercises_nb07.py``). A script that still contains the blank ``____`` is "not
 attempted" (the message lists the TODOs with blanks left), found without running it. Runs are cached per script
 content and arguments, so q4 reuses q1's run while the file is unchanged.
+
+Why one module of ~470 lines: the four checks share the machinery that runs the script and reads its log and
+checkpoints (the first half); it exists for them alone, as one lesson's exercise module.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from course_utils import ROOT
+from course_utils import ROOT, data, distributed
 from course_utils.exercises import Exercise, Incorrect, NotAttempted, register
 from course_utils.i18n import tr
 
@@ -155,8 +158,6 @@ def _workdir() -> Path:
 
 def run_script(path: Path, args, out: Path = None, timeout: float = TIMEOUT_S) -> Run:
     """Run ``python path --data-dir <MNIST> --out <out> args`` with the course's environment, in ``out``."""
-    from course_utils import data, distributed
-
     out = out or Path(tempfile.mkdtemp(prefix="run-", dir=_workdir()))
     out.mkdir(parents=True, exist_ok=True)
     # Resolved here, in the kernel's folder: the script runs with ``out`` as its working directory.

@@ -40,6 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from course_utils.fileio import atomic_write
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 CATALOGUES = ROOT / "i18n"
@@ -84,8 +86,6 @@ def load(path: Path) -> dict:
 
 def save(nb: dict, path: Path) -> None:
     """Write a notebook as Jupyter does (indent 1, non-ASCII kept, trailing newline), atomically."""
-    from course_utils.fileio import atomic_write
-
     atomic_write(path, json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
@@ -152,8 +152,6 @@ def set_entry_text(path: Path, cell_id: str, text: str) -> bool:
     end = matches[at + 1].start() if at + 1 < len(matches) else len(catalogue)
     body = f"```python\n{text}\n```" if entries[cell_id].cell_type == "code" else text
     new = catalogue[:matches[at].end()] + "\n" + body + "\n" + ("\n" if at + 1 < len(matches) else "") + catalogue[end:]
-    from course_utils.fileio import atomic_write
-
     atomic_write(path, new)
     return True
 

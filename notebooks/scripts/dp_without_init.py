@@ -10,11 +10,12 @@ from course_utils import runtime
 
 runtime.setup(device="CPU", verbose=False)
 
-import mindspore as ms  # noqa: E402  (after runtime.setup: it sets variables MindSpore reads at import)
-import numpy as np  # noqa: E402
-from mindspore import nn  # noqa: E402
+# after runtime.setup: it sets variables MindSpore reads at import (pyproject.toml lets scripts do that: E402)
+import mindspore as ms
+import numpy as np
+from mindspore import nn
 
-from course_utils.models import LeNet5  # noqa: E402
+from course_utils.models import LeNet5
 
 ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
 net = LeNet5()

@@ -15,6 +15,7 @@ Settings: see ``settings.py``.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import shutil
 import sys
@@ -39,7 +40,7 @@ def _chromium_missing_reason() -> str | None:
         return (f"Chromium not found at {CHROMIUM}: the browser tests need Debian's chromium "
                 f"(apt-get install chromium; .ci/run does this) or COURSE_CHROMIUM=/path/to/chromium")
     try:
-        import playwright.sync_api  # noqa: F401
+        importlib.import_module("playwright.sync_api")
     except ImportError as err:
         return f"Playwright is not importable ({err}): run make setup"
     return None

@@ -1,0 +1,17 @@
+"""Training: the steps the lessons build and the loop that runs them.
+
+* ``step``: notebook 02's functional step (``make_train_step`` -> ``TrainStep``, gradient accumulation and
+  clipping, ``global_norm``) and notebook 03's Cell-based one (``ClippedTrainOneStepCell``);
+* ``schedule``: ``warmup_cosine_lr``;
+* ``loop``: the epoch loop of notebook 04 (``fit`` -> ``FitResult``: progress, evaluation, checkpoints, resuming).
+
+Import from here: ``from course_utils.training import make_train_step, fit``.
+"""
+
+from course_utils.training.loop import FitResult, fit
+from course_utils.training.schedule import warmup_cosine_lr
+from course_utils.training.step import (ACCUM_PREFIX, ClippedTrainOneStepCell, TrainStep, global_norm,
+                                        make_train_step, tensor_norms)
+
+__all__ = ["ACCUM_PREFIX", "ClippedTrainOneStepCell", "FitResult", "TrainStep", "fit", "global_norm", "make_train_step",
+           "tensor_norms", "warmup_cosine_lr"]
