@@ -69,7 +69,7 @@ def test_naive_timing_includes_compile_and_is_wrong():
 
 def test_completion_is_forced_inside_the_timed_region():
     clock = FakeClock()
-    step = lambda: LazyResult(clock, 0.02)  # noqa: E731  returns at once; the work happens on read
+    step = lambda: LazyResult(clock, 0.02)  # returns at once; the work happens on read
     t = bench.time_steps(step, steps=5, repeats=3, clock=clock)
     assert t.steps_per_s == pytest.approx(50.0)
     # without forcing, the same step looks infinitely fast

@@ -19,9 +19,9 @@ args = parser.parse_args()
 
 runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # env as launched
 
-from mindspore.profiler import ProfilerActivity, profile, schedule, tensorboard_trace_handler  # noqa: E402
+from mindspore.profiler import ProfilerActivity, profile, schedule, tensorboard_trace_handler
 
-from course_utils import bench  # noqa: E402
+from course_utils import bench
 
 step = bench.cycle(bench.build_step("graph/cell", *bench.lenet_setup()), bench.mnist_batches(64, count=4))
 bench.force(step())                     # the first call compiles: before the profiler starts

@@ -42,10 +42,10 @@ except ImportError as exc:
 
 runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # env as launched
 
-import mindspore as ms  # noqa: E402
+import mindspore as ms
 
-from course_utils import bench  # noqa: E402
-from course_utils.fileio import atomic_write  # noqa: E402
+from course_utils import bench
+from course_utils.fileio import atomic_write
 
 if args.dispatch_threads:
     ms.runtime.dispatch_threads_num(args.dispatch_threads)

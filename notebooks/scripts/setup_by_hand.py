@@ -14,7 +14,7 @@ os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")       # AVX-512 CPUs: oneDNN
 os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")    # few cores: no busy-waiting host pipeline
 os.environ.setdefault("GLOG_v", "3")                      # MindSpore's C++ log: errors only
 
-import mindspore as ms  # noqa: E402  (after the environment, on purpose)
+import mindspore as ms   # after the environment, on purpose
 
 device = sys.argv[1] if len(sys.argv) > 1 else "CPU"
 mode = sys.argv[2] if len(sys.argv) > 2 else "graph"
