@@ -2,7 +2,7 @@
 
 Most cases run in PyNative mode (no compile per Cell, fast); the cases whose behaviour depends on the mode
 (NumPy inside construct) and the reference solutions also run in GRAPH_MODE. The mode comes from conftest's
-``ms_mode`` fixture (``pynative`` below is its shorthand, which tests/test_i18n_nb01.py imports).
+``ms_mode`` fixture (``pynative`` is its shorthand).
 """
 
 import math
@@ -13,18 +13,10 @@ import pytest
 ms = pytest.importorskip("mindspore")
 from mindspore import nn, ops  # noqa: E402
 
-from conftest import set_ms_mode  # noqa: E402
 from course_utils.exercises import Outcome, ____, nb01  # noqa: E402
 
 #: For the tests that also run compiled: ``ms_mode`` (tests/conftest.py) in GRAPH_MODE.
 GRAPH = pytest.mark.parametrize("ms_mode", ["graph"], indirect=True)
-
-
-@pytest.fixture
-def pynative():
-    """``ms_mode`` with "pynative", as a fixture of its own name (the Chinese tests use it module-wide);
-    conftest's ``_execution_mode`` restores GRAPH_MODE after the test."""
-    set_ms_mode("pynative")
 
 
 def incorrect(exercise, answer, *fragments):

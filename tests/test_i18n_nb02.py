@@ -9,6 +9,8 @@ from course_utils.exercises import Outcome, ____, nb02
 from course_utils.i18n.zh.nb02 import MESSAGES
 from test_exercises_nb02 import accumulating, assert_incorrect, clipped, from_source, step_source
 
+pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
+
 ENGLISH_WORDS = ("expected", "got ", "returned", "weights", "the update", "call ")
 
 

@@ -12,6 +12,8 @@ from mindspore import nn
 from course_utils.exercises import Outcome, ____, nb03
 from test_exercises_nb03 import NoClipValueArgument, clip_answer, early_stop_answer, two_head_answer
 
+pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
+
 ENGLISH_WORDS = re.compile(r"\b(expected|got|should|returned|failed|That is|This case)\b")
 
 
