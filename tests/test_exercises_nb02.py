@@ -128,13 +128,17 @@ def test_q2_rejects_no_clipping_and_always_rescaling(ms_mode):
     assert_incorrect(nb02.q2.check(always), "max_norm=1000.0", "unclipped")
 
 
-@PYNATIVE_FAST_GRAPH_SLOW
-def test_q2_rejects_forgotten_depend(ms_mode):
+def clipped_without_depend(filename):
+    """q2's clipped step that returns the loss without ``ops.depend`` on the update."""
     source = step_source(update="grads = ops.clip_by_global_norm(grads, max_norm)\n        optimizer(grads)",
                          result="loss").replace("build_train_step(net, loss_fn, optimizer)",
                                                 "build_clipped_step(net, loss_fn, optimizer, max_norm)")
-    wrong = from_source(source, "build_clipped_step", "<nb02-q2-nodep>")
-    assert_incorrect(nb02.q2.check(wrong), "ops.depend")
+    return from_source(source, "build_clipped_step", filename)
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q2_rejects_forgotten_depend(ms_mode):
+    assert_incorrect(nb02.q2.check(clipped_without_depend("<nb02-q2-nodep>")), "ops.depend")
 
 
 # ---- q3: accumulation ----
