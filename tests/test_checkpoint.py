@@ -37,10 +37,10 @@ def test_format_follows_the_suffix():
         checkpoint.checkpoint_format("model.ckpt", "safetensors")
 
 
-# ---- save / load round trips ---------------------------------------------------------------------
+# ---- save / load round trips (in PyNative: a file format does not depend on the mode) ------------------
 
 @FORMATS
-def test_weights_round_trip_into_a_fresh_network(tmp_path, suffix):
+def test_weights_round_trip_into_a_fresh_network(tmp_path, suffix, pynative):
     net = LeNet5()
     x = lenet_batches(1)[0][0]
     path = checkpoint.save(tmp_path / f"w{suffix}", net)
@@ -56,7 +56,7 @@ def test_weights_round_trip_into_a_fresh_network(tmp_path, suffix):
 
 
 @FORMATS
-def test_counters_extra_and_optimizer_state_round_trip(tmp_path, suffix):
+def test_counters_extra_and_optimizer_state_round_trip(tmp_path, suffix, pynative):
     net, opt, step = lenet_training()
     for x, y in lenet_batches(3):
         step(x, y)

@@ -68,7 +68,8 @@ def two_head_answer(combine="right", init="parent", base=nn.WithLossCell, defaul
     return Answer
 
 
-def test_q1_variant_factory_builds_a_correct_answer_by_default():
+@PYNATIVE_FAST_GRAPH_SLOW   # the mode test_rejects_typical_mistakes runs the variants in
+def test_q1_variant_factory_builds_a_correct_answer_by_default(ms_mode):
     assert nb03.q1.check(two_head_answer()) == Outcome.CORRECT
 
 
@@ -116,7 +117,8 @@ class NoClipValueArgument(nn.TrainOneStepCell):
     """Inherits __init__(network, optimizer, sens=None, return_grad=False): no clip_value."""
 
 
-def test_q2_variant_factory_builds_a_correct_answer_by_default():
+@PYNATIVE_FAST_GRAPH_SLOW   # the mode test_rejects_typical_mistakes runs the variants in
+def test_q2_variant_factory_builds_a_correct_answer_by_default(ms_mode):
     assert nb03.q2.check(clip_answer()) == Outcome.CORRECT
 
 

@@ -10,6 +10,10 @@ from course_utils import checkpoint
 from course_utils.training import fit
 from lenet_training import lenet_batches, lenet_training
 
+#: No compile per LeNet step: what fit does between the steps (positions, stops, checkpoints, evaluations) does
+#: not depend on the mode; the compiled step after a restore is test_checkpoint's.
+pytestmark = pytest.mark.usefixtures("pynative")
+
 
 # ---- exact resume and interruption -----------------------------------------------------------
 
