@@ -79,7 +79,7 @@ def test_q2_accepts_the_reference():
     assert nb03.q2.check(*nb03.q2.reference()) == Outcome.CORRECT
 
 
-def test_q2_inputs_make_both_clip_values_matter():
+def test_q2_inputs_make_both_clip_values_matter(pynative):
     ref = nb03.q2.reference()[0]
     for clip in (0.05, None):
         *_, grads, _ = nb03.q2._one_step(ref, clip)
