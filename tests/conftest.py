@@ -112,6 +112,19 @@ def _execution_mode():
 
 
 @pytest.fixture
+def pynative(_execution_mode):
+    """Run a test in PYNATIVE_MODE (no compile per Cell: fast): ``pytestmark = pytest.mark.usefixtures("pynative")``
+    runs a whole module so, where what it checks (a message, its language) does not depend on the mode."""
+    set_ms_mode("pynative")
+
+
+#: For exercise-checker tests of wrong answers: PyNative in the fast tier (no compile per Cell), compiled in GRAPH_MODE
+#: (as the lessons run) in ``make test`` (slow).
+PYNATIVE_FAST_GRAPH_SLOW = pytest.mark.parametrize(
+    "ms_mode", ["pynative", pytest.param("graph", marks=pytest.mark.slow)], indirect=True)
+
+
+@pytest.fixture
 def ms_mode(request):
     """The test's MindSpore mode: "graph" (default) or "pynative", or a constant such as ms.PYNATIVE_MODE,
     given by indirect parametrisation. Returns the mode constant; restored after the test by

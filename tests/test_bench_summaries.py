@@ -175,22 +175,24 @@ def accuracy_rows():
                          for t, s, sec in ((0.985, 1000, 80.0), (0.99, 2000, 160.0))]
 
 
+def step_rates(naive, best=100.0):
+    """The two step rates a QUICK run measures the same way (in-memory, fresh processes) for its estimate."""
+    return [{"run": "naive step rate", "steps_per_s": naive}, {"run": "best step rate", "steps_per_s": best}]
+
+
 def test_time_to_accuracy_measured_estimated_and_missed():
     p = bench.TimeToAccuracyParams(targets=(0.985, 0.99))
     best, rows = accuracy_rows()
     res = accuracy.summarise_time_to_accuracy(shuffled(rows), p)
     assert "To 99.0% test accuracy the best settings" in res.conclusion and "8.0x faster" in res.conclusion
     assert "(measured)" in res.conclusion and res.metrics["time_to_99_0_s"] == 20.0
-    def rates(naive, best_rate=100.0):   # step rates measured the same way, in-memory
-        return [{"run": "naive step rate", "steps_per_s": naive}, {"run": "best step rate", "steps_per_s": best_rate}]
-
-    slower = accuracy.summarise_time_to_accuracy(best + rates(200.0), p)
+    slower = accuracy.summarise_time_to_accuracy(best + step_rates(200.0), p)
     assert "2.0x SLOWER" in slower.conclusion
     # the estimate scales the best run's measured time (input pipeline included) by the rate ratio
-    est = accuracy.summarise_time_to_accuracy(best + rates(25.0), p)
+    est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
     assert "(estimated)" in est.conclusion and est.row(config="0.990")["naive_s"] == pytest.approx(80.0)
     missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
-    res = accuracy.summarise_time_to_accuracy(missed + rates(25.0), p)
+    res = accuracy.summarise_time_to_accuracy(missed + step_rates(25.0), p)
     assert "The 99.0% target was not reached within the 60 s limit" in res.conclusion
 
 

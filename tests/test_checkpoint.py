@@ -1,5 +1,5 @@
-"""course_utils.checkpoint (and the resume path of training.fit): atomic save, strict in-place restore,
-training that continues after a restore in both modes, exact resume, and a writer killed mid-save."""
+"""course_utils.checkpoint: atomic save, strict in-place restore, training that continues after a restore in both
+modes, and a writer killed mid-save (fit's exact resume is in test_fit.py)."""
 
 import os
 import signal
@@ -12,30 +12,14 @@ import numpy as np
 import pytest
 
 import mindspore as ms
-from mindspore import nn
 
 from conftest import PROGRAMS, ROOT
+from lenet_training import lenet_batches, lenet_training
 from course_utils import checkpoint
 from course_utils.models import LeNet5
-from course_utils.training import fit
 
 FORMATS = pytest.mark.parametrize("suffix", [".ckpt", ".safetensors"])
 MODES = pytest.mark.parametrize("ms_mode", ["graph", "pynative"], indirect=True)
-
-
-def _batches(n=6, batch=8, seed=0):
-    rng = np.random.default_rng(seed)
-    return [(ms.Tensor(rng.normal(size=(batch, 1, 28, 28)).astype(np.float32)),
-             ms.Tensor(rng.integers(0, 10, size=batch).astype(np.int32))) for _ in range(n)]
-
-
-def _training(seed=0, lr=1e-3):
-    ms.set_seed(seed)
-    net = LeNet5()
-    opt = nn.Adam(net.trainable_params(), learning_rate=lr)
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), opt)
-    step.set_train()
-    return net, opt, step
 
 
 def _values(cell):
@@ -53,12 +37,12 @@ def test_format_follows_the_suffix():
         checkpoint.checkpoint_format("model.ckpt", "safetensors")
 
 
-# ---- save / load round trips ---------------------------------------------------------------------
+# ---- save / load round trips (in PyNative: a file format does not depend on the mode) ------------------
 
 @FORMATS
-def test_weights_round_trip_into_a_fresh_network(tmp_path, suffix):
+def test_weights_round_trip_into_a_fresh_network(tmp_path, suffix, pynative):
     net = LeNet5()
-    x = _batches(1)[0][0]
+    x = lenet_batches(1)[0][0]
     path = checkpoint.save(tmp_path / f"w{suffix}", net)
     assert path == tmp_path / f"w{suffix}" and path.is_file()
     assert sorted(os.listdir(tmp_path)) == [f"w{suffix}"]          # no temporary file left
@@ -72,13 +56,13 @@ def test_weights_round_trip_into_a_fresh_network(tmp_path, suffix):
 
 
 @FORMATS
-def test_counters_extra_and_optimizer_state_round_trip(tmp_path, suffix):
-    net, opt, step = _training()
-    for x, y in _batches(3):
+def test_counters_extra_and_optimizer_state_round_trip(tmp_path, suffix, pynative):
+    net, opt, step = lenet_training()
+    for x, y in lenet_batches(3):
         step(x, y)
     path = checkpoint.save(tmp_path / f"run{suffix}", step, epoch=2, step_in_epoch=17,
                            extra={"global_step": 1891, "best_accuracy": 0.9912})
-    info = checkpoint.load(path, _training(seed=5)[2])
+    info = checkpoint.load(path, lenet_training(seed=5)[2])
     assert (info.epoch, info.step_in_epoch) == (2, 17)
     assert info.extra["global_step"] == 1891 and info.extra["best_accuracy"] == pytest.approx(0.9912)
     assert "moment1.fc1.weight" in info.arrays and int(info.arrays["global_step"][0]) == 3
@@ -94,7 +78,7 @@ def test_positions_are_described_counting_from_one():
 
 
 def test_weights_only_file_into_a_network_lists_the_unused_optimizer_state(tmp_path):
-    net, opt, step = _training()
+    net, opt, step = lenet_training()
     path = checkpoint.save(tmp_path / "run.ckpt", step)
     info = checkpoint.load(path, LeNet5())
     assert len(info.restored) == 8 and "global_step" in info.unused
@@ -140,7 +124,7 @@ def test_missing_truncated_and_mislabelled_files(tmp_path):
 
 def test_strict_load_refuses_a_half_restore(tmp_path):
     weights = checkpoint.save(tmp_path / "w.ckpt", LeNet5())
-    net, opt, step = _training()
+    net, opt, step = lenet_training()
     before = _values(step)
     with pytest.raises(checkpoint.CheckpointError, match="no optimizer state"):
         checkpoint.load(weights, step)
@@ -160,14 +144,14 @@ def test_another_architecture_is_refused(tmp_path):
 
 @MODES
 def test_training_continues_after_restoring_into_a_compiled_step(tmp_path, ms_mode):
-    batches = _batches(4)
-    net, opt, step = _training(seed=1)
+    batches = lenet_batches(4)
+    net, opt, step = lenet_training(seed=1)
     for x, y in batches[:2]:
         step(x, y)
     path = checkpoint.save(tmp_path / "mid.ckpt", step, epoch=0, step_in_epoch=2)
     expected = [float(step(x, y).asnumpy()) for x, y in batches[2:]]
 
-    net2, opt2, step2 = _training(seed=2)
+    net2, opt2, step2 = lenet_training(seed=2)
     step2(*batches[0])                     # compiled (and run) before the restore
     checkpoint.load(path, step2)
     w0 = net2.fc3.weight.asnumpy().copy()
@@ -175,73 +159,6 @@ def test_training_continues_after_restoring_into_a_compiled_step(tmp_path, ms_mo
     assert not np.array_equal(w0, net2.fc3.weight.asnumpy()), "the weights stopped changing after the restore"
     np.testing.assert_allclose(got, expected, rtol=1e-6)
     assert int(opt2.global_step.asnumpy()[0]) == 4
-
-
-# ---- fit: exact resume and interruption -----------------------------------------------------------
-
-def _epoch_data(epoch):
-    return _batches(n=5, seed=100 + epoch)     # the order depends on the epoch only
-
-
-@pytest.mark.slow
-def test_resumed_fit_matches_the_uninterrupted_run(tmp_path):
-    net, _, step = _training(seed=3)
-    full = fit(step, _epoch_data, 2, checkpoint_path=tmp_path / "s{step:02d}.ckpt", checkpoint_every=3,
-               progress=False)
-    assert [p.name for p in full.checkpoints] == ["s03.ckpt", "s05.ckpt", "s06.ckpt", "s09.ckpt", "s10.ckpt"]
-    assert (full.steps, full.global_step, full.epoch, full.step_in_epoch) == (10, 10, 2, 0)
-    for name, position in [("s03.ckpt", (0, 3)), ("s06.ckpt", (1, 1))]:
-        net2, _, step2 = _training(seed=4)
-        info = checkpoint.load(tmp_path / name, step2)
-        assert (info.epoch, info.step_in_epoch) == position
-        rest = fit(step2, _epoch_data, 2, resume=info, progress=False)
-        assert rest.steps == 10 - int(name[1:3]) and rest.global_step == 10
-        assert [s for s, _ in rest.step_loss] == list(range(int(name[1:3]) + 1, 11))
-        for a, b in zip(net.get_parameters(), net2.get_parameters()):
-            np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
-
-
-def test_stop_at_step_saves_the_position_and_resume_finishes(tmp_path):
-    target = tmp_path / "last.ckpt"
-    net, _, step = _training(seed=3)
-    part = fit(step, _epoch_data, 2, checkpoint_path=target, stop_at_step=7, progress=False)
-    assert part.interrupted and part.global_step == 7 and (part.epoch, part.step_in_epoch) == (1, 2)
-    info = checkpoint.load(target, _training(seed=9)[2])
-    assert (info.epoch, info.step_in_epoch, info.extra["global_step"]) == (1, 2, 7)
-    with pytest.raises(ValueError, match="nothing left"):
-        fit(step, _epoch_data, 1, resume=info, progress=False)
-    # stopped on the last batch of an epoch: the position is the start of the next one
-    edge = fit(_training(seed=3)[2], _epoch_data, 2, checkpoint_path=target, stop_at_step=5, progress=False)
-    assert edge.interrupted and (edge.epoch, edge.step_in_epoch) == (1, 0)
-    assert checkpoint.load(target, _training(seed=9)[2]).epoch == 1
-    assert "stopped at the end of epoch 1" in repr(edge)
-
-
-def test_stop_when_ends_fit_where_it_says_so_and_sees_each_evaluation(tmp_path):
-    net, _, step = _training(seed=3)
-    seen = []
-
-    def stop_when(result):
-        seen.append((result.global_step, len(result.evals)))
-        return result.global_step >= 6
-
-    x, y = _batches(n=1, batch=16, seed=7)[0]
-    part = fit(step, _epoch_data, 2, network=net, eval_data=(x.asnumpy(), y.asnumpy()), eval_every=2,
-               checkpoint_path=tmp_path / "last.ckpt", update_every=3, stop_when=stop_when, progress=False)
-    # asked after each evaluation (steps 2, 4, 6) and every update_every steps that had none (3)
-    assert seen == [(2, 1), (3, 1), (4, 2), (6, 3)]
-    assert part.interrupted and part.global_step == 6 and (part.epoch, part.step_in_epoch) == (1, 1)
-    assert checkpoint.load(tmp_path / "last.ckpt", _training(seed=9)[2]).extra["global_step"] == 6
-
-
-def test_fit_with_a_progress_bar_ends_with_a_plain_line(capsys):
-    # a stored notebook shows the tqdm widget as "0%": the plain line is what a reader sees there
-    result = fit(_training(seed=3)[2], _epoch_data, 1, stop_at_step=3, description="demo")
-    line = capsys.readouterr().out.strip().splitlines()[-1]
-    assert line == result.summary("demo")
-    assert line.startswith("demo: 3 steps trained in ") and "epoch 1, after its step 3 (interrupted)" in line
-    fit(_training(seed=3)[2], _epoch_data, 1, stop_at_step=3, progress=False)
-    assert capsys.readouterr().out == ""
 
 
 # ---- a writer killed in the middle of a save -------------------------------------------------------
@@ -322,41 +239,3 @@ def test_writer_killed_in_the_middle_of_writing_leaves_the_previous_checkpoint(t
     _assert_previous_intact(target, values)
     checkpoint.save(target, LeNet5())
     assert not [p for p in tmp_path.iterdir() if ".partial" in p.name]
-
-
-# ---- fit's other inputs and the schedule ------------------------------------------------------------
-
-def test_warmup_cosine_lr():
-    from course_utils.training import warmup_cosine_lr
-
-    lr = warmup_cosine_lr(0.1, 100, warmup_steps=10)
-    assert len(lr) == 100 and lr[0] == 0.0 and lr[10] == pytest.approx(0.1)
-    assert all(a >= b for a, b in zip(lr[10:], lr[11:])) and lr[-1] < 1e-3
-    assert warmup_cosine_lr(0.1, 5)[0] == pytest.approx(0.1)
-    with pytest.raises(ValueError, match="warmup_steps"):
-        warmup_cosine_lr(0.1, 10, warmup_steps=10)
-    with pytest.raises(ValueError, match="peak_lr"):
-        warmup_cosine_lr(0.0, 10)
-
-
-def test_fit_reads_a_dataset_through_one_iterator_and_reports_progress():
-    import mindspore.dataset as ds
-
-    rng = np.random.default_rng(0)
-    images = rng.normal(size=(32, 1, 28, 28)).astype(np.float32)
-    labels = rng.integers(0, 10, size=32).astype(np.int32)
-    ms.dataset.config.set_seed(0)
-    train = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=True).batch(8)
-    test = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=False).batch(16)
-    net, _, step = _training(seed=0)
-    updates = []
-    result = fit(step, train, 2, network=net, eval_data=test, eval_every=3, on_update=lambda r: updates.append(r.steps),
-                 update_every=2, progress=False)
-    assert result.steps == 8 and [e["step"] for e in result.evals] == [3, 6, 8]
-    assert all(0.0 <= e["accuracy"] <= 1.0 and e["train_seconds"] > 0 for e in result.evals)
-    assert updates and updates[-1] == 8
-    assert result.steps_per_s > 0 and "8 steps" in repr(result)
-    with pytest.raises(ValueError, match="eval_every needs"):
-        fit(step, train, 1, eval_every=2, progress=False)
-    with pytest.raises(ValueError, match="checkpoint_every needs"):
-        fit(step, train, 1, checkpoint_every=2, progress=False)

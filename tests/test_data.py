@@ -559,6 +559,7 @@ def test_load_mnist_arrays(real_mnist):
         data.load_mnist_arrays("valid")
 
 
+@pytest.mark.slow   # the real MNIST through the pipeline, in its own MindSpore process: 60000 + 10000 images
 def test_mnist_dataset_shapes_dtypes_and_normalisation(real_mnist, python):
     out = python(["tests/programs/mnist_pipeline_facts.py"], env={"COURSE_MNIST_DIR": str(real_mnist)})
     assert out.returncode == 0, out.stderr[-3000:]

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import NOTEBOOKS, PROGRAMS
+from conftest import NOTEBOOKS, PROGRAMS, run_python
 from course_utils import distributed as dist
 from course_utils.distributed import LaunchError, launch
 
@@ -101,12 +101,18 @@ def test_msrun_env_puts_this_python_first_and_applies_runtime_settings():
         assert e[k] == v
 
 
-def test_msrun_env_has_no_cpu_fixes_for_ascend_workers(python):
+@pytest.fixture(scope="module")
+def cpu_kernel():
+    """A CPU kernel with the CPU fixes on a machine without NPUs: msrun_env's fixes, require_devices' error."""
+    return run_python(["tests/programs/distributed_cpu_kernel.py"], env={"COURSE_LANG": "en"})
+
+
+def test_msrun_env_has_no_cpu_fixes_for_ascend_workers(cpu_kernel):
     """Even in a kernel that runs on CPU with the fixes applied, Ascend workers get none of them (but a
     variable the user set stays: it is theirs)."""
-    out = python(["tests/programs/distributed_worker_env.py"])
+    out = cpu_kernel
     assert out.returncode == 0, out.stderr
-    envs = json.loads(out.stdout.strip().splitlines()[-1])
+    envs = json.loads(out.stdout.strip().splitlines()[0])
     assert all(v is not None for v in envs["cpu"].values()), envs
     assert all(v is None for v in envs["ascend"].values()), envs
 
@@ -128,8 +134,8 @@ def test_require_devices_stops_with_how_to_run_the_lesson(python, tmp_path):
     assert second == "not_enough_devices"
 
 
-def test_require_devices_without_an_npu_says_zero(python):
-    out = python(["tests/programs/distributed_no_npu.py"])
+def test_require_devices_without_an_npu_says_zero(cpu_kernel):
+    out = cpu_kernel
     assert out.returncode == 0, out.stderr
     assert "this machine has 0 NPUs" in out.stdout
 

@@ -2,7 +2,7 @@
 
 Most cases run in PyNative mode (no compile per Cell, fast); the cases whose behaviour depends on the mode
 (NumPy inside construct) and the reference solutions also run in GRAPH_MODE. The mode comes from conftest's
-``ms_mode`` fixture (``pynative`` below is its shorthand, which tests/test_i18n_nb01.py imports).
+``ms_mode`` fixture (``pynative`` is its shorthand).
 """
 
 import math
@@ -13,18 +13,10 @@ import pytest
 import mindspore as ms
 from mindspore import nn, ops
 
-from conftest import set_ms_mode
 from course_utils.exercises import Outcome, ____, nb01
 
 #: For the tests that also run compiled: ``ms_mode`` (tests/conftest.py) in GRAPH_MODE.
 GRAPH = pytest.mark.parametrize("ms_mode", ["graph"], indirect=True)
-
-
-@pytest.fixture
-def pynative():
-    """``ms_mode`` with "pynative", as a fixture of its own name (the Chinese tests use it module-wide);
-    conftest's ``_execution_mode`` restores GRAPH_MODE after the test."""
-    set_ms_mode("pynative")
 
 
 def incorrect(exercise, answer, *fragments):
@@ -147,18 +139,29 @@ class HalfDone(nn.LossBase):
 
 
 # ---------------------------------------------------------------------------------------------
-# q1: weighted Huber
+# every question: the reference solution passes
 # ---------------------------------------------------------------------------------------------
 
-def test_q1_accepts_the_reference(pynative):
-    assert nb01.q1.check(*nb01.q1.reference()) == Outcome.CORRECT
+QUESTIONS = pytest.mark.parametrize("q", ["q1", "q2", "q3"])
+
+
+@QUESTIONS
+def test_accepts_the_reference(pynative, q):
+    exercise = getattr(nb01, q)
+    assert exercise.check(*exercise.reference()) == Outcome.CORRECT
 
 
 @pytest.mark.slow
+@QUESTIONS
 @GRAPH
-def test_q1_accepts_the_reference_compiled(ms_mode):
-    assert nb01.q1.check(*nb01.q1.reference()) == Outcome.CORRECT
+def test_accepts_the_reference_compiled(ms_mode, q):
+    exercise = getattr(nb01, q)
+    assert exercise.check(*exercise.reference()) == Outcome.CORRECT
 
+
+# ---------------------------------------------------------------------------------------------
+# q1: weighted Huber
+# ---------------------------------------------------------------------------------------------
 
 def test_q1_not_attempted(pynative):
     assert nb01.q1.check(____) == Outcome.NOT_ATTEMPTED
@@ -237,16 +240,6 @@ class StableLogCoshAlwaysSum(StableLogCoshFloat32Out):
         return self.get_loss(ops.cast(a + ops.log1p(ops.exp(-2.0 * a)) - math.log(2.0), logits.dtype))
 
 
-def test_q2_accepts_the_reference(pynative):
-    assert nb01.q2.check(*nb01.q2.reference()) == Outcome.CORRECT
-
-
-@pytest.mark.slow
-@GRAPH
-def test_q2_accepts_the_reference_compiled(ms_mode):
-    assert nb01.q2.check(*nb01.q2.reference()) == Outcome.CORRECT
-
-
 @pytest.mark.parametrize("answer, fragments", [
     (NaiveLogCosh, ("element 5", "error 100", "got inf")),
     (NaiveLogCoshFloat16, ("float16 inputs", "got inf")),
@@ -309,17 +302,10 @@ class PythonIf(OneBugFixed):
         return self.get_loss(loss)
 
 
-def test_q3_accepts_the_reference(pynative):
-    assert nb01.q3.check(*nb01.q3.reference()) == Outcome.CORRECT
+def test_q3_accepts_the_courses_huber_loss(pynative):
     from course_utils.losses import HuberLoss
 
     assert nb01.q3.check(HuberLoss) == Outcome.CORRECT  # the course's reference Huber passes too
-
-
-@pytest.mark.slow
-@GRAPH
-def test_q3_accepts_the_reference_compiled(ms_mode):
-    assert nb01.q3.check(*nb01.q3.reference()) == Outcome.CORRECT
 
 
 def test_q3_guides_through_the_bugs_one_by_one(pynative):

@@ -14,6 +14,7 @@ import pytest
 import mindspore as ms
 from mindspore import ops
 
+from conftest import PYNATIVE_FAST_GRAPH_SLOW
 from course_utils.exercises import Outcome, ____, nb02
 
 SOURCES = tempfile.TemporaryDirectory(prefix="nb02-answers-")
@@ -73,22 +74,26 @@ def test_q1_not_attempted():
     assert nb02.q1.check(lambda net, loss_fn, optimizer: ____) == Outcome.NOT_ATTEMPTED
 
 
-def test_q1_rejects_missing_has_aux():
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q1_rejects_missing_has_aux(ms_mode):
     assert_incorrect(checked("q1-no-aux"), "expected the SGD update", "loss + logits.sum()")
 
 
-def test_q1_rejects_forgotten_depend():
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q1_rejects_forgotten_depend(ms_mode):
     assert_incorrect(checked("q1-no-depend"), "no ops.depend", "eliminated by mistake")
 
 
-def test_q1_rejects_no_update_and_tuple_result():
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q1_rejects_no_update_and_tuple_result(ms_mode):
     assert_incorrect(checked("q1-no-update"), "expected the SGD update", "did not change")
     as_tuple = from_source(step_source(result="loss, ops.depend(loss, optimizer(grads))"), "build_train_step",
                            "<nb02-q1-tuple>")
     assert_incorrect(nb02.q1.check(as_tuple), "expected only the loss")
 
 
-def test_q1_rejects_builder_returning_a_call():
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q1_rejects_builder_returning_a_call(ms_mode):
     def build_train_step(net, loss_fn, optimizer):
         return 1.0
 
@@ -109,24 +114,31 @@ def clipped(update: str, name: str):
     return from_source(source, "build_clipped_step", name)
 
 
-def test_q2_rejects_per_tensor_clipping():
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q2_rejects_per_tensor_clipping(ms_mode):
     wrong = clipped("grads = tuple([ops.clip_by_norm(g, max_norm) for g in grads])", "<nb02-q2-per-tensor>")
     assert_incorrect(nb02.q2.check(wrong), "each gradient tensor clipped on its own")
 
 
-def test_q2_rejects_no_clipping_and_always_rescaling():
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q2_rejects_no_clipping_and_always_rescaling(ms_mode):
     assert_incorrect(checked("q2-no-clipping"), "not clipped")
     always = clipped("grads = tuple([g * max_norm / ops.sqrt(ops.addn([(t * t).sum() for t in grads])) "
                      "for g in grads])", "<nb02-q2-always>")
     assert_incorrect(nb02.q2.check(always), "max_norm=1000.0", "unclipped")
 
 
-def test_q2_rejects_forgotten_depend():
+def clipped_without_depend(filename):
+    """q2's clipped step that returns the loss without ``ops.depend`` on the update."""
     source = step_source(update="grads = ops.clip_by_global_norm(grads, max_norm)\n        optimizer(grads)",
                          result="loss").replace("build_train_step(net, loss_fn, optimizer)",
                                                 "build_clipped_step(net, loss_fn, optimizer, max_norm)")
-    wrong = from_source(source, "build_clipped_step", "<nb02-q2-nodep>")
-    assert_incorrect(nb02.q2.check(wrong), "ops.depend")
+    return from_source(source, "build_clipped_step", filename)
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q2_rejects_forgotten_depend(ms_mode):
+    assert_incorrect(nb02.q2.check(clipped_without_depend("<nb02-q2-nodep>")), "ops.depend")
 
 
 # ---- q3: accumulation ----
@@ -194,8 +206,9 @@ FIX_WORDS = ("Write ", "Apply ", "Divide", "Use another", "set the buffers", "Ca
              "has_aux=True", "unpack", "should ")
 
 
+@PYNATIVE_FAST_GRAPH_SLOW
 @pytest.mark.parametrize("name", ["q1-no-aux", "q1-no-update", "q2-no-clipping", "q3-summed", "q3-accum-prefix"])
-def test_messages_report_symptoms_not_fixes(name):
+def test_messages_report_symptoms_not_fixes(ms_mode, name):
     """Each wrong answer gets expected vs got; the fix is in .hint() and .solution(), not in the message."""
     message = checked(name).message
     assert checked(name) == Outcome.INCORRECT, message

@@ -6,6 +6,7 @@ import pytest
 import mindspore as ms
 from mindspore import nn
 
+from conftest import PYNATIVE_FAST_GRAPH_SLOW
 from course_utils.exercises import Outcome, ____, nb04
 
 
@@ -33,6 +34,7 @@ def test_q1_not_attempted():
 
 
 # Messages state symptoms (which input, expected vs got), never the fix.
+@PYNATIVE_FAST_GRAPH_SLOW
 @pytest.mark.parametrize("answer, message", [
     (lambda s: 400, "for 32x32 inputs"),
     (lambda s: ((s - 4) // 2 - 4) // 2 * (((s - 4) // 2 - 4) // 2), "is the size of one channel"),
@@ -41,7 +43,7 @@ def test_q1_not_attempted():
     (lambda s: 16 * ((s - 4) / 2 - 4) / 2 * (((s - 4) / 2 - 4) / 2), "a float; expected the int 256"),
     (lambda s: "256", "whole number"),
 ])
-def test_q1_rejects_typical_mistakes(answer, message):
+def test_q1_rejects_typical_mistakes(ms_mode, answer, message):
     result = nb04.q1.check(answer)
     assert result == Outcome.INCORRECT
     assert message in result.message
@@ -100,6 +102,7 @@ def _variant(bn_sizes=(6, 16), drop=lambda d: nn.Dropout(p=d), use_dropout=True,
     return Variant
 
 
+@PYNATIVE_FAST_GRAPH_SLOW
 @pytest.mark.parametrize("answer, message", [
     (_variant(bn_sizes=()), "no batch normalisation layer"),
     (_variant(bn_sizes=(6,)), "exactly two nn.BatchNorm2d"),
@@ -108,13 +111,14 @@ def _variant(bn_sizes=(6, 16), drop=lambda d: nn.Dropout(p=d), use_dropout=True,
     (_variant(use_dropout=False), "expected dropout to make them differ"),
     (_variant(fc1_in=400), "256 features"),
 ])
-def test_q2_structure_checks(answer, message):
+def test_q2_structure_checks(ms_mode, answer, message):
     result = nb04.q2.check(answer)
     assert result == Outcome.INCORRECT
     assert message in result.message
 
 
-def test_q2_rejects_wrong_batchnorm_sizes():
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q2_rejects_wrong_batchnorm_sizes(ms_mode):
     class BothSixteen(_variant()):
         def __init__(self, num_classes=10, dropout=0.5):
             super().__init__(num_classes, dropout)
@@ -167,6 +171,7 @@ def _loop(percent=False, count=False, mean_of_batches=False, first_batch_only=Fa
     return evaluate_accuracy
 
 
+@PYNATIVE_FAST_GRAPH_SLOW
 @pytest.mark.parametrize("answer, message", [
     (_loop(percent=True), "100 times the fraction"),
     (_loop(count=True), "The number of correct predictions"),
@@ -174,7 +179,7 @@ def _loop(percent=False, count=False, mean_of_batches=False, first_batch_only=Fa
     (_loop(first_batch_only=True), "the first batch alone"),
     (_loop(eval_mode=False), "in training mode while it predicted"),
 ])
-def test_q3_rejects_typical_mistakes(answer, message):
+def test_q3_rejects_typical_mistakes(ms_mode, answer, message):
     result = nb04.q3.check(answer)
     assert result == Outcome.INCORRECT
     assert message in result.message

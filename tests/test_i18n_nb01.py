@@ -12,13 +12,13 @@ import pytest
 from mindspore import nn, ops
 
 from course_utils.exercises import Outcome, ____, nb01
-from test_exercises_nb01 import (  # (pynative: the English tests' fixture, used below)
+from test_exercises_nb01 import (
     FIX_WORDS, BuggyHuberLoss, FixedDeltaOne, Float32Out, HalfDone, MeanOverWeights, NaiveLogCosh,
     NaiveLogCoshFloat16, NoDeltaArgument, NotALoss, NumpyInside, OneBugFixed, PythonIf, ReductionDropped,
     StableLogCoshAlwaysSum, StableLogCoshFloat32Out, StrictWrongLinear, TwoBugsFixed, WeightsIgnored,
-    WrongLinearPiece, pynative)
+    WrongLinearPiece)
 
-pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: fast, as in the English tests
+pytestmark = pytest.mark.usefixtures("pynative")   # conftest: no compile per Cell, as in the English tests
 _CJK = (0x3400, 0x9FFF)
 
 

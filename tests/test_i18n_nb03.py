@@ -7,10 +7,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from mindspore import nn
 
 from course_utils.exercises import Outcome, ____, nb03
-from test_exercises_nb03 import NoClipValueArgument, clip_answer, early_stop_answer, two_head_answer
+from test_exercises_nb03 import MISTAKES, two_head_answer
+
+pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
 
 ENGLISH_WORDS = re.compile(r"\b(expected|got|should|returned|failed|That is|This case)\b")
 
@@ -23,49 +24,42 @@ def assert_chinese_incorrect(result, fragment):
     assert "不正确" in str(result)
 
 
-@pytest.mark.parametrize("answer, fragment", [
-    (two_head_answer(init="none"), "就是第 3 节 ForgotSuperInit 的那个错误"),
-    (two_head_answer(init="cell_only"), "不是传入的网络；期望是同一个对象"),
-    (two_head_answer(combine="main_only"), "（这只是主输出头的损失。）"),
-    (two_head_answer(combine="weight_on_main"), "aux_weight 乘以主输出头的损失"),
-    (two_head_answer(combine="unweighted"), "权重为 1 时的 main + aux"),
-    (two_head_answer(combine="tuple"), "返回了一个包含 2 个值的 tuple；期望的是一个标量张量"),
-    (two_head_answer(default=1.0), "损失应使用默认值 0.4：期望"),
-    (two_head_answer(base=nn.Cell, init="cell_only"), "应该继承 nn.WithLossCell：它保存主干网络和损失函数"),
-    (lambda backbone, loss_fn, aux_weight=0.4: None, "应该是一个类"),
-])
-def test_q1_messages_in_chinese(zh, answer, fragment):
-    assert_chinese_incorrect(nb03.q1.check(answer), fragment)
+#: A fragment of the Chinese message of each of test_exercises_nb03's typical wrong answers.
+CHINESE = {
+    "q1-no-init": "就是第 3 节 ForgotSuperInit 的那个错误",
+    "q1-cell-init-only": "不是传入的网络；期望是同一个对象",
+    "q1-main-only": "（这只是主输出头的损失。）",
+    "q1-weight-on-main": "aux_weight 乘以主输出头的损失",
+    "q1-unweighted": "权重为 1 时的 main + aux",
+    "q1-tuple": "返回了一个包含 2 个值的 tuple；期望的是一个标量张量",
+    "q1-default-1.0": "损失应使用默认值 0.4：期望",
+    "q1-cell-base": "应该继承 nn.WithLossCell：它保存主干网络和损失函数",
+    "q1-not-a-class": "应该是一个类",
+    "q2-unclipped": "（这是用未裁剪的梯度做的更新。）",
+    "q2-global-norm": "（这是按全局范数裁剪梯度后做的更新。）",
+    "q2-no-update": "之后权重没有变化；期望用裁剪后的梯度做一次 SGD 更新",
+    "q2-returns-grads": "返回了一个包含 2 个值的 tuple",
+    "q2-default-0.5": "不传 clip_value 参数时，裁剪边界应为 1.0",
+    "q2-no-clip-value-argument": "失败，抛出 TypeError",
+    "q2-two-head-class": "应该继承 nn.TrainOneStepCell：这样才能复用",
+    "q3-from-0": "每个轮次编号都比期望值小 1",
+    "q3-tie-improves": "本例考查的是：持平（数值相等）不算改善。",
+    "q3-no-min-delta": "min_delta：0.95 和 0.93 都没有比 1.0 好出 0.1 以上",
+    "q3-waits-more": "期望 (best_epoch, stop_epoch) = (3, 6)，实际得到",
+    "q3-no-reset": "一次改善会让计数归零",
+    "q3-not-a-pair": "请返回一个二元组 (best_epoch, stop_epoch)",
+}
+
+
+@pytest.mark.parametrize("name", MISTAKES)
+def test_messages_in_chinese(zh, name):
+    q, answer = MISTAKES[name]
+    assert_chinese_incorrect(getattr(nb03, q).check(answer), CHINESE[name])
 
 
 def test_q1_wrong_sum_names_expected_and_got_in_chinese(zh):
     message = nb03.q1.check(two_head_answer(combine="unweighted")).message
     assert "期望主输出头损失" in message and "辅助输出头损失" in message and "实际得到" in message
-
-
-@pytest.mark.parametrize("answer, fragment", [
-    (clip_answer(clip="none"), "（这是用未裁剪的梯度做的更新。）"),
-    (clip_answer(clip="global"), "（这是按全局范数裁剪梯度后做的更新。）"),
-    (clip_answer(update=False), "之后权重没有变化；期望用裁剪后的梯度做一次 SGD 更新"),
-    (clip_answer(returns="grads"), "返回了一个包含 2 个值的 tuple"),
-    (clip_answer(default=0.5), "不传 clip_value 参数时，裁剪边界应为 1.0"),
-    (NoClipValueArgument, "失败，抛出 TypeError"),
-    (two_head_answer(), "应该继承 nn.TrainOneStepCell：这样才能复用"),
-])
-def test_q2_messages_in_chinese(zh, answer, fragment):
-    assert_chinese_incorrect(nb03.q2.check(answer), fragment)
-
-
-@pytest.mark.parametrize("answer, fragment", [
-    (early_stop_answer(start=0), "每个轮次编号都比期望值小 1"),
-    (early_stop_answer(ties_improve=True), "本例考查的是：持平（数值相等）不算改善。"),
-    (early_stop_answer(use_min_delta=False), "min_delta：0.95 和 0.93 都没有比 1.0 好出 0.1 以上"),
-    (early_stop_answer(wait_more=True), "期望 (best_epoch, stop_epoch) = (3, 6)，实际得到"),
-    (early_stop_answer(reset=False), "一次改善会让计数归零"),
-    (lambda val_losses, patience, min_delta=0.0: 5, "请返回一个二元组 (best_epoch, stop_epoch)"),
-])
-def test_q3_messages_in_chinese(zh, answer, fragment):
-    assert_chinese_incorrect(nb03.q3.check(answer), fragment)
 
 
 @pytest.mark.parametrize("q", [nb03.q1, nb03.q2, nb03.q3], ids=["q1", "q2", "q3"])
@@ -85,23 +79,20 @@ def test_not_attempted_skeleton_in_chinese(zh):
     assert result == Outcome.NOT_ATTEMPTED and "`early_stopping_epochs` 中仍有占位符 ____" in result.message
 
 
-def test_hint_and_solution_in_chinese(zh, capsys):
-    nb03.q1.hint(1)
+@pytest.mark.parametrize("show, fragments, absent", [
+    (lambda: nb03.q1.hint(1), ["双输出网络的 WithLossCell", "提示", "首先调用 super().__init__(backbone, loss_fn)"],
+     []),
+    (nb03.q2.hint, ["然后裁剪：grads = ops.clip_by_value"], []),
+    (nb03.q3.hint, ["轮次编号从 1 开始"], []),
+    (nb03.q1.solution, ["参考答案", "# 完成 Cell 的初始化，设置 self._backbone 和 self._loss_fn",
+                        "super().__init__(backbone, loss_fn)"], ["Cell set-up"]),
+    (nb03.q2.solution, ["# 除非做数据并行，否则是恒等映射", "ops.clip_by_value(grads"], []),
+], ids=["q1-hint", "q2-hint", "q3-hint", "q1-solution", "q2-solution"])
+def test_hint_and_solution_in_chinese(zh, capsys, show, fragments, absent):
+    show()
     out = capsys.readouterr().out
-    assert "练习 03.1（双输出网络的 WithLossCell）" in out or "双输出网络的 WithLossCell" in out
-    assert "提示" in out and "首先调用 super().__init__(backbone, loss_fn)" in out
-    nb03.q2.hint()
-    assert "然后裁剪：grads = ops.clip_by_value" in capsys.readouterr().out
-    nb03.q3.hint()
-    assert "轮次编号从 1 开始" in capsys.readouterr().out
-
-    nb03.q1.solution()
-    out = capsys.readouterr().out
-    assert "参考答案" in out and "# 完成 Cell 的初始化，设置 self._backbone 和 self._loss_fn" in out
-    assert "super().__init__(backbone, loss_fn)" in out and "Cell set-up" not in out
-    nb03.q2.solution()
-    out = capsys.readouterr().out
-    assert "# 除非做数据并行，否则是恒等映射" in out and "ops.clip_by_value(grads" in out
+    assert [f for f in fragments if f not in out] == [], out
+    assert [f for f in absent if f in out] == [], out
 
 
 def test_translated_solutions_are_the_reference_code_with_chinese_comments(zh):

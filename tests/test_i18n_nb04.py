@@ -10,6 +10,8 @@ from course_utils.exercises import Outcome, ____, nb04
 from course_utils.i18n.zh.nb04 import MESSAGES
 from test_exercises_nb04 import _loop, _variant
 
+pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
+
 _CJK = range(0x3400, 0xA000)
 
 

@@ -12,7 +12,7 @@ from course_utils.bench.report import Conditions
 from course_utils.exercises import Outcome, ____, nb05
 
 from test_bench_summaries import (accuracy_rows, amp_rows, find_rows, pipeline_rows, rate, shape_rows, shuffled,
-                                  trap_results)
+                                  step_rates, trap_results)
 from test_exercises_nb05 import no_warmup, not_forced
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -175,12 +175,12 @@ def test_time_to_accuracy_in_chinese(zh):
     assert res.conclusion.startswith("要达到 99.0% 的测试准确率，最佳设置（")
     assert "朴素默认设置则需要 160 s（实测）：速度是后者的 8.0 倍。" in res.conclusion
     assert res.row(config="0.990")["naive_how"] == "measured"   # the table (and the plot's label) stay English
-    est = accuracy.summarise_time_to_accuracy(best + [{"run": "naive step rate", "steps_per_s": 25.0}], p)
+    est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
     assert "（估算）" in est.conclusion
-    slower = accuracy.summarise_time_to_accuracy(best + [{"run": "naive step rate", "steps_per_s": 200.0}], p)
+    slower = accuracy.summarise_time_to_accuracy(best + step_rates(200.0), p)
     assert "耗时反而是后者的 2.0 倍" in slower.conclusion
     missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
-    res = accuracy.summarise_time_to_accuracy(missed + [{"run": "naive step rate", "steps_per_s": 25.0}], p)
+    res = accuracy.summarise_time_to_accuracy(missed + step_rates(25.0), p)
     assert "在 60 s 的时间限制内没有达到 99.0% 的目标" in res.conclusion
     reached = [{"target": 0.9, "step": 50, "train_s": 3.0}, {"target": 0.99, "step": None, "train_s": None}]
     assert accuracy.summarise_train_to_accuracy(reached, bench.TrainParams(targets=(0.9, 0.99))).conclusion \

@@ -60,11 +60,17 @@ def test_plan_routes_parameters_and_full(nbdir):
     assert plan[b] == {"LR": 0.2}
 
 
-def test_missing_device_fails_fast(nbdir):
+def test_missing_device_fails_fast(nbdir, monkeypatch):
+    """Without ``found``, the machine is asked once (probe_devices, faked here: asking MindSpore in a child
+    process is test_probe_devices_reports_the_fake_npu's part)."""
+    probes = []
+    monkeypatch.setattr(run, "probe_devices", lambda: probes.append(1) or {"CPU": 2})
     make_notebook(nbdir / "02_dev.ipynb", 'DEVICE_TARGET: str = "auto"', "pass")
     nbs = run.find_notebooks(["02"], nbdir)
-    with pytest.raises(run.RunError, match="02_dev: DEVICE_TARGET='Ascend' is not available on this machine"):
-        run.check_devices(nbs, {nbs[0]: {"DEVICE_TARGET": "Ascend"}})  # asks this machine's MindSpore
+    with pytest.raises(run.RunError, match=r"02_dev: DEVICE_TARGET='Ascend' is not available on this machine "
+                                           r"\(MindSpore found: CPU\)"):
+        run.check_devices(nbs, {nbs[0]: {"DEVICE_TARGET": "Ascend"}})
+    assert probes == [1]
     assert run.check_devices(nbs, {nbs[0]: {"DEVICE_TARGET": "cpu"}}) == {nbs[0]: "CPU"}
     assert run.check_devices(nbs, {}, found={"Ascend": 8, "CPU": 2}) == {nbs[0]: "Ascend"}, "auto: the best found"
     assert run.check_devices(run.find_notebooks(["00"], nbdir), {}) == {}, "no DEVICE_TARGET, nothing to check"

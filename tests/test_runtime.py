@@ -1,11 +1,37 @@
 """course_utils.runtime: device and mode selection, idempotence, CPU fixes, quiet logs.
-Each case runs in a fresh interpreter because MindSpore reads its environment when it loads."""
+setup() runs in fresh interpreters because MindSpore reads its environment when it loads; a child program that
+tells several facts of one process is run once per module (a fixture) and each test reads its part."""
 
 import json
 
 import pytest
 
+from conftest import run_python
 from course_utils import runtime
+
+
+def _ok(out):
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def first_setup():
+    """setup() before MindSpore loads, again with mode switches, then with exact=True (one process)."""
+    return run_python(["tests/programs/runtime_first_setup.py"], env={"COURSE_LANG": "en"})
+
+
+@pytest.fixture(scope="module")
+def device_errors():
+    """setup() on a missing Ascend, then on CPU, then on GPU (one process)."""
+    return run_python(["tests/programs/runtime_device_errors.py"], env={"COURSE_LANG": "en"})
+
+
+@pytest.fixture(scope="module")
+def fake_ascend():
+    """setup(exact=True) twice and the performance lab's CPU-only experiments on the fake Ascend (one process)."""
+    return run_python(["tests/programs/runtime_fake_ascend.py"],
+                      env={"COURSE_FAKE_DEVICE": "Ascend:1", "COURSE_LANG": "en"})
 
 
 @pytest.mark.parametrize("avx512, cores, expected", [
@@ -34,19 +60,17 @@ def test_avx512_is_read_from_the_cpu_flags_of_an_x86_cpu(monkeypatch, machine, f
     assert runtime.has_avx512() is expected
 
 
-def test_setup_applies_fixes_before_mindspore_loads(python):
-    out = python(["tests/programs/runtime_setup_before_import.py"])
-    assert out.returncode == 0, out.stderr
-    result = json.loads(out.stdout.strip().splitlines()[-1])
+def test_setup_applies_fixes_before_mindspore_loads(first_setup):
+    out = _ok(first_setup)
+    result = json.loads(out.stdout.strip().splitlines()[0])
     assert result["device"] == "CPU" and result["mode"] == "GRAPH_MODE"
     assert result["fixes"] == {k: v for k, v in runtime.cpu_fix_env("CPU").items()}
     assert result["env"] == result["fixes"]
     assert "[WARNING]" not in out.stderr and "[ERROR]" not in out.stderr
 
 
-def test_setup_is_idempotent_and_switches_mode(python):
-    out = python(["tests/programs/runtime_setup_twice.py"])
-    assert out.returncode == 0, out.stderr
+def test_setup_is_idempotent_and_switches_mode(first_setup):
+    out = _ok(first_setup)
     assert "setup() called again: still on CPU" in out.stdout
     assert "mode switched from PYNATIVE_MODE to GRAPH_MODE" in out.stdout
 
@@ -63,16 +87,16 @@ def test_user_settings_win_and_opt_out(python, avx512):
     assert blocking is None, "opt-out must leave MS_DEV_HOST_BLOCKING_RUN unset"
 
 
-def test_unavailable_device_names_what_was_found(python):
-    out = python(["tests/programs/runtime_no_ascend.py"])
-    assert out.returncode == 0, out.stderr
-    assert "ERR Device 'Ascend' is not available" in out.stdout
+def test_unavailable_device_names_what_was_found(device_errors):
+    out = _ok(device_errors)
+    assert "first: Device 'Ascend' is not available" in out.stdout
     assert "devices found: CPU" in out.stdout
 
 
-def test_switching_device_later_says_restart(python):
-    out = python(["tests/programs/runtime_switch_device.py"])
-    assert "Restart the kernel" in out.stdout, out.stdout + out.stderr
+def test_switching_device_later_says_restart(device_errors):
+    out = _ok(device_errors)
+    switch = out.stdout.split("switch: ", 1)[-1]
+    assert "This kernel already runs on CPU" in switch and "Restart the kernel" in switch, out.stdout
 
 
 def test_bad_arguments_are_explained():
@@ -90,14 +114,11 @@ def test_machine_header_names_versions():
     assert "CPUs" in header and "NumPy" in header
 
 
-def test_setup_can_be_retried_after_a_failed_device():
+def test_setup_can_be_retried_after_a_failed_device(device_errors):
     """A failed setup(device="Ascend") must not break the next call (it used to raise KeyError('device'))."""
-    from conftest import run_python
-
-    out = run_python(["tests/programs/runtime_retry_after_failed_device.py"])
-    assert out.returncode == 0, out.stderr
+    out = _ok(device_errors)
     assert "first: Device 'Ascend' is not available" in out.stdout
-    assert "second: CPU" in out.stdout
+    assert "second: CPU" in out.stdout.splitlines()
 
 
 def test_auto_says_when_the_ascend_plugin_did_not_load(python):
@@ -119,10 +140,9 @@ def test_auto_without_npu_files_says_nothing_about_ascend(python):
     assert "CPU fixes:" in out.stdout
 
 
-def test_fake_ascend_records_device_and_exact_numerics(python):
-    out = python(["tests/programs/runtime_fake_ascend_exact.py"], env={"COURSE_FAKE_DEVICE": "Ascend:1"})
-    assert out.returncode == 0, out.stderr
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+def test_fake_ascend_records_device_and_exact_numerics(fake_ascend):
+    out = _ok(fake_ascend)
+    got = json.loads(next(line for line in out.stdout.splitlines() if line.startswith("{")))
     assert got["calls"] == [["set_device", "Ascend"], ["exact", "set_deterministic(True)"],
                             ["exact", "conv_allow_hf32(False)"]]
     assert got["device"] == "Ascend" and got["real"] == "CPU" and got["fixes"] == {}
@@ -131,10 +151,9 @@ def test_fake_ascend_records_device_and_exact_numerics(python):
     assert "CPU fixes" not in out.stdout
 
 
-def test_exact_on_cpu_needs_nothing(python):
-    out = python(["tests/programs/runtime_exact_on_cpu.py"])
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip().endswith("[] []")
+def test_exact_on_cpu_needs_nothing(first_setup):
+    out = _ok(first_setup)
+    assert out.stdout.strip().splitlines()[-1] == "exact: [] []"
 
 
 def test_exact_settings_exist_in_this_mindspore():
@@ -177,11 +196,10 @@ def test_setup_refuses_an_unsupported_version(python):
     assert "ERR MindSpore 2.6.0 is older than this course supports (2.7.1 to 2.10.x)" in out.stdout
 
 
-def test_fake_ascend_perf_lab_skips_cpu_only_experiments_without_a_process(python):
+def test_fake_ascend_perf_lab_skips_cpu_only_experiments_without_a_process(fake_ascend):
     """On (fake) Ascend the performance lab's CPU-only experiments say why they skip and start no process
     (notebook 05 passes info.device to bench.Options)."""
-    out = python(["tests/programs/runtime_fake_ascend_perf_lab.py"], env={"COURSE_FAKE_DEVICE": "Ascend:1"})
-    assert out.returncode == 0, out.stderr
+    out = _ok(fake_ascend)
     lines = out.stdout.strip().splitlines()[-2:]
     assert lines[0].startswith("cpu_traps | ") and lines[0].endswith("not Ascend")
     assert lines[1].startswith("find_trap | ") and lines[1].endswith("not Ascend")

@@ -1,0 +1,30 @@
+"""Child program of tests/test_runtime.py (the ``first_setup`` fixture): one process's setup() calls.
+
+1. runtime.setup() before MindSpore is imported: its CPU fixes, the environment they set, the device and the
+   mode, as one JSON line;
+2. setup() again, switching the mode (PyNative, then graph): the last call's summary;
+3. setup(device="CPU", exact=True): "exact:", the exact settings applied and the fake calls (none).
+"""
+
+import json
+import os
+import sys
+
+from course_utils import runtime
+
+assert "mindspore" not in sys.modules
+info = runtime.setup(seed=1, verbose=False)
+print(json.dumps({"fixes": info.cpu_fixes, "env": {k: os.environ.get(k) for k in info.cpu_fixes},
+                  "device": info.device, "mode": info.mode}))
+
+import mindspore as ms  # noqa: E402  (after setup(), as a lesson does)
+
+a = ms.ops.ones((2,), ms.float32) * 2
+info = runtime.setup(mode="pynative", seed=2, verbose=False)
+assert ms.get_context("mode") == ms.PYNATIVE_MODE
+info = runtime.setup(mode="graph", verbose=False)
+assert ms.get_context("mode") == ms.GRAPH_MODE
+print(info.summary())
+
+info = runtime.setup(device="CPU", exact=True, verbose=False)
+print("exact:", info.exact, runtime.fake_calls())
