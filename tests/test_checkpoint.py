@@ -1,5 +1,5 @@
 """course_utils.checkpoint: atomic save, strict in-place restore, training that continues after a restore in both
-modes, and a writer killed mid-save (fit's exact resume is in test_fit.py)."""
+modes, and a writer killed mid-save (fit's exact resume is in test_training_loop.py)."""
 
 import os
 import signal
