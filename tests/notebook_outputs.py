@@ -22,6 +22,9 @@ SANITIZE_CFG = Path(__file__).resolve().parent / "nbval_sanitize.cfg"
 NOISE = re.compile(r"\[(WARNING|ERROR|INFO|DEBUG|CRITICAL)\] [A-Z_]+\(|Traceback \(most recent call last\)|"
                    r"\w+Warning: |Get realpath failed")
 CHECK_TAG = "nbval-check-output"
+#: A cell whose output depends on an optional package (e.g. lesson 05's PyTorch comparison): stored where the
+#: package was importable, it may show less where it is not (the cell then prints why it skipped).
+OPTIONAL_TAG = "optional-package"
 #: What nbval (without --nbdime) leaves out of the comparison.
 SKIP = {"metadata", "traceback", "prompt_number", "output_type", "name", "execution_count",
         "application/vnd.jupyter.widget-view+json", "image/png", "image/jpeg"}

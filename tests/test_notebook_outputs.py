@@ -5,7 +5,7 @@ import copy
 import nbformat
 
 from conftest import LESSONS
-from notebook_outputs import CHECK_TAG, checked_output_problems, sanitizers
+from notebook_outputs import CHECK_TAG, OPTIONAL_TAG, checked_output_problems, sanitizers
 
 
 def _notebook(outputs, tagged=True):
@@ -52,3 +52,16 @@ def test_every_stored_lesson_agrees_with_itself():
     for path in LESSONS:
         nb = nbformat.read(path, as_version=4)
         assert checked_output_problems(nb, copy.deepcopy(nb), patterns) == [], path.name
+
+
+def test_a_plot_missing_on_the_page_is_a_problem_unless_the_cell_needs_an_optional_package():
+    from browser.labpage import KERNEL_DISPLAY_NAME, page_problems
+
+    nb = _notebook([{"output_type": "display_data", "metadata": {}, "data": {"image/png": "iVBORw0KGgo="}}],
+                   tagged=False)
+    state = {"dialogs": [], "statusbar": KERNEL_DISPLAY_NAME,
+             "cells": [{"index": i, "prompt": "[1]:", "outputs": [], "top_images": 0, "broken_images": 0,
+                        "widgets": False, "widget_errors": []} for i in range(2)]}
+    assert page_problems(state, nb) == ["cell 1: 0 plot(s) on the page, the stored notebook has 1"]
+    nb.cells[1].metadata["tags"] = [OPTIONAL_TAG]   # e.g. lesson 05's PyTorch recipe, stored with torch
+    assert page_problems(state, nb) == []

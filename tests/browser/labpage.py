@@ -19,6 +19,8 @@ from pathlib import Path
 
 import nbformat
 
+from notebook_outputs import OPTIONAL_TAG
+
 #: Text that must never reach a learner's page: MindSpore's glog lines, Python warnings, tracebacks.
 NOISE = re.compile(
     r"\[(?:WARNING|ERROR|CRITICAL|INFO|DEBUG)\] [A-Z_]+\(\d+"   # [WARNING] ME(1234,...), [ERROR] CORE(...
@@ -243,7 +245,7 @@ def page_problems(state: dict, stored: nbformat.NotebookNode) -> list:
                 problems.append(f"{where}: log or warning noise{inside}: {_clip(out['text'])}")
         stored_images = sum(1 for o in src.get("outputs", [])
                             if any(k.startswith("image/") for k in o.get("data", {})))
-        if cell["top_images"] < stored_images:
+        if cell["top_images"] < stored_images and OPTIONAL_TAG not in src.get("metadata", {}).get("tags", []):
             problems.append(f"{where}: {cell['top_images']} plot(s) on the page, the stored notebook has "
                             f"{stored_images}")
         if cell["broken_images"]:
