@@ -75,12 +75,13 @@ def measure_time_to_accuracy(p: TimeToAccuracyParams) -> list:
     rows = [dict(r, run="best") for r in best["rows"]]
     needed = max((r["step"] or 0) for r in rows)
     if p.device == "CPU" and fixes:
-        rates = dict(p.common(), steps=max(3, p.steps // 5))
+        common = dict(p.common(), steps=max(3, p.steps // 5))
+        rates = {}
         for run, spec, env in (("naive step rate", NAIVE_SPEC, {}), ("best step rate", p.best_spec, fixes)):
-            rate, _ = run_worker("step_rates", StepRatesParams(**rates, specs=(spec,)), env=env)
-            rows.append({"run": run, "steps_per_s": rate["rows"][0]["steps_per_s"]})
-        naive_rate = rows[-2]["steps_per_s"]
-        if not (needed and needed / naive_rate <= p.time_limit and not p.quick):
+            out, _ = run_worker("step_rates", StepRatesParams(**common, specs=(spec,)), env=env)
+            rates[run] = out["rows"][0]["steps_per_s"]
+            rows.append({"run": run, "steps_per_s": rates[run]})
+        if not (needed and needed / rates["naive step rate"] <= p.time_limit and not p.quick):
             return rows
     naive, _ = run_worker("train_to_accuracy", TrainParams(**train, spec=NAIVE_SPEC), env={}, cwd_temp=True)
     return rows + [dict(r, run="naive") for r in naive["rows"]]
