@@ -15,9 +15,11 @@ MindSpore runs with the environment it was started with (the lab launches it wit
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
+import time
 
 from course_utils import runtime
 
@@ -43,9 +45,13 @@ except ImportError as exc:
 runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # env as launched
 
 import mindspore as ms
+import numpy as np
+from mindspore import nn
 
-from course_utils import bench
+from course_utils import bench, data
 from course_utils.fileio import atomic_write
+from course_utils.models import LeNet5
+from course_utils.training import fit, warmup_cosine_lr
 
 if args.dispatch_threads:
     ms.runtime.dispatch_threads_num(args.dispatch_threads)
@@ -70,36 +76,11 @@ class TorchLeNet5(torch.nn.Module):
 
 if args.torch_threads:
     torch.set_num_threads(args.torch_threads)
-torch.manual_seed(42)
-net = TorchLeNet5()
-opt = torch.optim.Adam(net.parameters(), lr=2e-3)
 loss_fn = torch.nn.CrossEntropyLoss()
-ms_batches = bench.mnist_batches(args.batch_size, count=8)
-torch_batches = [(torch.from_numpy(x.asnumpy()), torch.from_numpy(y.asnumpy()).long()) for x, y in ms_batches]
-
-
-def torch_step(x, y):
-    opt.zero_grad()
-    loss = loss_fn(net(x), y)
-    loss.backward()
-    opt.step()
-    return loss.item()            # the value, as MindSpore's steps are forced with .asnumpy()
-
-
 
 
 def train_recipe(epochs: int, batch_size: int) -> list:
     """Notebook 04's recipe in three runs; one row each: training seconds, steps/s, test accuracy."""
-    import os
-    import time
-
-    import numpy as np
-    from mindspore import nn
-
-    from course_utils import data
-    from course_utils.models import LeNet5
-    from course_utils.training import fit, warmup_cosine_lr
-
     images, labels = data.load_mnist_arrays("train")
     x_all, y_all = data.normalize_images(images), labels.astype(np.int32)
     test_images, test_y = data.load_mnist_arrays("test")
@@ -167,6 +148,22 @@ if args.recipe:
     if args.json:
         atomic_write(args.json, json.dumps(rows, default=str))
     sys.exit(0)
+
+
+torch.manual_seed(42)
+net = TorchLeNet5()
+opt = torch.optim.Adam(net.parameters(), lr=2e-3)
+ms_batches = bench.mnist_batches(args.batch_size, count=8)
+torch_batches = [(torch.from_numpy(x.asnumpy()), torch.from_numpy(y.asnumpy()).long()) for x, y in ms_batches]
+
+
+def torch_step(x, y):
+    opt.zero_grad()
+    loss = loss_fn(net(x), y)
+    loss.backward()
+    opt.step()
+    return loss.item()            # the value, as MindSpore's steps are forced with .asnumpy()
+
 
 configs = {}
 for spec in args.specs:
