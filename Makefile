@@ -13,16 +13,26 @@ ARGS   ?=
 # The lessons (not executed copies such as runs/ or checkpoints): new notebooks are picked up automatically.
 LESSONS = $(wildcard notebooks/[0-9][0-9]_*.ipynb)
 NBVAL   = --nbval-lax --sanitize-with tests/nbval_sanitize.cfg
-# `make test` executes each lesson once per edition. The English lessons: the browser suite (tests/browser/) runs
-# each in JupyterLab and checks its outputs as nbval would; without Chromium it skips, and nbval executes them
-# instead. The Chinese edition (notebooks/zh/, built from the English lessons + i18n/zh/): the instructor edition's
-# test (tests/test_solutions.py) executes every zh lesson with its exercises solved and its stored parameters and
-# checks it as nbval would; zh 00 and 01 also run in the browser suite with JupyterLab in Chinese
-# (tests/browser/settings.py).
+# Two suites, both run by CI (.ci/run):
+# * `make test`, the one every change passes (~10 min on 2 cores): lint, the fast tests, and each English lesson
+#   executed once, by the browser suite (tests/browser/): JupyterLab runs it, and its outputs are checked as nbval
+#   would (without Chromium the browser tests skip, and nbval executes the lessons instead). 04 runs with quick
+#   parameters there; zh 00 and 01 run in a JupyterLab whose interface is in Chinese.
+# * `make test-full`, what CI adds (~15 min): the slow and msrun tests; the Chinese edition (notebooks/zh/, the
+#   same code cells) as the instructor edition, every lesson at its stored length with every exercise solved and
+#   checked as nbval would (tests/test_solutions.py: zh 04's 99% test accuracy); the offline bundle; the
+#   classroom server.
 CHROMIUM ?= $(or $(COURSE_CHROMIUM),/usr/bin/chromium)
 ZH_LESSONS = $(wildcard notebooks/zh/[0-9][0-9]_*.ipynb)
 NOTEBOOK_CHECK = $(if $(wildcard $(CHROMIUM)),,$(LESSONS) $(NBVAL))
 FAST    = -m "not slow and not browser and not integration"
+LONG    = -m "(slow or integration) and not browser"
+# Tests run on JOBS processes (pytest-xdist): one per core, at most 4; JOBS=1 runs them in one process, in file
+# order. The longest lessons start first (tests/conftest.py); an idle process takes queued tests from a busy one
+# (worksteal). nbval's cells of one notebook must run in order in one kernel, so under nbval a whole file goes to
+# one process (loadfile).
+JOBS   ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
+XDIST   = $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist $(1))
 export PYTHONDONTWRITEBYTECODE := 1
 # The course's kernelspec (python3 -> .venv's Python) comes first, even if the user has their own "python3" kernel.
 export JUPYTER_PATH := $(abspath $(VENV))/share/jupyter
@@ -31,7 +41,7 @@ BUNDLE := $(wildcard wheelhouse/BUNDLE.json)
 PIP_FROM := $(if $(BUNDLE),--no-index --find-links wheelhouse/any --find-links wheelhouse/$(shell uname -m) -c wheelhouse/requirements-lock.txt,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data lab lab-zh run notebooks zh solutions test test-unit test-random test-notebooks test-browser lint bench bundle hub hub-setup doctor test-compat clean
+.PHONY: help setup data lab lab-zh run notebooks zh solutions test test-full test-unit test-random test-notebooks test-browser lint bench bundle hub hub-setup doctor test-compat clean
 
 help: ## List the targets
 	@echo "The MindSpore training-loop course"
@@ -81,17 +91,20 @@ zh: setup ## Rebuild the Chinese notebooks (notebooks/zh/) from the English ones
 solutions: setup data ## Instructor edition: every lesson with its exercises solved, executed, in build/solutions/ (not committed)
 	$(PY) -m course_utils.solutions $(ARGS)
 
-test: setup data lint ## Run the whole test suite: lint, unit, exercise, slow and integration tests, each lesson once per edition
-	$(PY) -m pytest tests $(NOTEBOOK_CHECK) $(ARGS)
+test: setup data lint ## The suite every change passes (~10 min on 2 cores): lint, the fast tests, every lesson run once in JupyterLab
+	$(PY) -m pytest tests $(NOTEBOOK_CHECK) -m "not slow and not integration" $(call XDIST,$(if $(NOTEBOOK_CHECK),loadfile,worksteal)) $(ARGS)
 
-test-unit: setup data ## Only the fast tests: no notebook runs, no browser, no msrun launches
-	$(PY) -m pytest tests $(FAST) $(ARGS)
+test-full: setup data ## What CI adds to make test (~15 min): slow and msrun tests, the Chinese edition at full length with every exercise solved, offline bundle, classroom server
+	$(PY) -m pytest tests $(LONG) $(call XDIST,worksteal) $(ARGS)
+
+test-unit: setup data ## Only the fast tests (~75 s on 2 cores): no notebook runs, no browser, no msrun launches
+	$(PY) -m pytest tests $(FAST) $(call XDIST,worksteal) $(ARGS)
 
 test-random: setup data ## The fast tests in random order (repeat one: ARGS="--randomly-seed=N")
 	$(PY) -m pytest tests $(FAST) -p randomly $(ARGS)
 
 test-notebooks: setup data ## Only nbval over notebooks/ and notebooks/zh/ (executes every lesson, both editions, headless)
-	$(PY) -m pytest $(LESSONS) $(ZH_LESSONS) $(NBVAL) $(ARGS)
+	$(PY) -m pytest $(LESSONS) $(ZH_LESSONS) $(NBVAL) $(call XDIST,loadfile) $(ARGS)
 
 test-browser: setup data ## Only the browser tests (JupyterLab in Debian's Chromium)
 	$(PY) -m pytest tests -m browser $(ARGS)
@@ -142,7 +155,7 @@ test-compat: data ## Fast tests + every notebook (quick parameters) on another M
 	$(COMPAT_PY) -m pip install --quiet -r $(COMPAT_VENV)/requirements.txt
 	$(COMPAT_PY) -m pip install --quiet --no-deps -e .
 	$(COMPAT_PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
-	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m pytest tests $(FAST) \
+	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m pytest tests $(FAST) $(call XDIST,worksteal) \
 		-k "not (installed_versions_match_pins and mindspore)" $(ARGS)
 	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m course_utils.run --out runs/compat-$(MINDSPORE) $(RUN_ARGS)
 

@@ -73,8 +73,9 @@ def test_after_a_pynative_test_the_mode_is_graph_again():
     assert ms.get_context("mode") == ms.GRAPH_MODE
 
 
-def test_make_test_executes_every_chinese_lesson_in_the_instructor_edition_and_not_under_nbval():
-    """make test runs each zh lesson once, as the instructor edition (tests/test_solutions.py), not under nbval."""
+def test_ci_executes_every_chinese_lesson_once_in_the_instructor_edition_and_not_under_nbval():
+    """make test-full runs each zh lesson once, as the instructor edition (tests/test_solutions.py, ``slow``), not
+    under nbval; make test leaves it out (its notebooks are the browser suite's English lessons and zh 00-01)."""
     from browser.settings import ZH_NOTEBOOK_FILES
     from test_solutions import ZH_LESSONS
 
@@ -84,3 +85,10 @@ def test_make_test_executes_every_chinese_lesson_in_the_instructor_edition_and_n
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     check = re.search(r"^NOTEBOOK_CHECK\s*=\s*(.+)$", makefile, flags=re.MULTILINE).group(1)
     assert "ZH_LESSONS" not in check and "zh/" not in check
+    recipe = {target: re.search(rf"^{target}:.*\n\t(.+)$", makefile, flags=re.MULTILINE).group(1)
+              for target in ("test", "test-full")}
+    assert '-m "not slow and not integration"' in recipe["test"]
+    assert "$(LONG)" in recipe["test-full"]
+    assert re.search(r'^LONG\s*=\s*-m "\(slow or integration\) and not browser"$', makefile, flags=re.MULTILINE)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.search(r"^make test ", ci, flags=re.MULTILINE) and re.search(r"^make test-full", ci, flags=re.MULTILINE)
