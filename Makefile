@@ -18,7 +18,7 @@ NBVAL   = --nbval-lax --sanitize-with tests/nbval_sanitize.cfg
 #   executed once, by the browser suite (tests/browser/): JupyterLab runs it, and its outputs are checked as nbval
 #   would (without Chromium the browser tests skip, and nbval executes the lessons instead). 04 runs with quick
 #   parameters there; zh 00 and 01 run in a JupyterLab whose interface is in Chinese.
-# * `make test-full`, what CI adds (~15 min): the slow and msrun tests; the Chinese edition (notebooks/zh/, the
+# * `make test-full`, what CI adds (~11 min): the slow and msrun tests; the Chinese edition (notebooks/zh/, the
 #   same code cells) as the instructor edition, every lesson at its stored length with every exercise solved and
 #   checked as nbval would (tests/test_solutions.py: zh 04's 99% test accuracy); the offline bundle; the
 #   classroom server.
@@ -94,7 +94,7 @@ solutions: setup data ## Instructor edition: every lesson with its exercises sol
 test: setup data lint ## The suite every change passes (~10 min on 2 cores): lint, the fast tests, every lesson run once in JupyterLab
 	$(PY) -m pytest tests $(NOTEBOOK_CHECK) -m "not slow and not integration" $(call XDIST,$(if $(NOTEBOOK_CHECK),loadfile,worksteal)) $(ARGS)
 
-test-full: setup data ## What CI adds to make test (~15 min): slow and msrun tests, the Chinese edition at full length with every exercise solved, offline bundle, classroom server
+test-full: setup data ## What CI adds to make test (~11 min): slow and msrun tests, the Chinese edition at full length with every exercise solved, offline bundle, classroom server
 	$(PY) -m pytest tests $(LONG) $(call XDIST,worksteal) $(ARGS)
 
 test-unit: setup data ## Only the fast tests (~75 s on 2 cores): no notebook runs, no browser, no msrun launches

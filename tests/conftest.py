@@ -136,7 +136,7 @@ def pynative(_execution_mode):
 
 
 #: For exercise-checker tests of wrong answers: PyNative in the fast tier (no compile per Cell), compiled in GRAPH_MODE
-#: (as the lessons run) in ``make test`` (slow).
+#: (as the lessons run) in ``make test-full`` (slow).
 PYNATIVE_FAST_GRAPH_SLOW = pytest.mark.parametrize(
     "ms_mode", ["pynative", pytest.param("graph", marks=pytest.mark.slow)], indirect=True)
 

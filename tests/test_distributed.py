@@ -5,7 +5,7 @@ success, a crashing worker, a hanging worker (timeout), Ctrl-C, a busy port - be
 few seconds each, and every such test checks that no process of the job is left. The rest run
 MindSpore's own cluster: a 2-worker training run whose ranks end with identical weights, a scheduler
 that finds its port taken, notebook 06 under papermill. Every test that launches processes with msrun
-is marked ``integration`` (``make test`` runs them, ``make test-unit`` does not).
+is marked ``integration`` (``make test-full`` runs them, ``make test`` does not: its run of lesson 06 launches msrun).
 """
 
 import json

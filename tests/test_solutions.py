@@ -256,8 +256,8 @@ def test_every_shown_solution_passes_its_check_in_the_real_notebook(edition_zh, 
       and no output carries log or warning noise (the hygiene rule for stored notebooks).
 
     Built from the Chinese edition because its cells are the English ones token for token (``i18n check``)
-    and the English lessons are executed by the browser suite: so ``make test`` executes each lesson once
-    per edition.
+    and the English lessons are executed by the browser suite: so CI (``make test`` and ``make test-full``)
+    executes each lesson once per edition.
     """
     out, rows = edition_zh
     row = rows[path.stem]
