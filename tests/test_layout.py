@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import LESSONS, PROGRAMS, ROOT, TIMEOUTS, lessons_in_readme
+from conftest import LESSONS, PROGRAMS, ROOT, TIMEOUTS, _cost_rank, lessons_in_readme
 
 
 def test_the_lessons_are_the_readme_table():
@@ -92,3 +92,27 @@ def test_ci_executes_every_chinese_lesson_once_in_the_instructor_edition_and_not
     assert re.search(r'^LONG\s*=\s*-m "\(slow or integration\) and not browser"$', makefile, flags=re.MULTILINE)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert re.search(r"^make test ", ci, flags=re.MULTILINE) and re.search(r"^make test-full", ci, flags=re.MULTILINE)
+
+
+def test_a_parallel_run_starts_the_longest_lessons_first():
+    """Under pytest-xdist the items are sorted: the runs of LONGEST_LESSONS in that order, other slow tests, fast."""
+    class Item:
+        def __init__(self, nodeid, *marks):
+            self.nodeid, self.marks = nodeid, marks
+
+        def get_closest_marker(self, name):
+            return name if name in self.marks else None
+
+    items = [Item("tests/test_fmt.py::test_x"),
+             Item("tests/test_solutions.py::test_real[04_mnist_lenet]", "slow"),
+             Item("tests/test_hub.py::test_culler", "slow"),
+             Item("tests/test_exercises_nb05.py::test_q1[05_wrong]"),   # fast: a lesson id alone is not a run
+             Item("tests/browser/test_notebooks.py::test_runs[05_performance_lab]", "browser"),
+             Item("tests/browser/test_notebooks.py::test_runs[00_environment_setup]", "browser")]
+    ordered = [i.nodeid for i in sorted(items, key=_cost_rank)]
+    assert ordered == ["tests/browser/test_notebooks.py::test_runs[05_performance_lab]",
+                       "tests/test_solutions.py::test_real[04_mnist_lenet]",
+                       "tests/test_hub.py::test_culler",
+                       "tests/browser/test_notebooks.py::test_runs[00_environment_setup]",
+                       "tests/test_fmt.py::test_x",
+                       "tests/test_exercises_nb05.py::test_q1[05_wrong]"]
