@@ -38,6 +38,8 @@ PROGRAMS = Path(__file__).resolve().parent / "programs"
 
 #: Seconds a test may take, by its slowest marker (the machine may be loaded: generous, but minutes, not hours).
 TIMEOUTS = {"browser": 1500, "integration": 900, "slow": 900, "notebook cell": 1200, None: 300}
+#: The markers of tests that are not fast, in the order their TIMEOUTS take precedence.
+SLOW_MARKERS = ("browser", "integration", "slow")
 
 #: Variables of the pytest process that a child must not inherit (it decides them itself via runtime.setup).
 _CHILD_DROPS = ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN", "COURSE_CPU_FIXES")
@@ -72,7 +74,7 @@ LONGEST_LESSONS = ("05", "06", "07", "04")
 
 def _cost_rank(item) -> tuple:
     """Where a test goes in a parallel run: whole-lesson runs first (the longest first), then the other slow ones."""
-    heavy = any(item.get_closest_marker(m) for m in ("browser", "integration", "slow"))
+    heavy = any(item.get_closest_marker(m) for m in SLOW_MARKERS)
     lesson = re.search(r"\[(\d\d)_", item.nodeid)
     if heavy and lesson and lesson.group(1) in LONGEST_LESSONS:
         return (0, LONGEST_LESSONS.index(lesson.group(1)))
@@ -86,7 +88,7 @@ def pytest_collection_modifyitems(config, items):
         items.sort(key=_cost_rank)
     for item in items:
         if item.get_closest_marker("timeout") is None:
-            marker = next((m for m in ("browser", "integration", "slow") if item.get_closest_marker(m)), None)
+            marker = next((m for m in SLOW_MARKERS if item.get_closest_marker(m)), None)
             if marker is None and item.path.suffix == ".ipynb":   # one cell of a lesson under nbval
                 marker = "notebook cell"
             item.add_marker(pytest.mark.timeout(TIMEOUTS[marker]))
