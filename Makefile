@@ -107,7 +107,7 @@ test-notebooks: setup data ## Only nbval over notebooks/ and notebooks/zh/ (exec
 	$(PY) -m pytest $(LESSONS) $(ZH_LESSONS) $(NBVAL) $(call XDIST,loadfile) $(ARGS)
 
 test-browser: setup data ## Only the browser tests (JupyterLab in Debian's Chromium)
-	$(PY) -m pytest tests -m browser $(ARGS)
+	$(PY) -m pytest tests -m browser $(call XDIST,worksteal) $(ARGS)
 
 lint: setup ## ruff over course_utils, tests, scripts and the notebooks' code cells (configured in pyproject.toml)
 	$(VENV)/bin/ruff check course_utils tests scripts notebooks
