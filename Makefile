@@ -8,25 +8,26 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.course-installed
 DATA_STAMP := data/mnist/.verified
 PORT   ?= 8888
-# Extra arguments, e.g. make run ARGS="--notebooks 04 -p DEVICE_TARGET=Ascend"
+# Extra arguments, e.g. make run ARGS="--notebooks 05 -p DEVICE_TARGET=Ascend"
 ARGS   ?=
-# The lessons (not executed copies such as runs/ or checkpoints): new notebooks are picked up automatically.
-LESSONS = $(wildcard notebooks/[0-9][0-9]_*.ipynb)
-NBVAL   = --nbval-lax --sanitize-with tests/nbval_sanitize.cfg
+# The lessons, as the lesson manifest (course_utils/lessons.py) lists them; its command line needs only Python.
+LESSONS = $(shell $(PYTHON) -m course_utils.lessons paths)
+NBVAL   = --nbval-lax --sanitize-with tests/support/nbval_sanitize.cfg
 # Two suites, both run by CI (.ci/run):
 # * `make test`, the one every change passes (~10 min on 2 cores): lint, the fast tests, and each English lesson
 #   executed once, by the browser suite (tests/browser/): JupyterLab runs it, and its outputs are checked as nbval
-#   would (without Chromium the browser tests skip, and nbval executes the lessons instead). 04 runs with quick
+#   would (without Chromium the browser tests skip, and nbval executes the lessons instead). 05 runs with quick
 #   parameters there; zh 00 and 01 run in a JupyterLab whose interface is in Chinese.
 # * `make test-full`, what CI adds (~11 min): the slow and msrun tests; the Chinese edition (notebooks/zh/, the
 #   same code cells) as the instructor edition, every lesson at its stored length with every exercise solved and
-#   checked as nbval would (tests/test_solutions.py: zh 04's 99% test accuracy); the offline bundle; the
-#   classroom server.
+#   checked as nbval would (tests/lessons/test_solutions.py: zh 05's 99% test accuracy); the offline bundle; the
+#   classroom server; the website, built with the network cut off and crawled in Chromium (tests/browser/test_site.py).
 CHROMIUM ?= $(or $(COURSE_CHROMIUM),/usr/bin/chromium)
-ZH_LESSONS = $(wildcard notebooks/zh/[0-9][0-9]_*.ipynb)
+ZH_LESSONS = $(shell $(PYTHON) -m course_utils.lessons paths --lang zh)
 NOTEBOOK_CHECK = $(if $(wildcard $(CHROMIUM)),,$(LESSONS) $(NBVAL))
 FAST    = -m "not slow and not browser and not integration"
-LONG    = -m "(slow or integration) and not browser"
+# slow browser tests (the website's crawl) are test-full's; the other browser tests are make test's
+LONG    = -m "slow or integration"
 # Tests run on JOBS processes (pytest-xdist): one per core, at most 4; JOBS=1 runs them in one process, in file
 # order. The longest lessons start first (tests/conftest.py); an idle process takes queued tests from a busy one
 # (worksteal). nbval's cells of one notebook must run in order in one kernel, so under nbval a whole file goes to
@@ -41,7 +42,7 @@ BUNDLE := $(wildcard wheelhouse/BUNDLE.json)
 PIP_FROM := $(if $(BUNDLE),--no-index --find-links wheelhouse/any --find-links wheelhouse/$(shell uname -m) -c wheelhouse/requirements-lock.txt,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup data lab lab-zh run notebooks zh solutions test test-full test-unit test-random test-notebooks test-browser lint bench bundle hub hub-setup doctor test-compat clean
+.PHONY: help setup data lab lab-zh run notebooks zh links solutions test test-full test-unit test-random test-notebooks test-browser lint bench bundle hub hub-setup hub-roster hub-update hub-bench site site-setup site-serve doctor test-compat clean
 
 help: ## List the targets
 	@echo "The MindSpore training-loop course"
@@ -50,10 +51,19 @@ help: ## List the targets
 	@echo
 	@echo "Variables: PYTHON=$(PYTHON) (must be 3.9-3.11), PORT=$(PORT), ARGS for run/bench"
 
+# A venv whose Python cannot run pip (`python -m venv` interrupted before pip was in, or the Python it was made from
+# moved) is created again, instead of failing on every rerun until someone deletes it.
+define ensure_venv
+@if [ ! -e $(1) ]; then $(PYTHON) -m venv $(1); \
+elif ! $(1)/bin/python -m pip --version >/dev/null 2>&1; then \
+  echo "$(1) is incomplete (its Python cannot run pip: an interrupted creation?); creating it again"; \
+  $(PYTHON) -m venv --clear $(1); fi
+endef
+
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; v = sys.version_info[:2]; sys.exit(0 if (3, 9) <= v <= (3, 11) else "MindSpore 2.10 needs Python 3.9-3.11, but $(PYTHON) is %d.%d: run make with PYTHON=python3.11" % v)'
 	$(if $(BUNDLE),@$(PYTHON) scripts/bundle.py check-host)
-	@[ -x $(PY) ] || $(PYTHON) -m venv $(VENV)
+	$(call ensure_venv,$(VENV))
 	$(PY) -m pip install --quiet $(PIP_FROM) --upgrade pip
 	$(PY) -m pip install --quiet $(PIP_FROM) -r requirements.txt
 	$(PY) -m pip install --quiet $(PIP_FROM) --no-deps -e .
@@ -78,8 +88,8 @@ lab-zh: setup data ## Set up, then open the Chinese edition (notebooks/zh/) in J
 	@echo '{"locale": "zh_CN"}' > "$(LAB_ZH_SETTINGS)/@jupyterlab/translation-extension/plugin.jupyterlab-settings"
 	COURSE_LANG=zh JUPYTERLAB_SETTINGS_DIR="$(LAB_ZH_SETTINGS)" $(VENV)/bin/jupyter lab --notebook-dir=notebooks/zh --ServerApp.ip=127.0.0.1 --ServerApp.port=$(PORT) --ServerApp.open_browser=False $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-run: setup data ## Run the course with papermill (full-length; QUICK=1 for short runs) into runs/<timestamp>/ with a summary
-	$(PY) -m course_utils.run $(if $(QUICK),,--full) $(ARGS)
+run: setup data ## Run the course (full-length; QUICK=1: the test suite's short runs) into runs/<timestamp>/ with a summary
+	$(PY) -m course_utils.run $(if $(QUICK),--quick,--full) $(ARGS)
 
 notebooks: setup data ## Re-execute the stored notebooks from a clean kernel (what a maintainer commits)
 	$(PY) scripts/execute_notebooks.py $(ARGS)
@@ -88,13 +98,28 @@ zh: setup ## Rebuild the Chinese notebooks (notebooks/zh/) from the English ones
 	$(PY) -m course_utils.i18n build
 	$(PY) -m course_utils.i18n check
 
+links: setup ## Bring every MindSpore doc link to the one form (r2.10.0, moved pages replaced), rebuild zh, check them all
+	$(PY) -m course_utils.doclinks rewrite
+
 solutions: setup data ## Instructor edition: every lesson with its exercises solved, executed, in build/solutions/ (not committed)
 	$(PY) -m course_utils.solutions $(ARGS)
+
+# The website (site/, README "The website"; defined before test-full: a rule's prerequisites expand when make reads
+# it): Sphinx + myst-nb over the stored lessons, Pagefind for search, in its own
+# .venv-site (requirements-site.txt: the site needs no MindSpore). Build-time options: SITE_REPOSITORY (view-source
+# links, the clone command), SITE_BRANCH, SITE_HUB (each lesson links to itself on that classroom JupyterHub).
+SITE_PYTHON ?= $(PYTHON)
+SITE_VENV   ?= .venv-site
+SITE_PY     := $(SITE_VENV)/bin/python
+SITE_STAMP  := $(SITE_VENV)/.site-installed
+SITE_AXE    := site/node_modules/.package-lock.json
+SITE_VARS   := SITE_REPOSITORY SITE_BRANCH SITE_HUB SITE_IP SITE_PORT
+export $(SITE_VARS)
 
 test: setup data lint ## The suite every change passes (~10 min on 2 cores): lint, the fast tests, every lesson run once in JupyterLab
 	$(PY) -m pytest tests $(NOTEBOOK_CHECK) -m "not slow and not integration" $(call XDIST,$(if $(NOTEBOOK_CHECK),loadfile,worksteal)) $(ARGS)
 
-test-full: setup data ## What CI adds to make test (~11 min): slow and msrun tests, the Chinese edition at full length with every exercise solved, offline bundle, classroom server
+test-full: setup data site-setup $(SITE_AXE) ## What CI adds to make test (~11 min): slow and msrun tests, the Chinese edition at full length with every exercise solved, offline bundle, classroom server, website
 	$(PY) -m pytest tests $(LONG) $(call XDIST,worksteal) $(ARGS)
 
 test-unit: setup data ## Only the fast tests (~75 s on 2 cores): no notebook runs, no browser, no msrun launches
@@ -109,19 +134,20 @@ test-notebooks: setup data ## Only nbval over notebooks/ and notebooks/zh/ (exec
 test-browser: setup data ## Only the browser tests (JupyterLab in Debian's Chromium)
 	$(PY) -m pytest tests -m browser $(call XDIST,worksteal) $(ARGS)
 
-lint: setup ## ruff over course_utils, tests, scripts and the notebooks' code cells (configured in pyproject.toml)
-	$(VENV)/bin/ruff check course_utils tests scripts notebooks
+lint: setup ## ruff over course_utils, tests, scripts, hub, site and the notebooks' code cells (configured in pyproject.toml)
+	$(VENV)/bin/ruff check course_utils tests scripts hub site notebooks
 
 bench: setup data ## Benchmarks that print the figures quoted in the notes (ARGS=...)
 	$(PY) -m course_utils.bench $(ARGS)
 
-bundle: setup data ## Write dist/mindspore-course-<version>.tar: course, MNIST, wheels for Linux x86_64+aarch64 (PLATFORMS=host: this machine only)
+bundle: setup data site ## Write dist/mindspore-course-<version>.tar: course, MNIST, the website, wheels for Linux x86_64+aarch64 (PLATFORMS=host: this machine only)
 	$(PY) scripts/bundle.py build $(if $(PLATFORMS),--platforms $(PLATFORMS),)
 
 # The classroom server (docs/classroom-server.md): JupyterHub in .venv (requirements-hub.txt), its proxy from npm.
 HUB_STAMP := $(VENV)/.hub-installed
-HUB_VARS  := HUB_IP HUB_PORT HUB_API_PORT HUB_PROXY_API_PORT HUB_STATE HUB_HOMES HUB_AUTH HUB_PASSWORD HUB_ADMINS \
-             HUB_SPAWNER HUB_CPU_LIMIT HUB_MEM_LIMIT HUB_IDLE_TIMEOUT
+HUB_VARS  := HUB_IP HUB_PORT HUB_API_PORT HUB_PROXY_API_PORT HUB_SERVICE_PORT HUB_DATA HUB_STATE HUB_HOMES HUB_AUTH \
+             HUB_PASSWORD HUB_ADMINS HUB_ADMIN_PASSWORD HUB_ALLOWED_USERS HUB_GROUP HUB_SPAWNER HUB_LESSONS HUB_CPU_LIMIT HUB_MEM_LIMIT \
+             HUB_IDLE_TIMEOUT
 export $(HUB_VARS)
 
 $(HUB_STAMP): $(STAMP) requirements-hub.txt
@@ -135,21 +161,53 @@ hub/node_modules/.package-lock.json: hub/package.json hub/package-lock.json
 
 hub-setup: $(HUB_STAMP) hub/node_modules/.package-lock.json data ## Install JupyterHub (requirements-hub.txt) and its proxy (npm), nothing else
 
-hub: hub-setup ## Start the classroom server on HUB_IP:HUB_PORT (127.0.0.1:8000); HUB_PASSWORD=... is the class password
+hub: hub-setup ## Start the classroom server on HUB_IP:HUB_PORT (127.0.0.1:8000); HUB_ADMIN_PASSWORD=... is the instructor's
 	cd hub && $(abspath $(VENV))/bin/jupyterhub -f jupyterhub_config.py
+
+hub-roster: $(HUB_STAMP) ## Print a name and a random password per seat (SEATS=20, or NAMES=ana,ben); then make hub HUB_AUTH=roster
+	$(PY) hub/classroom/roster.py $(if $(NAMES),--names $(NAMES),--seats $(or $(SEATS),20)) --admins "$(or $(HUB_ADMINS),instructor)"
+
+hub-update: ## After pulling a fix into the course: print the link that updates each attendee's lessons, keeping their edits
+	@$(PYTHON) hub/classroom/lessons.py --link "$(or $(HUB_URL),http://$(or $(HUB_IP),127.0.0.1):$(or $(HUB_PORT),8000))"
+
+hub-bench: hub-setup ## Capacity: N simulated attendees log in, spawn, run notebook 00's first cells (ARGS="--sizes 1 5 10 20")
+	$(PY) hub/classroom/bench.py $(ARGS)
+
+# The website's variables are defined above, before test-full, whose prerequisites expand them when make reads it.
+
+$(SITE_STAMP): requirements-site.txt
+	@$(SITE_PYTHON) -c 'import sys; v = sys.version_info[:2]; sys.exit(0 if v >= (3, 11) else "make site needs Python 3.11+ (Sphinx 9), but $(SITE_PYTHON) is %d.%d: run make site SITE_PYTHON=python3.11" % v)'
+	@[ -x $(SITE_PY) ] || $(SITE_PYTHON) -m venv $(SITE_VENV)
+	$(SITE_PY) -m pip install --quiet --upgrade pip
+	$(SITE_PY) -m pip install --quiet -r requirements-site.txt
+	$(SITE_PY) -m pip check
+	@touch $@
+
+$(SITE_AXE): site/package.json site/package-lock.json
+	@command -v npm >/dev/null || { echo "the website's browser test needs Node.js >= 20 and npm for axe-core (Debian: apt-get install nodejs npm)"; exit 1; }
+	npm ci --prefix site --no-audit --no-fund --silent
+
+site-setup: $(SITE_STAMP) ## Install the website's tools into .venv-site (requirements-site.txt), nothing else
+
+site: $(SITE_STAMP) ## Build the website from the stored lessons into build/site/ (en/, zh-CN/, search); no network needed
+	$(SITE_PY) site/build.py
+
+# An unpacked offline bundle ships the built site (build/site/) and no site tools: it is served as it is.
+site-serve: $(if $(BUNDLE),,site) ## Serve build/site/ on SITE_IP:SITE_PORT (127.0.0.1:8000; SITE_IP=0.0.0.0 for a classroom)
+	$(PYTHON) site/serve.py
 
 doctor: ## Pre-flight check: machine, .venv and pins, MindSpore, data, kernel, port, Ascend (JSON=FILE: also a report)
 	@if [ -x $(PY) ]; then $(PY) -m course_utils.doctor --port $(PORT) $(if $(JSON),--json $(JSON),); \
 	else PYTHONPATH=. $(PYTHON) -m course_utils.doctor --port $(PORT) $(if $(JSON),--json $(JSON),); fi
 
 # Another MindSpore release in its own venv (.venv-ms<version>), everything else as pinned. ARGS go to pytest,
-# RUN_ARGS to the notebook runner (e.g. RUN_ARGS="--notebooks 04").
+# RUN_ARGS to the notebook runner (e.g. RUN_ARGS="--notebooks 05").
 MINDSPORE ?= 2.7.1
 COMPAT_VENV = .venv-ms$(MINDSPORE)
 COMPAT_PY   = $(COMPAT_VENV)/bin/python
 
 test-compat: data ## Fast tests + every notebook (quick parameters) on another MindSpore: MINDSPORE=2.7.1 (default), own venv
-	@[ -x $(COMPAT_PY) ] || $(PYTHON) -m venv $(COMPAT_VENV)
+	$(call ensure_venv,$(COMPAT_VENV))
 	sed 's/^mindspore==[^ ]*/mindspore==$(MINDSPORE)/' requirements.txt > $(COMPAT_VENV)/requirements.txt
 	$(COMPAT_PY) -m pip install --quiet --upgrade pip
 	$(COMPAT_PY) -m pip install --quiet -r $(COMPAT_VENV)/requirements.txt
@@ -157,8 +215,8 @@ test-compat: data ## Fast tests + every notebook (quick parameters) on another M
 	$(COMPAT_PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
 	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m pytest tests $(FAST) $(call XDIST,worksteal) \
 		-k "not (installed_versions_match_pins and mindspore)" $(ARGS)
-	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m course_utils.run --out runs/compat-$(MINDSPORE) $(RUN_ARGS)
+	JUPYTER_PATH=$(abspath $(COMPAT_VENV))/share/jupyter $(COMPAT_PY) -m course_utils.run --quick --out runs/compat-$(MINDSPORE) $(RUN_ARGS)
 
-clean: ## Remove run outputs and caches (keeps .venv and data)
+clean: ## Remove run outputs and caches (keeps .venv, .venv-site and data)
 	rm -rf build runs logs screenshots rewritten_network kernel_meta notebooks/checkpoints notebooks/runs .pytest_cache
 	find . -name __pycache__ -not -path './$(VENV)/*' -prune -exec rm -rf {} +

@@ -1,6 +1,6 @@
 """Early stopping and training history, as plain classes plus a MindSpore callback.
 
-Notebook 03 teaches these; later notebooks import them from here.
+Notebook 04 teaches these; later notebooks import them from here.
 
 * ``EarlyStopper``: patience on a metric measured once per epoch (validation loss, accuracy...),
   with ``min_delta``, ``mode`` "min"/"max", the best epoch, and a snapshot of the best weights that
@@ -12,9 +12,11 @@ Notebook 03 teaches these; later notebooks import them from here.
   (per-step loss, per-epoch mean training loss, and ``eval_loss``/metrics when ``fit`` validates).
 
 Restoring weights: ``EarlyStopper.restore`` (and ``restore_weights``) write values with
-``ops.assign``. ``load_param_into_net``/``Parameter.set_data`` replace a parameter's storage; a
-PyNative ``TrainOneStepCell`` or a ``@jit`` step compiled before that keeps updating the old storage,
-so training silently stops changing the visible weights. In-place assignment keeps both in sync.
+``ops.assign``. ``load_param_into_net``/``Parameter.set_data`` replace a parameter's storage; a step that
+already ran (a ``@jit`` step in either mode, a PyNative ``TrainOneStepCell``, even a PyNative functional step,
+whose optimizer is itself ``@jit``-compiled) keeps updating the old storage, so training silently stops
+changing the visible weights; only a GRAPH_MODE ``TrainOneStepCell`` re-binds. Notebook 02 measures it
+("the weight-reload trap"). In-place assignment keeps both in sync.
 """
 
 from __future__ import annotations
@@ -169,9 +171,11 @@ class EarlyStopper:
         return True
 
     def __repr__(self) -> str:
-        state = f"stopped at epoch {self.stopped_epoch}" if self.should_stop else f"wait {self.wait}"
-        return (f"EarlyStopper(patience={self.patience}, min_delta={self.min_delta}, mode={self.mode!r}; "
-                f"best {self.best:.6g} at epoch {self.best_epoch}, {state})")
+        state = (tr("stopped at epoch {epoch}", epoch=self.stopped_epoch) if self.should_stop
+                 else tr("wait {wait}", wait=self.wait))
+        return (f"EarlyStopper(patience={self.patience}, min_delta={self.min_delta}, mode={self.mode!r}"
+                + tr("; best {best} at epoch {epoch}, {state}", best=f"{self.best:.6g}", epoch=self.best_epoch,
+                     state=state) + ")")
 
 
 def stopping_point(values: Sequence[float], patience: int = 3, min_delta: float = 0.0,
@@ -242,8 +246,9 @@ class History:
                 **{k: list(v) for k, v in self.metrics.items()}}
 
     def __repr__(self) -> str:
-        return (f"History({len(self.step_loss)} steps, {len(self.epoch)} epochs, "
-                f"metrics: {', '.join(sorted(self.metrics)) or 'none'})")
+        return "History(" + tr("{steps} steps, {epochs} epochs, metrics: {metrics}", steps=len(self.step_loss),
+                               epochs=len(self.epoch),
+                               metrics=tr(", ").join(sorted(self.metrics)) or tr("none")) + ")"
 
 
 class HistoryCallback(Callback):

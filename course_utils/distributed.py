@@ -182,29 +182,16 @@ def job_device(device: Optional[str] = None) -> str:
 
 
 def msrun_env(device: Optional[str] = None, threads: Optional[int] = None, extra: Optional[dict] = None) -> dict:
-    """The environment for the job's processes: this one, plus MindSpore's quiet log settings, plus this
-    Python's folder first on PATH (msrun starts every process as plain ``python script.py``).
-
-    The CPU speed fixes (see ``runtime``) are added only when the workers run on CPU (``device``, default
-    ``job_device()``); for Ascend or GPU workers the ones ``runtime.setup()`` put into this process are
-    removed, since they would slow down the host side there. ``threads`` sets OMP_NUM_THREADS.
+    """The environment for the job's processes: the course's child-process environment (``runtime.child_env``:
+    this one without load-time variables, MindSpore's quiet log settings, this Python's folder first on PATH, as
+    msrun starts every process as plain ``python script.py``) with the CPU fixes of the workers' device (``device``,
+    default ``job_device()``: none for Ascend or GPU workers, where they would slow the host side down).
+    ``threads`` sets OMP_NUM_THREADS; ``extra`` goes on top.
     """
-    device = job_device(device)
-    env = {**os.environ, **runtime.quiet_env()}
-    if device == "CPU":
-        env.update(runtime.cpu_fix_env("CPU"))
-    else:
-        info = runtime.current()
-        course_set = info.cpu_fixes if info is not None else {}
-        for name, value in course_set.items():
-            if not str(value).endswith("(set by you)"):
-                env.pop(name, None)
-    python_dir = str(Path(sys.executable).parent)
-    env["PATH"] = python_dir + os.pathsep + env.get("PATH", "")
+    extra = dict(extra or {})
     if threads is not None:
-        env["OMP_NUM_THREADS"] = str(positive_int("threads", threads))
-    env.update(extra or {})
-    return env
+        extra.setdefault("OMP_NUM_THREADS", str(positive_int("threads", threads)))
+    return runtime.child_env(job_device(device), cpu_fixes=True, env=extra)
 
 
 def require_devices(workers: int, device: Optional[str] = None) -> int:
@@ -226,7 +213,7 @@ def require_devices(workers: int, device: Optional[str] = None) -> int:
         "This job starts {workers} workers on {device}, and msrun gives every worker its own {card} "
         "(DEVICE_ID = its local rank), but this machine has {found} {cards}. "
         "Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "
-        "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 06 -p "
+        "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 08 -p "
         "DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.", workers=workers, device=device,
         card=card, found=found, cards=card if found == 1 else tr(N_("NPUs") if card == "NPU" else N_("GPUs"))),
         kind="not_enough_devices")
@@ -508,8 +495,9 @@ def error_summary(log_text: str, context_lines: int = 3) -> str:
             error.append(line.strip())
     where = ""
     if frames:  # 'File "/long/path/train_dp.py", line 9, in main' -> 'train_dp.py, line 9, in main'
-        m = re.match(r'File "([^"]+)", (.*)', frames[-1])
-        where = ("\n" + tr("  raised in {file}, {where}", file=os.path.basename(m.group(1)), where=m.group(2)) if m
+        m = re.match(r'File "([^"]+)", line (\d+), in (.+)', frames[-1])
+        where = ("\n" + tr("  raised in {file}, line {line}, in {function}", file=os.path.basename(m.group(1)),
+                            line=m.group(2), function=m.group(3)) if m
                  else "\n" + tr("  raised at {frame}", frame=frames[-1]))
     text = "  " + "\n  ".join(error[:4]) + where
     if before:

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 from typing import Callable, List, Optional
 
-from course_utils import ROOT
+from course_utils import ROOT, pins
 
 PASS, WARN, FAIL, SKIP = "passed", "warning", "failed", "skipped"
 
@@ -135,13 +135,7 @@ class Facts:
 
     def probe_requirements(self):
         """``{name: version}`` pinned in requirements.txt."""
-        pins = {}
-        path = self.root / "requirements.txt"
-        for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
-            m = re.match(r"^\s*([A-Za-z0-9_.\-]+)\s*==\s*([^\s#;]+)", line)
-            if m:
-                pins[_canon(m.group(1))] = m.group(2)
-        return pins
+        return pins.pins(self.root / "requirements.txt")
 
     def probe_installed(self):
         """``{name: version}`` of the packages in the Python running the doctor."""
@@ -151,7 +145,7 @@ class Facts:
         for dist in distributions():
             name = dist.metadata.get("Name")
             if name:
-                found.setdefault(_canon(name), dist.version)
+                found.setdefault(pins.canonical(name), dist.version)
         return found
 
     def probe_mindspore(self):
@@ -198,10 +192,11 @@ class Facts:
 
     # ---- Ascend ----
     def probe_npu_files(self):
-        from course_utils import runtime
+        from course_utils import fake_device, runtime
 
-        if runtime.fake_device() is not None:
-            return ["/dev/davinci0"] if runtime.fake_device()[0] == "Ascend" else []
+        fake = fake_device.active()
+        if fake is not None:
+            return ["/dev/davinci0"] if fake[0] == "Ascend" else []
         return runtime.ascend_device_files()
 
     def probe_env(self):
@@ -224,23 +219,10 @@ class Facts:
         return _mindspore_cann_versions()
 
     def probe_npus_needed(self):
-        """The most NPUs one lesson needs: the largest ``WORKERS`` default among the notebooks (else 1)."""
-        need = 1
-        for nb in sorted((self.root / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-            try:
-                cells = json.loads(nb.read_text(encoding="utf-8"))["cells"]
-            except (OSError, ValueError, KeyError):
-                continue
-            for cell in cells:
-                if "parameters" in cell.get("metadata", {}).get("tags", []):
-                    m = re.search(r"^WORKERS\s*(?::\s*int)?\s*=\s*(\d+)", "".join(cell["source"]), re.M)
-                    if m:
-                        need = max(need, int(m.group(1)))
-        return need
+        """The most NPUs one lesson needs: the largest default of a lesson's workers parameter (else 1)."""
+        from course_utils import lessons
 
-
-def _canon(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+        return max(lesson.cards_needed(self.root) for lesson in lessons.LESSONS)
 
 
 def _mindspore_cann_versions() -> list:
@@ -294,10 +276,11 @@ print("DOCTOR " + json.dumps(out))
 
 
 def _mindspore_probe(root: Path, timeout: float = 180) -> dict:
-    env = {**os.environ, "GLOG_v": "3"}
+    from course_utils import runtime   # standard library only, like this module
+
     try:
-        proc = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env,
-                              timeout=timeout, cwd=str(root))
+        proc = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True,
+                              env=runtime.child_env(cpu_fixes=None), timeout=timeout, cwd=str(root))
     except subprocess.TimeoutExpired:
         return {"error": f"importing MindSpore and running 20 training steps took more than {timeout:.0f} s"}
     for line in reversed(proc.stdout.splitlines()):
@@ -349,7 +332,7 @@ def check_memory(f: Facts) -> Check:
     if gb < MIN_MEMORY_GB:
         return Check("Free memory", FAIL, text, "Close other programs: MindSpore and JupyterLab need about 1.5 GB.")
     if gb < LOW_MEMORY_GB:
-        return Check("Free memory", WARN, text, "Close other programs before the workshop (notebook 06 runs 3 "
+        return Check("Free memory", WARN, text, "Close other programs before the workshop (notebook 08 runs 3 "
                                                 "processes).")
     return Check("Free memory", PASS, text)
 
@@ -359,7 +342,7 @@ def check_cpu(f: Facts) -> Check:
     text = (f"{f.cpu_count} CPUs, {'AVX-512' if f.avx512 else 'no AVX-512'}; course CPU fixes that apply: "
             + (", ".join(f"{k}={v}" for k, v in fixes.items()) or "none"))
     if f.cpu_count < 2:
-        return Check("CPU", WARN, text, "One core runs the lessons, slowly; notebook 06 runs two workers on it.")
+        return Check("CPU", WARN, text, "One core runs the lessons, slowly; notebook 08 runs two workers on it.")
     return Check("CPU", PASS, text)
 
 
@@ -520,7 +503,7 @@ def check_ascend(f: Facts) -> List[Check]:
             checks.append(Check("CANN version", FAIL, f"CANN {version}; MindSpore {ms_version} accepts CANN "
                                 f"{', '.join(accepted)}",
                                 "Use the image whose CANN matches, or install the MindSpore release built for this "
-                                "CANN (https://www.mindspore.cn/install)."))
+                                "CANN (https://www.mindspore.cn/install/en)."))
         else:
             checks.append(Check("CANN version", PASS, f"CANN {version}, accepted by MindSpore {ms_version}"
                                 + (f" ({', '.join(accepted)})" if accepted else "")))
@@ -532,8 +515,8 @@ def check_ascend(f: Facts) -> List[Check]:
         checks.append(Check("NPUs", FAIL, f"MindSpore sees no NPU ({len(f.npu_files)} device files); it said: {why}",
                             f"`source {set_env}`, then check `npu-smi info`."))
     elif npus < need:
-        checks.append(Check("NPUs", WARN, f"{npus} NPU; notebook 06 starts {need} workers, one NPU each",
-                            "Run notebook 06 with CPU workers: `-p DEVICE_TARGET CPU` (the others use one NPU)."))
+        checks.append(Check("NPUs", WARN, f"{npus} NPU; notebook 08 starts {need} workers, one NPU each",
+                            "Run notebook 08 with CPU workers: `-p DEVICE_TARGET CPU` (the others use one NPU)."))
     else:
         checks.append(Check("NPUs", PASS, f"{npus} NPUs (the lessons need at most {need})"))
     return checks

@@ -1,6 +1,6 @@
 """Evaluating a classifier: predictions, accuracy, confusion matrix, per-class accuracy, worst mistakes.
 
-Notebook 04 introduces these on MNIST; later notebooks reuse them.
+Notebook 05 introduces these on MNIST; later notebooks reuse them.
 
     from course_utils import evaluate
     result = evaluate.evaluate(net, data.mnist_dataset("test", batch_size=1000))
@@ -191,8 +191,8 @@ class EvalResult:
         return most_confident_wrong(self.probabilities, self.labels, k)
 
     def __repr__(self) -> str:
-        return (f"EvalResult({len(self.labels)} samples, accuracy {self.accuracy:.4f}, "
-                f"{self.num_wrong} wrong)")
+        return "EvalResult(" + tr("{n} samples, accuracy {accuracy:.4f}, {wrong} wrong", n=len(self.labels),
+                                  accuracy=self.accuracy, wrong=self.num_wrong) + ")"
 
 
 def evaluate(network, data, batch_size: int = 1000) -> EvalResult:
@@ -204,5 +204,19 @@ def evaluate(network, data, batch_size: int = 1000) -> EvalResult:
     return EvalResult(logits=logits, labels=labels)
 
 
-__all__ = ["EvalResult", "accuracy", "confusion_matrix", "evaluate", "most_confident_wrong",
+def mnist_test_accuracy(network, images=None, labels=None, batch_size: int = 1000, limit: int = 0) -> float:
+    """Accuracy of ``network`` on the MNIST test split (or on the uint8 ``images``/``labels`` given; ``limit`` > 0:
+    the first ``limit`` of them), in evaluation mode; the network is back in training mode afterwards."""
+    from course_utils.data import load_mnist_arrays, normalize_images
+
+    if images is None:
+        images, labels = load_mnist_arrays("test")
+    if limit:
+        images, labels = images[:limit], labels[:limit]
+    logits, _ = predict_logits(network, normalize_images(images), batch_size=batch_size)
+    network.set_train(True)
+    return accuracy(logits, labels)
+
+
+__all__ = ["EvalResult", "accuracy", "confusion_matrix", "evaluate", "mnist_test_accuracy", "most_confident_wrong",
            "per_class_accuracy", "predict_logits", "softmax"]

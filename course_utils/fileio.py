@@ -9,11 +9,12 @@ The temporary name carries the process id and random bytes, so two writers never
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from pathlib import Path
 from typing import Union
 
-__all__ = ["atomic_write", "fsync_path", "temporary_sibling"]
+__all__ = ["atomic_write", "fsync_path", "sha256_file", "temporary_sibling"]
 
 
 def temporary_sibling(path: Union[str, Path], suffix: str = ".tmp") -> Path:
@@ -53,3 +54,12 @@ def atomic_write(path: Union[str, Path], data: Union[bytes, str], encoding: str 
         raise
     with contextlib.suppress(OSError, AttributeError):  # not possible on every platform
         fsync_path(path.parent, directory=True)
+
+
+def sha256_file(path: Union[str, Path]) -> str:
+    """The SHA-256 of a file's bytes (hex), read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()

@@ -3,14 +3,19 @@
 * ``significant(x, digits=6)``: ``0.333333``, ``1e-07``, ``2``: a checker's message, short and exact enough.
 * ``number(value, spec=".4g")``: floats formatted with ``spec``; ints, strings as they are; ``None`` as "-".
 * ``table_cell(value, digits=1)``: one cell of a printed table: ``1,234``, ``12.3``, ``0.0123``, ``yes``, ``-``.
+* ``pad(text, width)``: ``text`` padded to ``width`` *display* columns: a Chinese character takes two, so
+  ``f"{text:<20}"`` misaligns the columns of a Chinese table and ``pad`` does not.
+* ``duration(seconds, lang)``: a lesson's run time as the READMEs, the title cells and the website quote it:
+  ``~25 s``, ``~3 min``; ``约 25 秒``, ``约 3 分钟``.
 """
 
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any, Optional
 
-__all__ = ["number", "significant", "table_cell"]
+__all__ = ["duration", "number", "pad", "significant", "table_cell"]
 
 MISSING = "-"
 
@@ -51,3 +56,26 @@ def table_cell(value: Any, digits: int = 1) -> str:
             return f"{value:,.0f}"
         return f"{value:.{digits}f}" if abs(value) >= 1 or value == 0 else f"{value:.3g}"
     return str(value)
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a monospaced font: East Asian wide and full-width characters count two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in str(text))
+
+
+def pad(text: Any, width: int) -> str:
+    """``text`` left-aligned in ``width`` display columns (never cut): a table that lines up in both editions."""
+    text = str(text)
+    return text + " " * max(0, width - display_width(text))
+
+
+def duration(seconds: float, lang: str = "en") -> str:
+    """How the course quotes a run time: '~20 s' below two minutes (to 5 s from 10 s on), else '~3 min'; in the
+    Chinese edition (``lang="zh"``) '约 20 秒', '约 3 分钟'."""
+    if seconds < 120:
+        number_, unit = max(1, round(seconds / 5) * 5 if seconds >= 10 else round(seconds)), "s"
+    else:
+        number_, unit = round(seconds / 60), "min"
+    if lang == "zh":
+        return f"约 {number_} {'秒' if unit == 's' else '分钟'}"
+    return f"~{number_} {unit}"

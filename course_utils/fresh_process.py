@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Mapping, Optional
 
-from course_utils.distributed import msrun_env
+from course_utils import runtime
 
 __all__ = ["ScriptFailed", "run_script"]
 
@@ -28,22 +28,18 @@ def run_script(script, *args, device: str = "CPU", env: Optional[Mapping[str, Op
                cwd=None, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess:
     """Run ``python script *args`` in a fresh process and return the ``CompletedProcess`` (text output).
 
-    The child's environment is the one the course gives every child process (``distributed.msrun_env``:
-    this process's, quiet logs, the CPU fixes for a CPU ``device``), plus ``env`` (a value of ``None``
-    removes a variable). ``cwd`` defaults to the script's folder. With ``check`` a non-zero exit raises
-    ``ScriptFailed``.
+    The child's environment is the one the course gives every child process (``runtime.child_env``: this
+    process's without the variables MindSpore reads at load time, quiet logs, the CPU fixes for a CPU ``device``),
+    plus ``env`` (a value of ``None`` removes a variable). ``cwd`` defaults to the script's folder. With ``check`` a
+    non-zero exit raises ``ScriptFailed``; a run longer than ``timeout`` seconds raises ``subprocess.TimeoutExpired``
+    (the child is killed).
     """
     path = Path(script).resolve()
     if not path.is_file():
         raise FileNotFoundError(f"no script at {path}")
-    child_env = msrun_env(device)
-    for name, value in (env or {}).items():
-        if value is None:
-            child_env.pop(name, None)
-        else:
-            child_env[name] = str(value)
     result = subprocess.run([sys.executable, str(path), *map(str, args)], capture_output=True, text=True,
-                            env=child_env, cwd=str(cwd or path.parent), timeout=timeout)
+                            env=runtime.child_env(device, cpu_fixes=True, env=env), cwd=str(cwd or path.parent),
+                            timeout=timeout)
     if check and result.returncode != 0:
         tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
         raise ScriptFailed(f"{path.name} exited with code {result.returncode}:\n{tail}")

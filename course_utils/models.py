@@ -1,4 +1,4 @@
-"""Reference models. Notebook 02 teaches ``SimpleNet``, notebook 04 teaches ``LeNet5``; later
+"""Reference models. Notebook 02 teaches ``SimpleNet``, notebook 05 teaches ``LeNet5``; later
 notebooks import these versions."""
 
 from __future__ import annotations

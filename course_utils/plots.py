@@ -2,7 +2,9 @@
 
 Each function draws on an ``ax`` you pass (or a new figure) and returns the axes, so notebooks can
 combine them in subplots. None of them imports MindSpore: give them NumPy arrays or lists (use
-``tensor.asnumpy()`` first).
+``tensor.asnumpy()`` first). Their labels are English at the call site, ``figure_text(N_("..."))``: in the
+Chinese edition they are drawn in Chinese (``course_utils.i18n.figures``, which ``runtime.setup(lang="zh")``
+turns on).
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ from typing import Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from course_utils.i18n import N_
+from course_utils.i18n.figures import cjk_font, figure_text, use_language
 from course_utils.notebook import in_kernel
 
-__all__ = ["LiveTrainingPlot", "plot_confusion_matrix", "plot_curves", "plot_data_parallel", "plot_image_grid",
-           "plot_line_fits"]
+__all__ = ["LiveTrainingPlot", "cjk_font", "figure_text", "plot_confusion_matrix", "plot_curves",
+           "plot_data_parallel", "plot_image_grid", "plot_line_fits", "use_language"]
 
 ArrayLike = Union[Sequence[float], np.ndarray]
 
@@ -69,7 +73,7 @@ def plot_curves(curves: Mapping[str, Union[ArrayLike, Tuple[ArrayLike, ArrayLike
 
 
 def plot_line_fits(x: ArrayLike, y: ArrayLike, fits: Mapping[str, Tuple[float, float]], ax=None,
-                   highlight: Optional[ArrayLike] = None, highlight_label: str = "outliers",
+                   highlight: Optional[ArrayLike] = None, highlight_label: str = N_("outliers"),
                    title: Optional[str] = None, true_line: Optional[Tuple[float, float]] = None):
     """Scatter ``(x, y)`` and draw each fitted line ``{label: (slope, intercept)}``.
 
@@ -81,12 +85,12 @@ def plot_line_fits(x: ArrayLike, y: ArrayLike, fits: Mapping[str, Tuple[float, f
     if x.shape != y.shape:
         raise ValueError(f"x has {x.size} values but y has {y.size}.")
     mask = np.zeros(x.shape, bool) if highlight is None else np.asarray(highlight, bool).ravel()
-    ax.scatter(x[~mask], y[~mask], s=12, color="0.45", label="data")
+    ax.scatter(x[~mask], y[~mask], s=12, color="0.45", label=figure_text(N_("data")))
     if mask.any():
-        ax.scatter(x[mask], y[mask], s=30, marker="x", color="crimson", label=highlight_label)
+        ax.scatter(x[mask], y[mask], s=30, marker="x", color="crimson", label=figure_text(highlight_label))
     grid = np.linspace(x.min(), x.max(), 2)
     if true_line is not None:
-        ax.plot(grid, true_line[0] * grid + true_line[1], "k--", linewidth=1, label="true line")
+        ax.plot(grid, true_line[0] * grid + true_line[1], "k--", linewidth=1, label=figure_text(N_("true line")))
     for label, (slope, intercept) in fits.items():
         ax.plot(grid, slope * grid + intercept, linewidth=2, label=f"{label}: y = {slope:.2f} x + {intercept:.2f}")
     if title:
@@ -100,7 +104,7 @@ def plot_line_fits(x: ArrayLike, y: ArrayLike, fits: Mapping[str, Tuple[float, f
 
 
 
-# ---- images, confusion matrix, live training plot (notebook 04) ----
+# ---- images, confusion matrix, live training plot (notebook 05) ----
 
 def _as_images(images) -> np.ndarray:
     """(N, H, W) from (N, H, W), (N, 1, H, W) or (N, H, W, 1) arrays."""
@@ -171,12 +175,16 @@ def plot_confusion_matrix(cm, class_names: Optional[Sequence[str]] = None, ax=No
                         fontweight="bold" if i == j else "normal")
     ax.set_xticks(range(k), names)
     ax.set_yticks(range(k), names)
-    ax.set_xlabel("predicted")
-    ax.set_ylabel("true")
+    ax.set_xlabel(figure_text(N_("predicted")))
+    ax.set_ylabel(figure_text(N_("true")))
     if title:
         ax.set_title(title)
-    ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="mistakes")
+    ax.figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label=figure_text(N_("mistakes")))
     return ax
+
+
+#: The usual names of what ``LiveTrainingPlot`` shows as accuracy, marked for translation (``accuracy_label``).
+ACCURACY_LABELS = (N_("test accuracy"), N_("validation accuracy"))
 
 
 class LiveTrainingPlot:
@@ -189,8 +197,11 @@ class LiveTrainingPlot:
     """
 
     def __init__(self, total_steps: Optional[int] = None, smooth: int = 50, target: Optional[float] = None,
-                 title: str = "training"):
+                 title: str = N_("training"), accuracy_label: str = N_("test accuracy")):
+        """``accuracy_label`` names what ``fit`` evaluates ("validation accuracy" when it monitors a held-out
+        split, as notebook 05 does); like ``title``, an English text the figure shows in the course's language."""
         self.total_steps, self.smooth, self.target, self.title = total_steps, max(int(smooth), 1), target, title
+        self.accuracy_label = accuracy_label
         self.figure = None
         self._handle = None
 
@@ -198,21 +209,24 @@ class LiveTrainingPlot:
         import matplotlib.pyplot as plt
 
         self.figure, (self.ax_loss, self.ax_acc) = plt.subplots(1, 2, figsize=(9.5, 3.2))
-        (self.raw,) = self.ax_loss.plot([], [], color="0.75", linewidth=0.6, label="loss per step")
-        (self.smoothed,) = self.ax_loss.plot([], [], color="C0", label=f"mean of {self.smooth} steps")
+        (self.raw,) = self.ax_loss.plot([], [], color="0.75", linewidth=0.6, label=figure_text(N_("loss per step")))
+        (self.smoothed,) = self.ax_loss.plot([], [], color="C0",
+                                          label=figure_text(N_("mean of {n} steps"), n=self.smooth))
         self.ax_loss.set_yscale("log")
-        self.ax_loss.set_xlabel("step")
-        self.ax_loss.set_title("training loss")
+        self.ax_loss.set_xlabel(figure_text(N_("step")))
+        self.ax_loss.set_title(figure_text(N_("training loss")))
         self.ax_loss.legend(fontsize="small", loc="upper right")
-        (self.acc,) = self.ax_acc.plot([], [], "o-", color="C2", markersize=4, label="test accuracy")
+        (self.acc,) = self.ax_acc.plot([], [], "o-", color="C2", markersize=4,
+                                       label=figure_text(self.accuracy_label))
         if self.target is not None:
-            self.ax_acc.axhline(self.target, color="0.4", linestyle=":", linewidth=1, label=f"target {self.target:.3f}")
-        self.ax_acc.set_xlabel("step")
-        self.ax_acc.set_title("test accuracy")
+            self.ax_acc.axhline(self.target, color="0.4", linestyle=":", linewidth=1,
+                                label=figure_text(N_("target {target:.3f}"), target=self.target))
+        self.ax_acc.set_xlabel(figure_text(N_("step")))
+        self.ax_acc.set_title(figure_text(self.accuracy_label))
         self.ax_acc.legend(fontsize="small", loc="lower right")
         for ax in (self.ax_loss, self.ax_acc):
             ax.grid(True, alpha=0.3)
-        self.figure.suptitle(self.title, fontsize=10)
+        self.figure.suptitle(figure_text(self.title), fontsize=10)
         self.figure.tight_layout()
         plt.close(self.figure)  # shown through display() below, not again at the end of the cell
         if in_kernel():
@@ -238,13 +252,14 @@ class LiveTrainingPlot:
             accs = [e["accuracy"] for e in result.evals] + ([self.target] if self.target is not None else [])
             low = min(accs)
             self.ax_acc.set_ylim(max(0.0, low - 0.02), min(1.0, max(accs) + 0.005))
-            self.ax_acc.set_title(f"test accuracy: {result.evals[-1]['accuracy']:.4f}")
+            self.ax_acc.set_title(figure_text(N_("{label}: {accuracy:.4f}"), label=figure_text(self.accuracy_label),
+                                              accuracy=result.evals[-1]['accuracy']))
         if self._handle is not None:
             self._handle.update(self.figure)
 
 
 def plot_data_parallel(batch_size: int, workers: int = 2):
-    """The data-parallel picture of notebook 06: shards -> replicas -> all-reduce -> same update.
+    """The data-parallel picture of notebook 08: shards -> replicas -> all-reduce -> same update.
 
     Two workers are drawn (with ``workers`` > 2 the title says how many there are); the global batch
     is ``batch_size * workers``. Returns the axes.
@@ -264,25 +279,28 @@ def plot_data_parallel(batch_size: int, workers: int = 2):
     ax.set_ylim(0.3, 5.1)
     ax.axis("off")
     shard_colors = ["#9ecae1", "#fdae6b"]
-    ax.text(1.0, 3.95, f"global batch\n({batch_size * workers} images)", ha="center", fontsize=9, weight="bold")
+    ax.text(1.0, 3.95, figure_text(N_("global batch\n({n} images)"), n=batch_size * workers), ha="center", fontsize=9,
+            weight="bold")
     # the job: one process per worker, started by msrun; the scheduler only introduces them
     ax.add_patch(FancyBboxPatch((2.45, 0.5), 3.35, 3.5, boxstyle="round,pad=0.02", fc="none", ec="gray", ls="--"))
-    box(2.75, 4.3, 2.75, 0.65, "msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)", "white", ls="--",
-        fs=8)
+    box(2.75, 4.3, 2.75, 0.65, figure_text(N_("msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)")),
+        "white", ls="--", fs=8)
     arrow((4.1, 4.28), (4.1, 4.05), color="gray")
     for r in range(2):
         y = 2.45 - 1.8 * r
-        box(0.2, y + 0.1, 1.6, 1.2, f"shard {r}\n{batch_size} images", shard_colors[r], style="square,pad=0")
-        box(2.6, y, 3.05, 1.4, f"worker {r} (rank {r})\nfull replica of the model\nforward + backward on shard {r}\n"
-            f"-> gradient g{r}", shard_colors[r])
+        box(0.2, y + 0.1, 1.6, 1.2, figure_text(N_("shard {r}\n{n} images"), r=r, n=batch_size), shard_colors[r],
+            style="square,pad=0")
+        box(2.6, y, 3.05, 1.4, figure_text(N_("worker {r} (rank {r})\nfull replica of the model\nforward + backward on "
+                                             "shard {r}\n-> gradient g{r}"), r=r), shard_colors[r])
         arrow((1.85, y + 0.7), (2.55, y + 0.7))
         arrow((5.7, y + 0.95), (6.75, 2.55 - 0.6 * r))                          # g_r into the all-reduce
         arrow((6.75, 2.3 - 0.6 * r), (5.7, y + 0.45), color="tab:green")         # the mean comes back
-    box(6.8, 1.35, 2.0, 1.75, "all-reduce\n(mean)\n\ng = (g0 + g1) / 2", "#c7e9c0")
-    box(9.1, 1.35, 1.75, 1.75, "same update\non every worker:\nw <- w - lr * g\n\nreplicas stay\nidentical",
-        "#f0f0f0", fs=8)
+    box(6.8, 1.35, 2.0, 1.75, figure_text(N_("all-reduce\n(mean)\n\ng = (g0 + g1) / 2")), "#c7e9c0")
+    box(9.1, 1.35, 1.75, 1.75, figure_text(N_("same update\non every worker:\nw <- w - lr * g\n\nreplicas stay\n"
+                                             "identical")), "#f0f0f0", fs=8)
     arrow((8.85, 2.22), (9.05, 2.22), color="tab:green")
-    more = f" (2 of {workers} workers drawn)" if workers > 2 else ""
-    ax.set_title("Data parallelism: one replica per worker, one shard per worker, one all-reduce per step" + more,
-                 fontsize=11)
+    title = figure_text(N_("Data parallelism: one replica per worker, one shard per worker, one all-reduce per step"))
+    if workers > 2:
+        title += figure_text(N_(" (2 of {workers} workers drawn)"), workers=workers)
+    ax.set_title(title, fontsize=11)
     return ax

@@ -15,15 +15,18 @@ what can be switched (mode, seed) and says what it could not change without a ke
 Supported MindSpore versions: ``SUPPORTED_RANGE`` (``check_version()``; ``setup()`` refuses others).
 On Ascend, ``setup(exact=True)`` turns on the documented controls a lesson needs for exact comparisons.
 
-For tests only: ``COURSE_FAKE_DEVICE=Ascend:1`` (``FAKE_DEVICE_VAR``) makes the device probe
-(``available_devices``, ``device_count``) report that device with that many cards, and makes ``setup()`` record
-the device calls it would make (``fake_calls()``) while MindSpore really runs on CPU. Without the variable
-nothing changes.
+``setup()`` is a sequence of steps, each a function below in the order it runs: ``_prepare_process`` (once per
+process, before MindSpore loads: version check, quiet logs, the CPU fixes), ``_resolve_auto``, ``_select_device``,
+``_exact``, ``_set_mode``, ``_seed``. ``child_env()`` is the one recipe for the environment of a child process that
+runs MindSpore (a script, a benchmark worker, msrun's workers).
 
-Why one module of ~600 lines: every section (versions, fake device, CPU facts, devices, the kernel's cell files)
-is a fact or a step of ``setup()``, read in the order ``setup()`` uses them, and tests and child programs replace
-those facts on this module (``runtime.cpu_flags``, ``runtime.installed_mindspore_version``), which a split would
-silently bypass.
+Tests can pretend an Ascend NPU or a GPU is there (``course_utils.fake_device``, test-only, in its own module):
+the device probe and ``setup()`` consult it at the few places marked ``fake_device.active()``.
+
+Why one module of ~650 lines: every section (versions, CPU facts, devices, the kernel's cell files, the steps of
+setup, the child environment) is a fact or a step of ``setup()``, read in the order ``setup()`` uses them, and tests
+and child programs replace those facts on this module (``runtime.cpu_flags``, ``runtime.installed_mindspore_version``),
+which a split would silently bypass.
 """
 
 from __future__ import annotations
@@ -36,23 +39,29 @@ import platform
 import random
 import sys
 import warnings
-from typing import Optional
+from pathlib import Path
+from typing import Mapping, Optional
 
-from course_utils import ROOT
-from course_utils.i18n import set_language, tr
+from course_utils import ROOT, fake_device
+from course_utils.i18n import N_, set_language, tr
+from course_utils.i18n.figures import use_language
 
 DEVICES = ("Ascend", "GPU", "CPU")
 MODES = {"graph": "GRAPH_MODE", "pynative": "PYNATIVE_MODE"}
 
 #: Environment variable a user can set to "0" to turn off the CPU speed fixes globally.
 OPT_OUT_VAR = "COURSE_CPU_FIXES"
-#: Tests only: "Ascend:1" makes the device probe report one Ascend NPU and ``setup()`` record its device calls.
-FAKE_DEVICE_VAR = "COURSE_FAKE_DEVICE"
 
 #: MindSpore versions the course runs on: the oldest is tested by ``make test-compat``, the newest by ``make test``.
 MINDSPORE_MIN = (2, 7, 1)
 MINDSPORE_NEWEST_TESTED = (2, 10)
-SUPPORTED_RANGE = "2.7.1 to 2.10.x"
+SUPPORTED_RANGE = N_("2.7.1 to 2.10.x")  # tr() it where it is shown
+
+
+def supported_range() -> str:
+    """``SUPPORTED_RANGE`` in the current language (what a lesson prints: "2.7.1 到 2.10.x" in Chinese)."""
+    return tr("{oldest} to {newest}.x", oldest=".".join(map(str, MINDSPORE_MIN)),
+              newest=".".join(map(str, MINDSPORE_NEWEST_TESTED)))
 
 # What MindSpore logs below this level stays out of notebooks (3 = ERROR).
 _QUIET_ENV = {"GLOG_v": "3", "GLOG_stderrthreshold": "3"}
@@ -110,45 +119,17 @@ def check_version(version: Optional[str] = None) -> Optional[str]:
         raise UnsupportedVersionError(tr(
             "MindSpore is not installed in this Python ({python}). The course supports MindSpore "
             "{supported}: run `make setup`, or on an Ascend image use the image's own environment.",
-            python=sys.executable, supported=SUPPORTED_RANGE))
+            python=sys.executable, supported=supported_range()))
     parsed = parse_version(version)
     if len(parsed) < 2 or parsed < MINDSPORE_MIN:
         raise UnsupportedVersionError(tr(
             "MindSpore {version} is older than this course supports ({supported}). Install a supported "
             "version (`make setup` installs the pinned one), or on an Ascend image pick the image with "
-            "MindSpore 2.7.1 or newer.", version=version, supported=SUPPORTED_RANGE))
+            "MindSpore 2.7.1 or newer.", version=version, supported=supported_range()))
     if parsed[:2] > MINDSPORE_NEWEST_TESTED:
         return tr("MindSpore {version} is newer than the versions this course was tested on ({supported}); "
-                  "it will probably work, but report what breaks.", version=version, supported=SUPPORTED_RANGE)
+                  "it will probably work, but report what breaks.", version=version, supported=supported_range())
     return None
-
-
-# --------------------------------------------------------------------------------------------
-# The fake device (tests only)
-# --------------------------------------------------------------------------------------------
-
-_fake_calls: list = []
-
-
-def fake_device() -> Optional[tuple]:
-    """``(device, count)`` from ``COURSE_FAKE_DEVICE`` (e.g. ``"Ascend:1"``), or None outside tests."""
-    spec = os.environ.get(FAKE_DEVICE_VAR, "").strip()
-    if not spec:
-        return None
-    name, _, count = spec.partition(":")
-    device = _normalise_device(name)
-    if device in ("auto", "CPU"):
-        raise ValueError(f"{FAKE_DEVICE_VAR}={spec!r}: fake only 'Ascend' or 'GPU', e.g. 'Ascend:1'.")
-    try:
-        n = int(count or 1)
-    except ValueError:
-        raise ValueError(f"{FAKE_DEVICE_VAR}={spec!r}: the count after ':' must be a whole number.") from None
-    return device, n
-
-
-def fake_calls() -> list:
-    """The device calls ``setup()`` recorded instead of making them (fake device only): ``[(name, value)]``."""
-    return list(_fake_calls)
 
 
 @dataclasses.dataclass
@@ -216,7 +197,7 @@ def ascend_device_files() -> list:
 
 
 def _looks_like_ascend() -> bool:
-    fake = fake_device()
+    fake = fake_device.active()
     if fake is not None:
         return fake[0] == "Ascend"
     # Only the NPU device nodes count: CANN installed on a machine without NPUs (ASCEND_HOME_PATH set) runs on CPU.
@@ -224,7 +205,7 @@ def _looks_like_ascend() -> bool:
 
 
 def _looks_like_gpu() -> bool:
-    fake = fake_device()
+    fake = fake_device.active()
     if fake is not None:
         return fake[0] == "GPU"
     return bool(glob.glob("/dev/nvidia[0-9]*"))
@@ -245,14 +226,56 @@ def recommended_cpu_fixes(device: str = "CPU") -> dict:
     if cpu_count() <= 8:
         fixes["MS_DEV_HOST_BLOCKING_RUN"] = (
             "1", tr("{cores} cores: the asynchronous host pipeline busy-waits and starves compute "
-                    "(PyNative and @jit steps ran 4-6x faster with it on 2 cores; a GRAPH_MODE "
-                    "TrainOneStepCell within about 20% either way)", cores=cpu_count()))
+                    "(measured on 2 cores of two CPUs: PyNative and @jit steps 1.7-7x faster with it, a GRAPH_MODE "
+                    "TrainOneStepCell 0.7-1.4x: it gains less, or loses)", cores=cpu_count()))
     return fixes
 
 
 def cpu_fix_env(device: str = "CPU") -> dict:
     """``{name: value}`` of the recommended fixes, for launching subprocesses (benchmarks, msrun)."""
     return {k: v for k, (v, _) in recommended_cpu_fixes(device).items()}
+
+
+#: Variables MindSpore reads once, when it loads, that a child process must never inherit by accident: the two CPU
+#: fixes, oneDNN's verbose log and the jit pipeline switch (the performance lab sets them per measurement).
+LOAD_TIME_VARS = ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN", "ONEDNN_VERBOSE", "MS_DEV_JIT_PIPELINE")
+#: The two of them behind the CPU speed traps (``recommended_cpu_fixes``).
+CPU_FIX_VARS = LOAD_TIME_VARS[:2]
+#: The runner's metrics file (``course_utils.run``): a child's ``record()`` would overwrite the notebook's.
+_NOT_INHERITED = LOAD_TIME_VARS + ("COURSE_METRICS_FILE",)
+
+
+def child_env(device: str = "CPU", cpu_fixes: Optional[bool] = True,
+              env: Optional[Mapping[str, Optional[str]]] = None) -> dict:
+    """The environment of a child process that runs MindSpore: a lesson's script, a benchmark worker, msrun's workers.
+
+    The one recipe of the course. From this process's environment it drops every variable MindSpore reads at load
+    time (``LOAD_TIME_VARS``) and the runner's metrics file, keeps MindSpore quiet (``quiet_env()``), puts this
+    Python's folder first on ``PATH`` (msrun starts its workers as plain ``python``), and then:
+
+    * ``cpu_fixes=True``: the CPU fixes of a ``device`` "CPU" child (``cpu_fix_env``; none for Ascend or GPU, where
+      they would slow the host side down), except that a value the user set before ``setup()`` wins;
+    * ``cpu_fixes=False``: none, and ``COURSE_CPU_FIXES=0`` so that the child's own ``setup()`` adds none either
+      (the "without" of a measurement);
+    * ``cpu_fixes=None``: none set here: the child's ``setup()`` decides, as in a fresh kernel.
+
+    ``env`` goes on top (a value ``None`` removes that variable).
+    """
+    out = {k: v for k, v in os.environ.items() if k not in _NOT_INHERITED}
+    out.update(quiet_env())
+    out["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+    if cpu_fixes:
+        out.update(cpu_fix_env(_normalise_device(device)))
+        mine = (_state.get("cpu_fixes") or {})
+        out.update({k: os.environ[k] for k, v in mine.items() if str(v).endswith("(set by you)") and k in os.environ})
+    elif cpu_fixes is False:
+        out[OPT_OUT_VAR] = "0"
+    for name, value in (env or {}).items():
+        if value is None:
+            out.pop(name, None)
+        else:
+            out[name] = str(value)
+    return out
 
 
 def quiet_env() -> dict:
@@ -270,7 +293,7 @@ def quiet_env() -> dict:
 
 def available_devices() -> list:
     """Devices MindSpore can use in this process, best first, e.g. ``["CPU"]``."""
-    fake = fake_device()
+    fake = fake_device.active()
     if fake is not None:
         return [fake[0], "CPU"]
     import mindspore as ms
@@ -287,7 +310,7 @@ def available_devices() -> list:
 
 def plugin_error(device: str = "Ascend") -> str:
     """Why MindSpore's plugin for ``device`` did not load (its own message), or "" if it loaded or we cannot tell."""
-    if fake_device() is not None:
+    if fake_device.active() is not None:
         return ""
     importlib.import_module("mindspore")   # loading MindSpore loads the plugins and records their errors
 
@@ -310,7 +333,7 @@ def device_count(device: str) -> int:
     device = _normalise_device(device)
     if device == "CPU":
         return cpu_count()
-    fake = fake_device()
+    fake = fake_device.active()
     if fake is not None:
         return fake[1] if fake[0] == device else 0
     if device not in available_devices():
@@ -319,6 +342,12 @@ def device_count(device: str) -> int:
 
     ctx = getattr(ms.device_context, device.lower())
     return int(ctx.device_count())
+
+
+def device_name(device: str) -> str:
+    """``device`` as MindSpore spells it ("cpu" -> "CPU", "ascend" -> "Ascend"; "auto" stays "auto"), or a
+    ``ValueError`` naming the devices there are (``DEVICES``): the one list of the course's devices."""
+    return _normalise_device(device)
 
 
 def _normalise_device(device: str) -> str:
@@ -415,131 +444,28 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
     """
     if lang is not None:
         set_language(lang)
-    device = _normalise_device(device)
-    mode_key = _normalise_mode(mode)
-    notes = []
-    env_done = "cpu_fixes" in _state          # the environment is set once per process, before MindSpore loads
-    device_done = "device" in _state          # only a successful set_device counts (a failed one may be retried)
-    already_loaded = "mindspore" in sys.modules
-    fake = fake_device()
-
-    if not env_done:
-        too_new = check_version()  # raises UnsupportedVersionError outside SUPPORTED_RANGE
-        if too_new:
-            notes.append(too_new)
+        use_language(lang)  # figures too: a CJK font for Chinese labels (course_utils.i18n.figures)
+    device, mode_key = _normalise_device(device), _normalise_mode(mode)
     if cpu_fixes is None:
         cpu_fixes = os.environ.get(OPT_OUT_VAR, "1") != "0"
-
-    # The device we expect, decided before MindSpore loads (the env fixes depend on it).
-    if device == "auto":
-        expected = "Ascend" if _looks_like_ascend() else "GPU" if _looks_like_gpu() else "CPU"
-    else:
-        expected = device
-
-    applied = {}
-    if not env_done:
-        if quiet:
-            for k, v in quiet_env().items():
-                os.environ.setdefault(k, v)
-        for name, (value, reason) in recommended_cpu_fixes(expected).items():
-            if name in os.environ:
-                applied[name] = os.environ[name] + " (set by you)"
-            elif not cpu_fixes:
-                notes.append(tr("{name} not set (CPU fixes turned off); would set {value}: {reason}",
-                                name=name, value=value, reason=reason))
-            elif already_loaded:
-                notes.append(tr("{name}={value} recommended ({reason}) but MindSpore was imported before "
-                                "setup(): restart the kernel and call setup() first",
-                                name=name, value=value, reason=reason))
-            else:
-                os.environ[name] = value
-                applied[name] = value
-        _state["cpu_fixes"] = applied
-        if quiet:
-            _silence_python_warnings()
-    else:
-        applied = _state["cpu_fixes"]
+    notes: list = []
+    expected = _expected_device(device)
+    # the CPU fixes are in place only if this first call prepared the process for CPU
+    fixes_in_place = "cpu_fixes" not in _state and expected == "CPU"
+    applied = _prepare_process(expected, cpu_fixes, quiet, notes)   # once per process, before MindSpore loads
 
     import mindspore as ms
 
     if quiet:
         _install_cell_source_files()
-    if fake is not None:
+    if fake_device.active() is not None:
         notes.append(tr("FAKE DEVICE for tests ({setting}): MindSpore really runs on CPU",
-                        setting=f"{FAKE_DEVICE_VAR}={os.environ[FAKE_DEVICE_VAR]}"))
-
-    # ---- device ----
-    if device == "auto":
-        found = available_devices()
-        device = found[0]
-        if not device_done and "Ascend" not in found and ascend_device_files():
-            why = plugin_error("Ascend") or tr("(MindSpore gave no reason)")
-            warning = tr("This machine has Ascend NPUs ({npus}) but MindSpore's "
-                         "Ascend plugin did not load, so the course runs on {device}. Usually CANN's environment "
-                         "is not set: run `source /usr/local/Ascend/ascend-toolkit/set_env.sh` before starting "
-                         "Jupyter (see the README's Ascend section). MindSpore said: {why}",
-                         npus=", ".join(ascend_device_files()), device=device, why=why)
-            notes.append(warning)
-            if not verbose:
-                warnings.warn(warning, RuntimeWarning, stacklevel=2)
-    if not device_done:
-        try:
-            if fake is not None and device == fake[0]:
-                _fake_calls.append(("set_device", device))
-                ms.set_device("CPU")
-            else:
-                ms.set_device(device)
-        except RuntimeError as exc:
-            found = ", ".join(available_devices())
-            msg = str(exc).strip().splitlines()[0]
-            if "initialized" in msg or "modified" in msg:
-                raise DeviceUnavailableError(tr(
-                    "Cannot select {device}: MindSpore already ran something on another device in this "
-                    "kernel ({msg}). Restart the kernel and run setup() before any MindSpore code.",
-                    device=device, msg=msg)) from None
-            why = plugin_error(device) if device != "CPU" else ""
-            raise DeviceUnavailableError(
-                tr("Device {device} is not available in this process (devices found: {found}). "
-                   "Use device='auto' or one of: {found}. MindSpore said: {msg}",
-                   device=repr(device), found=found, msg=msg)
-                + ("\n" + tr("Why its plugin did not load: {why}", why=why) if why else "")
-            ) from None
-        _state["device"] = device
-        if device == "CPU" and cpu_fixes and (env_done or expected != "CPU"):
-            # the environment was prepared for another device (a broken Ascend, or an earlier failed setup())
-            for name, (value, reason) in recommended_cpu_fixes("CPU").items():
-                if name not in os.environ:
-                    notes.append(tr("{name}={value} recommended ({reason}) but MindSpore was loaded for "
-                                    "another device: restart the kernel to apply it",
-                                    name=name, value=value, reason=reason))
-    elif device != _state["device"]:
-        raise DeviceUnavailableError(tr(
-            "This kernel already runs on {current}; MindSpore cannot switch a process to "
-            "{device}. Restart the kernel (Kernel > Restart) and call setup(device={device_repr}) first.",
-            current=_state["device"], device=device, device_repr=repr(device)))
-    else:
-        notes.append(tr("setup() called again: still on {device}", device=device))
-
-    # ---- exact numerics ----
-    if exact and not _state.get("exact"):
-        _state["exact"] = _exact_numerics(ms, device, fake is not None)
-    elif not exact and _state.get("exact"):
-        notes.append(tr("exact numerics stay on: they cannot be turned off in a running process"))
-
-    # ---- mode ----
-    old_mode = _state.get("mode")
-    ms.set_context(mode=getattr(ms, MODES[mode_key]))
-    if old_mode is not None and old_mode != mode_key:
-        notes.append(tr("mode switched from {old} to {new}", old=MODES[old_mode], new=MODES[mode_key]))
-    _state["mode"] = mode_key
-
-    # ---- seed ----
-    if seed is not None:
-        ms.set_seed(seed)
-        import numpy as np
-
-        np.random.seed(seed)
-        random.seed(seed)
+                        setting=f"{fake_device.VAR}={os.environ[fake_device.VAR]}"))
+    device = _resolve_auto(device, notes, verbose)
+    _select_device(ms, device, cpu_fixes and not fixes_in_place, notes)
+    _exact(ms, device, exact, notes)
+    _set_mode(ms, mode_key, notes)
+    _seed(ms, seed)
 
     info = RuntimeInfo(device=device, mode=MODES[mode_key], seed=seed,
                        mindspore_version=ms.__version__, cpu_fixes=dict(applied), notes=notes,
@@ -548,6 +474,114 @@ def setup(device: str = "auto", mode: str = "graph", seed: Optional[int] = 42,
     if verbose:
         print(info.summary())
     return info
+
+
+# The steps of setup(), in its order. Each adds what the learner should know to ``notes``.
+
+def _expected_device(device: str) -> str:
+    """The device ``setup()`` will pick, decided before MindSpore loads (the environment fixes depend on it)."""
+    if device != "auto":
+        return device
+    return "Ascend" if _looks_like_ascend() else "GPU" if _looks_like_gpu() else "CPU"
+
+
+def _prepare_process(expected: str, cpu_fixes: bool, quiet: bool, notes: list) -> dict:
+    """Once per process, before MindSpore loads: the version check, quiet logs, the CPU fixes for ``expected``.
+    Returns the fixes in force (``{name: value}``, "(set by you)" for a variable the user had set)."""
+    if "cpu_fixes" in _state:
+        return _state["cpu_fixes"]
+    too_new = check_version()  # raises UnsupportedVersionError outside SUPPORTED_RANGE
+    if too_new:
+        notes.append(too_new)
+    if quiet:
+        for k, v in quiet_env().items():
+            os.environ.setdefault(k, v)
+    already_loaded = "mindspore" in sys.modules
+    applied = {}
+    for name, (value, reason) in recommended_cpu_fixes(expected).items():
+        if name in os.environ:
+            applied[name] = os.environ[name] + " (set by you)"
+        elif not cpu_fixes:
+            notes.append(tr("{name} not set (CPU fixes turned off); would set {value}: {reason}",
+                            name=name, value=value, reason=reason))
+        elif already_loaded:
+            notes.append(tr("{name}={value} recommended ({reason}) but MindSpore was imported before "
+                            "setup(): restart the kernel and call setup() first",
+                            name=name, value=value, reason=reason))
+        else:
+            os.environ[name] = value
+            applied[name] = value
+    _state["cpu_fixes"] = applied
+    if quiet:
+        _silence_python_warnings()
+    return applied
+
+
+def _resolve_auto(device: str, notes: list, verbose: bool) -> str:
+    """``auto`` -> the best device MindSpore can use; says so when NPUs are there but the Ascend plugin did not
+    load (usually CANN's environment is not set)."""
+    if device != "auto":
+        return device
+    found = available_devices()
+    device = found[0]
+    if "device" not in _state and "Ascend" not in found and ascend_device_files():
+        why = plugin_error("Ascend") or tr("(MindSpore gave no reason)")
+        warning = tr("This machine has Ascend NPUs ({npus}) but MindSpore's "
+                     "Ascend plugin did not load, so the course runs on {device}. Usually CANN's environment "
+                     "is not set: run `source /usr/local/Ascend/ascend-toolkit/set_env.sh` before starting "
+                     "Jupyter (see the README's Ascend section). MindSpore said: {why}",
+                     npus=", ".join(ascend_device_files()), device=device, why=why)
+        notes.append(warning)
+        if not verbose:
+            warnings.warn(warning, RuntimeWarning, stacklevel=3)
+    return device
+
+
+def _select_device(ms, device: str, fixes_missing: bool, notes: list) -> None:
+    """``mindspore.set_device`` once per process (only a successful call counts: a failed one may be retried);
+    a later call may only repeat it. ``fixes_missing``: the process was not prepared for CPU (a broken Ascend, or
+    an earlier failed setup()), so a CPU choice lacks the CPU fixes: say so."""
+    if "device" in _state:
+        if device != _state["device"]:
+            raise DeviceUnavailableError(tr(
+                "This kernel already runs on {current}; MindSpore cannot switch a process to "
+                "{device}. Restart the kernel (Kernel > Restart) and call setup(device={device_repr}) first.",
+                current=_state["device"], device=device, device_repr=repr(device)))
+        notes.append(tr("setup() called again: still on {device}", device=device))
+        return
+    fake = fake_device.active()
+    try:
+        if fake is not None and device == fake[0]:
+            fake_device.record("set_device", device)
+            ms.set_device("CPU")
+        else:
+            ms.set_device(device)
+    except RuntimeError as exc:
+        raise _device_error(device, exc) from None
+    _state["device"] = device
+    if device == "CPU" and fixes_missing:
+        for name, (value, reason) in recommended_cpu_fixes("CPU").items():
+            if name not in os.environ:
+                notes.append(tr("{name}={value} recommended ({reason}) but MindSpore was loaded for "
+                                "another device: restart the kernel to apply it",
+                                name=name, value=value, reason=reason))
+
+
+def _device_error(device: str, exc: RuntimeError) -> DeviceUnavailableError:
+    """What a failed ``set_device`` means for the learner, with MindSpore's own words."""
+    found = ", ".join(available_devices())
+    msg = str(exc).strip().splitlines()[0]
+    if "initialized" in msg or "modified" in msg:
+        return DeviceUnavailableError(tr(
+            "Cannot select {device}: MindSpore already ran something on another device in this "
+            "kernel ({msg}). Restart the kernel and run setup() before any MindSpore code.",
+            device=device, msg=msg))
+    why = plugin_error(device) if device != "CPU" else ""
+    return DeviceUnavailableError(
+        tr("Device {device} is not available in this process (devices found: {found}). "
+           "Use device='auto' or one of: {found}. MindSpore said: {msg}",
+           device=repr(device), found=found, msg=msg)
+        + ("\n" + tr("Why its plugin did not load: {why}", why=why) if why else ""))
 
 
 #: What ``setup(exact=True)`` turns on, per device: (name shown to the learner, how to call it).
@@ -559,17 +593,39 @@ EXACT_SETTINGS = {
 }
 
 
-def _exact_numerics(ms, device: str, fake: bool) -> list:
-    """Apply ``EXACT_SETTINGS[device]`` (after ``set_device``: the Ascend calls check the device);
-    with the fake device only record them. Returns the names applied."""
-    done = []
-    for name, call in EXACT_SETTINGS[device]:
-        if fake:
-            _fake_calls.append(("exact", name))
-        else:
-            call(ms)
-        done.append(name)
-    return done
+def _exact(ms, device: str, exact: bool, notes: list) -> None:
+    """``EXACT_SETTINGS[device]`` once asked for (after ``set_device``: the Ascend calls check the device; with the
+    fake device only recorded); they cannot be turned off again."""
+    if exact and not _state.get("exact"):
+        done = []
+        for name, call in EXACT_SETTINGS[device]:
+            if fake_device.active() is not None:
+                fake_device.record("exact", name)
+            else:
+                call(ms)
+            done.append(name)
+        _state["exact"] = done
+    elif not exact and _state.get("exact"):
+        notes.append(tr("exact numerics stay on: they cannot be turned off in a running process"))
+
+
+def _set_mode(ms, mode_key: str, notes: list) -> None:
+    old_mode = _state.get("mode")
+    ms.set_context(mode=getattr(ms, MODES[mode_key]))
+    if old_mode is not None and old_mode != mode_key:
+        notes.append(tr("mode switched from {old} to {new}", old=MODES[old_mode], new=MODES[mode_key]))
+    _state["mode"] = mode_key
+
+
+def _seed(ms, seed: Optional[int]) -> None:
+    """Seed MindSpore, NumPy and ``random`` (``None``: leave them alone)."""
+    if seed is None:
+        return
+    ms.set_seed(seed)
+    import numpy as np
+
+    np.random.seed(seed)
+    random.seed(seed)
 
 
 def current() -> Optional[RuntimeInfo]:
@@ -577,24 +633,27 @@ def current() -> Optional[RuntimeInfo]:
     return _state.get("info")
 
 
-def machine_header() -> str:
-    """One line naming the machine and versions, printed with every measurement."""
+def machine_header(env: bool = True) -> str:
+    """One line naming the machine and versions, printed with every measurement (in the course's language);
+    ``env=False`` leaves out the CPU-fix variables."""
     import numpy as np
 
-    parts = [platform.machine(), f"{cpu_count()} CPUs", f"Python {platform.python_version()}",
+    parts = [platform.machine(), tr("{n} CPUs", n=cpu_count()), f"Python {platform.python_version()}",
              f"NumPy {np.__version__}"]
     try:
         from importlib.metadata import version
 
         parts.insert(0, f"MindSpore {version('mindspore')}")
     except Exception:  # not installed: say so rather than fail a report
-        parts.insert(0, "MindSpore not installed")
+        parts.insert(0, tr("MindSpore not installed"))
     if "mindspore" in sys.modules:
         info = current()
         if info is not None:
-            parts.append(f"device {info.device}, {info.mode}")
+            parts.append(tr("device {device}, {mode}", device=info.device, mode=info.mode))
     if has_avx512():
         parts.append("AVX-512")
-    fixes = {k: os.environ[k] for k in ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN") if k in os.environ}
-    parts.append("env: " + (", ".join(f"{k}={v}" for k, v in fixes.items()) or "no CPU fixes"))
+    if env:
+        fixes = {k: os.environ[k] for k in CPU_FIX_VARS if k in os.environ}
+        parts.append(tr("env: {variables}", variables=", ".join(f"{k}={v}" for k, v in fixes.items()))
+                     if fixes else tr("env: no CPU fixes"))
     return " | ".join(parts)

@@ -7,8 +7,9 @@
 
 For each ``notebooks/NN_*.ipynb`` the builder writes ``build/solutions/NN_*.ipynb`` (not committed), in
 which every exercise cell holds its reference solution, then executes the copy top to bottom in a fresh
-course kernel (nbclient; one kernel process per notebook) with the quick parameters below. The rest of
-``notebooks/`` (``scripts/`` ...) is copied beside them, so the folder runs on its own in JupyterLab.
+course kernel (``course_utils.execute``; one kernel process per notebook) with the lesson manifest's quick
+parameters. The rest of ``notebooks/`` (``scripts/`` ...) is copied beside them, so the folder runs on its own
+in JupyterLab.
 
 How an exercise cell is found, from the code rather than from its wording:
 
@@ -25,7 +26,7 @@ The build fails (before executing anything) if an exercise of an imported module
 two, or if a filled cell still contains ``____``.
 
 An exercise whose answer is not code in the cell (the capstone's training script) names the files that
-make up its solution instead, e.g. for notebook 07, whose checks run the file ``MY_SCRIPT`` (default
+make up its solution instead, e.g. for notebook 09, whose checks run the file ``MY_SCRIPT`` (default
 ``my_capstone.py``): ``solution_files = {"my_capstone.py": "scripts/capstone_reference.py"}`` (paths relative to
 ``notebooks/``). The builder copies each reference file to the learner's path in the build folder, leaves the
 cell's code as it is and still asserts that the check reports correct.
@@ -40,7 +41,6 @@ import argparse
 import ast
 import json
 import os
-import re
 import shutil
 import sys
 import textwrap
@@ -49,20 +49,17 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from course_utils import ROOT, run
+from course_utils import ROOT, lessons, run
 from course_utils.exercises import Exercise, Outcome
 from course_utils.exercises.display import _LABELS, _heading
+from course_utils.execute import execute, with_parameters
 from course_utils.i18n import speaking, tr
 from course_utils.run import RunError
 
-#: Parameters that keep the build short (papermill, per notebook). Notebooks not listed run their stored
-#: defaults, which take about a minute or less each. Every name must be declared by its notebook's
-#: ``parameters`` cell (``course_utils.run.plan_parameters`` refuses one that is not).
-QUICK_PARAMETERS = {
-    "04": {"TRAIN_SUBSET": 6000, "EPOCHS": 1},
-    "05": {"QUICK": True, "REPEATS": 2, "STEPS": 5, "BATCH_SIZES": [32, 128]},
-    "06": {"STEPS": 10, "BENCH_STEPS": 3},
-}
+#: Parameters that keep the build short (papermill, per notebook): the lesson manifest's ``quick``. Lessons without
+#: them run their stored defaults, which take about a minute or less each. Every name must be declared by its
+#: notebook's ``parameters`` cell (``course_utils.run.plan_parameters`` refuses one that is not).
+QUICK_PARAMETERS = {lesson.number: dict(lesson.quick) for lesson in lessons.LESSONS if lesson.quick}
 
 #: Tag and metadata key of the cells the builder filled in (the test and an instructor can find them).
 SOLUTION_TAG = "solution"
@@ -75,10 +72,6 @@ BANNER = ("**Instructor edition: every exercise below is filled in with its refe
 
 class BuildError(Exception):
     """An exercise the builder cannot fill in (no cell, two cells, a placeholder left over)."""
-
-
-def _root() -> Path:
-    return ROOT
 
 
 def shown_solution(exercise) -> str:
@@ -268,22 +261,6 @@ def _fill_cell(source, tree, position, key, exercise, number, index, filled) -> 
     return text
 
 
-def with_parameters(nb, params: dict):
-    """``nb`` with papermill's ``injected-parameters`` cell after its ``parameters`` cell (``nb`` itself if none)."""
-    if not params:
-        return nb
-    from papermill.parameterize import parameterize_notebook
-
-    for cell in nb.cells:  # papermill reads cell.metadata.tags on every cell
-        cell.metadata.setdefault("tags", [])
-    nb.metadata.setdefault("papermill", {})   # where papermill records the parameters
-    nb = parameterize_notebook(nb, params, report_mode=False, kernel_name="python3", language="python")
-    for cell in nb.cells:
-        if not cell.metadata.get("tags", True):
-            del cell.metadata["tags"]
-    return nb
-
-
 def build_notebook(source: Path, out_dir: Path, parameters: dict | None = None, lang: str = "en"):
     """Write the solved, parameterised (not yet executed) copy of ``source`` into ``out_dir``."""
     import nbformat
@@ -292,7 +269,7 @@ def build_notebook(source: Path, out_dir: Path, parameters: dict | None = None, 
     number = source.name[:2]
     filled = fill_notebook(nb, number, lang)
     params = parameters or {}
-    nb = with_parameters(nb, params)
+    nb = with_parameters(nb, params)   # papermill's injection, as make run does
     shown = ", ".join(f"{k}={v!r}" for k, v in params.items())
     banner = nbformat.v4.new_markdown_cell(BANNER.format(name=source.name,
                                                          params=f" with {shown}" if shown else ""))
@@ -307,28 +284,14 @@ def build_notebook(source: Path, out_dir: Path, parameters: dict | None = None, 
 
 
 def execute_notebook(path: Path, timeout: int = 1800) -> dict:
-    """Execute a built notebook in place (a fresh course kernel, working directory = its folder)."""
+    """Execute a built notebook in place (``course_utils.execute``: a fresh course kernel, working directory = its
+    folder); what the kernel process prints itself goes to a log beside the notebook."""
     import nbformat
-    from nbclient import NotebookClient
-    from nbclient.exceptions import CellExecutionError
 
-    nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}}, store_widget_state=True)
-    start = time.perf_counter()
-    error = ""
-    # What the kernel process itself writes (MindSpore's C++ prints from compiled graphs, ipykernel's
-    # start-up warnings) goes to a log beside the notebook instead of the builder's terminal.
-    try:
-        with open(path.with_suffix(".kernel.log"), "w") as log:
-            client.execute(stdout=log, stderr=log)
-    except CellExecutionError as exc:
-        text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()   # the traceback's terminal colours
-        error = text.splitlines()[-1][:500] if text else type(exc).__name__
-    seconds = time.perf_counter() - start
-    nb.metadata.pop("widgets", None)
-    nbformat.write(nb, path)
-    return {"seconds": round(seconds, 1), "error": error, "outcomes": outcomes(nb, nb.metadata.get("language", "en"))}
+    done = execute(path, timeout=timeout, kernel_log=path.with_suffix(".kernel.log"))
+    nbformat.write(done.notebook, path)
+    return {"seconds": round(done.seconds, 1), "error": done.error,
+            "outcomes": outcomes(done.notebook, done.notebook.metadata.get("language", "en"))}
 
 
 def outcomes(nb, lang: str = "en") -> dict:
@@ -379,19 +342,21 @@ def _run_one(args) -> dict:
 
 
 def build(selection=None, out_dir: Path | None = None, execute: bool = True, jobs: int = 1, timeout: int = 1800,
-          parameters: dict | None = None, log=print, lang: str = "en") -> dict:
+          parameters: dict | None = None, log=print, lang: str = "en", root: Path | None = None,
+          manifest=lessons.LESSONS) -> dict:
     """Build the instructor edition; returns the summary (also written to ``out_dir/summary.json``).
 
     ``parameters`` replaces ``QUICK_PARAMETERS`` (``{"04": {...}}``); raises ``BuildError`` or
     ``course_utils.run.RunError`` before executing anything when an exercise cannot be filled in or a
     quick parameter is not declared by its notebook. ``lang="zh"`` builds it from the Chinese edition
     (``notebooks/zh/``: the same cells, in Chinese) into ``build/solutions-zh/zh/``, laid out like ``notebooks/``
-    (the stored English lessons beside it: the translated ones read ``../04_mnist_lenet.ipynb``).
+    (the stored English lessons beside it: the translated ones read ``../05_mnist_lenet.ipynb``). ``root`` is the
+    repository (default: this one), ``manifest`` its lessons.
     """
-    root = _root()
+    root = Path(root or ROOT)
     notebooks_dir = root / "notebooks" / ("" if lang == "en" else lang)
     out_dir = Path(out_dir or root / "build" / ("solutions" if lang == "en" else f"solutions-{lang}"))
-    notebooks = run.find_notebooks(selection, notebooks_dir)
+    notebooks = run.find_notebooks(selection, lang, root, manifest)
     quick = QUICK_PARAMETERS if parameters is None else parameters
     scoped = {k: v for k, v in quick.items() if any(nb.name.startswith(k + "_") for nb in notebooks)}
     plan = run.plan_parameters(notebooks, {}, scoped)
@@ -410,7 +375,7 @@ def build(selection=None, out_dir: Path | None = None, execute: bool = True, job
         # laid out like notebooks/: the stored English lessons the translated ones refer to ("../04_...ipynb")
         # and their support files, the solved edition in <lang>/
         _copy_support(root / "notebooks", out_dir, skip={lang})
-        for lesson in run.find_notebooks(None, root / "notebooks"):
+        for lesson in run.find_notebooks(None, "en", root, manifest):
             shutil.copy2(lesson, out_dir / lesson.name)
         edition_dir = out_dir / lang
         edition_dir.mkdir()
@@ -467,7 +432,7 @@ def main(argv=None) -> int:
     parser.add_argument("--full", action="store_true", help="the lessons' stored parameters, not the quick ones")
     parser.add_argument("--jobs", "-j", type=int, default=1, help="notebooks executed at once (default 1)")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
-    parser.add_argument("--lang", default="en", choices=("en", "zh"),
+    parser.add_argument("--lang", default="en", choices=list(lessons.EDITIONS),
                         help="the edition to build from: en (notebooks/, default) or zh (notebooks/zh/)")
     args = parser.parse_args(argv)
     try:
@@ -476,7 +441,7 @@ def main(argv=None) -> int:
     except (BuildError, RunError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    out = args.out or _root() / "build" / ("solutions" if args.lang == "en" else f"solutions-{args.lang}")
+    out = args.out or ROOT / "build" / ("solutions" if args.lang == "en" else f"solutions-{args.lang}")
     if args.no_execute:
         print(f"Solved notebooks (not executed) in {out}")
         return 0

@@ -16,6 +16,9 @@
   rest; ``wheelhouse/requirements-lock.txt`` is the full lock (every transitive dependency pinned, with a
   ``platform_machine`` marker where platforms differ) and ``wheelhouse/BUNDLE.json`` says what the bundle
   covers;
+- ``build/site/``: the course website as ``make site`` built it (``make bundle`` builds it first), so that a
+  classroom without internet can read and search the lessons: ``make site-serve`` serves it with the system
+  Python, no venv needed;
 - ``SHA256SUMS``: checksums of the data and wheels (``sha256sum -c SHA256SUMS`` after copying a stick).
 
 In an unpacked bundle the Makefile sees ``wheelhouse/BUNDLE.json``, runs ``check-host`` (stdlib only, with
@@ -28,7 +31,6 @@ aarch64 binaries, so next to the x86_64 wheel in one folder pip on any other mac
 from __future__ import annotations
 
 import argparse
-import hashlib
 import io
 import json
 import os
@@ -43,6 +45,11 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
+# The course's own modules this tool uses import only the standard library (it runs before make setup, with any
+# Python: `check-host`).
+sys.path.insert(0, str(ROOT))
+from course_utils.pins import requirement_lines
+
 WHEELHOUSE = "wheelhouse"
 MANIFEST = "BUNDLE.json"
 LOCK = "requirements-lock.txt"
@@ -190,11 +197,9 @@ def _run(cmd: Sequence[str], **kwargs) -> subprocess.CompletedProcess:
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+    from course_utils.fileio import sha256_file   # (its one home; the build runs in the course's .venv)
+
+    return sha256_file(path)
 
 
 def course_version() -> str:
@@ -257,9 +262,7 @@ def closure(roots: Iterable[str], machine: str) -> Dict[str, str]:
 
 def course_roots() -> List[str]:
     """requirements.txt, the course package's build requirements and pip itself, as requirement strings."""
-    roots = [line.split("#", 1)[0].strip()
-             for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()]
-    roots = [r for r in roots if r]
+    roots = requirement_lines()
     # The build of `pip install -e .` runs isolated: it installs these from the wheelhouse. Old setuptools
     # (< 70.1) also asks for `wheel` to build an editable wheel.
     roots += build_requirements() + ["pip", "wheel"]
@@ -331,10 +334,7 @@ def _check_top_level_pins(pins: Mapping[str, Iterable[Tuple[str, str]]]) -> None
     """Every ``name==version`` of requirements.txt must be what each platform got."""
     from packaging.requirements import Requirement
     from packaging.utils import canonicalize_name
-    for raw in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
+    for line in requirement_lines():
         req = Requirement(line)
         want = {s.version for s in req.specifier if s.operator == "=="}
         for machine, items in pins.items():
@@ -345,12 +345,20 @@ def _check_top_level_pins(pins: Mapping[str, Iterable[Tuple[str, str]]]) -> None
 
 def _course_files() -> List[str]:
     out = _run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True).stdout.decode()
-    # symlinks too (notebooks/zh/scripts -> ../scripts): tar stores them as links, which unpack as they were
+    # symlinks too, should the course track one: tar stores them as links, which unpack as they were
     return [f for f in out.split("\0") if f and ((ROOT / f).is_file() or (ROOT / f).is_symlink())]
 
 
+def site_files(root: Path = ROOT) -> List[str]:
+    """The built website's files (``build/site/``, relative to ``root``), or [] when it was not built. Regular files
+    only: a symlink could point outside the site on the attendee's machine."""
+    site = root / "build" / "site"
+    if not (site / "index.html").is_file():
+        return []
+    return sorted(p.relative_to(root).as_posix() for p in site.rglob("*") if p.is_file() and not p.is_symlink())
+
+
 def _verified_mnist() -> Path:
-    sys.path.insert(0, str(ROOT))
     from course_utils.data import MNIST_FILES, default_data_dir, verify_mnist
     data_dir = default_data_dir()
     status = verify_mnist(data_dir, trust_marker=False)      # re-hash: what goes on the sticks must be right
@@ -371,6 +379,10 @@ def build(platforms: Sequence[str], out_dir: Path, python: str = sys.executable,
     if version.endswith("-dirty"):
         print("note: tracked files have uncommitted changes; the bundle packs the working tree", file=sys.stderr)
     data_dir = _verified_mnist()
+    website = site_files()
+    if not website:
+        print("note: no build/site/ (make site): the bundle carries no website; make bundle builds it first",
+              file=sys.stderr)
 
     work = Path(tempfile.mkdtemp(prefix="bundle-"))
     try:
@@ -411,7 +423,7 @@ def build(platforms: Sequence[str], out_dir: Path, python: str = sys.executable,
         tmp = temporary_sibling(target)
         try:
             with tarfile.open(tmp, "w", format=tarfile.PAX_FORMAT) as tar:
-                for rel in _course_files():
+                for rel in _course_files() + website:
                     tar.add(ROOT / rel, f"{prefix}/{rel}", recursive=False)
                 for name in sorted(p.name for p in data_dir.iterdir() if p.name in _mnist_names()):
                     tar.add(data_dir / name, f"{prefix}/data/mnist/{name}")

@@ -1,7 +1,7 @@
 """The command line: ``python -m course_utils.bench list | run NAMES | headline``.
 
     python -m course_utils.bench list
-    python -m course_utils.bench headline --json runs/bench.json          # the headline table + 6x target
+    python -m course_utils.bench headline --json runs/bench.json          # the headline table
     python -m course_utils.bench run modes styles --quick --json out.json  # some experiments
     python -m course_utils.bench run all --json runs/bench_full.json       # every experiment for the device
 
@@ -18,7 +18,6 @@ from typing import Optional, Sequence
 from .experiments import EXPERIMENTS, HEADLINE, PUBLIC, get, run_experiment, select_experiments, worker_main
 from .report import header, save_json
 from .steps import Spec
-from .experiments.traps import target_line
 
 
 def _kwargs(args) -> dict:
@@ -51,7 +50,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("list", help="list the experiments")
     for cmd, helptext in (("run", "run experiments (names, or 'all')"),
-                          ("headline", "the headline table (CPU traps, modes, styles) and the 6x target")):
+                          ("headline", "the headline table (CPU traps, modes, styles)")):
         p = sub.add_parser(cmd, help=helptext)
         if cmd == "run":
             p.add_argument("experiments", nargs="+", help=f"any of: {', '.join(PUBLIC)}, or 'all'")
@@ -77,7 +76,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             where = "own process" if exp.isolated else "spawns processes"
             only = "" if len(exp.devices) == 3 else f", {'/'.join(exp.devices)} only"
             print(f"  {name:17s} {exp.title}  [{where}{only}]")
-        print(f"  headline          = {' + '.join(HEADLINE)}, then the 6x target check")
+        print(f"  headline          = {' + '.join(HEADLINE)}")
         return 0
     try:
         kwargs = _kwargs(args)
@@ -102,9 +101,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"\n{result}\n({result.seconds:.0f} s)", flush=True)
         if args.json:
             save_json(results, args.json)
-    traps = next((r for r in results if r.name == "cpu_traps" and not r.skipped), None)
-    if traps is not None:
-        print("\n" + target_line(traps))
     if args.json:
         print(f"\nwrote {args.json}")
     return 0

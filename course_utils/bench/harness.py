@@ -192,3 +192,16 @@ def noise_floor_pct(a: Timing, b: Timing) -> float:
     """The noise floor from timing the *same* configuration twice (``a``, ``b``), in percent:
     the larger of their median difference and their repeat-to-repeat spread."""
     return max(100 * abs(b.steps_per_s / a.steps_per_s - 1), a.spread_pct, b.spread_pct)
+
+
+def faster_beyond(fast: float, slow: float, noise_pct: float) -> bool:
+    """The lab's tie rule: a rate ``fast`` beats ``slow`` only when it is faster by more than
+    ``noise_pct`` percent (the noise floor); otherwise the two are a tie."""
+    return 100 * (fast / slow - 1) > noise_pct
+
+
+def leaders(rows: Sequence[Mapping], noise_pct: float, key: str = "steps_per_s") -> list:
+    """The rows that tie with the fastest under ``faster_beyond`` (the fastest first, then in the
+    order given): one row is a clear winner, more than one a tie."""
+    top = max(rows, key=lambda r: r[key])
+    return [top] + [r for r in rows if r is not top and not faster_beyond(top[key], r[key], noise_pct)]

@@ -21,23 +21,18 @@ from course_utils import runtime
 __all__ = ["LOAD_TIME_VARS", "TRAP_VARS", "WorkerError", "env_without_cpu_fixes", "run_worker", "temp_cwd"]
 
 #: The two variables behind the CPU speed traps (read once, when MindSpore loads).
-TRAP_VARS = ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN")
-#: Every variable a worker must not inherit by accident.
-LOAD_TIME_VARS = TRAP_VARS + ("ONEDNN_VERBOSE", "MS_DEV_JIT_PIPELINE", "COURSE_METRICS_FILE")
+TRAP_VARS = runtime.CPU_FIX_VARS
+#: Every variable a worker must not inherit by accident (``runtime.child_env`` drops them).
+LOAD_TIME_VARS = runtime.LOAD_TIME_VARS
 
 
 def env_without_cpu_fixes(env: Optional[Mapping[str, str]] = None) -> dict:
-    """A worker's environment: this process's, *without* the CPU-fix and other load-time variables
-    (so nothing is inherited by accident), MindSpore kept quiet, ``runtime.setup()`` told not to
-    add the fixes itself; then ``env`` on top (e.g. ``runtime.cpu_fix_env()`` to put them back).
-
-    (``course_utils.distributed.msrun_env`` is the opposite: it *adds* the fixes for training workers.)
+    """A worker's environment: the course's child-process environment *without* the CPU fixes
+    (``runtime.child_env("CPU", cpu_fixes=False)``: no load-time variable inherited by accident, MindSpore kept
+    quiet, the worker's ``runtime.setup()`` told not to add the fixes itself); then ``env`` on top (e.g.
+    ``runtime.cpu_fix_env()`` to put them back, one at a time).
     """
-    base = {k: v for k, v in os.environ.items() if k not in LOAD_TIME_VARS}
-    base.update(runtime.quiet_env())
-    base[runtime.OPT_OUT_VAR] = "0"
-    base.update({k: str(v) for k, v in (env or {}).items()})
-    return base
+    return runtime.child_env("CPU", cpu_fixes=False, env=env)
 
 
 class WorkerError(RuntimeError):

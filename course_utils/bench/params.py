@@ -10,9 +10,9 @@ import dataclasses
 import json
 from typing import Optional, Tuple
 
-from .steps import NAIVE_SPEC, Spec
+from course_utils import runtime
 
-DEVICES = {"cpu": "CPU", "gpu": "GPU", "ascend": "Ascend"}
+from .steps import NAIVE_SPEC, Spec
 
 
 def _tuple(value, kind=str) -> tuple:
@@ -39,7 +39,7 @@ class Common:
             raise ValueError(f"repeats and steps must be >= 1, got {self.repeats} and {self.steps}")
         if self.batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {self.batch_size}")
-        self.device = DEVICES.get(str(self.device).lower(), self.device)
+        self.device = runtime.device_name(self.device)
 
     def as_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -69,6 +69,7 @@ QUICK_MODES_SPECS = ("pynative/functional", "pynative/cell", "graph/cell",
 @dataclasses.dataclass
 class ModesParams(Common):
     specs: Tuple[str, ...] = ()       # empty: QUICK_MODES_SPECS / MODES_SPECS
+    noise_pct: float = 0.0            # the noise floor for "fastest" vs "tie" (0: the fastest row's own spread)
 
     def __post_init__(self):
         super().__post_init__()
@@ -86,7 +87,7 @@ class StepRatesParams(Common):
 
 @dataclasses.dataclass
 class StylesParams(Common):
-    pass
+    noise_pct: float = 0.0            # the noise floor: a gain within it is a tie (0: only the repeats' spread)
 
 
 @dataclasses.dataclass

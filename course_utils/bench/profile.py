@@ -14,9 +14,9 @@ from __future__ import annotations
 import csv
 import glob
 import os
-from typing import Dict, List
+from typing import List
 
-__all__ = ["latest_run", "op_type_times", "output_files", "by_op_type"]
+__all__ = ["latest_run", "op_type_times", "output_files"]
 
 
 def latest_run(root: str) -> str:
@@ -45,10 +45,6 @@ def op_type_times(run_dir: str) -> List[dict]:
     for r in rows:
         r["share_pct"] = 100 * r["total_ms"] / total
     return sorted(rows, key=lambda r: -r["total_ms"])
-
-
-def by_op_type(rows: List[dict]) -> Dict[str, dict]:
-    return {r["op_type"]: r for r in rows}
 
 
 def output_files(run_dir: str) -> List[str]:

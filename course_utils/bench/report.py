@@ -18,6 +18,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from course_utils import runtime
 from course_utils.fileio import atomic_write
+from course_utils.fmt import display_width, table_cell
 from course_utils.i18n import tr
 
 from .harness import Timing
@@ -58,7 +59,7 @@ def header() -> str:
     text = runtime.machine_header()
     load = load_average()
     if load:
-        text += " | load " + ", ".join(f"{x:.1f}" for x in load)
+        text += " | " + tr("load {values}", values=", ".join(f"{x:.1f}" for x in load))
     return text + f" | {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}"
 
 
@@ -120,30 +121,18 @@ class Measuring:
         return False
 
 
-def _fmt(value: Any, digits: int = 1) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "-"
-        if abs(value) >= 1000:
-            return f"{value:,.0f}"
-        return f"{value:.{digits}f}" if abs(value) >= 1 or value == 0 else f"{value:.3g}"
-    return str(value)
-
-
 def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optional[Mapping[str, str]] = None
                 ) -> str:
     """A plain-text table of ``rows`` (dicts) showing ``columns``."""
     titles = dict(titles or {})
     head = [titles.get(c, c) for c in columns]
-    body = [[_fmt(r.get(c)) for c in columns] for r in rows]
-    widths = [max(len(h), *(len(b[i]) for b in body)) if body else len(h) for i, h in enumerate(head)]
+    body = [[table_cell(r.get(c)) for c in columns] for r in rows]
+    widths = [max(display_width(h), *(display_width(b[i]) for b in body)) if body else display_width(h)
+              for i, h in enumerate(head)]
 
-    def line(cells):
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+    def line(cells):   # padded to the width a terminal shows (a Chinese character takes two columns)
+        pads = [" " * (w - display_width(c)) for c, w in zip(cells, widths)]
+        return "  ".join(c + pad if i == 0 else pad + c for i, (c, pad) in enumerate(zip(cells, pads)))
 
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(b) for b in body])
 
@@ -163,7 +152,10 @@ def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baselin
         cols.append("samples/s")
     if base:
         cols.append(f"x {baseline}")
-    return format_rows(rows, cols)
+    titles = {"configuration": tr("configuration"), "first call s": tr("first call s"), "steps/s": tr("steps/s"),
+              "min-max": tr("min-max"), "samples/s": tr("samples/s"), f"x {baseline}": tr("x {baseline}",
+                                                                                      baseline=baseline)}
+    return format_rows(rows, cols, titles)
 
 
 def pick(rows: Sequence[Mapping], **match) -> dict:
@@ -192,19 +184,32 @@ class Result:
     extra: Dict[str, Any] = dataclasses.field(default_factory=dict)
     conditions: Optional[Conditions] = None
 
-    def table(self) -> str:
-        return format_rows(self.rows, self.columns)
+    def table(self, max_rows: Optional[int] = None, key: Optional[str] = None, saved: Optional[str] = None) -> str:
+        """The rows as a table; with ``max_rows``, only that many (the largest ``key`` first, if given),
+        and a line saying how many rows there are in all and where (``saved``)."""
+        if not max_rows or len(self.rows) <= max_rows:
+            return format_rows(self.rows, self.columns)
+        rows = sorted(self.rows, key=lambda r: -r[key]) if key else self.rows
+        more = (tr("{shown} of {total} rows shown (largest {key} first); all of them in {path}", shown=max_rows,
+                   total=len(self.rows), key=key, path=saved) if key else
+                tr("{shown} of {total} rows shown; all of them in {path}", shown=max_rows, total=len(self.rows),
+                   path=saved))
+        return format_rows(rows[:max_rows], self.columns) + "\n" + more
 
-    def __str__(self) -> str:
+    def report(self, max_rows: Optional[int] = None, key: Optional[str] = None, saved: Optional[str] = None) -> str:
+        """What a person reads: the conditions, the table (see ``table``), the conclusion, any warning."""
         if self.skipped:
             return tr("[{name}] skipped: {reason}", name=self.name, reason=self.skipped)
         parts = [f"[{self.name}] {self.header}".rstrip()]
         if self.conditions is not None:
             parts.append(self.conditions.describe())
-        parts += [self.table(), self.conclusion]
+        parts += [self.table(max_rows, key, saved), self.conclusion]
         if self.conditions is not None and self.conditions.warning():
             parts.append(self.conditions.warning())
         return "\n".join(p for p in parts if p)
+
+    def __str__(self) -> str:
+        return self.report()
 
     def row(self, **match) -> dict:
         return pick(self.rows, **match)

@@ -9,9 +9,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Dict, List, Mapping, Sequence, Union
 
+from course_utils import runtime
+
 from .harness import Config, Timing, cycle
 
-__all__ = ["JIT_LEVELS", "LABELS", "NAIVE_SPEC", "STYLES", "Spec", "TIMING_COLUMNS", "accuracy", "build_step",
+__all__ = ["JIT_LEVELS", "LABELS", "NAIVE_SPEC", "STYLES", "Spec", "TIMING_COLUMNS", "build_step",
            "lenet_setup", "mnist_batches", "set_mode", "step_configs", "timing_rows"]
 
 STYLES = ("functional", "jit", "cell", "jit_cell")
@@ -41,8 +43,8 @@ class Spec:
             raise ValueError(f"bad configuration {text!r}: write '<mode>/<style>[:<jit_level>]', "
                              f"e.g. 'graph/cell' or 'pynative/jit:O1'") from None
         style, _, level = rest.partition(":")
-        if mode not in ("graph", "pynative"):
-            raise ValueError(f"bad mode {mode!r} in {text!r}: use 'graph' or 'pynative'")
+        if mode not in runtime.MODES:
+            raise ValueError(f"bad mode {mode!r} in {text!r}: use {' or '.join(map(repr, runtime.MODES))}")
         if style not in STYLES:
             raise ValueError(f"bad step style {style!r} in {text!r}: use one of {', '.join(STYLES)}")
         if level and style not in ("jit", "jit_cell"):
@@ -66,7 +68,7 @@ def set_mode(mode: str) -> None:
     """``mindspore.set_context(mode=...)`` from "graph" or "pynative"."""
     import mindspore as ms
 
-    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+    ms.set_context(mode=getattr(ms, runtime.MODES[mode]))
 
 
 def lenet_setup(optimizer: str = "momentum", lr=0.01, amp_level: str = "O0"):
@@ -94,7 +96,7 @@ def build_step(spec: Union[str, Spec], net, loss_fn, opt, **jit_options) -> Call
 
     * functional: notebook 02's step, ``course_utils.training.make_train_step(..., jit=False)``;
     * jit:        the same step compiled with ``mindspore.jit(..., jit_level=...)``;
-    * cell:       notebook 03's ``nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), opt)``;
+    * cell:       notebook 04's ``nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), opt)``;
     * jit_cell:   that Cell wrapped in ``mindspore.jit``.
     The execution mode (GRAPH_MODE/PyNative) is whatever is set when the step runs. Extra keyword
     arguments go to ``mindspore.jit`` (e.g. ``dynamic=1``).
@@ -132,20 +134,6 @@ def mnist_batches(batch_size: int = 64, count: int = 8, split: str = "train", st
     y = labels[start:need].astype(np.int32)
     return [(ms.Tensor(x[i:i + batch_size]), ms.Tensor(y[i:i + batch_size]))
             for i in range(0, len(x), batch_size)]
-
-
-def accuracy(net, images=None, labels=None, batch_size: int = 1000, limit: int = 0) -> float:
-    """Test accuracy of ``net`` (MNIST test split unless uint8 arrays are given), in evaluation mode."""
-    from course_utils.data import load_mnist_arrays, normalize_images
-    from course_utils.evaluate import accuracy as accuracy_of, predict_logits
-
-    if images is None:
-        images, labels = load_mnist_arrays("test")
-    if limit:
-        images, labels = images[:limit], labels[:limit]
-    logits, _ = predict_logits(net, normalize_images(images), batch_size=batch_size)
-    net.set_train(True)
-    return accuracy_of(logits, labels)
 
 
 def step_configs(specs: Sequence[str], batch_size: int = 64, batches: int = 8) -> Dict[str, Config]:

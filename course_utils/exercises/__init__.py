@@ -10,26 +10,22 @@ Every exercise has three outcomes (see ``Outcome``):
 ``check()`` never raises for the learner's mistakes: it prints the outcome and returns it, so a
 notebook can ``assert nb01.q1.check() is Outcome.CORRECT`` once solved. Checks test behaviour on
 fixed inputs (values, shapes, dtypes, gradients, Cell structure), never trained accuracy.
-``hint()`` (``hint(2)``, ... where an exercise has several, gentlest first) and ``solution()`` only show text.
+``hint()`` and ``solution()`` only show text.
 
 The framework, one concern per module:
 
 * ``placeholder``: ``____``, ``Outcome``, ``NotAttempted``/``Incorrect`` (what a check raises);
 * ``inspection``: reading the learner's code without running it (``code_references``, placeholder search);
 * ``values``: ``to_numpy`` and ``describe`` for messages;
-* ``display``: ``Result`` and how results, hints and solutions appear (rich in a kernel, plain elsewhere);
-* ``base``: ``Exercise`` (checking), ``FunctionExercise`` (declarative cases), ``register``.
+* ``display``: ``CheckResult`` and how results, hints and solutions appear (rich in a kernel, plain elsewhere);
+* ``base``: ``Exercise`` (checking) and ``register``.
 
-A simple exercise is declared (in ``course_utils/exercises/nbNN.py``)::
-
-    q1 = FunctionExercise("double", cases=[((3,), 6), ((-2.5,), -5.0)], reference=lambda x: 2 * x,
-                          hints=["Multiply by two.", "return 2 * x"], solution_text="def double(x): ...")
-
-One that needs more subclasses ``Exercise``::
+An exercise subclasses ``Exercise`` (in ``course_utils/exercises/nbNN.py``)::
 
     class WeightedHuber(Exercise):
         names = ("WeightedHuberLoss",)          # what check() looks up in the notebook
-        hints = ("...", "...")                  # or hint_text = "..." for a single hint
+        title = N_("a weighted Huber loss")
+        hint_text = N_("...")                   # where to look, not the answer
         solution_text = '''class WeightedHuberLoss(nn.LossBase): ...'''
 
         def reference(self):                    # the objects a correct answer would provide
@@ -42,7 +38,7 @@ One that needs more subclasses ``Exercise``::
     q1 = WeightedHuber()
     register(globals(), "01")                   # labels q1, q2, ... "Exercise 01.1", ...
 
-``tests/test_exercises_*.py`` prove every checker accepts ``reference()`` and rejects typical wrong
+``tests/lessons/test_exercises_*.py`` prove every checker accepts ``reference()`` and rejects typical wrong
 answers with the right message.
 
 What ``check()`` does for every exercise, so ``_check`` need not:
@@ -56,14 +52,14 @@ What ``check()`` does for every exercise, so ``_check`` need not:
   carries the same message.
 """
 
-from course_utils.exercises.base import Exercise, FunctionExercise, register
-from course_utils.exercises.display import Result
+from course_utils.exercises.base import Exercise, register
+from course_utils.exercises.display import CheckResult
 from course_utils.exercises.inspection import code_references, contains_placeholder
 from course_utils.exercises.placeholder import PLACEHOLDER_NAME, Incorrect, NotAttempted, Outcome, ____, is_placeholder
 from course_utils.exercises.values import describe, to_numpy
 # Lessons 01 and 04 import it from here; its home is course_utils.notebook.
 from course_utils.notebook import capture_native_stderr
 
-__all__ = ["____", "PLACEHOLDER_NAME", "Exercise", "FunctionExercise", "Incorrect", "NotAttempted", "Outcome",
-           "Result", "capture_native_stderr", "code_references", "contains_placeholder", "describe",
+__all__ = ["____", "PLACEHOLDER_NAME", "CheckResult", "Exercise", "Incorrect", "NotAttempted", "Outcome",
+           "capture_native_stderr", "code_references", "contains_placeholder", "describe",
            "is_placeholder", "register", "to_numpy"]

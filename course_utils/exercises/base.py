@@ -1,7 +1,7 @@
-"""The ``Exercise`` base class, ``FunctionExercise`` for declarative checks, and ``register``.
+"""The ``Exercise`` base class and ``register``.
 
-Checking is separate from showing: ``check()`` turns the learner's answer into a ``Result`` (outcome and
-message), and only then hands it to ``display.show``. ``hint(n)`` and ``solution()`` only display.
+Checking is separate from showing: ``check()`` turns the learner's answer into a ``CheckResult`` (outcome and
+message), and only then hands it to ``display.show``. ``hint()`` and ``solution()`` only display.
 """
 
 from __future__ import annotations
@@ -10,30 +10,28 @@ import inspect
 import io
 import textwrap
 import tokenize
-from typing import Any, Callable, Optional, Sequence, Tuple
+from typing import Callable, Sequence
 
+from course_utils import progress
 from course_utils.exercises import display
 from course_utils.exercises.inspection import contains_placeholder, is_placeholder_error, learner_line
 from course_utils.exercises.placeholder import Incorrect, NotAttempted, Outcome, is_placeholder
-from course_utils.exercises.values import describe, to_numpy
 from course_utils.i18n import N_, tr
 from course_utils.notebook import capture_native_stderr, first_line
 
-__all__ = ["Exercise", "FunctionExercise", "register", "translate_comments"]
+__all__ = ["Exercise", "register", "translate_comments"]
 
 #: Frames of modules under this name are the framework (and the nbNN exercise modules), not the learner.
 _PACKAGE = "course_utils.exercises"
 
 
 class Exercise:
-    """Base class of one exercise. Subclasses set ``names``, ``hints`` (or ``hint_text``), ``solution_text``
-    and implement ``_check`` (raise ``Incorrect``) and ``reference``."""
+    """Base class of one exercise. Subclasses set ``names``, ``hint_text``, ``solution_text`` and implement
+    ``_check`` (raise ``Incorrect``) and ``reference``."""
 
     names: Sequence[str] = ()
     title: str = ""
-    #: Hints from gentle to explicit, shown one at a time by ``hint(1)``, ``hint(2)``, ...
-    hints: Sequence[str] = ()
-    #: A single hint (older exercises); used when ``hints`` is empty.
+    #: What ``hint()`` shows: where to look, never the answer (``solution()`` is that).
     hint_text: str = N_("No hint for this one.")
     solution_text: str = ""
     correct_message: str = N_("well done.")
@@ -69,34 +67,7 @@ class Exercise:
             raise NotAttempted
         return result
 
-    @staticmethod
-    def expect_close(got, expected, what: str, rtol: float = 1e-5, atol: float = 1e-6) -> None:
-        """Raise ``Incorrect`` unless ``got`` matches ``expected`` (shape and values).
-
-        ``what`` names the case in the learner's terms, e.g. ``"WeightedHuberLoss(delta=1.0,
-        reduction='sum') on the inputs above"``; the message adds what was expected and what came back.
-        """
-        import numpy as np
-
-        if is_placeholder(got):
-            raise NotAttempted
-        try:
-            got_arr = to_numpy(got)
-        except Exception:
-            raise Incorrect(f"{what}: expected {describe(expected)}, got {got!r} "
-                            f"(a {type(got).__name__}, not a tensor or number).") from None
-        exp_arr = to_numpy(expected)
-        if got_arr.shape != exp_arr.shape:
-            raise Incorrect(f"{what}: expected shape {exp_arr.shape}, got shape {got_arr.shape} "
-                            f"({describe(got)}).")
-        if got_arr.dtype.kind not in "fciub":
-            raise Incorrect(f"{what}: expected numbers, got {describe(got)}.")
-        ok = np.isclose(got_arr.astype(np.float64), exp_arr.astype(np.float64), rtol=rtol, atol=atol,
-                        equal_nan=False)
-        if not np.all(ok):
-            raise Incorrect(f"{what}: expected {describe(expected)}, got {describe(got)}.")
-
-    # ---- checking: answer -> Result ----
+    # ---- checking: answer -> CheckResult ----
     def _lookup(self, frame_globals: dict) -> tuple:
         answers = []
         for name in self.names:
@@ -120,7 +91,7 @@ class Exercise:
         finally:
             del frame
 
-    def evaluate(self, *answers) -> display.Result:
+    def evaluate(self, *answers) -> display.CheckResult:
         """The outcome of ``answers`` (looked up in the caller's globals if none are given), shown nowhere."""
         try:
             if not answers:
@@ -135,40 +106,28 @@ class Exercise:
             with capture_native_stderr():
                 self._check(*answers)
         except NotAttempted as exc:
-            return display.Result(self, Outcome.NOT_ATTEMPTED, str(exc) or tr(self.not_attempted_message))
+            return display.CheckResult(self, Outcome.NOT_ATTEMPTED, str(exc) or tr(self.not_attempted_message))
         except Incorrect as exc:
-            return display.Result(self, Outcome.INCORRECT, str(exc))
+            return display.CheckResult(self, Outcome.INCORRECT, str(exc))
         except Exception as exc:  # the learner's code raised: show it as a wrong answer, not a crash
             if is_placeholder_error(exc):
-                return display.Result(self, Outcome.NOT_ATTEMPTED, tr(self.not_attempted_message))
-            return display.Result(self, Outcome.INCORRECT,
+                return display.CheckResult(self, Outcome.NOT_ATTEMPTED, tr(self.not_attempted_message))
+            return display.CheckResult(self, Outcome.INCORRECT,
                                   tr("your code raised {error}: {message}", error=type(exc).__name__,
                                      message=first_line(exc)) + learner_line(exc))
-        return display.Result(self, Outcome.CORRECT, tr(self.correct_message))
+        return display.CheckResult(self, Outcome.CORRECT, tr(self.correct_message))
 
     # ---- learner-facing: check, then show ----
-    def check(self, *answers) -> display.Result:
+    def check(self, *answers) -> display.CheckResult:
         """Check the answer and show the result. Without arguments, looks up ``names`` in the notebook."""
         result = self.evaluate(*answers)
+        progress.record(self, result)   # one line in the learner's own records (never fails the check)
         display.show(result)
         return result
 
-    def all_hints(self) -> Tuple[str, ...]:
-        return tuple(self.hints) or (self.hint_text,)
-
-    def hint(self, n: int = 1) -> None:
-        """Show hint ``n`` (1 = the gentlest); ``hint(2)`` goes further where an exercise has more."""
-        hints = self.all_hints()
-        if len(hints) == 1 and n == 1:
-            display.show_text(self.label, tr("Hint"), tr(hints[0]))
-        elif 1 <= n <= len(hints):
-            more = "\n" + tr("(a further hint: hint({next}))", next=n + 1) if n < len(hints) else ""
-            display.show_text(self.label, tr("Hint {n} of {total}", n=n, total=len(hints)), tr(hints[n - 1]) + more)
-        elif len(hints) == 1:
-            display.show_text(self.label, tr("Hint"), tr("there is 1 hint: hint(1)."))
-        else:
-            display.show_text(self.label, tr("Hint"), tr("there are {total} hints: hint(1) to hint({total}).",
-                                                         total=len(hints)))
+    def hint(self) -> None:
+        """Show the hint."""
+        display.show_text(self.label, tr("Hint"), tr(self.hint_text))
 
     def solution(self) -> None:
         """Show the solution in the current language: a solution is code, so only its comments are translated
@@ -191,83 +150,6 @@ def translate_comments(code: str) -> str:
         (row, start), (_, end) = token.start, token.end
         lines[row - 1] = lines[row - 1][:start] + tr(token.string) + lines[row - 1][end:]
     return "\n".join(lines)
-
-
-def _call_text(name: str, args: tuple, kwargs: dict) -> str:
-    parts = [repr(a) if not hasattr(a, "shape") else describe(a) for a in args]
-    parts += [f"{k}={v!r}" for k, v in kwargs.items()]
-    return f"{name}({', '.join(parts)})"
-
-
-class FunctionExercise(Exercise):
-    """An exercise whose answer is one function, checked on fixed cases, declared rather than coded::
-
-        q1 = FunctionExercise(
-            "double", cases=[((0,), 0), ((3,), 6), ((-2.5,), -5.0)],
-            reference=lambda x: 2 * x, hints=["Multiply by two.", "return 2 * x"],
-            solution_text="def double(x):\\n    return 2 * x")
-
-    A case is ``(args, expected)`` or ``(args, kwargs, expected)``. Numbers, arrays and tensors are compared
-    with ``expect_close`` (``rtol``/``atol``), anything else with ``==``. The message names the call, e.g.
-    ``double(3): expected 6, got 7.`` Subclasses may set the same things as class attributes instead.
-    """
-
-    cases: Sequence[tuple] = ()
-    rtol: float = 1e-5
-    atol: float = 1e-6
-
-    def __init__(self, name: Optional[str] = None, cases: Optional[Sequence[tuple]] = None, *,
-                 reference: Optional[Callable] = None, hints: Optional[Sequence[str]] = None,
-                 solution_text: Optional[str] = None, title: Optional[str] = None,
-                 rtol: Optional[float] = None, atol: Optional[float] = None):
-        super().__init__()
-        for attr, value in (("cases", cases), ("hints", hints), ("solution_text", solution_text),
-                            ("title", title), ("rtol", rtol), ("atol", atol)):
-            if value is not None:
-                setattr(self, attr, value)
-        if name is not None:
-            self.names = (name,)
-        if len(self.names) != 1:
-            raise ValueError("a FunctionExercise checks exactly one name, e.g. FunctionExercise('double', ...)")
-        if not self.cases:
-            raise ValueError("a FunctionExercise needs at least one case: cases=[((args...), expected), ...]")
-        self._reference = reference
-
-    def reference(self) -> tuple:
-        if self._reference is None:
-            raise NotImplementedError(f"{type(self).__name__} has no reference function")
-        return (self._reference,)
-
-    @staticmethod
-    def _unpack(case: tuple) -> Tuple[tuple, dict, Any]:
-        if len(case) == 2:
-            args, expected = case
-            kwargs = {}
-        elif len(case) == 3:
-            args, kwargs, expected = case
-        else:
-            raise ValueError(f"a case is (args, expected) or (args, kwargs, expected), not {case!r}")
-        return (tuple(args) if isinstance(args, (tuple, list)) else (args,)), dict(kwargs), expected
-
-    def _check(self, fn) -> None:
-        name = self.names[0]
-        for case in self.cases:
-            args, kwargs, expected = self._unpack(case)
-            what = _call_text(name, args, kwargs)
-            got = self.call(fn, *args, **kwargs)
-            if _is_numeric(expected):
-                self.expect_close(got, expected, what, rtol=self.rtol, atol=self.atol)
-            elif got != expected:
-                raise Incorrect(f"{what}: expected {expected!r}, got {got!r}.")
-
-
-def _is_numeric(value) -> bool:
-    if isinstance(value, bool):
-        return False
-    if isinstance(value, (int, float, complex)) or hasattr(value, "asnumpy"):
-        return True
-    kind = getattr(getattr(value, "dtype", None), "kind", None)
-    return kind is not None and kind in "fciu"
 
 
 def register(module_globals: dict, prefix: str) -> list:

@@ -12,14 +12,14 @@ from course_utils.exercises.placeholder import Outcome
 from course_utils.i18n import N_, tr
 from course_utils.notebook import in_kernel
 
-__all__ = ["Result", "show", "show_text"]
+__all__ = ["CheckResult", "show", "show_text"]
 
 _COLOURS = {Outcome.CORRECT: "#2e7d32", Outcome.INCORRECT: "#c62828", Outcome.NOT_ATTEMPTED: "#1565c0"}
 _LABELS = {Outcome.CORRECT: N_("Correct"), Outcome.INCORRECT: N_("Incorrect"),
            Outcome.NOT_ATTEMPTED: N_("Not attempted yet")}
 
 
-class Result:
+class CheckResult:
     """What ``check()`` returns: compares equal to its ``Outcome``; prints itself nicely."""
 
     def __init__(self, exercise, outcome: Outcome, message: str):
@@ -30,7 +30,7 @@ class Result:
     def __eq__(self, other):
         if isinstance(other, Outcome):
             return self.outcome is other
-        if isinstance(other, Result):
+        if isinstance(other, CheckResult):
             return self.outcome is other.outcome and self.message == other.message
         return NotImplemented
 
@@ -64,11 +64,11 @@ class Result:
 
 
 def _heading(label: str, kind: str) -> str:
-    """"Exercise 01.2 - Correct" ("练习 01.2 — 正确" in Chinese typography)."""
+    """"Exercise 01.2 - Correct" ("练习 01.2——正确" in Chinese typography)."""
     return tr("{label} - {kind}", label=label, kind=kind)
 
 
-def show(result: Result) -> None:
+def show(result: CheckResult) -> None:
     """Show a check's result: rich in a kernel, printed elsewhere."""
     if in_kernel():
         from IPython.display import display

@@ -1,328 +1,426 @@
-"""Exercises of notebook 04 (MNIST + LeNet-5).
+"""Exercises of notebook 04 (the Cell-based training step).
 
-q1 ``flatten_size``: the number of features entering LeNet-5's first Dense layer for a given input size.
-q2 ``LeNet5BN``: LeNet-5 with batch normalisation after each convolution and dropout before the last layer.
-q3 ``evaluate_accuracy``: the evaluation loop, on a fixed tiny batch.
+q1 ``TwoHeadWithLoss``: a ``WithLossCell`` subclass for a network with a main and an auxiliary head.
+q2 ``ClipValueTrainStep``: a ``TrainOneStepCell`` subclass that clips every gradient element.
+q3 ``early_stopping_epochs``: patience-based early stopping on a recorded validation curve.
 
-q1 is plain arithmetic (no MindSpore). q2 checks the Cell's structure and behaviour (layer types and
-sizes, output shape, dropout active only in training mode). q3 runs the learner's loop on a fixed
-network and ten fixed images whose right answer is known, with a batch size that leaves a partial
-last batch. MindSpore is imported on first use, not with this module.
+q1 and q2 run the learner's Cells in the current mode (GRAPH_MODE compiles a few small graphs) on
+fixed weights and inputs and compare with values computed independently (NumPy, ``mindspore.grad``).
+q3 compares with ``course_utils.callbacks.stopping_point`` on curves chosen to expose the usual
+off-by-one, tie and ``min_delta`` slips. MindSpore is imported on first use, not with this module.
+
+Why one module of ~430 lines: it is one lesson's exercises, like every ``nbNN.py``; each exercise keeps its
+reference solution beside its check, which is what the module's length is made of.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import textwrap
 
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
-from course_utils.i18n import tr
-from course_utils.models import lenet_flatten_size
+from course_utils.fmt import significant as _fmt
+from course_utils.i18n import N_, tr
+from course_utils.notebook import first_line
 
-# ----------------------------------------------------------------------------------------------
-# q1: flatten size
-# ----------------------------------------------------------------------------------------------
-
-
-class FlattenSize(Exercise):
-    names = ("flatten_size",)
-    title = "flatten size for any input size"
-    hint_text = (
-        "Follow the side length s through the four shrinking layers. A 5x5 'valid' convolution keeps only "
-        "the positions where the whole kernel fits: s -> s - 5 + 1. A 2x2 max-pool with stride 2 halves it, "
-        "rounding down: s -> s // 2. Do conv, pool, conv, pool, then multiply by the 16 channels of the "
-        "second convolution: 16 * s * s.")
-    solution_text = '''
-        def flatten_size(image_size):
-            side = image_size
-            for _ in range(2):                 # (valid 5x5 conv, 2x2 pool) twice
-                side = (side - 5 + 1) // 2
-            return 16 * side * side
-    '''
-
-    def reference(self):
-        return (lambda image_size: lenet_flatten_size(image_size),)
-
-    def _check(self, flatten_size):
-        if not callable(flatten_size):
-            raise Incorrect(tr("`flatten_size` should be a function of the image size, got {got}.",
-                               got=describe(flatten_size)))
-        for size in (28, 32, 36, 29, 20, 64):
-            expected = lenet_flatten_size(size)
-            got = self.call(flatten_size, size)
-            if isinstance(got, (bool, np.bool_)) or not isinstance(got, (int, np.integer, float, np.floating)):
-                raise Incorrect(tr("flatten_size({size}) returned {got}; return a whole number (int).",
-                                   size=size, got=describe(got)))
-            if got == expected and isinstance(got, (float, np.floating)):
-                raise Incorrect(tr("flatten_size({size}) returned {got!r}, a float; expected the int {expected}.",
-                                   size=size, got=got, expected=expected))
-            if got == expected:
-                continue
-            side = int(round(np.sqrt(expected // 16)))
-            hint = ""
-            if got == 400 and size != 32:
-                hint = tr(" (400 is the size for 32x32 inputs.)")
-            elif got == side * side:
-                hint = tr(" ({got} is the size of one channel.)", got=got)
-            elif got == 16 * (((size - 5) // 2 - 5) // 2) ** 2:
-                hint = tr(" (That is the size if each convolution removed 5 pixels per side length instead of 4.)")
-            elif got == 16 * (size // 4) ** 2:
-                hint = tr(" (That is the size with padded convolutions, which keep the side length.)")
-            elif isinstance(got, (float, np.floating)):
-                hint = tr(" (A float: the pooled side lengths were not rounded down.)")
-            raise Incorrect(tr("flatten_size({size}): expected {expected} (16 channels x {side} x {side}), "
-                               "got {got!r}.{hint}", size=size, expected=expected, side=side, got=got, hint=hint))
+_DEFAULT_AUX_WEIGHT = 0.4   # the default the exercise asks for (the reference's signature says it too)
 
 
-# ----------------------------------------------------------------------------------------------
-# q2: batch norm and dropout
-# ----------------------------------------------------------------------------------------------
-
-def _drop_rate(cell) -> float:
-    """The fraction a MindSpore ``nn.Dropout`` zeroes (``p``, or 1 - the deprecated ``keep_prob``)."""
-    p = getattr(cell, "p", None)
-    return float(p) if p is not None else 1.0 - float(cell.keep_prob)
+def _source(obj) -> str:
+    """The source of a reference solution, as the learner would write it (what ``solution()`` shows)."""
+    return textwrap.dedent(inspect.getsource(obj))
 
 
-class LeNetBatchNorm(Exercise):
-    names = ("LeNet5BN",)
-    title = "add batch normalisation and dropout"
-    hint_text = (
-        "Start from the LeNet5 of this notebook. In __init__ add self.bn1 = nn.BatchNorm2d(6) and "
-        "self.bn2 = nn.BatchNorm2d(16) (num_features = the convolution's output channels) and "
-        "self.dropout = nn.Dropout(p=dropout) (p is the fraction dropped). In construct: "
-        "x = self.pool(self.relu(self.bn1(self.conv1(x)))), the same with conv2/bn2, flatten, fc1, relu, "
-        "fc2, relu, then x = self.dropout(x) right before self.fc3(x).")
-    @property
-    def solution_text(self) -> str:
-        return inspect.getsource(_lenet5bn_solution())  # the reference itself, so the two cannot differ
+def _dense_init(rng, fan_in: int, fan_out: int):
+    import mindspore as ms
 
-    def reference(self):
-        return (_lenet5bn_solution(),)
-
-    def _check(self, LeNet5BN):
-        import mindspore as ms
-        from mindspore import nn
-
-        if not isinstance(LeNet5BN, type) or not issubclass(LeNet5BN, nn.Cell):
-            raise Incorrect(tr("`LeNet5BN` should be a class derived from nn.Cell, got {got}.",
-                               got=describe(LeNet5BN)))
-        try:
-            net = self.call(LeNet5BN, num_classes=10, dropout=0.3)
-        except TypeError as exc:
-            raise Incorrect(tr("LeNet5BN(num_classes=10, dropout=0.3) failed: {error}.", error=exc)) from None
-        cells = [c for _, c in net.cells_and_names()]
-        bns = [c for c in cells if isinstance(c, (nn.BatchNorm2d, nn.BatchNorm1d))]
-        bn2d = [c for c in bns if isinstance(c, nn.BatchNorm2d)]
-        if not bns:
-            raise Incorrect(tr("LeNet5BN() has no batch normalisation layer among its cells; expected two "
-                               "nn.BatchNorm2d layers."))
-        if len(bn2d) != 2 or len(bns) != 2:
-            raise Incorrect(tr("expected exactly two nn.BatchNorm2d layers (one per convolution), found "
-                               "{n2d} BatchNorm2d and {n1d} BatchNorm1d.", n2d=len(bn2d), n1d=len(bns) - len(bn2d)))
-        sizes = sorted(int(c.num_features) for c in bn2d)
-        if sizes != [6, 16]:
-            raise Incorrect(tr("the batch-norm layers normalise {sizes} channels; expected [6, 16], the "
-                               "convolutions' output channels.", sizes=sizes))
-        drops = [c for c in cells if isinstance(c, nn.Dropout)]
-        if len(drops) != 1:
-            raise Incorrect(tr("expected one nn.Dropout layer (before the last Dense layer), found {n}.",
-                               n=len(drops)))
-        rate = _drop_rate(drops[0])
-        if not np.isclose(rate, 0.3):
-            hint = tr(" (0.70 is the fraction kept.)") if np.isclose(rate, 0.7) else ""
-            raise Incorrect(tr("LeNet5BN(dropout=0.3) drops a fraction {rate:.2f} of the activations; "
-                               "expected 0.30.{hint}", rate=rate, hint=hint))
-        convs = [c for c in cells if isinstance(c, nn.Conv2d)]
-        denses = [c for c in cells if isinstance(c, nn.Dense)]
-        if len(convs) != 2 or len(denses) != 3:
-            raise Incorrect(tr("keep LeNet-5's layers: 2 convolutions and 3 Dense layers (found {convs} and "
-                               "{denses}).", convs=len(convs), denses=len(denses)))
-        if sorted(d.in_channels for d in denses)[-1] != 256:
-            raise Incorrect(tr("the first Dense layer should take 16 * 4 * 4 = 256 features for 28x28 inputs, "
-                               "got {got}.", got=[d.in_channels for d in denses]))
-
-        x = ms.Tensor(np.random.default_rng(0).normal(size=(4, 1, 28, 28)).astype(np.float32))
-        net.set_train(False)
-        out = to_numpy(net(x))
-        if out.shape != (4, 10):
-            raise Incorrect(tr("LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {shape}; "
-                               "expected (4, 10).", shape=out.shape))
-        again = to_numpy(net(x))
-        if not np.allclose(out, again):
-            raise Incorrect(tr("in evaluation mode (net.set_train(False)) two calls of LeNet5BN(dropout=0.3) on the "
-                               "same input differ by up to {difference:.3g}; expected identical outputs.",
-                               difference=np.abs(out - again).max()))
-        net.set_train(True)
-        first, second = to_numpy(net(x)), to_numpy(net(x))
-        if np.allclose(first, second):
-            raise Incorrect(tr("in training mode (net.set_train(True)) two calls of LeNet5BN(dropout=0.3) on the "
-                               "same input gave the same output; expected dropout to make them differ."))
-        n10 = self.call(LeNet5BN, num_classes=3)
-        n10.set_train(False)
-        if to_numpy(n10(x)).shape != (4, 3):
-            raise Incorrect(tr("LeNet5BN(num_classes=3)(x) for x of shape (4, 1, 28, 28) returned shape "
-                               "{shape}; expected (4, 3).", shape=to_numpy(n10(x)).shape))
+    bound = 1.0 / np.sqrt(fan_in)
+    weight = rng.uniform(-bound, bound, size=(fan_out, fan_in)).astype(np.float32)
+    bias = rng.uniform(-bound, bound, size=(fan_out,)).astype(np.float32)
+    return ms.Tensor(weight), ms.Tensor(bias)
 
 
 @functools.lru_cache(maxsize=None)
-def _lenet5bn_solution():
+def _two_head_net_class():
     from mindspore import nn
 
-    class LeNet5BN(nn.Cell):
-        def __init__(self, num_classes=10, dropout=0.5):
+    class TwoHeadNet(nn.Cell):
+        """Shared trunk (in_features -> hidden, ReLU), two heads: ``construct`` returns (main, aux).
+
+        The auxiliary head predicts the same target; training it too helps the shared trunk learn
+        (the idea of GoogLeNet's auxiliary classifiers). ``seed`` fixes the initial weights, without
+        touching MindSpore's global seed.
+        """
+
+        def __init__(self, in_features: int = 10, hidden: int = 16, seed: int = 0):
             super().__init__()
-            self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
-            self.bn1 = nn.BatchNorm2d(6)
-            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
-            self.bn2 = nn.BatchNorm2d(16)
-            self.relu = nn.ReLU()
-            self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
-            self.flatten = nn.Flatten()
-            self.fc1 = nn.Dense(16 * 4 * 4, 120)    # 256 features for 28x28 inputs
-            self.fc2 = nn.Dense(120, 84)
-            self.dropout = nn.Dropout(p=dropout)
-            self.fc3 = nn.Dense(84, num_classes)
+            rng = np.random.default_rng(seed)
+            w, b = _dense_init(rng, in_features, hidden)
+            self.trunk = nn.SequentialCell(nn.Dense(in_features, hidden, weight_init=w, bias_init=b), nn.ReLU())
+            w, b = _dense_init(rng, hidden, 1)
+            self.main_head = nn.Dense(hidden, 1, weight_init=w, bias_init=b)
+            w, b = _dense_init(rng, hidden, 1)
+            self.aux_head = nn.Dense(hidden, 1, weight_init=w, bias_init=b)
 
         def construct(self, x):
-            x = self.pool(self.relu(self.bn1(self.conv1(x))))
-            x = self.pool(self.relu(self.bn2(self.conv2(x))))
-            x = self.flatten(x)
-            x = self.relu(self.fc1(x))
-            x = self.relu(self.fc2(x))
-            return self.fc3(self.dropout(x))
+            h = self.trunk(x)
+            return self.main_head(h), self.aux_head(h)
 
-    return LeNet5BN
+    return TwoHeadNet
 
 
-# ----------------------------------------------------------------------------------------------
-# q3: the evaluation loop
-# ----------------------------------------------------------------------------------------------
-
-#: Which of the ten fixed images get their network's prediction as label (the others a wrong one).
-#: With batch_size=4 the batches are [0:4], [4:8], [8:10]: per-batch accuracies 1.0, 0.5, 0.0 average
-#: to 0.5, while the true accuracy is 6 / 10 = 0.6; the first batch alone would say 1.0.
-_CORRECT = (0, 1, 2, 3, 4, 5)
+def __getattr__(name):
+    # ``nb04.TwoHeadNet`` without importing MindSpore when the module is imported
+    if name == "TwoHeadNet":
+        return _two_head_net_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def fixed_eval_case(seed: int = 0):
-    """(network, images, labels, expected accuracy): a LeNet5BN with fixed weights and batch-norm
-    statistics, ten fixed images, and labels chosen so that exactly six predictions are right.
-
-    The network behaves differently in training mode (batch statistics, dropout), so a loop that
-    forgets ``set_train(False)`` gets other predictions. Fresh objects on every call: a training-mode
-    forward pass changes the batch-norm running statistics.
-    """
+def _inputs(n: int = 8, seed: int = 1, target_scale: float = 1.0):
     import mindspore as ms
 
     rng = np.random.default_rng(seed)
-    net = _recording_lenet5bn()(num_classes=10, dropout=0.5)
-    for param in net.get_parameters():
-        shape = tuple(param.shape)
-        if param.name.endswith("variance"):
-            value = rng.uniform(0.5, 2.0, size=shape)
-        elif param.name.endswith("gamma"):
-            value = rng.uniform(0.8, 1.2, size=shape)
-        elif param.name.endswith(("mean", "beta", "bias")):
-            value = rng.normal(0.0, 0.1, size=shape)
-        else:
-            fan_in = int(np.prod(shape[1:])) or 1
-            value = rng.normal(0.0, np.sqrt(2.0 / fan_in), size=shape)
-        param.set_data(ms.Tensor(value.astype(np.float32)))
-    images = rng.normal(size=(10, 1, 28, 28)).astype(np.float32)
-    net.set_train(False)
-    # Random weights favour one class for every input; centring the last layer's output over these
-    # ten images spreads the predictions over several classes.
-    logits = net(ms.Tensor(images)).asnumpy()
-    net.fc3.bias.copy_(ms.Tensor((net.fc3.bias.asnumpy() - logits.mean(axis=0)).astype(np.float32)))
-    predictions = net(ms.Tensor(images)).asnumpy().argmax(axis=1)
-    labels = np.array([p if i in _CORRECT else (p + 1 + i % 9) % 10 for i, p in enumerate(predictions)],
-                      dtype=np.int32)
-    net.set_train(True)  # as it is after training: the loop must switch it to evaluation mode
-    net.calls_in_training_mode = 0
-    return net, images, labels, len(_CORRECT) / len(labels)
+    x = rng.normal(size=(n, 10)).astype(np.float32)
+    y = (target_scale * rng.normal(size=(n, 1))).astype(np.float32)
+    return ms.Tensor(x), ms.Tensor(y)
+
+
+def _mse(pred, label) -> float:
+    return float(np.mean((to_numpy(pred).astype(np.float64) - to_numpy(label).astype(np.float64)) ** 2))
+
+
+def _require_subclass(cls, name: str, base, base_name: str, why: str) -> None:
+    if not isinstance(cls, type):
+        raise Incorrect(tr("`{name}` should be a class (class {name}({base_name}): ...), got {got}.",
+                           name=name, base_name=base_name, got=describe(cls)))
+    if not issubclass(cls, base):
+        raise Incorrect(tr("{name} should derive from {base_name}: {why}.", name=name, base_name=base_name,
+                           why=tr(why)))
+
+
+def _as_loss(out, label: str):
+    """The learner's Cell output as a float, or Incorrect explaining why it is not a scalar loss."""
+    if isinstance(out, (tuple, list)):
+        raise Incorrect(tr("{label} returned a {kind} of {n} values; expected one scalar tensor, the loss.",
+                           label=label, kind=type(out).__name__, n=len(out)))
+    try:
+        arr = to_numpy(out)
+    except Exception:
+        raise Incorrect(tr("{label} returned {value} ({kind}); return a MindSpore tensor.", label=label,
+                           value=repr(out), kind=type(out).__name__)) from None
+    if arr.shape != ():
+        raise Incorrect(tr("{label} returned shape {shape}; expected a scalar loss (shape ()).", label=label,
+                           shape=arr.shape))
+    return float(arr)
+
+
+class _FromReference(Exercise):
+    """An exercise whose ``solution()`` shows the reference's own source, so the two cannot drift apart."""
+
+    def _solution(self):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @property
+    def solution_text(self):
+        return _source(self._solution())
+
+    def reference(self):
+        return (self._solution(),)
+
+
+# ----------------------------------------------------------------------------------------------
+# q1: WithLossCell for a two-output network
+# ----------------------------------------------------------------------------------------------
+
+class TwoHeadLoss(_FromReference):
+    names = ("TwoHeadWithLoss",)
+    title = "WithLossCell for two outputs"
+    hint_text = (
+        "Subclass nn.WithLossCell. In __init__(self, backbone, loss_fn, aux_weight=0.4) call "
+        "super().__init__(backbone, loss_fn) first (it sets up the Cell and stores self._backbone and "
+        "self._loss_fn), then keep aux_weight. In construct(self, data, label): main, aux = "
+        "self._backbone(data); return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label).")
+
+    def _solution(self):
+        return _two_head_with_loss_solution()
+
+    def _build(self, cls, net, loss_fn, **kwargs):
+        args = "TwoHeadNet(), nn.MSELoss()" + "".join(f", {k}={v}" for k, v in kwargs.items())
+        try:
+            return self.call(cls, net, loss_fn, **kwargs)
+        except AttributeError as exc:
+            msg = first_line(exc)
+            if "_auto_prefix" in msg or "_cells" in msg or "_params" in msg:
+                raise Incorrect(tr("TwoHeadWithLoss({args}) failed: {msg} (the error of section 3's "
+                                   "ForgotSuperInit).", args=args, msg=msg)) from None
+            raise
+        except TypeError as exc:
+            raise Incorrect(tr("TwoHeadWithLoss({args}) failed with TypeError: {msg}.", args=args,
+                               msg=first_line(exc))) from None
+
+    def _check(self, cls):
+        from mindspore import nn
+
+        _require_subclass(cls, "TwoHeadWithLoss", nn.WithLossCell, "nn.WithLossCell",
+                          N_("it stores the backbone and the loss, and Model/TrainOneStepCell know how to use it"))
+        TwoHeadNet = _two_head_net_class()
+        x, y = _inputs()
+        net = TwoHeadNet(seed=0)
+        main, aux = (to_numpy(t) for t in net(x))
+        main_loss, aux_loss = _mse(main, y), _mse(aux, y)
+
+        cell = self._build(cls, net, nn.MSELoss(), aux_weight=0.4)
+        if getattr(cell, "_backbone", None) is not net or cell.backbone_network is not net:
+            raise Incorrect(tr("TwoHeadWithLoss(net, ...).backbone_network is not the network passed in; "
+                               "expected the same object."))
+        expected_names = sorted(p.name for p in net.trainable_params())
+        got_names = sorted(p.name for p in cell.trainable_params())
+        if got_names != expected_names:
+            raise Incorrect(tr("the loss cell's trainable parameters: expected exactly the network's "
+                               "{expected}, got {got}.", expected=expected_names, got=got_names))
+
+        for weight in (0.4, 0.0, 1.5):
+            cell = self._build(cls, net, nn.MSELoss(), aux_weight=weight)
+            label = f"TwoHeadWithLoss(net, nn.MSELoss(), aux_weight={weight})(x, y)"
+            got = _as_loss(cell(x, y), label)
+            expected = main_loss + weight * aux_loss
+            if np.isclose(got, expected, rtol=1e-5, atol=1e-6):
+                continue
+            hint = ""
+            if np.isclose(got, main_loss, rtol=1e-5):
+                hint = tr(" (That is the main head's loss alone.)")
+            elif np.isclose(got, main_loss + aux_loss, rtol=1e-5):
+                hint = tr(" (That is main + aux with weight 1.)")
+            elif np.isclose(got, weight * main_loss + aux_loss, rtol=1e-5):
+                hint = tr(" (That is aux_weight times the main loss, plus the aux loss.)")
+            raise Incorrect(tr("{label}: expected main loss {main} + {weight} * aux loss {aux} = {expected}, "
+                               "got {got}.{hint}", label=label, main=_fmt(main_loss), weight=weight,
+                               aux=_fmt(aux_loss), expected=_fmt(expected), got=_fmt(got), hint=hint))
+
+        default = self._build(cls, net, nn.MSELoss())
+        got = _as_loss(default(x, y), "TwoHeadWithLoss(net, nn.MSELoss())(x, y)")
+        expected = main_loss + _DEFAULT_AUX_WEIGHT * aux_loss
+        if not np.isclose(got, expected, rtol=1e-5, atol=1e-6):
+            raise Incorrect(tr("without aux_weight the loss should use the default 0.4: expected {expected}, "
+                               "got {got}.", expected=_fmt(expected), got=_fmt(got)))
+
+        # It must train: one TrainOneStepCell step moves both heads and lowers the loss.
+        train_net = TwoHeadNet(seed=0)
+        step = nn.TrainOneStepCell(self._build(cls, train_net, nn.MSELoss(), aux_weight=0.4),
+                                   nn.SGD(train_net.trainable_params(), learning_rate=0.1))
+        step.set_train()
+        before = {p.name: p.asnumpy().copy() for p in train_net.trainable_params()}
+        first = _as_loss(step(x, y), "nn.TrainOneStepCell(TwoHeadWithLoss(...), optimizer)(x, y)")
+        moved = {name for name, value in before.items()
+                 if not np.allclose(value, train_net.parameters_dict()[name].asnumpy())}
+        if not any(n.startswith("aux_head") for n in moved):
+            raise Incorrect(tr("one training step left the auxiliary head unchanged: its output does not reach "
+                               "the loss."))
+        second = _as_loss(step(x, y), tr("the second training step"))
+        if not second < first:
+            raise Incorrect(tr("training with your loss cell did not lower the loss ({first} -> {second}).",
+                               first=_fmt(first), second=_fmt(second)))
 
 
 @functools.lru_cache(maxsize=None)
-def _recording_lenet5bn():
-    class RecordingLeNet5BN(_lenet5bn_solution()):
-        """Counts the forward passes made in training mode (a loop that forgot ``set_train(False)``)."""
+def _two_head_with_loss_solution():
+    from mindspore import nn
 
-        calls_in_training_mode = 0
+    class TwoHeadWithLoss(nn.WithLossCell):
+        def __init__(self, backbone, loss_fn, aux_weight=0.4):
+            super().__init__(backbone, loss_fn)      # Cell set-up, self._backbone, self._loss_fn
+            self.aux_weight = aux_weight
 
-        def __call__(self, *args, **kwargs):
-            if self.training:
-                self.calls_in_training_mode += 1
-            return super().__call__(*args, **kwargs)
+        def construct(self, data, label):
+            main, aux = self._backbone(data)
+            return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label)
 
-    return RecordingLeNet5BN
+    return TwoHeadWithLoss
 
 
-class EvaluationLoop(Exercise):
-    names = ("evaluate_accuracy",)
-    title = "an evaluation loop"
+# ----------------------------------------------------------------------------------------------
+# q2: clipping inside a TrainOneStepCell subclass
+# ----------------------------------------------------------------------------------------------
+
+class ClipValue(_FromReference):
+    names = ("ClipValueTrainStep",)
+    title = "clip gradient values in a TrainOneStepCell"
     hint_text = (
-        "network.set_train(False) first (dropout off, batch norm uses its running statistics). Then loop "
-        "over start = 0, batch_size, 2 * batch_size, ...: logits = network(ms.Tensor(images[start:start + "
-        "batch_size])); predictions = logits.asnumpy().argmax(axis=1); count how many equal "
-        "labels[start:start + batch_size]. Return the total count divided by len(labels) (a fraction, not a "
-        "percentage), and do not average per-batch accuracies: the last batch may be smaller.")
-    @property
-    def solution_text(self) -> str:
-        source = inspect.getsource(_evaluate_accuracy_solution)
-        return source.replace("_evaluate_accuracy_solution", "evaluate_accuracy")
+        "Subclass nn.TrainOneStepCell; __init__(self, network, optimizer, clip_value=1.0) calls "
+        "super().__init__(network, optimizer) and keeps clip_value. construct(self, *inputs) does what the "
+        "parent does: loss = self.network(*inputs); grads = self.grad_no_sens(self.network, self.weights)(*inputs); "
+        "then clips: grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value) (it takes the whole "
+        "tuple); then loss = ops.depend(loss, self.optimizer(grads)); return loss.")
 
-    def reference(self):
-        return (_evaluate_accuracy_solution,)
+    def _solution(self):
+        return _clip_value_solution()
 
-    def _check(self, evaluate_accuracy):
-        if not callable(evaluate_accuracy):
-            raise Incorrect(tr("`evaluate_accuracy` should be a function, got {got}.",
-                               got=describe(evaluate_accuracy)))
-        for batch_size in (4, 3):
-            net, images, labels, expected = fixed_eval_case()
-            what = tr("evaluate_accuracy(network, images, labels, batch_size={batch_size}) on the fixed ten images",
-                      batch_size=batch_size)
-            got = self.call(evaluate_accuracy, net, images, labels, batch_size=batch_size)
-            try:
-                value = float(to_numpy(got))
-            except (TypeError, ValueError):
-                raise Incorrect(tr("{what} returned {got}; return one number, the accuracy.",
-                                   what=what, got=describe(got))) from None
-            if np.isclose(value, expected):
+    @staticmethod
+    def _net(seed: int):
+        from mindspore import nn
+
+        from course_utils.models import SimpleNet
+
+        net = SimpleNet()
+        rng = np.random.default_rng(seed)
+        for cell, (fan_in, fan_out) in ((net.fc1, (10, 32)), (net.fc2, (32, 1))):
+            w, b = _dense_init(rng, fan_in, fan_out)
+            cell.weight.set_data(w)   # fresh net, no step compiled yet: set_data is safe here
+            cell.bias.set_data(b)
+        return net, nn.WithLossCell(net, nn.MSELoss())
+
+    def _one_step(self, cls, clip_value, lr=0.1):
+        """Run one step of the learner's cell; return (loss, update per parameter, raw gradients)."""
+        import mindspore as ms
+        from mindspore import nn
+
+        x, y = _inputs(n=16, seed=2, target_scale=6.0)   # large targets -> gradient entries above 1
+        ref_net, ref_loss_net = self._net(seed=5)
+        grads = ms.grad(ref_loss_net, grad_position=None, weights=ref_net.trainable_params())(x, y)
+        grads = [to_numpy(g).astype(np.float64) for g in grads]
+        loss_before = float(to_numpy(ref_loss_net(x, y)))
+
+        net, loss_net = self._net(seed=5)
+        opt = nn.SGD(net.trainable_params(), learning_rate=lr)
+        args = "(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1)" + (
+            f", clip_value={clip_value})" if clip_value is not None else ")")
+        try:
+            step = self.call(cls, loss_net, opt) if clip_value is None else \
+                self.call(cls, loss_net, opt, clip_value=clip_value)
+        except TypeError as exc:
+            raise Incorrect(tr("ClipValueTrainStep{args} failed with TypeError: {msg}. The class takes "
+                               "(network, optimizer, clip_value=1.0).", args=args, msg=first_line(exc))) from None
+        step.set_train()
+        before = [p.asnumpy().astype(np.float64) for p in net.trainable_params()]
+        loss = _as_loss(step(x, y), f"ClipValueTrainStep{args}(x, y)")
+        after = [p.asnumpy().astype(np.float64) for p in net.trainable_params()]
+        updates = [a - b for a, b in zip(after, before)]
+        return args, loss, loss_before, updates, grads, [p.name for p in net.trainable_params()]
+
+    def _check(self, cls):
+        from mindspore import nn
+
+        _require_subclass(cls, "ClipValueTrainStep", nn.TrainOneStepCell, "nn.TrainOneStepCell",
+                          N_("reuse its self.network, self.weights, self.optimizer and gradient operations"))
+        lr = 0.1
+        for clip_value in (0.05, None):
+            c = 1.0 if clip_value is None else clip_value
+            args, loss, loss_before, updates, grads, names = self._one_step(cls, clip_value, lr)
+            if not np.isclose(loss, loss_before, rtol=1e-5, atol=1e-6):
+                raise Incorrect(tr("ClipValueTrainStep{args}(x, y) returned {got}; expected the loss before the "
+                                   "update, {expected}, as TrainOneStepCell does.", args=args, got=_fmt(loss),
+                                   expected=_fmt(loss_before)))
+            if all(np.allclose(u, 0.0) for u in updates):
+                raise Incorrect(tr("after ClipValueTrainStep{args}(x, y) the weights did not change; expected "
+                                   "an SGD update with the clipped gradients.", args=args))
+            expected = [-lr * np.clip(g, -c, c) for g in grads]
+            if all(np.allclose(u, e, rtol=1e-4, atol=1e-7) for u, e in zip(updates, expected)):
                 continue
             hint = ""
-            if net.calls_in_training_mode:
-                hint = tr(" The network was in training mode while it predicted (the network was handed over "
-                          "in training mode).")
-            elif np.isclose(value, 100 * expected):
-                hint = tr(" (100 times the fraction.)")
-            elif np.isclose(value, expected * len(labels)):
-                hint = tr(" (The number of correct predictions, not the fraction.)")
-            elif batch_size == 4 and np.isclose(value, 0.5):
-                hint = tr(" (The mean of the per-batch accuracies 1.0, 0.5 and 0.0; the last batch has 2 images.)")
-            elif batch_size in (3, 4) and np.isclose(value, 1.0):
-                hint = tr(" (The accuracy of the first batch alone.)")
-            raise Incorrect(tr("{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}",
-                               what=what, expected=expected, value=value, hint=hint))
+            if all(np.allclose(u, -lr * g, rtol=1e-4, atol=1e-7) for u, g in zip(updates, grads)):
+                hint = tr(" (That is the update with the unclipped gradients.)")
+            else:
+                total = np.sqrt(sum(np.sum(g ** 2) for g in grads))
+                scaled = [-lr * g * min(1.0, c / total) for g in grads]
+                if all(np.allclose(u, s, rtol=1e-4, atol=1e-7) for u, s in zip(updates, scaled)):
+                    hint = tr(" (That is the update with the gradients clipped by their global norm.)")
+                elif clip_value is None:
+                    hint = tr(" (Without a clip_value argument the clipping bound should be 1.0.)")
+            worst = int(np.argmax([np.max(np.abs(u - e)) for u, e in zip(updates, expected)]))
+            raise Incorrect(tr("after ClipValueTrainStep{args}(x, y), parameter {name} moved by {got}; expected "
+                               "-lr * clip(gradient, {low}, {high}) = {expected}.{hint}", args=args,
+                               name=names[worst], got=describe(updates[worst].astype(np.float32)), low=-c, high=c,
+                               expected=describe(expected[worst].astype(np.float32)), hint=hint))
 
 
-def _evaluate_accuracy_solution(network, images, labels, batch_size=4):
-    import mindspore as ms
+@functools.lru_cache(maxsize=None)
+def _clip_value_solution():
+    from mindspore import nn, ops
 
-    network.set_train(False)
-    correct = 0
-    for start in range(0, len(images), batch_size):
-        logits = network(ms.Tensor(images[start:start + batch_size]))
-        predictions = logits.asnumpy().argmax(axis=1)
-        correct += int((predictions == labels[start:start + batch_size]).sum())
-    return correct / len(labels)
+    class ClipValueTrainStep(nn.TrainOneStepCell):
+        def __init__(self, network, optimizer, clip_value=1.0):
+            super().__init__(network, optimizer)
+            self.clip_value = clip_value
+
+        def construct(self, *inputs):
+            loss = self.network(*inputs)
+            grads = self.grad_no_sens(self.network, self.weights)(*inputs)
+            grads = self.grad_reducer(grads)      # identity unless data parallel
+            grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
+            loss = ops.depend(loss, self.optimizer(grads))
+            return loss
+
+    return ClipValueTrainStep
 
 
-q1 = FlattenSize()
-q2 = LeNetBatchNorm()
-q3 = EvaluationLoop()
-__all__ = ["q1", "q2", "q3", "fixed_eval_case"]
+# ----------------------------------------------------------------------------------------------
+# q3: early stopping on a recorded curve
+# ----------------------------------------------------------------------------------------------
+
+#: (curve, patience, min_delta, what the case is about)
+_CURVES = [
+    ([1.0, 0.8, 0.7, 0.72, 0.75, 0.71, 0.9], 3, 0.0, N_("a typical U-shaped validation curve")),
+    ([1.0, 0.8, 0.7, 0.72, 0.69, 0.71, 0.73, 0.74], 2, 0.0, N_("an improvement resets the count")),
+    ([1.0, 0.9, 0.9, 0.9, 0.8], 2, 0.0, N_("a tie (equal value) is not an improvement")),
+    ([1.0, 0.8, 0.6, 0.5, 0.45, 0.44], 2, 0.0, N_("a curve that keeps improving: never stops")),
+    ([1.0, 0.95, 0.93, 0.5], 2, 0.1, N_("min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1")),
+    ([0.5, 0.6, 0.7], 1, 0.0, N_("patience=1: stop at the first epoch without improvement")),
+]
+
+
+def early_stopping_epochs(val_losses, patience, min_delta=0.0):
+    best, best_epoch, wait = float("inf"), None, 0
+    for epoch, value in enumerate(val_losses, start=1):
+        if value < best - min_delta:
+            best, best_epoch, wait = value, epoch, 0
+        else:
+            wait += 1
+            if wait >= patience:
+                return best_epoch, epoch
+    return best_epoch, None
+
+
+class EarlyStoppingCurve(_FromReference):
+    names = ("early_stopping_epochs",)
+    title = "early stopping on a recorded curve"
+    hint_text = (
+        "Walk through the curve with a best value (start at float('inf')) and a counter. Epoch numbers "
+        "start at 1. An epoch improves when value < best - min_delta: then best = value, best_epoch = "
+        "epoch and the counter goes back to 0; otherwise the counter grows by one, and when it reaches "
+        "patience, that epoch is where training stops. If the curve ends first, stop_epoch is None.")
+
+    def _solution(self):
+        return early_stopping_epochs
+
+    def _check(self, fn):
+        from course_utils.callbacks import stopping_point
+
+        if not callable(fn):
+            raise Incorrect(tr("`early_stopping_epochs` should be a function, got {got}.", got=describe(fn)))
+        for curve, patience, min_delta, about in _CURVES:
+            expected = stopping_point(curve, patience=patience, min_delta=min_delta)
+            call = f"early_stopping_epochs({curve}, patience={patience}" + (
+                f", min_delta={min_delta})" if min_delta else ")")
+            got = self.call(fn, list(curve), patience, min_delta) if min_delta else self.call(fn, list(curve), patience)
+            if not (isinstance(got, (tuple, list)) and len(got) == 2):
+                raise Incorrect(tr("{call} returned {got}; return a pair (best_epoch, stop_epoch).", call=call,
+                                   got=repr(got)))
+            got = tuple(got)
+            if got == expected:
+                continue
+            if all(isinstance(v, (int, np.integer)) for v in got) and None not in expected and \
+                    tuple(v + 1 for v in got) == expected:
+                hint = tr(" (Each epoch number is one less than expected.)")
+            else:
+                hint = tr(" This case: {about}.", about=tr(about))
+            raise Incorrect(tr("{call}: expected (best_epoch, stop_epoch) = {expected}, got {got}.{hint}",
+                               call=call, expected=expected, got=got, hint=hint))
+
+
+q1 = TwoHeadLoss()
+q2 = ClipValue()
+q3 = EarlyStoppingCurve()
 register(globals(), "04")

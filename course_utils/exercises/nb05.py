@@ -1,213 +1,328 @@
-"""Exercises of notebook 05 (the performance lab).
+"""Exercises of notebook 05 (MNIST + LeNet-5).
 
-q1 ``steady_rate``: a steady-state rate, by hand (warm-up apart, completion forced, median of repeats).
-q2 ``find_compiles``: which calls of a step compiled, from per-call seconds alone; the notebook then
-   applies it to the per-call times of a real MindSpore step whose batch shape changes.
-q3 ``faster_variant``: which of two timed step variants is faster *beyond the noise floor*; the
-   notebook applies it to two real MindSpore steps timed with ``bench.compare``.
+q1 ``flatten_size``: the number of features entering LeNet-5's first Dense layer for a given input size.
+q2 ``LeNet5BN``: LeNet-5 with batch normalisation after each convolution and dropout before the last layer.
+q3 ``evaluate_accuracy``: the evaluation loop, on a fixed tiny batch.
+
+q1 is plain arithmetic (no MindSpore). q2 checks the Cell's structure and behaviour (layer types and
+sizes, output shape, dropout active only in training mode). q3 runs the learner's loop on a fixed
+network and ten fixed images whose right answer is known, with a batch size that leaves a partial
+last batch. MindSpore is imported on first use, not with this module.
 """
 
 from __future__ import annotations
 
-import statistics
-import time
+import functools
+import inspect
 
-from course_utils.exercises import Exercise, Incorrect, register
-from course_utils.i18n import N_, tr
+import numpy as np
 
+from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
+from course_utils.i18n import tr
+from course_utils.models import lenet_flatten_size
 
-class _Lazy:
-    """A result whose work happens when it is read, like a tensor from an asynchronous step."""
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-
-    def asnumpy(self):
-        time.sleep(self.seconds)
-        return 0.0
+# ----------------------------------------------------------------------------------------------
+# q1: flatten size
+# ----------------------------------------------------------------------------------------------
 
 
-def _fake_step(compile_s: float = 0.4, work_s: float = 0.005):
-    """First call sleeps ``compile_s`` (a compilation); every call returns a lazy result worth ``work_s``."""
-    calls = []
-
-    def step():
-        if not calls:
-            time.sleep(compile_s)
-        calls.append(1)
-        return _Lazy(work_s)
-
-    return step
-
-
-class SteadyRate(Exercise):
-    names = ("steady_rate",)
-    title = "a steady-state rate"
-    hint_text = ("Call step() once before the clock starts (that call compiles). Then, for each repeat: read "
-                 "time.perf_counter(), run `steps` calls and call .asnumpy() on every result, read the clock again. "
-                 "Return steps / statistics.median(repeat_times).")
+class FlattenSize(Exercise):
+    names = ("flatten_size",)
+    title = "flatten size for any input size"
+    hint_text = (
+        "Follow the side length s through the four shrinking layers. A 5x5 'valid' convolution keeps only "
+        "the positions where the whole kernel fits: s -> s - 5 + 1. A 2x2 max-pool with stride 2 halves it, "
+        "rounding down: s -> s // 2. Do conv, pool, conv, pool, then multiply by the 16 channels of the "
+        "second convolution: 16 * s * s.")
     solution_text = '''
-        def steady_rate(step, steps, repeats):
-            step().asnumpy()                      # warm-up: the first call compiles, not timed
-            times = []
-            for _ in range(repeats):
-                start = time.perf_counter()
-                for _ in range(steps):
-                    step().asnumpy()              # force completion inside the timed region
-                times.append(time.perf_counter() - start)
-            return steps / statistics.median(times)
+        def flatten_size(image_size):
+            side = image_size
+            for _ in range(2):                 # (valid 5x5 conv, 2x2 pool) twice
+                side = (side - 5 + 1) // 2
+            return 16 * side * side
     '''
 
     def reference(self):
-        def steady_rate(step, steps, repeats):
-            step().asnumpy()
-            times = []
-            for _ in range(repeats):
-                start = time.perf_counter()
-                for _ in range(steps):
-                    step().asnumpy()
-                times.append(time.perf_counter() - start)
-            return steps / statistics.median(times)
+        return (lambda image_size: lenet_flatten_size(image_size),)
 
-        return (steady_rate,)
-
-    def _check(self, steady_rate):
-        work = 0.005
-        true_rate = 1 / work
-        got = self.call(steady_rate, _fake_step(work_s=work), 8, 1)
-        if not isinstance(got, (int, float)) or isinstance(got, bool):
-            raise Incorrect(tr("steady_rate(...) returned {got!r}; return the steps per second as a number.", got=got))
-        if got > 2 * true_rate:
-            raise Incorrect(tr("for a step whose result takes {work_ms:.0f} ms to complete you measured {got:.0f} "
-                               "steps/s (at most {true_rate:.0f} is possible): the results were not forced. Call "
-                               ".asnumpy() on each result inside the timed region.",
-                               work_ms=1e3 * work, got=got, true_rate=true_rate))
-        if got < 0.3 * true_rate:
-            raise Incorrect(tr("with one repeat of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s "
-                               "(expected about {true_rate:.0f}): the first call, which takes 0.4 s here, is inside "
-                               "the timed region. Call step() once before starting the clock.",
-                               work_ms=1e3 * work, got=got, true_rate=true_rate))
+    def _check(self, flatten_size):
+        if not callable(flatten_size):
+            raise Incorrect(tr("`flatten_size` should be a function of the image size, got {got}.",
+                               got=describe(flatten_size)))
+        for size in (28, 32, 36, 29, 20, 64):
+            expected = lenet_flatten_size(size)
+            got = self.call(flatten_size, size)
+            if isinstance(got, (bool, np.bool_)) or not isinstance(got, (int, np.integer, float, np.floating)):
+                raise Incorrect(tr("flatten_size({size}) returned {got}; return a whole number (int).",
+                                   size=size, got=describe(got)))
+            if got == expected and isinstance(got, (float, np.floating)):
+                raise Incorrect(tr("flatten_size({size}) returned {got!r}, a float; expected the int {expected}.",
+                                   size=size, got=got, expected=expected))
+            if got == expected:
+                continue
+            side = int(round(np.sqrt(expected // 16)))
+            hint = ""
+            if got == 400 and size != 32:
+                hint = tr(" (400 is the size for 32x32 inputs.)")
+            elif got == side * side:
+                hint = tr(" ({got} is the size of one channel.)", got=got)
+            elif got == 16 * (((size - 5) // 2 - 5) // 2) ** 2:
+                hint = tr(" (That is the size if each convolution removed 5 pixels per side length instead of 4.)")
+            elif got == 16 * (size // 4) ** 2:
+                hint = tr(" (That is the size with padded convolutions, which keep the side length.)")
+            elif isinstance(got, (float, np.floating)):
+                hint = tr(" (A float: the pooled side lengths were not rounded down.)")
+            raise Incorrect(tr("flatten_size({size}): expected {expected} (16 channels x {side} x {side}), "
+                               "got {got!r}.{hint}", size=size, expected=expected, side=side, got=got, hint=hint))
 
 
 # ----------------------------------------------------------------------------------------------
-# q2: recompilations from per-call times
+# q2: batch norm and dropout
 # ----------------------------------------------------------------------------------------------
 
-#: (per-call seconds, the calls that compiled, what the trace is about)
-_TRACES = [
-    ([1.2, 0.010, 0.011, 1.1, 0.010, 0.012, 0.010, 0.009], [0, 3], N_("one recompilation at call 3")),
-    ([0.8, 0.010, 0.045, 0.011, 0.050, 0.010, 0.012, 0.011], [0],
-     N_("a busy machine: calls 2 and 4 are 5x slower but nowhere near a compilation")),
-    ([2.0, 1.9, 2.1, 0.02, 0.02, 0.02, 0.021, 0.02, 0.019], [0, 1, 2], N_("three new shapes first, then steady")),
-    ([0.5] + [0.004] * 9, [0], N_("only the first call compiled")),
-]
+def _drop_rate(cell) -> float:
+    """The fraction a MindSpore ``nn.Dropout`` zeroes (``p``, or 1 - the deprecated ``keep_prob``)."""
+    p = getattr(cell, "p", None)
+    return float(p) if p is not None else 1.0 - float(cell.keep_prob)
 
 
-class FindCompiles(Exercise):
-    names = ("find_compiles",)
-    title = "recompilations from per-call times"
-    hint_text = ("The first call always compiles; take its time as 'what a compilation costs here'. Take the median "
-                 "of all calls as the steady step. A call compiled if it is far above the steady step AND a "
-                 "sizeable fraction of the first call (e.g. over 5x the median and over 30% of call 0). Return "
-                 "the list of indices.")
-    solution_text = '''
-        def find_compiles(times):
-            steady = statistics.median(times)
-            return [i for i, t in enumerate(times) if t > 5 * steady and t > 0.3 * times[0]]
-    '''
+class LeNetBatchNorm(Exercise):
+    names = ("LeNet5BN",)
+    title = "add batch normalisation and dropout"
+    hint_text = (
+        "Start from the LeNet5 of this notebook. In __init__ add self.bn1 = nn.BatchNorm2d(6) and "
+        "self.bn2 = nn.BatchNorm2d(16) (num_features = the convolution's output channels) and "
+        "self.dropout = nn.Dropout(p=dropout) (p is the fraction dropped). In construct: "
+        "x = self.pool(self.relu(self.bn1(self.conv1(x)))), the same with conv2/bn2, flatten, fc1, relu, "
+        "fc2, relu, then x = self.dropout(x) right before self.fc3(x).")
+    @property
+    def solution_text(self) -> str:
+        return inspect.getsource(_lenet5bn_solution())  # the reference itself, so the two cannot differ
 
     def reference(self):
-        def find_compiles(times):
-            steady = statistics.median(times)
-            return [i for i, t in enumerate(times) if t > 5 * steady and t > 0.3 * times[0]]
+        return (_lenet5bn_solution(),)
 
-        return (find_compiles,)
+    def _check(self, LeNet5BN):
+        import mindspore as ms
+        from mindspore import nn
 
-    def _check(self, find_compiles):
-        if not callable(find_compiles):
-            raise Incorrect(tr("find_compiles should be a function of the per-call times, got {type}.",
-                               type=type(find_compiles).__name__))
-        for times, expected, about in _TRACES:
-            got = self.call(find_compiles, list(times))
-            if isinstance(got, (int, float)) and not isinstance(got, bool):
-                raise Incorrect(tr("find_compiles({times}) returned the number {got!r}; return the list of call "
-                                   "indices that compiled (expected {expected}).", times=times, got=got,
-                                   expected=expected))
+        if not isinstance(LeNet5BN, type) or not issubclass(LeNet5BN, nn.Cell):
+            raise Incorrect(tr("`LeNet5BN` should be a class derived from nn.Cell, got {got}.",
+                               got=describe(LeNet5BN)))
+        try:
+            net = self.call(LeNet5BN, num_classes=10, dropout=0.3)
+        except TypeError as exc:
+            raise Incorrect(tr("LeNet5BN(num_classes=10, dropout=0.3) failed: {error}.", error=exc)) from None
+        cells = [c for _, c in net.cells_and_names()]
+        bns = [c for c in cells if isinstance(c, (nn.BatchNorm2d, nn.BatchNorm1d))]
+        bn2d = [c for c in bns if isinstance(c, nn.BatchNorm2d)]
+        if not bns:
+            raise Incorrect(tr("LeNet5BN() has no batch normalisation layer among its cells; expected two "
+                               "nn.BatchNorm2d layers."))
+        if len(bn2d) != 2 or len(bns) != 2:
+            raise Incorrect(tr("expected exactly two nn.BatchNorm2d layers (one per convolution), found "
+                               "{n2d} BatchNorm2d and {n1d} BatchNorm1d.", n2d=len(bn2d), n1d=len(bns) - len(bn2d)))
+        sizes = sorted(int(c.num_features) for c in bn2d)
+        if sizes != [6, 16]:
+            raise Incorrect(tr("the batch-norm layers normalise {sizes} channels; expected [6, 16], the "
+                               "convolutions' output channels.", sizes=sizes))
+        drops = [c for c in cells if isinstance(c, nn.Dropout)]
+        if len(drops) != 1:
+            raise Incorrect(tr("expected one nn.Dropout layer (before the last Dense layer), found {n}.",
+                               n=len(drops)))
+        rate = _drop_rate(drops[0])
+        if not np.isclose(rate, 0.3):
+            hint = tr(" (0.70 is the fraction kept.)") if np.isclose(rate, 0.7) else ""
+            raise Incorrect(tr("LeNet5BN(dropout=0.3) drops a fraction {rate:.2f} of the activations; "
+                               "expected 0.30.{hint}", rate=rate, hint=hint))
+        convs = [c for c in cells if isinstance(c, nn.Conv2d)]
+        denses = [c for c in cells if isinstance(c, nn.Dense)]
+        if len(convs) != 2 or len(denses) != 3:
+            raise Incorrect(tr("keep LeNet-5's layers: 2 convolutions and 3 Dense layers (found {convs} and "
+                               "{denses}).", convs=len(convs), denses=len(denses)))
+        if sorted(d.in_channels for d in denses)[-1] != 256:
+            raise Incorrect(tr("the first Dense layer should take 16 * 4 * 4 = 256 features for 28x28 inputs, "
+                               "got {got}.", got=[d.in_channels for d in denses]))
+
+        x = ms.Tensor(np.random.default_rng(0).normal(size=(4, 1, 28, 28)).astype(np.float32))
+        net.set_train(False)
+        out = to_numpy(net(x))
+        if out.shape != (4, 10):
+            raise Incorrect(tr("LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {shape}; "
+                               "expected (4, 10).", shape=out.shape))
+        again = to_numpy(net(x))
+        if not np.allclose(out, again):
+            raise Incorrect(tr("in evaluation mode (net.set_train(False)) two calls of LeNet5BN(dropout=0.3) on the "
+                               "same input differ by up to {difference:.3g}; expected identical outputs.",
+                               difference=np.abs(out - again).max()))
+        net.set_train(True)
+        first, second = to_numpy(net(x)), to_numpy(net(x))
+        if np.allclose(first, second):
+            raise Incorrect(tr("in training mode (net.set_train(True)) two calls of LeNet5BN(dropout=0.3) on the "
+                               "same input gave the same output; expected dropout to make them differ."))
+        n10 = self.call(LeNet5BN, num_classes=3)
+        n10.set_train(False)
+        if to_numpy(n10(x)).shape != (4, 3):
+            raise Incorrect(tr("LeNet5BN(num_classes=3)(x) for x of shape (4, 1, 28, 28) returned shape "
+                               "{shape}; expected (4, 3).", shape=to_numpy(n10(x)).shape))
+
+
+@functools.lru_cache(maxsize=None)
+def _lenet5bn_solution():
+    from mindspore import nn
+
+    class LeNet5BN(nn.Cell):
+        def __init__(self, num_classes=10, dropout=0.5):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
+            self.bn1 = nn.BatchNorm2d(6)
+            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+            self.bn2 = nn.BatchNorm2d(16)
+            self.relu = nn.ReLU()
+            self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+            self.flatten = nn.Flatten()
+            self.fc1 = nn.Dense(16 * 4 * 4, 120)    # 256 features for 28x28 inputs
+            self.fc2 = nn.Dense(120, 84)
+            self.dropout = nn.Dropout(p=dropout)
+            self.fc3 = nn.Dense(84, num_classes)
+
+        def construct(self, x):
+            x = self.pool(self.relu(self.bn1(self.conv1(x))))
+            x = self.pool(self.relu(self.bn2(self.conv2(x))))
+            x = self.flatten(x)
+            x = self.relu(self.fc1(x))
+            x = self.relu(self.fc2(x))
+            return self.fc3(self.dropout(x))
+
+    return LeNet5BN
+
+
+# ----------------------------------------------------------------------------------------------
+# q3: the evaluation loop
+# ----------------------------------------------------------------------------------------------
+
+#: Which of the ten fixed images get their network's prediction as label (the others a wrong one).
+#: With batch_size=4 the batches are [0:4], [4:8], [8:10]: per-batch accuracies 1.0, 0.5, 0.0 average
+#: to 0.5, while the true accuracy is 6 / 10 = 0.6; the first batch alone would say 1.0.
+_CORRECT = (0, 1, 2, 3, 4, 5)
+
+
+def fixed_eval_case(seed: int = 0):
+    """(network, images, labels, expected accuracy): a LeNet5BN with fixed weights and batch-norm
+    statistics, ten fixed images, and labels chosen so that exactly six predictions are right.
+
+    The network behaves differently in training mode (batch statistics, dropout), so a loop that
+    forgets ``set_train(False)`` gets other predictions. Fresh objects on every call: a training-mode
+    forward pass changes the batch-norm running statistics.
+    """
+    import mindspore as ms
+
+    rng = np.random.default_rng(seed)
+    net = _recording_lenet5bn()(num_classes=10, dropout=0.5)
+    for param in net.get_parameters():
+        shape = tuple(param.shape)
+        if param.name.endswith("variance"):
+            value = rng.uniform(0.5, 2.0, size=shape)
+        elif param.name.endswith("gamma"):
+            value = rng.uniform(0.8, 1.2, size=shape)
+        elif param.name.endswith(("mean", "beta", "bias")):
+            value = rng.normal(0.0, 0.1, size=shape)
+        else:
+            fan_in = int(np.prod(shape[1:])) or 1
+            value = rng.normal(0.0, np.sqrt(2.0 / fan_in), size=shape)
+        param.set_data(ms.Tensor(value.astype(np.float32)))
+    images = rng.normal(size=(10, 1, 28, 28)).astype(np.float32)
+    net.set_train(False)
+    # Random weights favour one class for every input; centring the last layer's output over these
+    # ten images spreads the predictions over several classes.
+    logits = net(ms.Tensor(images)).asnumpy()
+    net.fc3.bias.copy_(ms.Tensor((net.fc3.bias.asnumpy() - logits.mean(axis=0)).astype(np.float32)))
+    predictions = net(ms.Tensor(images)).asnumpy().argmax(axis=1)
+    labels = np.array([p if i in _CORRECT else (p + 1 + i % 9) % 10 for i, p in enumerate(predictions)],
+                      dtype=np.int32)
+    net.set_train(True)  # as it is after training: the loop must switch it to evaluation mode
+    net.calls_in_training_mode = 0
+    return net, images, labels, len(_CORRECT) / len(labels)
+
+
+@functools.lru_cache(maxsize=None)
+def _recording_lenet5bn():
+    class RecordingLeNet5BN(_lenet5bn_solution()):
+        """Counts the forward passes made in training mode (a loop that forgot ``set_train(False)``)."""
+
+        calls_in_training_mode = 0
+
+        def __call__(self, *args, **kwargs):
+            if self.training:
+                self.calls_in_training_mode += 1
+            return super().__call__(*args, **kwargs)
+
+    return RecordingLeNet5BN
+
+
+class EvaluationLoop(Exercise):
+    names = ("evaluate_accuracy",)
+    title = "an evaluation loop"
+    hint_text = (
+        "network.set_train(False) first (dropout off, batch norm uses its running statistics). Then loop "
+        "over start = 0, batch_size, 2 * batch_size, ...: logits = network(ms.Tensor(images[start:start + "
+        "batch_size])); predictions = logits.asnumpy().argmax(axis=1); count how many equal "
+        "labels[start:start + batch_size]. Return the total count divided by len(labels) (a fraction, not a "
+        "percentage), and do not average per-batch accuracies: the last batch may be smaller.")
+    @property
+    def solution_text(self) -> str:
+        source = inspect.getsource(_evaluate_accuracy_solution)
+        return source.replace("_evaluate_accuracy_solution", "evaluate_accuracy")
+
+    def reference(self):
+        return (_evaluate_accuracy_solution,)
+
+    def _check(self, evaluate_accuracy):
+        if not callable(evaluate_accuracy):
+            raise Incorrect(tr("`evaluate_accuracy` should be a function, got {got}.",
+                               got=describe(evaluate_accuracy)))
+        for batch_size in (4, 3):
+            net, images, labels, expected = fixed_eval_case()
+            what = tr("evaluate_accuracy(network, images, labels, batch_size={batch_size}) on the fixed ten images",
+                      batch_size=batch_size)
+            got = self.call(evaluate_accuracy, net, images, labels, batch_size=batch_size)
             try:
-                got = sorted(int(i) for i in got)
-            except TypeError:
-                raise Incorrect(tr("find_compiles(...) returned {got!r}; return a list of call indices.",
-                                   got=got)) from None
-            if got != expected:
-                extra = ""
-                if 0 not in got:
-                    extra = tr(" The first call (index 0) always compiles.")
-                elif set(got) > set(expected):
-                    extra = tr(" A call a few times slower than the others is noise, not a compilation.")
-                raise Incorrect(tr("for per-call seconds {times} ({about}) expected {expected}, got {got}.{extra}",
-                                   times=times, about=tr(about), expected=expected, got=got, extra=extra))
+                value = float(to_numpy(got))
+            except (TypeError, ValueError):
+                raise Incorrect(tr("{what} returned {got}; return one number, the accuracy.",
+                                   what=what, got=describe(got))) from None
+            if np.isclose(value, expected):
+                continue
+            hint = ""
+            if net.calls_in_training_mode:
+                hint = tr(" The network was in training mode while it predicted (the network was handed over "
+                          "in training mode).")
+            elif np.isclose(value, 100 * expected):
+                hint = tr(" (100 times the fraction.)")
+            elif np.isclose(value, expected * len(labels)):
+                hint = tr(" (The number of correct predictions, not the fraction.)")
+            elif batch_size == 4 and np.isclose(value, 0.5):
+                hint = tr(" (The mean of the per-batch accuracies 1.0, 0.5 and 0.0; the last batch has 2 images.)")
+            elif batch_size in (3, 4) and np.isclose(value, 1.0):
+                hint = tr(" (The accuracy of the first batch alone.)")
+            raise Incorrect(tr("{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}",
+                               what=what, expected=expected, value=value, hint=hint))
 
 
-# ----------------------------------------------------------------------------------------------
-# q3: faster beyond the noise floor
-# ----------------------------------------------------------------------------------------------
+def _evaluate_accuracy_solution(network, images, labels, batch_size=4):
+    import mindspore as ms
 
-def _timing(name: str, steps_per_s: float, spread: float = 0.01):
-    from course_utils.bench import Timing
-
-    per_repeat = [10 / (steps_per_s * f) for f in (1 - spread, 1.0, 1 + spread)]
-    return Timing(name, 1.0, [], per_repeat, 10)
-
-
-class FasterVariant(Exercise):
-    names = ("faster_variant",)
-    title = "faster beyond the noise floor"
-    solution_text = '''
-        def faster_variant(a, b, noise_pct):
-            fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
-            if 100 * (fast.steps_per_s / slow.steps_per_s - 1) <= noise_pct:
-                return None
-            return fast.name
-    '''
-
-    hint_text = ("Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is "
-                 "a percentage; if it is not larger than noise_pct, return None. Otherwise return the name of the "
-                 "faster one (Timing.name).")
-
-    def reference(self):
-        def faster_variant(a, b, noise_pct):
-            fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
-            if 100 * (fast.steps_per_s / slow.steps_per_s - 1) <= noise_pct:
-                return None
-            return fast.name
-
-        return (faster_variant,)
-
-    def _check(self, faster_variant):
-        if not callable(faster_variant):
-            raise Incorrect(tr("faster_variant should be a function, got {type}.",
-                               type=type(faster_variant).__name__))
-        cases = [(("cell", 120.0), ("functional", 100.0), 5.0, "cell"),
-                 (("cell", 100.0), ("functional", 130.0), 5.0, "functional"),
-                 (("cell", 104.0), ("functional", 100.0), 5.0, None),
-                 (("cell", 100.0), ("functional", 104.0), 5.0, None),
-                 (("cell", 120.0), ("functional", 100.0), 25.0, None)]
-        for (na, ra), (nb, rb), noise, expected in cases:
-            got = self.call(faster_variant, _timing(na, ra), _timing(nb, rb), noise)
-            if got != expected:
-                what = tr("{a} at {ra:g} steps/s vs {b} at {rb:g} steps/s with a noise floor of {noise:g}%",
-                          a=na, ra=ra, b=nb, rb=rb, noise=noise)
-                why = ""
-                if expected is None and got in (na, nb):
-                    why = tr(" The difference, {diff:.0f}%, is not beyond the noise floor: return None.",
-                             diff=100 * (max(ra, rb) / min(ra, rb) - 1))
-                elif got is None:
-                    why = tr(" The difference is beyond the noise floor: name the faster one.")
-                raise Incorrect(tr("{what}: expected {expected!r}, got {got!r}.{why}", what=what, expected=expected,
-                                   got=got, why=why))
+    network.set_train(False)
+    correct = 0
+    for start in range(0, len(images), batch_size):
+        logits = network(ms.Tensor(images[start:start + batch_size]))
+        predictions = logits.asnumpy().argmax(axis=1)
+        correct += int((predictions == labels[start:start + batch_size]).sum())
+    return correct / len(labels)
 
 
-q1 = SteadyRate()
-q2 = FindCompiles()
-q3 = FasterVariant()
+q1 = FlattenSize()
+q2 = LeNetBatchNorm()
+q3 = EvaluationLoop()
+__all__ = ["q1", "q2", "q3", "fixed_eval_case"]
 register(globals(), "05")

@@ -1,469 +1,213 @@
-"""Exercises of notebook 07 (the capstone): checks that look at the learner's training script from the outside.
+"""Exercises of notebook 07 (the performance lab).
 
-The learner's answer is a file, ``MY_SCRIPT`` in the notebook (a path). Every check runs it as a terminal would,
-``python MY_SCRIPT --data-dir ... --out <temporary folder> ...``, in a fresh process with a deadline, then reads
-what it left behind:
-
-q1 it runs, prints and logs a line per epoch, and writes an atomic checkpoint with the optimizer state;
-q2 stopped with ``--stop-after`` and restarted with ``--resume``, it really continues (position, optimizer state,
-   weights) instead of starting over;
-q3 it learns: ``TARGET_ACCURACY`` on the first 2,000 test images after a small run;
-q4 its ``model.mindir`` loads with ``mindspore.load`` + ``nn.GraphCell``, takes any batch size, does not depend
-   on the batch (eval mode), and scores what the log says.
-
-The contract the script must keep is in the docstring of ``notebooks/scripts/capstone_reference.py``, which
-passes every check (``tests/test_exercises_nb07.py``). A script that still contains the blank ``____`` is "not
-attempted" (the message lists the TODOs with blanks left), found without running it. Runs are cached per script
-content and arguments, so q4 reuses q1's run while the file is unchanged.
-
-Why one module of ~470 lines: the four checks share the machinery that runs the script and reads its log and
-checkpoints (the first half); it exists for them alone, as one lesson's exercise module.
+q1 ``steady_rate``: a steady-state rate, by hand (warm-up apart, completion forced, median of repeats).
+q2 ``find_compiles``: which calls of a step compiled, from per-call seconds alone; the notebook then
+   applies it to the per-call times of a real MindSpore step whose batch shape changes.
+q3 ``faster_variant``: which of two timed step variants is faster *beyond the noise floor*; the
+   notebook applies it to two real MindSpore steps timed with ``bench.compare``.
 """
 
 from __future__ import annotations
 
-import ast
-import dataclasses
-import hashlib
-import io
-import json
-import re
-import shutil
-import subprocess
-import sys
-import tempfile
+import statistics
 import time
-import tokenize
-from pathlib import Path
 
-import numpy as np
-
-from course_utils import ROOT, data, distributed
-from course_utils.exercises import Exercise, Incorrect, NotAttempted, register
-from course_utils.i18n import tr
-
-REFERENCE = ROOT / "notebooks" / "scripts" / "capstone_reference.py"
-SKELETON = ROOT / "notebooks" / "scripts" / "capstone_skeleton.py"
-CHECKPOINT, LOG, MODEL = "checkpoint.ckpt", "log.jsonl", "model.mindir"
-LOG_KEYS = ("epoch", "global_step", "train_loss", "test_accuracy")
-#: q3: this test accuracy on the first SMALL_TEST test images after SMALL_RUN
-TARGET_ACCURACY = 0.93
-SMALL_TEST = 2000
-SMALL_RUN = ("--epochs", "2", "--train-subset", "6400", "--test-subset", str(SMALL_TEST))
-#: q1, q2, q4: 8 steps per epoch
-TINY_RUN = ("--epochs", "2", "--batch-size", "32", "--train-subset", "256", "--test-subset", "256")
-TINY_STEPS_PER_EPOCH, STOP_AFTER = 8, 12
-#: seconds one run of the learner's script may take (generous: a busy 2-core machine)
-TIMEOUT_S = 900.0
+from course_utils.exercises import Exercise, Incorrect, register
+from course_utils.i18n import N_, tr
 
 
-# ---- looking at the file --------------------------------------------------------------------------------
+class _Lazy:
+    """A result whose work happens when it is read, like a tensor from an asynchronous step."""
 
-def blanks_left(source: str) -> list:
-    """The TODO numbers (as text, e.g. "3") whose code still holds the blank ``____``; "?" before any TODO."""
-    todo, left = "?", []
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return ["?"] if "____" in source else []
-    for tok in tokens:
-        if tok.type == tokenize.COMMENT:
-            m = re.search(r"TODO\((\d+)\)", tok.string)
-            if m:
-                todo = m.group(1)
-        elif tok.type == tokenize.NAME and tok.string == "____" and todo not in left:
-            left.append(todo)
-    return left
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+
+    def asnumpy(self):
+        time.sleep(self.seconds)
+        return 0.0
 
 
-def _read_script(script) -> tuple:
-    """(path, source) of the learner's script, or NotAttempted / Incorrect saying what is wrong with the file."""
-    if script is None or str(script).strip() == "":
-        raise NotAttempted(tr("set MY_SCRIPT to the path of your script, run that cell, then check again."))
-    path = Path(script).expanduser()
-    if not path.is_file():
-        raise NotAttempted(tr("there is no file {path!r} yet: run the cell that copies the skeleton, "
-                              "fill in the TODOs, then check again.", path=str(path)))
-    source = path.read_text(encoding="utf-8")
-    left = blanks_left(source)
-    if left:
-        left = sorted(left, key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0))
-        raise NotAttempted(tr("{name} still has blanks ____ in TODO {todos}: fill them in, "
-                              "save the file, then check again.", name=path.name, todos=", ".join(left)))
-    try:
-        tree = ast.parse(source, filename=str(path))
-    except SyntaxError as exc:
-        raise Incorrect(tr("{name} does not parse: {error} on line {line}: {text!r}", name=path.name,
-                           error=exc.msg, line=exc.lineno, text=(exc.text or "").strip())) from None
-    for node in ast.walk(tree):
-        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                 [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-        if any(n.split(".")[0] == "course_utils" for n in names):
-            raise Incorrect(tr("{name} imports course_utils (line {line}): the capstone script must stand "
-                               "alone, with MindSpore and NumPy only, so that it runs outside the course.",
-                               name=path.name, line=node.lineno))
-    return path, source
+def _fake_step(compile_s: float = 0.4, work_s: float = 0.005):
+    """First call sleeps ``compile_s`` (a compilation); every call returns a lazy result worth ``work_s``."""
+    calls = []
+
+    def step():
+        if not calls:
+            time.sleep(compile_s)
+        calls.append(1)
+        return _Lazy(work_s)
+
+    return step
 
 
-def renames_a_file(source: str) -> bool:
-    """Whether the code calls os.replace / os.rename, or Path.replace / Path.rename (one argument, unlike
-    str.replace): the last step of an atomic write. Comments and docstrings do not count."""
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and \
-                node.func.attr in ("replace", "rename"):
-            owner = node.func.value
-            if (isinstance(owner, ast.Name) and owner.id == "os") or len(node.args) + len(node.keywords) == 1:
-                return True
-    return False
-
-
-# ---- running it -----------------------------------------------------------------------------------------
-
-@dataclasses.dataclass
-class Run:
-    """One run of the learner's script: the command, what it printed, and its output folder."""
-
-    command: list
-    returncode: int
-    stdout: str
-    stderr: str
-    out: Path
-    seconds: float
-
-    @property
-    def shown(self) -> str:
-        """The command as the learner would type it, with DATA and OUT for the two folders."""
-        args = list(self.command[2:])
-        for flag, label in (("--data-dir", "DATA"), ("--out", "OUT")):
-            if flag in args:
-                args[args.index(flag) + 1] = label
-        return "python " + " ".join([Path(self.command[1]).name] + args)
-
-    def log(self) -> list:
-        return read_log(self.out / LOG)
-
-
-_CACHE: dict = {}
-_WORKDIR: list = []
-
-
-def _workdir() -> Path:
-    if not _WORKDIR:
-        import atexit
-
-        _WORKDIR.append(Path(tempfile.mkdtemp(prefix="capstone-checks-")))
-        atexit.register(shutil.rmtree, _WORKDIR[0], True)
-    return _WORKDIR[0]
-
-
-def run_script(path: Path, args, out: Path = None, timeout: float = TIMEOUT_S) -> Run:
-    """Run ``python path --data-dir <MNIST> --out <out> args`` with the course's environment, in ``out``."""
-    out = out or Path(tempfile.mkdtemp(prefix="run-", dir=_workdir()))
-    out.mkdir(parents=True, exist_ok=True)
-    # Resolved here, in the kernel's folder: the script runs with ``out`` as its working directory.
-    script = Path(path).resolve()
-    command = [sys.executable, str(script), "--data-dir", str(data.ensure_mnist()), "--out", str(out), *map(str, args)]
-    started = time.perf_counter()
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=out,
-                              env=distributed.msrun_env())
-    except subprocess.TimeoutExpired as exc:
-        text = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
-        raise Incorrect(tr("`python {name} {args}` did not finish within {timeout:.0f} s; last output: {output}",
-                           name=path.name, args=" ".join(map(str, args)), timeout=timeout,
-                           output=_tail(text) or tr("(nothing)"))) from None
-    return Run(command, done.returncode, done.stdout, done.stderr, out, time.perf_counter() - started)
-
-
-def cached_run(path: Path, source: str, args) -> Run:
-    key = (hashlib.sha256(source.encode()).hexdigest(), tuple(map(str, args)))
-    if key not in _CACHE or not _CACHE[key].out.is_dir():
-        _CACHE[key] = run_script(path, args)
-    return _CACHE[key]
-
-
-def _tail(text: str, lines: int = 3) -> str:
-    kept = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    return " | ".join(kept[-lines:])
-
-
-def expect_success(run: Run, what: str = "") -> None:
-    if run.returncode == 0:
-        return
-    error = _tail(run.stderr, 1) or _tail(run.stdout, 1) or tr("(no output)")
-    where = re.findall(r'File "([^"]+)", line (\d+)', run.stderr)
-    at = tr(" (raised at {file}, line {line})", file=Path(where[-1][0]).name, line=where[-1][1]) if where else ""
-    raise Incorrect(tr("`{command}`{what} failed with exit code {code}: {error}{at}", command=run.shown, what=what,
-                       code=run.returncode, error=error, at=at))
-
-
-def read_log(path: Path) -> list:
-    """The JSON objects of a JSON-lines log; Incorrect if a line is not JSON."""
-    if not path.is_file():
-        return []
-    records = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            raise Incorrect(tr("line {n} of {log} is not JSON: {text!r}", n=n, log=LOG, text=line[:80])) from None
-    return records
-
-
-def read_checkpoint(path: Path) -> dict:
-    """{name: NumPy array} of a checkpoint; Incorrect naming the file if MindSpore cannot read it."""
-    import mindspore as ms
-
-    if not path.is_file():
-        raise Incorrect(tr("no {name} in the output folder after the run.", name=path.name))
-    try:
-        stored = ms.load_checkpoint(str(path))
-    except Exception as exc:  # any failure to read is the learner's to see
-        raise Incorrect(tr("{name} is not a checkpoint MindSpore can read: {error}", name=path.name,
-                           error=str(exc).strip().splitlines()[0])) from None
-    return {k: v.asnumpy() for k, v in stored.items() if hasattr(v, "asnumpy")}
-
-
-def _position(ckpt: dict, name: str) -> tuple:
-    missing = [k for k in ("epoch", "step_in_epoch") if k not in ckpt]
-    if missing:
-        raise Incorrect(tr("{name} has no {entries} entry: the checkpoint must say where training stood (the epoch "
-                           "in progress, 0-based, and how many of its steps are done).", name=name,
-                           entries=tr(" and no ").join(missing)))
-    if "global_step" not in ckpt:
-        raise Incorrect(tr("{name} has no optimizer state (no global_step, no moments): it holds the weights only, "
-                           "so a resumed run would restart the optimizer from scratch.", name=name))
-    return int(ckpt["epoch"]), int(ckpt["step_in_epoch"]), int(np.asarray(ckpt["global_step"]).reshape(-1)[0])
-
-
-def _epochs(records: list) -> list:
-    return [r.get("epoch") for r in records]
-
-
-# ---- the checks -----------------------------------------------------------------------------------------
-
-def _source_of(*names: str) -> str:
-    """The reference script's functions ``names``, as they are in the file (a solution cannot drift)."""
-    source = REFERENCE.read_text(encoding="utf-8")
-    tree = ast.parse(source)
-    found = {n.name: ast.get_source_segment(source, n) for n in tree.body if isinstance(n, ast.FunctionDef)}
-    return "\n\n\n".join(found[n] for n in names)
-
-
-class _ScriptExercise(Exercise):
-    names = ("MY_SCRIPT",)
-    solution_functions: tuple = ()
-    #: for the instructor edition (``course_utils.solutions``): the learner's file, filled with the reference
-    solution_files = {"my_capstone.py": "scripts/capstone_reference.py"}
+class SteadyRate(Exercise):
+    names = ("steady_rate",)
+    title = "a steady-state rate"
+    hint_text = ("Call step() once before the clock starts (that call compiles). Then, for each repeat: read "
+                 "time.perf_counter(), run `steps` calls and call .asnumpy() on every result, read the clock again. "
+                 "Return steps / statistics.median(repeat_times).")
+    solution_text = '''
+        def steady_rate(step, steps, repeats):
+            step().asnumpy()                      # warm-up: the first call compiles, not timed
+            times = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                for _ in range(steps):
+                    step().asnumpy()              # force completion inside the timed region
+                times.append(time.perf_counter() - start)
+            return steps / statistics.median(times)
+    '''
 
     def reference(self):
-        return (str(REFERENCE),)
+        def steady_rate(step, steps, repeats):
+            step().asnumpy()
+            times = []
+            for _ in range(repeats):
+                start = time.perf_counter()
+                for _ in range(steps):
+                    step().asnumpy()
+                times.append(time.perf_counter() - start)
+            return steps / statistics.median(times)
 
-    #: (first, last): also show the reference's lines from the one containing `first` to the one containing `last`
-    solution_lines: tuple = ()
+        return (steady_rate,)
 
-    @property
-    def solution_text(self) -> str:
-        text = tr("# from {path}", path=REFERENCE.relative_to(ROOT)) + "\n\n" + _source_of(*self.solution_functions)
-        if self.solution_lines:
-            lines = REFERENCE.read_text(encoding="utf-8").splitlines()
-            first, last = self.solution_lines
-            start = next(i for i, line in enumerate(lines) if first in line)
-            end = next(i for i, line in enumerate(lines) if i >= start and last in line)
-            text += "\n\n\n" + tr("# in main():") + "\n" + "\n".join(lines[start:end + 1])
-        return text
-
-
-class RunsLogsCheckpoints(_ScriptExercise):
-    title = "runs, logs every epoch, checkpoints atomically"
-    hint_text = ("Run it yourself in a terminal first, in the notebooks folder: python my_capstone.py --data-dir "
-                 "../data/mnist --out runs/try " + " ".join(TINY_RUN) +
-                 ". After each epoch: save the training step (it holds the network and the optimizer) with "
-                 "append_dict={'epoch': ..., 'step_in_epoch': ...} to a temporary name, fsync, os.replace it over "
-                 "checkpoint.ckpt; then append one JSON line to log.jsonl and print one line.")
-    solution_functions = ("save_checkpoint", "append_log")
-
-    def _check(self, script):
-        path, source = _read_script(script)
-        if not renames_a_file(source):
-            raise Incorrect(tr("{name} never renames a file (os.replace): a checkpoint written in place is lost "
-                               "when the process dies in the middle of writing it.", name=path.name))
-        run = cached_run(path, source, TINY_RUN)
-        expect_success(run)
-        records = run.log()
-        if not records:
-            raise Incorrect(tr("`{command}` wrote no {log} (one JSON object per finished epoch) in --out.",
-                               command=run.shown, log=LOG))
-        missing = [k for k in LOG_KEYS if k not in records[0]]
-        if missing:
-            raise Incorrect(tr("the first line of {log} lacks {missing}; it has {keys}.", log=LOG, missing=missing,
-                               keys=sorted(records[0])))
-        if _epochs(records) != [1, 2]:
-            raise Incorrect(tr("`{command}` (2 epochs) logged the epochs {epochs}, expected [1, 2].",
-                               command=run.shown, epochs=_epochs(records)))
-        printed = [ln for ln in run.stdout.splitlines() if re.search(r"\bepoch\b", ln, re.I)]
-        if len(printed) < 2:
-            raise Incorrect(tr("`{command}` printed {n} line(s) mentioning the epoch; expected one per epoch. Its "
-                               "output: {output}", command=run.shown, n=len(printed),
-                               output=_tail(run.stdout) or tr("(nothing)")))
-        ckpt = read_checkpoint(run.out / CHECKPOINT)
-        epoch, step, global_step = _position(ckpt, CHECKPOINT)
-        if (epoch, step) != (2, 0):
-            raise Incorrect(tr("after 2 finished epochs the checkpoint says epoch={epoch}, step_in_epoch={step}; "
-                               "expected epoch=2, step_in_epoch=0 (the next epoch to run, none of its steps done).",
-                               epoch=epoch, step=step))
-        if global_step != 2 * TINY_STEPS_PER_EPOCH:
-            raise Incorrect(tr("after 2 epochs of {steps} steps the optimizer's global_step in the checkpoint is "
-                               "{got}, expected {expected}.", steps=TINY_STEPS_PER_EPOCH, got=global_step,
-                               expected=2 * TINY_STEPS_PER_EPOCH))
-        stray = sorted(p.name for p in run.out.iterdir() if p.name not in (CHECKPOINT, LOG, MODEL))
-        if stray:
-            raise Incorrect(tr("the run left {stray} in --out: temporary files should be renamed or removed.",
-                               stray=stray))
+    def _check(self, steady_rate):
+        work = 0.005
+        true_rate = 1 / work
+        got = self.call(steady_rate, _fake_step(work_s=work), 8, 1)
+        if not isinstance(got, (int, float)) or isinstance(got, bool):
+            raise Incorrect(tr("steady_rate(...) returned {got!r}; return the steps per second as a number.", got=got))
+        if got > 2 * true_rate:
+            raise Incorrect(tr("for a step whose result takes {work_ms:.0f} ms to complete you measured {got:.0f} "
+                               "steps/s (at most {true_rate:.0f} is possible): the results were not forced. Call "
+                               ".asnumpy() on each result inside the timed region.",
+                               work_ms=1e3 * work, got=got, true_rate=true_rate))
+        if got < 0.3 * true_rate:
+            raise Incorrect(tr("with one repeat of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s "
+                               "(expected about {true_rate:.0f}): the first call, which takes 0.4 s here, is inside "
+                               "the timed region. Call step() once before starting the clock.",
+                               work_ms=1e3 * work, got=got, true_rate=true_rate))
 
 
-class Resumes(_ScriptExercise):
-    title = "resumes after an interruption"
-    hint_text = ("On --resume, build everything as usual, copy the checkpoint's values into the training step's "
-                 "parameters (all of them: weights and optimizer state), read epoch and step_in_epoch, and start "
-                 "the epoch loop there; in the interrupted epoch, skip the batches already trained. Append to the "
-                 "log, do not start a new one.")
-    solution_functions = ("restore_checkpoint",)
-    solution_lines = ("    start_epoch, skip = 0, 0", "return 130 if stop else 0")
+# ----------------------------------------------------------------------------------------------
+# q2: recompilations from per-call times
+# ----------------------------------------------------------------------------------------------
 
-    def _check(self, script):
-        path, source = _read_script(script)
-        stop = TINY_RUN + ("--stop-after", str(STOP_AFTER))
-        first = run_script(path, stop)
-        expect_success(first)
-        epoch, step, global_step = _position(read_checkpoint(first.out / CHECKPOINT), CHECKPOINT)
-        expected = divmod(STOP_AFTER, TINY_STEPS_PER_EPOCH)
-        if _epochs(first.log()) != [1] or global_step != STOP_AFTER:
-            raise Incorrect(tr("`{command}` should stop after {stop} steps (in epoch 2, with {steps} steps per "
-                               "epoch); it logged the epochs {epochs} and its checkpoint counts {got} optimizer "
-                               "steps.", command=first.shown, stop=STOP_AFTER, steps=TINY_STEPS_PER_EPOCH,
-                               epochs=_epochs(first.log()), got=global_step))
-        if (epoch, step) != expected:
-            raise Incorrect(tr("after --stop-after {stop} the checkpoint says epoch={epoch}, step_in_epoch={step}; "
-                               "expected epoch={expected_epoch} (0-based), step_in_epoch={expected_step}.",
-                               stop=STOP_AFTER, epoch=epoch, step=step, expected_epoch=expected[0],
-                               expected_step=expected[1]))
-        stopped = read_checkpoint(first.out / CHECKPOINT)
-
-        resumed = run_script(path, TINY_RUN + ("--resume",), out=first.out)
-        expect_success(resumed, tr(" (the resume)"))
-        epochs = _epochs(resumed.log())
-        if epochs[:1] == [1] and epochs.count(1) > 1:
-            raise Incorrect(tr("after --resume the log starts again at epoch 1 ({epochs}): the run began from scratch "
-                               "instead of continuing where the checkpoint stood.", epochs=epochs))
-        if epochs != [1, 2]:
-            raise Incorrect(tr("after the stop and --resume the log has the epochs {epochs}, expected [1, 2] (the "
-                               "first epoch from before the stop, the second from the resumed run).", epochs=epochs))
-        final = read_checkpoint(first.out / CHECKPOINT)
-        _, _, total = _position(final, CHECKPOINT)
-        left = 2 * TINY_STEPS_PER_EPOCH - STOP_AFTER
-        if total == left:
-            raise Incorrect(tr("after resuming at step {stop} the optimizer's global_step is {total}: it counted "
-                               "only the steps of the resumed run, so the optimizer state (global_step, moments) was "
-                               "not restored from the checkpoint.", stop=STOP_AFTER, total=total))
-        if total != 2 * TINY_STEPS_PER_EPOCH:
-            raise Incorrect(tr("the run was stopped after {stop} of {steps} steps, so the resumed run should train "
-                               "{left} more; the optimizer's global_step ends at {total} ({after} steps after the "
-                               "resume). Were the batches already trained in the interrupted epoch trained again?",
-                               stop=STOP_AFTER, steps=2 * TINY_STEPS_PER_EPOCH, left=left, total=total,
-                               after=total - STOP_AFTER))
-        # the network's entries: not the optimizer's (moments, accumulators, powers, step) nor the position
-        weights = [k for k in stopped if not re.match(r"(moment|accum|stat\.|beta\d_power|global_step|"
-                                                      r"learning_rate|epoch$|step_in_epoch$)", k)]
-        if all(np.array_equal(stopped[k], final[k]) for k in weights if k in final):
-            raise Incorrect(tr("the weights after the resumed run are exactly the ones in the checkpoint it resumed "
-                               "from: it stepped the optimizer but training did not change the network."))
+#: (per-call seconds, the calls that compiled, what the trace is about)
+_TRACES = [
+    ([1.2, 0.010, 0.011, 1.1, 0.010, 0.012, 0.010, 0.009], [0, 3], N_("one recompilation at call 3")),
+    ([0.8, 0.010, 0.045, 0.011, 0.050, 0.010, 0.012, 0.011], [0],
+     N_("a busy machine: calls 2 and 4 are 5x slower but nowhere near a compilation")),
+    ([2.0, 1.9, 2.1, 0.02, 0.02, 0.02, 0.021, 0.02, 0.019], [0, 1, 2], N_("three new shapes first, then steady")),
+    ([0.5] + [0.004] * 9, [0], N_("only the first call compiled")),
+]
 
 
-class Learns(_ScriptExercise):
-    title = f"reaches {TARGET_ACCURACY:.0%} on a small run"
-    hint_text = ("If the loss falls but the test accuracy stays low, compare what the test images look like with "
-                 "what training sees (augmentation parameters, normalisation), and evaluate in eval mode. If the "
-                 "loss hardly falls, check the learning rate and that every batch reaches the step.")
-    solution_functions = ("build_dataset", "build_model", "evaluate")
-    solution_lines = ("    net = build_model()", "    state = train_step")
+class FindCompiles(Exercise):
+    names = ("find_compiles",)
+    title = "recompilations from per-call times"
+    hint_text = ("The first call always compiles; take its time as 'what a compilation costs here'. Take the median "
+                 "of all calls as the steady step. A call compiled if it is far above the steady step AND a "
+                 "sizeable fraction of the first call (e.g. over 5x the median and over 30% of call 0). Return "
+                 "the list of indices.")
+    solution_text = '''
+        def find_compiles(times):
+            steady = statistics.median(times)
+            return [i for i, t in enumerate(times) if t > 5 * steady and t > 0.3 * times[0]]
+    '''
 
-    def _check(self, script):
-        path, source = _read_script(script)
-        run = cached_run(path, source, SMALL_RUN)
-        expect_success(run)
-        records = run.log()
-        if not records or "test_accuracy" not in records[-1]:
-            raise Incorrect(tr("`{command}` logged no test_accuracy in {log}.", command=run.shown, log=LOG))
-        accuracy = float(records[-1]["test_accuracy"])
-        if accuracy > 1.0:
-            raise Incorrect(tr("the log reports test_accuracy={accuracy}: log a fraction between 0 and 1, not "
-                               "percent.", accuracy=accuracy))
-        if accuracy < TARGET_ACCURACY:
-            losses = [round(float(r.get("train_loss", float("nan"))), 4) for r in records]
-            raise Incorrect(tr("`{command}` reached {accuracy:.2%} on the first {n:,} test images; the target is "
-                               "{target:.0%} (training loss per epoch: {losses}).", command=run.shown,
-                               accuracy=accuracy, n=SMALL_TEST, target=TARGET_ACCURACY, losses=losses))
+    def reference(self):
+        def find_compiles(times):
+            steady = statistics.median(times)
+            return [i for i, t in enumerate(times) if t > 5 * steady and t > 0.3 * times[0]]
 
+        return (find_compiles,)
 
-class Exports(_ScriptExercise):
-    title = "exports a MindIR model that loads"
-    hint_text = ("At the end of training, switch the network to eval mode and call mindspore.export with an "
-                 "input whose batch dimension is None (mindspore.Tensor(shape=[None, 1, 28, 28], "
-                 "dtype=mindspore.float32)), file_format='MINDIR', into --out as model.mindir.")
-    solution_functions = ("export_mindir",)
-
-    def _check(self, script):
-        import mindspore as ms
-        from mindspore import nn
-
-        from course_utils import data
-
-        path, source = _read_script(script)
-        run = cached_run(path, source, TINY_RUN)
-        expect_success(run)
-        model = run.out / MODEL
-        if not model.is_file():
-            raise Incorrect(tr("`{command}` finished but left no {model} in --out.", command=run.shown, model=MODEL))
-        try:
-            graph = nn.GraphCell(ms.load(str(model)))
-        except Exception as exc:
-            raise Incorrect(tr("{model} does not load with mindspore.load + nn.GraphCell: {error}", model=MODEL,
-                               error=str(exc).strip().splitlines()[0])) from None
-        n_test = int(TINY_RUN[TINY_RUN.index("--test-subset") + 1])
-        images, labels = data.load_mnist_arrays("test")
-        x = data.normalize_images(images[:n_test])
-        outputs = {}
-        for batch in (64, 1):
+    def _check(self, find_compiles):
+        if not callable(find_compiles):
+            raise Incorrect(tr("find_compiles should be a function of the per-call times, got {type}.",
+                               type=type(find_compiles).__name__))
+        for times, expected, about in _TRACES:
+            got = self.call(find_compiles, list(times))
+            if isinstance(got, (int, float)) and not isinstance(got, bool):
+                raise Incorrect(tr("find_compiles({times}) returned the number {got!r}; return the list of call "
+                                   "indices that compiled (expected {expected}).", times=times, got=got,
+                                   expected=expected))
             try:
-                out = graph(ms.Tensor(x[:batch])).asnumpy()
-            except Exception as exc:
-                raise Incorrect(tr("{model} fails on a batch of {batch} image(s) of shape (1, 28, 28): {error}",
-                                   model=MODEL, batch=batch, error=str(exc).strip().splitlines()[0])) from None
-            if out.shape != (batch, 10):
-                raise Incorrect(tr("{model} returns shape {shape} for a batch of {batch}; expected ({batch}, 10).",
-                                   model=MODEL, shape=out.shape, batch=batch))
-            outputs[batch] = out
-        one_by_one = np.concatenate([graph(ms.Tensor(x[i:i + 1])).asnumpy() for i in range(8)])
-        if not np.allclose(one_by_one, outputs[64][:8], rtol=1e-3, atol=1e-4):
-            raise Incorrect(tr("{model} gives an image different outputs alone and in a batch of 64 (largest "
-                               "difference {difference:.3g}): it was exported in training mode, where BatchNorm uses "
-                               "the batch's statistics and dropout is active.", model=MODEL,
-                               difference=np.abs(one_by_one - outputs[64][:8]).max()))
-        logits = np.concatenate([graph(ms.Tensor(x[i:i + 64])).asnumpy() for i in range(0, n_test, 64)])
-        accuracy = float((logits.argmax(axis=1) == labels[:n_test]).mean())
-        logged = float(run.log()[-1].get("test_accuracy", -1.0))
-        if abs(accuracy - logged) > 1.5 / n_test:
-            raise Incorrect(tr("the log's last test_accuracy is {logged:.2%}, but {model} scores {accuracy:.2%} on "
-                               "the same first {n} test images (normalised as in the course): the exported network "
-                               "is not the trained one, or expects other inputs.", logged=logged, model=MODEL,
-                               accuracy=accuracy, n=n_test))
+                got = sorted(int(i) for i in got)
+            except TypeError:
+                raise Incorrect(tr("find_compiles(...) returned {got!r}; return a list of call indices.",
+                                   got=got)) from None
+            if got != expected:
+                extra = ""
+                if 0 not in got:
+                    extra = tr(" The first call (index 0) always compiles.")
+                elif set(got) > set(expected):
+                    extra = tr(" A call a few times slower than the others is noise, not a compilation.")
+                raise Incorrect(tr("for per-call seconds {times} ({about}) expected {expected}, got {got}.{extra}",
+                                   times=times, about=tr(about), expected=expected, got=got, extra=extra))
 
 
-q1 = RunsLogsCheckpoints()
-q2 = Resumes()
-q3 = Learns()
-q4 = Exports()
+# ----------------------------------------------------------------------------------------------
+# q3: faster beyond the noise floor
+# ----------------------------------------------------------------------------------------------
+
+def _timing(name: str, steps_per_s: float, spread: float = 0.01):
+    from course_utils.bench import Timing
+
+    per_repeat = [10 / (steps_per_s * f) for f in (1 - spread, 1.0, 1 + spread)]
+    return Timing(name, 1.0, [], per_repeat, 10)
+
+
+class FasterVariant(Exercise):
+    names = ("faster_variant",)
+    title = "faster beyond the noise floor"
+    solution_text = '''
+        def faster_variant(a, b, noise_pct):
+            fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
+            if 100 * (fast.steps_per_s / slow.steps_per_s - 1) <= noise_pct:
+                return None
+            return fast.name
+    '''
+
+    hint_text = ("Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is "
+                 "a percentage; if it is not larger than noise_pct, return None. Otherwise return the name of the "
+                 "faster one (Timing.name).")
+
+    def reference(self):
+        from course_utils.bench import faster_beyond   # the lab's one tie rule
+
+        def faster_variant(a, b, noise_pct):
+            fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
+            return fast.name if faster_beyond(fast.steps_per_s, slow.steps_per_s, noise_pct) else None
+
+        return (faster_variant,)
+
+    def _check(self, faster_variant):
+        if not callable(faster_variant):
+            raise Incorrect(tr("faster_variant should be a function, got {type}.",
+                               type=type(faster_variant).__name__))
+        cases = [(("cell", 120.0), ("functional", 100.0), 5.0, "cell"),
+                 (("cell", 100.0), ("functional", 130.0), 5.0, "functional"),
+                 (("cell", 104.0), ("functional", 100.0), 5.0, None),
+                 (("cell", 100.0), ("functional", 104.0), 5.0, None),
+                 (("cell", 120.0), ("functional", 100.0), 25.0, None)]
+        for (na, ra), (nb, rb), noise, expected in cases:
+            got = self.call(faster_variant, _timing(na, ra), _timing(nb, rb), noise)
+            if got != expected:
+                what = tr("{a} at {ra:g} steps/s vs {b} at {rb:g} steps/s with a noise floor of {noise:g}%",
+                          a=na, ra=ra, b=nb, rb=rb, noise=noise)
+                why = ""
+                if expected is None and got in (na, nb):
+                    why = tr(" The difference, {diff:.0f}%, is not beyond the noise floor: return None.",
+                             diff=100 * (max(ra, rb) / min(ra, rb) - 1))
+                elif got is None:
+                    why = tr(" The difference is beyond the noise floor: name the faster one.")
+                raise Incorrect(tr("{what}: expected {expected!r}, got {got!r}.{why}", what=what, expected=expected,
+                                   got=got, why=why))
+
+
+q1 = SteadyRate()
+q2 = FindCompiles()
+q3 = FasterVariant()
 register(globals(), "07")

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from course_utils import lessons as course_lessons
 from course_utils.fileio import atomic_write
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +70,8 @@ def text_hash(text: str) -> str:
 
 
 def lessons() -> List[Path]:
-    return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    """The English lessons, in course order (the lesson manifest's, under ``ROOT``)."""
+    return course_lessons.paths("en", ROOT)
 
 
 def target_path(english: Path, lang: str = "zh") -> Path:

@@ -1,9 +1,9 @@
 """Training: the steps the lessons build and the loop that runs them.
 
 * ``step``: notebook 02's functional step (``make_train_step`` -> ``TrainStep``, gradient accumulation and
-  clipping, ``global_norm``) and notebook 03's Cell-based one (``ClippedTrainOneStepCell``);
+  clipping, ``global_norm``) and notebook 04's Cell-based one (``ClippedTrainOneStepCell``);
 * ``schedule``: ``warmup_cosine_lr``;
-* ``loop``: the epoch loop of notebook 04 (``fit`` -> ``FitResult``: progress, evaluation, checkpoints, resuming).
+* ``loop``: the epoch loop of notebook 05 (``fit`` -> ``FitResult``: progress, evaluation, checkpoints, resuming).
 
 Import from here: ``from course_utils.training import make_train_step, fit``.
 """

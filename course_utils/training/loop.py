@@ -1,6 +1,6 @@
-"""The loop around a training step: ``fit`` (notebook 04) and what one call of it did, ``FitResult``.
+"""The loop around a training step: ``fit`` (notebook 05) and what one call of it did, ``FitResult``.
 
-Notebook 04 writes the epoch loop and the test loop by hand (a ``for`` over the batches calling
+Notebook 05 writes the epoch loop and the test loop by hand (a ``for`` over the batches calling
 the training step; evaluation mode, arg-max, count), checks that one epoch of it leaves the same
 weights as ``fit``, and then trains with ``fit``; scripts/bench_lenet.py, the performance lab and the
 checkpoint tests use it too. ``fit`` adds what a real run needs around the loop: a progress bar (and a
@@ -29,6 +29,9 @@ from course_utils.validate import positive_int
 
 __all__ = ["FitResult", "fit"]
 
+#: The usual names of what ``fit`` evaluates (``eval_name``), marked for translation; any other name is shown as is.
+EVAL_NAMES = (N_("test"), N_("validation"))
+
 
 @dataclasses.dataclass
 class FitResult:
@@ -45,6 +48,7 @@ class FitResult:
     train_seconds: float = 0.0     # time inside the training step (evaluation and saving excluded)
     first_step_seconds: float = 0.0  # the first call alone: in GRAPH_MODE mostly compilation
     interrupted: bool = False      # stopped early (stop_at_step, stop_when or Ctrl-C / kernel interrupt)
+    eval_name: str = N_("test")    # what eval_data is ("test", "validation"): named in the summary line
 
     @property
     def steps_per_s(self) -> float:
@@ -57,14 +61,17 @@ class FitResult:
         return self.evals[-1]["accuracy"] if self.evals else float("nan")
 
     def __repr__(self) -> str:
-        acc = f", last accuracy {self.final_accuracy:.4f}" if self.evals else ""
-        stop = ", interrupted" if self.interrupted else ""
-        return (f"FitResult({self.steps} steps in {self.train_seconds:.1f} s, {self.steps_per_s:.1f} steps/s"
-                f"{acc}; stopped at {describe_position(self.epoch, self.step_in_epoch)}{stop})")
+        acc = tr(", last accuracy {accuracy:.4f}", accuracy=self.final_accuracy) if self.evals else ""
+        stop = tr(", interrupted") if self.interrupted else ""
+        return "FitResult(" + tr("{steps} steps in {seconds:.1f} s, {rate:.1f} steps/s{acc}; stopped at "
+                                 "{position}{stop}", steps=self.steps, seconds=self.train_seconds,
+                                 rate=self.steps_per_s, acc=acc, stop=stop,
+                                 position=describe_position(self.epoch, self.step_in_epoch)) + ")"
 
     def summary(self, description: str = N_("training")) -> str:
         """One plain line for logs and stored notebooks (a progress bar widget shows no text there)."""
-        acc = tr(", test accuracy {accuracy:.2%}", accuracy=self.final_accuracy) if self.evals else ""
+        acc = tr(", {name} accuracy {accuracy:.2%}", name=tr(self.eval_name),
+                 accuracy=self.final_accuracy) if self.evals else ""
         stop = tr(" (interrupted)") if self.interrupted else ""
         return tr("{description}: {steps:,} steps trained in {seconds:.1f} s "
                   "({rate:.0f} steps/s after the first), now at {position}{stop}{acc}",
@@ -111,7 +118,8 @@ class _EpochData:
 def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, eval_every: int = 0,
         checkpoint_path=None, checkpoint_every: int = 0, resume=None, stop_at_step: Optional[int] = None,
         progress: bool = True, on_update: Optional[Callable] = None, update_every: int = 100,
-        stop_when: Optional[Callable] = None, description: str = N_("training")) -> FitResult:
+        stop_when: Optional[Callable] = None, description: str = N_("training"),
+        eval_name: str = N_("test")) -> FitResult:
     """Train ``train_step`` (a ``TrainOneStepCell`` or any ``step(images, labels) -> loss``) for ``epochs``.
 
     train_data: ``epoch -> dataset`` (e.g. ``lambda e: mnist_dataset("train", seed=SEED + e)``), or a
@@ -119,8 +127,10 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         is what makes a resumed run see exactly the batches the uninterrupted one would have seen.
         (A *new iterator* on the same dataset replays the same order each time; a given dataset is
         therefore read through one iterator across epochs, which reshuffles.)
-    network, eval_data, eval_every: test accuracy of ``network`` on ``eval_data`` every
-        ``eval_every`` steps and at the end (the clock is stopped meanwhile).
+    network, eval_data, eval_every: accuracy of ``network`` on ``eval_data`` every ``eval_every`` steps and
+        at the end (the clock is stopped meanwhile). ``eval_name`` says what ``eval_data`` is ("test",
+        "validation") in the summary line and the progress bar: monitor a validation split while you still
+        choose anything (notebook 05), so that the test set stays an honest final estimate.
     checkpoint_path, checkpoint_every: ``course_utils.checkpoint.save`` of the training step (weights
         and optimizer state) every ``checkpoint_every`` steps, at the end of every epoch, and when
         training is interrupted. "{step}" in the path gives one file per save, e.g.
@@ -153,7 +163,7 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
                             position=describe_position(start_epoch, skip), epochs=epochs))
 
     data = _EpochData(train_data, start_epoch, epochs)
-    result = FitResult()
+    result = FitResult(eval_name=eval_name)
     if resume is not None and "global_step" in resume.extra:
         global_step = int(resume.extra["global_step"])
     else:
@@ -241,7 +251,7 @@ class _Loop:
         if self.bar is not None:
             self.bar.update(1)
             if result.steps % 20 == 0:
-                self.bar.set_postfix(loss=f"{value:.4f}", **({"test_acc": f"{result.final_accuracy:.4f}"}
+                self.bar.set_postfix(loss=f"{value:.4f}", **({f"{result.eval_name}_acc": f"{result.final_accuracy:.4f}"}
                                                               if result.evals else {}), refresh=False)
 
     def after_step(self, epoch: int, index: int) -> None:
@@ -257,13 +267,14 @@ class _Loop:
             raise KeyboardInterrupt  # handled by run, exactly like a real interrupt
 
     def evaluate(self, epoch: int, final: bool = False) -> None:
-        """Test accuracy now (outside the training clock), then report; the final one asks no stop condition."""
+        """Accuracy on eval_data now (outside the training clock), then report; the final one asks no stop condition."""
         result = self.result
         acc = evaluate(self.network, self.eval_data).accuracy
         result.evals.append({"step": result.global_step, "epoch": epoch, "accuracy": acc,
                              "train_seconds": result.train_seconds})
         if self.bar is not None:
-            self.bar.set_postfix(loss=f"{result.step_loss[-1][1]:.4f}", test_acc=f"{acc:.4f}", refresh=False)
+            self.bar.set_postfix(loss=f"{result.step_loss[-1][1]:.4f}", **{f"{result.eval_name}_acc": f"{acc:.4f}"},
+                                 refresh=False)
         if final:
             if self.on_update is not None:
                 self.on_update(result)

@@ -1,4 +1,4 @@
-"""Learning-rate schedules: ``warmup_cosine_lr`` (notebook 04's LeNet run, scripts/bench_lenet.py)."""
+"""Learning-rate schedules: ``warmup_cosine_lr`` (notebook 05's LeNet run, scripts/bench_lenet.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The training steps: notebook 02's functional step (``make_train_step``) and notebook 03's Cell-based one.
+"""The training steps: notebook 02's functional step (``make_train_step``) and notebook 04's Cell-based one.
 
 Notebook 02 writes the functional training step out cell by cell; this module holds the reference
 version that later notebooks import and that the tests check::
@@ -268,8 +268,8 @@ def make_train_step(net: nn.Cell, loss_fn: Callable, optimizer: nn.Optimizer, *,
                      jit_options)
 
 
-# ---- Cell-based step (notebook 03) ----
-# Notebook 03 writes this class out cell by cell; this is the reference version it checks against.
+# ---- Cell-based step (notebook 04) ----
+# Notebook 04 writes this class out cell by cell; this is the reference version it checks against.
 
 class ClippedTrainOneStepCell(nn.TrainOneStepCell):
     """``nn.TrainOneStepCell`` with global-norm gradient clipping and an optional static loss scale.

@@ -1,13 +1,13 @@
-"""The gap to PyTorch: notebook 04's LeNet-5 step in MindSpore and in PyTorch eager, timed in ONE process in
+"""The gap to PyTorch: notebook 05's LeNet-5 step in MindSpore and in PyTorch eager, timed in ONE process in
 alternation (so a busy machine slows both alike and their ratio still means something).
 
-    python scripts/bench_torch.py --json runs/05_performance_lab/torch.json
+    python scripts/bench_torch.py --json runs/07_performance_lab/torch.json
     python scripts/bench_torch.py --profile          # also: per-operator times from both frameworks' profilers
-    python scripts/bench_torch.py --recipe 4         # instead: notebook 04's whole recipe, trained end to end
+    python scripts/bench_torch.py --recipe 4         # instead: notebook 05's whole recipe, trained end to end
 
 Both steps: LeNet-5, Adam (lr 2e-3), batch 64, the same in-memory MNIST batches, loss read back (forced)
-every step. With ``--recipe N`` it trains notebook 04's recipe instead (N epochs, Adam 2e-3 with warm-up +
-cosine, batch 64) three times, one after the other: MindSpore as notebook 04 runs it (``fit`` on the
+every step. With ``--recipe N`` it trains notebook 05's recipe instead (N epochs, Adam 2e-3 with warm-up +
+cosine, batch 64) three times, one after the other: MindSpore as notebook 05 runs it (``fit`` on the
 ``mnist_dataset`` pipeline), MindSpore fed in-memory batches, and PyTorch fed the same in-memory batches.
 PyTorch is not a course dependency: without it the script says so and exits with code 3.
 MindSpore runs with the environment it was started with (the lab launches it with the course's CPU fixes).
@@ -32,7 +32,7 @@ parser.add_argument("--profile", action="store_true", help="also per-operator ti
 parser.add_argument("--dispatch-threads", type=int, help="mindspore.runtime.dispatch_threads_num(N)")
 parser.add_argument("--affinity", action="store_true", help="mindspore.runtime.set_cpu_affinity(True)")
 parser.add_argument("--torch-threads", type=int, help="torch.set_num_threads(N) (default: PyTorch's choice)")
-parser.add_argument("--recipe", type=int, metavar="EPOCHS", help="train notebook 04's recipe for EPOCHS instead")
+parser.add_argument("--recipe", type=int, metavar="EPOCHS", help="train notebook 05's recipe for EPOCHS instead")
 parser.add_argument("--json", help="write the rows here")
 args = parser.parse_args()
 
@@ -80,13 +80,13 @@ loss_fn = torch.nn.CrossEntropyLoss()
 
 
 def train_recipe(epochs: int, batch_size: int) -> list:
-    """Notebook 04's recipe in three runs; one row each: training seconds, steps/s, test accuracy."""
+    """Notebook 05's recipe in three runs; one row each: training seconds, steps/s, test accuracy."""
     images, labels = data.load_mnist_arrays("train")
     x_all, y_all = data.normalize_images(images), labels.astype(np.int32)
     test_images, test_y = data.load_mnist_arrays("test")
     test_x = data.normalize_images(test_images)
     per_epoch = len(x_all) // batch_size
-    lr = warmup_cosine_lr(2e-3, epochs * per_epoch, warmup_steps=epochs * per_epoch // 20)   # as notebook 04
+    lr = warmup_cosine_lr(2e-3, epochs * per_epoch, warmup_steps=epochs * per_epoch // 20)   # as notebook 05
 
     def order(epoch):   # every run sees the same shuffled batches in the same order
         return np.random.default_rng(42 + epoch).permutation(len(x_all))[:per_epoch * batch_size] \
@@ -127,7 +127,7 @@ def train_recipe(epochs: int, batch_size: int) -> list:
         return seconds, float((predicted == test_y).mean())
 
     rows = []
-    for name, run in (("MindSpore, notebook 04 (mnist_dataset)", lambda: mindspore_run(False)),
+    for name, run in (("MindSpore, notebook 05 (mnist_dataset)", lambda: mindspore_run(False)),
                       ("MindSpore, in-memory batches", lambda: mindspore_run(True)),
                       ("PyTorch eager, in-memory batches", pytorch_run)):
         load_before = os.getloadavg()[0]

@@ -1,6 +1,6 @@
 """Train a small CNN with batch normalisation on augmented MNIST, from the data to an exported MindIR model.
 
-The reference solution of the capstone (notebook 07). It is one standalone file: it imports MindSpore and
+The reference solution of the capstone (notebook 09). It is one standalone file: it imports MindSpore and
 NumPy, nothing of the course, so it runs anywhere MindSpore 2.10 does. From a terminal:
 
     cd notebooks
@@ -8,11 +8,12 @@ NumPy, nothing of the course, so it runs anywhere MindSpore 2.10 does. From a te
     python scripts/capstone_reference.py ... --stop-after 100     # stop after 100 training steps, as if interrupted
     python scripts/capstone_reference.py ... --resume              # continue from <out>/checkpoint.ckpt
 
-What it writes into ``--out`` (the contract notebook 07's checks rely on):
+What it writes into ``--out`` (the contract notebook 09's checks rely on):
 
 * ``checkpoint.ckpt`` - the training step (weights, BatchNorm statistics, optimizer state) plus the position
-  ``epoch`` (the epoch in progress, 0-based) and ``step_in_epoch`` (its batches already trained), written
-  atomically after every epoch and when the run stops early;
+  ``epoch`` (the epoch in progress, 0-based) and ``step_in_epoch`` (its batches already trained) and the settings
+  that decide which batches those are (``batch_size``, ``train_subset``, ``seed``), written atomically after every
+  epoch and when the run stops early;
 * ``log.jsonl`` - one JSON object per finished epoch: ``epoch`` (1-based), ``global_step``, ``train_loss``,
   ``test_accuracy``, ``seconds``; the same line is printed;
 * ``model.mindir`` - the trained network in eval mode, input float32 ``(N, 1, 28, 28)`` of any batch size N,
@@ -20,7 +21,8 @@ What it writes into ``--out`` (the contract notebook 07's checks rely on):
 
 Ctrl-C (SIGINT) and ``--stop-after`` both save the exact position and exit; ``--resume`` continues from it, on
 the same batches the uninterrupted run would have seen (each epoch's shuffle and augmentation are seeded with
-``seed + epoch``).
+``seed + epoch``), and refuses a checkpoint written with another ``--batch-size``, ``--train-subset`` or ``--seed``
+(the position would name other batches).
 """
 
 from __future__ import annotations
@@ -38,10 +40,14 @@ import numpy as np
 
 MNIST_MEAN, MNIST_STD = 0.1307, 0.3081
 CHECKPOINT, LOG, MODEL = "checkpoint.ckpt", "log.jsonl", "model.mindir"
+# The settings that decide which batches a position (epoch, step_in_epoch) names: stored in every checkpoint,
+# and a resume with other values would skip the wrong samples, so it is refused.
+POSITION_SETTINGS = ("batch_size", "train_subset", "seed")
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=False)
+    p.add_argument("-h", "--help", action="help", help="show this help message and exit")
     p.add_argument("--data-dir", type=Path, default=Path(os.environ.get("COURSE_MNIST_DIR", "data/mnist")),
                    help="folder with the four MNIST IDX files")
     p.add_argument("--out", type=Path, default=Path("runs/capstone"), help="checkpoint, log and model go here")
@@ -72,7 +78,7 @@ def parse_args(argv=None):
 
 
 def cpu_speed_fixes(device: str) -> None:
-    """Notebook 05's CPU fixes. MindSpore reads these once, when it loads: call before importing it."""
+    """Notebook 07's CPU fixes. MindSpore reads these once, when it loads: call before importing it."""
     if device != "CPU":
         return
     if platform.machine().lower() in ("x86_64", "amd64"):
@@ -113,7 +119,7 @@ def build_dataset(data_dir, split, batch_size, subset=0, augment=False, seed=0):
 # ---- model -----------------------------------------------------------------------------------------------
 
 def build_model():
-    """Two convolution blocks with batch normalisation, then dropout and one Dense layer."""
+    """Two convolution blocks with batch normalisation, then one Dense layer."""
     from mindspore import nn
 
     class SmallCNN(nn.Cell):
@@ -125,25 +131,27 @@ def build_model():
                 nn.Conv2d(16, 32, 3, pad_mode="same", has_bias=False), nn.BatchNorm2d(32), nn.ReLU(),
                 nn.MaxPool2d(kernel_size=2, stride=2),                        # 32 x 7 x 7
             )
+            # no Dropout: MindSpore 2.10's CPU Dropout draws a new mask in every process, so two runs of the
+            # same command (and a resumed run) would train differently (notebook 09 measures it)
             self.flatten = nn.Flatten()
-            self.dropout = nn.Dropout(p=0.25)
             self.classifier = nn.Dense(32 * 7 * 7, num_classes)
 
         def construct(self, x):
-            return self.classifier(self.dropout(self.flatten(self.features(x))))
+            return self.classifier(self.flatten(self.features(x)))
 
     return SmallCNN()
 
 
 # ---- checkpoint, log, export -----------------------------------------------------------------------------
 
-def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int) -> None:
-    """Weights + optimizer state + position, atomically: a temporary file, fsync, then os.replace."""
+def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings: dict) -> None:
+    """Weights + optimizer state + position + settings, atomically: a temporary file, fsync, then os.replace."""
     import mindspore as ms
 
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.ckpt")  # same folder: the rename stays atomic
     try:
-        ms.save_checkpoint(state, str(tmp), append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch})
+        ms.save_checkpoint(state, str(tmp),
+                           append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch, **settings})
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)         # MindSpore makes it read-only; a normal mode lets you delete it
@@ -167,6 +175,27 @@ def restore_checkpoint(state, path: Path) -> tuple:
     return int(stored["epoch"].asnumpy()), int(stored["step_in_epoch"].asnumpy())
 
 
+def position_settings(args) -> dict:
+    """The settings a checkpoint's position depends on, as save_checkpoint stores them."""
+    return {name: getattr(args, name) for name in POSITION_SETTINGS}
+
+
+def refuse_other_settings(path: Path, args) -> None:
+    """Exit with a message if the checkpoint was written with other POSITION_SETTINGS than this run's."""
+    import mindspore as ms
+
+    stored = ms.load_checkpoint(str(path), choice_func=lambda name: name in POSITION_SETTINGS)
+    for name, given in position_settings(args).items():
+        option = "--" + name.replace("_", "-")
+        if name not in stored:
+            sys.exit(f"--resume: {path} does not record {option}, so its position cannot be trusted; "
+                     "run without --resume to start again")
+        saved = int(stored[name].asnumpy().reshape(-1)[0])
+        if saved != given:
+            sys.exit(f"--resume: {path} was written with {option} {saved}, this run has {option} {given}: "
+                     f"its position would skip other samples; resume with {option} {saved} or run without --resume")
+
+
 def append_log(path: Path, record: dict) -> None:
     line = json.dumps(record)
     with open(path, "a", encoding="utf-8") as fh:
@@ -179,7 +208,7 @@ def export_mindir(net, path: Path) -> None:
     """The network in eval mode, any batch size, as MindIR; atomically like the checkpoint."""
     import mindspore as ms
 
-    net.set_train(False)     # BatchNorm: stored statistics, not the batch's; dropout off
+    net.set_train(False)     # BatchNorm: stored statistics, not the batch's (dropout, if any: off)
     stem = path.with_name(f".{path.stem}.{os.getpid()}.tmp")
     ms.export(net, ms.Tensor(shape=[None, 1, 28, 28], dtype=ms.float32), file_name=str(stem), file_format="MINDIR")
     os.chmod(f"{stem}.mindir", 0o644)
@@ -238,7 +267,9 @@ def main(argv=None) -> int:
     test_set = build_dataset(args.data_dir, "test", 256, subset=args.test_subset)
 
     start_epoch, skip = 0, 0
+    settings = position_settings(args)
     if args.resume:
+        refuse_other_settings(ckpt_path, args)
         start_epoch, skip = restore_checkpoint(state, ckpt_path)
         print(f"resumed from {ckpt_path}: epoch {start_epoch + 1}, {skip} of its steps already done", flush=True)
     else:
@@ -258,7 +289,7 @@ def main(argv=None) -> int:
             global_step += 1
             if stop or global_step == args.stop_after:
                 # between two steps: the position is exact (this epoch, step_in_epoch + 1 batches done)
-                save_checkpoint(state, ckpt_path, epoch, step_in_epoch + 1)
+                save_checkpoint(state, ckpt_path, epoch, step_in_epoch + 1, settings)
                 why = signal.Signals(stop[0]).name if stop else "--stop-after"
                 print(f"stopped after {global_step} steps ({why}); saved {ckpt_path}; continue with --resume",
                       flush=True)
@@ -266,7 +297,7 @@ def main(argv=None) -> int:
         skip = 0
         accuracy = evaluate(net, test_set)
         seconds = time.perf_counter() - started
-        save_checkpoint(state, ckpt_path, epoch + 1, 0)
+        save_checkpoint(state, ckpt_path, epoch + 1, 0, settings)
         record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": float(np.mean(losses)),
                   "test_accuracy": accuracy, "seconds": seconds}
         append_log(log_path, record)

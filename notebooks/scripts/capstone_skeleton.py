@@ -1,6 +1,6 @@
 """My capstone: train a small CNN with batch normalisation on augmented MNIST, checkpoint it, export it.
 
-This is the skeleton of notebook 07. Notebook 07 copies it to a file of your own (my_capstone.py); edit that
+This is the skeleton of notebook 09. Notebook 09 copies it to a file of your own (my_capstone.py); edit that
 copy, not this file. Fill in every blank ``____`` (TODO(1) to TODO(10)); the rest is written for you. The file must
 stand alone: MindSpore and NumPy only, no ``course_utils``. Try it from a terminal in the notebooks folder:
 
@@ -9,15 +9,17 @@ stand alone: MindSpore and NumPy only, no ``course_utils``. Try it from a termin
 The notebook's checks run it exactly like that and expect in ``--out`` (the contract):
 
 * ``checkpoint.ckpt`` - the training step (weights, BatchNorm statistics, optimizer state) plus the position
-  ``epoch`` (the epoch in progress, 0-based) and ``step_in_epoch`` (its batches already trained), written
-  atomically after every epoch and when the run stops early;
+  ``epoch`` (the epoch in progress, 0-based) and ``step_in_epoch`` (its batches already trained) and the settings
+  that decide which batches those are (``batch_size``, ``train_subset``, ``seed``), written atomically after every
+  epoch and when the run stops early;
 * ``log.jsonl`` - one JSON object per finished epoch: ``epoch`` (1-based), ``global_step``, ``train_loss``,
   ``test_accuracy`` (a fraction), ``seconds``; print a line per epoch too;
 * ``model.mindir`` - the trained network in eval mode, input float32 ``(N, 1, 28, 28)`` of any batch size N,
   normalised as in the course (pixels / 255, then mean 0.1307, std 0.3081); written when the last epoch ends.
 
 ``--stop-after N`` stops after N training steps in total (as if interrupted), after saving the checkpoint;
-``--resume`` continues from it.
+``--resume`` continues from it, and refuses a checkpoint written with another ``--batch-size``, ``--train-subset``
+or ``--seed`` (written for you).
 """
 
 from __future__ import annotations
@@ -34,10 +36,14 @@ import numpy as np
 
 MNIST_MEAN, MNIST_STD = 0.1307, 0.3081
 CHECKPOINT, LOG, MODEL = "checkpoint.ckpt", "log.jsonl", "model.mindir"
+# The settings that decide which batches a position (epoch, step_in_epoch) names: stored in every checkpoint,
+# and a resume with other values would skip the wrong samples, so it is refused.
+POSITION_SETTINGS = ("batch_size", "train_subset", "seed")
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=False)
+    p.add_argument("-h", "--help", action="help", help="show this help message and exit")
     p.add_argument("--data-dir", type=Path, default=Path(os.environ.get("COURSE_MNIST_DIR", "data/mnist")),
                    help="folder with the four MNIST IDX files")
     p.add_argument("--out", type=Path, default=Path("runs/capstone"), help="checkpoint, log and model go here")
@@ -60,7 +66,7 @@ def parse_args(argv=None):
 
 
 def cpu_speed_fixes(device: str) -> None:
-    """Notebook 05's CPU fixes. MindSpore reads these once, when it loads: call before importing it."""
+    """Notebook 07's CPU fixes. MindSpore reads these once, when it loads: call before importing it."""
     if device != "CPU":
         return
     if platform.machine().lower() in ("x86_64", "amd64"):
@@ -117,13 +123,13 @@ def build_model():
 
 # ---- checkpoint, log, export -----------------------------------------------------------------------------
 
-def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int) -> None:
-    """Weights + optimizer state + position, atomically."""
+def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings: dict) -> None:
+    """Weights + optimizer state + position + settings, atomically."""
     import mindspore as ms
 
-    # TODO(5): save `state` with the position (append_dict) to a temporary file in the same folder, flush it
-    #          to disk (os.fsync), then rename it over `path` (os.replace). Mind the suffix: MindSpore appends
-    #          ".ckpt" to a file name that does not end with it.
+    # TODO(5): save `state` with the position and `settings` (append_dict) to a temporary file in the same
+    #          folder, flush it to disk (os.fsync), then rename it over `path` (os.replace). Mind the suffix:
+    #          MindSpore appends ".ckpt" to a file name that does not end with it.
     ____
 
 
@@ -134,6 +140,27 @@ def restore_checkpoint(state, path: Path) -> tuple:
     # TODO(6): load the file, copy each stored value into the parameter of the same name *in place*
     #          (Parameter.copy_), and return the stored position as two ints
     ____
+
+
+def position_settings(args) -> dict:
+    """The settings a checkpoint's position depends on, as save_checkpoint stores them."""
+    return {name: getattr(args, name) for name in POSITION_SETTINGS}
+
+
+def refuse_other_settings(path: Path, args) -> None:
+    """Exit with a message if the checkpoint was written with other POSITION_SETTINGS than this run's."""
+    import mindspore as ms
+
+    stored = ms.load_checkpoint(str(path), choice_func=lambda name: name in POSITION_SETTINGS)
+    for name, given in position_settings(args).items():
+        option = "--" + name.replace("_", "-")
+        if name not in stored:
+            sys.exit(f"--resume: {path} does not record {option}, so its position cannot be trusted; "
+                     "run without --resume to start again")
+        saved = int(stored[name].asnumpy().reshape(-1)[0])
+        if saved != given:
+            sys.exit(f"--resume: {path} was written with {option} {saved}, this run has {option} {given}: "
+                     f"its position would skip other samples; resume with {option} {saved} or run without --resume")
 
 
 def append_log(path: Path, record: dict) -> None:
@@ -185,7 +212,9 @@ def main(argv=None) -> int:
     test_set = build_dataset(args.data_dir, "test", 256, subset=args.test_subset)
 
     start_epoch, skip = 0, 0
+    settings = position_settings(args)
     if args.resume:
+        refuse_other_settings(ckpt_path, args)
         start_epoch, skip = restore_checkpoint(state, ckpt_path)
         print(f"resumed from {ckpt_path}: epoch {start_epoch + 1}, {skip} of its steps already done", flush=True)
     else:
@@ -199,12 +228,13 @@ def main(argv=None) -> int:
         started, losses = time.perf_counter(), []
         for step_in_epoch, (images, labels) in enumerate(train_set.create_tuple_iterator(num_epochs=1)):
             # TODO(10): skip the batches trained before the interruption; train one step and count it; after
-            #          --stop-after steps in total, save the checkpoint with the exact position and return 0
+            #          --stop-after steps in total, save the checkpoint with the exact position (and `settings`)
+            #          and return 0
             ____
         skip = 0
         accuracy = evaluate(net, test_set)
         seconds = time.perf_counter() - started
-        save_checkpoint(state, ckpt_path, epoch + 1, 0)
+        save_checkpoint(state, ckpt_path, epoch + 1, 0, settings)
         record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": float(np.mean(losses)),
                   "test_accuracy": accuracy, "seconds": seconds}
         append_log(log_path, record)

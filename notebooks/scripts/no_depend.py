@@ -12,6 +12,7 @@ import mindspore as ms
 import numpy as np
 from mindspore import nn
 
+from course_utils.i18n import tr
 from course_utils.losses import HuberLoss
 from course_utils.models import SimpleNet
 
@@ -38,4 +39,4 @@ def step_without_depend(data, label):
 
 before = net.fc1.weight.asnumpy().copy()
 step_without_depend(ms.Tensor(np.ones((4, 10), np.float32)), ms.Tensor(np.zeros((4, 1), np.float32)))
-print("weights changed:", not np.allclose(before, net.fc1.weight.asnumpy()))
+print(tr("weights changed:"), not np.allclose(before, net.fc1.weight.asnumpy()))  # tr(): the course's language

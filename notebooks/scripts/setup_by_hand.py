@@ -24,5 +24,5 @@ ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)     
 ms.set_seed(42)                                                                  # 4. seeds for weights and random ops
 
 x = ms.ops.ones((2, 3))
-print(f"MindSpore {ms.__version__} | device {ms.get_context('device_target')} | mode {mode} | "
-      f"ONEDNN_MAX_CPU_ISA={os.environ['ONEDNN_MAX_CPU_ISA']} | sum of ones(2, 3) = {float(x.sum())}")
+print(f"MindSpore {ms.__version__} | device_target={ms.get_context('device_target')} | mode={mode} | "
+      f"ONEDNN_MAX_CPU_ISA={os.environ['ONEDNN_MAX_CPU_ISA']} | ops.ones((2, 3)).sum() = {float(x.sum())}")

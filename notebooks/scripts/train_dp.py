@@ -5,7 +5,7 @@ Launch it with MindSpore's launcher, e.g. two CPU workers on this machine:
     msrun --worker_num=2 --local_worker_num=2 --master_addr=127.0.0.1 --master_port=8118 \
           --log_dir=runs/dp/logs --join=True scripts/train_dp.py --out runs/dp --steps 20
 
-or from Python with ``course_utils.distributed.launch`` (notebook 06). msrun starts a scheduler
+or from Python with ``course_utils.distributed.launch`` (notebook 08). msrun starts a scheduler
 process and the workers; each runs this file. ``init()`` connects them, after which every worker
 knows its rank and the number of workers.
 
@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from course_utils.i18n import tr  # what a worker prints, in the course's language (COURSE_LANG)
 
 #: Wall-clock moments of this worker's life, for the notebook's "where the time goes".
 TIMELINE = {"process_start": time.time()}
@@ -75,8 +77,8 @@ def parse_args(argv=None):
 def main(argv=None) -> int:
     args = parse_args(argv)
     if "MS_ROLE" not in os.environ:
-        sys.exit("train_dp.py is one worker of a distributed job: start it with msrun "
-                 "(or course_utils.distributed.launch), which sets MS_ROLE, MS_SCHED_HOST/PORT and RANK_ID.")
+        sys.exit(tr("train_dp.py is one worker of a distributed job: start it with msrun "
+                    "(or course_utils.distributed.launch), which sets MS_ROLE, MS_SCHED_HOST/PORT and RANK_ID."))
 
     # Quiet logs and the CPU speed fixes must be in place before MindSpore loads.
     from course_utils import runtime
@@ -98,12 +100,14 @@ def main(argv=None) -> int:
         ms.device_context.cpu.op_tuning.threads_num(args.threads)
     init_seconds = time.perf_counter() - started
     TIMELINE["connected"] = time.time()
-    print(f"rank {rank} of {size}: connected in {init_seconds:.1f} s", flush=True)
+    print(tr("rank {rank} of {size}: connected in {seconds:.1f} s", rank=rank, size=size, seconds=init_seconds),
+          flush=True)
 
     rank_dir = args.out / f"rank_{rank}"
     rank_dir.mkdir(parents=True, exist_ok=True)
     batches = load_shard(args, rank, size)
-    print(f"rank {rank}: {len(batches)} batches of {args.batch_size} from shard {rank} of {size}", flush=True)
+    print(tr("rank {rank}: {n} batches of {batch} from shard {rank} of {size}", rank=rank, n=len(batches),
+             batch=args.batch_size, size=size), flush=True)
     TIMELINE["data_ready"] = time.time()
 
     from course_utils import checkpoint
@@ -125,7 +129,7 @@ def main(argv=None) -> int:
             if rank == args.fail_rank and n == 0 and i == args.fail_step:
                 # The failure demo: this worker dies mid-training while the others wait for it
                 # in the next all-reduce.
-                raise RuntimeError(f"rank {rank} failed on purpose at step {i} (--fail-rank)")
+                raise RuntimeError(tr("rank {rank} failed on purpose at step {step} (--fail-rank)", rank=rank, step=i))
             x, y = (ms.Tensor(a) for a in batches[i])
             losses.append(float(step(x, y).asnumpy()))
             weights.append(flatten(snapshot_weights(net)))
@@ -134,15 +138,16 @@ def main(argv=None) -> int:
         trace[f"loss_{style}"] = np.array(losses, dtype=np.float32)
         trace[f"weights_{style}"] = np.stack(weights)
         metrics["styles"][style] = {"seconds_incl_compile": seconds, "final_loss": losses[-1]}
-        print(f"rank {rank}: {style:<10} {args.steps} steps, loss {losses[0]:.4f} -> {losses[-1]:.4f}", flush=True)
+        print(tr("rank {rank}: {style} {steps} steps, loss {first:.4f} -> {last:.4f}", rank=rank, style=f"{style:<10}",
+                 steps=args.steps, first=losses[0], last=losses[-1]), flush=True)
     np.savez(rank_dir / "trace.npz", **trace)
     TIMELINE["trained"] = time.time()
 
     if args.bench_steps:
         metrics["bench"] = bench(args, size, batches, steps)
         for style, b in metrics["bench"].items():
-            print(f"rank {rank}: {style:<10} {b['steps_per_s']:.1f} steps/s, {b['samples_per_s']:.0f} samples/s "
-                  "on this worker", flush=True)
+            print(tr("rank {rank}: {style} {rate:.1f} steps/s, {samples:.0f} samples/s on this worker", rank=rank,
+                     style=f"{style:<10}", rate=b["steps_per_s"], samples=b["samples_per_s"]), flush=True)
     TIMELINE["done"] = time.time()
     metrics["timeline"] = TIMELINE
     (args.out / f"metrics_rank{rank}.json").write_text(json.dumps(metrics, indent=1))

@@ -1,8 +1,9 @@
 """Fixtures of the browser tests: one JupyterLab server and one Chromium for the whole session.
 
 * ``course_copy``: the course copied to a temporary folder (notebooks copied, the rest linked), the lessons
-  of ``QUICK_PARAMETERS`` given their quick parameters; the copied notebooks are hashed before and compared
-  after the session.
+  of ``QUICK_PARAMETERS`` given their quick parameters, the Chinese lessons of ``ZH_NOTEBOOK_FILES`` replaced by
+  their instructor edition (every exercise solved, ``course_utils.solutions``); the copied notebooks are hashed
+  before and compared after the session.
 * ``lab``: JupyterLab from this environment serving the copy (see ``labserver.py``), stopped by PID
   at the end of the session, also after failures; leftover processes fail the session.
 * ``browser``: Debian's Chromium driven by Playwright, with a fresh profile.
@@ -24,10 +25,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_utils import solutions
+from course_utils import lessons, solutions
+from course_utils.execute import with_parameters
 
 from .labserver import CHINESE_UI, LabServer, make_course_copy
-from .settings import CHROMIUM, CHROMIUM_ARGS, QUICK_PARAMETERS, ROOT, VIEWPORT
+from .settings import CHROMIUM, CHROMIUM_ARGS, QUICK_PARAMETERS, ROOT, VIEWPORT, ZH_NOTEBOOK_FILES
 
 
 def _in_ci() -> bool:
@@ -67,8 +69,13 @@ def course_copy(tmp_path_factory):
     """
     notebooks = make_course_copy(ROOT, tmp_path_factory.mktemp("course") / "course")
     for number, params in QUICK_PARAMETERS.items():
-        (path,) = notebooks.glob(f"{number}_*.ipynb")
-        nbformat.write(solutions.with_parameters(nbformat.read(path, as_version=4), params), path)
+        path = lessons.get(number).path("en", notebooks.parent)
+        nbformat.write(with_parameters(nbformat.read(path, as_version=4), params), path)
+    for path in ZH_NOTEBOOK_FILES:   # served as the instructor edition: the one execution of these zh lessons in CI
+        served = notebooks / "zh" / path.name
+        _, filled = solutions.build_notebook(served, served.parent, QUICK_PARAMETERS.get(path.name[:2], {}), "zh")
+        for learner, reference in filled.files.items():
+            shutil.copy2(served.parent / reference, served.parent / learner)
     copied = _hashes(notebooks)
     yield notebooks
     now = _hashes(notebooks)

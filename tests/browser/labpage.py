@@ -19,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 
-from notebook_outputs import OPTIONAL_TAG
+from support.notebook_outputs import OPTIONAL_TAG
 
 #: Text that must never reach a learner's page: MindSpore's glog lines, Python warnings, tracebacks.
 NOISE = re.compile(

@@ -8,20 +8,21 @@
 import os
 from pathlib import Path
 
-from course_utils import solutions
+from course_utils import lessons
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
-#: Every lesson, found by the same pattern as the other notebook tests, so new lessons are picked up.
-NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-#: The Chinese edition's lessons run in the browser suite, with JupyterLab's UI in Chinese (the Makefile's ZH_BROWSER;
-#: the others run under nbval): the shortest lesson, and the one with an interactive widget.
-ZH_NOTEBOOK_FILES = [NOTEBOOKS / "zh" / "00_environment_setup.ipynb", NOTEBOOKS / "zh" / "01_custom_huber_loss.ipynb"]
-#: Lessons that run here with the instructor edition's quick parameters (injected into the served copy, as
-#: papermill does): their full-length run, with every check that needs it (04's 99% test accuracy), is the
-#: Chinese edition's, whose cells are the same code (tests/test_solutions.py). 05 already defaults to QUICK; 06's
-#: quick parameters save nothing measurable (its time is msrun's process start-ups), so it runs in full here too.
-QUICK_PARAMETERS = {number: solutions.QUICK_PARAMETERS[number] for number in ("04",)}
+#: Every lesson of the manifest (course_utils/lessons.py), so a new lesson is tested without touching this file.
+NOTEBOOK_FILES = lessons.paths("en")
+#: The Chinese edition's lessons that also run here, with JupyterLab's UI in Chinese (the manifest's
+#: ``zh_in_browser``; the others run as the instructor edition in make test-full): the shortest lesson, and the one
+#: with an interactive widget.
+ZH_NOTEBOOK_FILES = [lesson.path("zh") for lesson in lessons.LESSONS if lesson.zh_in_browser]
+#: Lessons that run here with their quick parameters (the manifest's ``quick_in_browser``; injected into the served
+#: copy, as papermill does): their full-length run, with every check that needs it (04's 99% test accuracy), is the
+#: Chinese edition's, whose cells are the same code (tests/lessons/test_solutions.py). 05 already defaults to QUICK;
+#: 06's quick parameters save nothing measurable (its time is msrun's process start-ups), so it runs in full here too.
+QUICK_PARAMETERS = {lesson.number: dict(lesson.quick) for lesson in lessons.LESSONS if lesson.quick_in_browser}
 CHROMIUM = os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium")
 RUN_TIMEOUT = float(os.environ.get("COURSE_BROWSER_TIMEOUT", "900"))
 SCREENSHOTS = Path(os.environ.get("COURSE_SCREENSHOTS", ROOT / "screenshots"))

@@ -1,4 +1,4 @@
-"""Child program of tests/test_checkpoint.py: a checkpoint writer to be killed mid-save.
+"""Child program of tests/unit/test_checkpoint.py: a checkpoint writer to be killed mid-save.
 
 argv: target path, how ("before_rename": write and flush one save, create <target>.ready, then hang where
 os.replace would rename it; "loop": create <target>.ready, then save a Parameter of argv[3] float32s over

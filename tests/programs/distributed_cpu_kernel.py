@@ -1,4 +1,4 @@
-"""Child program of tests/test_distributed.py (the ``cpu_kernel`` fixture): a CPU kernel (faked 2 cores) with
+"""Child program of tests/unit/test_distributed.py (the ``cpu_kernel`` fixture): a CPU kernel (faked 2 cores) with
 the CPU fixes applied, on a machine without NPUs.
 
 Prints, as one JSON line, the CPU fixes msrun_env gives CPU workers and Ascend workers; then the error of

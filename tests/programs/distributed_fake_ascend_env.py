@@ -1,4 +1,4 @@
-"""Child program of tests/test_distributed.py::test_msrun_env_follows_the_fake_ascend_kernel.
+"""Child program of tests/unit/test_distributed.py::test_msrun_env_follows_the_fake_ascend_kernel.
 
 In a kernel on the fake Ascend device: prints the job's default device and the CPU fixes msrun_env
 would pass (none).

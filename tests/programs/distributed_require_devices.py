@@ -1,4 +1,4 @@
-"""Child program of tests/test_distributed.py::test_require_devices_stops_with_how_to_run_the_lesson.
+"""Child program of tests/unit/test_distributed.py::test_require_devices_stops_with_how_to_run_the_lesson.
 
 require_devices and launch on a fake one-NPU Ascend machine (argv: the training script, a log folder):
 prints "kind | message" of the first refusal, then the kind of launch()'s.

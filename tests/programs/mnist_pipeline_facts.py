@@ -1,6 +1,6 @@
 """Child program: facts about course_utils.data.mnist_dataset on the real MNIST folder, as one JSON line.
 
-Run in its own process (runtime.setup with PyNative, seed 3); tests/test_data.py asserts on the facts.
+Run in its own process (runtime.setup with PyNative, seed 3); tests/unit/test_data.py asserts on the facts.
 """
 
 import json

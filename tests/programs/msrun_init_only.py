@@ -1,4 +1,4 @@
-"""Child program of tests/test_distributed.py: an msrun worker that only joins MindSpore's cluster
+"""Child program of tests/unit/test_distributed.py: an msrun worker that only joins MindSpore's cluster
 (init()) and prints "rank R connected".
 """
 

@@ -1,4 +1,4 @@
-"""Child program of tests/test_distributed.py: a tiny msrun worker (no MindSpore) that does what the
+"""Child program of tests/unit/test_distributed.py: a tiny msrun worker (no MindSpore) that does what the
 environment tells it: FAIL_RANK raises, KILL_RANK is killed by SIGKILL, HANG_RANK / HANG_ALL sleep for
 10 minutes. It prints "rank R of N started" and "rank R done"; msrun's scheduler process runs the same
 file (MS_ROLE=MS_SCHED) and simply exits.

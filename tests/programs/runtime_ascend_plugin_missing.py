@@ -1,4 +1,4 @@
-"""Child program of tests/test_runtime.py::test_auto_says_when_the_ascend_plugin_did_not_load.
+"""Child program of tests/unit/test_runtime.py::test_auto_says_when_the_ascend_plugin_did_not_load.
 
 runtime.setup() (auto) on a faked 2-core machine with NPU device files but no Ascend plugin: its
 summary is printed (setup's verbose output).

@@ -1,4 +1,4 @@
-"""Child program of tests/test_runtime.py::test_auto_without_npu_files_says_nothing_about_ascend.
+"""Child program of tests/unit/test_runtime.py::test_auto_without_npu_files_says_nothing_about_ascend.
 
 runtime.setup() (auto, verbose): prints its summary.
 """

@@ -1,4 +1,4 @@
-"""Child program of tests/test_runtime.py (the ``device_errors`` fixture): the device errors of one process.
+"""Child program of tests/unit/test_runtime.py (the ``device_errors`` fixture): the device errors of one process.
 
 runtime.setup(device="Ascend") on a machine without one fails ("first: ..."), then setup(device="CPU") works
 ("second: ..."; it used to raise KeyError('device') after the failed call), then setup(device="GPU") asks for a

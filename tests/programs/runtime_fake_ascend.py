@@ -1,4 +1,4 @@
-"""Child program of tests/test_runtime.py (the ``fake_ascend`` fixture), run with COURSE_FAKE_DEVICE=Ascend:1.
+"""Child program of tests/unit/test_runtime.py (the ``fake_ascend`` fixture), run with COURSE_FAKE_DEVICE=Ascend:1.
 
 1. runtime.setup(exact=True) twice: the fake calls, the device, the CPU fixes, MindSpore's real device and the
    exact settings as one JSON line (setup's summary is printed before it);
@@ -9,14 +9,14 @@
 import json
 import subprocess
 
-from course_utils import bench, runtime
+from course_utils import bench, fake_device, runtime
 
 assert runtime.available_devices() == ["Ascend", "CPU"] and runtime.device_count("Ascend") == 1
 info = runtime.setup(mode="pynative", exact=True)
 runtime.setup(mode="graph", exact=True)  # again: nothing is applied twice
 import mindspore as ms  # noqa: E402
 
-print(json.dumps({"calls": runtime.fake_calls(), "device": info.device, "fixes": info.cpu_fixes,
+print(json.dumps({"calls": fake_device.calls(), "device": info.device, "fixes": info.cpu_fixes,
                   "real": ms.get_context("device_target"), "exact": info.exact}))
 
 

@@ -1,4 +1,4 @@
-"""Child program of tests/test_runtime.py (the ``first_setup`` fixture): one process's setup() calls.
+"""Child program of tests/unit/test_runtime.py (the ``first_setup`` fixture): one process's setup() calls.
 
 1. runtime.setup() before MindSpore is imported: its CPU fixes, the environment they set, the device and the
    mode, as one JSON line;
@@ -10,7 +10,7 @@ import json
 import os
 import sys
 
-from course_utils import runtime
+from course_utils import fake_device, runtime
 
 assert "mindspore" not in sys.modules
 info = runtime.setup(seed=1, verbose=False)
@@ -27,4 +27,4 @@ assert ms.get_context("mode") == ms.GRAPH_MODE
 print(info.summary())
 
 info = runtime.setup(device="CPU", exact=True, verbose=False)
-print("exact:", info.exact, runtime.fake_calls())
+print("exact:", info.exact, fake_device.calls())

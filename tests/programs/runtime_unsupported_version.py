@@ -1,4 +1,4 @@
-"""Child program of tests/test_runtime.py::test_setup_refuses_an_unsupported_version.
+"""Child program of tests/unit/test_runtime.py::test_setup_refuses_an_unsupported_version.
 
 runtime.setup() with the installed MindSpore faked to 2.6.0: prints "ERR" and the error.
 """

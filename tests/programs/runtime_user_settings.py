@@ -1,4 +1,4 @@
-"""Child program of tests/test_runtime.py::test_user_settings_win_and_opt_out.
+"""Child program of tests/unit/test_runtime.py::test_user_settings_win_and_opt_out.
 
 runtime.setup() on a faked 2-core machine, with AVX-512 or not (argv[1]: True/False): prints the CPU
 fixes and MS_DEV_HOST_BLOCKING_RUN as one JSON line (the test sets ONEDNN_MAX_CPU_ISA and

@@ -18,8 +18,17 @@ from .. import params as P
 from ..isolation import run_worker, temp_cwd
 from ..report import Measuring, Result, header, skipped
 from . import accuracy, amp, modes, pipeline, shapes, sink, traps
+# What lesson 07 shows and calls itself (each experiment's code is in sight there), named here: the face.
+from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accuracy
+from .amp import measure_amp
+from .modes import measure_batch_sizes, measure_modes, measure_step_rates, measure_styles
+from .pipeline import measure_data_pipeline
+from .shapes import compile_calls, measure_dynamic_shapes
+from .sink import measure_sink_mode
+from .traps import (FIND_CASES, JIT_PIPELINE_CASE, TRAP_CASES, measure_cpu_traps, measure_find_trap,
+                    measure_layer_times, parse_onednn_verbose, summarise_cpu_traps)
 
-ALL_DEVICES = ("CPU", "GPU", "Ascend")
+ALL_DEVICES = runtime.DEVICES
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,7 +96,10 @@ HEADLINE = ("cpu_traps", "modes", "styles")
 
 def select_experiments(device: str) -> List[str]:
     """The public experiments that apply to ``device`` ("CPU", "GPU", "Ascend"; any case), in lab order."""
-    device = P.DEVICES.get(str(device).lower(), device)
+    try:
+        device = runtime.device_name(device)
+    except ValueError:
+        pass   # reported below, with the lab's devices
     if device not in ALL_DEVICES:
         raise ValueError(f"unknown device {device!r}: use one of {', '.join(ALL_DEVICES)}")
     return [name for name in PUBLIC if device in EXPERIMENTS[name].devices]
@@ -141,5 +153,13 @@ def worker_main(name: str, params_json: str, out: str) -> int:
     return 0
 
 
-__all__ = ["EXPERIMENTS", "Experiment", "HEADLINE", "PUBLIC", "get", "run_experiment", "select_experiments",
-           "worker_main"]
+__all__ = [
+    # the registry and the runner
+    "EXPERIMENTS", "Experiment", "HEADLINE", "PUBLIC", "get", "run_experiment", "select_experiments", "worker_main",
+    # each experiment's measurement, as lesson 07 shows and calls it
+    "measure_modes", "measure_styles", "measure_batch_sizes", "measure_step_rates", "measure_cpu_traps",
+    "measure_find_trap", "measure_layer_times", "measure_data_pipeline", "measure_amp", "measure_dynamic_shapes",
+    "measure_time_to_accuracy", "measure_train_to_accuracy", "measure_sink_mode", "summarise_cpu_traps",
+    # the cases and helpers those cells use
+    "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "compile_calls", "parse_onednn_verbose",
+]

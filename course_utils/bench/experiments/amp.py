@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import statistics
 
+from course_utils.evaluate import mnist_test_accuracy
 from course_utils.i18n import tr
 
 from ..harness import Config, compare, cycle, force
 from ..params import AmpParams
 from ..report import Result, pick
-from ..steps import Spec, accuracy, build_step, lenet_setup, mnist_batches, timing_rows
+from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
 from .common import compared, setup_worker
 
 
@@ -48,7 +49,7 @@ def measure_amp(p: AmpParams) -> list:
         level = row["config"]
         losses = [_loss(force(configs[level].step())) for _ in range(max(0, p.train_steps - done))]
         row.update(label=f"amp {level}", wrapper=type(nets[level]).__name__, trained_steps=max(p.train_steps, done),
-                   accuracy=accuracy(nets[level], limit=2000 if p.quick else 10000),
+                   accuracy=mnist_test_accuracy(nets[level], limit=2000 if p.quick else 10000),
                    final_loss=statistics.mean(losses[-20:]) if losses else None, device=p.device)
     return rows
 

@@ -10,7 +10,7 @@ import os
 
 from course_utils.i18n import tr
 
-from ..harness import compare, cycle
+from ..harness import compare, cycle, leaders
 from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
@@ -46,14 +46,27 @@ def measure_modes(p: ModesParams) -> list:
 def summarise_modes(rows: list, p: ModesParams) -> Result:
     base = p.specs[0]   # the first configuration asked for is the baseline
     rows = [dict(r, vs_baseline=r["steps_per_s"] / pick(rows, config=base)["steps_per_s"]) for r in rows]
-    best = max(rows, key=lambda r: r["steps_per_s"])
+    fastest = max(rows, key=lambda r: r["steps_per_s"])
+    noise = p.noise_pct or 50.0 * (fastest["max_steps_per_s"] - fastest["min_steps_per_s"]) / fastest["steps_per_s"]
+    tied = leaders(rows, noise)
+    order = {spec: i for i, spec in enumerate(p.specs)}
+    best = min(tied, key=lambda r: order.get(r["config"], len(order)))   # of a tie, the first in the order asked for
     slow = min(rows, key=lambda r: r["steps_per_s"])
     worst_first = max(rows, key=lambda r: r["first_call_s"])
-    text = tr("Fastest here: {best} at {rate:.0f} steps/s, {ratio:.1f}x the slowest ({slow}); the biggest "
-              "first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.",
-              best=best["label"], rate=best["steps_per_s"], ratio=best["steps_per_s"] / slow["steps_per_s"],
-              slow=slow["label"], first_s=worst_first["first_call_s"], first=worst_first["label"],
-              first_steps=worst_first["first_call_s"] * worst_first["steps_per_s"])
+    if len(tied) == 1:
+        text = tr("Fastest here, beyond the noise floor of {noise:.0f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x "
+                  "the slowest ({slow}).", noise=noise, best=best["label"], rate=best["steps_per_s"],
+                  ratio=best["steps_per_s"] / slow["steps_per_s"], slow=slow["label"])
+    else:
+        text = tr("A tie: {n} configurations ran within the noise floor of {noise:.0f}% of the fastest ({names}; "
+                  "{lo:.1f}-{hi:.1f} steps/s), so this run does not say which of them is fastest; the lab goes on "
+                  "with the first of them, {best}. The slowest was {slow} at {slow_rate:.1f} steps/s.",
+                  n=len(tied), noise=noise, names=tr("; ").join(r["label"] for r in tied),
+                  lo=min(r["steps_per_s"] for r in tied), hi=max(r["steps_per_s"] for r in tied),
+                  best=best["label"], slow=slow["label"], slow_rate=slow["steps_per_s"])
+    text += tr(" The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} "
+               "steady-state steps.", first_s=worst_first["first_call_s"], first=worst_first["label"],
+               first_steps=worst_first["first_call_s"] * worst_first["steps_per_s"])
     names = {r["config"] for r in rows}
     metrics = {"best_steps_per_s": best["steps_per_s"], "best_config": best["config"]}
     if {"graph/cell", "pynative/cell"} <= names:
@@ -111,13 +124,16 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == "in-memory batches"
                                                      else func_fed)["steps_per_s"]) for r in rows]
     gain = 100 * (cell["steps_per_s"] / func["steps_per_s"] - 1)
-    # faster beyond the spread (what compared() calls "faster than"), by at least 10%
-    reproduces = gain >= 10 and beyond_spread(cell, func) and cell["steps_per_s"] > func["steps_per_s"]
+    # faster beyond the spread (what compared() calls "faster than"), by at least 10%, and beyond the noise floor
+    faster = gain >= 10 and beyond_spread(cell, func) and cell["steps_per_s"] > func["steps_per_s"]
+    tie = len(leaders([cell, func], p.noise_pct)) > 1   # the lab's tie rule, as for the modes
+    verdict = (tr("cannot be told from a tie within the noise floor of {noise:.0f}%", noise=p.noise_pct) if tie
+               else tr("holds") if faster else tr("does not reproduce"))
     text = tr("TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%: "
               "{compared} it), so the article's \"15% faster\" {verdict} here; Model.train fed by the pipeline "
               "reached {model:.0f} steps/s ({vs_loop:.2f}x a functional loop over the same pipeline).",
               cell=cell["steps_per_s"], func=func["steps_per_s"], gain=gain, compared=compared(cell, func),
-              verdict=tr("holds") if reproduces else tr("does not reproduce"), model=model["steps_per_s"],
+              verdict=verdict, model=model["steps_per_s"],
               vs_loop=model["steps_per_s"] / func_fed["steps_per_s"])
     metrics = {"cell_vs_functional": cell["steps_per_s"] / func["steps_per_s"],
                "model_train_steps_per_s": model["steps_per_s"]}

@@ -10,8 +10,12 @@ from __future__ import annotations
 import importlib
 from typing import Dict
 
-#: Modules with messages, merged in this order.
-_PARTS = ("core", "nb00", "nb01", "nb02", "nb03", "nb04", "nb05", "nb06", "nb07")
+from course_utils import lessons
+
+__all__ = ["MESSAGES"]
+
+#: Modules with messages, merged in this order: the shared ones, then each lesson's (``nbNN``, where it has one).
+_PARTS = ("core",) + tuple(lesson.messages.rsplit(".", 1)[1] for lesson in lessons.LESSONS)
 
 
 def _merge() -> Dict[str, str]:

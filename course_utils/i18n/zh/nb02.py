@@ -4,7 +4,7 @@ MESSAGES = {
     # titles and hints (translated when shown)
     "a training step with has_aux": "使用 has_aux 的训练步",
     "clip by the global norm": "按全局范数裁剪梯度",
-    "gradient accumulation": "梯度累积",
+    "gradient accumulation": "梯度累加",
     "Inside build_train_step: define forward_fn(data, label) returning (loss, logits); grad_fn = "
     "ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True); then a @ms.jit train_step(data, label) "
     "that unpacks (loss, _), grads = grad_fn(data, label), applies the optimizer with ops.depend and returns the "
@@ -75,4 +75,7 @@ MESSAGES = {
         "{k} 个微批之后（把一个大小为 {size} 的批拆成 {k} 份）",
     "an update that also contains the first round's gradients.": "还包含了第一轮梯度的更新。",
     "after {n} micro-batches (the second update)": "{n} 个微批之后（第二次更新）",
+
+    # notebooks/scripts/no_depend.py (run by the lesson in a fresh process)
+    "weights changed:": "权重是否改变：",
 }

@@ -1,130 +1,110 @@
-"""Chinese messages (nb04): the exercises of notebook 04 (MNIST + LeNet-5).
-
-Keys are the English texts of ``course_utils/exercises/nb04.py`` exactly (titles, hints and
-solutions are translated when shown; check messages at their ``tr()`` call sites).
-Terminology: the glossary in README.zh.md."""
+"""Chinese messages (nb04): the checks, titles, hints and commented solutions of lesson 04's exercises."""
 
 MESSAGES = {
-    'flatten size for any input size':
-        '任意输入尺寸下的展平尺寸',
-    'add batch normalisation and dropout':
-        '加入批归一化和 Dropout',
-    'an evaluation loop':
-        '评估循环',
-    ("Follow the side length s through the four shrinking layers. A 5x5 'valid' convolution keeps only the "
-     'positions where the whole kernel fits: s -> s - 5 + 1. A 2x2 max-pool with stride 2 halves it, rounding down: '
-     's -> s // 2. Do conv, pool, conv, pool, then multiply by the 16 channels of the second convolution: 16 * s * '
-     's.'):
-        ('跟踪边长 s 经过四个使其缩小的层。valid 模式的 5x5 卷积只保留卷积核能完整放下的位置：s -> s - 5 + 1。'
-         '步长为 2 的 2x2 最大池化把边长减半并向下取整：s -> s // 2。依次做卷积、池化、卷积、池化，'
-         '再乘以第二个卷积的 16 个通道：16 * s * s。'),
-    ('Start from the LeNet5 of this notebook. In __init__ add self.bn1 = nn.BatchNorm2d(6) and self.bn2 = '
-     "nn.BatchNorm2d(16) (num_features = the convolution's output channels) and self.dropout = "
-     'nn.Dropout(p=dropout) (p is the fraction dropped). In construct: x = '
-     'self.pool(self.relu(self.bn1(self.conv1(x)))), the same with conv2/bn2, flatten, fc1, relu, fc2, relu, then x '
-     '= self.dropout(x) right before self.fc3(x).'):
-        ('从本 notebook 中的 LeNet5 出发。在 __init__ 中加入 self.bn1 = nn.BatchNorm2d(6) 和 self.bn2 = '
-         'nn.BatchNorm2d(16)（num_features = 卷积的输出通道数），以及 self.dropout = nn.Dropout(p=dropout)（p '
-         '是丢弃的比例）。在 construct 中：x = self.pool(self.relu(self.bn1(self.conv1(x))))，conv2/bn2 同理，'
-         '然后依次是 flatten、fc1、relu、fc2、relu，最后在 self.fc3(x) 之前紧接着执行 x = self.dropout(x)。'),
-    ('network.set_train(False) first (dropout off, batch norm uses its running statistics). Then loop over start = '
-     '0, batch_size, 2 * batch_size, ...: logits = network(ms.Tensor(images[start:start + batch_size])); '
-     'predictions = logits.asnumpy().argmax(axis=1); count how many equal labels[start:start + batch_size]. Return '
-     'the total count divided by len(labels) (a fraction, not a percentage), and do not average per-batch '
-     'accuracies: the last batch may be smaller.'):
-        ('先调用 network.set_train(False)（关闭 Dropout，BatchNorm 使用滑动统计量）。然后按 start = '
-         '0、batch_size、2 * batch_size …… 循环：logits = network(ms.Tensor(images[start:start + batch_size]))；'
-         'predictions = logits.asnumpy().argmax(axis=1)；统计其中有多少个等于 labels[start:start + batch_size]。'
-         '返回总数除以 len(labels)（一个比例，不是百分数），不要对各批次的准确率求平均：最后一个批次可能更小。'),
-    ('def flatten_size(image_size):\n    side = image_size\n    for _ in range(2):                 # (valid 5x5 '
-     'conv, 2x2 pool) twice\n        side = (side - 5 + 1) // 2\n    return 16 * side * side'):
-        ('def flatten_size(image_size):\n    side = image_size\n    for _ in range(2):                 # '
-         '两次（valid 5x5 卷积，2x2 池化）\n        side = (side - 5 + 1) // 2\n    return 16 * side * side'),
-    ('class LeNet5BN(nn.Cell):\n    def __init__(self, num_classes=10, dropout=0.5):\n        super().__init__()\n  '
-     '      self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")\n        self.bn1 = nn.BatchNorm2d(6)\n        '
-     'self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")\n        self.bn2 = nn.BatchNorm2d(16)\n        self.relu '
-     '= nn.ReLU()\n        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)\n        self.flatten = nn.Flatten()\n '
-     '       self.fc1 = nn.Dense(16 * 4 * 4, 120)    # 256 features for 28x28 inputs\n        self.fc2 = '
-     'nn.Dense(120, 84)\n        self.dropout = nn.Dropout(p=dropout)\n        self.fc3 = nn.Dense(84, '
-     'num_classes)\n\n    def construct(self, x):\n        x = self.pool(self.relu(self.bn1(self.conv1(x))))\n      '
-     '  x = self.pool(self.relu(self.bn2(self.conv2(x))))\n        x = self.flatten(x)\n        x = '
-     'self.relu(self.fc1(x))\n        x = self.relu(self.fc2(x))\n        return self.fc3(self.dropout(x))'):
-        ('class LeNet5BN(nn.Cell):\n    def __init__(self, num_classes=10, dropout=0.5):\n        '
-         'super().__init__()\n        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")\n        self.bn1 = '
-         'nn.BatchNorm2d(6)\n        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")\n        self.bn2 = '
-         'nn.BatchNorm2d(16)\n        self.relu = nn.ReLU()\n        self.pool = nn.MaxPool2d(kernel_size=2, '
-         'stride=2)\n        self.flatten = nn.Flatten()\n        self.fc1 = nn.Dense(16 * 4 * 4, 120)    # 28x28 '
-         '的输入对应 256 个特征\n        self.fc2 = nn.Dense(120, 84)\n        self.dropout = '
-         'nn.Dropout(p=dropout)\n        self.fc3 = nn.Dense(84, num_classes)\n\n    def construct(self, x):\n      '
-         '  x = self.pool(self.relu(self.bn1(self.conv1(x))))\n        x = '
-         'self.pool(self.relu(self.bn2(self.conv2(x))))\n        x = self.flatten(x)\n        x = '
-         'self.relu(self.fc1(x))\n        x = self.relu(self.fc2(x))\n        return self.fc3(self.dropout(x))'),
-    '`flatten_size` should be a function of the image size, got {got}.':
-        '`flatten_size` 应当是一个以图像尺寸为参数的函数，实际得到的是 {got}。',
-    'flatten_size({size}) returned {got}; return a whole number (int).':
-        'flatten_size({size}) 返回了 {got}；请返回一个整数（int）。',
-    'flatten_size({size}) returned {got!r}, a float; expected the int {expected}.':
-        'flatten_size({size}) 返回了 {got!r}，这是一个浮点数；期望的是整数 {expected}。',
-    ' (400 is the size for 32x32 inputs.)':
-        '（400 是 32x32 输入的尺寸。）',
-    ' ({got} is the size of one channel.)':
-        '（{got} 是单个通道的尺寸。）',
-    ' (That is the size if each convolution removed 5 pixels per side length instead of 4.)':
-        '（这是每次卷积使边长减少 5 而不是 4 时的尺寸。）',
-    ' (That is the size with padded convolutions, which keep the side length.)':
-        '（这是带填充的卷积（保持边长不变）时的尺寸。）',
-    ' (A float: the pooled side lengths were not rounded down.)':
-        '（得到了浮点数：池化后的边长没有向下取整。）',
-    'flatten_size({size}): expected {expected} (16 channels x {side} x {side}), got {got!r}.{hint}':
-        'flatten_size({size})：期望 {expected}（16 个通道 x {side} x {side}），实际得到 {got!r}。{hint}',
-    '`LeNet5BN` should be a class derived from nn.Cell, got {got}.':
-        '`LeNet5BN` 应当是一个继承自 nn.Cell 的类，实际得到的是 {got}。',
-    'LeNet5BN(num_classes=10, dropout=0.3) failed: {error}.':
-        'LeNet5BN(num_classes=10, dropout=0.3) 执行失败：{error}。',
-    'LeNet5BN() has no batch normalisation layer among its cells; expected two nn.BatchNorm2d layers.':
-        'LeNet5BN() 的各层中没有批归一化层；期望有两个 nn.BatchNorm2d 层。',
-    'expected exactly two nn.BatchNorm2d layers (one per convolution), found {n2d} BatchNorm2d and {n1d} BatchNorm1d.':
-        '期望恰好有两个 nn.BatchNorm2d 层（每个卷积一个），实际找到 {n2d} 个 BatchNorm2d 和 {n1d} 个 BatchNorm1d。',
-    "the batch-norm layers normalise {sizes} channels; expected [6, 16], the convolutions' output channels.":
-        '批归一化层归一化的通道数为 {sizes}；期望为 [6, 16]，即两个卷积的输出通道数。',
-    'expected one nn.Dropout layer (before the last Dense layer), found {n}.':
-        '期望有一个 nn.Dropout 层（位于最后一个 Dense 层之前），实际找到 {n} 个。',
-    ' (0.70 is the fraction kept.)':
-        '（0.70 是保留的比例。）',
-    'LeNet5BN(dropout=0.3) drops a fraction {rate:.2f} of the activations; expected 0.30.{hint}':
-        'LeNet5BN(dropout=0.3) 丢弃的激活值比例为 {rate:.2f}；期望为 0.30。{hint}',
-    "keep LeNet-5's layers: 2 convolutions and 3 Dense layers (found {convs} and {denses}).":
-        '请保留 LeNet-5 的各层：2 个卷积层和 3 个 Dense 层（实际找到 {convs} 个和 {denses} 个）。',
-    'the first Dense layer should take 16 * 4 * 4 = 256 features for 28x28 inputs, got {got}.':
-        '对于 28x28 的输入，第一个 Dense 层应当接收 16 * 4 * 4 = 256 个特征，实际各 Dense 层的输入特征数为 {got}。',
-    'LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {shape}; expected (4, 10).':
-        '对形状为 (4, 1, 28, 28) 的 x，LeNet5BN()(x) 返回的形状为 {shape}；期望为 (4, 10)。',
-    ('in evaluation mode (net.set_train(False)) two calls of LeNet5BN(dropout=0.3) on the same input differ by up '
-     'to {difference:.3g}; expected identical outputs.'):
-        ('在评估模式下（net.set_train(False)），对同一输入两次调用 LeNet5BN(dropout=0.3)，结果最多相差 '
-         '{difference:.3g}；期望输出完全相同。'),
-    ('in training mode (net.set_train(True)) two calls of LeNet5BN(dropout=0.3) on the same input gave the same '
-     'output; expected dropout to make them differ.'):
-        ('在训练模式下（net.set_train(True)），对同一输入两次调用 LeNet5BN(dropout=0.3) 得到了相同的输出；期望 '
-         'Dropout 使两次输出不同。'),
-    'LeNet5BN(num_classes=3)(x) for x of shape (4, 1, 28, 28) returned shape {shape}; expected (4, 3).':
-        '对形状为 (4, 1, 28, 28) 的 x，LeNet5BN(num_classes=3)(x) 返回的形状为 {shape}；期望为 (4, 3)。',
-    '`evaluate_accuracy` should be a function, got {got}.':
-        '`evaluate_accuracy` 应当是一个函数，实际得到的是 {got}。',
-    'evaluate_accuracy(network, images, labels, batch_size={batch_size}) on the fixed ten images':
-        '在固定的十张图像上运行的 evaluate_accuracy(network, images, labels, batch_size={batch_size})',
-    '{what} returned {got}; return one number, the accuracy.':
-        '{what} 返回了 {got}；请返回一个数，即准确率。',
-    ' The network was in training mode while it predicted (the network was handed over in training mode).':
-        '网络在预测时处于训练模式（传入的网络处于训练模式）。',
-    ' (100 times the fraction.)':
-        '（这是比例的 100 倍。）',
-    ' (The number of correct predictions, not the fraction.)':
-        '（这是预测正确的个数，而不是比例。）',
-    ' (The mean of the per-batch accuracies 1.0, 0.5 and 0.0; the last batch has 2 images.)':
-        '（这是各批次准确率 1.0、0.5 和 0.0 的平均值；最后一个批次只有 2 张图像。）',
-    ' (The accuracy of the first batch alone.)':
-        '（这只是第一个批次的准确率。）',
-    '{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}':
-        '{what}：期望 {expected:.2f}（10 张中对 6 张），实际得到 {value:.4g}。{hint}',
+    # ---- shared by the three checks
+    "`{name}` should be a class (class {name}({base_name}): ...), got {got}.":
+        "`{name}` 应该是一个类（class {name}({base_name}): ...），实际得到 {got}。",
+    "{name} should derive from {base_name}: {why}.": "{name} 应该继承 {base_name}：{why}。",
+    "it stores the backbone and the loss, and Model/TrainOneStepCell know how to use it":
+        "它保存主干网络和损失函数，Model 和 TrainOneStepCell 都知道如何使用它",
+    "reuse its self.network, self.weights, self.optimizer and gradient operations":
+        "这样才能复用它的 self.network、self.weights、self.optimizer 和求梯度的操作",
+    "{label} returned a {kind} of {n} values; expected one scalar tensor, the loss.":
+        "{label} 返回了一个包含 {n} 个值的 {kind}；期望的是一个标量张量，即损失。",
+    "{label} returned {value} ({kind}); return a MindSpore tensor.":
+        "{label} 返回了 {value}（{kind}）；请返回一个 MindSpore 张量。",
+    "{label} returned shape {shape}; expected a scalar loss (shape ()).":
+        "{label} 返回的形状是 {shape}；期望的是标量损失（形状为 ()）。",
+
+    # ---- q1: WithLossCell for two outputs
+    "WithLossCell for two outputs": "双输出网络的 WithLossCell",
+    "Subclass nn.WithLossCell. In __init__(self, backbone, loss_fn, aux_weight=0.4) call "
+    "super().__init__(backbone, loss_fn) first (it sets up the Cell and stores self._backbone and "
+    "self._loss_fn), then keep aux_weight. In construct(self, data, label): main, aux = "
+    "self._backbone(data); return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label).":
+        "继承 nn.WithLossCell。在 __init__(self, backbone, loss_fn, aux_weight=0.4) 中首先调用 "
+        "super().__init__(backbone, loss_fn)（它完成 Cell 的初始化，并保存 self._backbone 和 self._loss_fn），"
+        "然后保存 aux_weight。在 construct(self, data, label) 中：main, aux = self._backbone(data)；"
+        "return self._loss_fn(main, label) + self.aux_weight * self._loss_fn(aux, label)。",
+    "TwoHeadWithLoss({args}) failed: {msg} (the error of section 3's ForgotSuperInit).":
+        "TwoHeadWithLoss({args}) 失败：{msg}（就是第 3 节 ForgotSuperInit 的那个错误）。",
+    "TwoHeadWithLoss({args}) failed with TypeError: {msg}.":
+        "TwoHeadWithLoss({args}) 失败，抛出 TypeError：{msg}。",
+    "TwoHeadWithLoss(net, ...).backbone_network is not the network passed in; expected the same object.":
+        "TwoHeadWithLoss(net, ...).backbone_network 不是传入的网络；期望是同一个对象。",
+    "the loss cell's trainable parameters: expected exactly the network's {expected}, got {got}.":
+        "损失 Cell 的可训练参数：期望恰好是网络的 {expected}，实际得到 {got}。",
+    " (That is the main head's loss alone.)": "（这只是主输出头的损失。）",
+    " (That is main + aux with weight 1.)": "（这是权重为 1 时的 main + aux。）",
+    " (That is aux_weight times the main loss, plus the aux loss.)":
+        "（这是 aux_weight 乘以主输出头的损失，再加上辅助输出头的损失。）",
+    "{label}: expected main loss {main} + {weight} * aux loss {aux} = {expected}, got {got}.{hint}":
+        "{label}：期望主输出头损失 {main} + {weight} * 辅助输出头损失 {aux} = {expected}，实际得到 {got}。{hint}",
+    "without aux_weight the loss should use the default 0.4: expected {expected}, got {got}.":
+        "不传 aux_weight 时，损失应使用默认值 0.4：期望 {expected}，实际得到 {got}。",
+    "one training step left the auxiliary head unchanged: its output does not reach the loss.":
+        "训练一步之后，辅助输出头没有变化：它的输出没有进入损失。",
+    "the second training step": "第二个训练步",
+    "training with your loss cell did not lower the loss ({first} -> {second}).":
+        "用你的损失 Cell 训练没有降低损失（{first} -> {second}）。",
+
+    # ---- q2: clip gradient values in a TrainOneStepCell
+    "clip gradient values in a TrainOneStepCell": "在 TrainOneStepCell 中按值裁剪梯度",
+    "Subclass nn.TrainOneStepCell; __init__(self, network, optimizer, clip_value=1.0) calls "
+    "super().__init__(network, optimizer) and keeps clip_value. construct(self, *inputs) does what the "
+    "parent does: loss = self.network(*inputs); grads = self.grad_no_sens(self.network, self.weights)(*inputs); "
+    "then clips: grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value) (it takes the whole "
+    "tuple); then loss = ops.depend(loss, self.optimizer(grads)); return loss.":
+        "继承 nn.TrainOneStepCell；__init__(self, network, optimizer, clip_value=1.0) 调用 "
+        "super().__init__(network, optimizer) 并保存 clip_value。construct(self, *inputs) 做父类做的事："
+        "loss = self.network(*inputs)；grads = self.grad_no_sens(self.network, self.weights)(*inputs)；"
+        "然后裁剪：grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)（它可以直接处理整个元组）；"
+        "再执行 loss = ops.depend(loss, self.optimizer(grads))；return loss。",
+    "ClipValueTrainStep{args} failed with TypeError: {msg}. The class takes (network, optimizer, clip_value=1.0).":
+        "ClipValueTrainStep{args} 失败，抛出 TypeError：{msg}。这个类的参数是 (network, optimizer, clip_value=1.0)。",
+    "ClipValueTrainStep{args}(x, y) returned {got}; expected the loss before the update, {expected}, as "
+    "TrainOneStepCell does.":
+        "ClipValueTrainStep{args}(x, y) 返回了 {got}；期望像 TrainOneStepCell 一样返回更新之前的损失 {expected}。",
+    "after ClipValueTrainStep{args}(x, y) the weights did not change; expected an SGD update with the clipped "
+    "gradients.":
+        "执行 ClipValueTrainStep{args}(x, y) 之后权重没有变化；期望用裁剪后的梯度做一次 SGD 更新。",
+    " (That is the update with the unclipped gradients.)": "（这是用未裁剪的梯度做的更新。）",
+    " (That is the update with the gradients clipped by their global norm.)":
+        "（这是按全局范数裁剪梯度后做的更新。）",
+    " (Without a clip_value argument the clipping bound should be 1.0.)":
+        "（不传 clip_value 参数时，裁剪边界应为 1.0。）",
+    "after ClipValueTrainStep{args}(x, y), parameter {name} moved by {got}; expected -lr * clip(gradient, {low}, "
+    "{high}) = {expected}.{hint}":
+        "执行 ClipValueTrainStep{args}(x, y) 之后，参数 {name} 的变化量为 {got}；期望 -lr * clip(gradient, {low}, "
+        "{high}) = {expected}。{hint}",
+
+    # ---- q3: early stopping on a recorded curve
+    "early stopping on a recorded curve": "在记录下来的曲线上判断早停",
+    "Walk through the curve with a best value (start at float('inf')) and a counter. Epoch numbers "
+    "start at 1. An epoch improves when value < best - min_delta: then best = value, best_epoch = "
+    "epoch and the counter goes back to 0; otherwise the counter grows by one, and when it reaches "
+    "patience, that epoch is where training stops. If the curve ends first, stop_epoch is None.":
+        "遍历曲线，维护一个最佳值（从 float('inf') 开始）和一个计数器。轮次编号从 1 开始。当 "
+        "value < best - min_delta 时，这个轮次有改善：令 best = value、best_epoch = epoch，计数器归 0；"
+        "否则计数器加 1，当它达到 patience 时，训练就在这个轮次之后停止。如果曲线先结束，stop_epoch 为 None。",
+    "`early_stopping_epochs` should be a function, got {got}.": "`early_stopping_epochs` 应该是一个函数，实际得到 {got}。",
+    "{call} returned {got}; return a pair (best_epoch, stop_epoch).":
+        "{call} 返回了 {got}；请返回一个二元组 (best_epoch, stop_epoch)。",
+    " (Each epoch number is one less than expected.)": "（每个轮次编号都比期望值小 1。）",
+    " This case: {about}.": "本例考查的是：{about}。",
+    "{call}: expected (best_epoch, stop_epoch) = {expected}, got {got}.{hint}":
+        "{call}：期望 (best_epoch, stop_epoch) = {expected}，实际得到 {got}。{hint}",
+    "a typical U-shaped validation curve": "一条典型的 U 形验证曲线",
+    "an improvement resets the count": "一次改善会让计数归零",
+    "a tie (equal value) is not an improvement": "持平（数值相等）不算改善",
+    "a curve that keeps improving: never stops": "一条持续改善的曲线：永远不停止",
+    "min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1":
+        "min_delta：0.95 和 0.93 都没有比 1.0 好出 0.1 以上",
+    "patience=1: stop at the first epoch without improvement": "patience=1：在第一个没有改善的轮次停止",
 }
+
+# Solutions are code: only their comments are translated (the framework looks up each "# comment").
+MESSAGES.update({
+    '# Cell set-up, self._backbone, self._loss_fn': '# 完成 Cell 的初始化，设置 self._backbone 和 self._loss_fn',
+    '# identity unless data parallel': '# 除非做数据并行，否则是恒等映射',
+})

@@ -1,246 +1,130 @@
-"""Chinese messages of notebook 05: its exercises (``course_utils/exercises/nb05.py``) and the performance
-lab's conclusions (``course_utils.bench``: ``report.py`` and the experiments' ``summarise`` functions).
+"""Chinese messages (nb05): the exercises of notebook 05 (MNIST + LeNet-5).
 
-Keys are the English templates exactly as written at the ``tr()`` / ``N_()`` call sites. In the lab's
-sentences, ``common.compared`` gives "1.8 倍（更快）": the Chinese templates say "X 的速度是 Y 的 {compared}".
-"""
+Keys are the English texts of ``course_utils/exercises/nb05.py`` exactly (titles, hints and
+solutions are translated when shown; check messages at their ``tr()`` call sites).
+Terminology: the glossary in README.zh.md."""
 
 MESSAGES = {
-    # ---- exercises (course_utils/exercises/nb05.py)
-    'a steady-state rate':
-        '稳态速率',
-    'Call step() once before the clock starts (that call compiles). Then, for each repeat: read '
-    'time.perf_counter(), run `steps` calls and call .asnumpy() on every result, read the clock again. Return '
-    'steps / statistics.median(repeat_times).':
-        '开始计时之前先调用一次 step()（这次调用会编译）。然后在每次重复中：读取 time.perf_counter()，调用 `steps` '
-        '次，并对每个结果调用 .asnumpy()，再读取一次时钟。返回 steps / statistics.median(repeat_times)。',
-    'steady_rate(...) returned {got!r}; return the steps per second as a number.':
-        'steady_rate(...) 返回了 {got!r}；请以数值形式返回每秒步数。',
-    'for a step whose result takes {work_ms:.0f} ms to complete you measured {got:.0f} steps/s (at most '
-    '{true_rate:.0f} is possible): the results were not forced. Call .asnumpy() on each result inside the timed '
-    'region.':
-        '训练步的结果需要 {work_ms:.0f} ms 才能完成，你却测得 {got:.0f} steps/s（最多只可能是 '
-        '{true_rate:.0f}）：结果没有被强制完成。请在计时区间内对每个结果调用 .asnumpy()。',
-    'with one repeat of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s (expected about '
-    '{true_rate:.0f}): the first call, which takes 0.4 s here, is inside the timed region. Call step() once before '
-    'starting the clock.':
-        '重复 1 次、每次 8 步、每步 {work_ms:.0f} ms，你测得 {got:.0f} steps/s（期望约为 '
-        '{true_rate:.0f}）：首次调用（这里耗时 0.4 s）落在了计时区间内。请在开始计时之前先调用一次 step()。',
-    'recompilations from per-call times':
-        '从每次调用的耗时找出重新编译',
-    "The first call always compiles; take its time as 'what a compilation costs here'. Take the median of all "
-    'calls as the steady step. A call compiled if it is far above the steady step AND a sizeable fraction of the '
-    'first call (e.g. over 5x the median and over 30% of call 0). Return the list of indices.':
-        '首次调用总会编译，把它的耗时当作“这里一次编译的代价”。把所有调用耗时的中位数当作稳态单步耗时。如果某次调用'
-        '的耗时远高于稳态单步耗时，并且达到首次调用耗时的相当一部分（例如超过中位数的 5 倍，并且超过第 0 次调用的 '
-        '30%），它就发生了编译。返回这些调用的索引列表。',
-    'find_compiles should be a function of the per-call times, got {type}.':
-        'find_compiles 应当是以每次调用耗时为参数的函数，得到的却是 {type}。',
-    'find_compiles({times}) returned the number {got!r}; return the list of call indices that compiled (expected '
-    '{expected}).':
-        'find_compiles({times}) 返回了数值 {got!r}；请返回发生编译的调用索引列表（期望 {expected}）。',
-    'find_compiles(...) returned {got!r}; return a list of call indices.':
-        'find_compiles(...) 返回了 {got!r}；请返回调用索引的列表。',
-    ' The first call (index 0) always compiles.':
-        '首次调用（索引 0）总会编译。',
-    ' A call a few times slower than the others is noise, not a compilation.':
-        '比其他调用慢几倍的调用只是噪声，而不是编译。',
-    'for per-call seconds {times} ({about}) expected {expected}, got {got}.{extra}':
-        '每次调用耗时（秒）为 {times}（{about}）时，期望 {expected}，得到 {got}。{extra}',
-    'one recompilation at call 3':
-        '第 3 次调用时重新编译了一次',
-    'a busy machine: calls 2 and 4 are 5x slower but nowhere near a compilation':
-        '机器繁忙：第 2 次和第 4 次调用慢了 5 倍，但远不到一次编译的耗时',
-    'three new shapes first, then steady':
-        '先是三种新形状，之后进入稳态',
-    'only the first call compiled':
-        '只有首次调用发生了编译',
-    'faster beyond the noise floor':
-        '超出噪声水平的更快',
-    'Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is a '
-    'percentage; if it is not larger than noise_pct, return None. Otherwise return the name of the faster one '
-    '(Timing.name).':
-        '取两个中位数（Timing.steps_per_s）。它们的相对差异 100 * (fast / slow - 1) 是一个百分比；如果它不大于 '
-        'noise_pct，返回 None；否则返回较快者的名称（Timing.name）。',
-    'faster_variant should be a function, got {type}.':
-        'faster_variant 应当是一个函数，得到的却是 {type}。',
-    '{a} at {ra:g} steps/s vs {b} at {rb:g} steps/s with a noise floor of {noise:g}%':
-        '{a} 为 {ra:g} steps/s，{b} 为 {rb:g} steps/s，噪声水平为 {noise:g}%',
-    ' The difference, {diff:.0f}%, is not beyond the noise floor: return None.':
-        '两者相差 {diff:.0f}%，没有超出噪声水平：应返回 None。',
-    ' The difference is beyond the noise floor: name the faster one.':
-        '差异超出了噪声水平：应返回较快者的名称。',
-    '{what}: expected {expected!r}, got {got!r}.{why}':
-        '{what}：期望 {expected!r}，得到 {got!r}。{why}',
-    # q1's solution with its comments in Chinese (keyed by the dedented English solution)
-    ('def steady_rate(step, steps, repeats):\n'
-     '    step().asnumpy()                      # warm-up: the first call compiles, not timed\n'
-     '    times = []\n'
-     '    for _ in range(repeats):\n'
-     '        start = time.perf_counter()\n'
-     '        for _ in range(steps):\n'
-     '            step().asnumpy()              # force completion inside the timed region\n'
-     '        times.append(time.perf_counter() - start)\n'
-     '    return steps / statistics.median(times)'):
-        ('def steady_rate(step, steps, repeats):\n'
-         '    step().asnumpy()                      # 预热：首次调用会编译，不计时\n'
-         '    times = []\n'
-         '    for _ in range(repeats):\n'
-         '        start = time.perf_counter()\n'
-         '        for _ in range(steps):\n'
-         '            step().asnumpy()              # 在计时区间内强制等待计算完成\n'
-         '        times.append(time.perf_counter() - start)\n'
-         '    return steps / statistics.median(times)'),
-    # ---- the performance lab's conclusions (course_utils/bench)
-    '{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after':
-        '{seconds:.0f} s，{cpus} 个 CPU，1 分钟平均负载：测量前 {before} / 测量后 {after}',
-    ', other processes used {cores:.2f} cores meanwhile':
-        '，期间其他进程平均占用 {cores:.2f} 个核',
-    'conditions: {facts}':
-        '测量条件：{facts}',
-    'WARNING: the machine was busy ({facts}). Other processes competed for the cores: absolute rates are too low '
-    'and noisy; only ratios between configurations measured in alternation in this run mean something. Re-run on a '
-    'quiet machine for the figures.':
-        '警告：机器繁忙（{facts}）。其他进程在争用 CPU 核：绝对速率偏低且噪声大，只有本次运行中交替测量的各配置之间'
-        '的比值才有意义。要得到可引用的数值，请在安静的机器上重新运行。',
-    '[{name}] skipped: {reason}':
-        '[{name}] 已跳过：{reason}',
-    '{name} is measured on {devices} only, not {device}':
-        '{name} 只在 {devices} 上测量，不在 {device} 上测量',
-    '{r:.2f}x, within the repeat-to-repeat spread of':
-        '{r:.2f} 倍（在各次重复的波动范围之内）',
-    '{r:.1f}x, faster than':
-        '{r:.1f} 倍（更快）',
-    '{r:.2f}x, slower than':
-        '{r:.2f} 倍（更慢）',
-    'Fastest: {label} at {rate:.1f} steps/s.':
-        '最快：{label}，{rate:.1f} steps/s。',
-    'Fastest here: {best} at {rate:.0f} steps/s, {ratio:.1f}x the slowest ({slow}); the biggest first-call cost '
-    'was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
-        '这里最快的是 {best}，{rate:.0f} steps/s，是最慢者（{slow}）的 {ratio:.1f} 倍；首次调用开销最大的是 '
-        '{first}，{first_s:.1f} s，相当于 {first_steps:.0f} 个稳态训练步。',
-    " GRAPH_MODE TrainOneStepCell ran {compared} PyNative's.":
-        '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {compared}。',
-    'TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%: {compared} '
-    'it), so the article\'s "15% faster" {verdict} here; Model.train fed by the pipeline reached {model:.0f} '
-    'steps/s ({vs_loop:.2f}x a functional loop over the same pipeline).':
-        'TrainOneStepCell 的速度为 {cell:.0f} steps/s，函数式训练步为 {func:.0f}（{gain:+.0f}%：前者是后者的 '
-        '{compared}），因此原文“快 15%”的说法在这里{verdict}；由流水线供数的 Model.train 达到 {model:.0f} '
-        'steps/s（是基于同一流水线的函数式循环的 {vs_loop:.2f} 倍）。',
-    'holds':
-        '成立',
-    'does not reproduce':
-        '未能复现',
-    'With {spec}, batch {best} gives the most throughput, {rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. '
-    '{best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s; more samples per second is not fewer '
-    'epochs to a given accuracy.':
-        '使用 {spec} 时，批大小 {best} 的吞吐量最高，为 {rate:.0f} samples/s（是批大小 {small} 的 {gain:.1f} '
-        '倍），即每个 MNIST 轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} '
-        's；不过，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
-    "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
-        'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
-    "MindSpore's naive default ({naive}, no fixes) ran at {naive_rate:.1f} steps/s; the best configuration with "
-    "the course's fixes ({best}) ran at {best_rate:.0f}, {speedup:.2f}x the naive rate ({verdict} the 6x target), while "
-    'the best code change without the fixes only reached {best_no:.1f}':
-        'MindSpore 的朴素默认设置（{naive}，不加修正）为 {naive_rate:.1f} '
-        'steps/s；加上本课程的修正后，最佳配置（{best}）为 {best_rate:.0f}，是前者的 {speedup:.2f} 倍（{verdict} 6 '
-        '倍的目标），而不加修正时，仅靠修改代码最多只达到 {best_no:.1f}',
-    'meets':
-        '达到',
-    'misses':
-        '未达到',
-    ' (fastest of all: {label}, {case}, {rate:.0f}).':
-        '（所有组合中最快的是：{label}，{case}，{rate:.0f}）。',
-    '.':
-        '。',
-    ' On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took {gains}.':
-        '在限制指令集的基础上，MS_DEV_HOST_BLOCKING_RUN=1 使 {gains}。',
-    '; ':
-        '；',
-    '{label} from {a:.0f} to {b:.0f} steps/s ({x:.1f}x)':
-        '{label} 从 {a:.0f} steps/s 变为 {b:.0f} steps/s（{x:.1f} 倍）',
-    'TARGET {verdict}: best CPU configuration {best} (both fixes) at {best_rate:.1f} steps/s = {speedup:.1f}x the '
-    'naive default ({naive}, no fixes) at {naive_rate:.1f} steps/s (target >= {target:g}x)':
-        '目标{verdict}：最佳 CPU 配置 {best}（两项修正）为 {best_rate:.1f} '
-        'steps/s，是朴素默认设置（{naive}，不加修正）{naive_rate:.1f} steps/s 的 {speedup:.1f} 倍（目标 >= '
-        '{target:g} 倍）',
-    'MET':
-        '已达成',
-    'MISSED':
-        '未达成',
-    '{layer} takes {share:.0f}% of the {total:.1f} ms.':
-        '{layer} 占总共 {total:.1f} ms 的 {share:.0f}%。',
-    'ONEDNN_VERBOSE and the AVX-512 convolution path concern the CPU backend, not {device}':
-        'ONEDNN_VERBOSE 和 AVX-512 卷积路径只涉及 CPU 后端，与 {device} 无关',
-    'Without the cap the two convolutions take {conv:.1f} ms of {total:.1f} ms ({pct:.0f}%) and oneDNN reports '
-    "'{impl}' as its main convolution; with ONEDNN_MAX_CPU_ISA=AVX2 they take {conv_capped:.1f} ms "
-    "('{impl_capped}'), ":
-        '不限制指令集时，两个卷积层占 {total:.1f} ms 中的 {conv:.1f} ms（{pct:.0f}%），oneDNN 报告的主要卷积实现是 '
-        "'{impl}'；设置 ONEDNN_MAX_CPU_ISA=AVX2 后，它们耗时 {conv_capped:.1f} ms（'{impl_capped}'），",
-    '{x:.1f}x less.':
-        '缩短为原来的 1/{x:.1f}。',
-    'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
-        '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
-    'The pipeline alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes ({mem:.0f}/s): ':
-        '流水线单独运行时每秒送出 {rate:.0f} 个批（{how}），是训练步消耗速度（{mem:.0f}/s）的 {x:.1f} 倍：',
-    'the pipeline IS the bottleneck here, ':
-        '在这里流水线就是瓶颈，',
-    'not the bottleneck, ':
-        '它不是瓶颈，',
-    'and feeding the step from it costs {cost:.0f}% of the step rate; sink mode on {device} ran at {sink:.2f}x '
-    'sink mode off':
-        '而由它为训练步供数会使训练步速率降低 {cost:.0f}%；在 {device} 上，开启数据下沉模式的速度是关闭时的 '
-        '{sink:.2f} 倍',
-    ' (on CPU MindSpore silently falls back to the normal loop).':
-        '（在 CPU 上，MindSpore 会不加提示地退回普通循环）。',
-    'On {device}, O0 ran {rate:.0f} steps/s':
-        '在 {device} 上，O0 为 {rate:.0f} steps/s',
-    '; {low} ran {compared} O0 and reached {acc:.1f}% vs {base_acc:.1f}% after {steps} steps':
-        '；{low} 的速度是 O0 的 {compared}，训练 {steps} 步后准确率为 {acc:.1f}%（O0 为 {base_acc:.1f}%）',
-    ' ({drop:.1f} points lower: check accuracy, not only speed)':
-        '（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
-    '; the fastest level here was {level}.':
-        '；这里最快的级别是 {level}。',
-    '{shapes} batch shapes cost {compiles} compilations ({compile_s:.1f} s of {total_s:.1f} s in {calls} calls); a '
-    'dynamic batch dimension compiled {dyn_compiles} time(s) ({dyn_total_s:.1f} s in total, steady step '
-    '{dyn_ms:.1f} ms vs {static_ms:.1f} ms static) and a single shape {one_compiles} ({one_total_s:.1f} s).':
-        '{shapes} 种批形状导致 {compiles} 次编译（{calls} 次调用共 {total_s:.1f} s，其中编译占 {compile_s:.1f} '
-        's）；声明动态批维度时编译了 {dyn_compiles} 次（共 {dyn_total_s:.1f} s，稳态每步 {dyn_ms:.1f} '
-        'ms，静态形状为 {static_ms:.1f} ms），单一形状编译了 {one_compiles} 次（{one_total_s:.1f} s）。',
-    ' Changing shapes did not recompile here: this step style does not specialise on shapes.':
-        '这里形状变化没有触发重新编译：这种训练步写法不针对形状做特化。',
-    'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
-        '在 {device} 上，不使用数据下沉模式时 Model.train 为 {rate:.0f} batches/s；',
-    'the fastest was {best} at {rate:.0f} ({compared} sink off).':
-        '最快的是 {best}，为 {rate:.0f} batches/s，是 sink off 的 {compared}。',
-    'no sink size beat it here.':
-        '这里没有哪种下沉大小比它更快。',
-    ', ':
-        '，',
-    '{pct:.1f}% after {s:.0f} s':
-        '{s:.0f} s 后达到 {pct:.1f}%',
-    'Reached {reached}.':
-        '{reached}。',
-    'No target reached within {limit:.0f} s.':
-        '在 {limit:.0f} s 内没有达到任何目标。',
-    'measured':
-        '实测',
-    'estimated':
-        '估算',
-    'naive defaults':
-        '朴素默认设置',
-    '{spec} (no CPU fixes exist on {device})':
-        '{spec}（{device} 上没有 CPU 修正）',
-    'The {pct:.1f}% target was not reached within the {limit:.0f} s limit; raise time_limit.':
-        '在 {limit:.0f} s 的时间限制内没有达到 {pct:.1f}% 的目标；请调高 time_limit。',
-    'The best settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not within the limit.':
-        '最佳设置训练 {s:.0f} s 后达到 {pct:.1f}%；朴素默认设置在时间限制内没有达到。',
-    'To {pct:.1f}% test accuracy the best settings ({spec}, CPU fixes) needed {best_s:.0f} s of training ({steps} '
-    'steps) against {naive_s:.0f} s for the {naive} ({how}): ':
-        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，CPU 修正）需要训练 {best_s:.0f} s（{steps} '
-        '步），{naive}则需要 {naive_s:.0f} s（{how}）：',
-    '{x:.1f}x faster.':
-        '速度是后者的 {x:.1f} 倍。',
-    '{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.':
-        '耗时反而是后者的 {x:.1f} 倍：第 2 部分测得的最佳单步速率在这里没有体现出来。',
+    'flatten size for any input size':
+        '任意输入尺寸下的展平尺寸',
+    'add batch normalisation and dropout':
+        '加入批归一化和 Dropout',
+    'an evaluation loop':
+        '评估循环',
+    ("Follow the side length s through the four shrinking layers. A 5x5 'valid' convolution keeps only the "
+     'positions where the whole kernel fits: s -> s - 5 + 1. A 2x2 max-pool with stride 2 halves it, rounding down: '
+     's -> s // 2. Do conv, pool, conv, pool, then multiply by the 16 channels of the second convolution: 16 * s * '
+     's.'):
+        ('跟踪边长 s 经过四个使其缩小的层。valid 模式的 5x5 卷积只保留卷积核能完整放下的位置：s -> s - 5 + 1。'
+         '步长为 2 的 2x2 最大池化把边长减半并向下取整：s -> s // 2。依次做卷积、池化、卷积、池化，'
+         '再乘以第二个卷积的 16 个通道：16 * s * s。'),
+    ('Start from the LeNet5 of this notebook. In __init__ add self.bn1 = nn.BatchNorm2d(6) and self.bn2 = '
+     "nn.BatchNorm2d(16) (num_features = the convolution's output channels) and self.dropout = "
+     'nn.Dropout(p=dropout) (p is the fraction dropped). In construct: x = '
+     'self.pool(self.relu(self.bn1(self.conv1(x)))), the same with conv2/bn2, flatten, fc1, relu, fc2, relu, then x '
+     '= self.dropout(x) right before self.fc3(x).'):
+        ('从本 notebook 中的 LeNet5 出发。在 __init__ 中加入 self.bn1 = nn.BatchNorm2d(6) 和 self.bn2 = '
+         'nn.BatchNorm2d(16)（num_features = 卷积的输出通道数），以及 self.dropout = nn.Dropout(p=dropout)（p '
+         '是丢弃的比例）。在 construct 中：x = self.pool(self.relu(self.bn1(self.conv1(x))))，conv2/bn2 同理，'
+         '然后依次是 flatten、fc1、relu、fc2、relu，最后在 self.fc3(x) 之前紧接着执行 x = self.dropout(x)。'),
+    ('network.set_train(False) first (dropout off, batch norm uses its running statistics). Then loop over start = '
+     '0, batch_size, 2 * batch_size, ...: logits = network(ms.Tensor(images[start:start + batch_size])); '
+     'predictions = logits.asnumpy().argmax(axis=1); count how many equal labels[start:start + batch_size]. Return '
+     'the total count divided by len(labels) (a fraction, not a percentage), and do not average per-batch '
+     'accuracies: the last batch may be smaller.'):
+        ('先调用 network.set_train(False)（关闭 Dropout，BatchNorm 使用滑动统计量）。然后按 start = '
+         '0、batch_size、2 * batch_size …… 循环：logits = network(ms.Tensor(images[start:start + batch_size]))；'
+         'predictions = logits.asnumpy().argmax(axis=1)；统计其中有多少个等于 labels[start:start + batch_size]。'
+         '返回总数除以 len(labels)（一个比例，不是百分数），不要对各批的准确率求平均：最后一个批可能更小。'),
+    ('def flatten_size(image_size):\n    side = image_size\n    for _ in range(2):                 # (valid 5x5 '
+     'conv, 2x2 pool) twice\n        side = (side - 5 + 1) // 2\n    return 16 * side * side'):
+        ('def flatten_size(image_size):\n    side = image_size\n    for _ in range(2):                 # '
+         '两次（valid 5x5 卷积，2x2 池化）\n        side = (side - 5 + 1) // 2\n    return 16 * side * side'),
+    ('class LeNet5BN(nn.Cell):\n    def __init__(self, num_classes=10, dropout=0.5):\n        super().__init__()\n  '
+     '      self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")\n        self.bn1 = nn.BatchNorm2d(6)\n        '
+     'self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")\n        self.bn2 = nn.BatchNorm2d(16)\n        self.relu '
+     '= nn.ReLU()\n        self.pool = nn.MaxPool2d(kernel_size=2, stride=2)\n        self.flatten = nn.Flatten()\n '
+     '       self.fc1 = nn.Dense(16 * 4 * 4, 120)    # 256 features for 28x28 inputs\n        self.fc2 = '
+     'nn.Dense(120, 84)\n        self.dropout = nn.Dropout(p=dropout)\n        self.fc3 = nn.Dense(84, '
+     'num_classes)\n\n    def construct(self, x):\n        x = self.pool(self.relu(self.bn1(self.conv1(x))))\n      '
+     '  x = self.pool(self.relu(self.bn2(self.conv2(x))))\n        x = self.flatten(x)\n        x = '
+     'self.relu(self.fc1(x))\n        x = self.relu(self.fc2(x))\n        return self.fc3(self.dropout(x))'):
+        ('class LeNet5BN(nn.Cell):\n    def __init__(self, num_classes=10, dropout=0.5):\n        '
+         'super().__init__()\n        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")\n        self.bn1 = '
+         'nn.BatchNorm2d(6)\n        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")\n        self.bn2 = '
+         'nn.BatchNorm2d(16)\n        self.relu = nn.ReLU()\n        self.pool = nn.MaxPool2d(kernel_size=2, '
+         'stride=2)\n        self.flatten = nn.Flatten()\n        self.fc1 = nn.Dense(16 * 4 * 4, 120)    # 28x28 '
+         '的输入对应 256 个特征\n        self.fc2 = nn.Dense(120, 84)\n        self.dropout = '
+         'nn.Dropout(p=dropout)\n        self.fc3 = nn.Dense(84, num_classes)\n\n    def construct(self, x):\n      '
+         '  x = self.pool(self.relu(self.bn1(self.conv1(x))))\n        x = '
+         'self.pool(self.relu(self.bn2(self.conv2(x))))\n        x = self.flatten(x)\n        x = '
+         'self.relu(self.fc1(x))\n        x = self.relu(self.fc2(x))\n        return self.fc3(self.dropout(x))'),
+    '`flatten_size` should be a function of the image size, got {got}.':
+        '`flatten_size` 应当是一个以图像尺寸为参数的函数，实际得到的是 {got}。',
+    'flatten_size({size}) returned {got}; return a whole number (int).':
+        'flatten_size({size}) 返回了 {got}；请返回一个整数（int）。',
+    'flatten_size({size}) returned {got!r}, a float; expected the int {expected}.':
+        'flatten_size({size}) 返回了 {got!r}，这是一个浮点数；期望的是整数 {expected}。',
+    ' (400 is the size for 32x32 inputs.)':
+        '（400 是 32x32 输入的尺寸。）',
+    ' ({got} is the size of one channel.)':
+        '（{got} 是单个通道的尺寸。）',
+    ' (That is the size if each convolution removed 5 pixels per side length instead of 4.)':
+        '（这是每次卷积使边长减少 5 而不是 4 时的尺寸。）',
+    ' (That is the size with padded convolutions, which keep the side length.)':
+        '（这是带填充的卷积（保持边长不变）时的尺寸。）',
+    ' (A float: the pooled side lengths were not rounded down.)':
+        '（得到了浮点数：池化后的边长没有向下取整。）',
+    'flatten_size({size}): expected {expected} (16 channels x {side} x {side}), got {got!r}.{hint}':
+        'flatten_size({size})：期望 {expected}（16 个通道 x {side} x {side}），实际得到 {got!r}。{hint}',
+    '`LeNet5BN` should be a class derived from nn.Cell, got {got}.':
+        '`LeNet5BN` 应当是一个继承自 nn.Cell 的类，实际得到的是 {got}。',
+    'LeNet5BN(num_classes=10, dropout=0.3) failed: {error}.':
+        'LeNet5BN(num_classes=10, dropout=0.3) 执行失败：{error}。',
+    'LeNet5BN() has no batch normalisation layer among its cells; expected two nn.BatchNorm2d layers.':
+        'LeNet5BN() 的各层中没有批归一化层；期望有两个 nn.BatchNorm2d 层。',
+    'expected exactly two nn.BatchNorm2d layers (one per convolution), found {n2d} BatchNorm2d and {n1d} BatchNorm1d.':
+        '期望恰好有两个 nn.BatchNorm2d 层（每个卷积一个），实际找到 {n2d} 个 BatchNorm2d 和 {n1d} 个 BatchNorm1d。',
+    "the batch-norm layers normalise {sizes} channels; expected [6, 16], the convolutions' output channels.":
+        '批归一化层归一化的通道数为 {sizes}；期望为 [6, 16]，即两个卷积的输出通道数。',
+    'expected one nn.Dropout layer (before the last Dense layer), found {n}.':
+        '期望有一个 nn.Dropout 层（位于最后一个 Dense 层之前），实际找到 {n} 个。',
+    ' (0.70 is the fraction kept.)':
+        '（0.70 是保留的比例。）',
+    'LeNet5BN(dropout=0.3) drops a fraction {rate:.2f} of the activations; expected 0.30.{hint}':
+        'LeNet5BN(dropout=0.3) 丢弃的激活值比例为 {rate:.2f}；期望为 0.30。{hint}',
+    "keep LeNet-5's layers: 2 convolutions and 3 Dense layers (found {convs} and {denses}).":
+        '请保留 LeNet-5 的各层：2 个卷积层和 3 个 Dense 层（实际找到 {convs} 个和 {denses} 个）。',
+    'the first Dense layer should take 16 * 4 * 4 = 256 features for 28x28 inputs, got {got}.':
+        '对于 28x28 的输入，第一个 Dense 层应当接收 16 * 4 * 4 = 256 个特征，实际各 Dense 层的输入特征数为 {got}。',
+    'LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {shape}; expected (4, 10).':
+        '对形状为 (4, 1, 28, 28) 的 x，LeNet5BN()(x) 返回的形状为 {shape}；期望为 (4, 10)。',
+    ('in evaluation mode (net.set_train(False)) two calls of LeNet5BN(dropout=0.3) on the same input differ by up '
+     'to {difference:.3g}; expected identical outputs.'):
+        ('在评估模式下（net.set_train(False)），对同一输入两次调用 LeNet5BN(dropout=0.3)，结果最多相差 '
+         '{difference:.3g}；期望输出完全相同。'),
+    ('in training mode (net.set_train(True)) two calls of LeNet5BN(dropout=0.3) on the same input gave the same '
+     'output; expected dropout to make them differ.'):
+        ('在训练模式下（net.set_train(True)），对同一输入两次调用 LeNet5BN(dropout=0.3) 得到了相同的输出；期望 '
+         'Dropout 使两次输出不同。'),
+    'LeNet5BN(num_classes=3)(x) for x of shape (4, 1, 28, 28) returned shape {shape}; expected (4, 3).':
+        '对形状为 (4, 1, 28, 28) 的 x，LeNet5BN(num_classes=3)(x) 返回的形状为 {shape}；期望为 (4, 3)。',
+    '`evaluate_accuracy` should be a function, got {got}.':
+        '`evaluate_accuracy` 应当是一个函数，实际得到的是 {got}。',
+    'evaluate_accuracy(network, images, labels, batch_size={batch_size}) on the fixed ten images':
+        '在固定的十张图像上运行的 evaluate_accuracy(network, images, labels, batch_size={batch_size})',
+    '{what} returned {got}; return one number, the accuracy.':
+        '{what} 返回了 {got}；请返回一个数，即准确率。',
+    ' The network was in training mode while it predicted (the network was handed over in training mode).':
+        '网络在预测时处于训练模式（传入的网络处于训练模式）。',
+    ' (100 times the fraction.)':
+        '（这是比例的 100 倍。）',
+    ' (The number of correct predictions, not the fraction.)':
+        '（这是预测正确的个数，而不是比例。）',
+    ' (The mean of the per-batch accuracies 1.0, 0.5 and 0.0; the last batch has 2 images.)':
+        '（这是各批准确率 1.0、0.5 和 0.0 的平均值；最后一个批只有 2 张图像。）',
+    ' (The accuracy of the first batch alone.)':
+        '（这只是第一个批的准确率。）',
+    '{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}':
+        '{what}：期望 {expected:.2f}（10 张中对 6 张），实际得到 {value:.4g}。{hint}',
 }

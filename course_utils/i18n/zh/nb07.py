@@ -1,146 +1,256 @@
-"""Chinese messages (nb07): the capstone's checks, their titles and hints.
+"""Chinese messages of notebook 07: its exercises (``course_utils/exercises/nb07.py``) and the performance
+lab's conclusions (``course_utils.bench``: ``report.py`` and the experiments' ``summarise`` functions).
 
-Keys are the English templates of ``course_utils/exercises/nb07.py`` exactly; placeholders are kept. Command
-lines, file names, option names and log keys stay as they are (the learner types and reads them as code). The
-solutions are the reference script's own code (English, shared by both editions): only the two comment lines
-the check adds around it are translated.
+Keys are the English templates exactly as written at the ``tr()`` / ``N_()`` call sites. In the lab's
+sentences, ``common.compared`` gives "1.8 倍（更快）": the Chinese templates say "X 的速度是 Y 的 {compared}".
 """
 
 MESSAGES = {
-    # titles
-    "runs, logs every epoch, checkpoints atomically": "能运行，为每个轮次记录日志，原子地保存检查点",
-    "resumes after an interruption": "中断后能断点续训",
-    "reaches 93% on a small run": "小规模运行达到 93%",
-    "exports a MindIR model that loads": "导出一个能加载的 MindIR 模型",
-    # hints
-    "Run it yourself in a terminal first, in the notebooks folder: python my_capstone.py --data-dir ../data/mnist "
-    "--out runs/try --epochs 2 --batch-size 32 --train-subset 256 --test-subset 256. After each epoch: save the "
-    "training step (it holds the network and the optimizer) with append_dict={'epoch': ..., 'step_in_epoch': ...} "
-    "to a temporary name, fsync, os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and "
-    "print one line.":
-        "先在终端里（notebooks 文件夹中）亲自运行一次：python my_capstone.py --data-dir ../data/mnist --out runs/try "
-        "--epochs 2 --batch-size 32 --train-subset 256 --test-subset 256。每个轮次结束后：用 append_dict={'epoch': "
-        "..., 'step_in_epoch': ...} 把训练步（它同时持有网络和优化器）保存到一个临时文件名下，fsync，再用 os.replace "
-        "覆盖 checkpoint.ckpt；然后向 log.jsonl 追加一行 JSON，并打印一行。",
-    "On --resume, build everything as usual, copy the checkpoint's values into the training step's parameters (all "
-    "of them: weights and optimizer state), read epoch and step_in_epoch, and start the epoch loop there; in the "
-    "interrupted epoch, skip the batches already trained. Append to the log, do not start a new one.":
-        "使用 --resume 时，照常构建所有对象，把检查点中的值复制到训练步的参数中（全部参数：权重和优化器状态），读出 "
-        "epoch 和 step_in_epoch，并让轮次循环从那里开始；在被中断的轮次中，跳过已经训练过的批。日志要追加写入，"
-        "不要新建。",
-    "If the loss falls but the test accuracy stays low, compare what the test images look like with what training "
-    "sees (augmentation parameters, normalisation), and evaluate in eval mode. If the loss hardly falls, check the "
-    "learning rate and that every batch reaches the step.":
-        "如果损失下降而测试准确率仍然很低，请比较测试图像与训练时看到的图像有何不同（数据增强参数、归一化），并确保"
-        "评估时网络处于评估模式。如果损失几乎不下降，请检查学习率，以及每个批是否都送进了训练步。",
-    "At the end of training, switch the network to eval mode and call mindspore.export with an input whose batch "
-    "dimension is None (mindspore.Tensor(shape=[None, 1, 28, 28], dtype=mindspore.float32)), file_format='MINDIR', "
-    "into --out as model.mindir.":
-        "训练结束时，把网络切换到评估模式，然后调用 mindspore.export：输入的批维度为 None"
-        "（mindspore.Tensor(shape=[None, 1, 28, 28], dtype=mindspore.float32)），file_format='MINDIR'，"
-        "保存到 --out 中的 model.mindir。",
-    # solutions: the comment lines around the reference's code
-    "# from {path}": "# 摘自 {path}",
-    "# in main():": "# main() 中：",
-    # the file
-    "set MY_SCRIPT to the path of your script, run that cell, then check again.":
-        "请把 MY_SCRIPT 设为你的脚本的路径，运行该单元格，然后再检查。",
-    "there is no file {path!r} yet: run the cell that copies the skeleton, fill in the TODOs, then check again.":
-        "文件 {path!r} 还不存在：请运行复制骨架的单元格，填写其中的 TODO，然后再检查。",
-    "{name} still has blanks ____ in TODO {todos}: fill them in, save the file, then check again.":
-        "{name} 的 TODO {todos} 中仍有空白 ____：请填写它们，保存文件，然后再检查。",
-    "{name} does not parse: {error} on line {line}: {text!r}": "{name} 无法解析：第 {line} 行 {error}：{text!r}",
-    "{name} imports course_utils (line {line}): the capstone script must stand alone, with MindSpore and NumPy "
-    "only, so that it runs outside the course.":
-        "{name} 导入了 course_utils（第 {line} 行）：综合项目的脚本必须独立运行，只依赖 MindSpore 和 NumPy，"
-        "这样它才能在课程之外运行。",
-    "{name} never renames a file (os.replace): a checkpoint written in place is lost when the process dies in the "
-    "middle of writing it.":
-        "{name} 从不重命名文件（os.replace）：直接原地写入的检查点，会在进程于写入过程中终止时丢失。",
-    # running it
-    "`python {name} {args}` did not finish within {timeout:.0f} s; last output: {output}":
-        "`python {name} {args}` 未能在 {timeout:.0f} 秒内结束；最后的输出：{output}",
-    "(nothing)": "（无）",
-    "(no output)": "（没有输出）",
-    " (raised at {file}, line {line})": "（在 {file} 第 {line} 行抛出）",
-    "`{command}`{what} failed with exit code {code}: {error}{at}": "`{command}`{what} 失败，退出码 {code}：{error}{at}",
-    " (the resume)": "（断点续训）",
-    "line {n} of {log} is not JSON: {text!r}": "{log} 的第 {n} 行不是 JSON：{text!r}",
-    "no {name} in the output folder after the run.": "运行结束后，输出文件夹中没有 {name}。",
-    "{name} is not a checkpoint MindSpore can read: {error}": "{name} 不是 MindSpore 能读取的检查点：{error}",
-    "{name} has no {entries} entry: the checkpoint must say where training stood (the epoch in progress, 0-based, "
-    "and how many of its steps are done).":
-        "{name} 中没有 {entries} 条目：检查点必须说明训练进行到了哪里（正在进行的轮次，从 0 开始计数，以及该轮次中"
-        "已完成的步数）。",
-    " and no ": " 和 ",
-    "{name} has no optimizer state (no global_step, no moments): it holds the weights only, so a resumed run would "
-    "restart the optimizer from scratch.":
-        "{name} 中没有优化器状态（没有 global_step，也没有动量）：它只保存了权重，因此断点续训时优化器会从头开始。",
-    # q1
-    "`{command}` wrote no {log} (one JSON object per finished epoch) in --out.":
-        "`{command}` 没有在 --out 中写入 {log}（每完成一个轮次写一个 JSON 对象）。",
-    "the first line of {log} lacks {missing}; it has {keys}.": "{log} 的第一行缺少 {missing}；现有的键为 {keys}。",
-    "`{command}` (2 epochs) logged the epochs {epochs}, expected [1, 2].":
-        "`{command}`（2 个轮次）在日志中记录的轮次是 {epochs}，期望为 [1, 2]。",
-    "`{command}` printed {n} line(s) mentioning the epoch; expected one per epoch. Its output: {output}":
-        "`{command}` 打印了 {n} 行提到 epoch 的内容；期望每个轮次一行。它的输出：{output}",
-    "after 2 finished epochs the checkpoint says epoch={epoch}, step_in_epoch={step}; expected epoch=2, "
-    "step_in_epoch=0 (the next epoch to run, none of its steps done).":
-        "完成 2 个轮次后，检查点记录的是 epoch={epoch}、step_in_epoch={step}；期望为 epoch=2、step_in_epoch=0"
-        "（即下一个要运行的轮次，其中还没有完成任何一步）。",
-    "after 2 epochs of {steps} steps the optimizer's global_step in the checkpoint is {got}, expected {expected}.":
-        "训练 2 个轮次（每个轮次 {steps} 步）后，检查点中优化器的 global_step 为 {got}，期望为 {expected}。",
-    "the run left {stray} in --out: temporary files should be renamed or removed.":
-        "运行在 --out 中留下了 {stray}：临时文件应当被重命名或删除。",
-    # q2
-    "`{command}` should stop after {stop} steps (in epoch 2, with {steps} steps per epoch); it logged the epochs "
-    "{epochs} and its checkpoint counts {got} optimizer steps.":
-        "`{command}` 应当在 {stop} 步后停止（在第 2 个轮次中，每个轮次 {steps} 步）；它在日志中记录的轮次是 {epochs}，"
-        "检查点中的优化器步数为 {got}。",
-    "after --stop-after {stop} the checkpoint says epoch={epoch}, step_in_epoch={step}; expected "
-    "epoch={expected_epoch} (0-based), step_in_epoch={expected_step}.":
-        "使用 --stop-after {stop} 后，检查点记录的是 epoch={epoch}、step_in_epoch={step}；期望为 "
-        "epoch={expected_epoch}（从 0 开始计数）、step_in_epoch={expected_step}。",
-    "after --resume the log starts again at epoch 1 ({epochs}): the run began from scratch instead of continuing "
-    "where the checkpoint stood.":
-        "使用 --resume 后，日志又从第 1 个轮次开始（{epochs}）：这次运行从头开始了，而不是从检查点所在的位置继续。",
-    "after the stop and --resume the log has the epochs {epochs}, expected [1, 2] (the first epoch from before the "
-    "stop, the second from the resumed run).":
-        "停止并使用 --resume 后，日志中的轮次为 {epochs}，期望为 [1, 2]（第一个轮次来自停止之前，第二个来自断点续训的"
-        "运行）。",
-    "after resuming at step {stop} the optimizer's global_step is {total}: it counted only the steps of the resumed "
-    "run, so the optimizer state (global_step, moments) was not restored from the checkpoint.":
-        "从第 {stop} 步断点续训后，优化器的 global_step 为 {total}：它只计入了续训运行中的步数，说明优化器状态"
-        "（global_step、动量）没有从检查点恢复。",
-    "the run was stopped after {stop} of {steps} steps, so the resumed run should train {left} more; the "
-    "optimizer's global_step ends at {total} ({after} steps after the resume). Were the batches already trained in "
-    "the interrupted epoch trained again?":
-        "运行在全部 {steps} 步中的第 {stop} 步后停止，因此断点续训的运行应当再训练 {left} 步；但优化器的 global_step "
-        "最终为 {total}（续训后走了 {after} 步）。被中断的轮次中已经训练过的批，是否又训练了一遍？",
-    "the weights after the resumed run are exactly the ones in the checkpoint it resumed from: it stepped the "
-    "optimizer but training did not change the network.":
-        "断点续训运行结束后的权重与它所恢复的检查点中的权重完全相同：优化器的步数增加了，但训练没有改变网络。",
-    # q3
-    "`{command}` logged no test_accuracy in {log}.": "`{command}` 没有在 {log} 中记录 test_accuracy。",
-    "the log reports test_accuracy={accuracy}: log a fraction between 0 and 1, not percent.":
-        "日志中的 test_accuracy={accuracy}：请记录 0 到 1 之间的小数，而不是百分数。",
-    "`{command}` reached {accuracy:.2%} on the first {n:,} test images; the target is {target:.0%} (training loss "
-    "per epoch: {losses}).":
-        "`{command}` 在前 {n:,} 张测试图像上达到 {accuracy:.2%}；目标是 {target:.0%}（每个轮次的训练损失：{losses}）。",
-    # q4
-    "`{command}` finished but left no {model} in --out.": "`{command}` 运行结束，但没有在 --out 中留下 {model}。",
-    "{model} does not load with mindspore.load + nn.GraphCell: {error}":
-        "{model} 无法用 mindspore.load + nn.GraphCell 加载：{error}",
-    "{model} fails on a batch of {batch} image(s) of shape (1, 28, 28): {error}":
-        "{model} 在一批 {batch} 张形状为 (1, 28, 28) 的图像上运行失败：{error}",
-    "{model} returns shape {shape} for a batch of {batch}; expected ({batch}, 10).":
-        "{model} 对一批 {batch} 张图像返回的形状为 {shape}；期望为 ({batch}, 10)。",
-    "{model} gives an image different outputs alone and in a batch of 64 (largest difference {difference:.3g}): "
-    "it was exported in training mode, where BatchNorm uses the batch's statistics and dropout is active.":
-        "{model} 对同一张图像单独输入和放在 64 张的批中输入时给出不同的输出（最大差异 {difference:.3g}）：它是在训练"
-        "模式下导出的，此时 BatchNorm 使用当前批的统计量，Dropout 也处于生效状态。",
-    "the log's last test_accuracy is {logged:.2%}, but {model} scores {accuracy:.2%} on the same first {n} test "
-    "images (normalised as in the course): the exported network is not the trained one, or expects other inputs.":
-        "日志中最后的 test_accuracy 为 {logged:.2%}，但 {model} 在同样的前 {n} 张测试图像（按课程的方式归一化）上"
-        "得分为 {accuracy:.2%}：导出的网络不是训练好的那个，或者它期望的是另一种输入。",
+    # ---- exercises (course_utils/exercises/nb07.py)
+    'a steady-state rate':
+        '稳态速率',
+    'Call step() once before the clock starts (that call compiles). Then, for each repeat: read '
+    'time.perf_counter(), run `steps` calls and call .asnumpy() on every result, read the clock again. Return '
+    'steps / statistics.median(repeat_times).':
+        '开始计时之前先调用一次 step()（这次调用会编译）。然后在每次重复中：读取 time.perf_counter()，调用 `steps` '
+        '次，并对每个结果调用 .asnumpy()，再读取一次时钟。返回 steps / statistics.median(repeat_times)。',
+    'steady_rate(...) returned {got!r}; return the steps per second as a number.':
+        'steady_rate(...) 返回了 {got!r}；请以数值形式返回每秒步数。',
+    'for a step whose result takes {work_ms:.0f} ms to complete you measured {got:.0f} steps/s (at most '
+    '{true_rate:.0f} is possible): the results were not forced. Call .asnumpy() on each result inside the timed '
+    'region.':
+        '训练步的结果需要 {work_ms:.0f} ms 才能完成，你却测得 {got:.0f} 步/秒（最多只可能是 '
+        '{true_rate:.0f}）：结果没有被强制完成。请在计时区间内对每个结果调用 .asnumpy()。',
+    'with one repeat of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s (expected about '
+    '{true_rate:.0f}): the first call, which takes 0.4 s here, is inside the timed region. Call step() once before '
+    'starting the clock.':
+        '重复 1 次、每次 8 步、每步 {work_ms:.0f} ms，你测得 {got:.0f} 步/秒（期望约为 '
+        '{true_rate:.0f}）：首次调用（这里耗时 0.4 s）落在了计时区间内。请在开始计时之前先调用一次 step()。',
+    'recompilations from per-call times':
+        '从每次调用的耗时找出重新编译',
+    "The first call always compiles; take its time as 'what a compilation costs here'. Take the median of all "
+    'calls as the steady step. A call compiled if it is far above the steady step AND a sizeable fraction of the '
+    'first call (e.g. over 5x the median and over 30% of call 0). Return the list of indices.':
+        '首次调用总会编译，把它的耗时当作“这里一次编译的代价”。把所有调用耗时的中位数当作稳态单步耗时。如果某次调用'
+        '的耗时远高于稳态单步耗时，并且达到首次调用耗时的相当一部分（例如超过中位数的 5 倍，并且超过第 0 次调用的 '
+        '30%），它就发生了编译。返回这些调用的索引列表。',
+    'find_compiles should be a function of the per-call times, got {type}.':
+        'find_compiles 应当是以每次调用耗时为参数的函数，得到的却是 {type}。',
+    'find_compiles({times}) returned the number {got!r}; return the list of call indices that compiled (expected '
+    '{expected}).':
+        'find_compiles({times}) 返回了数值 {got!r}；请返回发生编译的调用索引列表（期望 {expected}）。',
+    'find_compiles(...) returned {got!r}; return a list of call indices.':
+        'find_compiles(...) 返回了 {got!r}；请返回调用索引的列表。',
+    ' The first call (index 0) always compiles.':
+        '首次调用（索引 0）总会编译。',
+    ' A call a few times slower than the others is noise, not a compilation.':
+        '比其他调用慢几倍的调用只是噪声，而不是编译。',
+    'for per-call seconds {times} ({about}) expected {expected}, got {got}.{extra}':
+        '每次调用耗时（秒）为 {times}（{about}）时，期望 {expected}，得到 {got}。{extra}',
+    'one recompilation at call 3':
+        '第 3 次调用时重新编译了一次',
+    'a busy machine: calls 2 and 4 are 5x slower but nowhere near a compilation':
+        '机器繁忙：第 2 次和第 4 次调用慢了 5 倍，但远不到一次编译的耗时',
+    'three new shapes first, then steady':
+        '先是三种新形状，之后进入稳态',
+    'only the first call compiled':
+        '只有首次调用发生了编译',
+    'faster beyond the noise floor':
+        '超出噪声水平的更快',
+    'Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is a '
+    'percentage; if it is not larger than noise_pct, return None. Otherwise return the name of the faster one '
+    '(Timing.name).':
+        '取两个中位数（Timing.steps_per_s）。它们的相对差异 100 * (fast / slow - 1) 是一个百分比；如果它不大于 '
+        'noise_pct，返回 None；否则返回较快者的名称（Timing.name）。',
+    'faster_variant should be a function, got {type}.':
+        'faster_variant 应当是一个函数，得到的却是 {type}。',
+    '{a} at {ra:g} steps/s vs {b} at {rb:g} steps/s with a noise floor of {noise:g}%':
+        '{a} 为 {ra:g} 步/秒，{b} 为 {rb:g} 步/秒，噪声水平为 {noise:g}%',
+    ' The difference, {diff:.0f}%, is not beyond the noise floor: return None.':
+        '两者相差 {diff:.0f}%，没有超出噪声水平：应返回 None。',
+    ' The difference is beyond the noise floor: name the faster one.':
+        '差异超出了噪声水平：应返回较快者的名称。',
+    '{what}: expected {expected!r}, got {got!r}.{why}':
+        '{what}：期望 {expected!r}，得到 {got!r}。{why}',
+    # q1's solution with its comments in Chinese (keyed by the dedented English solution)
+    ('def steady_rate(step, steps, repeats):\n'
+     '    step().asnumpy()                      # warm-up: the first call compiles, not timed\n'
+     '    times = []\n'
+     '    for _ in range(repeats):\n'
+     '        start = time.perf_counter()\n'
+     '        for _ in range(steps):\n'
+     '            step().asnumpy()              # force completion inside the timed region\n'
+     '        times.append(time.perf_counter() - start)\n'
+     '    return steps / statistics.median(times)'):
+        ('def steady_rate(step, steps, repeats):\n'
+         '    step().asnumpy()                      # 预热：首次调用会编译，不计时\n'
+         '    times = []\n'
+         '    for _ in range(repeats):\n'
+         '        start = time.perf_counter()\n'
+         '        for _ in range(steps):\n'
+         '            step().asnumpy()              # 在计时区间内强制等待计算完成\n'
+         '        times.append(time.perf_counter() - start)\n'
+         '    return steps / statistics.median(times)'),
+    # ---- the performance lab's conclusions (course_utils/bench)
+    '{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after':
+        '{seconds:.0f} s，{cpus} 个 CPU，1 分钟平均负载：测量前 {before} / 测量后 {after}',
+    ', other processes used {cores:.2f} cores meanwhile':
+        '，期间其他进程平均占用 {cores:.2f} 个核',
+    'conditions: {facts}':
+        '测量条件：{facts}',
+    'WARNING: the machine was busy ({facts}). Other processes competed for the cores: absolute rates are too low '
+    'and noisy; only ratios between configurations measured in alternation in this run mean something. Re-run on a '
+    'quiet machine for the figures.':
+        '警告：机器繁忙（{facts}）。其他进程在争用 CPU 核：绝对速率偏低且噪声大，只有本次运行中交替测量的各配置之间'
+        '的比值才有意义。要得到可引用的数值，请在安静的机器上重新运行。',
+    '[{name}] skipped: {reason}':
+        '[{name}] 已跳过：{reason}',
+    '{shown} of {total} rows shown (largest {key} first); all of them in {path}':
+        '共 {total} 行，此处显示 {shown} 行（按 {key} 从大到小）；全部行见 {path}',
+    'configuration':
+        '配置',
+    'first call s':
+        '首次调用 s',
+    'steps/s':
+        '步/秒',
+    'min-max':
+        '最小-最大',
+    'samples/s':
+        '样本/秒',
+    'x {baseline}':
+        '相对 {baseline} 的倍数',
+    '{shown} of {total} rows shown; all of them in {path}':
+        '共 {total} 行，此处显示 {shown} 行；全部行见 {path}',
+    '{name} is measured on {devices} only, not {device}':
+        '{name} 只在 {devices} 上测量，不在 {device} 上测量',
+    '{r:.2f}x, within the repeat-to-repeat spread of':
+        '{r:.2f} 倍（在各次重复的波动范围之内）',
+    '{r:.1f}x, faster than':
+        '{r:.1f} 倍（更快）',
+    '{r:.2f}x, slower than':
+        '{r:.2f} 倍（更慢）',
+    'Fastest: {label} at {rate:.1f} steps/s.':
+        '最快：{label}，{rate:.1f} 步/秒。',
+    'Fastest here, beyond the noise floor of {noise:.0f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x the slowest '
+    '({slow}).':
+        '超出 {noise:.0f}% 的噪声水平、明显最快的是 {best}，{rate:.1f} 步/秒，是最慢者（{slow}）的 {ratio:.1f} 倍。',
+    'A tie: {n} configurations ran within the noise floor of {noise:.0f}% of the fastest ({names}; {lo:.1f}-{hi:.1f} '
+    'steps/s), so this run does not say which of them is fastest; the lab goes on with the first of them, {best}. '
+    'The slowest was {slow} at {slow_rate:.1f} steps/s.':
+        '打平：有 {n} 种配置与最快者的差距在 {noise:.0f}% 的噪声水平之内（{names}；{lo:.1f}-{hi:.1f} 步/秒），'
+        '因此本次运行无法断定其中哪一种最快；本实验接下来使用其中的第一种：{best}。最慢的是 {slow}，{slow_rate:.1f} 步/秒。',
+    ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
+        '首次调用开销最大的是 {first}，{first_s:.1f} s，相当于 {first_steps:.0f} 个稳态训练步。',
+    " GRAPH_MODE TrainOneStepCell ran {compared} PyNative's.":
+        '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {compared}。',
+    'TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%: {compared} '
+    'it), so the article\'s "15% faster" {verdict} here; Model.train fed by the pipeline reached {model:.0f} '
+    'steps/s ({vs_loop:.2f}x a functional loop over the same pipeline).':
+        'TrainOneStepCell 的速度为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f}（{gain:+.0f}%：前者是后者的 '
+        '{compared}），因此原文“快 15%”的说法在这里{verdict}；由流水线供数的 Model.train 达到 {model:.0f} '
+        '步/秒（是基于同一流水线的函数式循环的 {vs_loop:.2f} 倍）。',
+    'holds':
+        '成立',
+    'does not reproduce':
+        '未能复现',
+    'cannot be told from a tie within the noise floor of {noise:.0f}%':
+        '无法判断：差距在 {noise:.0f}% 的噪声水平之内，只能算打平',
+    'With {spec}, batch {best} gives the most throughput, {rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. '
+    '{best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s; more samples per second is not fewer '
+    'epochs to a given accuracy.':
+        '使用 {spec} 时，批大小 {best} 的吞吐量最高，为 {rate:.0f} 样本/秒（是批大小 {small} 的 {gain:.1f} '
+        '倍），即每个 MNIST 轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} '
+        's；不过，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
+    "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
+        'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
+    "MindSpore's naive default ({naive}, no fixes) ran at {naive_rate:.1f} steps/s; the fastest configuration with "
+    "the course's two fixes ({best}) ran at {best_rate:.1f}, {speedup:.2f}x the naive rate, while the fastest without "
+    "the fixes reached {best_no:.1f}":
+        'MindSpore 的朴素默认设置（{naive}，不加修正）为 {naive_rate:.1f} 步/秒；加上本课程的两项修正后，'
+        '最快的配置（{best}）为 {best_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍；不加修正时最快的为 {best_no:.1f} 步/秒',
+    ' (fastest of all: {label}, {case}, {rate:.0f}).':
+        '（所有组合中最快的是：{label}，{case}，{rate:.0f}）。',
+    '.':
+        '。',
+    ' On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took {gains}.':
+        '在限制指令集的基础上，MS_DEV_HOST_BLOCKING_RUN=1 使 {gains}。',
+    '; ':
+        '；',
+    '{label} from {a:.0f} to {b:.0f} steps/s ({x:.1f}x)':
+        '{label} 从 {a:.0f} 步/秒 变为 {b:.0f} 步/秒（{x:.1f} 倍）',
+    '{layer} takes {share:.0f}% of the {total:.1f} ms.':
+        '{layer} 占总共 {total:.1f} ms 的 {share:.0f}%。',
+    'ONEDNN_VERBOSE and the AVX-512 convolution path concern the CPU backend, not {device}':
+        'ONEDNN_VERBOSE 和 AVX-512 卷积路径只涉及 CPU 后端，与 {device} 无关',
+    'Without the cap the two convolutions take {conv:.1f} ms of {total:.1f} ms ({pct:.0f}%) and oneDNN reports '
+    "'{impl}' as its main convolution; with ONEDNN_MAX_CPU_ISA=AVX2 they take {conv_capped:.1f} ms "
+    "('{impl_capped}'), ":
+        '不限制指令集时，两个卷积层占 {total:.1f} ms 中的 {conv:.1f} ms（{pct:.0f}%），oneDNN 报告的主要卷积实现是 '
+        "'{impl}'；设置 ONEDNN_MAX_CPU_ISA=AVX2 后，它们耗时 {conv_capped:.1f} ms（'{impl_capped}'），",
+    '{x:.1f}x less.':
+        '缩短为原来的 1/{x:.1f}。',
+    'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
+        '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
+    'The pipeline alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes ({mem:.0f}/s): ':
+        '流水线单独运行时每秒送出 {rate:.0f} 个批（{how}），是训练步消耗速度（{mem:.0f}/s）的 {x:.1f} 倍：',
+    'the pipeline IS the bottleneck here, ':
+        '在这里流水线就是瓶颈，',
+    'not the bottleneck, ':
+        '它不是瓶颈，',
+    'and feeding the step from it costs {cost:.0f}% of the step rate; sink mode on {device} ran at {sink:.2f}x '
+    'sink mode off':
+        '而由它为训练步供数会使训练步速率降低 {cost:.0f}%；在 {device} 上，开启数据下沉模式的速度是关闭时的 '
+        '{sink:.2f} 倍',
+    ' (on CPU MindSpore silently falls back to the normal loop).':
+        '（在 CPU 上，MindSpore 会不加提示地退回普通循环）。',
+    'On {device}, O0 ran {rate:.0f} steps/s':
+        '在 {device} 上，O0 为 {rate:.0f} 步/秒',
+    '; {low} ran {compared} O0 and reached {acc:.1f}% vs {base_acc:.1f}% after {steps} steps':
+        '；{low} 的速度是 O0 的 {compared}，训练 {steps} 步后准确率为 {acc:.1f}%（O0 为 {base_acc:.1f}%）',
+    ' ({drop:.1f} points lower: check accuracy, not only speed)':
+        '（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
+    '; the fastest level here was {level}.':
+        '；这里最快的级别是 {level}。',
+    '{shapes} batch shapes cost {compiles} compilations ({compile_s:.1f} s of {total_s:.1f} s in {calls} calls); a '
+    'dynamic batch dimension compiled {dyn_compiles} time(s) ({dyn_total_s:.1f} s in total, steady step '
+    '{dyn_ms:.1f} ms vs {static_ms:.1f} ms static) and a single shape {one_compiles} ({one_total_s:.1f} s).':
+        '{shapes} 种批形状导致 {compiles} 次编译（{calls} 次调用共 {total_s:.1f} s，其中编译占 {compile_s:.1f} '
+        's）；声明动态批维度时编译了 {dyn_compiles} 次（共 {dyn_total_s:.1f} s，稳态每步 {dyn_ms:.1f} '
+        'ms，静态形状为 {static_ms:.1f} ms），单一形状编译了 {one_compiles} 次（{one_total_s:.1f} s）。',
+    ' Changing shapes did not recompile here: this step style does not specialise on shapes.':
+        '这里形状变化没有触发重新编译：这种训练步写法不针对形状做特化。',
+    'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
+        '在 {device} 上，不使用数据下沉模式时 Model.train 为 {rate:.0f} 批/秒；',
+    'the fastest was {best} at {rate:.0f} ({compared} sink off).':
+        '最快的是 {best}，为 {rate:.0f} 批/秒，是 sink off 的 {compared}。',
+    'no sink size beat it here.':
+        '这里没有哪种下沉大小比它更快。',
+    ', ':
+        '，',
+    '{pct:.1f}% after {s:.0f} s':
+        '{s:.0f} s 后达到 {pct:.1f}%',
+    'Reached {reached}.':
+        '{reached}。',
+    'No target reached within {limit:.0f} s.':
+        '在 {limit:.0f} s 内没有达到任何目标。',
+    'measured':
+        '实测',
+    'estimated':
+        '估算',
+    'naive defaults':
+        '朴素默认设置',
+    '{spec} (no CPU fixes exist on {device})':
+        '{spec}（{device} 上没有 CPU 修正）',
+    'The {pct:.1f}% target was not reached within the {limit:.0f} s limit; raise time_limit.':
+        '在 {limit:.0f} s 的时间限制内没有达到 {pct:.1f}% 的目标；请调高 time_limit。',
+    'The best settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not within the limit.':
+        '最佳设置训练 {s:.0f} s 后达到 {pct:.1f}%；朴素默认设置在时间限制内没有达到。',
+    'To {pct:.1f}% test accuracy the best settings ({spec}, CPU fixes) needed {best_s:.0f} s of training ({steps} '
+    'steps) against {naive_s:.0f} s for the {naive} ({how}): ':
+        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，CPU 修正）需要训练 {best_s:.0f} s（{steps} '
+        '步），{naive}则需要 {naive_s:.0f} s（{how}）：',
+    '{x:.1f}x faster.':
+        '速度是后者的 {x:.1f} 倍。',
+    '{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.':
+        '耗时反而是后者的 {x:.1f} 倍：第 2 部分测得的最佳单步速率在这里没有体现出来。',
 }

@@ -1,0 +1,379 @@
+"""Notebook 01's checkers accept the reference solutions and reject typical wrong answers with the right message.
+
+Most cases run in PyNative mode (no compile per Cell, fast); the cases whose behaviour depends on the mode
+(NumPy inside construct) and the reference solutions also run in GRAPH_MODE. The mode comes from conftest's
+``ms_mode`` fixture (``pynative`` is its shorthand).
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import mindspore as ms
+from mindspore import nn, ops
+
+from course_utils.exercises import Outcome, ____, nb01
+
+#: For the tests that also run compiled: ``ms_mode`` (tests/conftest.py) in GRAPH_MODE.
+GRAPH = pytest.mark.parametrize("ms_mode", ["graph"], indirect=True)
+
+
+def incorrect(exercise, answer, *fragments):
+    result = exercise.check(answer)
+    assert result == Outcome.INCORRECT, result
+    for fragment in fragments:
+        assert fragment in result.message, f"{fragment!r} not in {result.message!r}"
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Wrong answers, written the way learners write them
+# ---------------------------------------------------------------------------------------------
+
+def _huber_pieces(logits, labels, delta):
+    error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+    abs_error = ops.abs(error)
+    return error, abs_error, 0.5 * ops.square(error), delta * (abs_error - 0.5 * delta)
+
+
+class WeightsIgnored(nn.LossBase):
+    def __init__(self, delta=1.0, reduction="mean"):
+        super().__init__(reduction)
+        self.delta = delta
+
+    def construct(self, logits, labels, weights):
+        _, abs_error, quadratic, linear = _huber_pieces(logits, labels, self.delta)
+        return self.get_loss(ops.cast(ops.where(abs_error <= self.delta, quadratic, linear), logits.dtype))
+
+
+class MeanOverWeights(WeightsIgnored):
+    """Normalises by the sum of the weights instead of the number of elements."""
+
+    def construct(self, logits, labels, weights):
+        _, abs_error, quadratic, linear = _huber_pieces(logits, labels, self.delta)
+        loss = ops.where(abs_error <= self.delta, quadratic, linear) * weights
+        if self.reduce and self.average:
+            loss = loss.sum() / weights.sum()
+        elif self.reduce:
+            loss = loss.sum()
+        return ops.cast(loss, logits.dtype)
+
+
+class ReductionDropped(WeightsIgnored):
+    def __init__(self, delta=1.0, reduction="mean"):
+        super().__init__(delta)  # learner forgot to pass reduction: always "mean"
+        nn.LossBase.__init__(self)
+        self.delta = delta
+
+    def construct(self, logits, labels, weights):
+        _, abs_error, quadratic, linear = _huber_pieces(logits, labels, self.delta)
+        return self.get_loss(ops.cast(ops.where(abs_error <= self.delta, quadratic, linear), logits.dtype), weights)
+
+
+class WrongLinearPiece(WeightsIgnored):
+    """delta * (|e| - delta): wrong everywhere beyond delta, first visible at |e| == delta."""
+
+    def construct(self, logits, labels, weights):
+        error, abs_error, quadratic, _ = _huber_pieces(logits, labels, self.delta)
+        linear = self.delta * (abs_error - self.delta)
+        return self.get_loss(ops.cast(ops.where(abs_error <= self.delta, quadratic, linear), logits.dtype), weights)
+
+
+class StrictWrongLinear(WeightsIgnored):
+    """`<` instead of `<=` is harmless, but with a wrong linear piece the boundary itself goes wrong."""
+
+    def construct(self, logits, labels, weights):
+        error, abs_error, quadratic, _ = _huber_pieces(logits, labels, self.delta)
+        linear = self.delta * (abs_error - self.delta)
+        return self.get_loss(ops.cast(ops.where(abs_error < self.delta, quadratic, linear), logits.dtype), weights)
+
+
+class Float32Out(WeightsIgnored):
+    def construct(self, logits, labels, weights):
+        _, abs_error, quadratic, linear = _huber_pieces(logits, labels, self.delta)
+        return self.get_loss(ops.where(abs_error <= self.delta, quadratic, linear), weights)
+
+
+class NumpyInside(WeightsIgnored):
+    def construct(self, logits, labels, weights):
+        error = (logits - labels).asnumpy()
+        a = np.abs(error)
+        loss = np.where(a <= self.delta, 0.5 * error**2, self.delta * (a - 0.5 * self.delta)) * weights.asnumpy()
+        return ms.Tensor(loss.mean() if self.reduce and self.average else loss.sum() if self.reduce else loss,
+                         logits.dtype)
+
+
+class FixedDeltaOne(WeightsIgnored):
+    """Works for delta=1 only: the linear piece is written as |e| - 0.5."""
+
+    def construct(self, logits, labels, weights):
+        _, abs_error, quadratic, _ = _huber_pieces(logits, labels, self.delta)
+        loss = ops.where(abs_error <= self.delta, quadratic, abs_error - 0.5)
+        return self.get_loss(ops.cast(loss, logits.dtype), weights)
+
+
+class NotALoss(nn.Cell):
+    def __init__(self, delta=1.0, reduction="mean"):
+        super().__init__()
+
+    def construct(self, logits, labels, weights):
+        return ops.abs(logits - labels).mean()
+
+
+class NoDeltaArgument(nn.LossBase):
+    def __init__(self, reduction="mean"):
+        super().__init__(reduction)
+
+    def construct(self, logits, labels, weights):
+        return self.get_loss(ops.abs(logits - labels), weights)
+
+
+class HalfDone(nn.LossBase):
+    def __init__(self, delta=1.0, reduction="mean"):
+        super().__init__(reduction)
+        self.delta = delta
+
+    def construct(self, logits, labels, weights):
+        return self.get_loss(____)
+
+
+# ---------------------------------------------------------------------------------------------
+# every question: the reference solution passes
+# ---------------------------------------------------------------------------------------------
+
+QUESTIONS = pytest.mark.parametrize("q", ["q1", "q2", "q3"])
+
+
+@QUESTIONS
+def test_accepts_the_reference(pynative, q):
+    exercise = getattr(nb01, q)
+    assert exercise.check(*exercise.reference()) == Outcome.CORRECT
+
+
+@pytest.mark.slow
+@QUESTIONS
+@GRAPH
+def test_accepts_the_reference_compiled(ms_mode, q):
+    exercise = getattr(nb01, q)
+    assert exercise.check(*exercise.reference()) == Outcome.CORRECT
+
+
+# ---------------------------------------------------------------------------------------------
+# q1: weighted Huber
+# ---------------------------------------------------------------------------------------------
+
+def test_q1_not_attempted(pynative):
+    assert nb01.q1.check(____) == Outcome.NOT_ATTEMPTED
+    half = nb01.q1.check(HalfDone)
+    assert half == Outcome.NOT_ATTEMPTED and "still contains the placeholder" in half.message
+
+
+@pytest.mark.parametrize("answer, fragments", [
+    (WeightsIgnored, ("got the unweighted losses", "the weights have no effect")),
+    (MeanOverWeights, ("reduction='mean'", "divided by the sum of the weights", "expected 1.92578")),
+    (ReductionDropped, ("expected shape (8,), got shape () (reduction='none' keeps one loss per element)",)),
+    (WrongLinearPiece, ("element 4", "expected 7.5, got 6", "Here |error| > delta = 1")),
+    (StrictWrongLinear, ("element 2", "exactly |error| == delta (1)", "expected 0.25, got 0")),
+    (Float32Out, ("expected a Float16 loss", "got a Float32 loss")),
+    (NumpyInside, ("with respect to logits on logits=[1.5", "got all zeros", "Section 7")),
+    (FixedDeltaOne, ("delta=2.0", "Here |error| > delta = 2")),
+    (NotALoss, ("should derive from nn.LossBase",)),
+    (NoDeltaArgument, ("must accept reduction and delta as keyword arguments",)),
+    (lambda delta=1.0, reduction="mean": None, ("should be a class",)),
+], ids=lambda v: getattr(v, "__name__", "") if not isinstance(v, tuple) else "")
+def test_q1_rejects(pynative, answer, fragments):
+    incorrect(nb01.q1, answer, *fragments)
+
+
+@pytest.mark.slow
+@GRAPH
+def test_q1_rejects_numpy_inside_construct_compiled(ms_mode):
+    # GRAPH_MODE runs the NumPy part through its Python fallback: the value is right, the gradient is zero
+    incorrect(nb01.q1, NumpyInside, "got all zeros", "Section 7")
+
+
+def test_q1_message_names_the_learners_class(pynative):
+    result = incorrect(nb01.q1, WeightsIgnored, "WeightsIgnored(reduction='none', delta=1.0)")
+    assert "logits=[1.5, 0.0, 2.0" in result.message  # which input
+
+
+# ---------------------------------------------------------------------------------------------
+# q2: log-cosh
+# ---------------------------------------------------------------------------------------------
+
+class NaiveLogCosh(nn.LossBase):
+    def __init__(self, reduction="mean"):
+        super().__init__(reduction)
+
+    def construct(self, logits, labels):
+        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+        return self.get_loss(ops.cast(ops.log(ops.cosh(error)), logits.dtype))
+
+
+class NaiveLogCoshFloat16(nn.LossBase):
+    """Stable in float32 by accident of clipping, but computes in the input dtype."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__(reduction)
+
+    def construct(self, logits, labels):
+        error = ops.clamp(logits - labels, -80.0, 80.0)
+        return self.get_loss(ops.log(ops.cosh(error)) + ops.relu(ops.abs(logits - labels) - 80.0))
+
+
+class StableLogCoshFloat32Out(nn.LossBase):
+    def __init__(self, reduction="mean"):
+        super().__init__(reduction)
+
+    def construct(self, logits, labels):
+        a = ops.abs(ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32))
+        return self.get_loss(a + ops.log1p(ops.exp(-2.0 * a)) - math.log(2.0))
+
+
+class StableLogCoshAlwaysSum(StableLogCoshFloat32Out):
+    def __init__(self, reduction="mean"):
+        super().__init__("sum")
+
+    def construct(self, logits, labels):
+        a = ops.abs(ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32))
+        return self.get_loss(ops.cast(a + ops.log1p(ops.exp(-2.0 * a)) - math.log(2.0), logits.dtype))
+
+
+@pytest.mark.parametrize("answer, fragments", [
+    (NaiveLogCosh, ("element 5", "error 100", "got inf")),
+    (NaiveLogCoshFloat16, ("float16 inputs", "got inf")),
+    (StableLogCoshFloat32Out, ("got a Float32 loss",)),
+    (StableLogCoshAlwaysSum, ("expected shape (8,), got shape ()",)),
+])
+def test_q2_rejects(pynative, answer, fragments):
+    incorrect(nb01.q2, answer, *fragments)
+
+
+def test_q2_wrong_reduction_message(pynative):
+    class MeanIsSum(StableLogCoshAlwaysSum):
+        def __init__(self, reduction="mean"):
+            nn.LossBase.__init__(self, "sum" if reduction == "mean" else reduction)
+
+    incorrect(nb01.q2, MeanIsSum, "reduction='mean'", "That is the sum")
+
+
+# ---------------------------------------------------------------------------------------------
+# q3: find the bugs
+# ---------------------------------------------------------------------------------------------
+
+class BuggyHuberLoss(nn.LossBase):
+    """The notebook's buggy version: three bugs."""
+
+    def __init__(self, delta=1.0, reduction="mean"):
+        super().__init__()
+        self.delta = delta
+
+    def construct(self, logits, labels):
+        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+        abs_error = ops.abs(error)
+        quadratic = 0.5 * ops.square(error)
+        linear = self.delta * (abs_error - self.delta)
+        loss = ops.where(abs_error <= self.delta, quadratic, linear)
+        return self.get_loss(loss)
+
+
+class OneBugFixed(BuggyHuberLoss):
+    def __init__(self, delta=1.0, reduction="mean"):
+        nn.LossBase.__init__(self, reduction)
+        self.delta = delta
+
+
+class TwoBugsFixed(OneBugFixed):
+    def construct(self, logits, labels):
+        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+        abs_error = ops.abs(error)
+        loss = ops.where(abs_error <= self.delta, 0.5 * ops.square(error), self.delta * (abs_error - 0.5 * self.delta))
+        return self.get_loss(loss)
+
+
+class PythonIf(OneBugFixed):
+    def construct(self, logits, labels):
+        abs_error = ops.abs(logits - labels)
+        if abs_error.max() <= self.delta:
+            loss = 0.5 * ops.square(abs_error)
+        else:
+            loss = self.delta * (abs_error - 0.5 * self.delta)
+        return self.get_loss(loss)
+
+
+def test_q3_accepts_the_courses_huber_loss(pynative):
+    from course_utils.losses import HuberLoss
+
+    assert nb01.q3.check(HuberLoss) == Outcome.CORRECT  # the course's reference Huber passes too
+
+
+def test_q3_guides_through_the_bugs_one_by_one(pynative):
+    incorrect(nb01.q3, BuggyHuberLoss, "BuggyHuberLoss(reduction='none', delta=1.0)", "got shape ()")
+    incorrect(nb01.q3, OneBugFixed, "element 4", "expected 2.5, got 2", "Here |error| > delta = 1")
+    incorrect(nb01.q3, TwoBugsFixed, "got a Float32 loss")
+
+
+def test_q3_rejects_a_python_if(pynative):
+    incorrect(nb01.q3, PythonIf, "element 0", "expected 0.125, got 0")
+
+
+def test_q3_not_attempted(pynative):
+    assert nb01.q3.check(____) == Outcome.NOT_ATTEMPTED
+
+
+def test_hints_and_solutions_exist(capsys):
+    for q in (nb01.q1, nb01.q2, nb01.q3):
+        q.hint()
+        q.solution()
+    out = capsys.readouterr().out
+    assert "Exercise 01.1 (weighted Huber) - Hint:" in out
+    assert "class LogCoshLoss(nn.LossBase):" in out and "class FixedHuberLoss(nn.LossBase):" in out
+    assert "from course_utils.losses import huber\n\nclass WeightedHuberLoss" in out
+
+
+def test_stored_notebook_ships_the_exercises_unattempted():
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "notebooks" / "01_custom_huber_loss.ipynb"
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+
+    def text(cell):
+        out = []
+        for o in cell.get("outputs", []):
+            t = o.get("text") or o.get("data", {}).get("text/plain", "")
+            out.append("".join(t) if isinstance(t, list) else t)
+        return "\n".join(out)
+
+    checks = {}
+    for cell in (c for c in cells if c["cell_type"] == "code"):
+        src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        for q in ("q1", "q2", "q3"):
+            if f"nb01.{q}.check(" in src:
+                checks.setdefault(q, []).append((src, text(cell)))
+    assert "Exercise 01.1 (weighted Huber) - Not attempted yet" in checks["q1"][0][1]
+    assert "Exercise 01.2 (log-cosh loss) - Not attempted yet" in checks["q2"][0][1]
+    demo, attempt = checks["q3"]
+    assert "check(BuggyHuberLoss)" in demo[0] and "Exercise 01.3 (find the bugs) - Incorrect" in demo[1]
+    assert "Exercise 01.3 (find the bugs) - Not attempted yet" in attempt[1]
+    assert any("nb01.q1.hint()" in "".join(c["source"]) for c in cells)
+
+
+# Code a message must not contain: it would name the bug or its fix instead of the symptom.
+FIX_WORDS = ("super().__init__", "get_loss", "ops.cast", "ops.where", "self.delta", "log1p", "Pass ", "use ",
+             "fix", "should ")
+
+
+@pytest.mark.parametrize("exercise, answer", [
+    (nb01.q1, WeightsIgnored), (nb01.q1, MeanOverWeights), (nb01.q1, ReductionDropped), (nb01.q1, WrongLinearPiece),
+    (nb01.q1, StrictWrongLinear), (nb01.q1, Float32Out), (nb01.q1, NumpyInside), (nb01.q1, FixedDeltaOne),
+    (nb01.q2, NaiveLogCosh), (nb01.q2, NaiveLogCoshFloat16), (nb01.q2, StableLogCoshFloat32Out),
+    (nb01.q2, StableLogCoshAlwaysSum), (nb01.q3, BuggyHuberLoss), (nb01.q3, OneBugFixed), (nb01.q3, TwoBugsFixed),
+    (nb01.q3, PythonIf)], ids=lambda v: getattr(v, "__name__", "") or getattr(v, "title", ""))
+def test_messages_report_symptoms_not_fixes(pynative, exercise, answer):
+    """Which input, expected vs got: finding the cause and the fix is the exercise (hints have them)."""
+    message = exercise.check(answer).message
+    assert "expected" in message and "got" in message, message
+    named = [w for w in FIX_WORDS if w in message]
+    assert not named, f"the message names a cause or fix ({named}): {message}"

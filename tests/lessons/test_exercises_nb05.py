@@ -1,0 +1,185 @@
+"""Notebook 05's exercise checks accept the reference and reject typical wrong answers."""
+
+import numpy as np
+import pytest
+
+import mindspore as ms
+from mindspore import nn
+
+from support import PYNATIVE_FAST_GRAPH_SLOW
+from course_utils.exercises import Outcome, ____, nb05
+
+
+# ---- q1: flatten size ------------------------------------------------------------------------------
+
+def test_q1_accepts_the_reference_and_a_plain_solution():
+    assert nb05.q1.check(*nb05.q1.reference()) == Outcome.CORRECT
+
+    def flatten_size(image_size):
+        side = image_size
+        for _ in range(2):
+            side = (side - 5 + 1) // 2
+        return 16 * side * side
+
+    assert nb05.q1.check(flatten_size) == Outcome.CORRECT
+
+
+def test_q1_not_attempted():
+    assert nb05.q1.check(____) == Outcome.NOT_ATTEMPTED
+
+    def flatten_size(image_size):
+        return ____
+
+    assert nb05.q1.check(flatten_size) == Outcome.NOT_ATTEMPTED
+
+
+# Messages state symptoms (which input, expected vs got), never the fix.
+@PYNATIVE_FAST_GRAPH_SLOW
+@pytest.mark.parametrize("answer, message", [
+    (lambda s: 400, "for 32x32 inputs"),
+    (lambda s: ((s - 4) // 2 - 4) // 2 * (((s - 4) // 2 - 4) // 2), "is the size of one channel"),
+    (lambda s: 16 * (((s - 5) // 2 - 5) // 2) ** 2, "removed 5 pixels"),
+    (lambda s: 16 * (s // 4) ** 2, "padded convolutions"),
+    (lambda s: 16 * ((s - 4) / 2 - 4) / 2 * (((s - 4) / 2 - 4) / 2), "a float; expected the int 256"),
+    (lambda s: "256", "whole number"),
+])
+def test_q1_rejects_typical_mistakes(ms_mode, answer, message):
+    result = nb05.q1.check(answer)
+    assert result == Outcome.INCORRECT
+    assert message in result.message
+
+
+# ---- q2: batch norm and dropout -----------------------------------------------------------------------
+
+def test_q2_accepts_the_reference():
+    assert nb05.q2.check(*nb05.q2.reference()) == Outcome.CORRECT
+
+
+def test_q2_not_attempted():
+    assert nb05.q2.check(____) == Outcome.NOT_ATTEMPTED
+
+    class LeNet5BN(nn.Cell):
+        def __init__(self, num_classes=10, dropout=0.5):
+            super().__init__()
+            ____
+
+        def construct(self, x):
+            return ____
+
+    assert nb05.q2.check(LeNet5BN) == Outcome.NOT_ATTEMPTED
+
+
+def _variant(bn_sizes=(6, 16), drop=lambda d: nn.Dropout(p=d), use_dropout=True, fc1_in=256):
+    class Variant(nn.Cell):
+        def __init__(self, num_classes=10, dropout=0.5):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")
+            self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")
+            self.bns = nn.CellList([nn.BatchNorm2d(n) for n in bn_sizes])
+            self.relu = nn.ReLU()
+            self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+            self.flatten = nn.Flatten()
+            self.fc1 = nn.Dense(fc1_in, 120)
+            self.fc2 = nn.Dense(120, 84)
+            self.dropout = drop(dropout)
+            self.fc3 = nn.Dense(84, num_classes)
+
+        def construct(self, x):
+            x = self.conv1(x)
+            if len(self.bns) == 2:
+                x = self.bns[0](x)
+            x = self.pool(self.relu(x))
+            x = self.conv2(x)
+            if len(self.bns) == 2:
+                x = self.bns[1](x)
+            x = self.pool(self.relu(x))
+            x = self.relu(self.fc1(self.flatten(x)))
+            x = self.relu(self.fc2(x))
+            if use_dropout:
+                x = self.dropout(x)
+            return self.fc3(x)
+
+    return Variant
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+@pytest.mark.parametrize("answer, message", [
+    (_variant(bn_sizes=()), "no batch normalisation layer"),
+    (_variant(bn_sizes=(6,)), "exactly two nn.BatchNorm2d"),
+    (_variant(drop=lambda d: nn.Dropout(keep_prob=d)), "0.70 is the fraction kept"),
+    (_variant(drop=lambda d: nn.Dropout(p=0.5)), "drops a fraction 0.50 of the activations; expected 0.30"),
+    (_variant(use_dropout=False), "expected dropout to make them differ"),
+    (_variant(fc1_in=400), "256 features"),
+])
+def test_q2_structure_checks(ms_mode, answer, message):
+    result = nb05.q2.check(answer)
+    assert result == Outcome.INCORRECT
+    assert message in result.message
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q2_rejects_wrong_batchnorm_sizes(ms_mode):
+    class BothSixteen(_variant()):
+        def __init__(self, num_classes=10, dropout=0.5):
+            super().__init__(num_classes, dropout)
+            self.bns = nn.CellList([nn.BatchNorm2d(16), nn.BatchNorm2d(16)])
+
+    result = nb05.q2.check(BothSixteen)
+    assert result == Outcome.INCORRECT and "output channels" in result.message
+
+
+# ---- q3: the evaluation loop ---------------------------------------------------------------------------
+
+def test_q3_fixed_case_is_what_it_claims():
+    net, images, labels, expected = nb05.fixed_eval_case()
+    assert expected == 0.6 and net.training
+    net.set_train(False)
+    predictions = net(ms.Tensor(images)).asnumpy().argmax(axis=1)
+    assert np.mean(predictions == labels) == 0.6
+    assert len(set(predictions.tolist())) >= 4, "predictions should be spread over several classes"
+
+
+def test_q3_accepts_the_reference():
+    assert nb05.q3.check(*nb05.q3.reference()) == Outcome.CORRECT
+
+
+def test_q3_not_attempted():
+    def evaluate_accuracy(network, images, labels, batch_size=4):
+        return ____
+
+    assert nb05.q3.check(evaluate_accuracy) == Outcome.NOT_ATTEMPTED
+
+
+def _loop(percent=False, count=False, mean_of_batches=False, first_batch_only=False, eval_mode=True):
+    def evaluate_accuracy(network, images, labels, batch_size=4):
+        if eval_mode:
+            network.set_train(False)
+        correct, accs = 0, []
+        for start in range(0, len(images), batch_size):
+            logits = network(ms.Tensor(images[start:start + batch_size]))
+            hits = int((logits.asnumpy().argmax(axis=1) == labels[start:start + batch_size]).sum())
+            correct += hits
+            accs.append(hits / len(labels[start:start + batch_size]))
+            if first_batch_only:
+                return accs[0]
+        if mean_of_batches:
+            return float(np.mean(accs))
+        if count:
+            return correct
+        return 100 * correct / len(labels) if percent else correct / len(labels)
+
+    return evaluate_accuracy
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+@pytest.mark.parametrize("answer, message", [
+    (_loop(percent=True), "100 times the fraction"),
+    (_loop(count=True), "The number of correct predictions"),
+    (_loop(mean_of_batches=True), "mean of the per-batch accuracies"),
+    (_loop(first_batch_only=True), "the first batch alone"),
+    (_loop(eval_mode=False), "in training mode while it predicted"),
+])
+def test_q3_rejects_typical_mistakes(ms_mode, answer, message):
+    result = nb05.q3.check(answer)
+    assert result == Outcome.INCORRECT
+    assert message in result.message

@@ -1,0 +1,57 @@
+"""Notebook 07's exercise check accepts the reference and rejects the two classic timing mistakes."""
+
+import time
+
+from course_utils.exercises import Outcome, ____, nb07
+
+
+def no_warmup(step, steps, repeats):
+    start = time.perf_counter()
+    for _ in range(steps):
+        step().asnumpy()
+    return steps / (time.perf_counter() - start)
+
+
+def not_forced(step, steps, repeats):
+    step().asnumpy()
+    start = time.perf_counter()
+    for _ in range(steps):
+        step()
+    return steps / (time.perf_counter() - start)
+
+
+def test_q1_steady_rate():
+    assert nb07.q1.check(*nb07.q1.reference()) == Outcome.CORRECT
+    assert nb07.q1.check(____) == Outcome.NOT_ATTEMPTED
+    assert nb07.q1.check(lambda step, steps, repeats: ____) == Outcome.NOT_ATTEMPTED
+    cold = nb07.q1.check(no_warmup)
+    assert cold == Outcome.INCORRECT and "first call" in cold.message
+    lazy = nb07.q1.check(not_forced)
+    assert lazy == Outcome.INCORRECT and "not forced" in lazy.message
+    text = nb07.q1.check(lambda step, steps, repeats: "fast")
+    assert text == Outcome.INCORRECT and "number" in text.message
+
+
+def test_q2_find_compiles():
+    assert nb07.q2.check(*nb07.q2.reference()) == Outcome.CORRECT
+    assert nb07.q2.check(____) == Outcome.NOT_ATTEMPTED
+    count = nb07.q2.check(lambda times: sum(t > 0.1 for t in times))
+    assert count == Outcome.INCORRECT and "list of call indices" in count.message
+    jumpy = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if t > 3 * sorted(times)[len(times) // 2]])
+    assert jumpy == Outcome.INCORRECT and "noise, not a compilation" in jumpy.message
+    no_first = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if i and t > 0.3 * times[0]])
+    assert no_first == Outcome.INCORRECT and "index 0" in no_first.message
+    # the course's own detector agrees with the checker on every trace
+    from course_utils import bench
+    assert nb07.q2.check(bench.compile_calls) == Outcome.CORRECT
+
+
+def test_q3_faster_variant():
+    assert nb07.q3.check(*nb07.q3.reference()) == Outcome.CORRECT
+    assert nb07.q3.check(____) == Outcome.NOT_ATTEMPTED
+    greedy = nb07.q3.check(lambda a, b, noise: a.name if a.steps_per_s > b.steps_per_s else b.name)
+    assert greedy == Outcome.INCORRECT and "not beyond the noise floor" in greedy.message
+    shy = nb07.q3.check(lambda a, b, noise: None)
+    assert shy == Outcome.INCORRECT and "name the faster one" in shy.message
+    first = nb07.q3.check(lambda a, b, noise: a.name if abs(a.steps_per_s / b.steps_per_s - 1) * 100 > noise else None)
+    assert first == Outcome.INCORRECT and "expected 'functional', got 'cell'" in first.message

@@ -1,0 +1,149 @@
+"""Notebook 05's exercise checks speak Chinese in the Chinese edition: each typical wrong answer of
+tests/lessons/test_exercises_nb05.py gets its message in Chinese (which input, expected vs got), as do the
+correct and not-attempted outcomes, the hints and the solutions."""
+
+import pytest
+
+from mindspore import nn
+
+from course_utils.exercises import Outcome, ____, nb05
+from course_utils.i18n.zh.nb05 import MESSAGES
+from test_exercises_nb05 import _loop, _variant
+
+pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
+
+_CJK = range(0x3400, 0xA000)
+
+
+def chinese(text: str) -> bool:
+    return any(ord(c) in _CJK for c in text)
+
+
+# ---- q1: flatten size ------------------------------------------------------------------------------
+
+def test_q1_correct_and_not_attempted(zh):
+    result = nb05.q1.check(*nb05.q1.reference())
+    assert result == Outcome.CORRECT and "做得好" in result.message
+    assert "练习 05.1" in str(result) and "正确" in str(result) and "任意输入尺寸下的展平尺寸" in str(result)
+
+    def flatten_size(image_size):
+        return ____
+
+    result = nb05.q1.check(flatten_size)
+    assert result == Outcome.NOT_ATTEMPTED and "占位符 ____" in result.message
+    assert "尚未作答" in str(result)
+
+
+@pytest.mark.parametrize("answer, fragments", [
+    (lambda s: 400, ["期望 256（16 个通道 x 4 x 4）", "实际得到 400", "32x32 输入的尺寸"]),
+    (lambda s: ((s - 4) // 2 - 4) // 2 * (((s - 4) // 2 - 4) // 2), ["实际得到 16", "单个通道的尺寸"]),
+    (lambda s: 16 * (((s - 5) // 2 - 5) // 2) ** 2, ["减少 5 而不是 4"]),
+    (lambda s: 16 * (s // 4) ** 2, ["带填充的卷积"]),
+    (lambda s: 16 * ((s - 4) / 2 - 4) / 2 * (((s - 4) / 2 - 4) / 2), ["256.0，这是一个浮点数", "期望的是整数 256"]),
+    (lambda s: "256", ["返回了", "请返回一个整数（int）"]),
+    (256, ["应当是一个以图像尺寸为参数的函数"]),
+])
+def test_q1_typical_mistakes_in_chinese(zh, answer, fragments):
+    result = nb05.q1.check(answer)
+    assert result == Outcome.INCORRECT and "不正确" in str(result)
+    for fragment in fragments:
+        assert fragment in result.message, result.message
+    assert "expected" not in result.message and "got" not in result.message
+
+
+# ---- q2: batch norm and dropout -----------------------------------------------------------------------
+
+def test_q2_correct_and_not_attempted(zh):
+    result = nb05.q2.check(*nb05.q2.reference())
+    assert result == Outcome.CORRECT and "加入批归一化和 Dropout" in str(result)
+    assert nb05.q2.check(____) == Outcome.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("answer, fragments", [
+    (_variant(bn_sizes=()), ["没有批归一化层", "期望有两个 nn.BatchNorm2d 层"]),
+    (_variant(bn_sizes=(6,)), ["期望恰好有两个 nn.BatchNorm2d 层", "实际找到 1 个 BatchNorm2d"]),
+    (_variant(bn_sizes=(16, 16)), ["[16, 16]", "期望为 [6, 16]", "输出通道数"]),
+    (_variant(drop=lambda d: nn.Dropout(keep_prob=d)), ["丢弃的激活值比例为 0.70", "0.70 是保留的比例"]),
+    (_variant(drop=lambda d: nn.Dropout(p=0.5)), ["丢弃的激活值比例为 0.50；期望为 0.30。"]),
+    (_variant(use_dropout=False), ["训练模式下", "期望 Dropout 使两次输出不同"]),
+    (_variant(fc1_in=400), ["16 * 4 * 4 = 256 个特征", "[400, 120, 84]"]),
+    (int, ["应当是一个继承自 nn.Cell 的类"]),
+])
+def test_q2_typical_mistakes_in_chinese(zh, answer, fragments):
+    result = nb05.q2.check(answer)
+    assert result == Outcome.INCORRECT
+    for fragment in fragments:
+        assert fragment in result.message, result.message
+
+
+# ---- q3: the evaluation loop ---------------------------------------------------------------------------
+
+def test_q3_correct_and_not_attempted(zh):
+    assert nb05.q3.check(*nb05.q3.reference()) == Outcome.CORRECT
+
+    def evaluate_accuracy(network, images, labels, batch_size=4):
+        return ____
+
+    assert nb05.q3.check(evaluate_accuracy) == Outcome.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("answer, fragments", [
+    (_loop(percent=True), ["实际得到 60", "比例的 100 倍"]),
+    (_loop(count=True), ["实际得到 6", "预测正确的个数，而不是比例"]),
+    (_loop(mean_of_batches=True), ["实际得到 0.5", "各批准确率 1.0、0.5 和 0.0 的平均值"]),
+    (_loop(first_batch_only=True), ["实际得到 1", "只是第一个批的准确率"]),
+    (_loop(eval_mode=False), ["网络在预测时处于训练模式"]),
+])
+def test_q3_typical_mistakes_in_chinese(zh, answer, fragments):
+    result = nb05.q3.check(answer)
+    assert result == Outcome.INCORRECT
+    message = result.message
+    # which input, expected vs got: the case is named in Chinese, the code stays code
+    assert message.startswith("在固定的十张图像上运行的 evaluate_accuracy(network, images, labels, batch_size=4)")
+    assert "期望 0.60（10 张中对 6 张）" in message
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+def test_q3_returns_something_else(zh):
+    result = nb05.q3.check(lambda network, images, labels, batch_size=4: "60%")
+    assert result == Outcome.INCORRECT and "请返回一个数，即准确率" in result.message
+
+
+# ---- hints and solutions ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("exercise, fragment", [
+    (nb05.q1, "步长为 2 的 2x2 最大池化把边长减半并向下取整"),
+    (nb05.q2, "num_features = 卷积的输出通道数"),
+    (nb05.q3, "不要对各批的准确率求平均"),
+])
+def test_hints_in_chinese(zh, capsys, exercise, fragment):
+    exercise.hint()
+    out = capsys.readouterr().out
+    assert "——提示：" in out and fragment in out, out
+
+
+@pytest.mark.parametrize("exercise, fragment", [
+    (nb05.q1, "# 两次（valid 5x5 卷积，2x2 池化）"),
+    (nb05.q2, "# 28x28 的输入对应 256 个特征"),
+    (nb05.q3, "def evaluate_accuracy(network, images, labels, batch_size=4):"),  # no comments: code as is
+])
+def test_solutions_in_chinese(zh, capsys, exercise, fragment):
+    exercise.solution()
+    out = capsys.readouterr().out
+    assert "——参考答案：" in out and fragment in out, out
+
+
+def test_every_nb05_message_has_chinese_and_the_same_placeholders():
+    import string
+
+    fields = lambda text: sorted(f[1:] for f in string.Formatter().parse(text) if f[1] is not None)
+    for english, chinese_text in MESSAGES.items():
+        assert chinese(chinese_text), english
+        assert fields(english) == fields(chinese_text), english
+
+
+def test_english_is_unchanged_by_default():
+    result = nb05.q1.check(lambda s: 400)
+    assert result.message == ("flatten_size(28): expected 256 (16 channels x 4 x 4), got 400. "
+                              "(400 is the size for 32x32 inputs.)")

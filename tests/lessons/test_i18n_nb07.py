@@ -1,0 +1,188 @@
+"""Notebook 07 in Chinese: every checker message (each typical wrong answer of tests/lessons/test_exercises_nb07.py,
+plus correct and not attempted), the hints and the solution; and the performance lab's conclusions (course_utils.bench:
+the conditions, the skipped notice and every experiment's summarise), produced in the language current at the
+time they are computed. The English texts are tested, unchanged, in test_exercises_nb07.py and
+test_bench_summaries.py."""
+
+import re
+
+from course_utils import bench, i18n
+from course_utils.bench.experiments import accuracy, amp, modes, pipeline, shapes, sink, traps
+from course_utils.bench.report import Conditions
+from course_utils.exercises import Outcome, ____, nb07
+
+from support.bench_rows import (accuracy_rows, amp_rows, find_rows, pipeline_rows, rate, shape_rows, shuffled,
+                                step_rates, trap_results)
+from test_exercises_nb07 import no_warmup, not_forced
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def english_words(text):
+    """Runs of three or more English words in a row: prose the catalogue left in English."""
+    return re.findall(r"\b[a-z]{3,}(?: [a-z]{2,}){2,}\b", text)
+
+
+# ------------------------------------------------------------------ exercises
+def test_q1_messages_in_chinese(zh):
+    assert nb07.q1.check(*nb07.q1.reference()) == Outcome.CORRECT
+    blank = nb07.q1.check(____)
+    assert blank == Outcome.NOT_ATTEMPTED and "占位符" in blank.message
+    cold = nb07.q1.check(no_warmup)
+    assert cold == Outcome.INCORRECT and "首次调用" in cold.message and "计时区间" in cold.message
+    lazy = nb07.q1.check(not_forced)
+    assert lazy == Outcome.INCORRECT and "没有被强制完成" in lazy.message and ".asnumpy()" in lazy.message
+    text = nb07.q1.check(lambda step, steps, repeats: "fast")
+    assert text == Outcome.INCORRECT and "数值" in text.message and "'fast'" in text.message
+    for result in (cold, lazy, text):
+        assert not english_words(result.message), result.message
+
+
+def test_q2_messages_in_chinese(zh):
+    assert nb07.q2.check(*nb07.q2.reference()) == Outcome.CORRECT
+    assert nb07.q2.check(____) == Outcome.NOT_ATTEMPTED
+    count = nb07.q2.check(lambda times: sum(t > 0.1 for t in times))
+    assert count == Outcome.INCORRECT and "调用索引列表" in count.message and "期望 [0, 3]" in count.message
+    jumpy = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if t > 3 * sorted(times)[len(times) // 2]])
+    assert jumpy == Outcome.INCORRECT and "只是噪声，而不是编译" in jumpy.message
+    assert "机器繁忙" in jumpy.message   # the trace's description is translated too
+    no_first = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if i and t > 0.3 * times[0]])
+    assert no_first == Outcome.INCORRECT and "索引 0" in no_first.message and "第 3 次调用" in no_first.message
+    not_a_function = nb07.q2.check(42)
+    assert not_a_function == Outcome.INCORRECT and "函数" in not_a_function.message and "int" in not_a_function.message
+    for result in (count, jumpy, no_first, not_a_function):
+        assert not english_words(result.message), result.message
+
+
+def test_q3_messages_in_chinese(zh):
+    assert nb07.q3.check(*nb07.q3.reference()) == Outcome.CORRECT
+    assert nb07.q3.check(____) == Outcome.NOT_ATTEMPTED
+    greedy = nb07.q3.check(lambda a, b, noise: a.name if a.steps_per_s > b.steps_per_s else b.name)
+    assert greedy == Outcome.INCORRECT and "没有超出噪声水平" in greedy.message and "返回 None" in greedy.message
+    shy = nb07.q3.check(lambda a, b, noise: None)
+    assert shy == Outcome.INCORRECT and "较快者的名称" in shy.message
+    first = nb07.q3.check(lambda a, b, noise: a.name if abs(a.steps_per_s / b.steps_per_s - 1) * 100 > noise else None)
+    assert first == Outcome.INCORRECT and "期望 'functional'，得到 'cell'" in first.message
+    assert "噪声水平为 5%" in first.message
+    for result in (greedy, shy, first):
+        assert not english_words(result.message), result.message
+
+
+def test_the_outcomes_hints_and_solution_are_shown_in_chinese(zh, capsys):
+    assert "正确" in str(nb07.q1.check(*nb07.q1.reference()))
+    assert "尚未作答" in str(nb07.q2.check(____))
+    nb07.q1.hint()
+    nb07.q2.hint()
+    nb07.q3.hint()
+    nb07.q1.solution()
+    out = capsys.readouterr().out
+    assert "提示" in out and "开始计时之前先调用一次 step()" in out
+    assert "首次调用总会编译" in out and "相对差异" in out
+    assert "参考答案" in out and "# 预热：首次调用会编译，不计时" in out
+    assert "step().asnumpy()" in out and "warm-up" not in out
+    assert "稳态速率" in out   # the title of q1, in the label
+
+
+def test_the_english_messages_are_unchanged(lang):
+    lazy = nb07.q1.check(not_forced)
+    if lang == "en":
+        assert "the results were not forced" in lazy.message
+    else:
+        assert "没有被强制完成" in lazy.message
+
+
+# ------------------------------------------------------------------ the lab's conclusions
+def test_conditions_and_skipped_in_chinese(zh):
+    quiet = Conditions(2, (0.5, 0.4, 0.3), (0.6, 0.5, 0.4), 12.0, 0.1)
+    assert quiet.describe() == ("测量条件：12 s，2 个 CPU，1 分钟平均负载：测量前 0.50 / 测量后 0.60，"
+                                "期间其他进程平均占用 0.10 个核")
+    assert quiet.warning() == ""
+    busy = Conditions(2, (3.0,), (4.0,), 12.0, 1.5)
+    assert busy.warning().startswith("警告：机器繁忙（12 s，2 个 CPU") and "1.50 个核" in busy.warning()
+    assert "交替测量" in busy.warning()
+    skipped = bench.run_experiment("sink_mode", bench.SinkParams(device="CPU"))
+    assert str(skipped) == "[sink_mode] 已跳过：sink_mode 只在 Ascend 上测量，不在 CPU 上测量"
+
+
+def test_the_conclusion_follows_the_language_at_the_time_it_is_computed():
+    rows = [rate("pynative/cell", 20), rate("graph/cell", 80)]
+    p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
+    english = modes.summarise_modes(rows, p).conclusion
+    i18n.set_language("zh")
+    chinese = modes.summarise_modes(rows, p).conclusion
+    assert english.startswith("Fastest here, beyond the noise floor") and not CJK.search(english)
+    assert chinese.startswith("超出 2% 的噪声水平、明显最快的是 GRAPH_MODE, TrainOneStepCell，80.0 步/秒，是最慢者")
+    assert "静态图模式下 TrainOneStepCell 的速度是动态图模式下的 4.0 倍（更快）。" in chinese
+
+
+def test_modes_styles_and_batch_sizes_in_chinese(zh):
+    p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
+    slow = modes.summarise_modes([rate("pynative/cell", 50), rate("graph/cell", 30)], p).conclusion
+    assert "0.60 倍（更慢）" in slow
+    same = modes.summarise_modes([rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1)], p)
+    assert "在各次重复的波动范围之内" in same.conclusion
+    rows = [rate("graph/functional", 100, input="in-memory batches"),
+            rate("graph/cell", 101, input="in-memory batches"),
+            rate("graph/functional +pipeline", 80, input="data pipeline"),
+            rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
+    styles = modes.summarise_styles(shuffled(rows), bench.StylesParams()).conclusion
+    assert "“快 15%”的说法在这里未能复现" in styles and "Model.train 达到 40 步/秒" in styles
+    rows[1] = rate("graph/cell", 130, input="in-memory batches")
+    assert "在这里成立" in modes.summarise_styles(rows, bench.StylesParams()).conclusion
+    sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
+    text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
+    assert "批大小 64 的吞吐量最高，为 5120 样本/秒（是批大小 32 的 1.6 倍）" in text
+    for t in (slow, styles, text):
+        assert not english_words(t), t
+
+
+def test_cpu_traps_and_finding_them_in_chinese(zh):
+    met, missed, fastest = trap_results()   # computed now, in Chinese
+    assert "为 10.0 步/秒" in met.conclusion and "为 90.0 步/秒，是前者的 9.00 倍；" in met.conclusion
+    assert "PyNative, TrainOneStepCell 从 15 步/秒 变为 60 步/秒（4.0 倍）" in met.conclusion
+    assert "目标" not in missed.conclusion
+    assert "（所有组合中最快的是：GRAPH_MODE, TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120）。" in fastest.conclusion
+    assert "与 Ascend 无关" in str(traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")))
+    found = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams()).conclusion
+    assert "两个卷积层占 42.0 ms 中的 40.0 ms（95%）" in found and "缩短为原来的 1/10.0。" in found
+    assert "无济于事" in traps.summarise_find_trap(find_rows(4.0, 4.0), bench.FindTrapParams()).conclusion
+
+
+def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
+    fine = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams()).conclusion
+    assert "每秒送出 600 个批（2 worker(s)），是训练步消耗速度（100/s）的 6.0 倍：它不是瓶颈，" in fine
+    assert "降低 10%" in fine and "退回普通循环）。" in fine
+    assert "流水线就是瓶颈" in pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45),
+                                                           bench.PipelineParams()).conclusion
+    cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
+    assert cpu.startswith("在 CPU 上，O0 为 50 步/秒；amp O3 的速度是 O0 的 0.40 倍（更慢）")
+    assert "低了 5.0 个百分点" in cpu and cpu.endswith("这里最快的级别是 O0。")
+    res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), bench.ShapesParams(n_shapes=2)).conclusion
+    assert res.startswith("2 种批形状导致 2 次编译（8 次调用共 4.1 s，其中编译占 4.0 s）")
+    assert "没有触发重新编译" in shapes.summarise_dynamic_shapes(shape_rows(False),
+                                                           bench.ShapesParams(n_shapes=2)).conclusion
+    rows = [rate("sink off", 100, key="batches_per_s"), rate("sink on, sink_size 10", 300, key="batches_per_s")]
+    text = sink.summarise_sink_mode(rows, bench.SinkParams(device="Ascend", sink_sizes=(10,))).conclusion
+    assert text == ("在 Ascend 上，不使用数据下沉模式时 Model.train 为 100 批/秒；"
+                    "最快的是 sink on, sink_size 10，为 300 批/秒，是 sink off 的 3.0 倍（更快）。")
+
+
+def test_time_to_accuracy_in_chinese(zh):
+    p = bench.TimeToAccuracyParams(targets=(0.985, 0.99))
+    best, rows = accuracy_rows()
+    res = accuracy.summarise_time_to_accuracy(shuffled(rows), p)
+    assert res.conclusion.startswith("要达到 99.0% 的测试准确率，最佳设置（")
+    assert "朴素默认设置则需要 160 s（实测）：速度是后者的 8.0 倍。" in res.conclusion
+    assert res.row(config="0.990")["naive_how"] == "measured"   # the table (and the plot's label) stay English
+    est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
+    assert "（估算）" in est.conclusion
+    slower = accuracy.summarise_time_to_accuracy(best + step_rates(200.0), p)
+    assert "耗时反而是后者的 2.0 倍" in slower.conclusion
+    missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
+    res = accuracy.summarise_time_to_accuracy(missed + step_rates(25.0), p)
+    assert "在 60 s 的时间限制内没有达到 99.0% 的目标" in res.conclusion
+    reached = [{"target": 0.9, "step": 50, "train_s": 3.0}, {"target": 0.99, "step": None, "train_s": None}]
+    assert accuracy.summarise_train_to_accuracy(reached, bench.TrainParams(targets=(0.9, 0.99))).conclusion \
+        == "3 s 后达到 90.0%。"
+    for t in (res.conclusion, est.conclusion, slower.conclusion):
+        assert not english_words(t), t

@@ -1,0 +1,80 @@
+"""The English-words check of the Chinese edition (course_utils.i18n.english): what it flags and what it leaves alone,
+and every stored zh lesson against the list of known residue (i18n/zh/english-residue.txt).
+
+To enforce a lesson completely, remove its lines from the residue list once its English is gone (the test also
+fails on a listed run that is no longer there, so the list can only shrink)."""
+
+import json
+
+import pytest
+
+from course_utils.i18n import english
+from course_utils.i18n import notebooks as nbs
+
+
+@pytest.mark.parametrize("text, found", [
+    ("MindSpore 2.10.0 在本课程支持的范围 2.7.1 to 2.10.x 之内。", ["to"]),
+    ('File "train_dp.py"，line 128, in main', ["in main"]),
+    ("最快的是：GRAPH_MODE，TrainOneStepCell，no fixes，71", ["no fixes"]),
+    ("被“by mistake”（错误地）消除了", ["by mistake"]),
+    ("请重启内核（Kernel > Restart）", ["Kernel > Restart"]),
+    ("rank 0: cell       30.8 steps/s, 987 samples/s on this worker", ["samples/s on this worker"]),
+])
+def test_runs_of_english_are_found(text, found):
+    assert english.runs(english._strip_common(text)) == found
+
+
+@pytest.mark.parametrize("text", [
+    "MindSpore 2.10.0 | 设备 CPU | GRAPH_MODE | 随机种子 42",    # names, capitals, numbers
+    "在 PyNative 模式下，worker 0 的 rank 与 batch 不变",         # single content words Chinese text keeps
+    "用 ops.select 和 nn.HuberLoss(reduction='mean') 比较",      # dotted names and arguments
+    "ValueError: The tensor should have only one element, but got 3",  # a real error message, quoted
+    "if，3 个样本；for 循环；返回 None",                            # Python keywords and constants
+    "见 https://www.mindspore.cn/docs/zh-CN/r2.10.0/index.html 与 notebooks/scripts/train_dp.py",
+])
+def test_code_names_errors_and_paths_are_not_english(text):
+    assert english.runs(english._strip_common(english._strip_output(text))) == []
+
+
+def test_markdown_code_links_and_source_listings_are_left_out(tmp_path):
+    listing = "import os\n\n\ndef main():\n    # the update's result is not used by what it returns\n    return 1\n"
+    markdown = "用 `make lab` 和 [the docs](https://x.y/z) 以及\n```python\nprint('hello there world')\n```"
+    printed = listing + "--- 在新的进程中运行：\nweights changed: True\n"
+    nb = {"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": markdown},
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": "",
+         "outputs": [{"output_type": "stream", "name": "stdout", "text": printed}]},
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "99_demo.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    findings = english.check_notebook(path)
+    assert [(f.cell, f.where, f.text) for f in findings] == [(1, "markdown", "the docs"),
+                                                                    (2, "output", "weights changed: True")]
+
+
+def test_a_listing_of_a_chinese_script_is_source_too():
+    """The Chinese edition's scripts have Chinese comments and docstrings: still a listing, not printed text
+    (lesson 00 prints setup_by_hand.py, then what it printed)."""
+    listing = (nbs.ROOT / "notebooks" / "zh" / "scripts" / "setup_by_hand.py").read_text(encoding="utf-8").strip()
+    printed = listing + "\n\n--- 在一个全新的进程中运行：\nweights changed: True\n"
+    assert english.runs(english._strip_common(english._without_source(printed))) == ["weights changed: True"]
+
+
+def test_residue_is_compared_as_a_multiset():
+    f = [english.Finding("a.ipynb", 1, "output", "no fixes"), english.Finding("a.ipynb", 2, "output", "no fixes")]
+    new, gone = english.compare(f, ["no fixes", "in main"])
+    assert [x.cell for x in new] == [2] and gone == ["in main"]
+
+
+@pytest.mark.parametrize("lesson", [p.name for p in nbs.lessons()])
+def test_no_new_english_in_the_stored_chinese_lessons(lesson):
+    """What `python -m course_utils.i18n english` enforces: the Chinese lesson's Markdown and outputs have no English
+    beyond the residue listed for it (none at all once its lines are removed)."""
+    path = nbs.target_path(nbs.NOTEBOOKS / lesson)
+    findings = english.check_notebook(path)
+    new, gone = english.compare(findings, english.load_residue().get(path.name, []))
+    assert not new, (f"{len(new)} run(s) of English in notebooks/zh/{path.name} (translate them, or add a name or "
+                     f"phrase that is not English to ALLOWED in course_utils/i18n/english.py):\n"
+                     + "\n".join(map(str, new)))
+    assert not gone, (f"listed in i18n/zh/english-residue.txt but gone from notebooks/zh/{path.name}: remove these "
+                      f"lines:\n" + "\n".join(gone))

@@ -1,0 +1,373 @@
+"""course_utils.bench: the timing harness (fake steps on a fake clock: fast and exact), the result
+plumbing, the CLI, and one real worker process (slow)."""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from course_utils import bench
+
+
+class FakeClock:
+    """A clock that only moves when a fake step "works": deterministic timings."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+class LazyResult:
+    """An asynchronous result: the work it stands for is only waited for when it is read."""
+
+    def __init__(self, clock, seconds):
+        self.clock, self.seconds, self.read = clock, seconds, False
+
+    def asnumpy(self):
+        if not self.read:
+            self.clock.sleep(self.seconds)
+            self.read = True
+        return 0.0
+
+
+def compiling_step(clock, compile_s=2.0, step_s=0.01):
+    """First call costs compile_s (a compilation), later ones step_s."""
+    calls = []
+
+    def step():
+        calls.append(1)
+        clock.sleep(compile_s if len(calls) == 1 else step_s)
+        return 0.0
+
+    step.calls = calls
+    return step
+
+
+def test_first_call_is_reported_apart_and_excluded_from_steady_state():
+    clock = FakeClock()
+    t = bench.time_steps(compiling_step(clock), steps=10, repeats=4, warmup=2, clock=clock)
+    assert t.first_call_s == pytest.approx(2.0)
+    assert t.warmup_s == [pytest.approx(0.01)]
+    assert t.steps_per_s == pytest.approx(100.0)
+    assert t.repeat_s == [pytest.approx(0.1)] * 4
+    assert t.spread == (pytest.approx(100.0), pytest.approx(100.0))
+
+
+def test_naive_timing_includes_compile_and_is_wrong():
+    clock = FakeClock()
+    rate = bench.naive_time(compiling_step(clock), steps=10, clock=clock)
+    assert rate == pytest.approx(10 / 2.09)  # what a naive benchmark would report, ~21x too slow
+
+
+def test_completion_is_forced_inside_the_timed_region():
+    clock = FakeClock()
+    step = lambda: LazyResult(clock, 0.02)  # returns at once; the work happens on read
+    t = bench.time_steps(step, steps=5, repeats=3, clock=clock)
+    assert t.steps_per_s == pytest.approx(50.0)
+    # without forcing, the same step looks infinitely fast
+    assert bench.time_steps(step, steps=5, repeats=3, clock=clock, sync=lambda r: r).repeat_s == [0.0] * 3
+
+
+def test_last_result_is_forced_even_when_not_forcing_each_step():
+    clock = FakeClock()
+    pending = []
+
+    def step():  # work queues up; reading the newest result waits for everything queued
+        pending.append(0.01)
+        return Queue()
+
+    class Queue:
+        def asnumpy(self):
+            clock.sleep(sum(pending))
+            pending.clear()
+
+    t = bench.time_steps(step, steps=10, repeats=3, clock=clock, sync_each=False)
+    assert t.steps_per_s == pytest.approx(100.0)
+
+
+def test_force_reaches_into_containers():
+    clock = FakeClock()
+    out = bench.force((LazyResult(clock, 1.0), [LazyResult(clock, 2.0)], {"a": LazyResult(clock, 3.0)}, 5))
+    assert clock.now == pytest.approx(6.0)
+    assert out[-1] == 5
+
+
+def test_repeats_median_and_spread():
+    clock = FakeClock()
+    costs = iter([0.5] * 1 + [0.01] * 2 + [0.01] * 10 + [0.02] * 10 + [0.01] * 10 + [0.04] * 10 + [0.01] * 10)
+
+    def step():
+        clock.sleep(next(costs))
+
+    t = bench.time_steps(step, steps=10, repeats=5, warmup=3, clock=clock)
+    assert t.steps_per_s == pytest.approx(100.0)          # the median repeat, not the mean
+    assert t.spread == (pytest.approx(25.0), pytest.approx(100.0))
+    assert t.as_dict()["repeats"] == 5
+
+
+def test_configurations_alternate_and_warm_up_first():
+    clock = FakeClock()
+    order = []
+
+    def make(name, cost):
+        def step():
+            order.append(name)
+            clock.sleep(cost)
+        return step
+
+    before = []
+    res = bench.compare({"A": bench.Config(make("A", 0.01), before=lambda: before.append("A")),
+                         "B": make("B", 0.02), "C": make("C", 0.04)},
+                        steps=1, repeats=4, warmup=1, clock=clock)
+    assert "".join(order) == "ABC" + "ABC" + "CBA" + "ABC" + "CBA"
+    assert before == ["A"] * 5        # its hook ran before its warm-up and before each repeat
+    assert [round(t.steps_per_s) for t in res.values()] == [100, 50, 25]
+    table = bench.format_table(res, baseline="A")
+    assert "x A" in table and "0.25" in table
+
+
+def test_cycle_feeds_batches_in_turn():
+    seen = []
+    step = bench.cycle(lambda x, y: seen.append((x, y)), [(1, 2), (3, 4)])
+    for _ in range(3):
+        step()
+    assert seen == [(1, 2), (3, 4), (1, 2)]
+    with pytest.raises(ValueError, match="at least one batch"):
+        bench.cycle(print, [])
+
+
+def test_real_sleeps_with_the_real_clock():
+    calls = []
+
+    def step():
+        calls.append(1)
+        time.sleep(0.05 if len(calls) == 1 else 0.002)
+
+    t = bench.time_steps(step, steps=5, repeats=3, warmup=2)
+    assert t.first_call_s >= 0.05
+    assert t.median_step_s >= 0.002
+    assert t.median_step_s < 0.05   # the compile-like first call is not in the steady state
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"steps": 0}, "steps and repeats"), ({"repeats": 0}, "steps and repeats"), ({"warmup": 0}, "first call"),
+])
+def test_bad_counts_are_rejected(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        bench.time_steps(lambda: None, **kwargs)
+
+
+def test_bad_step_is_rejected():
+    with pytest.raises(TypeError, match="callable"):
+        bench.compare({"x": 3})
+    with pytest.raises(ValueError, match="at least one"):
+        bench.compare({})
+
+
+def test_spec_parsing():
+    s = bench.Spec.parse("pynative/jit:O1")
+    assert (s.mode, s.style, s.level) == ("pynative", "jit", "O1")
+    assert str(bench.Spec.parse("graph/cell")) == "graph/cell"
+    assert "TrainOneStepCell" in bench.Spec.parse("graph/cell").label
+    for bad, msg in [("graph", "mode>/<style"), ("eager/cell", "bad mode"), ("graph/loop", "bad step style"),
+                     ("graph/cell:O1", "only applies"), ("graph/jit:O9", "bad jit level"),
+                     ("pynative/jit:O2", "O2, the GE backend, was removed"), ("pynative/jit_cell:O3", "only O0")]:
+        with pytest.raises(ValueError, match=msg):
+            bench.Spec.parse(bad)
+
+
+@pytest.mark.slow
+def test_jit_levels_match_what_mindspore_accepts(tmp_path):
+    """Spec.parse accepts exactly the jit levels MindSpore 2.10's jit accepts (O2 was removed)."""
+    code = ("import mindspore as ms\n"
+            "def f(x):\n    return x + 1\n"
+            "for lv in ['O0', 'O1', 'O2', 'O3']:\n"
+            "    try:\n        ms.jit(f, jit_level=lv)(ms.Tensor(1.0)); print(lv, 'ok')\n"
+            "    except ValueError:\n        print(lv, 'rejected')\n")
+    script = tmp_path / "levels.py"   # a file: jit reads the function's source
+    script.write_text(code)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+                         env=bench.env_without_cpu_fixes())
+    accepted = tuple(line.split()[0] for line in out.stdout.splitlines() if line.endswith(" ok"))
+    assert accepted == bench.JIT_LEVELS, out.stdout + out.stderr[-2000:]
+
+
+def test_params_defaults_and_validation():
+    assert bench.Common(quick=True).repeats < bench.Common(quick=False).repeats
+    assert bench.Common(device="ascend").device == "Ascend"
+    assert len(bench.ModesParams(quick=True).specs) < len(bench.ModesParams(quick=False).specs)
+    assert bench.TrapsParams(quick=True).jit_pipeline_case is False
+    with pytest.raises(ValueError, match="batch sizes"):
+        bench.BatchSizesParams(batch_sizes=(0, 64))
+    with pytest.raises(ValueError, match="bad jit level"):
+        bench.ModesParams(specs=("pynative/jit:O2",))
+    with pytest.raises(ValueError, match="amp levels"):
+        bench.AmpParams(levels=("O4",))
+    with pytest.raises(ValueError, match="n_shapes"):
+        bench.ShapesParams(n_shapes=20)
+    with pytest.raises(ValueError, match="targets"):
+        bench.TrainParams(targets=(99,))
+
+
+def test_params_travel_as_json():
+    p = bench.AmpParams(quick=False, levels=("O0", "O2"), loss_scale=512.0, device="cpu")
+    q = bench.AmpParams.from_json(p.as_json())
+    assert q == p and q.levels == ("O0", "O2") and q.device == "CPU" and q.train_steps == 600
+
+
+def test_env_without_cpu_fixes_controls_the_load_time_variables(monkeypatch):
+    monkeypatch.setenv("ONEDNN_MAX_CPU_ISA", "AVX2")
+    monkeypatch.setenv("MS_DEV_HOST_BLOCKING_RUN", "1")
+    monkeypatch.setenv("MS_DEV_JIT_PIPELINE", "0")
+    env = bench.env_without_cpu_fixes({"ONEDNN_VERBOSE": "1"})
+    assert not {"ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN", "MS_DEV_JIT_PIPELINE"} & set(env)
+    assert env["ONEDNN_VERBOSE"] == "1" and env["GLOG_v"] == "3" and env["COURSE_CPU_FIXES"] == "0"
+    assert bench.env_without_cpu_fixes({"MS_DEV_HOST_BLOCKING_RUN": 1})["MS_DEV_HOST_BLOCKING_RUN"] == "1"
+
+
+def test_parse_onednn_verbose():
+    text = "\n".join([
+        "onednn_verbose,info,oneDNN v3.1.0",
+        "onednn_verbose,exec,cpu,convolution,ref:any,forward_training,src_f32::blocked:abcd::f0,,"
+        "alg:convolution_direct,mb64_ic1oc6_ih28oh24kh5,3.5",
+        "onednn_verbose,exec,cpu,convolution,ref:any,forward_training,src_f32::blocked:abcd::f0,,"
+        "alg:convolution_direct,mb64_ic1oc6_ih28oh24kh5,4.5",
+        "onednn_verbose,primitive,exec,cpu,convolution,brg:avx2,backward_data,src_f32::blocked:abcd::f0,,"
+        "alg:convolution_direct,mb64,1.0",
+        "unrelated line",
+    ])
+    rows = bench.parse_onednn_verbose(text)
+    assert rows[0] == {"primitive": "convolution", "implementation": "ref:any", "propagation": "forward_training",
+                       "calls": 2, "total_ms": 8.0, "mean_ms": 4.0}
+    assert rows[1]["implementation"] == "brg:avx2" and rows[1]["calls"] == 1
+
+
+def test_result_round_trip_and_json(tmp_path):
+    cond = bench.Conditions(cpus=2, load_before=(0.1, 0.1, 0.1), load_after=(0.5, 0.2, 0.1), seconds=10.0,
+                            others_cores=0.05)
+    r = bench.Result("x", [{"config": "a", "v": 1.5}], ["config", "v"], "a is 1.5", {"m": 1.0}, "hdr",
+                     conditions=cond)
+    back = bench.Result.from_dict(json.loads(json.dumps(r.as_dict())))
+    assert back.row(config="a")["v"] == 1.5 and back.conditions.load_after == [0.5, 0.2, 0.1]
+    with pytest.raises(KeyError, match="no row"):
+        r.row(config="b")
+    assert "a is 1.5" in str(r) and "hdr" in str(r) and "load average 0.10 before / 0.50 after" in str(r)
+    assert "WARNING" not in str(r)
+    path = tmp_path / "out" / "b.json"
+    bench.save_json([r], str(path))
+    data = json.loads(path.read_text())
+    assert data["results"]["x"]["metrics"] == {"m": 1.0} and "CPUs" in data["header"]
+
+
+def test_busy_machine_warns():
+    busy = bench.Conditions(cpus=2, load_before=(3.0, 2, 2), load_after=(4.0, 3, 2), seconds=60, others_cores=1.4)
+    assert busy.busy and "only ratios" in busy.warning()
+    r = bench.Result("x", [], ["config"], "c", conditions=busy)
+    assert "WARNING: the machine was busy" in str(r)
+    # without /proc/stat the load average decides, allowing for the experiment's own work
+    assert not bench.Conditions(2, (1.5, 1, 1), (2.5, 1, 1), 60, None).busy
+    assert bench.Conditions(2, (3.5, 1, 1), (4.0, 1, 1), 60, None).busy
+
+
+def test_measuring_counts_only_other_processes():
+    with bench.Measuring() as m:
+        end = time.perf_counter() + 0.3
+        while time.perf_counter() < end:   # this process keeps one core busy: not "others"
+            pass
+    c = m.conditions
+    assert c.seconds >= 0.3 and c.cpus >= 1 and c.load_before is not None
+    if c.others_cores is not None:          # Linux: /proc/stat
+        assert c.others_cores < c.cpus      # our own busy loop is not counted as another process's
+
+
+def test_the_tie_rule():
+    assert bench.faster_beyond(111, 100, 10) and not bench.faster_beyond(109, 100, 10)
+    assert not bench.faster_beyond(100, 111, 10)
+    rows = [{"c": "a", "steps_per_s": 100}, {"c": "b", "steps_per_s": 95}, {"c": "d", "steps_per_s": 60}]
+    assert [r["c"] for r in bench.leaders(rows, 10)] == ["a", "b"]    # a tie of two
+    assert [r["c"] for r in bench.leaders(rows, 2)] == ["a"]          # a clear winner
+
+
+def test_result_report_shows_a_few_rows_and_says_where_the_rest_are():
+    rows = [{"x": i, "ms": float(i)} for i in range(10)]
+    res = bench.Result("demo", rows, ["x", "ms"], "done", {}, "h")
+    text = res.report(3, "ms", "runs/demo.json")
+    assert "3 of 10 rows shown (largest ms first); all of them in runs/demo.json" in text
+    assert text.splitlines()[3].split()[0] == "9" and str(res) == res.report() and "runs/demo.json" not in str(res)
+
+
+def test_cli_lists_and_rejects_unknown_experiments():
+    out = subprocess.run([sys.executable, "-m", "course_utils.bench", "list"], capture_output=True, text=True)
+    assert out.returncode == 0 and "cpu_traps" in out.stdout and "headline" in out.stdout
+    bad = subprocess.run([sys.executable, "-m", "course_utils.bench", "run", "nonsense"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown experiment" in bad.stderr
+    bad = subprocess.run([sys.executable, "-m", "course_utils.bench", "run", "modes", "--specs", "graph/loop"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "bad step style" in bad.stderr
+    bad = subprocess.run([sys.executable, "-m", "course_utils.bench", "run", "modes", "--specs", "pynative/jit:O2"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "was removed" in bad.stderr
+
+
+def test_harness_import_does_not_load_mindspore():
+    code = ("import sys, course_utils.bench, course_utils.bench.cli; "
+            "print('mindspore' in sys.modules, 'course_utils.bench.experiments.traps' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "False True"   # the whole package loaded, MindSpore not
+
+
+@pytest.mark.slow
+def test_worker_process_gets_the_environment_it_is_given():
+    """One real MindSpore worker: the env it was given is the env it ran with, and it measured."""
+    params = bench.StepRatesParams(quick=True, steps=2, repeats=1, specs=("graph/cell",))
+    out, _ = bench.run_worker("step_rates", params, env={"MS_DEV_HOST_BLOCKING_RUN": "1"})
+    row = bench.pick(out["rows"], config="graph/cell")
+    assert row["env"] == {"ONEDNN_MAX_CPU_ISA": "", "MS_DEV_HOST_BLOCKING_RUN": "1", "MS_DEV_JIT_PIPELINE": ""}
+    assert row["steps_per_s"] > 0 and row["first_call_s"] > 0 and row["repeats"] == 1
+    assert "MindSpore 2.10" in out["header"] and os.environ.get("COURSE_CPU_FIXES") != "0"
+
+
+def test_worker_failure_is_reported_with_its_error():
+    with pytest.raises(bench.WorkerError, match="unknown experiment"):
+        bench.run_worker("nonsense", bench.Common())
+
+
+def test_profiler_output_is_read_back(tmp_path):
+    run = tmp_path / "vm_1_20260101_ascend_ms"
+    (run / "FRAMEWORK").mkdir(parents=True)
+    (run / "ASCEND_PROFILER_OUTPUT").mkdir()
+    (run / "ASCEND_PROFILER_OUTPUT" / "trace_view.json").write_text("[]")
+    (run / "FRAMEWORK" / "cpu_op_type_info_0.csv").write_text(
+        "op_type,type_occurrences,execution_frequency(per-step),total_compute_time,avg_time(ms),percent\n"
+        "MatMul,45,9,3.0,0.0667,0.01\nConv2D,10,2,45.0,4.5,0.2\nReLU,20,4,2.0,0.1,0.02\n")
+    from course_utils.bench import profile
+
+    assert profile.latest_run(str(tmp_path)) == str(run)
+    rows = profile.op_type_times(str(run))
+    assert [r["op_type"] for r in rows] == ["Conv2D", "MatMul", "ReLU"]
+    assert rows[0]["calls_per_step"] == 2 and rows[0]["mean_ms"] == 4.5 and rows[0]["share_pct"] == pytest.approx(90)
+    assert profile.output_files(str(run)) == ["ASCEND_PROFILER_OUTPUT/trace_view.json",
+                                              "FRAMEWORK/cpu_op_type_info_0.csv"]
+    with pytest.raises(FileNotFoundError, match="no profiler output"):
+        profile.latest_run(str(tmp_path / "nothing"))
+    with pytest.raises(FileNotFoundError, match="cpu_op_type_info"):
+        profile.op_type_times(str(tmp_path))
+
+
+def test_bench_scripts_show_their_usage():
+    """The notebook's fresh-process scripts parse their arguments before MindSpore loads."""
+    from support import NOTEBOOKS
+
+    for script in ("bench_step.py", "bench_profile.py", "bench_torch.py"):
+        out = subprocess.run([sys.executable, str(NOTEBOOKS / "scripts" / script), "--help"], capture_output=True,
+                             text=True, timeout=300)
+        assert out.returncode == 0 and "usage:" in out.stdout, out.stderr[-2000:]

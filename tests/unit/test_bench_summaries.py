@@ -1,0 +1,171 @@
+"""Every experiment's ``summarise`` on made-up rows: the conclusion follows the numbers, including
+where it flips (GRAPH_MODE slower than PyNative, the pipeline the bottleneck, a target missed), and
+rows are picked by name, so their order does not matter."""
+
+import pytest
+
+from course_utils import bench
+from course_utils.bench.experiments import accuracy, amp, modes, pipeline, shapes, sink, traps
+from support.bench_rows import (accuracy_rows, amp_rows, find_rows, pipeline_rows, rate, shape_rows, shuffled,
+                                step_rates, trap_results)
+
+
+def test_modes_graph_faster_and_slower_than_pynative():
+    p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/jit:O1"))
+    fast = [rate("pynative/cell", 20), rate("graph/cell", 80, first=3.0), rate("pynative/jit:O1", 60)]
+    res = modes.summarise_modes(shuffled(fast), p)
+    assert ("Fastest here, beyond the noise floor of 2%: GRAPH_MODE, TrainOneStepCell at 80.0 steps/s, "
+            "4.0x the slowest") in res.conclusion
+    assert "GRAPH_MODE TrainOneStepCell ran 4.0x, faster than PyNative's" in res.conclusion
+    assert res.metrics["graph_vs_pynative"] == pytest.approx(4.0)
+    assert res.row(config="graph/cell")["vs_baseline"] == pytest.approx(4.0)   # baseline: the first spec asked for
+    slow = [rate("pynative/cell", 50), rate("graph/cell", 30), rate("pynative/jit:O1", 40)]
+    res = modes.summarise_modes(slow, p)
+    assert "GRAPH_MODE TrainOneStepCell ran 0.60x, slower than PyNative's" in res.conclusion
+    same = [rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1), rate("pynative/jit:O1", 40)]
+    assert "within the repeat-to-repeat spread" in modes.summarise_modes(same, p).conclusion
+
+
+def test_modes_says_tie_within_the_noise_floor():
+    p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/jit:O1"), noise_pct=10)
+    rows = [rate("pynative/cell", 20), rate("graph/cell", 76), rate("pynative/jit:O1", 80)]
+    res = modes.summarise_modes(shuffled(rows), p)
+    assert res.conclusion.startswith("A tie: 2 configurations ran within the noise floor of 10% of the fastest")
+    assert res.metrics["best_config"] == "graph/cell"        # of a tie, the first in the order asked for
+    p.noise_pct = 4
+    res = modes.summarise_modes(rows, p)
+    assert res.conclusion.startswith("Fastest here, beyond the noise floor of 4%: PyNative, @jit functional step O1")
+    assert res.metrics["best_config"] == "pynative/jit:O1"
+
+
+def test_styles_claim_holds_or_not():
+    rows = [rate("graph/functional", 100, input="in-memory batches"),
+            rate("graph/cell", 101, input="in-memory batches"),
+            rate("graph/functional +pipeline", 80, input="data pipeline"),
+            rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
+    res = modes.summarise_styles(shuffled(rows), bench.StylesParams())
+    assert "does not reproduce" in res.conclusion and "Model.train fed by the pipeline reached 40" in res.conclusion
+    assert "(0.50x a functional loop" in res.conclusion
+    assert res.row(config="Model.train")["vs_functional"] == pytest.approx(0.5)
+    rows[1] = rate("graph/cell", 130, input="in-memory batches")
+    assert '"15% faster" holds' in modes.summarise_styles(rows, bench.StylesParams()).conclusion
+    # the lab's tie rule: +30% within a 35% noise floor is a tie, not a confirmation
+    tie = modes.summarise_styles(rows, bench.StylesParams(noise_pct=35)).conclusion
+    assert "cannot be told from a tie within the noise floor of 35%" in tie and "holds" not in tie
+
+
+def test_batch_sizes():
+    rows = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80), (128, 30))]
+    res = modes.summarise_batch_sizes(shuffled(rows), bench.BatchSizesParams(batch_sizes=(32, 64, 128)))
+    assert "batch 64 gives the most throughput, 5120 samples/s (1.6x batch 32)" in res.conclusion
+    assert res.metrics["best_batch_size"] == 64
+    assert res.row(config="batch 32")["epoch_s"] == pytest.approx(1875 / 100)
+
+
+def test_cpu_traps_states_what_was_measured():
+    met, missed, fastest = trap_results()
+    assert "ran at 10.0 steps/s" in met.conclusion
+    assert "ran at 90.0, 9.00x the naive rate, while the fastest without the fixes reached" in met.conclusion
+    assert "PyNative, TrainOneStepCell from 15 to 60 steps/s (4.0x)" in met.conclusion
+    assert not any("target" in r.conclusion for r in (met, missed, fastest))   # no maintainer's target
+    # the fastest of all without the course's fixes is named
+    assert "fastest of all: GRAPH_MODE, TrainOneStepCell, ONEDNN_MAX_CPU_ISA=AVX2, 120" in fastest.conclusion
+    assert traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")).skipped
+
+
+def test_find_trap_found_and_not():
+    res = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams())
+    assert "take 40.0 ms of 42.0 ms (95%)" in res.conclusion and "'brg:avx512_core'" in res.conclusion
+    assert "4.0 ms ('brg:avx2'), 10.0x less" in res.conclusion
+    assert {r["kind"] for r in res.rows} == {"layer"} and len(res.extra["onednn"]["no ISA cap"]) == 1
+    res = traps.summarise_find_trap(find_rows(4.0, 4.0), bench.FindTrapParams())
+    assert "the cap does not help on this CPU" in res.conclusion
+
+
+def test_data_pipeline_bottleneck_or_not():
+    res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams())
+    assert "delivers 600 batches/s (2 worker(s)), 6.0x what the step consumes (100/s): not the bottleneck" \
+        in res.conclusion
+    assert "costs 10% of the step rate" in res.conclusion and "falls back" in res.conclusion
+    res = pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45), bench.PipelineParams())
+    assert "the pipeline IS the bottleneck" in res.conclusion and res.metrics["pipeline_is_bottleneck"]
+
+
+def test_amp_slower_on_cpu_and_faster_elsewhere():
+    res = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3")))
+    assert "amp O3 ran 0.40x, slower than O0" in res.conclusion and "5.0 points lower" in res.conclusion
+    assert "fastest level here was O0" in res.conclusion
+    res = amp.summarise_amp(amp_rows(150, 0.95), bench.AmpParams(levels=("O0", "O1", "O3"), device="Ascend"))
+    assert res.conclusion.startswith("On Ascend") and "3.0x, faster than O0" in res.conclusion
+    assert "points lower" not in res.conclusion and "fastest level here was O3" in res.conclusion
+
+
+def test_dynamic_shapes_recompiles_or_not():
+    p = bench.ShapesParams(n_shapes=2)
+    res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), p)
+    assert res.conclusion.startswith("2 batch shapes cost 2 compilations (4.0 s of 4.1 s in 8 calls)")
+    assert "did not recompile" not in res.conclusion
+    res = shapes.summarise_dynamic_shapes(shape_rows(False), p)
+    assert "Changing shapes did not recompile here" in res.conclusion
+
+
+def test_compile_calls_ignores_a_slow_step():
+    assert bench.compile_calls([1.0, 0.01, 0.9, 0.01, 0.05, 0.01]) == [0, 2]   # 0.05: busy, not compiling
+    assert bench.compile_calls([]) == []
+
+
+def test_time_to_accuracy_measured_estimated_and_missed():
+    p = bench.TimeToAccuracyParams(targets=(0.985, 0.99))
+    best, rows = accuracy_rows()
+    res = accuracy.summarise_time_to_accuracy(shuffled(rows), p)
+    assert "To 99.0% test accuracy the best settings" in res.conclusion and "8.0x faster" in res.conclusion
+    assert "(measured)" in res.conclusion and res.metrics["time_to_99_0_s"] == 20.0
+    slower = accuracy.summarise_time_to_accuracy(best + step_rates(200.0), p)
+    assert "2.0x SLOWER" in slower.conclusion
+    # the estimate scales the best run's measured time (input pipeline included) by the rate ratio
+    est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
+    assert "(estimated)" in est.conclusion and est.row(config="0.990")["naive_s"] == pytest.approx(80.0)
+    missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
+    res = accuracy.summarise_time_to_accuracy(missed + step_rates(25.0), p)
+    assert "The 99.0% target was not reached within the 60 s limit" in res.conclusion
+
+
+def test_train_to_accuracy_summary():
+    rows = [{"target": 0.9, "step": 50, "train_s": 3.0}, {"target": 0.99, "step": None, "train_s": None}]
+    assert accuracy.summarise_train_to_accuracy(rows, bench.TrainParams(targets=(0.9, 0.99))).conclusion \
+        == "Reached 90.0% after 3 s."
+    none = [dict(rows[1])]
+    assert "No target reached" in accuracy.summarise_train_to_accuracy(none, bench.TrainParams(targets=(0.99,))
+                                                                        ).conclusion
+
+
+class FakeFit:
+    def __init__(self):
+        self.evals, self.global_step, self.train_seconds = [], 0, 0.0
+
+
+def test_stop_when_stops_fit_at_the_targets_or_the_limit():
+    stop = bench.StopWhen((0.99, 0.98), time_limit=100)
+    r = FakeFit()
+    for step, acc in ((100, 0.97), (200, 0.985)):
+        r.global_step, r.train_seconds = step, step / 10
+        r.evals.append({"step": step, "accuracy": acc, "train_seconds": step / 10})
+        assert stop(r) is False
+    assert list(stop.reached) == [0.98]
+    r.global_step = 300
+    r.evals.append({"step": 300, "accuracy": 0.991, "train_seconds": 30})
+    assert stop(r) is True
+    assert stop.reached[0.99]["step"] == 300
+    late = bench.StopWhen((0.99,), time_limit=5)
+    r = FakeFit()
+    r.global_step, r.train_seconds = 10, 6.0
+    assert late(r) is True
+    assert late.reached == {}
+
+
+def test_sink_mode_summary():
+    rows = [rate("sink off", 100, key="batches_per_s"), rate("sink on, sink_size 10", 300, key="batches_per_s")]
+    res = sink.summarise_sink_mode(shuffled(rows), bench.SinkParams(device="Ascend", sink_sizes=(10,)))
+    assert "the fastest was sink on, sink_size 10 at 300 (3.0x, faster than sink off)" in res.conclusion
+    rows[1] = rate("sink on, sink_size 10", 90, key="batches_per_s")
+    assert "no sink size beat it" in sink.summarise_sink_mode(rows, bench.SinkParams(sink_sizes=(10,))).conclusion
