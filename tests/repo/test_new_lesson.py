@@ -100,7 +100,8 @@ def test_a_numbered_notebook_outside_the_manifest_is_nobodys(seen):
 def test_the_makefile_and_the_manifest_cli_list_it(seen):
     assert seen["makefile"][len(LESSONS)] == "notebooks/10_scratch.ipynb"
     assert seen["makefile"][-1] == "notebooks/zh/10_scratch.ipynb"
-    assert seen["cli"][len(LESSONS)] == "notebooks/10_scratch.ipynb" and seen["cli"][-1] == "notebooks/zh/10_scratch.ipynb"
+    assert seen["cli"][len(LESSONS)] == "notebooks/10_scratch.ipynb"
+    assert seen["cli"][-1] == "notebooks/zh/10_scratch.ipynb"
 
 
 def test_the_runner_runs_it_with_its_parameters_and_checks_its_devices(seen):
