@@ -104,7 +104,7 @@ if AUTH != "pam" and len(ADMIN_PASSWORD) < 12:
             f"{', '.join(ADMINS)} (HUB_ADMINS). For example: "
             "HUB_ADMIN_PASSWORD=$(python3 -c 'import secrets; print(secrets.token_urlsafe(12))')")
 for name in ADMINS + ALLOWED:
-    why = names.refusal(name, SPAWNER, admins=ADMINS)
+    why = names.refusal(name, SPAWNER, admins=ADMINS, existing_accounts=AUTH == "pam")
     if why:
         _refuse(f"HUB_ADMINS/HUB_ALLOWED_USERS: {why}")
 GROUP = _env("HUB_GROUP", "")
@@ -170,7 +170,7 @@ if AUTH in ("firstuse", "roster"):
     if SPAWNER == "local":
         c.LocalClassroomAuthenticator.add_user_cmd = (
             ["useradd", "--create-home", "--key", "HOME_MODE=0700", "--shell", "/bin/bash", "--comment",
-             "course attendee"] + (["--base-dir", str(HOMES)] if os.environ.get("HUB_HOMES") else [])
+             names.ATTENDEE_COMMENT] + (["--base-dir", str(HOMES)] if os.environ.get("HUB_HOMES") else [])
             + (["--groups", GROUP] if GROUP else []))
 else:
     c.JupyterHub.authenticator_class = "pam"

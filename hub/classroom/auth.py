@@ -81,7 +81,7 @@ class LocalClassroomAuthenticator(ClassroomAuthenticator, LocalAuthenticator):
     def _add_user_cmd_default(self):
         # A private home (0700): another attendee's process cannot read it. No password: only the hub logs in.
         return ["useradd", "--create-home", "--key", "HOME_MODE=0700", "--shell", "/bin/bash",
-                "--comment", "course attendee"]
+                "--comment", names.ATTENDEE_COMMENT]
 
     def check_allowed(self, username, authentication=None):
         return ClassroomAuthenticator.check_allowed(self, username, authentication)

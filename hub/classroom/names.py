@@ -15,7 +15,7 @@ import pwd
 import re
 from typing import Optional
 
-__all__ = ["PATTERN", "RESERVED", "refusal"]
+__all__ = ["ATTENDEE_COMMENT", "PATTERN", "RESERVED", "refusal"]
 
 PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,31}")
 #: Never an attendee: the hub's own words in URLs, and accounts every system has.
@@ -23,6 +23,8 @@ RESERVED = frozenset({"root", "admin", "hub", "user", "users", "services", "api"
 #: The first uid of an ordinary account (``UID_MIN`` of login.defs on Debian, Ubuntu, Fedora).
 UID_MIN = 1000
 NOBODY_UIDS = (65534, 4294967294)
+#: The comment (GECOS field) of every account the hub creates for an attendee (``useradd --comment``).
+ATTENDEE_COMMENT = "course attendee"
 
 
 def _account(name: str):
@@ -32,9 +34,11 @@ def _account(name: str):
         return None
 
 
-def refusal(name: str, spawner: str, admins=()) -> Optional[str]:
+def refusal(name: str, spawner: str, admins=(), existing_accounts: bool = False) -> Optional[str]:
     """Why ``name`` cannot be a hub user's (None when it can). ``spawner``: simple, local or systemd (dynamic
-    users); ``admins``: the instructor's names, which may use the reserved words."""
+    users); ``admins``: the instructor's names, which may use the reserved words and, with ``local``, name an
+    existing account; ``existing_accounts``: the logins are the machine's own accounts (PAM), so an ordinary
+    account the hub did not create is allowed."""
     if not isinstance(name, str) or not PATTERN.fullmatch(name):
         return (f"{name!r} is not a course user name: lower-case letters, digits, '-' and '_', starting with a "
                 "letter, at most 32 characters")
@@ -48,4 +52,8 @@ def refusal(name: str, spawner: str, admins=()) -> Optional[str]:
     if spawner == "systemd":
         return (f"{name!r} is the name of an account on this machine (uid {account.pw_uid}): a systemd dynamic "
                 "user of that name would run as it")
+    if spawner == "local" and not existing_accounts and name not in admins \
+            and not account.pw_gecos.startswith(ATTENDEE_COMMENT):
+        return (f"{name!r} is the name of an account on this machine that the classroom server did not create "
+                f"(uid {account.pw_uid}): an attendee's server would run as it")
     return None

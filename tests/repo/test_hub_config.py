@@ -206,9 +206,16 @@ def test_system_accounts_and_reserved_words_are_refused_with_every_spawner():
 
 
 def test_with_dynamic_users_no_existing_account_is_an_attendee(monkeypatch):
-    """systemd runs a dynamic user whose name exists as that account: refuse them all; local allows ordinary ones."""
-    fake = pwd.struct_passwd(("ann", "x", 1001, 1001, "", "/home/ann", "/bin/bash"))
-    monkeypatch.setattr(names, "_account", lambda name: fake if name == "ann" else None)
+    """systemd runs a dynamic user whose name exists as that account: refuse them all. local accepts an existing
+    account only if the hub created it (an attendee's earlier login), PAM's listed accounts, and the instructor's."""
+    theirs = pwd.struct_passwd(("ann", "x", 1001, 1001, names.ATTENDEE_COMMENT, "/home/ann", "/bin/bash"))
+    machines = pwd.struct_passwd(("ubuntu", "x", 1000, 1000, "Ubuntu", "/home/ubuntu", "/bin/bash"))
+    monkeypatch.setattr(names, "_account", {"ann": theirs, "ubuntu": machines}.get)
     assert "would run as it" in names.refusal("ann", "systemd")
     assert names.refusal("ann", "local") is None
     assert names.refusal("ann", "simple") is None
+    # the machine's own login: claiming it would run a server as that account
+    assert "did not create" in names.refusal("ubuntu", "local")
+    assert names.refusal("ubuntu", "local", existing_accounts=True) is None      # HUB_AUTH=pam lists it
+    assert names.refusal("ubuntu", "local", admins=("ubuntu",)) is None          # the instructor's own login
+    assert names.refusal("ubuntu", "simple") is None                            # simple: no account is used
