@@ -11,7 +11,7 @@ tables are generated from both (``python -m course_utils.lessons readme --write`
 
     python -m course_utils.lessons paths [--lang zh|all] [NN ...]   # the notebooks, one per line (the Makefile)
     python -m course_utils.lessons list                              # number, name, measured run times, title
-    python -m course_utils.lessons readme [--check | --write]        # the README tables (both languages)
+    python -m course_utils.lessons readme [--write]                  # check (or write) the README tables, both languages
 
 Importing this module never imports MindSpore (``doctor`` runs before ``make setup``: standard library only).
 """
@@ -40,7 +40,7 @@ READMES: Mapping[str, str] = {"en": "README.md", "zh": "README.zh.md"}
 class Lesson:
     """One lesson: ``notebooks/{number}_{slug}.ipynb`` and its Chinese twin ``notebooks/zh/...``."""
 
-    number: str                              #: two digits, "04"
+    number: str                              #: two digits, "05"
     slug: str                                #: the file name's topic, "mnist_lenet"
     title: Mapping[str, str]                 #: per language: the title after "NN · " in the lesson's first heading
     summary: Mapping[str, str]               #: per language: what the lesson teaches, one line (README table)

@@ -68,7 +68,8 @@ def _files():
     yield from sorted((ROOT / "i18n" / "zh").glob("*.md"))
     yield from sorted((ROOT / "course_utils" / "i18n" / "zh").glob("*.py"))
     yield from sorted((ROOT / "docs" / "zh").glob("*.md"))
-    yield from sorted((ROOT / "tests").glob("test_i18n_nb*.py"))  # not test_i18n.py: it quotes the avoided forms
+    # not tests/unit/test_i18n.py: it quotes the avoided forms
+    yield from sorted((ROOT / "tests" / "lessons").glob("test_i18n_nb*.py"))
     yield ROOT / "README.zh.md"
 
 

@@ -73,7 +73,7 @@ def _run_cells(nb):
 
 def test_fills_the_exercise_cells_with_the_shown_solutions_and_asserts_correct(nb08_q1_q2_only):
     nb = _notebook("x = 1", Q1_CELL, "#md ## text", Q2_CELL)
-    filled = solutions.fill_notebook(nb, "06")
+    filled = solutions.fill_notebook(nb, "08")
     assert filled.exercises == ["nb08.q1", "nb08.q2"]
     q1, q2 = nb.cells[1], nb.cells[3]
     assert nb.cells[0].source == "x = 1" and "solution" not in nb.cells[0].metadata.get("tags", [])
@@ -92,37 +92,37 @@ def test_a_shown_solution_that_fails_its_check_fails_the_built_cell(nb08_q1_q2_o
                         property(lambda self: "def global_gradient(rank_grads, rank_sizes):\n"
                                               "    return sum(rank_grads) / len(rank_grads)\n"))
     nb = _notebook(Q1_CELL, Q2_CELL)
-    solutions.fill_notebook(nb, "06")
+    solutions.fill_notebook(nb, "08")
     with pytest.raises(AssertionError, match="the shown solution fails its own check.*plain average"):
         _run_cells(nb)
 
 
 def test_a_missing_exercise_cell_is_an_error_before_anything_runs():
     with pytest.raises(solutions.BuildError, match=r"no cell calling nb08\.q2\.check\(\)"):
-        solutions.fill_notebook(_notebook(Q1_CELL), "06")
+        solutions.fill_notebook(_notebook(Q1_CELL), "08")
 
 
 def test_two_cells_checking_the_same_exercise_are_an_error():
     with pytest.raises(solutions.BuildError, match=r"nb08\.q1\.check\(\) in cells 0 and 1"):
         solutions.fill_notebook(_notebook(Q1_CELL, Q1_CELL.replace("from course_utils.exercises import ____, nb08",
-                                                                   "")), "06")
+                                                                   "")), "08")
 
 
 def test_two_exercises_in_one_cell_are_an_error():
     with pytest.raises(solutions.BuildError, match=r"cell 0: the exercise cell of nb08\.q1 and of nb08\.q2"):
-        solutions.fill_notebook(_notebook(Q1_CELL + "\n" + Q2_CELL), "06")
+        solutions.fill_notebook(_notebook(Q1_CELL + "\n" + Q2_CELL), "08")
 
 
 def test_a_placeholder_outside_the_answer_is_an_error(nb08_q1_q2_only):
     cell = Q2_CELL.replace("nb08.q2.check()", "sizes = ____\nnb08.q2.check()")
     with pytest.raises(solutions.BuildError, match=r"nb08\.q2.*placeholder ____ is still there"):
-        solutions.fill_notebook(_notebook(Q1_CELL, cell), "06")
+        solutions.fill_notebook(_notebook(Q1_CELL, cell), "08")
 
 
 def test_a_check_with_an_argument_is_a_demonstration_and_stays(nb08_q1_q2_only):
     demo = "nb08.q2.check(lambda grads, sizes: grads[0])"
     nb = _notebook(Q1_CELL, demo, Q2_CELL)
-    filled = solutions.fill_notebook(nb, "06")
+    filled = solutions.fill_notebook(nb, "08")
     assert nb.cells[1].source == demo and solutions.METADATA_KEY not in nb.cells[1].metadata
     assert filled.exercises == ["nb08.q1", "nb08.q2"]
 
@@ -133,7 +133,7 @@ def test_the_cell_is_found_from_the_code_not_the_wording(nb08_q1_q2_only):
                    'shard_indices: object = ____\nex.q1.check()',
                    'import functools\n\n@functools.lru_cache\ndef global_gradient(a, b):\n    return ____\n\n'
                    'ex.q2.check()')
-    assert solutions.fill_notebook(nb, "06").exercises == ["nb08.q1", "nb08.q2"]
+    assert solutions.fill_notebook(nb, "08").exercises == ["nb08.q1", "nb08.q2"]
     assert "@functools.lru_cache" not in nb.cells[1].source and "import functools" in nb.cells[1].source
     assert "Correct" in _run_cells(nb)
 
@@ -282,7 +282,7 @@ def test_every_shown_solution_passes_its_check_in_the_real_notebook(edition_zh, 
 def test_a_cell_that_starts_with_blank_lines_is_filled_in_the_right_place(nb08_q1_q2_only):
     # IPython's transformer drops leading blank lines, so the AST's line numbers start after them.
     nb = _notebook("\n\n" + Q1_CELL, Q2_CELL)
-    solutions.fill_notebook(nb, "06")
+    solutions.fill_notebook(nb, "08")
     q1 = nb.cells[0].source
     assert solutions.shown_solution(nb08.q1) in q1 and "_solution_result = nb08.q1.check()" in q1
     assert "from course_utils.exercises import ____, nb08" in q1
@@ -296,7 +296,7 @@ def test_outcomes_are_read_in_the_language_the_kernel_printed(lang, nb08_q1_q2_o
     from course_utils.i18n import speaking
 
     nb = _notebook(Q1_CELL, Q2_CELL)
-    solutions.fill_notebook(nb, "06", lang)
+    solutions.fill_notebook(nb, "08", lang)
     with speaking(lang):
         namespace = {}
         exec(solutions.shown_solution(nb08.q1), namespace)

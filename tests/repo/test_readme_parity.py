@@ -2,7 +2,7 @@
 table, the same Ascend recipe, every Troubleshooting entry; and the Chinese docs/zh/ are the docs/ they translate.
 
 A section added to README.md (or a command, a troubleshooting entry, a line of the Ascend recipe) fails here until
-README.zh.md has it too. The lesson table itself is compared by tests/test_readme_zh.py."""
+README.zh.md has it too. The lesson tables are checked against the manifest by tests/repo/test_layout.py."""
 
 import re
 from pathlib import Path

@@ -336,7 +336,7 @@ def _insert_preflight(src, dest):
 
 
 @pytest.mark.integration
-def test_notebook_06_stops_on_a_one_npu_machine_under_papermill(tmp_path, monkeypatch):
+def test_notebook_08_stops_on_a_one_npu_machine_under_papermill(tmp_path, monkeypatch):
     """Notebook 08 with the preflight cell, on a (fake) one-NPU Ascend notebook: papermill stops at that cell with
     the message saying how to run the lesson, before any process is started."""
     import nbformat
@@ -361,7 +361,7 @@ def test_notebook_06_stops_on_a_one_npu_machine_under_papermill(tmp_path, monkey
 
 
 @pytest.mark.integration
-def test_notebook_06_preflight_passes_on_cpu(tmp_path):
+def test_notebook_08_preflight_passes_on_cpu(tmp_path):
     """The same cell on CPU workers (this machine) lets the lesson go on."""
     import papermill as pm
 

@@ -113,7 +113,7 @@ def test_notebook_03_runs_in_pynative_with_too_few_epochs_to_stop(tmp_path):
 
     from course_utils import run
 
-    nb = run.find_notebooks(["03"])
+    nb = run.find_notebooks(["04"])
     plan = run.plan_parameters(nb, {"MODE": "pynative", "EPOCHS": 4}, {})
     rows = run.run_notebooks(nb, plan, tmp_path, timeout=900, log=lambda *_: None)
     assert rows[0]["status"] == "ok", rows[0]["error"]
