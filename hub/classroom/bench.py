@@ -129,7 +129,7 @@ def measure(n: int, cells: int, timeout: float, workdir: Path) -> dict:
 
         def one(name: str) -> None:
             try:
-                attendee = Attendee(hub.base, name, secrets.token_urlsafe(9)).log_in()
+                attendee = Attendee(hub.base, name, secrets.token_urlsafe(9)).log_in(timeout=timeout)
                 spawn = attendee.start_server(timeout=timeout)
                 attendee.open_kernel(NOTEBOOK)
                 code = attendee.notebook_cells(NOTEBOOK)[:cells]

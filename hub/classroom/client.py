@@ -31,13 +31,14 @@ def xsrf(session: requests.Session, path_prefix: str = "/hub/") -> str:
     raise AssertionError(f"no _xsrf cookie for {path_prefix}: {[(c.name, c.path) for c in session.cookies]}")
 
 
-def login(base: str, name: str, password: str):
-    """The login form, as a browser submits it; returns (session, response). 302 means logged in."""
+def login(base: str, name: str, password: str, timeout: float = 30):
+    """The login form, as a browser submits it; returns (session, response). 302 means logged in. ``timeout``
+    bounds each request (a hub busy hashing twenty first-use passwords at once answers late, not never)."""
     session = requests.Session()
-    session.get(base + "/hub/login", timeout=30).raise_for_status()
+    session.get(base + "/hub/login", timeout=timeout).raise_for_status()
     response = session.post(base + "/hub/login", data={"username": name, "password": password,
                                                       "_xsrf": xsrf(session)},
-                            allow_redirects=False, timeout=30)
+                            allow_redirects=False, timeout=timeout)
     return session, response
 
 
@@ -109,14 +110,15 @@ class Attendee:
     def server(self) -> str:
         return f"{self.base}/user/{self.name}"
 
-    def log_in(self) -> "Attendee":
-        """The login form, then a token of their own (expiring in 30 min) for the API and the websocket."""
-        self.session, response = login(self.base, self.name, self.password)
+    def log_in(self, timeout: float = 30) -> "Attendee":
+        """The login form, then a token of their own (expiring in 30 min) for the API and the websocket; each
+        request waits at most ``timeout`` seconds."""
+        self.session, response = login(self.base, self.name, self.password, timeout)
         if response.status_code != 302:
             raise AssertionError(f"{self.name}: login answered {response.status_code}")
         response = self.session.post(f"{self.base}/hub/api/users/{self.name}/tokens",
                                      json={"note": "attendee", "expires_in": 1800},
-                                     headers={"X-XSRFToken": xsrf(self.session)}, timeout=30)
+                                     headers={"X-XSRFToken": xsrf(self.session)}, timeout=timeout)
         if response.status_code != 201:
             raise AssertionError(f"{self.name}: token answered {response.status_code}: {response.text[:200]}")
         self.token = response.json()["token"]
