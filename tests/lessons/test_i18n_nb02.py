@@ -58,10 +58,15 @@ def test_q1_builder_returning_a_number_in_chinese(zh):
 
 @pytest.mark.parametrize("exercise", [nb02.q1], ids=["q1"])
 def test_correct_and_not_attempted_in_chinese(zh, exercise):
+    assert_correct_and_not_attempted_in_chinese(exercise, MESSAGES)
+
+
+def assert_correct_and_not_attempted_in_chinese(exercise, messages):
+    """The reference is correct and the placeholder not attempted, both said in Chinese (lesson 03's tests too)."""
     correct = exercise.check(*exercise.reference())
     assert correct == Outcome.CORRECT
     assert str(correct).startswith(f"{exercise.label}——正确") and "做得好" in correct.message
-    assert exercise.label == f"练习 {exercise.number}（{MESSAGES[exercise.title]}）"
+    assert exercise.label == f"练习 {exercise.number}（{messages[exercise.title]}）"
     missing = exercise.check(____)
     assert missing == Outcome.NOT_ATTEMPTED
     assert "尚未作答" in str(missing) and "占位符 ____" in missing.message
@@ -88,9 +93,13 @@ def test_messages_stay_english_by_default():
 
 
 def test_every_chinese_message_keeps_the_placeholders():
+    assert_placeholders_kept(MESSAGES)
+
+
+def assert_placeholders_kept(messages):
     import string
 
-    for english, chinese in MESSAGES.items():
+    for english, chinese in messages.items():
         fields = sorted(f for _, f, _, _ in string.Formatter().parse(english) if f)
         assert fields == sorted(f for _, f, _, _ in string.Formatter().parse(chinese) if f), english
 

@@ -4,22 +4,14 @@ Chinese. The wrong answers are the English tests' own (imported), so both langua
 
 import pytest
 
-from course_utils.exercises import Outcome, ____, nb03
+from course_utils.exercises import Outcome, nb03
 from course_utils.i18n.zh.nb03 import MESSAGES
 from test_exercises_nb02 import assert_incorrect
 from test_exercises_nb03 import accumulating, clipped, clipped_without_depend
+from test_i18n_nb02 import (FIX_WORDS_ZH, assert_chinese, assert_correct_and_not_attempted_in_chinese,
+                            assert_placeholders_kept)
 
 pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
-
-ENGLISH_WORDS = ("expected", "got ", "returned", "weights", "the update", "call ")
-
-
-def assert_chinese(result, *fragments):
-    """Incorrect, with each fragment in the message, and none of the English message's words left in it."""
-    assert_incorrect(result, *fragments)
-    left = [w for w in ENGLISH_WORDS if w in result.message]
-    assert not left, f"English words {left} in the Chinese message: {result.message}"
-
 
 # ---- q1: clipping ----
 
@@ -68,38 +60,23 @@ def test_q2_wrong_loss_in_chinese(zh):
 
 @pytest.mark.parametrize("exercise", [nb03.q1, nb03.q2], ids=["q1", "q2"])
 def test_correct_and_not_attempted_in_chinese(zh, exercise):
-    correct = exercise.check(*exercise.reference())
-    assert correct == Outcome.CORRECT
-    assert str(correct).startswith(f"{exercise.label}——正确") and "做得好" in correct.message
-    assert exercise.label == f"练习 {exercise.number}（{MESSAGES[exercise.title]}）"
-    missing = exercise.check(____)
-    assert missing == Outcome.NOT_ATTEMPTED
-    assert "尚未作答" in str(missing) and "占位符 ____" in missing.message
+    assert_correct_and_not_attempted_in_chinese(exercise, MESSAGES)
 
 
 def test_hints_and_solutions_in_chinese(zh, capsys):
-    nb03.q1.hint()
-    nb03.q2.hint()
-    shown = capsys.readouterr().out
-    assert "练习 03.1（按全局范数裁剪梯度）——提示" in shown
-    assert "从练习 02.1 的训练步出发" in shown and "在求梯度与参数更新之间插入一行" in shown
-    assert "不要用 'accum'：SGD 已经占用了这个名字" in shown
-    assert "Start from your step" not in shown
+    for exercise in (nb03.q1, nb03.q2):
+        exercise.hint()
     nb03.q2.solution()
-    solution = capsys.readouterr().out
-    assert "练习 03.2（梯度累加）——参考答案" in solution
-    assert 'prefix="grad_accum"' in solution  # the solution is code: shown as it is tested
+    shown = capsys.readouterr().out
+    expected = ("练习 03.1（按全局范数裁剪梯度）——提示", "从练习 02.1 的训练步出发", "在求梯度与参数更新之间插入一行",
+                "不要用 'accum'：SGD 已经占用了这个名字", "练习 03.2（梯度累加）——参考答案",
+                'prefix="grad_accum"')   # the last: the solution is code, shown as it is tested
+    assert [text for text in expected if text not in shown] == []
+    assert "Start from your step" not in shown
 
 
 def test_every_chinese_message_keeps_the_placeholders():
-    import string
-
-    for english, chinese in MESSAGES.items():
-        fields = sorted(f for _, f, _, _ in string.Formatter().parse(english) if f)
-        assert fields == sorted(f for _, f, _, _ in string.Formatter().parse(chinese) if f), english
-
-
-FIX_WORDS_ZH = ("请", "应该", "应当", "需要", "改为", "改成", "换成", "加上", "去掉", "除以")
+    assert_placeholders_kept(MESSAGES)
 
 
 @pytest.mark.slow
