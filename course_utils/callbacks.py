@@ -15,7 +15,7 @@ Restoring weights: ``EarlyStopper.restore`` (and ``restore_weights``) write valu
 ``ops.assign``. ``load_param_into_net``/``Parameter.set_data`` replace a parameter's storage; a step that
 already ran (a ``@jit`` step in either mode, a PyNative ``TrainOneStepCell``, even a PyNative functional step,
 whose optimizer is itself ``@jit``-compiled) keeps updating the old storage, so training silently stops
-changing the visible weights; only a GRAPH_MODE ``TrainOneStepCell`` re-binds. Notebook 02 measures it
+changing the visible weights; only a GRAPH_MODE ``TrainOneStepCell`` re-binds. Notebook 03 measures it
 ("the weight-reload trap"). In-place assignment keeps both in sync.
 """
 

@@ -128,12 +128,19 @@ LESSONS: Tuple[Lesson, ...] = (
            requires=("00",), exercises=_ex("01"), zh_in_browser=True),
     Lesson("02", "functional_training_step",
            {"en": "The functional training step", "zh": "函数式训练步"},
-           {"en": "`value_and_grad`, `has_aux`, `@jit`, when `ops.depend` matters, a new shuffle order every epoch, "
-                  "overfitting, global-norm clipping, gradient accumulation, recompilation, the weight-reload trap, "
-                  "NaN hunting",
-            "zh": "`value_and_grad`、`has_aux`、`@jit`，`ops.depend` 何时必不可少，每个轮次都换新的混洗顺序，过拟合，"
-                  "按全局范数的梯度裁剪，梯度累加，重新编译，重新加载权重的陷阱，排查 NaN"},
+           {"en": "`forward_fn`, `value_and_grad` (`grad_position`, `weights`, `has_aux`), the `@jit` step, when "
+                  "`ops.depend` matters, a new shuffle order every epoch, a live loss curve, overfitting",
+            "zh": "`forward_fn`、`value_and_grad`（`grad_position`、`weights`、`has_aux`），`@jit` 训练步，`ops.depend` "
+                  "何时必不可少，每个轮次都换新的混洗顺序，实时损失曲线，过拟合"},
            requires=("01",), exercises=_ex("02")),
+    Lesson("03", "step_techniques",
+           {"en": "Step techniques and traps", "zh": "训练步的进阶技巧与陷阱"},
+           {"en": "global-norm clipping, gradient accumulation, `ops.stop_gradient`, parameter groups (no weight decay "
+                  "on biases and BatchNorm) and a learning-rate schedule, `DynamicLossScaler` with `all_finite`; "
+                  "side effects under `jit`, recompilation, the weight-reload trap, NaN hunting",
+            "zh": "按全局范数的梯度裁剪，梯度累加，`ops.stop_gradient`，参数分组（偏置和 BatchNorm 参数不做权重衰减）与动态学习率，"
+                  "`DynamicLossScaler` 配合 `all_finite`；`jit` 中的副作用，重新编译，重新加载权重的陷阱，排查 NaN"},
+           requires=("02",), exercises=_ex("03")),
     Lesson("04", "cell_training_step",
            {"en": "The Cell-based training step: `WithLossCell`, `TrainOneStepCell`, and early stopping done right",
             "zh": "基于 Cell 的训练步：`WithLossCell`、`TrainOneStepCell` 与正确的早停"},

@@ -1,9 +1,12 @@
 """Reference models. Notebook 02 teaches ``SimpleNet``, notebook 05 teaches ``LeNet5``; later
-notebooks import these versions."""
+notebooks import these versions. ``twin`` gives lessons 02 and 03 a ``SimpleNet`` that starts from given weights
+with an optimizer of its own, so that two ways of training can be compared from the same point."""
 
 from __future__ import annotations
 
 from mindspore import nn
+
+from course_utils.callbacks import restore_weights
 
 
 class SimpleNet(nn.Cell):
@@ -17,6 +20,16 @@ class SimpleNet(nn.Cell):
 
     def construct(self, x):
         return self.fc2(self.relu(self.fc1(x)))
+
+
+def twin(weights, optimizer_class=nn.Adam, lr: float = 0.01):
+    """(a ``SimpleNet`` holding ``weights``, a fresh ``optimizer_class`` over its parameters with learning rate ``lr``).
+
+    ``weights`` is a snapshot (``course_utils.callbacks.snapshot_weights``); it is copied in place, so a step
+    compiled for the twin later sees every restore (the weight-reload trap, lesson 03)."""
+    model = SimpleNet()
+    restore_weights(model, weights)
+    return model, optimizer_class(model.trainable_params(), learning_rate=lr)
 
 
 def lenet_flatten_size(image_size: int = 28, kernel: int = 5, channels: int = 16) -> int:

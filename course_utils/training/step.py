@@ -1,7 +1,7 @@
 """The training steps: notebook 02's functional step (``make_train_step``) and notebook 04's Cell-based one.
 
-Notebook 02 writes the functional training step out cell by cell; this module holds the reference
-version that later notebooks import and that the tests check::
+Notebooks 02 and 03 write the functional training step (and its clipping and accumulation) out cell by cell; this
+module holds the reference version that later notebooks import and that the tests check::
 
     from course_utils.training import make_train_step
     step = make_train_step(net, loss_fn, optimizer, clip_norm=1.0, accumulate=4)

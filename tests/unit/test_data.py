@@ -81,3 +81,21 @@ def test_synthetic_regression_outliers():
     for kwargs in ({"outlier_fraction": 1.5}, {"noise": -1}, {"n_samples": 0}):
         with pytest.raises(ValueError):
             data.synthetic_regression(**kwargs)
+
+
+def test_array_dataset_batches_the_arrays_in_order_or_shuffled():
+    import mindspore.dataset as ds
+
+    x, y = data.synthetic_regression(n_samples=50, seed=1)
+    ordered = data.array_dataset(x, y, 16, shuffle=False)
+    batches = list(ordered.create_tuple_iterator(num_epochs=1, output_numpy=True))
+    assert [b[0].shape for b in batches] == [(16, 10)] * 3                    # drop_remainder: 50 -> 3 full batches
+    assert np.array_equal(np.concatenate([b[0] for b in batches]), x[:48])
+    assert np.array_equal(np.concatenate([b[1] for b in batches]), y[:48])
+    assert data.array_dataset(x, y, 16, shuffle=False, drop_remainder=False).get_dataset_size() == 4
+    ds.config.set_seed(3)
+    shuffled = np.concatenate([b[1] for b in data.array_dataset(x, y, 10).create_tuple_iterator(
+        num_epochs=1, output_numpy=True)])
+    assert not np.array_equal(shuffled, y) and np.array_equal(np.sort(shuffled, axis=0), np.sort(y, axis=0))
+    with pytest.raises(ValueError, match="batch_size"):
+        data.array_dataset(x, y, 0)

@@ -1,0 +1,227 @@
+"""The step builders of lessons 02 and 03: what their exercises share.
+
+Each exercise of lesson 02 (``nb02``) and lesson 03 (``nb03``) asks for a *builder*: a function that takes a network,
+a loss and an optimizer and returns ``step(data, label) -> loss``. The checks build a small ``SimpleNet`` with fixed
+weights, an ``nn.SGD`` optimizer (plain SGD makes the update exactly ``-lr * gradient``, so a wrong gradient shows up
+in the weights) and fixed data, run the learner's step and compare the weights with the updates a correct step, and
+typical wrong steps, would make. This module holds those fixtures, the comparison that names a known mistake, the
+solution text every builder starts from and ``StepBuilder``, the base class of the exercises.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import textwrap
+
+import numpy as np
+
+from course_utils.exercises import Exercise, Incorrect
+from course_utils.i18n import tr
+
+__all__ = ["LR", "StepBuilder", "builder_solution", "close", "diagnose_update", "fixed_batch", "fixed_setup",
+           "global_clip", "grads_of", "jit_step_solution", "loss_value", "make_step", "max_diff", "per_tensor_clip",
+           "run_step", "sgd_update", "weights_of"]
+
+LR = 0.1
+ATOL = 1e-5
+
+
+# Every solution starts the same way: the forward function and its gradient function.
+_FORWARD_AND_GRAD = """
+    def forward_fn(data, label):
+        logits = net(data)
+        return loss_fn(logits, label), logits
+
+    grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+"""
+
+
+def builder_solution(signature: str, body: str) -> str:
+    """A builder's solution text: its signature, the shared forward/gradient part, then ``body``."""
+    return f"def {signature}:{_FORWARD_AND_GRAD}{textwrap.indent(textwrap.dedent(body), '    ')}"
+
+
+def jit_step_solution(signature: str, before_update: str = "") -> str:
+    """The solution of a builder whose compiled step updates at every call: gradients, ``before_update``
+    (a line that changes them, if any), the update tied to the loss."""
+    return builder_solution(signature, f'''
+@ms.jit
+def train_step(data, label):
+    (loss, _), grads = grad_fn(data, label)
+{before_update}    return ops.depend(loss, optimizer(grads))
+
+return train_step
+''')
+
+
+# --------------------------------------------------------------------------------------------
+# Fixtures of the checks
+# --------------------------------------------------------------------------------------------
+
+def fixed_setup(seed: int = 0, lr: float = LR):
+    """A SimpleNet with fixed weights (whatever the global seed), its Huber loss and SGD."""
+    from mindspore import nn
+
+    from course_utils.callbacks import restore_weights
+    from course_utils.losses import HuberLoss
+    from course_utils.models import SimpleNet
+
+    net = SimpleNet()
+    rng = np.random.default_rng(seed)
+    restore_weights(net, {name: (0.3 * rng.standard_normal(p.shape)).astype(np.float32)
+                          for name, p in net.parameters_and_names()})
+    return net, HuberLoss(), nn.SGD(net.trainable_params(), learning_rate=lr)
+
+
+def fixed_batch(n: int = 16, outliers: float = 0.0, seed: int = 3):
+    import mindspore as ms
+
+    from course_utils.data import synthetic_regression
+
+    x, y = synthetic_regression(n_samples=n, outlier_fraction=outliers, seed=seed)
+    return ms.Tensor(x), ms.Tensor(y)
+
+
+def weights_of(net) -> list:
+    return [p.asnumpy().copy() for p in net.trainable_params()]
+
+
+def grads_of(net, loss_fn, x, y, has_aux: bool = True) -> list:
+    """Gradients of the Huber loss w.r.t. the weights, as NumPy arrays (eagerly, for reference)."""
+    import mindspore as ms
+
+    def forward_fn(data, label):
+        logits = net(data)
+        return loss_fn(logits, label), logits
+
+    _, grads = ms.value_and_grad(forward_fn, None, net.trainable_params(), has_aux=has_aux)(x, y)
+    return [g.asnumpy() for g in grads]
+
+
+def max_diff(a: list, b: list) -> float:
+    return max(float(np.max(np.abs(u - v))) for u, v in zip(a, b))
+
+
+def close(a: list, b: list) -> bool:
+    return max_diff(a, b) <= ATOL
+
+
+def global_clip(grads: list, max_norm: float) -> list:
+    norm = float(np.sqrt(sum(float(np.sum(g.astype(np.float64) ** 2)) for g in grads)))
+    factor = min(1.0, max_norm / norm) if norm > 0 else 1.0
+    return [g * factor for g in grads]
+
+
+def per_tensor_clip(grads: list, max_norm: float) -> list:
+    return [g * min(1.0, max_norm / n) if (n := float(np.linalg.norm(g))) > 0 else g for g in grads]
+
+
+def sgd_update(weights: list, grads: list, lr: float = LR) -> list:
+    return [w - lr * g for w, g in zip(weights, grads)]
+
+
+def loss_value(result, what: str) -> float:
+    """The loss a step returned, as a float; a clear message for tuples, None and the like."""
+    import mindspore as ms
+
+    if isinstance(result, (tuple, list)):
+        raise Incorrect(tr("{what} returned a {kind} of {n} items; expected only the loss, a scalar Tensor.",
+                           what=what, kind=type(result).__name__, n=len(result)))
+    if isinstance(result, ms.Tensor) and result.size == 1:
+        return float(result.asnumpy().reshape(()))
+    raise Incorrect(tr("{what} returned {result}; expected the loss, a scalar Tensor.", what=what, result=repr(result)))
+
+
+def make_step(builder, *args):
+    """Call the learner's builder; it must return a callable step."""
+    step = Exercise.call(builder, *args)
+    if not callable(step):
+        raise Incorrect(tr("your builder returned a {kind}; expected a function step(data, label) (not a function).",
+                           kind=type(step).__name__))
+    return step
+
+
+def run_step(step, *args, what: str = "step(data, label)"):
+    """Call the learner's step, turning the accumulation-buffer name clash into a clear message."""
+    try:
+        return Exercise.call(step, *args)
+    except RuntimeError as exc:
+        if "already exists" in str(exc):
+            raise Incorrect(tr("calling step(data, label) raised RuntimeError: {message}",
+                               message=str(exc).strip().splitlines()[0])) from None
+        raise
+
+
+def calls_depend(fn) -> bool | None:
+    """Whether the source of ``fn`` calls ``depend(...)`` (or the course's ``make_train_step``, which does);
+    None when the source is not available."""
+    try:
+        source = textwrap.dedent(inspect.getsource(fn))
+        tree = ast.parse(source)
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name in ("depend", "make_train_step"):
+                return True
+    return False
+
+
+def check_depend(builder) -> None:
+    if calls_depend(builder) is False:
+        raise Incorrect(tr(
+            "the weights are right, but the step's code has no ops.depend, which this exercise asks for: compiled "
+            "that way, MindSpore 2.10 warns 'Some side effect nodes were eliminated by mistake' "
+            "(lesson 02, section 4)."))
+
+
+def diagnose_update(got: list, start: list, expected: list, alternatives: dict, what: str) -> None:
+    """Compare weights after an update with the expected ones; name the mistake if it is a known one."""
+    if close(got, expected):
+        return
+    if close(got, start):
+        raise Incorrect(tr("{what}: expected the SGD update (lr={lr}, weights moving by up to {moved:.3g}), got "
+                           "weights that did not change.", what=what, lr=LR, moved=max_diff(expected, start)))
+    for message, weights in alternatives.items():
+        if close(got, weights):
+            raise Incorrect(tr("{what}: expected the SGD update (lr={lr}); got {message}", what=what, lr=LR,
+                               message=message))
+    raise Incorrect(tr("{what}: the weights differ from the expected SGD update (lr={lr}) by up to {diff:.3g}.",
+                       what=what, lr=LR, diff=max_diff(got, expected)))
+
+
+# --------------------------------------------------------------------------------------------
+# The base class of the exercises
+# --------------------------------------------------------------------------------------------
+
+
+class StepBuilder(Exercise):
+    """An exercise whose answer is a step builder ``names[0](net, loss_fn, optimizer[, extra])``.
+
+    Its reference is the course's ``make_train_step``, with the builder's extra argument passed as
+    the keyword ``option``. Its check is ``_check_updates`` (what the step does to the weights), then
+    the ``ops.depend`` every step of the notebook needs (lesson 02, section 4).
+    """
+
+    option = ""   # make_train_step's keyword for the builder's extra argument; "" when there is none
+
+    def reference(self):
+        from course_utils.training import make_train_step
+
+        option = self.option
+
+        def builder(net, loss_fn, optimizer, *extra):
+            return make_train_step(net, loss_fn, optimizer, **({option: extra[0]} if option else {}))
+
+        builder.__name__ = builder.__qualname__ = self.names[0]
+        return (builder,)
+
+    def _check(self, builder):
+        self._check_updates(builder)
+        check_depend(builder)
+
+    def _check_updates(self, builder) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError

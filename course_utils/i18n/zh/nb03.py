@@ -1,0 +1,42 @@
+"""Chinese messages (nb03): the checks of notebook 03's exercises (a clipped step, an accumulating step).
+
+What both lessons' step builders say (the expected SGD update, ``ops.depend``, ...) is in ``nb02``."""
+
+MESSAGES = {
+    # titles and hints (translated when shown)
+    "clip by the global norm": "按全局范数裁剪梯度",
+    "gradient accumulation": "梯度累加",
+    "Start from your step of exercise 02.1 and insert one line between the gradients and the update: grads = "
+    "ops.clip_by_global_norm(grads, max_norm). It rescales all gradients by the same factor min(1, max_norm / "
+    "global_norm), so their direction is kept.":
+        "从练习 02.1 的训练步出发，在求梯度与参数更新之间插入一行：grads = ops.clip_by_global_norm(grads, max_norm)。"
+        "它把所有梯度乘以同一个系数 min(1, max_norm / global_norm)，因此梯度的方向保持不变。",
+    "Clone zero buffers: accum = optimizer.parameters.clone(prefix='grad_accum', init='zeros') (not 'accum': SGD "
+    "uses that name). Compile two functions: one adds grad / k to every buffer (ops.assign_add), one applies "
+    "optimizer(accum) and then zeroes the buffers (ops.assign). Count the calls in Python and run the second one "
+    "every k-th call.":
+        "克隆出全零的缓冲区：accum = optimizer.parameters.clone(prefix='grad_accum', init='zeros')"
+        "（不要用 'accum'：SGD 已经占用了这个名字）。编译两个函数：一个把 grad / k 累加到每个缓冲区"
+        "（ops.assign_add），另一个先调用 optimizer(accum)，再将缓冲区清零（ops.assign）。在 Python 中统计调用次数，"
+        "每到第 k 次调用就运行第二个函数。",
+    # exercise 03.1
+    "the update with the gradients not clipped (their global norm is {norm:.3g} > max_norm {max_norm}).":
+        "用未经裁剪的梯度所做的更新（梯度的全局范数为 {norm:.3g} > max_norm {max_norm}）。",
+    "the update with each gradient tensor clipped on its own to max_norm (its direction differs from the global-norm "
+    "clipped one).": "每个梯度张量各自裁剪到 max_norm 后所做的更新（其方向与按全局范数裁剪的结果不同）。",
+    "with max_norm={max_norm}": "max_norm={max_norm} 时",
+    "with max_norm={max_norm} (far above the gradient norm, so the update must be the unclipped one)":
+        "max_norm={max_norm} 时（远大于梯度的范数，因此更新必须与未裁剪时相同）",
+    # exercise 03.2
+    "call {n}": "第 {n} 次调用",
+    "call {n} returned loss {loss:.6f}, expected the micro-batch's loss {expected:.6f}.":
+        "第 {n} 次调用返回的损失为 {loss:.6f}，期望为该微批的损失 {expected:.6f}。",
+    "with k={k}: expected the weights unchanged until call {k}, got changed weights after call {n}.":
+        "k={k} 时：期望权重在第 {k} 次调用之前保持不变，实际在第 {n} 次调用后权重已经改变。",
+    "an update {k} times too large.": "大了 {k} 倍的更新。",
+    "the update of only the last micro-batch's gradient.": "只用最后一个微批的梯度所做的更新。",
+    "after {k} micro-batches (one batch of {size} split in {k})":
+        "{k} 个微批之后（把一个大小为 {size} 的批拆成 {k} 份）",
+    "an update that also contains the first round's gradients.": "还包含了第一轮梯度的更新。",
+    "after {n} micro-batches (the second update)": "{n} 个微批之后（第二次更新）",
+}

@@ -1,0 +1,126 @@
+"""Notebook 03's exercise checks accept the reference and the shown solutions, and reject the typical mistakes
+(per-tensor clipping, no clipping, no depend, summed accumulation, a clashing buffer prefix, ...) with the right
+message."""
+
+import functools
+
+import pytest
+
+from support import PYNATIVE_FAST_GRAPH_SLOW
+from course_utils.exercises import Outcome, ____, nb03
+from test_exercises_nb02 import assert_incorrect, from_source, step_source
+
+
+# ---- q1: clipping ----
+
+def test_q1_accepts_reference_and_solution():
+    assert nb03.q1.check(*nb03.q1.reference()) == Outcome.CORRECT
+    solution = from_source(nb03.q1.solution_text, "build_clipped_step", "<nb03-q1-solution>")
+    assert nb03.q1.check(solution) == Outcome.CORRECT
+
+
+def clipped(update: str, name: str):
+    source = step_source(update=update).replace("build_train_step(net, loss_fn, optimizer)",
+                                                "build_clipped_step(net, loss_fn, optimizer, max_norm)")
+    return from_source(source, "build_clipped_step", name)
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q1_rejects_per_tensor_clipping(ms_mode):
+    wrong = clipped("grads = tuple([ops.clip_by_norm(g, max_norm) for g in grads])", "<nb03-q1-per-tensor>")
+    assert_incorrect(nb03.q1.check(wrong), "each gradient tensor clipped on its own")
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q1_rejects_no_clipping_and_always_rescaling(ms_mode):
+    assert_incorrect(checked("q1-no-clipping"), "not clipped")
+    always = clipped("grads = tuple([g * max_norm / ops.sqrt(ops.addn([(t * t).sum() for t in grads])) "
+                     "for g in grads])", "<nb03-q1-always>")
+    assert_incorrect(nb03.q1.check(always), "max_norm=1000.0", "unclipped")
+
+
+def clipped_without_depend(filename):
+    """q2's clipped step that returns the loss without ``ops.depend`` on the update."""
+    source = step_source(update="grads = ops.clip_by_global_norm(grads, max_norm)\n        optimizer(grads)",
+                         result="loss").replace("build_train_step(net, loss_fn, optimizer)",
+                                                "build_clipped_step(net, loss_fn, optimizer, max_norm)")
+    return from_source(source, "build_clipped_step", filename)
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q1_rejects_forgotten_depend(ms_mode):
+    assert_incorrect(nb03.q1.check(clipped_without_depend("<nb03-q1-nodep>")), "ops.depend")
+
+
+# ---- q2: accumulation ----
+
+def test_q2_accepts_reference_and_solution():
+    assert nb03.q2.check(*nb03.q2.reference()) == Outcome.CORRECT
+    solution = from_source(nb03.q2.solution_text, "build_accumulating_step", "<nb03-q2-solution>")
+    assert nb03.q2.check(solution) == Outcome.CORRECT
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, fragments", [
+    ("q2-summed", ("4 times too large",)),
+    ("q2-accum-prefix", ("RuntimeError", "already exists")),
+    ("q2-updates-every-call", ("got changed weights after call 1",)),
+    ("q2-never-zeroed", ("also contains the first round",)),
+    ("q2-overwrites", ("only the last micro-batch",)),
+], ids=["summed", "accum-prefix", "updates-every-call", "never-zeroed", "overwrites"])
+def test_q2_rejects_typical_mistakes(name, fragments):
+    assert_incorrect(checked(name), *fragments)
+
+
+def test_q2_not_attempted():
+    assert nb03.q2.check(____) == Outcome.NOT_ATTEMPTED
+
+
+def accumulating(*replacements, name):
+    source = nb03.q2.solution_text
+    for old, new in replacements:
+        assert old in source, old
+        source = source.replace(old, new)
+    return from_source(source, "build_accumulating_step", name)
+
+
+#: Typical wrong answers, by name: (exercise, a function building the answer), each checked once (``checked``).
+WRONG = {
+    "q1-no-clipping": (nb03.q1, lambda: clipped("", "<nb03-q1-none>")),
+    "q2-summed": (nb03.q2, lambda: accumulating(("grad / k", "grad"), name="<nb03-q2-summed>")),
+    "q2-accum-prefix": (nb03.q2, lambda: accumulating(('prefix="grad_accum"', 'prefix="accum"'),
+                                                      name="<nb03-q2-prefix>")),
+    "q2-updates-every-call": (nb03.q2, lambda: accumulating(('if calls["n"] % k == 0:', "if True:"),
+                                                            name="<nb03-q2-every-call>")),
+    "q2-never-zeroed": (nb03.q2, lambda: accumulating(
+        ("done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))", "pass"),
+        name="<nb03-q2-never-zeroed>")),
+    "q2-overwrites": (nb03.q2, lambda: accumulating(("ops.assign_add(buf, grad / k)", "ops.assign(buf, grad)"),
+                                                    name="<nb03-q2-overwrites>")),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def checked(name: str):
+    """The (English) result of checking the wrong answer ``name`` of WRONG, computed once per session."""
+    exercise, build = WRONG[name]
+    return exercise.check(build())
+
+
+def test_q1_not_attempted():
+    assert nb03.q1.check(____) == Outcome.NOT_ATTEMPTED
+    assert nb03.q1.check(lambda net, loss_fn, optimizer, max_norm: ____) == Outcome.NOT_ATTEMPTED
+
+
+FIX_WORDS = ("Write ", "Apply ", "Divide", "Use another", "set the buffers", "Call optimizer", "return the step",
+             "clip_by_global_norm", "should ")
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+@pytest.mark.parametrize("name", ["q1-no-clipping", "q2-summed", "q2-accum-prefix"])
+def test_messages_report_symptoms_not_fixes(ms_mode, name):
+    """Each wrong answer gets expected vs got; the fix is in .hint() and .solution(), not in the message."""
+    message = checked(name).message
+    assert checked(name) == Outcome.INCORRECT, message
+    named = [w for w in FIX_WORDS if w in message]
+    assert not named, f"the message names a fix ({named}): {message}"

@@ -1,0 +1,94 @@
+"""Notebook 03's checker in Chinese: every typical wrong answer that ``test_exercises_nb03.py`` rejects gets its
+message in Chinese (expected vs got, the same numbers), and correct, not attempted, hints and solutions are shown in
+Chinese. The wrong answers are the English tests' own (imported), so both languages check the same mistakes."""
+
+import pytest
+
+from course_utils.exercises import Outcome, nb03
+from course_utils.i18n.zh.nb03 import MESSAGES
+from test_exercises_nb02 import assert_incorrect
+from test_exercises_nb03 import accumulating, clipped, clipped_without_depend
+from test_i18n_nb02 import (FIX_WORDS_ZH, assert_chinese, assert_correct_and_not_attempted_in_chinese,
+                            assert_placeholders_kept)
+
+pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
+
+# ---- q1: clipping ----
+
+def test_q1_per_tensor_clipping_in_chinese(zh):
+    wrong = clipped("grads = tuple([ops.clip_by_norm(g, max_norm) for g in grads])", "<nb03-zh-q1-per-tensor>")
+    assert_chinese(nb03.q1.check(wrong), "max_norm=0.05 时：期望得到 SGD 更新", "每个梯度张量各自裁剪到 max_norm",
+                   "按全局范数裁剪")
+
+
+def test_q1_no_clipping_and_always_rescaling_in_chinese(zh):
+    assert_chinese(nb03.q1.check(clipped("", "<nb03-zh-q1-none>")), "用未经裁剪的梯度所做的更新", "> max_norm 0.05")
+    always = clipped("grads = tuple([g * max_norm / ops.sqrt(ops.addn([(t * t).sum() for t in grads])) "
+                     "for g in grads])", "<nb03-zh-q1-always>")
+    assert_chinese(nb03.q1.check(always), "max_norm=1000.0 时", "未裁剪时相同", "最多相差")
+
+
+def test_q1_forgotten_depend_in_chinese(zh):
+    assert_incorrect(nb03.q1.check(clipped_without_depend("<nb03-zh-q1-nodep>")), "没有本练习要求的 ops.depend")
+
+
+# ---- q2: accumulation ----
+
+@pytest.mark.slow
+@pytest.mark.parametrize("replacements, fragments", [
+    ([("grad / k", "grad")], ("4 个微批之后（把一个大小为 16 的批拆成 4 份）", "大了 4 倍的更新")),
+    ([('prefix="grad_accum"', 'prefix="accum"')], ("调用 step(data, label) 时抛出了 RuntimeError", "already exists")),
+    ([("if calls[\"n\"] % k == 0:", "if True:")], ("k=4 时", "第 4 次调用之前保持不变", "第 1 次调用后权重已经改变")),
+    ([("done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))", "pass")],
+     ("8 个微批之后（第二次更新）", "还包含了第一轮梯度的更新")),
+    ([("ops.assign_add(buf, grad / k)", "ops.assign(buf, grad)")], ("只用最后一个微批的梯度所做的更新",)),
+], ids=["summed", "accum-prefix", "updates-every-call", "never-zeroed", "overwrites"])
+def test_q2_typical_mistakes_in_chinese(zh, replacements, fragments):
+    wrong = accumulating(*replacements, name=f"<nb03-zh-q2-{len(fragments[0])}-{len(replacements[0][1])}>")
+    result = nb03.q2.check(wrong)
+    assert_incorrect(result, *fragments)
+    assert "expected" not in result.message and "got " not in result.message, result.message
+
+
+def test_q2_wrong_loss_in_chinese(zh):
+    """A step that returns the loss of the whole accumulated mean instead of its micro-batch's."""
+    wrong = accumulating(("return loss\n\n    @ms.jit", "return loss * 2\n\n    @ms.jit"), name="<nb03-zh-q2-loss>")
+    assert_chinese(nb03.q2.check(wrong), "第 1 次调用返回的损失为", "期望为该微批的损失")
+
+
+# ---- correct, not attempted, hints, solutions ----
+
+@pytest.mark.parametrize("exercise", [nb03.q1, nb03.q2], ids=["q1", "q2"])
+def test_correct_and_not_attempted_in_chinese(zh, exercise):
+    assert_correct_and_not_attempted_in_chinese(exercise, MESSAGES)
+
+
+def test_hints_and_solutions_in_chinese(zh, capsys):
+    for exercise in (nb03.q1, nb03.q2):
+        exercise.hint()
+    nb03.q2.solution()
+    shown = capsys.readouterr().out
+    expected = ("练习 03.1（按全局范数裁剪梯度）——提示", "从练习 02.1 的训练步出发", "在求梯度与参数更新之间插入一行",
+                "不要用 'accum'：SGD 已经占用了这个名字", "练习 03.2（梯度累加）——参考答案",
+                'prefix="grad_accum"')   # the last: the solution is code, shown as it is tested
+    assert [text for text in expected if text not in shown] == []
+    assert "Start from your step" not in shown
+
+
+def test_every_chinese_message_keeps_the_placeholders():
+    assert_placeholders_kept(MESSAGES)
+
+
+@pytest.mark.slow
+def test_chinese_messages_report_symptoms_not_fixes(zh):
+    """As in English: expected vs got; the fix is in .hint() and .solution(), not in the message."""
+    wrong = [
+        (nb03.q1, clipped("", "<nb03-zh-fx-1>")),
+        (nb03.q2, accumulating(("grad / k", "grad"), name="<nb03-zh-fx-2>")),
+        (nb03.q2, accumulating(('prefix="grad_accum"', 'prefix="accum"'), name="<nb03-zh-fx-3>")),
+    ]
+    for exercise, answer in wrong:
+        result = exercise.check(answer)
+        assert result == Outcome.INCORRECT
+        named = [w for w in FIX_WORDS_ZH if w in result.message]
+        assert not named, f"the message names a fix ({named}): {result.message}"
