@@ -149,7 +149,7 @@ class _Watch:
 def context(browser, base):
     """A fresh browser tab for the module (the shared Chromium of tests/browser/conftest.py)."""
     page = browser.new_page()
-    page.set_default_timeout(60_000)
+    page.set_default_timeout(120_000)   # a loaded 2-core CI machine took 62 s for lesson 05 (load 11)
     yield page
     page.close()
 
