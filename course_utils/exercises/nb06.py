@@ -212,8 +212,8 @@ class PredictDigit(Exercise):
             if not np.allclose(p, expected, atol=1e-5):
                 hint = ""
                 if net.calls_in_training_mode:
-                    hint = tr(" The network was in training mode while it predicted (it was handed over in "
-                              "training mode).")
+                    hint = tr(" The network was in training mode while it predicted (the network was handed over "
+                              "in training mode).")
                 elif np.allclose(p, _probabilities(reference_net, scaled[None, None]), atol=1e-5):
                     hint = tr(" (These are the probabilities for the pixels scaled to [0, 1] but not normalised "
                               "with MNIST_MEAN and MNIST_STD.)")
