@@ -47,7 +47,8 @@ def test_q2_correct_and_not_attempted(zh):
 
 
 @pytest.mark.parametrize("answer, fragments", [
-    (_predict(normalise=False), ["predict_digit(network, 图像 0)", "概率与期望值最多相差", "没有用 MNIST_MEAN 和 MNIST_STD 归一化"]),
+    (_predict(normalise=False), ["predict_digit(network, 图像 0)", "概率与期望值最多相差",
+                                 "没有用 MNIST_MEAN 和 MNIST_STD 归一化"]),
     (_predict(eval_mode=False), ["网络在预测时处于训练模式"]),
     (_predict(logits=True), ["返回的是 logits 而不是概率"]),
     (_predict(keep_batch=True), ["概率的形状为 (1, 10)", "第 0 行才是这张图像的"]),
