@@ -148,16 +148,25 @@ LESSONS: Tuple[Lesson, ...] = (
             "zh": "`WithLossCell`、`TrainOneStepCell`，自定义训练步，`Model` 与回调，正确地实现早停"},
            requires=("02",), exercises=_ex("04")),
     Lesson("05", "mnist_lenet",
-           {"en": "MNIST with LeNet-5: data pipeline, model, 99% test accuracy, evaluation, checkpoints",
-            "zh": "用 LeNet-5 识别 MNIST：数据处理流水线、模型、99% 测试准确率、评估与检查点"},
-           {"en": "the `mindspore.dataset` pipeline, `set_train` (Dropout, BatchNorm), `Conv2d` defaults, the epoch "
-                  "and test loops by hand and then `fit`, LeNet-5 to 99% test accuracy, evaluation, "
-                  "`save_checkpoint`/`load_checkpoint` and `format=`, atomic checkpoints and exact resume",
-            "zh": "`mindspore.dataset` 数据处理流水线，`set_train`（Dropout、BatchNorm），`Conv2d` 的默认值，先手写训练和测试循环、"
-                  "再用 `fit`，LeNet-5 的测试准确率达到 99%，评估，`save_checkpoint`/`load_checkpoint` 与 `format=`，"
-                  "原子写入的检查点与精确的断点续训"},
+           {"en": "MNIST with LeNet-5: data pipeline, model, 99% test accuracy",
+            "zh": "用 LeNet-5 识别 MNIST：数据处理流水线、模型与 99% 测试准确率"},
+           {"en": "the `mindspore.dataset` pipeline, `GeneratorDataset` over your own dataset class, a validation "
+                  "split, the LeNet-5 size bug, `set_train` (Dropout, BatchNorm), the epoch and evaluation loops by "
+                  "hand and then `fit`, LeNet-5 to 99% test accuracy, evaluation (per class, confusion, worst errors)",
+            "zh": "`mindspore.dataset` 数据处理流水线，用 `GeneratorDataset` 读取自己的数据集类，验证集，LeNet-5 的尺寸错误，"
+                  "`set_train`（Dropout、BatchNorm），先手写训练和评估循环、再用 `fit`，LeNet-5 的测试准确率达到 99%，"
+                  "评估（各类别准确率、混淆矩阵、最严重的错误）"},
            requires=("04",), exercises=_ex("05"),
            quick={"TRAIN_SUBSET": 6000, "EPOCHS": 1}, quick_in_browser=True),
+    Lesson("06", "checkpoints_inference",
+           {"en": "Checkpoints, resume and inference", "zh": "检查点、断点续训与推理"},
+           {"en": "`save_checkpoint`/`load_checkpoint` and `format=` (ckpt, safetensors), atomic checkpoints, reloading "
+                  "into a fresh network, `Model.eval` with `Accuracy`, `stop_at_step` and an exact resume (bit-identical), "
+                  "predicting single images",
+            "zh": "`save_checkpoint`/`load_checkpoint` 与 `format=`（ckpt、safetensors），原子写入的检查点，加载到全新的网络，"
+                  "`Model.eval` 与 `Accuracy`，`stop_at_step` 与精确的断点续训（逐位一致），单张图像的预测"},
+           requires=("05",), exercises=_ex("06"),
+           quick={"TRAIN_SUBSET": 3200, "EPOCHS": 1}),
     Lesson("07", "performance_lab",
            {"en": "The performance lab: PyNative, GRAPH_MODE and `jit`, measured honestly",
             "zh": "性能实验：动态图模式、静态图模式与 `jit`，如实测量"},

@@ -1,0 +1,142 @@
+"""Notebook 06's exercise checks accept the reference and reject typical wrong answers."""
+
+import numpy as np
+import pytest
+
+import mindspore as ms
+from mindspore import ops
+
+from support import PYNATIVE_FAST_GRAPH_SLOW
+from course_utils import data
+from course_utils.exercises import Outcome, ____, nb06
+
+
+# ---- q1: a checkpoint round trip that restores the optimizer state ------------------------------------
+
+def test_q1_accepts_the_reference():
+    assert nb06.q1.check(*nb06.q1.reference()) == Outcome.CORRECT
+
+
+def test_q1_accepts_the_course_wrapper():
+    from course_utils import checkpoint
+
+    def save_state(train_step, path):
+        checkpoint.save(path, train_step)
+
+    def restore_state(train_step, path):
+        checkpoint.load(path, train_step)
+
+    assert nb06.q1.check(save_state, restore_state) == Outcome.CORRECT
+
+
+def test_q1_not_attempted():
+    def save_state(train_step, path):
+        ____
+
+    assert nb06.q1.check(save_state, nb06.q1.reference()[1]) == Outcome.NOT_ATTEMPTED
+
+
+def _save(network_only=False, fmt="safetensors"):
+    def save_state(train_step, path):
+        cell = train_step.network._backbone if network_only else train_step
+        ms.save_checkpoint(cell, path, **({"format": fmt} if fmt else {}))
+
+    return save_state
+
+
+def _restore(fmt="safetensors", into_net=True):
+    def restore_state(train_step, path):
+        params = ms.load_checkpoint(path, **({"format": fmt} if fmt else {}))
+        if into_net:
+            ms.load_param_into_net(train_step, params)
+
+    return restore_state
+
+
+# Messages state symptoms (what was written, which parameters differ), never the fix.
+@PYNATIVE_FAST_GRAPH_SLOW
+@pytest.mark.parametrize("save, restore, message", [
+    (_save(fmt=None), _restore(fmt=None), "wrote ['state.safetensors.ckpt'], not state.safetensors"),
+    (_save(network_only=True), _restore(), "the optimizer's state is not in the file"),
+    (_save(), _restore(into_net=False), "still differ from the saved ones: the weights"),
+    (lambda step, path: None, _restore(), "wrote no file"),
+])
+def test_q1_rejects_typical_mistakes(ms_mode, save, restore, message):
+    result = nb06.q1.check(save, restore)
+    assert result == Outcome.INCORRECT
+    assert message in result.message, result.message
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q1_rejects_a_ckpt_file_under_the_safetensors_name(ms_mode):
+    import os
+
+    def save_state(train_step, path):
+        ms.save_checkpoint(train_step, path)        # writes path + ".ckpt"
+        os.replace(path + ".ckpt", path)
+
+    result = nb06.q1.check(save_state, _restore())
+    assert result == Outcome.INCORRECT and "is not a safetensors file" in result.message
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+def test_q1_rejects_a_restore_that_forgets_the_optimizer_state(ms_mode):
+    def restore_state(train_step, path):
+        params = ms.load_checkpoint(path, format="safetensors")
+        weights = {name: p for name, p in params.items() if "." in name and not name.startswith("moment")}
+        ms.load_param_into_net(train_step, weights)
+
+    result = nb06.q1.check(_save(), restore_state)
+    assert result == Outcome.INCORRECT and "the optimizer's state, e.g." in result.message
+
+
+# ---- q2: predicting one image --------------------------------------------------------------------------
+
+def test_q2_accepts_the_reference():
+    assert nb06.q2.check(*nb06.q2.reference()) == Outcome.CORRECT
+
+
+def test_q2_not_attempted():
+    def predict_digit(network, pixels):
+        return ____
+
+    assert nb06.q2.check(predict_digit) == Outcome.NOT_ATTEMPTED
+
+
+def test_q2_fixed_images_give_different_predictions():
+    reference = nb06.q2.reference()[0]
+    digits = {reference(nb06.fixed_eval_case()[0], image)[0] for image in nb06._fixed_images()}
+    assert len(digits) >= 2, "the fixed images should not all give the same digit"
+
+
+def _predict(scale=True, normalise=True, eval_mode=True, logits=False, keep_batch=False, digit_as_array=False):
+    def predict_digit(network, pixels):
+        x = pixels.astype(np.float32)
+        if scale:
+            x = x / 255.0
+        if normalise:
+            x = (x - data.MNIST_MEAN) / data.MNIST_STD
+        if eval_mode:
+            network.set_train(False)
+        out = network(ms.Tensor(x[None, None]))
+        p = (out if logits else ops.softmax(out, axis=-1)).asnumpy()
+        p = p if keep_batch else p[0]
+        return (p.argmax(axis=-1) if digit_as_array else int(p.argmax())), p
+
+    return predict_digit
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+@pytest.mark.parametrize("answer, message", [
+    (_predict(normalise=False), "scaled to [0, 1] but not normalised"),
+    (_predict(scale=False, normalise=False), "raw 0-255 pixels"),
+    (_predict(eval_mode=False), "in training mode while it predicted"),
+    (_predict(logits=True), "logits rather than probabilities"),
+    (_predict(keep_batch=True), "Row 0 of the batch's result"),
+    (_predict(digit_as_array=True, keep_batch=True), "expected an int"),
+    (lambda network, pixels: 3, "return two values"),
+])
+def test_q2_rejects_typical_mistakes(ms_mode, answer, message):
+    result = nb06.q2.check(answer)
+    assert result == Outcome.INCORRECT
+    assert message in result.message, result.message

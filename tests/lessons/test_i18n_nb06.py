@@ -1,0 +1,77 @@
+"""Notebook 06's exercise checks speak Chinese in the Chinese edition: typical wrong answers of
+tests/lessons/test_exercises_nb06.py get their message in Chinese (what was written, which parameters differ,
+expected vs got), as do the correct and not-attempted outcomes, the hints and the solutions."""
+
+import pytest
+
+from course_utils.exercises import Outcome, ____, nb06
+from course_utils.i18n.zh.nb06 import MESSAGES
+from test_exercises_nb06 import _predict, _restore, _save
+from test_i18n_nb05 import chinese
+
+pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
+
+
+def test_q1_correct_and_not_attempted(zh):
+    result = nb06.q1.check(*nb06.q1.reference())
+    assert result == Outcome.CORRECT and "练习 06.1" in str(result) and "用于断点续训的检查点往返" in str(result)
+
+    def restore_state(train_step, path):
+        ____
+
+    assert nb06.q1.check(nb06.q1.reference()[0], restore_state) == Outcome.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("save, restore, fragments", [
+    (_save(fmt=None), _restore(fmt=None), ["写入的是 ['state.safetensors.ckpt']", "而不是 state.safetensors"]),
+    (_save(network_only=True), _restore(), ["缺少训练步 28 个参数中的 20 个", "文件中没有优化器的状态"]),
+    (_save(), _restore(into_net=False), ["仍有 27 个与保存的不同", "权重，例如"]),
+    (lambda step, path: None, _restore(), ["写入的是 没有任何文件"]),
+])
+def test_q1_typical_mistakes_in_chinese(zh, save, restore, fragments):
+    result = nb06.q1.check(save, restore)
+    assert result == Outcome.INCORRECT and "不正确" in str(result)
+    for fragment in fragments:
+        assert fragment in result.message, result.message
+
+
+def test_q2_correct_and_not_attempted(zh):
+    result = nb06.q2.check(*nb06.q2.reference())
+    assert result == Outcome.CORRECT and "预测单张图像" in str(result)
+    assert nb06.q2.check(____) == Outcome.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("answer, fragments", [
+    (_predict(normalise=False), ["predict_digit(network, 图像 0)", "概率与期望值最多相差",
+                                 "没有用 MNIST_MEAN 和 MNIST_STD 归一化"]),
+    (_predict(eval_mode=False), ["网络在预测时处于训练模式"]),
+    (_predict(logits=True), ["返回的是 logits 而不是概率"]),
+    (_predict(keep_batch=True), ["概率的形状为 (1, 10)", "第 0 行才是这张图像的"]),
+    (lambda network, pixels: 3, ["请返回两个值"]),
+])
+def test_q2_typical_mistakes_in_chinese(zh, answer, fragments):
+    result = nb06.q2.check(answer)
+    assert result == Outcome.INCORRECT
+    for fragment in fragments:
+        assert fragment in result.message, result.message
+
+
+@pytest.mark.parametrize("exercise, hint, solution", [
+    (nb06.q1, "格式由 format= 决定，而不是由文件名决定", "# 与保存时相同的 format="),
+    (nb06.q2, "预测之前调用 network.set_train(False)", "# 大小为 1 的批：(1, 1, 28, 28)"),
+])
+def test_hints_and_solutions_in_chinese(zh, capsys, exercise, hint, solution):
+    exercise.hint()
+    exercise.solution()
+    out = capsys.readouterr().out
+    assert "——提示：" in out and hint in out, out
+    assert "——参考答案：" in out and solution in out, out
+
+
+def test_every_nb06_message_is_chinese_with_the_english_placeholders():
+    from string import Formatter
+
+    for english, translated in MESSAGES.items():
+        assert chinese(translated), english
+        assert ({name for _, name, _, _ in Formatter().parse(english) if name}
+                == {name for _, name, _, _ in Formatter().parse(translated) if name}), english
