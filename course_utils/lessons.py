@@ -202,7 +202,7 @@ LESSONS: Tuple[Lesson, ...] = (
             "zh": "结课项目：你自己的独立训练脚本（增强的 MNIST、带 BatchNorm 的 CNN、原子写入的检查点、Ctrl-C 与 `--resume`、"
                   "JSON-lines 日志），从外部检查；用 `mindspore.export` 导出 MindIR，`mindspore.load` + `nn.GraphCell`，"
                   "批大小为 1 和 64 时的时延"},
-           requires=("02", "04", "05"), exercises=_ex("09")),
+           requires=("02", "04", "05", "06"), exercises=_ex("09")),
 )
 
 _BY_NUMBER: Dict[str, Lesson] = {lesson.number: lesson for lesson in LESSONS}

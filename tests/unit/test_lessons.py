@@ -10,7 +10,7 @@ def test_a_lesson_is_found_by_number_or_name():
     assert lenet.name == "05_mnist_lenet" and lenet.path().name == "05_mnist_lenet.ipynb"
     assert lessons.get("5") is lessons.get("05_mnist_lenet") is lessons.get("05_mnist_lenet.ipynb") is lenet
     assert lenet.path("zh").parent.name == "zh" and lenet.catalogue().as_posix().endswith("i18n/zh/05_mnist_lenet.md")
-    assert lessons.previous(lenet).number == "04" and lessons.following(lenet).number == "07"
+    assert lessons.previous(lenet).number == "04" and lessons.following(lenet).number == "06"
     assert lessons.previous(lessons.LESSONS[0]) is None and lessons.following(lessons.LESSONS[-1]) is None
     for wrong in ("99", "04_nothing", "lenet"):
         with pytest.raises(KeyError, match=f"no lesson '{wrong}': the lessons are 00_environment_setup, "):
