@@ -146,7 +146,7 @@ LESSONS: Tuple[Lesson, ...] = (
             "zh": "基于 Cell 的训练步：`WithLossCell`、`TrainOneStepCell` 与正确的早停"},
            {"en": "`WithLossCell`, `TrainOneStepCell`, custom steps, `Model` and callbacks, early stopping done right",
             "zh": "`WithLossCell`、`TrainOneStepCell`，自定义训练步，`Model` 与回调，正确地实现早停"},
-           requires=("02",), exercises=_ex("04")),
+           requires=("02", "03"), exercises=_ex("04")),
     Lesson("05", "mnist_lenet",
            {"en": "MNIST with LeNet-5: data pipeline, model, 99% test accuracy",
             "zh": "用 LeNet-5 识别 MNIST：数据处理流水线、模型与 99% 测试准确率"},

@@ -56,6 +56,25 @@ def test_stop_at_step_saves_the_position_and_resume_finishes(tmp_path):
     assert "stopped at the end of epoch 1" in repr(edge)
 
 
+def test_a_real_interrupt_saves_the_position_like_stop_at_step(tmp_path):
+    """Kernel > Interrupt raises KeyboardInterrupt wherever Python runs next; here while fit fetches the 7th batch.
+    fit saves the position and returns, as lesson 06 says: the checkpoint is the one stop_at_step=6 writes."""
+    net, _, step = lenet_training(seed=3)
+    fetched = {"n": 0}
+
+    def interrupted_data(epoch):
+        for batch in _epoch_data(epoch):
+            fetched["n"] += 1
+            if fetched["n"] == 7:
+                raise KeyboardInterrupt
+            yield batch
+
+    part = fit(step, interrupted_data, 2, checkpoint_path=tmp_path / "hit.ckpt", progress=False)
+    assert part.interrupted and part.global_step == 6 and (part.epoch, part.step_in_epoch) == (1, 1)
+    info = checkpoint.load(tmp_path / "hit.ckpt", lenet_training(seed=9)[2])
+    assert (info.epoch, info.step_in_epoch, info.extra["global_step"]) == (1, 1, 6)
+
+
 def test_stop_when_ends_fit_where_it_says_so_and_sees_each_evaluation(tmp_path):
     net, _, step = lenet_training(seed=3)
     seen = []
