@@ -45,6 +45,7 @@ ALLOWED = (
     "Hugging Face",
     "Learn the Basics",
     "all-reduce", "warm-up",
+    "No module named",                    # Python's ImportError, quoted where a lesson says what is missing
 )
 #: English function words: one of them alone between other text is still an English phrase.
 FUNCTION_WORDS = frozenset("""

@@ -39,7 +39,7 @@ args = parser.parse_args()
 try:
     import torch
 except ImportError as exc:
-    print(f"没有安装 PyTorch（{exc}）；这项比较是可选的：执行 pip install torch 后即可运行。")
+    print(f"没有安装 PyTorch（{exc}）；这项比较是可选的，用下面的命令安装后即可运行：\n    pip install torch")
     sys.exit(3)
 
 runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # 环境按启动时的原样
