@@ -7,7 +7,8 @@ tests/unit/test_i18n.py catches any that comes back.
     python scripts/zh_terms.py --check    # only list what would change (exit 1 if anything would)
 
 Files: the catalogues (i18n/zh/*.md), the Chinese messages (course_utils/i18n/zh/*.py), README.zh.md (not its
-glossary table, which names the forms not to use), docs/zh/*.md, and the tests that quote Chinese messages
+glossary table, which names the forms not to use), docs/zh/*.md, the website's own words (site/content/zh/*),
+and the tests that quote Chinese messages
 (tests/lessons/test_i18n_nb*.py).
 """
 
@@ -34,6 +35,7 @@ TERMS = [
     ("主机流水线", "Host 流水线"),      # MindSpore's docs: "Host侧" / "Device侧"
     ("调度器", "Scheduler"),           # msrun's docs: "Scheduler进程", "Worker进程"
     ("作业", "任务"),                  # msrun's docs: "分布式任务", "训练任务"
+    ("教师", "讲师"),                  # docs/zh/instructor.md: "讲师指南"
 ]
 #: Punctuation (regex, replacement): the exercise checker's "练习 00.1（…） — 尚未作答" had an English spaced dash;
 #: between Chinese text (or a closing bracket) and Chinese it becomes the Chinese dash, never inside English or code.
@@ -68,6 +70,7 @@ def _files():
     yield from sorted((ROOT / "i18n" / "zh").glob("*.md"))
     yield from sorted((ROOT / "course_utils" / "i18n" / "zh").glob("*.py"))
     yield from sorted((ROOT / "docs" / "zh").glob("*.md"))
+    yield from sorted((ROOT / "site" / "content" / "zh").glob("*"))
     # not tests/unit/test_i18n.py: it quotes the avoided forms
     yield from sorted((ROOT / "tests" / "lessons").glob("test_i18n_nb*.py"))
     yield ROOT / "README.zh.md"

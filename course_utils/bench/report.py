@@ -19,7 +19,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 from course_utils import runtime
 from course_utils.fileio import atomic_write
 from course_utils.fmt import display_width, table_cell
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 
 from .harness import Timing
 
@@ -121,12 +121,32 @@ class Measuring:
         return False
 
 
+#: The columns of the lab's tables: a column is headed by its key (English), which ``format_rows`` shows in the
+#: course's language.
+COLUMN_TITLES = (
+    N_("label"), N_("config"), N_("case"), N_("input"), N_("layer"), N_("output"), N_("wrapper"), N_("accuracy"),
+    N_("first_call_s"), N_("steps_per_s"), N_("min_steps_per_s"), N_("max_steps_per_s"), N_("samples_per_s"),
+    N_("batches_per_s"), N_("min_batches_per_s"), N_("max_batches_per_s"), N_("epoch_s"), N_("share_pct"),
+    N_("vs_baseline"), N_("vs_functional"), N_("vs_naive"), N_("vs_O0"), N_("final_loss"), N_("calls"),
+    N_("shapes"), N_("compiles"), N_("compile_s"), N_("total_s"), N_("steady_ms"), N_("target_pct"),
+    N_("best_steps"), N_("best_s"), N_("naive_steps"), N_("naive_s"), N_("naive_how"), N_("speedup"),
+    N_("op_type"), N_("calls_per_step"), N_("mean_ms"), N_("total_ms"), N_("implementation"), N_("propagation"),
+)
+
+
+def shown(value):
+    """A table cell's value as shown: a text the catalogue has (a case or input name the lab marks ``N_``) in the
+    course's language; anything else unchanged."""
+    return tr(value) if isinstance(value, str) else value
+
+
 def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optional[Mapping[str, str]] = None
                 ) -> str:
-    """A plain-text table of ``rows`` (dicts) showing ``columns``."""
+    """A plain-text table of ``rows`` (dicts) showing ``columns``, headed by ``titles[column]`` or the column's
+    key; keys and text cells are shown in the course's language where the catalogue has them (``shown``)."""
     titles = dict(titles or {})
-    head = [titles.get(c, c) for c in columns]
-    body = [[table_cell(r.get(c)) for c in columns] for r in rows]
+    head = [titles[c] if c in titles else tr(c) for c in columns]
+    body = [[table_cell(shown(r.get(c))) for c in columns] for r in rows]
     widths = [max(display_width(h), *(display_width(b[i]) for b in body)) if body else display_width(h)
               for i, h in enumerate(head)]
 

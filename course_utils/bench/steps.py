@@ -7,9 +7,10 @@ A configuration is written ``"<mode>/<style>[:<jit_level>]"``, e.g. ``"graph/cel
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Dict, List, Mapping, Sequence, Union
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 from course_utils import runtime
+from course_utils.i18n import N_, tr
 
 from .harness import Config, Timing, cycle
 
@@ -17,7 +18,8 @@ __all__ = ["JIT_LEVELS", "LABELS", "NAIVE_SPEC", "STYLES", "Spec", "TIMING_COLUM
            "lenet_setup", "mnist_batches", "set_mode", "step_configs", "timing_rows"]
 
 STYLES = ("functional", "jit", "cell", "jit_cell")
-LABELS = {"functional": "functional step", "jit": "@jit functional step", "cell": "TrainOneStepCell",
+#: How a table names each style (``N_``: shown in the course's language by ``Spec.label``).
+LABELS = {"functional": N_("functional step"), "jit": N_("@jit functional step"), "cell": "TrainOneStepCell",
           "jit_cell": "jit(TrainOneStepCell)"}
 #: What ``mindspore.jit(jit_level=...)`` accepts in 2.10 (it raises ValueError for "O2", the removed GE backend).
 JIT_LEVELS = ("O0", "O1")
@@ -59,9 +61,10 @@ class Spec:
 
     @property
     def label(self) -> str:
+        """What a table or a sentence calls this configuration, in the course's language."""
         mode = "GRAPH_MODE" if self.mode == "graph" else "PyNative"
         jit = f" {self.level}" if self.style in ("jit", "jit_cell") else ""
-        return f"{mode}, {LABELS[self.style]}{jit}"
+        return tr("{mode}, {style}{jit}", mode=mode, style=tr(LABELS[self.style]), jit=jit)
 
 
 def set_mode(mode: str) -> None:
@@ -154,15 +157,16 @@ def step_configs(specs: Sequence[str], batch_size: int = 64, batches: int = 8) -
 TIMING_COLUMNS = ["label", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s"]
 
 
-def timing_rows(timings: Mapping[str, Timing], **fields) -> List[dict]:
-    """One row per configuration (``Timing.as_dict`` plus ``config``, its ``label`` and ``fields``)."""
+def timing_rows(timings: Mapping[str, Timing], labels: Optional[Mapping[str, str]] = None, **fields) -> List[dict]:
+    """One row per configuration (``Timing.as_dict`` plus ``config``, its ``label`` and ``fields``). The label
+    of a spec is ``Spec.label``; of another configuration, ``labels[key]`` (shown text), else the key itself."""
     rows = []
     for key, t in timings.items():
         d = t.as_dict()
         try:
             label = Spec.parse(key).label
         except ValueError:
-            label = key
+            label = (labels or {}).get(key, key)
         d.update(config=key, label=label, **fields)
         rows.append(d)
     return rows

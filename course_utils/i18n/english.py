@@ -10,7 +10,8 @@ What counts as English, and what does not:
   an output that is source code (it parses as Python: a script or function the lesson shows); a line that
   quotes an error (``ValueError: ...``, ``RuntimeError: ...``): the lessons reproduce real messages; MindSpore's
   own words (``ALLOWED``); file paths; and every word that looks like a name rather than English: with a digit or
-  ``_``, CamelCase (``MindSpore``, ``PyNative``), capitals (``GRAPH_MODE``, ``CPU``), dotted (``ops.select``).
+  ``_``, CamelCase (``MindSpore``, ``PyNative``), capitals (``GRAPH_MODE``, ``CPU``), dotted (``ops.select``),
+  joined by colons (oneDNN's ``x64:gemm:jit``).
 * **A finding** is a run of English words (consecutive, joined only by spaces and ASCII punctuation) with two or
   more words, or a single English function word between other text ("2.7.1 to 2.10.x", "line 128, in main").
   A single content word (worker, rank, batch) is the kind of English Chinese technical writing keeps.
@@ -44,6 +45,7 @@ ALLOWED = (
     "Hugging Face",
     "Learn the Basics",
     "all-reduce", "warm-up",
+    "No module named",                    # Python's ImportError, quoted where a lesson says what is missing
 )
 #: English function words: one of them alone between other text is still an English phrase.
 FUNCTION_WORDS = frozenset("""
@@ -133,8 +135,10 @@ def _strip_common(text: str) -> str:
     text = _PATH.sub(" ¶ ", text)
     for phrase in sorted(ALLOWED, key=len, reverse=True):
         text = text.replace(phrase, " ¶ ")
-    # a dotted or underscored name, or a word glued to digits, is code: blank it before words are split
-    text = re.sub(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\w*_\w*|\w*\d\w*", " ¶ ", text)
+    # a name whose parts are joined by colons (oneDNN's implementations: "x64:gemm:jit", "jit:avx2",
+    # "jit_uni_ncsp:conv+ref:any"), a dotted or underscored name, or a word glued to digits, is code: blank it
+    # before words are split
+    text = re.sub(r"[\w+]+(?::[\w+]+)+|[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+(?:\(\))?|\w*_\w*|\w*\d\w*", " ¶ ", text)
     return text
 
 

@@ -44,9 +44,9 @@ from course_utils.i18n.notebooks import NOTEBOOKS, ROOT, Problem, code_differenc
 
 SOURCE = NOTEBOOKS / "scripts"
 CATALOGUE = ROOT / "i18n" / "{lang}" / "scripts.md"
-#: Scripts whose Chinese edition may still have English comments and strings (notebook 07's benchmarks: its
-#: residue in i18n/zh/english-residue.txt); remove a name once its texts are in the catalogue.
-ENGLISH_FOR_NOW = frozenset({"bench_profile.py", "bench_step.py", "bench_torch.py"})
+#: Scripts whose Chinese edition may still have English comments and strings while their translation is under
+#: way (none: every script's texts are in the catalogue); remove a name once its texts are in the catalogue.
+ENGLISH_FOR_NOW: frozenset = frozenset()
 
 _ENTRY = re.compile(r"^<!-- en -->\n```python\n(?P<en>.*?)\n```\n<!-- zh -->\n```python\n(?P<zh>.*?)\n```[ \t]*$",
                     re.MULTILINE | re.DOTALL)

@@ -139,9 +139,9 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
 def test_cpu_traps_and_finding_them_in_chinese(zh):
     met, missed, fastest = trap_results()   # computed now, in Chinese
     assert "为 10.0 步/秒" in met.conclusion and "为 90.0 步/秒，是前者的 9.00 倍；" in met.conclusion
-    assert "PyNative, TrainOneStepCell 从 15 步/秒 变为 60 步/秒（4.0 倍）" in met.conclusion
+    assert "PyNative，TrainOneStepCell 从 15 步/秒 变为 60 步/秒（4.0 倍）" in met.conclusion
     assert "目标" not in missed.conclusion
-    assert "（所有组合中最快的是：GRAPH_MODE, TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120）。" in fastest.conclusion
+    assert "（所有组合中最快的是：GRAPH_MODE，TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120）。" in fastest.conclusion
     assert "与 Ascend 无关" in str(traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")))
     found = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams()).conclusion
     assert "两个卷积层占 42.0 ms 中的 40.0 ms（95%）" in found and "缩短为原来的 1/10.0。" in found
@@ -150,7 +150,7 @@ def test_cpu_traps_and_finding_them_in_chinese(zh):
 
 def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     fine = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams()).conclusion
-    assert "每秒送出 600 个批（2 worker(s)），是训练步消耗速度（100/s）的 6.0 倍：它不是瓶颈，" in fine
+    assert "每秒送出 600 个批（2 个工作线程），是训练步消耗速度（100/s）的 6.0 倍：它不是瓶颈，" in fine
     assert "降低 10%" in fine and "退回普通循环）。" in fine
     assert "流水线就是瓶颈" in pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45),
                                                            bench.PipelineParams()).conclusion
@@ -164,7 +164,7 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     rows = [rate("sink off", 100, key="batches_per_s"), rate("sink on, sink_size 10", 300, key="batches_per_s")]
     text = sink.summarise_sink_mode(rows, bench.SinkParams(device="Ascend", sink_sizes=(10,))).conclusion
     assert text == ("在 Ascend 上，不使用数据下沉模式时 Model.train 为 100 批/秒；"
-                    "最快的是 sink on, sink_size 10，为 300 批/秒，是 sink off 的 3.0 倍（更快）。")
+                    "最快的是 sink on, sink_size 10，为 300 批/秒，是关闭下沉时的 3.0 倍（更快）。")
 
 
 def test_time_to_accuracy_in_chinese(zh):
@@ -173,7 +173,7 @@ def test_time_to_accuracy_in_chinese(zh):
     res = accuracy.summarise_time_to_accuracy(shuffled(rows), p)
     assert res.conclusion.startswith("要达到 99.0% 的测试准确率，最佳设置（")
     assert "朴素默认设置则需要 160 s（实测）：速度是后者的 8.0 倍。" in res.conclusion
-    assert res.row(config="0.990")["naive_how"] == "measured"   # the table (and the plot's label) stay English
+    assert res.row(config="0.990")["naive_how"] == "实测"   # the table and the plot's label speak Chinese too
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
     assert "（估算）" in est.conclusion
     slower = accuracy.summarise_time_to_accuracy(best + step_rates(200.0), p)
@@ -186,3 +186,30 @@ def test_time_to_accuracy_in_chinese(zh):
         == "3 s 后达到 90.0%。"
     for t in (res.conclusion, est.conclusion, slower.conclusion):
         assert not english_words(t), t
+
+
+def test_the_lab_tables_names_and_titles_in_chinese(zh):
+    met, _, _ = trap_results()
+    table = met.table()
+    assert table.splitlines()[0].split()[:3] == ["情形", "配置", "首次调用"]
+    assert "不加修正" in table and "两项修正" in table and "GRAPH_MODE，TrainOneStepCell" in table
+    assert "no fixes" not in table and "first_call_s" not in table
+    found = traps.summarise_find_trap(find_rows(40.0, 4.0), bench.FindTrapParams()).table()
+    assert "不限制指令集" in found and "ReLU+池化 1" in found
+    styles = [rate("graph/functional", 100, input=modes.IN_MEMORY), rate("graph/cell", 101, input=modes.IN_MEMORY),
+              rate("graph/functional +pipeline", 80, input=modes.PIPELINE),
+              rate("graph/cell +pipeline", 81, input=modes.PIPELINE), rate("Model.train", 40, input=modes.PIPELINE)]
+    res = modes.summarise_styles(styles, bench.StylesParams())
+    assert "数据处理流水线" in res.table() and "内存中的批" in res.table()
+    assert res.row(config="Model.train")["label_input"] == "Model.train，数据处理流水线"
+    assert bench.Spec.parse("pynative/jit:O1").label == "PyNative，@jit 函数式训练步 O1"
+    assert lab_title("data_pipeline") == "输入流水线自身的速率与训练步速率对比；数据下沉模式"
+    for text in (table, found, res.table()):
+        assert not english_words(text), text
+    with i18n.speaking("en"):   # the same rows, English again when shown in English
+        assert met.table().splitlines()[0].split()[:2] == ["case", "label"] and "no fixes" in met.table()
+        assert bench.Spec.parse("pynative/jit:O1").label == "PyNative, @jit functional step O1"
+
+
+def lab_title(name):
+    return bench.experiments.get(name).title

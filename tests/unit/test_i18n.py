@@ -302,7 +302,11 @@ def test_the_glossary_flags_a_term_translated_two_ways():
 
 
 def _chinese_texts() -> dict:
-    texts = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in (ROOT / "i18n" / "zh").glob("*.md")}
+    """Every Chinese text the course writes by hand: the catalogues, the Chinese guides (docs/zh/), the website's
+    own words (site/content/zh/), README.zh.md (not its glossary table) and the messages."""
+    files = [*(ROOT / "i18n" / "zh").glob("*.md"), *(ROOT / "docs" / "zh").glob("*.md"),
+             *(p for p in (ROOT / "site" / "content" / "zh").glob("*") if p.is_file())]
+    texts = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in sorted(files)}
     texts["README.zh.md"] = glossary.without_table()
     texts["course_utils/i18n/zh (messages)"] = "\n".join(MESSAGES.values())
     return texts

@@ -12,7 +12,7 @@ import dataclasses
 from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
 from course_utils import runtime
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 
 from .. import params as P
 from ..isolation import run_worker, temp_cwd
@@ -34,7 +34,7 @@ ALL_DEVICES = runtime.DEVICES
 @dataclasses.dataclass(frozen=True)
 class Experiment:
     name: str
-    title: str                   # one line for `list` and the notebook
+    english_title: str           # one line for `list` and the notebook (``title``: in the course's language)
     params: type                 # the parameter dataclass
     measure: Callable            # params -> rows
     summarise: Callable          # (rows, params) -> Result, pure
@@ -43,6 +43,10 @@ class Experiment:
     internal: bool = False       # a building block of another experiment, not listed
     devices: Tuple[str, ...] = ALL_DEVICES   # where it is selected
     defaults: Mapping = dataclasses.field(default_factory=dict)   # parameter values that make this experiment
+
+    @property
+    def title(self) -> str:
+        return tr(self.english_title)
 
     def make_params(self, **kwargs):
         return self.params(**{**self.defaults, **kwargs})
@@ -55,33 +59,34 @@ def _exp(name, title, params, module, suffix=None, **kw) -> Experiment:
 
 
 _LIST = [
-    _exp("modes", "PyNative vs GRAPH_MODE vs @jit (functional and on a Cell), jit_level O0 vs O1",
+    _exp("modes", N_("PyNative vs GRAPH_MODE vs @jit (functional and on a Cell), jit_level O0 vs O1"),
          P.ModesParams, modes),
-    _exp("styles", "Functional step vs TrainOneStepCell vs Model.train (the source's \"15% faster\" claim)",
+    _exp("styles", N_("Functional step vs TrainOneStepCell vs Model.train (the source's \"15% faster\" claim)"),
          P.StylesParams, modes),
-    _exp("batch_sizes", "Samples/s and time per epoch against the batch size", P.BatchSizesParams, modes),
-    _exp("cpu_traps", "The two CPU traps: every combination of the two fixes, each in its own process",
+    _exp("batch_sizes", N_("Samples/s and time per epoch against the batch size"), P.BatchSizesParams, modes),
+    _exp("cpu_traps", N_("The two CPU traps: every combination of the two fixes, each in its own process"),
          P.TrapsParams, traps, isolated=False, devices=("CPU",)),
-    _exp("find_trap", "Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap",
+    _exp("find_trap", N_("Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap"),
          P.FindTrapParams, traps, isolated=False, devices=("CPU",)),
-    _exp("data_pipeline", "The input pipeline's own rate vs the step rate; dataset sink mode",
+    _exp("data_pipeline", N_("The input pipeline's own rate vs the step rate; dataset sink mode"),
          P.PipelineParams, pipeline),
-    _exp("amp", "auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps",
+    _exp("amp", N_("auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps"),
          P.AmpParams, amp, cwd_temp=True),
-    _exp("dynamic_shapes", "Recompilation on every new batch shape, measured, and two fixes", P.ShapesParams, shapes),
-    _exp("time_to_accuracy", "Training time to 98.5% / 99.0% test accuracy: best CPU settings vs naive defaults",
+    _exp("dynamic_shapes", N_("Recompilation on every new batch shape, measured, and two fixes"), P.ShapesParams,
+         shapes),
+    _exp("time_to_accuracy", N_("Training time to 98.5% / 99.0% test accuracy: best CPU settings vs naive defaults"),
          P.TimeToAccuracyParams, accuracy, isolated=False),
     # Ascend only: where sink mode, float16 and the jit level change the answer.
-    _exp("sink_mode", "Model.train with dataset sink mode off and on, several sink sizes",
+    _exp("sink_mode", N_("Model.train with dataset sink mode off and on, several sink sizes"),
          P.SinkParams, sink, devices=("Ascend",)),
-    _exp("amp_loss_scale", "AMP O2/O3 with a fixed loss scale (TrainOneStepWithLossScaleCell) vs O0",
+    _exp("amp_loss_scale", N_("AMP O2/O3 with a fixed loss scale (TrainOneStepWithLossScaleCell) vs O0"),
          P.AmpParams, amp, suffix="amp", cwd_temp=True, devices=("Ascend",),
          defaults={"levels": ("O0", "O2", "O3"), "loss_scale": 1024.0}),
-    _exp("jit_levels", "jit_level O0 vs O1 for the functional step and the Cell, vs GRAPH_MODE",
+    _exp("jit_levels", N_("jit_level O0 vs O1 for the functional step and the Cell, vs GRAPH_MODE"),
          P.ModesParams, modes, suffix="modes", devices=("Ascend",),
          defaults={"specs": ("graph/cell", "pynative/jit:O0", "pynative/jit:O1", "pynative/jit_cell:O0",
                              "pynative/jit_cell:O1")}),
-    # building blocks
+    # building blocks (never listed: their titles stay English)
     _exp("step_rates", "(worker) steps/s of some configurations in this process",
          P.StepRatesParams, modes, internal=True),
     _exp("layer_times", "(worker) forward+backward time of each LeNet-5 layer",

@@ -87,8 +87,11 @@ def measure_time_to_accuracy(p: TimeToAccuracyParams) -> list:
     return rows + [dict(r, run="naive") for r in naive["rows"]]
 
 
-#: How the naive time was obtained: the first word of ``naive_how``, shown translated in the conclusion.
-_HOW_WORDS = (N_("measured"), N_("estimated"))
+#: How the naive time was obtained: the short word the conclusion says, and what the table's ``naive_how`` says
+#: (both shown in the course's language).
+HOW = {"measured": (N_("measured"), N_("measured")),
+       "estimated": (N_("estimated"), N_("estimated: best time x (best / naive step rate)")),
+       "not reached": (N_("not reached"), N_("not reached"))}
 
 
 def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
@@ -104,15 +107,16 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
             n_steps, n_s, how = n["step"], n["train_s"], "measured"
         elif rate and best_rate and b["step"]:
             n_steps, n_s = b["step"], b["train_s"] * best_rate / rate
-            how = "estimated: best time x (best / naive step rate)"
+            how = "estimated"
         else:
             n_steps, n_s, how = None, None, "not reached"
         table.append({"config": f"{t:.3f}", "target_pct": 100 * t, "best_steps": b["step"], "best_s": b["train_s"],
-                      "naive_steps": n_steps, "naive_s": n_s, "naive_how": how,
+                      "naive_steps": n_steps, "naive_s": n_s, "how": how, "naive_how": tr(HOW[how][1]),
                       "speedup": n_s / b["train_s"] if n_s and b["train_s"] else None})
     last = max(table, key=lambda r: r["target_pct"])
     naive_label = (tr("naive defaults") if p.device == "CPU"
-                   else tr("{spec} (no CPU fixes exist on {device})", spec=NAIVE_SPEC, device=p.device))
+                   else tr("{spec} (no CPU fixes exist on {device})", spec=Spec.parse(NAIVE_SPEC).label,
+                           device=p.device))
     if last["best_s"] is None:
         text = tr("The {pct:.1f}% target was not reached within the {limit:.0f} s limit; raise time_limit.",
                   pct=last["target_pct"], limit=p.time_limit)
@@ -120,12 +124,10 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         text = tr("The best settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not "
                   "within the limit.", pct=last["target_pct"], s=last["best_s"])
     else:
-        # the table keeps naive_how in English (the notebook's plot labels are English); the sentence translates
-        # its first word: "measured" or "estimated"
         text = (tr("To {pct:.1f}% test accuracy the best settings ({spec}, CPU fixes) needed {best_s:.0f} s of "
                    "training ({steps} steps) against {naive_s:.0f} s for the {naive} ({how}): ",
-                   pct=last["target_pct"], spec=p.best_spec, best_s=last["best_s"], steps=last["best_steps"],
-                   naive_s=last["naive_s"], naive=naive_label, how=tr(last["naive_how"].split(":")[0]))
+                   pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, best_s=last["best_s"],
+                   steps=last["best_steps"], naive_s=last["naive_s"], naive=naive_label, how=tr(HOW[last["how"]][0]))
                 + (tr("{x:.1f}x faster.", x=last["speedup"]) if last["speedup"] >= 1 else
                    tr("{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.",
                       x=1 / last["speedup"])))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 
 from ..harness import compare, cycle, leaders
 from ..isolation import TRAP_VARS
@@ -82,6 +82,8 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
 # -- styles -----------------------------------------------------------------------------------------
 
 STYLE_SPECS = ("graph/functional", "graph/cell")
+#: The ``input`` of a styles row (a key; tables show it in the course's language).
+IN_MEMORY, PIPELINE = N_("in-memory batches"), N_("data pipeline")
 
 
 def measure_styles(p: StylesParams) -> list:
@@ -93,7 +95,7 @@ def measure_styles(p: StylesParams) -> list:
 
     setup_worker(p)
     rows = timing_rows(compare(step_configs(STYLE_SPECS, p.batch_size), steps=p.steps, repeats=p.repeats),
-                       input="in-memory batches")
+                       input=IN_MEMORY)
     data = mnist_dataset("train", batch_size=p.batch_size, subset=p.batch_size * p.steps, shuffle=False)
     passes = {}
     for text in STYLE_SPECS:
@@ -109,7 +111,7 @@ def measure_styles(p: StylesParams) -> list:
     net, loss_fn, opt = lenet_setup()
     model = ms.Model(net, loss_fn=loss_fn, optimizer=opt)
     passes["Model.train"] = lambda: model.train(1, data, dataset_sink_mode=False)
-    for row in timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=2), input="data pipeline"):
+    for row in timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=2), input=PIPELINE):
         n = p.steps   # one "step" of compare is a pass of n batches
         row.update(label=Spec.parse(row["config"].split()[0]).label if "/" in row["config"] else "Model.train",
                    steps_per_s=n * row["steps_per_s"], min_steps_per_s=n * row["min_steps_per_s"],
@@ -121,8 +123,8 @@ def measure_styles(p: StylesParams) -> list:
 def summarise_styles(rows: list, p: StylesParams) -> Result:
     func, cell = pick(rows, config="graph/functional"), pick(rows, config="graph/cell")
     func_fed, model = pick(rows, config="graph/functional +pipeline"), pick(rows, config="Model.train")
-    rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == "in-memory batches"
-                                                     else func_fed)["steps_per_s"]) for r in rows]
+    rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == IN_MEMORY else func_fed)["steps_per_s"],
+                 label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
     gain = 100 * (cell["steps_per_s"] / func["steps_per_s"] - 1)
     # faster beyond the spread (what compared() calls "faster than"), by at least 10%, and beyond the noise floor
     faster = gain >= 10 and beyond_spread(cell, func) and cell["steps_per_s"] > func["steps_per_s"]
@@ -152,7 +154,7 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
     timings = compare(configs, steps=p.steps, repeats=p.repeats)
     rows = timing_rows(timings)
     for row, bs in zip(rows, p.batch_sizes):   # compare keeps the order it was given
-        row.update(batch_size=bs, samples_per_s=bs * row["steps_per_s"])
+        row.update(batch_size=bs, samples_per_s=bs * row["steps_per_s"], label=tr("batch {n}", n=bs))
     return rows
 
 

@@ -21,25 +21,29 @@ def measure_data_pipeline(p: PipelineParams) -> list:
 
     setup_worker(p, Spec.parse(p.spec).mode)
     bs, n = p.batch_size, max(p.steps, 20)
-    passes = {}
+    passes, labels = {}, {}   # configuration (the key rows are picked by) -> its pass; -> its label as shown
     for workers in sorted({1, min(2, runtime.cpu_count()), min(4, runtime.cpu_count())}):
         data = mnist_dataset("train", batch_size=bs, subset=bs * n, num_parallel_workers=workers)
-        passes[f"pipeline alone, {workers} worker(s)"] = (
-            lambda data=data: [None for _ in data.create_tuple_iterator(num_epochs=1)])
+        key = f"pipeline alone, {workers} worker(s)"
+        passes[key] = lambda data=data: [None for _ in data.create_tuple_iterator(num_epochs=1)]
+        labels[key] = tr("pipeline alone, {n} worker(s)", n=workers)
     step = build_step(p.spec, *lenet_setup())
     in_memory = cycle(step, mnist_batches(bs, count=8))
     passes["training step, in-memory batches"] = lambda: [force(in_memory()) for _ in range(n)][-1]
+    labels["training step, in-memory batches"] = tr("training step, in-memory batches")
     data = mnist_dataset("train", batch_size=bs, subset=bs * n)
     passes["training step fed by the pipeline"] = (
         lambda: [force(step(x, y)) for x, y in data.create_tuple_iterator(num_epochs=1)][-1])
+    labels["training step fed by the pipeline"] = tr("training step fed by the pipeline")
     for sink in (False, True):
         # a Model refuses a dataset another Model has trained on: one each
         net, loss_fn, opt = lenet_setup()
         model = ms.Model(net, loss_fn=loss_fn, optimizer=opt)
         sink_data = mnist_dataset("train", batch_size=bs, subset=bs * n)
-        passes[f"Model.train, sink mode {'on' if sink else 'off'}"] = (
-            lambda model=model, d=sink_data, sink=sink: model.train(1, d, dataset_sink_mode=sink))
-    rows = timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=2), device=p.device)
+        key = f"Model.train, sink mode {'on' if sink else 'off'}"
+        passes[key] = lambda model=model, d=sink_data, sink=sink: model.train(1, d, dataset_sink_mode=sink)
+        labels[key] = tr("Model.train, sink mode on") if sink else tr("Model.train, sink mode off")
+    rows = timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=2), labels, device=p.device)
     for r in rows:   # one "step" of compare is a pass of n batches
         r.update(batches_per_s=n * r["steps_per_s"], min_batches_per_s=n * r["min_steps_per_s"],
                  max_batches_per_s=n * r["max_steps_per_s"])
@@ -54,8 +58,9 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     off = pick(rows, config="Model.train, sink mode off")["batches_per_s"]
     cost = 100 * (1 - fed / mem)
     bottleneck = pipe["batches_per_s"] < mem
+    workers = pipe["config"].split(", ")[1].split()[0]   # "pipeline alone, 2 worker(s)"
     text = (tr("The pipeline alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes "
-               "({mem:.0f}/s): ", rate=pipe["batches_per_s"], how=pipe["config"].split(", ")[1],
+               "({mem:.0f}/s): ", rate=pipe["batches_per_s"], how=tr("{n} worker(s)", n=workers),
                x=pipe["batches_per_s"] / mem, mem=mem)
             + (tr("the pipeline IS the bottleneck here, ") if bottleneck else tr("not the bottleneck, "))
             + tr("and feeding the step from it costs {cost:.0f}% of the step rate; sink mode on {device} ran at "

@@ -40,9 +40,9 @@ def measure_dynamic_shapes(p: ShapesParams) -> list:
     pool = mnist_batches(p.batch_size, count=2)
     sizes = batch_sizes(p)
     rows = []
-    for config, label, seq in (("changing", "a new shape every few calls", sizes),
-                               ("dynamic", "dynamic batch dim (set_inputs / jit dynamic=1)", sizes),
-                               ("one shape", "one shape (drop_remainder / padding)", [p.batch_size] * len(sizes))):
+    for config, label, seq in (("changing", tr("a new shape every few calls"), sizes),
+                               ("dynamic", tr("dynamic batch dim (set_inputs / jit dynamic=1)"), sizes),
+                               ("one shape", tr("one shape (drop_remainder / padding)"), [p.batch_size] * len(sizes))):
         ms.set_seed(p.seed)
         net, loss_fn, opt = lenet_setup()
         if config == "dynamic" and spec.style in ("jit", "jit_cell"):

@@ -10,7 +10,7 @@ import os
 import re
 from typing import Dict, List
 
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 
 from ..harness import time_steps
 from ..isolation import TRAP_VARS, run_worker
@@ -21,10 +21,12 @@ from .common import setup_worker
 
 AVX2 = {"ONEDNN_MAX_CPU_ISA": "AVX2"}
 BLOCKING = {"MS_DEV_HOST_BLOCKING_RUN": "1"}
-TRAP_CASES = {"no fixes": {}, "ONEDNN_MAX_CPU_ISA=AVX2": AVX2, "MS_DEV_HOST_BLOCKING_RUN=1": BLOCKING,
-              "both fixes": {**AVX2, **BLOCKING}}
+#: Case name -> the environment it sets. The names are keys (rows are picked by them) and are shown through
+#: ``tr()`` (tables do it themselves: ``report.shown``).
+TRAP_CASES = {N_("no fixes"): {}, "ONEDNN_MAX_CPU_ISA=AVX2": AVX2, "MS_DEV_HOST_BLOCKING_RUN=1": BLOCKING,
+              N_("both fixes"): {**AVX2, **BLOCKING}}
 #: Another host-pipeline switch; the issue's quick check found it changes nothing for GRAPH TrainOneStepCell.
-JIT_PIPELINE_CASE = {"both + MS_DEV_JIT_PIPELINE=0": {**AVX2, **BLOCKING, "MS_DEV_JIT_PIPELINE": "0"}}
+JIT_PIPELINE_CASE = {N_("both + MS_DEV_JIT_PIPELINE=0"): {**AVX2, **BLOCKING, "MS_DEV_JIT_PIPELINE": "0"}}
 
 
 def measure_cpu_traps(p: TrapsParams) -> list:
@@ -58,7 +60,7 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
               "rate, while the fastest without the fixes reached {best_no:.1f}",
               naive=Spec.parse(NAIVE_SPEC).label, naive_rate=naive["steps_per_s"], best=best["label"],
               best_rate=best["steps_per_s"], speedup=speedup, best_no=best_no["steps_per_s"])
-    text += (tr(" (fastest of all: {label}, {case}, {rate:.0f}).", label=best_any["label"], case=best_any["case"],
+    text += (tr(" (fastest of all: {label}, {case}, {rate:.0f}).", label=best_any["label"], case=tr(best_any["case"]),
                 rate=best_any["steps_per_s"])
              if best_any["case"] != "both fixes" else tr("."))
     capped = {r["config"]: r for r in rows if r["case"] == "ONEDNN_MAX_CPU_ISA=AVX2"}
@@ -101,7 +103,7 @@ def layer_functions(net) -> list:
     def relu_pool(t):
         return net.pool(net.relu(t))
 
-    return [("conv1", net.conv1), ("relu+pool 1", relu_pool), ("conv2", net.conv2), ("relu+pool 2", relu_pool),
+    return [("conv1", net.conv1), (N_("relu+pool 1"), relu_pool), ("conv2", net.conv2), (N_("relu+pool 2"), relu_pool),
             ("flatten", net.flatten), ("fc1", net.fc1), ("relu 1", net.relu), ("fc2", net.fc2),
             ("relu 2", net.relu), ("fc3", net.fc3)]
 
@@ -134,11 +136,11 @@ def summarise_layer_times(rows: list, p: LayerTimesParams) -> Result:
     rows = [dict(r, share_pct=100 * r["ms"] / total) for r in rows]
     top = max(rows, key=lambda r: r["ms"])
     return Result("layer_times", rows, ["layer", "output", "ms", "share_pct"],
-                  tr("{layer} takes {share:.0f}% of the {total:.1f} ms.", layer=top["layer"], share=top["share_pct"],
-                     total=total))
+                  tr("{layer} takes {share:.0f}% of the {total:.1f} ms.", layer=tr(top["layer"]),
+                     share=top["share_pct"], total=total))
 
 
-FIND_CASES = {"no ISA cap": BLOCKING, "ONEDNN_MAX_CPU_ISA=AVX2": {**BLOCKING, **AVX2}}
+FIND_CASES = {N_("no ISA cap"): BLOCKING, "ONEDNN_MAX_CPU_ISA=AVX2": {**BLOCKING, **AVX2}}   # names as TRAP_CASES
 
 
 def measure_find_trap(p: FindTrapParams) -> list:

@@ -327,6 +327,7 @@ MESSAGES = {
     " (line: {line})": "（所在行：{line}）",
     "(no message)": "（没有消息）",
     # course_utils.widgets: the Huber explorer of lesson 01
+    "error": "误差",   # the head of its table's first column
     "delta = {delta:.2f}: quadratic for |error| <= {delta:.2f}, linear beyond; "
     "no error gets a gradient larger than {delta:.2f}":
         "delta = {delta:.2f}：|error| <= {delta:.2f} 时为二次函数，超出后为线性函数；"

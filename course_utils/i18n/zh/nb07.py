@@ -222,7 +222,7 @@ MESSAGES = {
     'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
         '在 {device} 上，不使用数据下沉模式时 Model.train 为 {rate:.0f} 批/秒；',
     'the fastest was {best} at {rate:.0f} ({compared} sink off).':
-        '最快的是 {best}，为 {rate:.0f} 批/秒，是 sink off 的 {compared}。',
+        '最快的是 {best}，为 {rate:.0f} 批/秒，是关闭下沉时的 {compared}。',
     'no sink size beat it here.':
         '这里没有哪种下沉大小比它更快。',
     ', ':
@@ -253,4 +253,124 @@ MESSAGES = {
         '速度是后者的 {x:.1f} 倍。',
     '{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.':
         '耗时反而是后者的 {x:.1f} 倍：第 2 部分测得的最佳单步速率在这里没有体现出来。',
+    # ---- the lab's tables (course_utils.bench: report.COLUMN_TITLES, the names of cases, inputs and labels)
+    'label': '配置',
+    'config': '配置',
+    'case': '情形',
+    'input': '输入',
+    'layer': '层',
+    'output': '输出形状',
+    'wrapper': '包装类',
+    'accuracy': '准确率',
+    'first_call_s': '首次调用 s',
+    'steps_per_s': '步/秒',
+    'min_steps_per_s': '最小步/秒',
+    'max_steps_per_s': '最大步/秒',
+    'samples_per_s': '样本/秒',
+    'batches_per_s': '批/秒',
+    'min_batches_per_s': '最小批/秒',
+    'max_batches_per_s': '最大批/秒',
+    'epoch_s': '每轮次 s',
+    'share_pct': '占比 %',
+    'vs_baseline': '相对基线',
+    'vs_functional': '相对函数式',
+    'vs_naive': '相对朴素',
+    'vs_O0': '相对 O0',
+    'final_loss': '最终损失',
+    'calls': '调用次数',
+    'shapes': '形状数',
+    'compiles': '编译次数',
+    'compile_s': '编译 s',
+    'total_s': '总计 s',
+    'steady_ms': '稳态 ms',
+    'target_pct': '目标 %',
+    'best_steps': '最佳步数',
+    'best_s': '最佳 s',
+    'naive_steps': '朴素步数',
+    'naive_s': '朴素 s',
+    'naive_how': '朴素耗时的来源',
+    'speedup': '加速比',
+    'op_type': '算子类型',
+    'calls_per_step': '每步调用次数',
+    'mean_ms': '平均 ms',
+    'total_ms': '总计 ms',
+    'implementation': '实现',
+    'propagation': '传播方向',
+    'functional step':
+        '函数式训练步',
+    '@jit functional step':
+        '@jit 函数式训练步',
+    '{mode}, {style}{jit}':
+        '{mode}，{style}{jit}',
+    'no fixes':
+        '不加修正',
+    'both fixes':
+        '两项修正',
+    'both + MS_DEV_JIT_PIPELINE=0':
+        '两项修正 + MS_DEV_JIT_PIPELINE=0',
+    'relu+pool 1':
+        'ReLU+池化 1',
+    'relu+pool 2':
+        'ReLU+池化 2',
+    'no ISA cap':
+        '不限制指令集',
+    'pipeline alone, {n} worker(s)':
+        '仅流水线，{n} 个工作线程',
+    '{n} worker(s)':
+        '{n} 个工作线程',
+    'training step, in-memory batches':
+        '训练步，内存中的批',
+    'training step fed by the pipeline':
+        '训练步，由流水线供数',
+    'Model.train, sink mode on':
+        'Model.train，开启数据下沉',
+    'Model.train, sink mode off':
+        'Model.train，关闭数据下沉',
+    'in-memory batches':
+        '内存中的批',
+    '{label}, {input}':
+        '{label}，{input}',
+    'data pipeline':
+        '数据处理流水线',
+    'batch {n}':
+        '批大小 {n}',
+    'a new shape every few calls':
+        '每隔几次调用换一种形状',
+    'dynamic batch dim (set_inputs / jit dynamic=1)':
+        '动态批维度（set_inputs / jit dynamic=1）',
+    'one shape (drop_remainder / padding)':
+        '单一形状（drop_remainder / 填充）',
+    'sink off':
+        '关闭下沉',
+    'sink on, sink_size {size}':
+        '开启下沉，sink_size {size}',
+    'estimated: best time x (best / naive step rate)':
+        '估算：最佳时间 ×（最佳 / 朴素单步速率）',
+    'not reached':
+        '未达到',
+    # ---- the experiments' titles (course_utils/bench/experiments/__init__.py)
+    'PyNative vs GRAPH_MODE vs @jit (functional and on a Cell), jit_level O0 vs O1':
+        'PyNative、GRAPH_MODE 与 @jit（函数式训练步和 Cell）对比，jit_level O0 与 O1 对比',
+    'Functional step vs TrainOneStepCell vs Model.train (the source\'s "15% faster" claim)':
+        '函数式训练步、TrainOneStepCell 与 Model.train 对比（原文“快 15%”的说法）',
+    'Samples/s and time per epoch against the batch size':
+        '样本/秒和每个轮次的耗时随批大小的变化',
+    'The two CPU traps: every combination of the two fixes, each in its own process':
+        '两个 CPU 陷阱：两项修正的每种组合，各在独立的进程中运行',
+    'Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap':
+        '找出 oneDNN 陷阱：逐层计时和 ONEDNN_VERBOSE，限制与不限制指令集',
+    "The input pipeline's own rate vs the step rate; dataset sink mode":
+        '输入流水线自身的速率与训练步速率对比；数据下沉模式',
+    'auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps':
+        'auto_mixed_precision O0-O3：训练相同步数后的步/秒和准确率',
+    'Recompilation on every new batch shape, measured, and two fixes':
+        '每遇到新的批形状就重新编译：实测，以及两种解决办法',
+    'Training time to 98.5% / 99.0% test accuracy: best CPU settings vs naive defaults':
+        '达到 98.5% / 99.0% 测试准确率所需的训练时间：CPU 最佳设置与朴素默认设置对比',
+    'Model.train with dataset sink mode off and on, several sink sizes':
+        'Model.train 关闭与开启数据下沉模式，多种下沉大小',
+    'AMP O2/O3 with a fixed loss scale (TrainOneStepWithLossScaleCell) vs O0':
+        '使用固定损失缩放（TrainOneStepWithLossScaleCell）的 AMP O2/O3 与 O0 对比',
+    'jit_level O0 vs O1 for the functional step and the Cell, vs GRAPH_MODE':
+        '函数式训练步和 Cell 的 jit_level O0 与 O1 对比，并与 GRAPH_MODE 对比',
 }

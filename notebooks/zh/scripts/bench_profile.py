@@ -1,11 +1,11 @@
-"""Profile LeNet-5's GRAPH_MODE training step with MindSpore's profiler, in THIS process.
+"""在“本”进程中，用 MindSpore 的性能分析工具分析 LeNet-5 在静态图模式下的训练步。
 
     python scripts/bench_profile.py --out runs/05_profile/avx2
-    ONEDNN_VERBOSE=1 python scripts/bench_profile.py --out DIR     # oneDNN also prints one line per primitive
+    ONEDNN_VERBOSE=1 python scripts/bench_profile.py --out DIR     # oneDNN 还会为每个原语打印一行
 
-The profile lands in DIR/<host>_<pid>_<time>_ascend_ms/ (per-operator CSV tables under FRAMEWORK/,
-a timeline in ASCEND_PROFILER_OUTPUT/trace_view.json). The schedule skips the compiling first call,
-warms up, then records --active steps.
+性能分析数据写入 DIR/<host>_<pid>_<time>_ascend_ms/（FRAMEWORK/ 下是按算子统计的 CSV 表，
+ASCEND_PROFILER_OUTPUT/trace_view.json 是时间线）。调度（schedule）跳过会编译的首次调用，
+先预热，再记录 --active 个步。
 """
 
 import argparse
@@ -13,23 +13,23 @@ import argparse
 from course_utils import runtime
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-parser.add_argument("--out", required=True, help="folder for the profile")
-parser.add_argument("--active", type=int, default=5, help="steps recorded")
+parser.add_argument("--out", required=True, help="存放性能分析数据的文件夹")
+parser.add_argument("--active", type=int, default=5, help="记录的步数")
 args = parser.parse_args()
 
-runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # env as launched
+runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # 环境按启动时的原样
 
 from mindspore.profiler import ProfilerActivity, profile, schedule, tensorboard_trace_handler
 
 from course_utils import bench
 
 step = bench.cycle(bench.build_step("graph/cell", *bench.lenet_setup()), bench.mnist_batches(64, count=4))
-bench.force(step())                     # the first call compiles: before the profiler starts
+bench.force(step())                     # 首次调用会编译：放在性能分析开始之前
 
 plan = schedule(wait=0, warmup=1, active=args.active, repeat=1)
 with profile(activities=[ProfilerActivity.CPU], schedule=plan,
              on_trace_ready=tensorboard_trace_handler(args.out)) as prof:
     for _ in range(1 + args.active):
-        bench.force(step())             # completion inside the profiled step
-        prof.step()                     # tell the schedule a step ended
-print("profile written under", args.out)
+        bench.force(step())             # 在被分析的步之内等待计算完成
+        prof.step()                     # 告诉调度：一步结束了
+print("性能分析数据已写入", args.out)

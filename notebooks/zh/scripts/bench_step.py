@@ -1,12 +1,11 @@
-"""Time LeNet-5 training steps in THIS process, with the environment it was started with.
+"""在“本”进程中、以启动时的环境为 LeNet-5 的训练步计时。
 
-The performance lab (notebook 07) launches it once per environment, because the variables it
-compares (ONEDNN_MAX_CPU_ISA, MS_DEV_HOST_BLOCKING_RUN, MS_DEV_JIT_PIPELINE, thread settings) are
-read only when MindSpore loads:
+性能实验室（第 07 课）为每种环境各启动它一次，因为它所比较的变量（ONEDNN_MAX_CPU_ISA、
+MS_DEV_HOST_BLOCKING_RUN、MS_DEV_JIT_PIPELINE、线程设置）只在 MindSpore 加载时读取：
 
     ONEDNN_MAX_CPU_ISA=AVX2 python scripts/bench_step.py --specs graph/cell pynative/cell --json out.json
 
-It prints a table and writes the rows (one per configuration) as JSON.
+它打印一张表，并把各行（每种配置一行）写成 JSON。
 """
 
 import argparse
@@ -17,17 +16,17 @@ from course_utils import bench, runtime
 from course_utils.fileio import atomic_write
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-parser.add_argument("--specs", nargs="+", default=["graph/cell"], help="e.g. graph/cell pynative/jit:O1")
-parser.add_argument("--steps", type=int, default=10, help="steps per timed repeat")
-parser.add_argument("--repeats", type=int, default=3, help="timed repeats, alternating between configurations")
+parser.add_argument("--specs", nargs="+", default=["graph/cell"], help="例如 graph/cell pynative/jit:O1")
+parser.add_argument("--steps", type=int, default=10, help="每次计时重复的步数")
+parser.add_argument("--repeats", type=int, default=3, help="计时重复的次数，各配置交替进行")
 parser.add_argument("--batch-size", type=int, default=64)
-parser.add_argument("--json", help="write the rows here")
+parser.add_argument("--json", help="把各行写入这个文件")
 args = parser.parse_args()
 
-# cpu_fixes=False: take the environment exactly as given (the launcher decides which fixes are on).
+# cpu_fixes=False：完全按给定的环境运行（由启动者决定打开哪些修正）。
 runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)
 
-configs = bench.step_configs(args.specs, batch_size=args.batch_size)   # a fresh LeNet-5 step per spec
+configs = bench.step_configs(args.specs, batch_size=args.batch_size)   # 每种配置一个全新的 LeNet-5 训练步
 timings = bench.compare(configs, steps=args.steps, repeats=args.repeats)
 env = {k: os.environ.get(k, "") for k in bench.LOAD_TIME_VARS if k.startswith(("ONEDNN", "MS_DEV"))}
 rows = bench.timing_rows(timings, env=env)

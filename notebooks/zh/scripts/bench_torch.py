@@ -1,16 +1,16 @@
-"""The gap to PyTorch: notebook 05's LeNet-5 step in MindSpore and in PyTorch eager, timed in ONE process in
-alternation (so a busy machine slows both alike and their ratio still means something).
+"""与 PyTorch 的差距：第 05 课的 LeNet-5 训练步分别用 MindSpore 和 PyTorch eager 运行，在“同一个”进程中
+交替计时（这样机器繁忙时两者受到同样的拖累，它们的比值仍然有意义）。
 
     python scripts/bench_torch.py --json runs/07_performance_lab/torch.json
-    python scripts/bench_torch.py --profile          # also: per-operator times from both frameworks' profilers
-    python scripts/bench_torch.py --recipe 4         # instead: notebook 05's whole recipe, trained end to end
+    python scripts/bench_torch.py --profile          # 另外：两个框架各自的性能分析工具给出的每个算子的耗时
+    python scripts/bench_torch.py --recipe 4         # 改为：把第 05 课的完整训练方案从头到尾训练一遍
 
-Both steps: LeNet-5, Adam (lr 2e-3), batch 64, the same in-memory MNIST batches, loss read back (forced)
-every step. With ``--recipe N`` it trains notebook 05's recipe instead (N epochs, Adam 2e-3 with warm-up +
-cosine, batch 64) three times, one after the other: MindSpore as notebook 05 runs it (``fit`` on the
-``mnist_dataset`` pipeline), MindSpore fed in-memory batches, and PyTorch fed the same in-memory batches.
-PyTorch is not a course dependency: without it the script says so and exits with code 3.
-MindSpore runs with the environment it was started with (the lab launches it with the course's CPU fixes).
+两个训练步：LeNet-5、Adam（lr 2e-3）、批大小 64、内存中同样的 MNIST 批，每一步都读回损失值（强制完成）。
+使用 ``--recipe N`` 时，它改为把第 05 课的训练方案（N 个轮次，Adam 2e-3，带预热和余弦退火，批大小 64）
+依次训练三遍：按第 05 课的方式运行的 MindSpore（在 ``mnist_dataset`` 流水线上调用 ``fit``）、
+用内存中的批供数的 MindSpore，以及用同样的内存中的批供数的 PyTorch。
+PyTorch 不是课程的依赖：没有安装它时，脚本会说明这一点，并以退出码 3 结束。
+MindSpore 以启动时的环境运行（实验室启动它时带上课程的 CPU 修正）。
 """
 
 import argparse
@@ -24,25 +24,25 @@ import time
 from course_utils import runtime
 
 parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-parser.add_argument("--specs", nargs="+", default=["graph/cell"], help="MindSpore configurations to time")
+parser.add_argument("--specs", nargs="+", default=["graph/cell"], help="要计时的 MindSpore 配置")
 parser.add_argument("--steps", type=int, default=20)
 parser.add_argument("--repeats", type=int, default=5)
 parser.add_argument("--batch-size", type=int, default=64)
-parser.add_argument("--profile", action="store_true", help="also per-operator times (kernel time vs step time)")
+parser.add_argument("--profile", action="store_true", help="另外给出每个算子的耗时（算子耗时与单步耗时对比）")
 parser.add_argument("--dispatch-threads", type=int, help="mindspore.runtime.dispatch_threads_num(N)")
 parser.add_argument("--affinity", action="store_true", help="mindspore.runtime.set_cpu_affinity(True)")
-parser.add_argument("--torch-threads", type=int, help="torch.set_num_threads(N) (default: PyTorch's choice)")
-parser.add_argument("--recipe", type=int, metavar="EPOCHS", help="train notebook 05's recipe for EPOCHS instead")
-parser.add_argument("--json", help="write the rows here")
+parser.add_argument("--torch-threads", type=int, help="torch.set_num_threads(N)（默认：由 PyTorch 决定）")
+parser.add_argument("--recipe", type=int, metavar="EPOCHS", help="改为按第 05 课的训练方案训练 EPOCHS 个轮次")
+parser.add_argument("--json", help="把各行写入这个文件")
 args = parser.parse_args()
 
 try:
     import torch
 except ImportError as exc:
-    print(f"PyTorch is not installed ({exc}); the comparison is optional: pip install torch to run it.")
+    print(f"没有安装 PyTorch（{exc}）；这项比较是可选的，用下面的命令安装后即可运行：\n    pip install torch")
     sys.exit(3)
 
-runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # env as launched
+runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # 环境按启动时的原样
 
 import mindspore as ms
 import numpy as np
@@ -60,7 +60,7 @@ if args.affinity:
 
 
 class TorchLeNet5(torch.nn.Module):
-    """course_utils.models.LeNet5, layer for layer."""
+    """与 course_utils.models.LeNet5 逐层相同。"""
 
     def __init__(self):
         super().__init__()
@@ -80,15 +80,15 @@ loss_fn = torch.nn.CrossEntropyLoss()
 
 
 def train_recipe(epochs: int, batch_size: int) -> list:
-    """Notebook 05's recipe in three runs; one row each: training seconds, steps/s, test accuracy."""
+    """第 05 课的训练方案，运行三遍；每遍一行：训练秒数、步/秒、测试准确率。"""
     images, labels = data.load_mnist_arrays("train")
     x_all, y_all = data.normalize_images(images), labels.astype(np.int32)
     test_images, test_y = data.load_mnist_arrays("test")
     test_x = data.normalize_images(test_images)
     per_epoch = len(x_all) // batch_size
-    lr = warmup_cosine_lr(2e-3, epochs * per_epoch, warmup_steps=epochs * per_epoch // 20)   # as notebook 05
+    lr = warmup_cosine_lr(2e-3, epochs * per_epoch, warmup_steps=epochs * per_epoch // 20)   # 与第 05 课相同
 
-    def order(epoch):   # every run sees the same shuffled batches in the same order
+    def order(epoch):   # 每次运行都以相同的顺序看到相同的混洗后的批
         return np.random.default_rng(42 + epoch).permutation(len(x_all))[:per_epoch * batch_size] \
             .reshape(per_epoch, batch_size)
 
@@ -109,7 +109,7 @@ def train_recipe(epochs: int, batch_size: int) -> list:
     def pytorch_run() -> tuple:
         torch.manual_seed(42)
         net = TorchLeNet5()
-        opt = torch.optim.Adam(net.parameters(), lr=1.0)   # x lr[step], the same per-step schedule
+        opt = torch.optim.Adam(net.parameters(), lr=1.0)   # 乘以 lr[step]：相同的逐步学习率调度
         schedule = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: lr[min(s, len(lr) - 1)])
         x, y, seconds = torch.from_numpy(x_all), torch.from_numpy(y_all).long(), 0.0
         for epoch in range(epochs):
@@ -127,9 +127,9 @@ def train_recipe(epochs: int, batch_size: int) -> list:
         return seconds, float((predicted == test_y).mean())
 
     rows = []
-    for name, run in (("MindSpore, notebook 05 (mnist_dataset)", lambda: mindspore_run(False)),
-                      ("MindSpore, in-memory batches", lambda: mindspore_run(True)),
-                      ("PyTorch eager, in-memory batches", pytorch_run)):
+    for name, run in (("MindSpore，第 05 课的方式（mnist_dataset）", lambda: mindspore_run(False)),
+                      ("MindSpore，内存中的批", lambda: mindspore_run(True)),
+                      ("PyTorch eager，内存中的批", pytorch_run)):
         load_before = os.getloadavg()[0]
         seconds, accuracy = run()
         rows.append({"config": name, "train_s": seconds, "steps_per_s": epochs * per_epoch / seconds,
@@ -143,8 +143,8 @@ if args.recipe:
     rows = train_recipe(args.recipe, args.batch_size)
     print(bench.header())
     print(bench.format_rows(rows, ["config", "train_s", "steps_per_s", "accuracy", "x_pytorch", "load"],
-                            {"train_s": "training s", "steps_per_s": "steps/s", "accuracy": "test accuracy",
-                             "x_pytorch": "time x PyTorch", "load": "1-min load"}))
+                            {"train_s": "训练 s", "steps_per_s": "steps/s", "accuracy": "测试准确率",
+                             "x_pytorch": "耗时是 PyTorch 的倍数", "load": "1 分钟平均负载"}))
     if args.json:
         atomic_write(args.json, json.dumps(rows, default=str))
     sys.exit(0)
@@ -162,7 +162,7 @@ def torch_step(x, y):
     loss = loss_fn(net(x), y)
     loss.backward()
     opt.step()
-    return loss.item()            # the value, as MindSpore's steps are forced with .asnumpy()
+    return loss.item()            # 取出数值，就像 MindSpore 的训练步用 .asnumpy() 强制完成一样
 
 
 configs = {}
@@ -176,13 +176,13 @@ configs["PyTorch eager"] = bench.cycle(torch_step, torch_batches)
 timings = bench.compare(configs, steps=args.steps, repeats=args.repeats)
 rows = bench.timing_rows(timings, torch_threads=torch.get_num_threads(), torch_version=torch.__version__)
 
-if args.profile:   # kernel (operator) time per step from each framework's own profiler
+if args.profile:   # 每步的算子（kernel）耗时，取自各框架自己的性能分析工具
     from mindspore.profiler import ProfilerActivity, profile, schedule, tensorboard_trace_handler
     from torch.profiler import profile as torch_profile
 
     from course_utils.bench import profile as msprof
 
-    out = tempfile.mkdtemp(prefix="bench_torch_profile_")   # only its tables are read back
+    out = tempfile.mkdtemp(prefix="bench_torch_profile_")   # 只读回其中的表格
     for row in rows:
         n = 10
         if row["config"].startswith("MindSpore"):
@@ -205,7 +205,7 @@ if args.profile:   # kernel (operator) time per step from each framework's own p
             row["kernel_ms_per_step"] = sum(e.self_cpu_time_total for e in ops) / 1e3 / n
             top = sorted(ops, key=lambda e: -e.self_cpu_time_total)[:5]
             row["top_ops"] = [(e.key, round(e.self_cpu_time_total / 1e3 / n, 3)) for e in top]
-        # operator time is CPU time summed over the threads the operators ran on, so it can exceed the step
+        # 算子耗时是算子所在各线程的 CPU 时间之和，因此可能超过单步耗时
         row["overhead_ms_per_step"] = row["median_step_ms"] - row["kernel_ms_per_step"]
     shutil.rmtree(out, ignore_errors=True)
 
@@ -214,8 +214,8 @@ print(bench.format_table(timings, baseline="PyTorch eager"))
 for row in rows:
     if "kernel_ms_per_step" in row:
         rest = row["overhead_ms_per_step"]
-        print(f"{row['config']:24s} step {row['median_step_ms']:.2f} ms; operators {row['kernel_ms_per_step']:.2f} ms "
-              + (f"(+ {rest:.2f} ms outside them)" if rest >= 0 else "(CPU time on several threads at once)")
-              + f"; top: {row['top_ops']}")
+        print(f"{row['config']:24s} 单步 {row['median_step_ms']:.2f} ms；算子 {row['kernel_ms_per_step']:.2f} ms "
+              + (f"（另有 {rest:.2f} ms 在算子之外）" if rest >= 0 else "（多个线程同时消耗的 CPU 时间）")
+              + f"；最耗时：{row['top_ops']}")
 if args.json:
     atomic_write(args.json, json.dumps(rows, default=str))
