@@ -11,7 +11,7 @@ from ..harness import Config, compare, cycle, force
 from ..params import AmpParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import compared, setup_worker
+from .common import beyond_spread, compared, setup_worker
 
 
 def amp_step(spec, level: str, loss_scale=None):
@@ -66,7 +66,10 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
                     low=low["label"], compared=compared(low, base), acc=100 * low["accuracy"],
                     base_acc=100 * base["accuracy"], steps=low["trained_steps"])
                  + (tr(" ({drop:.1f} points lower: check accuracy, not only speed)", drop=drop) if drop > 1 else ""))
-    text += tr("; the fastest level here was {level}.", level=fastest["config"])
+    if fastest is base or not beyond_spread(fastest, base):   # the lab's rule: within the spread is a tie
+        text += tr("; no level ran measurably faster than O0 here (a tie within the repeat-to-repeat spread).")
+    else:
+        text += tr("; the fastest level here was {level}.", level=fastest["config"])
     metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows}
     return Result("amp", rows, ["label", "wrapper", "first_call_s", "steps_per_s", "vs_O0", "accuracy", "final_loss"],
                   text, metrics)
