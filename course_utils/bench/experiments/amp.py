@@ -66,7 +66,9 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
                     low=low["label"], compared=compared(low, base), acc=100 * low["accuracy"],
                     base_acc=100 * base["accuracy"], steps=low["trained_steps"])
                  + (tr(" ({drop:.1f} points lower: check accuracy, not only speed)", drop=drop) if drop > 1 else ""))
-    if fastest is base or not beyond_spread(fastest, base):   # the lab's rule: within the spread is a tie
+    if fastest["config"] == base["config"]:
+        text += tr("; O0 itself was the fastest level here.")
+    elif not beyond_spread(fastest, base):   # the lab's rule: within the spread is a tie
         text += tr("; no level ran measurably faster than O0 here (a tie within the repeat-to-repeat spread).")
     else:
         text += tr("; the fastest level here was {level}.", level=fastest["config"])

@@ -211,6 +211,8 @@ MESSAGES = {
         '（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
     '; the fastest level here was {level}.':
         '；这里最快的级别是 {level}。',
+    '; O0 itself was the fastest level here.':
+        '；这里最快的就是 O0 本身。',
     '; no level ran measurably faster than O0 here (a tie within the repeat-to-repeat spread).':
         '；这里没有哪个级别明显快于 O0（差别在各次重复的波动范围之内，算作打平）。',
     '{shapes} batch shapes cost {compiles} compilations ({compile_s:.1f} s of {total_s:.1f} s in {calls} calls); a '
