@@ -34,7 +34,7 @@ def _info(**changes) -> RuntimeInfo:
 def test_setup_summary_in_chinese(zh):
     text = _info(notes=["n"]).summary()
     assert text.splitlines()[0] == ("MindSpore 2.10.0 | 设备 CPU | GRAPH_MODE | 随机种子 42 | "
-                                    "CPU 修正：MS_DEV_HOST_BLOCKING_RUN=1")
+                                    "CPU 优化设置：MS_DEV_HOST_BLOCKING_RUN=1")
     assert text.splitlines()[1] == "  注意：n"
     assert "未设置随机种子" in _info(seed=None).summary()
 
