@@ -409,7 +409,7 @@ MESSAGES = {
     "target {target:.3f}": "目标 {target:.3f}",
     "{label}: {accuracy:.4f}": "{label}：{accuracy:.4f}",
     "global batch\n({n} images)": "全局批\n（{n} 张图像）",
-    "msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)": "msrun Scheduler（127.0.0.1:端口）\n（只在启动时介绍各进程）",
+    "msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)": "msrun Scheduler（127.0.0.1:端口）\n（只在启动阶段负责组网）",
     "shard {r}\n{n} images": "分片 {r}\n{n} 张图像",
     "worker {r} (rank {r})\nfull replica of the model\nforward + backward on shard {r}\n-> gradient g{r}":
         "worker {r}（rank {r}）\n完整的模型副本\n在分片 {r} 上正向计算 + 反向传播\n-> 梯度 g{r}",
