@@ -76,7 +76,7 @@ MESSAGES = {
     ' (A float: the pooled side lengths were not rounded down.)':
         '（得到了浮点数：池化后的边长没有向下取整。）',
     'flatten_size({size}): expected {expected} (16 channels x {side} x {side}), got {got!r}.{hint}':
-        'flatten_size({size})：期望 {expected}（16 个通道 x {side} x {side}），实际得到 {got!r}。{hint}',
+        'flatten_size({size})：期望 {expected}（16 个通道 × {side} × {side}），实际得到 {got!r}。{hint}',
     '`LeNet5BN` should be a class derived from nn.Cell, got {got}.':
         '`LeNet5BN` 应当是一个继承自 nn.Cell 的类，实际得到的是 {got}。',
     'LeNet5BN(num_classes=10, dropout=0.3) failed: {error}.':
