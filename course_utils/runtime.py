@@ -657,3 +657,30 @@ def machine_header(env: bool = True) -> str:
         parts.append(tr("env: {variables}", variables=", ".join(f"{k}={v}" for k, v in fixes.items()))
                      if fixes else tr("env: no CPU fixes"))
     return " | ".join(parts)
+
+
+# the parts of a machine_header() (or bench header()) written in English, and how each is re-rendered
+_HEADER_PARTS = (
+    (r"(?P<n>\d+) CPUs", "{n} CPUs"),
+    (r"device (?P<device>[^,|]+), (?P<mode>\S+)", "device {device}, {mode}"),
+    (r"env: no CPU fixes", "env: no CPU fixes"),
+    (r"env: (?P<variables>.+)", "env: {variables}"),
+    (r"load (?P<values>[\d., ]+)", "load {values}"),
+    (r"MindSpore not installed", "MindSpore not installed"),
+)
+
+
+def localize_header(text: str) -> str:
+    """A header line stored by an English run (``machine_header()``, ``bench.header()``, say in a results
+    JSON) in the course's language: its known parts translated, names, versions and values kept."""
+    import re
+
+    parts = []
+    for part in str(text).split(" | "):
+        for pattern, message in _HEADER_PARTS:
+            m = re.fullmatch(pattern, part)
+            if m:
+                part = tr(message, **m.groupdict())
+                break
+        parts.append(part)
+    return " | ".join(parts)

@@ -49,6 +49,8 @@ REFERENCE = ROOT / "notebooks" / "scripts" / "capstone_reference.py"
 SKELETON = ROOT / "notebooks" / "scripts" / "capstone_skeleton.py"
 CHECKPOINT, LOG, MODEL = "checkpoint.ckpt", "log.jsonl", "model.mindir"
 LOG_KEYS = ("epoch", "global_step", "train_loss", "test_accuracy")
+# a printed line that mentions the epoch: "epoch 1/3 ..." (English) or "第 1/3 轮 ..." (the Chinese scripts)
+EPOCH_LINE = r"\bepoch\b|轮"
 #: q3: this test accuracy on the first SMALL_TEST test images after SMALL_RUN
 TARGET_ACCURACY = 0.93
 SMALL_TEST = 2000
@@ -279,7 +281,7 @@ class RunsLogsCheckpoints(_ScriptExercise):
         if _epochs(records) != [1, 2]:
             raise Incorrect(tr("`{command}` (2 epochs) logged the epochs {epochs}, expected [1, 2].",
                                command=run.shown, epochs=_epochs(records)))
-        printed = [ln for ln in run.stdout.splitlines() if re.search(r"\bepoch\b", ln, re.I)]
+        printed = [ln for ln in run.stdout.splitlines() if re.search(EPOCH_LINE, ln, re.I)]
         if len(printed) < 2:
             raise Incorrect(tr("`{command}` printed {n} line(s) mentioning the epoch; expected one per epoch. Its "
                                "output: {output}", command=run.shown, n=len(printed),

@@ -35,7 +35,7 @@ def test_q1_correct_and_not_attempted(zh):
 
 
 @pytest.mark.parametrize("answer, fragments", [
-    (lambda s: 400, ["期望 256（16 个通道 x 4 x 4）", "实际得到 400", "32x32 输入的尺寸"]),
+    (lambda s: 400, ["期望 256（16 个通道 × 4 × 4）", "实际得到 400", "32×32 输入的尺寸"]),
     (lambda s: ((s - 4) // 2 - 4) // 2 * (((s - 4) // 2 - 4) // 2), ["实际得到 16", "单个通道的尺寸"]),
     (lambda s: 16 * (((s - 5) // 2 - 5) // 2) ** 2, ["减少 5 而不是 4"]),
     (lambda s: 16 * (s // 4) ** 2, ["带填充的卷积"]),
@@ -113,7 +113,7 @@ def test_q3_returns_something_else(zh):
 # ---- hints and solutions ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("exercise, fragment", [
-    (nb05.q1, "步长为 2 的 2x2 最大池化把边长减半并向下取整"),
+    (nb05.q1, "步长为 2 的 2×2 最大池化把边长减半并向下取整"),
     (nb05.q2, "num_features = 卷积的输出通道数"),
     (nb05.q3, "不要对各批的准确率求平均"),
 ])
@@ -124,8 +124,8 @@ def test_hints_in_chinese(zh, capsys, exercise, fragment):
 
 
 @pytest.mark.parametrize("exercise, fragment", [
-    (nb05.q1, "# 两次（valid 5x5 卷积，2x2 池化）"),
-    (nb05.q2, "# 28x28 的输入对应 256 个特征"),
+    (nb05.q1, "# 两次（valid 5×5 卷积，2×2 池化）"),
+    (nb05.q2, "# 28×28 的输入对应 256 个特征"),
     (nb05.q3, "def evaluate_accuracy(network, images, labels, batch_size=4):"),  # no comments: code as is
 ])
 def test_solutions_in_chinese(zh, capsys, exercise, fragment):

@@ -34,9 +34,28 @@ def _info(**changes) -> RuntimeInfo:
 def test_setup_summary_in_chinese(zh):
     text = _info(notes=["n"]).summary()
     assert text.splitlines()[0] == ("MindSpore 2.10.0 | 设备 CPU | GRAPH_MODE | 随机种子 42 | "
-                                    "CPU 修正：MS_DEV_HOST_BLOCKING_RUN=1")
+                                    "CPU 优化设置：MS_DEV_HOST_BLOCKING_RUN=1")
     assert text.splitlines()[1] == "  注意：n"
     assert "未设置随机种子" in _info(seed=None).summary()
+
+
+STORED_HEADER = ("MindSpore 2.10.0 | x86_64 | 2 CPUs | Python 3.11.7 | NumPy 1.26.4 | device CPU, GRAPH_MODE | "
+                 "env: MS_DEV_HOST_BLOCKING_RUN=1 | load 1.9, 3.6, 3.1 | 2026-12-02 07:38")
+
+
+def test_a_stored_english_header_shown_in_chinese(zh):
+    from course_utils.runtime import localize_header
+
+    assert localize_header(STORED_HEADER) == (
+        "MindSpore 2.10.0 | x86_64 | 2 个 CPU | Python 3.11.7 | NumPy 1.26.4 | 设备 CPU，GRAPH_MODE | "
+        "环境变量：MS_DEV_HOST_BLOCKING_RUN=1 | 平均负载 1.9, 3.6, 3.1 | 2026-12-02 07:38")
+    assert localize_header("x86_64 | 4 CPUs | env: no CPU fixes").endswith("| 环境变量：未启用 CPU 优化设置")
+
+
+def test_a_stored_header_unchanged_in_english():
+    from course_utils.runtime import localize_header
+
+    assert localize_header(STORED_HEADER) == STORED_HEADER
 
 
 def test_setup_summary_in_english_unchanged():

@@ -1,6 +1,7 @@
 """The Chinese edition's scripts (course_utils/i18n/scripts.py): notebooks/zh/scripts/ is built from
 notebooks/scripts/ and i18n/zh/scripts.md, the same code with Chinese comments and strings, and in step."""
 
+import re
 import shutil
 
 import pytest
@@ -131,7 +132,9 @@ def test_what_the_lessons_and_checks_rely_on_survives_the_translation():
     assert blanks_left(chinese) == blanks_left(english) == [str(n) for n in range(1, 11)]
     # nb09 counts the printed lines that mention the epoch
     reference = (zh / "capstone_reference.py").read_text(encoding="utf-8")
-    assert 'print(f"epoch {epoch + 1}/{args.epochs}  损失' in reference
+    assert 'print(f"第 {epoch + 1}/{args.epochs} 轮  损失' in reference
+    from course_utils.exercises.nb09 import EPOCH_LINE
+    assert re.search(EPOCH_LINE, "第 1/3 轮  损失 0.8548") and re.search(EPOCH_LINE, "epoch 1/3  loss 0.8548", re.I)
 
 
 def test_a_copied_tree_builds_the_same_scripts(tmp_path, monkeypatch):

@@ -34,7 +34,7 @@ MESSAGES = {
     "seed {seed}": "随机种子 {seed}",
     "no seed": "未设置随机种子",
     "none": "无",
-    "CPU fixes: {fixes}": "CPU 修正：{fixes}",
+    "CPU fixes: {fixes}": "CPU 优化设置：{fixes}",
     "exact numerics: {settings}": "确定性计算：{settings}",
     "  note: {note}": "  注意：{note}",
     "AVX-512 CPU: oneDNN's AVX-512 convolution path is far slower for MindSpore's layouts":
@@ -61,7 +61,7 @@ MESSAGES = {
     "Unknown mode {mode}: use 'graph' (GRAPH_MODE) or 'pynative' (PYNATIVE_MODE).":
         "未知模式 {mode}：请使用 'graph'（GRAPH_MODE）或 'pynative'（PYNATIVE_MODE）。",
     "{name} not set (CPU fixes turned off); would set {value}: {reason}":
-        "未设置 {name}（CPU 修正已关闭）；本应设为 {value}：{reason}",
+        "未设置 {name}（CPU 优化设置已关闭）；本应设为 {value}：{reason}",
     "{name}={value} recommended ({reason}) but MindSpore was imported before "
     "setup(): restart the kernel and call setup() first":
         "建议设置 {name}={value}（{reason}），但 MindSpore 在 setup() 之前就已导入："
@@ -410,7 +410,7 @@ MESSAGES = {
     "target {target:.3f}": "目标 {target:.3f}",
     "{label}: {accuracy:.4f}": "{label}：{accuracy:.4f}",
     "global batch\n({n} images)": "全局批\n（{n} 张图像）",
-    "msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)": "msrun Scheduler（127.0.0.1:端口）\n（只在启动时介绍各进程）",
+    "msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)": "msrun Scheduler（127.0.0.1:端口）\n（只在启动阶段负责组网）",
     "shard {r}\n{n} images": "分片 {r}\n{n} 张图像",
     "worker {r} (rank {r})\nfull replica of the model\nforward + backward on shard {r}\n-> gradient g{r}":
         "worker {r}（rank {r}）\n完整的模型副本\n在分片 {r} 上正向计算 + 反向传播\n-> 梯度 g{r}",
@@ -427,7 +427,7 @@ MESSAGES = {
     "MindSpore not installed": "未安装 MindSpore",
     "device {device}, {mode}": "设备 {device}，{mode}",
     "env: {variables}": "环境变量：{variables}",
-    "env: no CPU fixes": "环境变量：未设置 CPU 修正",
+    "env: no CPU fixes": "环境变量：未启用 CPU 优化设置",
     "load {values}": "平均负载 {values}",
 
     # the reprs lessons show: EvalResult, History, EarlyStopper, FitResult (class and argument names stay)

@@ -15,8 +15,8 @@ MESSAGES = {
      'positions where the whole kernel fits: s -> s - 5 + 1. A 2x2 max-pool with stride 2 halves it, rounding down: '
      's -> s // 2. Do conv, pool, conv, pool, then multiply by the 16 channels of the second convolution: 16 * s * '
      's.'):
-        ('跟踪边长 s 经过四个使其缩小的层。valid 模式的 5x5 卷积只保留卷积核能完整放下的位置：s -> s - 5 + 1。'
-         '步长为 2 的 2x2 最大池化把边长减半并向下取整：s -> s // 2。依次做卷积、池化、卷积、池化，'
+        ('跟踪边长 s 经过四个使其缩小的层。valid 模式的 5×5 卷积只保留卷积核能完整放下的位置：s -> s - 5 + 1。'
+         '步长为 2 的 2×2 最大池化把边长减半并向下取整：s -> s // 2。依次做卷积、池化、卷积、池化，'
          '再乘以第二个卷积的 16 个通道：16 * s * s。'),
     ('Start from the LeNet5 of this notebook. In __init__ add self.bn1 = nn.BatchNorm2d(6) and self.bn2 = '
      "nn.BatchNorm2d(16) (num_features = the convolution's output channels) and self.dropout = "
@@ -39,7 +39,7 @@ MESSAGES = {
     ('def flatten_size(image_size):\n    side = image_size\n    for _ in range(2):                 # (valid 5x5 '
      'conv, 2x2 pool) twice\n        side = (side - 5 + 1) // 2\n    return 16 * side * side'):
         ('def flatten_size(image_size):\n    side = image_size\n    for _ in range(2):                 # '
-         '两次（valid 5x5 卷积，2x2 池化）\n        side = (side - 5 + 1) // 2\n    return 16 * side * side'),
+         '两次（valid 5×5 卷积，2×2 池化）\n        side = (side - 5 + 1) // 2\n    return 16 * side * side'),
     ('class LeNet5BN(nn.Cell):\n    def __init__(self, num_classes=10, dropout=0.5):\n        super().__init__()\n  '
      '      self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")\n        self.bn1 = nn.BatchNorm2d(6)\n        '
      'self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")\n        self.bn2 = nn.BatchNorm2d(16)\n        self.relu '
@@ -53,7 +53,7 @@ MESSAGES = {
          'super().__init__()\n        self.conv1 = nn.Conv2d(1, 6, 5, pad_mode="valid")\n        self.bn1 = '
          'nn.BatchNorm2d(6)\n        self.conv2 = nn.Conv2d(6, 16, 5, pad_mode="valid")\n        self.bn2 = '
          'nn.BatchNorm2d(16)\n        self.relu = nn.ReLU()\n        self.pool = nn.MaxPool2d(kernel_size=2, '
-         'stride=2)\n        self.flatten = nn.Flatten()\n        self.fc1 = nn.Dense(16 * 4 * 4, 120)    # 28x28 '
+         'stride=2)\n        self.flatten = nn.Flatten()\n        self.fc1 = nn.Dense(16 * 4 * 4, 120)    # 28×28 '
          '的输入对应 256 个特征\n        self.fc2 = nn.Dense(120, 84)\n        self.dropout = '
          'nn.Dropout(p=dropout)\n        self.fc3 = nn.Dense(84, num_classes)\n\n    def construct(self, x):\n      '
          '  x = self.pool(self.relu(self.bn1(self.conv1(x))))\n        x = '
@@ -66,7 +66,7 @@ MESSAGES = {
     'flatten_size({size}) returned {got!r}, a float; expected the int {expected}.':
         'flatten_size({size}) 返回了 {got!r}，这是一个浮点数；期望的是整数 {expected}。',
     ' (400 is the size for 32x32 inputs.)':
-        '（400 是 32x32 输入的尺寸。）',
+        '（400 是 32×32 输入的尺寸。）',
     ' ({got} is the size of one channel.)':
         '（{got} 是单个通道的尺寸。）',
     ' (That is the size if each convolution removed 5 pixels per side length instead of 4.)':
@@ -76,7 +76,7 @@ MESSAGES = {
     ' (A float: the pooled side lengths were not rounded down.)':
         '（得到了浮点数：池化后的边长没有向下取整。）',
     'flatten_size({size}): expected {expected} (16 channels x {side} x {side}), got {got!r}.{hint}':
-        'flatten_size({size})：期望 {expected}（16 个通道 x {side} x {side}），实际得到 {got!r}。{hint}',
+        'flatten_size({size})：期望 {expected}（16 个通道 × {side} × {side}），实际得到 {got!r}。{hint}',
     '`LeNet5BN` should be a class derived from nn.Cell, got {got}.':
         '`LeNet5BN` 应当是一个继承自 nn.Cell 的类，实际得到的是 {got}。',
     'LeNet5BN(num_classes=10, dropout=0.3) failed: {error}.':
@@ -96,7 +96,7 @@ MESSAGES = {
     "keep LeNet-5's layers: 2 convolutions and 3 Dense layers (found {convs} and {denses}).":
         '请保留 LeNet-5 的各层：2 个卷积层和 3 个 Dense 层（实际找到 {convs} 个和 {denses} 个）。',
     'the first Dense layer should take 16 * 4 * 4 = 256 features for 28x28 inputs, got {got}.':
-        '对于 28x28 的输入，第一个 Dense 层应当接收 16 * 4 * 4 = 256 个特征，实际各 Dense 层的输入特征数为 {got}。',
+        '对于 28×28 的输入，第一个 Dense 层应当接收 16 * 4 * 4 = 256 个特征，实际各 Dense 层的输入特征数为 {got}。',
     'LeNet5BN()(x) for x of shape (4, 1, 28, 28) returned shape {shape}; expected (4, 10).':
         '对形状为 (4, 1, 28, 28) 的 x，LeNet5BN()(x) 返回的形状为 {shape}；期望为 (4, 10)。',
     ('in evaluation mode (net.set_train(False)) two calls of LeNet5BN(dropout=0.3) on the same input differ by up '

@@ -299,7 +299,7 @@ def main(argv=None) -> int:
         record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": float(np.mean(losses)),
                   "test_accuracy": accuracy, "seconds": seconds}
         append_log(log_path, record)
-        print(f"epoch {epoch + 1}/{args.epochs}  损失 {record['train_loss']:.4f}  "
+        print(f"第 {epoch + 1}/{args.epochs} 轮  损失 {record['train_loss']:.4f}  "
               f"测试准确率 {accuracy:.2%}  {seconds:.1f} 秒", flush=True)
 
     export_mindir(net, args.out / MODEL)

@@ -77,7 +77,7 @@ def main(argv=None) -> int:
         sys.exit(tr("train_dp.py is one worker of a distributed job: start it with msrun "
                     "(or course_utils.distributed.launch), which sets MS_ROLE, MS_SCHED_HOST/PORT and RANK_ID."))
 
-    # 安静的日志和 CPU 提速设置必须在 MindSpore 加载之前就位。
+    # 安静的日志和 CPU 优化设置必须在 MindSpore 加载之前就位。
     from course_utils import runtime
     runtime.setup(device=args.device, mode="graph", seed=args.seed, verbose=False, exact=True)
 
