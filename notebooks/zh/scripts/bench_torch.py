@@ -10,7 +10,7 @@
 依次训练三遍：按第 05 课的方式运行的 MindSpore（在 ``mnist_dataset`` 流水线上调用 ``fit``）、
 用内存中的批供数的 MindSpore，以及用同样的内存中的批供数的 PyTorch。
 PyTorch 不是课程的依赖：没有安装它时，脚本会说明这一点，并以退出码 3 结束。
-MindSpore 以启动时的环境运行（实验室启动它时带上课程的 CPU 修正）。
+MindSpore 以启动时的环境运行（实验室启动它时带上课程的 CPU 优化设置）。
 """
 
 import argparse
