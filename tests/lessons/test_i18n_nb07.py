@@ -192,7 +192,7 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
     met, _, _ = trap_results()
     table = met.table()
     assert table.splitlines()[0].split()[:3] == ["情形", "配置", "首次调用"]
-    assert "不加修正" in table and "两项修正" in table and "GRAPH_MODE，TrainOneStepCell" in table
+    assert "不加优化设置" in table and "两项 CPU 优化设置" in table and "GRAPH_MODE，TrainOneStepCell" in table
     assert "no fixes" not in table and "first_call_s" not in table
     found = traps.summarise_find_trap(find_rows(40.0, 4.0), bench.FindTrapParams()).table()
     assert "不限制指令集" in found and "ReLU+池化 1" in found

@@ -166,8 +166,8 @@ MESSAGES = {
     "MindSpore's naive default ({naive}, no fixes) ran at {naive_rate:.1f} steps/s; the fastest configuration with "
     "the course's two fixes ({best}) ran at {best_rate:.1f}, {speedup:.2f}x the naive rate, while the fastest without "
     "the fixes reached {best_no:.1f}":
-        'MindSpore 的朴素默认设置（{naive}，不加修正）为 {naive_rate:.1f} 步/秒；加上本课程的两项修正后，'
-        '最快的配置（{best}）为 {best_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍；不加修正时最快的为 {best_no:.1f} 步/秒',
+        'MindSpore 的朴素默认设置（{naive}，不加优化设置）为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
+        '最快的配置（{best}）为 {best_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍；不加优化设置时最快的为 {best_no:.1f} 步/秒',
     ' (fastest of all: {label}, {case}, {rate:.0f}).':
         '（所有组合中最快的是：{label}，{case}，{rate:.0f}）。',
     '.':
@@ -307,11 +307,11 @@ MESSAGES = {
     '{mode}, {style}{jit}':
         '{mode}，{style}{jit}',
     'no fixes':
-        '不加修正',
+        '不加优化设置',
     'both fixes':
-        '两项修正',
+        '两项 CPU 优化设置',
     'both + MS_DEV_JIT_PIPELINE=0':
-        '两项修正 + MS_DEV_JIT_PIPELINE=0',
+        '两项 CPU 优化设置 + MS_DEV_JIT_PIPELINE=0',
     'relu+pool 1':
         'ReLU+池化 1',
     'relu+pool 2':
@@ -360,7 +360,7 @@ MESSAGES = {
     'Samples/s and time per epoch against the batch size':
         '样本/秒和每个轮次的耗时随批大小的变化',
     'The two CPU traps: every combination of the two fixes, each in its own process':
-        '两个 CPU 陷阱：两项修正的每种组合，各在独立的进程中运行',
+        '两个 CPU 陷阱：两项 CPU 优化设置的每种组合，各在独立的进程中运行',
     'Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap':
         '找出 oneDNN 陷阱：逐层计时和 ONEDNN_VERBOSE，限制与不限制指令集',
     "The input pipeline's own rate vs the step rate; dataset sink mode":
