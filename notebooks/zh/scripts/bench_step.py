@@ -23,7 +23,7 @@ parser.add_argument("--batch-size", type=int, default=64)
 parser.add_argument("--json", help="把各行写入这个文件")
 args = parser.parse_args()
 
-# cpu_fixes=False：完全按给定的环境运行（由启动者决定打开哪些修正）。
+# cpu_fixes=False：完全按给定的环境运行（由启动者决定打开哪些优化设置）。
 runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)
 
 configs = bench.step_configs(args.specs, batch_size=args.batch_size)   # 每种配置一个全新的 LeNet-5 训练步
