@@ -37,6 +37,7 @@ import importlib
 import os
 import platform
 import random
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -673,8 +674,6 @@ _HEADER_PARTS = (
 def localize_header(text: str) -> str:
     """A header line stored by an English run (``machine_header()``, ``bench.header()``, say in a results
     JSON) in the course's language: its known parts translated, names, versions and values kept."""
-    import re
-
     parts = []
     for part in str(text).split(" | "):
         for pattern, message in _HEADER_PARTS:
