@@ -15,6 +15,8 @@ in prose can be checked against a measurement (the tests compare the README tabl
 it). ``--readme`` writes the README's lesson tables from the manifest with the measured times of the
 notebooks it ran (README.zh.md's for the Chinese edition) and each title cell's "Run time: about N s" line
 (运行时间：约 N 秒); run it on a quiet machine, because a loaded machine makes every notebook slower.
+``--readme --stored`` executes nothing: it writes the same title lines and README rows from the run each stored
+notebook records (its ``metadata["course"]["run_seconds"]``), for notebooks re-executed without ``--readme``.
 """
 
 from __future__ import annotations
@@ -74,6 +76,25 @@ def set_title_run_time(nb: nbformat.NotebookNode, seconds: float) -> bool:
     return bool(n)
 
 
+def write_title_time(path: Path, nb: nbformat.NotebookNode, seconds: float) -> None:
+    """Put ``seconds`` on the title cell's run-time line of ``nb`` (stored at ``path``); the Chinese notebook is built
+    from its catalogue, so the measured figure goes there too."""
+    if set_title_run_time(nb, seconds) and nb.metadata.get("language") == "zh":
+        english = path.parent.parent / path.name
+        i18n_notebooks.set_entry_text(i18n_notebooks.catalogue_path(english), nb.cells[0].id, nb.cells[0].source)
+
+
+def stored_title_time(path: Path) -> float:
+    """Write the run time a stored notebook records into its title cell, without executing it; the seconds."""
+    nb = nbformat.read(path, as_version=4)
+    seconds = nb.metadata.get("course", {}).get("run_seconds")
+    if seconds is None:
+        raise SystemExit(f"{path}: no recorded run (metadata.course.run_seconds); execute it first")
+    write_title_time(path, nb, seconds)
+    nbformat.write(nb, path)
+    return seconds
+
+
 def store(path: Path, timeout: int = 900, title_time: bool = False):
     """Execute the stored notebook ``path`` and, if every cell ran, replace it, normalised and timed; returns the
     ``Execution`` (its ``error`` says why the stored file was left unchanged)."""
@@ -81,10 +102,8 @@ def store(path: Path, timeout: int = 900, title_time: bool = False):
     if not done.ok:
         return done
     nb = normalise(done.notebook)
-    if title_time and set_title_run_time(nb, done.seconds) and nb.metadata.get("language") == "zh":
-        # the Chinese notebook is built from its catalogue: the measured figure goes there too
-        english = path.parent.parent / path.name
-        i18n_notebooks.set_entry_text(i18n_notebooks.catalogue_path(english), nb.cells[0].id, nb.cells[0].source)
+    if title_time:
+        write_title_time(path, nb, done.seconds)
     nb.metadata["course"] = {"run_seconds": round(done.seconds, 1), "load_average": list(done.load_average),
                              "cpus": os.cpu_count()}
     nbformat.write(nb, path)
@@ -103,10 +122,19 @@ def main(argv=None) -> int:
     parser.add_argument("--readme", action="store_true",
                         help="write the README lesson tables (the measured run times of the notebooks run now) and "
                              "the title cells (quiet machine!)")
+    parser.add_argument("--stored", action="store_true",
+                        help="with --readme: execute nothing, take the run times the stored notebooks record")
     args = parser.parse_args(argv)
+    if args.stored and not args.readme:
+        parser.error("--stored only goes with --readme (it writes the run times the stored notebooks record)")
     paths = args.notebooks or default_paths()
     failed, measured = 0, {lang: [] for lang in lessons.EDITIONS}
     for path in paths:
+        if args.stored:
+            seconds = stored_title_time(path.resolve())
+            measured["zh" if path.resolve().parent.name == "zh" else "en"].append(path.stem)
+            print(f"{path.name}: title run time from the stored run ({seconds:.1f} s)", flush=True)
+            continue
         print(f"{path.name}: running...", flush=True)
         done = store(path.resolve(), timeout=args.timeout, title_time=args.readme)
         if not done.ok:

@@ -95,3 +95,19 @@ def test_the_title_cell_gets_the_measured_run_time():
     assert nb.cells[0].source == "# T\n**运行时间：** 约 45 秒（2 核 CPU）"
     nb.cells[0].source = "# T"
     assert not script.set_title_run_time(nb, 5.0)
+
+
+def test_the_title_cell_can_take_the_stored_run_without_executing(tmp_path):
+    script = _script()
+    path = _notebook(tmp_path / "00_t.ipynb", "print(N)")
+    with pytest.raises(SystemExit, match="no recorded run"):
+        script.stored_title_time(path)
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata["course"] = {"run_seconds": 130.0, "load_average": [0.5, 0.5], "cpus": 2}
+    nbformat.write(nb, path)
+    assert script.stored_title_time(path) == 130.0
+    stored = nbformat.read(path, as_version=4)
+    assert stored.cells[0].source == "# 00 · T\n**Run time:** about 2 min on a 2-core CPU."
+    assert [c.execution_count for c in stored.cells if c.cell_type == "code"] == [None, None], "nothing ran"
+    with pytest.raises(SystemExit):
+        script.main(["--stored", str(path)])
