@@ -634,41 +634,47 @@ def current() -> Optional[RuntimeInfo]:
     return _state.get("info")
 
 
+# the parts of a machine_header() (and of bench.header()) that are words, in English: each is tr()-ed when printed,
+# and localize_header() re-renders them from a stored English line (a placeholder stands for any value)
+HEADER_CPUS = N_("{n} CPUs")
+HEADER_DEVICE = N_("device {device}, {mode}")
+HEADER_NO_FIXES = N_("env: no CPU fixes")
+HEADER_ENV = N_("env: {variables}")
+HEADER_LOAD = N_("load {values}")
+HEADER_NO_MINDSPORE = N_("MindSpore not installed")
+_HEADER_PARTS = (HEADER_CPUS, HEADER_DEVICE, HEADER_NO_FIXES, HEADER_ENV, HEADER_LOAD, HEADER_NO_MINDSPORE)
+
+
 def machine_header(env: bool = True) -> str:
     """One line naming the machine and versions, printed with every measurement (in the course's language);
     ``env=False`` leaves out the CPU-fix variables."""
     import numpy as np
 
-    parts = [platform.machine(), tr("{n} CPUs", n=cpu_count()), f"Python {platform.python_version()}",
+    parts = [platform.machine(), tr(HEADER_CPUS, n=cpu_count()), f"Python {platform.python_version()}",
              f"NumPy {np.__version__}"]
     try:
         from importlib.metadata import version
 
         parts.insert(0, f"MindSpore {version('mindspore')}")
     except Exception:  # not installed: say so rather than fail a report
-        parts.insert(0, tr("MindSpore not installed"))
+        parts.insert(0, tr(HEADER_NO_MINDSPORE))
     if "mindspore" in sys.modules:
         info = current()
         if info is not None:
-            parts.append(tr("device {device}, {mode}", device=info.device, mode=info.mode))
+            parts.append(tr(HEADER_DEVICE, device=info.device, mode=info.mode))
     if has_avx512():
         parts.append("AVX-512")
     if env:
         fixes = {k: os.environ[k] for k in CPU_FIX_VARS if k in os.environ}
-        parts.append(tr("env: {variables}", variables=", ".join(f"{k}={v}" for k, v in fixes.items()))
-                     if fixes else tr("env: no CPU fixes"))
+        parts.append(tr(HEADER_ENV, variables=", ".join(f"{k}={v}" for k, v in fixes.items()))
+                     if fixes else tr(HEADER_NO_FIXES))
     return " | ".join(parts)
 
 
-# the parts of a machine_header() (or bench header()) written in English, and how each is re-rendered
-_HEADER_PARTS = (
-    (r"(?P<n>\d+) CPUs", "{n} CPUs"),
-    (r"device (?P<device>[^,|]+), (?P<mode>\S+)", "device {device}, {mode}"),
-    (r"env: no CPU fixes", "env: no CPU fixes"),
-    (r"env: (?P<variables>.+)", "env: {variables}"),
-    (r"load (?P<values>[\d., ]+)", "load {values}"),
-    (r"MindSpore not installed", "MindSpore not installed"),
-)
+def _template_pattern(message: str) -> str:
+    """A message template as a regular expression: its words literal, each ``{name}`` a named group."""
+    pieces = re.split(r"\{(\w+)\}", message)
+    return "".join(re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>.+?)" for i, piece in enumerate(pieces))
 
 
 def localize_header(text: str) -> str:
@@ -676,8 +682,8 @@ def localize_header(text: str) -> str:
     JSON) in the course's language: its known parts translated, names, versions and values kept."""
     parts = []
     for part in str(text).split(" | "):
-        for pattern, message in _HEADER_PARTS:
-            m = re.fullmatch(pattern, part)
+        for message in _HEADER_PARTS:
+            m = re.fullmatch(_template_pattern(message), part)
             if m:
                 part = tr(message, **m.groupdict())
                 break

@@ -59,7 +59,7 @@ def header() -> str:
     text = runtime.machine_header()
     load = load_average()
     if load:
-        text += " | " + tr("load {values}", values=", ".join(f"{x:.1f}" for x in load))
+        text += " | " + tr(runtime.HEADER_LOAD, values=", ".join(f"{x:.1f}" for x in load))
     return text + f" | {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}"
 
 
