@@ -3,8 +3,8 @@
 * ``significant(x, digits=6)``: ``0.333333``, ``1e-07``, ``2``: a checker's message, short and exact enough.
 * ``number(value, spec=".4g")``: floats formatted with ``spec``; ints, strings as they are; ``None`` as "-".
 * ``table_cell(value, digits=1)``: one cell of a printed table: ``1,234``, ``12.3``, ``0.0123``, ``yes``, ``-``.
-* ``pad(text, width)``: ``text`` padded to ``width`` *display* columns: a Chinese character takes two, so
-  ``f"{text:<20}"`` misaligns the columns of a Chinese table and ``pad`` does not.
+* ``pad(text, width, align="<")``: ``text`` padded to ``width`` *display* columns (``align=">"``: on the left):
+  a Chinese character takes two, so ``f"{text:<20}"`` misaligns the columns of a Chinese table and ``pad`` does not.
 * ``duration(seconds, lang)``: a lesson's run time as the READMEs, the title cells and the website quote it:
   ``~25 s``, ``~3 min``; ``约 25 秒``, ``约 3 分钟``.
 """
@@ -63,10 +63,14 @@ def display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in str(text))
 
 
-def pad(text: Any, width: int) -> str:
-    """``text`` left-aligned in ``width`` display columns (never cut): a table that lines up in both editions."""
+def pad(text: Any, width: int, align: str = "<") -> str:
+    """``text`` left-aligned (``align="<"``) or right-aligned (``">"``) in ``width`` display columns (never cut):
+    a table that lines up in both editions."""
+    if align not in ("<", ">"):
+        raise ValueError(f"align must be '<' or '>', got {align!r}")
     text = str(text)
-    return text + " " * max(0, width - display_width(text))
+    fill = " " * max(0, width - display_width(text))
+    return text + fill if align == "<" else fill + text
 
 
 def duration(seconds: float, lang: str = "en") -> str:

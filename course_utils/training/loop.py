@@ -24,7 +24,7 @@ from mindspore import nn
 from course_utils.checkpoint import describe_position
 from course_utils.checkpoint import save as save_checkpoint
 from course_utils.evaluate import evaluate
-from course_utils.i18n import N_, tr
+from course_utils.i18n import N_, language, tr
 from course_utils.validate import positive_int
 
 __all__ = ["FitResult", "fit"]
@@ -175,8 +175,11 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         from tqdm.auto import tqdm   # (tqdm.auto imports ipywidgets when in a kernel: only when a bar is wanted)
 
         # smoothing=0: the rate shown is the average of the whole run, evaluation pauses included
-        bar = tqdm(total=epochs * data.per_epoch if data.per_epoch else None, initial=global_step,
-                   desc=tr(description), unit="step", dynamic_ncols=True, smoothing=0)
+        total = epochs * data.per_epoch if data.per_epoch else None
+        # tqdm writes "description: "; after Chinese text the colon is the full-width one, with no space
+        bar_format = "{desc}：{percentage:3.0f}%|{bar}{r_bar}" if total and language() == "zh" else None
+        bar = tqdm(total=total, initial=global_step, desc=tr(description), unit="step", dynamic_ncols=True,
+                   smoothing=0, bar_format=bar_format)
     loop = _Loop(result, train_step, network=network, eval_data=eval_data, eval_every=eval_every,
                  checkpoint_path=checkpoint_path, checkpoint_every=checkpoint_every, stop_at_step=stop_at_step,
                  on_update=on_update, update_every=update_every, stop_when=stop_when, per_epoch=data.per_epoch,

@@ -33,3 +33,13 @@ def test_pad_counts_a_chinese_character_as_two_columns():
 
     assert pad("yes", 6) == "yes   " and pad("生效", 6) == "生效  " and display_width("函数式，@jit") == 12
     assert pad("longer than the width", 4) == "longer than the width"
+
+
+def test_pad_right_aligns_in_display_columns():
+    import pytest
+
+    from course_utils.fmt import pad
+
+    assert pad("步/秒", 8, ">") == "   步/秒" and pad("steps/s", 8, ">") == " steps/s"
+    with pytest.raises(ValueError, match="align"):
+        pad("x", 4, "^")

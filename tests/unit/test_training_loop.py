@@ -102,6 +102,16 @@ def test_fit_with_a_progress_bar_ends_with_a_plain_line(capsys):
     assert capsys.readouterr().out == ""
 
 
+def test_the_chinese_progress_bar_takes_the_full_width_colon(capsys, monkeypatch):
+    from course_utils import i18n
+
+    monkeypatch.setattr(i18n, "_current", None)
+    monkeypatch.setenv(i18n.ENV_VAR, "zh")
+    fit(lenet_training(seed=3)[2], _epoch_data, 1, stop_at_step=3, description="demo")
+    bar = capsys.readouterr().err
+    assert "demo：" in bar and "demo:" not in bar
+
+
 # ---- fit's other inputs and the schedule ------------------------------------------------------------
 
 def test_warmup_cosine_lr():

@@ -109,7 +109,7 @@ MESSAGES = {
     "{description}: {steps:,} steps trained in {seconds:.1f} s "
     "({rate:.0f} steps/s after the first), now at {position}{stop}{acc}":
         "{description}：用 {seconds:.1f} 秒训练了 {steps:,} 步（首步之后每秒 {rate:.0f} 步），"
-        "当前位于{position}{stop}{acc}",
+        "停在{position}{stop}{acc}",
     ", {name} accuracy {accuracy:.2%}": "，{name}准确率 {accuracy:.2%}",
     # what fit's eval_data is (FitResult.eval_name)
     "test": "测试集",
@@ -347,8 +347,8 @@ MESSAGES = {
     "Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "
     "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 08 -p "
     "DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.":
-        "该任务要在 {device} 上启动 {workers} 个 worker，msrun 会给每个 worker 分配一张独占的 {card}"
-        "（DEVICE_ID = 其本地 rank），但本机只有 {found} 张 {cards}。没有启动任何进程。请改用 CPU worker 运行本课："
+        "该任务要在 {device} 上启动 {workers} 个 Worker 进程，msrun 会给每个 Worker 进程分配一张独占的 {card}"
+        "（DEVICE_ID = 其本地 rank），但本机只有 {found} 张 {cards}。没有启动任何进程。请改用 CPU Worker 进程运行本课："
         "在参数单元格中设置 DEVICE_TARGET = \"CPU\""
         "（papermill：-p DEVICE_TARGET CPU；make run ARGS=\"--notebooks 08 -p "
         "DEVICE_TARGET=CPU\"），或换一台有 {workers} 张 {card} 的机器。",
@@ -365,7 +365,7 @@ MESSAGES = {
     "Raise the timeout for a longer run. If a log stops at start-up, that worker was still "
     "starting or waiting for the others to join.":
         "任务没有在 timeout={timeout:g} 秒内结束，其所有进程已被停止。各日志的最后几行：\n{tails}\n"
-        "运行时间较长时请调大 timeout。若某个日志停在启动阶段，说明该 worker 仍在启动，或在等待其他 worker 加入。",
+        "运行时间较长时请调大 timeout。若某个日志停在启动阶段，说明该 Worker 进程仍在启动，或在等待其他 Worker 进程加入。",
     "  (the log is empty)": "  （日志为空）",
     "  raised in {file}, line {line}, in {function}": "  抛出位置：{file} 第 {line} 行，{function} 函数中",
     "  raised at {frame}": "  抛出位置：{frame}",
@@ -379,7 +379,7 @@ MESSAGES = {
     ", killed by signal {signal}": "，被信号 {signal} 终止",
     "A worker failed{how}; all processes of the job were stopped. Last lines of "
     "each log:\n{tails}":
-        "有一个 worker 失败{how}；任务的所有进程已被停止。各日志的最后几行：\n{tails}",
+        "有一个 Worker 进程失败{how}；任务的所有进程已被停止。各日志的最后几行：\n{tails}",
     "Rank {rank} failed{how}; all processes of the job were stopped.\n{summary}\nFull log: {log}":
         "rank {rank} 失败{how}；任务的所有进程已被停止。\n{summary}\n完整日志：{log}",
     "msrun's scheduler failed; all processes of the job were stopped.\n{summary}\nFull log: {log}":
@@ -413,13 +413,13 @@ MESSAGES = {
     "msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)": "msrun Scheduler（127.0.0.1:端口）\n（只在启动阶段负责组网）",
     "shard {r}\n{n} images": "分片 {r}\n{n} 张图像",
     "worker {r} (rank {r})\nfull replica of the model\nforward + backward on shard {r}\n-> gradient g{r}":
-        "worker {r}（rank {r}）\n完整的模型副本\n在分片 {r} 上正向计算 + 反向传播\n-> 梯度 g{r}",
+        "Worker {r}（rank {r}）\n完整的模型副本\n在分片 {r} 上正向计算 + 反向传播\n-> 梯度 g{r}",
     "all-reduce\n(mean)\n\ng = (g0 + g1) / 2": "AllReduce\n（取均值）\n\ng = (g0 + g1) / 2",
     "same update\non every worker:\nw <- w - lr * g\n\nreplicas stay\nidentical":
-        "每个 worker 上\n相同的更新：\nw <- w - lr * g\n\n各副本始终\n保持一致",
+        "每个 Worker 进程上\n相同的更新：\nw <- w - lr * g\n\n各副本始终\n保持一致",
     "Data parallelism: one replica per worker, one shard per worker, one all-reduce per step":
-        "数据并行：每个 worker 一个模型副本、一个数据分片，每步一次 AllReduce",
-    " (2 of {workers} workers drawn)": "（图中画出 {workers} 个 worker 中的 2 个）",
+        "数据并行：每个 Worker 进程一个模型副本、一个数据分片，每步一次 AllReduce",
+    " (2 of {workers} workers drawn)": "（图中画出 {workers} 个 Worker 进程中的 2 个）",
 
     # course_utils.runtime.machine_header() and bench.report.header(): the line printed with every measurement
     "{n} CPUs": "{n} 个 CPU",

@@ -22,7 +22,7 @@ MESSAGES = {
     # titles
     "which samples a rank reads": "rank 读取哪些样本",
     "the gradient of the global batch": "全局批的梯度",
-    "a functional data-parallel step, on two workers": "在两个 worker 上运行的函数式数据并行训练步",
+    "a functional data-parallel step, on two workers": "在两个 Worker 进程上运行的函数式数据并行训练步",
     # hints
     "Shards are interleaved: shard r starts at sample r and takes every num_shards-th sample. Every shard gets the "
     "same number of samples, ceil(n_samples / num_shards); when the data runs out, MindSpore starts again at sample 0 "
@@ -72,9 +72,9 @@ MESSAGES = {
     "the source of make_dp_step cannot be read: define it with def in a notebook cell or a file.":
         "无法读取 make_dp_step 的源代码：请在 notebook 单元格或文件中用 def 定义它。",
     "running make_dp_step on {workers} msrun workers (this takes a few seconds)...":
-        "正在 {workers} 个 msrun worker 上运行 make_dp_step（需要几秒钟）……",
+        "正在用 msrun 启动 {workers} 个 Worker 进程，运行 make_dp_step（需要几秒钟）……",
     "on {workers} workers, make_dp_step did not run to the end ({kind}{rank}): {detail}":
-        "在 {workers} 个 worker 上，make_dp_step 没有运行完（{kind}{rank}）：{detail}",
+        "在 {workers} 个 Worker 进程上，make_dp_step 没有运行完（{kind}{rank}）：{detail}",
     "after {steps} steps the weights are unchanged on every rank (expected them to move).":
         "{steps} 步之后，每个 rank 上的权重都没有变化（期望权重会更新）。",
     "after {steps} steps on different shards, rank 0 and rank 1 hold different weights (largest difference "
@@ -96,11 +96,11 @@ MESSAGES = {
     "rank {rank}: {style} {steps} steps, loss {first:.4f} -> {last:.4f}":
         "rank {rank}：{style} {steps} 步，损失 {first:.4f} -> {last:.4f}",
     "rank {rank}: {style} {rate:.1f} steps/s, {samples:.0f} samples/s on this worker":
-        "rank {rank}：{style} 本 worker 每秒 {rate:.1f} 步、{samples:.0f} 个样本",
+        "rank {rank}：{style} 本 Worker 进程每秒 {rate:.1f} 步、{samples:.0f} 个样本",
     "rank {rank} failed on purpose at step {step} (--fail-rank)": "rank {rank} 按要求在第 {step} 步故意失败（--fail-rank）",
     "train_dp.py is one worker of a distributed job: start it with msrun (or course_utils.distributed.launch), which "
     "sets MS_ROLE, MS_SCHED_HOST/PORT and RANK_ID.":
-        "train_dp.py 是分布式任务中的一个 worker：请用 msrun（或 course_utils.distributed.launch）启动它，"
+        "train_dp.py 是分布式任务中的一个 Worker 进程：请用 msrun（或 course_utils.distributed.launch）启动它，"
         "它们会设置 MS_ROLE、MS_SCHED_HOST/PORT 和 RANK_ID。",
     # notebooks/scripts/dp_without_init.py
     "training step built": "训练步已构建",

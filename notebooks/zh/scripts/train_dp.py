@@ -1,23 +1,23 @@
-"""在 MNIST 上对 LeNet-5 做数据并行训练，每个 worker（rank）运行这个脚本的一份副本。
+"""在 MNIST 上对 LeNet-5 做数据并行训练，每个 Worker 进程（rank）运行这个脚本的一份副本。
 
-用 MindSpore 的启动器启动它，例如在本机上启动两个 CPU worker：
+用 MindSpore 的启动器启动它，例如在本机上启动两个 CPU Worker 进程：
 
     msrun --worker_num=2 --local_worker_num=2 --master_addr=127.0.0.1 --master_port=8118 \
           --log_dir=runs/dp/logs --join=True scripts/train_dp.py --out runs/dp --steps 20
 
 或者在 Python 中用 ``course_utils.distributed.launch`` 启动（第 08 课）。msrun 会启动一个 Scheduler 进程和各个
-worker；每个 worker 都运行这个文件。``init()`` 完成组网，此后每个 worker 都知道自己的 rank 和 worker 的总数。
+Worker 进程；每个 Worker 进程都运行这个文件。``init()`` 完成组网，此后每个 Worker 进程都知道自己的 rank 和 Worker 进程的总数。
 
-每个 worker 在每个全局批中属于自己的分片上训练同一个网络，最多采用三种方式，每种方式都从相同的初始权重
+每个 Worker 进程在每个全局批中属于自己的分片上训练同一个网络，最多采用三种方式，每种方式都从相同的初始权重
 出发、在相同的批上训练：
 
-* ``cell``       - ``nn.TrainOneStepCell``：在 DATA_PARALLEL 模式下，它会自己在各 worker 之间对梯度求平均；
+* ``cell``       - ``nn.TrainOneStepCell``：在 DATA_PARALLEL 模式下，它会自己在各 Worker 进程之间对梯度求平均；
 * ``functional`` - ``value_and_grad`` + 显式的 ``nn.DistributedGradReducer``（AllReduce）；
 * ``no_reducer`` - 忘了加 reducer 的函数式训练步（要观察的错误）。
 
 写入 ``<out>/rank_<r>/`` 的内容：每种方式一个检查点（``<style>.ckpt``，即真实任务中每个 rank 的检查点）、
 初始权重（``init.ckpt``），以及 ``trace.npz``（这个 rank 训练过的批、它的损失、每一步之后展平的权重）。
-``<out>/metrics_rank<r>.json`` 记录耗时：worker 生命周期中每个阶段结束的时刻；使用 ``--bench-steps`` 时，
+``<out>/metrics_rank<r>.json`` 记录耗时：Worker 进程生命周期中每个阶段结束的时刻；使用 ``--bench-steps`` 时，
 还有 ``--bench-styles`` 中各方式的每秒步数（默认是带与不带 AllReduce 的 ``cell`` 训练步）。
 """
 
@@ -32,9 +32,9 @@ from pathlib import Path
 
 import numpy as np
 
-from course_utils.i18n import tr  # worker 打印的内容使用课程的语言（COURSE_LANG）
+from course_utils.i18n import tr  # Worker 进程打印的内容使用课程的语言（COURSE_LANG）
 
-#: 这个 worker 生命周期中各时刻的挂钟时间，供 Notebook 中“时间花在哪里”使用。
+#: 这个 Worker 进程生命周期中各时刻的挂钟时间，供 Notebook 中“时间花在哪里”使用。
 TIMELINE = {"process_start": time.time()}
 
 STYLES = ("cell", "functional", "no_reducer")
@@ -46,7 +46,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True, type=Path, help="运行文件夹（每个 rank 的结果写在它下面）")
     p.add_argument("--steps", type=int, default=20, help="每种方式的训练步数")
-    p.add_argument("--batch-size", type=int, default=32, help="每个 worker 每步的样本数")
+    p.add_argument("--batch-size", type=int, default=32, help="每个 Worker 进程每步的样本数")
     p.add_argument("--lr", type=float, default=0.05, help="SGD 的学习率")
     p.add_argument("--momentum", type=float, default=0.9, help="SGD 的动量")
     p.add_argument("--seed", type=int, default=42, help="每个 rank 上都相同：初始权重完全一致")
@@ -57,7 +57,7 @@ def parse_args(argv=None):
     p.add_argument("--bench-styles", default="cell,cell_local",
                    help="要计时的方式（cell_local：不带通信的 cell 训练步）")
     p.add_argument("--device", default="CPU", help="CPU、GPU 或 Ascend")
-    p.add_argument("--threads", type=int, default=0, help="每个 worker 的 CPU 算子线程数（0：MindSpore 的默认值）")
+    p.add_argument("--threads", type=int, default=0, help="每个 Worker 进程的 CPU 算子线程数（0：MindSpore 的默认值）")
     p.add_argument("--fail-rank", type=int, default=-1, help="让这个 rank 失败（故障演示）")
     p.add_argument("--fail-step", type=int, default=3, help="……在第一种方式的这一步失败")
     args = p.parse_args(argv)
@@ -86,11 +86,11 @@ def main(argv=None) -> int:
 
     TIMELINE["mindspore_loaded"] = time.time()
     started = time.perf_counter()
-    # 连接 Scheduler 和其他 worker，完成组网（CPU 上用 MCCL，昇腾上用 HCCL，GPU 上用 NCCL）。
+    # 连接 Scheduler 和其他 Worker 进程，完成组网（CPU 上用 MCCL，昇腾上用 HCCL，GPU 上用 NCCL）。
     # 在 Scheduler 进程中，init() 运行 Scheduler，不会返回。
     init()
     rank, size = get_rank(), get_group_size()
-    # 梯度由负责规约的一方在各 worker 之间求平均（gradients_mean）：要么是 TrainOneStepCell
+    # 梯度由负责规约的一方在各 Worker 进程之间求平均（gradients_mean）：要么是 TrainOneStepCell
     # 自己，要么是我们加到函数式训练步中的 DistributedGradReducer。
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
     if args.threads and args.device == "CPU":
@@ -124,7 +124,7 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         for i in range(args.steps):
             if rank == args.fail_rank and n == 0 and i == args.fail_step:
-                # 故障演示：这个 worker 在训练中途退出，而其他 worker 在下一次 AllReduce 中
+                # 故障演示：这个 Worker 进程在训练中途退出，而其他 Worker 进程在下一次 AllReduce 中
                 # 等待它。
                 raise RuntimeError(tr("rank {rank} failed on purpose at step {step} (--fail-rank)", rank=rank, step=i))
             x, y = (ms.Tensor(a) for a in batches[i])
@@ -196,7 +196,7 @@ def build(style: str, args, size: int):
         return loss_fn(net(x), y)
 
     grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
-    # 在各 worker 之间对每个梯度求平均（每个梯度一次 AllReduce，合并成若干桶）。
+    # 在各 Worker 进程之间对每个梯度求平均（每个梯度一次 AllReduce，合并成若干桶）。
     reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=size)
     use_reducer = style == "functional"
 
