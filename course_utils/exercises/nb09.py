@@ -78,7 +78,7 @@ def _read_script(script, whole: bool = True) -> tuple:
     if left:
         left = sorted(left, key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0))
         raise NotAttempted(tr("{name} still has blanks ____ in TODO {todos}: fill them in, "
-                              "save the file, then check again.", name=path.name, todos=", ".join(left)))
+                              "save the file, then check again.", name=path.name, todos=tr(", ").join(left)))
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:
