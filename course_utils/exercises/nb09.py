@@ -77,8 +77,11 @@ def _read_script(script, whole: bool = True) -> tuple:
     left = blanks_left(source) if whole else []
     if left:
         left = sorted(left, key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0))
+        todos = left[0]
+        for todo in left[1:]:                      # "1, 2, 3"; in Chinese "1、2、3"
+            todos = tr("{items}, {item}", items=todos, item=todo)
         raise NotAttempted(tr("{name} still has blanks ____ in TODO {todos}: fill them in, "
-                              "save the file, then check again.", name=path.name, todos=", ".join(left)))
+                              "save the file, then check again.", name=path.name, todos=todos))
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as exc:

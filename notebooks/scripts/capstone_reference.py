@@ -132,7 +132,7 @@ def build_model():
                 nn.MaxPool2d(kernel_size=2, stride=2),                        # 32 x 7 x 7
             )
             # no Dropout: MindSpore 2.10's CPU Dropout draws a new mask in every process, so two runs of the
-            # same command (and a resumed run) would train differently (notebook 09 measures it)
+            # same command (and a resumed run) would train differently (measured for notebook 09, quoted there)
             self.flatten = nn.Flatten()
             self.classifier = nn.Dense(32 * 7 * 7, num_classes)
 

@@ -335,7 +335,7 @@ MESSAGES = {
     "The explorer failed for delta={delta}: {error}: {message}": "delta={delta} 时探索器出错：{error}：{message}",
     "Huber explorer: an interactive delta slider (run the notebook to move it). "
     "At the stored position:\n{text}":
-        "Huber 探索器：可交互的 delta 滑块（运行 notebook 后才能拖动）。保存时的位置：\n{text}",
+        "Huber 探索器：可交互的 delta 滑块（运行 Notebook 后才能拖动）。保存时的位置：\n{text}",
     "max_error must be a positive number, got {value}.": "max_error 必须是正数，实际为 {value}。",
     "num must be at least 3 points, got {value}.": "num 至少为 3 个点，实际为 {value}。",
     "need 0 < min_delta <= delta <= max_delta, got {low}, {delta}, {high}.":

@@ -130,7 +130,7 @@ def build_model():
                 nn.MaxPool2d(kernel_size=2, stride=2),                        # 32 x 7 x 7
             )
             # 不用 Dropout：MindSpore 2.10 的 CPU Dropout 在每个进程中抽取新的掩码，因此同一条命令的两次运行
-            # （以及断点续训的运行）会训练出不同的结果（第 09 课对此做了测量）
+            # （以及断点续训的运行）会训练出不同的结果（为第 09 课实测，结果引用在该课中）
             self.flatten = nn.Flatten()
             self.classifier = nn.Dense(32 * 7 * 7, num_classes)
 
