@@ -137,9 +137,9 @@ LESSONS: Tuple[Lesson, ...] = (
            {"en": "Step techniques and traps", "zh": "训练步的进阶技巧与陷阱"},
            {"en": "global-norm clipping, gradient accumulation, `ops.stop_gradient`, parameter groups (no weight decay "
                   "on biases and BatchNorm) and a learning-rate schedule, `DynamicLossScaler` with `all_finite`; "
-                  "side effects under `jit`, recompilation, the weight-reload trap, NaN hunting",
+                  "side effects under `jit`, recompilation, NaN hunting",
             "zh": "按全局范数的梯度裁剪，梯度累加，`ops.stop_gradient`，参数分组（偏置和 BatchNorm 参数不做权重衰减）与动态学习率，"
-                  "`DynamicLossScaler` 配合 `all_finite`；`jit` 中的副作用，重新编译，重新加载权重的陷阱，排查 NaN"},
+                  "`DynamicLossScaler` 配合 `all_finite`；`jit` 中的副作用，重新编译，排查 NaN"},
            requires=("02",), exercises=_ex("03")),
     Lesson("04", "cell_training_step",
            {"en": "The Cell-based training step: `WithLossCell`, `TrainOneStepCell`, and early stopping done right",
@@ -162,9 +162,9 @@ LESSONS: Tuple[Lesson, ...] = (
            {"en": "Checkpoints, resume and inference", "zh": "检查点、断点续训与推理"},
            {"en": "`save_checkpoint`/`load_checkpoint` and `format=` (ckpt, safetensors), atomic checkpoints, reloading "
                   "into a fresh network, `Model.eval` with `Accuracy`, `stop_at_step` and an exact resume (bit-identical), "
-                  "predicting single images",
+                  "the weight-reload trap, predicting single images",
             "zh": "`save_checkpoint`/`load_checkpoint` 与 `format=`（ckpt、safetensors），原子写入的检查点，加载到全新的网络，"
-                  "`Model.eval` 与 `Accuracy`，`stop_at_step` 与精确的断点续训（逐位一致），单张图像的预测"},
+                  "`Model.eval` 与 `Accuracy`，`stop_at_step` 与精确的断点续训（逐位一致），重新加载权重的陷阱，单张图像的预测"},
            requires=("05",), exercises=_ex("06"),
            quick={"TRAIN_SUBSET": 3200, "EPOCHS": 1}),
     Lesson("07", "performance_lab",

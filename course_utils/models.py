@@ -26,7 +26,7 @@ def twin(weights, optimizer_class=nn.Adam, lr: float = 0.01):
     """(a ``SimpleNet`` holding ``weights``, a fresh ``optimizer_class`` over its parameters with learning rate ``lr``).
 
     ``weights`` is a snapshot (``course_utils.callbacks.snapshot_weights``); it is copied in place, so a step
-    compiled for the twin later sees every restore (the weight-reload trap, lesson 03)."""
+    compiled for the twin later sees every restore (the weight-reload trap, lesson 06)."""
     model = SimpleNet()
     restore_weights(model, weights)
     return model, optimizer_class(model.trainable_params(), learning_rate=lr)

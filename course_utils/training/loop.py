@@ -11,11 +11,20 @@ How it reads: ``fit`` checks its arguments and works out where training starts; 
 which batches each epoch reads; ``_Loop`` runs the epochs, one method per thing that happens around a
 step (``train_one``, ``after_step``, ``evaluate``, ``save``). Every early stop (``stop_at_step``,
 ``stop_when``, Ctrl-C) ends in the same place, ``_Loop.run``'s ``except KeyboardInterrupt``.
+
+The trap ``_stop_on_signals`` avoids: a Ctrl-C (Kernel > Interrupt) that arrives while a MindSpore 2.10
+step runs never becomes a ``KeyboardInterrupt``. MindSpore's own SIGINT handler, active during a step,
+sends the process a SIGTERM, whose default action kills it (in Jupyter: the kernel dies, and only the
+last scheduled checkpoint remains). So while ``fit`` runs, SIGINT and SIGTERM only ask it to stop; the
+loop checks after each step, saves the position and returns.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import signal
+import threading
 import time
 from typing import Callable, Optional
 
@@ -138,8 +147,9 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
     resume: a ``CheckpointInfo`` from ``checkpoint.load(path, train_step)``: continue from its epoch
         and step (the batches of that epoch already trained are read and skipped).
     stop_at_step: stop once this many steps (counted from the start of training) are done, as if
-        the run had been interrupted there. Ctrl-C (Kernel > Interrupt) does the same: the loop
-        saves a checkpoint, if configured, and returns instead of raising.
+        the run had been interrupted there. Ctrl-C (Kernel > Interrupt) or a SIGTERM during the loop
+        does the same after the step that is running: the loop saves a checkpoint, if configured, and
+        returns instead of raising (tests/unit/test_training_interrupt.py interrupts a real kernel).
     on_update: called as ``on_update(result)`` every ``update_every`` steps, after each evaluation
         and at the end (e.g. ``course_utils.plots.LiveTrainingPlot``).
     stop_when: called as ``stop_when(result)`` at the same moments (not at the end); when it returns
@@ -200,6 +210,25 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
     return result
 
 
+@contextlib.contextmanager
+def _stop_on_signals():
+    """While the block runs, SIGINT and SIGTERM append their number to the list yielded instead of
+    interrupting; the previous handlers come back afterwards. (Signal handlers can only be set in the
+    main thread: elsewhere the list stays empty and signals keep their usual effect.)"""
+    requested: list = []
+    if threading.current_thread() is not threading.main_thread():
+        yield requested
+        return
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in previous:
+        signal.signal(sig, lambda signum, frame: requested.append(signum))
+    try:
+        yield requested
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+
+
 class _Loop:
     """One call of ``fit``: its settings, the ``FitResult`` it fills in, and what happens around each step."""
 
@@ -211,6 +240,7 @@ class _Loop:
         self.checkpoint_path, self.checkpoint_every = checkpoint_path, checkpoint_every
         self.stop_at_step, self.on_update, self.update_every = stop_at_step, on_update, update_every
         self.stop_when, self.per_epoch, self.bar = stop_when, per_epoch, bar
+        self.signals: list = []    # SIGINT/SIGTERM received during the run (filled by _stop_on_signals)
 
     def run(self, data: _EpochData, epochs: range, skip: int) -> None:
         """Train ``epochs``, skipping the first ``skip`` batches of the first (trained before a resume)."""
@@ -220,22 +250,28 @@ class _Loop:
         if hasattr(self.train_step, "set_train"):
             self.train_step.set_train(True)
         try:
-            for epoch in epochs:
-                done_in_epoch = skip if epoch == epochs.start else 0
-                for index, (images, labels) in enumerate(data.batches(epoch)):
-                    if index < done_in_epoch:
-                        continue  # trained before the interruption: same batches, skipped
-                    self.train_one(images, labels, epoch, index)
-                    self.after_step(epoch, index)
-                result.epoch, result.step_in_epoch = epoch + 1, 0
-                if self.checkpoint_path is not None:
-                    self.save(epoch + 1, 0)
-        except KeyboardInterrupt:   # Ctrl-C, stop_at_step or stop_when
+            with _stop_on_signals() as self.signals:
+                self.train_epochs(data, epochs, skip)
+        except KeyboardInterrupt:   # Ctrl-C, SIGTERM, stop_at_step or stop_when
             result.interrupted = True
             if self.per_epoch and result.step_in_epoch == self.per_epoch:   # stopped on an epoch's last batch
                 result.epoch, result.step_in_epoch = result.epoch + 1, 0
             if self.checkpoint_path is not None and result.steps:
                 self.save(result.epoch, result.step_in_epoch)
+
+    def train_epochs(self, data: _EpochData, epochs: range, skip: int) -> None:
+        """The loop itself: every batch of every epoch, then the end-of-epoch checkpoint."""
+        result = self.result
+        for epoch in epochs:
+            done_in_epoch = skip if epoch == epochs.start else 0
+            for index, (images, labels) in enumerate(data.batches(epoch)):
+                if index < done_in_epoch:
+                    continue  # trained before the interruption: same batches, skipped
+                self.train_one(images, labels, epoch, index)
+                self.after_step(epoch, index)
+            result.epoch, result.step_in_epoch = epoch + 1, 0
+            if self.checkpoint_path is not None:
+                self.save(epoch + 1, 0)
 
     def train_one(self, images, labels, epoch: int, index: int) -> None:
         """One call of the training step, timed alone; its loss and position go into the result."""
@@ -266,8 +302,8 @@ class _Loop:
             self.report()
         if self.checkpoint_every and result.global_step % self.checkpoint_every == 0 and index + 1 != self.per_epoch:
             self.save(epoch, index + 1)  # (the end of an epoch is saved by run, as the next one's start)
-        if self.stop_at_step is not None and result.global_step >= self.stop_at_step:
-            raise KeyboardInterrupt  # handled by run, exactly like a real interrupt
+        if self.signals or (self.stop_at_step is not None and result.global_step >= self.stop_at_step):
+            raise KeyboardInterrupt  # handled by run: a signal received during the step, or stop_at_step
 
     def evaluate(self, epoch: int, final: bool = False) -> None:
         """Accuracy on eval_data now (outside the training clock), then report; the final one asks no stop condition."""
