@@ -102,6 +102,14 @@ def test_fit_with_a_progress_bar_ends_with_a_plain_line(capsys):
     assert capsys.readouterr().out == ""
 
 
+def test_fit_run_headless_shows_no_bar_only_the_plain_line(capsys, monkeypatch):
+    # make notebooks stores the outputs: a bar there would be stored frozen at "0%"
+    monkeypatch.setenv("COURSE_HEADLESS", "1")
+    result = fit(lenet_training(seed=3)[2], _epoch_data, 1, stop_at_step=3, description="demo")
+    captured = capsys.readouterr()
+    assert captured.out.strip() == result.summary("demo") and "step/s" not in captured.err
+
+
 # ---- fit's other inputs and the schedule ------------------------------------------------------------
 
 def test_warmup_cosine_lr():
