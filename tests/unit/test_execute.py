@@ -25,7 +25,8 @@ def _notebook(path, *sources, params="N: int = 1"):
 
 
 def test_runs_in_the_notebooks_folder_with_papermills_parameters_and_the_given_environment(tmp_path):
-    path = _notebook(tmp_path / "00_t.ipynb", "import os, sys\nprint(N * 2, os.getcwd(), os.environ['MARK'], os.environ['COURSE_HEADLESS'])",
+    path = _notebook(tmp_path / "00_t.ipynb",
+                     "import os, sys\nprint(N * 2, os.getcwd(), os.environ['MARK'], os.environ['COURSE_HEADLESS'])",
                      "print('from the kernel process', file=sys.__stderr__)")
     done = ex.execute(path, parameters={"N": 21}, env={**os.environ, "MARK": "seen"},
                       kernel_log=tmp_path / "kernel.log")
