@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import Mapping, Optional, Tuple, Union
 
+from course_utils.notebook import HEADLESS_ENV
+
 __all__ = ["KERNEL", "Execution", "execute", "load_average", "with_parameters"]
 
 #: The course's kernel: ``.venv``'s ``python3`` kernelspec (``make setup`` registers it).
@@ -83,7 +85,8 @@ def execute(notebook: Union[str, Path, object], *, cwd: Union[str, Path, None] =
     cwd:        the kernel's working directory (default: the notebook's folder; required for a notebook object);
     parameters: injected as papermill does (``with_parameters``);
     timeout:    seconds one cell may take;
-    env:        the kernel's whole environment (default: this process's);
+    env:        the kernel's whole environment (default: this process's), plus ``COURSE_HEADLESS=1``
+                (``notebook.headless()``: no progress-bar widget in an output nobody watches live);
     kernel_log: file for what the kernel process itself prints (default: this process's stdout/stderr).
     """
     import nbformat
@@ -104,7 +107,8 @@ def execute(notebook: Union[str, Path, object], *, cwd: Union[str, Path, None] =
     nb = with_parameters(nb, parameters or {}, kernel)
     client = NotebookClient(nb, timeout=timeout, kernel_name=kernel, store_widget_state=True,
                             resources={"metadata": {"path": str(cwd)}})
-    launch = {"env": dict(env)} if env is not None else {}
+    # the kernel knows it runs headless: nobody sees a widget's updates (fit then shows no progress bar)
+    launch = {"env": {**(os.environ if env is None else env), HEADLESS_ENV: "1"}}
     before, start = load_average(), time.perf_counter()
     error = trace = ""
     try:

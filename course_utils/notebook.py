@@ -18,7 +18,10 @@ from typing import Iterator, Optional, Tuple, Type
 
 from course_utils.i18n import tr
 
-__all__ = ["ShownError", "capture_native_stderr", "first_line", "in_kernel", "show_error"]
+__all__ = ["HEADLESS_ENV", "ShownError", "capture_native_stderr", "first_line", "headless", "in_kernel", "show_error"]
+
+#: Set (to "1") in the kernel of a run without a front end (``course_utils.execute``): nobody watches a widget there.
+HEADLESS_ENV = "COURSE_HEADLESS"
 
 
 def in_kernel() -> bool:
@@ -32,6 +35,12 @@ def in_kernel() -> bool:
 
     shell = get_ipython()
     return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def headless() -> bool:
+    """True in a kernel that ``course_utils.execute`` started (``make notebooks``, ``make run``, the tests): its
+    outputs are stored, and a widget there (a tqdm bar) is stored as the text of its first state, "0%"."""
+    return os.environ.get(HEADLESS_ENV, "") == "1"
 
 
 def first_line(exc: BaseException) -> str:

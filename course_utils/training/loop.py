@@ -34,6 +34,7 @@ from course_utils.checkpoint import describe_position
 from course_utils.checkpoint import save as save_checkpoint
 from course_utils.evaluate import evaluate
 from course_utils.i18n import N_, language, tr
+from course_utils.notebook import headless
 from course_utils.validate import positive_int
 
 __all__ = ["FitResult", "fit"]
@@ -156,7 +157,8 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         True training stops there, as with ``stop_at_step`` (e.g. "once the test accuracy reaches
         99%": ``stop_when=lambda r: r.evals and r.evals[-1]["accuracy"] >= 0.99``).
     progress: show a ``tqdm`` progress bar and, at the end, print ``result.summary()`` as plain text
-        (what a stored notebook shows, where the bar widget cannot render).
+        (what a stored notebook shows, where the bar widget cannot render). A kernel run headless
+        (``notebook.headless()``: ``make notebooks``, ``make run``) shows only the plain line.
     """
     epochs = positive_int("epochs", epochs)
     if eval_every and (network is None or eval_data is None):
@@ -181,7 +183,7 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
     result.global_step, result.epoch, result.step_in_epoch = global_step, start_epoch, skip
 
     bar = None
-    if progress:
+    if progress and not headless():   # run headless, a stored bar would show "0%": the plain line below is enough
         from tqdm.auto import tqdm   # (tqdm.auto imports ipywidgets when in a kernel: only when a bar is wanted)
 
         # smoothing=0: the rate shown is the average of the whole run, evaluation pauses included
@@ -205,7 +207,7 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
     elif on_update is not None:
         on_update(result)
     if progress:
-        # The bar is a widget in a notebook: a stored notebook (GitHub, nbviewer) shows it as "0%".
+        # The bar is a widget in a notebook: a stored notebook (GitHub, nbviewer) shows only this line.
         print(result.summary(description))
     return result
 

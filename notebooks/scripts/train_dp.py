@@ -218,17 +218,28 @@ def bench(args, size: int, batches: list, trained: dict) -> dict:
     3 repeats of ``args.bench_steps`` steps, alternating the styles, medians (course_utils.bench).
 
     Every rank runs the same sequence of calls, so the all-reduces of the ``cell`` step pair up.
+    A barrier (untimed) starts every timed block on all ranks together: otherwise a rank that
+    finished its ``cell_local`` block early would count its wait for the others as all-reduce time.
     """
     import mindspore as ms
+    from mindspore import ops
 
     from course_utils.bench import Config, compare, cycle
+
+    # The barrier: an all-reduce of one number, read back; no rank has its result before every rank
+    # sent its own. (mindspore.ops.communication.barrier() works too, but on CPU it logs
+    # "[ERROR] CPU device is not supported" from its stream synchronisation, which has no CPU version.)
+    all_reduce, one = ops.AllReduce(), ms.Tensor(np.ones(1, np.float32))
+
+    def barrier():
+        all_reduce(one).asnumpy()
 
     data = [tuple(ms.Tensor(a) for a in b) for b in batches]
     configs = {}
     for style in args.bench_styles:
         # A step trained above is already compiled; it simply goes on training.
         _, step = trained[style] if style in trained else build(style, args, size)
-        configs[style] = Config(step=cycle(step, data), batch_size=args.batch_size)
+        configs[style] = Config(step=cycle(step, data), before=barrier, batch_size=args.batch_size)
     timings = compare(configs, steps=args.bench_steps, repeats=3, warmup=2)
     return {name: t.as_dict() for name, t in timings.items()}
 

@@ -25,14 +25,15 @@ def _notebook(path, *sources, params="N: int = 1"):
 
 
 def test_runs_in_the_notebooks_folder_with_papermills_parameters_and_the_given_environment(tmp_path):
-    path = _notebook(tmp_path / "00_t.ipynb", "import os, sys\nprint(N * 2, os.getcwd(), os.environ['MARK'])",
+    path = _notebook(tmp_path / "00_t.ipynb",
+                     "import os, sys\nprint(N * 2, os.getcwd(), os.environ['MARK'], os.environ['COURSE_HEADLESS'])",
                      "print('from the kernel process', file=sys.__stderr__)")
     done = ex.execute(path, parameters={"N": 21}, env={**os.environ, "MARK": "seen"},
                       kernel_log=tmp_path / "kernel.log")
     assert done.ok and done.error == "" and done.seconds > 0
     assert len(done.load_average) == 2
     out = done.notebook.cells[3].outputs[0]["text"]
-    assert out.split() == ["42", str(tmp_path), "seen"]
+    assert out.split() == ["42", str(tmp_path), "seen", "1"], "the kernel knows it runs headless"
     assert "injected-parameters" in done.notebook.cells[2].metadata["tags"], "papermill's cell, after the parameters"
     assert "from the kernel process" in (tmp_path / "kernel.log").read_text()
     assert nbformat.read(path, as_version=4).cells[1].source == "N: int = 1", "the file itself is not changed"

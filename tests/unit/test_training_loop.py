@@ -112,6 +112,14 @@ def test_the_chinese_progress_bar_takes_the_full_width_colon(capsys, monkeypatch
     assert "demo：" in bar and "demo:" not in bar
 
 
+def test_fit_run_headless_shows_no_bar_only_the_plain_line(capsys, monkeypatch):
+    # make notebooks stores the outputs: a bar there would be stored frozen at "0%"
+    monkeypatch.setenv("COURSE_HEADLESS", "1")
+    result = fit(lenet_training(seed=3)[2], _epoch_data, 1, stop_at_step=3, description="demo")
+    captured = capsys.readouterr()
+    assert captured.out.strip() == result.summary("demo") and "step/s" not in captured.err
+
+
 # ---- fit's other inputs and the schedule ------------------------------------------------------------
 
 def test_warmup_cosine_lr():

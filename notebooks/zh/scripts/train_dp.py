@@ -215,17 +215,28 @@ def bench(args, size: int, batches: list, trained: dict) -> dict:
     每次 ``args.bench_steps`` 步，各方式交替进行，取中位数（course_utils.bench）。
 
     每个 rank 都执行相同的调用序列，因此 ``cell`` 训练步的 AllReduce 能一一配对。
+    每个计时段开始前先过一道屏障（不计时），让所有 rank 同时开始：否则先跑完 ``cell_local``
+    计时段的 rank 会把等待其他 rank 的时间算作 AllReduce 的耗时。
     """
     import mindspore as ms
+    from mindspore import ops
 
     from course_utils.bench import Config, compare, cycle
+
+    # 屏障：对一个数做一次 AllReduce 并读回结果；在每个 rank 都发出自己的数之前，没有哪个 rank 能拿到结果。
+    # （mindspore.ops.communication.barrier() 也能用，但在 CPU 上它的流同步没有 CPU 实现，
+    # 会打印一行 "[ERROR] CPU device is not supported"。）
+    all_reduce, one = ops.AllReduce(), ms.Tensor(np.ones(1, np.float32))
+
+    def barrier():
+        all_reduce(one).asnumpy()
 
     data = [tuple(ms.Tensor(a) for a in b) for b in batches]
     configs = {}
     for style in args.bench_styles:
         # 上面训练过的训练步已经编译好了；它只是继续训练。
         _, step = trained[style] if style in trained else build(style, args, size)
-        configs[style] = Config(step=cycle(step, data), batch_size=args.batch_size)
+        configs[style] = Config(step=cycle(step, data), before=barrier, batch_size=args.batch_size)
     timings = compare(configs, steps=args.bench_steps, repeats=3, warmup=2)
     return {name: t.as_dict() for name, t in timings.items()}
 
