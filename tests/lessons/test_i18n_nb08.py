@@ -60,7 +60,7 @@ def test_correct_in_chinese(zh, exercise):
 
 
 @pytest.mark.parametrize("exercise, title", [(nb08.q1, "rank 读取哪些样本"), (nb08.q2, "全局批的梯度"),
-                                             (nb08.q3, "在两个 worker 上运行的函数式数据并行训练步")],
+                                             (nb08.q3, "在两个 Worker 进程上运行的函数式数据并行训练步")],
                          ids=["q1", "q2", "q3"])
 def test_not_attempted_in_chinese(zh, exercise, title):
     def answer(*args):
@@ -115,4 +115,4 @@ def test_q3_on_two_workers_in_chinese(zh, capsys, answer, fragments):
     assert result.outcome == Outcome.INCORRECT
     for fragment in fragments:
         assert fragment in result.message, result.message
-    assert "正在 2 个 msrun worker 上运行 make_dp_step" in capsys.readouterr().out
+    assert "正在用 msrun 启动 2 个 Worker 进程，运行 make_dp_step" in capsys.readouterr().out
