@@ -3,13 +3,15 @@
 * ``q1`` PyTorch's layers in MindSpore: ``torch_like_layers(in_channels, out_channels, kernel_size)`` returns the
   ``nn.Conv2d`` and ``nn.MaxPool2d`` that compute what PyTorch's ``nn.Conv2d(in, out, k)`` and
   ``nn.MaxPool2d(k)`` compute (the defaults table of "Coming from PyTorch").
-* ``q2`` a mode switch that comes back: ``in_mode(mode, fn)`` runs ``fn()`` in ``mode`` and restores the mode
-  that was set before, also when ``fn`` raises (``set_context`` / ``get_context``, as the lesson's cells do).
+* ``q2`` timing a compiled function: ``call_times(fn, inputs)`` returns the seconds of each call ``fn(x)``, the
+  result waited for; the check hands it a new ``@ms.jit`` function and two batch sizes, and the times must show a
+  compilation on the first call of each shape (the lesson's "first call" and "new shape" measurements).
 """
 
 from __future__ import annotations
 
 import inspect
+import time
 
 from course_utils.exercises import Exercise, Incorrect, register
 from course_utils.i18n import N_, tr
@@ -26,22 +28,25 @@ def torch_like_layers(in_channels, out_channels, kernel_size):
     return conv, pool
 
 
-def in_mode(mode, fn):
-    import mindspore as ms
-
-    saved = ms.get_context("mode")
-    ms.set_context(mode=mode)
-    try:
-        return fn()
-    finally:
-        ms.set_context(mode=saved)
+def call_times(fn, inputs):
+    times = []
+    for x in inputs:
+        start = time.perf_counter()
+        fn(x).asnumpy()                 # .asnumpy() waits for the result
+        times.append(time.perf_counter() - start)
+    return times
 
 
 def _shape_in_pynative(layer, x) -> tuple:
     """``layer(x).shape`` in PyNative (a checker must not compile every candidate layer); the mode is restored."""
     import mindspore as ms
 
-    return in_mode(ms.PYNATIVE_MODE, lambda: tuple(layer(x).shape))
+    saved = ms.get_context("mode")
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    try:
+        return tuple(layer(x).shape)
+    finally:
+        ms.set_context(mode=saved)
 
 
 class _SolvedBy(Exercise):
@@ -95,60 +100,58 @@ class TorchLikeLayers(_SolvedBy):
                                    k=k, want=want))
 
 
-class InMode(_SolvedBy):
-    names = ("in_mode",)
-    solved_by = staticmethod(in_mode)
-    title = N_("run in another mode, then come back")
-    hint_text = N_("Read the current mode with ms.get_context(\"mode\") before you change it with "
-                   "ms.set_context(mode=...), and put it back in try: return fn() / finally:, so that an error "
-                   "in fn cannot leave the kernel in the wrong mode.")
+class CallTimes(_SolvedBy):
+    names = ("call_times",)
+    solved_by = staticmethod(call_times)
+    title = N_("time each call of a compiled function")
+    hint_text = N_("One time.perf_counter() before and one after each call, as first_and_steady does; the call is "
+                   "over when its result is on the host, so call .asnumpy() on what fn returns before you stop "
+                   "the clock. Call fn exactly once per input, with no warm-up call.")
 
-    def _check(self, in_mode):
+    # Two batch sizes: each one's first call compiles; a ratio of 5 is far below what compiling costs
+    # (tens to hundreds of milliseconds against well under one for a later call).
+    SHAPES = ((64, 8), (64, 8), (64, 8), (16, 8), (16, 8), (16, 8))
+    RATIO = 5
+
+    def _check(self, call_times):
         import mindspore as ms
+        from mindspore import ops
 
-        names = {ms.GRAPH_MODE: "GRAPH_MODE", ms.PYNATIVE_MODE: "PYNATIVE_MODE"}
-        saved = ms.get_context("mode")
-        try:
-            for before, wanted in ((ms.GRAPH_MODE, ms.PYNATIVE_MODE), (ms.PYNATIVE_MODE, ms.GRAPH_MODE)):
-                ms.set_context(mode=before)
-                seen = []
+        @ms.jit
+        def scaled_sum(x):   # a new function on every check: it has compiled nothing yet
+            return (x * 2.0 + 1.0).sum(axis=1)
 
-                def fn(seen=seen):
-                    seen.append(ms.get_context("mode"))
-                    return "result"
+        shapes = []
 
-                result = self.call(in_mode, wanted, fn)
-                call = f"in_mode(ms.{names[wanted]}, fn) in {names[before]}"
-                if seen != [wanted]:
-                    raise Incorrect(tr("{call}: fn ran {n} time(s), in {modes}; expected once, in {wanted}.",
-                                       call=call, n=len(seen), modes=[names.get(m, m) for m in seen],
-                                       wanted=names[wanted]))
-                if result != "result":
-                    raise Incorrect(tr("{call}: returned {got}; expected what fn returned, {want}.", call=call,
-                                       got=repr(result), want=repr("result")))
-                if ms.get_context("mode") != before:
-                    raise Incorrect(tr("{call}: afterwards the kernel is in {now}; expected the mode from before, "
-                                       "{before}.", call=call, now=names[ms.get_context("mode")],
-                                       before=names[before]))
-            ms.set_context(mode=ms.GRAPH_MODE)
+        def fn(x):
+            shapes.append(tuple(x.shape))
+            return scaled_sum(x)
 
-            def fails():
-                raise ValueError("fn failed on purpose")
-
-            try:
-                self.call(in_mode, ms.PYNATIVE_MODE, fails)
-            except ValueError:
-                pass
-            else:
-                raise Incorrect(tr("in_mode(ms.PYNATIVE_MODE, fn) with an fn that raises ValueError: the error "
-                                   "disappeared; let it reach the caller."))
-            if ms.get_context("mode") != ms.GRAPH_MODE:
-                raise Incorrect(tr("in_mode(ms.PYNATIVE_MODE, fn) in GRAPH_MODE, with an fn that raises: afterwards "
-                                   "the kernel is left in PYNATIVE_MODE; put the mode back even when fn fails."))
-        finally:
-            ms.set_context(mode=saved)
+        inputs = [ops.ones(shape, ms.float32) for shape in self.SHAPES]
+        start = time.perf_counter()
+        times = self.call(call_times, fn, inputs)
+        elapsed = time.perf_counter() - start
+        want = list(self.SHAPES)
+        if shapes != want:
+            raise Incorrect(tr("call_times(fn, inputs) called fn on inputs of shapes {got}; expected one call per "
+                               "input, in order: {want}.", got=shapes, want=want))
+        if (not isinstance(times, (list, tuple)) or len(times) != len(inputs)
+                or not all(isinstance(t, (int, float)) and t > 0 for t in times)):
+            raise Incorrect(tr("call_times(fn, inputs) with {n} inputs returned {got}; expected a list of {n} "
+                               "positive numbers of seconds, one per call.", n=len(inputs), got=repr(times)))
+        for first, later, rows in ((0, (1, 2), 64), (3, (4, 5), 16)):
+            steady = min(times[i] for i in later)
+            if times[first] < self.RATIO * steady:
+                raise Incorrect(tr("the first call with {rows} rows took {first:.2g} s and the next ones {later}: "
+                                   "the first call of a new shape compiles and must be clearly slower. Time each "
+                                   "call on its own, from just before it to its result.", rows=rows,
+                                   first=times[first], later=[float(f"{times[i]:.2g}") for i in later]))
+        if sum(times) > elapsed:
+            raise Incorrect(tr("the times add up to {total:.3g}, but the whole call_times(fn, inputs) took "
+                               "{elapsed:.3g} s: return seconds, as time.perf_counter() differences are.",
+                               total=sum(times), elapsed=elapsed))
 
 
 q1 = TorchLikeLayers()
-q2 = InMode()
+q2 = CallTimes()
 register(globals(), "00")

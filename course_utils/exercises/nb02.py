@@ -3,16 +3,18 @@
 The exercise asks for a *builder*: a function that takes a network, a loss and an optimizer and returns
 ``step(data, label) -> loss``; how the check judges it (fixed weights, plain SGD, the update compared with what a
 correct step and typical wrong steps would make) is ``course_utils.exercises.step_builders``, which lesson 03's
-exercises share.
+exercises share. ``q2`` asks for the gradient of the loss with respect to the input (``grad_position=0``).
 """
 
 from __future__ import annotations
 
-from course_utils.exercises import Incorrect, register
+import inspect
+
+from course_utils.exercises import Exercise, Incorrect, register
 from course_utils.exercises.step_builders import (StepBuilder, diagnose_update, fixed_batch, fixed_setup, grads_of,
                                                   jit_step_solution, loss_value, make_step, run_step, sgd_update,
                                                   weights_of)
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 
 
 class HasAuxStep(StepBuilder):
@@ -48,5 +50,58 @@ class HasAuxStep(StepBuilder):
                                "weights after the first update).", loss=second, expected=second_expected))
 
 
+def input_gradient(net, loss_fn, data, label):
+    import mindspore as ms
+
+    def forward(data, label):
+        return loss_fn(net(data), label)
+
+    _, grad = ms.value_and_grad(forward, 0, None)(data, label)
+    return grad
+
+
+class InputGradient(Exercise):
+    names = ("input_gradient",)
+    title = N_("the gradient with respect to the input")
+    hint_text = N_("Write a function of (data, label) that returns only the loss, then ms.value_and_grad with "
+                   "grad_position=0 (data is input 0) and weights=None; it returns (loss, gradient).")
+    solution_text = inspect.getsource(input_gradient)
+
+    def reference(self):
+        return (input_gradient,)
+
+    def _check(self, input_gradient):
+        import mindspore as ms
+        import numpy as np
+
+        net, loss_fn, _ = fixed_setup()
+        x, y = fixed_batch()
+        got = self.call(input_gradient, net, loss_fn, x, y)
+        if not isinstance(got, ms.Tensor):
+            raise Incorrect(tr("input_gradient(net, loss_fn, data, label) returned {got}; expected one Tensor of "
+                               "data's shape {shape}.", got=type(got).__name__, shape=tuple(x.shape)))
+        if tuple(got.shape) != tuple(x.shape):
+            raise Incorrect(tr("the gradient has shape {got}, expected data's shape {shape} (label's shape is "
+                               "{label}).", got=tuple(got.shape), shape=tuple(x.shape), label=tuple(y.shape)))
+        want = input_gradient_reference(net, loss_fn, x, y)
+
+        def loss_plus_logit_sum(data, label):
+            logits = net(data)
+            return loss_fn(logits, label) + logits.sum()
+
+        both = ms.value_and_grad(loss_plus_logit_sum, 0, None)(x, y)[1].asnumpy()
+        if np.allclose(got.asnumpy(), both, atol=1e-5):
+            raise Incorrect(tr("these are the gradients of loss + logits.sum(): the function you differentiated "
+                               "returns two outputs, and MindSpore differentiates their sum (section 2)."))
+        if not np.allclose(got.asnumpy(), want, atol=1e-5):
+            raise Incorrect(tr("the gradient differs from d loss / d data by up to {gap:.3g}.",
+                               gap=float(np.abs(got.asnumpy() - want).max())))
+
+
+def input_gradient_reference(net, loss_fn, data, label):
+    return input_gradient(net, loss_fn, data, label).asnumpy()
+
+
 q1 = HasAuxStep()
+q2 = InputGradient()
 register(globals(), "02")

@@ -19,7 +19,7 @@ from course_utils.models import SimpleNet
 ms.set_device(sys.argv[1] if len(sys.argv) > 1 else "CPU")
 ms.set_context(mode=ms.GRAPH_MODE)
 net, loss_fn = SimpleNet(), HuberLoss()
-optimizer = nn.SGD(net.trainable_params(), learning_rate=0.1)
+optimizer = nn.Adam(net.trainable_params(), learning_rate=0.01)
 
 
 def forward_fn(data, label):

@@ -1,5 +1,7 @@
 """Notebook 00's exercise checks accept the reference and reject typical wrong answers."""
 
+import time
+
 import mindspore as ms
 from mindspore import nn
 
@@ -22,42 +24,43 @@ def test_q1_torch_like_layers():
         assert "pad_mode" not in wrong.message and "has_bias" not in wrong.message
 
 
-def _no_restore(mode, fn):
-    ms.set_context(mode=mode)
-    return fn()
+def _warm_up_first(fn, inputs):
+    times = []
+    for x in inputs:
+        fn(x).asnumpy()
+        times.append(nb00.call_times(fn, [x])[0])
+    return times
 
 
-def _no_finally(mode, fn):
-    saved = ms.get_context("mode")
-    ms.set_context(mode=mode)
-    result = fn()
-    ms.set_context(mode=saved)
-    return result
+def _milliseconds(fn, inputs):
+    return [t * 1e3 for t in nb00.call_times(fn, inputs)]
 
 
-def _swallows(mode, fn):
-    saved = ms.get_context("mode")
-    ms.set_context(mode=mode)
-    try:
-        return fn()
-    except ValueError:
-        return None
-    finally:
-        ms.set_context(mode=saved)
+def _one_average(fn, inputs):
+    start = time.perf_counter()
+    for x in inputs:
+        fn(x).asnumpy()
+    return [(time.perf_counter() - start) / len(inputs)] * len(inputs)
 
 
-def test_q2_in_mode():
+def _since_start(fn, inputs):
+    start, times = time.perf_counter(), []
+    for x in inputs:
+        fn(x).asnumpy()
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def test_q2_call_times():
     assert nb00.q2.check(*nb00.q2.reference()) == Outcome.CORRECT
-    assert ms.get_context("mode") == ms.GRAPH_MODE          # the check leaves the mode it found
-    assert nb00.q2.check(lambda mode, fn: ____) == Outcome.NOT_ATTEMPTED
-    no_restore = nb00.q2.check(_no_restore)
-    assert no_restore == Outcome.INCORRECT and "expected the mode from before, GRAPH_MODE" in no_restore.message
-    no_finally = nb00.q2.check(_no_finally)
-    assert no_finally == Outcome.INCORRECT and "even when fn fails" in no_finally.message
-    swallows = nb00.q2.check(_swallows)
-    assert swallows == Outcome.INCORRECT and "the error disappeared" in swallows.message
-    no_result = nb00.q2.check(lambda mode, fn: nb00.q2.reference()[0](mode, fn) and None)
-    assert no_result == Outcome.INCORRECT and "expected what fn returned" in no_result.message
-    ignores_mode = nb00.q2.check(lambda mode, fn: fn())
-    assert ignores_mode == Outcome.INCORRECT and "expected once, in PYNATIVE_MODE" in ignores_mode.message
-    assert ms.get_context("mode") == ms.GRAPH_MODE
+    assert nb00.q2.check(lambda fn, inputs: ____) == Outcome.NOT_ATTEMPTED
+    warm_up = nb00.q2.check(_warm_up_first)
+    assert warm_up == Outcome.INCORRECT and "expected one call per input" in warm_up.message
+    skips_first = nb00.q2.check(lambda fn, inputs: nb00.call_times(fn, inputs)[1:])
+    assert skips_first == Outcome.INCORRECT and "expected a list of 6 positive numbers" in skips_first.message
+    milliseconds = nb00.q2.check(_milliseconds)
+    assert milliseconds == Outcome.INCORRECT and "return seconds" in milliseconds.message
+    for wrong in (_one_average, _since_start):
+        result = nb00.q2.check(wrong)
+        assert result == Outcome.INCORRECT and "the first call with 64 rows" in result.message
+    assert ms.get_context("mode") == ms.GRAPH_MODE          # the check changes no mode

@@ -131,3 +131,39 @@ def test_messages_report_symptoms_not_fixes(ms_mode, name):
     assert checked(name) == Outcome.INCORRECT, message
     named = [w for w in FIX_WORDS if w in message]
     assert not named, f"the message names a fix ({named}): {message}"
+
+
+def _forward(net, loss_fn):
+    def forward(data, label):
+        return loss_fn(net(data), label)
+    return forward
+
+
+def _forward_with_logits(net, loss_fn):
+    def forward(data, label):
+        logits = net(data)
+        return loss_fn(logits, label), logits
+    return forward
+
+
+def test_q2_input_gradient():
+    assert nb02.q2.check(*nb02.q2.reference()) == Outcome.CORRECT
+    assert nb02.q2.check(lambda net, loss_fn, data, label: ____) == Outcome.NOT_ATTEMPTED
+
+    def weights_instead(net, loss_fn, data, label):
+        return ms.value_and_grad(_forward(net, loss_fn), None, net.trainable_params())(data, label)[1]
+
+    def of_label(net, loss_fn, data, label):
+        return ms.value_and_grad(_forward(net, loss_fn), 1, None)(data, label)[1]
+
+    def no_aux(net, loss_fn, data, label):
+        return ms.value_and_grad(_forward_with_logits(net, loss_fn), 0, None)(data, label)[1]
+
+    result = nb02.q2.check(weights_instead)
+    assert result == Outcome.INCORRECT and "expected one Tensor of data's shape" in result.message
+    result = nb02.q2.check(of_label)
+    assert result == Outcome.INCORRECT and "expected data's shape (16, 10)" in result.message
+    result = nb02.q2.check(no_aux)
+    assert result == Outcome.INCORRECT and "loss + logits.sum()" in result.message
+    result = nb02.q2.check(lambda net, loss_fn, data, label: nb02.input_gradient(net, loss_fn, data, label) * 2)
+    assert result == Outcome.INCORRECT and "differs from d loss / d data" in result.message

@@ -119,3 +119,21 @@ def test_chinese_messages_report_symptoms_not_fixes(zh):
         assert result == Outcome.INCORRECT
         named = [w for w in FIX_WORDS_ZH if w in result.message]
         assert not named, f"the message names a fix ({named}): {result.message}"
+
+
+# ---- q2: the gradient with respect to the input ----
+
+def test_q2_messages_in_chinese(zh):
+    from test_exercises_nb02 import _forward, _forward_with_logits
+
+    import mindspore as ms
+
+    def of_label(net, loss_fn, data, label):
+        return ms.value_and_grad(_forward(net, loss_fn), 1, None)(data, label)[1]
+
+    def no_aux(net, loss_fn, data, label):
+        return ms.value_and_grad(_forward_with_logits(net, loss_fn), 0, None)(data, label)[1]
+
+    assert nb02.q2.check(*nb02.q2.reference()) == Outcome.CORRECT
+    assert_chinese(nb02.q2.check(of_label), "期望与 data 的形状 (16, 10) 相同")
+    assert_chinese(nb02.q2.check(no_aux), "这是 loss + logits.sum() 的梯度")

@@ -9,12 +9,12 @@ MESSAGES = {
         "看“从 PyTorch 迁移过来”那张表：Conv2d 有哪两个默认值不同？MaxPool2d 又有哪个默认值不同？然后写出 "
         "nn.Conv2d(in_channels, out_channels, kernel_size, pad_mode=..., has_bias=...) 和 "
         "nn.MaxPool2d(kernel_size, stride)。",
-    "run in another mode, then come back": "切换到另一种模式运行，然后切换回来",
-    "Read the current mode with ms.get_context(\"mode\") before you change it with "
-    "ms.set_context(mode=...), and put it back in try: return fn() / finally:, so that an error "
-    "in fn cannot leave the kernel in the wrong mode.":
-        "先用 ms.get_context(\"mode\") 读出当前模式，再用 ms.set_context(mode=...) 修改它；并在 "
-        "try: return fn() / finally: 中把它恢复，这样即使 fn 出错，内核也不会停留在错误的模式中。",
+    "time each call of a compiled function": "为编译后的函数的每次调用计时",
+    "One time.perf_counter() before and one after each call, as first_and_steady does; the call is "
+    "over when its result is on the host, so call .asnumpy() on what fn returns before you stop "
+    "the clock. Call fn exactly once per input, with no warm-up call.":
+        "像 first_and_steady 那样，在每次调用之前和之后各取一次 time.perf_counter()；结果回到主机时调用才算结束，"
+        "所以停止计时之前要对 fn 的返回值调用 .asnumpy()。每个输入只调用 fn 一次，不要预热调用。",
     # check results
     "{call}: expected a pair (conv, pool), got {got}.": "{call}：期望返回一对 (conv, pool)，实际得到 {got}。",
     "{call}: expected (nn.Conv2d, nn.MaxPool2d), got ({conv}, {pool}).":
@@ -27,18 +27,19 @@ MESSAGES = {
     "{call}: on a {side}x{side} input the pooling gives shape {got}; PyTorch's "
     "nn.MaxPool2d({k}) gives {want}.":
         "{call}：对 {side}x{side} 的输入，池化输出的形状为 {got}；PyTorch 的 nn.MaxPool2d({k}) 输出 {want}。",
-    "{call}: fn ran {n} time(s), in {modes}; expected once, in {wanted}.":
-        "{call}：fn 运行了 {n} 次，所在模式为 {modes}；期望只运行一次，且在 {wanted} 下运行。",
-    "{call}: returned {got}; expected what fn returned, {want}.":
-        "{call}：返回了 {got}；期望返回 fn 的返回值 {want}。",
-    "{call}: afterwards the kernel is in {now}; expected the mode from before, "
-    "{before}.":
-        "{call}：调用之后内核处于 {now}；期望恢复到调用前的模式 {before}。",
-    "in_mode(ms.PYNATIVE_MODE, fn) with an fn that raises ValueError: the error "
-    "disappeared; let it reach the caller.":
-        "in_mode(ms.PYNATIVE_MODE, fn) 中的 fn 抛出了 ValueError，但这个错误消失了：应让它传给调用者。",
-    "in_mode(ms.PYNATIVE_MODE, fn) in GRAPH_MODE, with an fn that raises: afterwards "
-    "the kernel is left in PYNATIVE_MODE; put the mode back even when fn fails.":
-        "在 GRAPH_MODE 下调用 in_mode(ms.PYNATIVE_MODE, fn)，且 fn 抛出错误：之后内核停留在 PYNATIVE_MODE；"
-        "即使 fn 失败，也要恢复原来的模式。",
+    "call_times(fn, inputs) called fn on inputs of shapes {got}; expected one call per "
+    "input, in order: {want}.":
+        "call_times(fn, inputs) 调用 fn 时输入的形状依次为 {got}；期望每个输入按顺序各调用一次：{want}。",
+    "call_times(fn, inputs) with {n} inputs returned {got}; expected a list of {n} "
+    "positive numbers of seconds, one per call.":
+        "call_times(fn, inputs) 对 {n} 个输入返回了 {got}；期望得到 {n} 个正数组成的列表，即每次调用的秒数。",
+    "the times add up to {total:.3g}, but the whole call_times(fn, inputs) took "
+    "{elapsed:.3g} s: return seconds, as time.perf_counter() differences are.":
+        "这些时间之和为 {total:.3g}，而整个 call_times(fn, inputs) 只用了 {elapsed:.3g} 秒：请返回以秒为单位的时间，"
+        "即 time.perf_counter() 的差值。",
+    "the first call with {rows} rows took {first:.2g} s and the next ones {later}: "
+    "the first call of a new shape compiles and must be clearly slower. Time each "
+    "call on its own, from just before it to its result.":
+        "输入为 {rows} 行时，第一次调用用了 {first:.2g} 秒，之后几次用了 {later}：新形状的第一次调用要编译，"
+        "理应明显更慢。请单独为每次调用计时，从调用之前一直到拿到结果。",
 }

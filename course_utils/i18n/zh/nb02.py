@@ -44,4 +44,20 @@ MESSAGES = {
 
     # notebooks/scripts/no_depend.py (run by the lesson in a fresh process)
     "weights changed:": "权重是否改变：",
+    "the gradient with respect to the input": "对输入的梯度",
+    "Write a function of (data, label) that returns only the loss, then ms.value_and_grad with "
+    "grad_position=0 (data is input 0) and weights=None; it returns (loss, gradient).":
+        "写一个只返回损失的函数 (data, label)，再对它调用 ms.value_and_grad，取 grad_position=0（data 是第 0 个输入）、"
+        "weights=None；它返回 (loss, gradient)。",
+    "input_gradient(net, loss_fn, data, label) returned {got}; expected one Tensor of "
+    "data's shape {shape}.":
+        "input_gradient(net, loss_fn, data, label) 返回了 {got}；期望返回一个形状与 data 相同（{shape}）的 Tensor。",
+    "the gradient has shape {got}, expected data's shape {shape} (label's shape is "
+    "{label}).":
+        "梯度的形状为 {got}，期望与 data 的形状 {shape} 相同（label 的形状为 {label}）。",
+    "these are the gradients of loss + logits.sum(): the function you differentiated "
+    "returns two outputs, and MindSpore differentiates their sum (section 2).":
+        "这是 loss + logits.sum() 的梯度：你求导的函数返回了两个输出，MindSpore 对它们的和求导（见第 2 节）。",
+    "the gradient differs from d loss / d data by up to {gap:.3g}.":
+        "该梯度与 d loss / d data 最多相差 {gap:.3g}。",
 }
