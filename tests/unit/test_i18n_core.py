@@ -88,7 +88,7 @@ def test_training_summary_line(lang):
     text = result.summary()
     rate = f"{result.steps_per_s:.0f}"
     if lang == "zh":
-        assert text == (f"训练：用 12.3 秒训练了 1,876 步（首步之后每秒 {rate} 步），当前位于第 2 个轮次结束时，"
+        assert text == (f"训练：用 12.3 秒训练了 1,876 步（首步之后每秒 {rate} 步），停在第 2 个轮次结束时，"
                         "测试集准确率 98.76%")
         assert "（已中断）" in _fit_result(interrupted=True).summary("LeNet-5")
     else:

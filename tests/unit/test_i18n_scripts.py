@@ -124,8 +124,9 @@ def test_a_chinese_script_is_the_english_code_with_chinese_comments_and_strings(
 def test_what_the_lessons_and_checks_rely_on_survives_the_translation():
     zh = ROOT / "notebooks" / "zh" / "scripts"
     # lesson 08 shows train_dp.py from its (Chinese) comment on
-    assert 'show_lines("# 连接 Scheduler 和其他 worker"' in (ROOT / "i18n/zh/08_data_parallel.md").read_text("utf-8")
-    assert "\n    # 连接 Scheduler 和其他 worker" in (zh / "train_dp.py").read_text(encoding="utf-8")
+    catalogue = (ROOT / "i18n/zh/08_data_parallel.md").read_text("utf-8")
+    assert 'show_lines("# 连接 Scheduler 和其他 Worker 进程"' in catalogue
+    assert "\n    # 连接 Scheduler 和其他 Worker 进程" in (zh / "train_dp.py").read_text(encoding="utf-8")
     # lesson 09 lists the skeleton's "# TODO(" lines, nb09 finds each blank's TODO number
     english = (ROOT / "notebooks" / "scripts" / "capstone_skeleton.py").read_text(encoding="utf-8")
     chinese = (zh / "capstone_skeleton.py").read_text(encoding="utf-8")

@@ -17,8 +17,7 @@ from support.lenet_training import lenet_batches, lenet_training
 
 KERNEL_CODE = """
 import signal
-from course_utils import runtime
-runtime.setup(device="CPU", mode="graph", seed=0, lang="en")
+from course_utils import runtime; runtime.setup(device="CPU", mode="graph", seed=0, lang="en")  # noqa: E702
 from course_utils.training import fit
 from support.lenet_training import lenet_batches, lenet_training
 handler_before = signal.getsignal(signal.SIGINT)
