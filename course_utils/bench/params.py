@@ -134,6 +134,7 @@ class FindTrapParams(Common):
 @dataclasses.dataclass
 class PipelineParams(Common):
     spec: str = NAIVE_SPEC
+    noise_pct: float = 0.0            # the noise floor: a cost within it is a tie (0: the two rows' own spread)
 
     def __post_init__(self):
         super().__post_init__()

@@ -191,16 +191,36 @@ MESSAGES = {
         '缩短为原来的 1/{x:.1f}。',
     'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
         '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
-    'The pipeline alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes ({mem:.0f}/s): ':
-        '流水线单独运行时每秒送出 {rate:.0f} 个批（{how}），是训练步消耗速度（{mem:.0f}/s）的 {x:.1f} 倍：',
-    'the pipeline IS the bottleneck here, ':
-        '在这里流水线就是瓶颈，',
-    'not the bottleneck, ':
-        '它不是瓶颈，',
-    'and feeding the step from it costs {cost:.0f}% of the step rate; sink mode on {device} ran at {sink:.2f}x '
-    'sink mode off':
-        '而由它为训练步供数会使训练步速率降低 {cost:.0f}%；在 {device} 上，开启数据下沉模式的速度是关闭时的 '
-        '{sink:.2f} 倍',
+    '{label}, {case} (fresh process)':
+        '{label}，{case}（新进程）',
+    '{label} (this kernel, CPU settings on)':
+        '{label}（本内核，已打开 CPU 优化设置）',
+    'Fastest of the {n} step configurations this run measured: {best} at {rate:.1f} steps/s, beyond the noise '
+    'floor of {noise:.0f}%.':
+        '本次运行测量的 {n} 个训练步配置中最快的是：{best}，{rate:.1f} 步/秒，超出 {noise:.0f}% 的噪声水平。',
+    'Fastest of the {n} step configurations this run measured: a tie within the noise floor of {noise:.0f}% '
+    'between {names} ({lo:.1f}-{hi:.1f} steps/s).':
+        '本次运行测量的 {n} 个训练步配置中，最快的几个在 {noise:.0f}% 的噪声水平以内持平：{names}'
+        '（{lo:.1f}-{hi:.1f} 步/秒）。',
+    ' That is {x:.1f}x MindSpore\'s naive default ({naive}, no CPU settings).':
+        '这是 MindSpore 朴素默认设置（{naive}，不加 CPU 优化设置）的 {x:.1f} 倍。',
+    'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
+        '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
+    'a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing measurable: not the '
+    'bottleneck. ':
+        '两者之差在 {noise:.0f}% 的噪声水平以内，算作持平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
+    '{cost:.0f}% slower, beyond the noise floor of {noise:.0f}%, and the pipeline alone delivers only {rate:.0f} '
+    'batches/s ({how}), fewer than the step consumes: the pipeline IS the bottleneck. ':
+        '慢了 {cost:.0f}%，超出 {noise:.0f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批（{how}），'
+        '少于训练步的消耗：流水线就是瓶颈。',
+    '{cost:.0f}% slower, beyond the noise floor of {noise:.0f}%, although the pipeline alone delivers {rate:.0f} '
+    'batches/s ({how}), {x:.1f}x what the step consumes: it keeps up, but feeding the step costs it {cost:.0f}% of '
+    'its rate (the pipeline\'s threads share {cores} cores with the step). ':
+        '慢了 {cost:.0f}%，超出 {noise:.0f}% 的噪声水平；尽管流水线单独运行时每秒能送出 {rate:.0f} 个批（{how}），'
+        '是训练步消耗速度的 {x:.1f} 倍：它供得上数，但由它供数会使训练步速率降低 {cost:.0f}%（流水线的线程与训练步共用 '
+        '{cores} 个核）。',
+    'Sink mode on {device} ran at {sink:.2f}x sink mode off':
+        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {sink:.2f} 倍',
     ' (on CPU MindSpore silently falls back to the normal loop).':
         '（在 CPU 上，MindSpore 会不加提示地退回普通循环）。',
     'On {device}, O0 ran {rate:.0f} steps/s':
