@@ -166,5 +166,6 @@ __all__ = [
     "measure_find_trap", "measure_layer_times", "measure_data_pipeline", "measure_amp", "measure_dynamic_shapes",
     "measure_time_to_accuracy", "measure_train_to_accuracy", "measure_sink_mode", "summarise_cpu_traps",
     # the cases and helpers those cells use
-    "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls", "parse_onednn_verbose",
+    "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls",
+    "parse_onednn_verbose",
 ]
