@@ -236,11 +236,18 @@ MESSAGES = {
     '; no level ran measurably faster than O0 here (a tie within the repeat-to-repeat spread).':
         '；这里没有哪个级别明显快于 O0（差别在各次重复的波动范围之内，算作打平）。',
     '{shapes} batch shapes cost {compiles} compilations ({compile_s:.1f} s of {total_s:.1f} s in {calls} calls); a '
-    'dynamic batch dimension compiled {dyn_compiles} time(s) ({dyn_total_s:.1f} s in total, steady step '
-    '{dyn_ms:.1f} ms vs {static_ms:.1f} ms static) and a single shape {one_compiles} ({one_total_s:.1f} s).':
+    'dynamic batch dimension compiled {dyn_compiles} time(s) ({dyn_total_s:.1f} s in total) and a single shape '
+    '{one_compiles} ({one_total_s:.1f} s).':
         '{shapes} 种批形状导致 {compiles} 次编译（{calls} 次调用共 {total_s:.1f} s，其中编译占 {compile_s:.1f} '
-        's）；声明动态批维度时编译了 {dyn_compiles} 次（共 {dyn_total_s:.1f} s，稳态每步 {dyn_ms:.1f} '
-        'ms，静态形状为 {static_ms:.1f} ms），单一形状编译了 {one_compiles} 次（{one_total_s:.1f} s）。',
+        's）；声明动态批维度时编译了 {dyn_compiles} 次（共 {dyn_total_s:.1f} s），单一形状编译了 {one_compiles} 次'
+        '（{one_total_s:.1f} s）。',
+    ' The steady steps are not like for like: the dynamic graph ran batches of {dyn_batch:.0f} samples on average '
+    '({dyn_ms:.1f} ms), the single shape batches of {static_batch:.0f} ({static_ms:.1f} ms); per sample {dyn_us:.0f} '
+    'vs {static_us:.0f} us, medians of single calls without repeats, so only a large gap would say that a '
+    'dynamic-shape graph runs slower.':
+        '两者的稳态训练步不能直接比较：动态图的批平均为 {dyn_batch:.0f} 个样本（{dyn_ms:.1f} ms），单一形状的批为 '
+        '{static_batch:.0f} 个样本（{static_ms:.1f} ms）；折合每个样本 {dyn_us:.0f} us 对 {static_us:.0f} us。这些都是'
+        '单次调用耗时的中位数，没有重复测量，所以只有差距很大时，才能说明动态形状的图运行得更慢。',
     ' Changing shapes did not recompile here: this step style does not specialise on shapes.':
         '这里形状变化没有触发重新编译：这种训练步写法不针对形状做特化。',
     'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
@@ -306,7 +313,9 @@ MESSAGES = {
     'compiles': '编译次数',
     'compile_s': '编译 s',
     'total_s': '总计 s',
+    'mean_batch': '平均批大小',
     'steady_ms': '稳态 ms',
+    'us_per_sample': '每样本 us',
     'target_pct': '目标 %',
     'best_steps': '最佳步数',
     'best_s': '最佳 s',
