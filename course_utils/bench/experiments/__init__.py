@@ -68,7 +68,7 @@ _LIST = [
          P.TrapsParams, traps, isolated=False, devices=("CPU",)),
     _exp("find_trap", N_("Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap"),
          P.FindTrapParams, traps, isolated=False, devices=("CPU",)),
-    _exp("data_pipeline", N_("The input pipeline's own rate vs the step rate; dataset sink mode"),
+    _exp("data_pipeline", N_("The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode"),
          P.PipelineParams, pipeline),
     _exp("amp", N_("auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps"),
          P.AmpParams, amp, cwd_temp=True),

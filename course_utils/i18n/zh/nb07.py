@@ -392,8 +392,28 @@ MESSAGES = {
         '两个 CPU 陷阱：两项 CPU 优化设置的每种组合，各在独立的进程中运行',
     'Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap':
         '找出 oneDNN 陷阱：逐层计时和 ONEDNN_VERBOSE，限制与不限制指令集',
-    "The input pipeline's own rate vs the step rate; dataset sink mode":
-        '输入流水线自身的速率与训练步速率对比；数据下沉模式',
+    'The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode':
+        '输入流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式',
+    # ---- the headline table of notebook 07 (its figures, by metric name)
+    'best_steps_per_s': '最快训练步，步/秒',
+    'best_tied': '并列最快的配置数',
+    'best_vs_naive_speedup': '最快训练步相对朴素默认设置的倍数',
+    'modes_best_steps_per_s': '第 2 部分最快配置，步/秒',
+    'graph_steps_per_s': '静态图模式 TrainOneStepCell，步/秒',
+    'graph_vs_pynative': '静态图模式相对动态图模式的倍数',
+    'pynative_steps_per_s': '动态图模式函数式训练步，步/秒',
+    'cell_vs_functional': 'TrainOneStepCell 相对函数式训练步的倍数',
+    'model_train_steps_per_s': 'Model.train（流水线供数），步/秒',
+    'naive_steps_per_s': '朴素默认设置，步/秒',
+    'fixes_steps_per_s': '两项 CPU 优化设置下最快的配置，步/秒',
+    'fixes_vs_naive_speedup': '两项优化设置相对朴素默认设置的倍数',
+    'time_to_98_5_s': '最佳设置达到 98.5% 的训练时间，秒',
+    'naive_time_to_98_5_s': '朴素默认设置达到 98.5% 的训练时间，秒',
+    'time_to_99_0_s': '最佳设置达到 99.0% 的训练时间，秒',
+    'naive_time_to_99_0_s': '朴素默认设置达到 99.0% 的训练时间，秒',
+    'noise_floor_pct': '噪声水平，%',
+    'lab_seconds': '本实验总耗时，秒',
+    'amp {level}': '混合精度 {level}',
     'auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps':
         'auto_mixed_precision O0-O3：训练相同步数后的步/秒和准确率',
     'Recompilation on every new batch shape, measured, and two fixes':
