@@ -137,7 +137,7 @@ COLUMN_TITLES = (
 
 #: The lab's headline figures (metric names, as ``record()`` stores them), shown through ``tr()`` in its summary.
 METRIC_TITLES = (
-    N_("best_steps_per_s"), N_("best_tied"), N_("best_vs_naive_speedup"), N_("modes_best_steps_per_s"),
+    N_("best_steps_per_s"), N_("best_tied"), N_("modes_best_steps_per_s"),
     N_("graph_steps_per_s"), N_("graph_vs_pynative"), N_("pynative_steps_per_s"), N_("cell_vs_functional"),
     N_("model_train_steps_per_s"), N_("naive_steps_per_s"), N_("fixes_steps_per_s"), N_("fixes_vs_naive_speedup"),
     N_("time_to_98_5_s"), N_("naive_time_to_98_5_s"), N_("time_to_99_0_s"), N_("naive_time_to_99_0_s"),

@@ -15,7 +15,7 @@ from ..harness import compare, cycle, leaders
 from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
-from ..steps import NAIVE_SPEC, TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
+from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
 from .common import beyond_spread, compared, setup_worker
 
 
@@ -179,7 +179,8 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
 def best_measured(results: Mapping[str, Result], noise_pct: float) -> Tuple[dict, str]:
     """The fastest LeNet-5 step (batch 64, in-memory batches) over every experiment of a run that timed one: all of
     ``modes``, the in-memory rows of ``styles``, every case of ``cpu_traps`` (fresh processes). Steps within
-    ``noise_pct`` of the fastest tie with it (``leaders``) and are named. Returns ``(metrics, sentence)``."""
+    ``noise_pct`` of the fastest tie with it (``leaders``) and are named. Returns ``(metrics, sentence)``. No ratio to
+    another experiment's row: those were measured minutes apart, under whatever load came and went."""
     rows = []
     for name, res in results.items():
         if res is None or res.skipped:
@@ -203,9 +204,4 @@ def best_measured(results: Mapping[str, Result], noise_pct: float) -> Tuple[dict
                   "{noise:.0f}% between {names} ({lo:.1f}-{hi:.1f} steps/s).", n=len(rows), noise=noise_pct,
                   names=tr("; ").join(r["shown"] for r in tied), lo=min(r["steps_per_s"] for r in tied),
                   hi=best["steps_per_s"])
-    naive = [r for r in rows if r.get("case") == "no fixes" and r["config"] == NAIVE_SPEC]
-    if naive:
-        metrics["best_vs_naive_speedup"] = best["steps_per_s"] / naive[0]["steps_per_s"]
-        text += tr(" That is {x:.1f}x MindSpore's naive default ({naive}, no CPU settings).",
-                   x=metrics["best_vs_naive_speedup"], naive=naive[0]["label"])
     return metrics, text

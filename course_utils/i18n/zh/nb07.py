@@ -202,8 +202,6 @@ MESSAGES = {
     'between {names} ({lo:.1f}-{hi:.1f} steps/s).':
         '本次运行测量的 {n} 个训练步配置中，最快的几个在 {noise:.0f}% 的噪声水平以内持平：{names}'
         '（{lo:.1f}-{hi:.1f} 步/秒）。',
-    ' That is {x:.1f}x MindSpore\'s naive default ({naive}, no CPU settings).':
-        '这是 MindSpore 朴素默认设置（{naive}，不加 CPU 优化设置）的 {x:.1f} 倍。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing measurable: not the '
@@ -397,7 +395,6 @@ MESSAGES = {
     # ---- the headline table of notebook 07 (its figures, by metric name)
     'best_steps_per_s': '最快训练步，步/秒',
     'best_tied': '并列最快的配置数',
-    'best_vs_naive_speedup': '最快训练步相对朴素默认设置的倍数',
     'modes_best_steps_per_s': '第 2 部分最快配置，步/秒',
     'graph_steps_per_s': '静态图模式 TrainOneStepCell，步/秒',
     'graph_vs_pynative': '静态图模式相对动态图模式的倍数',
