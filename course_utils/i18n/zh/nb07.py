@@ -207,16 +207,16 @@ MESSAGES = {
     'a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing measurable: not the '
     'bottleneck. ':
         '两者之差在 {noise:.0f}% 的噪声水平以内，算作持平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
-    '{cost:.0f}% slower, beyond the noise floor of {noise:.0f}%, and the pipeline alone delivers only {rate:.0f} '
-    'batches/s ({how}), fewer than the step consumes: the pipeline IS the bottleneck. ':
-        '慢了 {cost:.0f}%，超出 {noise:.0f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批（{how}），'
-        '少于训练步的消耗：流水线就是瓶颈。',
-    '{cost:.0f}% slower, beyond the noise floor of {noise:.0f}%, although the pipeline alone delivers {rate:.0f} '
-    'batches/s ({how}), {x:.1f}x what the step consumes: it keeps up, but feeding the step costs it {cost:.0f}% of '
-    'its rate (the pipeline\'s threads share {cores} cores with the step). ':
-        '慢了 {cost:.0f}%，超出 {noise:.0f}% 的噪声水平；尽管流水线单独运行时每秒能送出 {rate:.0f} 个批（{how}），'
-        '是训练步消耗速度的 {x:.1f} 倍：它供得上数，但由它供数会使训练步速率降低 {cost:.0f}%（流水线的线程与训练步共用 '
-        '{cores} 个核）。',
+    'on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, and the pipeline alone '
+    'delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the pipeline IS the bottleneck. ':
+        '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批'
+        '（{how}），少于训练步的消耗：流水线就是瓶颈。',
+    'on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, although the pipeline '
+    'alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes: it keeps up, but feeding the step '
+    'costs it {cost:.0f}% of its rate (the pipeline\'s threads share {cores} cores with the step). ':
+        '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平；尽管流水线单独运行时每秒能送出 {rate:.0f} 个批'
+        '（{how}），是训练步消耗速度的 {x:.1f} 倍：它供得上数，但由它供数会使训练步速率降低 {cost:.0f}%'
+        '（流水线的线程与训练步共用 {cores} 个核）。',
     'Sink mode on {device} ran at {sink:.2f}x sink mode off':
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {sink:.2f} 倍',
     ' (on CPU MindSpore silently falls back to the normal loop).':
