@@ -212,11 +212,14 @@ def _looks_like_gpu() -> bool:
     return bool(glob.glob("/dev/nvidia[0-9]*"))
 
 
-def recommended_cpu_fixes(device: str = "CPU") -> dict:
+def recommended_cpu_fixes(device: str = "CPU", mode: Optional[str] = None) -> dict:
     """The environment variables that make MindSpore fast on this CPU, with the reason for each.
 
     Returns ``{name: (value, reason)}``. Empty for non-CPU devices (the variables only matter for
-    CPU kernels and the CPU host pipeline).
+    CPU kernels and the CPU host pipeline). ``mode`` ("graph" or "pynative") asks what helps steps of that mode:
+    the host blocking helps eager PyNative steps on few cores, while a compiled step (GRAPH_MODE) gains nothing
+    from it or runs slower, so ``mode="graph"`` leaves it out. ``None``: what a kernel that runs both needs
+    (what ``setup()`` applies).
     """
     if device != "CPU":
         return {}
@@ -224,11 +227,11 @@ def recommended_cpu_fixes(device: str = "CPU") -> dict:
     if has_avx512():
         fixes["ONEDNN_MAX_CPU_ISA"] = (
             "AVX2", tr("AVX-512 CPU: oneDNN's AVX-512 convolution path is far slower for MindSpore's layouts"))
-    if cpu_count() <= 8:
+    if cpu_count() <= 8 and mode != "graph":
         fixes["MS_DEV_HOST_BLOCKING_RUN"] = (
             "1", tr("{cores} cores: the asynchronous host pipeline busy-waits and starves compute "
-                    "(measured on 2 cores of two CPUs: PyNative and @jit steps 1.7-7x faster with it, a GRAPH_MODE "
-                    "TrainOneStepCell 0.7-1.4x: it gains less, or loses)", cores=cpu_count()))
+                    "(measured on 2-core CPUs: eager PyNative steps several times faster with it; compiled steps, "
+                    "GRAPH_MODE or @jit, gained nothing or ran slower)", cores=cpu_count()))
     return fixes
 
 

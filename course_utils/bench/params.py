@@ -105,8 +105,9 @@ class BatchSizesParams(Common):
 
 TRAP_SPECS = ("graph/cell", "graph/functional", "pynative/cell", "pynative/jit:O0", "pynative/jit:O1",
               "pynative/jit_cell:O1")
-# PyNative TrainOneStepCell is where the host busy-wait shows most.
-QUICK_TRAP_SPECS = ("graph/cell", "pynative/cell")
+# PyNative TrainOneStepCell is where the host busy-wait shows most; a @jit function shows what a compiled step
+# launched from PyNative does with it.
+QUICK_TRAP_SPECS = ("graph/cell", "pynative/cell", "pynative/jit:O0")
 
 
 @dataclasses.dataclass
@@ -134,6 +135,7 @@ class FindTrapParams(Common):
 @dataclasses.dataclass
 class PipelineParams(Common):
     spec: str = NAIVE_SPEC
+    noise_pct: float = 0.0            # the noise floor: a cost within it is a tie (0: the two rows' own spread)
 
     def __post_init__(self):
         super().__post_init__()

@@ -128,9 +128,20 @@ COLUMN_TITLES = (
     N_("first_call_s"), N_("steps_per_s"), N_("min_steps_per_s"), N_("max_steps_per_s"), N_("samples_per_s"),
     N_("batches_per_s"), N_("min_batches_per_s"), N_("max_batches_per_s"), N_("epoch_s"), N_("share_pct"),
     N_("vs_baseline"), N_("vs_functional"), N_("vs_naive"), N_("vs_O0"), N_("final_loss"), N_("calls"),
-    N_("shapes"), N_("compiles"), N_("compile_s"), N_("total_s"), N_("steady_ms"), N_("target_pct"),
-    N_("best_steps"), N_("best_s"), N_("naive_steps"), N_("naive_s"), N_("naive_how"), N_("speedup"),
+    N_("shapes"), N_("compiles"), N_("compile_s"), N_("total_s"), N_("mean_batch"), N_("steady_ms"),
+    N_("us_per_sample"), N_("target_pct"), N_("best_steps"), N_("best_s"), N_("naive_steps"), N_("naive_s"),
+    N_("naive_how"), N_("speedup"),
     N_("op_type"), N_("calls_per_step"), N_("mean_ms"), N_("total_ms"), N_("implementation"), N_("propagation"),
+)
+
+
+#: The lab's headline figures (metric names, as ``record()`` stores them), shown through ``tr()`` in its summary.
+METRIC_TITLES = (
+    N_("best_steps_per_s"), N_("best_tied"), N_("modes_best_steps_per_s"),
+    N_("graph_steps_per_s"), N_("graph_vs_pynative"), N_("pynative_steps_per_s"), N_("cell_vs_functional"),
+    N_("model_train_steps_per_s"), N_("naive_steps_per_s"), N_("fixes_steps_per_s"), N_("fixes_vs_naive_speedup"),
+    N_("time_to_98_5_s"), N_("naive_time_to_98_5_s"), N_("time_to_99_0_s"), N_("naive_time_to_99_0_s"),
+    N_("noise_floor_pct"), N_("lab_seconds"),
 )
 
 

@@ -150,8 +150,12 @@ def test_cpu_traps_and_finding_them_in_chinese(zh):
 
 def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     fine = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams()).conclusion
-    assert "每秒送出 600 个批（2 个工作线程），是训练步消耗速度（100/s）的 6.0 倍：它不是瓶颈，" in fine
+    assert fine.startswith("由流水线供数时，训练步为 90 步/秒，使用内存中的批时为 100 步/秒（0.90 倍）："
+                           "使用内存中的批时快 11%")
+    assert "每秒能送出 600 个批（2 个工作线程），是训练步消耗速度的 6.0 倍" in fine
     assert "降低 10%" in fine and "退回普通循环）。" in fine
+    tie = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 99), bench.PipelineParams(noise_pct=5)).conclusion
+    assert "持平" in tie and "它不是瓶颈" in tie
     assert "流水线就是瓶颈" in pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45),
                                                            bench.PipelineParams()).conclusion
     cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
@@ -203,7 +207,7 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
     assert "数据处理流水线" in res.table() and "内存中的批" in res.table()
     assert res.row(config="Model.train")["label_input"] == "Model.train，数据处理流水线"
     assert bench.Spec.parse("pynative/jit:O1").label == "PyNative，@jit 函数式训练步 O1"
-    assert lab_title("data_pipeline") == "输入流水线自身的速率与训练步速率对比；数据下沉模式"
+    assert lab_title("data_pipeline") == "输入流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式"
     for text in (table, found, res.table()):
         assert not english_words(text), text
     with i18n.speaking("en"):   # the same rows, English again when shown in English

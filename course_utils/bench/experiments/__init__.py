@@ -21,7 +21,7 @@ from . import accuracy, amp, modes, pipeline, shapes, sink, traps
 # What lesson 07 shows and calls itself (each experiment's code is in sight there), named here: the face.
 from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accuracy
 from .amp import measure_amp
-from .modes import measure_batch_sizes, measure_modes, measure_step_rates, measure_styles
+from .modes import best_measured, measure_batch_sizes, measure_modes, measure_step_rates, measure_styles
 from .pipeline import measure_data_pipeline
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
@@ -68,7 +68,7 @@ _LIST = [
          P.TrapsParams, traps, isolated=False, devices=("CPU",)),
     _exp("find_trap", N_("Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap"),
          P.FindTrapParams, traps, isolated=False, devices=("CPU",)),
-    _exp("data_pipeline", N_("The input pipeline's own rate vs the step rate; dataset sink mode"),
+    _exp("data_pipeline", N_("The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode"),
          P.PipelineParams, pipeline),
     _exp("amp", N_("auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps"),
          P.AmpParams, amp, cwd_temp=True),
@@ -166,5 +166,6 @@ __all__ = [
     "measure_find_trap", "measure_layer_times", "measure_data_pipeline", "measure_amp", "measure_dynamic_shapes",
     "measure_time_to_accuracy", "measure_train_to_accuracy", "measure_sink_mode", "summarise_cpu_traps",
     # the cases and helpers those cells use
-    "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "compile_calls", "parse_onednn_verbose",
+    "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls",
+    "parse_onednn_verbose",
 ]

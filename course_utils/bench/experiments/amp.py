@@ -48,7 +48,8 @@ def measure_amp(p: AmpParams) -> list:
     for row in rows:
         level = row["config"]
         losses = [_loss(force(configs[level].step())) for _ in range(max(0, p.train_steps - done))]
-        row.update(label=f"amp {level}", wrapper=type(nets[level]).__name__, trained_steps=max(p.train_steps, done),
+        row.update(label=tr("amp {level}", level=level),
+                   wrapper=type(nets[level]).__name__, trained_steps=max(p.train_steps, done),
                    accuracy=mnist_test_accuracy(nets[level], limit=2000 if p.quick else 10000),
                    final_loss=statistics.mean(losses[-20:]) if losses else None, device=p.device)
     return rows

@@ -7,6 +7,7 @@ Result`` (pure: the table and a conclusion computed from the rows, picked by nam
 from __future__ import annotations
 
 import os
+from typing import Mapping, Tuple
 
 from course_utils.i18n import N_, tr
 
@@ -68,7 +69,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                "steady-state steps.", first_s=worst_first["first_call_s"], first=worst_first["label"],
                first_steps=worst_first["first_call_s"] * worst_first["steps_per_s"])
     names = {r["config"] for r in rows}
-    metrics = {"best_steps_per_s": best["steps_per_s"], "best_config": best["config"]}
+    metrics = {"modes_best_steps_per_s": best["steps_per_s"], "best_config": best["config"]}
     if {"graph/cell", "pynative/cell"} <= names:
         g, e = pick(rows, config="graph/cell"), pick(rows, config="pynative/cell")
         text += tr(" GRAPH_MODE TrainOneStepCell ran {compared} PyNative's.", compared=compared(g, e))
@@ -171,3 +172,36 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     metrics = {"best_batch_size": best["batch_size"], "best_samples_per_s": best["samples_per_s"]}
     return Result("batch_sizes", rows, ["label", "first_call_s", "steps_per_s", "samples_per_s", "epoch_s"], text,
                   metrics)
+
+
+# -- the best of everything measured ------------------------------------------------------------------
+
+def best_measured(results: Mapping[str, Result], noise_pct: float) -> Tuple[dict, str]:
+    """The fastest LeNet-5 step (batch 64, in-memory batches) over every experiment of a run that timed one: all of
+    ``modes``, the in-memory rows of ``styles``, every case of ``cpu_traps`` (fresh processes). Steps within
+    ``noise_pct`` of the fastest tie with it (``leaders``) and are named. Returns ``(metrics, sentence)``. No ratio to
+    another experiment's row: those were measured minutes apart, under whatever load came and went."""
+    rows = []
+    for name, res in results.items():
+        if res is None or res.skipped:
+            continue
+        for r in res.rows:
+            if name == "cpu_traps":
+                rows.append(dict(r, shown=tr("{label}, {case} (fresh process)", label=r["label"], case=tr(r["case"]))))
+            elif name == "modes" or (name == "styles" and r.get("input") == IN_MEMORY):
+                rows.append(dict(r, shown=tr("{label} (this kernel, CPU settings on)", label=r["label"])))
+    if not rows:
+        return {}, ""
+    tied = leaders(rows, noise_pct)
+    best = tied[0]
+    metrics = {"best_steps_per_s": best["steps_per_s"], "best_tied": len(tied)}
+    if len(tied) == 1:
+        text = tr("Fastest of the {n} step configurations this run measured: {best} at {rate:.1f} steps/s, beyond "
+                  "the noise floor of {noise:.0f}%.", n=len(rows), best=best["shown"], rate=best["steps_per_s"],
+                  noise=noise_pct)
+    else:
+        text = tr("Fastest of the {n} step configurations this run measured: a tie within the noise floor of "
+                  "{noise:.0f}% between {names} ({lo:.1f}-{hi:.1f} steps/s).", n=len(rows), noise=noise_pct,
+                  names=tr("; ").join(r["shown"] for r in tied), lo=min(r["steps_per_s"] for r in tied),
+                  hi=best["steps_per_s"])
+    return metrics, text

@@ -40,10 +40,10 @@ MESSAGES = {
     "AVX-512 CPU: oneDNN's AVX-512 convolution path is far slower for MindSpore's layouts":
         "AVX-512 CPU：对 MindSpore 的数据排布，oneDNN 的 AVX-512 卷积实现要慢得多",
     "{cores} cores: the asynchronous host pipeline busy-waits and starves compute "
-    "(measured on 2 cores of two CPUs: PyNative and @jit steps 1.7-7x faster with it, a GRAPH_MODE "
-    "TrainOneStepCell 0.7-1.4x: it gains less, or loses)":
+    "(measured on 2-core CPUs: eager PyNative steps several times faster with it; compiled steps, "
+    "GRAPH_MODE or @jit, gained nothing or ran slower)":
         "{cores} 核：异步的 Host 流水线会忙等，抢占计算资源"
-        "（在两种 CPU 的 2 核上实测：打开它后，动态图模式和 @jit 的训练步快 1.7-7 倍，静态图模式的 TrainOneStepCell 为 0.7-1.4 倍：收益较小，甚至变慢）",
+        "（在 2 核 CPU 上实测：打开它后，动态图模式逐算子执行的训练步快数倍；编译执行的训练步（静态图模式或 @jit）没有收益，甚至变慢）",
     "MindSpore is not installed in this Python ({python}). The course supports MindSpore "
     "{supported}: run `make setup`, or on an Ascend image use the image's own environment.":
         "当前 Python（{python}）中没有安装 MindSpore。本课程支持 MindSpore {supported}："

@@ -191,16 +191,34 @@ MESSAGES = {
         '缩短为原来的 1/{x:.1f}。',
     'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
         '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
-    'The pipeline alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes ({mem:.0f}/s): ':
-        '流水线单独运行时每秒送出 {rate:.0f} 个批（{how}），是训练步消耗速度（{mem:.0f}/s）的 {x:.1f} 倍：',
-    'the pipeline IS the bottleneck here, ':
-        '在这里流水线就是瓶颈，',
-    'not the bottleneck, ':
-        '它不是瓶颈，',
-    'and feeding the step from it costs {cost:.0f}% of the step rate; sink mode on {device} ran at {sink:.2f}x '
-    'sink mode off':
-        '而由它为训练步供数会使训练步速率降低 {cost:.0f}%；在 {device} 上，开启数据下沉模式的速度是关闭时的 '
-        '{sink:.2f} 倍',
+    '{label}, {case} (fresh process)':
+        '{label}，{case}（新进程）',
+    '{label} (this kernel, CPU settings on)':
+        '{label}（本内核，已打开 CPU 优化设置）',
+    'Fastest of the {n} step configurations this run measured: {best} at {rate:.1f} steps/s, beyond the noise '
+    'floor of {noise:.0f}%.':
+        '本次运行测量的 {n} 个训练步配置中最快的是：{best}，{rate:.1f} 步/秒，超出 {noise:.0f}% 的噪声水平。',
+    'Fastest of the {n} step configurations this run measured: a tie within the noise floor of {noise:.0f}% '
+    'between {names} ({lo:.1f}-{hi:.1f} steps/s).':
+        '本次运行测量的 {n} 个训练步配置中，最快的几个在 {noise:.0f}% 的噪声水平以内持平：{names}'
+        '（{lo:.1f}-{hi:.1f} 步/秒）。',
+    'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
+        '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
+    'a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing measurable: not the '
+    'bottleneck. ':
+        '两者之差在 {noise:.0f}% 的噪声水平以内，算作持平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
+    'on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, and the pipeline alone '
+    'delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the pipeline IS the bottleneck. ':
+        '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批'
+        '（{how}），少于训练步的消耗：流水线就是瓶颈。',
+    'on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, although the pipeline '
+    'alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes: it keeps up, but feeding the step '
+    'costs it {cost:.0f}% of its rate (the pipeline\'s threads share {cores} cores with the step). ':
+        '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平；尽管流水线单独运行时每秒能送出 {rate:.0f} 个批'
+        '（{how}），是训练步消耗速度的 {x:.1f} 倍：它供得上数，但由它供数会使训练步速率降低 {cost:.0f}%'
+        '（流水线的线程与训练步共用 {cores} 个核）。',
+    'Sink mode on {device} ran at {sink:.2f}x sink mode off':
+        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {sink:.2f} 倍',
     ' (on CPU MindSpore silently falls back to the normal loop).':
         '（在 CPU 上，MindSpore 会不加提示地退回普通循环）。',
     'On {device}, O0 ran {rate:.0f} steps/s':
@@ -216,11 +234,18 @@ MESSAGES = {
     '; no level ran measurably faster than O0 here (a tie within the repeat-to-repeat spread).':
         '；这里没有哪个级别明显快于 O0（差别在各次重复的波动范围之内，算作打平）。',
     '{shapes} batch shapes cost {compiles} compilations ({compile_s:.1f} s of {total_s:.1f} s in {calls} calls); a '
-    'dynamic batch dimension compiled {dyn_compiles} time(s) ({dyn_total_s:.1f} s in total, steady step '
-    '{dyn_ms:.1f} ms vs {static_ms:.1f} ms static) and a single shape {one_compiles} ({one_total_s:.1f} s).':
+    'dynamic batch dimension compiled {dyn_compiles} time(s) ({dyn_total_s:.1f} s in total) and a single shape '
+    '{one_compiles} ({one_total_s:.1f} s).':
         '{shapes} 种批形状导致 {compiles} 次编译（{calls} 次调用共 {total_s:.1f} s，其中编译占 {compile_s:.1f} '
-        's）；声明动态批维度时编译了 {dyn_compiles} 次（共 {dyn_total_s:.1f} s，稳态每步 {dyn_ms:.1f} '
-        'ms，静态形状为 {static_ms:.1f} ms），单一形状编译了 {one_compiles} 次（{one_total_s:.1f} s）。',
+        's）；声明动态批维度时编译了 {dyn_compiles} 次（共 {dyn_total_s:.1f} s），单一形状编译了 {one_compiles} 次'
+        '（{one_total_s:.1f} s）。',
+    ' The steady steps are not like for like: the dynamic graph ran batches of {dyn_batch:.0f} samples on average '
+    '({dyn_ms:.1f} ms), the single shape batches of {static_batch:.0f} ({static_ms:.1f} ms); per sample {dyn_us:.0f} '
+    'vs {static_us:.0f} us, medians of single calls without repeats, so only a large gap would say that a '
+    'dynamic-shape graph runs slower.':
+        '两者的稳态训练步不能直接比较：动态图的批平均为 {dyn_batch:.0f} 个样本（{dyn_ms:.1f} ms），单一形状的批为 '
+        '{static_batch:.0f} 个样本（{static_ms:.1f} ms）；折合每个样本 {dyn_us:.0f} us 对 {static_us:.0f} us。这些都是'
+        '单次调用耗时的中位数，没有重复测量，所以只有差距很大时，才能说明动态形状的图运行得更慢。',
     ' Changing shapes did not recompile here: this step style does not specialise on shapes.':
         '这里形状变化没有触发重新编译：这种训练步写法不针对形状做特化。',
     'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
@@ -286,7 +311,9 @@ MESSAGES = {
     'compiles': '编译次数',
     'compile_s': '编译 s',
     'total_s': '总计 s',
+    'mean_batch': '平均批大小',
     'steady_ms': '稳态 ms',
+    'us_per_sample': '每样本 us',
     'target_pct': '目标 %',
     'best_steps': '最佳步数',
     'best_s': '最佳 s',
@@ -363,8 +390,27 @@ MESSAGES = {
         '两个 CPU 陷阱：两项 CPU 优化设置的每种组合，各在独立的进程中运行',
     'Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap':
         '找出 oneDNN 陷阱：逐层计时和 ONEDNN_VERBOSE，限制与不限制指令集',
-    "The input pipeline's own rate vs the step rate; dataset sink mode":
-        '输入流水线自身的速率与训练步速率对比；数据下沉模式',
+    'The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode':
+        '输入流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式',
+    # ---- the headline table of notebook 07 (its figures, by metric name)
+    'best_steps_per_s': '最快训练步，步/秒',
+    'best_tied': '并列最快的配置数',
+    'modes_best_steps_per_s': '第 2 部分最快配置，步/秒',
+    'graph_steps_per_s': '静态图模式 TrainOneStepCell，步/秒',
+    'graph_vs_pynative': '静态图模式相对动态图模式的倍数',
+    'pynative_steps_per_s': '动态图模式函数式训练步，步/秒',
+    'cell_vs_functional': 'TrainOneStepCell 相对函数式训练步的倍数',
+    'model_train_steps_per_s': 'Model.train（流水线供数），步/秒',
+    'naive_steps_per_s': '朴素默认设置，步/秒',
+    'fixes_steps_per_s': '两项 CPU 优化设置下最快的配置，步/秒',
+    'fixes_vs_naive_speedup': '两项优化设置相对朴素默认设置的倍数',
+    'time_to_98_5_s': '最佳设置达到 98.5% 的训练时间，秒',
+    'naive_time_to_98_5_s': '朴素默认设置达到 98.5% 的训练时间，秒',
+    'time_to_99_0_s': '最佳设置达到 99.0% 的训练时间，秒',
+    'naive_time_to_99_0_s': '朴素默认设置达到 99.0% 的训练时间，秒',
+    'noise_floor_pct': '噪声水平，%',
+    'lab_seconds': '本实验总耗时，秒',
+    'amp {level}': '混合精度 {level}',
     'auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps':
         'auto_mixed_precision O0-O3：训练相同步数后的步/秒和准确率',
     'Recompilation on every new batch shape, measured, and two fixes':
