@@ -18,7 +18,7 @@ from typing import Sequence
 import numpy as np
 
 from course_utils.fmt import display_width
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 from course_utils.losses import check_delta
 
 #: Errors at which the explorer prints values: small, moderate, and an outlier.
@@ -112,7 +112,7 @@ def format_huber_table(data: dict) -> str:
 
 def draw_huber_explorer(data: dict, axes=None):
     """Two panels, loss and gradient against the error, with dotted lines at +-delta. Returns the figure."""
-    from course_utils.plots import plot_curves
+    from course_utils.plots import figure_text, plot_curves
 
     if axes is None:
         import matplotlib.pyplot as plt
@@ -122,10 +122,11 @@ def draw_huber_explorer(data: dict, axes=None):
         fig = axes[0].figure
     d = data["delta"]
     styles = {"MSE/2": {"linestyle": "--"}, "L1": {"linestyle": "-."}, "Huber": {"linewidth": 2.5}}
-    plot_curves(data["loss"], x=data["error"], ax=axes[0], title=f"loss (delta = {d:.2f})", xlabel="error",
-                ylabel="loss", vlines=(-d, d), styles=styles)
-    plot_curves(data["grad"], x=data["error"], ax=axes[1], title="gradient d loss / d error", xlabel="error",
-                ylabel="gradient", vlines=(-d, d), styles=styles)
+    error = figure_text(N_("error"))
+    plot_curves(data["loss"], x=data["error"], ax=axes[0], title=figure_text(N_("loss (delta = {delta:.2f})"), delta=d),
+                xlabel=error, ylabel=figure_text(N_("loss")), vlines=(-d, d), styles=styles)
+    plot_curves(data["grad"], x=data["error"], ax=axes[1], title=figure_text(N_("gradient d loss / d error")),
+                xlabel=error, ylabel=figure_text(N_("gradient")), vlines=(-d, d), styles=styles)
     top = float(np.max(data["loss"]["Huber"])) * 1.6 + 0.5
     axes[0].set_ylim(-0.2, top)  # keep the Huber curve readable next to the fast-growing MSE/2
     fig.tight_layout()

@@ -328,6 +328,10 @@ MESSAGES = {
     "(no message)": "（没有消息）",
     # course_utils.widgets: the Huber explorer of lesson 01
     "error": "误差",   # the head of its table's first column
+    "loss (delta = {delta:.2f})": "损失（delta = {delta:.2f}）",
+    "loss": "损失",
+    "gradient d loss / d error": "梯度 d损失 / d误差",
+    "gradient": "梯度",
     "delta = {delta:.2f}: quadratic for |error| <= {delta:.2f}, linear beyond; "
     "no error gets a gradient larger than {delta:.2f}":
         "delta = {delta:.2f}：|error| <= {delta:.2f} 时为二次函数，超出后为线性函数；"
