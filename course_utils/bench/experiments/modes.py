@@ -130,8 +130,11 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     # faster beyond the spread (what compared() calls "faster than"), by at least 10%, and beyond the noise floor
     faster = gain >= 10 and beyond_spread(cell, func) and cell["steps_per_s"] > func["steps_per_s"]
     tie = len(leaders([cell, func], p.noise_pct)) > 1   # the lab's tie rule, as for the modes
+    # "does not reproduce" needs separated ranges too: overlapping repeats decide nothing either way
     verdict = (tr("cannot be told from a tie within the noise floor of {noise:.0f}%", noise=p.noise_pct) if tie
-               else tr("holds") if faster else tr("does not reproduce"))
+               else tr("holds") if faster
+               else tr("does not reproduce") if beyond_spread(cell, func) or gain < 10
+               else tr("is undecided (the repeats' ranges overlap)"))
     text = tr("TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%: "
               "{compared} it), so the article's \"15% faster\" {verdict} here; Model.train fed by the pipeline "
               "reached {model:.0f} steps/s ({vs_loop:.2f}x a functional loop over the same pipeline).",

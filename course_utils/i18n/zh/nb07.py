@@ -153,6 +153,8 @@ MESSAGES = {
         '成立',
     'does not reproduce':
         '未能复现',
+    "is undecided (the repeats' ranges overlap)":
+        '无法判定（两者各次重复的范围有重叠）',
     'cannot be told from a tie within the noise floor of {noise:.0f}%':
         '无法判断：差距在 {noise:.0f}% 的噪声水平之内，只能算打平',
     'With {spec}, batch {best} gives the most throughput, {rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. '
