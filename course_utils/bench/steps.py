@@ -62,7 +62,7 @@ class Spec:
     @property
     def label(self) -> str:
         """What a table or a sentence calls this configuration, in the course's language."""
-        mode = "GRAPH_MODE" if self.mode == "graph" else "PyNative"
+        mode = tr("GRAPH_MODE") if self.mode == "graph" else tr("PyNative")
         jit = f" {self.level}" if self.style in ("jit", "jit_cell") else ""
         return tr("{mode}, {style}{jit}", mode=mode, style=tr(LABELS[self.style]), jit=jit)
 

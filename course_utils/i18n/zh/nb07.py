@@ -102,7 +102,7 @@ MESSAGES = {
     'and noisy; only ratios between configurations measured in alternation in this run mean something. Re-run on a '
     'quiet machine for the figures.':
         '警告：机器繁忙（{facts}）。其他进程在争用 CPU 核：绝对速率偏低且噪声大，只有本次运行中交替测量的各配置之间'
-        '的比值才有意义。要得到可引用的数值，请在安静的机器上重新运行。',
+        '的比值才有意义。要得到可引用的数值，请在空闲（负载低）的机器上重新运行。',
     '[{name}] skipped: {reason}':
         '[{name}] 已跳过：{reason}',
     '{shown} of {total} rows shown (largest {key} first); all of them in {path}':
@@ -124,7 +124,7 @@ MESSAGES = {
     '{name} is measured on {devices} only, not {device}':
         '{name} 只在 {devices} 上测量，不在 {device} 上测量',
     '{r:.2f}x, within the repeat-to-repeat spread of':
-        '{r:.2f} 倍（在各次重复的波动范围之内）',
+        '{r:.2f} 倍，但两者各次重复的范围有重叠，不能算确定的差距',
     '{r:.1f}x, faster than':
         '{r:.1f} 倍（更快）',
     '{r:.2f}x, slower than':
@@ -137,8 +137,8 @@ MESSAGES = {
     'A tie: {n} configurations ran within the noise floor of {noise:.0f}% of the fastest ({names}; {lo:.1f}-{hi:.1f} '
     'steps/s), so this run does not say which of them is fastest; the lab goes on with the first of them, {best}. '
     'The slowest was {slow} at {slow_rate:.1f} steps/s.':
-        '打平：有 {n} 种配置与最快者的差距在 {noise:.0f}% 的噪声水平之内（{names}；{lo:.1f}-{hi:.1f} 步/秒），'
-        '因此本次运行无法断定其中哪一种最快；本实验接下来使用其中的第一种：{best}。最慢的是 {slow}，{slow_rate:.1f} 步/秒。',
+        '打平：有 {n} 种配置与最快者相差不超过 {noise:.0f}% 的噪声水平（{names}；{lo:.1f}-{hi:.1f} 步/秒），'
+        '因此本次运行无法断定其中哪一种最快；本实验接下来按表中顺序取第一种：{best}。最慢的是 {slow}，{slow_rate:.1f} 步/秒。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
         '首次调用开销最大的是 {first}，{first_s:.1f} s，相当于 {first_steps:.0f} 个稳态训练步。',
     " GRAPH_MODE TrainOneStepCell ran {compared} PyNative's.":
@@ -171,7 +171,7 @@ MESSAGES = {
         'MindSpore 的朴素默认设置（{naive}，不加优化设置）为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
         '最快的配置（{best}）为 {best_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍；不加优化设置时最快的为 {best_no:.1f} 步/秒',
     ' (fastest of all: {label}, {case}, {rate:.0f}).':
-        '（所有组合中最快的是：{label}，{case}，{rate:.0f}）。',
+        '（所有组合中最快的是：{label}，{case}，{rate:.0f} 步/秒）。',
     '.':
         '。',
     ' On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took {gains}.':
@@ -179,7 +179,7 @@ MESSAGES = {
     '; ':
         '；',
     '{label} from {a:.0f} to {b:.0f} steps/s ({x:.1f}x)':
-        '{label} 从 {a:.0f} 步/秒 变为 {b:.0f} 步/秒（{x:.1f} 倍）',
+        '{label} 从 {a:.0f} 步/秒变为 {b:.0f} 步/秒（{x:.1f} 倍）',
     '{layer} takes {share:.0f}% of the {total:.1f} ms.':
         '{layer} 占总共 {total:.1f} ms 的 {share:.0f}%。',
     'ONEDNN_VERBOSE and the AVX-512 convolution path concern the CPU backend, not {device}':
@@ -202,13 +202,13 @@ MESSAGES = {
         '本次运行测量的 {n} 个训练步配置中最快的是：{best}，{rate:.1f} 步/秒，超出 {noise:.0f}% 的噪声水平。',
     'Fastest of the {n} step configurations this run measured: a tie within the noise floor of {noise:.0f}% '
     'between {names} ({lo:.1f}-{hi:.1f} steps/s).':
-        '本次运行测量的 {n} 个训练步配置中，最快的几个在 {noise:.0f}% 的噪声水平以内持平：{names}'
+        '本次运行测量的 {n} 个训练步配置中，最快的几个在 {noise:.0f}% 的噪声水平以内打平：{names}'
         '（{lo:.1f}-{hi:.1f} 步/秒）。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing measurable: not the '
     'bottleneck. ':
-        '两者之差在 {noise:.0f}% 的噪声水平以内，算作持平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
+        '两者之差在 {noise:.0f}% 的噪声水平以内，算作打平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
     'on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, and the pipeline alone '
     'delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the pipeline IS the bottleneck. ':
         '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批'
@@ -216,13 +216,13 @@ MESSAGES = {
     'on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, although the pipeline '
     'alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes: it keeps up, but feeding the step '
     'costs it {cost:.0f}% of its rate (the pipeline\'s threads share {cores} cores with the step). ':
-        '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平；尽管流水线单独运行时每秒能送出 {rate:.0f} 个批'
-        '（{how}），是训练步消耗速度的 {x:.1f} 倍：它供得上数，但由它供数会使训练步速率降低 {cost:.0f}%'
+        '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平。流水线单独运行时每秒能送出 {rate:.0f} 个批'
+        '（{how}），是训练步消耗速度的 {x:.1f} 倍，足以供数；但由它供数会使训练步速率降低 {cost:.0f}%'
         '（流水线的线程与训练步共用 {cores} 个核）。',
-    'Sink mode on {device} ran at {sink:.2f}x sink mode off':
-        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {sink:.2f} 倍',
+    'Sink mode on {device} ran at {compared} sink mode off':
+        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {compared}',
     ' (on CPU MindSpore silently falls back to the normal loop).':
-        '（在 CPU 上，MindSpore 会不加提示地退回普通循环）。',
+        '。在 CPU 上，MindSpore 会不加提示地退回普通循环，数据下沉实际并未生效。',
     'On {device}, O0 ran {rate:.0f} steps/s':
         '在 {device} 上，O0 为 {rate:.0f} 步/秒',
     '; {low} ran {compared} O0 and reached {acc:.1f}% vs {base_acc:.1f}% after {steps} steps':
@@ -245,8 +245,8 @@ MESSAGES = {
     '({dyn_ms:.1f} ms), the single shape batches of {static_batch:.0f} ({static_ms:.1f} ms); per sample {dyn_us:.0f} '
     'vs {static_us:.0f} us, medians of single calls without repeats, so only a large gap would say that a '
     'dynamic-shape graph runs slower.':
-        '两者的稳态训练步不能直接比较：动态图的批平均为 {dyn_batch:.0f} 个样本（{dyn_ms:.1f} ms），单一形状的批为 '
-        '{static_batch:.0f} 个样本（{static_ms:.1f} ms）；折合每个样本 {dyn_us:.0f} us 对 {static_us:.0f} us。这些都是'
+        '两者的稳态训练步不能直接比较：声明动态批维度时，批平均为 {dyn_batch:.0f} 个样本（{dyn_ms:.1f} ms），单一形状的批为 '
+        '{static_batch:.0f} 个样本（{static_ms:.1f} ms）；折合每个样本 {dyn_us:.0f} μs 对 {static_us:.0f} μs。这些都是'
         '单次调用耗时的中位数，没有重复测量，所以只有差距很大时，才能说明动态形状的图运行得更慢。',
     ' Changing shapes did not recompile here: this step style does not specialise on shapes.':
         '这里形状变化没有触发重新编译：这种训练步写法不针对形状做特化。',
@@ -315,7 +315,7 @@ MESSAGES = {
     'total_s': '总计 s',
     'mean_batch': '平均批大小',
     'steady_ms': '稳态 ms',
-    'us_per_sample': '每样本 us',
+    'us_per_sample': '每样本 μs',
     'target_pct': '目标 %',
     'best_steps': '最佳步数',
     'best_s': '最佳 s',
@@ -334,7 +334,11 @@ MESSAGES = {
     '@jit functional step':
         '@jit 函数式训练步',
     '{mode}, {style}{jit}':
-        '{mode}，{style}{jit}',
+        '{style}{jit}（{mode}）',
+    'GRAPH_MODE':
+        '静态图模式',
+    'PyNative':
+        '动态图模式',
     'no fixes':
         '不加优化设置',
     'both fixes':
