@@ -186,10 +186,10 @@ LESSONS: Tuple[Lesson, ...] = (
            run_note={"en": " (QUICK); ~15 min full", "zh": "（QUICK）；完整运行约 15 分钟"}),
     Lesson("08", "data_parallel",
            {"en": "Data parallel training for real: two workers, `msrun`, and proof that they agree",
-            "zh": "真正的数据并行训练：两个 Worker 进程、`msrun`，以及结果一致的验证"},
+            "zh": "真正的数据并行训练：两个 Worker 进程、`msrun`，并验证结果一致"},
            {"en": "real two-process data parallel with `msrun`, proof that ranks agree, how it scales to 8 NPUs, your "
                   "own `DistributedGradReducer` step run on two workers (exercise 08.3)",
-            "zh": "用 `msrun` 真正运行双进程数据并行，证明各 rank 结果一致，如何扩展到 8 张 NPU，在两个 Worker 进程上运行你自己的 "
+            "zh": "用 `msrun` 真正运行双进程数据并行，证明各 rank 结果一致，如何扩展到 8 卡，在两个 Worker 进程上运行你自己的 "
                   "`DistributedGradReducer` 训练步（练习 08.3）"},
            requires=("02", "04"), exercises=_ex("08"),
            quick={"STEPS": 10, "BENCH_STEPS": 3}, workers_parameter="WORKERS"),

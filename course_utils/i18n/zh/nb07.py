@@ -93,7 +93,7 @@ MESSAGES = {
          '    return steps / statistics.median(times)'),
     # ---- the performance lab's conclusions (course_utils/bench)
     '{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after':
-        '{seconds:.0f} s，{cpus} 个 CPU，1 分钟平均负载：测量前 {before} / 测量后 {after}',
+        '{seconds:.0f} 秒，{cpus} 个 CPU，1 分钟平均负载测量前 {before}、测量后 {after}',
     ', other processes used {cores:.2f} cores meanwhile':
         '，期间其他进程平均占用 {cores:.2f} 个核',
     'conditions: {facts}':

@@ -8,17 +8,17 @@
 或者在 Python 中用 ``course_utils.distributed.launch`` 启动（第 08 课）。msrun 会启动一个 Scheduler 进程和各个
 Worker 进程；每个 Worker 进程都运行这个文件。``init()`` 完成组网，此后每个 Worker 进程都知道自己的 rank 和 Worker 进程的总数。
 
-每个 Worker 进程在每个全局批中属于自己的分片上训练同一个网络，最多采用三种方式，每种方式都从相同的初始权重
+每个 Worker 进程在每个全局批中属于自己的分片上训练同一个网络，最多采用三种写法，每种写法都从相同的初始权重
 出发、在相同的批上训练：
 
 * ``cell``       - ``nn.TrainOneStepCell``：在 DATA_PARALLEL 模式下，它会自己在各 Worker 进程之间对梯度求平均；
 * ``functional`` - ``value_and_grad`` + 显式的 ``nn.DistributedGradReducer``（AllReduce）；
 * ``no_reducer`` - 忘了加 reducer 的函数式训练步（要观察的错误）。
 
-写入 ``<out>/rank_<r>/`` 的内容：每种方式一个检查点（``<style>.ckpt``，即真实任务中每个 rank 的检查点）、
+写入 ``<out>/rank_<r>/`` 的内容：每种写法一个检查点（``<style>.ckpt``，即真实任务中每个 rank 的检查点）、
 初始权重（``init.ckpt``），以及 ``trace.npz``（这个 rank 训练过的批、它的损失、每一步之后展平的权重）。
 ``<out>/metrics_rank<r>.json`` 记录耗时：Worker 进程生命周期中每个阶段结束的时刻；使用 ``--bench-steps`` 时，
-还有 ``--bench-styles`` 中各方式的每秒步数（默认是带与不带 AllReduce 的 ``cell`` 训练步）。
+还有 ``--bench-styles`` 中各写法的每秒步数（默认是带与不带 AllReduce 的 ``cell`` 训练步）。
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ BENCH_ONLY = ("cell_local",)
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", required=True, type=Path, help="运行文件夹（每个 rank 的结果写在它下面）")
-    p.add_argument("--steps", type=int, default=20, help="每种方式的训练步数")
+    p.add_argument("--steps", type=int, default=20, help="每种写法的训练步数")
     p.add_argument("--batch-size", type=int, default=32, help="每个 Worker 进程每步的样本数")
     p.add_argument("--lr", type=float, default=0.05, help="SGD 的学习率")
     p.add_argument("--momentum", type=float, default=0.9, help="SGD 的动量")
@@ -53,19 +53,19 @@ def parse_args(argv=None):
     p.add_argument("--styles", default="cell,functional,no_reducer",
                    help=f"逗号分隔，可选 {', '.join(STYLES)}；留空则只做基准测试")
     p.add_argument("--bench-steps", type=int, default=0,
-                   help="训练之后，对 --bench-styles 中的每种方式计时：重复 3 次，每次这么多步")
+                   help="训练之后，对 --bench-styles 中的每种写法计时：重复 3 次，每次这么多步")
     p.add_argument("--bench-styles", default="cell,cell_local",
-                   help="要计时的方式（cell_local：不带通信的 cell 训练步）")
+                   help="要计时的写法（cell_local：不带通信的 cell 训练步）")
     p.add_argument("--device", default="CPU", help="CPU、GPU 或 Ascend")
     p.add_argument("--threads", type=int, default=0, help="每个 Worker 进程的 CPU 算子线程数（0：MindSpore 的默认值）")
     p.add_argument("--fail-rank", type=int, default=-1, help="让这个 rank 失败（故障演示）")
-    p.add_argument("--fail-step", type=int, default=3, help="……在第一种方式的这一步失败")
+    p.add_argument("--fail-step", type=int, default=3, help="……在第一种写法的这一步失败")
     args = p.parse_args(argv)
     args.styles = [s for s in args.styles.split(",") if s]
     args.bench_styles = [s for s in args.bench_styles.split(",") if s]
     unknown = sorted((set(args.styles) - set(STYLES)) | (set(args.bench_styles) - set(STYLES + BENCH_ONLY)))
     if unknown:
-        p.error(f"未知的方式 {unknown}：请从 {', '.join(STYLES)} 中选择")
+        p.error(f"未知的写法 {unknown}：请从 {', '.join(STYLES)} 中选择")
     if args.steps < 1 or args.batch_size < 1 or args.bench_steps < 0:
         p.error("--steps 和 --batch-size 必须 >= 1，--bench-steps 必须 >= 0")
     return args
@@ -154,8 +154,8 @@ def main(argv=None) -> int:
 def load_shard(args, rank: int, size: int) -> list:
     """这个 rank 的批（NumPy 数组）：（混洗后的）训练集的 ``size`` 个分片中的第 ``rank`` 个。
 
-    每个 rank 都用相同的随机种子混洗，因此各分片互不重叠，合起来就是全局批。只物化一次，
-    就能让每种方式都在完全相同的数据上训练。
+    每个 rank 都用相同的随机种子混洗，因此各分片互不重叠，合起来就是全局批。先一次性读成数组，
+    就能让每种写法都在完全相同的数据上训练。
     """
     from course_utils.data import mnist_dataset
 
@@ -166,8 +166,8 @@ def load_shard(args, rank: int, size: int) -> list:
 
 
 def build(style: str, args, size: int):
-    """一个新的 LeNet-5（随机种子相同，因此在每个 rank 上、每种方式中初始权重都相同），
-    以及它在 ``style`` 方式下的训练步。"""
+    """一个新的 LeNet-5（随机种子相同，因此在每个 rank 上、每种写法中初始权重都相同），
+    以及它在 ``style`` 写法下的训练步。"""
     import mindspore as ms
     from mindspore import nn, ops
 
@@ -184,8 +184,8 @@ def build(style: str, args, size: int):
         step.set_train()
         return net, step
     if style == "cell_local":
-        # 在并行上下文之外构建，因此没有 AllReduce：不带通信时，这里一步的开销
-        # （仅用于基准测试；这些副本会逐渐偏离彼此）。
+        # 在并行上下文之外构建，因此没有 AllReduce：用来测量不带通信时一步的开销
+        # （仅用于基准测试；各副本会逐渐偏离）。
         ms.reset_auto_parallel_context()
         step = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), optimizer)
         ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
@@ -211,8 +211,8 @@ def build(style: str, args, size: int):
 
 
 def bench(args, size: int, batches: list, trained: dict) -> dict:
-    """``args.bench_styles`` 中每种方式的每秒步数：先预热（编译不算一步），再重复 3 次，
-    每次 ``args.bench_steps`` 步，各方式交替进行，取中位数（course_utils.bench）。
+    """``args.bench_styles`` 中每种写法的每秒步数：先预热（编译不算一步），再重复 3 次，
+    每次 ``args.bench_steps`` 步，各写法交替进行，取中位数（course_utils.bench）。
 
     每个 rank 都执行相同的调用序列，因此 ``cell`` 训练步的 AllReduce 能一一配对。
     每个计时段开始前先过一道屏障（不计时），让所有 rank 同时开始：否则先跑完 ``cell_local``
