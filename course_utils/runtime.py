@@ -59,6 +59,14 @@ MINDSPORE_NEWEST_TESTED = (2, 10)
 SUPPORTED_RANGE = N_("2.7.1 to 2.10.x")  # tr() it where it is shown
 
 
+def listing(items) -> str:
+    """``items`` joined as a list in the current language ("a, b" in English, "a、b" in Chinese); "" if none."""
+    out = ""
+    for item in items:
+        out = tr("{items}, {item}", items=out, item=item) if out else str(item)
+    return out
+
+
 def supported_range() -> str:
     """``SUPPORTED_RANGE`` in the current language (what a lesson prints: "2.7.1 到 2.10.x" in Chinese)."""
     return tr("{oldest} to {newest}.x", oldest=".".join(map(str, MINDSPORE_MIN)),
@@ -153,10 +161,10 @@ class RuntimeInfo:
             tr("seed {seed}", seed=self.seed) if self.seed is not None else tr("no seed"),
         ]
         if self.device == "CPU" or self.cpu_fixes:
-            fixes = ", ".join(f"{k}={v}" for k, v in self.cpu_fixes.items()) or tr("none")
+            fixes = listing(f"{k}={v}" for k, v in self.cpu_fixes.items()) or tr("none")
             parts.append(tr("CPU fixes: {fixes}", fixes=fixes))
         if self.exact:
-            parts.append(tr("exact numerics: {settings}", settings=", ".join(self.exact)))
+            parts.append(tr("exact numerics: {settings}", settings=listing(self.exact)))
         text = " | ".join(parts)
         if self.notes:
             text += "\n" + "\n".join(tr("  note: {note}", note=n) for n in self.notes)
@@ -669,7 +677,7 @@ def machine_header(env: bool = True) -> str:
         parts.append("AVX-512")
     if env:
         fixes = {k: os.environ[k] for k in CPU_FIX_VARS if k in os.environ}
-        parts.append(tr(HEADER_ENV, variables=", ".join(f"{k}={v}" for k, v in fixes.items()))
+        parts.append(tr(HEADER_ENV, variables=listing(f"{k}={v}" for k, v in fixes.items()))
                      if fixes else tr(HEADER_NO_FIXES))
     return " | ".join(parts)
 

@@ -34,6 +34,7 @@ MESSAGES = {
     "seed {seed}": "随机种子 {seed}",
     "no seed": "未设置随机种子",
     "none": "无",
+    "{items}, {item}": "{items}、{item}",   # a list (runtime.listing; TODO 1、2、3 in nb09)
     "CPU fixes: {fixes}": "CPU 优化设置：{fixes}",
     "exact numerics: {settings}": "确定性计算：{settings}",
     "  note: {note}": "  注意：{note}",
@@ -136,7 +137,7 @@ MESSAGES = {
         "会继续使用旧的存储，训练将悄无声息地停止。请改为原地加载权重（course_utils.callbacks.restore_weights、"
         "course_utils.checkpoint.load、Parameter.copy_），或重新创建网络、优化器和训练步。",
     "accumulate must be an integer >= 1 (micro-batches per update), got {value}.":
-        "accumulate 必须是 >= 1 的整数（每次更新所累积的微批数），实际为 {value}。",
+        "accumulate 必须是 >= 1 的整数（每次更新所累加的微批数），实际为 {value}。",
     "jit_options were given but jit=False: pass jit=True or drop jit_options.":
         "给出了 jit_options，但 jit=False：请传入 jit=True，或去掉 jit_options。",
     "warmup_steps must be in 0..{last}, got {value}.": "warmup_steps 必须在 0..{last} 之间，实际为 {value}。",

@@ -73,7 +73,6 @@ MESSAGES = {
         "{name} 中没有 {entries} 条目：检查点必须说明训练进行到了哪里（正在进行的轮次，从 0 开始计数，以及该轮次中"
         "已完成的步数）。",
     " and no ": " 和 ",
-    "{items}, {item}": "{items}、{item}",   # a list of TODO numbers: TODO 1、2、3
     "{name} has no optimizer state (no global_step, no moments): it holds the weights only, so a resumed run would "
     "restart the optimizer from scratch.":
         "{name} 中没有优化器状态（没有 global_step，也没有动量）：它只保存了权重，因此断点续训时优化器会从头开始。",

@@ -9,7 +9,7 @@
 import os
 import sys
 
-# 1. CPU 性能设置。MindSpore 只在 `import mindspore` 执行时读取一次：先设置它们。
+# 1. CPU 优化设置。MindSpore 只在 `import mindspore` 执行时读取一次：先设置它们。
 os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")       # AVX-512 CPU：oneDNN 的快速卷积路径
 os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")    # 核数少：Host 流水线不忙等
 os.environ.setdefault("GLOG_v", "3")                      # MindSpore 的 C++ 日志：只输出错误
