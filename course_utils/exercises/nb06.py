@@ -2,12 +2,13 @@
 
 q1 ``save_state`` / ``restore_state``: a checkpoint round trip of a training step, in the safetensors format, that
    restores the optimizer's state too (what resuming needs).
-q2 ``predict_digit``: the prediction for one (28, 28) uint8 image, prepared as the pipeline prepares it.
+q2 ``predict_batch``: labels and probabilities for N raw (28, 28) uint8 images, prepared as the pipeline prepares
+   them, in evaluation mode, leaving the network (and every sub-cell) in the mode it was in.
 
 q1 trains a small LeNet-5 step a few steps, lets the learner save it and restore it into a fresh step with other
 weights, compares every parameter (weights and optimizer state), then trains both one more step on the same batch.
-q2 runs the learner's function on a fixed LeNet-5 with BatchNorm and Dropout, handed over in training mode, and on
-fixed images. MindSpore is imported on first use, not with this module.
+q2 runs the learner's function on a fixed LeNet-5 with BatchNorm and Dropout, handed over once in training mode
+and once in evaluation mode, on fixed images. MindSpore is imported on first use, not with this module.
 """
 
 from __future__ import annotations
@@ -137,110 +138,147 @@ def _restore_state_solution(train_step, path):
 
 
 # ----------------------------------------------------------------------------------------------
-# q2: predicting one image
+# q2: predicting a batch of raw images, leaving the network's mode as it was
 # ----------------------------------------------------------------------------------------------
 
-def _fixed_images(n: int = 3, seed: int = 6) -> list:
-    """``n`` fixed (28, 28) uint8 images: a bright square and noise, like a crude digit."""
+def _fixed_images(n: int = 4, seed: int = 6) -> np.ndarray:
+    """``n`` fixed (28, 28) uint8 images, stacked to (n, 28, 28): a bright block on noise, like a crude digit."""
     rng = np.random.default_rng(seed)
     images = []
     for i in range(n):
         pixels = rng.integers(0, 60, size=(28, 28))
         pixels[6 + 2 * i:20, 8:18 + i] = rng.integers(180, 256, size=(14 - 2 * i, 10 + i))
         images.append(pixels.astype(np.uint8))
-    return images
+    return np.stack(images)
 
 
 def _probabilities(network, x: np.ndarray) -> np.ndarray:
-    """Softmax of ``network`` on the float32 batch ``x`` in evaluation mode, as NumPy."""
+    """Softmax of ``network`` on the float32 batch ``x`` (N, 1, 28, 28) in evaluation mode: (N, 10), as NumPy."""
     import mindspore as ms
 
     network.set_train(False)
-    logits = network(ms.Tensor(x.astype(np.float32))).asnumpy()[0]
-    e = np.exp(logits - logits.max())
-    return e / e.sum()
+    logits = network(ms.Tensor(x.astype(np.float32))).asnumpy().astype(np.float64)
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
 
 
 def _listed(values: np.ndarray) -> str:
     return "[" + ", ".join(f"{v:.3f}" for v in values) + "]"
 
 
-class PredictDigit(Exercise):
-    names = ("predict_digit",)
-    title = "predict one image"
+def _modes(network) -> dict:
+    """``training`` of the network and of every sub-cell, by name ("" is the network itself)."""
+    return {name: bool(cell.training) for name, cell in network.cells_and_names()}
+
+
+class PredictBatch(Exercise):
+    names = ("predict_batch",)
+    title = "predict a batch and restore the mode"
     hint_text = (
-        "Prepare the pixels as the pipeline does: x = (pixels.astype(np.float32) / 255.0 - data.MNIST_MEAN) / "
-        "data.MNIST_STD. The network takes a batch (N, 1, 28, 28): x[None, None]. Call network.set_train(False) "
-        "before predicting. ops.softmax(logits, axis=-1) turns the logits into probabilities; take row 0 as a "
-        "NumPy array, and the digit is int(probabilities.argmax()).")
+        "Remember the mode first: was_training = network.training. Prepare the images as the pipeline does, "
+        "(images.astype(np.float32) / 255.0 - data.MNIST_MEAN) / data.MNIST_STD, with a channel axis: x[:, None] "
+        "is (N, 1, 28, 28) (the lesson's normalise prepares one image). network.set_train(False), then "
+        "ops.softmax(network(ms.Tensor(x)), axis=-1) and argmax(axis=1). Put the mode back with "
+        "network.set_train(was_training): it sets every sub-cell (Dropout, BatchNorm), which assigning "
+        "network.training does not; in a finally: block, an error cannot leave the mode changed either.")
 
     @property
     def solution_text(self) -> str:
-        return inspect.getsource(_predict_digit_solution).replace("_predict_digit_solution", "predict_digit")
+        return inspect.getsource(_predict_batch_solution).replace("_predict_batch_solution", "predict_batch")
 
     def reference(self):
-        return (_predict_digit_solution,)
+        return (_predict_batch_solution,)
 
-    def _check(self, predict_digit):
-        if not callable(predict_digit):
-            raise Incorrect(tr("`predict_digit` should be a function, got {got}.", got=describe(predict_digit)))
+    def _check(self, predict_batch):
+        if not callable(predict_batch):
+            raise Incorrect(tr("`predict_batch` should be a function, got {got}.", got=describe(predict_batch)))
+        images = _fixed_images()
         reference_net = fixed_eval_case()[0]     # evaluation mode only, so its state never changes
-        for index, pixels in enumerate(_fixed_images()):
-            scaled = pixels.astype(np.float32) / 255.0
-            expected = _probabilities(reference_net, ((scaled - data.MNIST_MEAN) / data.MNIST_STD)[None, None])
-            net = fixed_eval_case()[0]                # a fresh one each time: a training-mode call changes BatchNorm
-            what = tr("predict_digit(network, image {index})", index=index)
-            got = self.call(predict_digit, net, pixels.copy())
+        scaled = images.astype(np.float32)[:, None] / 255.0
+        for training in (True, False):
+            batch = images if training else images[:3]          # another N: nothing may assume the batch size
+            n = len(batch)
+            expected = _probabilities(reference_net, (scaled[:n] - data.MNIST_MEAN) / data.MNIST_STD)
+            net = fixed_eval_case()[0]            # fresh: a training-mode call changes BatchNorm's statistics
+            net.set_train(training)
+            net.calls_in_training_mode = 0
+            before = _modes(net)
+            what = (tr("predict_batch(network, {n} images), network in training mode", n=n) if training else
+                    tr("predict_batch(network, {n} images), network in evaluation mode", n=n))
+            got = self.call(predict_batch, net, batch.copy())
             if not isinstance(got, (tuple, list)) or len(got) != 2:
-                raise Incorrect(tr("{what} returned {got}; return two values: (digit, probabilities).",
+                raise Incorrect(tr("{what} returned {got}; return two values: (labels, probabilities).",
                                    what=what, got=describe(got)))
-            digit, probabilities = got
-            if isinstance(digit, (bool, np.bool_)) or not isinstance(digit, (int, np.integer)):
-                raise Incorrect(tr("{what}: the digit is {got}; expected an int.", what=what, got=describe(digit)))
+            labels, probabilities = got
             try:
                 p = np.asarray(to_numpy(probabilities), dtype=np.float64)
             except (TypeError, ValueError):
-                raise Incorrect(tr("{what}: the probabilities are {got}; expected 10 numbers.",
-                                   what=what, got=describe(probabilities))) from None
-            if p.shape != (10,):
-                hint = tr(" (Row 0 of the batch's result is the image's.)") if p.size == 10 else ""
-                raise Incorrect(tr("{what}: the probabilities have shape {shape}; expected (10,).{hint}",
-                                   what=what, shape=p.shape, hint=hint))
-            if not np.isclose(p.sum(), 1.0, atol=1e-4):
-                raise Incorrect(tr("{what}: the probabilities sum to {total:.4g}, not 1 (logits rather than "
-                                   "probabilities?).", what=what, total=p.sum()))
+                raise Incorrect(tr("{what}: the probabilities are {got}; expected an array of shape ({n}, 10).",
+                                   what=what, got=describe(probabilities), n=n)) from None
+            if p.shape != (n, 10):
+                raise Incorrect(tr("{what}: the probabilities have shape {shape}; expected ({n}, 10), a row of 10 "
+                                   "per image.", what=what, shape=p.shape, n=n))
+            sums = p.sum(axis=1)
+            if not np.allclose(sums, 1.0, atol=1e-4):
+                raise Incorrect(tr("{what}: the rows of the probabilities sum to {sums}, not 1 (logits rather "
+                                   "than probabilities, or a softmax over the wrong axis?).",
+                                   what=what, sums=_listed(sums)))
             if not np.allclose(p, expected, atol=1e-5):
+                worst = int(np.abs(p - expected).max(axis=1).argmax())
                 hint = ""
                 if net.calls_in_training_mode:
-                    hint = tr(" The network was in training mode while it predicted (the network was handed over "
-                              "in training mode).")
-                elif np.allclose(p, _probabilities(reference_net, scaled[None, None]), atol=1e-5):
+                    hint = tr(" The network was in training mode while it predicted (Dropout active, BatchNorm "
+                              "on the batch's statistics).")
+                elif np.allclose(p, _probabilities(reference_net, scaled[:n]), atol=1e-5):
                     hint = tr(" (These are the probabilities for the pixels scaled to [0, 1] but not normalised "
                               "with MNIST_MEAN and MNIST_STD.)")
-                elif np.allclose(p, _probabilities(reference_net, pixels.astype(np.float32)[None, None]),
-                                 atol=1e-5):
+                elif np.allclose(p, _probabilities(reference_net, 255.0 * scaled[:n]), atol=1e-5):
                     hint = tr(" (These are the probabilities for the raw 0-255 pixels.)")
-                raise Incorrect(tr("{what}: the probabilities differ from the expected ones by up to {diff:.3g} "
-                                   "(expected {expected}, got {got}).{hint}", what=what,
-                                   diff=float(np.abs(p - expected).max()), expected=_listed(expected),
-                                   got=_listed(p), hint=hint))
-            if int(digit) != int(expected.argmax()):
-                raise Incorrect(tr("{what}: the digit is {digit}, but the largest probability is that of {best}.",
-                                   what=what, digit=int(digit), best=int(expected.argmax())))
+                raise Incorrect(tr("{what}: the probabilities differ from the expected ones by up to {diff:.3g}; "
+                                   "image {index}: expected {expected}, got {got}.{hint}", what=what,
+                                   diff=float(np.abs(p - expected).max()), index=worst,
+                                   expected=_listed(expected[worst]), got=_listed(p[worst]), hint=hint))
+            try:
+                predicted = to_numpy(labels)
+            except (TypeError, ValueError):
+                predicted = None
+            if (predicted is None or not np.issubdtype(np.asarray(predicted).dtype, np.integer)
+                    or np.asarray(predicted).shape != (n,)):
+                raise Incorrect(tr("{what}: the labels are {got}; expected {n} integers, one per image.",
+                                   what=what, got=describe(labels), n=n))
+            if not np.array_equal(predicted, expected.argmax(axis=1)):
+                raise Incorrect(tr("{what}: the labels are {got}, but the largest probabilities are those of "
+                                   "{best}.", what=what, got=[int(v) for v in predicted],
+                                   best=[int(v) for v in expected.argmax(axis=1)]))
+            after = _modes(net)
+            if after[""] != training:
+                raise Incorrect(tr("{what}: afterwards network.training is {got}; it was {was} before the call.",
+                                   what=what, got=after[""], was=training))
+            kinds = {name: type(cell).__name__ for name, cell in net.cells_and_names()}
+            changed = sorted((name for name in before if after.get(name) != before[name]),   # mode-dependent first
+                             key=lambda name: not kinds.get(name, "").startswith(("Dropout", "BatchNorm")))
+            if changed:
+                raise Incorrect(tr("{what}: afterwards network.training is {was} again, but {n} of its sub-cells "
+                                   "are not, e.g. {examples}.", what=what, was=training, n=len(changed),
+                                   examples=changed[:3]))
 
 
-def _predict_digit_solution(network, pixels):
+def _predict_batch_solution(network, images):
     import mindspore as ms
     from mindspore import ops
 
-    x = (pixels.astype(np.float32) / 255.0 - data.MNIST_MEAN) / data.MNIST_STD   # as the pipeline prepares it
-    network.set_train(False)                                                     # evaluation mode
-    logits = network(ms.Tensor(x[None, None]))                                  # a batch of one: (1, 1, 28, 28)
-    probabilities = ops.softmax(logits, axis=-1).asnumpy()[0]
-    return int(probabilities.argmax()), probabilities
+    was_training = network.training                                          # the mode to put back
+    x = (images.astype(np.float32) / 255.0 - data.MNIST_MEAN) / data.MNIST_STD   # as the pipeline prepares them
+    network.set_train(False)                                                  # evaluation mode
+    try:
+        logits = network(ms.Tensor(x[:, None]))                               # a batch (N, 1, 28, 28)
+    finally:
+        network.set_train(was_training)                                       # every sub-cell, even after an error
+    probabilities = ops.softmax(logits, axis=-1).asnumpy()
+    return probabilities.argmax(axis=1), probabilities
 
 
 q1 = CheckpointRoundTrip()
-q2 = PredictDigit()
+q2 = PredictBatch()
 __all__ = ["q1", "q2"]
 register(globals(), "06")

@@ -90,51 +90,81 @@ def test_q1_rejects_a_restore_that_forgets_the_optimizer_state(ms_mode):
     assert result == Outcome.INCORRECT and "the optimizer's state, e.g." in result.message
 
 
-# ---- q2: predicting one image --------------------------------------------------------------------------
+# ---- q2: predicting a batch and restoring the mode ------------------------------------------------------
 
 def test_q2_accepts_the_reference():
     assert nb06.q2.check(*nb06.q2.reference()) == Outcome.CORRECT
 
 
 def test_q2_not_attempted():
-    def predict_digit(network, pixels):
+    def predict_batch(network, images):
         return ____
 
-    assert nb06.q2.check(predict_digit) == Outcome.NOT_ATTEMPTED
+    assert nb06.q2.check(predict_batch) == Outcome.NOT_ATTEMPTED
 
 
 def test_q2_fixed_images_give_different_predictions():
-    reference = nb06.q2.reference()[0]
-    digits = {reference(nb06.fixed_eval_case()[0], image)[0] for image in nb06._fixed_images()}
-    assert len(digits) >= 2, "the fixed images should not all give the same digit"
+    labels, probabilities = nb06.q2.reference()[0](nb06.fixed_eval_case()[0], nb06._fixed_images())
+    assert len(set(labels.tolist())) >= 2, "the fixed images should not all give the same label"
+    assert probabilities.shape == (4, 10)
 
 
-def _predict(scale=True, normalise=True, eval_mode=True, logits=False, keep_batch=False, digit_as_array=False):
-    def predict_digit(network, pixels):
-        x = pixels.astype(np.float32)
+def test_q2_accepts_the_lessons_normalise_and_the_course_helpers():
+    from course_utils import evaluate
+
+    def normalise(pixels_uint8):     # as in the lesson
+        x = (pixels_uint8.astype(np.float32) / 255.0 - data.MNIST_MEAN) / data.MNIST_STD
+        return x[None, None]
+
+    def predict_batch(network, images):
+        logits, _ = evaluate.predict_logits(network, np.concatenate([normalise(im) for im in images]))
+        p = evaluate.softmax(logits)
+        return p.argmax(axis=1), p
+
+    assert nb06.q2.check(predict_batch) == Outcome.CORRECT
+
+
+def _predict(scale=True, normalise=True, eval_mode=True, restore="set_train", logits=False, axis=-1,
+             labels_as_float=False, one_image=False):
+    def predict_batch(network, images):
+        was_training = network.training
+        x = images.astype(np.float32)
         if scale:
             x = x / 255.0
         if normalise:
             x = (x - data.MNIST_MEAN) / data.MNIST_STD
         if eval_mode:
             network.set_train(False)
-        out = network(ms.Tensor(x[None, None]))
-        p = (out if logits else ops.softmax(out, axis=-1)).asnumpy()
-        p = p if keep_batch else p[0]
-        return (p.argmax(axis=-1) if digit_as_array else int(p.argmax())), p
+        out = network(ms.Tensor(x[:, None]))
+        if restore == "set_train":
+            network.set_train(was_training)
+        elif restore == "attribute":
+            network.training = was_training
+        elif restore == "always_train":
+            network.set_train(True)
+        p = (out if logits else ops.softmax(out, axis=axis)).asnumpy()
+        if one_image:
+            p = p[0]
+        labels = p.argmax(axis=-1)
+        return (labels.astype(np.float32) if labels_as_float else labels), p
 
-    return predict_digit
+    return predict_batch
 
 
+# Messages state symptoms (what came back, which mode the network is left in), never the fix.
 @PYNATIVE_FAST_GRAPH_SLOW
 @pytest.mark.parametrize("answer, message", [
     (_predict(normalise=False), "scaled to [0, 1] but not normalised"),
     (_predict(scale=False, normalise=False), "raw 0-255 pixels"),
     (_predict(eval_mode=False), "in training mode while it predicted"),
+    (_predict(restore=None), "network in training mode: afterwards network.training is False"),
+    (_predict(restore="attribute"), "is True again, but 11 of its sub-cells are not, e.g. ['bn1'"),
+    (_predict(restore="always_train"), "network in evaluation mode: afterwards network.training is True"),
     (_predict(logits=True), "logits rather than probabilities"),
-    (_predict(keep_batch=True), "Row 0 of the batch's result"),
-    (_predict(digit_as_array=True, keep_batch=True), "expected an int"),
-    (lambda network, pixels: 3, "return two values"),
+    (_predict(axis=0), "softmax over the wrong axis"),
+    (_predict(one_image=True), "expected (4, 10), a row of 10 per image"),
+    (_predict(labels_as_float=True), "expected 4 integers, one per image"),
+    (lambda network, images: 3, "return two values"),
 ])
 def test_q2_rejects_typical_mistakes(ms_mode, answer, message):
     result = nb06.q2.check(answer)

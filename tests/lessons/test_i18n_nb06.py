@@ -37,17 +37,21 @@ def test_q1_typical_mistakes_in_chinese(zh, save, restore, fragments):
 
 def test_q2_correct_and_not_attempted(zh):
     result = nb06.q2.check(*nb06.q2.reference())
-    assert result == Outcome.CORRECT and "预测单张图像" in str(result)
+    assert result == Outcome.CORRECT and "预测一批图像并恢复模式" in str(result)
     assert nb06.q2.check(____) == Outcome.NOT_ATTEMPTED
 
 
 @pytest.mark.parametrize("answer, fragments", [
-    (_predict(normalise=False), ["predict_digit(network, 图像 0)", "概率与期望值最多相差",
+    (_predict(normalise=False), ["predict_batch(network, 4 张图像)，网络处于训练模式", "概率与期望值最多相差",
                                  "没有用 MNIST_MEAN 和 MNIST_STD 归一化"]),
     (_predict(eval_mode=False), ["网络在预测时处于训练模式"]),
+    (_predict(restore=None), ["调用之后 network.training 为 False；调用之前它是 True"]),
+    (_predict(restore="attribute"), ["恢复成了 True，但有 11 个子 Cell 没有恢复"]),
+    (_predict(restore="always_train"), ["网络处于评估模式", "调用之后 network.training 为 True"]),
     (_predict(logits=True), ["返回的是 logits 而不是概率"]),
-    (_predict(keep_batch=True), ["概率的形状为 (1, 10)", "第 0 行才是这张图像的"]),
-    (lambda network, pixels: 3, ["请返回两个值"]),
+    (_predict(one_image=True), ["概率的形状为 (10,)", "每张图像一行 10 个数"]),
+    (_predict(labels_as_float=True), ["期望是 4 个整数"]),
+    (lambda network, images: 3, ["请返回两个值"]),
 ])
 def test_q2_typical_mistakes_in_chinese(zh, answer, fragments):
     result = nb06.q2.check(answer)
@@ -58,7 +62,7 @@ def test_q2_typical_mistakes_in_chinese(zh, answer, fragments):
 
 @pytest.mark.parametrize("exercise, hint, solution", [
     (nb06.q1, "格式由 format= 决定，而不是由文件名决定", "# 与保存时相同的 format="),
-    (nb06.q2, "预测之前调用 network.set_train(False)", "# 大小为 1 的批：(1, 1, 28, 28)"),
+    (nb06.q2, "而直接给 network.training 赋值做不到这一点", "# 每一个子 Cell，出错时也会恢复"),
 ])
 def test_hints_and_solutions_in_chinese(zh, capsys, exercise, hint, solution):
     exercise.hint()

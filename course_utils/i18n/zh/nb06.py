@@ -1,14 +1,14 @@
 """Chinese messages (nb06): the exercises of notebook 06 (checkpoints, resume and inference).
 
 Keys are the English texts of ``course_utils/exercises/nb06.py`` exactly (titles, hints and the solutions' comments
-are translated when shown; check messages at their ``tr()`` call sites). A message nb05 already has (the network
-handed over in training mode) is not repeated here. Terminology: the glossary in README.zh.md."""
+are translated when shown; check messages at their ``tr()`` call sites).
+Terminology: the glossary in README.zh.md."""
 
 MESSAGES = {
     'a checkpoint round trip for resuming':
         '用于断点续训的检查点往返',
-    'predict one image':
-        '预测单张图像',
+    'predict a batch and restore the mode':
+        '预测一批图像并恢复模式',
     ('Save the training step, not the network: its parameters are the weights and the optimizer\'s state (moment1.*, '
      'moment2.*, beta1_power, global_step ...). save_state: ms.save_checkpoint(train_step, path, '
      'format="safetensors"). The format comes from format=, not from the file name (without it MindSpore writes a '
@@ -18,24 +18,32 @@ MESSAGES = {
          'save_state：ms.save_checkpoint(train_step, path, format="safetensors")。格式由 format= 决定，而不是由文件名决定'
          '（不传它时，MindSpore 会写入 ckpt 文件，并在文件名后追加 .ckpt）。restore_state：params = '
          'ms.load_checkpoint(path, format="safetensors")，然后调用 ms.load_param_into_net(train_step, params)。'),
-    ('Prepare the pixels as the pipeline does: x = (pixels.astype(np.float32) / 255.0 - data.MNIST_MEAN) / '
-     'data.MNIST_STD. The network takes a batch (N, 1, 28, 28): x[None, None]. Call network.set_train(False) before '
-     'predicting. ops.softmax(logits, axis=-1) turns the logits into probabilities; take row 0 as a NumPy array, and '
-     'the digit is int(probabilities.argmax()).'):
-        ('像流水线那样准备像素：x = (pixels.astype(np.float32) / 255.0 - data.MNIST_MEAN) / data.MNIST_STD。'
-         '网络接收的是一个批 (N, 1, 28, 28)：x[None, None]。预测之前调用 network.set_train(False)。'
-         'ops.softmax(logits, axis=-1) 把 logits 变成概率；取第 0 行并转成 NumPy 数组，预测的数字就是 '
-         'int(probabilities.argmax())。'),
+    ('Remember the mode first: was_training = network.training. Prepare the images as the pipeline does, '
+     '(images.astype(np.float32) / 255.0 - data.MNIST_MEAN) / data.MNIST_STD, with a channel axis: x[:, None] is '
+     '(N, 1, 28, 28) (the lesson\'s normalise prepares one image). network.set_train(False), then '
+     'ops.softmax(network(ms.Tensor(x)), axis=-1) and argmax(axis=1). Put the mode back with '
+     'network.set_train(was_training): it sets every sub-cell (Dropout, BatchNorm), which assigning '
+     'network.training does not; in a finally: block, an error cannot leave the mode changed either.'):
+        ('先记下原来的模式：was_training = network.training。像流水线那样准备图像：'
+         '(images.astype(np.float32) / 255.0 - data.MNIST_MEAN) / data.MNIST_STD，再加上通道轴：x[:, None] 的形状为 '
+         '(N, 1, 28, 28)（本课的 normalise 只处理单张图像）。调用 network.set_train(False)，然后 '
+         'ops.softmax(network(ms.Tensor(x)), axis=-1)，再取 argmax(axis=1)。用 network.set_train(was_training) '
+         '恢复模式：它会设置每一个子 Cell（Dropout、BatchNorm），而直接给 network.training 赋值做不到这一点；'
+         '把它放在 finally: 块中，出错时模式也不会被改变。'),
     '# the step: weights and optimizer state':
         '# 训练步：权重和优化器状态',
     '# the same format= as when saving':
         '# 与保存时相同的 format=',
-    '# as the pipeline prepares it':
+    '# the mode to put back':
+        '# 之后要恢复的模式',
+    '# as the pipeline prepares them':
         '# 与流水线的处理方式相同',
     '# evaluation mode':
         '# 评估模式',
-    '# a batch of one: (1, 1, 28, 28)':
-        '# 大小为 1 的批：(1, 1, 28, 28)',
+    '# a batch (N, 1, 28, 28)':
+        '# 一个批：(N, 1, 28, 28)',
+    '# every sub-cell, even after an error':
+        '# 每一个子 Cell，出错时也会恢复',
     # q1
     '`{name}` should be a function, got {got}.':
         '`{name}` 应当是一个函数，实际得到的是 {got}。',
@@ -61,29 +69,37 @@ MESSAGES = {
      "original's, e.g. {examples}."):
         '在同一个批上再训练一步之后，恢复出的训练步有 {n} 个参数与原训练步不同，例如 {examples}。',
     # q2
-    '`predict_digit` should be a function, got {got}.':
-        '`predict_digit` 应当是一个函数，实际得到的是 {got}。',
-    'predict_digit(network, image {index})':
-        'predict_digit(network, 图像 {index})',
-    '{what} returned {got}; return two values: (digit, probabilities).':
-        '{what} 返回了 {got}；请返回两个值：(digit, probabilities)。',
-    '{what}: the digit is {got}; expected an int.':
-        '{what}：数字是 {got}；期望是一个 int。',
-    '{what}: the probabilities are {got}; expected 10 numbers.':
-        '{what}：概率是 {got}；期望是 10 个数。',
-    " (Row 0 of the batch's result is the image's.)":
-        '（批的结果中第 0 行才是这张图像的。）',
-    '{what}: the probabilities have shape {shape}; expected (10,).{hint}':
-        '{what}：概率的形状为 {shape}；期望为 (10,)。{hint}',
-    '{what}: the probabilities sum to {total:.4g}, not 1 (logits rather than probabilities?).':
-        '{what}：概率之和为 {total:.4g}，而不是 1（返回的是 logits 而不是概率？）。',
+    '`predict_batch` should be a function, got {got}.':
+        '`predict_batch` 应当是一个函数，实际得到的是 {got}。',
+    'predict_batch(network, {n} images), network in training mode':
+        'predict_batch(network, {n} 张图像)，网络处于训练模式',
+    'predict_batch(network, {n} images), network in evaluation mode':
+        'predict_batch(network, {n} 张图像)，网络处于评估模式',
+    '{what} returned {got}; return two values: (labels, probabilities).':
+        '{what} 返回了 {got}；请返回两个值：(labels, probabilities)。',
+    '{what}: the probabilities are {got}; expected an array of shape ({n}, 10).':
+        '{what}：概率是 {got}；期望是形状为 ({n}, 10) 的数组。',
+    '{what}: the probabilities have shape {shape}; expected ({n}, 10), a row of 10 per image.':
+        '{what}：概率的形状为 {shape}；期望为 ({n}, 10)，每张图像一行 10 个数。',
+    ('{what}: the rows of the probabilities sum to {sums}, not 1 (logits rather than probabilities, or a softmax '
+     'over the wrong axis?).'):
+        '{what}：概率各行之和为 {sums}，而不是 1（返回的是 logits 而不是概率，或者 softmax 用错了轴？）。',
+    " The network was in training mode while it predicted (Dropout active, BatchNorm on the batch's statistics).":
+        '网络在预测时处于训练模式（Dropout 生效，BatchNorm 使用当前批的统计量）。',
     ' (These are the probabilities for the pixels scaled to [0, 1] but not normalised with MNIST_MEAN and MNIST_STD.)':
         '（这是像素缩放到 [0, 1] 之后、但没有用 MNIST_MEAN 和 MNIST_STD 归一化时的概率。）',
     ' (These are the probabilities for the raw 0-255 pixels.)':
         '（这是直接使用 0-255 原始像素时的概率。）',
-    ('{what}: the probabilities differ from the expected ones by up to {diff:.3g} (expected {expected}, got '
-     '{got}).{hint}'):
-        '{what}：概率与期望值最多相差 {diff:.3g}（期望 {expected}，实际得到 {got}）。{hint}',
-    '{what}: the digit is {digit}, but the largest probability is that of {best}.':
-        '{what}：数字是 {digit}，但概率最大的是 {best}。',
+    ('{what}: the probabilities differ from the expected ones by up to {diff:.3g}; image {index}: expected '
+     '{expected}, got {got}.{hint}'):
+        '{what}：概率与期望值最多相差 {diff:.3g}；图像 {index}：期望 {expected}，实际得到 {got}。{hint}',
+    '{what}: the labels are {got}; expected {n} integers, one per image.':
+        '{what}：标签是 {got}；期望是 {n} 个整数，每张图像一个。',
+    '{what}: the labels are {got}, but the largest probabilities are those of {best}.':
+        '{what}：标签是 {got}，但概率最大的类别是 {best}。',
+    '{what}: afterwards network.training is {got}; it was {was} before the call.':
+        '{what}：调用之后 network.training 为 {got}；调用之前它是 {was}。',
+    ('{what}: afterwards network.training is {was} again, but {n} of its sub-cells are not, e.g. '
+     '{examples}.'):
+        '{what}：调用之后 network.training 恢复成了 {was}，但有 {n} 个子 Cell 没有恢复，例如 {examples}。',
 }
