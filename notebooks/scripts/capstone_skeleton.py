@@ -41,8 +41,18 @@ CHECKPOINT, LOG, MODEL = "checkpoint.ckpt", "log.jsonl", "model.mindir"
 POSITION_SETTINGS = ("batch_size", "train_subset", "seed")
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, with its two headings written here, so that the Chinese script can say them in Chinese."""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, "usage: " if prefix is None else prefix)
+
+    def start_section(self, heading):
+        super().start_section("options")   # the one section shown: this script has no positional arguments
+
+
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=False)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=False, formatter_class=HelpFormatter)
     p.add_argument("-h", "--help", action="help", help="show this help message and exit")
     p.add_argument("--data-dir", type=Path, default=Path(os.environ.get("COURSE_MNIST_DIR", "data/mnist")),
                    help="folder with the four MNIST IDX files")
@@ -57,8 +67,9 @@ def parse_args(argv=None):
     #          --stop-after (an int, default 0: stop after this many training steps in total; 0 means never)
     ____
     ____
-    p.add_argument("--device", default="CPU", choices=["CPU", "GPU", "Ascend"])
-    p.add_argument("--mode", default="graph", choices=["graph", "pynative"])
+    p.add_argument("--device", default="CPU", choices=["CPU", "GPU", "Ascend"], help="the device to run on")
+    p.add_argument("--mode", default="graph", choices=["graph", "pynative"],
+                   help="execution mode: graph (static graph) or pynative (eager)")
     args = p.parse_args(argv)
     if args.resume and not (args.out / CHECKPOINT).is_file():
         p.error(f"--resume: there is no {args.out / CHECKPOINT} to continue from; run without --resume to start")

@@ -52,7 +52,7 @@ MESSAGES = {
     "{name} does not parse: {error} on line {line}: {text!r}": "{name} 无法解析：第 {line} 行 {error}：{text!r}",
     "{name} imports course_utils (line {line}): the capstone script must stand alone, with MindSpore and NumPy "
     "only, so that it runs outside the course.":
-        "{name} 导入了 course_utils（第 {line} 行）：综合项目的脚本必须独立运行，只依赖 MindSpore 和 NumPy，"
+        "{name} 导入了 course_utils（第 {line} 行）：结课项目的脚本必须独立运行，只依赖 MindSpore 和 NumPy，"
         "这样它才能在课程之外运行。",
     "{name} never renames a file (os.replace): a checkpoint written in place is lost when the process dies in the "
     "middle of writing it.":

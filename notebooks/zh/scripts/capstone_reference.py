@@ -43,13 +43,23 @@ CHECKPOINT, LOG, MODEL = "checkpoint.ckpt", "log.jsonl", "model.mindir"
 POSITION_SETTINGS = ("batch_size", "train_subset", "seed")
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse 的帮助信息；它的两个标题写在这里，这样中文脚本就能用中文显示它们。"""
+
+    def add_usage(self, usage, actions, groups, prefix=None):
+        super().add_usage(usage, actions, groups, "用法：" if prefix is None else prefix)
+
+    def start_section(self, heading):
+        super().start_section("选项")   # 唯一显示的一节：本脚本没有位置参数
+
+
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=False)
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=False, formatter_class=HelpFormatter)
     p.add_argument("-h", "--help", action="help", help="显示此帮助信息并退出")
     p.add_argument("--data-dir", type=Path, default=Path(os.environ.get("COURSE_MNIST_DIR", "data/mnist")),
                    help="存放四个 MNIST IDX 文件的文件夹")
     p.add_argument("--out", type=Path, default=Path("runs/capstone"), help="检查点、日志和模型写到这里")
-    p.add_argument("--epochs", type=int, default=3, help="遍历训练集的轮数")
+    p.add_argument("--epochs", type=int, default=3, help="训练的轮次数")
     p.add_argument("--batch-size", type=int, default=64, help="每个训练步的图像数")
     p.add_argument("--lr", type=float, default=2e-3, help="Adam 的学习率")
     p.add_argument("--seed", type=int, default=42, help="用于权重初始化、混洗和数据增强的随机种子")
@@ -58,8 +68,9 @@ def parse_args(argv=None):
     p.add_argument("--resume", action="store_true", help="从 <out>/checkpoint.ckpt 继续")
     p.add_argument("--stop-after", type=int, default=0,
                    help="总共训练这么多步后停止，如同被中断（0：从不停止）")
-    p.add_argument("--device", default="CPU", choices=["CPU", "GPU", "Ascend"])
-    p.add_argument("--mode", default="graph", choices=["graph", "pynative"])
+    p.add_argument("--device", default="CPU", choices=["CPU", "GPU", "Ascend"], help="运行设备")
+    p.add_argument("--mode", default="graph", choices=["graph", "pynative"],
+                   help="执行模式：graph（静态图模式）或 pynative（动态图模式）")
     args = p.parse_args(argv)
     for name in ("epochs", "batch_size"):
         if getattr(args, name) < 1:
