@@ -94,11 +94,11 @@ def test_the_english_messages_are_unchanged(lang):
 # ------------------------------------------------------------------ the lab's conclusions
 def test_conditions_and_skipped_in_chinese(zh):
     quiet = Conditions(2, (0.5, 0.4, 0.3), (0.6, 0.5, 0.4), 12.0, 0.1)
-    assert quiet.describe() == ("测量条件：12 s，2 个 CPU，1 分钟平均负载：测量前 0.50 / 测量后 0.60，"
+    assert quiet.describe() == ("测量条件：12 秒，2 个 CPU，1 分钟平均负载测量前 0.50、测量后 0.60，"
                                 "期间其他进程平均占用 0.10 个核")
     assert quiet.warning() == ""
     busy = Conditions(2, (3.0,), (4.0,), 12.0, 1.5)
-    assert busy.warning().startswith("警告：机器繁忙（12 s，2 个 CPU") and "1.50 个核" in busy.warning()
+    assert busy.warning().startswith("警告：机器繁忙（12 秒，2 个 CPU") and "1.50 个核" in busy.warning()
     assert "交替测量" in busy.warning()
     skipped = bench.run_experiment("sink_mode", bench.SinkParams(device="CPU"))
     assert str(skipped) == "[sink_mode] 已跳过：sink_mode 只在 Ascend 上测量，不在 CPU 上测量"
@@ -120,7 +120,7 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     slow = modes.summarise_modes([rate("pynative/cell", 50), rate("graph/cell", 30)], p).conclusion
     assert "0.60 倍（更慢）" in slow
     same = modes.summarise_modes([rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1)], p)
-    assert "在各次重复的波动范围之内" in same.conclusion
+    assert "但两者各次重复的范围有重叠，不能算确定的差距" in same.conclusion
     rows = [rate("graph/functional", 100, input="in-memory batches"),
             rate("graph/cell", 101, input="in-memory batches"),
             rate("graph/functional +pipeline", 80, input="data pipeline"),
@@ -139,9 +139,10 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
 def test_cpu_traps_and_finding_them_in_chinese(zh):
     met, missed, fastest = trap_results()   # computed now, in Chinese
     assert "为 10.0 步/秒" in met.conclusion and "为 90.0 步/秒，是前者的 9.00 倍；" in met.conclusion
-    assert "PyNative，TrainOneStepCell 从 15 步/秒 变为 60 步/秒（4.0 倍）" in met.conclusion
+    assert "TrainOneStepCell（动态图模式）从 15 步/秒变为 60 步/秒（4.0 倍）" in met.conclusion
     assert "目标" not in missed.conclusion
-    assert "（所有组合中最快的是：GRAPH_MODE，TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120）。" in fastest.conclusion
+    fastest_text = "（所有组合中最快的是：TrainOneStepCell（静态图模式），ONEDNN_MAX_CPU_ISA=AVX2，120 步/秒）。"
+    assert fastest_text in fastest.conclusion
     assert "与 Ascend 无关" in str(traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")))
     found = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams()).conclusion
     assert "两个卷积层占 42.0 ms 中的 40.0 ms（95%）" in found and "缩短为原来的 1/10.0。" in found
@@ -153,9 +154,9 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert fine.startswith("由流水线供数时，训练步为 90 步/秒，使用内存中的批时为 100 步/秒（0.90 倍）："
                            "使用内存中的批时快 11%")
     assert "每秒能送出 600 个批（2 个工作线程），是训练步消耗速度的 6.0 倍" in fine
-    assert "降低 10%" in fine and "退回普通循环）。" in fine
+    assert "共用 2 个核" in fine and "退回普通循环，数据下沉实际并未生效。" in fine
     tie = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 99), bench.PipelineParams(noise_pct=5)).conclusion
-    assert "持平" in tie and "它不是瓶颈" in tie
+    assert "打平" in tie and "它不是瓶颈" in tie
     assert "流水线就是瓶颈" in pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45),
                                                            bench.PipelineParams()).conclusion
     cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
@@ -196,7 +197,7 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
     met, _, _ = trap_results()
     table = met.table()
     assert table.splitlines()[0].split()[:3] == ["情形", "配置", "首次调用"]
-    assert "不加优化设置" in table and "两项 CPU 优化设置" in table and "GRAPH_MODE，TrainOneStepCell" in table
+    assert "不加优化设置" in table and "两项 CPU 优化设置" in table and "TrainOneStepCell（静态图模式）" in table
     assert "no fixes" not in table and "first_call_s" not in table
     found = traps.summarise_find_trap(find_rows(40.0, 4.0), bench.FindTrapParams()).table()
     assert "不限制指令集" in found and "ReLU+池化 1" in found
@@ -206,7 +207,7 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
     res = modes.summarise_styles(styles, bench.StylesParams())
     assert "数据处理流水线" in res.table() and "内存中的批" in res.table()
     assert res.row(config="Model.train")["label_input"] == "Model.train，数据处理流水线"
-    assert bench.Spec.parse("pynative/jit:O1").label == "PyNative，@jit 函数式训练步 O1"
+    assert bench.Spec.parse("pynative/jit:O1").label == "@jit 函数式训练步 O1（动态图模式）"
     assert lab_title("data_pipeline") == "输入流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式"
     for text in (table, found, res.table()):
         assert not english_words(text), text

@@ -160,7 +160,7 @@ MESSAGES = {
     'With {spec}, batch {best} gives the most throughput, {rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. '
     '{best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s; more samples per second is not fewer '
     'epochs to a given accuracy.':
-        '使用 {spec} 时，批大小 {best} 的吞吐量最高，为 {rate:.0f} 样本/秒（是批大小 {small} 的 {gain:.1f} '
+        '使用 {spec}时，批大小 {best} 的吞吐量最高，为 {rate:.0f} 样本/秒（是批大小 {small} 的 {gain:.1f} '
         '倍），即每个 MNIST 轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} '
         's；不过，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
@@ -179,7 +179,7 @@ MESSAGES = {
     '; ':
         '；',
     '{label} from {a:.0f} to {b:.0f} steps/s ({x:.1f}x)':
-        '{label} 从 {a:.0f} 步/秒变为 {b:.0f} 步/秒（{x:.1f} 倍）',
+        '{label}从 {a:.0f} 步/秒变为 {b:.0f} 步/秒（{x:.1f} 倍）',
     '{layer} takes {share:.0f}% of the {total:.1f} ms.':
         '{layer} 占总共 {total:.1f} ms 的 {share:.0f}%。',
     'ONEDNN_VERBOSE and the AVX-512 convolution path concern the CPU backend, not {device}':
