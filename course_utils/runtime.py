@@ -688,13 +688,16 @@ def _template_pattern(message: str) -> str:
     return "".join(re.escape(piece) if i % 2 == 0 else f"(?P<{piece}>.+?)" for i, piece in enumerate(pieces))
 
 
+_HEADER_PATTERNS = [(message, re.compile(_template_pattern(message))) for message in _HEADER_PARTS]
+
+
 def localize_header(text: str) -> str:
     """A header line stored by an English run (``machine_header()``, ``bench.header()``, say in a results
     JSON) in the course's language: its known parts translated, names, versions and values kept."""
     parts = []
     for part in str(text).split(" | "):
-        for message in _HEADER_PARTS:
-            m = re.fullmatch(_template_pattern(message), part)
+        for message, pattern in _HEADER_PATTERNS:
+            m = pattern.fullmatch(part)
             if m:
                 part = tr(message, **m.groupdict())
                 break

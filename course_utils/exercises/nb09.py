@@ -39,7 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
-from course_utils import ROOT, data, distributed
+from course_utils import ROOT, data, distributed, runtime
 from course_utils.exercises import Exercise, Incorrect, NotAttempted, Outcome, register
 from course_utils.exercises.nb09_parts import PARTS, blanks_left, check_parts, renames_a_file
 from course_utils.fresh_process import run_script
@@ -77,9 +77,7 @@ def _read_script(script, whole: bool = True) -> tuple:
     left = blanks_left(source) if whole else []
     if left:
         left = sorted(left, key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0))
-        todos = left[0]
-        for todo in left[1:]:                      # "1, 2, 3"; in Chinese "1、2、3"
-            todos = tr("{items}, {item}", items=todos, item=todo)
+        todos = runtime.listing(left)              # "1, 2, 3"; in Chinese "1、2、3"
         raise NotAttempted(tr("{name} still has blanks ____ in TODO {todos}: fill them in, "
                               "save the file, then check again.", name=path.name, todos=todos))
     try:
