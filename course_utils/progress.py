@@ -26,7 +26,6 @@ import os
 import queue
 import threading
 import time
-import unicodedata
 import urllib.request
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from course_utils import lessons
+from course_utils.fmt import display_width, pad
 from course_utils.i18n import tr
 
 __all__ = ["OUTCOMES", "ExerciseInfo", "catalogue", "enabled", "latest", "read_records", "record", "record_file",
@@ -273,15 +273,6 @@ def _local_time(stamp: str) -> str:
         return stamp
 
 
-def _width(text: str) -> int:
-    """Columns a terminal gives ``text`` (a CJK character takes two)."""
-    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
-
-
 def table(records: Iterable[dict], lang: Optional[str] = None) -> str:
     """The learner's table: one row per exercise of the course (lesson, exercise, last outcome, checks, time)."""
     from course_utils.i18n import language
@@ -304,8 +295,8 @@ def table(records: Iterable[dict], lang: Optional[str] = None) -> str:
         lesson = lesson_of(number, seen.get("module", ""))
         rows.append((lesson.number if lesson else "?", number, outcome_label(seen["outcome"]), str(seen["checks"]),
                      _local_time(seen["time"])))
-    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(_pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
+    widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(pad(cell, widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
 
@@ -313,11 +304,11 @@ def table(records: Iterable[dict], lang: Optional[str] = None) -> str:
 def _short(title: str, limit: int = 28) -> str:
     """A lesson's title cut to about ``limit`` columns (at its first colon when there is one)."""
     head = title.split(":")[0].split("：")[0].strip()
-    if _width(head) <= limit:
+    if display_width(head) <= limit:
         return head
     out = ""
     for ch in head:
-        if _width(out + ch) > limit - 1:
+        if display_width(out + ch) > limit - 1:
             break
         out += ch
     return out + "…"

@@ -17,7 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
-from course_utils.fmt import display_width
+from course_utils.fmt import pad
 from course_utils.i18n import N_, tr
 from course_utils.losses import check_delta
 
@@ -92,18 +92,13 @@ def huber_explorer_data(delta: float, max_error: float = 4.0, num: int = 161,
     }
 
 
-def _right(text: str, width: int) -> str:
-    """``text`` right-aligned in ``width`` display columns (a Chinese character takes two)."""
-    return " " * max(0, width - display_width(text)) + text
-
-
 def format_huber_table(data: dict) -> str:
     """The values the explorer prints under its plot, for the delta in ``data``."""
     delta = data["delta"]
     p = data["probes"]
     lines = [tr("delta = {delta:.2f}: quadratic for |error| <= {delta:.2f}, linear beyond; "
                 "no error gets a gradient larger than {delta:.2f}", delta=delta),
-             f"{_right(tr('error'), 7)} {'Huber':>9} {'MSE/2':>9} {'L1':>7} | {'dHuber':>7} {'dMSE/2':>7} {'dL1':>5}"]
+             f"{pad(tr('error'), 7, '>')} {'Huber':>9} {'MSE/2':>9} {'L1':>7} | {'dHuber':>7} {'dMSE/2':>7} {'dL1':>5}"]
     for i, e in enumerate(p["error"]):
         lines.append(f"{e:7.2f} {p['loss']['Huber'][i]:9.4f} {p['loss']['MSE/2'][i]:9.4f} {p['loss']['L1'][i]:7.3f}"
                      f" | {p['grad']['Huber'][i]:7.3f} {p['grad']['MSE/2'][i]:7.3f} {p['grad']['L1'][i]:5.2f}")
