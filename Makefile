@@ -32,8 +32,10 @@ LONG    = -m "slow or integration"
 # order. The longest lessons start first (tests/conftest.py); an idle process takes queued tests from a busy one
 # (worksteal). nbval's cells of one notebook must run in order in one kernel, so under nbval a whole file goes to
 # one process (loadfile).
+# A test whose process dies under it (no assert failed: the worker is gone, e.g. an intermittent crash inside
+# MindSpore) runs once more in a new process, and the run's summary lists it as RERUN; if it dies again, it fails.
 JOBS   ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ $$n -gt 4 ] && n=4; echo $$n)
-XDIST   = $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist $(1))
+XDIST   = $(if $(filter 1,$(JOBS)),,-n $(JOBS) --dist $(1) --reruns 1 --only-rerun 'crashed while running' -rR)
 export PYTHONDONTWRITEBYTECODE := 1
 # The course's kernelspec (python3 -> .venv's Python) comes first, even if the user has their own "python3" kernel.
 export JUPYTER_PATH := $(abspath $(VENV))/share/jupyter
