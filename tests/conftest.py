@@ -26,7 +26,9 @@ What test modules share is in ``tests/support/`` and imported from there; nothin
 
 from __future__ import annotations
 
+import faulthandler
 import os
+import signal
 import sys
 
 import pytest
@@ -43,6 +45,10 @@ pytest_plugins = ["support.mnist_fakes"]
 def pytest_configure(config):
     # Kernels the tests start check exercises: their outcomes are not the developer's progress (course_utils.progress).
     os.environ.setdefault("COURSE_PROGRESS", "0")
+    if os.environ.get("PYTEST_XDIST_WORKER") and hasattr(signal, "SIGTERM"):
+        # A worker killed by SIGTERM prints where every thread was (a segfault already does: pytest's faulthandler);
+        # then it dies as before and its test is re-run once (Makefile XDIST).
+        faulthandler.register(signal.SIGTERM, all_threads=True, chain=True)
     if "mindspore" in sys.modules:   # imported by a plugin before us: nothing to prepare any more
         return
     from course_utils import runtime   # does not import MindSpore
