@@ -79,6 +79,7 @@ class ModesParams(Common):
 @dataclasses.dataclass
 class StepRatesParams(Common):
     specs: Tuple[str, ...] = (NAIVE_SPEC,)
+    fed_batches: int = 0              # 0: in-memory batches; N: fed by the MNIST pipeline, N batches, timed as fit does
 
     def __post_init__(self):
         super().__post_init__()
@@ -114,6 +115,7 @@ QUICK_TRAP_SPECS = ("graph/cell", "pynative/cell", "pynative/jit:O0")
 class TrapsParams(Common):
     specs: Tuple[str, ...] = ()       # empty: QUICK_TRAP_SPECS / TRAP_SPECS
     jit_pipeline_case: Optional[bool] = None   # also time MS_DEV_JIT_PIPELINE=0 (None: in full runs)
+    rounds: int = 2                   # processes per case, the cases in alternating order (A B C, C B A, ...)
 
     def __post_init__(self):
         super().__post_init__()

@@ -14,13 +14,16 @@ from .common import compared, setup_worker
 
 def measure_data_pipeline(p: PipelineParams) -> list:
     """Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed
-    by the pipeline, and Model.train with sink mode off and on; one pass of n batches per repeat."""
+    by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,
+    20 x steps otherwise) per repeat, the first (compiling) pass untimed."""
     import mindspore as ms
 
     from course_utils.data import mnist_dataset
 
     setup_worker(p, Spec.parse(p.spec).mode)
-    bs, n = p.batch_size, max(p.steps, 20)
+    # passes of at least 200 batches: the pipeline's start-up (its threads, the first batch) is paid once per pass
+    # and must not pass for its steady cost
+    bs, n = p.batch_size, max(20 * p.steps, 200)
     passes, labels = {}, {}   # configuration (the key rows are picked by) -> its pass; -> its label as shown
     for workers in sorted({1, min(2, runtime.cpu_count()), min(4, runtime.cpu_count())}):
         data = mnist_dataset("train", batch_size=bs, subset=bs * n, num_parallel_workers=workers)
@@ -43,7 +46,7 @@ def measure_data_pipeline(p: PipelineParams) -> list:
         key = f"Model.train, sink mode {'on' if sink else 'off'}"
         passes[key] = lambda model=model, d=sink_data, sink=sink: model.train(1, d, dataset_sink_mode=sink)
         labels[key] = tr("Model.train, sink mode on") if sink else tr("Model.train, sink mode off")
-    rows = timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=2), labels, device=p.device)
+    rows = timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=1), labels, device=p.device)
     for r in rows:   # one "step" of compare is a pass of n batches
         r.update(batches_per_s=n * r["steps_per_s"], min_batches_per_s=n * r["min_steps_per_s"],
                  max_batches_per_s=n * r["max_steps_per_s"])

@@ -6,13 +6,15 @@ are read when MindSpore loads.
 
 from __future__ import annotations
 
+import math
 import os
 import re
-from typing import Dict, List
+import statistics
+from typing import Dict, List, Sequence
 
 from course_utils.i18n import N_, tr
 
-from ..harness import time_steps
+from ..harness import Timing, time_steps
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, StepRatesParams, TrapsParams
 from ..report import Result, pick, ratio, skipped
@@ -29,19 +31,47 @@ TRAP_CASES = {N_("no fixes"): {}, "ONEDNN_MAX_CPU_ISA=AVX2": AVX2, "MS_DEV_HOST_
 JIT_PIPELINE_CASE = {N_("both + MS_DEV_JIT_PIPELINE=0"): {**AVX2, **BLOCKING, "MS_DEV_JIT_PIPELINE": "0"}}
 
 
+def alternating(items: Sequence, rounds: int) -> list:
+    """``rounds`` passes over ``items``, every other one reversed (A B C, C B A, A B C, ...): rule 4 of lesson
+    07 for configurations that each need a process of their own."""
+    return [item for r in range(rounds) for item in (items if r % 2 == 0 else list(reversed(items)))]
+
+
+def round_repeats(repeats: int, rounds: int) -> int:
+    """Timed repeats per process, so that ``rounds`` processes give at least ``repeats`` in all."""
+    return max(1, math.ceil(repeats / rounds))
+
+
+def merge_rounds(rows: Sequence[dict]) -> list:
+    """One row per (case, config) from the rows of several processes: the median over all their repeats, the
+    min-max over them, the median first call; in the order the pairs first appear."""
+    groups: Dict[tuple, list] = {}
+    for r in rows:
+        groups.setdefault((r["case"], r["config"]), []).append(r)
+    merged = []
+    for group in groups.values():
+        t = Timing(group[0].get("name", group[0]["config"]), statistics.median(r["first_call_s"] for r in group),
+                   [], [s for r in group for s in r["repeat_s"]], group[0]["steps"], group[0].get("batch_size"))
+        merged.append(dict(group[0], **t.as_dict(), processes=len(group)))
+    return merged
+
+
 def measure_cpu_traps(p: TrapsParams) -> list:
-    """``p.specs`` in a fresh process for every combination of the two fixes."""
+    """``p.specs`` in fresh processes for every combination of the two fixes: ``p.rounds`` processes per case,
+    the cases in alternating order, their repeats merged (``merge_rounds``)."""
     if p.device != "CPU":
         return []
     rows = []
     cases = {**TRAP_CASES, **(JIT_PIPELINE_CASE if p.jit_pipeline_case else {})}
-    for case, env in cases.items():
+    for case in alternating(list(cases), p.rounds):
+        env = cases[case]
         # without the ISA cap a step is ~10x slower: fewer steps per repeat keep the time per case similar
         steps = p.steps if "ONEDNN_MAX_CPU_ISA" in env else max(3, p.steps // 5)
-        sub = StepRatesParams(**{**p.common(), "steps": steps}, specs=p.specs)
+        sub = StepRatesParams(**{**p.common(), "steps": steps, "repeats": round_repeats(p.repeats, p.rounds)},
+                              specs=p.specs)
         out, _ = run_worker("step_rates", sub, env=env)
         rows += [dict(r, case=case) for r in out["rows"]]
-    return rows
+    return merge_rounds(rows)
 
 
 def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:

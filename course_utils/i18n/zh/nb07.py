@@ -135,10 +135,11 @@ MESSAGES = {
     '({slow}).':
         '超出 {noise:.0f}% 的噪声水平、明显最快的是 {best}，{rate:.1f} 步/秒，是最慢者（{slow}）的 {ratio:.1f} 倍。',
     'A tie: {n} configurations ran within the noise floor of {noise:.0f}% of the fastest ({names}; {lo:.1f}-{hi:.1f} '
-    'steps/s), so this run does not say which of them is fastest; the lab goes on with the first of them, {best}. '
+    'steps/s), so this run does not say which of them is fastest; the lab goes on with the one that comes first in the '
+    'list of configurations asked for (not the fastest of them): {best}. '
     'The slowest was {slow} at {slow_rate:.1f} steps/s.':
         '打平：有 {n} 种配置与最快者相差不超过 {noise:.0f}% 的噪声水平（{names}；{lo:.1f}-{hi:.1f} 步/秒），'
-        '因此本次运行无法断定其中哪一种最快；本实验接下来按表中顺序取第一种：{best}。最慢的是 {slow}，{slow_rate:.1f} 步/秒。',
+        '因此本次运行无法断定其中哪一种最快；本实验接下来取所测配置列表中排在最前面的那一种（不一定是其中最快的）：{best}。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
         '首次调用开销最大的是 {first}，{first_s:.1f} s，相当于 {first_steps:.0f} 个稳态训练步。',
     " GRAPH_MODE TrainOneStepCell ran {compared} PyNative's.":
@@ -197,13 +198,23 @@ MESSAGES = {
         '{label}，{case}（新进程）',
     '{label} (this kernel, CPU settings on)':
         '{label}（本内核，已打开 CPU 优化设置）',
-    'Fastest of the {n} step configurations this run measured: {best} at {rate:.1f} steps/s, beyond the noise '
-    'floor of {noise:.0f}%.':
-        '本次运行测量的 {n} 个训练步配置中最快的是：{best}，{rate:.1f} 步/秒，超出 {noise:.0f}% 的噪声水平。',
-    'Fastest of the {n} step configurations this run measured: a tie within the noise floor of {noise:.0f}% '
-    'between {names} ({lo:.1f}-{hi:.1f} steps/s).':
-        '本次运行测量的 {n} 个训练步配置中，最快的几个在 {noise:.0f}% 的噪声水平以内打平：{names}'
+    "Fastest of the {n} ways of running LeNet-5's step as written that this run measured: {best} at {rate:.1f} "
+    "steps/s, beyond the noise floor of {noise:.0f}%.":
+        '本次运行测量的 {n} 种按原样运行 LeNet-5 训练步的方式中，最快的是：{best}，{rate:.1f} 步/秒，超出 {noise:.0f}% 的噪声水平。',
+    "Fastest of the {n} ways of running LeNet-5's step as written that this run measured: a tie within the noise "
+    "floor of {noise:.0f}% between {names} ({lo:.1f}-{hi:.1f} steps/s).":
+        '本次运行测量的 {n} 种按原样运行 LeNet-5 训练步的方式中，最快的几种在 {noise:.0f}% 的噪声水平以内打平：{names}'
         '（{lo:.1f}-{hi:.1f} 步/秒）。',
+    " Part 5's pooling variants are not among them: they rewrite the network's code (proven equal for LeNet-5 only) "
+    "rather than change how it runs, so part 5 compares them with nn.MaxPool2d on their own.":
+        '第 5 节的池化层变体不在其中：它们改写的是网络的代码（只对 LeNet-5 证明了相等），而不是改变网络的运行方式，'
+        '所以第 5 节单独把它们与 nn.MaxPool2d 比较。',
+    " The estimate: {best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} steps/s = {naive_s:.0f} s, where "
+    "{best_rate:.1f} and {naive_rate:.1f} steps/s are the best and the naive step, each fed by the MNIST pipeline in a "
+    "fresh process and timed as fit times the training run.":
+        '估算：{best_s:.1f} s × {best_rate:.1f} / {naive_rate:.1f} 步/秒 = {naive_s:.0f} s；其中 {best_rate:.1f} 和 '
+        '{naive_rate:.1f} 步/秒分别是最佳设置和朴素默认设置的训练步，各在全新进程中由 MNIST 数据处理流水线供数，'
+        '并按 fit 为训练计时的方式测得。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing measurable: not the '
@@ -283,7 +294,7 @@ MESSAGES = {
     '{x:.1f}x faster.':
         '速度是后者的 {x:.1f} 倍。',
     '{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.':
-        '耗时反而是后者的 {x:.1f} 倍：第 2 部分测得的最佳单步速率在这里没有体现出来。',
+        '耗时反而是后者的 {x:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
     # ---- the lab's tables (course_utils.bench: report.COLUMN_TITLES, the names of cases, inputs and labels)
     'label': '配置',
     'config': '配置',
@@ -401,10 +412,10 @@ MESSAGES = {
     # ---- the headline table of notebook 07 (its figures, by metric name)
     'best_steps_per_s': '最快训练步，步/秒',
     'best_tied': '并列最快的配置数',
-    'modes_best_steps_per_s': '第 2 部分最快配置，步/秒',
+    'modes_chosen_steps_per_s': '第 2 节选定的配置，步/秒',
     'graph_steps_per_s': '静态图模式 TrainOneStepCell，步/秒',
     'graph_vs_pynative': '静态图模式相对动态图模式的倍数',
-    'pynative_steps_per_s': '动态图模式函数式训练步，步/秒',
+    'pynative_steps_per_s': '动态图模式 TrainOneStepCell，步/秒',
     'cell_vs_functional': 'TrainOneStepCell 相对函数式训练步的倍数',
     'model_train_steps_per_s': 'Model.train（流水线供数），步/秒',
     'naive_steps_per_s': '朴素默认设置，步/秒',
