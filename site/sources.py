@@ -46,7 +46,7 @@ TQDM_BAR = re.compile(r"^[^\n]{0,80}?\s*\d{1,3}%\|[^\n|]*\|\s*\d+(?:\.\d+)?[kMG]
 #: The setup cell's summary line, "MindSpore 2.10.0 | device CPU | ..." (runtime.setup prints it in both editions).
 SETUP_LINE = re.compile(r"MindSpore (\d+\.\d+(?:\.\d+)?(?:[.\w-]*)?) \|")
 #: The documents under docs/ (their Chinese twins under docs/zh/, same names): the site's guide pages, in order.
-DOCS = ("instructor", "classroom-server", "offline-bundle")
+DOCS = ("instructor", "classroom-server", "offline-bundle", "performance-reference")
 #: Sections of the README that become pages: page name -> heading prefix per edition's README.
 README_PAGES = {"ascend": {"en": "## Running on Ascend", "zh": "## 在昇腾"}}
 INLINE_LINK = re.compile(r"(!?\[(?:`[^`\n]*`|[^\[\]`\n])*\])\(([^)\s]+)(\s+\"[^\"]*\")?\)")

@@ -26,7 +26,7 @@ SECTIONS = {
 #: Sections only the Chinese README has, after the shared ones.
 CHINESE_ONLY = ["中文版如何与英文版保持同步", "术语表"]
 #: docs/ pages and their Chinese twins.
-DOCS = ["instructor.md", "offline-bundle.md", "classroom-server.md"]
+DOCS = ["instructor.md", "offline-bundle.md", "classroom-server.md", "performance-reference.md"]
 
 
 def _sections(text: str) -> dict:
