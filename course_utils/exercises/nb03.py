@@ -200,8 +200,8 @@ class ScaledStep(StepBuilder):
                                n=int(sum(np.isnan(w).sum() for w in after))))
         scale = float(scaler.scale_value.asnumpy())
         if scale != self.SCALE / 2:
-            raise Incorrect(tr("after the step with non-finite gradients the scale is {got:.0f}; expected {expected:.0f}"
-                               " (halved).", got=scale, expected=self.SCALE / 2))
+            raise Incorrect(tr("after the step with non-finite gradients the scale is {got:.0f}; expected "
+                               "{expected:.0f} (halved).", got=scale, expected=self.SCALE / 2))
 
 
 q1 = ClippedStep()
