@@ -1,10 +1,12 @@
-"""Exercises of notebook 03 (step techniques and traps): a clipped step and an accumulating step.
+"""Exercises of notebook 03 (step techniques and traps): a clipped step, an accumulating step and a loss-scaled step.
 
 Each asks for a step *builder*, as exercise 02.1 does; the checks (fixed weights, plain SGD, the update compared
 with what a correct step and typical wrong steps would make) are ``course_utils.exercises.step_builders``.
 """
 
 from __future__ import annotations
+
+import inspect
 
 import numpy as np
 
@@ -127,6 +129,82 @@ return train_step
         }, tr("after {n} micro-batches (the second update)", n=2 * k))
 
 
+def build_scaled_step(net, loss_fn, optimizer, scaler):
+    import mindspore as ms
+    from mindspore import ops
+
+    def forward_fn(data, label):
+        loss = loss_fn(net(data), label)
+        return scaler.scale(loss), loss
+
+    grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+
+    @ms.jit
+    def train_step(data, label):
+        (_, loss), grads = grad_fn(data, label)
+        grads = scaler.unscale(grads)
+        finite = ms.amp.all_finite(grads)
+        if finite:
+            loss = ops.depend(loss, optimizer(grads))
+        scaler.adjust(finite)
+        return loss
+
+    return train_step
+
+
+class ScaledStep(StepBuilder):
+    names = ("build_scaled_step",)
+    title = "a loss-scaled step"
+    hint_text = ("Section 6's scaled_step is the pattern: differentiate scaler.scale(loss) (with has_aux=True the "
+                 "true loss rides along), undo the scale on the gradients before anything looks at them, let "
+                 "ms.amp.all_finite decide whether the optimizer runs, and tell the scaler what happened.")
+    solution_text = inspect.getsource(build_scaled_step)
+
+    SCALE = 1024.0
+
+    def reference(self):
+        return (build_scaled_step,)
+
+    def _setup(self, builder):
+        import mindspore as ms
+
+        net, loss_fn, opt = fixed_setup()
+        scaler = ms.amp.DynamicLossScaler(scale_value=self.SCALE, scale_factor=2, scale_window=1000)
+        return net, loss_fn, make_step(builder, net, loss_fn, opt, scaler), scaler
+
+    def _check_updates(self, build_scaled_step):
+        import mindspore as ms
+
+        net, loss_fn, step, scaler = self._setup(build_scaled_step)
+        x, y = fixed_batch()
+        start, grads = weights_of(net), grads_of(net, loss_fn, x, y)
+        expected_loss = float(loss_fn(net(x), y).asnumpy())
+        what = tr("a finite step with the scale {scale:.0f}", scale=self.SCALE)
+        loss = loss_value(run_step(step, x, y), "step(data, label)")
+        if abs(loss - expected_loss) > 1e-4 * max(1.0, abs(expected_loss)):
+            raise Incorrect(tr("{what}: step(data, label) returned {loss:.6g}; expected the true (unscaled) loss "
+                               "{expected:.6g}.", what=what, loss=loss, expected=expected_loss))
+        diagnose_update(weights_of(net), start, sgd_update(start, grads), {
+            tr("an update {scale:.0f} times too large (the gradients still carry the scale).", scale=self.SCALE):
+                sgd_update(start, [g * self.SCALE for g in grads]),
+        }, what)
+
+        before = weights_of(net)
+        x_bad = x.asnumpy().copy()
+        x_bad[0, 2] = np.nan
+        run_step(step, ms.Tensor(x_bad), y)
+        after = weights_of(net)
+        if not close(after, before) or any(np.isnan(w).any() for w in after):
+            raise Incorrect(tr("a batch with a NaN feature (its gradients are not finite): expected the update "
+                               "skipped and the weights unchanged; got weights that changed ({n} of them NaN).",
+                               n=int(sum(np.isnan(w).sum() for w in after))))
+        scale = float(scaler.scale_value.asnumpy())
+        if scale != self.SCALE / 2:
+            raise Incorrect(tr("after the step with non-finite gradients the scale is {got:.0f}; expected "
+                               "{expected:.0f} (halved).", got=scale, expected=self.SCALE / 2))
+
+
 q1 = ClippedStep()
 q2 = AccumulatingStep()
+q3 = ScaledStep()
 register(globals(), "03")

@@ -124,3 +124,39 @@ def test_messages_report_symptoms_not_fixes(ms_mode, name):
     assert checked(name) == Outcome.INCORRECT, message
     named = [w for w in FIX_WORDS if w in message]
     assert not named, f"the message names a fix ({named}): {message}"
+
+
+# ---- q3: loss scaling ----
+
+def scaled(*replacements, name):
+    """q3's shown solution with ``replacements`` (old, new) applied: a typical wrong answer."""
+    source = nb03.q3.solution_text
+    for old, new in replacements:
+        assert old in source, old
+        source = source.replace(old, new)
+    return from_source(source, "build_scaled_step", name)
+
+
+def test_q3_accepts_reference_and_solution():
+    assert nb03.q3.check(*nb03.q3.reference()) == Outcome.CORRECT
+    assert nb03.q3.check(scaled(name="<nb03-q3-solution>")) == Outcome.CORRECT
+
+
+def test_q3_not_attempted():
+    assert nb03.q3.check(____) == Outcome.NOT_ATTEMPTED
+
+
+#: q3's typical wrong answers: (replacements, fragments of the message).
+WRONG_Q3 = {
+    "not-unscaled": ([("grads = scaler.unscale(grads)", "grads = grads")], ("1024 times too large",)),
+    "always-updates": ([("if finite:", "if True:")], ("NaN feature", "weights that changed")),
+    "no-adjust": ([("scaler.adjust(finite)", "finite = finite")], ("the scale is 1024; expected 512",)),
+    "scaled-loss": ([("(_, loss), grads", "(loss, _), grads")], ("expected the true (unscaled) loss",)),
+}
+
+
+@PYNATIVE_FAST_GRAPH_SLOW
+@pytest.mark.parametrize("name", sorted(WRONG_Q3))
+def test_q3_rejects_typical_mistakes(ms_mode, name):
+    replacements, fragments = WRONG_Q3[name]
+    assert_incorrect(nb03.q3.check(scaled(*replacements, name=f"<nb03-q3-{name}>")), *fragments)

@@ -7,7 +7,7 @@ import pytest
 from course_utils.exercises import Outcome, nb03
 from course_utils.i18n.zh.nb03 import MESSAGES
 from test_exercises_nb02 import assert_incorrect
-from test_exercises_nb03 import accumulating, clipped, clipped_without_depend
+from test_exercises_nb03 import accumulating, clipped, clipped_without_depend, scaled
 from test_i18n_nb02 import (FIX_WORDS_ZH, assert_chinese, assert_correct_and_not_attempted_in_chinese,
                             assert_placeholders_kept)
 
@@ -56,20 +56,34 @@ def test_q2_wrong_loss_in_chinese(zh):
     assert_chinese(nb03.q2.check(wrong), "第 1 次调用返回的损失为", "期望为该微批的损失")
 
 
+# ---- q3: loss scaling ----
+
+@pytest.mark.parametrize("replacements, fragments", [
+    ([("grads = scaler.unscale(grads)", "grads = grads")], ("缩放系数为 1024、梯度有限的一步", "大了 1024 倍的更新")),
+    ([("if finite:", "if True:")], ("含有 NaN 特征值", "实际权重改变了")),
+    ([("scaler.adjust(finite)", "finite = finite")], ("缩放系数为 1024；期望为 512（减半）",)),
+    ([("(_, loss), grads", "(loss, _), grads")], ("期望得到真实的（未缩放的）损失",)),
+], ids=["not-unscaled", "always-updates", "no-adjust", "scaled-loss"])
+def test_q3_typical_mistakes_in_chinese(zh, replacements, fragments):
+    wrong = scaled(*replacements, name=f"<nb03-zh-q3-{len(fragments[0])}-{len(replacements[0][1])}>")
+    assert_chinese(nb03.q3.check(wrong), *fragments)
+
+
 # ---- correct, not attempted, hints, solutions ----
 
-@pytest.mark.parametrize("exercise", [nb03.q1, nb03.q2], ids=["q1", "q2"])
+@pytest.mark.parametrize("exercise", [nb03.q1, nb03.q2, nb03.q3], ids=["q1", "q2", "q3"])
 def test_correct_and_not_attempted_in_chinese(zh, exercise):
     assert_correct_and_not_attempted_in_chinese(exercise, MESSAGES)
 
 
 def test_hints_and_solutions_in_chinese(zh, capsys):
-    for exercise in (nb03.q1, nb03.q2):
+    for exercise in (nb03.q1, nb03.q2, nb03.q3):
         exercise.hint()
     nb03.q2.solution()
     shown = capsys.readouterr().out
     expected = ("练习 03.1（按全局范数裁剪梯度）——提示", "从练习 02.1 的训练步出发", "在求梯度与参数更新之间插入一行",
                 "不要用 'accum'：SGD 已经占用了这个名字", "练习 03.2（梯度累加）——参考答案",
+                "练习 03.3（使用损失缩放的训练步）——提示", "照第 6 节的 scaled_step 来写",
                 'prefix="grad_accum"')   # the last: the solution is code, shown as it is tested
     assert [text for text in expected if text not in shown] == []
     assert "Start from your step" not in shown

@@ -1,4 +1,5 @@
-"""Chinese messages (nb03): the checks of notebook 03's exercises (a clipped step, an accumulating step).
+"""Chinese messages (nb03): the checks of notebook 03's exercises (a clipped step, an accumulating step, a loss-scaled
+step).
 
 What both lessons' step builders say (the expected SGD update, ``ops.depend``, ...) is in ``nb02``."""
 
@@ -39,4 +40,21 @@ MESSAGES = {
         "{k} 个微批之后（把一个大小为 {size} 的批拆成 {k} 份）",
     "an update that also contains the first round's gradients.": "还包含了第一轮梯度的更新。",
     "after {n} micro-batches (the second update)": "{n} 个微批之后（第二次更新）",
+    # exercise 03.3
+    "a loss-scaled step": "使用损失缩放的训练步",
+    "Section 6's scaled_step is the pattern: differentiate scaler.scale(loss) (with has_aux=True the true loss rides "
+    "along), undo the scale on the gradients before anything looks at them, let ms.amp.all_finite decide whether the "
+    "optimizer runs, and tell the scaler what happened.":
+        "照第 6 节的 scaled_step 来写：对 scaler.scale(loss) 求导（用 has_aux=True 把真实的损失一并带出），"
+        "在检查梯度之前先去掉梯度上的缩放，由 ms.amp.all_finite 决定是否运行优化器，最后把结果告诉缩放器。",
+    "a finite step with the scale {scale:.0f}": "缩放系数为 {scale:.0f}、梯度有限的一步",
+    "{what}: step(data, label) returned {loss:.6g}; expected the true (unscaled) loss {expected:.6g}.":
+        "{what}：step(data, label) 返回 {loss:.6g}；期望得到真实的（未缩放的）损失 {expected:.6g}。",
+    "an update {scale:.0f} times too large (the gradients still carry the scale).":
+        "大了 {scale:.0f} 倍的更新（梯度上仍带着缩放系数）。",
+    "a batch with a NaN feature (its gradients are not finite): expected the update skipped and the weights "
+    "unchanged; got weights that changed ({n} of them NaN).":
+        "一批含有 NaN 特征值的数据（其梯度不是有限值）：期望跳过这次更新、权重保持不变；实际权重改变了（其中 {n} 个为 NaN）。",
+    "after the step with non-finite gradients the scale is {got:.0f}; expected {expected:.0f} (halved).":
+        "梯度非有限的一步之后，缩放系数为 {got:.0f}；期望为 {expected:.0f}（减半）。",
 }
