@@ -1,4 +1,4 @@
-"""The Chinese edition's terminology, read from the glossary table in ``README.zh.md``.
+r"""The Chinese edition's terminology, read from the glossary table in ``README.zh.md``.
 
 Each row gives the term to use (中文), the English and PyTorch names, and the renderings not to use
 (不用的译法, separated by 、). ``inconsistencies`` finds those renderings in the Chinese texts, so one English
@@ -29,6 +29,7 @@ RULES: Dict[str, str] = {
     # a lesson's numbered part (第 3 部分, 第 2、3、5 部分); not 一部分 or 单元格的第二部分
     "第 N 部分": r"第 ?\d+(?: ?[、，,] ?\d+)* ?部分",
     "最大 \\|差\\|": r"最大 ?\|差\|",
+    "整批": r"(?<!调)整批",  # not 调整批大小 (adjust the batch size)
     # the word, in prose or a comment; not BuggyHuberLoss or debug
     "bug": r"(?<![A-Za-z])[Bb]ugs?(?![A-Za-z])",
     # the word; not the argument or attribute (momentum=0.9, .momentum, `momentum`) or the API name Momentum
