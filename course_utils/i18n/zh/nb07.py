@@ -283,7 +283,7 @@ MESSAGES = {
     '{x:.1f}x faster.':
         '速度是后者的 {x:.1f} 倍。',
     '{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.':
-        '耗时反而是后者的 {x:.1f} 倍：第 2 部分测得的最佳单步速率在这里没有体现出来。',
+        '耗时反而是后者的 {x:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
     # ---- the lab's tables (course_utils.bench: report.COLUMN_TITLES, the names of cases, inputs and labels)
     'label': '配置',
     'config': '配置',
@@ -401,7 +401,7 @@ MESSAGES = {
     # ---- the headline table of notebook 07 (its figures, by metric name)
     'best_steps_per_s': '最快训练步，步/秒',
     'best_tied': '并列最快的配置数',
-    'modes_best_steps_per_s': '第 2 部分最快配置，步/秒',
+    'modes_best_steps_per_s': '第 2 节最快配置，步/秒',
     'graph_steps_per_s': '静态图模式 TrainOneStepCell，步/秒',
     'graph_vs_pynative': '静态图模式相对动态图模式的倍数',
     'pynative_steps_per_s': '动态图模式函数式训练步，步/秒',
