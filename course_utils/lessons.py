@@ -281,7 +281,7 @@ def quoted_seconds(text: str) -> Optional[float]:
 
 
 _TABLE_HEAD = {"en": ("| notebook | what you learn | run time, 2-core CPU (measured) |", "|---|---|---|"),
-               "zh": ("| notebook | 学习内容 | 运行时间（2 核 CPU，实测） |", "|---|---|---|")}
+               "zh": ("| Notebook | 学习内容 | 运行时间（2 核 CPU，实测） |", "|---|---|---|")}
 _BEGIN = ("<!-- lesson table: written by `python -m course_utils.lessons readme --write` "
           "from course_utils/lessons.py -->")
 _END = "<!-- end of lesson table -->"

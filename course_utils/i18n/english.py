@@ -172,16 +172,25 @@ def _chinese_outside_comment(line: str) -> bool:
     return bool(cjk) and "#" not in line[:cjk.start()]
 
 
+_LISTING_START = re.compile(r"(def |class |import |from [\w.]+ import |@\w|\"\"\")")
+
+
 def _without_source(text: str) -> str:
-    """``text`` with every listing of Python source left out: its longest first lines that parse as Python (a
-    listing of the Chinese edition's scripts has Chinese comments and docstrings), then the chunks between lines
-    that hold Chinese outside a comment (what the course prints around a listing) that parse as Python."""
-    lines = text.split("\n")
-    if _SOURCE_START.match(lines[0]):  # a listing, then what the cell printed after it: its longest first lines
-        for end in range(len(lines), 0, -1):
-            if _is_source("\n".join(lines[:end])):
-                text = "\n".join(lines[end:])
-                break
+    """``text`` with every listing of Python source left out: from the first line, and from an unindented line that
+    starts a listing after printed text (``show()`` after a table, in one stream), the longest run of lines that
+    parses as Python (a listing of the Chinese edition's scripts has Chinese comments and docstrings); then the
+    chunks between lines that hold Chinese outside a comment (what the course prints around a listing) that parse
+    as Python."""
+    lines, rest, i = text.split("\n"), [], 0
+    while i < len(lines):
+        if _SOURCE_START.match(lines[i]) if i == 0 else _LISTING_START.match(lines[i]):
+            end = next((e for e in range(len(lines), i, -1) if _is_source("\n".join(lines[i:e]))), None)
+            if end is not None:
+                i = end
+                continue
+        rest.append(lines[i])
+        i += 1
+    text = "\n".join(rest)
     kept, chunk = [], []
 
     def flush():

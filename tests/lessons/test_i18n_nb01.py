@@ -131,7 +131,7 @@ def test_q3_guides_through_the_bugs_one_by_one_in_chinese(zh):
     incorrect_zh(nb01.q3, OneBugFixed, "第 4 个元素", "期望 2.5，实际为 2", "这里 |error| > delta = 1")
     incorrect_zh(nb01.q3, TwoBugsFixed, "实际得到 Float32 的损失")
     incorrect_zh(nb01.q3, PythonIf, "第 0 个元素", "期望 0.125，实际为 0")
-    assert "练习 01.3（找出 bug）" in str(nb01.q3.check(BuggyHuberLoss))
+    assert "练习 01.3（找出错误）" in str(nb01.q3.check(BuggyHuberLoss))
 
 
 def test_q3_correct_and_not_attempted_in_chinese(zh):
@@ -181,12 +181,12 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
     out = capsys.readouterr().out
     assert "练习 01.1（加权 Huber）——提示：" in out and "让 LossBase 完成加权和规约" in out
     assert "练习 01.2（log-cosh 损失）——提示：" in out and "永远不会溢出" in out
-    assert "练习 01.3（找出 bug）——提示：" in out and "一共有三个 bug" in out
+    assert "练习 01.3（找出错误）——提示：" in out and "一共有三个错误" in out
     assert "练习 01.1（加权 Huber）——参考答案：" in out
     assert "from course_utils.losses import huber\n\nclass WeightedHuberLoss" in out
     assert "# get_loss 乘以权重，在 float32 下做规约" in out
     assert "# 计算 log(cosh(e)) 而不计算 cosh(e)" in out
-    assert "# bug 1：原来没有把 reduction 传下去" in out and "# bug 3：原来损失一直是 float32" in out
+    assert "# 错误 1：原来没有把 reduction 传下去" in out and "# 错误 3：原来损失一直是 float32" in out
     assert "bug 1: reduction was not passed on" not in out
 
 

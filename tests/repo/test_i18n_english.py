@@ -60,6 +60,15 @@ def test_a_listing_of_a_chinese_script_is_source_too():
     assert english.runs(english._strip_common(english._without_source(printed))) == ["weights changed: True"]
 
 
+def test_a_listing_printed_after_a_table_in_the_same_stream_is_source_too():
+    """Lesson 07 prints a measurement's table, then show()s a script with a Chinese docstring, in one stream: the
+    listing is left out whole (once only its first lines were, and its `from x import y` read as English)."""
+    listing = (nbs.ROOT / "notebooks" / "zh" / "scripts" / "setup_by_hand.py").read_text(encoding="utf-8").strip()
+    table = "情形   层   ms\n-----  ---  ---\n无限制  conv1  0.5\n"
+    printed = table + listing + "\n--- 然后：\nweights changed: True\n"
+    assert english.runs(english._strip_common(english._without_source(printed))) == ["weights changed: True"]
+
+
 def test_residue_is_compared_as_a_multiset():
     f = [english.Finding("a.ipynb", 1, "output", "no fixes"), english.Finding("a.ipynb", 2, "output", "no fixes")]
     new, gone = english.compare(f, ["no fixes", "in main"])

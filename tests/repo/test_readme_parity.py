@@ -18,7 +18,7 @@ SECTIONS = {
     "The website (`make site`)": "课程网站（`make site`）",
     "Supported versions": "支持的版本",
     "Before a workshop: `make doctor`": "课前检查：`make doctor`",
-    "Running on Ascend (ModelArts and other notebook images)": "在昇腾上运行（ModelArts 等 notebook 镜像）",
+    "Running on Ascend (ModelArts and other notebook images)": "在昇腾上运行（ModelArts 等 Notebook 镜像）",
     "The course in a real browser (`make test-browser`)": "在真实浏览器中运行课程（`make test-browser`）",
     "Troubleshooting": "常见问题",
     "Layout": "目录结构",
@@ -77,12 +77,12 @@ def _code_lines(section: str) -> list:
 def test_the_ascend_recipe_is_the_same_commands(readmes):
     english, chinese = readmes
     en = _code_lines(english["Running on Ascend (ModelArts and other notebook images)"])
-    zh = _code_lines(chinese["在昇腾上运行（ModelArts 等 notebook 镜像）"])
+    zh = _code_lines(chinese["在昇腾上运行（ModelArts 等 Notebook 镜像）"])
     assert len(en) > 5 and zh == en
     # what to expect on Ascend, and the MindSpore and CANN versions of its prose: as many entries, the same numbers
     prose = lambda text: re.sub(r"```.*?```", "", text, flags=re.DOTALL)  # noqa: E731
     en_text = prose(english["Running on Ascend (ModelArts and other notebook images)"])
-    zh_text = prose(chinese["在昇腾上运行（ModelArts 等 notebook 镜像）"])
+    zh_text = prose(chinese["在昇腾上运行（ModelArts 等 Notebook 镜像）"])
     assert zh_text.count("\n- ") == en_text.count("\n- ")
     versions = lambda text: sorted(set(re.findall(r"\b\d+\.\d+(?:\.\d+)?\b", text)))  # noqa: E731
     assert versions(zh_text) == versions(en_text)

@@ -301,12 +301,28 @@ def test_the_glossary_flags_a_term_translated_two_ways():
     assert any("'梯度累积'" in f and "'梯度累加'" in f for f in found)  # MindSpore's docs say 梯度累加
 
 
+def test_the_glossary_rules_find_the_wrong_forms_and_not_the_legitimate_ones():
+    terms = glossary.load()
+    forms = {form for t in terms for form in t.avoid}
+    assert set(glossary.RULES) <= forms, "a rule for a form the glossary table does not name"
+    wrong = ("本 notebook 的参数", "笔记本里", "见第 5 部分", "第 2、3、5 部分", "最大 |差| = 0", "|grad| 为 0",
+             "在整批上训练", "找出 bug", "Bugs", "SGD 或 momentum 时", "就地复制", "负载均值", "### 练习 3：",
+             "05 · MNIST", "05 · 用 LeNet-5 训练 MNIST")
+    right = ("notebooks/zh/", "09_capstone.ipynb", "`notebook`", "笔记本电脑", "调整批大小", "冻结网络的一部分",
+             "单元格的第二部分", "BuggyHuberLoss", "debug", "momentum=0.9", "nn.Momentum", "练习 07.1", "最大绝对差",
+             "|梯度|", "05 · 用 LeNet-5 识别 MNIST", "\n<!-- en -->\nthe notebook's bug\n<!-- zh -->\n本 Notebook")
+    for text in wrong:
+        assert glossary.inconsistencies({"t": text}, terms), text
+    for text in right:
+        assert not glossary.inconsistencies({"t": glossary.chinese_only(text)}, terms), text
+
+
 def _chinese_texts() -> dict:
     """Every Chinese text the course writes by hand: the catalogues, the Chinese guides (docs/zh/), the website's
     own words (site/content/zh/), README.zh.md (not its glossary table) and the messages."""
     files = [*(ROOT / "i18n" / "zh").glob("*.md"), *(ROOT / "docs" / "zh").glob("*.md"),
              *(p for p in (ROOT / "site" / "content" / "zh").glob("*") if p.is_file())]
-    texts = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in sorted(files)}
+    texts = {str(p.relative_to(ROOT)): glossary.chinese_only(p.read_text(encoding="utf-8")) for p in sorted(files)}
     texts["README.zh.md"] = glossary.without_table()
     texts["course_utils/i18n/zh (messages)"] = "\n".join(MESSAGES.values())
     return texts

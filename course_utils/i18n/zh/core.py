@@ -460,5 +460,5 @@ MESSAGES = {
     "Recording is off (COURSE_PROGRESS={value}): checks are not recorded.":
         "记录已关闭（COURSE_PROGRESS={value}）：检查结果不会被记录。",
     "No check recorded yet: each nbNN.qK.check() you run in a notebook adds one line to this file.":
-        "还没有任何记录：你在 notebook 中每运行一次 nbNN.qK.check()，就会在这个文件中追加一行。",
+        "还没有任何记录：你在 Notebook 中每运行一次 nbNN.qK.check()，就会在这个文件中追加一行。",
 }

@@ -4,7 +4,7 @@ MESSAGES = {
     # titles (shown in "练习 01.N (...)")
     "weighted Huber": "加权 Huber",
     "log-cosh loss": "log-cosh 损失",
-    "find the bugs": "找出 bug",
+    "find the bugs": "找出错误",
 
     # what a check reports: which call, which input, expected vs got
     "{call} failed with TypeError: {error}. The constructor must accept {names} as keyword arguments.":
@@ -78,7 +78,7 @@ MESSAGES = {
     "There are three bugs. (1) Which reduction does super().__init__() get when called without arguments? "
     "(2) Evaluate the linear piece at |error| == delta: it must equal the quadratic piece there, 0.5 * delta**2. "
     "(3) Call it with float16 tensors and look at the dtype of the result.":
-        "一共有三个 bug。（1）不带参数调用 super().__init__() 时，得到的是哪种规约方式？"
+        "一共有三个错误。（1）不带参数调用 super().__init__() 时，得到的是哪种规约方式？"
         "（2）在 |error| == delta 处计算线性段：它必须等于二次段在这里的值 0.5 * delta**2。"
         "（3）用 float16 张量调用它，看看结果的 dtype。",
 }
@@ -91,7 +91,7 @@ MESSAGES.update({
         "# get_loss 乘以权重，在 float32 下做规约，再转换回损失的 dtype",
     "# log(cosh(e)) without computing cosh(e), which overflows for large |e|":
         "# 计算 log(cosh(e)) 而不计算 cosh(e)：|e| 较大时 cosh(e) 会溢出",
-    "# bug 1: reduction was not passed on": "# bug 1：原来没有把 reduction 传下去",
-    "# bug 2: was (abs_error - self.delta)": "# bug 2：原来是 (abs_error - self.delta)",
-    "# bug 3: the loss stayed float32": "# bug 3：原来损失一直是 float32",
+    "# bug 1: reduction was not passed on": "# 错误 1：原来没有把 reduction 传下去",
+    "# bug 2: was (abs_error - self.delta)": "# 错误 2：原来是 (abs_error - self.delta)",
+    "# bug 3: the loss stayed float32": "# 错误 3：原来损失一直是 float32",
 })

@@ -43,7 +43,8 @@ MESSAGES = {
     "update).": "第二次调用返回的损失为 {loss:.6f}，期望为 {expected:.6f}（第一次更新之后的权重下的损失）。",
 
     # notebooks/scripts/no_depend.py (run by the lesson in a fresh process)
-    "weights changed:": "权重是否改变：",
+    "the weights changed (the update ran)": "权重改变了（参数更新执行了）",
+    "the weights did not change (the update was dropped)": "权重没有改变（参数更新被丢弃了）",
     "the gradient with respect to the input": "对输入的梯度",
     "Write a function of (data, label) that returns only the loss, then ms.value_and_grad with "
     "grad_position=0 (data is input 0) and weights=None; it returns (loss, gradient).":

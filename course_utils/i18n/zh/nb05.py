@@ -23,7 +23,7 @@ MESSAGES = {
      'nn.Dropout(p=dropout) (p is the fraction dropped). In construct: x = '
      'self.pool(self.relu(self.bn1(self.conv1(x)))), the same with conv2/bn2, flatten, fc1, relu, fc2, relu, then x '
      '= self.dropout(x) right before self.fc3(x).'):
-        ('从本 notebook 中的 LeNet5 出发。在 __init__ 中加入 self.bn1 = nn.BatchNorm2d(6) 和 self.bn2 = '
+        ('从本 Notebook 中的 LeNet5 出发。在 __init__ 中加入 self.bn1 = nn.BatchNorm2d(6) 和 self.bn2 = '
          'nn.BatchNorm2d(16)（num_features = 卷积的输出通道数），以及 self.dropout = nn.Dropout(p=dropout)（p '
          '是丢弃的比例）。在 construct 中：x = self.pool(self.relu(self.bn1(self.conv1(x))))，conv2/bn2 同理，'
          '然后依次是 flatten、fc1、relu、fc2、relu，最后在 self.fc3(x) 之前紧接着执行 x = self.dropout(x)。'),

@@ -70,7 +70,7 @@ MESSAGES = {
     # 08.3 check
     "make_dp_step is {got}, not a function.": "make_dp_step 是 {got}，不是函数。",
     "the source of make_dp_step cannot be read: define it with def in a notebook cell or a file.":
-        "无法读取 make_dp_step 的源代码：请在 notebook 单元格或文件中用 def 定义它。",
+        "无法读取 make_dp_step 的源代码：请在 Notebook 单元格或文件中用 def 定义它。",
     "running make_dp_step on {workers} msrun workers (this takes a few seconds)...":
         "正在用 msrun 启动 {workers} 个 Worker 进程，运行 make_dp_step（需要几秒钟）……",
     "on {workers} workers, make_dp_step did not run to the end ({kind}{rank}): {detail}":
