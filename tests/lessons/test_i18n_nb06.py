@@ -14,7 +14,7 @@ pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the me
 
 def test_q1_correct_and_not_attempted(zh):
     result = nb06.q1.check(*nb06.q1.reference())
-    assert result == Outcome.CORRECT and "练习 06.1" in str(result) and "用于断点续训的检查点往返" in str(result)
+    assert result == Outcome.CORRECT and "练习 06.1" in str(result) and "为断点续训保存和恢复检查点" in str(result)
 
     def restore_state(train_step, path):
         ____

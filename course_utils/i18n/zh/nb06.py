@@ -6,7 +6,7 @@ Terminology: the glossary in README.zh.md."""
 
 MESSAGES = {
     'a checkpoint round trip for resuming':
-        '用于断点续训的检查点往返',
+        '为断点续训保存和恢复检查点',
     'predict a batch and restore the mode':
         '预测一批图像并恢复模式',
     ('Save the training step, not the network: its parameters are the weights and the optimizer\'s state (moment1.*, '
