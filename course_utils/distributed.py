@@ -84,6 +84,9 @@ class LaunchResult:
     seconds: float
     launch_id: str = ""  # in every job process's environment (COURSE_LAUNCH_ID)
     stopped: list = dataclasses.field(default_factory=list)  # pids the cleanup had to stop
+    # when (time.time()) the launcher first saw each process gone: a worker under its rank, the scheduler under
+    # "scheduler", msrun under "msrun"; looked at every poll, so up to poll_interval late
+    exited: dict = dataclasses.field(default_factory=dict)
 
     def log_path(self, rank: Optional[int] = None) -> Path:
         """``worker_<rank>.log``; ``rank=None`` is the scheduler's log."""
@@ -368,10 +371,12 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
             while True:
                 try:
                     result.returncode = proc.wait(timeout=poll_interval)
+                    result.exited["msrun"] = time.time()
                     break
                 except subprocess.TimeoutExpired:
                     pass
                 _track(proc.pid, roles)
+                _note_exits(roles, result.exited)
                 failure = _early_failure(result, roles, msrun_log)
                 if failure is not None:
                     break
@@ -383,6 +388,7 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
                         "starting or waiting for the others to join.", timeout=timeout, tails=_all_tails(result)),
                         kind="timeout", result=result)
                     break
+            _note_exits(roles, result.exited)
         finally:
             # Whatever happened (success, failure, timeout, KeyboardInterrupt): nothing survives.
             result.stopped = _stop(job_processes(launch_id))
@@ -421,6 +427,14 @@ def _track(msrun_pid: int, roles: dict) -> None:
             continue
         rank = environ.get("RANK_ID") if role == "MS_WORKER" else None
         roles[child.pid] = (role, None if rank is None else int(rank), child)
+
+
+def _note_exits(roles: dict, exited: dict) -> None:
+    """Record the time each tracked process is first seen gone (``LaunchResult.exited``)."""
+    for role, rank, child in roles.values():
+        key = rank if role == "MS_WORKER" else "scheduler" if role == "MS_SCHED" else role
+        if key not in exited and _gone(child):
+            exited[key] = time.time()
 
 
 def _gone(proc) -> bool:

@@ -15,7 +15,7 @@ import math
 import unicodedata
 from typing import Any, Optional
 
-__all__ = ["duration", "number", "pad", "significant", "table_cell"]
+__all__ = ["display_width", "duration", "number", "pad", "significant", "table_cell"]
 
 MISSING = "-"
 

@@ -50,6 +50,10 @@ class HelpFormatter(argparse.HelpFormatter):
     def start_section(self, heading):
         super().start_section("options")   # the one section shown: this script has no positional arguments
 
+    def format_help(self):
+        # argparse ends a heading with an ASCII colon; the Chinese heading takes a full-width one
+        return super().format_help().replace("options" + ":\n", "options:\n", 1)
+
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=False, formatter_class=HelpFormatter)

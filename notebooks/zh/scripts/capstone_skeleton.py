@@ -48,6 +48,10 @@ class HelpFormatter(argparse.HelpFormatter):
     def start_section(self, heading):
         super().start_section("选项")   # 唯一显示的一节：本脚本没有位置参数
 
+    def format_help(self):
+        # argparse 在标题后加的是半角冒号；中文标题要用全角冒号
+        return super().format_help().replace("选项" + ":\n", "选项：\n", 1)
+
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], add_help=False, formatter_class=HelpFormatter)
