@@ -335,7 +335,7 @@ MESSAGES = {
     "gradient": "梯度",
     "delta = {delta:.2f}: quadratic for |error| <= {delta:.2f}, linear beyond; "
     "no error gets a gradient larger than {delta:.2f}":
-        "delta = {delta:.2f}：|error| <= {delta:.2f} 时为二次函数，超出后为线性函数；"
+        "delta = {delta:.2f}：|误差| <= {delta:.2f} 时为二次函数，超出后为线性函数；"
         "任何误差的梯度都不会大于 {delta:.2f}",
     "The explorer failed for delta={delta}: {error}: {message}": "delta={delta} 时探索器出错：{error}：{message}",
     "Huber explorer: an interactive delta slider (run the notebook to move it). "
