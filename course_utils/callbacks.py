@@ -246,9 +246,11 @@ class History:
                 **{k: list(v) for k, v in self.metrics.items()}}
 
     def __repr__(self) -> str:
+        from course_utils.runtime import listing   # "a, b" in English, "a、b" in Chinese
+
         return "History(" + tr("{steps} steps, {epochs} epochs, metrics: {metrics}", steps=len(self.step_loss),
                                epochs=len(self.epoch),
-                               metrics=tr(", ").join(sorted(self.metrics)) or tr("none")) + ")"
+                               metrics=listing(sorted(self.metrics)) or tr("none")) + ")"
 
 
 class HistoryCallback(Callback):

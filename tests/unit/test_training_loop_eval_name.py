@@ -23,7 +23,7 @@ def test_the_summary_names_the_evaluated_split():
     validation = _run(eval_name="validation")
     assert ", validation accuracy " in validation.summary() and "test" not in validation.summary()
     with speaking("zh"):
-        assert "，验证集准确率 " in validation.summary()
+        assert "，验证准确率 " in validation.summary()
 
 
 def test_the_live_plot_labels_its_accuracy_axis():

@@ -112,9 +112,9 @@ MESSAGES = {
         "{description}：用 {seconds:.1f} 秒训练了 {steps:,} 步（首步之后每秒 {rate:.0f} 步），"
         "停在{position}{stop}{acc}",
     ", {name} accuracy {accuracy:.2%}": "，{name}准确率 {accuracy:.2%}",
-    # what fit's eval_data is (FitResult.eval_name)
-    "test": "测试集",
-    "validation": "验证集",
+    # what fit's eval_data is (FitResult.eval_name): "验证准确率", as the lessons' own prints say it
+    "test": "测试",
+    "validation": "验证",
     " (interrupted)": "（已中断）",
     "net must be a mindspore.nn.Cell, got {type}.": "net 必须是 mindspore.nn.Cell，实际为 {type}。",
     "loss_fn must be callable (e.g. an nn.LossBase), got {type}.":
