@@ -208,7 +208,7 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
     assert "数据处理流水线" in res.table() and "内存中的批" in res.table()
     assert res.row(config="Model.train")["label_input"] == "Model.train，数据处理流水线"
     assert bench.Spec.parse("pynative/jit:O1").label == "@jit 函数式训练步 O1（动态图模式）"
-    assert lab_title("data_pipeline") == "输入流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式"
+    assert lab_title("data_pipeline") == "数据处理流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式"
     for text in (table, found, res.table()):
         assert not english_words(text), text
     with i18n.speaking("en"):   # the same rows, English again when shown in English

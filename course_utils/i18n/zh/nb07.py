@@ -408,7 +408,7 @@ MESSAGES = {
     'Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap':
         '找出 oneDNN 陷阱：逐层计时和 ONEDNN_VERBOSE，限制与不限制指令集',
     'The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode':
-        '输入流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式',
+        '数据处理流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式',
     # ---- the headline table of notebook 07 (its figures, by metric name)
     'best_steps_per_s': '最快训练步，步/秒',
     'best_tied': '并列最快的配置数',

@@ -79,7 +79,7 @@ MESSAGES = {
         "{steps} 步之后，每个 rank 上的权重都没有变化（期望权重会更新）。",
     "after {steps} steps on different shards, rank 0 and rank 1 hold different weights (largest difference "
     "{drift:.3g}); expected identical replicas.":
-        "在不同分片上训练 {steps} 步之后，rank 0 和 rank 1 的权重不同（最大差值 {drift:.3g}）；期望各副本完全相同。",
+        "在不同分片上训练 {steps} 步之后，rank 0 和 rank 1 的权重不同（最大绝对差 {drift:.3g}）；期望各副本完全相同。",
     "both ranks agree, but after {steps} steps their weights differ from one process trained on the combined "
     "batches by up to {gap:.3g}: first weights expected {expected}, got {got}.":
         "两个 rank 一致，但 {steps} 步之后，它们的权重与单进程在合并后的批上训练的结果相差最多 {gap:.3g}：前几个权重"

@@ -137,7 +137,7 @@ MESSAGES = {
         "{model} 对一批 {batch} 张图像返回的形状为 {shape}；期望为 ({batch}, 10)。",
     "{model} gives an image different outputs alone and in a batch of 64 (largest difference {difference:.3g}): "
     "it was exported in training mode, where BatchNorm uses the batch's statistics and dropout is active.":
-        "{model} 对同一张图像单独输入和放在 64 张的批中输入时给出不同的输出（最大差异 {difference:.3g}）：它是在训练"
+        "{model} 对同一张图像单独输入和放在 64 张的批中输入时给出不同的输出（最大绝对差 {difference:.3g}）：它是在训练"
         "模式下导出的，此时 BatchNorm 使用当前批的统计量，Dropout 也处于生效状态。",
     "the log's last test_accuracy is {logged:.2%}, but {model} scores {accuracy:.2%} on the same first {n} test "
     "images (normalised as in the course): the exported network is not the trained one, or expects other inputs.":
@@ -242,7 +242,7 @@ MESSAGES = {
         "对一批 {n} 张图像，导出的模型返回的形状为 {got}，期望为 {expected}。",
     "the exported model's outputs differ from the network's in eval mode (largest difference {difference:.3g}): "
     "export in eval mode.":
-        "导出模型的输出与评估模式下网络的输出不同（最大差异 {difference:.3g}）：请在评估模式下导出。",
+        "导出模型的输出与评估模式下网络的输出不同（最大绝对差 {difference:.3g}）：请在评估模式下导出。",
     "evaluate called the network in training mode: set_train(False) first.":
         "evaluate 在训练模式下调用了网络：请先调用 set_train(False)。",
     "after evaluate the network is still in eval mode: set_train(True) before returning.":

@@ -1,4 +1,4 @@
-"""在增强的 MNIST 上训练一个带批归一化（BatchNorm）的小型 CNN：从数据一直到导出的 MindIR 模型。
+"""在经过数据增强的 MNIST 上训练一个带批归一化（BatchNorm）的小型 CNN：从数据一直到导出的 MindIR 模型。
 
 结课项目（第 09 课）的参考答案。它是一个独立的文件：只导入 MindSpore 和 NumPy，不依赖课程的任何代码，
 因此在任何能运行 MindSpore 2.10 的地方都能运行。在终端中：
@@ -221,7 +221,7 @@ def export_mindir(net, path: Path) -> None:
     """评估模式下的网络，批大小任意，导出为 MindIR；与检查点一样以原子方式写入。"""
     import mindspore as ms
 
-    net.set_train(False)     # BatchNorm：用保存的统计量，而不是当前批的（如有 dropout：关闭）
+    net.set_train(False)     # BatchNorm：用保存的统计量，而不是当前批的（如有 Dropout：关闭）
     stem = path.with_name(f".{path.stem}.{os.getpid()}.tmp")
     ms.export(net, ms.Tensor(shape=[None, 1, 28, 28], dtype=ms.float32), file_name=str(stem), file_format="MINDIR")
     os.chmod(f"{stem}.mindir", 0o644)
