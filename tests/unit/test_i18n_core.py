@@ -89,7 +89,7 @@ def test_training_summary_line(lang):
     rate = f"{result.steps_per_s:.0f}"
     if lang == "zh":
         assert text == (f"训练：用 12.3 秒训练了 1,876 步（首步之后每秒 {rate} 步），停在第 2 个轮次结束时，"
-                        "测试集准确率 98.76%")
+                        "测试准确率 98.76%")
         assert "（已中断）" in _fit_result(interrupted=True).summary("LeNet-5")
     else:
         assert text == (f"training: 1,876 steps trained in 12.3 s ({rate} steps/s after the first), now at "
@@ -169,7 +169,7 @@ def test_widget_table_in_chinese(zh):
     probes = {"error": [0.5], "loss": {"Huber": [0.1], "MSE/2": [0.1], "L1": [0.5]},
               "grad": {"Huber": [0.5], "MSE/2": [0.5], "L1": [1.0]}}
     first = format_huber_table({"delta": 1.0, "probes": probes}).splitlines()[0]
-    assert first.startswith("delta = 1.00：|error| <= 1.00 时为二次函数")
+    assert first.startswith("delta = 1.00：|误差| <= 1.00 时为二次函数")
 
 
 def test_no_chinese_leaks_into_english():
