@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from course_utils import runtime
 
@@ -207,6 +207,7 @@ class TimeToAccuracyParams(Common):
     best_spec: str = NAIVE_SPEC
     targets: Tuple[float, ...] = ()     # empty: (0.985,) QUICK, (0.985, 0.99) full
     time_limit: Optional[float] = None  # 60 s QUICK, 180 s full
+    best_env: Optional[Dict[str, str]] = None   # the best run's environment (None: the course's CPU fixes)
 
     def __post_init__(self):
         super().__post_init__()

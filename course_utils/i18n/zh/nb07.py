@@ -303,10 +303,12 @@ MESSAGES = {
         '在 {limit:.0f} s 的时间限制内没有达到 {pct:.1f}% 的目标；请调高 time_limit。',
     'The best settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not within the limit.':
         '最佳设置训练 {s:.0f} s 后达到 {pct:.1f}%；朴素默认设置在时间限制内没有达到。',
-    'To {pct:.1f}% test accuracy the best settings ({spec}, CPU fixes) needed {best_s:.0f} s of training ({steps} '
+    'To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} '
     'steps) against {naive_s:.0f} s for the {naive} ({how}): ':
-        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，CPU 优化设置）需要训练 {best_s:.0f} s（{steps} '
+        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} s（{steps} '
         '步），{naive}则需要 {naive_s:.0f} s（{how}）：',
+    'no CPU settings':
+        '不加 CPU 设置',
     '{x:.1f}x faster.':
         '速度是后者的 {x:.1f} 倍。',
     '{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.':
