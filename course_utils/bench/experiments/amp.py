@@ -59,7 +59,7 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
     base = pick(rows, config="O0")
     rows = [dict(r, vs_O0=r["steps_per_s"] / base["steps_per_s"]) for r in rows]
     noise = p.noise_pct or spread_pct(base)
-    others = [r for r in rows if r["config"] != "O0"]
+    others = sorted((r for r in rows if r["config"] != "O0"), key=lambda r: r["config"])   # O1, O2, O3
     verdicts = {r["config"]: judged(r, base, noise) for r in others}
     text = tr("On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps", device=p.device,
               rate=base["steps_per_s"], acc=100 * base["accuracy"], steps=base["trained_steps"])
