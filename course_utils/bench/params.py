@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from course_utils import runtime
 
@@ -95,6 +95,7 @@ class StylesParams(Common):
 class BatchSizesParams(Common):
     spec: str = NAIVE_SPEC
     batch_sizes: Tuple[int, ...] = (32, 64, 128, 256, 512)
+    noise_pct: float = 0.0            # the noise floor: sizes within it of the most throughput tie (0: its spread)
 
     def __post_init__(self):
         super().__post_init__()
@@ -150,6 +151,7 @@ class AmpParams(Common):
     levels: Tuple[str, ...] = ("O0", "O1", "O2", "O3")
     train_steps: Optional[int] = None   # steps trained per level before the accuracy check (100 / 600)
     loss_scale: Optional[float] = None  # a fixed loss scale for the float16 levels (None: no scaling)
+    noise_pct: float = 0.0              # the noise floor: a level within it of O0 ties (0: only the repeats' spread)
 
     def __post_init__(self):
         super().__post_init__()
@@ -205,6 +207,7 @@ class TimeToAccuracyParams(Common):
     best_spec: str = NAIVE_SPEC
     targets: Tuple[float, ...] = ()     # empty: (0.985,) QUICK, (0.985, 0.99) full
     time_limit: Optional[float] = None  # 60 s QUICK, 180 s full
+    best_env: Optional[Dict[str, str]] = None   # the best run's environment (None: the course's CPU fixes)
 
     def __post_init__(self):
         super().__post_init__()

@@ -112,26 +112,29 @@ def test_the_conclusion_follows_the_language_at_the_time_it_is_computed():
     chinese = modes.summarise_modes(rows, p).conclusion
     assert english.startswith("Fastest here, beyond the noise floor") and not CJK.search(english)
     assert chinese.startswith("超出 2% 的噪声水平、明显最快的是 GRAPH_MODE, TrainOneStepCell，80.0 步/秒，是最慢者")
-    assert "静态图模式下 TrainOneStepCell 的速度是动态图模式下的 4.0 倍（更快）。" in chinese
+    assert "静态图模式下 TrainOneStepCell 的速度是动态图模式下 TrainOneStepCell 的 4.00 倍：更快。" in chinese
 
 
 def test_modes_styles_and_batch_sizes_in_chinese(zh):
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
     slow = modes.summarise_modes([rate("pynative/cell", 50), rate("graph/cell", 30)], p).conclusion
-    assert "0.60 倍（更慢）" in slow
+    assert "的 0.60 倍：更慢。" in slow
     same = modes.summarise_modes([rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1)], p)
-    assert "但两者各次重复的范围有重叠，不能算确定的差距" in same.conclusion
+    assert "在 10% 的噪声水平之内，算作打平" in same.conclusion
     rows = [rate("graph/functional", 100, input="in-memory batches"),
             rate("graph/cell", 101, input="in-memory batches"),
             rate("graph/functional +pipeline", 80, input="data pipeline"),
             rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
     styles = modes.summarise_styles(shuffled(rows), bench.StylesParams()).conclusion
     assert "“快 15%”的说法在这里未能复现" in styles and "Model.train 达到 40 步/秒" in styles
+    assert "TrainOneStepCell 的速度是函数式循环的 1.01 倍（无法判定：两者各次重复的范围有重叠）" in styles
     rows[1] = rate("graph/cell", 130, input="in-memory batches")
     assert "在这里成立" in modes.summarise_styles(rows, bench.StylesParams()).conclusion
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
-    assert "批大小 64 的吞吐量最高，为 5120 样本/秒（是批大小 32 的 1.6 倍）" in text
+    assert "批大小 64 的吞吐量最高，超出 2% 的噪声水平：5120 样本/秒（是批大小 32 的 1.6 倍）" in text
+    tied = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
+    assert "批大小 32, 64 的吞吐量相差不超过 70% 的噪声水平，算作打平" in tied and "从批大小 32 起趋于平稳" in tied
     for t in (slow, styles, text):
         assert not english_words(t), t
 
@@ -160,7 +163,9 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert "流水线就是瓶颈" in pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45),
                                                            bench.PipelineParams()).conclusion
     cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
-    assert cpu.startswith("在 CPU 上，O0 为 50 步/秒；amp O3 的速度是 O0 的 0.40 倍（更慢）")
+    assert cpu.startswith("在 CPU 上，O0 为 50 步/秒，训练 100 步后准确率为 95.0%；"
+                          "amp O1：速度是 O0 的 0.90 倍（更慢）")
+    assert "；amp O3：速度是 O0 的 0.40 倍（更慢），准确率 90.0%" in cpu   # one verdict per level, in order
     assert "低了 5.0 个百分点" in cpu and cpu.endswith("这里最快的就是 O0 本身。")
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), bench.ShapesParams(n_shapes=2)).conclusion
     assert res.startswith("2 种批形状导致 2 次编译（8 次调用共 4.1 s，其中编译占 4.0 s）")

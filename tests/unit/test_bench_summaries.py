@@ -16,14 +16,14 @@ def test_modes_graph_faster_and_slower_than_pynative():
     res = modes.summarise_modes(shuffled(fast), p)
     assert ("Fastest here, beyond the noise floor of 2%: GRAPH_MODE, TrainOneStepCell at 80.0 steps/s, "
             "4.0x the slowest") in res.conclusion
-    assert "GRAPH_MODE TrainOneStepCell ran 4.0x, faster than PyNative's" in res.conclusion
+    assert "GRAPH_MODE TrainOneStepCell ran 4.00x as fast as PyNative's TrainOneStepCell: faster." in res.conclusion
     assert res.metrics["graph_vs_pynative"] == pytest.approx(4.0)
     assert res.row(config="graph/cell")["vs_baseline"] == pytest.approx(4.0)   # baseline: the first spec asked for
     slow = [rate("pynative/cell", 50), rate("graph/cell", 30), rate("pynative/jit:O1", 40)]
     res = modes.summarise_modes(slow, p)
-    assert "GRAPH_MODE TrainOneStepCell ran 0.60x, slower than PyNative's" in res.conclusion
+    assert "GRAPH_MODE TrainOneStepCell ran 0.60x as fast as PyNative's TrainOneStepCell: slower." in res.conclusion
     same = [rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1), rate("pynative/jit:O1", 40)]
-    assert "within the repeat-to-repeat spread" in modes.summarise_modes(same, p).conclusion
+    assert "TrainOneStepCell: a tie within the noise floor of 10%." in modes.summarise_modes(same, p).conclusion
 
 
 def test_modes_says_tie_within_the_noise_floor():
@@ -44,8 +44,10 @@ def test_styles_claim_holds_or_not():
             rate("graph/functional +pipeline", 80, input="data pipeline"),
             rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
     res = modes.summarise_styles(shuffled(rows), bench.StylesParams())
-    assert "does not reproduce" in res.conclusion and "Model.train fed by the pipeline reached 40" in res.conclusion
-    assert "(0.50x a functional loop" in res.conclusion
+    assert "does not reproduce" in res.conclusion and "Model.train reached 40 steps/s" in res.conclusion
+    assert "(0.50x the functional loop: slower)" in res.conclusion
+    assert "TrainOneStepCell ran 1.01x as fast as the functional loop (undecided: the repeats' ranges overlap)" \
+        in res.conclusion   # the pipeline pair gets its own verdict
     assert res.row(config="Model.train")["vs_functional"] == pytest.approx(0.5)
     rows[1] = rate("graph/cell", 130, input="in-memory batches")
     assert '"15% faster" holds' in modes.summarise_styles(rows, bench.StylesParams()).conclusion
@@ -57,8 +59,16 @@ def test_styles_claim_holds_or_not():
 def test_batch_sizes():
     rows = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80), (128, 30))]
     res = modes.summarise_batch_sizes(shuffled(rows), bench.BatchSizesParams(batch_sizes=(32, 64, 128)))
-    assert "batch 64 gives the most throughput, 5120 samples/s (1.6x batch 32)" in res.conclusion
+    assert "batch 64 gives the most throughput, beyond the noise floor of 2%: 5120 samples/s (1.6x batch 32)" \
+        in res.conclusion
     assert res.metrics["best_batch_size"] == 64
+    assert res.row(config="batch 64")["max_samples_per_s"] == pytest.approx(64 * 80 * 1.02)
+    # within the noise floor the sizes tie, and the smallest of them is where throughput levels off
+    rows += [rate("batch 256", 21, batch_size=256, samples_per_s=256 * 21)]
+    res = modes.summarise_batch_sizes(rows, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=10))
+    assert "batches 64, 256 tie within the noise floor of 10% (5120-5376 samples/s): throughput levels off from " \
+        "batch 64" in res.conclusion and "gives the most throughput" not in res.conclusion
+    assert res.metrics["best_batch_size"] == 64 and res.metrics["batch_sizes_tied"] == 2
     assert res.row(config="batch 32")["epoch_s"] == pytest.approx(1875 / 100)
 
 
@@ -115,14 +125,15 @@ def test_best_measured_is_the_maximum_over_every_experiment_with_ties_named():
 
 def test_amp_slower_on_cpu_and_faster_elsewhere():
     res = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3")))
-    assert "amp O3 ran 0.40x, slower than O0" in res.conclusion and "5.0 points lower" in res.conclusion
+    assert "amp O3: 0.40x O0's rate (slower), 90.0% (5.0 points lower" in res.conclusion
+    assert "amp O1: 0.90x O0's rate (slower), 95.0%;" in res.conclusion   # one verdict per level
     assert "O0 itself was the fastest level here" in res.conclusion
     # O3 faster by 2%, inside the +-2% repeat-to-repeat spread: a tie, not "the fastest level"
     res = amp.summarise_amp(amp_rows(51, 0.95), bench.AmpParams(levels=("O0", "O1", "O3")))
-    assert "within the repeat-to-repeat spread of O0" in res.conclusion
-    assert "a tie within the repeat-to-repeat spread" in res.conclusion and "fastest level" not in res.conclusion
+    assert "amp O3: 1.02x O0's rate (undecided: the repeats' ranges overlap)" in res.conclusion
+    assert "no level ran measurably faster than O0 here" in res.conclusion and "fastest level" not in res.conclusion
     res = amp.summarise_amp(amp_rows(150, 0.95), bench.AmpParams(levels=("O0", "O1", "O3"), device="Ascend"))
-    assert res.conclusion.startswith("On Ascend") and "3.0x, faster than O0" in res.conclusion
+    assert res.conclusion.startswith("On Ascend") and "amp O3: 3.00x O0's rate (faster)" in res.conclusion
     assert "points lower" not in res.conclusion and "fastest level here was O3" in res.conclusion
 
 
@@ -195,3 +206,22 @@ def test_sink_mode_summary():
     assert "the fastest was sink on, sink_size 10 at 300 (3.0x, faster than sink off)" in res.conclusion
     rows[1] = rate("sink on, sink_size 10", 90, key="batches_per_s")
     assert "no sink size beat it" in sink.summarise_sink_mode(rows, bench.SinkParams(sink_sizes=(10,))).conclusion
+
+
+def test_the_best_run_gets_the_environment_part_5_found_fastest_for_its_kind_of_step():
+    rows = [dict(rate(cfg, sps), case=case) for case, cfg, sps in (
+        ("no fixes", "graph/cell", 12), ("ONEDNN_MAX_CPU_ISA=AVX2", "graph/cell", 96),
+        ("MS_DEV_HOST_BLOCKING_RUN=1", "graph/cell", 13), ("both fixes", "graph/cell", 80),
+        ("no fixes", "pynative/cell", 3), ("ONEDNN_MAX_CPU_ISA=AVX2", "pynative/cell", 7),
+        ("MS_DEV_HOST_BLOCKING_RUN=1", "pynative/cell", 12), ("both fixes", "pynative/cell", 42))]
+    traps_res = bench.Result("cpu_traps", rows, [], "")
+    find = bench.experiments.env_for_step
+    # a compiled step: the ISA cap alone; an eager one (and its kind, not measured itself): both fixes
+    assert find(traps_res, "graph/cell", 10) == ("ONEDNN_MAX_CPU_ISA=AVX2", {"ONEDNN_MAX_CPU_ISA": "AVX2"})
+    assert find(traps_res, "pynative/jit:O1", 10)[0] == "ONEDNN_MAX_CPU_ISA=AVX2"
+    assert find(traps_res, "pynative/functional", 10)[0] == "both fixes"
+    # within the noise floor the setting with fewer variables wins the tie
+    assert find(traps_res, "graph/cell", 25)[0] == "ONEDNN_MAX_CPU_ISA=AVX2"
+    rows[1]["steps_per_s"] = 85
+    assert find(traps_res, "graph/cell", 10)[0] == "ONEDNN_MAX_CPU_ISA=AVX2"
+    assert bench.experiments.eager("pynative/cell") and not bench.experiments.eager("pynative/jit_cell:O1")

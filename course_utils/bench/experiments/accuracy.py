@@ -72,12 +72,12 @@ def measure_time_to_accuracy(p: TimeToAccuracyParams) -> list:
     limit, otherwise estimated (marked so) from the best run's time and the ratio of the two step rates,
     both measured the way that time was: fed by the MNIST pipeline and timed by ``fit``, each in a fresh
     process with its own environment, so that the input pipeline's share is in both."""
-    fixes = runtime.cpu_fix_env(p.device)
+    fixes = runtime.cpu_fix_env(p.device) if p.best_env is None else dict(p.best_env)
     train = dict(p.common(), targets=p.targets, time_limit=p.time_limit)
     best, _ = run_worker("train_to_accuracy", TrainParams(**train, spec=p.best_spec), env=fixes, cwd_temp=True)
     rows = [dict(r, run="best") for r in best["rows"]]
     needed = max((r["step"] or 0) for r in rows)
-    if p.device == "CPU" and fixes:
+    if p.device == "CPU" and runtime.cpu_fix_env(p.device):
         rates = {}
         for run, spec, env in (("naive step rate", NAIVE_SPEC, {}), ("best step rate", p.best_spec, fixes)):
             # fed by the pipeline and timed as fit times the training run whose time the ratio scales
@@ -96,6 +96,12 @@ def measure_time_to_accuracy(p: TimeToAccuracyParams) -> list:
 HOW = {"measured": (N_("measured"), N_("measured")),
        "estimated": (N_("estimated"), N_("estimated: best time x (best / naive step rate)")),
        "not reached": (N_("not reached"), N_("not reached"))}
+
+
+def best_env_text(p: TimeToAccuracyParams) -> str:
+    """The best run's environment as a sentence shows it."""
+    env = runtime.cpu_fix_env(p.device) if p.best_env is None else p.best_env
+    return ", ".join(f"{k}={v}" for k, v in env.items()) or tr("no CPU settings")
 
 
 def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
@@ -129,9 +135,10 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         text = tr("The best settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not "
                   "within the limit.", pct=last["target_pct"], s=last["best_s"])
     else:
-        text = (tr("To {pct:.1f}% test accuracy the best settings ({spec}, CPU fixes) needed {best_s:.0f} s of "
+        text = (tr("To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of "
                    "training ({steps} steps) against {naive_s:.0f} s for the {naive} ({how}): ",
-                   pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, best_s=last["best_s"],
+                   pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, env=best_env_text(p),
+                   best_s=last["best_s"],
                    steps=last["best_steps"], naive_s=last["naive_s"], naive=naive_label, how=tr(HOW[last["how"]][0]))
                 + (tr("{x:.1f}x faster.", x=last["speedup"]) if last["speedup"] >= 1 else
                    tr("{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.",

@@ -11,7 +11,7 @@ from ..harness import Config, compare, cycle, force
 from ..params import AmpParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import beyond_spread, compared, setup_worker
+from .common import judged, setup_worker, spread_pct
 
 
 def amp_step(spec, level: str, loss_scale=None):
@@ -58,21 +58,24 @@ def measure_amp(p: AmpParams) -> list:
 def summarise_amp(rows: list, p: AmpParams) -> Result:
     base = pick(rows, config="O0")
     rows = [dict(r, vs_O0=r["steps_per_s"] / base["steps_per_s"]) for r in rows]
-    fastest = max(rows, key=lambda r: r["steps_per_s"])
-    low = max((r for r in rows if r["config"] != "O0"), key=lambda r: r["config"], default=None)  # O3 if measured
-    text = tr("On {device}, O0 ran {rate:.0f} steps/s", device=p.device, rate=base["steps_per_s"])
-    if low is not None:
-        drop = 100 * (base["accuracy"] - low["accuracy"])
-        text += (tr("; {low} ran {compared} O0 and reached {acc:.1f}% vs {base_acc:.1f}% after {steps} steps",
-                    low=low["label"], compared=compared(low, base), acc=100 * low["accuracy"],
-                    base_acc=100 * base["accuracy"], steps=low["trained_steps"])
+    noise = p.noise_pct or spread_pct(base)
+    others = sorted((r for r in rows if r["config"] != "O0"), key=lambda r: r["config"])   # O1, O2, O3
+    verdicts = {r["config"]: judged(r, base, noise) for r in others}
+    text = tr("On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps", device=p.device,
+              rate=base["steps_per_s"], acc=100 * base["accuracy"], steps=base["trained_steps"])
+    for r in others:   # one verdict per level, against O0
+        drop = 100 * (base["accuracy"] - r["accuracy"])
+        text += (tr("; {low}: {r:.2f}x O0's rate ({verdict}), {acc:.1f}%", low=r["label"],
+                    r=r["steps_per_s"] / base["steps_per_s"], verdict=verdicts[r["config"]], acc=100 * r["accuracy"])
                  + (tr(" ({drop:.1f} points lower: check accuracy, not only speed)", drop=drop) if drop > 1 else ""))
-    if fastest["config"] == base["config"]:
+    faster = [r for r in others if verdicts[r["config"]] == tr("faster")]
+    if faster:
+        text += tr("; the fastest level here was {level}.", level=max(faster, key=lambda r: r["steps_per_s"])["config"])
+    elif others and all(verdicts[r["config"]] == tr("slower") for r in others):
         text += tr("; O0 itself was the fastest level here.")
-    elif not beyond_spread(fastest, base):   # the lab's rule: within the spread is a tie
-        text += tr("; no level ran measurably faster than O0 here (a tie within the repeat-to-repeat spread).")
     else:
-        text += tr("; the fastest level here was {level}.", level=fastest["config"])
+        text += tr("; no level ran measurably faster than O0 here.")
     metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows}
-    return Result("amp", rows, ["label", "wrapper", "first_call_s", "steps_per_s", "vs_O0", "accuracy", "final_loss"],
-                  text, metrics)
+    cols = ["label", "wrapper", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_O0",
+            "accuracy", "final_loss"]
+    return Result("amp", rows, cols, text, metrics)

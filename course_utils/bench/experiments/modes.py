@@ -16,7 +16,7 @@ from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
-from .common import beyond_spread, compared, setup_worker
+from .common import beyond_spread, judged, setup_worker, spread_pct
 
 
 # -- step_rates: the worker behind cpu_traps (and notebooks/scripts/bench_step.py's twin) -----------
@@ -89,7 +89,8 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     metrics = {"modes_chosen_steps_per_s": best["steps_per_s"], "best_config": best["config"]}
     if {"graph/cell", "pynative/cell"} <= names:
         g, e = pick(rows, config="graph/cell"), pick(rows, config="pynative/cell")
-        text += tr(" GRAPH_MODE TrainOneStepCell ran {compared} PyNative's.", compared=compared(g, e))
+        text += tr(" GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.",
+                   r=g["steps_per_s"] / e["steps_per_s"], verdict=judged(g, e, noise))
         # the ratio of exactly the two rates shown beside it
         metrics["graph_steps_per_s"] = g["steps_per_s"]
         metrics["pynative_steps_per_s"] = e["steps_per_s"]
@@ -152,12 +153,17 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                else tr("holds") if faster
                else tr("does not reproduce") if beyond_spread(cell, func) or gain < 10
                else tr("is undecided (the repeats' ranges overlap)"))
-    text = tr("TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%: "
-              "{compared} it), so the article's \"15% faster\" {verdict} here; Model.train fed by the pipeline "
-              "reached {model:.0f} steps/s ({vs_loop:.2f}x a functional loop over the same pipeline).",
-              cell=cell["steps_per_s"], func=func["steps_per_s"], gain=gain, compared=compared(cell, func),
-              verdict=verdict, model=model["steps_per_s"],
-              vs_loop=model["steps_per_s"] / func_fed["steps_per_s"])
+    cell_fed = pick(rows, config="graph/cell +pipeline")
+    text = tr("TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, "
+              "{r:.2f}x as fast: {judged}), so the article's \"15% faster\" {verdict} here. Fed by the same "
+              "pipeline, TrainOneStepCell ran {r_fed:.2f}x as fast as the functional loop ({judged_fed}) and "
+              "Model.train reached {model:.0f} steps/s ({vs_loop:.2f}x the functional loop: {judged_model}).",
+              cell=cell["steps_per_s"], func=func["steps_per_s"], gain=gain,
+              r=cell["steps_per_s"] / func["steps_per_s"], judged=judged(cell, func, p.noise_pct), verdict=verdict,
+              r_fed=cell_fed["steps_per_s"] / func_fed["steps_per_s"],
+              judged_fed=judged(cell_fed, func_fed, p.noise_pct),
+              model=model["steps_per_s"], vs_loop=model["steps_per_s"] / func_fed["steps_per_s"],
+              judged_model=judged(model, func_fed, p.noise_pct))
     metrics = {"cell_vs_functional": cell["steps_per_s"] / func["steps_per_s"],
                "model_train_steps_per_s": model["steps_per_s"]}
     cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
@@ -182,16 +188,31 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
 def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     rows = sorted((dict(r, epoch_s=(60000 // r["batch_size"]) / r["steps_per_s"]) for r in rows),
                   key=lambda r: r["batch_size"])
-    small, best = rows[0], max(rows, key=lambda r: r["samples_per_s"])   # (sorted by batch size above)
+    rows = [dict(r, min_samples_per_s=r["batch_size"] * r["min_steps_per_s"],
+                 max_samples_per_s=r["batch_size"] * r["max_steps_per_s"]) for r in rows]
+    small, top = rows[0], max(rows, key=lambda r: r["samples_per_s"])   # (sorted by batch size above)
+    noise = p.noise_pct or spread_pct(top, "samples_per_s")
+    tied = sorted(leaders(rows, noise, key="samples_per_s"), key=lambda r: r["batch_size"])
+    best = tied[0]   # the smallest batch size that ties with the most throughput
     gain = best["samples_per_s"] / small["samples_per_s"]
-    text = tr("With {spec}, batch {best} gives the most throughput, {rate:.0f} samples/s ({gain:.1f}x batch "
-              "{small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s; more samples per "
-              "second is not fewer epochs to a given accuracy.",
-              spec=Spec.parse(p.spec).label, best=best["batch_size"], rate=best["samples_per_s"], gain=gain,
-              small=small["batch_size"], best_epoch=best["epoch_s"], small_epoch=small["epoch_s"])
-    metrics = {"best_batch_size": best["batch_size"], "best_samples_per_s": best["samples_per_s"]}
-    return Result("batch_sizes", rows, ["label", "first_call_s", "steps_per_s", "samples_per_s", "epoch_s"], text,
-                  metrics)
+    if len(tied) == 1:
+        text = tr("With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: "
+                  "{rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead "
+                  "of {small_epoch:.1f} s",
+                  spec=Spec.parse(p.spec).label, best=best["batch_size"], noise=noise, rate=best["samples_per_s"],
+                  gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"], small_epoch=small["epoch_s"])
+    else:
+        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} "
+                  "samples/s): throughput levels off from batch {best}, which gives {gain:.1f}x the throughput of "
+                  "batch {small}, i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s",
+                  spec=Spec.parse(p.spec).label, sizes=", ".join(str(r["batch_size"]) for r in tied), noise=noise,
+                  lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"],
+                  gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"], small_epoch=small["epoch_s"])
+    text += tr("; more samples per second is not fewer epochs to a given accuracy.")
+    metrics = {"best_batch_size": best["batch_size"], "best_samples_per_s": best["samples_per_s"],
+               "batch_sizes_tied": len(tied)}
+    return Result("batch_sizes", rows, ["label", "first_call_s", "steps_per_s", "samples_per_s", "min_samples_per_s",
+                                        "max_samples_per_s", "epoch_s"], text, metrics)
 
 
 # -- the best of everything measured ------------------------------------------------------------------

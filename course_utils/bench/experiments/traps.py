@@ -10,11 +10,11 @@ import math
 import os
 import re
 import statistics
-from typing import Dict, List, Sequence
+from typing import Dict, List, Sequence, Tuple
 
 from course_utils.i18n import N_, tr
 
-from ..harness import Timing, time_steps
+from ..harness import Timing, faster_beyond, time_steps
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, StepRatesParams, TrapsParams
 from ..report import Result, pick, ratio, skipped
@@ -104,6 +104,29 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
                "fixes_vs_naive_speedup": speedup, "fixes_config": best["config"]}
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
                                       "max_steps_per_s", "vs_naive"], text, metrics)
+
+
+def eager(spec) -> bool:
+    """True for an eager PyNative step (operations launched one by one from the host: a PyNative Cell or function
+    without ``jit``), False for a compiled one (GRAPH_MODE, or ``jit`` called from PyNative)."""
+    spec = Spec.parse(spec)
+    return spec.mode == "pynative" and spec.style not in ("jit", "jit_cell")
+
+
+def env_for_step(traps: Result, spec, noise_pct: float) -> Tuple[str, dict]:
+    """``(case, env)``: the environment ``cpu_traps`` measured fastest for ``spec``'s kind of step (eager PyNative or
+    compiled; ``spec`` itself when it was measured). Cases within ``noise_pct`` of the fastest tie with it; of a
+    tie, the one that sets the fewest variables (a setting that changes nothing is left out)."""
+    kind = [r for r in traps.rows if r["config"] == str(Spec.parse(spec))] or \
+        [r for r in traps.rows if eager(r["config"]) == eager(spec)]
+    cases = {**TRAP_CASES, **JIT_PIPELINE_CASE}
+    rates = {}   # case -> its median rate over this kind's configurations
+    for case in dict.fromkeys(r["case"] for r in kind):
+        rates[case] = statistics.median(r["steps_per_s"] for r in kind if r["case"] == case)
+    top = max(rates.values())
+    tied = [c for c, v in rates.items() if not faster_beyond(top, v, noise_pct)]
+    case = min(tied, key=lambda c: (len(cases[c]), -rates[c]))
+    return case, dict(cases[case])
 
 
 # -- finding the trap -------------------------------------------------------------------------------

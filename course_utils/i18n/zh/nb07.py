@@ -142,14 +142,24 @@ MESSAGES = {
         '因此本次运行无法断定其中哪一种最快；本实验接下来取所测配置列表中排在最前面的那一种（不一定是其中最快的）：{best}。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
         '首次调用开销最大的是 {first}，{first_s:.1f} s，相当于 {first_steps:.0f} 个稳态训练步。',
-    " GRAPH_MODE TrainOneStepCell ran {compared} PyNative's.":
-        '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {compared}。',
-    'TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%: {compared} '
-    'it), so the article\'s "15% faster" {verdict} here; Model.train fed by the pipeline reached {model:.0f} '
-    'steps/s ({vs_loop:.2f}x a functional loop over the same pipeline).':
-        'TrainOneStepCell 的速度为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f}（{gain:+.0f}%：前者是后者的 '
-        '{compared}），因此原文“快 15%”的说法在这里{verdict}；由流水线供数的 Model.train 达到 {model:.0f} '
-        '步/秒（是基于同一流水线的函数式循环的 {vs_loop:.2f} 倍）。',
+    " GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.":
+        '静态图模式下 TrainOneStepCell 的速度是动态图模式下 TrainOneStepCell 的 {r:.2f} 倍：{verdict}。',
+    'a tie within the noise floor of {noise:.0f}%':
+        '在 {noise:.0f}% 的噪声水平之内，算作打平',
+    "undecided: the repeats' ranges overlap":
+        '无法判定：两者各次重复的范围有重叠',
+    'faster':
+        '更快',
+    'slower':
+        '更慢',
+    'TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, {r:.2f}x as '
+    'fast: {judged}), so the article\'s "15% faster" {verdict} here. Fed by the same pipeline, TrainOneStepCell ran '
+    '{r_fed:.2f}x as fast as the functional loop ({judged_fed}) and Model.train reached {model:.0f} steps/s '
+    '({vs_loop:.2f}x the functional loop: {judged_model}).':
+        'TrainOneStepCell 的速度为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f}（{gain:+.0f}%，前者是后者的 '
+        '{r:.2f} 倍：{judged}），因此原文“快 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
+        '的速度是函数式循环的 {r_fed:.2f} 倍（{judged_fed}），Model.train 达到 {model:.0f} 步/秒（是函数式循环的 '
+        '{vs_loop:.2f} 倍：{judged_model}）。',
     'holds':
         '成立',
     'does not reproduce':
@@ -158,12 +168,18 @@ MESSAGES = {
         '无法判定（两者各次重复的范围有重叠）',
     'cannot be told from a tie within the noise floor of {noise:.0f}%':
         '无法判断：差距在 {noise:.0f}% 的噪声水平之内，只能算打平',
-    'With {spec}, batch {best} gives the most throughput, {rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. '
-    '{best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s; more samples per second is not fewer '
-    'epochs to a given accuracy.':
-        '使用 {spec}时，批大小 {best} 的吞吐量最高，为 {rate:.0f} 样本/秒（是批大小 {small} 的 {gain:.1f} '
-        '倍），即每个 MNIST 轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} '
-        's；不过，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
+    'With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: {rate:.0f} '
+    'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
+        '使用 {spec}时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒（是批大小 '
+        '{small} 的 {gain:.1f} 倍），即每个 MNIST 轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} s',
+    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): '
+    'throughput levels off from batch {best}, which gives {gain:.1f}x the throughput of batch {small}, i.e. '
+    '{best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
+        '使用 {spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}-{hi:.0f} '
+        '样本/秒）：吞吐量从批大小 {best} 起趋于平稳，它的吞吐量是批大小 {small} 的 {gain:.1f} 倍，即每个 MNIST '
+        '轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} s',
+    '; more samples per second is not fewer epochs to a given accuracy.':
+        '；不过，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
         'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
     "MindSpore's naive default ({naive}, no fixes) ran at {naive_rate:.1f} steps/s; the fastest configuration with "
@@ -234,18 +250,18 @@ MESSAGES = {
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {compared}',
     ' (on CPU MindSpore silently falls back to the normal loop).':
         '。在 CPU 上，MindSpore 会不加提示地退回普通循环，数据下沉实际并未生效。',
-    'On {device}, O0 ran {rate:.0f} steps/s':
-        '在 {device} 上，O0 为 {rate:.0f} 步/秒',
-    '; {low} ran {compared} O0 and reached {acc:.1f}% vs {base_acc:.1f}% after {steps} steps':
-        '；{low} 的速度是 O0 的 {compared}，训练 {steps} 步后准确率为 {acc:.1f}%（O0 为 {base_acc:.1f}%）',
+    'On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps':
+        '在 {device} 上，O0 为 {rate:.0f} 步/秒，训练 {steps} 步后准确率为 {acc:.1f}%',
+    "; {low}: {r:.2f}x O0's rate ({verdict}), {acc:.1f}%":
+        '；{low}：速度是 O0 的 {r:.2f} 倍（{verdict}），准确率 {acc:.1f}%',
     ' ({drop:.1f} points lower: check accuracy, not only speed)':
         '（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
     '; the fastest level here was {level}.':
         '；这里最快的级别是 {level}。',
     '; O0 itself was the fastest level here.':
         '；这里最快的就是 O0 本身。',
-    '; no level ran measurably faster than O0 here (a tie within the repeat-to-repeat spread).':
-        '；这里没有哪个级别明显快于 O0（差别在各次重复的波动范围之内，算作打平）。',
+    '; no level ran measurably faster than O0 here.':
+        '；这里没有哪个级别明显快于 O0。',
     '{shapes} batch shapes cost {compiles} compilations ({compile_s:.1f} s of {total_s:.1f} s in {calls} calls); a '
     'dynamic batch dimension compiled {dyn_compiles} time(s) ({dyn_total_s:.1f} s in total) and a single shape '
     '{one_compiles} ({one_total_s:.1f} s).':
@@ -287,10 +303,12 @@ MESSAGES = {
         '在 {limit:.0f} s 的时间限制内没有达到 {pct:.1f}% 的目标；请调高 time_limit。',
     'The best settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not within the limit.':
         '最佳设置训练 {s:.0f} s 后达到 {pct:.1f}%；朴素默认设置在时间限制内没有达到。',
-    'To {pct:.1f}% test accuracy the best settings ({spec}, CPU fixes) needed {best_s:.0f} s of training ({steps} '
+    'To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} '
     'steps) against {naive_s:.0f} s for the {naive} ({how}): ':
-        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，CPU 优化设置）需要训练 {best_s:.0f} s（{steps} '
+        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} s（{steps} '
         '步），{naive}则需要 {naive_s:.0f} s（{how}）：',
+    'no CPU settings':
+        '不加 CPU 设置',
     '{x:.1f}x faster.':
         '速度是后者的 {x:.1f} 倍。',
     '{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.':
