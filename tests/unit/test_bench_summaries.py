@@ -53,7 +53,7 @@ def test_styles_claim_holds_or_not():
     assert '"15% faster" holds' in modes.summarise_styles(rows, bench.StylesParams()).conclusion
     # the lab's tie rule: +30% within a 35% noise floor is a tie, not a confirmation
     tie = modes.summarise_styles(rows, bench.StylesParams(noise_pct=35)).conclusion
-    assert "cannot be told from a tie within the noise floor of 35%" in tie and "holds" not in tie
+    assert "cannot be told from a tie" in tie and "holds" not in tie
 
 
 def test_batch_sizes():

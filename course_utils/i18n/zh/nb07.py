@@ -157,17 +157,17 @@ MESSAGES = {
     '{r_fed:.2f}x as fast as the functional loop ({judged_fed}) and Model.train reached {model:.0f} steps/s '
     '({vs_loop:.2f}x the functional loop: {judged_model}).':
         'TrainOneStepCell 的速度为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f}（{gain:+.0f}%，前者是后者的 '
-        '{r:.2f} 倍：{judged}），因此原文“快 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
+        '{r:.2f} 倍，{judged}），因此原文“快 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
         '的速度是函数式循环的 {r_fed:.2f} 倍（{judged_fed}），Model.train 达到 {model:.0f} 步/秒（是函数式循环的 '
-        '{vs_loop:.2f} 倍：{judged_model}）。',
+        '{vs_loop:.2f} 倍，{judged_model}）。',
     'holds':
         '成立',
     'does not reproduce':
         '未能复现',
     "is undecided (the repeats' ranges overlap)":
         '无法判定（两者各次重复的范围有重叠）',
-    'cannot be told from a tie within the noise floor of {noise:.0f}%':
-        '无法判断：差距在 {noise:.0f}% 的噪声水平之内，只能算打平',
+    'cannot be told from a tie':
+        '无法与打平区分',
     'With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: {rate:.0f} '
     'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
         '使用 {spec}时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒（是批大小 '
