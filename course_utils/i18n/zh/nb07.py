@@ -124,7 +124,7 @@ MESSAGES = {
     '{name} is measured on {devices} only, not {device}':
         '{name} 只在 {devices} 上测量，不在 {device} 上测量',
     '{r:.2f}x, within the repeat-to-repeat spread of':
-        '{r:.2f} 倍，但两者各次重复的范围有重叠，不能算确定的差距',
+        '{r:.2f} 倍，两者各次重复的范围有重叠，无法确定存在差距',
     '{r:.1f}x, faster than':
         '{r:.1f} 倍（更快）',
     '{r:.2f}x, slower than':
@@ -139,7 +139,7 @@ MESSAGES = {
     'list of configurations asked for (not the fastest of them): {best}. '
     'The slowest was {slow} at {slow_rate:.1f} steps/s.':
         '打平：有 {n} 种配置与最快者相差不超过 {noise:.0f}% 的噪声水平（{names}；{lo:.1f}-{hi:.1f} 步/秒），'
-        '因此本次运行无法断定其中哪一种最快；本实验接下来取所测配置列表中排在最前面的那一种（不一定是其中最快的）：{best}。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
+        '因此本次运行无法断定其中哪一种最快；本课接下来取所测配置列表中排在最前面的那一种（不一定是其中最快的）：{best}。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
         '首次调用开销最大的是 {first}，{first_s:.1f} s，相当于 {first_steps:.0f} 个稳态训练步。',
     " GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.":
@@ -416,7 +416,7 @@ MESSAGES = {
         '未达到',
     # ---- the experiments' titles (course_utils/bench/experiments/__init__.py)
     'PyNative vs GRAPH_MODE vs @jit (functional and on a Cell), jit_level O0 vs O1':
-        'PyNative、GRAPH_MODE 与 @jit（函数式训练步和 Cell）对比，jit_level O0 与 O1 对比',
+        '动态图模式、静态图模式与 @jit（函数式训练步和 Cell）对比，jit_level O0 与 O1 对比',
     'Functional step vs TrainOneStepCell vs Model.train (the source\'s "15% faster" claim)':
         '函数式训练步、TrainOneStepCell 与 Model.train 对比（原文“快 15%”的说法）',
     'Samples/s and time per epoch against the batch size':
@@ -444,7 +444,7 @@ MESSAGES = {
     'time_to_99_0_s': '最佳设置达到 99.0% 的训练时间，秒',
     'naive_time_to_99_0_s': '朴素默认设置达到 99.0% 的训练时间，秒',
     'noise_floor_pct': '噪声水平，%',
-    'lab_seconds': '本实验总耗时，秒',
+    'lab_seconds': '本课总耗时，秒',
     'amp {level}': '混合精度 {level}',
     'auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps':
         'auto_mixed_precision O0-O3：训练相同步数后的步/秒和准确率',
@@ -455,7 +455,7 @@ MESSAGES = {
     'Model.train with dataset sink mode off and on, several sink sizes':
         'Model.train 关闭与开启数据下沉模式，多种下沉大小',
     'AMP O2/O3 with a fixed loss scale (TrainOneStepWithLossScaleCell) vs O0':
-        '使用固定损失缩放（TrainOneStepWithLossScaleCell）的 AMP O2/O3 与 O0 对比',
+        '使用固定损失缩放（TrainOneStepWithLossScaleCell）的混合精度 O2/O3 与 O0 对比',
     'jit_level O0 vs O1 for the functional step and the Cell, vs GRAPH_MODE':
         '函数式训练步和 Cell 的 jit_level O0 与 O1 对比，并与 GRAPH_MODE 对比',
 }

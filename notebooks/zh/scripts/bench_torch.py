@@ -143,7 +143,7 @@ if args.recipe:
     rows = train_recipe(args.recipe, args.batch_size)
     print(bench.header())
     print(bench.format_rows(rows, ["config", "train_s", "steps_per_s", "accuracy", "x_pytorch", "load"],
-                            {"train_s": "训练 s", "steps_per_s": "steps/s", "accuracy": "测试准确率",
+                            {"train_s": "训练 s", "steps_per_s": "步/秒", "accuracy": "测试准确率",
                              "x_pytorch": "耗时是 PyTorch 的倍数", "load": "1 分钟平均负载"}))
     if args.json:
         atomic_write(args.json, json.dumps(rows, default=str))
