@@ -173,10 +173,10 @@ MESSAGES = {
         '使用 {spec}时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒（是批大小 '
         '{small} 的 {gain:.1f} 倍），即每个 MNIST 轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} s',
     'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): '
-    'throughput levels off from batch {best}, which gives {gain:.1f}x the throughput of batch {small}, i.e. '
+    'no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x the throughput of batch {small}, i.e. '
     '{best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
         '使用 {spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}-{hi:.0f} '
-        '样本/秒）：吞吐量从批大小 {best} 起趋于平稳，它的吞吐量是批大小 {small} 的 {gain:.1f} 倍，即每个 MNIST '
+        '样本/秒）：在这里，比 {best} 更大的批大小都没有可测出的优势；批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍，即每个 MNIST '
         '轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} s',
     '; more samples per second is not fewer epochs to a given accuracy.':
         '；不过，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
@@ -327,6 +327,8 @@ MESSAGES = {
     'min_steps_per_s': '最小步/秒',
     'max_steps_per_s': '最大步/秒',
     'samples_per_s': '样本/秒',
+    'min_samples_per_s': '最小样本/秒',
+    'max_samples_per_s': '最大样本/秒',
     'batches_per_s': '批/秒',
     'min_batches_per_s': '最小批/秒',
     'max_batches_per_s': '最大批/秒',
