@@ -271,10 +271,10 @@ MESSAGES = {
     ' The steady steps are not like for like: the dynamic graph ran batches of {dyn_batch:.0f} samples on average '
     '({dyn_ms:.1f} ms), the single shape batches of {static_batch:.0f} ({static_ms:.1f} ms); per sample {dyn_us:.0f} '
     'vs {static_us:.0f} us, medians of single calls without repeats, so only a large gap would say that a '
-    'dynamic-shape graph runs slower.':
+    'either graph runs faster.':
         '两者的稳态训练步不能直接比较：声明动态批维度时，批平均为 {dyn_batch:.0f} 个样本（{dyn_ms:.1f} ms），单一形状的批为 '
         '{static_batch:.0f} 个样本（{static_ms:.1f} ms）；折合每个样本 {dyn_us:.0f} μs 对 {static_us:.0f} μs。这些都是'
-        '单次调用耗时的中位数，没有重复测量，所以只有差距很大时，才能说明动态形状的图运行得更慢。',
+        '单次调用耗时的中位数，没有重复测量，所以只有差距很大时，才能说明两者确有快慢之分。',
     ' Changing shapes did not recompile here: this step style does not specialise on shapes.':
         '这里形状变化没有触发重新编译：这种训练步写法不针对形状做特化。',
     'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
