@@ -97,7 +97,7 @@ def test_every_message_title_and_hint_of_nb09_has_a_chinese_entry_with_the_same_
 def test_the_skeleton_is_not_attempted_in_chinese(zh):
     result = nb09.q1.check(str(nb09.SKELETON))
     assert result.outcome is Outcome.NOT_ATTEMPTED, result.message
-    assert "仍有空白 ____" in result.message and "TODO 1、2、3、4、5、6、7、8、9、10" in result.message
+    assert "仍有占位符 ____" in result.message and "TODO 1、2、3、4、5、6、7、8、9、10" in result.message
     shown(str(result), "练习 09.1", TITLE1, "尚未作答")
 
 
@@ -297,7 +297,7 @@ def test_the_parts_of_the_skeleton_and_the_reference_in_chinese(zh):
     result = nb09.q0.check(str(nb09.SKELETON))
     assert result.outcome is Outcome.NOT_ATTEMPTED, result.message
     shown(str(result), "练习 09.0", "逐个检查已填写的 TODO", "尚未作答", "10 个 TODO 中 0 个正确：",
-          "TODO 1（--resume 和 --stop-after 选项，位于 parse_args）：尚未作答——仍有空白 ____")
+          "TODO 1（--resume 和 --stop-after 选项，位于 parse_args）：尚未作答——仍有占位符 ____")
     result = nb09.q0.check(REFERENCE)
     assert result.outcome is Outcome.CORRECT, result.message
     shown(result.message, "10 个 TODO 中 10 个正确：", "TODO 10（内层训练循环，位于 main）：正确", "接下来是端到端检查")

@@ -48,7 +48,7 @@ MESSAGES = {
     "there is no file {path!r} yet: run the cell that copies the skeleton, fill in the TODOs, then check again.":
         "文件 {path!r} 还不存在：请运行复制骨架的单元格，填写其中的 TODO，然后再检查。",
     "{name} still has blanks ____ in TODO {todos}: fill them in, save the file, then check again.":
-        "{name} 的 TODO {todos} 中仍有空白 ____：请填写它们，保存文件，然后再检查。",
+        "{name} 的 TODO {todos} 中仍有占位符 ____：请填写它们，保存文件，然后再检查。",
     "{name} does not parse: {error} on line {line}: {text!r}": "{name} 无法解析：第 {line} 行 {error}：{text!r}",
     "{name} imports course_utils (line {line}): the capstone script must stand alone, with MindSpore and NumPy "
     "only, so that it runs outside the course.":
@@ -167,7 +167,7 @@ MESSAGES = {
     "correct": "正确",
     "incorrect": "不正确",
     "not attempted": "尚未作答",
-    "blanks ____ left": "仍有空白 ____",
+    "blanks ____ left": "仍有占位符 ____",
     "checked once TODO 3, in the same function, is correct": "待同一函数中的 TODO 3 正确后再检查",
     "Now the end-to-end checks: exercises 09.1 to 09.4 run the whole script.":
         "接下来是端到端检查：练习 09.1 到 09.4 会运行整个脚本。",

@@ -1,7 +1,7 @@
 """我的结课项目：在经过数据增强的 MNIST 上训练一个带批归一化的小型 CNN，保存检查点，导出模型。
 
 这是第 09 课的骨架文件。第 09 课会把它复制成你自己的文件（my_capstone.py）：请编辑那份副本，而不是这个文件。
-填好每一处空白 ``____``（TODO(1) 到 TODO(10)）；其余部分已经替你写好。这个文件必须能独立运行：只用 MindSpore
+填好每一处占位符 ``____``（TODO(1) 到 TODO(10)）；其余部分已经替你写好。这个文件必须能独立运行：只用 MindSpore
 和 NumPy，不用 ``course_utils``。在 notebooks 文件夹中从终端试运行：
 
     python my_capstone.py --data-dir ../data/mnist --out runs/mine --epochs 2 --train-subset 6400 --test-subset 2000
