@@ -270,7 +270,7 @@ MESSAGES = {
         '（{one_total_s:.1f} s）。',
     ' The steady steps are not like for like: the dynamic graph ran batches of {dyn_batch:.0f} samples on average '
     '({dyn_ms:.1f} ms), the single shape batches of {static_batch:.0f} ({static_ms:.1f} ms); per sample {dyn_us:.0f} '
-    'vs {static_us:.0f} us, medians of single calls without repeats, so only a large gap would say that a '
+    'vs {static_us:.0f} us, medians of single calls without repeats, so only a large gap would say that '
     'either graph runs faster.':
         '两者的稳态训练步不能直接比较：声明动态批维度时，批平均为 {dyn_batch:.0f} 个样本（{dyn_ms:.1f} ms），单一形状的批为 '
         '{static_batch:.0f} 个样本（{static_ms:.1f} ms）；折合每个样本 {dyn_us:.0f} μs 对 {static_us:.0f} μs。这些都是'
