@@ -76,12 +76,18 @@ def test_q2_not_attempted():
     assert nb03.q2.check(____) == Outcome.NOT_ATTEMPTED
 
 
-def accumulating(*replacements, name):
-    source = nb03.q2.solution_text
+def solution_with(exercise, function: str, replacements, name: str):
+    """``function`` from ``exercise``'s shown solution with ``replacements`` (old, new) applied: a typical wrong
+    answer (each old must be in the solution, so the test stays honest)."""
+    source = exercise.solution_text
     for old, new in replacements:
         assert old in source, old
         source = source.replace(old, new)
-    return from_source(source, "build_accumulating_step", name)
+    return from_source(source, function, name)
+
+
+def accumulating(*replacements, name):
+    return solution_with(nb03.q2, "build_accumulating_step", replacements, name)
 
 
 #: Typical wrong answers, by name: (exercise, a function building the answer), each checked once (``checked``).
@@ -130,11 +136,7 @@ def test_messages_report_symptoms_not_fixes(ms_mode, name):
 
 def scaled(*replacements, name):
     """q3's shown solution with ``replacements`` (old, new) applied: a typical wrong answer."""
-    source = nb03.q3.solution_text
-    for old, new in replacements:
-        assert old in source, old
-        source = source.replace(old, new)
-    return from_source(source, "build_scaled_step", name)
+    return solution_with(nb03.q3, "build_scaled_step", replacements, name)
 
 
 def test_q3_accepts_reference_and_solution():
