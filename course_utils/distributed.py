@@ -216,7 +216,7 @@ def require_devices(workers: int, device: Optional[str] = None) -> int:
         "This job starts {workers} workers on {device}, and msrun gives every worker its own {card} "
         "(DEVICE_ID = its local rank), but this machine has {found} {cards}. "
         "Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "
-        "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 08 -p "
+        "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 09 -p "
         "DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.", workers=workers, device=device,
         card=card, found=found, cards=card if found == 1 else tr(N_("NPUs") if card == "NPU" else N_("GPUs"))),
         kind="not_enough_devices")

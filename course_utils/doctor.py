@@ -332,7 +332,7 @@ def check_memory(f: Facts) -> Check:
     if gb < MIN_MEMORY_GB:
         return Check("Free memory", FAIL, text, "Close other programs: MindSpore and JupyterLab need about 1.5 GB.")
     if gb < LOW_MEMORY_GB:
-        return Check("Free memory", WARN, text, "Close other programs before the workshop (notebook 08 runs 3 "
+        return Check("Free memory", WARN, text, "Close other programs before the workshop (notebook 09 runs 3 "
                                                 "processes).")
     return Check("Free memory", PASS, text)
 
@@ -342,7 +342,7 @@ def check_cpu(f: Facts) -> Check:
     text = (f"{f.cpu_count} CPUs, {'AVX-512' if f.avx512 else 'no AVX-512'}; course CPU fixes that apply: "
             + (", ".join(f"{k}={v}" for k, v in fixes.items()) or "none"))
     if f.cpu_count < 2:
-        return Check("CPU", WARN, text, "One core runs the lessons, slowly; notebook 08 runs two workers on it.")
+        return Check("CPU", WARN, text, "One core runs the lessons, slowly; notebook 09 runs two workers on it.")
     return Check("CPU", PASS, text)
 
 
@@ -515,8 +515,8 @@ def check_ascend(f: Facts) -> List[Check]:
         checks.append(Check("NPUs", FAIL, f"MindSpore sees no NPU ({len(f.npu_files)} device files); it said: {why}",
                             f"`source {set_env}`, then check `npu-smi info`."))
     elif npus < need:
-        checks.append(Check("NPUs", WARN, f"{npus} NPU; notebook 08 starts {need} workers, one NPU each",
-                            "Run notebook 08 with CPU workers: `-p DEVICE_TARGET CPU` (the others use one NPU)."))
+        checks.append(Check("NPUs", WARN, f"{npus} NPU; notebook 09 starts {need} workers, one NPU each",
+                            "Run notebook 09 with CPU workers: `-p DEVICE_TARGET CPU` (the others use one NPU)."))
     else:
         checks.append(Check("NPUs", PASS, f"{npus} NPUs (the lessons need at most {need})"))
     return checks

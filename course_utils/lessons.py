@@ -170,30 +170,43 @@ LESSONS: Tuple[Lesson, ...] = (
     Lesson("07", "performance_lab",
            {"en": "The performance lab: PyNative, GRAPH_MODE and `jit`, measured honestly",
             "zh": "性能实验：动态图模式、静态图模式与 `jit`，如实测量"},
-           {"en": "measuring honestly: the core measurement in plain MindSpore, then grids that print their code; ties "
-                  "within the noise floor; PyNative vs GRAPH_MODE vs `jit`, Cell vs functional, batch size, the two CPU "
-                  "settings and when each matters, mixed precision (float16 on a CPU), recompilation; MindSpore's "
-                  "profiler vs per-layer timing vs oneDNN's log, and an equivalent pooling layer measured; Ascend-only "
-                  "experiments; an optional PyTorch comparison",
-            "zh": "诚实地测量：先用纯 MindSpore 代码写出核心测量，再运行会打印自身代码的各组实验；噪声水平之内判为打平；"
-                  "动态图模式、静态图模式与 `jit`，Cell 与函数式，批大小，两项 CPU 设置及其各自起作用的场合，混合精度"
-                  "（CPU 上的 float16），重新编译；MindSpore 的 Profiler、逐层计时与 oneDNN 日志的对比，以及对一种等价池化"
-                  "写法的测量；仅限昇腾的实验；可选的 PyTorch 对比"},
+           {"en": "measuring honestly: the core measurement in plain MindSpore, then grids that print their code; the "
+                  "noise floor and ties within it; PyNative vs GRAPH_MODE vs `jit` and `jit_level`, functional step vs "
+                  "`TrainOneStepCell` vs `Model.train`, batch size, one compilation per new batch shape",
+            "zh": "诚实地测量：先用纯 MindSpore 代码写出核心测量，再运行会打印自身代码的各组实验；噪声水平，以及噪声水平之内判为"
+                  "打平；动态图模式、静态图模式与 `jit` 及 `jit_level`，函数式训练步、`TrainOneStepCell` 与 `Model.train`，"
+                  "批大小，每个新的批形状编译一次"},
            requires=("02", "04"), exercises=_ex("07"),
            quick={"QUICK": True, "REPEATS": 2, "STEPS": 5, "BATCH_SIZES": [32, 128]},
+           run_note={"en": " (QUICK); several times longer with `QUICK = False`",
+                     "zh": "（QUICK）；`QUICK = False` 时要长几倍"}),
+    Lesson("08", "bottlenecks",
+           {"en": "Finding and fixing bottlenecks: CPU traps, the profiler, the data pipeline, mixed precision",
+            "zh": "定位并消除性能瓶颈：CPU 陷阱、Profiler、数据处理流水线与混合精度"},
+           {"en": "the two CPU settings and when each matters; finding such a trap with per-layer timing, MindSpore's "
+                  "profiler and oneDNN's log; an equivalent pooling layer proven equal and measured; the data pipeline "
+                  "and sink mode; mixed precision (float16 on a CPU); time to accuracy, best settings vs naive defaults; "
+                  "Ascend-only experiments; an optional PyTorch comparison",
+            "zh": "两项 CPU 设置及其各自起作用的场合；用逐层计时、MindSpore 的 Profiler 和 oneDNN 日志找出这类陷阱；"
+                  "证明一种等价的池化写法与原写法相等，再测量它；数据处理流水线与数据下沉模式；混合精度（CPU 上的 float16）；"
+                  "达到目标准确率所需的时间，最佳设置与朴素默认设置对比；仅限昇腾的实验；可选的 PyTorch 对比"},
+           requires=("05", "07"), exercises=_ex("08"),
+           quick={"QUICK": True, "REPEATS": 2, "STEPS": 5},
            optional_packages=("torch",),
-           # its stored run is QUICK=True; the full lab (`make bench ARGS="run all"`) took 802 s on a 2-core AMD EPYC
-           run_note={"en": " (QUICK); ~15 min full", "zh": "（QUICK）；完整运行约 15 分钟"}),
-    Lesson("08", "data_parallel",
+           # its stored run is QUICK=True, like 07's; the whole lab in full (`make bench ARGS="run all"`, the
+           # experiments of both lessons) took 802 s on a 2-core AMD EPYC
+           run_note={"en": " (QUICK); several times longer with `QUICK = False`",
+                     "zh": "（QUICK）；`QUICK = False` 时要长几倍"}),
+    Lesson("09", "data_parallel",
            {"en": "Data parallel training for real: two workers, `msrun`, and proof that they agree",
             "zh": "真正的数据并行训练：两个 Worker 进程、`msrun`，并验证结果一致"},
            {"en": "real two-process data parallel with `msrun`, proof that ranks agree, how it scales to 8 NPUs, your "
-                  "own `DistributedGradReducer` step run on two workers (exercise 08.3)",
+                  "own `DistributedGradReducer` step run on two workers (exercise 09.3)",
             "zh": "用 `msrun` 真正运行双进程数据并行，证明各 rank 结果一致，如何扩展到 8 卡，在两个 Worker 进程上运行你自己的 "
-                  "`DistributedGradReducer` 训练步（练习 08.3）"},
-           requires=("02", "04"), exercises=_ex("08"),
+                  "`DistributedGradReducer` 训练步（练习 09.3）"},
+           requires=("02", "04"), exercises=_ex("09"),
            quick={"STEPS": 10, "BENCH_STEPS": 3}, workers_parameter="WORKERS"),
-    Lesson("09", "capstone",
+    Lesson("10", "capstone",
            {"en": "Capstone: your own training script, from the data to an exported model",
             "zh": "结课项目：你自己的训练脚本，从数据到导出的模型"},
            {"en": "the capstone: your own standalone training script (augmented MNIST, a BatchNorm CNN, atomic "
@@ -202,7 +215,7 @@ LESSONS: Tuple[Lesson, ...] = (
             "zh": "结课项目：你自己的独立训练脚本（增强的 MNIST、带 BatchNorm 的 CNN、原子写入的检查点、Ctrl-C 与 `--resume`、"
                   "JSON-lines 日志），从外部检查；用 `mindspore.export` 导出 MindIR，`mindspore.load` + `nn.GraphCell`，"
                   "批大小为 1 和 64 时的时延"},
-           requires=("02", "04", "05", "06"), exercises=_ex("09")),
+           requires=("02", "04", "05", "06"), exercises=_ex("10")),
 )
 
 _BY_NUMBER: Dict[str, Lesson] = {lesson.number: lesson for lesson in LESSONS}

@@ -259,7 +259,7 @@ class LiveTrainingPlot:
 
 
 def plot_data_parallel(batch_size: int, workers: int = 2):
-    """The data-parallel picture of notebook 08: shards -> replicas -> all-reduce -> same update.
+    """The data-parallel picture of notebook 09: shards -> replicas -> all-reduce -> same update.
 
     Two workers are drawn (with ``workers`` > 2 the title says how many there are); the global batch
     is ``batch_size * workers``. Returns the axes.

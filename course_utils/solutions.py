@@ -26,7 +26,7 @@ The build fails (before executing anything) if an exercise of an imported module
 two, or if a filled cell still contains ``____``.
 
 An exercise whose answer is not code in the cell (the capstone's training script) names the files that
-make up its solution instead, e.g. for notebook 09, whose checks run the file ``MY_SCRIPT`` (default
+make up its solution instead, e.g. for notebook 10, whose checks run the file ``MY_SCRIPT`` (default
 ``my_capstone.py``): ``solution_files = {"my_capstone.py": "scripts/capstone_reference.py"}`` (paths relative to
 ``notebooks/``). The builder copies each reference file to the learner's path in the build folder, leaves the
 cell's code as it is and still asserts that the check reports correct.

@@ -81,7 +81,7 @@ EDITS = {
   "@以及菜单 **内核 > 中断内核**": [("以及菜单 **内核 > 中断内核**（Kernel > Interrupt）：", "以及菜单 **内核 > 中断内核**：")],
   "@按停止按钮（**内核 > 中断内核**": [("按停止按钮（**内核 > 中断内核**，Kernel > Interrupt）", "按停止按钮（**内核 > 中断内核**）")],
  },
- "08_data_parallel": {
+ "09_data_parallel": {
   "a4425e3a": [('titles = [f"rank {r}: {int(label)}"', 'titles = [f"rank {r}：{int(label)}"'),
                ('suptitle="First batch of each rank (label shown): different shards"', 'suptitle="每个 rank 的第一个批（标出标签）：来自不同的分片"')],
   "4ca43fca": [('label=style + (" (exactly 0)" if drift.max() == 0 else "")', 'label=style + ("（恰好为 0）" if drift.max() == 0 else "")'),

@@ -1,4 +1,4 @@
-"""Honest timing of training steps, and the performance lab's experiments (notebook 07).
+"""Honest timing of training steps, and the performance lab's experiments (notebooks 07 and 08).
 
 One concern per module:
 
@@ -9,6 +9,7 @@ One concern per module:
 * ``report``      results, tables, the machine header and the conditions (load, other processes);
 * ``experiments`` each experiment as ``measure(params) -> rows`` + pure ``summarise(rows, params) -> Result``;
 * ``profile``     reading MindSpore's profiler output back;
+* ``notebook``    what the two lab lessons' set-up cells share (``show``, ``Lab.run``/``launch``, ``rate_bars``);
 * ``cli``         ``python -m course_utils.bench list | run NAMES | headline``.
 
 Importing the package does not import MindSpore.
@@ -24,10 +25,11 @@ from .report import Conditions, Measuring, Result, format_rows, format_table, he
 from .steps import (JIT_LEVELS, NAIVE_SPEC, Spec, TIMING_COLUMNS, build_step, lenet_setup, mnist_batches,
                     set_mode, step_configs, timing_rows)
 from . import experiments, profile
+from .notebook import Lab, rate_bars, show
 from .experiments import (EXPERIMENTS, HEADLINE, PUBLIC, StopWhen, compile_calls, parse_onednn_verbose,
                           run_experiment, select_experiments)
 
-#: The face, named one by one: what lessons 07-07, their scripts and ``make bench`` use. Two sub-APIs are named
+#: The face, named one by one: what lessons 07 and 08, their scripts and ``make bench`` use. Two sub-APIs are named
 #: as namespaces: ``experiments`` (the lab's experiments, each ``measure_<name>`` + ``summarise_<name>``) and
 #: ``profile`` (reading MindSpore's profiler output back).
 __all__ = [
@@ -48,6 +50,8 @@ __all__ = [
     # the experiments
     "EXPERIMENTS", "HEADLINE", "PUBLIC", "StopWhen", "compile_calls", "parse_onednn_verbose", "run_experiment",
     "select_experiments",
+    # the lab lessons' set-up cell (notebook)
+    "Lab", "rate_bars", "show",
     # namespaces
     "experiments", "profile",
 ]

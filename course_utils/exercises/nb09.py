@@ -1,486 +1,218 @@
-"""Exercises of notebook 09 (the capstone): checks that look at the learner's training script from the outside.
-
-The learner's answer is a file, ``MY_SCRIPT`` in the notebook (a path). Every check runs it as a terminal would,
-``python MY_SCRIPT --data-dir ... --out <temporary folder> ...``, in a fresh process with a deadline, then reads
-what it left behind:
-
-q1 it runs, prints and logs a line per epoch, and writes an atomic checkpoint with the optimizer state;
-q2 stopped with ``--stop-after`` and restarted with ``--resume``, it really continues (position, optimizer state,
-   weights) instead of starting over;
-q3 it learns: ``TARGET_ACCURACY`` on the first 2,000 test images after a small run;
-q4 its ``model.mindir`` loads with ``mindspore.load`` + ``nn.GraphCell``, takes any batch size, does not depend
-   on the batch (eval mode), and scores what the log says.
-
-q0 is the exception: it does not run the script, it imports it in this process and checks each function on its own
-as soon as its TODO is filled (``nb09_parts``), so the learner hears about TODO 3 before filling TODO 10.
-
-The contract the script must keep is in the docstring of ``notebooks/scripts/capstone_reference.py``, which
-passes every check (``tests/lessons/test_exercises_nb09.py``). A script that still contains the blank ``____`` is "not
-attempted" (the message lists the TODOs with blanks left), found without running it. Runs are cached per script
-content and arguments, so q4 reuses q1's run while the file is unchanged.
-
-Why one module of ~480 lines: the four checks share the machinery that runs the script and reads its log and
-checkpoints (the first half); it exists for them alone, as one lesson's exercise module.
-"""
+"""Exercises of notebook 09 (data parallel training)."""
 
 from __future__ import annotations
 
-import ast
-import dataclasses
-import hashlib
-import json
-import re
-import shutil
-import subprocess
-import sys
+import inspect
+import math
 import tempfile
-import time
+import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from course_utils import ROOT, data, distributed, runtime
-from course_utils.exercises import Exercise, Incorrect, NotAttempted, Outcome, register
-from course_utils.exercises.nb09_parts import PARTS, blanks_left, check_parts, renames_a_file
-from course_utils.fresh_process import run_script
+from course_utils.distributed import LaunchError, launch
+from course_utils.exercises import Exercise, Incorrect, describe, register
+from course_utils.exercises import nb09_worker
 from course_utils.i18n import tr
 
-REFERENCE = ROOT / "notebooks" / "scripts" / "capstone_reference.py"
-SKELETON = ROOT / "notebooks" / "scripts" / "capstone_skeleton.py"
-CHECKPOINT, LOG, MODEL = "checkpoint.ckpt", "log.jsonl", "model.mindir"
-LOG_KEYS = ("epoch", "global_step", "train_loss", "test_accuracy")
-# a printed line that mentions the epoch: "epoch 1/3 ..." (English) or "第 1/3 轮 ..." (the Chinese scripts)
-EPOCH_LINE = r"\bepoch\b|轮"
-#: q3: this test accuracy on the first SMALL_TEST test images after SMALL_RUN
-TARGET_ACCURACY = 0.93
-SMALL_TEST = 2000
-SMALL_RUN = ("--epochs", "2", "--train-subset", "6400", "--test-subset", str(SMALL_TEST))
-#: q1, q2, q4: 8 steps per epoch
-TINY_RUN = ("--epochs", "2", "--batch-size", "32", "--train-subset", "256", "--test-subset", "256")
-TINY_STEPS_PER_EPOCH, STOP_AFTER = 8, 12
-#: seconds one run of the learner's script may take (generous: a busy 2-core machine)
-TIMEOUT_S = 900.0
-
-
-# ---- looking at the file --------------------------------------------------------------------------------
-
-def _read_script(script, whole: bool = True) -> tuple:
-    """(path, source) of the learner's script, or NotAttempted / Incorrect saying what is wrong with the file
-    (``whole``: "not attempted" while any TODO has blanks left)."""
-    if script is None or str(script).strip() == "":
-        raise NotAttempted(tr("set MY_SCRIPT to the path of your script, run that cell, then check again."))
-    path = Path(script).expanduser()
-    if not path.is_file():
-        raise NotAttempted(tr("there is no file {path!r} yet: run the cell that copies the skeleton, "
-                              "fill in the TODOs, then check again.", path=str(path)))
-    source = path.read_text(encoding="utf-8")
-    left = blanks_left(source) if whole else []
-    if left:
-        left = sorted(left, key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0))
-        todos = runtime.listing(left)              # "1, 2, 3"; in Chinese "1、2、3"
-        raise NotAttempted(tr("{name} still has blanks ____ in TODO {todos}: fill them in, "
-                              "save the file, then check again.", name=path.name, todos=todos))
-    try:
-        tree = ast.parse(source, filename=str(path))
-    except SyntaxError as exc:
-        raise Incorrect(tr("{name} does not parse: {error} on line {line}: {text!r}", name=path.name,
-                           error=exc.msg, line=exc.lineno, text=(exc.text or "").strip())) from None
-    for node in ast.walk(tree):
-        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                 [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-        if any(n.split(".")[0] == "course_utils" for n in names):
-            raise Incorrect(tr("{name} imports course_utils (line {line}): the capstone script must stand "
-                               "alone, with MindSpore and NumPy only, so that it runs outside the course.",
-                               name=path.name, line=node.lineno))
-    return path, source
-
-
-# ---- running it -----------------------------------------------------------------------------------------
-
-@dataclasses.dataclass
-class Run:
-    """One run of the learner's script: the command, what it printed, and its output folder."""
-
-    command: list
-    returncode: int
-    stdout: str
-    stderr: str
-    out: Path
-    seconds: float
-
-    @property
-    def shown(self) -> str:
-        """The command as the learner would type it, with DATA and OUT for the two folders."""
-        args = list(self.command[2:])
-        for flag, label in (("--data-dir", "DATA"), ("--out", "OUT")):
-            if flag in args:
-                args[args.index(flag) + 1] = label
-        return "python " + " ".join([Path(self.command[1]).name] + args)
-
-    def log(self) -> list:
-        return read_log(self.out / LOG)
-
-
-_CACHE: dict = {}
-_WORKDIR: list = []
-
-
-def _workdir() -> Path:
-    if not _WORKDIR:
-        import atexit
-
-        _WORKDIR.append(Path(tempfile.mkdtemp(prefix="capstone-checks-")))
-        atexit.register(shutil.rmtree, _WORKDIR[0], True)
-    return _WORKDIR[0]
-
-
-def run_capstone(path: Path, args, out: Path = None, timeout: float = TIMEOUT_S) -> Run:
-    """Run ``python path --data-dir <MNIST> --out <out> args`` in ``out`` with the course's script runner
-    (``fresh_process.run_script``: the course's child environment for this kernel's device)."""
-    out = out or Path(tempfile.mkdtemp(prefix="run-", dir=_workdir()))
-    out.mkdir(parents=True, exist_ok=True)
-    # Resolved here, in the kernel's folder: the script runs with ``out`` as its working directory.
-    script = Path(path).resolve()
-    args = ["--data-dir", str(data.ensure_mnist()), "--out", str(out), *map(str, args)]
-    started = time.perf_counter()
-    try:
-        done = run_script(script, *args, device=distributed.job_device(), cwd=out, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired as exc:
-        text = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
-        raise Incorrect(tr("`python {name} {args}` did not finish within {timeout:.0f} s; last output: {output}",
-                           name=path.name, args=" ".join(args[4:]), timeout=timeout,
-                           output=_tail(text) or tr("(nothing)"))) from None
-    return Run([sys.executable, str(script), *args], done.returncode, done.stdout, done.stderr, out,
-               time.perf_counter() - started)
-
-
-def cached_run(path: Path, source: str, args) -> Run:
-    key = (hashlib.sha256(source.encode()).hexdigest(), tuple(map(str, args)))
-    if key not in _CACHE or not _CACHE[key].out.is_dir():
-        _CACHE[key] = run_capstone(path, args)
-    return _CACHE[key]
-
-
-def _tail(text: str, lines: int = 3) -> str:
-    kept = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    return " | ".join(kept[-lines:])
-
-
-def expect_success(run: Run, what: str = "") -> None:
-    if run.returncode == 0:
-        return
-    error = _tail(run.stderr, 1) or _tail(run.stdout, 1) or tr("(no output)")
-    where = re.findall(r'File "([^"]+)", line (\d+)', run.stderr)
-    at = tr(" (raised at {file}, line {line})", file=Path(where[-1][0]).name, line=where[-1][1]) if where else ""
-    raise Incorrect(tr("`{command}`{what} failed with exit code {code}: {error}{at}", command=run.shown, what=what,
-                       code=run.returncode, error=error, at=at))
-
-
-def read_log(path: Path) -> list:
-    """The JSON objects of a JSON-lines log; Incorrect if a line is not JSON."""
-    if not path.is_file():
-        return []
-    records = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
-            raise Incorrect(tr("line {n} of {log} is not JSON: {text!r}", n=n, log=LOG, text=line[:80])) from None
-    return records
-
-
-def read_checkpoint(path: Path) -> dict:
-    """{name: NumPy array} of a checkpoint; Incorrect naming the file if MindSpore cannot read it."""
+if TYPE_CHECKING:   # the names nb09_worker.MODULE_HEADER imports where the reference step runs (see below)
     import mindspore as ms
-
-    if not path.is_file():
-        raise Incorrect(tr("no {name} in the output folder after the run.", name=path.name))
-    try:
-        stored = ms.load_checkpoint(str(path))
-    except Exception as exc:  # any failure to read is the learner's to see
-        raise Incorrect(tr("{name} is not a checkpoint MindSpore can read: {error}", name=path.name,
-                           error=str(exc).strip().splitlines()[0])) from None
-    return {k: v.asnumpy() for k, v in stored.items() if hasattr(v, "asnumpy")}
+    from mindspore import nn, ops
 
 
-def _position(ckpt: dict, name: str) -> tuple:
-    missing = [k for k in ("epoch", "step_in_epoch") if k not in ckpt]
-    if missing:
-        raise Incorrect(tr("{name} has no {entries} entry: the checkpoint must say where training stood (the epoch "
-                           "in progress, 0-based, and how many of its steps are done).", name=name,
-                           entries=tr(" and no ").join(missing)))
-    if "global_step" not in ckpt:
-        raise Incorrect(tr("{name} has no optimizer state (no global_step, no moments): it holds the weights only, "
-                           "so a resumed run would restart the optimizer from scratch.", name=name))
-    return int(ckpt["epoch"]), int(ckpt["step_in_epoch"]), int(np.asarray(ckpt["global_step"]).reshape(-1)[0])
+def _shard_indices_solution(n_samples, num_shards, shard_id):
+    per_shard = math.ceil(n_samples / num_shards)
+    return [(shard_id + j * num_shards) % n_samples for j in range(per_shard)]
 
 
-def _epochs(records: list) -> list:
-    return [r.get("epoch") for r in records]
+def _global_gradient_solution(rank_grads, rank_sizes):
+    total = sum(rank_sizes)
+    return sum(g * (n / total) for g, n in zip(rank_grads, rank_sizes))
 
 
-# ---- the checks -----------------------------------------------------------------------------------------
-
-def _source_of(*names: str) -> str:
-    """The reference script's functions ``names``, as they are in the file (a solution cannot drift)."""
-    source = REFERENCE.read_text(encoding="utf-8")
-    tree = ast.parse(source)
-    found = {n.name: ast.get_source_segment(source, n) for n in tree.body if isinstance(n, ast.FunctionDef)}
-    return "\n\n\n".join(found[n] for n in names)
+def _source_as(fn, name: str) -> str:
+    """A reference solution's source, under the name the learner writes."""
+    return inspect.getsource(fn).replace(fn.__name__, name)
 
 
-class _ScriptExercise(Exercise):
-    names = ("MY_SCRIPT",)
-    solution_functions: tuple = ()
-    #: for the instructor edition (``course_utils.solutions``): the learner's file, filled with the reference
-    solution_files = {"my_capstone.py": "scripts/capstone_reference.py"}
-
-    def reference(self):
-        return (str(REFERENCE),)
-
-    #: (first, last): also show the reference's lines from the one containing `first` to the one containing `last`
-    solution_lines: tuple = ()
+class ShardIndices(Exercise):
+    names = ("shard_indices",)
+    title = "which samples a rank reads"
+    hint_text = ("Shards are interleaved: shard r starts at sample r and takes every num_shards-th sample. Every shard "
+                 "gets the same number of samples, ceil(n_samples / num_shards); when the data runs out, MindSpore "
+                 "starts again at sample 0 (use % n_samples).")
 
     @property
     def solution_text(self) -> str:
-        text = tr("# from {path}", path=REFERENCE.relative_to(ROOT)) + "\n\n" + _source_of(*self.solution_functions)
-        if self.solution_lines:
-            lines = REFERENCE.read_text(encoding="utf-8").splitlines()
-            first, last = self.solution_lines
-            start = next(i for i, line in enumerate(lines) if first in line)
-            end = next(i for i, line in enumerate(lines) if i >= start and last in line)
-            text += "\n\n\n" + tr("# in main():") + "\n" + "\n".join(lines[start:end + 1])
-        return text
+        return "import math\n\n" + _source_as(_shard_indices_solution, "shard_indices")
+
+    def reference(self):
+        return (_shard_indices_solution,)
+
+    # (n_samples, num_shards): divisible, not divisible, more shards than a multiple, more shards than samples
+    CASES = ((12, 2), (10, 3), (10, 4), (5, 8))
+
+    def _check(self, shard_indices):
+        for n, k in self.CASES:
+            expected = [_shard_indices_solution(n, k, r) for r in range(k)]
+            got = []
+            for r in range(k):
+                answer = self.call(shard_indices, n, k, r)
+                try:
+                    got.append([int(i) for i in answer])
+                except (TypeError, ValueError):
+                    raise Incorrect(tr("shard_indices({n}, {k}, {r}) returned {got}; return a list of sample "
+                                       "indices (ints).", n=n, k=k, r=r, got=describe(answer))) from None
+            if got == expected:
+                continue
+            case = tr("with {n} samples and {k} shards", n=n, k=k)
+            if all(sorted(g) == sorted(e) for g, e in zip(got, expected)):
+                raise Incorrect(tr("{case} the right samples come back in another order: expected {expected}, "
+                                   "got {got}.", case=case, expected=expected, got=got))
+            if [len(g) for g in got] != [len(e) for e in expected]:
+                raise Incorrect(tr("{case} your shards have {sizes} samples, MindSpore's {expected_sizes}: "
+                                   "expected {expected}, got {got}.", case=case, sizes=[len(g) for g in got],
+                                   expected_sizes=[len(e) for e in expected], expected=expected, got=got))
+            if got[0] == list(range(len(got[0]))):
+                raise Incorrect(tr("{case} your shards are contiguous blocks: expected {expected}, got {got}.",
+                                   case=case, expected=expected, got=got))
+            raise Incorrect(tr("{case} expected the shards {expected}, got {got}.", case=case, expected=expected,
+                               got=got))
 
 
-class RunsLogsCheckpoints(_ScriptExercise):
-    title = "runs, logs every epoch, checkpoints atomically"
-    hint_text = ("Run it yourself in a terminal first, in the notebooks folder: python my_capstone.py --data-dir "
-                 "../data/mnist --out runs/try " + " ".join(TINY_RUN) +
-                 ". After each epoch: save the training step (it holds the network and the optimizer) with "
-                 "append_dict={'epoch': ..., 'step_in_epoch': ..., **settings} to a temporary name, fsync, "
-                 "os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and print one line.")
-    solution_functions = ("save_checkpoint", "append_log")
+class GlobalGradient(Exercise):
+    names = ("global_gradient",)
+    title = "the gradient of the global batch"
+    hint_text = ("Each rank's gradient is a mean over its own samples. The global batch's mean gradient weights each "
+                 "rank's gradient by its share of the samples: n_r / sum(n). With equal shards that is the plain "
+                 "average, which is what gradients_mean=True computes.")
 
-    def _check(self, script):
-        path, source = _read_script(script)
-        if not renames_a_file(source):
-            raise Incorrect(tr("{name} never renames a file (os.replace): a checkpoint written in place is lost "
-                               "when the process dies in the middle of writing it.", name=path.name))
-        run = cached_run(path, source, TINY_RUN)
-        expect_success(run)
-        records = run.log()
-        if not records:
-            raise Incorrect(tr("`{command}` wrote no {log} (one JSON object per finished epoch) in --out.",
-                               command=run.shown, log=LOG))
-        missing = [k for k in LOG_KEYS if k not in records[0]]
-        if missing:
-            raise Incorrect(tr("the first line of {log} lacks {missing}; it has {keys}.", log=LOG, missing=missing,
-                               keys=sorted(records[0])))
-        if _epochs(records) != [1, 2]:
-            raise Incorrect(tr("`{command}` (2 epochs) logged the epochs {epochs}, expected [1, 2].",
-                               command=run.shown, epochs=_epochs(records)))
-        printed = [ln for ln in run.stdout.splitlines() if re.search(EPOCH_LINE, ln, re.I)]
-        if len(printed) < 2:
-            raise Incorrect(tr("`{command}` printed {n} line(s) mentioning the epoch; expected one per epoch. Its "
-                               "output: {output}", command=run.shown, n=len(printed),
-                               output=_tail(run.stdout) or tr("(nothing)")))
-        ckpt = read_checkpoint(run.out / CHECKPOINT)
-        epoch, step, global_step = _position(ckpt, CHECKPOINT)
-        if (epoch, step) != (2, 0):
-            raise Incorrect(tr("after 2 finished epochs the checkpoint says epoch={epoch}, step_in_epoch={step}; "
-                               "expected epoch=2, step_in_epoch=0 (the next epoch to run, none of its steps done).",
-                               epoch=epoch, step=step))
-        if global_step != 2 * TINY_STEPS_PER_EPOCH:
-            raise Incorrect(tr("after 2 epochs of {steps} steps the optimizer's global_step in the checkpoint is "
-                               "{got}, expected {expected}.", steps=TINY_STEPS_PER_EPOCH, got=global_step,
-                               expected=2 * TINY_STEPS_PER_EPOCH))
-        stray = sorted(p.name for p in run.out.iterdir() if p.name not in (CHECKPOINT, LOG, MODEL))
-        if stray:
-            raise Incorrect(tr("the run left {stray} in --out: temporary files should be renamed or removed.",
-                               stray=stray))
+    @property
+    def solution_text(self) -> str:
+        return _source_as(_global_gradient_solution, "global_gradient")
 
+    def reference(self):
+        return (_global_gradient_solution,)
 
-class Resumes(_ScriptExercise):
-    title = "resumes after an interruption"
-    hint_text = ("On --resume, build everything as usual, copy the checkpoint's values into the training step's "
-                 "parameters (all of them: weights and optimizer state), read epoch and step_in_epoch, and start "
-                 "the epoch loop there; in the interrupted epoch, skip the batches already trained. Append to the "
-                 "log, do not start a new one.")
-    solution_functions = ("restore_checkpoint",)
-    solution_lines = ("    start_epoch, skip = 0, 0", "return 130 if stop else 0")
-
-    def _check(self, script):
-        path, source = _read_script(script)
-        stop = TINY_RUN + ("--stop-after", str(STOP_AFTER))
-        first = run_capstone(path, stop)
-        expect_success(first)
-        epoch, step, global_step = _position(read_checkpoint(first.out / CHECKPOINT), CHECKPOINT)
-        expected = divmod(STOP_AFTER, TINY_STEPS_PER_EPOCH)
-        if _epochs(first.log()) != [1] or global_step != STOP_AFTER:
-            raise Incorrect(tr("`{command}` should stop after {stop} steps (in epoch 2, with {steps} steps per "
-                               "epoch); it logged the epochs {epochs} and its checkpoint counts {got} optimizer "
-                               "steps.", command=first.shown, stop=STOP_AFTER, steps=TINY_STEPS_PER_EPOCH,
-                               epochs=_epochs(first.log()), got=global_step))
-        if (epoch, step) != expected:
-            raise Incorrect(tr("after --stop-after {stop} the checkpoint says epoch={epoch}, step_in_epoch={step}; "
-                               "expected epoch={expected_epoch} (0-based), step_in_epoch={expected_step}.",
-                               stop=STOP_AFTER, epoch=epoch, step=step, expected_epoch=expected[0],
-                               expected_step=expected[1]))
-        stopped = read_checkpoint(first.out / CHECKPOINT)
-
-        resumed = run_capstone(path, TINY_RUN + ("--resume",), out=first.out)
-        expect_success(resumed, tr(" (the resume)"))
-        epochs = _epochs(resumed.log())
-        if epochs[:1] == [1] and epochs.count(1) > 1:
-            raise Incorrect(tr("after --resume the log starts again at epoch 1 ({epochs}): the run began from scratch "
-                               "instead of continuing where the checkpoint stood.", epochs=epochs))
-        if epochs != [1, 2]:
-            raise Incorrect(tr("after the stop and --resume the log has the epochs {epochs}, expected [1, 2] (the "
-                               "first epoch from before the stop, the second from the resumed run).", epochs=epochs))
-        final = read_checkpoint(first.out / CHECKPOINT)
-        _, _, total = _position(final, CHECKPOINT)
-        left = 2 * TINY_STEPS_PER_EPOCH - STOP_AFTER
-        if total == left:
-            raise Incorrect(tr("after resuming at step {stop} the optimizer's global_step is {total}: it counted "
-                               "only the steps of the resumed run, so the optimizer state (global_step, moments) was "
-                               "not restored from the checkpoint.", stop=STOP_AFTER, total=total))
-        if total != 2 * TINY_STEPS_PER_EPOCH:
-            raise Incorrect(tr("the run was stopped after {stop} of {steps} steps, so the resumed run should train "
-                               "{left} more; the optimizer's global_step ends at {total} ({after} steps after the "
-                               "resume). Were the batches already trained in the interrupted epoch trained again?",
-                               stop=STOP_AFTER, steps=2 * TINY_STEPS_PER_EPOCH, left=left, total=total,
-                               after=total - STOP_AFTER))
-        # the network's entries: not the optimizer's (moments, accumulators, powers, step) nor the position
-        weights = [k for k in stopped if not re.match(r"(moment|accum|stat\.|beta\d_power|global_step|"
-                                                      r"learning_rate|epoch$|step_in_epoch$)", k)]
-        if all(np.array_equal(stopped[k], final[k]) for k in weights if k in final):
-            raise Incorrect(tr("the weights after the resumed run are exactly the ones in the checkpoint it resumed "
-                               "from: it stepped the optimizer but training did not change the network."))
-
-
-class Learns(_ScriptExercise):
-    title = f"reaches {TARGET_ACCURACY:.0%} on a small run"
-    hint_text = ("If the loss falls but the test accuracy stays low, compare what the test images look like with "
-                 "what training sees (augmentation parameters, normalisation), and evaluate in eval mode. If the "
-                 "loss hardly falls, check the learning rate and that every batch reaches the step.")
-    solution_functions = ("build_dataset", "build_model", "evaluate")
-    solution_lines = ("    net = build_model()", "    state = train_step")
-
-    def _check(self, script):
-        path, source = _read_script(script)
-        run = cached_run(path, source, SMALL_RUN)
-        expect_success(run)
-        records = run.log()
-        if not records or "test_accuracy" not in records[-1]:
-            raise Incorrect(tr("`{command}` logged no test_accuracy in {log}.", command=run.shown, log=LOG))
-        accuracy = float(records[-1]["test_accuracy"])
-        if accuracy > 1.0:
-            raise Incorrect(tr("the log reports test_accuracy={accuracy}: log a fraction between 0 and 1, not "
-                               "percent.", accuracy=accuracy))
-        if accuracy < TARGET_ACCURACY:
-            losses = [round(float(r.get("train_loss", float("nan"))), 4) for r in records]
-            raise Incorrect(tr("`{command}` reached {accuracy:.2%} on the first {n:,} test images; the target is "
-                               "{target:.0%} (training loss per epoch: {losses}).", command=run.shown,
-                               accuracy=accuracy, n=SMALL_TEST, target=TARGET_ACCURACY, losses=losses))
-
-
-class Exports(_ScriptExercise):
-    title = "exports a MindIR model that loads"
-    hint_text = ("At the end of training, switch the network to eval mode and call mindspore.export with an "
-                 "input whose batch dimension is None (mindspore.Tensor(shape=[None, 1, 28, 28], "
-                 "dtype=mindspore.float32)), file_format='MINDIR', into --out as model.mindir.")
-    solution_functions = ("export_mindir",)
-
-    def _check(self, script):
-        import mindspore as ms
-        from mindspore import nn
-
-        from course_utils import data
-
-        path, source = _read_script(script)
-        run = cached_run(path, source, TINY_RUN)
-        expect_success(run)
-        model = run.out / MODEL
-        if not model.is_file():
-            raise Incorrect(tr("`{command}` finished but left no {model} in --out.", command=run.shown, model=MODEL))
-        try:
-            graph = nn.GraphCell(ms.load(str(model)))
-        except Exception as exc:
-            raise Incorrect(tr("{model} does not load with mindspore.load + nn.GraphCell: {error}", model=MODEL,
-                               error=str(exc).strip().splitlines()[0])) from None
-        n_test = int(TINY_RUN[TINY_RUN.index("--test-subset") + 1])
-        images, labels = data.load_mnist_arrays("test")
-        x = data.normalize_images(images[:n_test])
-        outputs = {}
-        for batch in (64, 1):
+    def _check(self, global_gradient):
+        rng = np.random.default_rng(6)
+        # per-sample gradients of a 3-parameter model; each rank's gradient is the mean over its samples
+        per_sample = rng.normal(size=(10, 3))
+        for sizes in ((5, 5), (6, 4), (7, 2, 1)):
+            bounds = np.cumsum((0,) + sizes)
+            rank_grads = [per_sample[a:b].mean(axis=0) for a, b in zip(bounds[:-1], bounds[1:])]
+            expected = per_sample[:bounds[-1]].mean(axis=0)
+            got = self.call(global_gradient, [g.copy() for g in rank_grads], list(sizes))
             try:
-                out = graph(ms.Tensor(x[:batch])).asnumpy()
-            except Exception as exc:
-                raise Incorrect(tr("{model} fails on a batch of {batch} image(s) of shape (1, 28, 28): {error}",
-                                   model=MODEL, batch=batch, error=str(exc).strip().splitlines()[0])) from None
-            if out.shape != (batch, 10):
-                raise Incorrect(tr("{model} returns shape {shape} for a batch of {batch}; expected ({batch}, 10).",
-                                   model=MODEL, shape=out.shape, batch=batch))
-            outputs[batch] = out
-        one_by_one = np.concatenate([graph(ms.Tensor(x[i:i + 1])).asnumpy() for i in range(8)])
-        if not np.allclose(one_by_one, outputs[64][:8], rtol=1e-3, atol=1e-4):
-            raise Incorrect(tr("{model} gives an image different outputs alone and in a batch of 64 (largest "
-                               "difference {difference:.3g}): it was exported in training mode, where BatchNorm uses "
-                               "the batch's statistics and dropout is active.", model=MODEL,
-                               difference=np.abs(one_by_one - outputs[64][:8]).max()))
-        logits = np.concatenate([graph(ms.Tensor(x[i:i + 64])).asnumpy() for i in range(0, n_test, 64)])
-        accuracy = float((logits.argmax(axis=1) == labels[:n_test]).mean())
-        logged = float(run.log()[-1].get("test_accuracy", -1.0))
-        if abs(accuracy - logged) > 1.5 / n_test:
-            raise Incorrect(tr("the log's last test_accuracy is {logged:.2%}, but {model} scores {accuracy:.2%} on "
-                               "the same first {n} test images (normalised as in the course): the exported network "
-                               "is not the trained one, or expects other inputs.", logged=logged, model=MODEL,
-                               accuracy=accuracy, n=n_test))
+                got_arr = np.asarray(got, dtype=np.float64)
+            except (TypeError, ValueError):
+                raise Incorrect(tr("global_gradient(...) returned {got}; return one array, the mean gradient of "
+                                   "the global batch.", got=describe(got))) from None
+            if got_arr.shape != expected.shape:
+                raise Incorrect(tr("for shards of sizes {sizes} expected one gradient of shape {expected}, got "
+                                   "shape {got}.", sizes=list(sizes), expected=expected.shape, got=got_arr.shape))
+            if np.allclose(got_arr, expected, rtol=1e-6, atol=1e-9):
+                continue
+            plain = np.mean(rank_grads, axis=0)
+            values = dict(sizes=list(sizes), expected=np.round(expected, 4).tolist(),
+                          got=np.round(got_arr, 4).tolist())
+            if np.allclose(got_arr, plain):
+                raise Incorrect(tr("for shards of sizes {sizes} you returned the plain average of the ranks' "
+                                   "gradients, {got}; the mean over all samples is {expected}.", **values))
+            if np.allclose(got_arr, np.sum(rank_grads, axis=0)):
+                raise Incorrect(tr("for shards of sizes {sizes} you returned the sum of the ranks' gradients, "
+                                   "{got}; the mean over all samples is {expected}.", **values))
+            raise Incorrect(tr("for shards of sizes {sizes} expected {expected}, got {got}.", **values))
 
 
-class Parts(_ScriptExercise):
-    title = "each TODO on its own, as you fill it"
-    hint_text = ("Each line names the function the TODO is in and what was tried on it; the message says what was "
-                 "expected and what came back. Fix one, save the file, run this check again. The docstring at the "
-                 "top of your file and of each function says what the function must do.")
-    solution_functions = ("parse_args", "build_dataset", "build_model", "save_checkpoint", "restore_checkpoint",
-                          "export_mindir", "evaluate")
-    solution_lines = ("    optimizer = nn.Adam", "return 130 if stop else 0")
+# Runs only inside the workers, in a file that starts with nb09_worker.MODULE_HEADER (which imports
+# ms, nn and ops there); this module does not import MindSpore.
+def _make_dp_step_solution(net, loss_fn, optimizer, group_size):
+    def forward(x, y):
+        return loss_fn(net(x), y)
 
-    def evaluate(self, *answers):
-        self._report = ""
-        result = super().evaluate(*answers)
-        if result.outcome is Outcome.CORRECT and self._report:
-            result.message = self._report
-        return result
+    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
+    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)
 
-    def _check(self, script):
-        path, source = _read_script(script, whole=False)
-        results = check_parts(path, source)
-        labels = {Outcome.CORRECT: tr("correct"), Outcome.INCORRECT: tr("incorrect"),
-                  Outcome.NOT_ATTEMPTED: tr("not attempted")}
-        lines = []
-        for todo, outcome, message in results:
-            function, what = PARTS[todo]
-            fields = dict(todo=todo, what=tr(what), function=function, outcome=labels[outcome], message=message)
-            lines.append(tr("TODO {todo} ({what}, {function}): {outcome}", **fields) if outcome is Outcome.CORRECT
-                         else tr("TODO {todo} ({what}, {function}): {outcome} - {message}", **fields))
-        outcomes = [outcome for _, outcome, _ in results]
-        done = outcomes.count(Outcome.CORRECT)
-        report = tr("{done} of {total} TODOs correct:", done=done, total=len(results)) + "\n" + "\n".join(lines)
-        if Outcome.INCORRECT in outcomes:
-            raise Incorrect(report)
-        if done < len(results):
-            raise NotAttempted(report)
-        self._report = report + "\n" + tr("Now the end-to-end checks: exercises 09.1 to 09.4 run the whole script.")
+    def step(x, y):
+        loss, grads = grad_fn(x, y)
+        grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient
+        return ops.depend(loss, optimizer(grads))
+
+    return step
 
 
-q0 = Parts()
-q1 = RunsLogsCheckpoints()
-q2 = Resumes()
-q3 = Learns()
-q4 = Exports()
+class DataParallelStep(Exercise):
+    """The learner's functional data-parallel step, run for real on two msrun workers.
+
+    The function is never called in the learner's kernel (a parallel context without ``init()``
+    would crash it): its source goes into a file that ``nb09_worker.py`` imports on each rank.
+    """
+
+    names = ("make_dp_step",)
+    title = "a functional data-parallel step, on two workers"
+    workers = 2
+    timeout = 240.0
+    hint_text = ("value_and_grad gives each rank the gradient of its own shard. Something must turn those into the "
+                 "same gradient on every rank before the optimizer runs: nn.DistributedGradReducer(parameters, "
+                 "mean=..., degree=...), called on the gradients.")
+
+    def reference(self):
+        return (_make_dp_step_solution,)
+
+    @property
+    def solution_text(self) -> str:
+        return _source_as(_make_dp_step_solution, "make_dp_step")
+
+    def _check(self, make_dp_step):
+        if not callable(make_dp_step):
+            raise Incorrect(tr("make_dp_step is {got}, not a function.", got=describe(make_dp_step)))
+        try:
+            source = textwrap.dedent(inspect.getsource(make_dp_step))
+        except (OSError, TypeError):
+            raise Incorrect(tr("the source of make_dp_step cannot be read: define it with def in a notebook cell "
+                               "or a file.")) from None
+        source = source.replace(f"def {make_dp_step.__name__}(", "def make_dp_step(", 1)
+        print(tr("running make_dp_step on {workers} msrun workers (this takes a few seconds)...",
+                 workers=self.workers), flush=True)
+        with tempfile.TemporaryDirectory(prefix="nb09_q3_") as tmp:
+            folder = Path(tmp)
+            module = folder / "learner_step.py"
+            module.write_text(nb09_worker.MODULE_HEADER + source)
+            try:
+                launch(nb09_worker.__file__, ["--module", module, "--out", folder / "out"], workers=self.workers,
+                       log_dir=folder / "logs", timeout=self.timeout)
+            except LaunchError as err:
+                lines = [ln.strip() for ln in str(err).splitlines() if ln.strip()]
+                detail = lines[1] if err.kind == "worker_failed" and len(lines) > 1 else lines[0]
+                raise Incorrect(tr("on {workers} workers, make_dp_step did not run to the end ({kind}{rank}): "
+                                   "{detail}", workers=self.workers, kind=err.kind,
+                                   rank="" if err.rank is None else f", rank {err.rank}", detail=detail)) from None
+            ranks = [np.load(folder / "out" / f"rank_{r}.npz") for r in range(self.workers)]
+            weights = [r["weights"] for r in ranks]
+        w0, b0, _, _ = nb09_worker.problem(self.workers)
+        start = nb09_worker.flat(w0, b0)
+        expected = nb09_worker.reference_weights(self.workers)
+        steps = nb09_worker.STEPS
+        if all(np.array_equal(w[-1], start) for w in weights):
+            raise Incorrect(tr("after {steps} steps the weights are unchanged on every rank (expected them to "
+                               "move).", steps=steps))
+        drift = float(np.abs(weights[0] - weights[1]).max())
+        if drift > 0:
+            raise Incorrect(tr("after {steps} steps on different shards, rank 0 and rank 1 hold different weights "
+                               "(largest difference {drift:.3g}); expected identical replicas.", steps=steps,
+                               drift=drift))
+        gap = float(np.abs(weights[0][-1] - expected[-1]).max())
+        if gap > 1e-5:
+            raise Incorrect(tr("both ranks agree, but after {steps} steps their weights differ from one process "
+                               "trained on the combined batches by up to {gap:.3g}: first weights expected "
+                               "{expected}, got {got}.", steps=steps, gap=gap,
+                               expected=np.round(expected[-1][:3], 4).tolist(),
+                               got=np.round(weights[0][-1][:3], 4).tolist()))
+
+
+q1 = ShardIndices()
+q2 = GlobalGradient()
+q3 = DataParallelStep()
 register(globals(), "09")

@@ -22,7 +22,7 @@ README_ZH = ROOT / "README.zh.md"
 
 # Avoided forms (as written in the table) -> the regular expression that finds them.
 RULES: Dict[str, str] = {
-    # the word, not paths (notebooks/, 09_capstone.ipynb), identifiers (notebook_dir), placeholders
+    # the word, not paths (notebooks/, 10_capstone.ipynb), identifiers (notebook_dir), placeholders
     # (<notebook>, {notebook}) or inline code
     "notebook": r"(?<![\w/.`<{-])notebook(?![\w/.`>}-])",
     "笔记本": r"笔记本(?!电脑)",  # 笔记本电脑 is a laptop

@@ -1,6 +1,6 @@
 """Time LeNet-5 training steps in THIS process, with the environment it was started with.
 
-The performance lab (notebook 07) launches it once per environment, because the variables it
+The performance lab (notebook 08, part 2) launches it once per environment, because the variables it
 compares (ONEDNN_MAX_CPU_ISA, MS_DEV_HOST_BLOCKING_RUN, MS_DEV_JIT_PIPELINE, thread settings) are
 read only when MindSpore loads:
 

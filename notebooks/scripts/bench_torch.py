@@ -1,7 +1,7 @@
 """The gap to PyTorch: notebook 05's LeNet-5 step in MindSpore and in PyTorch eager, timed in ONE process in
 alternation (so a busy machine slows both alike and their ratio still means something).
 
-    python scripts/bench_torch.py --json runs/07_performance_lab/torch.json
+    python scripts/bench_torch.py --json runs/08_bottlenecks/torch.json
     python scripts/bench_torch.py --profile          # also: per-operator times from both frameworks' profilers
     python scripts/bench_torch.py --recipe 4         # instead: notebook 05's whole recipe, trained end to end
 

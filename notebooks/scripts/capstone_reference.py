@@ -1,6 +1,6 @@
 """Train a small CNN with batch normalisation on augmented MNIST, from the data to an exported MindIR model.
 
-The reference solution of the capstone (notebook 09). It is one standalone file: it imports MindSpore and
+The reference solution of the capstone (notebook 10). It is one standalone file: it imports MindSpore and
 NumPy, nothing of the course, so it runs anywhere MindSpore 2.10 does. From a terminal:
 
     cd notebooks
@@ -8,7 +8,7 @@ NumPy, nothing of the course, so it runs anywhere MindSpore 2.10 does. From a te
     python scripts/capstone_reference.py ... --stop-after 100     # stop after 100 training steps, as if interrupted
     python scripts/capstone_reference.py ... --resume              # continue from <out>/checkpoint.ckpt
 
-What it writes into ``--out`` (the contract notebook 09's checks rely on):
+What it writes into ``--out`` (the contract notebook 10's checks rely on):
 
 * ``checkpoint.ckpt`` - the training step (weights, BatchNorm statistics, optimizer state) plus the position
   ``epoch`` (the epoch in progress, 0-based) and ``step_in_epoch`` (its batches already trained) and the settings
@@ -93,7 +93,7 @@ def parse_args(argv=None):
 
 
 def cpu_speed_fixes(device: str) -> None:
-    """Notebook 07's CPU fixes. MindSpore reads these once, when it loads: call before importing it."""
+    """Notebook 08's CPU fixes. MindSpore reads these once, when it loads: call before importing it."""
     if device != "CPU":
         return
     if platform.machine().lower() in ("x86_64", "amd64"):
@@ -147,7 +147,7 @@ def build_model():
                 nn.MaxPool2d(kernel_size=2, stride=2),                        # 32 x 7 x 7
             )
             # no Dropout: MindSpore 2.10's CPU Dropout draws a new mask in every process, so two runs of the
-            # same command (and a resumed run) would train differently (measured for notebook 09, quoted there)
+            # same command (and a resumed run) would train differently (measured for notebook 10, quoted there)
             self.flatten = nn.Flatten()
             self.classifier = nn.Dense(32 * 7 * 7, num_classes)
 

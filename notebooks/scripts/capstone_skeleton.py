@@ -1,6 +1,6 @@
 """My capstone: train a small CNN with batch normalisation on augmented MNIST, checkpoint it, export it.
 
-This is the skeleton of notebook 09. Notebook 09 copies it to a file of your own (my_capstone.py); edit that
+This is the skeleton of notebook 10. Notebook 10 copies it to a file of your own (my_capstone.py); edit that
 copy, not this file. Fill in every blank ``____`` (TODO(1) to TODO(10)); the rest is written for you. The file must
 stand alone: MindSpore and NumPy only, no ``course_utils``. Try it from a terminal in the notebooks folder:
 
@@ -81,7 +81,7 @@ def parse_args(argv=None):
 
 
 def cpu_speed_fixes(device: str) -> None:
-    """Notebook 07's CPU fixes. MindSpore reads these once, when it loads: call before importing it."""
+    """Notebook 08's CPU fixes. MindSpore reads these once, when it loads: call before importing it."""
     if device != "CPU":
         return
     if platform.machine().lower() in ("x86_64", "amd64"):

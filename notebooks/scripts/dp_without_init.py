@@ -1,6 +1,6 @@
 """The tutorials' one line, run where it does not belong: DATA_PARALLEL in a plain process, no init().
 
-Notebook 08 (section 7.3) runs this file in a child process, because MindSpore 2.10 builds the
+Notebook 09 (section 7.3) runs this file in a child process, because MindSpore 2.10 builds the
 training step and then dies with a segmentation fault at the first step: in the notebook's own
 kernel that would kill the kernel. Expected output: "training step built", then the process is
 killed by signal 11 before "first step done" (both in the course's language: ``COURSE_LANG``).

@@ -5,7 +5,7 @@ Launch it with MindSpore's launcher, e.g. two CPU workers on this machine:
     msrun --worker_num=2 --local_worker_num=2 --master_addr=127.0.0.1 --master_port=8118 \
           --log_dir=runs/dp/logs --join=True scripts/train_dp.py --out runs/dp --steps 20
 
-or from Python with ``course_utils.distributed.launch`` (notebook 08). msrun starts a scheduler
+or from Python with ``course_utils.distributed.launch`` (notebook 09). msrun starts a scheduler
 process and the workers; each runs this file. ``init()`` connects them, after which every worker
 knows its rank and the number of workers.
 

@@ -20,8 +20,8 @@ NOTEBOOK_FILES = lessons.paths("en")
 ZH_NOTEBOOK_FILES = [lesson.path("zh") for lesson in lessons.LESSONS if lesson.zh_in_browser]
 #: Lessons that run here with their quick parameters (the manifest's ``quick_in_browser``; injected into the served
 #: copy, as papermill does): their full-length run, with every check that needs it (05's 99% test accuracy), is the
-#: Chinese edition's, whose cells are the same code (tests/lessons/test_solutions.py). 07 already defaults to QUICK;
-#: 08's quick parameters save nothing measurable (its time is msrun's process start-ups), so it runs in full here too.
+#: Chinese edition's, whose cells are the same code (tests/lessons/test_solutions.py). 07 and 08 default to QUICK;
+#: 09's quick parameters save nothing measurable (its time is msrun's process start-ups), so it runs in full here too.
 QUICK_PARAMETERS = {lesson.number: dict(lesson.quick) for lesson in lessons.LESSONS if lesson.quick_in_browser}
 CHROMIUM = os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium")
 RUN_TIMEOUT = float(os.environ.get("COURSE_BROWSER_TIMEOUT", "900"))

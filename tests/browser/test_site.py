@@ -62,10 +62,10 @@ serve = _load("course_site_serve", ROOT / "site" / "serve.py")
 #: Search terms and the lesson each must find among its first three results.
 SEARCHES = {
     "en": [("value_and_grad", "02"), ("gradient clipping", "03"), ("TrainOneStepCell", "04"),
-           ("dataset sink mode", "07"), ("save_checkpoint", "06"), ("msrun", "08"), ("MindIR", "09"),
-           ("HuberLoss", "01"), ("set_context", "00")],
-    "zh": [("梯度裁剪", "03"), ("数据下沉", "07"), ("value_and_grad", "02"), ("检查点", "06"), ("早停", "04"),
-           ("数据并行", "08"), ("损失函数", "01"), ("静态图模式", "00"), ("导出", "09")],
+           ("dataset sink mode", "08"), ("jit_level", "07"), ("save_checkpoint", "06"), ("msrun", "09"),
+           ("MindIR", "10"), ("HuberLoss", "01"), ("set_context", "00")],
+    "zh": [("梯度裁剪", "03"), ("数据下沉", "08"), ("噪声水平", "07"), ("value_and_grad", "02"), ("检查点", "06"),
+           ("早停", "04"), ("数据并行", "09"), ("损失函数", "01"), ("静态图模式", "00"), ("导出", "10")],
 }
 
 

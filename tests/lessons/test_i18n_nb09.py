@@ -1,309 +1,118 @@
-"""Notebook 09's checks in Chinese: every typical wrong answer of ``test_exercises_nb09.py`` gets its message in
-Chinese, and so do "not attempted", "correct", the hints and the solutions.
+"""Notebook 09's exercises speak Chinese when the lesson does: every typical wrong answer that
+tests/lessons/test_exercises_nb08.py checks in English gets its message in Chinese, and so do correct, not attempted,
+the hints, 09.3's solution and the messages of the msrun workers that check 09.3 (COURSE_LANG)."""
 
-Most tests do not run a training script: they hand the check a made-up run (``fake_run``: a return code, what it
-printed, and an output folder with the log and checkpoint a broken script would leave), so every message is
-covered in seconds. Two ``slow`` tests run real broken scripts end to end, as the English tests do.
-"""
-
-import ast
-import json
-import re
-import sys
-
-import numpy as np
 import pytest
 
-import mindspore as ms
+from course_utils.exercises import Outcome, ____, nb09
 
-from course_utils.exercises import Outcome, nb09, nb09_parts
-from course_utils.i18n.zh.core import MESSAGES as CORE
-from course_utils.i18n.zh.nb09 import MESSAGES
+# The English tests' wrong answers (pytest puts tests/ on sys.path): each gets its Chinese message here.
+from test_exercises_nb08 import REJECTED, _blocks, _no_reducer
 
-REFERENCE = str(nb09.REFERENCE)   # passes every check on the file itself, so the made-up run decides the outcome
-SCRIPT = "my_capstone.py"
+# A Chinese fragment of the message for each of REJECTED, in its order.
+FRAGMENTS = [
+    "你的各分片分别有 [4, 3, 3] 个样本，而 MindSpore 的是 [4, 4, 4] 个",
+    "你的分片是连续的块",
+    "样本是对的，但顺序不同",
+    "期望的分片为",
+    "应返回由样本索引（整数）组成的列表",
+    "你返回的是各 rank 梯度的简单平均",
+    "你返回的是各 rank 梯度之和",
+    "期望得到一个形状为 (3,) 的梯度",
+    "实际得到",
+    "应返回一个数组",
+]
+REJECTED_ZH = [(exercise, answer, fragment) for (exercise, answer, _), fragment in zip(REJECTED, FRAGMENTS)]
 
 
-def incorrect(result, *fragments):
-    assert result.outcome is Outcome.INCORRECT, result.message
+def test_every_typical_mistake_has_a_chinese_fragment():
+    assert len(FRAGMENTS) == len(REJECTED)
+
+
+@pytest.mark.parametrize("exercise, answer, fragment", REJECTED_ZH)
+def test_typical_mistakes_get_a_chinese_message(zh, exercise, answer, fragment):
+    result = exercise.check(answer)
+    assert result.outcome == Outcome.INCORRECT
+    assert fragment in result.message, result.message
+    assert "不正确" in str(result) and "练习 08." in str(result), str(result)
+    for english in ("expected", "returned", "shards", "samples"):  # no English sentence left in the message
+        assert english not in result.message, result.message
+
+
+def test_q1_message_names_the_case_in_chinese(zh):
+    message = nb09.q1.check(_blocks).message
+    assert message.startswith("在 12 个样本、2 个分片的情况下，"), message
+    assert "期望 [[0, 2, 4, 6, 8, 10], [1, 3, 5, 7, 9, 11]]，" in message, message
+    assert "实际得到 [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11]]。" in message, message
+
+
+def test_the_english_messages_are_unchanged():
+    result = nb09.q1.check(_blocks)
+    assert result.message.startswith("with 12 samples and 2 shards your shards are contiguous blocks: expected "), \
+        result.message
+
+
+@pytest.mark.parametrize("exercise", [nb09.q1, nb09.q2], ids=["q1", "q2"])
+def test_correct_in_chinese(zh, exercise):
+    result = exercise.check(*exercise.reference())
+    assert result.outcome == Outcome.CORRECT
+    assert "正确" in str(result) and "做得好" in str(result), str(result)
+
+
+@pytest.mark.parametrize("exercise, title", [(nb09.q1, "rank 读取哪些样本"), (nb09.q2, "全局批的梯度"),
+                                             (nb09.q3, "在两个 Worker 进程上运行的函数式数据并行训练步")],
+                         ids=["q1", "q2", "q3"])
+def test_not_attempted_in_chinese(zh, exercise, title):
+    def answer(*args):
+        return ____
+
+    result = exercise.check(answer)
+    assert result.outcome == Outcome.NOT_ATTEMPTED
+    assert "尚未作答" in str(result) and "占位符 ____" in result.message and title in str(result), str(result)
+
+
+def test_q3_not_a_function_or_no_source_in_chinese(zh):
+    result = nb09.q3.check(5)
+    assert result.outcome == Outcome.INCORRECT and "不是函数" in result.message, result.message
+    result = nb09.q3.check(len)  # a builtin: no source to send to the workers
+    assert result.outcome == Outcome.INCORRECT and "无法读取 make_dp_step 的源代码" in result.message, result.message
+
+
+@pytest.mark.parametrize("exercise, fragment", [
+    (nb09.q1, "各分片是交错的"),
+    (nb09.q2, "按各 rank 所占的样本比例"),
+    (nb09.q3, "在优化器运行之前"),
+], ids=["q1", "q2", "q3"])
+def test_hints_in_chinese(zh, capsys, exercise, fragment):
+    exercise.hint()
+    out = capsys.readouterr().out
+    assert "提示" in out and fragment in out, out
+
+
+def test_solutions_in_chinese(zh, capsys):
+    nb09.q3.solution()
+    out = capsys.readouterr().out
+    assert "参考答案" in out and "# AllReduce：此后每个 rank 持有的都是平均梯度" in out, out
+    assert "nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)" in out, out
+    nb09.q1.solution()
+    out = capsys.readouterr().out
+    assert "参考答案" in out and "def shard_indices(n_samples, num_shards, shard_id):" in out, out
+
+
+# Each check below launches two msrun workers; the workers' messages come back in Chinese too.
+def _returns_nothing(net, loss_fn, optimizer, group_size):
+    def step(x, y):
+        return loss_fn(net(x), y)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("answer, fragments", [
+    (_no_reducer, ("rank 0 和 rank 1 的权重不同", "期望各副本完全相同")),
+    (_returns_nothing, ("make_dp_step 没有运行完", "make_dp_step(...) 返回了 NoneType，而不是函数 step(x, y)")),
+], ids=["no_reducer", "worker_message"])
+def test_q3_on_two_workers_in_chinese(zh, capsys, answer, fragments):
+    result = nb09.q3.check(answer)
+    assert result.outcome == Outcome.INCORRECT
     for fragment in fragments:
         assert fragment in result.message, result.message
-
-
-def shown(text, *fragments):
-    """Each fragment appears in ``text``, in this order (the framework decides the separators)."""
-    at = 0
-    for fragment in fragments:
-        found = text.find(fragment, at)
-        assert found >= 0, (fragment, text)
-        at = found + len(fragment)
-
-
-TITLE1 = "能运行，为每个轮次记录日志，原子地保存检查点"
-
-
-def write_checkpoint(folder, weight=0.0, **position):
-    """A checkpoint with one weight and the given position entries (epoch, step_in_epoch, global_step)."""
-    entries = [{"name": "net.conv.weight", "data": ms.Tensor(np.full((2, 2), weight, np.float32))}]
-    entries += [{"name": k, "data": ms.Tensor(np.array([v], np.int32))} for k, v in position.items()]
-    ms.save_checkpoint(entries, str(folder / nb09.CHECKPOINT))
-
-
-def write_log(folder, *epochs, accuracy=0.95):
-    lines = [json.dumps({"epoch": e, "global_step": 8 * e, "train_loss": 0.5 / e, "test_accuracy": accuracy,
-                         "seconds": 1.0}) for e in epochs]
-    (folder / nb09.LOG).write_text("".join(line + "\n" for line in lines))
-
-
-def fake_run(folder, args=nb09.TINY_RUN, returncode=0, stdout="epoch 1\nepoch 2\n", stderr=""):
-    folder.mkdir(parents=True, exist_ok=True)
-    command = [sys.executable, f"/somewhere/{SCRIPT}", "--data-dir", "/data", "--out", str(folder), *args]
-    return nb09.Run(command, returncode, stdout, stderr, folder, 1.0)
-
-
-@pytest.fixture
-def finished(tmp_path, monkeypatch):
-    """A made-up tiny run that did everything right; a test breaks one thing, then checks."""
-    run = fake_run(tmp_path / "out")
-    write_log(run.out, 1, 2)
-    write_checkpoint(run.out, epoch=2, step_in_epoch=0, global_step=16)
-    monkeypatch.setattr(nb09, "cached_run", lambda path, source, args: run)
-    return run
-
-
-# ---- the catalogue ----------------------------------------------------------------------------------------------
-
-def test_every_message_title_and_hint_of_nb09_has_a_chinese_entry_with_the_same_placeholders():
-    texts = []
-    for module in (nb09, nb09_parts):
-        source = open(module.__file__, encoding="utf-8").read()
-        texts += [node.args[0].value for node in ast.walk(ast.parse(source))
-                  if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("tr", "N_")
-                  and node.args and isinstance(node.args[0], ast.Constant)]
-    assert len(texts) > 100
-    texts += [t for q in (nb09.q0, nb09.q1, nb09.q2, nb09.q3, nb09.q4) for t in (q.title, q.hint_text)]
-    assert [t for t in texts if t not in MESSAGES and t not in CORE] == []   # the framework's own: core
-
-    def fields(text):
-        return sorted(re.findall(r"(?<!\{)\{(\w+)", text))
-
-    assert {k: v for k, v in MESSAGES.items() if fields(k) != fields(v)} == {}
-    # Chinese characters or Chinese punctuation ("、" joins a list of TODO numbers: TODO 1、2、3)
-    assert [v for v in MESSAGES.values() if not re.search(r"[\u3000-\u303f\u4e00-\u9fff]", v)] == []
-
-
-# ---- the file itself: not attempted, or rejected before it runs --------------------------------------------------
-
-def test_the_skeleton_is_not_attempted_in_chinese(zh):
-    result = nb09.q1.check(str(nb09.SKELETON))
-    assert result.outcome is Outcome.NOT_ATTEMPTED, result.message
-    assert "仍有占位符 ____" in result.message and "TODO 1、2、3、4、5、6、7、8、9、10" in result.message
-    shown(str(result), "练习 09.1", TITLE1, "尚未作答")
-
-
-def test_a_missing_file_or_an_empty_path_in_chinese(zh, tmp_path):
-    assert "还不存在" in nb09.q2.check(str(tmp_path / "nope.py")).message
-    assert "请把 MY_SCRIPT 设为你的脚本的路径" in nb09.q3.check("").message
-
-
-def test_course_utils_imports_syntax_errors_and_writes_in_place_in_chinese(zh, tmp_path):
-    path = tmp_path / SCRIPT
-    path.write_text(open(REFERENCE, encoding="utf-8").read().replace(
-        "import numpy as np\n", "import numpy as np\n\nfrom course_utils import data\n", 1))
-    incorrect(nb09.q1.check(str(path)), "导入了 course_utils", "独立运行")
-    path.write_text("def main(:\n    pass\n")
-    incorrect(nb09.q1.check(str(path)), "无法解析", "第 1 行")
-    path.write_text(open(REFERENCE, encoding="utf-8").read().replace("os.replace(", "shutil.copy("))
-    incorrect(nb09.q1.check(str(path)), "从不重命名文件")
-
-
-# ---- exercise 09.1 ----------------------------------------------------------------------------------------------
-
-def test_a_finished_run_is_correct_in_chinese(zh, finished):
-    result = nb09.q1.check(REFERENCE)
-    assert result.outcome is Outcome.CORRECT, result.message
-    shown(str(result), "练习 09.1", TITLE1, "正确", "做得好。")
-
-
-def test_a_crash_in_chinese(zh, finished):
-    finished.returncode = 1
-    finished.stderr = ('Traceback (most recent call last):\n  File "/somewhere/my_capstone.py", line 3, in main\n'
-                       "RuntimeError: boom\n")
-    incorrect(nb09.q1.check(REFERENCE), "失败，退出码 1", "RuntimeError: boom", "（在 my_capstone.py 第 3 行抛出）")
-
-
-def test_no_log_wrong_epochs_and_no_epoch_lines_in_chinese(zh, finished):
-    (finished.out / nb09.LOG).unlink()
-    incorrect(nb09.q1.check(REFERENCE), "没有在 --out 中写入 log.jsonl")
-    write_log(finished.out, 1, 1)
-    incorrect(nb09.q1.check(REFERENCE), "记录的轮次是 [1, 1]，期望为 [1, 2]")
-    write_log(finished.out, 1, 2)
-    finished.stdout = "done\n"
-    incorrect(nb09.q1.check(REFERENCE), "打印了 0 行提到 epoch 的内容", "它的输出：done")
-    (finished.out / nb09.LOG).write_text("{not json\n")
-    incorrect(nb09.q1.check(REFERENCE), "log.jsonl 的第 1 行不是 JSON")
-
-
-def test_checkpoints_without_position_or_optimizer_state_in_chinese(zh, finished):
-    write_checkpoint(finished.out, global_step=16)
-    incorrect(nb09.q1.check(REFERENCE), "中没有 epoch 和 step_in_epoch 条目", "从 0 开始计数")
-    write_checkpoint(finished.out, epoch=2, step_in_epoch=0)   # weights only: what the English test's mutant saves
-    incorrect(nb09.q1.check(REFERENCE), "没有优化器状态", "优化器会从头开始")
-    write_checkpoint(finished.out, epoch=1, step_in_epoch=0, global_step=16)
-    incorrect(nb09.q1.check(REFERENCE), "epoch=1、step_in_epoch=0；期望为 epoch=2、step_in_epoch=0")
-    write_checkpoint(finished.out, epoch=2, step_in_epoch=0, global_step=12)
-    incorrect(nb09.q1.check(REFERENCE), "global_step 为 12，期望为 16")
-    (finished.out / nb09.CHECKPOINT).unlink()
-    incorrect(nb09.q1.check(REFERENCE), "输出文件夹中没有 checkpoint.ckpt")
-
-
-def test_a_temporary_file_left_behind_in_chinese(zh, finished):
-    (finished.out / "checkpoint.tmp.ckpt").write_bytes(b"")
-    incorrect(nb09.q1.check(REFERENCE), "留下了 ['checkpoint.tmp.ckpt']", "临时文件应当被重命名或删除")
-
-
-# ---- exercise 09.2 ----------------------------------------------------------------------------------------------
-
-def resume_runs(monkeypatch, tmp_path, resumed_log, resumed_step, resumed_weight=1.0, stopped=(1, 4, 12)):
-    """run_capstone: the stopped run (stopped = epoch, step_in_epoch, global_step), then the resume."""
-    calls = []
-
-    def run_capstone(path, args, out=None, timeout=nb09.TIMEOUT_S):
-        calls.append(args)
-        run = fake_run(out or tmp_path / "out", args)
-        if len(calls) == 1:
-            write_log(run.out, 1)
-            write_checkpoint(run.out, 0.0, epoch=stopped[0], step_in_epoch=stopped[1], global_step=stopped[2])
-        else:
-            write_log(run.out, *resumed_log)
-            write_checkpoint(run.out, resumed_weight, epoch=2, step_in_epoch=0, global_step=resumed_step)
-        return run
-
-    monkeypatch.setattr(nb09, "run_capstone", run_capstone)
-    return calls
-
-
-@pytest.mark.parametrize("resumed_log, resumed_step, weight, fragments", [
-    ((1, 1, 2), 16, 1.0, ["又从第 1 个轮次开始（[1, 1, 2]）", "从头开始了"]),            # a resume that starts over
-    ((1, 2), 4, 1.0, ["优化器状态", "没有从检查点恢复"]),                                 # the optimizer not restored
-    ((1, 2), 20, 1.0, ["应当再训练 4 步", "续训后走了 8 步", "又训练了一遍"]),                # retrains trained batches
-    ((1, 2), 16, 0.0, ["权重完全相同", "没有改变网络"]),                                    # the weights never moved
-    ((1, 2, 2), 16, 1.0, ["日志中的轮次为 [1, 2, 2]，期望为 [1, 2]"]),
-], ids=["starts over", "optimizer not restored", "retrains", "weights unchanged", "epoch logged twice"])
-def test_resume_mistakes_in_chinese(zh, tmp_path, monkeypatch, resumed_log, resumed_step, weight, fragments):
-    calls = resume_runs(monkeypatch, tmp_path, resumed_log, resumed_step, weight)
-    incorrect(nb09.q2.check(REFERENCE), *fragments)
-    assert "--resume" in calls[1]
-
-
-def test_a_stop_in_the_wrong_place_and_a_failed_resume_in_chinese(zh, tmp_path, monkeypatch):
-    resume_runs(monkeypatch, tmp_path, (1, 2), 16, stopped=(1, 0, 12))
-    incorrect(nb09.q2.check(REFERENCE), "epoch=1、step_in_epoch=0；期望为 epoch=1（从 0 开始计数）、step_in_epoch=4")
-    resume_runs(monkeypatch, tmp_path, (1, 2), 16, stopped=(1, 4, 16))
-    incorrect(nb09.q2.check(REFERENCE), "应当在 12 步后停止", "优化器步数为 16")
-    resume_runs(monkeypatch, tmp_path, (1, 2), 16)
-    good = nb09.run_capstone
-
-    def failing_resume(path, args, out=None, timeout=nb09.TIMEOUT_S):
-        run = good(path, args, out, timeout)
-        if "--resume" in args:
-            run.returncode, run.stderr = 2, "SystemExit: bad resume"
-        return run
-
-    monkeypatch.setattr(nb09, "run_capstone", failing_resume)
-    incorrect(nb09.q2.check(REFERENCE), "（断点续训） 失败，退出码 2", "bad resume")
-
-
-# ---- exercises 09.3 and 09.4 --------------------------------------------------------------------------------------
-
-def test_accuracy_below_the_target_or_in_percent_in_chinese(zh, finished):
-    write_log(finished.out, 1, 2, accuracy=0.67)
-    incorrect(nb09.q3.check(REFERENCE), "在前 2,000 张测试图像上达到 67.00%", "目标是 93%", "每个轮次的训练损失")
-    write_log(finished.out, 1, 2, accuracy=95.0)
-    incorrect(nb09.q3.check(REFERENCE), "test_accuracy=95.0", "而不是百分数")
-
-
-def test_no_export_in_chinese(zh, finished):
-    incorrect(nb09.q4.check(REFERENCE), "运行结束，但没有在 --out 中留下 model.mindir")
-    (finished.out / nb09.MODEL).write_bytes(b"not a model")
-    incorrect(nb09.q4.check(REFERENCE), "model.mindir 无法用 mindspore.load + nn.GraphCell 加载")
-
-
-def test_a_run_past_its_deadline_in_chinese(zh, tmp_path, monkeypatch):
-    import subprocess
-
-    def too_slow(*args, **kwargs):
-        raise subprocess.TimeoutExpired(args[0], 1.0, output=b"epoch 1 ...")
-
-    monkeypatch.setattr(nb09, "_CACHE", {})   # a real run of the reference may be cached by an earlier test
-    monkeypatch.setattr(nb09.subprocess, "run", too_slow)
-    incorrect(nb09.q1.check(REFERENCE), "未能在 900 秒内结束", "最后的输出：epoch 1 ...")
-
-
-# ---- hints and solutions --------------------------------------------------------------------------------------
-
-def test_hints_and_solutions_in_chinese(zh, capsys):
-    nb09.q1.hint()
-    out = capsys.readouterr().out
-    shown(out, "练习 09.1", TITLE1, "提示", "先在终端里")
-    assert "--test-subset 256。每个轮次结束后" in out
-    nb09.q2.hint()
-    assert "使用 --resume 时" in capsys.readouterr().out
-    nb09.q3.hint()
-    assert "评估时网络处于评估模式" in capsys.readouterr().out
-    nb09.q4.hint()
-    assert "批维度为 None" in capsys.readouterr().out
-    nb09.q2.solution()
-    out = capsys.readouterr().out
-    shown(out, "练习 09.2", "中断后能断点续训", "参考答案")
-    assert "# 摘自 notebooks/scripts/capstone_reference.py" in out and "# main() 中：" in out
-    assert "def restore_checkpoint(" in out   # the code itself is the reference script's
-
-
-def test_english_is_unchanged(finished, capsys):
-    write_log(finished.out, 1, 2, accuracy=0.67)
-    incorrect(nb09.q3.check(REFERENCE), "reached 67.00% on the first 2,000 test images; the target is 93%")
-    nb09.q2.solution()
-    out = capsys.readouterr().out
-    assert "# from notebooks/scripts/capstone_reference.py" in out and "# in main():" in out
-
-
-# ---- real broken scripts, end to end (slow) ---------------------------------------------------------------------
-
-def mutant(tmp_path, old, new):
-    source = open(REFERENCE, encoding="utf-8").read()
-    assert source.count(old) == 1, old
-    path = tmp_path / SCRIPT
-    path.write_text(source.replace(old, new), encoding="utf-8")
-    return str(path)
-
-
-@pytest.mark.slow
-def test_a_script_whose_resume_starts_over_in_chinese(zh, tmp_path):
-    path = mutant(tmp_path, "        start_epoch, skip = restore_checkpoint(state, ckpt_path)\n",
-                  "        start_epoch, skip = 0, 0\n")
-    incorrect(nb09.q2.check(path), "又从第 1 个轮次开始")
-
-
-@pytest.mark.slow
-def test_a_script_that_exports_in_training_mode_in_chinese(zh, tmp_path):
-    path = mutant(tmp_path, "    net.set_train(False)     # BatchNorm: stored statistics", "    # (removed)")
-    incorrect(nb09.q4.check(path), "单独输入和放在 64 张的批中输入时给出不同的输出", "训练模式下导出")
-
-
-# ---- exercise 09.0: each TODO on its own -------------------------------------------------------------------------
-
-def test_the_parts_of_the_skeleton_and_the_reference_in_chinese(zh):
-    result = nb09.q0.check(str(nb09.SKELETON))
-    assert result.outcome is Outcome.NOT_ATTEMPTED, result.message
-    shown(str(result), "练习 09.0", "逐个检查已填写的 TODO", "尚未作答", "10 个 TODO 中 0 个正确：",
-          "TODO 1（--resume 和 --stop-after 选项，位于 parse_args）：尚未作答——仍有占位符 ____")
-    result = nb09.q0.check(REFERENCE)
-    assert result.outcome is Outcome.CORRECT, result.message
-    shown(result.message, "10 个 TODO 中 10 个正确：", "TODO 10（内层训练循环，位于 main）：正确", "接下来是端到端检查")
-
-
-def test_a_restore_that_does_not_restore_in_chinese(zh, tmp_path):
-    path = mutant(tmp_path, "        param.copy_(stored[param.name])\n", "        pass\n")
-    result = nb09.q0.check(path)
-    incorrect(result, "TODO 6（恢复检查点，位于 restore_checkpoint）：不正确——恢复之后，", "的值与检查点不一致")
+    assert "正在用 msrun 启动 2 个 Worker 进程，运行 make_dp_step" in capsys.readouterr().out

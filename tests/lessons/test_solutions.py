@@ -19,7 +19,7 @@ import pytest
 from support import NOTEBOOKS
 from course_utils import lessons, solutions
 from course_utils.lessons import Lesson
-from course_utils.exercises import Exercise, Incorrect, nb08
+from course_utils.exercises import Exercise, Incorrect, nb09
 from course_utils.i18n.notebooks import code_difference
 from support.notebook_outputs import checked_output_problems, noise_problems, solved_reference
 
@@ -33,30 +33,30 @@ def _notebook(*sources):
     return nb
 
 
-Q1_CELL = '''from course_utils.exercises import ____, nb08
+Q1_CELL = '''from course_utils.exercises import ____, nb09
 
 
 def shard_indices(n_samples, num_shards, shard_id):
     return ____   # a list of sample indices
 
 
-nb08.q1.check()
-# nb08.q1.hint()'''
+nb09.q1.check()
+# nb09.q1.hint()'''
 Q2_CELL = '''def global_gradient(rank_grads, rank_sizes):
     return ____
 
 
-nb08.q2.check()'''
+nb09.q2.check()'''
 
 
 @pytest.fixture
-def nb08_q1_q2_only(monkeypatch):
-    """The small notebooks below answer nb08.q1 and q2 only (q3's check runs msrun workers)."""
+def nb09_q1_q2_only(monkeypatch):
+    """The small notebooks below answer nb09.q1 and q2 only (q3's check runs msrun workers)."""
     real = solutions.exercises_of
 
     def first_two(module):
         found = real(module)
-        return {q: e for q, e in found.items() if module is not nb08 or q in ("q1", "q2")}
+        return {q: e for q, e in found.items() if module is not nb09 or q in ("q1", "q2")}
 
     monkeypatch.setattr(solutions, "exercises_of", first_two)
 
@@ -71,75 +71,75 @@ def _run_cells(nb):
     return out.getvalue()
 
 
-def test_fills_the_exercise_cells_with_the_shown_solutions_and_asserts_correct(nb08_q1_q2_only):
+def test_fills_the_exercise_cells_with_the_shown_solutions_and_asserts_correct(nb09_q1_q2_only):
     nb = _notebook("x = 1", Q1_CELL, "#md ## text", Q2_CELL)
-    filled = solutions.fill_notebook(nb, "08")
-    assert filled.exercises == ["nb08.q1", "nb08.q2"]
+    filled = solutions.fill_notebook(nb, "09")
+    assert filled.exercises == ["nb09.q1", "nb09.q2"]
     q1, q2 = nb.cells[1], nb.cells[3]
     assert nb.cells[0].source == "x = 1" and "solution" not in nb.cells[0].metadata.get("tags", [])
-    assert solutions.shown_solution(nb08.q1) in q1.source and solutions.shown_solution(nb08.q2) in q2.source
-    assert "____, nb08" in q1.source, "the cell's other statements (the import) stay"
-    assert "# nb08.q1.hint()" in q1.source, "comments outside the answer stay"
+    assert solutions.shown_solution(nb09.q1) in q1.source and solutions.shown_solution(nb09.q2) in q2.source
+    assert "____, nb09" in q1.source, "the cell's other statements (the import) stay"
+    assert "# nb09.q1.hint()" in q1.source, "comments outside the answer stay"
     assert "return ____" not in q1.source + q2.source
-    assert q1.metadata[solutions.METADATA_KEY] == {"exercise": "nb08.q1", "label": nb08.q1.label}
+    assert q1.metadata[solutions.METADATA_KEY] == {"exercise": "nb09.q1", "label": nb09.q1.label}
     assert "solution" in q1.metadata["tags"]
     output = _run_cells(nb)
-    assert f"{nb08.q1.label} - Correct" in output and f"{nb08.q2.label} - Correct" in output
+    assert f"{nb09.q1.label} - Correct" in output and f"{nb09.q2.label} - Correct" in output
 
 
-def test_a_shown_solution_that_fails_its_check_fails_the_built_cell(nb08_q1_q2_only, monkeypatch):
-    monkeypatch.setattr(type(nb08.q2), "solution_text",
+def test_a_shown_solution_that_fails_its_check_fails_the_built_cell(nb09_q1_q2_only, monkeypatch):
+    monkeypatch.setattr(type(nb09.q2), "solution_text",
                         property(lambda self: "def global_gradient(rank_grads, rank_sizes):\n"
                                               "    return sum(rank_grads) / len(rank_grads)\n"))
     nb = _notebook(Q1_CELL, Q2_CELL)
-    solutions.fill_notebook(nb, "08")
+    solutions.fill_notebook(nb, "09")
     with pytest.raises(AssertionError, match="the shown solution fails its own check.*plain average"):
         _run_cells(nb)
 
 
 def test_a_missing_exercise_cell_is_an_error_before_anything_runs():
     with pytest.raises(solutions.BuildError, match=r"no cell calling nb08\.q2\.check\(\)"):
-        solutions.fill_notebook(_notebook(Q1_CELL), "08")
+        solutions.fill_notebook(_notebook(Q1_CELL), "09")
 
 
 def test_two_cells_checking_the_same_exercise_are_an_error():
     with pytest.raises(solutions.BuildError, match=r"nb08\.q1\.check\(\) in cells 0 and 1"):
-        solutions.fill_notebook(_notebook(Q1_CELL, Q1_CELL.replace("from course_utils.exercises import ____, nb08",
-                                                                   "")), "08")
+        solutions.fill_notebook(_notebook(Q1_CELL, Q1_CELL.replace("from course_utils.exercises import ____, nb09",
+                                                                   "")), "09")
 
 
 def test_two_exercises_in_one_cell_are_an_error():
     with pytest.raises(solutions.BuildError, match=r"cell 0: the exercise cell of nb08\.q1 and of nb08\.q2"):
-        solutions.fill_notebook(_notebook(Q1_CELL + "\n" + Q2_CELL), "08")
+        solutions.fill_notebook(_notebook(Q1_CELL + "\n" + Q2_CELL), "09")
 
 
-def test_a_placeholder_outside_the_answer_is_an_error(nb08_q1_q2_only):
-    cell = Q2_CELL.replace("nb08.q2.check()", "sizes = ____\nnb08.q2.check()")
+def test_a_placeholder_outside_the_answer_is_an_error(nb09_q1_q2_only):
+    cell = Q2_CELL.replace("nb09.q2.check()", "sizes = ____\nnb08.q2.check()")
     with pytest.raises(solutions.BuildError, match=r"nb08\.q2.*placeholder ____ is still there"):
-        solutions.fill_notebook(_notebook(Q1_CELL, cell), "08")
+        solutions.fill_notebook(_notebook(Q1_CELL, cell), "09")
 
 
-def test_a_check_with_an_argument_is_a_demonstration_and_stays(nb08_q1_q2_only):
-    demo = "nb08.q2.check(lambda grads, sizes: grads[0])"
+def test_a_check_with_an_argument_is_a_demonstration_and_stays(nb09_q1_q2_only):
+    demo = "nb09.q2.check(lambda grads, sizes: grads[0])"
     nb = _notebook(Q1_CELL, demo, Q2_CELL)
-    filled = solutions.fill_notebook(nb, "08")
+    filled = solutions.fill_notebook(nb, "09")
     assert nb.cells[1].source == demo and solutions.METADATA_KEY not in nb.cells[1].metadata
-    assert filled.exercises == ["nb08.q1", "nb08.q2"]
+    assert filled.exercises == ["nb09.q1", "nb09.q2"]
 
 
-def test_the_cell_is_found_from_the_code_not_the_wording(nb08_q1_q2_only):
+def test_the_cell_is_found_from_the_code_not_the_wording(nb09_q1_q2_only):
     """Another import alias, an annotated placeholder, a decorator: still found and filled."""
-    nb = _notebook('from course_utils.exercises import ____\nfrom course_utils.exercises import nb08 as ex\n'
+    nb = _notebook('from course_utils.exercises import ____\nfrom course_utils.exercises import nb09 as ex\n'
                    'shard_indices: object = ____\nex.q1.check()',
                    'import functools\n\n@functools.lru_cache\ndef global_gradient(a, b):\n    return ____\n\n'
                    'ex.q2.check()')
-    assert solutions.fill_notebook(nb, "08").exercises == ["nb08.q1", "nb08.q2"]
+    assert solutions.fill_notebook(nb, "09").exercises == ["nb09.q1", "nb09.q2"]
     assert "@functools.lru_cache" not in nb.cells[1].source and "import functools" in nb.cells[1].source
     assert "Correct" in _run_cells(nb)
 
 
 def test_shown_solution_is_what_solution_prints():
-    for exercise in (nb08.q1, nb08.q2):
+    for exercise in (nb09.q1, nb09.q2):
         with contextlib.redirect_stdout(io.StringIO()) as out:
             exercise.solution()
         assert out.getvalue() == f"{exercise.label} - Solution:\n{solutions.shown_solution(exercise)}\n"
@@ -279,32 +279,32 @@ def test_every_shown_solution_passes_its_check_in_the_real_notebook(edition_zh, 
     assert not problems, f"{path.stem}:\n" + "\n".join(problems)
 
 
-def test_a_cell_that_starts_with_blank_lines_is_filled_in_the_right_place(nb08_q1_q2_only):
+def test_a_cell_that_starts_with_blank_lines_is_filled_in_the_right_place(nb09_q1_q2_only):
     # IPython's transformer drops leading blank lines, so the AST's line numbers start after them.
     nb = _notebook("\n\n" + Q1_CELL, Q2_CELL)
-    solutions.fill_notebook(nb, "08")
+    solutions.fill_notebook(nb, "09")
     q1 = nb.cells[0].source
-    assert solutions.shown_solution(nb08.q1) in q1 and "_solution_result = nb08.q1.check()" in q1
-    assert "from course_utils.exercises import ____, nb08" in q1
+    assert solutions.shown_solution(nb09.q1) in q1 and "_solution_result = nb09.q1.check()" in q1
+    assert "from course_utils.exercises import ____, nb09" in q1
     output = _run_cells(nb)
-    assert f"{nb08.q1.label} - Correct" in output
+    assert f"{nb09.q1.label} - Correct" in output
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_outcomes_are_read_in_the_language_the_kernel_printed(lang, nb08_q1_q2_only):
+def test_outcomes_are_read_in_the_language_the_kernel_printed(lang, nb09_q1_q2_only):
     """A filled cell's output is read with the labels of the edition's language (the zh edition prints 练习 ...)."""
     from course_utils.i18n import speaking
 
     nb = _notebook(Q1_CELL, Q2_CELL)
-    solutions.fill_notebook(nb, "08", lang)
+    solutions.fill_notebook(nb, "09", lang)
     with speaking(lang):
         namespace = {}
-        exec(solutions.shown_solution(nb08.q1), namespace)
-        printed = [str(nb08.q1.check(namespace["shard_indices"])),
-                   str(nb08.q2.check(lambda grads, sizes: grads[0]))]
+        exec(solutions.shown_solution(nb09.q1), namespace)
+        printed = [str(nb09.q1.check(namespace["shard_indices"])),
+                   str(nb09.q2.check(lambda grads, sizes: grads[0]))]
     assert ("练习" in printed[0]) == (lang == "zh")
     for cell, text in zip(nb.cells, printed):
         cell.outputs = [nbformat.v4.new_output("display_data", data={"text/plain": text})]
-    assert solutions.outcomes(nb, lang) == {"nb08.q1": "correct", "nb08.q2": "incorrect"}
+    assert solutions.outcomes(nb, lang) == {"nb09.q1": "correct", "nb09.q2": "incorrect"}
     other = "en" if lang == "zh" else "zh"
-    assert solutions.outcomes(nb, other) == {"nb08.q1": "not run", "nb08.q2": "not run"}
+    assert solutions.outcomes(nb, other) == {"nb09.q1": "not run", "nb09.q2": "not run"}

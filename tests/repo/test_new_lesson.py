@@ -28,7 +28,7 @@ from support import ROOT
 MANIFEST_ENTRY = '''    Lesson("10", "scratch",
            {"en": "A scratch lesson", "zh": "临时课程"},
            {"en": "what a new lesson teaches", "zh": "新课程的内容"},
-           requires=("09",), quick={"STEPS": 1}, quick_in_browser=True, zh_in_browser=True,
+           requires=("10",), quick={"STEPS": 1}, quick_in_browser=True, zh_in_browser=True,
            workers_parameter="WORKERS"),
 '''
 

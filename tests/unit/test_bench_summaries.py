@@ -225,3 +225,9 @@ def test_the_best_run_gets_the_environment_part_5_found_fastest_for_its_kind_of_
     rows[1]["steps_per_s"] = 85
     assert find(traps_res, "graph/cell", 10)[0] == "ONEDNN_MAX_CPU_ISA=AVX2"
     assert bench.experiments.eager("pynative/cell") and not bench.experiments.eager("pynative/jit_cell:O1")
+    # lesson 08's best run: the fastest (configuration, environment); of a tie, the configuration asked for first
+    fastest = bench.experiments.fastest_run
+    assert fastest(traps_res, 10) == ("graph/cell", "ONEDNN_MAX_CPU_ISA=AVX2", {"ONEDNN_MAX_CPU_ISA": "AVX2"})
+    rows[7]["steps_per_s"] = 200
+    assert fastest(traps_res, 10)[:2] == ("pynative/cell", "both fixes")
+    assert fastest(traps_res, 200)[0] == "graph/cell"   # everything ties: the first configuration

@@ -1,11 +1,11 @@
-"""course_utils.distributed: the msrun launcher of notebook 08.
+"""course_utils.distributed: the msrun launcher of notebook 09.
 
 Tiny worker scripts that do not import MindSpore (msrun runs any script) let the launcher's paths -
 success, a crashing worker, a hanging worker (timeout), Ctrl-C, a busy port - be exercised for real in a
 few seconds each, and every such test checks that no process of the job is left. The rest run
 MindSpore's own cluster: a 2-worker training run whose ranks end with identical weights, a scheduler
-that finds its port taken, notebook 08 under papermill. Every test that launches processes with msrun
-is marked ``integration`` (``make test-full`` runs them, ``make test`` does not: its run of lesson 08 launches msrun).
+that finds its port taken, notebook 09 under papermill. Every test that launches processes with msrun
+is marked ``integration`` (``make test-full`` runs them, ``make test`` does not: its run of lesson 09 launches msrun).
 """
 
 import json
@@ -190,7 +190,7 @@ def test_successful_launch_returns_each_ranks_log(tmp_path, worker):
     assert result.command[-1] == str(worker) and "--master_addr=127.0.0.1" in result.command
     assert (tmp_path / "logs" / "msrun.log").exists()
     assert_no_leftovers(result)
-    # when each process was seen gone (notebook 08 splits the shut-down with it); these workers live too briefly
+    # when each process was seen gone (notebook 09 splits the shut-down with it); these workers live too briefly
     # for every one to be seen at a poll, so only what was seen is checked: all before msrun
     assert "msrun" in result.exited and set(result.exited) <= {0, 1, "scheduler", "msrun"}, result.exited
     assert all(t <= result.exited["msrun"] for t in result.exited.values())
@@ -319,7 +319,7 @@ def test_two_worker_training_ends_with_identical_weights(tmp_path):
         assert (out / f"rank_{rank}" / "cell.ckpt").is_file()
 
 
-# The cell the lead inserts into notebook 08 right after the set-up cell that defines WORKERS (see the report).
+# The cell the lead inserts into notebook 09 right after the set-up cell that defines WORKERS (see the report).
 PREFLIGHT_CELL = """\
 # msrun gives every worker its own card (DEVICE_ID = its local rank): check that there are enough before starting.
 distributed.require_devices(WORKERS, info.device)
@@ -341,13 +341,13 @@ def _insert_preflight(src, dest):
 
 @pytest.mark.integration
 def test_notebook_08_stops_on_a_one_npu_machine_under_papermill(tmp_path, monkeypatch):
-    """Notebook 08 with the preflight cell, on a (fake) one-NPU Ascend notebook: papermill stops at that cell with
+    """Notebook 09 with the preflight cell, on a (fake) one-NPU Ascend notebook: papermill stops at that cell with
     the message saying how to run the lesson, before any process is started."""
     import nbformat
     import papermill as pm
 
-    copy = tmp_path / "08_data_parallel.ipynb"
-    _insert_preflight(NOTEBOOKS / "08_data_parallel.ipynb", copy)
+    copy = tmp_path / "09_data_parallel.ipynb"
+    _insert_preflight(NOTEBOOKS / "09_data_parallel.ipynb", copy)
     shutil.copytree(NOTEBOOKS / "scripts", tmp_path / "scripts")
     monkeypatch.setenv("COURSE_FAKE_DEVICE", "Ascend:1")
     with pytest.raises(pm.PapermillExecutionError) as info:
@@ -369,8 +369,8 @@ def test_notebook_08_preflight_passes_on_cpu(tmp_path):
     """The same cell on CPU workers (this machine) lets the lesson go on."""
     import papermill as pm
 
-    copy = tmp_path / "08_data_parallel.ipynb"
-    at = _insert_preflight(NOTEBOOKS / "08_data_parallel.ipynb", copy)
+    copy = tmp_path / "09_data_parallel.ipynb"
+    at = _insert_preflight(NOTEBOOKS / "09_data_parallel.ipynb", copy)
     import nbformat
 
     nb = nbformat.read(copy, as_version=4)

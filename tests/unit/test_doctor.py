@@ -229,7 +229,7 @@ def test_cann_version_this_mindspore_does_not_accept(tmp_path):
 
 def test_fewer_npus_than_a_lesson_needs(tmp_path):
     check = only_problem(ascend(tmp_path, npus=1), "NPUs", WARN)
-    assert "1 NPU; notebook 08 starts 2 workers" in check.detail and "DEVICE_TARGET CPU" in check.fix
+    assert "1 NPU; notebook 09 starts 2 workers" in check.detail and "DEVICE_TARGET CPU" in check.fix
     no_plugin = {"version": "2.10.0", "device": "CPU", "devices": {"CPU": 4}, "steps_per_s": 90.0, "compile_s": 1,
                  "plugin_error": "libge_runner.so"}
     check = only_problem(ascend(tmp_path / "b", npus=0, mindspore=no_plugin), "NPUs")
@@ -237,7 +237,7 @@ def test_fewer_npus_than_a_lesson_needs(tmp_path):
 
 
 def test_npus_needed_reads_the_notebooks():
-    assert Facts().npus_needed == 2, "notebook 08 declares WORKERS: int = 2"
+    assert Facts().npus_needed == 2, "notebook 09 declares WORKERS: int = 2"
 
 
 @pytest.mark.slow

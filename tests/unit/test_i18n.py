@@ -308,7 +308,7 @@ def test_the_glossary_rules_find_the_wrong_forms_and_not_the_legitimate_ones():
     wrong = ("本 notebook 的参数", "笔记本里", "见第 5 部分", "第 2、3、5 部分", "最大 |差| = 0", "|grad| 为 0",
              "在整批上训练", "找出 bug", "Bugs", "SGD 或 momentum 时", "就地复制", "负载均值", "### 练习 3：",
              "05 · MNIST", "05 · 用 LeNet-5 训练 MNIST")
-    right = ("notebooks/zh/", "09_capstone.ipynb", "`notebook`", "笔记本电脑", "调整批大小", "冻结网络的一部分",
+    right = ("notebooks/zh/", "10_capstone.ipynb", "`notebook`", "笔记本电脑", "调整批大小", "冻结网络的一部分",
              "单元格的第二部分", "BuggyHuberLoss", "debug", "momentum=0.9", "nn.Momentum", "练习 07.1", "最大绝对差",
              "|梯度|", "05 · 用 LeNet-5 识别 MNIST", "\n<!-- en -->\nthe notebook's bug\n<!-- zh -->\n本 Notebook")
     for text in wrong:

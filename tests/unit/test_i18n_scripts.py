@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from course_utils.exercises.nb09 import blanks_left
+from course_utils.exercises.nb10 import blanks_left
 from course_utils.i18n import notebooks as nbs
 from course_utils.i18n import scripts
 
@@ -123,18 +123,18 @@ def test_a_chinese_script_is_the_english_code_with_chinese_comments_and_strings(
 
 def test_what_the_lessons_and_checks_rely_on_survives_the_translation():
     zh = ROOT / "notebooks" / "zh" / "scripts"
-    # lesson 08 shows train_dp.py from its (Chinese) comment on
-    catalogue = (ROOT / "i18n/zh/08_data_parallel.md").read_text("utf-8")
+    # lesson 09 shows train_dp.py from its (Chinese) comment on
+    catalogue = (ROOT / "i18n/zh/09_data_parallel.md").read_text("utf-8")
     assert 'show_lines("# 连接 Scheduler 和其他 Worker 进程"' in catalogue
     assert "\n    # 连接 Scheduler 和其他 Worker 进程" in (zh / "train_dp.py").read_text(encoding="utf-8")
-    # lesson 09 lists the skeleton's "# TODO(" lines, nb09 finds each blank's TODO number
+    # lesson 10 lists the skeleton's "# TODO(" lines, nb10 finds each blank's TODO number
     english = (ROOT / "notebooks" / "scripts" / "capstone_skeleton.py").read_text(encoding="utf-8")
     chinese = (zh / "capstone_skeleton.py").read_text(encoding="utf-8")
     assert blanks_left(chinese) == blanks_left(english) == [str(n) for n in range(1, 11)]
-    # nb09 counts the printed lines that mention the epoch
+    # nb10 counts the printed lines that mention the epoch
     reference = (zh / "capstone_reference.py").read_text(encoding="utf-8")
     assert 'print(f"第 {epoch + 1}/{args.epochs} 轮  损失' in reference
-    from course_utils.exercises.nb09 import EPOCH_LINE
+    from course_utils.exercises.nb10 import EPOCH_LINE
     assert re.search(EPOCH_LINE, "第 1/3 轮  损失 0.8548") and re.search(EPOCH_LINE, "epoch 1/3  loss 0.8548", re.I)
 
 

@@ -20,7 +20,7 @@ def test_a_lesson_is_found_by_number_or_name():
 
 
 def test_what_it_reads_from_the_stored_notebooks():
-    dp = lessons.get("08")
+    dp = lessons.get("09")
     assert dp.parameter_default("WORKERS") == "2" and dp.cards_needed() == 2
     assert dp.parameter_default("NOT_A_PARAMETER") is None and lessons.get("00").cards_needed() == 1
     assert all(lesson.run_seconds() and lesson.run_seconds("zh") for lesson in lessons.LESSONS)

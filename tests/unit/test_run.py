@@ -118,8 +118,8 @@ def test_probe_devices_reports_the_fake_npu(monkeypatch):
 
 def test_cli_stops_on_a_one_npu_machine_before_running(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("COURSE_FAKE_DEVICE", "Ascend:1")
-    assert run.main(["-n", "08", "--out", str(tmp_path)]) == 2
-    assert "08_data_parallel: 2 workers on Ascend need 2 NPUs" in capsys.readouterr().err
+    assert run.main(["-n", "09", "--out", str(tmp_path)]) == 2
+    assert "09_data_parallel: 2 workers on Ascend need 2 NPUs" in capsys.readouterr().err
     assert not list(tmp_path.iterdir()), "nothing may run"
 
 

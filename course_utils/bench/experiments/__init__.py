@@ -18,16 +18,16 @@ from .. import params as P
 from ..isolation import run_worker, temp_cwd
 from ..report import Measuring, Result, header, skipped
 from . import accuracy, amp, modes, pipeline, shapes, sink, traps
-# What lesson 07 shows and calls itself (each experiment's code is in sight there), named here: the face.
+# What lessons 07 and 08 show and call themselves (each experiment's code is in sight there), named here: the face.
 from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accuracy
 from .amp import measure_amp
 from .modes import best_measured, measure_batch_sizes, measure_modes, measure_step_rates, measure_styles
 from .pipeline import measure_data_pipeline
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
-from .traps import (FIND_CASES, JIT_PIPELINE_CASE, TRAP_CASES, alternating, eager, env_for_step, measure_cpu_traps,
-                    measure_find_trap, measure_layer_times, merge_rounds, parse_onednn_verbose, round_repeats,
-                    summarise_cpu_traps)
+from .traps import (FIND_CASES, JIT_PIPELINE_CASE, TRAP_CASES, alternating, eager, env_for_step, fastest_run,
+                    measure_cpu_traps, measure_find_trap, measure_layer_times, merge_rounds, parse_onednn_verbose,
+                    round_repeats, summarise_cpu_traps)
 
 ALL_DEVICES = runtime.DEVICES
 
@@ -162,11 +162,11 @@ def worker_main(name: str, params_json: str, out: str) -> int:
 __all__ = [
     # the registry and the runner
     "EXPERIMENTS", "Experiment", "HEADLINE", "PUBLIC", "get", "run_experiment", "select_experiments", "worker_main",
-    # each experiment's measurement, as lesson 07 shows and calls it
+    # each experiment's measurement, as lessons 07 and 08 show and call it
     "measure_modes", "measure_styles", "measure_batch_sizes", "measure_step_rates", "measure_cpu_traps",
     "measure_find_trap", "measure_layer_times", "measure_data_pipeline", "measure_amp", "measure_dynamic_shapes",
     "measure_time_to_accuracy", "measure_train_to_accuracy", "measure_sink_mode", "summarise_cpu_traps",
     # the cases and helpers those cells use
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls",
-    "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "env_for_step",
+    "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "env_for_step", "fastest_run",
 ]

@@ -227,7 +227,7 @@ def best_measured(results: Mapping[str, Result], noise_pct: float) -> Tuple[dict
     ``noise_pct`` of the fastest tie with it (``leaders``) and are named. Returns ``(metrics, sentence)``. No ratio to
     another experiment's row: those were measured minutes apart, under whatever load came and went.
 
-    Lesson 07's pooling variants (part 5) are left out on purpose, and the sentence says so: they rewrite the
+    Lesson 08's pooling variants are never among them (they are not an experiment's rows): they rewrite the
     network's code, proven equal on one batch of LeNet-5 only, while this compares ways of running the network as
     written (mode, step style, CPU settings)."""
     rows = []
@@ -253,6 +253,4 @@ def best_measured(results: Mapping[str, Result], noise_pct: float) -> Tuple[dict
                   "within the noise floor of {noise:.0f}% between {names} ({lo:.1f}-{hi:.1f} steps/s).", n=len(rows),
                   noise=noise_pct, names=tr("; ").join(r["shown"] for r in tied),
                   lo=min(r["steps_per_s"] for r in tied), hi=best["steps_per_s"])
-    text += tr(" Part 5's pooling variants are not among them: they rewrite the network's code (proven equal for "
-               "LeNet-5 only) rather than change how it runs, so part 5 compares them with nn.MaxPool2d on their own.")
     return metrics, text

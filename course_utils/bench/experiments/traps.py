@@ -14,7 +14,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from course_utils.i18n import N_, tr
 
-from ..harness import Timing, faster_beyond, time_steps
+from ..harness import Timing, faster_beyond, leaders, time_steps
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, StepRatesParams, TrapsParams
 from ..report import Result, pick, ratio, skipped
@@ -127,6 +127,17 @@ def env_for_step(traps: Result, spec, noise_pct: float) -> Tuple[str, dict]:
     tied = [c for c, v in rates.items() if not faster_beyond(top, v, noise_pct)]
     case = min(tied, key=lambda c: (len(cases[c]), -rates[c]))
     return case, dict(cases[case])
+
+
+def fastest_run(traps: Result, noise_pct: float) -> Tuple[str, str, dict]:
+    """``(spec, case, env)``: the fastest way ``cpu_traps`` ran LeNet-5's step, a configuration and an environment.
+    Rows within ``noise_pct`` of the fastest tie with it; of a tie, the configuration asked for first
+    (``TrapsParams.specs``' order), and for it the environment :func:`env_for_step` picks (fewest variables)."""
+    order = list(dict.fromkeys(r["config"] for r in traps.rows))
+    tied = leaders(traps.rows, noise_pct)
+    spec = min({r["config"] for r in tied}, key=order.index)
+    case, env = env_for_step(traps, spec, noise_pct)
+    return spec, case, env
 
 
 # -- finding the trap -------------------------------------------------------------------------------

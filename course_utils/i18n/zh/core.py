@@ -34,7 +34,7 @@ MESSAGES = {
     "seed {seed}": "随机种子 {seed}",
     "no seed": "未设置随机种子",
     "none": "无",
-    "{items}, {item}": "{items}、{item}",   # a list (runtime.listing; TODO 1、2、3 in nb09)
+    "{items}, {item}": "{items}、{item}",   # a list (runtime.listing; TODO 1、2、3 in nb10)
     "CPU fixes: {fixes}": "CPU 优化设置：{fixes}",
     "exact numerics: {settings}": "确定性计算：{settings}",
     "  note: {note}": "  注意：{note}",
@@ -345,17 +345,17 @@ MESSAGES = {
     "num must be at least 3 points, got {value}.": "num 至少为 3 个点，实际为 {value}。",
     "need 0 < min_delta <= delta <= max_delta, got {low}, {delta}, {high}.":
         "需要满足 0 < min_delta <= delta <= max_delta，实际为 {low}、{delta}、{high}。",
-    # course_utils.distributed: what launching msrun reports in lesson 08
+    # course_utils.distributed: what launching msrun reports in lesson 09
     " (held by pid {pid}: {name})": "（被进程 {pid}：{name} 占用）",
     "This job starts {workers} workers on {device}, and msrun gives every worker its own {card} "
     "(DEVICE_ID = its local rank), but this machine has {found} {cards}. "
     "Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "
-    "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 08 -p "
+    "parameters cell (papermill: -p DEVICE_TARGET CPU; make run ARGS=\"--notebooks 09 -p "
     "DEVICE_TARGET=CPU\"), or use a machine with {workers} {card}s.":
         "该任务要在 {device} 上启动 {workers} 个 Worker 进程，msrun 会给每个 Worker 进程分配一张独占的 {card}"
         "（DEVICE_ID = 其本地 rank），但本机只有 {found} 张 {cards}。没有启动任何进程。请改用 CPU Worker 进程运行本课："
         "在参数单元格中设置 DEVICE_TARGET = \"CPU\""
-        "（papermill：-p DEVICE_TARGET CPU；make run ARGS=\"--notebooks 08 -p "
+        "（papermill：-p DEVICE_TARGET CPU；make run ARGS=\"--notebooks 09 -p "
         "DEVICE_TARGET=CPU\"），或换一台有 {workers} 张 {card} 的机器。",
     "Training script {script} does not exist (working directory {cwd}).":
         "训练脚本 {script} 不存在（工作目录 {cwd}）。",

@@ -221,10 +221,7 @@ MESSAGES = {
     "floor of {noise:.0f}% between {names} ({lo:.1f}-{hi:.1f} steps/s).":
         '本次运行测量的 {n} 种按原样运行 LeNet-5 训练步的方式中，最快的几种在 {noise:.0f}% 的噪声水平以内打平：{names}'
         '（{lo:.1f}-{hi:.1f} 步/秒）。',
-    " Part 5's pooling variants are not among them: they rewrite the network's code (proven equal for LeNet-5 only) "
-    "rather than change how it runs, so part 5 compares them with nn.MaxPool2d on their own.":
-        '第 5 节的池化层变体不在其中：它们改写的是网络的代码（只对 LeNet-5 证明了相等），而不是改变网络的运行方式，'
-        '所以第 5 节单独把它们与 nn.MaxPool2d 比较。',
+    "{script} failed (environment {env}):": "{script} 运行失败（环境 {env}）：",
     " The estimate: {best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} steps/s = {naive_s:.0f} s, where "
     "{best_rate:.1f} and {naive_rate:.1f} steps/s are the best and the naive step, each fed by the MNIST pipeline in a "
     "fresh process and timed as fit times the training run.":

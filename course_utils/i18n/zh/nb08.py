@@ -1,108 +1,87 @@
-"""Chinese messages (nb08): the exercises of lesson 08 (data parallel) and their worker (nb08_worker.py)."""
+"""Chinese messages of notebook 08: its exercises (``course_utils/exercises/nb08.py``).
 
-# The solution of 08.3 as solution() shows it (dedented, stripped); its Chinese entry is the same code with the
-# comment in Chinese (below).
-_Q3_SOLUTION = (
-    "def make_dp_step(net, loss_fn, optimizer, group_size):\n"
-    "    def forward(x, y):\n"
-    "        return loss_fn(net(x), y)\n"
-    "\n"
-    "    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)\n"
-    "    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)\n"
-    "\n"
-    "    def step(x, y):\n"
-    "        loss, grads = grad_fn(x, y)\n"
-    "        grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient\n"
-    "        return ops.depend(loss, optimizer(grads))\n"
-    "\n"
-    "    return step"
-)
+Keys are the English templates exactly as written at the ``tr()`` / ``N_()`` call sites. The lab's conclusions
+that lesson 08 prints come from ``course_utils.bench``; their messages are in ``nb07.py`` with the rest of the
+lab's.
+"""
 
 MESSAGES = {
-    # titles
-    "which samples a rank reads": "rank 读取哪些样本",
-    "the gradient of the global batch": "全局批的梯度",
-    "a functional data-parallel step, on two workers": "在两个 Worker 进程上运行的函数式数据并行训练步",
-    # hints
-    "Shards are interleaved: shard r starts at sample r and takes every num_shards-th sample. Every shard gets the "
-    "same number of samples, ceil(n_samples / num_shards); when the data runs out, MindSpore starts again at sample 0 "
-    "(use % n_samples).":
-        "各分片是交错的：分片 r 从第 r 个样本开始，每隔 num_shards 个样本取一个。每个分片得到的样本数相同，都是 "
-        "ceil(n_samples / num_shards)；数据取完时，MindSpore 会从第 0 个样本重新开始（用 % n_samples）。",
-    "Each rank's gradient is a mean over its own samples. The global batch's mean gradient weights each rank's "
-    "gradient by its share of the samples: n_r / sum(n). With equal shards that is the plain average, which is what "
-    "gradients_mean=True computes.":
-        "每个 rank 的梯度是它自身样本上的平均值。全局批的平均梯度按各 rank 所占的样本比例 n_r / sum(n) 对其梯度"
-        "加权。各分片大小相等时，这就是简单平均，也就是 gradients_mean=True 计算的结果。",
-    "value_and_grad gives each rank the gradient of its own shard. Something must turn those into the same gradient "
-    "on every rank before the optimizer runs: nn.DistributedGradReducer(parameters, mean=..., degree=...), called on "
-    "the gradients.":
-        "value_and_grad 给每个 rank 的是它自己分片上的梯度。在优化器运行之前，必须有一步把这些梯度变成每个 rank 上"
-        "都相同的梯度：nn.DistributedGradReducer(parameters, mean=..., degree=...)，作用在梯度上。",
-    _Q3_SOLUTION: _Q3_SOLUTION.replace("# all-reduce: every rank now holds the mean gradient",
-                                       "# AllReduce：此后每个 rank 持有的都是平均梯度"),
-    # 08.1 check
-    "shard_indices({n}, {k}, {r}) returned {got}; return a list of sample indices (ints).":
-        "shard_indices({n}, {k}, {r}) 返回了 {got}；应返回由样本索引（整数）组成的列表。",
-    "with {n} samples and {k} shards": "在 {n} 个样本、{k} 个分片的情况下",
-    "{case} the right samples come back in another order: expected {expected}, got {got}.":
-        "{case}，样本是对的，但顺序不同：期望 {expected}，实际得到 {got}。",
-    "{case} your shards have {sizes} samples, MindSpore's {expected_sizes}: expected {expected}, got {got}.":
-        "{case}，你的各分片分别有 {sizes} 个样本，而 MindSpore 的是 {expected_sizes} 个：期望 {expected}，"
-        "实际得到 {got}。",
-    "{case} your shards are contiguous blocks: expected {expected}, got {got}.":
-        "{case}，你的分片是连续的块：期望 {expected}，实际得到 {got}。",
-    "{case} expected the shards {expected}, got {got}.":
-        "{case}，期望的分片为 {expected}，实际得到 {got}。",
-    # 08.2 check
-    "global_gradient(...) returned {got}; return one array, the mean gradient of the global batch.":
-        "global_gradient(...) 返回了 {got}；应返回一个数组，即全局批的平均梯度。",
-    "for shards of sizes {sizes} expected one gradient of shape {expected}, got shape {got}.":
-        "分片大小为 {sizes} 时，期望得到一个形状为 {expected} 的梯度，实际形状为 {got}。",
-    "for shards of sizes {sizes} you returned the plain average of the ranks' gradients, {got}; the mean over all "
-    "samples is {expected}.":
-        "分片大小为 {sizes} 时，你返回的是各 rank 梯度的简单平均 {got}；而所有样本上的平均梯度是 {expected}。",
-    "for shards of sizes {sizes} you returned the sum of the ranks' gradients, {got}; the mean over all samples is "
-    "{expected}.":
-        "分片大小为 {sizes} 时，你返回的是各 rank 梯度之和 {got}；而所有样本上的平均梯度是 {expected}。",
-    "for shards of sizes {sizes} expected {expected}, got {got}.":
-        "分片大小为 {sizes} 时，期望 {expected}，实际得到 {got}。",
-    # 08.3 check
-    "make_dp_step is {got}, not a function.": "make_dp_step 是 {got}，不是函数。",
-    "the source of make_dp_step cannot be read: define it with def in a notebook cell or a file.":
-        "无法读取 make_dp_step 的源代码：请在 Notebook 单元格或文件中用 def 定义它。",
-    "running make_dp_step on {workers} msrun workers (this takes a few seconds)...":
-        "正在用 msrun 启动 {workers} 个 Worker 进程，运行 make_dp_step（需要几秒钟）……",
-    "on {workers} workers, make_dp_step did not run to the end ({kind}{rank}): {detail}":
-        "在 {workers} 个 Worker 进程上，make_dp_step 没有运行完（{kind}{rank}）：{detail}",
-    "after {steps} steps the weights are unchanged on every rank (expected them to move).":
-        "{steps} 步之后，每个 rank 上的权重都没有变化（期望权重会更新）。",
-    "after {steps} steps on different shards, rank 0 and rank 1 hold different weights (largest difference "
-    "{drift:.3g}); expected identical replicas.":
-        "在不同分片上训练 {steps} 步之后，rank 0 和 rank 1 的权重不同（最大绝对差 {drift:.3g}）；期望各副本完全相同。",
-    "both ranks agree, but after {steps} steps their weights differ from one process trained on the combined "
-    "batches by up to {gap:.3g}: first weights expected {expected}, got {got}.":
-        "两个 rank 一致，但 {steps} 步之后，它们的权重与单进程在合并后的批上训练的结果相差最多 {gap:.3g}：前几个权重"
-        "期望为 {expected}，实际得到 {got}。",
-    # nb08_worker.py (runs in the msrun workers; COURSE_LANG carries the language there)
-    "make_dp_step(...) returned {type}, not a function step(x, y)":
-        "make_dp_step(...) 返回了 {type}，而不是函数 step(x, y)",
-    "rank {rank} of {size}: {steps} steps done": "rank {rank}（共 {size} 个）：{steps} 步已完成",
-
-    # notebooks/scripts/train_dp.py: what each msrun worker logs (the lesson shows the logs)
-    "rank {rank} of {size}: connected in {seconds:.1f} s": "rank {rank}（共 {size} 个）：用 {seconds:.1f} 秒完成连接",
-    "rank {rank}: {n} batches of {batch} from shard {rank} of {size}":
-        "rank {rank}：来自分片 {rank}（共 {size} 个）的 {n} 个批，每批 {batch} 个样本",
-    "rank {rank}: {style} {steps} steps, loss {first:.4f} -> {last:.4f}":
-        "rank {rank}：{style} {steps} 步，损失 {first:.4f} -> {last:.4f}",
-    "rank {rank}: {style} {rate:.1f} steps/s, {samples:.0f} samples/s on this worker":
-        "rank {rank}：{style} 本 Worker 进程每秒 {rate:.1f} 步、{samples:.0f} 个样本",
-    "rank {rank} failed on purpose at step {step} (--fail-rank)": "rank {rank} 按要求在第 {step} 步故意失败（--fail-rank）",
-    "train_dp.py is one worker of a distributed job: start it with msrun (or course_utils.distributed.launch), which "
-    "sets MS_ROLE, MS_SCHED_HOST/PORT and RANK_ID.":
-        "train_dp.py 是分布式任务中的一个 Worker 进程：请用 msrun（或 course_utils.distributed.launch）启动它，"
-        "它们会设置 MS_ROLE、MS_SCHED_HOST/PORT 和 RANK_ID。",
-    # notebooks/scripts/dp_without_init.py
-    "training step built": "训练步已构建",
-    "first step done": "第一步已完成",
+    # ---- q1: the same function
+    'the same outputs and the same gradients':
+        '相同的输出与相同的梯度',
+    "Compute both outputs with cell(x) and compare them with np.allclose(..., atol=atol). Then the gradient with "
+    "respect to x: ms.grad(cell)(x) (for an output with many elements the backward pass starts from ones, i.e. the "
+    "gradient of the output's sum). Return True only if the outputs AND the gradients agree.":
+        '先用 cell(x) 算出两个输出，用 np.allclose(..., atol=atol) 比较。再求对 x 的梯度：ms.grad(cell)(x)'
+        '（输出有多个元素时，反向传播从全 1 开始，即输出之和的梯度）。只有输出和梯度都一致时才返回 True。',
+    'two formulations of the same pooling':
+        '同一种池化的两种写法',
+    'another pooling: other outputs':
+        '另一种池化：输出不同',
+    'the same outputs, but no gradient flows back':
+        '输出相同，但梯度传不回去',
+    'the same up to float32 rounding':
+        '只差 float32 的舍入误差',
+    'same_function should be a function of two Cells and an input, got {type}.':
+        'same_function 应当是一个以两个 Cell 和一个输入为参数的函数，得到的却是 {type}。',
+    'same_function({a}, {b}, x) returned {got!r}; return True or False.':
+        'same_function({a}, {b}, x) 返回了 {got!r}；请返回 True 或 False。',
+    ' Their outputs are equal; compare the gradients with respect to x too (ms.grad): a rewrite that trains '
+    'differently is not the same layer.':
+        '两者的输出相同；还要比较对 x 的梯度（ms.grad）：训练结果不同的改写，不是同一个层。',
+    ' The two differ by float32 rounding only: compare within atol (np.allclose), not bit for bit.':
+        '两者只差 float32 的舍入误差：请在 atol 之内比较（np.allclose），而不是逐位比较。',
+    'same_function({a}, {b}, x) ({about}): expected {expected}, got {got}.{why}':
+        'same_function({a}, {b}, x)（{about}）：期望 {expected}，得到 {got}。{why}',
+    # q1's solution with its comments in Chinese (keyed by the dedented English solution)
+    ('def same_function(cell_a, cell_b, x, atol=1e-6):\n'
+     '    if not np.allclose(cell_a(x).asnumpy(), cell_b(x).asnumpy(), atol=atol):\n'
+     '        return False                # other outputs\n'
+     '    grad_a = ms.grad(cell_a)(x)     # d sum(output) / d input: backward from ones\n'
+     '    grad_b = ms.grad(cell_b)(x)\n'
+     '    return bool(np.allclose(grad_a.asnumpy(), grad_b.asnumpy(), atol=atol))'):
+        ('def same_function(cell_a, cell_b, x, atol=1e-6):\n'
+         '    if not np.allclose(cell_a(x).asnumpy(), cell_b(x).asnumpy(), atol=atol):\n'
+         '        return False                # 输出不同\n'
+         '    grad_a = ms.grad(cell_a)(x)     # d sum(output) / d input：反向传播从全 1 开始\n'
+         '    grad_b = ms.grad(cell_b)(x)\n'
+         '    return bool(np.allclose(grad_a.asnumpy(), grad_b.asnumpy(), atol=atol))'),
+    # ---- q2: what the pipeline does to the step
+    'what the pipeline does to the step':
+        '数据处理流水线对训练步的影响',
+    "First the tie rule: the pipeline costs the step something only if the step on in-memory batches is faster than "
+    "the fed step by more than noise_pct percent (bench.faster_beyond). If it does not, answer 'tie'. If it does, "
+    "look at the pipeline alone: fewer batches per second than the step consumes on in-memory batches means "
+    "'bottleneck', otherwise 'costs'.":
+        '先用打平规则：只有当使用内存中批数据的训练步比由流水线供数的训练步快出 noise_pct 个百分点以上时'
+        '（bench.faster_beyond），流水线才算拖慢了训练步；否则回答 \'tie\'。如果确实拖慢了，再看流水线单独运行的速度：'
+        '每秒产出的批数少于训练步在内存批数据上每秒消耗的批数，就是 \'bottleneck\'，否则是 \'costs\'。',
+    'pipeline_verdict should be a function, got {type}.':
+        'pipeline_verdict 应当是一个函数，得到的却是 {type}。',
+    'pipeline_verdict(...) returned {got!r}; return one of {answers}.':
+        'pipeline_verdict(...) 返回了 {got!r}；请返回 {answers} 之一。',
+    'step {mem:g} steps/s on in-memory batches, {fed:g} fed by the pipeline, the pipeline alone {alone:g} '
+    'batches/s, noise floor {noise:g}%':
+        '训练步在内存批数据上为 {mem:g} 步/秒，由流水线供数时为 {fed:g} 步/秒，流水线单独运行为 {alone:g} 批/秒，'
+        '噪声水平 {noise:g}%',
+    ' The fed step is within the noise floor of the in-memory one: a tie, whatever the pipeline\'s own rate.':
+        '由流水线供数的训练步与使用内存批数据的训练步相差在噪声水平以内：打平，无论流水线自身的速度如何。',
+    ' The pipeline alone delivers more batches than the step consumes: it keeps up, so it is not the bottleneck, '
+    'yet feeding the step costs it part of its rate.':
+        '流水线单独运行时产出的批数多于训练步的消耗：它跟得上，所以不是瓶颈，但为训练步供数仍让训练步损失了一部分速度。',
+    ' The pipeline alone delivers fewer batches per second than the step consumes.':
+        '流水线单独运行时每秒产出的批数少于训练步每秒消耗的批数。',
+    # q2's solution with its comments in Chinese
+    ('def pipeline_verdict(in_memory, fed, alone, noise_pct):\n'
+     '    if not bench.faster_beyond(in_memory, fed, noise_pct):\n'
+     '        return "tie"            # within the noise floor: no measurable cost\n'
+     '    if alone < in_memory:\n'
+     '        return "bottleneck"     # it cannot deliver what the step consumes\n'
+     '    return "costs"              # it keeps up, but its threads share the cores with the step'):
+        ('def pipeline_verdict(in_memory, fed, alone, noise_pct):\n'
+         '    if not bench.faster_beyond(in_memory, fed, noise_pct):\n'
+         '        return "tie"            # 在噪声水平以内：没有可测量的代价\n'
+         '    if alone < in_memory:\n'
+         '        return "bottleneck"     # 它产出的批数跟不上训练步的消耗\n'
+         '    return "costs"              # 它跟得上，但它的线程与训练步共用 CPU 核'),
 }

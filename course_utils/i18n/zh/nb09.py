@@ -1,280 +1,108 @@
-"""Chinese messages (nb09): the capstone's checks, their titles and hints.
+"""Chinese messages (nb09): the exercises of lesson 09 (data parallel) and their worker (nb09_worker.py)."""
 
-Keys are the English templates of ``course_utils/exercises/nb09.py`` exactly; placeholders are kept. Command
-lines, file names, option names and log keys stay as they are (the learner types and reads them as code). The
-solutions are the reference script's own code (English, shared by both editions): only the two comment lines
-the check adds around it are translated.
-"""
+# The solution of 09.3 as solution() shows it (dedented, stripped); its Chinese entry is the same code with the
+# comment in Chinese (below).
+_Q3_SOLUTION = (
+    "def make_dp_step(net, loss_fn, optimizer, group_size):\n"
+    "    def forward(x, y):\n"
+    "        return loss_fn(net(x), y)\n"
+    "\n"
+    "    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)\n"
+    "    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)\n"
+    "\n"
+    "    def step(x, y):\n"
+    "        loss, grads = grad_fn(x, y)\n"
+    "        grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient\n"
+    "        return ops.depend(loss, optimizer(grads))\n"
+    "\n"
+    "    return step"
+)
 
 MESSAGES = {
     # titles
-    "runs, logs every epoch, checkpoints atomically": "能运行，为每个轮次记录日志，原子地保存检查点",
-    "resumes after an interruption": "中断后能断点续训",
-    "reaches 93% on a small run": "小规模运行达到 93%",
-    "exports a MindIR model that loads": "导出一个能加载的 MindIR 模型",
+    "which samples a rank reads": "rank 读取哪些样本",
+    "the gradient of the global batch": "全局批的梯度",
+    "a functional data-parallel step, on two workers": "在两个 Worker 进程上运行的函数式数据并行训练步",
     # hints
-    "Run it yourself in a terminal first, in the notebooks folder: python my_capstone.py --data-dir ../data/mnist "
-    "--out runs/try --epochs 2 --batch-size 32 --train-subset 256 --test-subset 256. After each epoch: save the "
-    "training step (it holds the network and the optimizer) with append_dict={'epoch': ..., 'step_in_epoch': ..., "
-    "**settings} to a temporary name, fsync, os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and "
-    "print one line.":
-        "先在终端里（notebooks 文件夹中）亲自运行一次：python my_capstone.py --data-dir ../data/mnist --out runs/try "
-        "--epochs 2 --batch-size 32 --train-subset 256 --test-subset 256。每个轮次结束后：用 append_dict={'epoch': "
-        "..., 'step_in_epoch': ..., **settings} 把训练步（它同时持有网络和优化器）保存到一个临时文件名下，fsync，再用 os.replace "
-        "覆盖 checkpoint.ckpt；然后向 log.jsonl 追加一行 JSON，并打印一行。",
-    "On --resume, build everything as usual, copy the checkpoint's values into the training step's parameters (all "
-    "of them: weights and optimizer state), read epoch and step_in_epoch, and start the epoch loop there; in the "
-    "interrupted epoch, skip the batches already trained. Append to the log, do not start a new one.":
-        "使用 --resume 时，照常构建所有对象，把检查点中的值复制到训练步的参数中（全部参数：权重和优化器状态），读出 "
-        "epoch 和 step_in_epoch，并让轮次循环从那里开始；在被中断的轮次中，跳过已经训练过的批。日志要追加写入，"
-        "不要新建。",
-    "If the loss falls but the test accuracy stays low, compare what the test images look like with what training "
-    "sees (augmentation parameters, normalisation), and evaluate in eval mode. If the loss hardly falls, check the "
-    "learning rate and that every batch reaches the step.":
-        "如果损失下降而测试准确率仍然很低，请比较测试图像与训练时看到的图像有何不同（数据增强参数、归一化），并确保"
-        "评估时网络处于评估模式。如果损失几乎不下降，请检查学习率，以及每个批是否都送进了训练步。",
-    "At the end of training, switch the network to eval mode and call mindspore.export with an input whose batch "
-    "dimension is None (mindspore.Tensor(shape=[None, 1, 28, 28], dtype=mindspore.float32)), file_format='MINDIR', "
-    "into --out as model.mindir.":
-        "训练结束时，把网络切换到评估模式，然后调用 mindspore.export：输入的批维度为 None"
-        "（mindspore.Tensor(shape=[None, 1, 28, 28], dtype=mindspore.float32)），file_format='MINDIR'，"
-        "保存到 --out 中的 model.mindir。",
-    # solutions: the comment lines around the reference's code
-    "# from {path}": "# 摘自 {path}",
-    "# in main():": "# main() 中：",
-    # the file
-    "set MY_SCRIPT to the path of your script, run that cell, then check again.":
-        "请把 MY_SCRIPT 设为你的脚本的路径，运行该单元格，然后再检查。",
-    "there is no file {path!r} yet: run the cell that copies the skeleton, fill in the TODOs, then check again.":
-        "文件 {path!r} 还不存在：请运行复制骨架的单元格，填写其中的 TODO，然后再检查。",
-    "{name} still has blanks ____ in TODO {todos}: fill them in, save the file, then check again.":
-        "{name} 的 TODO {todos} 中仍有占位符 ____：请填写它们，保存文件，然后再检查。",
-    "{name} does not parse: {error} on line {line}: {text!r}": "{name} 无法解析：第 {line} 行 {error}：{text!r}",
-    "{name} imports course_utils (line {line}): the capstone script must stand alone, with MindSpore and NumPy "
-    "only, so that it runs outside the course.":
-        "{name} 导入了 course_utils（第 {line} 行）：结课项目的脚本必须独立运行，只依赖 MindSpore 和 NumPy，"
-        "这样它才能在课程之外运行。",
-    "{name} never renames a file (os.replace): a checkpoint written in place is lost when the process dies in the "
-    "middle of writing it.":
-        "{name} 从不重命名文件（os.replace）：直接原地写入的检查点，会在进程于写入过程中终止时丢失。",
-    # running it
-    "`python {name} {args}` did not finish within {timeout:.0f} s; last output: {output}":
-        "`python {name} {args}` 未能在 {timeout:.0f} 秒内结束；最后的输出：{output}",
-    "(nothing)": "（无）",
-    "(no output)": "（没有输出）",
-    " (raised at {file}, line {line})": "（在 {file} 第 {line} 行抛出）",
-    "`{command}`{what} failed with exit code {code}: {error}{at}": "`{command}`{what} 失败，退出码 {code}：{error}{at}",
-    " (the resume)": "（断点续训）",
-    "line {n} of {log} is not JSON: {text!r}": "{log} 的第 {n} 行不是 JSON：{text!r}",
-    "no {name} in the output folder after the run.": "运行结束后，输出文件夹中没有 {name}。",
-    "{name} is not a checkpoint MindSpore can read: {error}": "{name} 不是 MindSpore 能读取的检查点：{error}",
-    "{name} has no {entries} entry: the checkpoint must say where training stood (the epoch in progress, 0-based, "
-    "and how many of its steps are done).":
-        "{name} 中没有 {entries} 条目：检查点必须说明训练进行到了哪里（正在进行的轮次，从 0 开始计数，以及该轮次中"
-        "已完成的步数）。",
-    " and no ": " 和 ",
-    "{name} has no optimizer state (no global_step, no moments): it holds the weights only, so a resumed run would "
-    "restart the optimizer from scratch.":
-        "{name} 中没有优化器状态（没有 global_step，也没有动量）：它只保存了权重，因此断点续训时优化器会从头开始。",
-    # q1
-    "`{command}` wrote no {log} (one JSON object per finished epoch) in --out.":
-        "`{command}` 没有在 --out 中写入 {log}（每完成一个轮次写一个 JSON 对象）。",
-    "the first line of {log} lacks {missing}; it has {keys}.": "{log} 的第一行缺少 {missing}；现有的键为 {keys}。",
-    "`{command}` (2 epochs) logged the epochs {epochs}, expected [1, 2].":
-        "`{command}`（2 个轮次）在日志中记录的轮次是 {epochs}，期望为 [1, 2]。",
-    "`{command}` printed {n} line(s) mentioning the epoch; expected one per epoch. Its output: {output}":
-        "`{command}` 打印了 {n} 行提到 epoch 的内容；期望每个轮次一行。它的输出：{output}",
-    "after 2 finished epochs the checkpoint says epoch={epoch}, step_in_epoch={step}; expected epoch=2, "
-    "step_in_epoch=0 (the next epoch to run, none of its steps done).":
-        "完成 2 个轮次后，检查点记录的是 epoch={epoch}、step_in_epoch={step}；期望为 epoch=2、step_in_epoch=0"
-        "（即下一个要运行的轮次，其中还没有完成任何一步）。",
-    "after 2 epochs of {steps} steps the optimizer's global_step in the checkpoint is {got}, expected {expected}.":
-        "训练 2 个轮次（每个轮次 {steps} 步）后，检查点中优化器的 global_step 为 {got}，期望为 {expected}。",
-    "the run left {stray} in --out: temporary files should be renamed or removed.":
-        "运行在 --out 中留下了 {stray}：临时文件应当被重命名或删除。",
-    # q2
-    "`{command}` should stop after {stop} steps (in epoch 2, with {steps} steps per epoch); it logged the epochs "
-    "{epochs} and its checkpoint counts {got} optimizer steps.":
-        "`{command}` 应当在 {stop} 步后停止（在第 2 个轮次中，每个轮次 {steps} 步）；它在日志中记录的轮次是 {epochs}，"
-        "检查点中的优化器步数为 {got}。",
-    "after --stop-after {stop} the checkpoint says epoch={epoch}, step_in_epoch={step}; expected "
-    "epoch={expected_epoch} (0-based), step_in_epoch={expected_step}.":
-        "使用 --stop-after {stop} 后，检查点记录的是 epoch={epoch}、step_in_epoch={step}；期望为 "
-        "epoch={expected_epoch}（从 0 开始计数）、step_in_epoch={expected_step}。",
-    "after --resume the log starts again at epoch 1 ({epochs}): the run began from scratch instead of continuing "
-    "where the checkpoint stood.":
-        "使用 --resume 后，日志又从第 1 个轮次开始（{epochs}）：这次运行从头开始了，而不是从检查点所在的位置继续。",
-    "after the stop and --resume the log has the epochs {epochs}, expected [1, 2] (the first epoch from before the "
-    "stop, the second from the resumed run).":
-        "停止并使用 --resume 后，日志中的轮次为 {epochs}，期望为 [1, 2]（第一个轮次来自停止之前，第二个来自断点续训的"
-        "运行）。",
-    "after resuming at step {stop} the optimizer's global_step is {total}: it counted only the steps of the resumed "
-    "run, so the optimizer state (global_step, moments) was not restored from the checkpoint.":
-        "从第 {stop} 步断点续训后，优化器的 global_step 为 {total}：它只计入了续训运行中的步数，说明优化器状态"
-        "（global_step、动量）没有从检查点恢复。",
-    "the run was stopped after {stop} of {steps} steps, so the resumed run should train {left} more; the "
-    "optimizer's global_step ends at {total} ({after} steps after the resume). Were the batches already trained in "
-    "the interrupted epoch trained again?":
-        "运行在全部 {steps} 步中的第 {stop} 步后停止，因此断点续训的运行应当再训练 {left} 步；但优化器的 global_step "
-        "最终为 {total}（续训后走了 {after} 步）。被中断的轮次中已经训练过的批，是否又训练了一遍？",
-    "the weights after the resumed run are exactly the ones in the checkpoint it resumed from: it stepped the "
-    "optimizer but training did not change the network.":
-        "断点续训运行结束后的权重与它所恢复的检查点中的权重完全相同：优化器的步数增加了，但训练没有改变网络。",
-    # q3
-    "`{command}` logged no test_accuracy in {log}.": "`{command}` 没有在 {log} 中记录 test_accuracy。",
-    "the log reports test_accuracy={accuracy}: log a fraction between 0 and 1, not percent.":
-        "日志中的 test_accuracy={accuracy}：请记录 0 到 1 之间的小数，而不是百分数。",
-    "`{command}` reached {accuracy:.2%} on the first {n:,} test images; the target is {target:.0%} (training loss "
-    "per epoch: {losses}).":
-        "`{command}` 在前 {n:,} 张测试图像上达到 {accuracy:.2%}；目标是 {target:.0%}（每个轮次的训练损失：{losses}）。",
-    # q4
-    "`{command}` finished but left no {model} in --out.": "`{command}` 运行结束，但没有在 --out 中留下 {model}。",
-    "{model} does not load with mindspore.load + nn.GraphCell: {error}":
-        "{model} 无法用 mindspore.load + nn.GraphCell 加载：{error}",
-    "{model} fails on a batch of {batch} image(s) of shape (1, 28, 28): {error}":
-        "{model} 在一批 {batch} 张形状为 (1, 28, 28) 的图像上运行失败：{error}",
-    "{model} returns shape {shape} for a batch of {batch}; expected ({batch}, 10).":
-        "{model} 对一批 {batch} 张图像返回的形状为 {shape}；期望为 ({batch}, 10)。",
-    "{model} gives an image different outputs alone and in a batch of 64 (largest difference {difference:.3g}): "
-    "it was exported in training mode, where BatchNorm uses the batch's statistics and dropout is active.":
-        "{model} 对同一张图像单独输入和放在 64 张的批中输入时给出不同的输出（最大绝对差 {difference:.3g}）：它是在训练"
-        "模式下导出的，此时 BatchNorm 使用当前批的统计量，Dropout 也处于生效状态。",
-    "the log's last test_accuracy is {logged:.2%}, but {model} scores {accuracy:.2%} on the same first {n} test "
-    "images (normalised as in the course): the exported network is not the trained one, or expects other inputs.":
-        "日志中最后的 test_accuracy 为 {logged:.2%}，但 {model} 在同样的前 {n} 张测试图像（按课程的方式归一化）上"
-        "得分为 {accuracy:.2%}：导出的网络不是训练好的那个，或者它期望的是另一种输入。",
-    # q0: each TODO on its own (course_utils/exercises/nb09_parts.py)
-    "each TODO on its own, as you fill it": "逐个检查已填写的 TODO",
-    "Each line names the function the TODO is in and what was tried on it; the message says what was expected and "
-    "what came back. Fix one, save the file, run this check again. The docstring at the top of your file and of "
-    "each function says what the function must do.":
-        "每一行给出该 TODO 所在的函数以及检查时对它做了什么；说明中写明了期望的结果和实际得到的结果。改好一处，保存"
-        "文件，再运行一次本检查。文件开头的文档字符串以及每个函数的文档字符串说明了该函数必须做什么。",
-    "options --resume and --stop-after": "--resume 和 --stop-after 选项",
-    "the augmentation": "数据增强",
-    "scaling, normalisation, channels first": "缩放、归一化、通道优先",
-    "the model": "模型",
-    "the atomic checkpoint": "原子地保存检查点",
-    "the restore": "恢复检查点",
-    "the MindIR export": "导出 MindIR",
-    "evaluation": "评估",
-    "loss, optimizer, training step": "损失函数、优化器、训练步",
-    "the inner training loop": "内层训练循环",
-    "{done} of {total} TODOs correct:": "{total} 个 TODO 中 {done} 个正确：",
-    "TODO {todo} ({what}, {function}): {outcome}": "TODO {todo}（{what}，位于 {function}）：{outcome}",
-    "TODO {todo} ({what}, {function}): {outcome} - {message}":
-        "TODO {todo}（{what}，位于 {function}）：{outcome}——{message}",
-    "correct": "正确",
-    "incorrect": "不正确",
-    "not attempted": "尚未作答",
-    "blanks ____ left": "仍有占位符 ____",
-    "checked once TODO 3, in the same function, is correct": "待同一函数中的 TODO 3 正确后再检查",
-    "Now the end-to-end checks: exercises 09.1 to 09.4 run the whole script.":
-        "接下来是端到端检查：练习 09.1 到 09.4 会运行整个脚本。",
-    "importing the script raised {error}: {message}": "导入脚本时抛出了 {error}：{message}",
-    "the script has no function main().": "脚本中没有 main() 函数。",
-    "cannot find TODO {todo}'s code in main() (the skeleton's layout around it was changed).":
-        "在 main() 中找不到 TODO {todo} 的代码（骨架中它周围的代码结构被改动了）。",
-    "parse_args() returns no `{name}`: the options are --resume and --stop-after (argparse turns - into _).":
-        "parse_args() 返回的结果中没有 `{name}`：选项名为 --resume 和 --stop-after（argparse 会把 - 变成 _）。",
-    "without the options, expected resume=False, stop_after=0; got resume={resume!r}, stop_after={stop!r}.":
-        "不带这两个选项时，期望 resume=False、stop_after=0；实际为 resume={resume!r}、stop_after={stop!r}。",
-    "--stop-after 7: expected stop_after=7 (an int), got {got!r}.":
-        "--stop-after 7：期望 stop_after=7（int 类型），实际为 {got!r}。",
-    "--resume: expected resume=True (a flag, no value), got {got!r}.":
-        "--resume：期望 resume=True（一个开关选项，不带值），实际为 {got!r}。",
-    "parse_args({argv}) exited: {error}": "parse_args({argv}) 退出了：{error}",
-    "build_dataset returned an empty dataset.": "build_dataset 返回了一个空数据集。",
-    "a test batch of 16: expected images (16, 1, 28, 28) Float32, got {got}.":
-        "一批 16 张测试图像：期望图像为 (16, 1, 28, 28) Float32，实际为 {got}。",
-    "a test batch of 16: expected labels (16,) Int32, got {got}.":
-        "一批 16 张测试图像：期望标签为 (16,) Int32，实际为 {got}。",
-    "the first test image should be scaled to [0, 1] and normalised with MNIST_MEAN and MNIST_STD: expected values "
-    "from {lo:.4f} to {hi:.4f} (mean {mean:.4f}), got from {glo:.4f} to {ghi:.4f} (mean {gmean:.4f}).":
-        "第一张测试图像应先缩放到 [0, 1]，再用 MNIST_MEAN 和 MNIST_STD 归一化：期望取值范围为 {lo:.4f} 到 {hi:.4f}"
-        "（均值 {mean:.4f}），实际为 {glo:.4f} 到 {ghi:.4f}（均值 {gmean:.4f}）。",
-    "an augmented training batch of {n}: expected images ({n}, 1, 28, 28) Float32, got {got}.":
-        "一批 {n} 张经过数据增强的训练图像：期望图像为 ({n}, 1, 28, 28) Float32，实际为 {got}。",
-    "{unchanged} of {n} augmented training images are exactly an original image: the augmentation does not change "
-    "them.":
-        "{n} 张经过数据增强的训练图像中有 {unchanged} 张与某张原图完全相同：数据增强没有改变它们。",
-    "on average the augmentation moves the digits by {dx:+.1f} pixels to the right and {dy:+.1f} down; expected "
-    "about 0 (shifts in both directions). MindSpore's translate takes ranges: (-0.1, 0.1, -0.1, 0.1).":
-        "数据增强平均把数字向右移动 {dx:+.1f} 个像素、向下移动 {dy:+.1f} 个像素；期望约为 0（向两个方向平移）。"
-        "MindSpore 的 translate 接收的是取值范围：(-0.1, 0.1, -0.1, 0.1)。",
-    "build_model() returned {type}, expected an nn.Cell.": "build_model() 返回了 {type}，期望为 nn.Cell。",
-    "the model has no BatchNorm layer (nn.BatchNorm2d or nn.BatchNorm1d).":
-        "模型中没有 BatchNorm 层（nn.BatchNorm2d 或 nn.BatchNorm1d）。",
-    "for a batch of 2 images (2, 1, 28, 28): expected logits (2, 10) Float32, got {got}.":
-        "对一批 2 张图像 (2, 1, 28, 28)：期望 logits 为 (2, 10) Float32，实际为 {got}。",
-    "save_checkpoint never renames a file (os.replace): a checkpoint written in place is lost when the process "
-    "dies in the middle of writing it.":
-        "save_checkpoint 从不重命名文件（os.replace）：直接写入目标位置的检查点，在进程写到一半时终止就会损坏丢失。",
-    "after save_checkpoint(state, <folder>/checkpoint.ckpt, ...) the folder holds {files}, expected "
-    "['checkpoint.ckpt'] alone.":
-        "调用 save_checkpoint(state, <folder>/checkpoint.ckpt, ...) 之后，文件夹中有 {files}，期望只有 "
-        "['checkpoint.ckpt']。",
-    "save_checkpoint(..., epoch={epoch}, step_in_epoch={step}, settings): expected {name}={value} in the file, got "
-    "{got}.":
-        "save_checkpoint(..., epoch={epoch}, step_in_epoch={step}, settings)：期望文件中 {name}={value}，实际为 "
-        "{got}。",
-    "no such entry": "没有该条目",
-    "the checkpoint lacks {n} of the state's {total} parameters, e.g. {names}: save the whole training step "
-    "(network and optimizer).":
-        "检查点缺少 state 的 {total} 个参数中的 {n} 个，例如 {names}：请保存整个训练步（网络和优化器）。",
-    "the checkpoint's {name} differs from the state's.": "检查点中的 {name} 与 state 中的不一致。",
-    "for a checkpoint with epoch=1, step_in_epoch=5: expected the return value (1, 5), two ints; got {got!r}.":
-        "对于 epoch=1、step_in_epoch=5 的检查点：期望返回值为 (1, 5)，即两个 int；实际为 {got!r}。",
-    "restore_checkpoint replaced parameters of the state by new objects: copy the values into the existing ones "
-    "(Parameter.copy_), so a compiled step keeps training them.":
-        "restore_checkpoint 用新对象替换了 state 的参数：请把值复制到已有的参数中（Parameter.copy_），"
-        "这样已编译的训练步才会继续训练它们。",
-    "after the restore {n} of {total} parameters do not hold the checkpoint's values, e.g. {name}: expected "
-    "{expected}, got {got}.":
-        "恢复之后，{total} 个参数中有 {n} 个的值与检查点不一致，例如 {name}：期望 {expected}，实际为 {got}。",
-    "export_mindir(net, <folder>/model.mindir) wrote {files}, not model.mindir.":
-        "export_mindir(net, <folder>/model.mindir) 写出的是 {files}，而不是 model.mindir。",
-    "model.mindir does not load with mindspore.load + nn.GraphCell: {error}":
-        "model.mindir 无法用 mindspore.load + nn.GraphCell 加载：{error}",
-    "the exported model fails on a batch of {n}: {error} (export with a batch dimension None).":
-        "导出的模型在一批 {n} 张图像上运行失败：{error}（导出时请把批维度设为 None）。",
-    "for a batch of {n} the exported model returns shape {got}, expected {expected}.":
-        "对一批 {n} 张图像，导出的模型返回的形状为 {got}，期望为 {expected}。",
-    "the exported model's outputs differ from the network's in eval mode (largest difference {difference:.3g}): "
-    "export in eval mode.":
-        "导出模型的输出与评估模式下网络的输出不同（最大绝对差 {difference:.3g}）：请在评估模式下导出。",
-    "evaluate called the network in training mode: set_train(False) first.":
-        "evaluate 在训练模式下调用了网络：请先调用 set_train(False)。",
-    "after evaluate the network is still in eval mode: set_train(True) before returning.":
-        "evaluate 结束后网络仍处于评估模式：返回之前请调用 set_train(True)。",
-    "evaluate returned {type}; the log needs a number: return a Python float.":
-        "evaluate 返回了 {type}；日志需要一个数：请返回 Python float。",
-    "{right} of {n} images right, in batches of 8 (the last one of 4): expected {expected}, got {got!r}.":
-        "{n} 张图像中 {right} 张分类正确，每批 8 张（最后一批 4 张）：期望 {expected}，实际为 {got!r}。",
-    "`optimizer` is {type}, expected a MindSpore optimizer (nn.Adam, nn.SGD, ...).":
-        "`optimizer` 是 {type}，期望为 MindSpore 优化器（nn.Adam、nn.SGD 等）。",
-    "with --lr {lr} the optimizer's learning rate is {got}.": "指定 --lr {lr} 时，优化器的学习率却是 {got}。",
-    "`state` is {type}, expected a Cell that holds the network and the optimizer.":
-        "`state` 是 {type}，期望为一个同时持有网络和优化器的 Cell。",
-    "`state` lacks {names}: it must hold the network and the optimizer (a checkpoint of it restores both).":
-        "`state` 中缺少 {names}：它必须同时持有网络和优化器（用它保存的检查点才能把两者一起恢复）。",
-    "train_step(images, labels) should return the loss, one finite number; got {got}.":
-        "train_step(images, labels) 应返回损失，即一个有限的数；实际为 {got}。",
-    "one call of train_step did not advance the optimizer's global_step by 1.":
-        "调用一次 train_step 后，优化器的 global_step 没有加 1。",
-    "one call of train_step left the network's weights unchanged.": "调用一次 train_step 后，网络的权重没有变化。",
-    "8 batches, skip=3: expected train_step on batches [3, 4, 5, 6, 7], got {got}.":
-        "共 8 个批，skip=3：期望在第 [3, 4, 5, 6, 7] 批上调用 train_step，实际为 {got}。",
-    "without --stop-after (0) the loop saved a checkpoint: {got}.": "不带 --stop-after（0）时，循环却保存了检查点：{got}。",
-    "without --stop-after (0) the loop returned {got!r} before the epoch ended.":
-        "不带 --stop-after（0）时，循环在轮次结束前就返回了 {got!r}。",
-    "5 steps trained from global_step=10: expected global_step=15 and 5 losses, got global_step={step} and {n} "
-    "losses.":
-        "从 global_step=10 开始训练 5 步：期望 global_step=15 和 5 个损失值，实际为 global_step={step} 和 {n} 个损失值。",
-    "from global_step=10 with --stop-after 13: expected train_step on batches [0, 1, 2], then stop; got {got}.":
-        "从 global_step=10 开始、--stop-after 13：期望在第 [0, 1, 2] 批上调用 train_step 后停止；实际为 {got}。",
-    "stopping after 3 steps of epoch 1: expected one save_checkpoint(state, ckpt_path, 1, 3, settings), got {got}.":
-        "在轮次 1 的第 3 步后停止：期望调用一次 save_checkpoint(state, ckpt_path, 1, 3, settings)，实际为 {got}。",
-    "no call": "没有调用",
-    "after --stop-after the loop should return 0; it returned {got!r}.": "--stop-after 生效后循环应返回 0；实际返回了 {got!r}。",
+    "Shards are interleaved: shard r starts at sample r and takes every num_shards-th sample. Every shard gets the "
+    "same number of samples, ceil(n_samples / num_shards); when the data runs out, MindSpore starts again at sample 0 "
+    "(use % n_samples).":
+        "各分片是交错的：分片 r 从第 r 个样本开始，每隔 num_shards 个样本取一个。每个分片得到的样本数相同，都是 "
+        "ceil(n_samples / num_shards)；数据取完时，MindSpore 会从第 0 个样本重新开始（用 % n_samples）。",
+    "Each rank's gradient is a mean over its own samples. The global batch's mean gradient weights each rank's "
+    "gradient by its share of the samples: n_r / sum(n). With equal shards that is the plain average, which is what "
+    "gradients_mean=True computes.":
+        "每个 rank 的梯度是它自身样本上的平均值。全局批的平均梯度按各 rank 所占的样本比例 n_r / sum(n) 对其梯度"
+        "加权。各分片大小相等时，这就是简单平均，也就是 gradients_mean=True 计算的结果。",
+    "value_and_grad gives each rank the gradient of its own shard. Something must turn those into the same gradient "
+    "on every rank before the optimizer runs: nn.DistributedGradReducer(parameters, mean=..., degree=...), called on "
+    "the gradients.":
+        "value_and_grad 给每个 rank 的是它自己分片上的梯度。在优化器运行之前，必须有一步把这些梯度变成每个 rank 上"
+        "都相同的梯度：nn.DistributedGradReducer(parameters, mean=..., degree=...)，作用在梯度上。",
+    _Q3_SOLUTION: _Q3_SOLUTION.replace("# all-reduce: every rank now holds the mean gradient",
+                                       "# AllReduce：此后每个 rank 持有的都是平均梯度"),
+    # 09.1 check
+    "shard_indices({n}, {k}, {r}) returned {got}; return a list of sample indices (ints).":
+        "shard_indices({n}, {k}, {r}) 返回了 {got}；应返回由样本索引（整数）组成的列表。",
+    "with {n} samples and {k} shards": "在 {n} 个样本、{k} 个分片的情况下",
+    "{case} the right samples come back in another order: expected {expected}, got {got}.":
+        "{case}，样本是对的，但顺序不同：期望 {expected}，实际得到 {got}。",
+    "{case} your shards have {sizes} samples, MindSpore's {expected_sizes}: expected {expected}, got {got}.":
+        "{case}，你的各分片分别有 {sizes} 个样本，而 MindSpore 的是 {expected_sizes} 个：期望 {expected}，"
+        "实际得到 {got}。",
+    "{case} your shards are contiguous blocks: expected {expected}, got {got}.":
+        "{case}，你的分片是连续的块：期望 {expected}，实际得到 {got}。",
+    "{case} expected the shards {expected}, got {got}.":
+        "{case}，期望的分片为 {expected}，实际得到 {got}。",
+    # 09.2 check
+    "global_gradient(...) returned {got}; return one array, the mean gradient of the global batch.":
+        "global_gradient(...) 返回了 {got}；应返回一个数组，即全局批的平均梯度。",
+    "for shards of sizes {sizes} expected one gradient of shape {expected}, got shape {got}.":
+        "分片大小为 {sizes} 时，期望得到一个形状为 {expected} 的梯度，实际形状为 {got}。",
+    "for shards of sizes {sizes} you returned the plain average of the ranks' gradients, {got}; the mean over all "
+    "samples is {expected}.":
+        "分片大小为 {sizes} 时，你返回的是各 rank 梯度的简单平均 {got}；而所有样本上的平均梯度是 {expected}。",
+    "for shards of sizes {sizes} you returned the sum of the ranks' gradients, {got}; the mean over all samples is "
+    "{expected}.":
+        "分片大小为 {sizes} 时，你返回的是各 rank 梯度之和 {got}；而所有样本上的平均梯度是 {expected}。",
+    "for shards of sizes {sizes} expected {expected}, got {got}.":
+        "分片大小为 {sizes} 时，期望 {expected}，实际得到 {got}。",
+    # 09.3 check
+    "make_dp_step is {got}, not a function.": "make_dp_step 是 {got}，不是函数。",
+    "the source of make_dp_step cannot be read: define it with def in a notebook cell or a file.":
+        "无法读取 make_dp_step 的源代码：请在 Notebook 单元格或文件中用 def 定义它。",
+    "running make_dp_step on {workers} msrun workers (this takes a few seconds)...":
+        "正在用 msrun 启动 {workers} 个 Worker 进程，运行 make_dp_step（需要几秒钟）……",
+    "on {workers} workers, make_dp_step did not run to the end ({kind}{rank}): {detail}":
+        "在 {workers} 个 Worker 进程上，make_dp_step 没有运行完（{kind}{rank}）：{detail}",
+    "after {steps} steps the weights are unchanged on every rank (expected them to move).":
+        "{steps} 步之后，每个 rank 上的权重都没有变化（期望权重会更新）。",
+    "after {steps} steps on different shards, rank 0 and rank 1 hold different weights (largest difference "
+    "{drift:.3g}); expected identical replicas.":
+        "在不同分片上训练 {steps} 步之后，rank 0 和 rank 1 的权重不同（最大绝对差 {drift:.3g}）；期望各副本完全相同。",
+    "both ranks agree, but after {steps} steps their weights differ from one process trained on the combined "
+    "batches by up to {gap:.3g}: first weights expected {expected}, got {got}.":
+        "两个 rank 一致，但 {steps} 步之后，它们的权重与单进程在合并后的批上训练的结果相差最多 {gap:.3g}：前几个权重"
+        "期望为 {expected}，实际得到 {got}。",
+    # nb09_worker.py (runs in the msrun workers; COURSE_LANG carries the language there)
+    "make_dp_step(...) returned {type}, not a function step(x, y)":
+        "make_dp_step(...) 返回了 {type}，而不是函数 step(x, y)",
+    "rank {rank} of {size}: {steps} steps done": "rank {rank}（共 {size} 个）：{steps} 步已完成",
+
+    # notebooks/scripts/train_dp.py: what each msrun worker logs (the lesson shows the logs)
+    "rank {rank} of {size}: connected in {seconds:.1f} s": "rank {rank}（共 {size} 个）：用 {seconds:.1f} 秒完成连接",
+    "rank {rank}: {n} batches of {batch} from shard {rank} of {size}":
+        "rank {rank}：来自分片 {rank}（共 {size} 个）的 {n} 个批，每批 {batch} 个样本",
+    "rank {rank}: {style} {steps} steps, loss {first:.4f} -> {last:.4f}":
+        "rank {rank}：{style} {steps} 步，损失 {first:.4f} -> {last:.4f}",
+    "rank {rank}: {style} {rate:.1f} steps/s, {samples:.0f} samples/s on this worker":
+        "rank {rank}：{style} 本 Worker 进程每秒 {rate:.1f} 步、{samples:.0f} 个样本",
+    "rank {rank} failed on purpose at step {step} (--fail-rank)": "rank {rank} 按要求在第 {step} 步故意失败（--fail-rank）",
+    "train_dp.py is one worker of a distributed job: start it with msrun (or course_utils.distributed.launch), which "
+    "sets MS_ROLE, MS_SCHED_HOST/PORT and RANK_ID.":
+        "train_dp.py 是分布式任务中的一个 Worker 进程：请用 msrun（或 course_utils.distributed.launch）启动它，"
+        "它们会设置 MS_ROLE、MS_SCHED_HOST/PORT 和 RANK_ID。",
+    # notebooks/scripts/dp_without_init.py
+    "training step built": "训练步已构建",
+    "first step done": "第一步已完成",
 }

@@ -1,7 +1,7 @@
 """与 PyTorch 的差距：第 05 课的 LeNet-5 训练步分别用 MindSpore 和 PyTorch eager 运行，在“同一个”进程中
 交替计时（这样机器繁忙时两者受到同样的拖累，它们的比值仍然有意义）。
 
-    python scripts/bench_torch.py --json runs/07_performance_lab/torch.json
+    python scripts/bench_torch.py --json runs/08_bottlenecks/torch.json
     python scripts/bench_torch.py --profile          # 另外：两个框架各自的性能分析工具给出的每个算子的耗时
     python scripts/bench_torch.py --recipe 4         # 改为：把第 05 课的完整训练方案从头到尾训练一遍
 

@@ -1,6 +1,6 @@
 """在经过数据增强的 MNIST 上训练一个带批归一化（BatchNorm）的小型 CNN：从数据一直到导出的 MindIR 模型。
 
-结课项目（第 09 课）的参考答案。它是一个独立的文件：只导入 MindSpore 和 NumPy，不依赖课程的任何代码，
+结课项目（第 10 课）的参考答案。它是一个独立的文件：只导入 MindSpore 和 NumPy，不依赖课程的任何代码，
 因此在任何能运行 MindSpore 2.10 的地方都能运行。在终端中：
 
     cd notebooks
@@ -8,7 +8,7 @@
     python scripts/capstone_reference.py ... --stop-after 100     # 训练 100 步后停止，如同被中断
     python scripts/capstone_reference.py ... --resume              # 从 <out>/checkpoint.ckpt 继续
 
-它写入 ``--out`` 的内容（第 09 课的检查所依赖的约定）：
+它写入 ``--out`` 的内容（第 10 课的检查所依赖的约定）：
 
 * ``checkpoint.ckpt`` - 训练步（权重、BatchNorm 统计量、优化器状态），加上当前位置 ``epoch``（进行中的轮次，
   从 0 开始）和 ``step_in_epoch``（该轮次中已训练的批数），以及决定这些批是哪些的设置（``batch_size``、
@@ -91,7 +91,7 @@ def parse_args(argv=None):
 
 
 def cpu_speed_fixes(device: str) -> None:
-    """第 07 课的 CPU 优化设置。MindSpore 只在加载时读取一次：请在导入它之前调用。"""
+    """第 08 课的 CPU 优化设置。MindSpore 只在加载时读取一次：请在导入它之前调用。"""
     if device != "CPU":
         return
     if platform.machine().lower() in ("x86_64", "amd64"):
@@ -145,7 +145,7 @@ def build_model():
                 nn.MaxPool2d(kernel_size=2, stride=2),                        # 32 x 7 x 7
             )
             # 不用 Dropout：MindSpore 2.10 的 CPU Dropout 在每个进程中抽取新的掩码，因此同一条命令的两次运行
-            # （以及断点续训的运行）会训练出不同的结果（为第 09 课实测，结果引用在该课中）
+            # （以及断点续训的运行）会训练出不同的结果（为第 10 课实测，结果引用在该课中）
             self.flatten = nn.Flatten()
             self.classifier = nn.Dense(32 * 7 * 7, num_classes)
 

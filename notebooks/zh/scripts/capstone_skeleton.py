@@ -1,6 +1,6 @@
 """我的结课项目：在经过数据增强的 MNIST 上训练一个带批归一化的小型 CNN，保存检查点，导出模型。
 
-这是第 09 课的骨架文件。第 09 课会把它复制成你自己的文件（my_capstone.py）：请编辑那份副本，而不是这个文件。
+这是第 10 课的骨架文件。第 10 课会把它复制成你自己的文件（my_capstone.py）：请编辑那份副本，而不是这个文件。
 填好每一处占位符 ``____``（TODO(1) 到 TODO(10)）；其余部分已经替你写好。这个文件必须能独立运行：只用 MindSpore
 和 NumPy，不用 ``course_utils``。在 notebooks 文件夹中从终端试运行：
 
@@ -79,7 +79,7 @@ def parse_args(argv=None):
 
 
 def cpu_speed_fixes(device: str) -> None:
-    """第 07 课的 CPU 优化设置。MindSpore 只在加载时读取一次：请在导入它之前调用。"""
+    """第 08 课的 CPU 优化设置。MindSpore 只在加载时读取一次：请在导入它之前调用。"""
     if device != "CPU":
         return
     if platform.machine().lower() in ("x86_64", "amd64"):

@@ -5,7 +5,7 @@
     msrun --worker_num=2 --local_worker_num=2 --master_addr=127.0.0.1 --master_port=8118 \
           --log_dir=runs/dp/logs --join=True scripts/train_dp.py --out runs/dp --steps 20
 
-或者在 Python 中用 ``course_utils.distributed.launch`` 启动（第 08 课）。msrun 会启动一个 Scheduler 进程和各个
+或者在 Python 中用 ``course_utils.distributed.launch`` 启动（第 09 课）。msrun 会启动一个 Scheduler 进程和各个
 Worker 进程；每个 Worker 进程都运行这个文件。``init()`` 完成组网，此后每个 Worker 进程都知道自己的 rank 和 Worker 进程的总数。
 
 每个 Worker 进程在每个全局批中属于自己的分片上训练同一个网络，最多采用三种写法，每种写法都从相同的初始权重

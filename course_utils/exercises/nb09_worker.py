@@ -1,9 +1,9 @@
-"""One worker of exercise 08.3's check: the learner's ``make_dp_step`` on this rank's shard.
+"""One worker of exercise 09.3's check: the learner's ``make_dp_step`` on this rank's shard.
 
-``nb08.q3.check()`` writes the learner's function to a file and starts two copies of this script
+``nb09.q3.check()`` writes the learner's function to a file and starts two copies of this script
 with msrun (``course_utils.distributed.launch``)::
 
-    python nb08_worker.py --module <dir>/learner_step.py --out <dir>
+    python nb09_worker.py --module <dir>/learner_step.py --out <dir>
 
 Each rank trains a small linear layer (``PROBLEM``: 4 -> 2, MSE, SGD) for a few steps on its own
 contiguous shard of every global batch and writes ``<out>/rank_<r>.npz`` (weights after every step,

@@ -1,6 +1,6 @@
-"""Exercise 09.0's checks: each function of the learner's capstone script on its own, as soon as its TODO is filled.
+"""Exercise 10.0's checks: each function of the learner's capstone script on its own, as soon as its TODO is filled.
 
-Exercises 09.1-09.4 run the whole script and so wait for all ten TODOs. ``check_parts(path)`` imports the script
+Exercises 10.1-10.4 run the whole script and so wait for all ten TODOs. ``check_parts(path)`` imports the script
 as a module instead and checks every TODO whose blanks ``____`` are gone, cheaply and without the others: the
 options it parses (1), the pipeline on 16-256 images (2, 3), a forward pass (4), a save and a restore in a
 temporary folder with a tiny training step of its own (5, 6), an export of a tiny network and ``mindspore.load``
@@ -8,12 +8,12 @@ temporary folder with a tiny training step of its own (5, 6), an export of a tin
 stand-ins (9: the training step on a tiny network; 10: the inner loop over eight fake batches).
 
 A TODO is "not attempted" while its code still holds a blank (TODO 2 also until TODO 3, in the same
-function, is correct), "incorrect" with expected and got, or "correct". ``nb09.q0`` shows the list.
-The helpers that read the file without running it (``blanks_left``, ``renames_a_file``) live here; nb09 uses them.
+function, is correct), "incorrect" with expected and got, or "correct". ``nb10.q0`` shows the list.
+The helpers that read the file without running it (``blanks_left``, ``renames_a_file``) live here; nb10 uses them.
 
 Why one module of ~580 lines: the ten checks share one way in (import the file, find a TODO's code, cut a piece
 out of ``main()``) and one set of stand-ins (a tiny network and training step, fake batches, a probe network),
-and exist for one exercise; apart from nb09, which runs the script whole, nothing else uses them.
+and exist for one exercise; apart from nb10, which runs the script whole, nothing else uses them.
 """
 
 from __future__ import annotations

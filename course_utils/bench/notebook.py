@@ -1,0 +1,75 @@
+"""What the two performance-lab lessons (07 and 08) share in their set-up cell: printing the code of an experiment
+before it runs, running an experiment and keeping its result, launching a script in a fresh process without the
+CPU settings, and the bar chart of medians with their min-max.
+
+Plumbing, not measurement: the measuring code is each experiment's ``measure_<name>`` (the lessons print it with
+:func:`show`) and the scripts in ``notebooks/scripts/``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Mapping, Optional, Sequence
+
+from course_utils.i18n import tr
+
+from .experiments import run_experiment
+from .isolation import env_without_cpu_fixes
+from .report import Result, save_json
+from .steps import set_mode
+
+__all__ = ["Lab", "rate_bars", "show"]
+
+
+def show(code) -> None:
+    """Print the measuring code itself: a function's (or class's) source, or a script file's text."""
+    print(Path(code).read_text(encoding="utf-8") if isinstance(code, (str, Path)) else inspect.getsource(code))
+
+
+class Lab:
+    """One lesson's lab run: where its files go (``run_dir``), the kernel's mode, and the results so far."""
+
+    def __init__(self, run_dir, mode: str):
+        self.run_dir = Path(run_dir)
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.mode = mode
+        self.results: Dict[str, Result] = {}   # experiment name -> its Result
+
+    def run(self, name: str, params, in_kernel: bool = True, max_rows: Optional[int] = None,
+            key: Optional[str] = None) -> Result:
+        """Measure (in this kernel, or in the processes the experiment launches), summarise, print the table and
+        its conclusion. Every row goes to ``run_dir/<name>.json``; the screen shows ``max_rows`` of them (the largest
+        ``key`` first). The kernel's mode comes back afterwards (experiments switch modes)."""
+        res = run_experiment(name, params, isolate=not in_kernel)
+        set_mode(self.mode)
+        self.results[name] = res
+        saved = self.run_dir / f"{name}.json"
+        save_json([res], saved)
+        print(res.report(max_rows, key, saved))
+        return res
+
+    def launch(self, script, args: Sequence, env: Mapping[str, str], timeout: float = 1800) -> str:
+        """Run ``script`` in a fresh process whose environment is this one's without the CPU settings, plus ``env``;
+        return what it printed. A failure raises with the last lines of its error output."""
+        proc = subprocess.run([sys.executable, str(script), *map(str, args)], env=env_without_cpu_fixes(env),
+                              capture_output=True, text=True, timeout=timeout)
+        if proc.returncode != 0:
+            raise RuntimeError(tr("{script} failed (environment {env}):", script=script, env=dict(env)) + "\n"
+                               + "\n".join(proc.stderr.strip().splitlines()[-10:]))
+        return proc.stdout
+
+
+def rate_bars(ax, rows: Sequence[Mapping], key: str = "steps_per_s", lo: str = "min_steps_per_s",
+              hi: str = "max_steps_per_s", label: str = "label") -> None:
+    """Horizontal bars of the median (``key``) with the min-max over the repeats (``lo``, ``hi``) as error bars."""
+    import numpy as np
+
+    med = np.array([r[key] for r in rows])
+    err = np.array([[r[key] - r[lo] for r in rows], [r[hi] - r[key] for r in rows]])
+    ax.barh(range(len(rows)), med, xerr=err, color="tab:blue", alpha=0.8, capsize=3)
+    ax.set_yticks(range(len(rows)), [r[label] for r in rows])
+    ax.invert_yaxis()
+    ax.grid(axis="x", alpha=0.3)
