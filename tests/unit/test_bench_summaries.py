@@ -104,6 +104,10 @@ def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 96), bench.PipelineParams(noise_pct=5))
     assert "a tie within the noise floor of 5%" in res.conclusion and "not the bottleneck" in res.conclusion
     assert not res.metrics["pipeline_costs_step"]
+    # faster fed than on in-memory batches, beyond the noise floor: the machine changed, not a tie
+    res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 150), bench.PipelineParams(noise_pct=5))
+    assert "faster fed by the pipeline, beyond the noise floor of 5%" in res.conclusion and "tie" not in res.conclusion
+    assert not res.metrics["pipeline_costs_step"]
     # slower alone than the step consumes, and the fed step slower: the bottleneck
     res = pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45), bench.PipelineParams())
     assert "the pipeline IS the bottleneck" in res.conclusion and res.metrics["pipeline_is_bottleneck"]

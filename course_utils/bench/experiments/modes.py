@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import Mapping, Tuple
 
+from course_utils import runtime
 from course_utils.i18n import N_, tr
 
 from ..harness import compare, cycle, leaders
@@ -204,12 +205,19 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
                   "of {small_epoch:.1f} s",
                   spec=Spec.parse(p.spec).label, best=best["batch_size"], noise=noise, rate=best["samples_per_s"],
                   gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"], small_epoch=small["epoch_s"])
+    elif best is small:
+        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} "
+                  "samples/s): no size above the smallest measured, batch {best}, is measurably better here "
+                  "({best_epoch:.1f} s per MNIST epoch)",
+                  spec=Spec.parse(p.spec).label, sizes=runtime.listing(r["batch_size"] for r in tied), noise=noise,
+                  lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"],
+                  best_epoch=best["epoch_s"])
     else:
         text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} "
                   "samples/s): no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x "
                   "the throughput of batch {small}, i.e. {best_epoch:.1f} s per MNIST epoch instead of "
                   "{small_epoch:.1f} s",
-                  spec=Spec.parse(p.spec).label, sizes=", ".join(str(r["batch_size"]) for r in tied), noise=noise,
+                  spec=Spec.parse(p.spec).label, sizes=runtime.listing(r["batch_size"] for r in tied), noise=noise,
                   lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"],
                   gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"], small_epoch=small["epoch_s"])
     text += tr("; more samples per second is not fewer epochs to a given accuracy.")

@@ -70,7 +70,11 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     workers = pipe["config"].split(", ")[1].split()[0]   # "pipeline alone, 2 worker(s)"
     text = tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
               "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
-    if not costs:
+    if faster_beyond(fed, mem, noise):
+        text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.0f}%. Feeding a step cannot make it "
+                   "faster, so the machine changed under the measurement; the pipeline costs this step nothing "
+                   "measurable here: not the bottleneck. ", noise=noise)
+    elif not costs:
         text += tr("a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing "
                    "measurable: not the bottleneck. ", noise=noise)
     elif pipe["batches_per_s"] < mem:

@@ -172,6 +172,10 @@ MESSAGES = {
     'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
         '使用 {spec}时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒（是批大小 '
         '{small} 的 {gain:.1f} 倍），即每个 MNIST 轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} s',
+    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): no size '
+    'above the smallest measured, batch {best}, is measurably better here ({best_epoch:.1f} s per MNIST epoch)':
+        '使用 {spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}-{hi:.0f} '
+        '样本/秒）：在这里，比所测最小的批大小 {best} 更大的批大小都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} s）',
     'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): '
     'no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x the throughput of batch {small}, i.e. '
     '{best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
@@ -230,6 +234,11 @@ MESSAGES = {
         '并按 fit 为训练计时的方式测得。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
+    'faster fed by the pipeline, beyond the noise floor of {noise:.0f}%. Feeding a step cannot make it faster, so the '
+    'machine changed under the measurement; the pipeline costs this step nothing measurable here: not the '
+    'bottleneck. ':
+        '由流水线供数时反而更快，超出了 {noise:.0f}% 的噪声水平。供数不可能让训练步变快，所以是测量期间机器的状态变了；'
+        '在这里，流水线没有让这个训练步付出可测量的代价：它不是瓶颈。',
     'a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing measurable: not the '
     'bottleneck. ':
         '两者之差在 {noise:.0f}% 的噪声水平以内，算作打平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
