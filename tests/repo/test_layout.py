@@ -186,18 +186,18 @@ def test_a_parallel_run_starts_the_longest_lessons_first():
         def get_closest_marker(self, name):
             return name if name in self.marks else None
 
+    first, second = (lessons.get(n).name for n in LONGEST_LESSONS[:2])   # the two longest stored runs
+    assert LONGEST_LESSONS[-1] == "00", LONGEST_LESSONS                    # 00 is the shortest lesson
+    runs = [f"tests/lessons/test_solutions.py::test_real[{second}]",
+            f"tests/browser/test_notebooks.py::test_runs[{first}]"]
     items = [Item("tests/unit/test_fmt.py::test_x"),
-             Item("tests/lessons/test_solutions.py::test_real[05_mnist_lenet]", "slow"),
+             Item(runs[0], "slow"),
              Item("tests/repo/test_hub.py::test_culler", "slow"),
              Item("tests/lessons/test_exercises_nb07.py::test_q1[05_wrong]"),   # fast: a lesson id alone is not a run
-             Item("tests/browser/test_notebooks.py::test_runs[07_performance_lab]", "browser"),
+             Item(runs[1], "browser"),
              Item("tests/browser/test_notebooks.py::test_runs[00_environment_setup]", "browser")]
     ordered = [i.nodeid for i in sorted(items, key=cost_rank)]
-    # 05 and 07 are the two longest lessons (which of them is first depends on their stored runs), 00 the shortest
-    assert set(LONGEST_LESSONS[:2]) == {"07", "05"} and LONGEST_LESSONS[-1] == "00", LONGEST_LESSONS
-    runs = {"07": "tests/browser/test_notebooks.py::test_runs[07_performance_lab]",
-            "05": "tests/lessons/test_solutions.py::test_real[05_mnist_lenet]"}
-    assert ordered == [runs[LONGEST_LESSONS[0]], runs[LONGEST_LESSONS[1]],
+    assert ordered == [runs[1], runs[0],
                        "tests/browser/test_notebooks.py::test_runs[00_environment_setup]",
                        "tests/repo/test_hub.py::test_culler",
                        "tests/unit/test_fmt.py::test_x",
