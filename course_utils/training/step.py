@@ -101,8 +101,9 @@ class TrainStep:
     * ``calls`` - micro-batches seen; ``updates`` - optimizer updates applied;
       ``pending`` - micro-batches accumulated since the last update (0 when ``accumulate == 1``).
     * ``compiles`` - how often the step's Python body was traced under ``jit``: one per graph and
-      per new input shape (a short last batch costs one more). A Python side effect in a jitted
-      function runs at trace time only, which is what makes this counter exact. ``None`` without jit.
+      per new input shape (a short last batch costs one more). A dict item updated in a jitted
+      function changes at trace time only (an attribute assignment would run on every call, through
+      JIT Fallback: lesson 03, section 5), which is what makes this counter exact. ``None`` without jit.
     * ``rebuilds`` - how often the step recompiled because a parameter's storage was replaced.
 
     The reload trap: if ``load_param_into_net`` / ``set_data`` replaced a parameter's storage since
