@@ -15,7 +15,7 @@ q0 is the exception: it does not run the script, it imports it in this process a
 as soon as its TODO is filled (``nb10_parts``), so the learner hears about TODO 3 before filling TODO 10.
 
 The contract the script must keep is in the docstring of ``notebooks/scripts/capstone_reference.py``, which
-passes every check (``tests/lessons/test_exercises_nb09.py``). A script that still contains the blank ``____`` is "not
+passes every check (``tests/lessons/test_exercises_nb10.py``). A script that still contains the blank ``____`` is "not
 attempted" (the message lists the TODOs with blanks left), found without running it. Runs are cached per script
 content and arguments, so q4 reuses q1's run while the file is unchanged.
 

@@ -1,5 +1,5 @@
 """Notebook 09's exercises speak Chinese when the lesson does: every typical wrong answer that
-tests/lessons/test_exercises_nb08.py checks in English gets its message in Chinese, and so do correct, not attempted,
+tests/lessons/test_exercises_nb09.py checks in English gets its message in Chinese, and so do correct, not attempted,
 the hints, 09.3's solution and the messages of the msrun workers that check 09.3 (COURSE_LANG)."""
 
 import pytest
@@ -7,7 +7,7 @@ import pytest
 from course_utils.exercises import Outcome, ____, nb09
 
 # The English tests' wrong answers (pytest puts tests/ on sys.path): each gets its Chinese message here.
-from test_exercises_nb08 import REJECTED, _blocks, _no_reducer
+from test_exercises_nb09 import REJECTED, _blocks, _no_reducer
 
 # A Chinese fragment of the message for each of REJECTED, in its order.
 FRAGMENTS = [

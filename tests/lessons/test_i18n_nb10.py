@@ -1,4 +1,4 @@
-"""Notebook 10's checks in Chinese: every typical wrong answer of ``test_exercises_nb09.py`` gets its message in
+"""Notebook 10's checks in Chinese: every typical wrong answer of ``test_exercises_nb10.py`` gets its message in
 Chinese, and so do "not attempted", "correct", the hints and the solutions.
 
 Most tests do not run a training script: they hand the check a made-up run (``fake_run``: a return code, what it
