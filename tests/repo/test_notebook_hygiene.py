@@ -329,7 +329,9 @@ def test_run_time_parsing():
 # -- epochs see different orders ---------------------------------------------------------------
 # Each new iterator on a dataset whose shuffle is seeded by ds.config.set_seed replays the same order
 # (tests/mindspore/test_epoch_order.py proves it on MindSpore 2.10). So a training loop must not create an
-# iterator per epoch: one iterator with num_epochs=..., looped over once per epoch.
+# iterator per epoch: one iterator with num_epochs=..., looped over once per epoch. The exception is a new
+# dataset per epoch built from the epoch number (`train_data(epoch).create_tuple_iterator(...)`, seeded by it,
+# as `fit` does): each epoch has an order of its own.
 
 ITERATOR_CALLS = {"create_tuple_iterator", "create_dict_iterator"}
 
@@ -339,14 +341,24 @@ def _is_epoch_loop(node):
     return isinstance(node, ast.For) and ("epoch" in target or "epoch" in ast.unparse(node.iter).lower())
 
 
+def _dataset_of_the_epoch(call, loop_names):
+    """`make(epoch).create_tuple_iterator(...)`: the iterator is on a dataset built from the loop's epoch."""
+    made = call.func.value
+    return isinstance(made, ast.Call) and any(isinstance(n, ast.Name) and n.id in loop_names
+                                              for arg in made.args + [k.value for k in made.keywords]
+                                              for n in ast.walk(arg))
+
+
 def epoch_loops_that_replay(text):
-    """Line numbers of `for epoch ...` loops that create a dataset iterator inside their body."""
+    """Line numbers of `for epoch ...` loops that create a dataset iterator inside their body (not on a dataset
+    built from the epoch variable itself)."""
     found = []
     for node in ast.walk(parse_cell(text)):
         if isinstance(node, ast.For) and _is_epoch_loop(node):
+            loop_names = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
             for inner in ast.walk(ast.Module(body=node.body, type_ignores=[])):
                 if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
-                        and inner.func.attr in ITERATOR_CALLS):
+                        and inner.func.attr in ITERATOR_CALLS and not _dataset_of_the_epoch(inner, loop_names)):
                     found.append(node.lineno)
                     break
     return found
@@ -367,6 +379,11 @@ def test_the_epoch_loop_checker_can_fail():
     one = ("it = ds_.create_tuple_iterator(num_epochs=EPOCHS)\nfor epoch in range(EPOCHS):\n    for d, l in it:\n"
            "        step(d, l)\n")
     assert epoch_loops_that_replay(replay) == [1] and epoch_loops_that_replay(one) == []
+    per_epoch = ("for epoch in range(EPOCHS):\n    for d, l in train_data(epoch).create_tuple_iterator(num_epochs=1):\n"
+                 "        step(d, l)\n")
+    again = ("for epoch in range(EPOCHS):\n    for d, l in train_data(0).create_tuple_iterator(num_epochs=1):\n"
+             "        step(d, l)\n")
+    assert epoch_loops_that_replay(per_epoch) == [] and epoch_loops_that_replay(again) == [1]
 
 
 # -- links -------------------------------------------------------------------------------------
