@@ -112,13 +112,13 @@ def test_the_conclusion_follows_the_language_at_the_time_it_is_computed():
     chinese = modes.summarise_modes(rows, p).conclusion
     assert english.startswith("Fastest here, beyond the noise floor") and not CJK.search(english)
     assert chinese.startswith("超出 2% 的噪声水平、明显最快的是 GRAPH_MODE, TrainOneStepCell，80.0 步/秒，是最慢者")
-    assert "静态图模式下 TrainOneStepCell 的速度是动态图模式下 TrainOneStepCell 的 4.00 倍：更快。" in chinese
+    assert "静态图模式下 TrainOneStepCell 的速度是动态图模式下的 4.00 倍，判定：更快。" in chinese
 
 
 def test_modes_styles_and_batch_sizes_in_chinese(zh):
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
     slow = modes.summarise_modes([rate("pynative/cell", 50), rate("graph/cell", 30)], p).conclusion
-    assert "的 0.60 倍：更慢。" in slow
+    assert "的 0.60 倍，判定：更慢。" in slow
     same = modes.summarise_modes([rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1)], p)
     assert "在 10% 的噪声水平之内，算作打平" in same.conclusion
     rows = [rate("graph/functional", 100, input="in-memory batches"),
@@ -126,16 +126,16 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
             rate("graph/functional +pipeline", 80, input="data pipeline"),
             rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
     styles = modes.summarise_styles(shuffled(rows), bench.StylesParams()).conclusion
-    assert "“快 15%”的说法在这里未能复现" in styles and "Model.train 达到 40 步/秒" in styles
-    assert "TrainOneStepCell 的速度是函数式循环的 1.01 倍（无法判定：两者各次重复的范围有重叠）" in styles
+    assert "“快 15%”的说法在这里未能复现" in styles and "Model.train 为 40 步/秒" in styles
+    assert "TrainOneStepCell 是函数式训练步的 1.01 倍（无法判定：两者各次重复的范围有重叠）" in styles
     rows[1] = rate("graph/cell", 130, input="in-memory batches")
     assert "在这里成立" in modes.summarise_styles(rows, bench.StylesParams()).conclusion
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
-    assert "批大小 64 的吞吐量最高，超出 2% 的噪声水平：5120 样本/秒（是批大小 32 的 1.6 倍）" in text
+    assert "批大小 64 的吞吐量最高，超出 2% 的噪声水平：5120 样本/秒，是批大小 32 的 1.6 倍（" in text
     tied = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
     assert "批大小 32、64 的吞吐量相差不超过 70% 的噪声水平，算作打平（" in tied
-    assert "比所测最小的批大小 32 更大的批大小都没有可测出的优势" in tied
+    assert "比所测最小的批大小 32 更大的批大小，在这里都没有可测出的优势" in tied
     for t in (slow, styles, text):
         assert not english_words(t), t
 
@@ -169,7 +169,7 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert "；amp O3：速度是 O0 的 0.40 倍（更慢），准确率 90.0%" in cpu   # one verdict per level, in order
     assert "低了 5.0 个百分点" in cpu and cpu.endswith("这里最快的就是 O0 本身。")
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), bench.ShapesParams(n_shapes=2)).conclusion
-    assert res.startswith("2 种批形状导致 2 次编译（8 次调用共 4.1 s，其中编译占 4.0 s）")
+    assert res.startswith("2 种批形状（64、57）导致 2 次编译（8 次调用共 4.1 秒，其中编译占 4.0 秒；")
     assert "没有触发重新编译" in shapes.summarise_dynamic_shapes(shape_rows(False),
                                                            bench.ShapesParams(n_shapes=2)).conclusion
     rows = [rate("sink off", 100, key="batches_per_s"), rate("sink on, sink_size 10", 300, key="batches_per_s")]

@@ -30,7 +30,7 @@ def test_modes_says_tie_within_the_noise_floor():
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/jit:O1"), noise_pct=10)
     rows = [rate("pynative/cell", 20), rate("graph/cell", 76), rate("pynative/jit:O1", 80)]
     res = modes.summarise_modes(shuffled(rows), p)
-    assert res.conclusion.startswith("A tie: 2 configurations ran within the noise floor of 10% of the fastest")
+    assert res.conclusion.startswith("A tie within the noise floor of 10%: 2 configurations, the fastest among them")
     assert res.metrics["best_config"] == "graph/cell"        # of a tie, the first in the order asked for
     p.noise_pct = 4
     res = modes.summarise_modes(rows, p)
@@ -144,7 +144,7 @@ def test_amp_slower_on_cpu_and_faster_elsewhere():
 def test_dynamic_shapes_recompiles_or_not():
     p = bench.ShapesParams(n_shapes=2)
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), p)
-    assert res.conclusion.startswith("2 batch shapes cost 2 compilations (4.0 s of 4.1 s in 8 calls)")
+    assert res.conclusion.startswith("2 batch shapes (64, 57) cost 2 compilations (4.0 s of 4.1 s in 8 calls;")
     assert "did not recompile" not in res.conclusion
     res = shapes.summarise_dynamic_shapes(shape_rows(False), p)
     assert "Changing shapes did not recompile here" in res.conclusion

@@ -134,16 +134,15 @@ MESSAGES = {
     'Fastest here, beyond the noise floor of {noise:.0f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x the slowest '
     '({slow}).':
         '超出 {noise:.0f}% 的噪声水平、明显最快的是 {best}，{rate:.1f} 步/秒，是最慢者（{slow}）的 {ratio:.1f} 倍。',
-    'A tie: {n} configurations ran within the noise floor of {noise:.0f}% of the fastest ({names}; {lo:.1f}-{hi:.1f} '
-    'steps/s), so this run does not say which of them is fastest; the lab goes on with the one that comes first in the '
-    'list of configurations asked for (not the fastest of them): {best}. '
-    'The slowest was {slow} at {slow_rate:.1f} steps/s.':
-        '打平：有 {n} 种配置与最快者相差不超过 {noise:.0f}% 的噪声水平（{names}；{lo:.1f}-{hi:.1f} 步/秒），'
-        '因此本次运行无法断定其中哪一种最快；本课接下来取所测配置列表中排在最前面的那一种（不一定是其中最快的）：{best}。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
+    'A tie within the noise floor of {noise:.0f}%: {n} configurations, the fastest among them, ran at '
+    '{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest was {slow} at '
+    '{slow_rate:.1f} steps/s.':
+        '有 {n} 种配置（含最快者）彼此相差不超过 {noise:.0f}% 的噪声水平，算作打平：{names}，'
+        '{lo:.1f}～{hi:.1f} 步/秒。本次运行无法断定其中哪一种最快。最慢的是 {slow}，{slow_rate:.1f} 步/秒。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
-        '首次调用开销最大的是 {first}，{first_s:.1f} s，相当于 {first_steps:.0f} 个稳态训练步。',
+        '首次调用开销最大的是 {first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
     " GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.":
-        '静态图模式下 TrainOneStepCell 的速度是动态图模式下 TrainOneStepCell 的 {r:.2f} 倍：{verdict}。',
+        '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {r:.2f} 倍，判定：{verdict}。',
     'a tie within the noise floor of {noise:.0f}%':
         '在 {noise:.0f}% 的噪声水平之内，算作打平',
     "undecided: the repeats' ranges overlap":
@@ -156,10 +155,10 @@ MESSAGES = {
     'fast: {judged}), so the article\'s "15% faster" {verdict} here. Fed by the same pipeline, TrainOneStepCell ran '
     '{r_fed:.2f}x as fast as the functional loop ({judged_fed}) and Model.train reached {model:.0f} steps/s '
     '({vs_loop:.2f}x the functional loop: {judged_model}).':
-        'TrainOneStepCell 的速度为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f}（{gain:+.0f}%，前者是后者的 '
-        '{r:.2f} 倍，{judged}），因此原文“快 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
-        '的速度是函数式循环的 {r_fed:.2f} 倍（{judged_fed}），Model.train 达到 {model:.0f} 步/秒（是函数式循环的 '
-        '{vs_loop:.2f} 倍，{judged_model}）。',
+        'TrainOneStepCell 为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f} 步/秒，前者是后者的 {r:.2f} 倍'
+        '（{gain:+.0f}%；{judged}），因此原文“快 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
+        '是函数式训练步的 {r_fed:.2f} 倍（{judged_fed}）；Model.train 为 {model:.0f} 步/秒，是函数式训练步的 '
+        '{vs_loop:.2f} 倍（{judged_model}）。',
     'holds':
         '成立',
     'does not reproduce':
@@ -170,20 +169,20 @@ MESSAGES = {
         '无法与打平区分',
     'With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: {rate:.0f} '
     'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用 {spec}时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒（是批大小 '
-        '{small} 的 {gain:.1f} 倍），即每个 MNIST 轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} s',
+        '使用 {spec}时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒，是批大小 '
+        '{small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
     'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): no size '
     'above the smallest measured, batch {best}, is measurably better here ({best_epoch:.1f} s per MNIST epoch)':
-        '使用 {spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}-{hi:.0f} '
-        '样本/秒）：在这里，比所测最小的批大小 {best} 更大的批大小都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} s）',
+        '使用 {spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
+        '样本/秒）：比所测最小的批大小 {best} 更大的批大小，在这里都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} 秒）',
     'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): '
     'no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x the throughput of batch {small}, i.e. '
     '{best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用 {spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}-{hi:.0f} '
-        '样本/秒）：在这里，比 {best} 更大的批大小都没有可测出的优势；批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍，即每个 MNIST '
-        '轮次 {best_epoch:.1f} s，而不是 {small_epoch:.1f} s',
+        '使用 {spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
+        '样本/秒），比 {best} 更大的批大小在这里都没有可测出的优势。批大小 {best} 的吞吐量是批大小 {small} 的 '
+        '{gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
     '; more samples per second is not fewer epochs to a given accuracy.':
-        '；不过，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
+        '。此外，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
         'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
     "MindSpore's naive default ({naive}, no fixes) ran at {naive_rate:.1f} steps/s; the fastest configuration with "
@@ -268,19 +267,19 @@ MESSAGES = {
         '；这里最快的就是 O0 本身。',
     '; no level ran measurably faster than O0 here.':
         '；这里没有哪个级别明显快于 O0。',
-    '{shapes} batch shapes cost {compiles} compilations ({compile_s:.1f} s of {total_s:.1f} s in {calls} calls); a '
-    'dynamic batch dimension compiled {dyn_compiles} time(s) ({dyn_total_s:.1f} s in total) and a single shape '
-    '{one_compiles} ({one_total_s:.1f} s).':
-        '{shapes} 种批形状导致 {compiles} 次编译（{calls} 次调用共 {total_s:.1f} s，其中编译占 {compile_s:.1f} '
-        's）；声明动态批维度时编译了 {dyn_compiles} 次（共 {dyn_total_s:.1f} s），单一形状编译了 {one_compiles} 次'
-        '（{one_total_s:.1f} s）。',
+    '{shapes} batch shapes ({sizes}) cost {compiles} compilations ({compile_s:.1f} s of {total_s:.1f} s in {calls} '
+    'calls; later calls of a size already seen reuse its graph); a dynamic batch dimension compiled {dyn_compiles} '
+    'time(s) and a single shape {one_compiles} ({dyn_total_s:.1f} s and {one_total_s:.1f} s for all {calls} calls).':
+        '{shapes} 种批形状（{sizes}）导致 {compiles} 次编译（{calls} 次调用共 {total_s:.1f} 秒，其中编译占 '
+        '{compile_s:.1f} 秒；之后遇到已见过的批大小时复用它的图）。声明动态批维度时编译了 {dyn_compiles} 次，单一形状编译了 '
+        '{one_compiles} 次（{calls} 次调用分别共耗时 {dyn_total_s:.1f} 秒和 {one_total_s:.1f} 秒）。',
     ' The steady steps are not like for like: the dynamic graph ran batches of {dyn_batch:.0f} samples on average '
     '({dyn_ms:.1f} ms), the single shape batches of {static_batch:.0f} ({static_ms:.1f} ms); per sample {dyn_us:.0f} '
-    'vs {static_us:.0f} us, medians of single calls without repeats, so only a large gap would say that '
-    'either graph runs faster.':
-        '两者的稳态训练步不能直接比较：声明动态批维度时，批平均为 {dyn_batch:.0f} 个样本（{dyn_ms:.1f} ms），单一形状的批为 '
-        '{static_batch:.0f} 个样本（{static_ms:.1f} ms）；折合每个样本 {dyn_us:.0f} μs 对 {static_us:.0f} μs。这些都是'
-        '单次调用耗时的中位数，没有重复测量，所以只有差距很大时，才能说明两者确有快慢之分。',
+    "vs {static_us:.0f} us. Those are medians of single calls without repeats, not a measurement by part 1's rules, "
+    'so this run does not say that either graph runs faster.':
+        '两者的稳态训练步不能直接比较：声明动态批维度时，批平均为 {dyn_batch:.0f} 个样本（{dyn_ms:.1f} 毫秒），单一形状的批为 '
+        '{static_batch:.0f} 个样本（{static_ms:.1f} 毫秒）；折合每个样本 {dyn_us:.0f} 微秒对 {static_us:.0f} 微秒。'
+        '这些都是单次调用耗时的中位数，没有重复测量，不符合第 1 节的测量规则，所以本次运行不能说明哪张图更快。',
     ' Changing shapes did not recompile here: this step style does not specialise on shapes.':
         '这里形状变化没有触发重新编译：这种训练步写法不针对形状做特化。',
     'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
@@ -408,8 +407,8 @@ MESSAGES = {
         '数据处理流水线',
     'batch {n}':
         '批大小 {n}',
-    'a new shape every few calls':
-        '每隔几次调用换一种形状',
+    '{n} batch sizes in turn, a new one every call at first':
+        '{n} 种批大小轮流使用，起初每次调用都是新的',
     'dynamic batch dim (set_inputs / jit dynamic=1)':
         '动态批维度（set_inputs / jit dynamic=1）',
     'one shape (drop_remainder / padding)':
@@ -435,24 +434,23 @@ MESSAGES = {
         '找出 oneDNN 陷阱：逐层计时和 ONEDNN_VERBOSE，限制与不限制指令集',
     'The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode':
         '数据处理流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式',
-    # ---- the headline table of notebook 07 (its figures, by metric name)
-    'best_steps_per_s': '最快训练步，步/秒',
-    'best_tied': '并列最快的配置数',
-    'modes_chosen_steps_per_s': '第 2 节选定的配置，步/秒',
-    'graph_steps_per_s': '静态图模式 TrainOneStepCell，步/秒',
-    'graph_vs_pynative': '静态图模式相对动态图模式的倍数',
-    'pynative_steps_per_s': '动态图模式 TrainOneStepCell，步/秒',
-    'cell_vs_functional': 'TrainOneStepCell 相对函数式训练步的倍数',
-    'model_train_steps_per_s': 'Model.train（流水线供数），步/秒',
-    'naive_steps_per_s': '朴素默认设置，步/秒',
-    'fixes_steps_per_s': '两项 CPU 优化设置下最快的配置，步/秒',
-    'fixes_vs_naive_speedup': '两项优化设置相对朴素默认设置的倍数',
-    'time_to_98_5_s': '最佳设置达到 98.5% 的训练时间，秒',
-    'naive_time_to_98_5_s': '朴素默认设置达到 98.5% 的训练时间，秒',
-    'time_to_99_0_s': '最佳设置达到 99.0% 的训练时间，秒',
-    'naive_time_to_99_0_s': '朴素默认设置达到 99.0% 的训练时间，秒',
-    'noise_floor_pct': '噪声水平，%',
-    'lab_seconds': '本课总耗时，秒',
+    # ---- the headline tables of notebooks 07 and 08 (report.METRIC_TITLES)
+    'fastest step (steps/s)': '最快训练步（步/秒）',
+    'configurations tied for fastest': '并列最快的配置数',
+    'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式 TrainOneStepCell（步/秒）',
+    'GRAPH_MODE / PyNative TrainOneStepCell (x)': '静态图模式 / 动态图模式 TrainOneStepCell（倍）',
+    'PyNative TrainOneStepCell (steps/s)': '动态图模式 TrainOneStepCell（步/秒）',
+    'TrainOneStepCell / functional step (x)': 'TrainOneStepCell / 函数式训练步（倍）',
+    'Model.train fed by the pipeline (steps/s)': 'Model.train，流水线供数（步/秒）',
+    'naive defaults (steps/s)': '朴素默认设置（步/秒）',
+    'fastest with the two CPU settings (steps/s)': '两项 CPU 优化设置下最快的配置（步/秒）',
+    'two CPU settings / naive defaults (x)': '两项 CPU 优化设置 / 朴素默认设置（倍）',
+    'best settings to 98.5% (training s)': '最佳设置达到 98.5%（训练秒数）',
+    'naive defaults to 98.5% (training s)': '朴素默认设置达到 98.5%（训练秒数）',
+    'best settings to 99.0% (training s)': '最佳设置达到 99.0%（训练秒数）',
+    'naive defaults to 99.0% (training s)': '朴素默认设置达到 99.0%（训练秒数）',
+    'noise floor (%)': '噪声水平（%）',
+    'lesson run time (s)': '本课运行时间（秒）',
     'amp {level}': '混合精度 {level}',
     'auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps':
         'auto_mixed_precision O0-O3：训练相同步数后的步/秒和准确率',
