@@ -34,7 +34,7 @@ def test_typical_mistakes_get_a_chinese_message(zh, exercise, answer, fragment):
     result = exercise.check(answer)
     assert result.outcome == Outcome.INCORRECT
     assert fragment in result.message, result.message
-    assert "不正确" in str(result) and "练习 08." in str(result), str(result)
+    assert "不正确" in str(result) and "练习 09." in str(result), str(result)
     for english in ("expected", "returned", "shards", "samples"):  # no English sentence left in the message
         assert english not in result.message, result.message
 

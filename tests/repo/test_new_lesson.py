@@ -25,7 +25,7 @@ from course_utils.lessons import LESSONS
 
 from support import ROOT
 
-MANIFEST_ENTRY = '''    Lesson("10", "scratch",
+MANIFEST_ENTRY = '''    Lesson("11", "scratch",
            {"en": "A scratch lesson", "zh": "临时课程"},
            {"en": "what a new lesson teaches", "zh": "新课程的内容"},
            requires=("10",), quick={"STEPS": 1}, quick_in_browser=True, zh_in_browser=True,
@@ -60,18 +60,18 @@ def _write_lesson(copy: Path) -> None:
     nb = nbformat.v4.new_notebook()
     params = nbformat.v4.new_code_cell('DEVICE_TARGET: str = "auto"\nSTEPS: int = 5\nWORKERS: int = 4')
     params.metadata["tags"] = ["parameters"]
-    nb.cells = [nbformat.v4.new_markdown_cell("# 10 · A scratch lesson\n**Run time:** about 5 s on a 2-core CPU."),
+    nb.cells = [nbformat.v4.new_markdown_cell("# 11 · A scratch lesson\n**Run time:** about 5 s on a 2-core CPU."),
                 params, nbformat.v4.new_code_cell("print(STEPS)"),
                 nbformat.v4.new_markdown_cell("## Summary\nNothing yet.")]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     nb.metadata["course"] = {"run_seconds": 5.0, "load_average": [0.1, 0.1], "cpus": 2}
-    english = copy / "notebooks" / "10_scratch.ipynb"
+    english = copy / "notebooks" / "11_scratch.ipynb"
     nbformat.write(nb, english)
     nbformat.write(nb, copy / "notebooks" / "11_draft.ipynb")   # not in the manifest: nobody may take it
-    chinese = {nb.cells[0].id: "# 10 · 临时课程\n**运行时间：** 约 5 秒（2 核 CPU）。",
+    chinese = {nb.cells[0].id: "# 11 · 临时课程\n**运行时间：** 约 5 秒（2 核 CPU）。",
                nb.cells[3].id: "## 小结\n暂无内容。"}
     entries = [nbs.format_entry(c.id, c.cell_type, nbs.text_hash(c.source), chinese.get(c.id)) for c in nb.cells]
-    (copy / "i18n" / "zh" / "10_scratch.md").write_text("\n".join(entries), encoding="utf-8")
+    (copy / "i18n" / "zh" / "11_scratch.md").write_text("\n".join(entries), encoding="utf-8")
 
 
 def _in_copy(copy: Path, *argv, check=True):
@@ -87,7 +87,7 @@ def seen(tmp_path_factory):
     copy = tmp_path_factory.mktemp("course") / "course"
     _copy_repository(copy)
     _write_lesson(copy)
-    _in_copy(copy, "-m", "course_utils.i18n", "build", "10")              # make zh
+    _in_copy(copy, "-m", "course_utils.i18n", "build", "11")              # make zh
     _in_copy(copy, "-m", "course_utils.lessons", "readme", "--write")      # the README rows
     out = _in_copy(copy, "tests/programs/lesson_consumers.py")
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -98,28 +98,28 @@ def test_a_numbered_notebook_outside_the_manifest_is_nobodys(seen):
 
 
 def test_the_makefile_and_the_manifest_cli_list_it(seen):
-    assert seen["makefile"][len(LESSONS)] == "notebooks/10_scratch.ipynb"
-    assert seen["makefile"][-1] == "notebooks/zh/10_scratch.ipynb"
-    assert seen["cli"][len(LESSONS)] == "notebooks/10_scratch.ipynb"
-    assert seen["cli"][-1] == "notebooks/zh/10_scratch.ipynb"
+    assert seen["makefile"][len(LESSONS)] == "notebooks/11_scratch.ipynb"
+    assert seen["makefile"][-1] == "notebooks/zh/11_scratch.ipynb"
+    assert seen["cli"][len(LESSONS)] == "notebooks/11_scratch.ipynb"
+    assert seen["cli"][-1] == "notebooks/zh/11_scratch.ipynb"
 
 
 def test_the_runner_runs_it_with_its_parameters_and_checks_its_devices(seen):
-    assert seen["runner"][-1] == "10_scratch" and seen["runner_zh"][-1] == "10_scratch"
-    assert seen["runner_plan"] == {"10_scratch": {"STEPS": 1}}
-    assert seen["runner_devices"].startswith("10_scratch: 4 workers on Ascend need 4 NPUs")
+    assert seen["runner"][-1] == "11_scratch" and seen["runner_zh"][-1] == "11_scratch"
+    assert seen["runner_plan"] == {"11_scratch": {"STEPS": 1}}
+    assert seen["runner_devices"].startswith("11_scratch: 4 workers on Ascend need 4 NPUs")
     assert seen["doctor_npus"] == 4
 
 
 def test_the_chinese_edition_and_the_instructor_edition_take_it(seen):
-    assert seen["i18n_lessons"][-1] == "10_scratch" and seen["i18n_check"] == []
+    assert seen["i18n_lessons"][-1] == "11_scratch" and seen["i18n_check"] == []
     assert seen["zh_message_parts"][-1] == "nb10"
-    assert seen["solutions_quick"] == {"STEPS": 1} and seen["solutions_built"] == ["10_scratch"]
-    assert seen["make_notebooks"][len(LESSONS)] == "10_scratch" and seen["make_notebooks"][-1] == "10_scratch"
+    assert seen["solutions_quick"] == {"STEPS": 1} and seen["solutions_built"] == ["11_scratch"]
+    assert seen["make_notebooks"][len(LESSONS)] == "11_scratch" and seen["make_notebooks"][-1] == "11_scratch"
 
 
 def test_the_readme_tables_and_the_test_suites_have_it(seen):
     assert seen["readme"] == {"en": [], "zh": []}, "the generated rows pass the README check"
-    assert "10" in seen["suite_longest"]
-    assert seen["browser"][-1] == "10_scratch" and seen["browser_zh"][-1] == "10_scratch"
-    assert seen["browser_quick"]["10"] == {"STEPS": 1}
+    assert "11" in seen["suite_longest"]
+    assert seen["browser"][-1] == "11_scratch" and seen["browser_zh"][-1] == "11_scratch"
+    assert seen["browser_quick"]["11"] == {"STEPS": 1}
