@@ -83,6 +83,11 @@ class FitResult:
         acc = tr(", {name} accuracy {accuracy:.2%}", name=tr(self.eval_name),
                  accuracy=self.final_accuracy) if self.evals else ""
         stop = tr(" (interrupted)") if self.interrupted else ""
+        if self.step_in_epoch == 0 and self.epoch > 0:   # its own message: Chinese words "epochs done" differently
+            return tr("{description}: {steps:,} steps trained in {seconds:.1f} s "
+                      "({rate:.0f} steps/s after the first), now at the end of epoch {epoch}{stop}{acc}",
+                      description=tr(description), steps=self.steps, seconds=self.train_seconds,
+                      rate=self.steps_per_s, epoch=self.epoch, stop=stop, acc=acc)
         return tr("{description}: {steps:,} steps trained in {seconds:.1f} s "
                   "({rate:.0f} steps/s after the first), now at {position}{stop}{acc}",
                   description=tr(description), steps=self.steps, seconds=self.train_seconds,

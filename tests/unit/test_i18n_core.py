@@ -88,9 +88,10 @@ def test_training_summary_line(lang):
     text = result.summary()
     rate = f"{result.steps_per_s:.0f}"
     if lang == "zh":
-        assert text == (f"训练：用 12.3 秒训练了 1,876 步（首步之后每秒 {rate} 步），停在第 2 个轮次结束时，"
+        assert text == (f"训练：用 12.3 秒训练了 1,876 步（首步之后每秒 {rate} 步），训练完 2 个轮次，"
                         "测试准确率 98.76%")
         assert "（已中断）" in _fit_result(interrupted=True).summary("LeNet-5")
+        assert "停在第 3 个轮次的第 7 步之后（已中断）" in _fit_result(interrupted=True, step_in_epoch=7).summary()
     else:
         assert text == (f"training: 1,876 steps trained in 12.3 s ({rate} steps/s after the first), now at "
                         "the end of epoch 2, test accuracy 98.76%")

@@ -111,6 +111,10 @@ MESSAGES = {
     "({rate:.0f} steps/s after the first), now at {position}{stop}{acc}":
         "{description}：用 {seconds:.1f} 秒训练了 {steps:,} 步（首步之后每秒 {rate:.0f} 步），"
         "停在{position}{stop}{acc}",
+    "{description}: {steps:,} steps trained in {seconds:.1f} s "
+    "({rate:.0f} steps/s after the first), now at the end of epoch {epoch}{stop}{acc}":
+        "{description}：用 {seconds:.1f} 秒训练了 {steps:,} 步（首步之后每秒 {rate:.0f} 步），"
+        "训练完 {epoch} 个轮次{stop}{acc}",
     ", {name} accuracy {accuracy:.2%}": "，{name}准确率 {accuracy:.2%}",
     # what fit's eval_data is (FitResult.eval_name): "验证准确率", as the lessons' own prints say it
     "test": "测试",
@@ -187,7 +191,7 @@ MESSAGES = {
         "{name} 与这个网络不匹配（网络结构不同？）：{details}",
     " The file has no optimizer state: was it saved from the network instead of the "
     "training step?":
-        "该文件没有优化器状态：它是否保存自网络，而不是训练步？",
+        "该文件没有优化器状态：它是不是从网络、而不是从训练步保存的？",
     " None of the names match: is this a checkpoint of another model?":
         "没有一个名字匹配：这是否是另一个模型的检查点？",
     "{name} lacks {n} parameter(s) of the cells given, "
