@@ -56,7 +56,7 @@ MESSAGES = {
     'only the first call compiled':
         '只有首次调用发生了编译',
     'faster beyond the noise floor':
-        '超出噪声水平的更快',
+        '快得超出噪声水平',
     'Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is a '
     'percentage; if it is not larger than noise_pct, return None. Otherwise return the name of the faster one '
     '(Timing.name).':
@@ -93,9 +93,9 @@ MESSAGES = {
          '    return steps / statistics.median(times)'),
     # ---- the performance lab's conclusions (course_utils/bench)
     '{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after':
-        '{seconds:.0f} 秒，{cpus} 个 CPU，1 分钟平均负载测量前 {before}、测量后 {after}',
+        '用时 {seconds:.0f} 秒，{cpus} 个 CPU；1 分钟平均负载：测量前 {before}，测量后 {after}',
     ', other processes used {cores:.2f} cores meanwhile':
-        '，期间其他进程平均占用 {cores:.2f} 个核',
+        '；期间其他进程平均占用 {cores:.2f} 个核',
     'conditions: {facts}':
         '测量条件：{facts}',
     'WARNING: the machine was busy ({facts}). Other processes competed for the cores: absolute rates are too low '
@@ -110,11 +110,11 @@ MESSAGES = {
     'configuration':
         '配置',
     'first call s':
-        '首次调用 s',
+        '首次调用（秒）',
     'steps/s':
         '步/秒',
     'min-max':
-        '最小-最大',
+        '最小～最大',
     'samples/s':
         '样本/秒',
     'x {baseline}':
@@ -327,7 +327,7 @@ MESSAGES = {
     'output': '输出形状',
     'wrapper': '包装类',
     'accuracy': '准确率',
-    'first_call_s': '首次调用 s',
+    'first_call_s': '首次调用（秒）',
     'steps_per_s': '步/秒',
     'min_steps_per_s': '最小步/秒',
     'max_steps_per_s': '最大步/秒',
@@ -337,8 +337,8 @@ MESSAGES = {
     'batches_per_s': '批/秒',
     'min_batches_per_s': '最小批/秒',
     'max_batches_per_s': '最大批/秒',
-    'epoch_s': '每轮次 s',
-    'share_pct': '占比 %',
+    'epoch_s': '每轮次（秒）',
+    'share_pct': '占比（%）',
     'vs_baseline': '相对基线',
     'vs_functional': '相对函数式',
     'vs_naive': '相对朴素',
@@ -347,22 +347,22 @@ MESSAGES = {
     'calls': '调用次数',
     'shapes': '形状数',
     'compiles': '编译次数',
-    'compile_s': '编译 s',
-    'total_s': '总计 s',
+    'compile_s': '编译（秒）',
+    'total_s': '总计（秒）',
     'mean_batch': '平均批大小',
-    'steady_ms': '稳态 ms',
-    'us_per_sample': '每样本 μs',
-    'target_pct': '目标 %',
+    'steady_ms': '稳态（毫秒）',
+    'us_per_sample': '每样本（微秒）',
+    'target_pct': '目标（%）',
     'best_steps': '最佳步数',
-    'best_s': '最佳 s',
+    'best_s': '最佳（秒）',
     'naive_steps': '朴素步数',
-    'naive_s': '朴素 s',
+    'naive_s': '朴素（秒）',
     'naive_how': '朴素耗时的来源',
     'speedup': '加速比',
     'op_type': '算子类型',
     'calls_per_step': '每步调用次数',
-    'mean_ms': '平均 ms',
-    'total_ms': '总计 ms',
+    'mean_ms': '平均（毫秒）',
+    'total_ms': '总计（毫秒）',
     'implementation': '实现',
     'propagation': '传播方向',
     'functional step':
