@@ -98,24 +98,24 @@ def test_a_shown_solution_that_fails_its_check_fails_the_built_cell(nb09_q1_q2_o
 
 
 def test_a_missing_exercise_cell_is_an_error_before_anything_runs():
-    with pytest.raises(solutions.BuildError, match=r"no cell calling nb08\.q2\.check\(\)"):
+    with pytest.raises(solutions.BuildError, match=r"no cell calling nb09\.q2\.check\(\)"):
         solutions.fill_notebook(_notebook(Q1_CELL), "09")
 
 
 def test_two_cells_checking_the_same_exercise_are_an_error():
-    with pytest.raises(solutions.BuildError, match=r"nb08\.q1\.check\(\) in cells 0 and 1"):
+    with pytest.raises(solutions.BuildError, match=r"nb09\.q1\.check\(\) in cells 0 and 1"):
         solutions.fill_notebook(_notebook(Q1_CELL, Q1_CELL.replace("from course_utils.exercises import ____, nb09",
                                                                    "")), "09")
 
 
 def test_two_exercises_in_one_cell_are_an_error():
-    with pytest.raises(solutions.BuildError, match=r"cell 0: the exercise cell of nb08\.q1 and of nb08\.q2"):
+    with pytest.raises(solutions.BuildError, match=r"cell 0: the exercise cell of nb09\.q1 and of nb09\.q2"):
         solutions.fill_notebook(_notebook(Q1_CELL + "\n" + Q2_CELL), "09")
 
 
 def test_a_placeholder_outside_the_answer_is_an_error(nb09_q1_q2_only):
-    cell = Q2_CELL.replace("nb09.q2.check()", "sizes = ____\nnb08.q2.check()")
-    with pytest.raises(solutions.BuildError, match=r"nb08\.q2.*placeholder ____ is still there"):
+    cell = Q2_CELL.replace("nb09.q2.check()", "sizes = ____\nnb09.q2.check()")
+    with pytest.raises(solutions.BuildError, match=r"nb09\.q2.*placeholder ____ is still there"):
         solutions.fill_notebook(_notebook(Q1_CELL, cell), "09")
 
 

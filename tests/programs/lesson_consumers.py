@@ -39,13 +39,13 @@ make = subprocess.run(["make", "-n", "test-notebooks", "PYTHON=" + sys.executabl
 pytest_line = next(line for line in make.splitlines() if "-m pytest" in line)
 lesson_paths = [part for part in pytest_line.split() if part.endswith(".ipynb")]
 
-plan = run.plan_parameters(run.find_notebooks(["10"]), {}, {"10": solutions.QUICK_PARAMETERS["10"]})
+plan = run.plan_parameters(run.find_notebooks(["11"]), {}, {"11": solutions.QUICK_PARAMETERS["11"]})
 try:
-    run.check_devices(run.find_notebooks(["10"]), {}, found={"Ascend": 2, "CPU": 2})
+    run.check_devices(run.find_notebooks(["11"]), {}, found={"Ascend": 2, "CPU": 2})
     devices = "accepted"
 except run.RunError as exc:
     devices = str(exc)
-built = solutions.build(["10"], out_dir=root / "build" / "solutions", execute=False, log=lambda *a: None)
+built = solutions.build(["11"], out_dir=root / "build" / "solutions", execute=False, log=lambda *a: None)
 
 import support
 from browser import settings
@@ -60,9 +60,9 @@ print(json.dumps({
     "runner_devices": devices,
     "doctor_npus": doctor.Facts(root=root).npus_needed,
     "i18n_lessons": stems(i18n_notebooks.lessons()),
-    "i18n_check": [str(p) for p in i18n_notebooks.check(lessons.get("10").path())],
+    "i18n_check": [str(p) for p in i18n_notebooks.check(lessons.get("11").path())],
     "zh_message_parts": list(_PARTS),
-    "solutions_quick": solutions.QUICK_PARAMETERS.get("10"),
+    "solutions_quick": solutions.QUICK_PARAMETERS.get("11"),
     "solutions_built": [row["notebook"] for row in built["notebooks"]],
     "make_notebooks": stems(script("execute_notebooks").default_paths()),
     "readme": {lang: lessons.readme_problems(lang) for lang in lessons.READMES},

@@ -113,7 +113,7 @@ def test_the_runner_runs_it_with_its_parameters_and_checks_its_devices(seen):
 
 def test_the_chinese_edition_and_the_instructor_edition_take_it(seen):
     assert seen["i18n_lessons"][-1] == "11_scratch" and seen["i18n_check"] == []
-    assert seen["zh_message_parts"][-1] == "nb10"
+    assert seen["zh_message_parts"][-1] == "nb11"
     assert seen["solutions_quick"] == {"STEPS": 1} and seen["solutions_built"] == ["11_scratch"]
     assert seen["make_notebooks"][len(LESSONS)] == "11_scratch" and seen["make_notebooks"][-1] == "11_scratch"
 
