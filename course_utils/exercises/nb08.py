@@ -9,6 +9,7 @@ q2 ``pipeline_verdict``: what the input pipeline does to the step it feeds ("tie
 
 from __future__ import annotations
 
+from course_utils import runtime
 from course_utils.exercises import Exercise, Incorrect, register
 from course_utils.i18n import N_, tr
 
@@ -39,9 +40,14 @@ def _cells():
         def construct(self, t):
             return t
 
+    class Shifted(ms.nn.Cell):                 # other outputs, the same gradient as t
+        def construct(self, t):
+            return t + 1.0
+
     return {"nn.MaxPool2d(2, 2)": ms.nn.MaxPool2d(2, 2), "reshape + max": MaxPoolReshape(),
             "nn.AvgPool2d(2, 2)": ms.nn.AvgPool2d(2, 2), "nn.ReLU()": ms.nn.ReLU(),
-            "stop_gradient(relu(t))": FrozenReLU(), "t * 0.1 * 10": Rescaled(), "identity": Identity()}
+            "stop_gradient(relu(t))": FrozenReLU(), "t * 0.1 * 10": Rescaled(), "t": Identity(),
+            "t + 1": Shifted()}
 
 
 #: (cell a, cell b, the same function?, what the pair is about)
@@ -49,7 +55,8 @@ _PAIRS = [
     ("nn.MaxPool2d(2, 2)", "reshape + max", True, N_("two formulations of the same pooling")),
     ("nn.MaxPool2d(2, 2)", "nn.AvgPool2d(2, 2)", False, N_("another pooling: other outputs")),
     ("nn.ReLU()", "stop_gradient(relu(t))", False, N_("the same outputs, but no gradient flows back")),
-    ("identity", "t * 0.1 * 10", True, N_("the same up to float32 rounding")),
+    ("t", "t * 0.1 * 10", True, N_("the same up to float32 rounding")),
+    ("t", "t + 1", False, N_("the same gradient, but other outputs")),
 ]
 
 
@@ -104,6 +111,8 @@ class SameFunction(Exercise):
                 if expected is False and b == "stop_gradient(relu(t))":
                     why = tr(" Their outputs are equal; compare the gradients with respect to x too "
                              "(ms.grad): a rewrite that trains differently is not the same layer.")
+                elif expected is False and b == "t + 1":
+                    why = tr(" Their gradients are equal; compare the outputs too.")
                 elif expected is True and b == "t * 0.1 * 10":
                     why = tr(" The two differ by float32 rounding only: compare within atol (np.allclose), not "
                              "bit for bit.")
@@ -124,7 +133,7 @@ class PipelineVerdict(Exercise):
     hint_text = ("First the tie rule: the pipeline costs the step something only if the step on in-memory batches "
                  "is faster than the fed step by more than noise_pct percent (bench.faster_beyond). If it does not, "
                  "answer 'tie'. If it does, look at the pipeline alone: fewer batches per second "
-                 "than the step consumes on in-memory batches means 'bottleneck', otherwise 'costs'.")
+                 "than the step runs on in-memory batches means 'bottleneck', otherwise 'costs'.")
     solution_text = '''
         def pipeline_verdict(in_memory, fed, alone, noise_pct):
             if not bench.faster_beyond(in_memory, fed, noise_pct):
@@ -136,7 +145,7 @@ class PipelineVerdict(Exercise):
 
     #: (in-memory steps/s, fed steps/s, pipeline alone batches/s, noise %, verdict)
     CASES = [(100.0, 96.0, 600.0, 5.0, NO_COST), (100.0, 80.0, 600.0, 5.0, COSTS), (100.0, 45.0, 50.0, 5.0, BOTTLENECK),
-             (100.0, 80.0, 600.0, 30.0, NO_COST), (100.0, 97.0, 90.0, 5.0, NO_COST)]
+             (100.0, 80.0, 600.0, 30.0, NO_COST), (100.0, 97.0, 98.0, 5.0, NO_COST)]
 
     def reference(self):
         from course_utils.bench import faster_beyond   # the lab's one tie rule
@@ -157,7 +166,7 @@ class PipelineVerdict(Exercise):
             got = self.call(pipeline_verdict, mem, fed, alone, noise)
             if got not in answers:
                 raise Incorrect(tr("pipeline_verdict(...) returned {got!r}; return one of {answers}.", got=got,
-                                   answers=", ".join(repr(a) for a in answers)))
+                                   answers=runtime.listing(repr(a) for a in answers)))
             if got != expected:
                 what = tr("step {mem:g} steps/s on in-memory batches, {fed:g} fed by the pipeline, the pipeline alone "
                           "{alone:g} batches/s, noise floor {noise:g}%", mem=mem, fed=fed, alone=alone, noise=noise)

@@ -44,3 +44,11 @@ def test_q2_pipeline_verdict():
     assert always == Outcome.INCORRECT and "fewer batches per second" in always.message
     other = nb08.q2.check(lambda m, f, a, n: "slow")
     assert other == Outcome.INCORRECT and "return one of" in other.message
+
+
+def test_q1_a_gradients_only_answer_is_refused():
+    def gradients_only(a, b, x, atol=1e-6):
+        return bool(np.allclose(ms.grad(a)(x).asnumpy(), ms.grad(b)(x).asnumpy(), atol=atol))
+
+    result = nb08.q1.check(gradients_only)
+    assert result == Outcome.INCORRECT and "compare the outputs too" in result.message

@@ -143,13 +143,13 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
 def test_cpu_traps_and_finding_them_in_chinese(zh):
     met, missed, fastest = trap_results()   # computed now, in Chinese
     assert "为 10.0 步/秒" in met.conclusion and "为 90.0 步/秒，是前者的 9.00 倍；" in met.conclusion
-    assert "TrainOneStepCell（动态图模式）从 15 步/秒变为 60 步/秒（4.0 倍）" in met.conclusion
+    assert "动态图模式 TrainOneStepCell 从 15.0 步/秒变为 60.0 步/秒（4.00 倍）" in met.conclusion
     assert "目标" not in missed.conclusion
-    fastest_text = "（所有组合中最快的是：TrainOneStepCell（静态图模式），ONEDNN_MAX_CPU_ISA=AVX2，120 步/秒）。"
+    fastest_text = "（所有组合中最快的是：静态图模式 TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120 步/秒）。"
     assert fastest_text in fastest.conclusion
     assert "与 Ascend 无关" in str(traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")))
     found = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams()).conclusion
-    assert "两个卷积层占 42.0 ms 中的 40.0 ms（95%）" in found and "缩短为原来的 1/10.0。" in found
+    assert "两个卷积层占 42.0 毫秒中的 40.0 毫秒（95%）" in found and "缩短为原来的 1/10.0。" in found
     assert "无济于事" in traps.summarise_find_trap(find_rows(4.0, 4.0), bench.FindTrapParams()).conclusion
 
 
@@ -183,7 +183,7 @@ def test_time_to_accuracy_in_chinese(zh):
     best, rows = accuracy_rows()
     res = accuracy.summarise_time_to_accuracy(shuffled(rows), p)
     assert res.conclusion.startswith("要达到 99.0% 的测试准确率，最佳设置（")
-    assert "朴素默认设置则需要 160 s（实测）：速度是后者的 8.0 倍。" in res.conclusion
+    assert "朴素默认设置则需要 160 秒（实测）：速度是后者的 8.0 倍。" in res.conclusion
     assert res.row(config="0.990")["naive_how"] == "实测"   # the table and the plot's label speak Chinese too
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
     assert "（估算）" in est.conclusion
@@ -191,10 +191,10 @@ def test_time_to_accuracy_in_chinese(zh):
     assert "耗时反而是后者的 2.0 倍" in slower.conclusion
     missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
     res = accuracy.summarise_time_to_accuracy(missed + step_rates(25.0), p)
-    assert "在 60 s 的时间限制内没有达到 99.0% 的目标" in res.conclusion
+    assert "在 60 秒的时间限制内没有达到 99.0% 的目标" in res.conclusion
     reached = [{"target": 0.9, "step": 50, "train_s": 3.0}, {"target": 0.99, "step": None, "train_s": None}]
     assert accuracy.summarise_train_to_accuracy(reached, bench.TrainParams(targets=(0.9, 0.99))).conclusion \
-        == "3 s 后达到 90.0%。"
+        == "3 秒后达到 90.0%。"
     for t in (res.conclusion, est.conclusion, slower.conclusion):
         assert not english_words(t), t
 
@@ -203,7 +203,7 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
     met, _, _ = trap_results()
     table = met.table()
     assert table.splitlines()[0].split()[:3] == ["情形", "配置", "首次调用（秒）"]
-    assert "不加优化设置" in table and "两项 CPU 优化设置" in table and "TrainOneStepCell（静态图模式）" in table
+    assert "不加优化设置" in table and "两项 CPU 优化设置" in table and "静态图模式 TrainOneStepCell" in table
     assert "no fixes" not in table and "first_call_s" not in table
     found = traps.summarise_find_trap(find_rows(40.0, 4.0), bench.FindTrapParams()).table()
     assert "不限制指令集" in found and "ReLU+池化 1" in found
@@ -213,7 +213,7 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
     res = modes.summarise_styles(styles, bench.StylesParams())
     assert "数据处理流水线" in res.table() and "内存中的批" in res.table()
     assert res.row(config="Model.train")["label_input"] == "Model.train，数据处理流水线"
-    assert bench.Spec.parse("pynative/jit:O1").label == "@jit 函数式训练步 O1（动态图模式）"
+    assert bench.Spec.parse("pynative/jit:O1").label == "动态图模式 @jit 函数式训练步 O1"
     assert lab_title("data_pipeline") == "数据处理流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式"
     for text in (table, found, res.table()):
         assert not english_words(text), text

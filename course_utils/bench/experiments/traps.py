@@ -98,7 +98,7 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
              if r["config"] in capped]
     if gains:
         text += tr(" On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took {gains}.", gains=tr("; ").join(
-            tr("{label} from {a:.0f} to {b:.0f} steps/s ({x:.1f}x)", label=label, a=a, b=b, x=b / a)
+            tr("{label} from {a:.1f} to {b:.1f} steps/s ({x:.2f}x)", label=label, a=a, b=b, x=b / a)
             for label, a, b in gains))
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": best["steps_per_s"],
                "fixes_vs_naive_speedup": speedup, "fixes_config": best["config"]}

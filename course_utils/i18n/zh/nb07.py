@@ -19,13 +19,13 @@ MESSAGES = {
     'for a step whose result takes {work_ms:.0f} ms to complete you measured {got:.0f} steps/s (at most '
     '{true_rate:.0f} is possible): the results were not forced. Call .asnumpy() on each result inside the timed '
     'region.':
-        '训练步的结果需要 {work_ms:.0f} ms 才能完成，你却测得 {got:.0f} 步/秒（最多只可能是 '
+        '训练步的结果需要 {work_ms:.0f} 毫秒才能完成，你却测得 {got:.0f} 步/秒（最多只可能是 '
         '{true_rate:.0f}）：结果没有被强制完成。请在计时区间内对每个结果调用 .asnumpy()。',
     'with one repeat of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s (expected about '
     '{true_rate:.0f}): the first call, which takes 0.4 s here, is inside the timed region. Call step() once before '
     'starting the clock.':
-        '重复 1 次、每次 8 步、每步 {work_ms:.0f} ms，你测得 {got:.0f} 步/秒（期望约为 '
-        '{true_rate:.0f}）：首次调用（这里耗时 0.4 s）落在了计时区间内。请在开始计时之前先调用一次 step()。',
+        '重复 1 次、每次 8 步、每步 {work_ms:.0f} 毫秒，你测得 {got:.0f} 步/秒（期望约为 '
+        '{true_rate:.0f}）：首次调用（这里耗时 0.4 秒）落在了计时区间内。请在开始计时之前先调用一次 step()。',
     'recompilations from per-call times':
         '从每次调用的耗时找出重新编译',
     "The first call always compiles; take its time as 'what a compilation costs here'. Take the median of all "
@@ -198,17 +198,17 @@ MESSAGES = {
         '在限制指令集的基础上，MS_DEV_HOST_BLOCKING_RUN=1 使 {gains}。',
     '; ':
         '；',
-    '{label} from {a:.0f} to {b:.0f} steps/s ({x:.1f}x)':
-        '{label}从 {a:.0f} 步/秒变为 {b:.0f} 步/秒（{x:.1f} 倍）',
+    '{label} from {a:.1f} to {b:.1f} steps/s ({x:.2f}x)':
+        '{label} 从 {a:.1f} 步/秒变为 {b:.1f} 步/秒（{x:.2f} 倍）',
     '{layer} takes {share:.0f}% of the {total:.1f} ms.':
-        '{layer} 占总共 {total:.1f} ms 的 {share:.0f}%。',
+        '{layer} 占总共 {total:.1f} 毫秒的 {share:.0f}%。',
     'ONEDNN_VERBOSE and the AVX-512 convolution path concern the CPU backend, not {device}':
         'ONEDNN_VERBOSE 和 AVX-512 卷积路径只涉及 CPU 后端，与 {device} 无关',
     'Without the cap the two convolutions take {conv:.1f} ms of {total:.1f} ms ({pct:.0f}%) and oneDNN reports '
     "'{impl}' as its main convolution; with ONEDNN_MAX_CPU_ISA=AVX2 they take {conv_capped:.1f} ms "
     "('{impl_capped}'), ":
-        '不限制指令集时，两个卷积层占 {total:.1f} ms 中的 {conv:.1f} ms（{pct:.0f}%），oneDNN 报告的主要卷积实现是 '
-        "'{impl}'；设置 ONEDNN_MAX_CPU_ISA=AVX2 后，它们耗时 {conv_capped:.1f} ms（'{impl_capped}'），",
+        '不限制指令集时，两个卷积层占 {total:.1f} 毫秒中的 {conv:.1f} 毫秒（{pct:.0f}%），oneDNN 报告的主要卷积实现是 '
+        "'{impl}'；设置 ONEDNN_MAX_CPU_ISA=AVX2 后，它们耗时 {conv_capped:.1f} 毫秒（'{impl_capped}'），",
     '{x:.1f}x less.':
         '缩短为原来的 1/{x:.1f}。',
     'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
@@ -223,12 +223,12 @@ MESSAGES = {
     "Fastest of the {n} ways of running LeNet-5's step as written that this run measured: a tie within the noise "
     "floor of {noise:.0f}% between {names} ({lo:.1f}-{hi:.1f} steps/s).":
         '本次运行测量的 {n} 种按原样运行 LeNet-5 训练步的方式中，最快的几种在 {noise:.0f}% 的噪声水平以内打平：{names}'
-        '（{lo:.1f}-{hi:.1f} 步/秒）。',
+        '（{lo:.1f}～{hi:.1f} 步/秒）。',
     "{script} failed (environment {env}):": "{script} 运行失败（环境 {env}）：",
     " The estimate: {best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} steps/s = {naive_s:.0f} s, where "
     "{best_rate:.1f} and {naive_rate:.1f} steps/s are the best and the naive step, each fed by the MNIST pipeline in a "
     "fresh process and timed as fit times the training run.":
-        '估算：{best_s:.1f} s × {best_rate:.1f} / {naive_rate:.1f} 步/秒 = {naive_s:.0f} s；其中 {best_rate:.1f} 和 '
+        '估算：{best_s:.1f} 秒 × {best_rate:.1f} / {naive_rate:.1f} 步/秒 = {naive_s:.0f} 秒；其中 {best_rate:.1f} 和 '
         '{naive_rate:.1f} 步/秒分别是最佳设置和朴素默认设置的训练步，各在全新进程中由 MNIST 数据处理流水线供数，'
         '并按 fit 为训练计时的方式测得。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
@@ -291,11 +291,11 @@ MESSAGES = {
     ', ':
         '，',
     '{pct:.1f}% after {s:.0f} s':
-        '{s:.0f} s 后达到 {pct:.1f}%',
+        '{s:.0f} 秒后达到 {pct:.1f}%',
     'Reached {reached}.':
         '{reached}。',
     'No target reached within {limit:.0f} s.':
-        '在 {limit:.0f} s 内没有达到任何目标。',
+        '在 {limit:.0f} 秒内没有达到任何目标。',
     'measured':
         '实测',
     'estimated':
@@ -305,13 +305,13 @@ MESSAGES = {
     '{spec} (no CPU fixes exist on {device})':
         '{spec}（{device} 上没有 CPU 优化设置）',
     'The {pct:.1f}% target was not reached within the {limit:.0f} s limit; raise time_limit.':
-        '在 {limit:.0f} s 的时间限制内没有达到 {pct:.1f}% 的目标；请调高 time_limit。',
+        '在 {limit:.0f} 秒的时间限制内没有达到 {pct:.1f}% 的目标；请调高 time_limit。',
     'The best settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not within the limit.':
-        '最佳设置训练 {s:.0f} s 后达到 {pct:.1f}%；朴素默认设置在时间限制内没有达到。',
+        '最佳设置训练 {s:.0f} 秒后达到 {pct:.1f}%；朴素默认设置在时间限制内没有达到。',
     'To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} '
     'steps) against {naive_s:.0f} s for the {naive} ({how}): ':
-        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} s（{steps} '
-        '步），{naive}则需要 {naive_s:.0f} s（{how}）：',
+        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} '
+        '步），{naive}则需要 {naive_s:.0f} 秒（{how}）：',
     'no CPU settings':
         '不加 CPU 设置',
     '{x:.1f}x faster.':
@@ -370,7 +370,7 @@ MESSAGES = {
     '@jit functional step':
         '@jit 函数式训练步',
     '{mode}, {style}{jit}':
-        '{style}{jit}（{mode}）',
+        '{mode} {style}{jit}',
     'GRAPH_MODE':
         '静态图模式',
     'PyNative':

@@ -22,6 +22,10 @@ MESSAGES = {
         '输出相同，但梯度传不回去',
     'the same up to float32 rounding':
         '只差 float32 的舍入误差',
+    'the same gradient, but other outputs':
+        '梯度相同，但输出不同',
+    ' Their gradients are equal; compare the outputs too.':
+        '两者的梯度相同；还要比较输出。',
     'same_function should be a function of two Cells and an input, got {type}.':
         'same_function 应当是一个以两个 Cell 和一个输入为参数的函数，得到的却是 {type}。',
     'same_function({a}, {b}, x) returned {got!r}; return True or False.':
@@ -51,24 +55,24 @@ MESSAGES = {
         '数据处理流水线对训练步的影响',
     "First the tie rule: the pipeline costs the step something only if the step on in-memory batches is faster than "
     "the fed step by more than noise_pct percent (bench.faster_beyond). If it does not, answer 'tie'. If it does, "
-    "look at the pipeline alone: fewer batches per second than the step consumes on in-memory batches means "
+    "look at the pipeline alone: fewer batches per second than the step runs on in-memory batches means "
     "'bottleneck', otherwise 'costs'.":
-        '先用打平规则：只有当使用内存中批数据的训练步比由流水线供数的训练步快出 noise_pct 个百分点以上时'
+        '先用打平规则：只有当使用内存中的批的训练步比由流水线供数的训练步快出 noise_pct%（相对差）以上时'
         '（bench.faster_beyond），流水线才算拖慢了训练步；否则回答 \'tie\'。如果确实拖慢了，再看流水线单独运行的速度：'
-        '每秒产出的批数少于训练步在内存批数据上每秒消耗的批数，就是 \'bottleneck\'，否则是 \'costs\'。',
+        '每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，就是 \'bottleneck\'，否则是 \'costs\'。',
     'pipeline_verdict should be a function, got {type}.':
         'pipeline_verdict 应当是一个函数，得到的却是 {type}。',
     'pipeline_verdict(...) returned {got!r}; return one of {answers}.':
         'pipeline_verdict(...) 返回了 {got!r}；请返回 {answers} 之一。',
     'step {mem:g} steps/s on in-memory batches, {fed:g} fed by the pipeline, the pipeline alone {alone:g} '
     'batches/s, noise floor {noise:g}%':
-        '训练步在内存批数据上为 {mem:g} 步/秒，由流水线供数时为 {fed:g} 步/秒，流水线单独运行为 {alone:g} 批/秒，'
+        '训练步使用内存中的批时为 {mem:g} 步/秒，由流水线供数时为 {fed:g} 步/秒，流水线单独运行为 {alone:g} 批/秒，'
         '噪声水平 {noise:g}%',
     ' The fed step is within the noise floor of the in-memory one: a tie, whatever the pipeline\'s own rate.':
-        '由流水线供数的训练步与使用内存批数据的训练步相差在噪声水平以内：打平，无论流水线自身的速度如何。',
+        '由流水线供数的训练步与使用内存中的批的训练步相差在噪声水平以内：打平，无论流水线自身的速度如何。',
     ' The pipeline alone delivers more batches than the step consumes: it keeps up, so it is not the bottleneck, '
     'yet feeding the step costs it part of its rate.':
-        '流水线单独运行时产出的批数多于训练步的消耗：它跟得上，所以不是瓶颈，但为训练步供数仍让训练步损失了一部分速度。',
+        '流水线单独运行时产出的批数多于训练步的消耗：它跟得上，所以不是瓶颈，但为训练步供数时仍会拖慢它。',
     ' The pipeline alone delivers fewer batches per second than the step consumes.':
         '流水线单独运行时每秒产出的批数少于训练步每秒消耗的批数。',
     # q2's solution with its comments in Chinese
