@@ -194,7 +194,7 @@ def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baselin
     for t in items:
         lo, hi = t.spread
         rows.append({"configuration": t.name, "first call s": t.first_call_s, "steps/s": t.steps_per_s,
-                     "min-max": f"{lo:.1f}-{hi:.1f}", "samples/s": t.samples_per_s,
+                     "min-max": tr("{lo:.1f}-{hi:.1f}", lo=lo, hi=hi), "samples/s": t.samples_per_s,
                      f"x {baseline}" if base else "x": t.steps_per_s / base.steps_per_s if base else None})
     cols = ["configuration", "first call s", "steps/s", "min-max"]
     if any(t.batch_size for t in items):

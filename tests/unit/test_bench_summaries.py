@@ -76,7 +76,7 @@ def test_cpu_traps_states_what_was_measured():
     met, missed, fastest = trap_results()
     assert "ran at 10.0 steps/s" in met.conclusion
     assert "ran at 90.0, 9.00x the naive rate, while the fastest without the fixes reached" in met.conclusion
-    assert "PyNative, TrainOneStepCell from 15 to 60 steps/s (4.0x)" in met.conclusion
+    assert "PyNative, TrainOneStepCell from 15.0 to 60.0 steps/s (4.00x)" in met.conclusion
     assert not any("target" in r.conclusion for r in (met, missed, fastest))   # no maintainer's target
     # the fastest of all without the course's fixes is named
     assert "fastest of all: GRAPH_MODE, TrainOneStepCell, ONEDNN_MAX_CPU_ISA=AVX2, 120" in fastest.conclusion

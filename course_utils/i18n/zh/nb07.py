@@ -115,6 +115,8 @@ MESSAGES = {
         '步/秒',
     'min-max':
         '最小～最大',
+    '{lo:.1f}-{hi:.1f}':
+        '{lo:.1f}～{hi:.1f}',
     'samples/s':
         '样本/秒',
     'x {baseline}':
