@@ -1,13 +1,18 @@
-"""Notebook 08's exercise checks accept the reference and reject the typical wrong answers."""
+"""Notebook 08's exercise checks accept the reference and reject the typical wrong answers, each with its reason."""
 
 import mindspore as ms
 import numpy as np
+import pytest
 
 from course_utils.exercises import Outcome, ____, nb08
 
 
 def outputs_only(a, b, x, atol=1e-6):
     return bool(np.allclose(a(x).asnumpy(), b(x).asnumpy(), atol=atol))
+
+
+def gradients_only(a, b, x, atol=1e-6):
+    return bool(np.allclose(ms.grad(a)(x).asnumpy(), ms.grad(b)(x).asnumpy(), atol=atol))
 
 
 def bit_for_bit(a, b, x, atol=1e-6):
@@ -22,33 +27,34 @@ def no_tie_rule(in_memory, fed, alone, noise_pct):
     return "bottleneck" if alone < in_memory else "costs"
 
 
-def test_q1_same_function():
-    assert nb08.q1.check(*nb08.q1.reference()) == Outcome.CORRECT
-    assert nb08.q1.check(____) == Outcome.NOT_ATTEMPTED
-    blind = nb08.q1.check(outputs_only)
-    assert blind == Outcome.INCORRECT and "compare the gradients" in blind.message
-    strict = nb08.q1.check(bit_for_bit)
-    assert strict == Outcome.INCORRECT and "float32 rounding" in strict.message
-    text = nb08.q1.check(lambda a, b, x, atol=1e-6: "same")
-    assert text == Outcome.INCORRECT and "True or False" in text.message
+def alone_only(in_memory, fed, alone, noise_pct):   # looks at the pipeline's own rate only
+    return "bottleneck" if alone < in_memory else "tie"
 
 
-def test_q2_pipeline_verdict():
-    assert nb08.q2.check(*nb08.q2.reference()) == Outcome.CORRECT
-    assert nb08.q2.check(____) == Outcome.NOT_ATTEMPTED
-    hasty = nb08.q2.check(no_tie_rule)
-    assert hasty == Outcome.INCORRECT and "within the noise floor" in hasty.message
-    alone_only = nb08.q2.check(lambda m, f, a, n: "bottleneck" if a < m else "tie")
-    assert alone_only == Outcome.INCORRECT and "costs it part of its rate" in alone_only.message
-    always = nb08.q2.check(lambda m, f, a, n: "costs" if 100 * (m / f - 1) > n else "tie")
-    assert always == Outcome.INCORRECT and "fewer batches per second" in always.message
-    other = nb08.q2.check(lambda m, f, a, n: "slow")
-    assert other == Outcome.INCORRECT and "return one of" in other.message
+def never_bottleneck(in_memory, fed, alone, noise_pct):   # the tie rule, but never asks whether it keeps up
+    return "costs" if 100 * (in_memory / fed - 1) > noise_pct else "tie"
 
 
-def test_q1_a_gradients_only_answer_is_refused():
-    def gradients_only(a, b, x, atol=1e-6):
-        return bool(np.allclose(ms.grad(a)(x).asnumpy(), ms.grad(b)(x).asnumpy(), atol=atol))
+#: (exercise, a typical wrong answer, what its message must say): test_i18n_nb08.py checks the same answers in Chinese
+REJECTED = [
+    (nb08.q1, outputs_only, "compare the gradients"),
+    (nb08.q1, gradients_only, "compare the outputs too"),
+    (nb08.q1, bit_for_bit, "float32 rounding"),
+    (nb08.q1, lambda a, b, x, atol=1e-6: "same", "True or False"),
+    (nb08.q2, no_tie_rule, "within the noise floor"),
+    (nb08.q2, alone_only, "costs it part of its rate"),
+    (nb08.q2, never_bottleneck, "fewer batches per second"),
+    (nb08.q2, lambda m, f, a, n: "slow", "return one of"),
+]
 
-    result = nb08.q1.check(gradients_only)
-    assert result == Outcome.INCORRECT and "compare the outputs too" in result.message
+
+@pytest.mark.parametrize("exercise", [nb08.q1, nb08.q2])
+def test_the_reference_passes_and_a_blank_is_not_attempted(exercise):
+    assert exercise.check(*exercise.reference()) == Outcome.CORRECT
+    assert exercise.check(____) == Outcome.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("exercise, answer, says", REJECTED)
+def test_a_typical_wrong_answer_is_refused_with_its_reason(exercise, answer, says):
+    result = exercise.check(answer)
+    assert result == Outcome.INCORRECT and says in result.message, result.message
