@@ -188,10 +188,15 @@ def naive_time(step: Callable[[], Any], steps: int = 20,
     return steps / (clock() - start)
 
 
-def noise_floor_pct(a: Timing, b: Timing) -> float:
-    """The noise floor from timing the *same* configuration twice (``a``, ``b``), in percent:
-    the larger of their median difference and their repeat-to-repeat spread."""
-    return max(100 * abs(b.steps_per_s / a.steps_per_s - 1), a.spread_pct, b.spread_pct)
+def noise_floor_pct(*copies: Timing) -> float:
+    """The noise floor from timing the *same* configuration as several configurations in alternation, in percent:
+    how far apart the medians of identical configurations landed (the fastest over the slowest, minus one). The tie
+    rule (``faster_beyond``) compares medians of the same number of repeats, so this is the difference it must not
+    mistake for a result; the spread of single repeats is wider than the medians' and would hide real differences."""
+    if len(copies) < 2:
+        raise ValueError(f"noise_floor_pct() needs at least two timings of the same step, got {len(copies)}")
+    rates = [t.steps_per_s for t in copies]
+    return 100 * (max(rates) / min(rates) - 1)
 
 
 def faster_beyond(fast: float, slow: float, noise_pct: float) -> bool:

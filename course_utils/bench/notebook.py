@@ -11,14 +11,15 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Dict, Mapping, Optional, Sequence
 
 from course_utils.i18n import tr
 
-from .experiments import run_experiment
+from .experiments import best_measured, run_experiment
 from .isolation import env_without_cpu_fixes
-from .report import Result, save_json
+from .report import Result, format_rows, header, metric_title, save_json
 from .steps import set_mode
 
 __all__ = ["Lab", "rate_bars", "show"]
@@ -60,6 +61,32 @@ class Lab:
             raise RuntimeError(tr("{script} failed (environment {env}):", script=script, env=dict(env)) + "\n"
                                + "\n".join(proc.stderr.strip().splitlines()[-10:]))
         return proc.stdout
+
+
+    def headline(self, experiments: Sequence[str], noise_pct: float, started: float) -> dict:
+        """Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric
+        metrics of ``experiments``, the noise floor and the lesson's run time (since ``started``, a
+        ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them as a dict
+        (for ``record()``)."""
+        best, text = best_measured(self.results)
+        figures = dict(best)
+        for name in experiments:
+            res = self.results.get(name)
+            if res is not None and not res.skipped:
+                figures.update({k: v for k, v in res.metrics.items()
+                                if isinstance(v, (int, float)) and not isinstance(v, bool) and v is not None})
+        figures["noise_floor_pct"] = noise_pct
+        figures["lab_seconds"] = time.perf_counter() - started
+        print(header())
+        print(format_rows([{"figure": metric_title(k), "value": v} for k, v in figures.items()], ["figure", "value"]))
+        if text:
+            print("\n" + text)
+        busy = [name for name, res in self.results.items() if res.conditions is not None and res.conditions.busy]
+        if busy:
+            print("\n" + tr("WARNING: {n} of {total} experiments ran on a busy machine (their conditions above say "
+                            "which): their absolute figures are not this machine's; re-run the lab on a quiet "
+                            "machine before quoting them.", n=len(busy), total=len(self.results)))
+        return figures
 
 
 def rate_bars(ax, rows: Sequence[Mapping], key: str = "steps_per_s", lo: str = "min_steps_per_s",

@@ -111,7 +111,7 @@ def test_the_conclusion_follows_the_language_at_the_time_it_is_computed():
     i18n.set_language("zh")
     chinese = modes.summarise_modes(rows, p).conclusion
     assert english.startswith("Fastest here, beyond the noise floor") and not CJK.search(english)
-    assert chinese.startswith("超出 2% 的噪声水平、明显最快的是 GRAPH_MODE, TrainOneStepCell，80.0 步/秒，是最慢者")
+    assert chinese.startswith("超出 2% 的噪声水平、明显最快的是GRAPH_MODE, TrainOneStepCell，80.0 步/秒，是最慢者")
     assert "静态图模式下 TrainOneStepCell 的速度是动态图模式下的 4.00 倍，判定：更快。" in chinese
 
 
@@ -186,9 +186,9 @@ def test_time_to_accuracy_in_chinese(zh):
     assert "朴素默认设置则需要 160 秒（实测）：速度是后者的 8.0 倍。" in res.conclusion
     assert res.row(config="0.990")["naive_how"] == "实测"   # the table and the plot's label speak Chinese too
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
-    assert "（估算）" in est.conclusion
+    assert "本次运行估算其耗时为 80～80 秒。最佳设置的速度是它的 4.0～4.0 倍。" in est.conclusion
     slower = accuracy.summarise_time_to_accuracy(best + step_rates(200.0), p)
-    assert "耗时反而是后者的 2.0 倍" in slower.conclusion
+    assert "最佳设置的耗时反而是它的 2.0～2.0 倍" in slower.conclusion
     missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
     res = accuracy.summarise_time_to_accuracy(missed + step_rates(25.0), p)
     assert "在 60 秒的时间限制内没有达到 99.0% 的目标" in res.conclusion

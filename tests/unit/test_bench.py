@@ -296,6 +296,17 @@ def test_the_tie_rule():
     assert [r["c"] for r in bench.leaders(rows, 2)] == ["a"]          # a clear winner
 
 
+def test_noise_floor_is_how_far_apart_identical_medians_landed():
+    def copy(rate, spread):   # 5 repeats of 10 steps around ``rate`` steps/s, one repeat an outlier
+        return bench.Timing("copy", 1.0, [], [10 / r for r in (rate, rate, rate, rate * (1 + spread), rate)], 10)
+
+    assert bench.noise_floor_pct(copy(100, 0.5), copy(104, 0), copy(98, 0)) == pytest.approx(100 * (104 / 98 - 1))
+    # an outlier repeat widens a copy's min-max, not its median: the floor stays what the medians say
+    assert bench.noise_floor_pct(copy(100, 0.5), copy(100, 0.5)) == pytest.approx(0)
+    with pytest.raises(ValueError, match="at least two timings"):
+        bench.noise_floor_pct(copy(100, 0))
+
+
 def test_result_report_shows_a_few_rows_and_says_where_the_rest_are():
     rows = [{"x": i, "ms": float(i)} for i in range(10)]
     res = bench.Result("demo", rows, ["x", "ms"], "done", {}, "h")

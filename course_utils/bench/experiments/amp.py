@@ -77,5 +77,5 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
         text += tr("; no level ran measurably faster than O0 here.")
     metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows}
     cols = ["label", "wrapper", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_O0",
-            "accuracy", "final_loss"]
-    return Result("amp", rows, cols, text, metrics)
+            "accuracy"] + (["final_loss"] if any(r.get("final_loss") is not None for r in rows) else [])
+    return Result("amp", rows, cols, text, metrics)   # final_loss: only when training went on after the timing

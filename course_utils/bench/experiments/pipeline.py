@@ -9,7 +9,7 @@ from ..harness import compare, cycle, faster_beyond, force
 from ..params import PipelineParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import compared, setup_worker
+from .common import judged, setup_worker
 
 
 def measure_data_pipeline(p: PipelineParams) -> list:
@@ -89,9 +89,9 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                    "{cores} cores with the step). ", gap=gap, cost=cost, noise=noise, rate=pipe["batches_per_s"],
                    how=tr("{n} worker(s)", n=workers), x=pipe["batches_per_s"] / mem, cores=runtime.cpu_count())
     on_row, off_row = pick(rows, config="Model.train, sink mode on"), pick(rows, config="Model.train, sink mode off")
-    text += (tr("Sink mode on {device} ran at {compared} sink mode off", device=p.device,
-                compared=compared(on_row, off_row, "batches_per_s"))
-             + (tr(" (on CPU MindSpore silently falls back to the normal loop).") if p.device == "CPU" else tr(".")))
+    text += (tr("Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})", device=p.device,
+                r=on / off, verdict=judged(on_row, off_row, noise, "batches_per_s"))
+             + (tr("; on CPU MindSpore silently falls back to the normal loop.") if p.device == "CPU" else tr(".")))
     metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                "pipeline_costs_step": costs, "pipeline_is_bottleneck": costs and pipe["batches_per_s"] < mem,
                "sink_speedup": on / off}

@@ -133,14 +133,20 @@ MESSAGES = {
         '{r:.2f} 倍（更慢）',
     'Fastest: {label} at {rate:.1f} steps/s.':
         '最快：{label}，{rate:.1f} 步/秒。',
+    "{best} ran fastest here at {rate:.1f} steps/s, {gap:.0f}% above the next ({runner}, {runner_rate:.1f}): beyond "
+    "the noise floor of {noise:.0f}%, but the two repeats' ranges overlap, so this run does not name a winner "
+    "(undecided). The slowest was {slow} at {slow_rate:.1f} steps/s.":
+        '这里跑得最快的是{best}，{rate:.1f} 步/秒，比第二名（{runner}，{runner_rate:.1f} 步/秒）高 {gap:.0f}%：'
+        '超出了 {noise:.0f}% 的噪声水平，但两者各次重复的范围有重叠，所以本次运行不判定胜者（无法判定）。'
+        '最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     'Fastest here, beyond the noise floor of {noise:.0f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x the slowest '
     '({slow}).':
-        '超出 {noise:.0f}% 的噪声水平、明显最快的是 {best}，{rate:.1f} 步/秒，是最慢者（{slow}）的 {ratio:.1f} 倍。',
+        '超出 {noise:.0f}% 的噪声水平、明显最快的是{best}，{rate:.1f} 步/秒，是最慢者（{slow}）的 {ratio:.1f} 倍。',
     'A tie within the noise floor of {noise:.0f}%: {n} configurations, the fastest among them, ran at '
     '{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest was {slow} at '
     '{slow_rate:.1f} steps/s.':
         '有 {n} 种配置（含最快者）彼此相差不超过 {noise:.0f}% 的噪声水平，算作打平：{names}，'
-        '{lo:.1f}～{hi:.1f} 步/秒。本次运行无法断定其中哪一种最快。最慢的是 {slow}，{slow_rate:.1f} 步/秒。',
+        '{lo:.1f}～{hi:.1f} 步/秒。本次运行无法断定其中哪一种最快。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
         '首次调用开销最大的是 {first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
     " GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.":
@@ -171,16 +177,16 @@ MESSAGES = {
         '无法与打平区分',
     'With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: {rate:.0f} '
     'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用 {spec}时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒，是批大小 '
+        '使用{spec}时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒，是批大小 '
         '{small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
     'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): no size '
     'above the smallest measured, batch {best}, is measurably better here ({best_epoch:.1f} s per MNIST epoch)':
-        '使用 {spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
+        '使用{spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
         '样本/秒）：比所测最小的批大小 {best} 更大的批大小，在这里都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} 秒）',
     'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): '
     'no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x the throughput of batch {small}, i.e. '
     '{best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用 {spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
+        '使用{spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
         '样本/秒），比 {best} 更大的批大小在这里都没有可测出的优势。批大小 {best} 的吞吐量是批大小 {small} 的 '
         '{gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
     '; more samples per second is not fewer epochs to a given accuracy.':
@@ -219,20 +225,36 @@ MESSAGES = {
         '{label}，{case}（新进程）',
     '{label} (this kernel, CPU settings on)':
         '{label}（本内核，已打开 CPU 优化设置）',
-    "Fastest of the {n} ways of running LeNet-5's step as written that this run measured: {best} at {rate:.1f} "
-    "steps/s, beyond the noise floor of {noise:.0f}%.":
-        '本次运行测量的 {n} 种按原样运行 LeNet-5 训练步的方式中，最快的是：{best}，{rate:.1f} 步/秒，超出 {noise:.0f}% 的噪声水平。',
-    "Fastest of the {n} ways of running LeNet-5's step as written that this run measured: a tie within the noise "
-    "floor of {noise:.0f}% between {names} ({lo:.1f}-{hi:.1f} steps/s).":
-        '本次运行测量的 {n} 种按原样运行 LeNet-5 训练步的方式中，最快的几种在 {noise:.0f}% 的噪声水平以内打平：{names}'
-        '（{lo:.1f}～{hi:.1f} 步/秒）。',
+    "The highest step rate this run measured: {rate:.1f} steps/s, {best}, in the experiment [{exp}] ({n} ways of "
+    "running LeNet-5's step as written were timed). A figure, not a winner: a configuration is called the fastest "
+    "only within one alternated comparison (the line under each experiment), because separate experiments ran "
+    "minutes apart under whatever load came and went.":
+        '本次运行测得的最高单步速率：{rate:.1f} 步/秒，来自实验 [{exp}] 中的{best}（共为 {n} 种按原样运行 LeNet-5 '
+        '训练步的方式计了时）。这只是一个数字，不代表胜出：只有在同一轮交替比较之内（见每个实验下面的那一行），'
+        '才能判定哪种配置最快，因为不同的实验相隔几分钟运行，其间机器负载可能时有起伏。',
+    "WARNING: {n} of {total} experiments ran on a busy machine (their conditions above say which): their absolute "
+    "figures are not this machine's; re-run the lab on a quiet machine before quoting them.":
+        '警告：{total} 个实验中有 {n} 个是在繁忙的机器上运行的（见上面各自的测量条件）：它们的绝对数值不代表这台机器；'
+        '引用之前，请在空闲（负载低）的机器上重新运行本课。',
+    'figure': '指标',
+    'value': '数值',
     "{script} failed (environment {env}):": "{script} 运行失败（环境 {env}）：",
-    " The estimate: {best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} steps/s = {naive_s:.0f} s, where "
-    "{best_rate:.1f} and {naive_rate:.1f} steps/s are the best and the naive step, each fed by the MNIST pipeline in a "
-    "fresh process and timed as fit times the training run.":
-        '估算：{best_s:.1f} 秒 × {best_rate:.1f} / {naive_rate:.1f} 步/秒 = {naive_s:.0f} 秒；其中 {best_rate:.1f} 和 '
-        '{naive_rate:.1f} 步/秒分别是最佳设置和朴素默认设置的训练步，各在全新进程中由 MNIST 数据处理流水线供数，'
-        '并按 fit 为训练计时的方式测得。',
+    "To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
+    "{fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, which this run estimates at "
+    "{low:.0f}-{high:.0f} s.":
+        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
+        '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当，本次运行估算其耗时为 {low:.0f}～{high:.0f} 秒。',
+    " The low end is the steps at the naive step rate alone: {steps} / {naive_rate:.1f} steps/s = {direct:.0f} s. "
+    "The high end scales the best run's time by the ratio of the two step rates: {best_s:.1f} s x {best_rate:.1f} / "
+    "{naive_rate:.1f} = {scaled:.0f} s. Both rates come from the step fed {fed} batches by the MNIST pipeline in a "
+    "fresh process, timed as fit times it.":
+        '下限只按朴素默认设置的单步速率计算：{steps} / {naive_rate:.1f} 步/秒 = {direct:.0f} 秒。上限把最佳运行的耗时'
+        '按两种单步速率之比放大：{best_s:.1f} 秒 × {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} 秒。两种速率都是'
+        '在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
+    " The best run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s); how "
+    "much of such a slowdown the naive run would share decides where in the range it lands.":
+        '而最佳运行自身在 fit 中训练得比这更慢（{fit_rate:.1f} 步/秒，对比 {best_rate:.1f} 步/秒）；朴素默认设置会分担多少'
+        '这样的减速，决定了它落在这个范围中的哪个位置。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'faster fed by the pipeline, beyond the noise floor of {noise:.0f}%. Feeding a step cannot make it faster, so the '
@@ -253,9 +275,9 @@ MESSAGES = {
         '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平。流水线单独运行时每秒能送出 {rate:.0f} 个批'
         '（{how}），是训练步消耗速度的 {x:.1f} 倍，足以供数；但由它供数会使训练步速率降低 {cost:.0f}%'
         '（流水线的线程与训练步共用 {cores} 个核）。',
-    'Sink mode on {device} ran at {compared} sink mode off':
-        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {compared}',
-    ' (on CPU MindSpore silently falls back to the normal loop).':
+    'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
+        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍（{verdict}）',
+    '; on CPU MindSpore silently falls back to the normal loop.':
         '。在 CPU 上，MindSpore 会不加提示地退回普通循环，数据下沉实际并未生效。',
     'On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps':
         '在 {device} 上，O0 为 {rate:.0f} 步/秒，训练 {steps} 步后准确率为 {acc:.1f}%',
@@ -316,6 +338,11 @@ MESSAGES = {
         '步），{naive}则需要 {naive_s:.0f} 秒（{how}）：',
     'no CPU settings':
         '不加 CPU 设置',
+    " The best settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold "
+    "here.":
+        '最佳设置的耗时反而是它的 {lo:.1f}～{hi:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
+    ' The best settings were {lo:.1f}-{hi:.1f}x faster.':
+        '最佳设置的速度是它的 {lo:.1f}～{hi:.1f} 倍。',
     '{x:.1f}x faster.':
         '速度是后者的 {x:.1f} 倍。',
     '{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.':
@@ -361,6 +388,8 @@ MESSAGES = {
     'naive_s': '朴素（秒）',
     'naive_how': '朴素耗时的来源',
     'speedup': '加速比',
+    'naive_s_high': '朴素上限（秒）',
+    'speedup_high': '加速比上限',
     'op_type': '算子类型',
     'calls_per_step': '每步调用次数',
     'mean_ms': '平均（毫秒）',
@@ -419,8 +448,8 @@ MESSAGES = {
         '关闭下沉',
     'sink on, sink_size {size}':
         '开启下沉，sink_size {size}',
-    'estimated: best time x (best / naive step rate)':
-        '估算：最佳时间 ×（最佳 / 朴素单步速率）',
+    'estimated: a range (see below)':
+        '估算：一个范围（见下文）',
     'not reached':
         '未达到',
     # ---- the experiments' titles (course_utils/bench/experiments/__init__.py)
@@ -437,8 +466,7 @@ MESSAGES = {
     'The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode':
         '数据处理流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式',
     # ---- the headline tables of notebooks 07 and 08 (report.METRIC_TITLES)
-    'fastest step (steps/s)': '最快训练步（步/秒）',
-    'configurations tied for fastest': '并列最快的配置数',
+    'highest step rate measured (steps/s)': '测得的最高单步速率（步/秒）',
     'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式 TrainOneStepCell（步/秒）',
     'GRAPH_MODE / PyNative TrainOneStepCell (x)': '静态图模式 / 动态图模式 TrainOneStepCell（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式 TrainOneStepCell（步/秒）',
@@ -451,6 +479,10 @@ MESSAGES = {
     'naive defaults to 98.5% (training s)': '朴素默认设置达到 98.5%（训练秒数）',
     'best settings to 99.0% (training s)': '最佳设置达到 99.0%（训练秒数）',
     'naive defaults to 99.0% (training s)': '朴素默认设置达到 99.0%（训练秒数）',
+    'naive defaults to 98.5%, estimated low end (training s)': '朴素默认设置达到 98.5%，估算下限（训练秒数）',
+    'naive defaults to 98.5%, estimated high end (training s)': '朴素默认设置达到 98.5%，估算上限（训练秒数）',
+    'naive defaults to 99.0%, estimated low end (training s)': '朴素默认设置达到 99.0%，估算下限（训练秒数）',
+    'naive defaults to 99.0%, estimated high end (training s)': '朴素默认设置达到 99.0%，估算上限（训练秒数）',
     'noise floor (%)': '噪声水平（%）',
     'lesson run time (s)': '本课运行时间（秒）',
     'amp {level}': '混合精度 {level}',
