@@ -51,7 +51,7 @@ def test_styles_claim_holds_or_not():
             rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
     res = modes.summarise_styles(shuffled(rows), bench.StylesParams())
     assert "does not reproduce" in res.conclusion and "Model.train reached 40 steps/s" in res.conclusion
-    assert "(0.50x the functional loop: slower)" in res.conclusion
+    assert "(0.50x the functional loop; slower)" in res.conclusion
     assert "TrainOneStepCell ran 1.01x as fast as the functional loop (undecided: the repeats' ranges overlap)" \
         in res.conclusion   # the pipeline pair gets its own verdict
     assert res.row(config="Model.train")["vs_functional"] == pytest.approx(0.5)

@@ -169,7 +169,7 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     text = tr("TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, "
               "{r:.2f}x as fast: {judged}), so the article's \"15% faster\" {verdict} here. Fed by the same "
               "pipeline, TrainOneStepCell ran {r_fed:.2f}x as fast as the functional loop ({judged_fed}) and "
-              "Model.train reached {model:.0f} steps/s ({vs_loop:.2f}x the functional loop: {judged_model}).",
+              "Model.train reached {model:.0f} steps/s ({vs_loop:.2f}x the functional loop; {judged_model}).",
               cell=cell["steps_per_s"], func=func["steps_per_s"], gain=gain,
               r=cell["steps_per_s"] / func["steps_per_s"], judged=judged(cell, func, p.noise_pct), verdict=verdict,
               r_fed=cell_fed["steps_per_s"] / func_fed["steps_per_s"],

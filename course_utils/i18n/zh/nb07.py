@@ -162,7 +162,7 @@ MESSAGES = {
     'TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, {r:.2f}x as '
     'fast: {judged}), so the article\'s "15% faster" {verdict} here. Fed by the same pipeline, TrainOneStepCell ran '
     '{r_fed:.2f}x as fast as the functional loop ({judged_fed}) and Model.train reached {model:.0f} steps/s '
-    '({vs_loop:.2f}x the functional loop: {judged_model}).':
+    '({vs_loop:.2f}x the functional loop; {judged_model}).':
         'TrainOneStepCell 为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f} 步/秒，前者是后者的 {r:.2f} 倍'
         '（{gain:+.0f}%；{judged}），因此原文“快 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
         '是函数式训练步的 {r_fed:.2f} 倍（{judged_fed}）；Model.train 为 {model:.0f} 步/秒，是函数式训练步的 '
