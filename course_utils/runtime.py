@@ -227,8 +227,8 @@ def recommended_cpu_fixes(device: str = "CPU", mode: Optional[str] = None) -> di
     CPU kernels and the CPU host pipeline). ``mode`` ("graph" or "pynative") asks what helps steps of that mode:
     the host blocking helps eager PyNative steps on few cores most, while what it does to a compiled step
     (GRAPH_MODE) varies with the machine and the run (from a little slower to about 1.3x faster on the course's
-    2-core machines: docs/performance-reference.md), so ``mode="graph"`` leaves it out. ``None``: what a kernel that runs both needs
-    (what ``setup()`` applies).
+    2-core machines: docs/performance-reference.md), so ``mode="graph"`` leaves it out. ``None``: what a kernel
+    that runs both needs (what ``setup()`` applies).
     """
     if device != "CPU":
         return {}

@@ -188,15 +188,23 @@ def naive_time(step: Callable[[], Any], steps: int = 20,
     return steps / (clock() - start)
 
 
-def noise_floor_pct(*copies: Timing) -> float:
-    """The noise floor from timing the *same* configuration as several configurations in alternation, in percent:
-    how far apart the medians of identical configurations landed (the fastest over the slowest, minus one). The tie
-    rule (``faster_beyond``) compares medians of the same number of repeats, so this is the difference it must not
-    mistake for a result; the spread of single repeats is wider than the medians' and would hide real differences."""
+def noise_floor_pct(*copies: Timing, draws: int = 2000, level: float = 0.95, seed: int = 0) -> float:
+    """The noise floor, in percent, from timing the *same* configuration as several configurations in alternation:
+    how far apart two medians of that many repeats can land by chance. Draw two sets of repeats at random from all
+    the copies' repeats (each relative to its own copy's median), ``draws`` times; the floor is the gap between the
+    two medians that ``level`` of the draws stay within, or the largest gap the copies' own medians showed, whichever
+    is larger. The tie rule (``faster_beyond``) compares medians, so this is the difference it must not take for a
+    result."""
     if len(copies) < 2:
         raise ValueError(f"noise_floor_pct() needs at least two timings of the same step, got {len(copies)}")
+    import numpy as np
+
+    pooled = np.array([(1.0 / s) / t.steps_per_s for t in copies for s in t.step_s])
+    n = min(len(t.step_s) for t in copies)
+    medians = np.median(np.random.default_rng(seed).choice(pooled, (2, draws, n)), axis=2)
+    chance = 100 * np.quantile(medians.max(axis=0) / medians.min(axis=0) - 1, level)
     rates = [t.steps_per_s for t in copies]
-    return 100 * (max(rates) / min(rates) - 1)
+    return float(max(chance, 100 * (max(rates) / min(rates) - 1)))
 
 
 def faster_beyond(fast: float, slow: float, noise_pct: float) -> bool:

@@ -296,15 +296,21 @@ def test_the_tie_rule():
     assert [r["c"] for r in bench.leaders(rows, 2)] == ["a"]          # a clear winner
 
 
-def test_noise_floor_is_how_far_apart_identical_medians_landed():
-    def copy(rate, spread):   # 5 repeats of 10 steps around ``rate`` steps/s, one repeat an outlier
-        return bench.Timing("copy", 1.0, [], [10 / r for r in (rate, rate, rate, rate * (1 + spread), rate)], 10)
+def test_noise_floor_is_how_far_apart_two_medians_can_land_by_chance():
+    def copy(rates):   # repeats of 10 steps at these steps/s
+        return bench.Timing("copy", 1.0, [], [10 / r for r in rates], 10)
 
-    assert bench.noise_floor_pct(copy(100, 0.5), copy(104, 0), copy(98, 0)) == pytest.approx(100 * (104 / 98 - 1))
-    # an outlier repeat widens a copy's min-max, not its median: the floor stays what the medians say
-    assert bench.noise_floor_pct(copy(100, 0.5), copy(100, 0.5)) == pytest.approx(0)
+    quiet = [copy([100, 101, 99, 100, 100]), copy([100, 100, 101, 99, 100])]
+    assert bench.noise_floor_pct(*quiet) < 2.5
+    # medians that agree by luck do not make a small floor when the repeats scatter widely
+    lucky = [copy([70, 100, 130, 100, 75]), copy([125, 100, 72, 100, 128])]
+    assert lucky[0].steps_per_s == lucky[1].steps_per_s and bench.noise_floor_pct(*lucky) > 15
+    # a gap the copies showed is never below the floor
+    apart = [copy([100] * 5), copy([120] * 5)]
+    assert bench.noise_floor_pct(*apart) == pytest.approx(20)
+    assert bench.noise_floor_pct(*lucky) == bench.noise_floor_pct(*lucky)   # seeded: the same answer every time
     with pytest.raises(ValueError, match="at least two timings"):
-        bench.noise_floor_pct(copy(100, 0))
+        bench.noise_floor_pct(copy([100]))
 
 
 def test_result_report_shows_a_few_rows_and_says_where_the_rest_are():

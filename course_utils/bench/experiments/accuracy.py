@@ -151,7 +151,8 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                   best_s=last["best_s"], steps=last["best_steps"], fit_rate=last["best_steps"] / last["best_s"],
                   naive=naive_label, low=last["naive_s"], high=last["naive_s_high"])
         if last["speedup"] >= 1:
-            text += tr(" The best settings were {lo:.1f}-{hi:.1f}x faster.", lo=last["speedup"], hi=last["speedup_high"])
+            text += tr(" The best settings were {lo:.1f}-{hi:.1f}x faster.", lo=last["speedup"],
+                       hi=last["speedup_high"])
         else:
             text += tr(" The best settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in "
                        "part 2 did not hold here.", lo=1 / last["speedup_high"], hi=1 / last["speedup"])
@@ -180,7 +181,8 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         tag = f"{r['target_pct']:.1f}".replace(".", "_")
         metrics[f"time_to_{tag}_s"] = r["best_s"]
         if r["how"] == "estimated":   # a range, its two ends under names of their own
-            metrics[f"naive_time_to_{tag}_s_low"], metrics[f"naive_time_to_{tag}_s_high"] = r["naive_s"], r["naive_s_high"]
+            metrics[f"naive_time_to_{tag}_s_low"] = r["naive_s"]
+            metrics[f"naive_time_to_{tag}_s_high"] = r["naive_s_high"]
         else:
             metrics[f"naive_time_to_{tag}_s"] = r["naive_s"]
     curves = {run: next((r["curve"] for r in rows if r["run"] == run), None) for run in ("best", "naive")}

@@ -12,7 +12,7 @@ from typing import Mapping, Tuple
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import compare, cycle, leaders
+from ..harness import compare, cycle, faster_beyond, leaders
 from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
@@ -75,7 +75,8 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         text = tr("{best} ran fastest here at {rate:.1f} steps/s, {gap:.0f}% above the next ({runner}, "
                   "{runner_rate:.1f}): beyond the noise floor of {noise:.0f}%, but the two repeats' ranges overlap, "
                   "so this run does not name a winner (undecided). The slowest was {slow} at {slow_rate:.1f} steps/s.",
-                  best=best["label"], rate=best["steps_per_s"], gap=100 * (best["steps_per_s"] / runner["steps_per_s"] - 1),
+                  best=best["label"], rate=best["steps_per_s"],
+                  gap=100 * (best["steps_per_s"] / runner["steps_per_s"] - 1),
                   runner=runner["label"], runner_rate=runner["steps_per_s"], noise=noise, slow=slow["label"],
                   slow_rate=slow["steps_per_s"])
     elif len(tied) == 1:
@@ -204,25 +205,30 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
                  max_samples_per_s=r["batch_size"] * r["max_steps_per_s"]) for r in rows]
     small, top = rows[0], max(rows, key=lambda r: r["samples_per_s"])   # (sorted by batch size above)
     noise = p.noise_pct or spread_pct(top, "samples_per_s")
-    tied = sorted(leaders(rows, noise, key="samples_per_s"), key=lambda r: r["batch_size"])
+    # the lab's two rules: a size ties with the top one within the noise floor, or when their repeats' ranges overlap
+    tied = sorted([r for r in rows if r is top or not faster_beyond(top["samples_per_s"], r["samples_per_s"], noise)
+                   or not beyond_spread(top, r, "samples_per_s")], key=lambda r: r["batch_size"])
     best = tied[0]   # the smallest batch size that ties with the most throughput
     gain = best["samples_per_s"] / small["samples_per_s"]
     if len(tied) == 1:
-        text = tr("With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: "
+        text = tr("With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}% and the "
+                  "other sizes' ranges: "
                   "{rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead "
                   "of {small_epoch:.1f} s",
                   spec=Spec.parse(p.spec).label, best=best["batch_size"], noise=noise, rate=best["samples_per_s"],
                   gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"], small_epoch=small["epoch_s"])
     elif best is small:
-        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} "
-                  "samples/s): no size above the smallest measured, batch {best}, is measurably better here "
+        text = tr("With {spec}, batches {sizes} tie ({lo:.0f}-{hi:.0f} samples/s: within the noise floor of "
+                  "{noise:.0f}%, or their repeats' ranges overlap): no size above the smallest measured, batch "
+                  "{best}, is measurably better here "
                   "({best_epoch:.1f} s per MNIST epoch)",
                   spec=Spec.parse(p.spec).label, sizes=runtime.listing(r["batch_size"] for r in tied), noise=noise,
                   lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"],
                   best_epoch=best["epoch_s"])
     else:
-        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} "
-                  "samples/s): no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x "
+        text = tr("With {spec}, batches {sizes} tie ({lo:.0f}-{hi:.0f} samples/s: within the noise floor of "
+                  "{noise:.0f}%, or their repeats' ranges overlap): no size above batch {best} is measurably better "
+                  "here; batch {best} gives {gain:.1f}x "
                   "the throughput of batch {small}, i.e. {best_epoch:.1f} s per MNIST epoch instead of "
                   "{small_epoch:.1f} s",
                   spec=Spec.parse(p.spec).label, sizes=runtime.listing(r["batch_size"] for r in tied), noise=noise,
@@ -261,7 +267,8 @@ def best_measured(results: Mapping[str, Result]) -> Tuple[dict, str]:
         return {}, ""
     best = max(rows, key=lambda r: r["steps_per_s"])
     text = tr("The highest step rate this run measured: {rate:.1f} steps/s, {best}, in the experiment [{exp}] "
-              "({n} ways of running LeNet-5's step as written were timed). A figure, not a winner: a configuration "
+              "(the highest of {n} step rates measured across the experiments above). A figure, not a winner: a "
+              "configuration "
               "is called the fastest only within one alternated comparison (the line under each experiment), "
               "because separate experiments ran minutes apart under whatever load came and went.",
               rate=best["steps_per_s"], best=best["shown"], exp=best["exp"], n=len(rows))

@@ -175,19 +175,21 @@ MESSAGES = {
         '无法判定（两者各次重复的范围有重叠）',
     'cannot be told from a tie':
         '无法与打平区分',
-    'With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: {rate:.0f} '
-    'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用{spec}时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒，是批大小 '
+    "With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}% and the other sizes' "
+    "ranges: {rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of "
+    "{small_epoch:.1f} s":
+        '使用{spec} 时，批大小 {best} 的吞吐量最高，既超出 {noise:.0f}% 的噪声水平，也超出其他批大小的范围：{rate:.0f} 样本/秒，是批大小 '
         '{small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
-    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): no size '
-    'above the smallest measured, batch {best}, is measurably better here ({best_epoch:.1f} s per MNIST epoch)':
-        '使用{spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
-        '样本/秒）：比所测最小的批大小 {best} 更大的批大小，在这里都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} 秒）',
-    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): '
-    'no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x the throughput of batch {small}, i.e. '
-    '{best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用{spec}时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
-        '样本/秒），比 {best} 更大的批大小在这里都没有可测出的优势。批大小 {best} 的吞吐量是批大小 {small} 的 '
+    "With {spec}, batches {sizes} tie ({lo:.0f}-{hi:.0f} samples/s: within the noise floor of {noise:.0f}%, or their "
+    "repeats' ranges overlap): no size above the smallest measured, batch {best}, is measurably better here "
+    "({best_epoch:.1f} s per MNIST epoch)":
+        '使用{spec} 时，批大小 {sizes} 算作打平（{lo:.0f}～{hi:.0f} 样本/秒：相差在 {noise:.0f}% 的噪声水平以内，'
+        '或各次重复的范围有重叠）：比所测最小的批大小 {best} 更大的批大小，在这里都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} 秒）',
+    "With {spec}, batches {sizes} tie ({lo:.0f}-{hi:.0f} samples/s: within the noise floor of {noise:.0f}%, or their "
+    "repeats' ranges overlap): no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x "
+    "the throughput of batch {small}, i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s":
+        '使用{spec} 时，批大小 {sizes} 算作打平（{lo:.0f}～{hi:.0f} 样本/秒：相差在 {noise:.0f}% 的噪声水平以内，'
+        '或各次重复的范围有重叠），比 {best} 更大的批大小在这里都没有可测出的优势。批大小 {best} 的吞吐量是批大小 {small} 的 '
         '{gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
     '; more samples per second is not fewer epochs to a given accuracy.':
         '。此外，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
@@ -225,12 +227,12 @@ MESSAGES = {
         '{label}，{case}（新进程）',
     '{label} (this kernel, CPU settings on)':
         '{label}（本内核，已打开 CPU 优化设置）',
-    "The highest step rate this run measured: {rate:.1f} steps/s, {best}, in the experiment [{exp}] ({n} ways of "
-    "running LeNet-5's step as written were timed). A figure, not a winner: a configuration is called the fastest "
+    "The highest step rate this run measured: {rate:.1f} steps/s, {best}, in the experiment [{exp}] (the highest of "
+    "{n} step rates measured across the experiments above). A figure, not a winner: a configuration is called the fastest "
     "only within one alternated comparison (the line under each experiment), because separate experiments ran "
     "minutes apart under whatever load came and went.":
-        '本次运行测得的最高单步速率：{rate:.1f} 步/秒，来自实验 [{exp}] 中的{best}（共为 {n} 种按原样运行 LeNet-5 '
-        '训练步的方式计了时）。这只是一个数字，不代表胜出：只有在同一轮交替比较之内（见每个实验下面的那一行），'
+        '本次运行测得的最高单步速率：{rate:.1f} 步/秒，来自实验 [{exp}] 中的{best}（上面各个实验共测得 {n} 个单步速率，'
+        '这是其中最高的）。这只是一个数字，不代表胜出：只有在同一轮交替比较之内（见每个实验下面的那一行），'
         '才能判定哪种配置最快，因为不同的实验相隔几分钟运行，其间机器负载可能时有起伏。',
     "WARNING: {n} of {total} experiments ran on a busy machine (their conditions above say which): their absolute "
     "figures are not this machine's; re-run the lab on a quiet machine before quoting them.":
