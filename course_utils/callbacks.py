@@ -173,9 +173,10 @@ class EarlyStopper:
     def __repr__(self) -> str:
         state = (tr("stopped at epoch {epoch}", epoch=self.stopped_epoch) if self.should_stop
                  else tr("wait {wait}", wait=self.wait))
+        # the closing parenthesis is part of the message: the Chinese closes it before its own prose
         return (f"EarlyStopper(patience={self.patience}, min_delta={self.min_delta}, mode={self.mode!r}"
-                + tr("; best {best} at epoch {epoch}, {state}", best=f"{self.best:.6g}", epoch=self.best_epoch,
-                     state=state) + ")")
+                + tr("; best {best} at epoch {epoch}, {state})", best=f"{self.best:.6g}", epoch=self.best_epoch,
+                     state=state))
 
 
 def stopping_point(values: Sequence[float], patience: int = 3, min_delta: float = 0.0,
@@ -248,9 +249,8 @@ class History:
     def __repr__(self) -> str:
         from course_utils.runtime import listing   # "a, b" in English, "a、b" in Chinese
 
-        return "History(" + tr("{steps} steps, {epochs} epochs, metrics: {metrics}", steps=len(self.step_loss),
-                               epochs=len(self.epoch),
-                               metrics=listing(sorted(self.metrics)) or tr("none")) + ")"
+        return tr("History({steps} steps, {epochs} epochs, metrics: {metrics})", steps=len(self.step_loss),
+                  epochs=len(self.epoch), metrics=listing(sorted(self.metrics)) or tr("none"))
 
 
 class HistoryCallback(Callback):

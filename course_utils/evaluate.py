@@ -191,8 +191,8 @@ class EvalResult:
         return most_confident_wrong(self.probabilities, self.labels, k)
 
     def __repr__(self) -> str:
-        return "EvalResult(" + tr("{n} samples, accuracy {accuracy:.4f}, {wrong} wrong", n=len(self.labels),
-                                  accuracy=self.accuracy, wrong=self.num_wrong) + ")"
+        return tr("EvalResult({n} samples, accuracy {accuracy:.4f}, {wrong} wrong)", n=len(self.labels),
+                  accuracy=self.accuracy, wrong=self.num_wrong)
 
 
 def evaluate(network, data, batch_size: int = 1000) -> EvalResult:

@@ -121,7 +121,7 @@ LESSONS: Tuple[Lesson, ...] = (
                   "PyTorch 与 MindSpore 的名称和默认值对照（经过验证）；经过校验的数据；带参数运行"},
            exercises=_ex("00"), zh_in_browser=True),
     Lesson("01", "custom_huber_loss",
-           {"en": "A custom loss: Huber on `nn.LossBase`", "zh": "自定义损失函数：基于 `nn.LossBase` 实现 Huber 损失"},
+           {"en": "A custom Huber loss on `nn.LossBase`", "zh": "自定义 Huber 损失：基于 `nn.LossBase` 实现"},
            {"en": "a loss on `nn.LossBase`, `reduction`, `ops.select`, checked against `nn.HuberLoss`, gradients, "
                   "outliers, an interactive explorer",
             "zh": "基于 `nn.LossBase` 的损失函数、`reduction`、`ops.select`，与 `nn.HuberLoss` 对照检查，梯度，离群点，交互式探索器"},

@@ -73,10 +73,9 @@ class FitResult:
     def __repr__(self) -> str:
         acc = tr(", last accuracy {accuracy:.4f}", accuracy=self.final_accuracy) if self.evals else ""
         stop = tr(", interrupted") if self.interrupted else ""
-        return "FitResult(" + tr("{steps} steps in {seconds:.1f} s, {rate:.1f} steps/s{acc}; stopped at "
-                                 "{position}{stop}", steps=self.steps, seconds=self.train_seconds,
-                                 rate=self.steps_per_s, acc=acc, stop=stop,
-                                 position=describe_position(self.epoch, self.step_in_epoch)) + ")"
+        return tr("FitResult({steps} steps in {seconds:.1f} s, {rate:.1f} steps/s{acc}; stopped at {position}{stop})",
+                  steps=self.steps, seconds=self.train_seconds, rate=self.steps_per_s, acc=acc, stop=stop,
+                  position=describe_position(self.epoch, self.step_in_epoch))
 
     def summary(self, description: str = N_("training")) -> str:
         """One plain line for logs and stored notebooks (a progress bar widget shows no text there)."""

@@ -146,11 +146,11 @@ def test_the_table_in_english_and_chinese(tmp_path):
     with speaking("en"):
         text = progress.table([entry])
         assert "01.1 weighted Huber" in text and "Correct" in text and "Not attempted yet" in text
-        assert "A custom loss" in text
+        assert "A custom Huber loss" in text
         assert progress.summary_line([entry]) == f"1 of {len(progress.catalogue())} exercises correct so far."
     with speaking("zh"):
         text = progress.table([entry])
-        assert "正确" in text and "尚未作答" in text and "自定义损失函数" in text and "加权 Huber" in text
+        assert "正确" in text and "尚未作答" in text and "自定义 Huber 损失" in text and "加权 Huber" in text
         assert "Correct" not in text
 
 

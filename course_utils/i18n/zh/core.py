@@ -440,15 +440,15 @@ MESSAGES = {
     "load {values}": "平均负载 {values}",
 
     # the reprs lessons show: EvalResult, History, EarlyStopper, FitResult (class and argument names stay)
-    "{n} samples, accuracy {accuracy:.4f}, {wrong} wrong": "{n} 个样本，准确率 {accuracy:.4f}，错误 {wrong} 个",
-    "{steps} steps, {epochs} epochs, metrics: {metrics}": "{steps} 步，{epochs} 个轮次，评价指标：{metrics}",
+    "EvalResult({n} samples, accuracy {accuracy:.4f}, {wrong} wrong)": "EvalResult（{n} 个样本，准确率 {accuracy:.4f}，错误 {wrong} 个）",
+    "History({steps} steps, {epochs} epochs, metrics: {metrics})": "History（{steps} 步，{epochs} 个轮次，评价指标：{metrics}）",
     "stopped at epoch {epoch}": "已在第 {epoch} 轮停止",
     "wait {wait}": "已等待 {wait} 轮",
-    "; best {best} at epoch {epoch}, {state}": "；最佳值 {best}（第 {epoch} 轮），{state}",
+    "; best {best} at epoch {epoch}, {state})": ")：最佳值 {best}（第 {epoch} 轮），{state}",
     ", last accuracy {accuracy:.4f}": "，最后的准确率 {accuracy:.4f}",
     ", interrupted": "，已中断",
-    "{steps} steps in {seconds:.1f} s, {rate:.1f} steps/s{acc}; stopped at {position}{stop}":
-        "{seconds:.1f} 秒内训练 {steps} 步，{rate:.1f} 步/秒{acc}；停在{position}{stop}",
+    "FitResult({steps} steps in {seconds:.1f} s, {rate:.1f} steps/s{acc}; stopped at {position}{stop})":
+        "FitResult（{seconds:.1f} 秒内训练 {steps} 步，{rate:.1f} 步/秒{acc}；停在{position}{stop}）",
 
     # course_utils.progress: the learner's own table (python -m course_utils.progress)
     "lesson": "课程",
