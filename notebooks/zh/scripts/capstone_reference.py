@@ -3,19 +3,19 @@
 结课项目（第 10 课）的参考答案。它是一个独立的文件：只导入 MindSpore 和 NumPy，不依赖课程的任何代码，
 因此在任何能运行 MindSpore 2.10 的地方都能运行。在终端中：
 
-    cd notebooks
-    python scripts/capstone_reference.py --data-dir ../data/mnist --out runs/capstone --epochs 3
+    cd notebooks/zh
+    python scripts/capstone_reference.py --data-dir ../../data/mnist --out runs/capstone --epochs 3
     python scripts/capstone_reference.py ... --stop-after 100     # 训练 100 步后停止，如同被中断
     python scripts/capstone_reference.py ... --resume              # 从 <out>/checkpoint.ckpt 继续
 
 它写入 ``--out`` 的内容（第 10 课的检查所依赖的约定）：
 
-* ``checkpoint.ckpt`` - 训练步（权重、BatchNorm 统计量、优化器状态），加上当前位置 ``epoch``（进行中的轮次，
+* ``checkpoint.ckpt``：训练步（权重、BatchNorm 统计量、优化器状态），加上当前位置 ``epoch``（进行中的轮次，
   从 0 开始）和 ``step_in_epoch``（该轮次中已训练的批数），以及决定这些批是哪些的设置（``batch_size``、
   ``train_subset``、``seed``）；每个轮次结束后以及中途停止时以原子方式写入；
-* ``log.jsonl`` - 每个完成的轮次一个 JSON 对象：``epoch``（从 1 开始）、``global_step``、``train_loss``、
+* ``log.jsonl``：每个完成的轮次一个 JSON 对象：``epoch``（从 1 开始）、``global_step``、``train_loss``、
   ``test_accuracy``、``seconds``；同时打印同样的一行；
-* ``model.mindir`` - 评估模式下训练好的网络，输入为 float32 ``(N, 1, 28, 28)``，批大小 N 任意，
+* ``model.mindir``：评估模式下训练好的网络，输入为 float32 ``(N, 1, 28, 28)``，批大小 N 任意，
   按课程中的方式归一化（像素 / 255，再用均值 0.1307、标准差 0.3081）；在最后一个轮次结束时写入。
 
 Ctrl-C（SIGINT）和 ``--stop-after`` 都会保存精确的位置后退出；``--resume`` 从该位置继续，训练的批与不中断的

@@ -2,18 +2,18 @@
 
 这是第 10 课的骨架文件。第 10 课会把它复制成你自己的文件（my_capstone.py）：请编辑那份副本，而不是这个文件。
 填好每一处占位符 ``____``（TODO(1) 到 TODO(10)）；其余部分已经替你写好。这个文件必须能独立运行：只用 MindSpore
-和 NumPy，不用 ``course_utils``。在 notebooks 文件夹中从终端试运行：
+和 NumPy，不用 ``course_utils``。在 notebooks/zh 文件夹中从终端试运行：
 
-    python my_capstone.py --data-dir ../data/mnist --out runs/mine --epochs 2 --train-subset 6400 --test-subset 2000
+    python my_capstone.py --data-dir ../../data/mnist --out runs/mine --epochs 2 --train-subset 6400 --test-subset 2000
 
 Notebook 中的检查正是这样运行它，并期望 ``--out`` 中有以下内容（约定）：
 
-* ``checkpoint.ckpt`` - 训练步（权重、BatchNorm 统计量、优化器状态），加上当前位置 ``epoch``（进行中的轮次，
+* ``checkpoint.ckpt``：训练步（权重、BatchNorm 统计量、优化器状态），加上当前位置 ``epoch``（进行中的轮次，
   从 0 开始）和 ``step_in_epoch``（该轮次中已训练的批数），以及决定这些批是哪些的设置（``batch_size``、
   ``train_subset``、``seed``）；每个轮次结束后以及中途停止时以原子方式写入；
-* ``log.jsonl`` - 每个完成的轮次一个 JSON 对象：``epoch``（从 1 开始）、``global_step``、``train_loss``、
+* ``log.jsonl``：每个完成的轮次一个 JSON 对象：``epoch``（从 1 开始）、``global_step``、``train_loss``、
   ``test_accuracy``（一个比例）、``seconds``；每个轮次也打印一行；
-* ``model.mindir`` - 评估模式下训练好的网络，输入为 float32 ``(N, 1, 28, 28)``，批大小 N 任意，
+* ``model.mindir``：评估模式下训练好的网络，输入为 float32 ``(N, 1, 28, 28)``，批大小 N 任意，
   按课程中的方式归一化（像素 / 255，再用均值 0.1307、标准差 0.3081）；在最后一个轮次结束时写入。
 
 ``--stop-after N`` 在总共训练 N 步后停止（如同被中断），停止前先保存检查点；``--resume`` 从该检查点继续，
@@ -106,10 +106,10 @@ def build_dataset(data_dir, split, batch_size, subset=0, augment=False, seed=0):
         dataset = ds.MnistDataset(str(data_dir), usage="test", shuffle=False, num_samples=subset or None)
     image_ops = []
     if augment:
-        # TODO(2)：对 uint8 (28, 28, 1) 图像做一个数据增强操作：小幅随机旋转（最多 10 度）、
-        #          平移（每个方向最多 10%）和缩放（0.9-1.1）。请阅读你所选操作的文档。
+        # TODO(2)：用一个数据增强算子处理 uint8 (28, 28, 1) 图像：小幅随机旋转（最多 10 度）、
+        #          平移（每个方向最多 10%）和缩放（0.9-1.1）。请阅读你所选算子的文档。
         image_ops.append(____)
-    # TODO(3)：每张图像都要经过的操作：缩放到 [0, 1]，用 MNIST_MEAN / MNIST_STD 归一化，通道放到最前
+    # TODO(3)：每张图像都要经过的算子：缩放到 [0, 1]，用 MNIST_MEAN / MNIST_STD 归一化，通道放到最前
     image_ops += ____
     dataset = dataset.map(operations=image_ops, input_columns="image", num_parallel_workers=workers)
     dataset = dataset.map(operations=transforms.TypeCast(ms.int32), input_columns="label")
