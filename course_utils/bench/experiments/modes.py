@@ -12,7 +12,7 @@ from typing import Mapping, Tuple
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import compare, cycle, faster_beyond, leaders
+from ..harness import compare, cycle, leaders
 from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
@@ -84,7 +84,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                   "the slowest ({slow}).", noise=noise, best=best["label"], rate=best["steps_per_s"],
                   ratio=best["steps_per_s"] / slow["steps_per_s"], slow=slow["label"])
     else:
-        text = tr("A tie within the noise floor of {noise:.0f}%: {n} configurations, the fastest among them, ran at "
+        text = tr("A tie within the noise floor of {noise:.0f}%: {n} configurations, the fastest included, tie at "
                   "{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest "
                   "was {slow} at {slow_rate:.1f} steps/s.",
                   n=len(tied), noise=noise, names=tr("; ").join(r["label"] for r in tied),
@@ -163,7 +163,7 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     # functional step's slowest) fall short of the claim; overlapping repeats short of that decide nothing
     best_case = cell["max_steps_per_s"] / func["min_steps_per_s"]
     verdict = (tr("cannot be told from a tie") if tie
-               else tr("holds") if faster
+               else tr("holds in direction (a noise floor this size cannot check the 15% figure itself)") if faster
                else tr("does not reproduce") if best_case < 1.10
                else tr("is undecided (the repeats' ranges overlap)"))
     cell_fed = pick(rows, config="graph/cell +pipeline")
@@ -205,35 +205,39 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
                  max_samples_per_s=r["batch_size"] * r["max_steps_per_s"]) for r in rows]
     small, top = rows[0], max(rows, key=lambda r: r["samples_per_s"])   # (sorted by batch size above)
     noise = p.noise_pct or spread_pct(top, "samples_per_s")
-    # the lab's two rules: a size ties with the top one within the noise floor, or when their repeats' ranges overlap
-    tied = sorted([r for r in rows if r is top or not faster_beyond(top["samples_per_s"], r["samples_per_s"], noise)
-                   or not beyond_spread(top, r, "samples_per_s")], key=lambda r: r["batch_size"])
+    # the lab's two rules: within the noise floor of the top size a tie; beyond it, undecided while the repeats'
+    # ranges overlap the top size's
+    tied = sorted(leaders(rows, noise, key="samples_per_s"), key=lambda r: r["batch_size"])
+    undecided = [r for r in rows if r not in tied and not beyond_spread(top, r, "samples_per_s")]
     best = tied[0]   # the smallest batch size that ties with the most throughput
     gain = best["samples_per_s"] / small["samples_per_s"]
     if len(tied) == 1:
-        text = tr("With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}% and the "
-                  "other sizes' ranges: "
+        text = tr("With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: "
                   "{rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead "
                   "of {small_epoch:.1f} s",
                   spec=Spec.parse(p.spec).label, best=best["batch_size"], noise=noise, rate=best["samples_per_s"],
                   gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"], small_epoch=small["epoch_s"])
     elif best is small:
-        text = tr("With {spec}, batches {sizes} tie ({lo:.0f}-{hi:.0f} samples/s: within the noise floor of "
-                  "{noise:.0f}%, or their repeats' ranges overlap): no size above the smallest measured, batch "
+        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} "
+                  "samples/s): no size above the smallest measured, batch "
                   "{best}, is measurably better here "
                   "({best_epoch:.1f} s per MNIST epoch)",
                   spec=Spec.parse(p.spec).label, sizes=runtime.listing(r["batch_size"] for r in tied), noise=noise,
                   lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"],
                   best_epoch=best["epoch_s"])
     else:
-        text = tr("With {spec}, batches {sizes} tie ({lo:.0f}-{hi:.0f} samples/s: within the noise floor of "
-                  "{noise:.0f}%, or their repeats' ranges overlap): no size above batch {best} is measurably better "
+        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} "
+                  "samples/s): no size above batch {best} is measurably better "
                   "here; batch {best} gives {gain:.1f}x "
                   "the throughput of batch {small}, i.e. {best_epoch:.1f} s per MNIST epoch instead of "
                   "{small_epoch:.1f} s",
                   spec=Spec.parse(p.spec).label, sizes=runtime.listing(r["batch_size"] for r in tied), noise=noise,
                   lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"],
                   gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"], small_epoch=small["epoch_s"])
+    if undecided:
+        text += tr("; batches {sizes} differ from batch {top} by more than the noise floor, but their repeats' ranges "
+                   "overlap its: undecided", sizes=runtime.listing(r["batch_size"] for r in undecided),
+                   top=top["batch_size"])
     text += tr("; more samples per second is not fewer epochs to a given accuracy.")
     metrics = {"best_batch_size": best["batch_size"], "best_samples_per_s": best["samples_per_s"],
                "batch_sizes_tied": len(tied)}
@@ -267,9 +271,11 @@ def best_measured(results: Mapping[str, Result]) -> Tuple[dict, str]:
         return {}, ""
     best = max(rows, key=lambda r: r["steps_per_s"])
     text = tr("The highest step rate this run measured: {rate:.1f} steps/s, {best}, in the experiment [{exp}] "
-              "(the highest of {n} step rates measured across the experiments above). A figure, not a winner: a "
+              "(the highest of the {n} rates of LeNet-5's batch-64 step on in-memory batches that {exps} measured). "
+              "A figure, not a winner: a "
               "configuration "
               "is called the fastest only within one alternated comparison (the line under each experiment), "
               "because separate experiments ran minutes apart under whatever load came and went.",
-              rate=best["steps_per_s"], best=best["shown"], exp=best["exp"], n=len(rows))
+              rate=best["steps_per_s"], best=best["shown"], exp=best["exp"], n=len(rows),
+              exps=tr(", ").join(f"[{e}]" for e in dict.fromkeys(r["exp"] for r in rows)))
     return {"best_steps_per_s": best["steps_per_s"]}, text

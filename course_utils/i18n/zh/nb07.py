@@ -142,13 +142,13 @@ MESSAGES = {
     'Fastest here, beyond the noise floor of {noise:.0f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x the slowest '
     '({slow}).':
         '超出 {noise:.0f}% 的噪声水平、明显最快的是{best}，{rate:.1f} 步/秒，是最慢者（{slow}）的 {ratio:.1f} 倍。',
-    'A tie within the noise floor of {noise:.0f}%: {n} configurations, the fastest among them, ran at '
+    'A tie within the noise floor of {noise:.0f}%: {n} configurations, the fastest included, tie at '
     '{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest was {slow} at '
     '{slow_rate:.1f} steps/s.':
         '有 {n} 种配置（含最快者）彼此相差不超过 {noise:.0f}% 的噪声水平，算作打平：{names}，'
         '{lo:.1f}～{hi:.1f} 步/秒。本次运行无法断定其中哪一种最快。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
-        '首次调用开销最大的是 {first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
+        '首次调用开销最大的是{first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
     " GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.":
         '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {r:.2f} 倍，判定：{verdict}。',
     'a tie within the noise floor of {noise:.0f}%':
@@ -167,30 +167,31 @@ MESSAGES = {
         '（{gain:+.0f}%；{judged}），因此原文“快 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
         '是函数式训练步的 {r_fed:.2f} 倍（{judged_fed}）；Model.train 为 {model:.0f} 步/秒，是函数式训练步的 '
         '{vs_loop:.2f} 倍（{judged_model}）。',
-    'holds':
-        '成立',
+    'holds in direction (a noise floor this size cannot check the 15% figure itself)':
+        '从方向上看成立（噪声水平这么大，无法验证 15% 这个数值本身）',
     'does not reproduce':
         '未能复现',
     "is undecided (the repeats' ranges overlap)":
         '无法判定（两者各次重复的范围有重叠）',
     'cannot be told from a tie':
         '无法与打平区分',
-    "With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}% and the other sizes' "
-    "ranges: {rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of "
-    "{small_epoch:.1f} s":
-        '使用{spec} 时，批大小 {best} 的吞吐量最高，既超出 {noise:.0f}% 的噪声水平，也超出其他批大小的范围：{rate:.0f} 样本/秒，是批大小 '
+    'With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: {rate:.0f} '
+    'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
+        '使用{spec} 时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒，是批大小 '
         '{small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
-    "With {spec}, batches {sizes} tie ({lo:.0f}-{hi:.0f} samples/s: within the noise floor of {noise:.0f}%, or their "
-    "repeats' ranges overlap): no size above the smallest measured, batch {best}, is measurably better here "
-    "({best_epoch:.1f} s per MNIST epoch)":
-        '使用{spec} 时，批大小 {sizes} 算作打平（{lo:.0f}～{hi:.0f} 样本/秒：相差在 {noise:.0f}% 的噪声水平以内，'
-        '或各次重复的范围有重叠）：比所测最小的批大小 {best} 更大的批大小，在这里都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} 秒）',
-    "With {spec}, batches {sizes} tie ({lo:.0f}-{hi:.0f} samples/s: within the noise floor of {noise:.0f}%, or their "
-    "repeats' ranges overlap): no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x "
-    "the throughput of batch {small}, i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s":
-        '使用{spec} 时，批大小 {sizes} 算作打平（{lo:.0f}～{hi:.0f} 样本/秒：相差在 {noise:.0f}% 的噪声水平以内，'
-        '或各次重复的范围有重叠），比 {best} 更大的批大小在这里都没有可测出的优势。批大小 {best} 的吞吐量是批大小 {small} 的 '
+    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): no size '
+    'above the smallest measured, batch {best}, is measurably better here ({best_epoch:.1f} s per MNIST epoch)':
+        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
+        '样本/秒）：比所测最小的批大小 {best} 更大的批大小，在这里都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} 秒）',
+    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): '
+    'no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x the throughput of batch '
+    '{small}, i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
+        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
+        '样本/秒），比 {best} 更大的批大小在这里都没有可测出的优势。批大小 {best} 的吞吐量是批大小 {small} 的 '
         '{gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
+    "; batches {sizes} differ from batch {top} by more than the noise floor, but their repeats' ranges overlap its: "
+    "undecided":
+        '；批大小 {sizes} 与批大小 {top} 的差距超出了噪声水平，但各次重复的范围与它有重叠：无法判定',
     '; more samples per second is not fewer epochs to a given accuracy.':
         '。此外，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
@@ -228,11 +229,11 @@ MESSAGES = {
     '{label} (this kernel, CPU settings on)':
         '{label}（本内核，已打开 CPU 优化设置）',
     "The highest step rate this run measured: {rate:.1f} steps/s, {best}, in the experiment [{exp}] (the highest of "
-    "{n} step rates measured across the experiments above). A figure, not a winner: a configuration is called the fastest "
+    "the {n} rates of LeNet-5's batch-64 step on in-memory batches that {exps} measured). A figure, not a winner: a configuration is called the fastest "
     "only within one alternated comparison (the line under each experiment), because separate experiments ran "
     "minutes apart under whatever load came and went.":
-        '本次运行测得的最高单步速率：{rate:.1f} 步/秒，来自实验 [{exp}] 中的{best}（上面各个实验共测得 {n} 个单步速率，'
-        '这是其中最高的）。这只是一个数字，不代表胜出：只有在同一轮交替比较之内（见每个实验下面的那一行），'
+        '本次运行测得的最高单步速率：{rate:.1f} 步/秒，来自实验 [{exp}] 中的{best}，'
+        '是实验 {exps} 在内存批数据上为批大小 64 的 LeNet-5 训练步测得的 {n} 个速率中最高的。这只是一个数字，不代表胜出：只有在同一轮交替比较之内（见每个实验下面的那一行），'
         '才能判定哪种配置最快，因为不同的实验相隔几分钟运行，其间机器负载可能时有起伏。',
     "WARNING: {n} of {total} experiments ran on a busy machine (their conditions above say which): their absolute "
     "figures are not this machine's; re-run the lab on a quiet machine before quoting them.":
