@@ -136,6 +136,10 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     tied = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
     assert "批大小 32、64 的吞吐量相差不超过 70% 的噪声水平，算作打平（3200～5120" in tied
     assert "比所测最小的批大小 32 更大的批大小，在这里都没有可测出的优势" in tied
+    wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in sizes]
+    undecided = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=1)).conclusion
+    assert "；批大小 32 与批大小 64 的差距超出了噪声水平，但各次重复的范围与它有重叠：无法判定" in undecided
+    assert not english_words(undecided), undecided
     for t in (slow, styles, text):
         assert not english_words(t), t
 
