@@ -156,8 +156,8 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         else:
             text += tr(" The best settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in "
                        "part 2 did not hold here.", lo=1 / last["speedup_high"], hi=1 / last["speedup"])
-        text += tr(" The low end is the steps at the naive step rate alone: {steps} / {naive_rate:.1f} steps/s = "
-                   "{direct:.0f} s. The high end scales the best run's time by the ratio of the two step rates: "
+        text += tr(" The two ends: the steps at the naive step rate alone, {steps} / {naive_rate:.1f} steps/s = "
+                   "{direct:.0f} s, and the best run's time scaled by the ratio of the two step rates, "
                    "{best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} s. Both rates come from the "
                    "step fed {fed} batches by the MNIST pipeline in a fresh process, timed as fit times it.",
                    steps=last["best_steps"], naive_rate=rate, direct=last["best_steps"] / round(rate, 1),

@@ -85,7 +85,7 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     best_no = max((r for r in rows if r["case"] == "no fixes"), key=lambda r: r["steps_per_s"])
     best_any = max(rows, key=lambda r: r["steps_per_s"])
     speedup = best["vs_naive"]
-    text = tr("MindSpore's naive default ({naive}, no fixes) ran at {naive_rate:.1f} steps/s; the fastest "
+    text = tr("The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; the fastest "
               "configuration with the course's two fixes ({best}) ran at {best_rate:.1f}, {speedup:.2f}x the naive "
               "rate, while the fastest without the fixes reached {best_no:.1f}",
               naive=Spec.parse(NAIVE_SPEC).label, naive_rate=naive["steps_per_s"], best=best["label"],

@@ -196,10 +196,10 @@ MESSAGES = {
         '。此外，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
         'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
-    "MindSpore's naive default ({naive}, no fixes) ran at {naive_rate:.1f} steps/s; the fastest configuration with "
+    "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; the fastest configuration with "
     "the course's two fixes ({best}) ran at {best_rate:.1f}, {speedup:.2f}x the naive rate, while the fastest without "
     "the fixes reached {best_no:.1f}":
-        'MindSpore 的朴素默认设置（{naive}，不加优化设置）为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
+        '朴素基线（不加 CPU 优化设置的{naive}）为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
         '最快的配置（{best}）为 {best_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍；不加优化设置时最快的为 {best_no:.1f} 步/秒',
     ' (fastest of all: {label}, {case}, {rate:.0f}).':
         '（所有组合中最快的是：{label}，{case}，{rate:.0f} 步/秒）。',
@@ -247,13 +247,13 @@ MESSAGES = {
     "{low:.0f}-{high:.0f} s.":
         '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
         '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当，本次运行估算其耗时为 {low:.0f}～{high:.0f} 秒。',
-    " The low end is the steps at the naive step rate alone: {steps} / {naive_rate:.1f} steps/s = {direct:.0f} s. "
-    "The high end scales the best run's time by the ratio of the two step rates: {best_s:.1f} s x {best_rate:.1f} / "
+    " The two ends: the steps at the naive step rate alone, {steps} / {naive_rate:.1f} steps/s = {direct:.0f} s, and "
+    "the best run's time scaled by the ratio of the two step rates, {best_s:.1f} s x {best_rate:.1f} / "
     "{naive_rate:.1f} = {scaled:.0f} s. Both rates come from the step fed {fed} batches by the MNIST pipeline in a "
     "fresh process, timed as fit times it.":
-        '下限只按朴素默认设置的单步速率计算：{steps} / {naive_rate:.1f} 步/秒 = {direct:.0f} 秒。上限把最佳运行的耗时'
-        '按两种单步速率之比放大：{best_s:.1f} 秒 × {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} 秒。两种速率都是'
-        '在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
+        '范围的两端：一端只按朴素默认设置的单步速率计算，{steps} / {naive_rate:.1f} 步/秒 = {direct:.0f} 秒；另一端把'
+        '最佳运行的耗时按两种单步速率之比放大，{best_s:.1f} 秒 × {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} 秒。'
+        '两种速率都是在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
     " The best run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s); how "
     "much of such a slowdown the naive run would share decides where in the range it lands.":
         '而最佳运行自身在 fit 中训练得比这更慢（{fit_rate:.1f} 步/秒，对比 {best_rate:.1f} 步/秒）；朴素默认设置会分担多少'
