@@ -126,9 +126,10 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         else:
             n_steps, n_s, how = None, None, "not reached"
         if how != "estimated":
-            n_s_high = n_s
+            n_s_high = direct = scaled = n_s
         table.append({"config": f"{t:.3f}", "target_pct": 100 * t, "best_steps": b["step"], "best_s": b["train_s"],
                       "naive_steps": n_steps, "naive_s": n_s, "naive_s_high": n_s_high, "how": how,
+                      "naive_s_direct": direct, "naive_s_scaled": scaled,
                       "naive_how": tr(HOW[how][1]),
                       "speedup": n_s / b["train_s"] if n_s and b["train_s"] else None,
                       "speedup_high": n_s_high / b["train_s"] if n_s_high and b["train_s"] else None})
@@ -160,9 +161,8 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                    "{direct:.0f} s, and the best run's time scaled by the ratio of the two step rates, "
                    "{best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} s. Both rates come from the "
                    "step fed {fed} batches by the MNIST pipeline in a fresh process, timed as fit times it.",
-                   steps=last["best_steps"], naive_rate=rate, direct=last["best_steps"] / round(rate, 1),
-                   best_s=last["best_s"], best_rate=best_rate,
-                   scaled=round(last["best_s"], 1) * round(best_rate, 1) / round(rate, 1), fed=fed)
+                   steps=last["best_steps"], naive_rate=rate, direct=last["naive_s_direct"],
+                   best_s=last["best_s"], best_rate=best_rate, scaled=last["naive_s_scaled"], fed=fed)
         if last["best_steps"] / last["best_s"] < best_rate:
             text += tr(" The best run itself trained slower under fit than that ({fit_rate:.1f} against "
                        "{best_rate:.1f} steps/s); how much of such a slowdown the naive run would share decides where "

@@ -272,9 +272,8 @@ def best_measured(results: Mapping[str, Result]) -> Tuple[dict, str]:
     best = max(rows, key=lambda r: r["steps_per_s"])
     text = tr("The highest step rate this run measured: {rate:.1f} steps/s, {best}, in the experiment [{exp}] "
               "(the highest of the {n} rates of LeNet-5's batch-64 step on in-memory batches that {exps} measured). "
-              "A figure, not a winner: a "
-              "configuration "
-              "is called the fastest only within one alternated comparison (the line under each experiment), "
+              "A figure, not a winner: a configuration is called the fastest only within one alternated comparison "
+              "(the line under each experiment), "
               "because separate experiments ran minutes apart under whatever load came and went.",
               rate=best["steps_per_s"], best=best["shown"], exp=best["exp"], n=len(rows),
               exps=tr(", ").join(f"[{e}]" for e in dict.fromkeys(r["exp"] for r in rows)))
