@@ -59,11 +59,14 @@ MINDSPORE_NEWEST_TESTED = (2, 10)
 SUPPORTED_RANGE = N_("2.7.1 to 2.10.x")  # tr() it where it is shown
 
 
-def listing(items) -> str:
-    """``items`` joined as a list in the current language ("a, b" in English, "a、b" in Chinese); "" if none."""
+def listing(items, labels: bool = False) -> str:
+    """``items`` joined as a list in the current language ("a, b" in English, "a、b" in Chinese); "" if none.
+    ``labels=True`` for items with commas of their own (configuration labels: "GRAPH_MODE, TrainOneStepCell"):
+    "a; b" in English."""
     out = ""
     for item in items:
-        out = tr("{items}, {item}", items=out, item=item) if out else str(item)
+        out = (tr("{items}; {item}", items=out, item=item) if labels else
+               tr("{items}, {item}", items=out, item=item)) if out else str(item)
     return out
 
 

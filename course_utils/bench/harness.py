@@ -213,6 +213,36 @@ def faster_beyond(fast: float, slow: float, noise_pct: float) -> bool:
     return 100 * (fast / slow - 1) > noise_pct
 
 
+def _rate_range(x: Union[Timing, Mapping], key: str) -> tuple:
+    """(median, slowest, fastest) of a ``Timing`` (steps/s) or of a result row (``key`` and its min/max)."""
+    if isinstance(x, Timing):
+        if key != "steps_per_s":
+            raise ValueError(f"a Timing has steps_per_s only, not {key!r}: pass result rows to compare {key}")
+        return (x.steps_per_s, *x.spread)
+    return x[key], x.get(f"min_{key}", x[key]), x.get(f"max_{key}", x[key])
+
+
+def ranges_overlap(a: Union[Timing, Mapping], b: Union[Timing, Mapping], key: str = "steps_per_s") -> bool:
+    """True when the repeats of ``a`` and ``b`` overlap: each one's slowest repeat is no faster than the other's
+    fastest (their min-max ranges share some values)."""
+    _, lo_a, hi_a = _rate_range(a, key)
+    _, lo_b, hi_b = _rate_range(b, key)
+    return lo_a <= hi_b and lo_b <= hi_a
+
+
+def verdict(a: Union[Timing, Mapping], b: Union[Timing, Mapping], noise_pct: float, key: str = "steps_per_s") -> str:
+    """The lab's two rules, on ``a`` against ``b`` (two ``Timing`` objects, or two result rows with ``key`` and its
+    ``min_``/``max_`` range): ``"tie"`` when neither median is faster by more than ``noise_pct`` percent
+    (``faster_beyond``); ``"undecided"`` when one is, but the repeats' ranges overlap (``ranges_overlap``);
+    otherwise ``"faster"`` or ``"slower"`` (what ``a`` is)."""
+    rate_a, rate_b = _rate_range(a, key)[0], _rate_range(b, key)[0]
+    if not faster_beyond(max(rate_a, rate_b), min(rate_a, rate_b), noise_pct):
+        return "tie"
+    if ranges_overlap(a, b, key):
+        return "undecided"
+    return "faster" if rate_a > rate_b else "slower"
+
+
 def leaders(rows: Sequence[Mapping], noise_pct: float, key: str = "steps_per_s") -> list:
     """The rows that tie with the fastest under ``faster_beyond`` (the fastest first, then in the
     order given): one row is a clear winner, more than one a tie."""

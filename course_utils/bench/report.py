@@ -134,6 +134,7 @@ COLUMN_TITLES = (
     N_("us_per_sample"), N_("target_pct"), N_("best_steps"), N_("best_s"), N_("naive_steps"), N_("naive_s"),
     N_("naive_how"), N_("speedup"), N_("naive_s_high"), N_("speedup_high"), N_("figure"), N_("value"),
     N_("op_type"), N_("calls_per_step"), N_("mean_ms"), N_("total_ms"), N_("implementation"), N_("propagation"),
+    N_("ms"), N_("accuracy_pct"),
 )
 
 
@@ -142,6 +143,7 @@ METRIC_TITLES = {
     "best_steps_per_s": N_("highest step rate measured (steps/s)"),
     "graph_steps_per_s": N_("GRAPH_MODE TrainOneStepCell (steps/s)"),
     "graph_vs_pynative": N_("GRAPH_MODE / PyNative TrainOneStepCell (x)"),
+    "jit_vs_no_jit": N_("PyNative functional step, with @jit / without (x)"),
     "pynative_steps_per_s": N_("PyNative TrainOneStepCell (steps/s)"),
     "cell_vs_functional": N_("TrainOneStepCell / functional step (x)"),
     "model_train_steps_per_s": N_("Model.train fed by the pipeline (steps/s)"),
@@ -205,7 +207,7 @@ def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baselin
     if base:
         cols.append(f"x {baseline}")
     titles = {"configuration": tr("configuration"), "first call s": tr("first call s"), "steps/s": tr("steps/s"),
-              "min-max": tr("min-max"), "samples/s": tr("samples/s"), f"x {baseline}": _no_space_between_cjk(
+              "min-max": tr("min-max"), "samples/s": tr("samples/s"), f"x {baseline}": no_space_between_cjk(
                   tr("x {baseline}", baseline=baseline))}
     return format_rows(rows, cols, titles)
 
@@ -243,7 +245,7 @@ class Result:
             return format_rows(self.rows, self.columns)
         rows = sorted(self.rows, key=lambda r: -r[key]) if key else self.rows
         more = (tr("{shown} of {total} rows shown (largest {key} first); all of them in {path}", shown=max_rows,
-                   total=len(self.rows), key=key, path=saved) if key else
+                   total=len(self.rows), key=tr(key), path=saved) if key else
                 tr("{shown} of {total} rows shown; all of them in {path}", shown=max_rows, total=len(self.rows),
                    path=saved))
         return format_rows(rows[:max_rows], self.columns) + "\n" + more
@@ -305,7 +307,7 @@ def ratio(a: Optional[float], b: Optional[float]) -> float:
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
 
 
-def _no_space_between_cjk(text: str) -> str:
+def no_space_between_cjk(text: str) -> str:
     """A Chinese template filled with a Chinese name ("相对 {baseline} 的倍数" with "强制完成") leaves spaces
     between two Chinese characters; Chinese text has none there (a space stays next to Latin letters and digits)."""
     return re.sub(f"(?<=[{_CJK}]) +(?=[{_CJK}])", "", text)

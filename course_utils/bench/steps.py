@@ -13,6 +13,7 @@ from course_utils import runtime
 from course_utils.i18n import N_, tr
 
 from .harness import Config, Timing, cycle
+from .report import no_space_between_cjk
 
 __all__ = ["JIT_LEVELS", "LABELS", "NAIVE_SPEC", "STYLES", "Spec", "TIMING_COLUMNS", "build_step",
            "lenet_setup", "mnist_batches", "set_mode", "step_configs", "timing_rows"]
@@ -63,8 +64,10 @@ class Spec:
     def label(self) -> str:
         """What a table or a sentence calls this configuration, in the course's language."""
         mode = tr("GRAPH_MODE") if self.mode == "graph" else tr("PyNative")
-        jit = f" {self.level}" if self.style in ("jit", "jit_cell") else ""
-        return tr("{mode}, {style}{jit}", mode=mode, style=tr(LABELS[self.style]), jit=jit)
+        style = tr(LABELS[self.style])
+        if self.style in ("jit", "jit_cell"):
+            return no_space_between_cjk(tr("{mode}, {style} {level}", mode=mode, style=style, level=self.level))
+        return no_space_between_cjk(tr("{mode}, {style}", mode=mode, style=style))
 
 
 def set_mode(mode: str) -> None:

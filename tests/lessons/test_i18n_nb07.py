@@ -112,15 +112,16 @@ def test_the_conclusion_follows_the_language_at_the_time_it_is_computed():
     chinese = modes.summarise_modes(rows, p).conclusion
     assert english.startswith("Fastest here, beyond the noise floor") and not CJK.search(english)
     assert chinese.startswith("超出 2% 的噪声水平、明显最快的是GRAPH_MODE, TrainOneStepCell，80.0 步/秒，是最慢者")
-    assert "静态图模式下 TrainOneStepCell 的速度是动态图模式下的 4.00 倍，判定：更快。" in chinese
+    assert ("静态图模式下 TrainOneStepCell 的速度是动态图模式下的 4.00 倍："
+            "超出噪声水平且各次重复互不重叠，判定为更快。") in chinese
 
 
 def test_modes_styles_and_batch_sizes_in_chinese(zh):
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
     slow = modes.summarise_modes([rate("pynative/cell", 50), rate("graph/cell", 30)], p).conclusion
-    assert "的 0.60 倍，判定：更慢。" in slow
+    assert "的 0.60 倍：超出噪声水平且各次重复互不重叠，判定为更慢。" in slow
     same = modes.summarise_modes([rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1)], p)
-    assert "在 10% 的噪声水平之内，算作打平" in same.conclusion
+    assert "在 10% 的噪声水平之内，视为持平" in same.conclusion
     rows = [rate("graph/functional", 100, input="in-memory batches"),
             rate("graph/cell", 101, input="in-memory batches"),
             rate("graph/functional +pipeline", 80, input="data pipeline"),
@@ -132,9 +133,9 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     assert "在这里从方向上看成立" in modes.summarise_styles(rows, bench.StylesParams()).conclusion
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
-    assert "批大小 64 的吞吐量最高，超出 2% 的噪声水平：5120 样本/秒，是批大小 32 的 1.6 倍（" in text
+    assert "批大小 64 的吞吐量最高，超出 2% 的噪声水平：5,120 样本/秒，是批大小 32 的 1.6 倍（" in text
     tied = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
-    assert "批大小 32、64 的吞吐量相差不超过 70% 的噪声水平，算作打平（3200～5120" in tied
+    assert "批大小 32、64 的吞吐量相差不超过 70% 的噪声水平，视为持平（3,200～5,120" in tied
     assert "比所测最小的批大小 32 更大的批大小，在这里都没有可测出的优势" in tied
     wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in sizes]
     undecided = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=1)).conclusion
@@ -147,9 +148,9 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
 def test_cpu_traps_and_finding_them_in_chinese(zh):
     met, missed, fastest = trap_results()   # computed now, in Chinese
     assert "为 10.0 步/秒" in met.conclusion and "为 90.0 步/秒，是前者的 9.00 倍；" in met.conclusion
-    assert "动态图模式 TrainOneStepCell 从 15.0 步/秒变为 60.0 步/秒（4.00 倍）" in met.conclusion
+    assert "使动态图模式下的 TrainOneStepCell 从 15.0 步/秒变为 60.0 步/秒（4.00 倍）" in met.conclusion
     assert "目标" not in missed.conclusion
-    fastest_text = "（所有组合中最快的是：静态图模式 TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120 步/秒）。"
+    fastest_text = "（所有组合中最快的是：静态图模式下的 TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120 步/秒）。"
     assert fastest_text in fastest.conclusion
     assert "与 Ascend 无关" in str(traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")))
     found = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams()).conclusion
@@ -164,13 +165,14 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert "每秒能送出 600 个批（2 个工作线程），是训练步消耗速度的 6.0 倍" in fine
     assert "共用 2 个核" in fine and "退回普通循环，数据下沉实际并未生效。" in fine
     tie = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 99), bench.PipelineParams(noise_pct=5)).conclusion
-    assert "打平" in tie and "它不是瓶颈" in tie
+    assert "持平" in tie and "它不是瓶颈" in tie
     assert "流水线就是瓶颈" in pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45),
                                                            bench.PipelineParams()).conclusion
     cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
     assert cpu.startswith("在 CPU 上，O0 为 50 步/秒，训练 100 步后准确率为 95.0%；"
-                          "amp O1：速度是 O0 的 0.90 倍（更慢）")
-    assert "；amp O3：速度是 O0 的 0.40 倍（更慢），准确率 90.0%" in cpu   # one verdict per level, in order
+                          "amp O1：速度是 O0 的 0.90 倍（超出噪声水平且各次重复互不重叠，判定为更慢）")
+    # one verdict per level, in order
+    assert "；amp O3：速度是 O0 的 0.40 倍（超出噪声水平且各次重复互不重叠，判定为更慢），准确率 90.0%" in cpu
     assert "低了 5.0 个百分点" in cpu and cpu.endswith("这里最快的就是 O0 本身。")
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), bench.ShapesParams(n_shapes=2)).conclusion
     assert res.startswith("2 种批形状（64、57）导致 2 次编译（8 次调用共 4.1 秒，其中编译占 4.0 秒；")
@@ -207,7 +209,7 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
     met, _, _ = trap_results()
     table = met.table()
     assert table.splitlines()[0].split()[:3] == ["情形", "配置", "首次调用（秒）"]
-    assert "不加优化设置" in table and "两项 CPU 优化设置" in table and "静态图模式 TrainOneStepCell" in table
+    assert "不加优化设置" in table and "两项 CPU 优化设置" in table and "静态图模式下的 TrainOneStepCell" in table
     assert "no fixes" not in table and "first_call_s" not in table
     found = traps.summarise_find_trap(find_rows(40.0, 4.0), bench.FindTrapParams()).table()
     assert "不限制指令集" in found and "ReLU+池化 1" in found
@@ -217,7 +219,7 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
     res = modes.summarise_styles(styles, bench.StylesParams())
     assert "数据处理流水线" in res.table() and "内存中的批" in res.table()
     assert res.row(config="Model.train")["label_input"] == "Model.train，数据处理流水线"
-    assert bench.Spec.parse("pynative/jit:O1").label == "动态图模式 @jit 函数式训练步 O1"
+    assert bench.Spec.parse("pynative/jit:O1").label == "动态图模式下的 @jit 函数式训练步（O1）"
     assert lab_title("data_pipeline") == "数据处理流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式"
     for text in (table, found, res.table()):
         assert not english_words(text), text

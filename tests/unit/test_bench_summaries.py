@@ -65,14 +65,14 @@ def test_styles_claim_holds_or_not():
 def test_batch_sizes():
     rows = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80), (128, 30))]
     res = modes.summarise_batch_sizes(shuffled(rows), bench.BatchSizesParams(batch_sizes=(32, 64, 128)))
-    assert "batch 64 gives the most throughput, beyond the noise floor of 2%: 5120 samples/s (1.6x batch 32)" \
+    assert "batch 64 gives the most throughput, beyond the noise floor of 2%: 5,120 samples/s (1.6x batch 32)" \
         in res.conclusion and "undecided" not in res.conclusion
     assert res.metrics["best_batch_size"] == 64
     assert res.row(config="batch 64")["max_samples_per_s"] == pytest.approx(64 * 80 * 1.02)
     # within the noise floor the sizes tie, and no size above the smallest of them is measurably better
     rows += [rate("batch 256", 21, batch_size=256, samples_per_s=256 * 21)]
     res = modes.summarise_batch_sizes(rows, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=10))
-    assert "batches 64, 256 tie within the noise floor of 10% (5120-5376 samples/s): no size above batch 64 is " \
+    assert "batches 64, 256 tie within the noise floor of 10% (5,120-5,376 samples/s): no size above batch 64 is " \
         "measurably better here" in res.conclusion
     assert "gives the most throughput" not in res.conclusion
     assert res.metrics["best_batch_size"] == 64 and res.metrics["batch_sizes_tied"] == 2

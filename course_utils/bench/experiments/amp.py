@@ -7,7 +7,7 @@ import statistics
 from course_utils.evaluate import mnist_test_accuracy
 from course_utils.i18n import tr
 
-from ..harness import Config, compare, cycle, force
+from ..harness import Config, compare, cycle, force, verdict
 from ..params import AmpParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
@@ -57,25 +57,25 @@ def measure_amp(p: AmpParams) -> list:
 
 def summarise_amp(rows: list, p: AmpParams) -> Result:
     base = pick(rows, config="O0")
-    rows = [dict(r, vs_O0=r["steps_per_s"] / base["steps_per_s"]) for r in rows]
+    rows = [dict(r, vs_O0=r["steps_per_s"] / base["steps_per_s"], accuracy_pct=100 * r["accuracy"]) for r in rows]
     noise = p.noise_pct or spread_pct(base)
     others = sorted((r for r in rows if r["config"] != "O0"), key=lambda r: r["config"])   # O1, O2, O3
-    verdicts = {r["config"]: judged(r, base, noise) for r in others}
+    said = {r["config"]: verdict(r, base, noise) for r in others}   # the lab's two rules, against O0
     text = tr("On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps", device=p.device,
               rate=base["steps_per_s"], acc=100 * base["accuracy"], steps=base["trained_steps"])
     for r in others:   # one verdict per level, against O0
         drop = 100 * (base["accuracy"] - r["accuracy"])
         text += (tr("; {low}: {r:.2f}x O0's rate ({verdict}), {acc:.1f}%", low=r["label"],
-                    r=r["steps_per_s"] / base["steps_per_s"], verdict=verdicts[r["config"]], acc=100 * r["accuracy"])
+                    r=r["steps_per_s"] / base["steps_per_s"], verdict=judged(r, base, noise), acc=100 * r["accuracy"])
                  + (tr(" ({drop:.1f} points lower: check accuracy, not only speed)", drop=drop) if drop > 1 else ""))
-    faster = [r for r in others if verdicts[r["config"]] == tr("faster")]
+    faster = [r for r in others if said[r["config"]] == "faster"]
     if faster:
         text += tr("; the fastest level here was {level}.", level=max(faster, key=lambda r: r["steps_per_s"])["config"])
-    elif others and all(verdicts[r["config"]] == tr("slower") for r in others):
+    elif others and all(said[r["config"]] == "slower" for r in others):
         text += tr("; O0 itself was the fastest level here.")
     else:
         text += tr("; no level ran measurably faster than O0 here.")
     metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows}
     cols = ["label", "wrapper", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_O0",
-            "accuracy"] + (["final_loss"] if any(r.get("final_loss") is not None for r in rows) else [])
+            "accuracy_pct"] + (["final_loss"] if any(r.get("final_loss") is not None for r in rows) else [])
     return Result("amp", rows, cols, text, metrics)   # final_loss: only when training went on after the timing

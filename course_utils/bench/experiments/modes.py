@@ -12,12 +12,12 @@ from typing import Mapping, Tuple
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import compare, cycle, leaders
+from ..harness import compare, cycle, leaders, ranges_overlap, verdict
 from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
-from .common import beyond_spread, judged, setup_worker, spread_pct
+from .common import judged, setup_worker, spread_pct
 
 
 # -- step_rates: the worker behind cpu_traps (and notebooks/scripts/bench_step.py's twin) -----------
@@ -71,7 +71,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     slow = min(rows, key=lambda r: r["steps_per_s"])
     worst_first = max(rows, key=lambda r: r["first_call_s"])
     runner = max((r for r in rows if r is not best), key=lambda r: r["steps_per_s"], default=None)
-    if len(tied) == 1 and runner is not None and not beyond_spread(best, runner):   # the lab's second rule
+    if len(tied) == 1 and runner is not None and ranges_overlap(best, runner):   # the lab's second rule
         text = tr("{best} ran fastest here at {rate:.1f} steps/s, {gap:.0f}% above the next ({runner}, "
                   "{runner_rate:.1f}): beyond the noise floor of {noise:.0f}%, but the two repeats' ranges overlap, "
                   "so this run does not name a winner (undecided). The slowest was {slow} at {slow_rate:.1f} steps/s.",
@@ -87,7 +87,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         text = tr("A tie within the noise floor of {noise:.0f}%: {n} configurations, the fastest included, tie at "
                   "{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest "
                   "was {slow} at {slow_rate:.1f} steps/s.",
-                  n=len(tied), noise=noise, names=tr("; ").join(r["label"] for r in tied),
+                  n=len(tied), noise=noise, names=runtime.listing((r["label"] for r in tied), labels=True),
                   lo=min(r["steps_per_s"] for r in tied), hi=max(r["steps_per_s"] for r in tied),
                   slow=slow["label"], slow_rate=slow["steps_per_s"])
     text += tr(" The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} "
@@ -105,6 +105,14 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         metrics["graph_steps_per_s"] = g["steps_per_s"]
         metrics["pynative_steps_per_s"] = e["steps_per_s"]
         metrics["graph_vs_pynative"] = g["steps_per_s"] / e["steps_per_s"]
+    jitted = [r for r in rows if r["config"] in ("pynative/jit:O0", "pynative/jit:O1")]
+    if "pynative/functional" in names and jitted:   # the first article's claim: without @jit, much slower
+        plain, jit = pick(rows, config="pynative/functional"), jitted[0]
+        text += tr(" The functional step with @jit ({jit}) ran {r:.2f}x as fast as without it in PyNative "
+                   "({jit_rate:.1f} vs {plain_rate:.1f} steps/s): {verdict}.", jit=jit["label"],
+                   r=jit["steps_per_s"] / plain["steps_per_s"], jit_rate=jit["steps_per_s"],
+                   plain_rate=plain["steps_per_s"], verdict=judged(jit, plain, noise))
+        metrics["jit_vs_no_jit"] = jit["steps_per_s"] / plain["steps_per_s"]
     return Result("modes", rows, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
 
 
@@ -155,28 +163,30 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == IN_MEMORY else func_fed)["steps_per_s"],
                  label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
     gain = 100 * (cell["steps_per_s"] / func["steps_per_s"] - 1)
-    # faster beyond the spread (what compared() calls "faster than"), by at least 10%, and beyond the noise floor
-    faster = gain >= 10 and beyond_spread(cell, func) and cell["steps_per_s"] > func["steps_per_s"]
-    tie = len(leaders([cell, func], p.noise_pct)) > 1   # the lab's tie rule, as for the modes
-    # "does not reproduce" needs separated ranges too: overlapping repeats decide nothing either way
+    said = verdict(cell, func, p.noise_pct)   # the lab's two rules
     # "does not reproduce" only if even the most favourable repeats (TrainOneStepCell's fastest against the
     # functional step's slowest) fall short of the claim; overlapping repeats short of that decide nothing
     best_case = cell["max_steps_per_s"] / func["min_steps_per_s"]
-    verdict = (tr("cannot be told from a tie") if tie
-               else tr("holds in direction (a noise floor this size cannot check the 15% figure itself)") if faster
-               else tr("does not reproduce") if best_case < 1.10
-               else tr("is undecided (the repeats' ranges overlap)"))
+    claim = (tr("cannot be told from a tie") if said == "tie"
+             else tr("holds in direction (a noise floor this size cannot check the 15% figure itself)")
+             if said == "faster" and gain >= 10
+             else tr("does not reproduce") if best_case < 1.10
+             else tr("is undecided (the repeats' ranges overlap)"))
     cell_fed = pick(rows, config="graph/cell +pipeline")
     text = tr("TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, "
               "{r:.2f}x as fast: {judged}), so the article's \"15% faster\" {verdict} here. Fed by the same "
               "pipeline, TrainOneStepCell ran {r_fed:.2f}x as fast as the functional loop ({judged_fed}) and "
               "Model.train reached {model:.0f} steps/s ({vs_loop:.2f}x the functional loop; {judged_model}).",
               cell=cell["steps_per_s"], func=func["steps_per_s"], gain=gain,
-              r=cell["steps_per_s"] / func["steps_per_s"], judged=judged(cell, func, p.noise_pct), verdict=verdict,
+              r=cell["steps_per_s"] / func["steps_per_s"], judged=judged(cell, func, p.noise_pct), verdict=claim,
               r_fed=cell_fed["steps_per_s"] / func_fed["steps_per_s"],
               judged_fed=judged(cell_fed, func_fed, p.noise_pct),
               model=model["steps_per_s"], vs_loop=model["steps_per_s"] / func_fed["steps_per_s"],
               judged_model=judged(model, func_fed, p.noise_pct))
+    if p.noise_pct >= 15:
+        text += tr(" A noise floor of {noise:.0f}% is wider than the 15% under test, so this run could not have "
+                   "confirmed the figure; a quieter machine, or more and longer repeats (REPEATS, STEPS), narrow "
+                   "the floor.", noise=p.noise_pct)
     metrics = {"cell_vs_functional": cell["steps_per_s"] / func["steps_per_s"],
                "model_train_steps_per_s": model["steps_per_s"]}
     cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
@@ -208,17 +218,17 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     # the lab's two rules: within the noise floor of the top size a tie; beyond it, undecided while the repeats'
     # ranges overlap the top size's
     tied = sorted(leaders(rows, noise, key="samples_per_s"), key=lambda r: r["batch_size"])
-    undecided = [r for r in rows if r not in tied and not beyond_spread(top, r, "samples_per_s")]
+    undecided = [r for r in rows if r not in tied and ranges_overlap(top, r, "samples_per_s")]
     best = tied[0]   # the smallest batch size that ties with the most throughput
     gain = best["samples_per_s"] / small["samples_per_s"]
     if len(tied) == 1:
         text = tr("With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: "
-                  "{rate:.0f} samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead "
+                  "{rate:,.0f} samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead "
                   "of {small_epoch:.1f} s",
                   spec=Spec.parse(p.spec).label, best=best["batch_size"], noise=noise, rate=best["samples_per_s"],
                   gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"], small_epoch=small["epoch_s"])
     elif best is small:
-        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} "
+        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:,.0f}-{hi:,.0f} "
                   "samples/s): no size above the smallest measured, batch "
                   "{best}, is measurably better here "
                   "({best_epoch:.1f} s per MNIST epoch)",
@@ -226,7 +236,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
                   lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"],
                   best_epoch=best["epoch_s"])
     else:
-        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} "
+        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:,.0f}-{hi:,.0f} "
                   "samples/s): no size above batch {best} is measurably better "
                   "here; batch {best} gives {gain:.1f}x "
                   "the throughput of batch {small}, i.e. {best_epoch:.1f} s per MNIST epoch instead of "
@@ -234,7 +244,10 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
                   spec=Spec.parse(p.spec).label, sizes=runtime.listing(r["batch_size"] for r in tied), noise=noise,
                   lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"],
                   gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"], small_epoch=small["epoch_s"])
-    if undecided:
+    if len(undecided) == 1:
+        text += tr("; batch {sizes} differs from batch {top} by more than the noise floor, but its repeats' range "
+                   "overlaps that one's: undecided", sizes=undecided[0]["batch_size"], top=top["batch_size"])
+    elif undecided:
         text += tr("; batches {sizes} differ from batch {top} by more than the noise floor, but their repeats' ranges "
                    "overlap its: undecided", sizes=runtime.listing(r["batch_size"] for r in undecided),
                    top=top["batch_size"])

@@ -106,7 +106,7 @@ MESSAGES = {
     '[{name}] skipped: {reason}':
         '[{name}] 已跳过：{reason}',
     '{shown} of {total} rows shown (largest {key} first); all of them in {path}':
-        '共 {total} 行，此处显示 {shown} 行（按 {key} 从大到小）；全部行见 {path}',
+        '共 {total} 行，此处显示 {shown} 行（按“{key}”列从大到小）；全部行见 {path}',
     'configuration':
         '配置',
     'first call s':
@@ -137,7 +137,7 @@ MESSAGES = {
     "the noise floor of {noise:.0f}%, but the two repeats' ranges overlap, so this run does not name a winner "
     "(undecided). The slowest was {slow} at {slow_rate:.1f} steps/s.":
         '这里跑得最快的是{best}，{rate:.1f} 步/秒，比第二名（{runner}，{runner_rate:.1f} 步/秒）高 {gap:.0f}%：'
-        '超出了 {noise:.0f}% 的噪声水平，但两者各次重复的范围有重叠，所以本次运行不判定胜者（无法判定）。'
+        '超出了 {noise:.0f}% 的噪声水平，但两者各次重复的范围有重叠，所以本次运行不判定孰快孰慢（无法判定）。'
         '最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     'Fastest here, beyond the noise floor of {noise:.0f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x the slowest '
     '({slow}).':
@@ -145,20 +145,30 @@ MESSAGES = {
     'A tie within the noise floor of {noise:.0f}%: {n} configurations, the fastest included, tie at '
     '{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest was {slow} at '
     '{slow_rate:.1f} steps/s.':
-        '有 {n} 种配置（含最快者）彼此相差不超过 {noise:.0f}% 的噪声水平，算作打平：{names}，'
-        '{lo:.1f}～{hi:.1f} 步/秒。本次运行无法断定其中哪一种最快。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
+        '有 {n} 种配置（含最快者）彼此相差不超过 {noise:.0f}% 的噪声水平，视为持平：{names}'
+        '（{lo:.1f}～{hi:.1f} 步/秒）。本次运行无法断定其中哪一种最快。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
         '首次调用开销最大的是{first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
     " GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.":
-        '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {r:.2f} 倍，判定：{verdict}。',
+        '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {r:.2f} 倍：{verdict}。',
     'a tie within the noise floor of {noise:.0f}%':
-        '在 {noise:.0f}% 的噪声水平之内，算作打平',
+        '在 {noise:.0f}% 的噪声水平之内，视为持平',
     "undecided: the repeats' ranges overlap":
         '无法判定：两者各次重复的范围有重叠',
     'faster':
-        '更快',
+        '超出噪声水平且各次重复互不重叠，判定为更快',
     'slower':
-        '更慢',
+        '超出噪声水平且各次重复互不重叠，判定为更慢',
+    " The functional step with @jit ({jit}) ran {r:.2f}x as fast as without it in PyNative "
+    "({jit_rate:.1f} vs {plain_rate:.1f} steps/s): {verdict}.":
+        '动态图模式下的函数式训练步加上 @jit（{jit}）后，速度是不加时的 {r:.2f} 倍'
+        '（{jit_rate:.1f} 步/秒对 {plain_rate:.1f} 步/秒）：{verdict}。',
+    " A noise floor of {noise:.0f}% is wider than the 15% under test, so this run could not have confirmed the "
+    "figure; a quieter machine, or more and longer repeats (REPEATS, STEPS), narrow the floor.":
+        '噪声水平为 {noise:.0f}%，比要检验的 15% 还大，所以本次运行本来就无法证实这个数字；'
+        '换一台更空闲的机器，或者增加重复次数、加长每次重复（REPEATS、STEPS），都能缩小噪声水平。',
+    'PyNative functional step, with @jit / without (x)':
+        '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
     'TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, {r:.2f}x as '
     'fast: {judged}), so the article\'s "15% faster" {verdict} here. Fed by the same pipeline, TrainOneStepCell ran '
     '{r_fed:.2f}x as fast as the functional loop ({judged_fed}) and Model.train reached {model:.0f} steps/s '
@@ -174,23 +184,26 @@ MESSAGES = {
     "is undecided (the repeats' ranges overlap)":
         '无法判定（两者各次重复的范围有重叠）',
     'cannot be told from a tie':
-        '无法与打平区分',
-    'With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: {rate:.0f} '
+        '既不能证实也不能否定',
+    'With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: {rate:,.0f} '
     'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用{spec} 时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:.0f} 样本/秒，是批大小 '
+        '使用{spec} 时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:,.0f} 样本/秒，是批大小 '
         '{small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
-    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): no size '
+    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:,.0f}-{hi:,.0f} samples/s): no size '
     'above the smallest measured, batch {best}, is measurably better here ({best_epoch:.1f} s per MNIST epoch)':
-        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
+        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，视为持平（{lo:,.0f}～{hi:,.0f} '
         '样本/秒）：比所测最小的批大小 {best} 更大的批大小，在这里都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} 秒）',
-    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:.0f}-{hi:.0f} samples/s): '
+    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:,.0f}-{hi:,.0f} samples/s): '
     'no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x the throughput of batch '
     '{small}, i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，算作打平（{lo:.0f}～{hi:.0f} '
+        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，视为持平（{lo:,.0f}～{hi:,.0f} '
         '样本/秒），比 {best} 更大的批大小在这里都没有可测出的优势。批大小 {best} 的吞吐量是批大小 {small} 的 '
         '{gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
     "; batches {sizes} differ from batch {top} by more than the noise floor, but their repeats' ranges overlap its: "
     "undecided":
+        '；批大小 {sizes} 与批大小 {top} 的差距超出了噪声水平，但各次重复的范围与它有重叠：无法判定',
+    "; batch {sizes} differs from batch {top} by more than the noise floor, but its repeats' range overlaps that "
+    "one's: undecided":
         '；批大小 {sizes} 与批大小 {top} 的差距超出了噪声水平，但各次重复的范围与它有重叠：无法判定',
     '; more samples per second is not fewer epochs to a given accuracy.':
         '。此外，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
@@ -206,7 +219,7 @@ MESSAGES = {
     '.':
         '。',
     ' On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took {gains}.':
-        '在限制指令集的基础上，MS_DEV_HOST_BLOCKING_RUN=1 使 {gains}。',
+        '在限制指令集的基础上，MS_DEV_HOST_BLOCKING_RUN=1 使{gains}。',
     '; ':
         '；',
     '{label} from {a:.1f} to {b:.1f} steps/s ({x:.2f}x)':
@@ -233,7 +246,7 @@ MESSAGES = {
     "only within one alternated comparison (the line under each experiment), because separate experiments ran "
     "minutes apart under whatever load came and went.":
         '本次运行测得的最高单步速率：{rate:.1f} 步/秒，来自实验 [{exp}] 中的{best}，'
-        '是实验 {exps} 在内存批数据上为批大小 64 的 LeNet-5 训练步测得的 {n} 个速率中最高的。这只是一个数字，不代表胜出：只有在同一轮交替比较之内（见每个实验下面的那一行），'
+        '是实验 {exps} 在内存批数据上为批大小 64 的 LeNet-5 训练步测得的 {n} 个速率中最高的。这只是一个数字，不代表它就是最快的配置：只有在同一轮交替比较之内（见每个实验下面的那一行），'
         '才能判定哪种配置最快，因为不同的实验相隔几分钟运行，其间机器负载可能时有起伏。',
     "WARNING: {n} of {total} experiments ran on a busy machine (their conditions above say which): their absolute "
     "figures are not this machine's; re-run the lab on a quiet machine before quoting them.":
@@ -267,7 +280,7 @@ MESSAGES = {
         '在这里，流水线没有让这个训练步付出可测量的代价：它不是瓶颈。',
     'a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing measurable: not the '
     'bottleneck. ':
-        '两者之差在 {noise:.0f}% 的噪声水平以内，算作打平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
+        '两者之差在 {noise:.0f}% 的噪声水平以内，视为持平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
     'on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, and the pipeline alone '
     'delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the pipeline IS the bottleneck. ':
         '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批'
@@ -383,6 +396,8 @@ MESSAGES = {
     'total_s': '总计（秒）',
     'mean_batch': '平均批大小',
     'steady_ms': '稳态（毫秒）',
+    'ms': '耗时（毫秒）',
+    'accuracy_pct': '准确率（%）',
     'us_per_sample': '每样本（微秒）',
     'target_pct': '目标（%）',
     'best_steps': '最佳步数',
@@ -403,8 +418,10 @@ MESSAGES = {
         '函数式训练步',
     '@jit functional step':
         '@jit 函数式训练步',
-    '{mode}, {style}{jit}':
-        '{mode} {style}{jit}',
+    '{mode}, {style}':
+        '{mode}下的 {style}',
+    '{mode}, {style} {level}':
+        '{mode}下的 {style}（{level}）',
     'GRAPH_MODE':
         '静态图模式',
     'PyNative':
@@ -442,7 +459,7 @@ MESSAGES = {
     'batch {n}':
         '批大小 {n}',
     '{n} batch sizes in turn, a new one every call at first':
-        '{n} 种批大小轮流使用，起初每次调用都是新的',
+        '{n} 种批大小轮流使用，前 {n} 次调用各是一种新的批大小',
     'dynamic batch dim (set_inputs / jit dynamic=1)':
         '动态批维度（set_inputs / jit dynamic=1）',
     'one shape (drop_remainder / padding)':
@@ -470,9 +487,9 @@ MESSAGES = {
         '数据处理流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式',
     # ---- the headline tables of notebooks 07 and 08 (report.METRIC_TITLES)
     'highest step rate measured (steps/s)': '测得的最高单步速率（步/秒）',
-    'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式 TrainOneStepCell（步/秒）',
-    'GRAPH_MODE / PyNative TrainOneStepCell (x)': '静态图模式 / 动态图模式 TrainOneStepCell（倍）',
-    'PyNative TrainOneStepCell (steps/s)': '动态图模式 TrainOneStepCell（步/秒）',
+    'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式下的 TrainOneStepCell（步/秒）',
+    'GRAPH_MODE / PyNative TrainOneStepCell (x)': 'TrainOneStepCell：静态图模式 / 动态图模式（倍）',
+    'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
     'TrainOneStepCell / functional step (x)': 'TrainOneStepCell / 函数式训练步（倍）',
     'Model.train fed by the pipeline (steps/s)': 'Model.train，流水线供数（步/秒）',
     'naive defaults (steps/s)': '朴素默认设置（步/秒）',

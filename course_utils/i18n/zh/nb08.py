@@ -57,7 +57,7 @@ MESSAGES = {
     "the fed step by more than noise_pct percent (bench.faster_beyond). If it does not, answer 'tie'. If it does, "
     "look at the pipeline alone: fewer batches per second than the step runs on in-memory batches means "
     "'bottleneck', otherwise 'costs'.":
-        '先用打平规则：只有当使用内存中的批的训练步比由流水线供数的训练步快出 noise_pct%（相对差）以上时'
+        '先用持平规则：只有当使用内存中的批的训练步比由流水线供数的训练步快出 noise_pct%（相对差）以上时'
         '（bench.faster_beyond），流水线才算拖慢了训练步；否则回答 \'tie\'。如果确实拖慢了，再看流水线单独运行的速度：'
         '每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，就是 \'bottleneck\'，否则是 \'costs\'。',
     'pipeline_verdict should be a function, got {type}.':
@@ -69,7 +69,7 @@ MESSAGES = {
         '训练步使用内存中的批时为 {mem:g} 步/秒，由流水线供数时为 {fed:g} 步/秒，流水线单独运行为 {alone:g} 批/秒，'
         '噪声水平 {noise:g}%',
     ' The fed step is within the noise floor of the in-memory one: a tie, whatever the pipeline\'s own rate.':
-        '由流水线供数的训练步与使用内存中的批的训练步相差在噪声水平以内：打平，无论流水线自身的速度如何。',
+        '由流水线供数的训练步与使用内存中的批的训练步相差在噪声水平以内：持平，无论流水线自身的速度如何。',
     ' The pipeline alone delivers more batches than the step consumes: it keeps up, so it is not the bottleneck, '
     'yet feeding the step costs it part of its rate.':
         '流水线单独运行时产出的批数多于训练步的消耗：它跟得上，所以不是瓶颈，但为训练步供数时仍会拖慢它。',
