@@ -264,7 +264,7 @@ def compare(findings: List[Finding], residue: List[str]):
 
 
 def main(paths: List[Path], strict: bool = False, write_residue: bool = False) -> int:
-    residue = {} if strict else load_residue()
+    residue = {} if strict else load_residue(RESIDUE)
     problems = 0
     lines = []
     for path in paths:
@@ -286,7 +286,12 @@ def main(paths: List[Path], strict: bool = False, write_residue: bool = False) -
                   "# `python -m course_utils.i18n english --write-residue`; tests/repo/test_i18n_english.py fails\n"
                   "# on a run not listed here and on a line that no longer matches. Remove lines, never add them by\n"
                   "# hand.\n")
+        # the notebooks not checked this time keep their lines (`english 08 --write-residue` rewrites 08's only)
+        checked = {path.name for path in paths}
+        kept = [f"{name}\t{text}" for name, texts in load_residue(RESIDUE).items() if name not in checked
+                for text in texts]
+        lines = sorted(kept + lines, key=lambda line: line.split("\t", 1)[0])
         RESIDUE.write_text(header + "\n".join(lines) + ("\n" if lines else ""), encoding="utf-8")
-        print(f"wrote {len(lines)} line(s) to {RESIDUE.relative_to(ROOT)}")
+        print(f"wrote {len(lines)} line(s) to {RESIDUE.relative_to(ROOT)} ({len(kept)} kept for notebooks not checked)")
         return 0
     return 1 if problems else 0

@@ -87,3 +87,13 @@ def test_no_new_english_in_the_stored_chinese_lessons(lesson):
                      + "\n".join(map(str, new)))
     assert not gone, (f"listed in i18n/zh/english-residue.txt but gone from notebooks/zh/{path.name}: remove these "
                       f"lines:\n" + "\n".join(gone))
+
+
+def test_writing_the_residue_of_one_lesson_keeps_the_others(tmp_path, monkeypatch):
+    residue = tmp_path / "english-residue.txt"
+    residue.write_text("# header\n00_a.ipynb\tkept run\n01_b.ipynb\told run\n", encoding="utf-8")
+    monkeypatch.setattr(english, "RESIDUE", residue)
+    monkeypatch.setattr(english, "ROOT", tmp_path)
+    monkeypatch.setattr(english, "check_notebook", lambda path: [english.Finding(path.name, 1, "markdown", "new run")])
+    assert english.main([tmp_path / "01_b.ipynb"], write_residue=True) == 0
+    assert english.load_residue(residue) == {"00_a.ipynb": ["kept run"], "01_b.ipynb": ["new run"]}

@@ -25,7 +25,7 @@ from .modes import best_measured, measure_batch_sizes, measure_modes, measure_st
 from .pipeline import measure_data_pipeline
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
-from .traps import (FIND_CASES, JIT_PIPELINE_CASE, TRAP_CASES, alternating, eager, env_for_step, fastest_run,
+from .traps import (FIND_CASES, JIT_PIPELINE_CASE, TRAP_CASES, alternating, eager, fastest_run,
                     measure_cpu_traps, measure_find_trap, measure_layer_times, merge_rounds, parse_onednn_verbose,
                     round_repeats, summarise_cpu_traps)
 
@@ -168,5 +168,5 @@ __all__ = [
     "measure_time_to_accuracy", "measure_train_to_accuracy", "measure_sink_mode", "summarise_cpu_traps",
     # the cases and helpers those cells use
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls",
-    "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "env_for_step", "fastest_run",
+    "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
 ]

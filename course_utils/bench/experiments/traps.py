@@ -14,7 +14,7 @@ from typing import Dict, List, Sequence, Tuple
 
 from course_utils.i18n import N_, tr
 
-from ..harness import Timing, faster_beyond, leaders, time_steps
+from ..harness import Timing, leaders, time_steps
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, StepRatesParams, TrapsParams
 from ..report import Result, pick, ratio, skipped
@@ -111,22 +111,6 @@ def eager(spec) -> bool:
     without ``jit``), False for a compiled one (GRAPH_MODE, or ``jit`` called from PyNative)."""
     spec = Spec.parse(spec)
     return spec.mode == "pynative" and spec.style not in ("jit", "jit_cell")
-
-
-def env_for_step(traps: Result, spec, noise_pct: float) -> Tuple[str, dict]:
-    """``(case, env)``: the environment ``cpu_traps`` measured fastest for ``spec``'s kind of step (eager PyNative or
-    compiled; ``spec`` itself when it was measured). Cases within ``noise_pct`` of the fastest tie with it; of a
-    tie, the one that sets the fewest variables (a setting that changes nothing is left out)."""
-    kind = [r for r in traps.rows if r["config"] == str(Spec.parse(spec))] or \
-        [r for r in traps.rows if eager(r["config"]) == eager(spec)]
-    cases = {**TRAP_CASES, **JIT_PIPELINE_CASE}
-    rates = {}   # case -> its median rate over this kind's configurations
-    for case in dict.fromkeys(r["case"] for r in kind):
-        rates[case] = statistics.median(r["steps_per_s"] for r in kind if r["case"] == case)
-    top = max(rates.values())
-    tied = [c for c, v in rates.items() if not faster_beyond(top, v, noise_pct)]
-    case = min(tied, key=lambda c: (len(cases[c]), -rates[c]))
-    return case, dict(cases[case])
 
 
 def fastest_run(traps: Result, noise_pct: float) -> Tuple[str, str, dict]:
