@@ -117,6 +117,7 @@ class TrapsParams(Common):
     specs: Tuple[str, ...] = ()       # empty: QUICK_TRAP_SPECS / TRAP_SPECS
     jit_pipeline_case: Optional[bool] = None   # also time MS_DEV_JIT_PIPELINE=0 (None: in full runs)
     rounds: int = 2                   # processes per case, the cases in alternating order (A B C, C B A, ...)
+    noise_pct: float = 0.0            # the noise floor for ties among the fixed configurations (0: no tie rule)
 
     def __post_init__(self):
         super().__post_init__()

@@ -140,7 +140,7 @@ COLUMN_TITLES = (
 
 #: The lab's headline figures: metric name (as ``record()`` stores it) -> its label in the lessons' summary tables.
 METRIC_TITLES = {
-    "best_steps_per_s": N_("highest step rate measured (steps/s)"),
+    "best_steps_per_s": N_("highest step rate in the experiments' tables (steps/s)"),
     "graph_steps_per_s": N_("GRAPH_MODE TrainOneStepCell (steps/s)"),
     "graph_vs_pynative": N_("GRAPH_MODE / PyNative TrainOneStepCell (x)"),
     "jit_vs_no_jit": N_("PyNative functional step, with @jit / without (x)"),
@@ -148,8 +148,8 @@ METRIC_TITLES = {
     "cell_vs_functional": N_("TrainOneStepCell / functional step (x)"),
     "model_train_steps_per_s": N_("Model.train fed by the pipeline (steps/s)"),
     "naive_steps_per_s": N_("naive defaults (steps/s)"),
-    "fixes_steps_per_s": N_("fastest with the two CPU settings (steps/s)"),
-    "fixes_vs_naive_speedup": N_("two CPU settings / naive defaults (x)"),
+    "fixes_steps_per_s": N_("naive configuration with the two CPU settings (steps/s)"),
+    "fixes_vs_naive_speedup": N_("two CPU settings / naive defaults, same configuration (x)"),
     "time_to_98_5_s": N_("best settings to 98.5% (training s)"),
     "naive_time_to_98_5_s": N_("naive defaults to 98.5% (training s)"),
     "time_to_99_0_s": N_("best settings to 99.0% (training s)"),
@@ -257,7 +257,7 @@ class Result:
         parts = [f"[{self.name}] {self.header}".rstrip()]
         if self.conditions is not None:
             parts.append(self.conditions.describe())
-        parts += [self.table(max_rows, key, saved), self.conclusion]
+        parts += [self.table(max_rows, key, saved), no_space_between_cjk(self.conclusion)]   # labels end in ）
         if self.conditions is not None and self.conditions.warning():
             parts.append(self.conditions.warning())
         return "\n".join(p for p in parts if p)

@@ -147,10 +147,10 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
 
 def test_cpu_traps_and_finding_them_in_chinese(zh):
     met, missed, fastest = trap_results()   # computed now, in Chinese
-    assert "为 10.0 步/秒" in met.conclusion and "为 90.0 步/秒，是前者的 9.00 倍；" in met.conclusion
+    assert "为 10.0 步/秒" in met.conclusion and "同一配置为 90.0 步/秒，是前者的 9.00 倍。" in met.conclusion
     assert "使动态图模式下的 TrainOneStepCell 从 15.0 步/秒变为 60.0 步/秒（4.00 倍）" in met.conclusion
     assert "目标" not in missed.conclusion
-    fastest_text = "（所有组合中最快的是：静态图模式下的 TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120 步/秒）。"
+    fastest_text = "（所有组合中中位数最高的是：静态图模式下的 TrainOneStepCell，ONEDNN_MAX_CPU_ISA=AVX2，120 步/秒）。"
     assert fastest_text in fastest.conclusion
     assert "与 Ascend 无关" in str(traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")))
     found = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams()).conclusion

@@ -12,9 +12,10 @@ import re
 import statistics
 from typing import Dict, List, Sequence, Tuple
 
+from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import Timing, leaders, time_steps
+from ..harness import Timing, leaders, ranges_overlap, time_steps
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, StepRatesParams, TrapsParams
 from ..report import Result, pick, ratio, skipped
@@ -81,17 +82,31 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     naive = pick(rows, case="no fixes", config=NAIVE_SPEC)
     rows = [dict(r, vs_naive=r["steps_per_s"] / naive["steps_per_s"]) for r in rows]
     course = [r for r in rows if r["case"] == "both fixes"]   # what runtime.setup() applies
-    best = max(course, key=lambda r: r["steps_per_s"])
+    fixed = pick(rows, case="both fixes", config=NAIVE_SPEC)  # the naive configuration, fixed: like for like
+    tied = leaders(course, p.noise_pct)                        # the lab's first rule among the fixed rows
+    best = tied[0]
+    runner = max((r for r in course if r is not best), key=lambda r: r["steps_per_s"], default=None)
     best_no = max((r for r in rows if r["case"] == "no fixes"), key=lambda r: r["steps_per_s"])
     best_any = max(rows, key=lambda r: r["steps_per_s"])
-    speedup = best["vs_naive"]
-    text = tr("The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; the fastest "
-              "configuration with the course's two fixes ({best}) ran at {best_rate:.1f}, {speedup:.2f}x the naive "
-              "rate, while the fastest without the fixes reached {best_no:.1f}",
-              naive=Spec.parse(NAIVE_SPEC).label, naive_rate=naive["steps_per_s"], best=best["label"],
-              best_rate=best["steps_per_s"], speedup=speedup, best_no=best_no["steps_per_s"])
-    text += (tr(" (fastest of all: {label}, {case}, {rate:.0f}).", label=best_any["label"], case=tr(best_any["case"]),
-                rate=best_any["steps_per_s"])
+    speedup = fixed["vs_naive"]
+    text = tr("The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the "
+              "course's two fixes the same configuration ran at {fixed_rate:.1f}, {speedup:.2f}x the naive rate.",
+              naive=Spec.parse(NAIVE_SPEC).label, naive_rate=naive["steps_per_s"], fixed_rate=fixed["steps_per_s"],
+              speedup=speedup)
+    if len(tied) > 1:
+        text += tr(" With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), a tie within the "
+                   "noise floor of {noise:.0f}% with {others}", best=best["label"], best_rate=best["steps_per_s"],
+                   noise=p.noise_pct, others=runtime.listing((r["label"] for r in tied[1:]), labels=True))
+    elif runner is not None and ranges_overlap(best, runner):
+        text += tr(" With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), beyond the noise "
+                   "floor of {noise:.0f}% above {runner}'s but with overlapping repeats: undecided",
+                   best=best["label"], best_rate=best["steps_per_s"], noise=p.noise_pct, runner=runner["label"])
+    else:
+        text += tr(" With both fixes {best} ran fastest ({best_rate:.1f} steps/s)", best=best["label"],
+                   best_rate=best["steps_per_s"])
+    text += tr("; without them no configuration passed {best_no:.1f} steps/s", best_no=best_no["steps_per_s"])
+    text += (tr(" (highest median of all: {label}, {case}, {rate:.0f}).", label=best_any["label"],
+                case=tr(best_any["case"]), rate=best_any["steps_per_s"])
              if best_any["case"] != "both fixes" else tr("."))
     capped = {r["config"]: r for r in rows if r["case"] == "ONEDNN_MAX_CPU_ISA=AVX2"}
     gains = [(r["label"], capped[r["config"]]["steps_per_s"], r["steps_per_s"]) for r in course
@@ -100,8 +115,8 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
         text += tr(" On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took {gains}.", gains=tr("; ").join(
             tr("{label} from {a:.1f} to {b:.1f} steps/s ({x:.2f}x)", label=label, a=a, b=b, x=b / a)
             for label, a, b in gains))
-    metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": best["steps_per_s"],
-               "fixes_vs_naive_speedup": speedup, "fixes_config": best["config"]}
+    metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": fixed["steps_per_s"],
+               "fixes_vs_naive_speedup": speedup}
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
                                       "max_steps_per_s", "vs_naive"], text, metrics)
 

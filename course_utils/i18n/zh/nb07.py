@@ -209,13 +209,24 @@ MESSAGES = {
         '。此外，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
         'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
-    "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; the fastest configuration with "
-    "the course's two fixes ({best}) ran at {best_rate:.1f}, {speedup:.2f}x the naive rate, while the fastest without "
-    "the fixes reached {best_no:.1f}":
+    "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the course's two "
+    "fixes the same configuration ran at {fixed_rate:.1f}, {speedup:.2f}x the naive rate.":
         '朴素基线（不加 CPU 优化设置的{naive}）为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
-        '最快的配置（{best}）为 {best_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍；不加优化设置时最快的为 {best_no:.1f} 步/秒',
-    ' (fastest of all: {label}, {case}, {rate:.0f}).':
-        '（所有组合中最快的是：{label}，{case}，{rate:.0f} 步/秒）。',
+        '同一配置为 {fixed_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍。',
+    " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), a tie within the noise floor of "
+    "{noise:.0f}% with {others}":
+        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），但与{others}相差在 {noise:.0f}% 的'
+        '噪声水平之内，视为持平',
+    " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), beyond the noise floor of "
+    "{noise:.0f}% above {runner}'s but with overlapping repeats: undecided":
+        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），比{runner}高出 {noise:.0f}% 的噪声水平以上，'
+        '但两者各次重复的范围有重叠，无法判定',
+    " With both fixes {best} ran fastest ({best_rate:.1f} steps/s)":
+        '加上两项优化设置后，最快的是{best}（{best_rate:.1f} 步/秒）',
+    "; without them no configuration passed {best_no:.1f} steps/s":
+        '；不加优化设置时，没有一种配置超过 {best_no:.1f} 步/秒',
+    ' (highest median of all: {label}, {case}, {rate:.0f}).':
+        '（所有组合中中位数最高的是：{label}，{case}，{rate:.0f} 步/秒）。',
     '.':
         '。',
     ' On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took {gains}.':
@@ -234,7 +245,7 @@ MESSAGES = {
         '不限制指令集时，两个卷积层占 {total:.1f} 毫秒中的 {conv:.1f} 毫秒（{pct:.0f}%），oneDNN 报告的主要卷积实现是 '
         "'{impl}'；设置 ONEDNN_MAX_CPU_ISA=AVX2 后，它们耗时 {conv_capped:.1f} 毫秒（'{impl_capped}'），",
     '{x:.1f}x less.':
-        '缩短为原来的 1/{x:.1f}。',
+        '约为原来的 1/{x:.0f}。',
     'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
         '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
     '{label}, {case} (fresh process)':
@@ -260,17 +271,22 @@ MESSAGES = {
     "{low:.0f}-{high:.0f} s.":
         '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
         '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当，本次运行估算其耗时为 {low:.0f}～{high:.0f} 秒。',
-    " The two ends: the steps at the naive step rate alone, {steps} / {naive_rate:.1f} steps/s = {direct:.0f} s, and "
-    "the best run's time scaled by the ratio of the two step rates, {best_s:.1f} s x {best_rate:.1f} / "
+    " The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = {direct:.0f} s; "
+    "scaled, the best run's time times the ratio of the two step rates, {best_s:.1f} s x {best_rate:.1f} / "
     "{naive_rate:.1f} = {scaled:.0f} s. Both rates come from the step fed {fed} batches by the MNIST pipeline in a "
     "fresh process, timed as fit times it.":
-        '范围的两端：一端只按朴素默认设置的单步速率计算，{steps} / {naive_rate:.1f} 步/秒 = {direct:.0f} 秒；另一端把'
-        '最佳运行的耗时按两种单步速率之比放大，{best_s:.1f} 秒 × {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} 秒。'
+        '范围的两端：直接相除的一端，用步数除以朴素默认设置的单步速率，{steps} / {naive_rate:.1f} 步/秒 = {direct:.0f} 秒；'
+        '按比例换算的一端，把最佳运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 × {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} 秒。'
         '两种速率都是在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
-    " The best run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s); how "
-    "much of such a slowdown the naive run would share decides where in the range it lands.":
-        '而最佳运行自身在 fit 中训练得比这更慢（{fit_rate:.1f} 步/秒，对比 {best_rate:.1f} 步/秒）；朴素默认设置会分担多少'
-        '这样的减速，决定了它落在这个范围中的哪个位置。',
+    " The best run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
+    "naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).":
+        '而最佳运行自身在 fit 中训练得比这更慢（{fit_rate:.1f} 步/秒，对比 {best_rate:.1f} 步/秒）：如果朴素运行也会慢同样多，'
+        '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
+    " The best run itself trained at least as fast under fit as that ({fit_rate:.1f} against {best_rate:.1f} steps/s): "
+    "if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one "
+    "({direct:.0f} s).":
+        '而最佳运行自身在 fit 中训练得不比这慢（{fit_rate:.1f} 步/秒，对比 {best_rate:.1f} 步/秒）：如果朴素运行也会快同样多，'
+        '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'faster fed by the pipeline, beyond the noise floor of {noise:.0f}%. Feeding a step cannot make it faster, so the '
@@ -486,15 +502,15 @@ MESSAGES = {
     'The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode':
         '数据处理流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式',
     # ---- the headline tables of notebooks 07 and 08 (report.METRIC_TITLES)
-    'highest step rate measured (steps/s)': '测得的最高单步速率（步/秒）',
+    "highest step rate in the experiments' tables (steps/s)": '各实验表格中最高的单步速率（步/秒）',
     'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式下的 TrainOneStepCell（步/秒）',
     'GRAPH_MODE / PyNative TrainOneStepCell (x)': 'TrainOneStepCell：静态图模式 / 动态图模式（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
     'TrainOneStepCell / functional step (x)': 'TrainOneStepCell / 函数式训练步（倍）',
     'Model.train fed by the pipeline (steps/s)': 'Model.train，流水线供数（步/秒）',
     'naive defaults (steps/s)': '朴素默认设置（步/秒）',
-    'fastest with the two CPU settings (steps/s)': '两项 CPU 优化设置下最快的配置（步/秒）',
-    'two CPU settings / naive defaults (x)': '两项 CPU 优化设置 / 朴素默认设置（倍）',
+    'naive configuration with the two CPU settings (steps/s)': '加上两项 CPU 优化设置的朴素配置（步/秒）',
+    'two CPU settings / naive defaults, same configuration (x)': '同一配置：两项 CPU 优化设置 / 朴素默认设置（倍）',
     'best settings to 98.5% (training s)': '最佳设置达到 98.5%（训练秒数）',
     'naive defaults to 98.5% (training s)': '朴素默认设置达到 98.5%（训练秒数）',
     'best settings to 99.0% (training s)': '最佳设置达到 99.0%（训练秒数）',
