@@ -84,9 +84,9 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                   "the slowest ({slow}).", noise=noise, best=best["label"], rate=best["steps_per_s"],
                   ratio=best["steps_per_s"] / slow["steps_per_s"], slow=slow["label"])
     else:
-        text = tr("A tie within the noise floor of {noise:.0f}%: {n} configurations, the fastest included, tie at "
-                  "{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest "
-                  "was {slow} at {slow_rate:.1f} steps/s.",
+        text = tr("A tie within the noise floor of {noise:.0f}%: {n} configurations, the highest median included, "
+                  "tie at {lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. "
+                  "The slowest was {slow} at {slow_rate:.1f} steps/s.",
                   n=len(tied), noise=noise, names=runtime.listing((r["label"] for r in tied), labels=True),
                   lo=min(r["steps_per_s"] for r in tied), hi=max(r["steps_per_s"] for r in tied),
                   slow=slow["label"], slow_rate=slow["steps_per_s"])
@@ -108,11 +108,16 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     jitted = [r for r in rows if r["config"] in ("pynative/jit:O0", "pynative/jit:O1")]
     if "pynative/functional" in names and jitted:   # the first article's claim: without @jit, much slower
         plain, jit = pick(rows, config="pynative/functional"), jitted[0]
-        text += tr(" The functional step with @jit ({jit}) ran {r:.2f}x as fast as without it in PyNative "
-                   "({jit_rate:.1f} vs {plain_rate:.1f} steps/s): {verdict}.", jit=jit["label"],
+        text += tr(" In PyNative the functional step with @jit ({level}) ran {r:.2f}x as fast as without it "
+                   "({jit_rate:.1f} vs {plain_rate:.1f} steps/s): {verdict}.", level=Spec.parse(jit["config"]).level,
                    r=jit["steps_per_s"] / plain["steps_per_s"], jit_rate=jit["steps_per_s"],
                    plain_rate=plain["steps_per_s"], verdict=judged(jit, plain, noise))
         metrics["jit_vs_no_jit"] = jit["steps_per_s"] / plain["steps_per_s"]
+    if {"pynative/jit:O0", "pynative/jit:O1"} <= names:   # what O1's fusion passes do to this step here
+        o0, o1 = pick(rows, config="pynative/jit:O0"), pick(rows, config="pynative/jit:O1")
+        text += tr(" jit_level O1 against O0 for the same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.",
+                   r=o1["steps_per_s"] / o0["steps_per_s"], o1=o1["steps_per_s"], o0=o0["steps_per_s"],
+                   verdict=judged(o1, o0, noise))
     return Result("modes", rows, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
 
 

@@ -142,10 +142,10 @@ MESSAGES = {
     'Fastest here, beyond the noise floor of {noise:.0f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x the slowest '
     '({slow}).':
         '超出 {noise:.0f}% 的噪声水平、明显最快的是{best}，{rate:.1f} 步/秒，是最慢者（{slow}）的 {ratio:.1f} 倍。',
-    'A tie within the noise floor of {noise:.0f}%: {n} configurations, the fastest included, tie at '
+    'A tie within the noise floor of {noise:.0f}%: {n} configurations, the highest median included, tie at '
     '{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest was {slow} at '
     '{slow_rate:.1f} steps/s.':
-        '有 {n} 种配置（含最快者）彼此相差不超过 {noise:.0f}% 的噪声水平，视为持平：{names}'
+        '有 {n} 种配置（含中位数最高者）彼此相差不超过 {noise:.0f}% 的噪声水平，视为持平：{names}'
         '（{lo:.1f}～{hi:.1f} 步/秒）。本次运行无法断定其中哪一种最快。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
         '首次调用开销最大的是{first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
@@ -159,10 +159,12 @@ MESSAGES = {
         '超出噪声水平且各次重复互不重叠，判定为更快',
     'slower':
         '超出噪声水平且各次重复互不重叠，判定为更慢',
-    " The functional step with @jit ({jit}) ran {r:.2f}x as fast as without it in PyNative "
+    " In PyNative the functional step with @jit ({level}) ran {r:.2f}x as fast as without it "
     "({jit_rate:.1f} vs {plain_rate:.1f} steps/s): {verdict}.":
-        '动态图模式下的函数式训练步加上 @jit（{jit}）后，速度是不加时的 {r:.2f} 倍'
+        '动态图模式下的函数式训练步加上 @jit（{level}）后，速度是不加时的 {r:.2f} 倍'
         '（{jit_rate:.1f} 步/秒对 {plain_rate:.1f} 步/秒）：{verdict}。',
+    " jit_level O1 against O0 for the same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.":
+        '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒）：{verdict}。',
     " A noise floor of {noise:.0f}% is wider than the 15% under test, so this run could not have confirmed the "
     "figure; a quieter machine, or more and longer repeats (REPEATS, STEPS), narrow the floor.":
         '噪声水平为 {noise:.0f}%，比要检验的 15% 还大，所以本次运行本来就无法证实这个数字；'
