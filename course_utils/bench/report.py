@@ -140,7 +140,7 @@ COLUMN_TITLES = (
 
 #: The lab's headline figures: metric name (as ``record()`` stores it) -> its label in the lessons' summary tables.
 METRIC_TITLES = {
-    "best_steps_per_s": N_("highest step rate in the experiments' tables (steps/s)"),
+    "best_steps_per_s": N_("highest step rate of the experiments named below (steps/s)"),
     "graph_steps_per_s": N_("GRAPH_MODE TrainOneStepCell (steps/s)"),
     "graph_vs_pynative": N_("GRAPH_MODE / PyNative TrainOneStepCell (x)"),
     "jit_vs_no_jit": N_("PyNative functional step, with @jit / without (x)"),

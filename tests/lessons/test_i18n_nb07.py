@@ -127,7 +127,7 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
             rate("graph/functional +pipeline", 80, input="data pipeline"),
             rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
     styles = modes.summarise_styles(shuffled(rows), bench.StylesParams()).conclusion
-    assert "“快 15%”的说法在这里未能复现" in styles and "Model.train 为 40 步/秒" in styles
+    assert "“快约 15%”的说法在这里未能复现" in styles and "Model.train 为 40 步/秒" in styles
     assert "TrainOneStepCell 是函数式训练步的 1.01 倍（无法判定：两者各次重复的范围有重叠）" in styles
     rows[1] = rate("graph/cell", 130, input="in-memory batches")
     assert "在这里从方向上看成立" in modes.summarise_styles(rows, bench.StylesParams()).conclusion

@@ -294,5 +294,5 @@ def best_measured(results: Mapping[str, Result]) -> Tuple[dict, str]:
               "(the line under each experiment), "
               "because separate experiments ran minutes apart under whatever load came and went.",
               rate=best["steps_per_s"], best=best["shown"], exp=best["exp"], n=len(rows),
-              exps=tr(", ").join(f"[{e}]" for e in dict.fromkeys(r["exp"] for r in rows)))
+              exps=runtime.listing(f"[{e}]" for e in dict.fromkeys(r["exp"] for r in rows)))
     return {"best_steps_per_s": best["steps_per_s"]}, text

@@ -167,7 +167,7 @@ MESSAGES = {
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒）：{verdict}。',
     " A noise floor of {noise:.0f}% is wider than the 15% under test, so this run could not have confirmed the "
     "figure; a quieter machine, or more and longer repeats (REPEATS, STEPS), narrow the floor.":
-        '噪声水平为 {noise:.0f}%，比要检验的 15% 还大，所以本次运行本来就无法证实这个数字；'
+        '噪声水平为 {noise:.0f}%，比要检验的 15% 还大，所以本次运行无从证实这个数字；'
         '换一台更空闲的机器，或者增加重复次数、加长每次重复（REPEATS、STEPS），都能缩小噪声水平。',
     'PyNative functional step, with @jit / without (x)':
         '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
@@ -176,7 +176,7 @@ MESSAGES = {
     '{r_fed:.2f}x as fast as the functional loop ({judged_fed}) and Model.train reached {model:.0f} steps/s '
     '({vs_loop:.2f}x the functional loop; {judged_model}).':
         'TrainOneStepCell 为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f} 步/秒，前者是后者的 {r:.2f} 倍'
-        '（{gain:+.0f}%；{judged}），因此原文“快 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
+        '（{gain:+.0f}%；{judged}），因此原文“快约 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
         '是函数式训练步的 {r_fed:.2f} 倍（{judged_fed}）；Model.train 为 {model:.0f} 步/秒，是函数式训练步的 '
         '{vs_loop:.2f} 倍（{judged_model}）。',
     'holds in direction (a noise floor this size cannot check the 15% figure itself)':
@@ -221,8 +221,8 @@ MESSAGES = {
         '噪声水平之内，视为持平',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), beyond the noise floor of "
     "{noise:.0f}% above {runner}'s but with overlapping repeats: undecided":
-        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），比{runner}高出 {noise:.0f}% 的噪声水平以上，'
-        '但两者各次重复的范围有重叠，无法判定',
+        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），领先{runner}的幅度超过 {noise:.0f}% 的'
+        '噪声水平，但两者各次重复的范围有重叠，无法判定快慢',
     " With both fixes {best} ran fastest ({best_rate:.1f} steps/s)":
         '加上两项优化设置后，最快的是{best}（{best_rate:.1f} 步/秒）',
     "; without them no configuration passed {best_no:.1f} steps/s":
@@ -251,15 +251,15 @@ MESSAGES = {
     'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
         '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
     '{label}, {case} (fresh process)':
-        '{label}，{case}（新进程）',
+        '{label}，{case}，在新进程中运行',
     '{label} (this kernel, CPU settings on)':
-        '{label}（本内核，已打开 CPU 优化设置）',
+        '{label}，在本内核中运行（已启用 CPU 优化设置）',
     "The highest step rate this run measured: {rate:.1f} steps/s, {best}, in the experiment [{exp}] (the highest of "
     "the {n} rates of LeNet-5's batch-64 step on in-memory batches that {exps} measured). A figure, not a winner: a configuration is called the fastest "
     "only within one alternated comparison (the line under each experiment), because separate experiments ran "
     "minutes apart under whatever load came and went.":
-        '本次运行测得的最高单步速率：{rate:.1f} 步/秒，来自实验 [{exp}] 中的{best}，'
-        '是实验 {exps} 在内存批数据上为批大小 64 的 LeNet-5 训练步测得的 {n} 个速率中最高的。这只是一个数字，不代表它就是最快的配置：只有在同一轮交替比较之内（见每个实验下面的那一行），'
+        '本次运行测得的最高单步速率为 {rate:.1f} 步/秒，来自实验 [{exp}]：{best}。它是实验 {exps} 在内存中的批上'
+        '为批大小 64 的 LeNet-5 训练步测得的 {n} 个速率里最高的一个。这只是一个数字，不代表它就是最快的配置：只有在同一轮交替比较之内（见每个实验下面的那一行），'
         '才能判定哪种配置最快，因为不同的实验相隔几分钟运行，其间机器负载可能时有起伏。',
     "WARNING: {n} of {total} experiments ran on a busy machine (their conditions above say which): their absolute "
     "figures are not this machine's; re-run the lab on a quiet machine before quoting them.":
@@ -330,7 +330,7 @@ MESSAGES = {
     'time(s) and a single shape {one_compiles} ({dyn_total_s:.1f} s and {one_total_s:.1f} s for all {calls} calls).':
         '{shapes} 种批形状（{sizes}）导致 {compiles} 次编译（{calls} 次调用共 {total_s:.1f} 秒，其中编译占 '
         '{compile_s:.1f} 秒；之后遇到已见过的批大小时复用它的图）。声明动态批维度时编译了 {dyn_compiles} 次，单一形状编译了 '
-        '{one_compiles} 次（{calls} 次调用分别共耗时 {dyn_total_s:.1f} 秒和 {one_total_s:.1f} 秒）。',
+        '{one_compiles} 次（{calls} 次调用的总耗时分别为 {dyn_total_s:.1f} 秒和 {one_total_s:.1f} 秒）。',
     ' The steady steps are not like for like: the dynamic graph ran batches of {dyn_batch:.0f} samples on average '
     '({dyn_ms:.1f} ms), the single shape batches of {static_batch:.0f} ({static_ms:.1f} ms); per sample {dyn_us:.0f} '
     "vs {static_us:.0f} us. Those are medians of single calls without repeats, not a measurement by part 1's rules, "
@@ -494,7 +494,7 @@ MESSAGES = {
     'PyNative vs GRAPH_MODE vs @jit (functional and on a Cell), jit_level O0 vs O1':
         '动态图模式、静态图模式与 @jit（函数式训练步和 Cell）对比，jit_level O0 与 O1 对比',
     'Functional step vs TrainOneStepCell vs Model.train (the source\'s "15% faster" claim)':
-        '函数式训练步、TrainOneStepCell 与 Model.train 对比（原文“快 15%”的说法）',
+        '函数式训练步、TrainOneStepCell 与 Model.train 对比（原文“快约 15%”的说法）',
     'Samples/s and time per epoch against the batch size':
         '样本/秒和每个轮次的耗时随批大小的变化',
     'The two CPU traps: every combination of the two fixes, each in its own process':
@@ -504,7 +504,7 @@ MESSAGES = {
     'The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode':
         '数据处理流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式',
     # ---- the headline tables of notebooks 07 and 08 (report.METRIC_TITLES)
-    "highest step rate in the experiments' tables (steps/s)": '各实验表格中最高的单步速率（步/秒）',
+    'highest step rate of the experiments named below (steps/s)': '下文所列实验中最高的单步速率（步/秒）',
     'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式下的 TrainOneStepCell（步/秒）',
     'GRAPH_MODE / PyNative TrainOneStepCell (x)': 'TrainOneStepCell：静态图模式 / 动态图模式（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
