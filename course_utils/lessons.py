@@ -210,11 +210,12 @@ LESSONS: Tuple[Lesson, ...] = (
            {"en": "Capstone: your own training script, from the data to an exported model",
             "zh": "结课项目：你自己的训练脚本，从数据到导出的模型"},
            {"en": "the capstone: your own standalone training script (augmented MNIST, a BatchNorm CNN, atomic "
-                  "checkpoints, Ctrl-C and `--resume`, a JSON-lines log), checked from the outside; "
-                  "`mindspore.export` to MindIR, `mindspore.load` + `nn.GraphCell`, latency at batch 1 and 64",
-            "zh": "结课项目：你自己的独立训练脚本（增强的 MNIST、带 BatchNorm 的 CNN、原子写入的检查点、Ctrl-C 与 `--resume`、"
-                  "JSON-lines 日志），从外部检查；用 `mindspore.export` 导出 MindIR，`mindspore.load` + `nn.GraphCell`，"
-                  "批大小为 1 和 64 时的时延"},
+                  "checkpoints and `--resume`, a JSON-lines log; Ctrl-C as the reference handles it), checked from "
+                  "the outside; `mindspore.export` to MindIR, `mindspore.load` + `nn.GraphCell`, latency at batch 1 "
+                  "and 64",
+            "zh": "结课项目：你自己的独立训练脚本（增强的 MNIST、带 BatchNorm 的 CNN、原子写入的检查点与 `--resume`、"
+                  "JSON-lines 日志；参考脚本如何处理 Ctrl-C），从外部检查；用 `mindspore.export` 导出 MindIR，"
+                  "`mindspore.load` + `nn.GraphCell`，批大小为 1 和 64 时的时延"},
            requires=("02", "04", "05", "06"), exercises=_ex("10")),
 )
 

@@ -697,13 +697,17 @@ _HEADER_PATTERNS = [(message, re.compile(_template_pattern(message))) for messag
 
 def localize_header(text: str) -> str:
     """A header line stored by an English run (``machine_header()``, ``bench.header()``, say in a results
-    JSON) in the course's language: its known parts translated, names, versions and values kept."""
+    JSON) in the course's language: its known parts translated, names, versions and values kept. The CPU-fix
+    variables are listed again as ``machine_header()`` lists them, so that a stored line can equal this run's."""
     parts = []
     for part in str(text).split(" | "):
         for message, pattern in _HEADER_PATTERNS:
             m = pattern.fullmatch(part)
             if m:
-                part = tr(message, **m.groupdict())
+                values = m.groupdict()
+                if message == HEADER_ENV:
+                    values["variables"] = listing(values["variables"].split(", "))
+                part = tr(message, **values)
                 break
         parts.append(part)
     return " | ".join(parts)

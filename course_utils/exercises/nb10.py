@@ -365,7 +365,9 @@ class Learns(_ScriptExercise):
     title = f"reaches {TARGET_ACCURACY:.0%} on a small run"
     hint_text = ("If the loss falls but the test accuracy stays low, compare what the test images look like with "
                  "what training sees (augmentation parameters, normalisation), and evaluate in eval mode. If the "
-                 "loss hardly falls, check the learning rate and that every batch reaches the step.")
+                 "loss hardly falls, check that every batch reaches the step, and the learning rate: --lr's default, "
+                 "2e-3, is meant for Adam (SGD needs a far larger one). Just below the target? Section 3 shows how "
+                 "much the seed alone moves the reference's result; a stronger model (more channels) gives you room.")
     solution_functions = ("build_dataset", "build_model", "evaluate")
     solution_lines = ("    net = build_model()", "    state = train_step")
 

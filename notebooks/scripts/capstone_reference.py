@@ -146,8 +146,8 @@ def build_model():
                 nn.Conv2d(16, 32, 3, pad_mode="same", has_bias=False), nn.BatchNorm2d(32), nn.ReLU(),
                 nn.MaxPool2d(kernel_size=2, stride=2),                        # 32 x 7 x 7
             )
-            # no Dropout: MindSpore 2.10's CPU Dropout draws a new mask in every process, so two runs of the
-            # same command (and a resumed run) would train differently (measured for notebook 10, quoted there)
+            # no Dropout: two runs of one command with MindSpore 2.10's CPU Dropout can train differently (and so
+            # can a resumed run): its masks differ between processes with the same seed (scripts/capstone_margin.py)
             self.flatten = nn.Flatten()
             self.classifier = nn.Dense(32 * 7 * 7, num_classes)
 
@@ -248,7 +248,8 @@ def install_stop_handler() -> list:
     """Ctrl-C (SIGINT) or ``kill`` (SIGTERM) only asks to stop: the loop finishes its step, saves, exits.
 
     Returns a list that receives the signal's number; an empty list means "keep going". Both signals are
-    needed: once its runtime has started, MindSpore 2.10 handles SIGINT itself and sends the process a SIGTERM.
+    needed: whenever it runs a compiled graph, MindSpore 2.10 installs its own SIGINT handler again, and that
+    handler sends the process a SIGTERM.
     """
     requested: list = []
 

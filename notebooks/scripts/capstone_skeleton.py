@@ -217,10 +217,11 @@ def main(argv=None) -> int:
     ckpt_path, log_path = args.out / CHECKPOINT, args.out / LOG
 
     net = build_model()
-    # TODO(9): the loss, an optimizer (nn.Adam, nn.SGD, ... with learning rate args.lr) and the training step
-    #          train_step(images, labels) -> loss, in the style you prefer: Cell (WithLossCell + TrainOneStepCell)
-    #          or functional (value_and_grad + the optimizer). `state` is what checkpoints save and restore: a
-    #          Cell that holds the network and the optimizer (a Cell-style training step is one).
+    # TODO(9): the loss, an optimizer with learning rate args.lr (nn.Adam: --lr's default, 2e-3, is a rate for
+    #          Adam; exercise 10.3 passes no --lr, so another optimizer needs its own default) and the training
+    #          step train_step(images, labels) -> loss, in the style you prefer: Cell (WithLossCell +
+    #          TrainOneStepCell) or functional (value_and_grad + the optimizer). `state` is what checkpoints save
+    #          and restore: a Cell that holds the network and the optimizer (a Cell-style training step is one).
     optimizer = ____
     train_step = ____
     state = ____

@@ -144,8 +144,8 @@ def build_model():
                 nn.Conv2d(16, 32, 3, pad_mode="same", has_bias=False), nn.BatchNorm2d(32), nn.ReLU(),
                 nn.MaxPool2d(kernel_size=2, stride=2),                        # 32 x 7 x 7
             )
-            # 不用 Dropout：MindSpore 2.10 的 CPU Dropout 在每个进程中抽取新的掩码，因此同一条命令的两次运行
-            # （以及断点续训的运行）会训练出不同的结果（为第 10 课实测，结果引用在该课中）
+            # 不用 Dropout：使用 MindSpore 2.10 的 CPU Dropout 时，同一条命令的两次运行（以及断点续训的运行）
+            # 可能训练出不同的结果：种子相同的不同进程抽取的掩码不同（scripts/capstone_margin.py）
             self.flatten = nn.Flatten()
             self.classifier = nn.Dense(32 * 7 * 7, num_classes)
 
@@ -245,8 +245,8 @@ def evaluate(net, dataset) -> float:
 def install_stop_handler() -> list:
     """Ctrl-C（SIGINT）或 ``kill``（SIGTERM）只是请求停止：循环做完当前这一步，保存，然后退出。
 
-    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：运行时启动之后，MindSpore 2.10
-    会自己处理 SIGINT，并向进程发送一个 SIGTERM。
+    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：MindSpore 2.10 每次运行编译好的
+    计算图时，都会重新安装它自己的 SIGINT 处理函数，而这个处理函数会向进程发送一个 SIGTERM。
     """
     requested: list = []
 

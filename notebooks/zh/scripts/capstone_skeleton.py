@@ -215,7 +215,8 @@ def main(argv=None) -> int:
     ckpt_path, log_path = args.out / CHECKPOINT, args.out / LOG
 
     net = build_model()
-    # TODO(9)：损失函数、优化器（nn.Adam、nn.SGD 等，学习率为 args.lr）和训练步
+    # TODO(9)：损失函数、学习率为 args.lr 的优化器（用 nn.Adam：--lr 的默认值 2e-3 是给 Adam 用的学习率；
+    #          练习 10.3 不传 --lr，所以换用别的优化器时要改成它自己的默认值）和训练步
     #          train_step(images, labels) -> loss，风格任选：Cell（WithLossCell + TrainOneStepCell）
     #          或函数式（value_and_grad + 优化器）。`state` 是检查点保存和恢复的对象：一个包含网络和
     #          优化器的 Cell（Cell 风格的训练步就是这样的 Cell）。
