@@ -155,7 +155,7 @@ def build_scaled_step(net, loss_fn, optimizer, scaler):
 class ScaledStep(StepBuilder):
     names = ("build_scaled_step",)
     title = "a loss-scaled step"
-    hint_text = ("Section 6's scaled_step is the pattern: differentiate scaler.scale(loss) (with has_aux=True the "
+    hint_text = ("Section 5's scaled_step is the pattern: differentiate scaler.scale(loss) (with has_aux=True the "
                  "true loss rides along), undo the scale on the gradients before anything looks at them, let "
                  "ms.amp.all_finite decide whether the optimizer runs, and tell the scaler what happened.")
     solution_text = inspect.getsource(build_scaled_step)

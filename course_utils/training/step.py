@@ -103,7 +103,7 @@ class TrainStep:
     * ``compiles`` - how often the step's Python body was traced under ``jit``: one per graph and
       per new input shape (a short last batch costs one more). A dict item updated in a jitted
       function changes at trace time only (an attribute assignment would run on every call, through
-      JIT Fallback: lesson 03, section 5), which is what makes this counter exact. ``None`` without jit.
+      JIT Fallback: lesson 03, section 6), which is what makes this counter exact. ``None`` without jit.
     * ``rebuilds`` - how often the step recompiled because a parameter's storage was replaced.
 
     The reload trap: if ``load_param_into_net`` / ``set_data`` replaced a parameter's storage since

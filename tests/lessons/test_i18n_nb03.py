@@ -83,7 +83,7 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
     shown = capsys.readouterr().out
     expected = ("练习 03.1（按全局范数裁剪梯度）——提示", "从练习 02.1 的训练步出发", "在求梯度与参数更新之间插入一行",
                 "不要用 'accum'：SGD 已经占用了这个名字", "练习 03.2（梯度累加）——参考答案",
-                "练习 03.3（使用损失缩放的训练步）——提示", "照第 6 节的 scaled_step 来写",
+                "练习 03.3（使用损失缩放的训练步）——提示", "照第 5 节的 scaled_step 来写",
                 'prefix="grad_accum"')   # the last: the solution is code, shown as it is tested
     assert [text for text in expected if text not in shown] == []
     assert "Start from your step" not in shown

@@ -42,10 +42,10 @@ MESSAGES = {
     "after {n} micro-batches (the second update)": "{n} 个微批之后（第二次更新）",
     # exercise 03.3
     "a loss-scaled step": "使用损失缩放的训练步",
-    "Section 6's scaled_step is the pattern: differentiate scaler.scale(loss) (with has_aux=True the true loss rides "
+    "Section 5's scaled_step is the pattern: differentiate scaler.scale(loss) (with has_aux=True the true loss rides "
     "along), undo the scale on the gradients before anything looks at them, let ms.amp.all_finite decide whether the "
     "optimizer runs, and tell the scaler what happened.":
-        "照第 6 节的 scaled_step 来写：对 scaler.scale(loss) 求导（用 has_aux=True 把真实的损失一并带出），"
+        "照第 5 节的 scaled_step 来写：对 scaler.scale(loss) 求导（用 has_aux=True 把真实的损失一并带出），"
         "在检查梯度之前先去掉梯度上的缩放，由 ms.amp.all_finite 决定是否运行优化器，最后把结果告诉缩放器。",
     "a finite step with the scale {scale:.0f}": "缩放系数为 {scale:.0f}、梯度有限的一步",
     "{what}: step(data, label) returned {loss:.6g}; expected the true (unscaled) loss {expected:.6g}.":
