@@ -27,11 +27,18 @@ import re
 import sys
 from pathlib import Path
 
-import nbformat
+# This checkout's course_utils, for this script and for the kernels it starts, not whatever the shared .venv's
+# editable install points at (a git worktree shares the main checkout's .venv).
+_ROOT = str(Path(__file__).resolve().parents[1])
+sys.path.insert(0, _ROOT)
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [_ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
 
-from course_utils import fmt, lessons
-from course_utils.execute import execute, load_average
-from course_utils.i18n import notebooks as i18n_notebooks
+import nbformat  # noqa: E402
+
+from course_utils import fmt, lessons  # noqa: E402
+from course_utils.execute import execute, load_average  # noqa: E402
+from course_utils.i18n import notebooks as i18n_notebooks  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 LANGUAGE_INFO_KEEP = ("name", "codemirror_mode", "file_extension", "mimetype", "nbconvert_exporter",
