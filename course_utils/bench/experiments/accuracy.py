@@ -102,7 +102,7 @@ HOW = {"measured": (N_("measured"), N_("measured")),
 def best_env_text(p: TimeToAccuracyParams) -> str:
     """The best run's environment as a sentence shows it."""
     env = runtime.cpu_fix_env(p.device) if p.best_env is None else p.best_env
-    return ", ".join(f"{k}={v}" for k, v in env.items()) or tr("no CPU settings")
+    return runtime.listing(f"{k}={v}" for k, v in env.items()) or tr("no CPU settings")
 
 
 def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:

@@ -20,7 +20,7 @@ MESSAGES = {
     '{true_rate:.0f} is possible): the results were not forced. Call .asnumpy() on each result inside the timed '
     'region.':
         '训练步的结果需要 {work_ms:.0f} 毫秒才能完成，你却测得 {got:.0f} 步/秒（最多只可能是 '
-        '{true_rate:.0f}）：结果没有被强制完成。请在计时区间内对每个结果调用 .asnumpy()。',
+        '{true_rate:.0f}）：没有同步等待结果完成。请在计时区间内对每个结果调用 .asnumpy()。',
     'with one repeat of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s (expected about '
     '{true_rate:.0f}): the first call, which takes 0.4 s here, is inside the timed region. Call step() once before '
     'starting the clock.':
@@ -88,7 +88,7 @@ MESSAGES = {
          '    for _ in range(repeats):\n'
          '        start = time.perf_counter()\n'
          '        for _ in range(steps):\n'
-         '            step().asnumpy()              # 在计时区间内强制等待计算完成\n'
+         '            step().asnumpy()              # 在计时区间内同步等待计算完成\n'
          '        times.append(time.perf_counter() - start)\n'
          '    return steps / statistics.median(times)'),
     # ---- the performance lab's conclusions (course_utils/bench)
@@ -217,7 +217,7 @@ MESSAGES = {
         '同一配置为 {fixed_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍。',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), a tie within the noise floor of "
     "{noise:.0f}% with {others}":
-        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），但与{others}相差在 {noise:.0f}% 的'
+        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），但与 {others} 相差在 {noise:.0f}% 的'
         '噪声水平之内，视为持平',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), beyond the noise floor of "
     "{noise:.0f}% above {runner}'s but with overlapping repeats: undecided":
@@ -282,12 +282,12 @@ MESSAGES = {
         '两种速率都是在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
     " The best run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
     "naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).":
-        '而最佳运行自身在 fit 中训练得比这更慢（{fit_rate:.1f} 步/秒，对比 {best_rate:.1f} 步/秒）：如果朴素运行也会慢同样多，'
+        '而最佳运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）低于上面用来估算的 {best_rate:.1f} 步/秒：如果朴素运行也会慢同样多，'
         '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
     " The best run itself trained at least as fast under fit as that ({fit_rate:.1f} against {best_rate:.1f} steps/s): "
     "if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one "
     "({direct:.0f} s).":
-        '而最佳运行自身在 fit 中训练得不比这慢（{fit_rate:.1f} 步/秒，对比 {best_rate:.1f} 步/秒）：如果朴素运行也会快同样多，'
+        '而最佳运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）不低于上面用来估算的 {best_rate:.1f} 步/秒：如果朴素运行也会快同样多，'
         '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
@@ -309,10 +309,14 @@ MESSAGES = {
         '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平。流水线单独运行时每秒能送出 {rate:.0f} 个批'
         '（{how}），是训练步消耗速度的 {x:.1f} 倍，足以供数；但由它供数会使训练步速率降低 {cost:.0f}%'
         '（流水线的线程与训练步共用 {cores} 个核）。',
+    "on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, but the repeats' ranges "
+    "overlap: undecided, this run does not say whether the pipeline costs the step anything. ":
+        '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平，但各次重复的范围有重叠：无法判定，'
+        '本次运行说明不了流水线是否拖慢了训练步。',
     'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍（{verdict}）',
-    '; on CPU MindSpore silently falls back to the normal loop.':
-        '。在 CPU 上，MindSpore 会不加提示地退回普通循环，数据下沉实际并未生效。',
+    '; on CPU MindSpore silently falls back to the normal loop, so the gap does not come from sinking.':
+        '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环，所以这一差距不能归因于下沉。',
     'On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps':
         '在 {device} 上，O0 为 {rate:.0f} 步/秒，训练 {steps} 步后准确率为 {acc:.1f}%',
     "; {low}: {r:.2f}x O0's rate ({verdict}), {acc:.1f}%":
