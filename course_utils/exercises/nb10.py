@@ -52,7 +52,7 @@ LOG_KEYS = ("epoch", "global_step", "train_loss", "test_accuracy")
 # a printed line that mentions the epoch: "epoch 1/3 ..." (English) or "第 1/3 轮 ..." (the Chinese scripts)
 EPOCH_LINE = r"\bepoch\b|轮"
 #: q3: this test accuracy on the first SMALL_TEST test images after SMALL_RUN
-TARGET_ACCURACY = 0.93
+TARGET_ACCURACY = 0.92
 SMALL_TEST = 2000
 SMALL_RUN = ("--epochs", "2", "--train-subset", "6400", "--test-subset", str(SMALL_TEST))
 #: q1, q2, q4: 8 steps per epoch

@@ -248,8 +248,8 @@ def install_stop_handler() -> list:
     """Ctrl-C (SIGINT) or ``kill`` (SIGTERM) only asks to stop: the loop finishes its step, saves, exits.
 
     Returns a list that receives the signal's number; an empty list means "keep going". Both signals are
-    needed: whenever it runs a compiled graph, MindSpore 2.10 installs its own SIGINT handler again, and that
-    handler sends the process a SIGTERM.
+    needed: with MindSpore 2.10, a Ctrl-C that lands during a training step reaches the script as a SIGTERM
+    (MindSpore's own SIGINT handler sends it).
     """
     requested: list = []
 

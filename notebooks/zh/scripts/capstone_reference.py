@@ -245,8 +245,8 @@ def evaluate(net, dataset) -> float:
 def install_stop_handler() -> list:
     """Ctrl-C（SIGINT）或 ``kill``（SIGTERM）只是请求停止：循环做完当前这一步，保存，然后退出。
 
-    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：MindSpore 2.10 每次运行编译好的
-    计算图时，都会重新安装它自己的 SIGINT 处理函数，而这个处理函数会向进程发送一个 SIGTERM。
+    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，训练步执行
+    期间按下的 Ctrl-C 会以 SIGTERM 的形式到达脚本（由 MindSpore 自己的 SIGINT 处理函数发出）。
     """
     requested: list = []
 
