@@ -146,7 +146,7 @@ def build_scaled_step(net, loss_fn, optimizer, scaler):
         finite = ms.amp.all_finite(grads)
         if finite:
             loss = ops.depend(loss, optimizer(grads))
-        scaler.adjust(finite)
+        loss = ops.depend(loss, scaler.adjust(finite))
         return loss
 
     return train_step
@@ -157,7 +157,8 @@ class ScaledStep(StepBuilder):
     title = "a loss-scaled step"
     hint_text = ("Section 5's scaled_step is the pattern: differentiate scaler.scale(loss) (with has_aux=True the "
                  "true loss rides along), undo the scale on the gradients before anything looks at them, let "
-                 "ms.amp.all_finite decide whether the optimizer runs, and tell the scaler what happened.")
+                 "ms.amp.all_finite decide whether the optimizer runs, and tell the scaler what happened (tied to the "
+                 "returned loss with ops.depend, like every update).")
     solution_text = inspect.getsource(build_scaled_step)
 
     SCALE = 1024.0

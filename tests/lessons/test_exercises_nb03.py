@@ -152,7 +152,7 @@ def test_q3_not_attempted():
 WRONG_Q3 = {
     "not-unscaled": ([("grads = scaler.unscale(grads)", "grads = grads")], ("1024 times too large",)),
     "always-updates": ([("if finite:", "if True:")], ("NaN feature", "weights that changed")),
-    "no-adjust": ([("scaler.adjust(finite)", "finite = finite")], ("the scale is 1024; expected 512",)),
+    "no-adjust": ([("ops.depend(loss, scaler.adjust(finite))", "loss")], ("the scale is 1024; expected 512",)),
     "scaled-loss": ([("(_, loss), grads", "(loss, _), grads")], ("expected the true (unscaled) loss",)),
 }
 

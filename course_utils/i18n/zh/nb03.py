@@ -44,9 +44,9 @@ MESSAGES = {
     "a loss-scaled step": "使用损失缩放的训练步",
     "Section 5's scaled_step is the pattern: differentiate scaler.scale(loss) (with has_aux=True the true loss rides "
     "along), undo the scale on the gradients before anything looks at them, let ms.amp.all_finite decide whether the "
-    "optimizer runs, and tell the scaler what happened.":
+    "optimizer runs, and tell the scaler what happened (tied to the returned loss with ops.depend, like every update).":
         "照第 5 节的 scaled_step 来写：对 scaler.scale(loss) 求导（用 has_aux=True 把真实的损失一并带出），"
-        "在检查梯度之前先去掉梯度上的缩放，由 ms.amp.all_finite 决定是否运行优化器，最后把结果告诉缩放器。",
+        "在检查梯度之前先去掉梯度上的缩放，由 ms.amp.all_finite 决定是否运行优化器，最后把结果告诉缩放器（和每次更新一样，用 ops.depend 把这次调用绑定到返回的损失上）。",
     "a finite step with the scale {scale:.0f}": "缩放系数为 {scale:.0f}、梯度有限的一步",
     "{what}: step(data, label) returned {loss:.6g}; expected the true (unscaled) loss {expected:.6g}.":
         "{what}：step(data, label) 返回 {loss:.6g}；期望得到真实的（未缩放的）损失 {expected:.6g}。",
