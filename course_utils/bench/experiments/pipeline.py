@@ -5,7 +5,7 @@ from __future__ import annotations
 from course_utils import runtime
 from course_utils.i18n import tr
 
-from ..harness import compare, cycle, faster_beyond, force, ranges_overlap
+from ..harness import compare, cycle, faster_beyond, force, verdict
 from ..params import PipelineParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
@@ -66,10 +66,10 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                                for r in (mem_row, fed_row))
     cost = 100 * (1 - fed / mem)
     gap = 100 * (mem / fed - 1)                   # what the tie rule compares with the noise floor
-    # the lab's two rules: beyond the noise floor, and the repeats' ranges apart (a pass over a pipeline scatters
-    # differently from the repeats the floor was measured on)
-    undecided = faster_beyond(mem, fed, noise) and ranges_overlap(mem_row, fed_row, "batches_per_s")
-    costs = faster_beyond(mem, fed, noise) and not undecided
+    # the lab's two rules (a pass over a pipeline scatters differently from the repeats the floor was measured on);
+    # a fed step faster beyond the floor is taken first below, so "undecided" there means in-memory ahead
+    said = verdict(mem_row, fed_row, noise, "batches_per_s")
+    costs = said == "faster"
     workers = pipe["config"].split(", ")[1].split()[0]   # "pipeline alone, 2 worker(s)"
     text = tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
               "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
@@ -77,7 +77,7 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
         text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.0f}%. Feeding a step cannot make it "
                    "faster, so the machine changed under the measurement; the pipeline costs this step nothing "
                    "measurable here: not the bottleneck. ", noise=noise)
-    elif undecided:
+    elif said == "undecided":
         text += tr("on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, but the "
                    "repeats' ranges overlap: undecided, this run does not say whether the pipeline costs the step "
                    "anything. ", gap=gap, noise=noise)
