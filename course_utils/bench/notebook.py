@@ -69,16 +69,21 @@ class Lab:
         ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them as a dict
         (for ``record()``)."""
         best, text = best_measured(self.results)
-        figures = dict(best)
+        figures, verdicts = dict(best), {}
         for name in experiments:
             res = self.results.get(name)
             if res is not None and not res.skipped:
                 figures.update({k: v for k, v in res.metrics.items()
                                 if isinstance(v, (int, float)) and not isinstance(v, bool) and v is not None})
+                # a ratio's verdict by the lab's two rules, stored beside it as "<metric>_verdict"
+                verdicts.update({k[:-len("_verdict")]: v for k, v in res.metrics.items() if k.endswith("_verdict")})
         figures["noise_floor_pct"] = noise_pct
         figures["lab_seconds"] = time.perf_counter() - started
+        said = {"tie": tr("tie (within the noise floor)"), "undecided": tr("undecided (repeats overlap)"),
+                "faster": tr("beyond the noise floor"), "slower": tr("beyond the noise floor")}
         print(header())
-        print(format_rows([{"figure": metric_title(k), "value": v} for k, v in figures.items()], ["figure", "value"]))
+        print(format_rows([{"figure": metric_title(k), "value": v, "verdict": said.get(verdicts.get(k), "")}
+                           for k, v in figures.items()], ["figure", "value"] + (["verdict"] if verdicts else [])))
         if text:
             print("\n" + text)
         busy = [name for name, res in self.results.items() if res.conditions is not None and res.conditions.busy]

@@ -132,7 +132,7 @@ COLUMN_TITLES = (
     N_("vs_baseline"), N_("vs_functional"), N_("vs_naive"), N_("vs_O0"), N_("final_loss"), N_("calls"),
     N_("shapes"), N_("compiles"), N_("compile_s"), N_("total_s"), N_("mean_batch"), N_("steady_ms"),
     N_("us_per_sample"), N_("target_pct"), N_("best_steps"), N_("best_s"), N_("naive_steps"), N_("naive_s"),
-    N_("naive_how"), N_("speedup"), N_("naive_s_high"), N_("speedup_high"), N_("figure"), N_("value"),
+    N_("naive_how"), N_("speedup"), N_("naive_s_high"), N_("speedup_high"), N_("figure"), N_("value"), N_("verdict"),
     N_("op_type"), N_("calls_per_step"), N_("mean_ms"), N_("total_ms"), N_("implementation"), N_("propagation"),
     N_("ms"), N_("accuracy_pct"),
 )

@@ -388,3 +388,21 @@ def test_bench_scripts_show_their_usage():
         out = subprocess.run([sys.executable, str(NOTEBOOKS / "scripts" / script), "--help"], capture_output=True,
                              text=True, timeout=300)
         assert out.returncode == 0 and "usage:" in out.stdout, out.stderr[-2000:]
+
+
+def test_headline_prints_each_ratios_verdict_beside_it(tmp_path, capsys):
+    """A ratio in the lesson's summary table carries the lab's verdict on it (a 1.2x within the floor is a tie)."""
+    import time
+
+    from course_utils.bench.notebook import Lab
+    from course_utils.bench.report import Result
+
+    lab = Lab(tmp_path, "graph")
+    lab.results["styles"] = Result("styles", [], [], "", {"cell_vs_functional": 1.2, "cell_vs_functional_verdict": "tie",
+                                                          "model_train_steps_per_s": 45.7})
+    figures = lab.headline(["styles"], 19.7, time.perf_counter())
+    out = capsys.readouterr().out
+    assert "verdict" in out and "tie (within the noise floor)" in out
+    assert "cell_vs_functional_verdict" not in figures and figures["cell_vs_functional"] == 1.2
+    line = next(line for line in out.splitlines() if "Model.train" in line)
+    assert "noise floor" not in line   # a rate carries no verdict

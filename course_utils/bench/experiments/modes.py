@@ -105,6 +105,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         metrics["graph_steps_per_s"] = g["steps_per_s"]
         metrics["pynative_steps_per_s"] = e["steps_per_s"]
         metrics["graph_vs_pynative"] = g["steps_per_s"] / e["steps_per_s"]
+        metrics["graph_vs_pynative_verdict"] = verdict(g, e, noise)
     jitted = [r for r in rows if r["config"] in ("pynative/jit:O0", "pynative/jit:O1")]
     if "pynative/functional" in names and jitted:   # the first article's claim: without @jit, much slower
         plain, jit = pick(rows, config="pynative/functional"), jitted[0]
@@ -113,6 +114,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                    r=jit["steps_per_s"] / plain["steps_per_s"], jit_rate=jit["steps_per_s"],
                    plain_rate=plain["steps_per_s"], verdict=judged(jit, plain, noise))
         metrics["jit_vs_no_jit"] = jit["steps_per_s"] / plain["steps_per_s"]
+        metrics["jit_vs_no_jit_verdict"] = verdict(jit, plain, noise)
     if {"pynative/jit:O0", "pynative/jit:O1"} <= names:   # what O1's fusion passes do to this step here
         o0, o1 = pick(rows, config="pynative/jit:O0"), pick(rows, config="pynative/jit:O1")
         text += tr(" jit_level O1 against O0 for the same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.",
@@ -193,6 +195,7 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                    "confirmed the figure; a quieter machine, or more and longer repeats (REPEATS, STEPS), narrow "
                    "the floor.", noise=p.noise_pct)
     metrics = {"cell_vs_functional": cell["steps_per_s"] / func["steps_per_s"],
+               "cell_vs_functional_verdict": verdict(cell, func, p.noise_pct),
                "model_train_steps_per_s": model["steps_per_s"]}
     cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
     return Result("styles", rows, cols, text, metrics)

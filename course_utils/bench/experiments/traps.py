@@ -15,7 +15,7 @@ from typing import Dict, List, Sequence, Tuple
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import Timing, leaders, ranges_overlap, time_steps
+from ..harness import Timing, leaders, ranges_overlap, time_steps, verdict
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, StepRatesParams, TrapsParams
 from ..report import Result, pick, ratio, skipped
@@ -116,7 +116,7 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
             tr("{label} from {a:.1f} to {b:.1f} steps/s ({x:.2f}x)", label=label, a=a, b=b, x=b / a)
             for label, a, b in gains))
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": fixed["steps_per_s"],
-               "fixes_vs_naive_speedup": speedup}
+               "fixes_vs_naive_speedup": speedup, "fixes_vs_naive_speedup_verdict": verdict(fixed, naive, p.noise_pct)}
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
                                       "max_steps_per_s", "vs_naive"], text, metrics)
 

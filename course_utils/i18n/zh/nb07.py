@@ -267,6 +267,10 @@ MESSAGES = {
         '引用之前，请在空闲（负载低）的机器上重新运行本课。',
     'figure': '指标',
     'value': '数值',
+    'verdict': '结论',
+    'tie (within the noise floor)': '持平（在噪声水平之内）',
+    'undecided (repeats overlap)': '无法判定（各次重复有重叠）',
+    'beyond the noise floor': '超出噪声水平',
     "{script} failed (environment {env}):": "{script} 运行失败（环境 {env}）：",
     "To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
     "{fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, which this run estimates at "
