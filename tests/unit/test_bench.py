@@ -398,8 +398,8 @@ def test_headline_prints_each_ratios_verdict_beside_it(tmp_path, capsys):
     from course_utils.bench.report import Result
 
     lab = Lab(tmp_path, "graph")
-    lab.results["styles"] = Result("styles", [], [], "", {"cell_vs_functional": 1.2, "cell_vs_functional_verdict": "tie",
-                                                          "model_train_steps_per_s": 45.7})
+    metrics = {"cell_vs_functional": 1.2, "cell_vs_functional_verdict": "tie", "model_train_steps_per_s": 45.7}
+    lab.results["styles"] = Result("styles", [], [], "", metrics)
     figures = lab.headline(["styles"], 19.7, time.perf_counter())
     out = capsys.readouterr().out
     assert "verdict" in out and "tie (within the noise floor)" in out
