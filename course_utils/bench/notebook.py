@@ -80,7 +80,7 @@ class Lab:
         figures["noise_floor_pct"] = noise_pct
         figures["lab_seconds"] = time.perf_counter() - started
         said = {"tie": tr("tie (within the noise floor)"), "undecided": tr("undecided (repeats overlap)"),
-                "faster": tr("beyond the noise floor"), "slower": tr("beyond the noise floor")}
+                "faster": tr("faster (beyond the noise floor)"), "slower": tr("slower (beyond the noise floor)")}
         print(header())
         print(format_rows([{"figure": metric_title(k), "value": v, "verdict": said.get(verdicts.get(k), "")}
                            for k, v in figures.items()], ["figure", "value"] + (["verdict"] if verdicts else [])))

@@ -191,8 +191,10 @@ def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optiona
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(b) for b in body])
 
 
-def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baseline: Optional[str] = None) -> str:
-    """Table of ``Timing`` results: first call, median steps/s with its min-max, ratio to ``baseline``."""
+def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baseline: Optional[str] = None,
+                 first_call: bool = True) -> str:
+    """Table of ``Timing`` results: first call (``first_call=False``: left out, e.g. for steps compiled before),
+    median steps/s with its min-max, ratio to ``baseline``."""
     items = list(timings.values()) if isinstance(timings, Mapping) else list(timings)
     base = next((t for t in items if t.name == baseline), None)
     rows = []
@@ -201,7 +203,7 @@ def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baselin
         rows.append({"configuration": t.name, "first call s": t.first_call_s, "steps/s": t.steps_per_s,
                      "min-max": tr("{lo:.1f}-{hi:.1f}", lo=lo, hi=hi), "samples/s": t.samples_per_s,
                      f"x {baseline}" if base else "x": t.steps_per_s / base.steps_per_s if base else None})
-    cols = ["configuration", "first call s", "steps/s", "min-max"]
+    cols = ["configuration"] + (["first call s"] if first_call else []) + ["steps/s", "min-max"]
     if any(t.batch_size for t in items):
         cols.append("samples/s")
     if base:

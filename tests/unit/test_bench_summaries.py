@@ -66,7 +66,8 @@ def test_styles_claim_holds_or_not():
 def test_batch_sizes():
     rows = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80), (128, 30))]
     res = modes.summarise_batch_sizes(shuffled(rows), bench.BatchSizesParams(batch_sizes=(32, 64, 128)))
-    assert "batch 64 gives the most throughput, beyond the noise floor of 2%: 5,120 samples/s (1.6x batch 32)" \
+    assert ("batch 64 has the highest median throughput, more than the noise floor of 2% above every other size: "
+            "5,120 samples/s (1.6x batch 32)") \
         in res.conclusion and "undecided" not in res.conclusion
     assert res.metrics["best_batch_size"] == 64
     assert res.row(config="batch 64")["max_samples_per_s"] == pytest.approx(64 * 80 * 1.02)
@@ -80,7 +81,7 @@ def test_batch_sizes():
     # beyond the noise floor, but the repeats' ranges overlap: undecided (the lab's second rule), not a tie
     wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in rows]
     res = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=1))
-    assert "batch 256 gives the most throughput, beyond the noise floor of 1%" in res.conclusion
+    assert "batch 256 has the highest median throughput, more than the noise floor of 1% above" in res.conclusion
     assert "; batches 32, 64, 128 differ from batch 256 by more than the noise floor, but their repeats' ranges " \
         "overlap its: undecided" in res.conclusion
     assert res.row(config="batch 32")["epoch_s"] == pytest.approx(1875 / 100)

@@ -90,7 +90,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                   n=len(tied), noise=noise, names=runtime.listing((r["label"] for r in tied), labels=True),
                   lo=min(r["steps_per_s"] for r in tied), hi=max(r["steps_per_s"] for r in tied),
                   slow=slow["label"], slow_rate=slow["steps_per_s"])
-    text += tr(" The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} "
+    text += "\n" + tr(" The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} "
                "steady-state steps.", first_s=worst_first["first_call_s"], first=worst_first["label"],
                first_steps=worst_first["first_call_s"] * worst_first["steps_per_s"])
     names = {r["config"] for r in rows}
@@ -99,7 +99,8 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     metrics = {"best_config": best["config"]}
     if {"graph/cell", "pynative/cell"} <= names:
         g, e = pick(rows, config="graph/cell"), pick(rows, config="pynative/cell")
-        text += tr(" GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.",
+        text += "\n" + tr(" GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: "
+                          "{verdict}.",
                    r=g["steps_per_s"] / e["steps_per_s"], verdict=judged(g, e, noise))
         # the ratio of exactly the two rates shown beside it
         metrics["graph_steps_per_s"] = g["steps_per_s"]
@@ -109,7 +110,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     jitted = [r for r in rows if r["config"] in ("pynative/jit:O0", "pynative/jit:O1")]
     if "pynative/functional" in names and jitted:   # the first article's claim: without @jit, much slower
         plain, jit = pick(rows, config="pynative/functional"), jitted[0]
-        text += tr(" In PyNative the functional step with @jit ({level}) ran {r:.2f}x as fast as without it "
+        text += "\n" + tr(" In PyNative the functional step with @jit ({level}) ran {r:.2f}x as fast as without it "
                    "({jit_rate:.1f} vs {plain_rate:.1f} steps/s): {verdict}.", level=Spec.parse(jit["config"]).level,
                    r=jit["steps_per_s"] / plain["steps_per_s"], jit_rate=jit["steps_per_s"],
                    plain_rate=plain["steps_per_s"], verdict=judged(jit, plain, noise))
@@ -117,9 +118,11 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         metrics["jit_vs_no_jit_verdict"] = verdict(jit, plain, noise)
     if {"pynative/jit:O0", "pynative/jit:O1"} <= names:   # what O1's fusion passes do to this step here
         o0, o1 = pick(rows, config="pynative/jit:O0"), pick(rows, config="pynative/jit:O1")
-        text += tr(" jit_level O1 against O0 for the same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.",
+        text += "\n" + tr(" jit_level O1 against O0 for the same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), "
+                          "{verdict}.",
                    r=o1["steps_per_s"] / o0["steps_per_s"], o1=o1["steps_per_s"], o0=o0["steps_per_s"],
                    verdict=judged(o1, o0, noise))
+    text = text.replace("\n ", "\n")   # one finding per line
     return Result("modes", rows, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
 
 
@@ -230,7 +233,8 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     best = tied[0]   # the smallest batch size that ties with the most throughput
     gain = best["samples_per_s"] / small["samples_per_s"]
     if len(tied) == 1:
-        text = tr("With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: "
+        text = tr("With {spec}, batch {best} has the highest median throughput, more than the noise floor of "
+                  "{noise:.0f}% above every other size: "
                   "{rate:,.0f} samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead "
                   "of {small_epoch:.1f} s",
                   spec=Spec.parse(p.spec).label, best=best["batch_size"], noise=noise, rate=best["samples_per_s"],

@@ -102,6 +102,6 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                 if p.device == "CPU" else tr(".")))
     metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                "pipeline_costs_step": costs, "pipeline_is_bottleneck": costs and pipe["batches_per_s"] < mem,
-               "sink_speedup": on / off}
+               "sink_speedup": on / off, "noise_pct": noise}   # the floor the verdicts used
     return Result("data_pipeline", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"], text,
                   metrics)

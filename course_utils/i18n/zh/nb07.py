@@ -145,8 +145,8 @@ MESSAGES = {
     'A tie within the noise floor of {noise:.0f}%: {n} configurations, the highest median included, tie at '
     '{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest was {slow} at '
     '{slow_rate:.1f} steps/s.':
-        '有 {n} 种配置（含中位数最高者）彼此相差不超过 {noise:.0f}% 的噪声水平，视为持平：{names}'
-        '（{lo:.1f}～{hi:.1f} 步/秒）。本次运行无法断定其中哪一种最快。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
+        '有 {n} 种配置（含中位数最高者）彼此相差不超过 {noise:.0f}% 的噪声水平，视为持平'
+        '（{lo:.1f}～{hi:.1f} 步/秒）：{names}。本次运行无法断定其中哪一种最快。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
         '首次调用开销最大的是{first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
     " GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.":
@@ -187,9 +187,10 @@ MESSAGES = {
         '无法判定（两者各次重复的范围有重叠）',
     'cannot be told from a tie':
         '既不能证实也不能否定',
-    'With {spec}, batch {best} gives the most throughput, beyond the noise floor of {noise:.0f}%: {rate:,.0f} '
+    'With {spec}, batch {best} has the highest median throughput, more than the noise floor of {noise:.0f}% above '
+    'every other size: {rate:,.0f} '
     'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用{spec} 时，批大小 {best} 的吞吐量最高，超出 {noise:.0f}% 的噪声水平：{rate:,.0f} 样本/秒，是批大小 '
+        '使用{spec} 时，批大小 {best} 的吞吐量中位数最高，比其他每个批大小都高出 {noise:.0f}% 的噪声水平以上：{rate:,.0f} 样本/秒，是批大小 '
         '{small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
     'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:,.0f}-{hi:,.0f} samples/s): no size '
     'above the smallest measured, batch {best}, is measurably better here ({best_epoch:.1f} s per MNIST epoch)':
@@ -270,7 +271,8 @@ MESSAGES = {
     'verdict': '结论',
     'tie (within the noise floor)': '持平（在噪声水平之内）',
     'undecided (repeats overlap)': '无法判定（各次重复有重叠）',
-    'beyond the noise floor': '超出噪声水平',
+    'faster (beyond the noise floor)': '更快（超出噪声水平）',
+    'slower (beyond the noise floor)': '更慢（超出噪声水平）',
     "{script} failed (environment {env}):": "{script} 运行失败（环境 {env}）：",
     "To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
     "{fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, which this run estimates at "
@@ -412,7 +414,7 @@ MESSAGES = {
     'share_pct': '占比（%）',
     'vs_baseline': '相对基线',
     'vs_functional': '相对函数式',
-    'vs_naive': '相对朴素',
+    'vs_naive': '相对朴素基线（倍）',
     'vs_O0': '相对 O0',
     'final_loss': '最终损失',
     'calls': '调用次数',
