@@ -299,7 +299,8 @@ class ParamGroups(Exercise):
             raise Incorrect(tr("{optimizer} built from your groups holds the parameters in the order {held}; "
                                "value_and_grad(forward_fn, None, net.trainable_params()) returns the gradients in "
                                "the order {grads}, so a gradient would update another parameter.",
-                               optimizer=f"nn.{optimizer_class.__name__}", held=_names(held), grads=_names(gradient_order)))
+                               optimizer=f"nn.{optimizer_class.__name__}", held=_names(held),
+                               grads=_names(gradient_order)))
         for p in optimizer.parameters:
             p.copy_(ops.ones_like(p))
         optimizer(tuple(ops.zeros_like(p) for p in optimizer.parameters))
