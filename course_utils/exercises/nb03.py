@@ -1,7 +1,10 @@
-"""Exercises of notebook 03 (step techniques and traps): a clipped step, an accumulating step and a loss-scaled step.
+"""Exercises of notebook 03 (step techniques and traps): a clipped step, an accumulating step, a loss-scaled step
+and an optimizer's parameter groups.
 
-Each asks for a step *builder*, as exercise 02.1 does; the checks (fixed weights, plain SGD, the update compared
+q1 to q3 ask for a step *builder*, as exercise 02.1 does; the checks (fixed weights, plain SGD, the update compared
 with what a correct step and typical wrong steps would make) are ``course_utils.exercises.step_builders``.
+q4 asks for ``build_param_groups(net, weight_decay)``: its check builds ``nn.Momentum`` and ``nn.Adam`` from the
+groups and runs one call with zero gradients, so only weight decay moves a parameter.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ import inspect
 
 import numpy as np
 
-from course_utils.exercises import Incorrect, register
+from course_utils.exercises import Exercise, Incorrect, register
 from course_utils.exercises.step_builders import (StepBuilder, builder_solution, close, diagnose_update, fixed_batch,
                                                   fixed_setup, global_clip, grads_of, jit_step_solution, loss_value,
                                                   make_step, per_tensor_clip, run_step, sgd_update, weights_of)
@@ -205,7 +208,133 @@ class ScaledStep(StepBuilder):
                                "{expected:.0f} (halved).", got=scale, expected=self.SCALE / 2))
 
 
+def build_param_groups(net, weight_decay):
+    params = net.trainable_params()                   # frozen parameters are not in it
+    decay = [p for p in params if p.ndim > 1]          # weight matrices and convolution kernels
+    no_decay = [p for p in params if p.ndim <= 1]      # biases, gamma and beta: one value per unit
+    return [{"params": decay, "weight_decay": weight_decay},
+            {"params": no_decay, "weight_decay": 0.0},
+            {"order_params": params}]                  # the order of the gradients
+
+
+def _names(items) -> str:
+    return ", ".join(items) if items else "-"
+
+
+class ParamGroups(Exercise):
+    """The check's network has a frozen first layer (section 3), BatchNorm and LayerNorm, so that a rule by name
+    ("bias" not in the name), a parameter list taken from ``get_parameters()`` and a missing ``order_params`` all
+    show. It then runs each optimizer once with zero gradients on parameters set to ones: only the decay moves a
+    parameter, by exactly ``lr * weight_decay`` in ``nn.Momentum``'s first step (and by about ``lr`` in
+    ``nn.Adam``'s, whose decay goes through its normalised update)."""
+
+    names = ("build_param_groups",)
+    title = "parameter groups"
+    hint_text = ("Section 4 built such a list by hand for bn_net. Three questions decide it. Which parameters may the "
+                 "optimizer hold at all (section 3: what does a frozen parameter leave)? What tells a weight matrix "
+                 "from a bias, gamma or beta without reading its name? In which order does value_and_grad return "
+                 "the gradients, and how does a group list keep it?")
+    solution_text = inspect.getsource(build_param_groups)
+
+    WEIGHT_DECAY = 0.05
+    LR = 0.1
+
+    def reference(self):
+        return (build_param_groups,)
+
+    @staticmethod
+    def network():
+        """Dense (frozen) -> BatchNorm1d -> ReLU -> Dense -> LayerNorm -> Dense; its trainable parameters are
+        1.gamma, 1.beta, 3.weight, 3.bias, 4.gamma, 4.beta, 5.weight, 5.bias."""
+        from mindspore import nn
+
+        net = nn.SequentialCell([nn.Dense(6, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Dense(8, 4), nn.LayerNorm((4,)),
+                                 nn.Dense(4, 1)])
+        for param in net[0].trainable_params():
+            param.requires_grad = False
+        return net
+
+    def _groups(self, build_param_groups, net) -> list:
+        """The learner's groups for ``net``, checked for shape: a list of dicts holding every trainable parameter
+        exactly once, and nothing else."""
+        import mindspore as ms
+
+        groups = self.call(build_param_groups, net, self.WEIGHT_DECAY)
+        if not isinstance(groups, (list, tuple)) or not all(isinstance(g, dict) for g in groups):
+            raise Incorrect(tr("build_param_groups(net, {wd}) returned {result}; expected a list of dicts (each "
+                               "with \"params\", or one with \"order_params\").", wd=self.WEIGHT_DECAY,
+                               result=type(groups).__name__))
+        listed = [p for g in groups for p in g.get("params", [])]
+        if not all(isinstance(p, ms.Parameter) for p in listed):
+            raise Incorrect(tr("a group's \"params\" holds something that is not a Parameter; expected the "
+                               "network's Parameters."))
+        trainable = [p.name for p in net.trainable_params()]
+        names = [p.name for p in listed]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise Incorrect(tr("these parameters are in more than one group: {names}; expected each in exactly "
+                               "one.", names=_names(twice)))
+        extra = [n for n in names if n not in trainable]
+        if extra:
+            raise Incorrect(tr("the groups hold {names}, which are not trainable (a frozen layer, BatchNorm's moving "
+                               "statistics); expected only net.trainable_params(): {trainable}.",
+                               names=_names(extra), trainable=_names(trainable)))
+        missing = [n for n in trainable if n not in names]
+        if missing:
+            raise Incorrect(tr("these trainable parameters are in no group, so the optimizer would never update "
+                               "them: {names}.", names=_names(missing)))
+        return groups
+
+    def _moves(self, build_param_groups, optimizer_class, **kwargs) -> dict:
+        """How far one call of ``optimizer_class`` built from the learner's groups moves each parameter (all set
+        to ones, zero gradients: only weight decay acts), by name, in the optimizer's order."""
+        from mindspore import ops
+
+        net = self.network()
+        groups = self._groups(build_param_groups, net)
+        optimizer = optimizer_class(groups, learning_rate=self.LR, **kwargs)
+        held = [p.name for p in optimizer.parameters]
+        gradient_order = [p.name for p in net.trainable_params()]
+        if held != gradient_order:
+            raise Incorrect(tr("{optimizer} built from your groups holds the parameters in the order {held}; "
+                               "value_and_grad(forward_fn, None, net.trainable_params()) returns the gradients in "
+                               "the order {grads}, so a gradient would update another parameter.",
+                               optimizer=f"nn.{optimizer_class.__name__}", held=_names(held),
+                               grads=_names(gradient_order)))
+        for p in optimizer.parameters:
+            p.copy_(ops.ones_like(p))
+        optimizer(tuple(ops.zeros_like(p) for p in optimizer.parameters))
+        return {p.name: float(np.max(np.abs(1 - p.asnumpy()))) for p in optimizer.parameters}
+
+    def _check(self, build_param_groups):
+        from mindspore import nn
+
+        net = self.network()
+        intended = [p.name for p in net.trainable_params() if p.ndim > 1]
+        spared = [p.name for p in net.trainable_params() if p.ndim <= 1]
+        expected = self.LR * self.WEIGHT_DECAY
+        moves = self._moves(build_param_groups, nn.Momentum, momentum=0.9)
+        what = tr("nn.Momentum (lr={lr}) built from build_param_groups(net, {wd}), one call with zero gradients",
+                  lr=self.LR, wd=self.WEIGHT_DECAY)
+        decayed = [n for n in spared if moves[n] > 1e-7]
+        if decayed:
+            raise Incorrect(tr("{what}: weight decay reached {names}; expected it to spare the biases, gamma and "
+                               "beta ({spared}).", what=what, names=_names(decayed), spared=_names(spared)))
+        wrong = {n: moves[n] for n in intended if abs(moves[n] - expected) > 1e-6}
+        if wrong:
+            got = ", ".join(f"{n} {m:.4g}" for n, m in wrong.items())
+            raise Incorrect(tr("{what}: expected the weight matrices ({names}) to shrink by lr * weight_decay = "
+                               "{expected:.4g}; got {got}.", what=what, names=_names(intended), expected=expected,
+                               got=got))
+        moved = sorted(n for n, m in self._moves(build_param_groups, nn.Adam).items() if m > 1e-7)
+        if moved != sorted(intended):
+            raise Incorrect(tr("nn.Adam built from the same groups, one call with zero gradients: the parameters that "
+                               "moved are {got}; expected exactly the weight matrices {names}.", got=_names(moved),
+                               names=_names(intended)))
+
+
 q1 = ClippedStep()
 q2 = AccumulatingStep()
 q3 = ScaledStep()
+q4 = ParamGroups()
 register(globals(), "03")

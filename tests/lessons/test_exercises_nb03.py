@@ -157,8 +157,57 @@ WRONG_Q3 = {
 }
 
 
+
+# ---- q4: parameter groups ----
+
+def test_q4_accepts_reference_and_solution_and_sees_the_placeholder():
+    solution = from_source(nb03.q4.solution_text, "build_param_groups", "<nb03-q4-solution>")
+    assert [nb03.q4.check(answer) for answer in (*nb03.q4.reference(), solution)] == [Outcome.CORRECT] * 2
+    assert [nb03.q4.check(answer) for answer in (____, lambda net, weight_decay: ____)] == [Outcome.NOT_ATTEMPTED] * 2
+
+
+def grouped(*replacements, name):
+    """q4's shown solution with ``replacements`` (old, new) applied: a typical wrong answer."""
+    return solution_with(nb03.q4, "build_param_groups", replacements, name)
+
+
+#: q4's typical wrong answers: (replacements, fragments of the message).
+WRONG_Q4 = {
+    # a rule by name: "bias" not in the name decays BatchNorm's and LayerNorm's gamma and beta
+    "by-name": ([("p.ndim > 1]", '"bias" not in p.name]'), ("p.ndim <= 1]", '"bias" in p.name]')],
+                ("weight decay reached 1.gamma, 1.beta, 4.gamma, 4.beta",)),
+    "all-decayed": ([('{"params": no_decay, "weight_decay": 0.0}', '{"params": no_decay, "weight_decay": '
+                                                                      'weight_decay}')],
+                    ("weight decay reached 1.gamma, 1.beta, 3.bias",)),
+    "get-parameters": ([("net.trainable_params()", "list(net.get_parameters())")],
+                       ("0.weight, 0.bias, 1.moving_mean, 1.moving_variance, which are not trainable",)),
+    "no-order": ([(',\n            {"order_params": params}]', "]")],
+                 ("holds the parameters in the order 3.weight, 5.weight, 1.gamma", "another parameter")),
+    "fixed-decay": ([('"weight_decay": weight_decay}', '"weight_decay": 0.1}')],
+                    ("shrink by lr * weight_decay = 0.005; got 3.weight 0.01",)),
+    "biases-left-out": ([('{"params": no_decay, "weight_decay": 0.0},\n', ""), ('{"order_params": params}',
+                                                                                 '{"order_params": decay}')],
+                        ("in no group", "1.gamma, 1.beta, 3.bias")),
+    "twice": ([("p.ndim <= 1]", "True]")], ("in more than one group: 3.weight, 5.weight",)),
+}
+
+
+#: q3's and q4's wrong answers are their shown solution with replacements: (exercise, its function, WRONG_Qn).
+EDITED_SOLUTIONS = {"q3": (nb03.q3, "build_scaled_step", WRONG_Q3), "q4": (nb03.q4, "build_param_groups", WRONG_Q4)}
+
+
 @PYNATIVE_FAST_GRAPH_SLOW
-@pytest.mark.parametrize("name", sorted(WRONG_Q3))
-def test_q3_rejects_typical_mistakes(ms_mode, name):
-    replacements, fragments = WRONG_Q3[name]
-    assert_incorrect(nb03.q3.check(scaled(*replacements, name=f"<nb03-q3-{name}>")), *fragments)
+@pytest.mark.parametrize("q, name", [(q, name) for q, (_, _, wrong) in EDITED_SOLUTIONS.items()
+                                     for name in sorted(wrong)])
+def test_q3_and_q4_reject_typical_mistakes(ms_mode, q, name):
+    exercise, function, wrong = EDITED_SOLUTIONS[q]
+    replacements, fragments = wrong[name]
+    answer = solution_with(exercise, function, replacements, f"<nb03-{q}-{name}>")
+    assert_incorrect(exercise.check(answer), *fragments)
+
+
+def test_q4_checks_the_network_it_describes():
+    """The check's network is what its docstring and messages say: a frozen first layer, BatchNorm, LayerNorm."""
+    net = nb03.q4.network()
+    assert [p.name for p in net.trainable_params()] == ["1.gamma", "1.beta", "3.weight", "3.bias", "4.gamma",
+                                                          "4.beta", "5.weight", "5.bias"]

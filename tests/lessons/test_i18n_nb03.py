@@ -7,7 +7,7 @@ import pytest
 from course_utils.exercises import Outcome, nb03
 from course_utils.i18n.zh.nb03 import MESSAGES
 from test_exercises_nb02 import assert_incorrect
-from test_exercises_nb03 import accumulating, clipped, clipped_without_depend, scaled
+from test_exercises_nb03 import WRONG_Q4, accumulating, clipped, clipped_without_depend, grouped, scaled
 from test_i18n_nb02 import (FIX_WORDS_ZH, assert_chinese, assert_correct_and_not_attempted_in_chinese,
                             assert_placeholders_kept)
 
@@ -69,22 +69,52 @@ def test_q3_typical_mistakes_in_chinese(zh, replacements, fragments):
     assert_chinese(nb03.q3.check(wrong), *fragments)
 
 
+# ---- q4: parameter groups ----
+
+#: the Chinese message of each of q4's typical wrong answers (the English tests' own), by name
+Q4_ZH = {
+    "by-name": ("以全零梯度调用一次：权重衰减作用到了 1.gamma, 1.beta, 4.gamma, 4.beta", "不受衰减"),
+    "all-decayed": ("权重衰减作用到了 1.gamma, 1.beta, 3.bias",),
+    "get-parameters": ("分组中含有 0.weight, 0.bias, 1.moving_mean, 1.moving_variance，它们不可训练",),
+    "no-order": ("用你的分组构建的 nn.Momentum 按 3.weight, 5.weight, 1.gamma", "梯度会被用来更新别的参数"),
+    "fixed-decay": ("缩小 lr * weight_decay = 0.005；实际为 3.weight 0.01",),
+    "biases-left-out": ("不在任何分组中", "1.gamma, 1.beta, 3.bias"),
+    "twice": ("出现在不止一个分组中：3.weight, 5.weight",),
+}
+
+
+def test_q4_covers_every_english_wrong_answer():
+    assert sorted(Q4_ZH) == sorted(WRONG_Q4)
+
+
+@pytest.mark.parametrize("name", sorted(Q4_ZH))
+def test_q4_typical_mistakes_in_chinese(zh, name):
+    replacements, _ = WRONG_Q4[name]
+    result = nb03.q4.check(grouped(*replacements, name=f"<nb03-zh-q4-{name}>"))
+    assert_chinese(result, *Q4_ZH[name])
+    named = [w for w in FIX_WORDS_ZH if w in result.message]
+    assert not named, f"the message names a fix ({named}): {result.message}"
+
+
 # ---- correct, not attempted, hints, solutions ----
 
-@pytest.mark.parametrize("exercise", [nb03.q1, nb03.q2, nb03.q3], ids=["q1", "q2", "q3"])
+@pytest.mark.parametrize("exercise", [nb03.q1, nb03.q2, nb03.q3, nb03.q4], ids=["q1", "q2", "q3", "q4"])
 def test_correct_and_not_attempted_in_chinese(zh, exercise):
     assert_correct_and_not_attempted_in_chinese(exercise, MESSAGES)
 
 
 def test_hints_and_solutions_in_chinese(zh, capsys):
-    for exercise in (nb03.q1, nb03.q2, nb03.q3):
+    for exercise in (nb03.q1, nb03.q2, nb03.q3, nb03.q4):
         exercise.hint()
     nb03.q2.solution()
+    nb03.q4.solution()
     shown = capsys.readouterr().out
     expected = ("练习 03.1（按全局范数裁剪梯度）——提示", "从练习 02.1 的训练步出发", "在求梯度与参数更新之间插入一行",
                 "不要用 'accum'：SGD 已经占用了这个名字", "练习 03.2（梯度累加）——参考答案",
                 "练习 03.3（使用损失缩放的训练步）——提示", "照第 5 节的 scaled_step 来写",
-                'prefix="grad_accum"')   # the last: the solution is code, shown as it is tested
+                'prefix="grad_accum"',   # the solution is code, shown as it is tested
+                "练习 03.4（参数分组）——提示", "不看参数名，靠什么区分权重矩阵", "练习 03.4（参数分组）——参考答案",
+                "# 被冻结的参数不在其中", '{"order_params": params}]')
     assert [text for text in expected if text not in shown] == []
     assert "Start from your step" not in shown
 

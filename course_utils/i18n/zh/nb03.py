@@ -1,5 +1,5 @@
 """Chinese messages (nb03): the checks of notebook 03's exercises (a clipped step, an accumulating step, a loss-scaled
-step).
+step, parameter groups).
 
 What both lessons' step builders say (the expected SGD update, ``ops.depend``, ...) is in ``nb02``."""
 
@@ -57,4 +57,46 @@ MESSAGES = {
         "一批含有 NaN 特征值的数据（其梯度不是有限值）：期望跳过这次更新、权重保持不变；实际权重改变了（其中 {n} 个为 NaN）。",
     "after the step with non-finite gradients the scale is {got:.0f}; expected {expected:.0f} (halved).":
         "梯度非有限的一步之后，缩放系数为 {got:.0f}；期望为 {expected:.0f}（减半）。",
+    # exercise 03.4
+    "parameter groups": "参数分组",
+    "Section 4 built such a list by hand for bn_net. Three questions decide it. Which parameters may the optimizer "
+    "hold at all (section 3: what does a frozen parameter leave)? What tells a weight matrix from a bias, gamma or "
+    "beta without reading its name? In which order does value_and_grad return the gradients, and how does a group "
+    "list keep it?":
+        "第 4 节已经为 bn_net 手写过这样一个列表。要写对它，先回答三个问题：优化器究竟应该持有哪些参数"
+        "（第 3 节：被冻结的参数会从哪里消失）？不看参数名，靠什么区分权重矩阵与偏置、gamma、beta？"
+        "value_and_grad 按什么顺序返回梯度，分组列表又怎样保持这个顺序？",
+    "build_param_groups(net, {wd}) returned {result}; expected a list of dicts (each with \"params\", or one with "
+    "\"order_params\").":
+        "build_param_groups(net, {wd}) 返回了 {result}；期望返回由字典组成的列表（每个字典含 \"params\"，"
+        "或者是含 \"order_params\" 的那一个）。",
+    "a group's \"params\" holds something that is not a Parameter; expected the network's Parameters.":
+        "某个分组的 \"params\" 中有不是 Parameter 的对象；期望其中都是网络的 Parameter。",
+    "these parameters are in more than one group: {names}; expected each in exactly one.":
+        "这些参数出现在不止一个分组中：{names}；期望每个参数恰好属于一个分组。",
+    "the groups hold {names}, which are not trainable (a frozen layer, BatchNorm's moving statistics); expected only "
+    "net.trainable_params(): {trainable}.":
+        "分组中含有 {names}，它们不可训练（被冻结的层、BatchNorm 的滑动统计量）；期望只含 net.trainable_params() "
+        "中的参数：{trainable}。",
+    "these trainable parameters are in no group, so the optimizer would never update them: {names}.":
+        "这些可训练参数不在任何分组中，优化器永远不会更新它们：{names}。",
+    "{optimizer} built from your groups holds the parameters in the order {held}; value_and_grad(forward_fn, None, "
+    "net.trainable_params()) returns the gradients in the order {grads}, so a gradient would update another "
+    "parameter.":
+        "用你的分组构建的 {optimizer} 按 {held} 的顺序持有参数；而 value_and_grad(forward_fn, None, "
+        "net.trainable_params()) 按 {grads} 的顺序返回梯度，于是梯度会被用来更新别的参数。",
+    "nn.Momentum (lr={lr}) built from build_param_groups(net, {wd}), one call with zero gradients":
+        "用 build_param_groups(net, {wd}) 构建的 nn.Momentum（lr={lr}），以全零梯度调用一次",
+    "{what}: weight decay reached {names}; expected it to spare the biases, gamma and beta ({spared}).":
+        "{what}：权重衰减作用到了 {names}；期望偏置、gamma 和 beta（{spared}）不受衰减。",
+    "{what}: expected the weight matrices ({names}) to shrink by lr * weight_decay = {expected:.4g}; got {got}.":
+        "{what}：期望权重矩阵（{names}）缩小 lr * weight_decay = {expected:.4g}；实际为 {got}。",
+    "nn.Adam built from the same groups, one call with zero gradients: the parameters that moved are {got}; expected "
+    "exactly the weight matrices {names}.":
+        "用同一组分组构建的 nn.Adam，以全零梯度调用一次：发生变化的参数是 {got}；期望恰好是权重矩阵 {names}。",
+    # Solutions are code: only their comments are translated.
+    "# frozen parameters are not in it": "# 被冻结的参数不在其中",
+    "# weight matrices and convolution kernels": "# 权重矩阵和卷积核",
+    "# biases, gamma and beta: one value per unit": "# 偏置、gamma 和 beta：每个单元一个值",
+    "# the order of the gradients": "# 梯度的顺序",
 }
