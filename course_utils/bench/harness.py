@@ -243,6 +243,29 @@ def verdict(a: Union[Timing, Mapping], b: Union[Timing, Mapping], noise_pct: flo
     return "faster" if rate_a > rate_b else "slower"
 
 
+def paired_ratio(a: Union[Timing, Mapping], b: Union[Timing, Mapping], draws: int = 2000, level: float = 0.95,
+                 seed: int = 0) -> tuple:
+    """``a``'s rate over ``b``'s, round by round: ``compare`` alternates the configurations, so repeat ``i`` of each
+    ran back to back and a slow minute slows both. Returns (median of the per-round ratios, low, high), low-high being
+    the central ``level`` interval of that median over ``draws`` bootstrap resamples of the rounds. Takes two
+    ``Timing`` objects or two result rows (``repeat_s`` and ``steps``) from the same ``compare``."""
+    import numpy as np
+
+    def rates(x):
+        reps, steps = (x.repeat_s, x.steps) if isinstance(x, Timing) else (x["repeat_s"], x["steps"])
+        return np.array([steps / r for r in reps])
+
+    ra, rb = rates(a), rates(b)
+    if len(ra) != len(rb) or len(ra) < 2:
+        raise ValueError(f"paired_ratio needs the same number (>= 2) of repeats from one compare, got {len(ra)} and "
+                         f"{len(rb)}")
+    ratios = ra / rb
+    picks = np.random.default_rng(seed).integers(0, len(ratios), size=(draws, len(ratios)))
+    meds = np.median(ratios[picks], axis=1)
+    tail = 100 * (1 - level) / 2
+    return float(np.median(ratios)), float(np.percentile(meds, tail)), float(np.percentile(meds, 100 - tail))
+
+
 def leaders(rows: Sequence[Mapping], noise_pct: float, key: str = "steps_per_s") -> list:
     """The rows that tie with the fastest under ``faster_beyond`` (the fastest first, then in the
     order given): one row is a clear winner, more than one a tie."""

@@ -16,7 +16,8 @@ def rate(config, sps, spread=0.02, first=1.0, key="steps_per_s", **fields):
     return {"config": config, "label": label, key: sps, f"min_{key}": sps * (1 - spread),
             f"max_{key}": sps * (1 + spread), "steps_per_s": fields.pop("steps_per_s", sps),
             "min_steps_per_s": sps * (1 - spread), "max_steps_per_s": sps * (1 + spread), "first_call_s": first,
-            "spread_pct": 100 * spread, **fields}
+            "spread_pct": 100 * spread, "steps": 10,
+            "repeat_s": [10 / (sps * (1 - spread)), 10 / sps, 10 / (sps * (1 + spread))], **fields}
 
 
 def shuffled(rows):

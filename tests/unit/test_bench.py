@@ -406,3 +406,14 @@ def test_headline_prints_each_ratios_verdict_beside_it(tmp_path, capsys):
     assert "cell_vs_functional_verdict" not in figures and figures["cell_vs_functional"] == 1.2
     line = next(line for line in out.splitlines() if "Model.train" in line)
     assert "noise floor" not in line   # a rate carries no verdict
+
+
+def test_paired_ratio_pairs_the_rounds_of_one_compare():
+    """A load that slows both configurations in the same round cancels in the per-round ratio."""
+    a = bench.Timing("a", 1.0, [], [1.0, 2.0, 1.0, 3.0, 1.0], steps=10)   # 10, 5, 10, 3.3, 10 steps/s
+    b = bench.Timing("b", 1.0, [], [1.1, 2.2, 1.1, 3.3, 1.1], steps=10)   # the same rounds, always 10% slower
+    med, lo, hi = bench.paired_ratio(a, b)
+    assert med == pytest.approx(1.1) and lo == pytest.approx(1.1) and hi == pytest.approx(1.1)
+    assert bench.verdict(a, b, 5.0) == "undecided"   # the medians' ranges overlap; the pairs do not scatter
+    with pytest.raises(ValueError, match="same number"):
+        bench.paired_ratio(a, bench.Timing("c", 1.0, [], [1.0], steps=10))

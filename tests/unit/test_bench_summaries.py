@@ -56,6 +56,9 @@ def test_styles_claim_holds_or_not():
     assert "TrainOneStepCell ran 1.01x as fast as the functional loop (undecided: the repeats' ranges overlap)" \
         in res.conclusion   # the pipeline pair gets its own verdict
     assert res.row(config="Model.train")["vs_functional"] == pytest.approx(0.5)
+    # the paired test: each round's ratio is 1.01, so 1.15 lies above its interval
+    assert ("TrainOneStepCell ran 1.01x the functional step's rate, 95% interval 1.01-1.01 (bootstrap over the "
+            "rounds); the article's 1.15x lies above that interval: the claim does not hold") in res.conclusion
     rows[1] = rate("graph/cell", 130, input="in-memory batches")
     assert '"15% faster" holds' in modes.summarise_styles(rows, bench.StylesParams()).conclusion
     # the lab's tie rule: +30% within a 35% noise floor is a tie, not a confirmation
@@ -115,24 +118,25 @@ def test_find_trap_found_and_not():
 def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     # fed 10% slower than in memory, beyond the noise floor: a cost, although the pipeline alone is 6x faster
     res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams(noise_pct=5))
-    assert "the step ran at 90 steps/s against 100 on in-memory batches (0.90x): on in-memory batches it ran 11% " \
-        "faster, beyond the noise floor of 5%, although the pipeline alone delivers 600 batches/s (2 worker(s)), 6.0x" \
+    assert "the step ran at 90 steps/s against 100 on in-memory batches (0.90x): on in-memory batches it ran 11.1% " \
+        "faster, beyond the noise floor of 5.0%, although the pipeline alone delivers 600 batches/s (2 worker(s)), 6.0x" \
         in res.conclusion and "costs it 10% of its rate" in res.conclusion
     assert "not the bottleneck" not in res.conclusion and "falls back" in res.conclusion
     assert res.metrics["pipeline_costs_step"] and not res.metrics["pipeline_is_bottleneck"]
     # within the noise floor: a tie, not the bottleneck
     res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 96), bench.PipelineParams(noise_pct=5))
-    assert "a tie within the noise floor of 5%" in res.conclusion and "not the bottleneck" in res.conclusion
-    assert not res.metrics["pipeline_costs_step"]
+    assert "a tie within the noise floor of 5.0%" in res.conclusion and "not the bottleneck" in res.conclusion
+    assert not res.metrics["pipeline_costs_step"] and res.metrics["pipeline_verdict"] == "tie"
     # faster fed than on in-memory batches, beyond the noise floor: the machine changed, not a tie
     res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 150), bench.PipelineParams(noise_pct=5))
     fed_verdict, sink_verdict = res.conclusion.split("Sink mode")
-    assert "faster fed by the pipeline, beyond the noise floor of 5%" in fed_verdict and "tie" not in fed_verdict
+    assert "faster fed by the pipeline, beyond the noise floor of 5.0%" in fed_verdict and "tie" not in fed_verdict
     assert sink_verdict.startswith(" on CPU ran at 1.00x the rate of sink mode off (a tie within the noise floor")
     assert not res.metrics["pipeline_costs_step"]
     # slower alone than the step consumes, and the fed step slower: the bottleneck
     res = pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45), bench.PipelineParams())
     assert "the pipeline IS the bottleneck" in res.conclusion and res.metrics["pipeline_is_bottleneck"]
+    assert res.metrics["pipeline_verdict"] == "bottleneck"
 
 
 def test_best_measured_is_the_highest_rate_over_every_experiment_and_names_no_winner():

@@ -74,23 +74,23 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     text = tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
               "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
     if faster_beyond(fed, mem, noise):
-        text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.0f}%. Feeding a step cannot make it "
+        text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it "
                    "faster, so the machine changed under the measurement; the pipeline costs this step nothing "
                    "measurable here: not the bottleneck. ", noise=noise)
     elif said == "undecided":
-        text += tr("on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, but the "
+        text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, but the "
                    "repeats' ranges overlap: undecided, this run does not say whether the pipeline costs the step "
                    "anything. ", gap=gap, noise=noise)
     elif not costs:
-        text += tr("a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing "
+        text += tr("a tie within the noise floor of {noise:.1f}%, so the pipeline costs this step nothing "
                    "measurable: not the bottleneck. ", noise=noise)
     elif pipe["batches_per_s"] < mem:
-        text += tr("on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, and the "
+        text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the "
                    "pipeline alone delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the "
                    "pipeline IS the bottleneck. ", gap=gap, noise=noise, rate=pipe["batches_per_s"],
                    how=tr("{n} worker(s)", n=workers))
     else:
-        text += tr("on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, although "
+        text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, although "
                    "the pipeline alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes: it "
                    "keeps up, but feeding the step costs it {cost:.0f}% of its rate (the pipeline's threads share "
                    "{cores} cores with the step). ", gap=gap, cost=cost, noise=noise, rate=pipe["batches_per_s"],
@@ -102,6 +102,10 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                 if p.device == "CPU" else tr(".")))
     metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                "pipeline_costs_step": costs, "pipeline_is_bottleneck": costs and pipe["batches_per_s"] < mem,
-               "sink_speedup": on / off, "noise_pct": noise}   # the floor the verdicts used
+               "sink_speedup": on / off, "noise_pct": noise,   # the floor the verdicts used
+               # the whole verdict in one word: "tie", "undecided" (lesson 07's second rule), "costs" or "bottleneck"
+               "pipeline_verdict": ("bottleneck" if costs and pipe["batches_per_s"] < mem else "costs" if costs
+                                    else "undecided" if said == "undecided" and not faster_beyond(fed, mem, noise)
+                                    else "tie")}
     return Result("data_pipeline", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"], text,
                   metrics)

@@ -165,10 +165,18 @@ MESSAGES = {
         '（{jit_rate:.1f} 步/秒对 {plain_rate:.1f} 步/秒）：{verdict}。',
     " jit_level O1 against O0 for the same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.":
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒）：{verdict}。',
-    " A noise floor of {noise:.0f}% is wider than the 15% under test, so this run could not have confirmed the "
-    "figure; a quieter machine, or more and longer repeats (REPEATS, STEPS), narrow the floor.":
-        '噪声水平为 {noise:.0f}%，比要检验的 15% 还大，所以本次运行无从证实这个数字；'
-        '换一台更空闲的机器，或者增加重复次数、加长每次重复（REPEATS、STEPS），都能缩小噪声水平。',
+    " A noise floor of {noise:.0f}% is wider than the 15% under test, so the two medians alone could not have "
+    "confirmed the figure.":
+        '噪声水平为 {noise:.0f}%，比要检验的 15% 还大，所以仅凭两个中位数无从证实这个数字。',
+    "Paired round by round (in each of the {n} rounds the two ran back to back), TrainOneStepCell ran {med:.2f}x the "
+    "functional step's rate, 95% interval {lo:.2f}-{hi:.2f} (bootstrap over the rounds); the article's {claim:.2f}x "
+    "lies {where}.":
+        '逐轮配对比较（{n} 轮中每一轮两者都紧挨着运行）：TrainOneStepCell 的速度是函数式训练步的 {med:.2f} 倍，'
+        '95% 区间为 {lo:.2f}～{hi:.2f}（对各轮做自助抽样）；文章所说的 {claim:.2f} 倍{where}。',
+    'above that interval: the claim does not hold on this machine': '高于这个区间：在这台机器上，这一说法不成立',
+    'below that interval: TrainOneStepCell ran even faster than claimed':
+        '低于这个区间：TrainOneStepCell 比文章所说的还要快',
+    'inside that interval: this run cannot rule the claim out': '落在这个区间之内：本次运行无法排除这一说法',
     'PyNative functional step, with @jit / without (x)':
         '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
     'TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, {r:.2f}x as '
@@ -297,27 +305,27 @@ MESSAGES = {
         '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
-    'faster fed by the pipeline, beyond the noise floor of {noise:.0f}%. Feeding a step cannot make it faster, so the '
+    'faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it faster, so the '
     'machine changed under the measurement; the pipeline costs this step nothing measurable here: not the '
     'bottleneck. ':
-        '由流水线供数时反而更快，超出了 {noise:.0f}% 的噪声水平。供数不可能让训练步变快，所以是测量期间机器的状态变了；'
+        '由流水线供数时反而更快，超出了 {noise:.1f}% 的噪声水平。供数不可能让训练步变快，所以是测量期间机器的状态变了；'
         '在这里，流水线没有让这个训练步付出可测量的代价：它不是瓶颈。',
-    'a tie within the noise floor of {noise:.0f}%, so the pipeline costs this step nothing measurable: not the '
+    'a tie within the noise floor of {noise:.1f}%, so the pipeline costs this step nothing measurable: not the '
     'bottleneck. ':
-        '两者之差在 {noise:.0f}% 的噪声水平以内，视为持平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
-    'on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, and the pipeline alone '
+        '两者之差在 {noise:.1f}% 的噪声水平以内，视为持平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
+    'on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the pipeline alone '
     'delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the pipeline IS the bottleneck. ':
-        '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批'
+        '使用内存中的批时快 {gap:.1f}%，超出 {noise:.1f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批'
         '（{how}），少于训练步的消耗：流水线就是瓶颈。',
-    'on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, although the pipeline '
+    'on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, although the pipeline '
     'alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes: it keeps up, but feeding the step '
     'costs it {cost:.0f}% of its rate (the pipeline\'s threads share {cores} cores with the step). ':
-        '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平。流水线单独运行时每秒能送出 {rate:.0f} 个批'
+        '使用内存中的批时快 {gap:.1f}%，超出 {noise:.1f}% 的噪声水平。流水线单独运行时每秒能送出 {rate:.0f} 个批'
         '（{how}），是训练步消耗速度的 {x:.1f} 倍，足以供数；但由它供数会使训练步速率降低 {cost:.0f}%'
         '（流水线的线程与训练步共用 {cores} 个核）。',
-    "on in-memory batches it ran {gap:.0f}% faster, beyond the noise floor of {noise:.0f}%, but the repeats' ranges "
+    "on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, but the repeats' ranges "
     "overlap: undecided, this run does not say whether the pipeline costs the step anything. ":
-        '使用内存中的批时快 {gap:.0f}%，超出 {noise:.0f}% 的噪声水平，但各次重复的范围有重叠：无法判定，'
+        '使用内存中的批时快 {gap:.1f}%，超出 {noise:.1f}% 的噪声水平，但各次重复的范围有重叠：无法判定，'
         '本次运行说明不了流水线是否拖慢了训练步。',
     'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍（{verdict}）',
