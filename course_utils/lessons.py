@@ -208,7 +208,7 @@ LESSONS: Tuple[Lesson, ...] = (
            quick={"STEPS": 10, "BENCH_STEPS": 3}, workers_parameter="WORKERS"),
     Lesson("10", "capstone",
            {"en": "Capstone: your own training script, from the data to an exported model",
-            "zh": "结课项目：你自己的训练脚本，从数据到导出的模型"},
+            "zh": "结课项目：你自己的训练脚本，从数据处理到模型导出"},
            {"en": "the capstone: your own standalone training script (augmented MNIST, a BatchNorm CNN, atomic "
                   "checkpoints and `--resume`, a JSON-lines log; Ctrl-C as the reference handles it), checked from "
                   "the outside; `mindspore.export` to MindIR, `mindspore.load` + `nn.GraphCell`, latency at batch 1 "

@@ -173,7 +173,7 @@ def refuse_other_settings(path: Path, args) -> None:
         saved = int(stored[name].asnumpy().reshape(-1)[0])
         if saved != given:
             sys.exit(f"--resume：{path} 是用 {option} {saved} 写入的，本次运行是 {option} {given}："
-                     f"按它的位置会跳过另一些样本；请用 {option} {saved} 续训，或不带 --resume 重新开始")
+                     f"按检查点记录的位置续训，跳过的将是另一批样本；请用 {option} {saved} 续训，或不带 --resume 重新开始")
 
 
 def append_log(path: Path, record: dict) -> None:
