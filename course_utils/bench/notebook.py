@@ -8,7 +8,6 @@ Plumbing, not measurement: the measuring code is each experiment's ``measure_<na
 
 from __future__ import annotations
 
-import inspect
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Dict, Mapping, Optional, Sequence
 
 from course_utils.i18n import tr
+from course_utils.i18n.shown import source_of
 
 from .experiments import best_measured, run_experiment
 from .isolation import env_without_cpu_fixes
@@ -26,8 +26,10 @@ __all__ = ["Lab", "rate_bars", "show"]
 
 
 def show(code) -> None:
-    """Print the measuring code itself: a function's (or class's) source, or a script file's text."""
-    print(Path(code).read_text(encoding="utf-8") if isinstance(code, (str, Path)) else inspect.getsource(code))
+    """Print the measuring code itself: a function's (or class's) source, its docstrings and comments in the
+    course's language (``course_utils.i18n.shown``), or a script file's text (the Chinese edition's lessons pass
+    their own ``scripts/``, already translated)."""
+    print(Path(code).read_text(encoding="utf-8") if isinstance(code, (str, Path)) else source_of(code))
 
 
 class Lab:

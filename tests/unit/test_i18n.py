@@ -15,6 +15,7 @@ from course_utils.i18n import glossary
 from course_utils.i18n import notebooks as nbs
 from course_utils.i18n.__main__ import main as i18n_main
 from course_utils.i18n.zh import MESSAGES
+from course_utils.i18n.zh.shown import SHOWN
 
 from support import ROOT
 
@@ -319,12 +320,14 @@ def test_the_glossary_rules_find_the_wrong_forms_and_not_the_legitimate_ones():
 
 def _chinese_texts() -> dict:
     """Every Chinese text the course writes by hand: the catalogues, the Chinese guides (docs/zh/), the website's
-    own words (site/content/zh/), README.zh.md (not its glossary table) and the messages."""
+    own words (site/content/zh/), README.zh.md (not its glossary table), the messages and the docstrings and
+    comments of the code lessons 07 and 08 show."""
     files = [*(ROOT / "i18n" / "zh").glob("*.md"), *(ROOT / "docs" / "zh").glob("*.md"),
              *(p for p in (ROOT / "site" / "content" / "zh").glob("*") if p.is_file())]
     texts = {str(p.relative_to(ROOT)): glossary.chinese_only(p.read_text(encoding="utf-8")) for p in sorted(files)}
     texts["README.zh.md"] = glossary.without_table()
     texts["course_utils/i18n/zh (messages)"] = "\n".join(MESSAGES.values())
+    texts["course_utils/i18n/zh/shown.py (the code bench.show prints)"] = "\n".join(SHOWN.values())
     return texts
 
 

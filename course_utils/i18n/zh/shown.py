@@ -1,0 +1,136 @@
+"""The docstrings and comments of the measuring code that lessons 07 and 08 print with ``bench.show(obj)``, in
+Chinese (``course_utils.i18n.shown``).
+
+Keys are the English texts as ``shown.pieces`` reads them: a docstring's text between its quotes, continuation
+lines without the indentation of the opening quotes; a comment without its ``#`` and one space, the lines of a
+block joined with ``\\n``. A value is written the same way and may break its lines elsewhere (a comment after code
+stays one line). Identifiers, parameter names and ``code`` spans stay as they are. An English text that changes
+loses its entry and prints in English until it has one (tests/unit/test_i18n_shown.py lists it).
+"""
+
+SHOWN = {
+    # ---- bench.Lab (course_utils/bench/notebook.py)
+    "One lesson's lab run: where its files go (``run_dir``), the kernel's mode, and the results so far.":
+        "一课的性能实验：文件存放的位置（``run_dir``）、内核的执行模式，以及到目前为止的结果。",
+    "experiment name -> its Result":
+        "实验名称 -> 它的 Result",
+    "Measure (in this kernel, or in the processes the experiment launches), summarise, print the table and\n"
+    "its conclusion. Every row goes to ``run_dir/<name>.json``; the screen shows ``max_rows`` of them (the largest\n"
+    "``key`` first). The kernel's mode comes back afterwards (experiments switch modes).":
+        "测量（在本内核中，或在实验启动的进程中），汇总，然后打印结果表及其结论。每一行都写入\n"
+        "``run_dir/<name>.json``；屏幕上只显示其中 ``max_rows`` 行（``key`` 最大的在前）。\n"
+        "结束后内核恢复原来的执行模式（实验会切换模式）。",
+    "Run ``script`` in a fresh process whose environment is this one's without the CPU settings, plus ``env``;\n"
+    "return what it printed. A failure raises with the last lines of its error output.":
+        "在一个全新的进程中运行 ``script``：它的环境变量是当前进程的环境变量去掉 CPU 优化设置，再加上\n"
+        "``env``；返回它打印的内容。运行失败时抛出异常，并附上其错误输出的最后几行。",
+    "Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric\n"
+    "metrics of ``experiments``, the noise floor and the lesson's run time (since ``started``, a\n"
+    "``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them as a dict\n"
+    "(for ``record()``).":
+        "打印本课的主要数据：测得的最高单步速率（只是一个数据，不代表谁胜出）、``experiments`` 的各项\n"
+        "数值指标、噪声水平，以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
+        "读数）；若有实验是在繁忙的机器上运行的，还会给出警告。以字典形式返回这些数据（供 ``record()``\n"
+        "使用）。",
+    'a ratio\'s verdict by the lab\'s two rules, stored beside it as "<metric>_verdict"':
+        '按本实验的两条规则对比值作出的判定，以 "<metric>_verdict" 为名存放在该比值旁边',
+
+    # ---- bench.build_step, bench.step_configs (course_utils/bench/steps.py)
+    "The training step of ``spec`` for ``net``: a callable ``step(images, labels) -> loss``.\n"
+    "\n"
+    "* functional: notebook 02's step, ``course_utils.training.make_train_step(..., jit=False)``;\n"
+    "* jit:        the same step compiled with ``mindspore.jit(..., jit_level=...)``;\n"
+    "* cell:       notebook 04's ``nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), opt)``;\n"
+    "* jit_cell:   that Cell wrapped in ``mindspore.jit``.\n"
+    "The execution mode (GRAPH_MODE/PyNative) is whatever is set when the step runs. Extra keyword\n"
+    "arguments go to ``mindspore.jit`` (e.g. ``dynamic=1``).\n":
+        "按 ``spec`` 为 ``net`` 构建的训练步：一个可调用对象 ``step(images, labels) -> loss``。\n"
+        "\n"
+        "* functional：第 02 课的训练步，``course_utils.training.make_train_step(..., jit=False)``；\n"
+        "* jit：       同一个训练步，用 ``mindspore.jit(..., jit_level=...)`` 编译；\n"
+        "* cell：      第 04 课的 ``nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), opt)``；\n"
+        "* jit_cell：  用 ``mindspore.jit`` 包装的上述 Cell。\n"
+        "执行模式（GRAPH_MODE/PyNative）取决于训练步运行时的设置。其余关键字参数传给\n"
+        "``mindspore.jit``（例如 ``dynamic=1``）。\n",
+    "``{spec: Config}`` for ``harness.compare``: a fresh LeNet-5 step per configuration, cycling\n"
+    "over the same in-memory batches, its mode switched back on before each of its repeats.":
+        "供 ``harness.compare`` 使用的 ``{spec: Config}``：每个配置一个全新的 LeNet-5 训练步，循环使用\n"
+        "内存中的同一组批，并在该配置的每次重复之前切换回它的执行模式。",
+
+    # ---- bench.compare (course_utils/bench/harness.py)
+    "Time several configurations fairly; returns ``{name: Timing}`` in the given order.\n"
+    "\n"
+    "Each configuration is warmed up first (its first call timed separately), then the timed\n"
+    "repeats alternate between configurations, reversing the order every round (A B C, C B A,\n"
+    "...) so that drift in machine load is shared out evenly. ``sync`` forces completion of each\n"
+    "step's result inside the timed region (``sync_each=False``: only the last step of a repeat).\n":
+        "公平地为多个配置计时；按给定的顺序返回 ``{name: Timing}``。\n"
+        "\n"
+        "每个配置先预热（其首次调用单独计时），然后各配置轮流进行计时的重复，每一轮都把顺序\n"
+        "反过来（A B C，C B A，...），使机器负载的漂移均匀地分摊到各个配置上。``sync`` 在计时区间内\n"
+        "强制每个训练步的结果计算完成（``sync_each=False``：只强制每次重复的最后一步）。\n",
+
+    # ---- lab.StopWhen, lab.measure_train_to_accuracy (course_utils/bench/experiments/accuracy.py)
+    "``fit(..., stop_when=StopWhen(targets, time_limit))``: True (stop) once the evaluations have\n"
+    "reached every target, or training took ``time_limit`` seconds; records when each target fell.":
+        "``fit(..., stop_when=StopWhen(targets, time_limit))``：评估结果达到所有目标，或训练用时达到\n"
+        "``time_limit`` 秒后，返回 True（停止）；并记录每个目标是在何时达到的。",
+    "called right after an evaluation":
+        "紧接在一次评估之后调用",
+    "Train LeNet-5 (``p.optimizer``, ``p.lr``, batch ``p.batch_size``) with ``p.spec`` on the MNIST\n"
+    "pipeline until every target is reached or ``p.time_limit``; one row per target, plus the curve.":
+        "以 ``p.spec`` 在 MNIST 数据处理流水线上训练 LeNet-5（``p.optimizer``、``p.lr``，批大小\n"
+        "``p.batch_size``），直到达到所有目标或用时达到 ``p.time_limit``；每个目标一行，另附准确率曲线。",
+
+    # ---- lab.measure_amp (course_utils/bench/experiments/amp.py)
+    "Steps/s of every level in alternation, then each trained to ``p.train_steps`` and evaluated.":
+        "交替测量每个混合精度级别的训练速率（步/秒），然后把每个级别都训练到 ``p.train_steps`` 步并评估。",
+    "the same initial weights for every level":
+        "每个级别的初始权重都相同",
+    "warm-up and timed steps already trained":
+        "预热和计时时已经训练过的步数",
+
+    # ---- lab.measure_batch_sizes, lab.measure_modes, lab.measure_styles (course_utils/bench/experiments/modes.py)
+    "``p.spec`` at every batch size in ``p.batch_sizes``, in alternation.":
+        "以 ``p.batch_sizes`` 中的每个批大小交替测量 ``p.spec``。",
+    "compare keeps the order it was given":
+        "compare 保持传入时的顺序",
+    "Every configuration in ``p.specs``, timed in this process in alternation.":
+        "在本进程中交替为 ``p.specs`` 中的每个配置计时。",
+    "The functional step and TrainOneStepCell on in-memory batches; then both and Model.train fed\n"
+    "by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat.":
+        "先用内存中的批测量函数式训练步和 TrainOneStepCell；再由同一条 MNIST 数据处理流水线为这两者\n"
+        "和 Model.train 供数，每次重复遍历 ``p.steps`` 个批。",
+
+    # ---- lab.measure_data_pipeline (course_utils/bench/experiments/pipeline.py)
+    "Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed\n"
+    "by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,\n"
+    "20 x steps otherwise) per repeat, the first (compiling) pass untimed.":
+        "测量以下各项每秒处理的批数：仅数据处理流水线（1、2、4 个工作线程）、使用内存中的批的训练步、\n"
+        "由流水线供数的训练步，以及关闭和开启数据下沉模式的 Model.train；每次重复遍历 n 个批（QUICK\n"
+        "运行时为 200，否则为 20 x steps），第一遍（包含编译）不计时。",
+    "passes of at least 200 batches: the pipeline's start-up (its threads, the first batch) is paid once per pass\n"
+    "and must not pass for its steady cost":
+        "每遍至少 200 个批：流水线的启动开销（启动线程、产出第一个批）每遍都要付出一次，\n"
+        "不能让它冒充流水线的稳态开销",
+    "configuration (the key rows are picked by) -> its pass; -> its label as shown":
+        "配置（用来挑选结果行的键）-> 它的一遍遍历；-> 它显示出来的标签",
+    "a Model refuses a dataset another Model has trained on: one each":
+        "Model 不接受另一个 Model 训练过的数据集：每个 Model 各用一个",
+    'one "step" of compare is a pass of n batches':
+        "compare 的一“步”是遍历 n 个批的一遍",
+
+    # ---- lab.measure_dynamic_shapes (course_utils/bench/experiments/shapes.py)
+    "Per-call seconds of a fresh step for: changing shapes; the same with a dynamic batch dimension;\n"
+    "one shape throughout.":
+        "一个全新训练步每次调用的耗时（秒），分三种情况：形状不断变化；形状同样变化，但批维度声明为动态；\n"
+        "始终只有一种形状。",
+    "ask jit for dynamic shapes":
+        "让 jit 按动态形状编译",
+    "a Cell: declare the batch dim dynamic":
+        "是 Cell：把批维度声明为动态",
+
+    # ---- lab.measure_layer_times (course_utils/bench/experiments/traps.py)
+    "Forward+backward time of each LeNet-5 layer on its own, in PyNative.":
+        "在动态图模式（PyNative）下，单独测量 LeNet-5 每一层的正向计算加反向传播耗时。",
+}
