@@ -133,7 +133,8 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     assert "在这里从方向上看成立" in modes.summarise_styles(rows, bench.StylesParams()).conclusion
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
-    assert "批大小 64 的吞吐量最高，超出 2% 的噪声水平：5,120 样本/秒，是批大小 32 的 1.6 倍（" in text
+    assert ("批大小 64 的吞吐量中位数最高，比其他每个批大小都高出 2% 的噪声水平以上："
+            "5,120 样本/秒，是批大小 32 的 1.6 倍（") in text
     tied = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
     assert "批大小 32、64 的吞吐量相差不超过 70% 的噪声水平，视为持平（3,200～5,120" in tied
     assert "比所测最小的批大小 32 更大的批大小，在这里都没有可测出的优势" in tied
@@ -161,7 +162,7 @@ def test_cpu_traps_and_finding_them_in_chinese(zh):
 def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     fine = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams()).conclusion
     assert fine.startswith("由流水线供数时，训练步为 90 步/秒，使用内存中的批时为 100 步/秒（0.90 倍）："
-                           "使用内存中的批时快 11%")
+                           "使用内存中的批时快 11.1%")
     assert "每秒能送出 600 个批（2 个工作线程），是训练步消耗速度的 6.0 倍" in fine
     assert "共用 2 个核" in fine and "改用普通循环，所以这一差距不能归因于下沉。" in fine
     tie = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 99), bench.PipelineParams(noise_pct=5)).conclusion

@@ -118,8 +118,9 @@ def test_find_trap_found_and_not():
 def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     # fed 10% slower than in memory, beyond the noise floor: a cost, although the pipeline alone is 6x faster
     res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams(noise_pct=5))
-    assert "the step ran at 90 steps/s against 100 on in-memory batches (0.90x): on in-memory batches it ran 11.1% " \
-        "faster, beyond the noise floor of 5.0%, although the pipeline alone delivers 600 batches/s (2 worker(s)), 6.0x" \
+    assert "the step ran at 90 steps/s against 100 on in-memory batches (0.90x): on in-memory batches it ran " \
+        "11.1% faster, beyond the noise floor of 5.0%, although the pipeline alone delivers 600 batches/s " \
+        "(2 worker(s)), 6.0x" \
         in res.conclusion and "costs it 10% of its rate" in res.conclusion
     assert "not the bottleneck" not in res.conclusion and "falls back" in res.conclusion
     assert res.metrics["pipeline_costs_step"] and not res.metrics["pipeline_is_bottleneck"]
