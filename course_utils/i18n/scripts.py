@@ -172,20 +172,27 @@ def _render(unit: Unit, translated: str) -> str:
     return translated
 
 
-def translate(source: str, catalogue: Dict[str, str]) -> Tuple[str, List[Unit]]:
-    """(the Chinese script, the units with words that the catalogue has no entry for)."""
+def splice(source: str, pieces, lookup, render, needs) -> Tuple[str, list]:
+    """``source`` with each of ``pieces`` (objects with ``start``/``end`` offsets, in order) replaced by
+    ``render(piece, lookup(piece))`` where ``lookup`` finds a translation; also the pieces without one for which
+    ``needs(piece)`` is true. The one splicing loop of the scripts' and ``show()``'s translations."""
     out, last, missing = [], 0, []
-    for unit in units(source):
-        translated = catalogue.get(unit.text)
+    for piece in pieces:
+        translated = lookup(piece)
         if translated is None:
-            if needs_words(unit):
-                missing.append(unit)
+            if needs(piece):
+                missing.append(piece)
             continue
-        out.append(source[last:unit.start])
-        out.append(_render(unit, translated))
-        last = unit.end
+        out.append(source[last:piece.start])
+        out.append(render(piece, translated))
+        last = piece.end
     out.append(source[last:])
     return "".join(out), missing
+
+
+def translate(source: str, catalogue: Dict[str, str]) -> Tuple[str, List[Unit]]:
+    """(the Chinese script, the units with words that the catalogue has no entry for)."""
+    return splice(source, units(source), lambda unit: catalogue.get(unit.text), _render, needs_words)
 
 
 # ---------------------------------------------------------------- build and check

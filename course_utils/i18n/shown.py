@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from course_utils.i18n import language
-from course_utils.i18n.scripts import needs_words, units
+from course_utils.i18n.scripts import Unit, needs_words, splice, units
 
 __all__ = ["Piece", "catalogue", "missing", "pieces", "source_of", "translate"]
 
@@ -40,15 +40,16 @@ _STRING = re.compile(r"(?P<prefix>[A-Za-z]*)(?P<quote>\"\"\"|'''|\"|')(?P<body>.
 
 
 @dataclass
-class Piece:
-    kind: str      # docstring | comment | inline
-    start: int     # offsets into the source
-    end: int
-    column: int
-    line: int      # 1-based, in the source as given
-    key: str       # the catalogue's key (see the module's docstring)
-    english: str   # the text as written in the source, for messages
-    needs: bool    # a translator must give it an entry (a docstring; a comment with words in it)
+class Piece(Unit):
+    """A docstring or comment of a shown object: a script ``Unit`` (kind docstring, comment or inline; ``text`` as
+    written in the source) with its catalogue key."""
+
+    key: str = ""        # the catalogue's key (see the module's docstring)
+    needs: bool = False  # a translator must give it an entry (a docstring; a comment with words in it)
+
+    @property
+    def english(self) -> str:
+        return self.text
 
 
 def catalogue(lang: Optional[str] = None) -> Dict[str, str]:
@@ -84,10 +85,10 @@ def pieces(source: str) -> List[Piece]:
                     or (m["quote"] in m["body"] if len(m["quote"]) == 3 else "\n" in m["body"]):
                 continue   # code, or implicitly joined literals (not how a docstring is written here)
             key = m["body"].replace("\n" + " " * unit.column, "\n")
-            found.append(Piece("docstring", unit.start, unit.end, unit.column, unit.line, key, unit.text, True))
+            found.append(Piece("docstring", unit.start, unit.end, unit.column, unit.text, unit.line, key, True))
         else:
             key = "\n".join(_MARKER.sub("", line.strip(), count=1) for line in unit.text.split("\n"))
-            found.append(Piece(unit.kind, unit.start, unit.end, unit.column, unit.line, key, unit.text,
+            found.append(Piece(unit.kind, unit.start, unit.end, unit.column, unit.text, unit.line, key,
                                needs_words(unit)))
     return found
 
@@ -111,18 +112,7 @@ def translate(source: str, entries: Optional[Dict[str, str]] = None) -> Tuple[st
     """(``source`` with its docstrings and comments from ``entries``, the pieces with words that have no entry).
     ``entries``: the current language's catalogue if not given."""
     entries = catalogue() if entries is None else entries
-    out, last, untranslated = [], 0, []
-    for piece in pieces(source):
-        translated = entries.get(piece.key)
-        if translated is None:
-            if piece.needs:
-                untranslated.append(piece)
-            continue
-        out.append(source[last:piece.start])
-        out.append(_render(piece, translated))
-        last = piece.end
-    out.append(source[last:])
-    return "".join(out), untranslated
+    return splice(source, pieces(source), lambda piece: entries.get(piece.key), _render, lambda piece: piece.needs)
 
 
 def source_of(obj) -> str:
