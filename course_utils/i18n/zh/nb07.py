@@ -349,14 +349,6 @@ MESSAGES = {
         '{shapes} 种批形状（{sizes}）导致 {compiles} 次编译（{calls} 次调用共 {total_s:.1f} 秒，其中编译占 '
         '{compile_s:.1f} 秒；之后遇到已见过的批大小时复用它的图）。声明动态批维度时编译了 {dyn_compiles} 次，单一形状编译了 '
         '{one_compiles} 次（{calls} 次调用的总耗时分别为 {dyn_total_s:.1f} 秒和 {one_total_s:.1f} 秒）。',
-    ' The steady steps are not like for like: the dynamic graph ran batches of {dyn_batch:.0f} samples on average '
-    '({dyn_ms:.1f} ms), the single shape batches of {static_batch:.0f} ({static_ms:.1f} ms); each call\'s time per '
-    "sample, median over the calls: {dyn_us:.0f} vs {static_us:.0f} us. Those are medians of single calls without repeats, not a measurement by part 1's rules, "
-    'so this run does not say that either graph runs faster.':
-        '两者的稳态训练步不能直接比较：声明动态批维度时，批平均为 {dyn_batch:.0f} 个样本（{dyn_ms:.1f} 毫秒），单一形状的批为 '
-        '{static_batch:.0f} 个样本（{static_ms:.1f} 毫秒）；把每次调用的耗时折算到每个样本，其中位数为 {dyn_us:.0f} 微秒对 '
-        '{static_us:.0f} 微秒。'
-        '这些都是单次调用耗时的中位数，没有重复测量，不符合第 1 节的测量规则，所以本次运行不能说明哪张图更快。',
     ' Changing shapes did not recompile here: this step style does not specialise on shapes.':
         '这里形状变化没有触发重新编译：这种训练步写法不针对形状做特化。',
     'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
