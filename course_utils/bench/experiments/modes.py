@@ -209,7 +209,7 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                       "rounds); the article's {claim:.2f}x lies {where}.", n=len(cell["repeat_s"]), med=med, lo=lo,
                       hi=hi, claim=CLAIMED_RATIO, where=where)
     metrics = {"cell_vs_functional": cell["steps_per_s"] / func["steps_per_s"],
-               "cell_vs_functional_verdict": verdict(cell, func, p.noise_pct),
+               "cell_vs_functional_verdict": said,
                "model_train_steps_per_s": model["steps_per_s"]}
     cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
     return Result("styles", rows, cols, text, metrics)

@@ -70,21 +70,25 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     # a fed step faster beyond the floor is taken first below, so "undecided" there means in-memory ahead
     said = verdict(mem_row, fed_row, noise, "batches_per_s")
     costs = said == "faster"
+    fed_faster = faster_beyond(fed, mem, noise)   # the machine changed under the measurement: read as a tie
+    # the whole verdict in one word: "tie", "undecided" (lesson 07's second rule), "costs" or "bottleneck"
+    word = ("tie" if fed_faster or said == "tie" else "undecided" if said == "undecided"
+            else "bottleneck" if pipe["batches_per_s"] < mem else "costs")
     workers = pipe["config"].split(", ")[1].split()[0]   # "pipeline alone, 2 worker(s)"
     text = tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
               "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
-    if faster_beyond(fed, mem, noise):
+    if fed_faster:
         text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it "
                    "faster, so the machine changed under the measurement; the pipeline costs this step nothing "
                    "measurable here: not the bottleneck. ", noise=noise)
-    elif said == "undecided":
+    elif word == "undecided":
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, but the "
                    "repeats' ranges overlap: undecided, this run does not say whether the pipeline costs the step "
                    "anything. ", gap=gap, noise=noise)
-    elif not costs:
+    elif word == "tie":
         text += tr("a tie within the noise floor of {noise:.1f}%, so the pipeline costs this step nothing "
                    "measurable: not the bottleneck. ", noise=noise)
-    elif pipe["batches_per_s"] < mem:
+    elif word == "bottleneck":
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the "
                    "pipeline alone delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the "
                    "pipeline IS the bottleneck. ", gap=gap, noise=noise, rate=pipe["batches_per_s"],
@@ -101,11 +105,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
              + (tr("; on CPU MindSpore silently falls back to the normal loop, so the gap does not come from sinking.")
                 if p.device == "CPU" else tr(".")))
     metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
-               "pipeline_costs_step": costs, "pipeline_is_bottleneck": costs and pipe["batches_per_s"] < mem,
+               "pipeline_costs_step": costs, "pipeline_is_bottleneck": word == "bottleneck",
                "sink_speedup": on / off, "noise_pct": noise,   # the floor the verdicts used
-               # the whole verdict in one word: "tie", "undecided" (lesson 07's second rule), "costs" or "bottleneck"
-               "pipeline_verdict": ("bottleneck" if costs and pipe["batches_per_s"] < mem else "costs" if costs
-                                    else "undecided" if said == "undecided" and not faster_beyond(fed, mem, noise)
-                                    else "tie")}
+               "pipeline_verdict": word}
     return Result("data_pipeline", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"], text,
                   metrics)
