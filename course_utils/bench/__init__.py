@@ -19,8 +19,8 @@ from .harness import (Config, Timing, compare, cycle, faster_beyond, force, lead
                       paired_ratio, ranges_overlap, time_steps, verdict)
 from .isolation import LOAD_TIME_VARS, TRAP_VARS, WorkerError, env_without_cpu_fixes, run_worker
 from .params import (AmpParams, BatchSizesParams, Common, FindTrapParams, LayerTimesParams, ModesParams,
-                     PipelineParams, ShapesParams, SinkParams, StepRatesParams, StylesParams, TimeToAccuracyParams,
-                     TrainParams, TrapsParams)
+                     PipelineParams, PoolCapParams, ShapesParams, SinkParams, StepRatesParams, StylesParams,
+                     TimeToAccuracyParams, TrainParams, TrapsParams)
 from .report import (Conditions, Measuring, Result, format_rows, format_table, header, load_average, metric_title, pick,
                      save_json)
 from .steps import (JIT_LEVELS, NAIVE_SPEC, Spec, TIMING_COLUMNS, build_step, lenet_setup, mnist_batches,
@@ -41,8 +41,8 @@ __all__ = [
     "LOAD_TIME_VARS", "TRAP_VARS", "WorkerError", "env_without_cpu_fixes", "run_worker",
     # parameters
     "AmpParams", "BatchSizesParams", "Common", "FindTrapParams", "LayerTimesParams", "ModesParams", "PipelineParams",
-    "ShapesParams", "SinkParams", "StepRatesParams", "StylesParams", "TimeToAccuracyParams", "TrainParams",
-    "TrapsParams",
+    "PoolCapParams", "ShapesParams", "SinkParams", "StepRatesParams", "StylesParams", "TimeToAccuracyParams",
+    "TrainParams", "TrapsParams",
     # reports
     "Conditions", "Measuring", "Result", "format_rows", "format_table", "header", "load_average", "metric_title",
     "pick", "save_json",

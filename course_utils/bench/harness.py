@@ -81,6 +81,13 @@ class Timing:
     def samples_per_s(self) -> Optional[float]:
         return None if self.batch_size is None else self.steps_per_s * self.batch_size
 
+    @classmethod
+    def from_row(cls, row: Mapping, repeat_s: Optional[Sequence[float]] = None) -> "Timing":
+        """The ``Timing`` behind a result row (``as_dict`` plus fields): its name, first call, repeats (``repeat_s``,
+        or the row's own) and steps; warm-up calls are not kept."""
+        return cls(row.get("name", row.get("config", "")), row["first_call_s"], [],
+                   list(row["repeat_s"] if repeat_s is None else repeat_s), row["steps"], row.get("batch_size"))
+
     def as_dict(self) -> dict:
         lo, hi = self.spread
         return {"name": self.name, "first_call_s": self.first_call_s, "steps_per_s": self.steps_per_s,

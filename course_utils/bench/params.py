@@ -129,11 +129,19 @@ class TrapsParams(Common):
 @dataclasses.dataclass
 class LayerTimesParams(Common):
     marker: str = ""                  # printed before each layer (to split ONEDNN_VERBOSE output by layer)
+    layers: Tuple[str, ...] = ()      # the layers timed, by name (traps.layer_functions); empty: every layer
+    compiled: bool = False            # each layer's forward+backward under mindspore.jit (False: eager PyNative)
 
 
 @dataclasses.dataclass
 class FindTrapParams(Common):
     pass
+
+
+@dataclasses.dataclass
+class PoolCapParams(Common):
+    rounds: int = 2                   # processes per case, the cases in alternating order (A B, B A)
+    noise_pct: float = 0.0            # the noise floor for the capped vs uncapped verdicts (0: the second rule only)
 
 
 @dataclasses.dataclass

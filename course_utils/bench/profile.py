@@ -16,7 +16,7 @@ import glob
 import os
 from typing import List
 
-__all__ = ["latest_run", "op_type_times", "output_files"]
+__all__ = ["latest_run", "ms_per_step", "op_type_times", "output_files", "share_pct"]
 
 
 def latest_run(root: str) -> str:
@@ -45,6 +45,17 @@ def op_type_times(run_dir: str) -> List[dict]:
     for r in rows:
         r["share_pct"] = 100 * r["total_ms"] / total
     return sorted(rows, key=lambda r: -r["total_ms"])
+
+
+def ms_per_step(rows: List[dict], op_types) -> float:
+    """Milliseconds per step spent in the operator types ``op_types``, from ``op_type_times`` rows: each type's total
+    over the steps recorded (its calls divided by its calls per step)."""
+    return sum(r["total_ms"] / max(1, r["calls"] // r["calls_per_step"]) for r in rows if r["op_type"] in op_types)
+
+
+def share_pct(rows: List[dict], op_types) -> float:
+    """The share of operator time, in percent, spent in the operator types ``op_types``."""
+    return sum(r["share_pct"] for r in rows if r["op_type"] in op_types)
 
 
 def output_files(run_dir: str) -> List[str]:

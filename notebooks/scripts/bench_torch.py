@@ -36,10 +36,13 @@ parser.add_argument("--recipe", type=int, metavar="EPOCHS", help="train notebook
 parser.add_argument("--json", help="write the rows here")
 args = parser.parse_args()
 
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"   # the CPU-only wheels (plain pip fetches the CUDA build)
+
 try:
     import torch
 except ImportError as exc:
-    print(f"PyTorch is not installed ({exc}); the comparison is optional: pip install torch to run it.")
+    hint = f"pip install torch --index-url {TORCH_CPU_INDEX}"
+    print(f"PyTorch is not installed ({exc}); the comparison is optional. Install the CPU build to run it:\n    {hint}")
     sys.exit(3)
 
 runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # env as launched

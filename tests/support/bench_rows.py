@@ -52,10 +52,12 @@ def find_rows(conv_uncapped, conv_capped):
     return rows
 
 
-def pipeline_rows(pipe, mem, fed, on=20.0, off=20.0):
+def pipeline_rows(pipe, mem, fed, on=20.0, off=20.0, again=None):
+    """``again``: the in-memory pass timed a second time (A'), for the part's own noise floor (default: ``mem``)."""
     rows = [rate("pipeline alone, 1 worker(s)", pipe / 2, key="batches_per_s"),
             rate("pipeline alone, 2 worker(s)", pipe, key="batches_per_s"),
-            rate("training step, in-memory batches", mem, key="batches_per_s"),
+            rate("training step, in-memory batches", mem, key="batches_per_s", batches=200),
+            rate("training step, in-memory batches, again", again or mem, key="batches_per_s", batches=200),
             rate("training step fed by the pipeline", fed, key="batches_per_s"),
             rate("Model.train, sink mode off", off, key="batches_per_s"),
             rate("Model.train, sink mode on", on, key="batches_per_s")]

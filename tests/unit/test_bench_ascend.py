@@ -7,7 +7,7 @@ from course_utils import bench, runtime
 from course_utils.bench import experiments
 
 ASCEND_ONLY = {"sink_mode", "amp_loss_scale", "jit_levels"}
-CPU_ONLY = {"cpu_traps", "find_trap"}
+CPU_ONLY = {"cpu_traps", "find_trap", "pool_cap"}
 
 
 @pytest.mark.parametrize("device", ["CPU", "cpu", "GPU", "Ascend", "ascend"])

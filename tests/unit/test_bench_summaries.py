@@ -140,6 +140,17 @@ def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     assert res.metrics["pipeline_verdict"] == "bottleneck"
 
 
+def test_data_pipeline_takes_its_own_floor_from_the_in_memory_pass_timed_twice():
+    # A and A' (the same pass) 12% apart: an 8% cost of feeding the step is within that floor, a tie
+    res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 92.6, again=112)), bench.PipelineParams())
+    assert res.conclusion.startswith("The noise floor for passes of 200 batches, from the same in-memory pass timed "
+                                     "twice in the alternation (100.0 and 112.0 batches/s): ")
+    assert res.metrics["noise_pct"] >= 12 and res.metrics["pipeline_verdict"] == "tie"
+    # the same rows with the floor given: no floor sentence, and 8% beyond a 5% floor with repeats apart costs
+    res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 92.6, again=112), bench.PipelineParams(noise_pct=5))
+    assert res.conclusion.startswith("Fed by the pipeline") and res.metrics["pipeline_verdict"] == "costs"
+
+
 def test_best_measured_is_the_highest_rate_over_every_experiment_and_names_no_winner():
     traps_res, _, _ = trap_results()                      # both fixes: 90 steps/s at best; ISA cap alone 60
     modes_res = modes.summarise_modes([rate("graph/cell", 80.0), rate("pynative/jit_cell:O1", 150.0)],

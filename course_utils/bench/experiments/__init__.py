@@ -25,9 +25,9 @@ from .modes import best_measured, measure_batch_sizes, measure_modes, measure_st
 from .pipeline import measure_data_pipeline
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
-from .traps import (FIND_CASES, JIT_PIPELINE_CASE, TRAP_CASES, alternating, eager, fastest_run,
-                    measure_cpu_traps, measure_find_trap, measure_layer_times, merge_rounds, parse_onednn_verbose,
-                    round_repeats, summarise_cpu_traps)
+from .traps import (CONV_OPS, FIND_CASES, JIT_PIPELINE_CASE, TRAP_CASES, alternating, eager, explain_pool_rewrites,
+                    explain_three_tools, fastest_run, measure_cpu_traps, measure_find_trap, measure_layer_times,
+                    measure_pool_cap, merge_rounds, parse_onednn_verbose, round_repeats, summarise_cpu_traps)
 
 ALL_DEVICES = runtime.DEVICES
 
@@ -69,6 +69,8 @@ _LIST = [
          P.TrapsParams, traps, isolated=False, devices=("CPU",)),
     _exp("find_trap", N_("Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap"),
          P.FindTrapParams, traps, isolated=False, devices=("CPU",)),
+    _exp("pool_cap", N_("The ISA cap's price: the pooling layers' forward and backward, with and without the cap"),
+         P.PoolCapParams, traps, isolated=False, devices=("CPU",)),
     _exp("data_pipeline", N_("The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode"),
          P.PipelineParams, pipeline),
     _exp("amp", N_("auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps"),
@@ -164,9 +166,11 @@ __all__ = [
     "EXPERIMENTS", "Experiment", "HEADLINE", "PUBLIC", "get", "run_experiment", "select_experiments", "worker_main",
     # each experiment's measurement, as lessons 07 and 08 show and call it
     "measure_modes", "measure_styles", "measure_batch_sizes", "measure_step_rates", "measure_cpu_traps",
-    "measure_find_trap", "measure_layer_times", "measure_data_pipeline", "measure_amp", "measure_dynamic_shapes",
-    "measure_time_to_accuracy", "measure_train_to_accuracy", "measure_sink_mode", "summarise_cpu_traps",
+    "measure_find_trap", "measure_layer_times", "measure_pool_cap", "measure_data_pipeline", "measure_amp",
+    "measure_dynamic_shapes", "measure_time_to_accuracy", "measure_train_to_accuracy", "measure_sink_mode",
+    "summarise_cpu_traps",
     # the cases and helpers those cells use
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls",
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
+    "explain_three_tools", "explain_pool_rewrites", "CONV_OPS",
 ]

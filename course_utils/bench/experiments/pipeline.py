@@ -5,17 +5,21 @@ from __future__ import annotations
 from course_utils import runtime
 from course_utils.i18n import tr
 
-from ..harness import compare, cycle, faster_beyond, force, verdict
+from ..harness import Timing, compare, cycle, faster_beyond, force, noise_floor_pct, verdict
 from ..params import PipelineParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
 from .common import judged, setup_worker
 
 
+MEMORY, AGAIN = "training step, in-memory batches", "training step, in-memory batches, again"   # row keys
+
+
 def measure_data_pipeline(p: PipelineParams) -> list:
     """Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed
     by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,
-    20 x steps otherwise) per repeat, the first (compiling) pass untimed."""
+    20 x steps otherwise) per repeat, the first (compiling) pass untimed. The in-memory pass is timed twice, as
+    two configurations (A and A'), for this part's own noise floor: passes scatter differently from short repeats."""
     import mindspore as ms
 
     from course_utils.data import mnist_dataset
@@ -23,7 +27,7 @@ def measure_data_pipeline(p: PipelineParams) -> list:
     setup_worker(p, Spec.parse(p.spec).mode)
     # passes of at least 200 batches: the pipeline's start-up (its threads, the first batch) is paid once per pass
     # and must not pass for its steady cost
-    bs, n = p.batch_size, max(20 * p.steps, 200)
+    bs, n = p.batch_size, 200 if p.quick else max(20 * p.steps, 200)
     passes, labels = {}, {}   # configuration (the key rows are picked by) -> its pass; -> its label as shown
     for workers in sorted({1, min(2, runtime.cpu_count()), min(4, runtime.cpu_count())}):
         data = mnist_dataset("train", batch_size=bs, subset=bs * n, num_parallel_workers=workers)
@@ -32,8 +36,8 @@ def measure_data_pipeline(p: PipelineParams) -> list:
         labels[key] = tr("pipeline alone, {n} worker(s)", n=workers)
     step = build_step(p.spec, *lenet_setup())
     in_memory = cycle(step, mnist_batches(bs, count=8))
-    passes["training step, in-memory batches"] = lambda: [force(in_memory()) for _ in range(n)][-1]
-    labels["training step, in-memory batches"] = tr("training step, in-memory batches")
+    passes[MEMORY] = lambda: [force(in_memory()) for _ in range(n)][-1]
+    labels[MEMORY] = tr("training step, in-memory batches")
     data = mnist_dataset("train", batch_size=bs, subset=bs * n)
     passes["training step fed by the pipeline"] = (
         lambda: [force(step(x, y)) for x, y in data.create_tuple_iterator(num_epochs=1)][-1])
@@ -46,9 +50,11 @@ def measure_data_pipeline(p: PipelineParams) -> list:
         key = f"Model.train, sink mode {'on' if sink else 'off'}"
         passes[key] = lambda model=model, d=sink_data, sink=sink: model.train(1, d, dataset_sink_mode=sink)
         labels[key] = tr("Model.train, sink mode on") if sink else tr("Model.train, sink mode off")
+    passes[AGAIN] = passes[MEMORY]   # A': the same pass again, last in the order (first in every other round)
+    labels[AGAIN] = tr("the same in-memory pass again (noise floor)")
     rows = timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=1), labels, device=p.device)
     for r in rows:   # one "step" of compare is a pass of n batches
-        r.update(batches_per_s=n * r["steps_per_s"], min_batches_per_s=n * r["min_steps_per_s"],
+        r.update(batches=n, batches_per_s=n * r["steps_per_s"], min_batches_per_s=n * r["min_steps_per_s"],
                  max_batches_per_s=n * r["max_steps_per_s"])
     return rows
 
@@ -57,13 +63,13 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     """The pipeline is judged by what it does to the step: the step fed by it against the same step on in-memory
     batches, a tie within the noise floor. Its rate alone only says whether it could keep up on idle cores."""
     pipe = max((r for r in rows if r["config"].startswith("pipeline alone")), key=lambda r: r["batches_per_s"])
-    mem_row = pick(rows, config="training step, in-memory batches")
+    mem_row = pick(rows, config=MEMORY)
     fed_row = pick(rows, config="training step fed by the pipeline")
     mem, fed = mem_row["batches_per_s"], fed_row["batches_per_s"]
     on = pick(rows, config="Model.train, sink mode on")["batches_per_s"]
     off = pick(rows, config="Model.train, sink mode off")["batches_per_s"]
-    noise = p.noise_pct or max(50.0 * (r["max_batches_per_s"] - r["min_batches_per_s"]) / r["batches_per_s"]
-                               for r in (mem_row, fed_row))
+    # the floor: p.noise_pct if given, else how far apart the same pass timed twice (A, A') can land by chance
+    noise = p.noise_pct or noise_floor_pct(Timing.from_row(mem_row), Timing.from_row(pick(rows, config=AGAIN)))
     cost = 100 * (1 - fed / mem)
     gap = 100 * (mem / fed - 1)                   # what the tie rule compares with the noise floor
     # the lab's two rules (a pass over a pipeline scatters differently from the repeats the floor was measured on);
@@ -75,7 +81,11 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     word = ("tie" if fed_faster or said == "tie" else "undecided" if said == "undecided"
             else "bottleneck" if pipe["batches_per_s"] < mem else "costs")
     workers = pipe["config"].split(", ")[1].split()[0]   # "pipeline alone, 2 worker(s)"
-    text = tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
+    text = "" if p.noise_pct else tr(
+        "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "
+        "({a:.1f} and {b:.1f} batches/s): {noise:.1f}%. ", n=mem_row["batches"], a=mem, noise=noise,
+        b=pick(rows, config=AGAIN)["batches_per_s"])
+    text += tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
               "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
     if fed_faster:
         text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it "

@@ -10,14 +10,14 @@ import math
 import os
 import re
 import statistics
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Mapping, Sequence, Tuple
 
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
 from ..harness import Timing, leaders, ranges_overlap, time_steps, verdict
 from ..isolation import TRAP_VARS, run_worker
-from ..params import FindTrapParams, LayerTimesParams, StepRatesParams, TrapsParams
+from ..params import FindTrapParams, LayerTimesParams, PoolCapParams, StepRatesParams, TrapsParams
 from ..report import Result, pick, ratio, skipped
 from ..steps import NAIVE_SPEC, Spec, mnist_batches
 from .common import setup_worker
@@ -51,8 +51,8 @@ def merge_rounds(rows: Sequence[dict]) -> list:
         groups.setdefault((r["case"], r["config"]), []).append(r)
     merged = []
     for group in groups.values():
-        t = Timing(group[0].get("name", group[0]["config"]), statistics.median(r["first_call_s"] for r in group),
-                   [], [s for r in group for s in r["repeat_s"]], group[0]["steps"], group[0].get("batch_size"))
+        t = Timing.from_row(dict(group[0], first_call_s=statistics.median(r["first_call_s"] for r in group)),
+                            [s for r in group for s in r["repeat_s"]])
         merged.append(dict(group[0], **t.as_dict(), processes=len(group)))
     return merged
 
@@ -172,8 +172,16 @@ def layer_functions(net) -> list:
             ("relu 2", net.relu), ("fc3", net.fc3)]
 
 
+def summed(layer):
+    """``t -> layer(t).sum()``, a scalar to differentiate (a closure, not a lambda with a default argument, which
+    ``mindspore.jit`` cannot parse)."""
+    def loss(t):
+        return layer(t).sum()
+    return loss
+
+
 def measure_layer_times(p: LayerTimesParams) -> list:
-    """Forward+backward time of each LeNet-5 layer on its own, in PyNative."""
+    """Forward+backward time of each LeNet-5 layer on its own, in PyNative (``p.compiled``: under ``mindspore.jit``)."""
     import mindspore as ms
 
     from course_utils.models import LeNet5
@@ -183,14 +191,18 @@ def measure_layer_times(p: LayerTimesParams) -> list:
     x = mnist_batches(p.batch_size, count=1)[0][0]
     rows = []
     for name, layer in layer_functions(net):
-        grad = ms.grad(lambda t, layer=layer: layer(t).sum())
+        out = layer(x)
+        if p.layers and name not in p.layers:
+            x = out          # not timed: only its output, the next layer's input
+            continue
+        grad = ms.grad(summed(layer))
+        grad = ms.jit(grad) if p.compiled else grad
         if p.marker:
             print(f"{p.marker} {name}", flush=True)
         t = time_steps(lambda grad=grad, x=x: grad(x), steps=max(3, p.steps // 3), repeats=p.repeats, warmup=2,
                        name=name)
-        out = layer(x)
-        rows.append({"layer": name, "ms": 1e3 * t.median_step_s, "output": "x".join(map(str, out.shape)),
-                     "env": {k: os.environ.get(k, "") for k in TRAP_VARS}})
+        rows.append({**t.as_dict(), "layer": name, "config": name, "ms": 1e3 * t.median_step_s,
+                     "output": "x".join(map(str, out.shape)), "env": {k: os.environ.get(k, "") for k in TRAP_VARS}})
         x = out
     return rows
 
@@ -205,6 +217,7 @@ def summarise_layer_times(rows: list, p: LayerTimesParams) -> Result:
 
 
 FIND_CASES = {N_("no ISA cap"): BLOCKING, "ONEDNN_MAX_CPU_ISA=AVX2": {**BLOCKING, **AVX2}}   # names as TRAP_CASES
+POOL_LAYERS = (N_("relu+pool 1"), N_("relu+pool 2"))   # LeNet-5's two ReLU + 2x2 max-pooling layers
 
 
 def measure_find_trap(p: FindTrapParams) -> list:
@@ -248,4 +261,130 @@ def summarise_find_trap(rows: list, p: FindTrapParams) -> Result:
                   extra={"onednn": {c: [r for r in rows if r["kind"] == "onednn" and r["case"] == c]
                                     for c in FIND_CASES}})
 
+
+
+
+# -- the cap's price: the pooling layers -------------------------------------------------------------
+
+def measure_pool_cap(p: PoolCapParams) -> list:
+    """LeNet-5's two ReLU+max-pooling layers, forward and backward, each alone and compiled with ``mindspore.jit``,
+    without and with the ISA cap: ``p.rounds`` fresh processes per case (the cap is read when MindSpore loads), the
+    cases in alternating order. One row per (process, layer); ``summarise_pool_cap`` merges them."""
+    if p.device != "CPU":
+        return []
+    # layer_times runs steps // 3 calls per repeat (its convolutions are slow without the cap); a pooling layer
+    # takes a few ms, so ten times the steps keep a repeat long enough to time
+    sub = LayerTimesParams(**{**p.common(), "steps": 10 * p.steps}, layers=POOL_LAYERS, compiled=True)
+    rows = []
+    for process, case in enumerate(alternating(list(FIND_CASES), p.rounds)):
+        out, _ = run_worker("layer_times", sub, env=FIND_CASES[case])
+        rows += [dict(r, case=case, process=process, kind="layer") for r in out["rows"]]
+    # which implementation oneDNN runs the pooling with: one short process per case with its log on (logging costs
+    # time, so these processes are not timed)
+    logged = LayerTimesParams(**{**p.common(), "steps": 3, "repeats": 1}, layers=POOL_LAYERS)
+    for case, env in FIND_CASES.items():
+        _, stdout = run_worker("layer_times", logged, env={**env, "ONEDNN_VERBOSE": "1"})
+        rows += [dict(r, case=case, kind="onednn") for r in parse_onednn_verbose(stdout) if r["primitive"] == "pooling"]
+    return rows
+
+
+def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
+    """Each pooling layer with the cap against without it, by the lab's two rules: the repeats of a case's processes
+    merged, ``p.noise_pct`` the floor (a difference also needs repeats apart, which fresh processes' wider scatter
+    makes a stricter test)."""
+    if not rows:
+        return skipped("pool_cap", tr("the ISA cap concerns MindSpore's CPU backend, not {device}", device=p.device))
+    floor = p.noise_pct
+    merged = merge_rounds([r for r in rows if r.get("kind", "layer") == "layer"])
+    a, b = FIND_CASES
+    parts, verdicts = [], {}
+    for layer in POOL_LAYERS:
+        off, on = pick(merged, case=a, config=layer), pick(merged, case=b, config=layer)
+        verdicts[layer] = verdict(on, off, floor)   # what the capped layer is
+        parts.append(tr("{layer} {on:.2f} ms with the cap against {off:.2f} ms without ({x:.2f}x the time): {said}",
+                        layer=tr(layer), on=on["median_step_ms"], off=off["median_step_ms"],
+                        x=on["median_step_ms"] / off["median_step_ms"], said=tr(VERDICT_WITH_CAP[verdicts[layer]])))
+    on_ms = sum(pick(merged, case=b, config=layer)["median_step_ms"] for layer in POOL_LAYERS)
+    off_ms = sum(pick(merged, case=a, config=layer)["median_step_ms"] for layer in POOL_LAYERS)
+    text = tr("ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, "
+              "their repeats merged; noise floor {noise:.0f}%): ", k=p.rounds, noise=floor)
+    text += tr("; ").join(parts) + tr(".")
+    text += tr(" Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.",
+               on=on_ms, off=off_ms)
+    impl = {case: sorted({r["implementation"] for r in rows if r.get("kind") == "onednn" and r["case"] == case})
+            for case in FIND_CASES}
+    if impl[a] and impl[b]:
+        text += tr(" oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.",
+                         off=tr(", ").join(f"'{i}'" for i in impl[a]), on=tr(", ").join(f"'{i}'" for i in impl[b]))
+    metrics = {"pool_ms_avx2": on_ms, "pool_ms_uncapped": off_ms, "noise_pct": floor,
+               "pool_cap_verdicts": verdicts, "pool_impl_uncapped": impl[a], "pool_impl_avx2": impl[b]}
+    shown = [dict(r, ms=r["median_step_ms"], min_ms=1e3 / r["max_steps_per_s"], max_ms=1e3 / r["min_steps_per_s"])
+             for r in merged]   # ms per forward+backward pass: the median and the fastest-slowest repeat
+    return Result("pool_cap", shown, ["case", "layer", "ms", "min_ms", "max_ms", "processes"], text, metrics)
+
+
+#: What the capped layer is, in words (the lab's verdict of the layer with the cap against without it).
+VERDICT_WITH_CAP = {"tie": N_("a tie within the noise floor"), "undecided": N_("undecided (the repeats overlap)"),
+                    "faster": N_("faster with the cap (repeats apart)"),
+                    "slower": N_("slower with the cap (repeats apart)")}
+
+
+# -- what the tools and the rewrites found, in words (lesson 08, part 3) ---------------------------------------------
+
+CONV_OPS = ("Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter")   # the convolution operators in a profile
+
+
+def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ratio: float, noise_pct: float) -> str:
+    """The three tools' verdict: whether the oneDNN trap is on this CPU, and the costliest operator under the cap.
+    ``op_rows``: the profiler's ``op_type_times`` per case (``FIND_CASES`` order); ``impl``: oneDNN's main convolution
+    implementation per case; ``ratio``: the profiler's convolution time without the cap over with it."""
+    from ..profile import ms_per_step, share_pct
+
+    a, b = FIND_CASES
+    avx512 = runtime.has_avx512()
+    # the trap's signature: an AVX-512 CPU, oneDNN switching implementation under the cap, and the profiler's
+    # convolution time dropping by more than the noise floor
+    trap = avx512 and impl[a] != impl[b] and ratio > 1 + noise_pct / 100
+    text = tr("This CPU {has} AVX-512; oneDNN used '{impl_a}' without the cap and '{impl_b}' with it. The profiler "
+              "puts {share_a:.0f}% of operator time in the convolution operators without the cap ({ms_a:.1f} ms per "
+              "step) and {share_b:.0f}% with it ({ms_b:.1f} ms): ", has=tr("has") if avx512 else tr("does not have"),
+              impl_a=impl[a], impl_b=impl[b], share_a=share_pct(op_rows[a], CONV_OPS),
+              ms_a=ms_per_step(op_rows[a], CONV_OPS), share_b=share_pct(op_rows[b], CONV_OPS),
+              ms_b=ms_per_step(op_rows[b], CONV_OPS))
+    if trap:
+        text += tr("the trap is here. The per-layer timing says where (the conv layers), the profiler which operators "
+                   "and how much of the step, and only oneDNN's log says why (the implementation it switched away "
+                   "from).")
+    else:
+        text += tr("no trap on this CPU. {cause} oneDNN's choice, so the {x:.1f}x between the two profiles is "
+                   "run-to-run noise (noise floor {noise:.0f}%). Only oneDNN's log can tell the two cases apart: the "
+                   "implementation name.", x=ratio, noise=noise_pct,
+                   cause=tr("Without AVX-512 the cap cannot change") if not avx512 else tr("The cap did not change"))
+    top = op_rows[b][0]   # the costliest operator under the cap
+    on, off = ms_per_step(op_rows[b], (top["op_type"],)), ms_per_step(op_rows[a], (top["op_type"],))
+    text += "\n" + tr("With the cap, the costliest operator here is {op} ({share:.0f}% of operator time): {on:.1f} ms "
+                      "per step, against {off:.1f} ms without the cap in the other profile. Two profiles of a few "
+                      "steps each are not a timed comparison: the next cell times it.", op=top["op_type"],
+                      share=top["share_pct"], on=on, off=off)
+    return text
+
+
+def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: Mapping[str, str],
+                          baseline: str = "nn.MaxPool2d") -> str:
+    """Each rewrite of the pooling layer against ``baseline`` (all proven equal before they were timed), by the lab's
+    two rules, and whether any is worth switching to. ``said``: how the lesson words each of ``verdict``'s answers."""
+    base = pools[baseline]
+    lines, winners = [], []
+    for name, t in pools.items():
+        if name == baseline:
+            continue
+        word = verdict(t, base, noise_pct)
+        winners += [name] if word == "faster" else []
+        lines.append(tr("{name}: the same outputs and gradients, {x:.2f}x {base}'s step rate: {said}; noise floor "
+                        "{noise:.0f}%", name=name, x=t.steps_per_s / base.steps_per_s, base=baseline,
+                        said=said[word], noise=noise_pct))
+    lines.append(tr("Worth switching: {names} (faster beyond the noise floor; proven equal for LeNet-5 only).",
+                    names=tr(", ").join(winners)) if winners else
+                 tr("Keep {base}: neither equivalent formulation was measurably faster here.", base=baseline))
+    return "\n".join(lines)
 

@@ -259,6 +259,61 @@ MESSAGES = {
         '约为原来的 1/{x:.0f}。',
     'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
         '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
+    # ---- the cap's price: pooling (traps.summarise_pool_cap), and lesson 08's part 3 in words (traps.explain_*)
+    "the ISA cap concerns MindSpore's CPU backend, not {device}":
+        '限制指令集只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
+    '{layer} {on:.2f} ms with the cap against {off:.2f} ms without ({x:.2f}x the time): {said}':
+        '{layer}：限制指令集时 {on:.2f} 毫秒，不限制时 {off:.2f} 毫秒（耗时为 {x:.2f} 倍），{said}',
+    'a tie within the noise floor':
+        '在噪声水平以内，视为持平',
+    'undecided (the repeats overlap)':
+        '无法判定（各次重复的范围有重叠）',
+    'faster with the cap (repeats apart)':
+        '限制指令集后更快（各次重复互不重叠）',
+    'slower with the cap (repeats apart)':
+        '限制指令集后更慢（各次重复互不重叠）',
+    'ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, '
+    'their repeats merged; noise floor {noise:.0f}%): ':
+        'ReLU + 最大池化的正向加反向，每层单独编译后计时（每种情形 {k} 个全新进程，合并各进程的重复；'
+        '噪声水平 {noise:.0f}%）：',
+    ' Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.':
+        '两层合计，每次正向加反向在限制指令集时耗时 {on:.2f} 毫秒，不限制时 {off:.2f} 毫秒。',
+    " oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.":
+        'oneDNN 的日志给出了池化所用的实现：不限制指令集时为 {off}，限制后为 {on}。',
+    "This CPU {has} AVX-512; oneDNN used '{impl_a}' without the cap and '{impl_b}' with it. The profiler puts "
+    '{share_a:.0f}% of operator time in the convolution operators without the cap ({ms_a:.1f} ms per step) and '
+    '{share_b:.0f}% with it ({ms_b:.1f} ms): ':
+        "这颗 CPU {has} AVX-512；oneDNN 不限制指令集时使用 '{impl_a}'，限制后使用 '{impl_b}'。性能分析工具显示："
+        '不限制时，算子耗时的 {share_a:.0f}% 花在卷积算子上（每步 {ms_a:.1f} 毫秒），限制后为 {share_b:.0f}%'
+        '（{ms_b:.1f} 毫秒）。',
+    'has':
+        '支持',
+    'does not have':
+        '不支持',
+    'the trap is here. The per-layer timing says where (the conv layers), the profiler which operators and how '
+    "much of the step, and only oneDNN's log says why (the implementation it switched away from).":
+        '陷阱就在这里。逐层计时指出位置（卷积层），性能分析工具指出是哪些算子、占一步的多少，'
+        '而只有 oneDNN 的日志能说明原因（限制指令集后它不再选用的那种慢实现）。',
+    "no trap on this CPU. {cause} oneDNN's choice, so the {x:.1f}x between the two profiles is run-to-run noise "
+    "(noise floor {noise:.0f}%). Only oneDNN's log can tell the two cases apart: the implementation name.":
+        '这颗 CPU 上没有陷阱。{cause} oneDNN 的选择，因此两次性能分析之间 {x:.1f} 倍的差别是运行之间的噪声'
+        '（噪声水平 {noise:.0f}%）。只有 oneDNN 的日志能区分这两种情况：看实现的名称。',
+    'Without AVX-512 the cap cannot change':
+        '不支持 AVX-512 时，限制指令集无法改变',
+    'The cap did not change':
+        '限制指令集没有改变',
+    'With the cap, the costliest operator here is {op} ({share:.0f}% of operator time): {on:.1f} ms per step, '
+    'against {off:.1f} ms without the cap in the other profile. Two profiles of a few steps each are not a timed '
+    'comparison: the next cell times it.':
+        '限制指令集之后，这里最耗时的算子是 {op}（占算子时间的 {share:.0f}%）：每步 {on:.1f} 毫秒，'
+        '而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。两次各只记录几步的性能分析算不上计时比较，'
+        '下一个单元格会为它计时。',
+    "{name}: the same outputs and gradients, {x:.2f}x {base}'s step rate: {said}; noise floor {noise:.0f}%":
+        '{name}：输出和梯度相同，训练步速度是 {base} 的 {x:.2f} 倍，结论：{said}；噪声水平 {noise:.0f}%',
+    'Worth switching: {names} (faster beyond the noise floor; proven equal for LeNet-5 only).':
+        '值得换用：{names}（快得超出噪声水平；只对 LeNet-5 证明了相等）。',
+    'Keep {base}: neither equivalent formulation was measurably faster here.':
+        '保留 {base}：两种等价写法在这里都没有可测出的速度优势。',
     '{label}, {case} (fresh process)':
         '{label}，{case}，在新进程中运行',
     '{label} (this kernel, CPU settings on)':
@@ -303,6 +358,10 @@ MESSAGES = {
     "({direct:.0f} s).":
         '而最佳运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）不低于上面用来估算的 {best_rate:.1f} 步/秒：如果朴素运行也会快同样多，'
         '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
+    'The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation '
+    '({a:.1f} and {b:.1f} batches/s): {noise:.1f}%. ':
+        '以 {n} 个批为一遍时的噪声水平：同一遍内存中的批在交替计时中测了两次（{a:.1f} 和 {b:.1f} 批/秒），'
+        '由此得出 {noise:.1f}%。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it faster, so the '
@@ -426,6 +485,9 @@ MESSAGES = {
     'mean_batch': '平均批大小',
     'steady_ms': '稳态（毫秒）',
     'ms': '耗时（毫秒）',
+    'min_ms': '最短（毫秒）',
+    'max_ms': '最长（毫秒）',
+    'processes': '进程数',
     'accuracy_pct': '准确率（%）',
     'us_per_sample': '每样本（微秒）',
     'target_pct': '目标（%）',
@@ -473,6 +535,8 @@ MESSAGES = {
         '{n} 个工作线程',
     'training step, in-memory batches':
         '训练步，内存中的批',
+    'the same in-memory pass again (noise floor)':
+        '同一遍内存中的批，再测一次（噪声水平）',
     'training step fed by the pipeline':
         '训练步，由流水线供数',
     'Model.train, sink mode on':
@@ -510,6 +574,8 @@ MESSAGES = {
         '样本/秒和每个轮次的耗时随批大小的变化',
     'The two CPU traps: every combination of the two fixes, each in its own process':
         '两个 CPU 陷阱：两项 CPU 优化设置的每种组合，各在独立的进程中运行',
+    "The ISA cap's price: the pooling layers' forward and backward, with and without the cap":
+        '限制指令集的代价：池化层的正向与反向，限制与不限制指令集对比',
     'Finding the oneDNN trap: per-layer timing and ONEDNN_VERBOSE, with and without the cap':
         '找出 oneDNN 陷阱：逐层计时和 ONEDNN_VERBOSE，限制与不限制指令集',
     'The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode':

@@ -105,10 +105,14 @@ SHOWN = {
     # ---- lab.measure_data_pipeline (course_utils/bench/experiments/pipeline.py)
     "Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed\n"
     "by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,\n"
-    "20 x steps otherwise) per repeat, the first (compiling) pass untimed.":
+    "20 x steps otherwise) per repeat, the first (compiling) pass untimed. The in-memory pass is timed twice, as\n"
+    "two configurations (A and A'), for this part's own noise floor: passes scatter differently from short repeats.":
         "测量以下各项每秒处理的批数：仅数据处理流水线（1、2、4 个工作线程）、使用内存中的批的训练步、\n"
         "由流水线供数的训练步，以及关闭和开启数据下沉模式的 Model.train；每次重复遍历 n 个批（QUICK\n"
-        "运行时为 200，否则为 20 x steps），第一遍（包含编译）不计时。",
+        "运行时为 200，否则为 20 x steps），第一遍（包含编译）不计时。使用内存中的批的那一遍计时两次，\n"
+        "当作两种配置（A 和 A′），以得出本部分自己的噪声水平：整遍遍历的离散程度与短的重复不同。",
+    "A': the same pass again, last in the order (first in every other round)":
+        "A′：同一遍再测一次，排在顺序的最后（每隔一轮排在最前）",
     "passes of at least 200 batches: the pipeline's start-up (its threads, the first batch) is paid once per pass\n"
     "and must not pass for its steady cost":
         "每遍至少 200 个批：流水线的启动开销（启动线程、产出第一个批）每遍都要付出一次，\n"
@@ -131,6 +135,25 @@ SHOWN = {
         "是 Cell：把批维度声明为动态",
 
     # ---- lab.measure_layer_times (course_utils/bench/experiments/traps.py)
-    "Forward+backward time of each LeNet-5 layer on its own, in PyNative.":
-        "在动态图模式（PyNative）下，单独测量 LeNet-5 每一层的正向计算加反向传播耗时。",
+    "Forward+backward time of each LeNet-5 layer on its own, in PyNative (``p.compiled``: under ``mindspore.jit``).":
+        "在动态图模式（PyNative）下，单独测量 LeNet-5 每一层的正向计算加反向传播耗时（``p.compiled``：\n"
+        "在 ``mindspore.jit`` 下编译后测量）。",
+    "not timed: only its output, the next layer's input":
+        "不计时：只取它的输出，作为下一层的输入",
+
+    # ---- lab.measure_pool_cap (course_utils/bench/experiments/traps.py)
+    "LeNet-5's two ReLU+max-pooling layers, forward and backward, each alone and compiled with ``mindspore.jit``,\n"
+    "without and with the ISA cap: ``p.rounds`` fresh processes per case (the cap is read when MindSpore loads), the\n"
+    "cases in alternating order. One row per (process, layer); ``summarise_pool_cap`` merges them.":
+        "LeNet-5 的两个 ReLU + 最大池化层，正向加反向，每层单独用 ``mindspore.jit`` 编译后计时，分别在不限制和\n"
+        "限制指令集时测量：每种情形 ``p.rounds`` 个全新进程（指令集限制在 MindSpore 加载时读取），两种情形交替\n"
+        "进行。每个（进程，层）一行；由 ``summarise_pool_cap`` 合并。",
+    "layer_times runs steps // 3 calls per repeat (its convolutions are slow without the cap); a pooling layer\n"
+    "takes a few ms, so ten times the steps keep a repeat long enough to time":
+        "layer_times 每次重复调用 steps // 3 次（不限制指令集时卷积很慢）；池化层一次只要几毫秒，\n"
+        "所以把步数放大十倍，让每次重复足够长，便于计时",
+    "which implementation oneDNN runs the pooling with: one short process per case with its log on (logging costs\n"
+    "time, so these processes are not timed)":
+        "oneDNN 用哪种实现运行池化：每种情形再开一个打开日志的短进程（记录日志本身要花时间，\n"
+        "所以这些进程不计时）",
 }

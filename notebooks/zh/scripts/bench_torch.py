@@ -36,10 +36,13 @@ parser.add_argument("--recipe", type=int, metavar="EPOCHS", help="改为按第 0
 parser.add_argument("--json", help="把各行写入这个文件")
 args = parser.parse_args()
 
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"   # 仅含 CPU 的安装包（直接用 pip 安装会下载 CUDA 版）
+
 try:
     import torch
 except ImportError as exc:
-    print(f"没有安装 PyTorch（{exc}）；这项比较是可选的，用下面的命令安装后即可运行：\n    pip install torch")
+    hint = f"pip install torch --index-url {TORCH_CPU_INDEX}"
+    print(f"没有安装 PyTorch（{exc}）；这项比较是可选的，安装 CPU 版后即可运行：\n    {hint}")
     sys.exit(3)
 
 runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # 环境按启动时的原样
