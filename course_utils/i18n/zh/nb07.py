@@ -302,12 +302,13 @@ MESSAGES = {
         '不支持 AVX-512 时，限制指令集无法改变',
     'The cap did not change':
         '限制指令集没有改变',
-    'With the cap, the costliest operator here is {op} ({share:.0f}% of operator time): {on:.1f} ms per step, '
-    'against {off:.1f} ms without the cap in the other profile. Two profiles of a few steps each are not a timed '
-    'comparison: the next cell times it.':
-        '限制指令集之后，这里最耗时的算子是 {op}（占算子时间的 {share:.0f}%）：每步 {on:.1f} 毫秒，'
-        '而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。两次各只记录几步的性能分析算不上计时比较，'
-        '下一个单元格会为它计时。',
+    'With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step '
+    '({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator types), against {off:.1f} ms '
+    'without the cap in the other profile. Two profiles of a few steps each are not a timed comparison: the next '
+    'cell times pooling with and without the cap.':
+        '限制指令集之后，池化算子（MaxPool 及其反向 MaxPoolGrad）每步耗时 {on:.1f} 毫秒（占算子时间的 {share:.0f}%；'
+        'MaxPoolGrad 在 {n} 类算子中排第 {rank}），而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。'
+        '两次各只记录几步的性能分析算不上计时比较，下一个单元格会为限制与不限制指令集时的池化计时。',
     "{name}: the same outputs and gradients, {x:.2f}x {base}'s step rate: {said}; noise floor {noise:.0f}%":
         '{name}：输出和梯度相同，训练步速度是 {base} 的 {x:.2f} 倍，结论：{said}；噪声水平 {noise:.0f}%',
     'Worth switching: {names} (faster beyond the noise floor; proven equal for LeNet-5 only).':
