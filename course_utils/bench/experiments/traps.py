@@ -363,12 +363,13 @@ def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ra
                    cause=tr("Without AVX-512 the cap cannot change") if not avx512 else tr("The cap did not change"))
     names = [r["op_type"] for r in op_rows[b]]   # under the cap, costliest first
     rank = names.index("MaxPoolGrad") + 1 if "MaxPoolGrad" in names else len(names) + 1
-    text += "\n" + tr("With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} "
-                      "ms per step ({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator "
-                      "types), against {off:.1f} ms without the cap in the other profile. Two profiles of a few steps each "
-                      "are not a timed comparison: the next cell times pooling with and without the cap.",
-                      on=ms_per_step(op_rows[b], POOL_OPS), share=share_pct(op_rows[b], POOL_OPS), rank=rank,
-                      n=len(names), off=ms_per_step(op_rows[a], POOL_OPS))
+    text += "\n" + tr(
+        "With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step "
+        "({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator types), against {off:.1f} ms "
+        "without the cap in the other profile. Two profiles of a few steps each are not a timed comparison: the next "
+        "cell times pooling with and without the cap.",
+        on=ms_per_step(op_rows[b], POOL_OPS), share=share_pct(op_rows[b], POOL_OPS), rank=rank, n=len(names),
+        off=ms_per_step(op_rows[a], POOL_OPS))
     return text
 
 
