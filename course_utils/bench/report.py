@@ -158,6 +158,7 @@ METRIC_TITLES = {
     "naive_time_to_98_5_s_high": N_("naive defaults to 98.5%, estimated high end (training s)"),
     "naive_time_to_99_0_s_low": N_("naive defaults to 99.0%, estimated low end (training s)"),
     "naive_time_to_99_0_s_high": N_("naive defaults to 99.0%, estimated high end (training s)"),
+    "claim_noise_floor_pct": N_("noise floor of the 15% test (%)"),
     "noise_floor_pct": N_("noise floor (%)"),
     "lab_seconds": N_("lesson run time (s)"),
 }

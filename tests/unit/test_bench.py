@@ -311,6 +311,10 @@ def test_noise_floor_is_how_far_apart_two_medians_can_land_by_chance():
     assert bench.noise_floor_pct(*lucky) == bench.noise_floor_pct(*lucky)   # seeded: the same answer every time
     with pytest.raises(ValueError, match="at least two timings"):
         bench.noise_floor_pct(copy([100]))
+    # result rows (repeat_s and steps) give the same floor as their Timings
+    rows = [dict(t.as_dict(), steps=t.steps) for t in lucky]
+    assert bench.noise_floor_pct(*rows) == pytest.approx(bench.noise_floor_pct(*lucky))
+
 
 
 def test_result_report_shows_a_few_rows_and_says_where_the_rest_are():

@@ -169,24 +169,58 @@ MESSAGES = {
     "confirmed the figure.":
         '噪声水平为 {noise:.0f}%，比要检验的 15% 还大，所以仅凭两个中位数无从证实这个数字。',
     "Paired round by round (in each of the {n} rounds the two ran back to back), TrainOneStepCell ran {med:.2f}x the "
-    "functional step's rate, 95% interval {lo:.2f}-{hi:.2f} (bootstrap over the rounds); the article's {claim:.2f}x "
-    "lies {where}.":
+    "functional step's rate, 95% interval {lo:.2f}-{hi:.2f} (bootstrap over the rounds).":
         '逐轮配对比较（{n} 轮中每一轮两者都紧挨着运行）：TrainOneStepCell 的速度是函数式训练步的 {med:.2f} 倍，'
-        '95% 区间为 {lo:.2f}～{hi:.2f}（对各轮做自助抽样）；文章所说的 {claim:.2f} 倍{where}。',
-    'above that interval: the claim does not hold on this machine': '高于这个区间：在这台机器上，这一说法不成立',
-    'below that interval: TrainOneStepCell ran even faster than claimed':
-        '低于这个区间：TrainOneStepCell 比文章所说的还要快',
-    'inside that interval: this run cannot rule the claim out': '落在这个区间之内：本次运行无法排除这一说法',
+        '95% 区间为 {lo:.2f}～{hi:.2f}（对各轮做自助抽样）。',
+    " The copy against the functional step, paired the same way: {med:.2f}x ({lo:.2f}-{hi:.2f}), ":
+        '副本与函数式训练步按同样的方法配对：{med:.2f} 倍（{lo:.2f}～{hi:.2f}），',
+    '1.00 inside, as for one step timed twice.':
+        '1.00 落在区间之内，同一个训练步计时两次理应如此。',
+    '1.00 outside although it is one step timed twice: these intervals are too narrow, read them with care.':
+        '尽管是同一个训练步计时两次，1.00 却落在区间之外：这些区间偏窄，解读时要谨慎。',
+    "It rules out the article's {claim:.2f}x, above the interval: the claim does not hold on this machine":
+        '文章所说的 {claim:.2f} 倍高于这个区间，可以排除：这一说法在这台机器上不成立',
+    "The article's {claim:.2f}x lies below the interval: TrainOneStepCell ran even faster than claimed":
+        '文章所说的 {claim:.2f} 倍低于这个区间：TrainOneStepCell 比文章所说的还要快',
+    "It cannot rule out the article's {claim:.2f}x, inside the interval":
+        '文章所说的 {claim:.2f} 倍落在这个区间之内，无法排除',
+    '; it rules out no difference (1.00 lies below it)':
+        '；“两者没有差别”可以排除（1.00 低于这个区间）',
+    '; 1.00 lies above it: TrainOneStepCell was slower here':
+        '；1.00 高于这个区间：在这里 TrainOneStepCell 更慢',
+    '; no difference (1.00) lies inside it and cannot be ruled out':
+        '；“两者没有差别”（1.00）也落在区间之内，同样无法排除',
+    '. Any ratio from {lo:.2f} to {hi:.2f} stays possible on this machine; about Ascend, where the article measured, '
+    'a CPU run says nothing.':
+        '。在这台机器上，{lo:.2f}～{hi:.2f} 之间的任何比值都有可能；至于文章测量所用的昇腾，CPU 上的运行无从说明。',
+    "The pair that tests the claim ran {n} rounds of {steps} steps, with a second copy of the functional step "
+    "alongside ({secs:.0f} s). The two copies, one step timed twice, set the noise floor of exactly these settings: "
+    "{floor:.1f}% (noise_floor_pct on their repeats), {side}.":
+        '检验这一说法的两个训练步交替运行了 {n} 轮，每轮 {steps} 步，同时还运行了函数式训练步的第二份副本'
+        '（共 {secs:.0f} 秒）。两份副本是同一个训练步计时两次，由它们得出的正是这组设置下的噪声水平：'
+        '{floor:.1f}%（对它们的各次重复调用 noise_floor_pct），{side}。',
+    'below the 15% under test, so the medians can decide it':
+        '低于要检验的 15%，所以中位数足以判定',
+    'no narrower than the 15% under test, so the medians alone cannot confirm it':
+        '不低于要检验的 15%，所以仅凭中位数无法证实',
+    '{label}, second copy':
+        '{label}（第二份副本）',
+    'noise floor of the 15% test (%)':
+        '检验 15% 说法所用的噪声水平（%）',
     'PyNative functional step, with @jit / without (x)':
         '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
-    'TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, {r:.2f}x as '
-    'fast: {judged}), so the article\'s "15% faster" {verdict} here. Fed by the same pipeline, TrainOneStepCell ran '
+    'Medians: TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, '
+    '{r:.2f}x as fast: {judged}), so the article\'s "15% faster" {verdict} here.':
+        '中位数：TrainOneStepCell 为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f} 步/秒，前者是后者的 {r:.2f} 倍'
+        '（{gain:+.0f}%；{judged}），因此原文“快约 15%”的说法在这里{verdict}。',
+    'Fed by the same pipeline ({n} passes each, against the noise floor of {noise:.0f}%), TrainOneStepCell ran '
     '{r_fed:.2f}x as fast as the functional loop ({judged_fed}) and Model.train reached {model:.0f} steps/s '
     '({vs_loop:.2f}x the functional loop; {judged_model}).':
-        'TrainOneStepCell 为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f} 步/秒，前者是后者的 {r:.2f} 倍'
-        '（{gain:+.0f}%；{judged}），因此原文“快约 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
-        '是函数式训练步的 {r_fed:.2f} 倍（{judged_fed}）；Model.train 为 {model:.0f} 步/秒，是函数式训练步的 '
-        '{vs_loop:.2f} 倍（{judged_model}）。',
+        '由同一流水线供数时（各遍历 {n} 遍，以 {noise:.0f}% 的噪声水平为准），TrainOneStepCell 是函数式训练步的 '
+        '{r_fed:.2f} 倍（{judged_fed}）；Model.train 为 {model:.0f} 步/秒，是函数式训练步的 {vs_loop:.2f} 倍'
+        '（{judged_model}）。',
+    'holds in direction (the paired interval below tests its size)':
+        '从方向上看成立（下面的配对区间检验其幅度）',
     'holds in direction (a noise floor this size cannot check the 15% figure itself)':
         '从方向上看成立（噪声水平这么大，无法验证 15% 这个数值本身）',
     'does not reproduce':
