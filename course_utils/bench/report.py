@@ -175,13 +175,26 @@ def shown(value):
     return tr(value) if isinstance(value, str) else value
 
 
+def _small_float(v) -> bool:
+    return isinstance(v, float) and math.isfinite(v) and abs(v) < 1000
+
+
+def _mixed(values) -> bool:
+    """A column of numbers both below 1 and from 1 up (0.0877 s beside 1.1 s): shown with two decimals throughout,
+    rather than three significant digits below 1 and one decimal above."""
+    nums = [abs(v) for v in values if _small_float(v)]
+    return any(0 < v < 1 for v in nums) and any(v >= 1 for v in nums)
+
+
 def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optional[Mapping[str, str]] = None
                 ) -> str:
     """A plain-text table of ``rows`` (dicts) showing ``columns``, headed by ``titles[column]`` or the column's
     key; keys and text cells are shown in the course's language where the catalogue has them (``shown``)."""
     titles = dict(titles or {})
     head = [titles[c] if c in titles else tr(c) for c in columns]
-    body = [[table_cell(shown(r.get(c))) for c in columns] for r in rows]
+    body = [[shown(r.get(c)) for c in columns] for r in rows]
+    two = [_mixed([b[i] for b in body]) for i in range(len(columns))]
+    body = [[f"{v:.2f}" if two[i] and _small_float(v) else table_cell(v) for i, v in enumerate(b)] for b in body]
     widths = [max(display_width(h), *(display_width(b[i]) for b in body)) if body else display_width(h)
               for i, h in enumerate(head)]
 

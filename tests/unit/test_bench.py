@@ -316,6 +316,11 @@ def test_noise_floor_is_how_far_apart_two_medians_can_land_by_chance():
     assert bench.noise_floor_pct(*rows) == pytest.approx(bench.noise_floor_pct(*lucky))
 
 
+def test_a_column_of_numbers_below_and_above_one_has_two_decimals_throughout():
+    rows = [{"x": "a", "first_call_s": 0.0877, "rate": 0.5}, {"x": "b", "first_call_s": 1.1, "rate": 0.25}]
+    lines = bench.format_rows(rows, ["x", "first_call_s", "rate"]).splitlines()
+    assert lines[2].split() == ["a", "0.09", "0.5"] and lines[3].split() == ["b", "1.10", "0.25"]
+
 
 def test_result_report_shows_a_few_rows_and_says_where_the_rest_are():
     rows = [{"x": i, "ms": float(i)} for i in range(10)]
