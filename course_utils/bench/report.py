@@ -180,10 +180,11 @@ def _small_float(v) -> bool:
 
 
 def _mixed(values) -> bool:
-    """A column of numbers both below 1 and from 1 up (0.0877 s beside 1.1 s): shown with two decimals throughout,
-    rather than three significant digits below 1 and one decimal above."""
+    """A column with numbers below 1 (0.0877 s beside 0.665 s or 1.1 s): shown with two decimals throughout, rather
+    than three significant digits below 1 and one decimal above. A column of tiny numbers only (all below 0.1) keeps
+    its significant digits."""
     nums = [abs(v) for v in values if _small_float(v)]
-    return any(0 < v < 1 for v in nums) and any(v >= 1 for v in nums)
+    return any(0 < v < 1 for v in nums) and max(nums) >= 0.1
 
 
 def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optional[Mapping[str, str]] = None

@@ -316,10 +316,12 @@ def test_noise_floor_is_how_far_apart_two_medians_can_land_by_chance():
     assert bench.noise_floor_pct(*rows) == pytest.approx(bench.noise_floor_pct(*lucky))
 
 
-def test_a_column_of_numbers_below_and_above_one_has_two_decimals_throughout():
-    rows = [{"x": "a", "first_call_s": 0.0877, "rate": 0.5}, {"x": "b", "first_call_s": 1.1, "rate": 0.25}]
-    lines = bench.format_rows(rows, ["x", "first_call_s", "rate"]).splitlines()
-    assert lines[2].split() == ["a", "0.09", "0.5"] and lines[3].split() == ["b", "1.10", "0.25"]
+def test_a_column_of_numbers_below_one_has_two_decimals_throughout():
+    rows = [{"x": "a", "first_call_s": 0.0877, "rate": 0.665, "tiny": 0.0123, "big": 2.5},
+            {"x": "b", "first_call_s": 1.1, "rate": 0.55, "tiny": 0.05, "big": 12.25}]
+    lines = bench.format_rows(rows, ["x", "first_call_s", "rate", "tiny", "big"]).splitlines()
+    assert lines[2].split() == ["a", "0.09", "0.67", "0.0123", "2.5"]
+    assert lines[3].split() == ["b", "1.10", "0.55", "0.05", "12.2"]
 
 
 def test_result_report_shows_a_few_rows_and_says_where_the_rest_are():

@@ -83,13 +83,22 @@ def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
     floor = bench.noise_floor_pct(rows[0], rows[2])
     assert 1 <= floor < 15 and res.metrics["claim_noise_floor_pct"] == floor
     assert (f"The pair that tests the claim ran 20 rounds of 10 steps, with a second copy of the functional step "
-            f"alongside (30 s). The two copies, one step timed twice, set the noise floor of exactly these settings: "
+            f"alongside (30 s). The two copies, one configuration timed twice, set the noise floor of exactly these "
+            f"settings: "
             f"{floor:.1f}% (noise_floor_pct on their repeats), below the 15% under test") in res.conclusion
     # +12% beyond that floor (part 1's 20% would have called it a tie); the pipeline pair keeps the floor passed in
     assert "(+12%, 1.12x as fast: faster), so the article's \"15% faster\" holds in direction" in res.conclusion
     assert "Fed by the same pipeline (3 passes each, against the noise floor of 20%)" in res.conclusion
-    assert "1.00 inside, as for one step timed twice." in res.conclusion
+    # TrainOneStepCell paired against each copy; the two intervals together decide
+    assert "1.00 inside, as for one configuration timed twice. Together the two intervals span" in res.conclusion
     assert "It rules out the article's 1.15x, above the interval" in res.conclusion
+    # the copy 5% slower in every round: the instances differ, so both intervals together judge the claim
+    rows[2] = dict(rows[2], repeat_s=[r * 1.05 for r in rows[0]["repeat_s"]])
+    res = modes.summarise_styles(rows, bench.StylesParams(noise_pct=20))
+    assert ("1.00 outside although it is one configuration timed twice: two instances of one step can differ by more "
+            "than the noise of a round, which pairing does not cancel. So the claim is judged on both intervals "
+            "together: 1.12-1.18.") in res.conclusion
+    assert "It cannot rule out the article's 1.15x, inside the interval" in res.conclusion
 
 
 def test_batch_sizes():
