@@ -179,6 +179,11 @@ def _small_float(v) -> bool:
     return isinstance(v, float) and math.isfinite(v) and abs(v) < 1000
 
 
+def _ratio(column: str) -> bool:
+    """A column of ratios ("vs_baseline", "x forced"): two decimals, like the ratios in the sentences under it."""
+    return column.startswith(("vs_", "x "))
+
+
 def _mixed(values) -> bool:
     """A column with numbers below 1 (0.0877 s beside 0.665 s or 1.1 s): shown with two decimals throughout, rather
     than three significant digits below 1 and one decimal above. A column of tiny numbers only (all below 0.1) keeps
@@ -194,7 +199,7 @@ def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optiona
     titles = dict(titles or {})
     head = [titles[c] if c in titles else tr(c) for c in columns]
     body = [[shown(r.get(c)) for c in columns] for r in rows]
-    two = [_mixed([b[i] for b in body]) for i in range(len(columns))]
+    two = [_ratio(c) or _mixed([b[i] for b in body]) for i, c in enumerate(columns)]
     body = [[f"{v:.2f}" if two[i] and _small_float(v) else table_cell(v) for i, v in enumerate(b)] for b in body]
     widths = [max(display_width(h), *(display_width(b[i]) for b in body)) if body else display_width(h)
               for i, h in enumerate(head)]

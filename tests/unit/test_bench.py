@@ -322,6 +322,8 @@ def test_a_column_of_numbers_below_one_has_two_decimals_throughout():
     lines = bench.format_rows(rows, ["x", "first_call_s", "rate", "tiny", "big"]).splitlines()
     assert lines[2].split() == ["a", "0.09", "0.67", "0.0123", "2.5"]
     assert lines[3].split() == ["b", "1.10", "0.55", "0.05", "12.2"]
+    ratios = bench.format_rows([{"vs_baseline": 1.0}, {"vs_baseline": 2.43}], ["vs_baseline"]).splitlines()
+    assert [line.strip() for line in ratios[2:]] == ["1.00", "2.43"]   # ratios: two decimals, as in the sentences
 
 
 def test_result_report_shows_a_few_rows_and_says_where_the_rest_are():
