@@ -137,16 +137,17 @@ COPY, COPY_LABEL = "graph/functional copy", N_("{label}, second copy")
 
 
 def measure_styles(p: StylesParams) -> list:
-    """The functional step and TrainOneStepCell on in-memory batches, with a second copy of the functional step
-    (the same step twice: the noise floor of exactly these settings), ``p.claim_repeats`` rounds; then both and
-    Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat."""
+    """The functional step and TrainOneStepCell on in-memory batches, with a second copy of the functional
+    step (one configuration timed twice: the noise floor of exactly these settings), ``p.claim_repeats``
+    rounds; then both and Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat."""
     import mindspore as ms
 
     from course_utils.data import mnist_dataset
 
     setup_worker(p)
     configs = step_configs(STYLE_SPECS, p.batch_size)
-    configs[COPY] = step_configs(["graph/functional"], p.batch_size)["graph/functional"]   # A and A': one step twice
+    # A and A': one configuration twice
+    configs[COPY] = step_configs(["graph/functional"], p.batch_size)["graph/functional"]
     start = time.perf_counter()
     timings = compare(configs, steps=p.steps, repeats=p.claim_repeats)
     claim_s = time.perf_counter() - start
