@@ -195,22 +195,29 @@ def naive_time(step: Callable[[], Any], steps: int = 20,
     return steps / (clock() - start)
 
 
-def noise_floor_pct(*copies: Timing, draws: int = 2000, level: float = 0.95, seed: int = 0) -> float:
-    """The noise floor, in percent, from timing the *same* configuration as several configurations in alternation:
-    how far apart two medians of that many repeats can land by chance. Draw two sets of repeats at random from all
-    the copies' repeats (each relative to its own copy's median), ``draws`` times; the floor is the gap between the
-    two medians that ``level`` of the draws stay within, or the largest gap the copies' own medians showed, whichever
-    is larger. The tie rule (``faster_beyond``) compares medians, so this is the difference it must not take for a
-    result."""
+def _repeat_rates(x: Union[Timing, Mapping]) -> list:
+    """Steps/s of each timed repeat of a ``Timing`` or of a result row (``repeat_s`` and ``steps``)."""
+    reps, steps = (x.repeat_s, x.steps) if isinstance(x, Timing) else (x["repeat_s"], x["steps"])
+    return [steps / r for r in reps]
+
+
+def noise_floor_pct(*copies: Union[Timing, Mapping], draws: int = 2000, level: float = 0.95, seed: int = 0) -> float:
+    """The noise floor, in percent, from timing the *same* configuration as several configurations in alternation
+    (``Timing`` objects, or result rows with ``repeat_s`` and ``steps``): how far apart two medians of that many
+    repeats can land by chance. Draw two sets of repeats at random from all the copies' repeats (each relative to its
+    own copy's median), ``draws`` times; the floor is the gap between the two medians that ``level`` of the draws
+    stay within, or the largest gap the copies' own medians showed, whichever is larger. The tie rule
+    (``faster_beyond``) compares medians, so this is the difference it must not take for a result."""
     if len(copies) < 2:
         raise ValueError(f"noise_floor_pct() needs at least two timings of the same step, got {len(copies)}")
     import numpy as np
 
-    pooled = np.array([(1.0 / s) / t.steps_per_s for t in copies for s in t.step_s])
-    n = min(len(t.step_s) for t in copies)
+    per_copy = [np.array(_repeat_rates(t)) for t in copies]
+    rates = [1 / np.median(1 / r) for r in per_copy]   # each copy's median rate, as Timing.steps_per_s has it
+    pooled = np.concatenate([r / rate for r, rate in zip(per_copy, rates)])
+    n = min(len(r) for r in per_copy)
     medians = np.median(np.random.default_rng(seed).choice(pooled, (2, draws, n)), axis=2)
     chance = 100 * np.quantile(medians.max(axis=0) / medians.min(axis=0) - 1, level)
-    rates = [t.steps_per_s for t in copies]
     return float(max(chance, 100 * (max(rates) / min(rates) - 1)))
 
 
@@ -258,11 +265,7 @@ def paired_ratio(a: Union[Timing, Mapping], b: Union[Timing, Mapping], draws: in
     ``Timing`` objects or two result rows (``repeat_s`` and ``steps``) from the same ``compare``."""
     import numpy as np
 
-    def rates(x):
-        reps, steps = (x.repeat_s, x.steps) if isinstance(x, Timing) else (x["repeat_s"], x["steps"])
-        return np.array([steps / r for r in reps])
-
-    ra, rb = rates(a), rates(b)
+    ra, rb = np.array(_repeat_rates(a)), np.array(_repeat_rates(b))
     if len(ra) != len(rb) or len(ra) < 2:
         raise ValueError(f"paired_ratio needs the same number (>= 2) of repeats from one compare, got {len(ra)} and "
                          f"{len(rb)}")

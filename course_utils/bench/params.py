@@ -88,7 +88,15 @@ class StepRatesParams(Common):
 
 @dataclasses.dataclass
 class StylesParams(Common):
-    noise_pct: float = 0.0            # the noise floor: a gain within it is a tie (0: only the repeats' spread)
+    noise_pct: float = 0.0            # the noise floor of the pipeline passes: a gain within it is a tie
+    claim_repeats: Optional[int] = None   # rounds of the in-memory pair that tests the 15% claim (20 QUICK, 30 full)
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.claim_repeats is None:
+            self.claim_repeats = 20 if self.quick else 30
+        if self.claim_repeats < 2:
+            raise ValueError(f"claim_repeats must be >= 2 (a paired interval needs rounds), got {self.claim_repeats}")
 
 
 @dataclasses.dataclass

@@ -158,6 +158,7 @@ METRIC_TITLES = {
     "naive_time_to_98_5_s_high": N_("naive defaults to 98.5%, estimated high end (training s)"),
     "naive_time_to_99_0_s_low": N_("naive defaults to 99.0%, estimated low end (training s)"),
     "naive_time_to_99_0_s_high": N_("naive defaults to 99.0%, estimated high end (training s)"),
+    "claim_noise_floor_pct": N_("noise floor of the 15% test (%)"),
     "noise_floor_pct": N_("noise floor (%)"),
     "lab_seconds": N_("lesson run time (s)"),
 }
@@ -174,13 +175,32 @@ def shown(value):
     return tr(value) if isinstance(value, str) else value
 
 
+def _small_float(v) -> bool:
+    return isinstance(v, float) and math.isfinite(v) and abs(v) < 1000
+
+
+def _ratio(column: str) -> bool:
+    """A column of ratios ("vs_baseline", "x forced"): two decimals, like the ratios in the sentences under it."""
+    return column.startswith(("vs_", "x "))
+
+
+def _mixed(values) -> bool:
+    """A column with numbers below 1 (0.0877 s beside 0.665 s or 1.1 s): shown with two decimals throughout, rather
+    than three significant digits below 1 and one decimal above. A column of tiny numbers only (all below 0.1) keeps
+    its significant digits."""
+    nums = [abs(v) for v in values if _small_float(v)]
+    return any(0 < v < 1 for v in nums) and max(nums) >= 0.1
+
+
 def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optional[Mapping[str, str]] = None
                 ) -> str:
     """A plain-text table of ``rows`` (dicts) showing ``columns``, headed by ``titles[column]`` or the column's
     key; keys and text cells are shown in the course's language where the catalogue has them (``shown``)."""
     titles = dict(titles or {})
     head = [titles[c] if c in titles else tr(c) for c in columns]
-    body = [[table_cell(shown(r.get(c))) for c in columns] for r in rows]
+    body = [[shown(r.get(c)) for c in columns] for r in rows]
+    two = [_ratio(c) or _mixed([b[i] for b in body]) for i, c in enumerate(columns)]
+    body = [[f"{v:.2f}" if two[i] and _small_float(v) else table_cell(v) for i, v in enumerate(b)] for b in body]
     widths = [max(display_width(h), *(display_width(b[i]) for b in body)) if body else display_width(h)
               for i, h in enumerate(head)]
 

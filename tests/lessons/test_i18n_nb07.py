@@ -131,6 +131,10 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     assert "TrainOneStepCell 是函数式训练步的 1.01 倍（无法判定：两者各次重复的范围有重叠）" in styles
     rows[1] = rate("graph/cell", 130, input="in-memory batches")
     assert "在这里从方向上看成立" in modes.summarise_styles(rows, bench.StylesParams()).conclusion
+    copied = modes.summarise_styles(rows + [rate(modes.COPY, 101, input=modes.IN_MEMORY, claim_s=30.0)],
+                                    bench.StylesParams(noise_pct=20)).conclusion
+    assert "同时还运行了函数式训练步的第二份副本" in copied and "至于文章测量所用的昇腾，CPU 上的运行无从说明" in copied
+    assert not english_words(copied), copied
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
     assert ("批大小 64 的吞吐量中位数最高，比其他每个批大小都高出 2% 的噪声水平以上："

@@ -311,6 +311,19 @@ def test_noise_floor_is_how_far_apart_two_medians_can_land_by_chance():
     assert bench.noise_floor_pct(*lucky) == bench.noise_floor_pct(*lucky)   # seeded: the same answer every time
     with pytest.raises(ValueError, match="at least two timings"):
         bench.noise_floor_pct(copy([100]))
+    # result rows (repeat_s and steps) give the same floor as their Timings
+    rows = [dict(t.as_dict(), steps=t.steps) for t in lucky]
+    assert bench.noise_floor_pct(*rows) == pytest.approx(bench.noise_floor_pct(*lucky))
+
+
+def test_a_column_of_numbers_below_one_has_two_decimals_throughout():
+    rows = [{"x": "a", "first_call_s": 0.0877, "rate": 0.665, "tiny": 0.0123, "big": 2.5},
+            {"x": "b", "first_call_s": 1.1, "rate": 0.55, "tiny": 0.05, "big": 12.25}]
+    lines = bench.format_rows(rows, ["x", "first_call_s", "rate", "tiny", "big"]).splitlines()
+    assert lines[2].split() == ["a", "0.09", "0.67", "0.0123", "2.5"]
+    assert lines[3].split() == ["b", "1.10", "0.55", "0.05", "12.2"]
+    ratios = bench.format_rows([{"vs_baseline": 1.0}, {"vs_baseline": 2.43}], ["vs_baseline"]).splitlines()
+    assert [line.strip() for line in ratios[2:]] == ["1.00", "2.43"]   # ratios: two decimals, as in the sentences
 
 
 def test_result_report_shows_a_few_rows_and_says_where_the_rest_are():

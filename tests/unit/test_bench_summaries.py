@@ -56,14 +56,49 @@ def test_styles_claim_holds_or_not():
     assert "TrainOneStepCell ran 1.01x as fast as the functional loop (undecided: the repeats' ranges overlap)" \
         in res.conclusion   # the pipeline pair gets its own verdict
     assert res.row(config="Model.train")["vs_functional"] == pytest.approx(0.5)
-    # the paired test: each round's ratio is 1.01, so 1.15 lies above its interval
+    # the paired test: each round's ratio is 1.01, so 1.15 lies above its interval, and so does 1.00
     assert ("TrainOneStepCell ran 1.01x the functional step's rate, 95% interval 1.01-1.01 (bootstrap over the "
-            "rounds); the article's 1.15x lies above that interval: the claim does not hold") in res.conclusion
+            "rounds).\nIt rules out the article's 1.15x, above the interval: the claim does not hold on this machine; "
+            "it rules out no difference (1.00 lies below it). Any ratio from 1.01 to 1.01 stays possible") \
+        in res.conclusion
+    assert "second copy" not in res.conclusion   # no copy timed: the floor passed in judges the medians
     rows[1] = rate("graph/cell", 130, input="in-memory batches")
     assert '"15% faster" holds' in modes.summarise_styles(rows, bench.StylesParams()).conclusion
     # the lab's tie rule: +30% within a 35% noise floor is a tie, not a confirmation
     tie = modes.summarise_styles(rows, bench.StylesParams(noise_pct=35)).conclusion
     assert "cannot be told from a tie" in tie and "holds" not in tie
+
+
+def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
+    def timed(config, sps, wobble, **fields):   # 20 rounds, each repeat off the median by wobble[i % 4]
+        return dict(rate(config, sps, input=modes.IN_MEMORY, claim_s=30.0, **fields),
+                    repeat_s=[10 / (sps * (1 + wobble[i % 4])) for i in range(20)])
+
+    rows = [timed("graph/functional", 100, (0, 0.03, -0.03, 0.01)),
+            timed("graph/cell", 112, (0, 0.03, -0.03, 0.01)),
+            timed(modes.COPY, 101, (0.01, -0.02, 0.02, 0)),
+            rate("graph/functional +pipeline", 80, input=modes.PIPELINE),
+            rate("graph/cell +pipeline", 81, input=modes.PIPELINE), rate("Model.train", 40, input=modes.PIPELINE)]
+    res = modes.summarise_styles(shuffled(rows), bench.StylesParams(noise_pct=20))
+    floor = bench.noise_floor_pct(rows[0], rows[2])
+    assert 1 <= floor < 15 and res.metrics["claim_noise_floor_pct"] == floor
+    assert (f"The pair that tests the claim ran 20 rounds of 10 steps, with a second copy of the functional step "
+            f"alongside (30 s). The two copies, one configuration timed twice, set the noise floor of exactly these "
+            f"settings: "
+            f"{floor:.1f}% (noise_floor_pct on their repeats), below the 15% under test") in res.conclusion
+    # +12% beyond that floor (part 1's 20% would have called it a tie); the pipeline pair keeps the floor passed in
+    assert "(+12%, 1.12x as fast: faster), so the article's \"15% faster\" holds in direction" in res.conclusion
+    assert "Fed by the same pipeline (3 passes each, against the noise floor of 20%)" in res.conclusion
+    # TrainOneStepCell paired against each copy; the two intervals together decide
+    assert "1.00 inside, as for one configuration timed twice. Together the two intervals span" in res.conclusion
+    assert "It rules out the article's 1.15x, above the interval" in res.conclusion
+    # the copy 5% slower in every round: the instances differ, so both intervals together judge the claim
+    rows[2] = dict(rows[2], repeat_s=[r * 1.05 for r in rows[0]["repeat_s"]])
+    res = modes.summarise_styles(rows, bench.StylesParams(noise_pct=20))
+    assert ("1.00 outside although it is one configuration timed twice: two instances of one step can differ by more "
+            "than the noise of a round, which pairing does not cancel. So the claim is judged on both intervals "
+            "together: 1.12-1.18.") in res.conclusion
+    assert "It cannot rule out the article's 1.15x, inside the interval" in res.conclusion
 
 
 def test_batch_sizes():

@@ -21,6 +21,7 @@ from . import accuracy, amp, modes, pipeline, shapes, sink, traps
 # What lessons 07 and 08 show and call themselves (each experiment's code is in sight there), named here: the face.
 from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accuracy
 from .amp import measure_amp
+from .common import forcing_conclusion
 from .modes import best_measured, measure_batch_sizes, measure_modes, measure_step_rates, measure_styles
 from .pipeline import measure_data_pipeline
 from .shapes import compile_calls, measure_dynamic_shapes
@@ -172,5 +173,5 @@ __all__ = [
     # the cases and helpers those cells use
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls",
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
-    "explain_three_tools", "explain_pool_rewrites", "CONV_OPS",
+    "explain_three_tools", "explain_pool_rewrites", "CONV_OPS", "forcing_conclusion",
 ]

@@ -34,3 +34,34 @@ def judged(a: Mapping, b: Mapping, noise_pct: float, key: str = "steps_per_s") -
 def spread_pct(row: Mapping, key: str = "steps_per_s") -> float:
     """Half a row's min-max range in percent of its median (its repeat-to-repeat spread)."""
     return 50.0 * (row.get(f"max_{key}", row[key]) - row.get(f"min_{key}", row[key])) / row[key]
+
+
+def forcing_conclusion(forced, unforced, noise_pct: float, blocking: bool) -> str:
+    """Lesson 07's forced-vs-not-forced comparison (two ``Timing`` objects or rows) in words: how far skipping
+    ``.asnumpy()`` moved the reading, and what the lab's two rules (``verdict``) make of it. ``blocking``: whether
+    MS_DEV_HOST_BLOCKING_RUN=1 was set (then operators run blocking and ``.asnumpy()`` has little to wait for)."""
+    rate_f = forced.steps_per_s if hasattr(forced, "steps_per_s") else forced["steps_per_s"]
+    rate_u = unforced.steps_per_s if hasattr(unforced, "steps_per_s") else unforced["steps_per_s"]
+    gap = 100 * (rate_u / rate_f - 1)
+    said = verdict(unforced, forced, noise_pct)
+    if said == "faster":
+        meaning = tr("faster beyond the noise floor, with separate ranges: here the step returned before its work "
+                     "was done, and the unforced clock timed how fast work was queued.")
+    elif said == "slower":
+        meaning = tr("slower beyond the noise floor, with separate ranges: not forcing cannot make a step slower, "
+                     "and the two were alternated, so this gap is noise the floor did not capture (it is an "
+                     "estimate, and this says it was too low).")
+    elif said == "undecided":
+        meaning = tr("beyond the noise floor, but the repeats' ranges overlap: undecided. This run cannot tell "
+                     "whether the step returned before its work was done (on an accelerator the gap can be large).")
+    else:
+        meaning = tr("within the noise floor, a tie.")
+        if gap < 0:
+            meaning += tr(" Not forcing cannot make a step slower, so the lower reading is noise.")
+        meaning += (tr(" MS_DEV_HOST_BLOCKING_RUN=1 (runtime.setup() sets it on a CPU) makes MindSpore run operators "
+                       "blocking instead of queuing them for its host threads, which leaves .asnumpy() little to wait "
+                       "for; without it, or on an accelerator, the gap can be large.") if blocking else
+                    tr(" This run cannot tell whether the step returned before its work was done (on an accelerator "
+                       "the gap can be large)."))
+    return tr("Skipping .asnumpy() {moved} the reading by {gap:.1f}%: {meaning}",
+              moved=tr("raised") if gap >= 0 else tr("lowered"), gap=abs(gap), meaning=meaning)

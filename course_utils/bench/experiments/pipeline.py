@@ -5,7 +5,7 @@ from __future__ import annotations
 from course_utils import runtime
 from course_utils.i18n import tr
 
-from ..harness import Timing, compare, cycle, faster_beyond, force, noise_floor_pct, verdict
+from ..harness import compare, cycle, faster_beyond, force, noise_floor_pct, verdict
 from ..params import PipelineParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
@@ -69,7 +69,7 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     on = pick(rows, config="Model.train, sink mode on")["batches_per_s"]
     off = pick(rows, config="Model.train, sink mode off")["batches_per_s"]
     # the floor: p.noise_pct if given, else how far apart the same pass timed twice (A, A') can land by chance
-    noise = p.noise_pct or noise_floor_pct(Timing.from_row(mem_row), Timing.from_row(pick(rows, config=AGAIN)))
+    noise = p.noise_pct or noise_floor_pct(mem_row, pick(rows, config=AGAIN))
     cost = 100 * (1 - fed / mem)
     gap = 100 * (mem / fed - 1)                   # what the tie rule compares with the noise floor
     # the lab's two rules (a pass over a pipeline scatters differently from the repeats the floor was measured on);

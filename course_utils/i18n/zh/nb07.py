@@ -6,6 +6,34 @@ sentences, ``common.compared`` gives "1.8 倍（更快）": the Chinese template
 """
 
 MESSAGES = {
+    # ---- forced vs not forced, in words (course_utils/bench/experiments/common.py: forcing_conclusion)
+    'Skipping .asnumpy() {moved} the reading by {gap:.1f}%: {meaning}':
+        '省略 .asnumpy() 后，读数{moved}了 {gap:.1f}%：{meaning}',
+    'raised': '高',
+    'lowered': '低',
+    'faster beyond the noise floor, with separate ranges: here the step returned before its work was done, and the '
+    'unforced clock timed how fast work was queued.':
+        '更快，超出了噪声水平，且两者的范围不重叠：这里的训练步在计算完成之前就已返回，不同步等待时计的只是任务排队的速度。',
+    'slower beyond the noise floor, with separate ranges: not forcing cannot make a step slower, and the two were '
+    'alternated, so this gap is noise the floor did not capture (it is an estimate, and this says it was too low).':
+        '更慢，超出了噪声水平，且两者的范围不重叠：不同步等待不可能让训练步变慢，而两者是交替测量的，'
+        '所以这个差距是噪声水平没有涵盖的噪声（噪声水平只是估计，这说明它估计得偏低了）。',
+    "beyond the noise floor, but the repeats' ranges overlap: undecided. This run cannot tell whether the step "
+    "returned before its work was done (on an accelerator the gap can be large).":
+        '超出了噪声水平，但各次重复的范围有重叠，无法判定。本次运行无法判断训练步是否在计算完成之前就已返回'
+        '（在加速器上，差距可能很大）。',
+    'within the noise floor, a tie.':
+        '在噪声水平之内，视为持平。',
+    ' Not forcing cannot make a step slower, so the lower reading is noise.':
+        '不同步等待不会让训练步变慢，所以读数偏低只是噪声。',
+    ' MS_DEV_HOST_BLOCKING_RUN=1 (runtime.setup() sets it on a CPU) makes MindSpore run operators blocking instead '
+    'of queuing them for its host threads, which leaves .asnumpy() little to wait for; without it, or on an '
+    'accelerator, the gap can be large.':
+        'MS_DEV_HOST_BLOCKING_RUN=1（runtime.setup() 在 CPU 上会设置它）让 MindSpore 以阻塞方式执行算子，'
+        '而不是把它们排入 Host 线程的队列，.asnumpy() 因而几乎无需等待；不设置它，或者在加速器上，差距可能很大。',
+    ' This run cannot tell whether the step returned before its work was done (on an accelerator the gap can be '
+    'large).':
+        '本次运行无法判断训练步是否在计算完成之前就已返回（在加速器上，差距可能很大）。',
     # ---- exercises (course_utils/exercises/nb07.py)
     'a steady-state rate':
         '稳态速率',
@@ -169,30 +197,72 @@ MESSAGES = {
     "confirmed the figure.":
         '噪声水平为 {noise:.0f}%，比要检验的 15% 还大，所以仅凭两个中位数无从证实这个数字。',
     "Paired round by round (in each of the {n} rounds the two ran back to back), TrainOneStepCell ran {med:.2f}x the "
-    "functional step's rate, 95% interval {lo:.2f}-{hi:.2f} (bootstrap over the rounds); the article's {claim:.2f}x "
-    "lies {where}.":
+    "functional step's rate, 95% interval {lo:.2f}-{hi:.2f} (bootstrap over the rounds).":
         '逐轮配对比较（{n} 轮中每一轮两者都紧挨着运行）：TrainOneStepCell 的速度是函数式训练步的 {med:.2f} 倍，'
-        '95% 区间为 {lo:.2f}～{hi:.2f}（对各轮做自助抽样）；文章所说的 {claim:.2f} 倍{where}。',
-    'above that interval: the claim does not hold on this machine': '高于这个区间：在这台机器上，这一说法不成立',
-    'below that interval: TrainOneStepCell ran even faster than claimed':
-        '低于这个区间：TrainOneStepCell 比文章所说的还要快',
-    'inside that interval: this run cannot rule the claim out': '落在这个区间之内：本次运行无法排除这一说法',
+        '95% 区间为 {lo:.2f}～{hi:.2f}（对各轮做自助抽样）。',
+    "Paired round by round (in each of the {n} rounds the three ran back to back), TrainOneStepCell ran {med:.2f}x "
+    "the functional step's rate (95% interval {lo:.2f}-{hi:.2f}, bootstrap over the rounds) and {med2:.2f}x its copy's "
+    "({lo2:.2f}-{hi2:.2f}). The copy against the functional step, paired the same way: {c_med:.2f}x "
+    "({c_lo:.2f}-{c_hi:.2f}), ":
+        '逐轮配对比较（{n} 轮中每一轮三者都紧挨着运行）：TrainOneStepCell 的速度是函数式训练步的 {med:.2f} 倍'
+        '（95% 区间为 {lo:.2f}～{hi:.2f}，对各轮做自助抽样），是其副本的 {med2:.2f} 倍（{lo2:.2f}～{hi2:.2f}）。'
+        '副本与函数式训练步按同样的方法配对：{c_med:.2f} 倍（{c_lo:.2f}～{c_hi:.2f}），',
+    '1.00 inside, as for one configuration timed twice. Together the two intervals span {lo:.2f}-{hi:.2f}.':
+        '1.00 落在区间之内，同一种配置计时两次理应如此。两个区间合起来覆盖 {lo:.2f}～{hi:.2f}。',
+    '1.00 outside although it is one configuration timed twice: two instances of one step can differ by more than '
+    'the noise of a round, which pairing does not cancel. So the claim is judged on both intervals together: '
+    '{lo:.2f}-{hi:.2f}.':
+        '尽管是同一种配置计时两次，1.00 却落在区间之外：同一训练步的两个实例之间的差别，可能大于一轮之内的噪声，'
+        '而配对比较抵消不了这种差别。所以要把两个区间合起来判定这一说法：{lo:.2f}～{hi:.2f}。',
+    "It rules out the article's {claim:.2f}x, above the interval: the claim does not hold on this machine":
+        '文章所说的 {claim:.2f} 倍高于这个区间，可以排除：这一说法在这台机器上不成立',
+    "The article's {claim:.2f}x lies below the interval: TrainOneStepCell ran even faster than claimed":
+        '文章所说的 {claim:.2f} 倍低于这个区间：TrainOneStepCell 比文章所说的还要快',
+    "It cannot rule out the article's {claim:.2f}x, inside the interval":
+        '文章所说的 {claim:.2f} 倍落在这个区间之内，无法排除',
+    '; it rules out no difference (1.00 lies below it)':
+        '；“两者没有差别”可以排除（1.00 低于这个区间）',
+    '; 1.00 lies above it: TrainOneStepCell was slower here':
+        '；1.00 高于这个区间：在这里 TrainOneStepCell 更慢',
+    '; no difference (1.00) lies inside it and cannot be ruled out':
+        '；“两者没有差别”（1.00）也落在区间之内，同样无法排除',
+    '. Any ratio from {lo:.2f} to {hi:.2f} stays possible on this machine; about Ascend, where the article measured, '
+    'a CPU run says nothing.':
+        '。在这台机器上，{lo:.2f}～{hi:.2f} 之间的任何比值都有可能；至于文章测量所用的昇腾，CPU 上的运行无从说明。',
+    "The pair that tests the claim ran {n} rounds of {steps} steps, with a second copy of the functional step "
+    "alongside ({secs:.0f} s). The two copies, one configuration timed twice, set the noise floor of exactly these "
+    "settings: {floor:.1f}% (noise_floor_pct on their repeats), {side}.":
+        '检验这一说法的两个训练步交替运行了 {n} 轮，每轮 {steps} 步，同时还运行了函数式训练步的第二份副本'
+        '（共 {secs:.0f} 秒）。两份副本是同一种配置计时两次，由它们得出的正是这组设置下的噪声水平：'
+        '{floor:.1f}%（对它们的各次重复调用 noise_floor_pct），{side}。',
+    'below the 15% under test, so the medians can decide it':
+        '低于要检验的 15%，所以中位数足以判定',
+    'no narrower than the 15% under test, so the medians alone cannot confirm it':
+        '不低于要检验的 15%，所以仅凭中位数无法证实',
+    '{label}, second copy':
+        '{label}（第二份副本）',
+    'noise floor of the 15% test (%)':
+        '检验 15% 说法所用的噪声水平（%）',
     'PyNative functional step, with @jit / without (x)':
         '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
-    'TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, {r:.2f}x as '
-    'fast: {judged}), so the article\'s "15% faster" {verdict} here. Fed by the same pipeline, TrainOneStepCell ran '
+    'Medians: TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, '
+    '{r:.2f}x as fast: {judged}), so the article\'s "15% faster" {verdict} here.':
+        '中位数：TrainOneStepCell 为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f} 步/秒，前者是后者的 {r:.2f} 倍'
+        '（{gain:+.0f}%；{judged}），因此原文“快约 15%”的说法在这里{verdict}。',
+    'Fed by the same pipeline ({n} passes each, against the noise floor of {noise:.0f}%), TrainOneStepCell ran '
     '{r_fed:.2f}x as fast as the functional loop ({judged_fed}) and Model.train reached {model:.0f} steps/s '
     '({vs_loop:.2f}x the functional loop; {judged_model}).':
-        'TrainOneStepCell 为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f} 步/秒，前者是后者的 {r:.2f} 倍'
-        '（{gain:+.0f}%；{judged}），因此原文“快约 15%”的说法在这里{verdict}。由同一流水线供数时，TrainOneStepCell '
-        '是函数式训练步的 {r_fed:.2f} 倍（{judged_fed}）；Model.train 为 {model:.0f} 步/秒，是函数式训练步的 '
-        '{vs_loop:.2f} 倍（{judged_model}）。',
+        '由同一流水线供数时（各遍历 {n} 遍，以 {noise:.0f}% 的噪声水平为准），TrainOneStepCell 是函数式训练步的 '
+        '{r_fed:.2f} 倍（{judged_fed}）；Model.train 为 {model:.0f} 步/秒，是函数式训练步的 {vs_loop:.2f} 倍'
+        '（{judged_model}）。',
+    'holds in direction (the paired interval below tests its size)':
+        '从方向上看成立（下面的配对区间检验其幅度）',
     'holds in direction (a noise floor this size cannot check the 15% figure itself)':
         '从方向上看成立（噪声水平这么大，无法验证 15% 这个数值本身）',
     'does not reproduce':
         '未能复现',
-    "is undecided (the repeats' ranges overlap)":
-        '无法判定（两者各次重复的范围有重叠）',
+    'is not decided by the medians':
+        '仅凭中位数无法判定',
     'cannot be told from a tie':
         '仅凭中位数，无法与持平区分',
     'With {spec}, batch {best} has the highest median throughput, more than the noise floor of {noise:.0f}% above '

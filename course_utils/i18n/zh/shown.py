@@ -97,10 +97,14 @@ SHOWN = {
         "compare 保持传入时的顺序",
     "Every configuration in ``p.specs``, timed in this process in alternation.":
         "在本进程中交替为 ``p.specs`` 中的每个配置计时。",
-    "The functional step and TrainOneStepCell on in-memory batches; then both and Model.train fed\n"
-    "by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat.":
-        "先用内存中的批测量函数式训练步和 TrainOneStepCell；再由同一条 MNIST 数据处理流水线为这两者\n"
-        "和 Model.train 供数，每次重复遍历 ``p.steps`` 个批。",
+    "The functional step and TrainOneStepCell on in-memory batches, with a second copy of the functional\n"
+    "step (one configuration timed twice: the noise floor of exactly these settings), ``p.claim_repeats``\n"
+    "rounds; then both and Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat.":
+        "先用内存中的批测量函数式训练步和 TrainOneStepCell，同时运行函数式训练步的第二份副本\n"
+        "（同一种配置计时两次：正是这组设置下的噪声水平），共 ``p.claim_repeats`` 轮；再由同一条 MNIST\n"
+        "数据处理流水线为这两者和 Model.train 供数，每次重复遍历 ``p.steps`` 个批。",
+    "A and A': one configuration twice":
+        "A 与 A'：同一种配置计时两次",
 
     # ---- lab.measure_data_pipeline (course_utils/bench/experiments/pipeline.py)
     "Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed\n"
