@@ -195,7 +195,8 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                    "the noise floor of exactly these settings: {floor:.1f}% (noise_floor_pct on their repeats), "
                    "{side}.",
                    n=len(func["repeat_s"]), steps=func["steps"], secs=func.get("claim_s", 0.0), floor=floor,
-                   side=tr("below the 15% under test, so the medians can decide it") if floor < 15 else
+                   side=tr("below the 15% under test, so a 15% gap between the medians would stand out from "
+                           "the noise") if floor < 15 else
                    tr("no narrower than the 15% under test, so the medians alone cannot confirm it")) + "\n"
     gain = 100 * (cell["steps_per_s"] / func["steps_per_s"] - 1)
     said = verdict(cell, func, floor)   # the lab's two rules
@@ -203,7 +204,8 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     # functional step's slowest) fall short of the claim; overlapping repeats short of that decide nothing
     best_case = cell["max_steps_per_s"] / func["min_steps_per_s"]
     if said == "tie":
-        claim = tr("cannot be told from a tie")
+        claim = (tr("is not shown by the medians (the paired interval below is the sharper test)") if floor < 15
+                 else tr("cannot be told from a tie"))
     elif said == "faster" and gain >= 10:
         claim = (tr("holds in direction (the paired interval below tests its size)") if floor < 15 else
                  tr("holds in direction (a noise floor this size cannot check the 15% figure itself)"))

@@ -235,8 +235,8 @@ MESSAGES = {
         '检验这一说法的两个训练步交替运行了 {n} 轮，每轮 {steps} 步，同时还运行了函数式训练步的第二份副本'
         '（共 {secs:.0f} 秒）。两份副本是同一种配置计时两次，由它们得出的正是这组设置下的噪声水平：'
         '{floor:.1f}%（对它们的各次重复调用 noise_floor_pct），{side}。',
-    'below the 15% under test, so the medians can decide it':
-        '低于要检验的 15%，所以中位数足以判定',
+    'below the 15% under test, so a 15% gap between the medians would stand out from the noise':
+        '低于要检验的 15%，所以中位数之间若有 15% 的差距，会明显超出噪声',
     'no narrower than the 15% under test, so the medians alone cannot confirm it':
         '不低于要检验的 15%，所以仅凭中位数无法证实',
     '{label}, second copy':
@@ -265,6 +265,8 @@ MESSAGES = {
         '仅凭中位数无法判定',
     'cannot be told from a tie':
         '仅凭中位数，无法与持平区分',
+    'is not shown by the medians (the paired interval below is the sharper test)':
+        '在中位数上没有体现出来（下面的配对区间是更灵敏的检验）',
     'With {spec}, batch {best} has the highest median throughput, more than the noise floor of {noise:.0f}% above '
     'every other size: {rate:,.0f} '
     'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
