@@ -218,7 +218,7 @@ def test_a_stop_in_the_wrong_place_and_a_failed_resume_in_chinese(zh, tmp_path, 
 
 def test_accuracy_below_the_target_or_in_percent_in_chinese(zh, finished):
     write_log(finished.out, 1, 2, accuracy=0.67)
-    incorrect(nb10.q3.check(REFERENCE), "在前 2,000 张测试图像上达到 67.00%", "目标是 92%", "每个轮次的训练损失")
+    incorrect(nb10.q3.check(REFERENCE), "在全部 10,000 张测试图像上达到 67.00%", "目标是 92%", "每个轮次的训练损失")
     write_log(finished.out, 1, 2, accuracy=95.0)
     incorrect(nb10.q3.check(REFERENCE), "test_accuracy=95.0", "而不是百分数")
 
@@ -262,7 +262,7 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
 
 def test_english_is_unchanged(finished, capsys):
     write_log(finished.out, 1, 2, accuracy=0.67)
-    incorrect(nb10.q3.check(REFERENCE), "reached 67.00% on the first 2,000 test images; the target is 92%")
+    incorrect(nb10.q3.check(REFERENCE), "reached 67.00% on all 10,000 test images; the target is 92%")
     nb10.q2.solution()
     out = capsys.readouterr().out
     assert "# from notebooks/scripts/capstone_reference.py" in out and "# in main():" in out

@@ -31,13 +31,13 @@ MESSAGES = {
     "If the loss falls but the test accuracy stays low, compare what the test images look like with what training "
     "sees (augmentation parameters, normalisation), and evaluate in eval mode. If the loss hardly falls, check that "
     "every batch reaches the step, and the learning rate: --lr's default, 2e-3, is meant for Adam (SGD needs a far "
-    "larger one). Just below the target, at 91.x%? Section 3 shows how much the seed alone moves the reference's "
+    "larger one). Just below the target, at 91.x%? Appendix A shows how much the seed alone moves the reference's "
     "result, so do not tune the seed: compare your build_model and build_dataset with .solution() (the reference has "
     "two blocks of 16 and 32 channels, Adam at 2e-3, and the augmentation with moderate ranges: up to 10 degrees, "
     "+-10% shift, 0.9 to 1.1 zoom); a wider model (more channels) gives you room.":
         "如果损失下降而测试准确率仍然很低，请比较测试图像与训练时看到的图像有何不同（数据增强参数、归一化），并确保"
         "评估时网络处于评估模式。如果损失几乎不下降，请检查每个批是否都送进了训练步，再检查学习率：--lr 的默认值 "
-        "2e-3 是给 Adam 用的（SGD 需要大得多的学习率）。只差一点没达到目标，停在 91.x%？第 3 节展示了仅仅更换随机"
+        "2e-3 是给 Adam 用的（SGD 需要大得多的学习率）。只差一点没达到目标，停在 91.x%？附录 A 展示了仅仅更换随机"
         "种子就会让参考答案的结果浮动多少，所以不要去调种子，而是用 .solution() 对照你的 build_model 和 "
         "build_dataset（参考答案有两个卷积块，分别为 16 和 32 个通道，使用学习率 2e-3 的 Adam，数据增强的幅度适中："
         "旋转不超过 10 度，平移 ±10%，缩放 0.9～1.1）；换一个更宽的模型（更多通道）能给你留出余量。",
@@ -132,9 +132,9 @@ MESSAGES = {
     "`{command}` logged no test_accuracy in {log}.": "`{command}` 没有在 {log} 中记录 test_accuracy。",
     "the log reports test_accuracy={accuracy}: log a fraction between 0 and 1, not percent.":
         "日志中的 test_accuracy={accuracy}：请记录 0 到 1 之间的小数，而不是百分数。",
-    "`{command}` reached {accuracy:.2%} on the first {n:,} test images; the target is {target:.0%} (training loss "
+    "`{command}` reached {accuracy:.2%} on all {n:,} test images; the target is {target:.0%} (training loss "
     "per epoch: {losses}).":
-        "`{command}` 在前 {n:,} 张测试图像上达到 {accuracy:.2%}；目标是 {target:.0%}（每个轮次的训练损失：{losses}）。",
+        "`{command}` 在全部 {n:,} 张测试图像上达到 {accuracy:.2%}；目标是 {target:.0%}（每个轮次的训练损失：{losses}）。",
     # q4
     "`{command}` finished but left no {model} in --out.": "`{command}` 运行结束，但没有在 --out 中留下 {model}。",
     "{model} does not load with mindspore.load + nn.GraphCell: {error}":

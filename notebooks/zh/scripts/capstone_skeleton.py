@@ -4,7 +4,7 @@
 填好每一处占位符 ``____``（TODO(1) 到 TODO(10)）；其余部分已经替你写好。这个文件必须能独立运行：只用 MindSpore
 和 NumPy，不用 ``course_utils``。在 notebooks/zh 文件夹中从终端试运行：
 
-    python my_capstone.py --data-dir ../../data/mnist --out runs/mine --epochs 2 --train-subset 6400 --test-subset 2000
+    python my_capstone.py --data-dir ../../data/mnist --out runs/mine --epochs 2 --train-subset 6400 --test-subset 0
 
 Notebook 中的检查正是这样运行它，并期望 ``--out`` 中有以下内容（约定）：
 
