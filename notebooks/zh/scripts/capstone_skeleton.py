@@ -230,7 +230,7 @@ def main(argv=None) -> int:
     if args.resume:
         refuse_other_settings(ckpt_path, args)
         start_epoch, skip = restore_checkpoint(state, ckpt_path)
-        print(f"已从 {ckpt_path} 恢复：第 {start_epoch + 1} 个轮次，其中 {skip} 步已完成", flush=True)
+        print(f"已从 {ckpt_path} 恢复：第 {start_epoch + 1} 轮，其中 {skip} 步已完成", flush=True)
     else:
         for stale in (log_path, args.out / MODEL):   # 新的运行从新的日志和模型开始
             stale.unlink(missing_ok=True)
