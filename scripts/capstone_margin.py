@@ -5,11 +5,11 @@ and why its model has no dropout.
     python scripts/capstone_margin.py --json scripts/results/capstone_margin.json   # what notebook 10 prints
     python scripts/capstone_margin.py --seeds 1 2 --pairs 1            # a quick try
 
-**Margin.** Exercise 10.3 runs the learner's script once, with the default seed, and wants 92% on the first 2,000
-test images. How far above that does the reference land, and how much does the seed move it? For each of
-``--seeds``: exercise 10.3's command (``--epochs 2 --train-subset 6400 --test-subset 2000``) with that seed; the
-accuracy its log reports (the first 2,000 test images, what the check reads) and its exported model's accuracy on
-those 2,000 and on the other 8,000 test images (are the first 2,000 harder?).
+**Margin.** Exercise 10.3 runs the learner's script once, with the default seed, and wants 92% on all 10,000 test
+images. How far above that does the reference land, and how much does the seed move it? For each of ``--seeds``:
+exercise 10.3's command (``--epochs 2 --train-subset 6400 --test-subset 0``) with that seed; the accuracy its log
+reports (what the check reads), the accuracy of its exported model on the same 10,000 images (a cross-check), and
+the run's time.
 
 **Dropout.** The reference's model has no dropout, so that an interrupted and resumed run ends bit-identical to an
 uninterrupted one (notebook 10, section 4). Does dropout break that on MindSpore's CPU backend? For each of
@@ -39,9 +39,8 @@ from course_utils.fileio import atomic_write
 from course_utils.fresh_process import run_script
 
 REFERENCE = ROOT / "notebooks" / "scripts" / "capstone_reference.py"
-#: exercise 10.3's command (course_utils.exercises.nb10.SMALL_RUN) and the size of its test subset
-SMALL_RUN = ("--epochs", "2", "--train-subset", "6400", "--test-subset", "2000")
-SMALL_TEST = 2000
+#: exercise 10.3's command (course_utils.exercises.nb10.SMALL_RUN): all 10,000 test images
+SMALL_RUN = ("--epochs", "2", "--train-subset", "6400", "--test-subset", "0")
 #: the dropout study's short command: 20 training steps
 SHORT_RUN = ("--epochs", "1", "--train-subset", "1280", "--test-subset", "256")
 CLASSIFIER = "self.classifier = nn.Dense(32 * 7 * 7, num_classes)"
@@ -66,8 +65,8 @@ def run(script: Path, out: Path, args, device: str) -> dict:
     return json.loads(lines[-1])
 
 
-def accuracy_by_part(model: Path, split: int) -> tuple:
-    """The exported model's accuracy on the first ``split`` test images and on the rest."""
+def exported_accuracy(model: Path) -> float:
+    """The exported model's accuracy on all test images."""
     import mindspore as ms
     import numpy as np
     from mindspore import nn
@@ -77,8 +76,7 @@ def accuracy_by_part(model: Path, split: int) -> tuple:
     graph = nn.GraphCell(ms.load(str(model)))
     predicted = np.concatenate([graph(ms.Tensor(x[i:i + 1000])).asnumpy().argmax(axis=1)
                                 for i in range(0, len(x), 1000)])
-    right = predicted == labels
-    return float(right[:split].mean()), float(right[split:].mean())
+    return float((predicted == labels).mean())
 
 
 def values_that_differ(a: Path, b: Path) -> tuple:
@@ -106,12 +104,12 @@ def main(argv=None) -> int:
         out.mkdir()
         started = time.perf_counter()
         record = run(REFERENCE, out, [*SMALL_RUN, "--seed", seed], info.device)
-        first, rest = accuracy_by_part(out / "model.mindir", SMALL_TEST)
-        row = {"seed": seed, "logged": record["test_accuracy"], "first": first, "rest": rest,
-               "seconds": time.perf_counter() - started}
+        seconds = time.perf_counter() - started                    # the run alone, as the check times it
+        row = {"seed": seed, "logged": record["test_accuracy"], "exported": exported_accuracy(out / "model.mindir"),
+               "seconds": seconds}
         study["margin"].append(row)
-        print(f"seed {seed:3d}: logged {row['logged']:.2%}; first {SMALL_TEST:,} {first:.2%}, the other "
-              f"{10000 - SMALL_TEST:,} {rest:.2%} ({row['seconds']:.0f} s)", flush=True)
+        print(f"seed {seed:3d}: logged {row['logged']:.2%}, exported model {row['exported']:.2%} "
+              f"({row['seconds']:.1f} s)", flush=True)
 
     dropout_copy = work / "with_dropout.py"
     source = REFERENCE.read_text(encoding="utf-8")

@@ -7,7 +7,7 @@ what it left behind:
 q1 it runs, prints and logs a line per epoch, and writes an atomic checkpoint with the optimizer state;
 q2 stopped with ``--stop-after`` and restarted with ``--resume``, it really continues (position, optimizer state,
    weights) instead of starting over;
-q3 it learns: ``TARGET_ACCURACY`` on the first 2,000 test images after a small run;
+q3 it learns: ``TARGET_ACCURACY`` on all 10,000 test images after a small run;
 q4 its ``model.mindir`` loads with ``mindspore.load`` + ``nn.GraphCell``, takes any batch size, does not depend
    on the batch (eval mode), and scores what the log says.
 
@@ -51,10 +51,12 @@ CHECKPOINT, LOG, MODEL = "checkpoint.ckpt", "log.jsonl", "model.mindir"
 LOG_KEYS = ("epoch", "global_step", "train_loss", "test_accuracy")
 # a printed line that mentions the epoch: "epoch 1/3 ..." (English) or "第 1/3 轮 ..." (the Chinese scripts)
 EPOCH_LINE = r"\bepoch\b|轮"
-#: q3: this test accuracy on the first SMALL_TEST test images after SMALL_RUN
+#: q3: this test accuracy on all SMALL_TEST test images after SMALL_RUN. Scoring the whole test set rather than
+#: its first 2,000 images costs the reference about 3 s more per run on a 2-core CPU (two evaluations of 8,000 more
+#: images; measured for the commit that made the change) and removes the first 2,000's extra difficulty.
 TARGET_ACCURACY = 0.92
-SMALL_TEST = 2000
-SMALL_RUN = ("--epochs", "2", "--train-subset", "6400", "--test-subset", str(SMALL_TEST))
+SMALL_TEST = 10000
+SMALL_RUN = ("--epochs", "2", "--train-subset", "6400", "--test-subset", "0")
 #: q1, q2, q4: 8 steps per epoch
 TINY_RUN = ("--epochs", "2", "--batch-size", "32", "--train-subset", "256", "--test-subset", "256")
 TINY_STEPS_PER_EPOCH, STOP_AFTER = 8, 12
@@ -366,7 +368,7 @@ class Learns(_ScriptExercise):
     hint_text = ("If the loss falls but the test accuracy stays low, compare what the test images look like with "
                  "what training sees (augmentation parameters, normalisation), and evaluate in eval mode. If the "
                  "loss hardly falls, check that every batch reaches the step, and the learning rate: --lr's default, "
-                 "2e-3, is meant for Adam (SGD needs a far larger one). Just below the target, at 91.x%? Section 3 "
+                 "2e-3, is meant for Adam (SGD needs a far larger one). Just below the target, at 91.x%? Appendix A "
                  "shows how much the seed alone moves the reference's result, so do not tune the seed: compare "
                  "your build_model and build_dataset with .solution() (the reference has two blocks of 16 and 32 "
                  "channels, Adam at 2e-3, and the augmentation with moderate ranges: up to 10 degrees, +-10% "
@@ -387,7 +389,7 @@ class Learns(_ScriptExercise):
                                "percent.", accuracy=accuracy))
         if accuracy < TARGET_ACCURACY:
             losses = [round(float(r.get("train_loss", float("nan"))), 4) for r in records]
-            raise Incorrect(tr("`{command}` reached {accuracy:.2%} on the first {n:,} test images; the target is "
+            raise Incorrect(tr("`{command}` reached {accuracy:.2%} on all {n:,} test images; the target is "
                                "{target:.0%} (training loss per epoch: {losses}).", command=run.shown,
                                accuracy=accuracy, n=SMALL_TEST, target=TARGET_ACCURACY, losses=losses))
 

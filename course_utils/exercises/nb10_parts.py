@@ -272,8 +272,9 @@ def _todo2(mod, path, tmp):
     shift = _ink_centre(augmented) - _ink_centre(original)
     if np.abs(shift).max() > 1.0:
         raise Incorrect(tr("on average the augmentation moves the digits by {dx:+.1f} pixels to the right and "
-                           "{dy:+.1f} down; expected about 0 (shifts in both directions). MindSpore's translate "
-                           "takes ranges: (-0.1, 0.1, -0.1, 0.1).", dx=shift[0], dy=shift[1]))
+                           "{dy:+.1f} down; expected about 0 (shifts in both directions). In MindSpore, translate's "
+                           "numbers are the ranges of the shift, not its largest size: read the docs of "
+                           "RandomAffine.", dx=shift[0], dy=shift[1]))
 
 
 def _todo4(mod, path, tmp):
@@ -531,6 +532,23 @@ def _todo10(mod, path, tmp, pieces):
 
 CHECKS = {1: _todo1, 2: _todo2, 3: _todo3, 4: _todo4, 5: _todo5, 6: _todo6, 7: _todo7, 8: _todo8, 9: _todo9,
           10: _todo10}
+
+
+def augmentation_ready(path: Path) -> tuple:
+    """(module, None) once TODO 2 and 3 of the learner's script at ``path`` have no blank left and pass their
+    checks, else (None, why): the notebook draws the learner's augmentation only then."""
+    if {"2", "3"} & set(blanks_left(path.read_text(encoding="utf-8"))):
+        return None, tr("TODO(2) and TODO(3) still have blanks ____.")
+    try:
+        module = load_script(path)
+        with tempfile.TemporaryDirectory(prefix="capstone-todo2-") as tmp, capture_native_stderr():
+            for todo in (3, 2):
+                CHECKS[todo](module, path, Path(tmp))
+    except (Incorrect, NotAttempted) as exc:
+        return None, str(exc)
+    except Exception as exc:  # noqa: BLE001 - the learner's code raised
+        return None, tr("your code raised {error}: {message}", error=type(exc).__name__, message=first_line(exc))
+    return module, None
 
 
 # ---- all of them ----------------------------------------------------------------------------------------

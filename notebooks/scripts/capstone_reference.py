@@ -147,7 +147,7 @@ def build_model():
                 nn.MaxPool2d(kernel_size=2, stride=2),                        # 32 x 7 x 7
             )
             # no Dropout: two runs of one command with MindSpore 2.10's CPU Dropout can train differently (and so
-            # can a resumed run): its masks differ between processes with the same seed (scripts/capstone_margin.py)
+            # can a resumed run): its masks can differ between processes with the same seed (scripts/capstone_margin.py)
             self.flatten = nn.Flatten()
             self.classifier = nn.Dense(32 * 7 * 7, num_classes)
 

@@ -279,3 +279,4 @@ def test_a_broken_function_is_incorrect_and_named(tmp_path, todo, edits, fragmen
     assert wrong == [todo], result.message
     for fragment in fragments:
         assert fragment in lines[todo], lines[todo]
+    assert "-0.1, 0.1, -0.1, 0.1" not in result.message      # diagnostic, but not TODO(2)'s answer

@@ -39,7 +39,7 @@ def shown(text, *fragments):
         at = found + len(fragment)
 
 
-TITLE1 = "能运行，为每个轮次记录日志，原子地保存检查点"
+TITLE1 = "能运行，为每轮记录日志，原子地保存检查点"
 
 
 def write_checkpoint(folder, weight=0.0, **position):
@@ -184,7 +184,7 @@ def resume_runs(monkeypatch, tmp_path, resumed_log, resumed_step, resumed_weight
 
 
 @pytest.mark.parametrize("resumed_log, resumed_step, weight, fragments", [
-    ((1, 1, 2), 16, 1.0, ["又从第 1 个轮次开始（[1, 1, 2]）", "从头开始了"]),            # a resume that starts over
+    ((1, 1, 2), 16, 1.0, ["又从第 1 轮开始（[1, 1, 2]）", "从头开始了"]),            # a resume that starts over
     ((1, 2), 4, 1.0, ["优化器状态", "没有从检查点恢复"]),                                 # the optimizer not restored
     ((1, 2), 20, 1.0, ["应当再训练 4 步", "续训后走了 8 步", "又训练了一遍"]),                # retrains trained batches
     ((1, 2), 16, 0.0, ["权重完全相同", "没有改变网络"]),                                    # the weights never moved
@@ -218,7 +218,7 @@ def test_a_stop_in_the_wrong_place_and_a_failed_resume_in_chinese(zh, tmp_path, 
 
 def test_accuracy_below_the_target_or_in_percent_in_chinese(zh, finished):
     write_log(finished.out, 1, 2, accuracy=0.67)
-    incorrect(nb10.q3.check(REFERENCE), "在前 2,000 张测试图像上达到 67.00%", "目标是 92%", "每个轮次的训练损失")
+    incorrect(nb10.q3.check(REFERENCE), "在全部 10,000 张测试图像上达到 67.00%", "目标是 92%", "每轮的训练损失")
     write_log(finished.out, 1, 2, accuracy=95.0)
     incorrect(nb10.q3.check(REFERENCE), "test_accuracy=95.0", "而不是百分数")
 
@@ -246,7 +246,7 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
     nb10.q1.hint()
     out = capsys.readouterr().out
     shown(out, "练习 10.1", TITLE1, "提示", "先在终端里")
-    assert "--test-subset 256。每个轮次结束后" in out
+    assert "--test-subset 256。每轮结束后" in out
     nb10.q2.hint()
     assert "使用 --resume 时" in capsys.readouterr().out
     nb10.q3.hint()
@@ -262,7 +262,7 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
 
 def test_english_is_unchanged(finished, capsys):
     write_log(finished.out, 1, 2, accuracy=0.67)
-    incorrect(nb10.q3.check(REFERENCE), "reached 67.00% on the first 2,000 test images; the target is 92%")
+    incorrect(nb10.q3.check(REFERENCE), "reached 67.00% on all 10,000 test images; the target is 92%")
     nb10.q2.solution()
     out = capsys.readouterr().out
     assert "# from notebooks/scripts/capstone_reference.py" in out and "# in main():" in out
@@ -282,7 +282,7 @@ def mutant(tmp_path, old, new):
 def test_a_script_whose_resume_starts_over_in_chinese(zh, tmp_path):
     path = mutant(tmp_path, "        start_epoch, skip = restore_checkpoint(state, ckpt_path)\n",
                   "        start_epoch, skip = 0, 0\n")
-    incorrect(nb10.q2.check(path), "又从第 1 个轮次开始")
+    incorrect(nb10.q2.check(path), "又从第 1 轮开始")
 
 
 @pytest.mark.slow

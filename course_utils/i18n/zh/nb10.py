@@ -8,7 +8,7 @@ the check adds around it are translated.
 
 MESSAGES = {
     # titles
-    "runs, logs every epoch, checkpoints atomically": "能运行，为每个轮次记录日志，原子地保存检查点",
+    "runs, logs every epoch, checkpoints atomically": "能运行，为每轮记录日志，原子地保存检查点",
     "resumes after an interruption": "中断后能断点续训",
     "reaches 92% on a small run": "小规模运行达到 92%",
     "exports a MindIR model that loads": "导出一个能加载的 MindIR 模型",
@@ -19,7 +19,7 @@ MESSAGES = {
     "**settings} to a temporary name, fsync, os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and "
     "print one line.":
         "先在终端里（notebooks 文件夹中）亲自运行一次：python my_capstone.py --data-dir ../data/mnist --out runs/try "
-        "--epochs 2 --batch-size 32 --train-subset 256 --test-subset 256。每个轮次结束后：用 append_dict={'epoch': "
+        "--epochs 2 --batch-size 32 --train-subset 256 --test-subset 256。每轮结束后：用 append_dict={'epoch': "
         "..., 'step_in_epoch': ..., **settings} 把训练步（它同时持有网络和优化器）保存到一个临时文件名下，fsync，再用 os.replace "
         "覆盖 checkpoint.ckpt；然后向 log.jsonl 追加一行 JSON，并打印一行。",
     "On --resume, build everything as usual, copy the checkpoint's values into the training step's parameters (all "
@@ -31,13 +31,13 @@ MESSAGES = {
     "If the loss falls but the test accuracy stays low, compare what the test images look like with what training "
     "sees (augmentation parameters, normalisation), and evaluate in eval mode. If the loss hardly falls, check that "
     "every batch reaches the step, and the learning rate: --lr's default, 2e-3, is meant for Adam (SGD needs a far "
-    "larger one). Just below the target, at 91.x%? Section 3 shows how much the seed alone moves the reference's "
+    "larger one). Just below the target, at 91.x%? Appendix A shows how much the seed alone moves the reference's "
     "result, so do not tune the seed: compare your build_model and build_dataset with .solution() (the reference has "
     "two blocks of 16 and 32 channels, Adam at 2e-3, and the augmentation with moderate ranges: up to 10 degrees, "
     "+-10% shift, 0.9 to 1.1 zoom); a wider model (more channels) gives you room.":
         "如果损失下降而测试准确率仍然很低，请比较测试图像与训练时看到的图像有何不同（数据增强参数、归一化），并确保"
         "评估时网络处于评估模式。如果损失几乎不下降，请检查每个批是否都送进了训练步，再检查学习率：--lr 的默认值 "
-        "2e-3 是给 Adam 用的（SGD 需要大得多的学习率）。只差一点没达到目标，停在 91.x%？第 3 节展示了仅仅更换随机"
+        "2e-3 是给 Adam 用的（SGD 需要大得多的学习率）。只差一点没达到目标，停在 91.x%？附录 A 展示了仅仅更换随机"
         "种子就会让参考答案的结果浮动多少，所以不要去调种子，而是用 .solution() 对照你的 build_model 和 "
         "build_dataset（参考答案有两个卷积块，分别为 16 和 32 个通道，使用学习率 2e-3 的 Adam，数据增强的幅度适中："
         "旋转不超过 10 度，平移 ±10%，缩放 0.9～1.1）；换一个更宽的模型（更多通道）能给你留出余量。",
@@ -54,7 +54,7 @@ MESSAGES = {
     "set MY_SCRIPT to the path of your script, run that cell, then check again.":
         "请把 MY_SCRIPT 设为你的脚本的路径，运行该单元格，然后再检查。",
     "there is no file {path!r} yet: run the cell that copies the skeleton, fill in the TODOs, then check again.":
-        "文件 {path!r} 还不存在：请运行复制骨架的单元格，填写其中的 TODO，然后再检查。",
+        "文件 {path!r} 还不存在：请运行复制脚本模板的单元格，填写其中的 TODO，然后再检查。",
     "{name} still has blanks ____ in TODO {todos}: fill them in, save the file, then check again.":
         "{name} 的 TODO {todos} 中仍有占位符 ____：请填写它们，保存文件，然后再检查。",
     "{name} does not parse: {error} on line {line}: {text!r}": "{name} 无法解析：第 {line} 行 {error}：{text!r}",
@@ -78,7 +78,7 @@ MESSAGES = {
     "{name} is not a checkpoint MindSpore can read: {error}": "{name} 不是 MindSpore 能读取的检查点：{error}",
     "{name} has no {entries} entry: the checkpoint must say where training stood (the epoch in progress, 0-based, "
     "and how many of its steps are done).":
-        "{name} 中没有 {entries} 条目：检查点必须说明训练进行到了哪里（正在进行的轮次，从 0 开始计数，以及该轮次中"
+        "{name} 中没有 {entries} 条目：检查点必须说明训练进行到了哪里（正在进行的轮次，从 0 开始计数，以及这一轮中"
         "已完成的步数）。",
     " and no ": " 和 ",
     "{name} has no optimizer state (no global_step, no moments): it holds the weights only, so a resumed run would "
@@ -86,24 +86,24 @@ MESSAGES = {
         "{name} 中没有优化器状态（没有 global_step，也没有动量）：它只保存了权重，因此断点续训时优化器会从头开始。",
     # q1
     "`{command}` wrote no {log} (one JSON object per finished epoch) in --out.":
-        "`{command}` 没有在 --out 中写入 {log}（每完成一个轮次写一个 JSON 对象）。",
+        "`{command}` 没有在 --out 中写入 {log}（每完成一轮写一个 JSON 对象）。",
     "the first line of {log} lacks {missing}; it has {keys}.": "{log} 的第一行缺少 {missing}；现有的键为 {keys}。",
     "`{command}` (2 epochs) logged the epochs {epochs}, expected [1, 2].":
-        "`{command}`（2 个轮次）在日志中记录的轮次是 {epochs}，期望为 [1, 2]。",
+        "`{command}`（2 轮）在日志中记录的轮次是 {epochs}，期望为 [1, 2]。",
     "`{command}` printed {n} line(s) mentioning the epoch; expected one per epoch. Its output: {output}":
-        "`{command}` 打印了 {n} 行提到 epoch 的内容；期望每个轮次一行。它的输出：{output}",
+        "`{command}` 打印了 {n} 行提到 epoch 的内容；期望每轮一行。它的输出：{output}",
     "after 2 finished epochs the checkpoint says epoch={epoch}, step_in_epoch={step}; expected epoch=2, "
     "step_in_epoch=0 (the next epoch to run, none of its steps done).":
-        "完成 2 个轮次后，检查点记录的是 epoch={epoch}、step_in_epoch={step}；期望为 epoch=2、step_in_epoch=0"
+        "完成 2 轮后，检查点记录的是 epoch={epoch}、step_in_epoch={step}；期望为 epoch=2、step_in_epoch=0"
         "（即下一个要运行的轮次，其中还没有完成任何一步）。",
     "after 2 epochs of {steps} steps the optimizer's global_step in the checkpoint is {got}, expected {expected}.":
-        "训练 2 个轮次（每个轮次 {steps} 步）后，检查点中优化器的 global_step 为 {got}，期望为 {expected}。",
+        "训练 2 轮（每轮 {steps} 步）后，检查点中优化器的 global_step 为 {got}，期望为 {expected}。",
     "the run left {stray} in --out: temporary files should be renamed or removed.":
         "运行在 --out 中留下了 {stray}：临时文件应当被重命名或删除。",
     # q2
     "`{command}` should stop after {stop} steps (in epoch 2, with {steps} steps per epoch); it logged the epochs "
     "{epochs} and its checkpoint counts {got} optimizer steps.":
-        "`{command}` 应当在 {stop} 步后停止（在第 2 个轮次中，每个轮次 {steps} 步）；它在日志中记录的轮次是 {epochs}，"
+        "`{command}` 应当在 {stop} 步后停止（在第 2 轮中，每轮 {steps} 步）；它在日志中记录的轮次是 {epochs}，"
         "检查点中的优化器步数为 {got}。",
     "after --stop-after {stop} the checkpoint says epoch={epoch}, step_in_epoch={step}; expected "
     "epoch={expected_epoch} (0-based), step_in_epoch={expected_step}.":
@@ -111,10 +111,10 @@ MESSAGES = {
         "epoch={expected_epoch}（从 0 开始计数）、step_in_epoch={expected_step}。",
     "after --resume the log starts again at epoch 1 ({epochs}): the run began from scratch instead of continuing "
     "where the checkpoint stood.":
-        "使用 --resume 后，日志又从第 1 个轮次开始（{epochs}）：这次运行从头开始了，而不是从检查点所在的位置继续。",
+        "使用 --resume 后，日志又从第 1 轮开始（{epochs}）：这次运行从头开始了，而不是从检查点所在的位置继续。",
     "after the stop and --resume the log has the epochs {epochs}, expected [1, 2] (the first epoch from before the "
     "stop, the second from the resumed run).":
-        "停止并使用 --resume 后，日志中的轮次为 {epochs}，期望为 [1, 2]（第一个轮次来自停止之前，第二个来自断点续训的"
+        "停止并使用 --resume 后，日志中的轮次为 {epochs}，期望为 [1, 2]（第 1 轮来自停止之前，第 2 轮来自断点续训的"
         "运行）。",
     "after resuming at step {stop} the optimizer's global_step is {total}: it counted only the steps of the resumed "
     "run, so the optimizer state (global_step, moments) was not restored from the checkpoint.":
@@ -132,9 +132,9 @@ MESSAGES = {
     "`{command}` logged no test_accuracy in {log}.": "`{command}` 没有在 {log} 中记录 test_accuracy。",
     "the log reports test_accuracy={accuracy}: log a fraction between 0 and 1, not percent.":
         "日志中的 test_accuracy={accuracy}：请记录 0 到 1 之间的小数，而不是百分数。",
-    "`{command}` reached {accuracy:.2%} on the first {n:,} test images; the target is {target:.0%} (training loss "
+    "`{command}` reached {accuracy:.2%} on all {n:,} test images; the target is {target:.0%} (training loss "
     "per epoch: {losses}).":
-        "`{command}` 在前 {n:,} 张测试图像上达到 {accuracy:.2%}；目标是 {target:.0%}（每个轮次的训练损失：{losses}）。",
+        "`{command}` 在全部 {n:,} 张测试图像上达到 {accuracy:.2%}；目标是 {target:.0%}（每轮的训练损失：{losses}）。",
     # q4
     "`{command}` finished but left no {model} in --out.": "`{command}` 运行结束，但没有在 --out 中留下 {model}。",
     "{model} does not load with mindspore.load + nn.GraphCell: {error}":
@@ -182,7 +182,7 @@ MESSAGES = {
     "importing the script raised {error}: {message}": "导入脚本时抛出了 {error}：{message}",
     "the script has no function main().": "脚本中没有 main() 函数。",
     "cannot find TODO {todo}'s code in main() (the skeleton's layout around it was changed).":
-        "在 main() 中找不到 TODO {todo} 的代码（骨架中它周围的代码结构被改动了）。",
+        "在 main() 中找不到 TODO {todo} 的代码（脚本模板中它周围的代码结构被改动了）。",
     "parse_args() returns no `{name}`: the options are --resume and --stop-after (argparse turns - into _).":
         "parse_args() 返回的结果中没有 `{name}`：选项名为 --resume 和 --stop-after（argparse 会把 - 变成 _）。",
     "without the options, expected resume=False, stop_after=0; got resume={resume!r}, stop_after={stop!r}.":
@@ -207,9 +207,11 @@ MESSAGES = {
     "them.":
         "{n} 张经过数据增强的训练图像中有 {unchanged} 张与某张原图完全相同：数据增强没有改变它们。",
     "on average the augmentation moves the digits by {dx:+.1f} pixels to the right and {dy:+.1f} down; expected "
-    "about 0 (shifts in both directions). MindSpore's translate takes ranges: (-0.1, 0.1, -0.1, 0.1).":
+    "about 0 (shifts in both directions). In MindSpore, translate's numbers are the ranges of the shift, not its "
+    "largest size: read the docs of RandomAffine.":
         "数据增强平均把数字向右移动 {dx:+.1f} 个像素、向下移动 {dy:+.1f} 个像素；期望约为 0（向两个方向平移）。"
-        "MindSpore 的 translate 接收的是取值范围：(-0.1, 0.1, -0.1, 0.1)。",
+        "在 MindSpore 中，translate 的各个数字是平移量的取值范围，而不是最大平移量：请查阅 RandomAffine 的文档。",
+    "TODO(2) and TODO(3) still have blanks ____.": "TODO(2) 和 TODO(3) 中还有占位符 ____。",
     "build_model() returned {type}, expected an nn.Cell.": "build_model() 返回了 {type}，期望为 nn.Cell。",
     "the model has no BatchNorm layer (nn.BatchNorm2d or nn.BatchNorm1d).":
         "模型中没有 BatchNorm 层（nn.BatchNorm2d 或 nn.BatchNorm1d）。",

@@ -145,7 +145,7 @@ def build_model():
                 nn.MaxPool2d(kernel_size=2, stride=2),                        # 32 x 7 x 7
             )
             # 不用 Dropout：使用 MindSpore 2.10 的 CPU Dropout 时，同一条命令的两次运行（以及断点续训的运行）
-            # 可能训练出不同的结果：种子相同的不同进程抽取的掩码不同（scripts/capstone_margin.py）
+            # 可能训练出不同的结果：种子相同的不同进程抽取的掩码可能不同（scripts/capstone_margin.py）
             self.flatten = nn.Flatten()
             self.classifier = nn.Dense(32 * 7 * 7, num_classes)
 
@@ -284,7 +284,7 @@ def main(argv=None) -> int:
     if args.resume:
         refuse_other_settings(ckpt_path, args)
         start_epoch, skip = restore_checkpoint(state, ckpt_path)
-        print(f"已从 {ckpt_path} 恢复：第 {start_epoch + 1} 个轮次，其中 {skip} 步已完成", flush=True)
+        print(f"已从 {ckpt_path} 恢复：第 {start_epoch + 1} 轮，其中 {skip} 步已完成", flush=True)
     else:
         for stale in (log_path, args.out / MODEL):   # 新的运行从新的日志和模型开始
             stale.unlink(missing_ok=True)

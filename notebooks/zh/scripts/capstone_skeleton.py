@@ -4,7 +4,7 @@
 填好每一处占位符 ``____``（TODO(1) 到 TODO(10)）；其余部分已经替你写好。这个文件必须能独立运行：只用 MindSpore
 和 NumPy，不用 ``course_utils``。在 notebooks/zh 文件夹中从终端试运行：
 
-    python my_capstone.py --data-dir ../../data/mnist --out runs/mine --epochs 2 --train-subset 6400 --test-subset 2000
+    python my_capstone.py --data-dir ../../data/mnist --out runs/mine --epochs 2 --train-subset 6400 --test-subset 0
 
 Notebook 中的检查正是这样运行它，并期望 ``--out`` 中有以下内容（约定）：
 
@@ -230,7 +230,7 @@ def main(argv=None) -> int:
     if args.resume:
         refuse_other_settings(ckpt_path, args)
         start_epoch, skip = restore_checkpoint(state, ckpt_path)
-        print(f"已从 {ckpt_path} 恢复：第 {start_epoch + 1} 个轮次，其中 {skip} 步已完成", flush=True)
+        print(f"已从 {ckpt_path} 恢复：第 {start_epoch + 1} 轮，其中 {skip} 步已完成", flush=True)
     else:
         for stale in (log_path, args.out / MODEL):   # 新的运行从新的日志和模型开始
             stale.unlink(missing_ok=True)
