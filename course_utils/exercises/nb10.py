@@ -41,8 +41,9 @@ import numpy as np
 
 from course_utils import ROOT, data, distributed, runtime
 from course_utils.exercises import Exercise, Incorrect, NotAttempted, Outcome, register
-from course_utils.exercises.nb10_parts import PARTS, blanks_left, check_parts, renames_a_file
+from course_utils.exercises.nb10_parts import CHECKS, PARTS, blanks_left, check_parts, load_script, renames_a_file
 from course_utils.fresh_process import run_script
+from course_utils.notebook import capture_native_stderr, first_line
 from course_utils.i18n import tr
 
 REFERENCE = ROOT / "notebooks" / "scripts" / "capstone_reference.py"
@@ -491,3 +492,20 @@ q2 = Resumes()
 q3 = Learns()
 q4 = Exports()
 register(globals(), "10")
+
+
+def augmentation_ready(path: Path) -> tuple:
+    """(module, None) once TODO 2 and 3 of the learner's script at ``path`` have no blank left and pass their
+    checks, else (None, why): the notebook draws the learner's augmentation only then."""
+    if {"2", "3"} & set(blanks_left(path.read_text(encoding="utf-8"))):
+        return None, tr("TODO(2) and TODO(3) still have blanks ____.")
+    try:
+        module = load_script(path)
+        with tempfile.TemporaryDirectory(prefix="capstone-todo2-") as tmp, capture_native_stderr():
+            for todo in (3, 2):
+                CHECKS[todo](module, path, Path(tmp))
+    except (Incorrect, NotAttempted) as exc:
+        return None, str(exc)
+    except Exception as exc:  # noqa: BLE001 - the learner's code raised
+        return None, tr("your code raised {error}: {message}", error=type(exc).__name__, message=first_line(exc))
+    return module, None

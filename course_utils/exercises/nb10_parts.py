@@ -534,23 +534,6 @@ CHECKS = {1: _todo1, 2: _todo2, 3: _todo3, 4: _todo4, 5: _todo5, 6: _todo6, 7: _
           10: _todo10}
 
 
-def augmentation_ready(path: Path) -> tuple:
-    """(module, None) once TODO 2 and 3 of the learner's script at ``path`` have no blank left and pass their
-    checks, else (None, why): the notebook draws the learner's augmentation only then."""
-    if {"2", "3"} & set(blanks_left(path.read_text(encoding="utf-8"))):
-        return None, tr("TODO(2) and TODO(3) still have blanks ____.")
-    try:
-        module = load_script(path)
-        with tempfile.TemporaryDirectory(prefix="capstone-todo2-") as tmp, capture_native_stderr():
-            for todo in (3, 2):
-                CHECKS[todo](module, path, Path(tmp))
-    except (Incorrect, NotAttempted) as exc:
-        return None, str(exc)
-    except Exception as exc:  # noqa: BLE001 - the learner's code raised
-        return None, tr("your code raised {error}: {message}", error=type(exc).__name__, message=first_line(exc))
-    return module, None
-
-
 # ---- all of them ----------------------------------------------------------------------------------------
 
 def check_parts(path: Path, source: str) -> list:

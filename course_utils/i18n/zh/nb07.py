@@ -214,8 +214,10 @@ MESSAGES = {
     '{lo:.2f}-{hi:.2f}.':
         '尽管是同一种配置计时两次，1.00 却落在区间之外：同一训练步的两个实例之间的差别，可能大于一轮之内的噪声，'
         '而配对比较抵消不了这种差别。所以要把两个区间合起来判定这一说法：{lo:.2f}～{hi:.2f}。',
-    "It rules out the article's {claim:.2f}x, above the interval: the claim does not hold on this machine":
-        '文章所说的 {claim:.2f} 倍高于这个区间，可以排除：这一说法在这台机器上不成立',
+    "It rules out the article's {claim:.2f}x, above the interval: a gain that large is not seen on this machine, "
+    "though a smaller one inside the interval may be what 'about 15%' describes":
+        '文章所说的 {claim:.2f} 倍高于这个区间，可以排除：这台机器上看不到这么大的提升，'
+        '不过区间内较小的提升，或许正是“约 15%”所指的',
     "The article's {claim:.2f}x lies below the interval: TrainOneStepCell ran even faster than claimed":
         '文章所说的 {claim:.2f} 倍低于这个区间：TrainOneStepCell 比文章所说的还要快',
     "It cannot rule out the article's {claim:.2f}x, inside the interval":
