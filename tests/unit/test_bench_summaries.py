@@ -306,3 +306,23 @@ def test_the_best_run_is_the_fastest_row_of_the_traps_or_of_its_tie():
     rows[7]["steps_per_s"] = 200
     assert fastest(traps_res, 10)[:2] == ("pynative/cell", "both fixes")
     assert fastest(traps_res, 200)[0] == "graph/cell"   # everything ties: the first configuration
+
+
+def test_pool_cap_judges_each_pooling_layer_with_the_cap_against_without():
+    def layer(case, name, ms, process):
+        return dict(rate(name, 1e3 / ms, spread=0.05), case=case, layer=name, kind="layer", process=process)
+
+    rows = []
+    for process, case in enumerate(("no ISA cap", "ONEDNN_MAX_CPU_ISA=AVX2", "ONEDNN_MAX_CPU_ISA=AVX2", "no ISA cap")):
+        slow = case != "no ISA cap"
+        rows += [layer(case, "relu+pool 1", 2.6 if slow else 1.3, process),
+                 layer(case, "relu+pool 2", 0.55 if slow else 0.5, process)]
+    rows += [{"case": "no ISA cap", "kind": "onednn", "implementation": "jit:avx512_core"},
+             {"case": "ONEDNN_MAX_CPU_ISA=AVX2", "kind": "onednn", "implementation": "simple_nchw:any"}]
+    res = traps.summarise_pool_cap(shuffled(rows), bench.PoolCapParams(noise_pct=20))
+    assert res.metrics["pool_cap_verdicts"] == {"relu+pool 1": "slower", "relu+pool 2": "tie"}
+    assert res.metrics["pool_ms_avx2"] == pytest.approx(3.15) and res.metrics["pool_ms_uncapped"] == pytest.approx(1.8)
+    assert "relu+pool 1 2.60 ms with the cap against 1.30 ms without (2.00x the time): slower with the cap" \
+        in res.conclusion
+    assert "'jit:avx512_core' without the cap, 'simple_nchw:any' with it." in res.conclusion
+    assert [r["processes"] for r in res.rows] == [2, 2, 2, 2]

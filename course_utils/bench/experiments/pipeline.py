@@ -69,7 +69,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     on = pick(rows, config="Model.train, sink mode on")["batches_per_s"]
     off = pick(rows, config="Model.train, sink mode off")["batches_per_s"]
     # the floor: p.noise_pct if given, else how far apart the same pass timed twice (A, A') can land by chance
-    noise = p.noise_pct or noise_floor_pct(mem_row, pick(rows, config=AGAIN))
+    again = None if p.noise_pct else pick(rows, config=AGAIN)   # A', timed for the floor when none is given
+    noise = p.noise_pct or noise_floor_pct(mem_row, again)
     cost = 100 * (1 - fed / mem)
     gap = 100 * (mem / fed - 1)                   # what the tie rule compares with the noise floor
     # the lab's two rules (a pass over a pipeline scatters differently from the repeats the floor was measured on);
@@ -81,10 +82,10 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     word = ("tie" if fed_faster or said == "tie" else "undecided" if said == "undecided"
             else "bottleneck" if pipe["batches_per_s"] < mem else "costs")
     workers = pipe["config"].split(", ")[1].split()[0]   # "pipeline alone, 2 worker(s)"
-    text = "" if p.noise_pct else tr(
+    text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "
         "({a:.1f} and {b:.1f} batches/s): {noise:.1f}%. ", n=mem_row["batches"], a=mem, noise=noise,
-        b=pick(rows, config=AGAIN)["batches_per_s"])
+        b=again["batches_per_s"])
     text += tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
               "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
     if fed_faster:

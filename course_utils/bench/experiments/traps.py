@@ -262,8 +262,6 @@ def summarise_find_trap(rows: list, p: FindTrapParams) -> Result:
                                     for c in FIND_CASES}})
 
 
-
-
 # -- the cap's price: the pooling layers -------------------------------------------------------------
 
 def measure_pool_cap(p: PoolCapParams) -> list:
@@ -294,29 +292,27 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
     makes a stricter test)."""
     if not rows:
         return skipped("pool_cap", tr("the ISA cap concerns MindSpore's CPU backend, not {device}", device=p.device))
-    floor = p.noise_pct
-    merged = merge_rounds([r for r in rows if r.get("kind", "layer") == "layer"])
+    merged = merge_rounds([r for r in rows if r["kind"] == "layer"])
     a, b = FIND_CASES
-    parts, verdicts = [], {}
+    parts, verdicts, on_ms, off_ms = [], {}, 0.0, 0.0
     for layer in POOL_LAYERS:
         off, on = pick(merged, case=a, config=layer), pick(merged, case=b, config=layer)
-        verdicts[layer] = verdict(on, off, floor)   # what the capped layer is
+        on_ms, off_ms = on_ms + on["median_step_ms"], off_ms + off["median_step_ms"]
+        verdicts[layer] = verdict(on, off, p.noise_pct)   # what the capped layer is
         parts.append(tr("{layer} {on:.2f} ms with the cap against {off:.2f} ms without ({x:.2f}x the time): {said}",
                         layer=tr(layer), on=on["median_step_ms"], off=off["median_step_ms"],
                         x=on["median_step_ms"] / off["median_step_ms"], said=tr(VERDICT_WITH_CAP[verdicts[layer]])))
-    on_ms = sum(pick(merged, case=b, config=layer)["median_step_ms"] for layer in POOL_LAYERS)
-    off_ms = sum(pick(merged, case=a, config=layer)["median_step_ms"] for layer in POOL_LAYERS)
     text = tr("ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, "
-              "their repeats merged; noise floor {noise:.0f}%): ", k=p.rounds, noise=floor)
+              "their repeats merged; noise floor {noise:.0f}%): ", k=p.rounds, noise=p.noise_pct)
     text += tr("; ").join(parts) + tr(".")
     text += tr(" Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.",
                on=on_ms, off=off_ms)
-    impl = {case: sorted({r["implementation"] for r in rows if r.get("kind") == "onednn" and r["case"] == case})
+    impl = {case: sorted({r["implementation"] for r in rows if r["kind"] == "onednn" and r["case"] == case})
             for case in FIND_CASES}
     if impl[a] and impl[b]:
         text += tr(" oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.",
                          off=tr(", ").join(f"'{i}'" for i in impl[a]), on=tr(", ").join(f"'{i}'" for i in impl[b]))
-    metrics = {"pool_ms_avx2": on_ms, "pool_ms_uncapped": off_ms, "noise_pct": floor,
+    metrics = {"pool_ms_avx2": on_ms, "pool_ms_uncapped": off_ms, "noise_pct": p.noise_pct,
                "pool_cap_verdicts": verdicts, "pool_impl_uncapped": impl[a], "pool_impl_avx2": impl[b]}
     shown = [dict(r, ms=r["median_step_ms"], min_ms=1e3 / r["max_steps_per_s"], max_ms=1e3 / r["min_steps_per_s"])
              for r in merged]   # ms per forward+backward pass: the median and the fastest-slowest repeat
@@ -336,7 +332,8 @@ POOL_OPS = ("MaxPool", "MaxPoolGrad")                                    # nn.Ma
 
 
 def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ratio: float, noise_pct: float) -> str:
-    """The three tools' verdict: whether the oneDNN trap is on this CPU, and the costliest operator under the cap.
+    """The three tools' verdict: whether the oneDNN trap is on this CPU, and what the pooling operators cost under
+    the cap (lesson 08 times that next).
     ``op_rows``: the profiler's ``op_type_times`` per case (``FIND_CASES`` order); ``impl``: oneDNN's main convolution
     implementation per case; ``ratio``: the profiler's convolution time without the cap over with it."""
     from ..profile import ms_per_step, share_pct
@@ -391,4 +388,3 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: M
                     names=tr(", ").join(winners)) if winners else
                  tr("Keep {base}: neither equivalent formulation was measurably faster here.", base=baseline))
     return "\n".join(lines)
-
