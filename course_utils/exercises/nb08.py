@@ -5,6 +5,9 @@ q1 ``same_function``: prove a rewrite equal before timing it: the same outputs *
 q2 ``pipeline_verdict``: what the input pipeline does to the step it feeds ("tie": no measurable cost, "costs": a
    cost although it keeps up, or "bottleneck"), by the lab's tie rule; the notebook then applies it to part 4's
    measurements.
+q3 ``slower_ops``: read two profiles (``bench.profile.op_type_times`` rows): which operator types take more time per
+   step in the second, judged by time per step (not by share, not by totals over different numbers of steps), above
+   a size worth judging; the notebook then applies it to part 3's two profiles (without and with the ISA cap).
 """
 
 from __future__ import annotations
@@ -183,6 +186,101 @@ class PipelineVerdict(Exercise):
                                    expected=expected, got=got, why=why))
 
 
+# ----------------------------------------------------------------------------------------------
+# q3: reading two profiles
+# ----------------------------------------------------------------------------------------------
+
+def _op(op_type, calls_per_step, mean_ms, steps):
+    """One ``op_type_times`` row of a profile that recorded ``steps`` steps (``_profile`` adds ``share_pct``)."""
+    calls = calls_per_step * steps
+    return {"op_type": op_type, "calls": calls, "calls_per_step": calls_per_step, "total_ms": calls * mean_ms,
+            "mean_ms": mean_ms}
+
+
+def _profile(*rows):
+    total = sum(r["total_ms"] for r in rows)
+    return sorted(({**r, "share_pct": 100 * r["total_ms"] / total} for r in rows), key=lambda r: -r["total_ms"])
+
+
+class SlowerOps(Exercise):
+    names = ("slower_ops",)
+    title = "which operators got slower"
+    hint_text = ("An operator type's time per step is mean_ms x calls_per_step. Build {op_type: time per step} for "
+                 "each profile; keep the types present in both whose time in `after` is at least min_ms and more "
+                 "than factor times their time in `before`; sort them by their time in `after`, largest first. "
+                 "Neither share_pct (a share of a total that changed too) nor total_ms (it grows with the number of "
+                 "steps recorded) answers the question.")
+    solution_text = '''
+        def slower_ops(before, after, factor=1.5, min_ms=0.1):
+            def per_step(rows):         # op type -> ms per step
+                return {r["op_type"]: r["mean_ms"] * r["calls_per_step"] for r in rows}
+            old, new = per_step(before), per_step(after)
+            slower = [op for op in new if op in old and new[op] >= min_ms and new[op] > factor * old[op]]
+            return sorted(slower, key=lambda op: -new[op])
+    '''
+
+    #: (before, after, the answer, what the case is about): two profiles of a made-up network
+    @staticmethod
+    def cases():
+        conv_before = [_op("Conv2D", 2, 30.0, 3), _op("MaxPoolGrad", 2, 0.4, 3), _op("MatMul", 9, 0.07, 3)]
+        conv_after = [_op("Conv2D", 2, 0.6, 3), _op("MaxPoolGrad", 2, 1.5, 3), _op("MatMul", 9, 0.07, 3)]
+        return [
+            (_profile(*conv_before), _profile(*conv_after), ["MaxPoolGrad"],
+             N_("MaxPoolGrad slowed down; MatMul's share rose only because Conv2D got faster")),
+            (_profile(_op("Conv2D", 2, 3.0, 10), _op("MaxPool", 2, 0.5, 10)),
+             _profile(_op("Conv2D", 2, 3.0, 3), _op("MaxPool", 2, 0.9, 3)), ["MaxPool"],
+             N_("the first profile recorded 10 steps, the second 3")),
+            (_profile(_op("Conv2D", 2, 3.0, 3), _op("MatMul", 9, 0.01, 3), _op("Cast", 1, 0.01, 3)),
+             _profile(_op("Conv2D", 2, 3.0, 3), _op("MatMul", 9, 0.03, 3), _op("Cast", 1, 0.05, 3)), ["MatMul"],
+             N_("MatMul runs 9 times a step; Cast's time is too small to judge")),
+            (_profile(_op("Conv2D", 2, 1.0, 3), _op("MaxPool", 2, 0.3, 3), _op("MaxPoolGrad", 2, 0.4, 3)),
+             _profile(_op("Conv2D", 2, 2.5, 3), _op("MaxPoolGrad", 2, 0.9, 3), _op("ReLU", 2, 0.5, 3)),
+             ["Conv2D", "MaxPoolGrad"],
+             N_("two slower operators, largest first; ReLU is in the second profile only")),
+        ]
+
+    def reference(self):
+        def slower_ops(before, after, factor=1.5, min_ms=0.1):
+            old = {r["op_type"]: r["mean_ms"] * r["calls_per_step"] for r in before}
+            new = {r["op_type"]: r["mean_ms"] * r["calls_per_step"] for r in after}
+            slower = [op for op in new if op in old and new[op] >= min_ms and new[op] > factor * old[op]]
+            return sorted(slower, key=lambda op: -new[op])
+
+        return (slower_ops,)
+
+    def _check(self, slower_ops):
+        if not callable(slower_ops):
+            raise Incorrect(tr("slower_ops should be a function of two profiles, got {type}.",
+                               type=type(slower_ops).__name__))
+        for before, after, expected, about in self.cases():
+            got = self.call(slower_ops, [dict(r) for r in before], [dict(r) for r in after])
+            if not isinstance(got, (list, tuple)) or not all(isinstance(op, str) for op in got):
+                raise Incorrect(tr("slower_ops(...) returned {got!r}; return a list of operator type names.",
+                                   got=got))
+            got = list(got)
+            if got == expected:
+                continue
+            why = ""
+            if sorted(got) == sorted(expected):
+                why = tr(" The right operators in the wrong order: sort by time per step in `after`, largest first.")
+            elif "MatMul" in got and "MaxPoolGrad" in expected:
+                why = tr(" MatMul's time per step did not change; its share rose because Conv2D got faster. "
+                         "Compare time per step, not share_pct.")
+            elif expected == ["MaxPool"]:
+                why = tr(" The two profiles recorded different numbers of steps, so their total_ms cannot be "
+                         "compared: use time per step (mean_ms x calls_per_step).")
+            elif "Cast" in got:
+                why = tr(" Cast takes less than min_ms per step: too little to judge from a few profiled steps.")
+            elif "MatMul" in expected and "MatMul" not in got:
+                why = tr(" MatMul runs 9 times a step: its time per step is mean_ms x calls_per_step, and that "
+                         "is what min_ms applies to.")
+            elif "ReLU" in got:
+                why = tr(" ReLU is in the second profile only: there is nothing to compare it with.")
+            raise Incorrect(tr("slower_ops(before, after) ({about}): expected {expected}, got {got}.{why}",
+                               about=tr(about), expected=expected, got=got, why=why))
+
+
 q1 = SameFunction()
 q2 = PipelineVerdict()
+q3 = SlowerOps()
 register(globals(), "08")

@@ -35,6 +35,21 @@ def never_bottleneck(in_memory, fed, alone, noise_pct):   # the tie rule, but ne
     return "costs" if 100 * (in_memory / fed - 1) > noise_pct else "tie"
 
 
+def _slower_by(column, threshold=True, order=-1, both=True):
+    """A slower_ops that compares ``column`` (a function of a row), optionally without min_ms, ascending, or over op
+    types missing from ``before``."""
+    def slower_ops(before, after, factor=1.5, min_ms=0.1):
+        old, new = {r["op_type"]: column(r) for r in before}, {r["op_type"]: column(r) for r in after}
+        found = [op for op in new if (op in old or not both) and (new[op] >= min_ms or not threshold)
+                 and new[op] > factor * old.get(op, 0.0)]
+        return sorted(found, key=lambda op: order * new[op])
+    return slower_ops
+
+
+def per_step(r):
+    return r["mean_ms"] * r["calls_per_step"]
+
+
 #: (exercise, a typical wrong answer, what its message must say): test_i18n_nb08.py checks the same answers in Chinese
 REJECTED = [
     (nb08.q1, outputs_only, "compare the gradients"),
@@ -45,10 +60,17 @@ REJECTED = [
     (nb08.q2, alone_only, "costs it part of its rate"),
     (nb08.q2, never_bottleneck, "fewer batches per second"),
     (nb08.q2, lambda m, f, a, n: "slow", "return one of"),
+    (nb08.q3, _slower_by(lambda r: r["share_pct"]), "not share_pct"),
+    (nb08.q3, _slower_by(lambda r: r["total_ms"]), "different numbers of steps"),
+    (nb08.q3, _slower_by(lambda r: r["mean_ms"]), "runs 9 times a step"),
+    (nb08.q3, _slower_by(per_step, threshold=False), "less than min_ms"),
+    (nb08.q3, _slower_by(per_step, order=1), "wrong order"),
+    (nb08.q3, _slower_by(per_step, both=False), "second profile only"),
+    (nb08.q3, lambda b, a, factor=1.5, min_ms=0.1: "MaxPoolGrad", "list of operator type names"),
 ]
 
 
-@pytest.mark.parametrize("exercise", [nb08.q1, nb08.q2])
+@pytest.mark.parametrize("exercise", [nb08.q1, nb08.q2, nb08.q3])
 def test_the_reference_passes_and_a_blank_is_not_attempted(exercise):
     assert exercise.check(*exercise.reference()) == Outcome.CORRECT
     assert exercise.check(____) == Outcome.NOT_ATTEMPTED

@@ -88,4 +88,57 @@ MESSAGES = {
          '    if alone < in_memory:\n'
          '        return "bottleneck"     # 它产出的批数跟不上训练步的消耗\n'
          '    return "costs"              # 它跟得上，但它的线程与训练步共用 CPU 核'),
+    # ---- q3: which operators got slower
+    'which operators got slower':
+        '哪些算子变慢了',
+    "An operator type's time per step is mean_ms x calls_per_step. Build {op_type: time per step} for each profile; "
+    "keep the types present in both whose time in `after` is at least min_ms and more than factor times their time "
+    "in `before`; sort them by their time in `after`, largest first. Neither share_pct (a share of a total that "
+    "changed too) nor total_ms (it grows with the number of steps recorded) answers the question.":
+        '一类算子每步的耗时是 mean_ms x calls_per_step。先为两份性能数据各建一个 {op_type: 每步耗时} 的字典；'
+        '只保留两份数据中都有、在 `after` 中每步耗时不少于 min_ms、且超过 `before` 中 factor 倍的算子类型；'
+        '再按它们在 `after` 中的每步耗时从大到小排序。share_pct 是占总耗时的比例，而总耗时本身也变了；'
+        'total_ms 随记录的步数增长。这两列都回答不了这个问题。',
+    "MaxPoolGrad slowed down; MatMul's share rose only because Conv2D got faster":
+        'MaxPoolGrad 变慢了；MatMul 的占比上升只是因为 Conv2D 变快了',
+    'the first profile recorded 10 steps, the second 3':
+        '第一份性能数据记录了 10 步，第二份只记录了 3 步',
+    "MatMul runs 9 times a step; Cast's time is too small to judge":
+        'MatMul 每步运行 9 次；Cast 的耗时太小，无法判断',
+    'two slower operators, largest first; ReLU is in the second profile only':
+        '两个变慢的算子，耗时大的在前；ReLU 只出现在第二份性能数据中',
+    'slower_ops should be a function of two profiles, got {type}.':
+        'slower_ops 应当是一个以两份性能数据为参数的函数，得到的却是 {type}。',
+    'slower_ops(...) returned {got!r}; return a list of operator type names.':
+        'slower_ops(...) 返回了 {got!r}；请返回由算子类型名组成的列表。',
+    ' The right operators in the wrong order: sort by time per step in `after`, largest first.':
+        '算子找对了，但顺序不对：请按 `after` 中的每步耗时从大到小排序。',
+    " MatMul's time per step did not change; its share rose because Conv2D got faster. Compare time per step, not "
+    "share_pct.":
+        'MatMul 每步的耗时没有变化，它的占比上升是因为 Conv2D 变快了。请比较每步耗时，而不是 share_pct。',
+    ' The two profiles recorded different numbers of steps, so their total_ms cannot be compared: use time per step '
+    '(mean_ms x calls_per_step).':
+        '两份性能数据记录的步数不同，它们的 total_ms 不能直接比较，请改用每步耗时（mean_ms x calls_per_step）。',
+    ' Cast takes less than min_ms per step: too little to judge from a few profiled steps.':
+        'Cast 每步的耗时不到 min_ms，只凭几步性能数据无法判断它是否变慢。',
+    ' MatMul runs 9 times a step: its time per step is mean_ms x calls_per_step, and that is what min_ms applies '
+    'to.':
+        'MatMul 每步运行 9 次，它每步的耗时是 mean_ms x calls_per_step，min_ms 针对的正是这个值。',
+    ' ReLU is in the second profile only: there is nothing to compare it with.':
+        'ReLU 只出现在第二份性能数据中，没有可以比较的对象。',
+    'slower_ops(before, after) ({about}): expected {expected}, got {got}.{why}':
+        'slower_ops(before, after)（{about}）：应为 {expected}，得到的却是 {got}。{why}',
+    # q3's solution with its comments in Chinese
+    ('def slower_ops(before, after, factor=1.5, min_ms=0.1):\n'
+     '    def per_step(rows):         # op type -> ms per step\n'
+     '        return {r["op_type"]: r["mean_ms"] * r["calls_per_step"] for r in rows}\n'
+     '    old, new = per_step(before), per_step(after)\n'
+     '    slower = [op for op in new if op in old and new[op] >= min_ms and new[op] > factor * old[op]]\n'
+     '    return sorted(slower, key=lambda op: -new[op])'):
+        ('def slower_ops(before, after, factor=1.5, min_ms=0.1):\n'
+         '    def per_step(rows):         # 算子类型 -> 每步耗时（毫秒）\n'
+         '        return {r["op_type"]: r["mean_ms"] * r["calls_per_step"] for r in rows}\n'
+         '    old, new = per_step(before), per_step(after)\n'
+         '    slower = [op for op in new if op in old and new[op] >= min_ms and new[op] > factor * old[op]]\n'
+         '    return sorted(slower, key=lambda op: -new[op])'),
 }
