@@ -157,12 +157,13 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         else:
             text += tr(" The best settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in "
                        "part 2 did not hold here.", lo=1 / last["speedup_high"], hi=1 / last["speedup"])
-        text += tr(" The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = "
-                   "{direct:.0f} s; scaled, the best run's time times the ratio of the two step rates, "
-                   "{best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} s. Both rates come from the "
-                   "step fed {fed} batches by the MNIST pipeline in a fresh process, timed as fit times it.",
-                   steps=last["best_steps"], naive_rate=rate, direct=last["naive_s_direct"],
-                   best_s=last["best_s"], best_rate=best_rate, scaled=last["naive_s_scaled"], fed=fed)
+        ends = tr(" The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = "
+                  "{direct:.0f} s; scaled, the best run's time times the ratio of the two step rates, "
+                  "{best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} s. Both rates come from the "
+                  "step fed {fed} batches by the MNIST pipeline in a fresh process, timed as fit times it.",
+                  steps=last["best_steps"], naive_rate=rate, direct=last["naive_s_direct"],
+                  best_s=last["best_s"], best_rate=best_rate, scaled=last["naive_s_scaled"], fed=fed)
+        text += "\n" + ends.lstrip()   # how the range was computed: a line of its own
         fit_rate = last["best_steps"] / last["best_s"]
         nearer = dict(fit_rate=fit_rate, best_rate=best_rate, scaled=last["naive_s_scaled"],
                       direct=last["naive_s_direct"])

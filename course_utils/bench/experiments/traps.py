@@ -93,28 +93,41 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
               "course's two fixes the same configuration ran at {fixed_rate:.1f}, {speedup:.2f}x the naive rate.",
               naive=Spec.parse(NAIVE_SPEC).label, naive_rate=naive["steps_per_s"], fixed_rate=fixed["steps_per_s"],
               speedup=speedup)
+    # the second sentence on a line of its own
+    second = ""
     if len(tied) > 1:
-        text += tr(" With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), a tie within the "
-                   "noise floor of {noise:.0f}% with {others}", best=best["label"], best_rate=best["steps_per_s"],
-                   noise=p.noise_pct, others=runtime.listing((r["label"] for r in tied[1:]), labels=True))
+        second += tr(" With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), a tie within the "
+                     "noise floor of {noise:.0f}% with {others}", best=best["label"], best_rate=best["steps_per_s"],
+                     noise=p.noise_pct, others=runtime.listing((r["label"] for r in tied[1:]), labels=True))
     elif runner is not None and ranges_overlap(best, runner):
-        text += tr(" With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), beyond the noise "
-                   "floor of {noise:.0f}% above {runner}'s but with overlapping repeats: undecided",
-                   best=best["label"], best_rate=best["steps_per_s"], noise=p.noise_pct, runner=runner["label"])
+        second += tr(" With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), beyond the noise "
+                     "floor of {noise:.0f}% above {runner}'s but with overlapping repeats: undecided",
+                     best=best["label"], best_rate=best["steps_per_s"], noise=p.noise_pct, runner=runner["label"])
     else:
-        text += tr(" With both fixes {best} ran fastest ({best_rate:.1f} steps/s)", best=best["label"],
-                   best_rate=best["steps_per_s"])
-    text += tr("; without them no configuration passed {best_no:.1f} steps/s", best_no=best_no["steps_per_s"])
-    text += (tr(" (highest median of all: {label}, {case}, {rate:.0f}).", label=best_any["label"],
-                case=tr(best_any["case"]), rate=best_any["steps_per_s"])
-             if best_any["case"] != "both fixes" else tr("."))
-    capped = {r["config"]: r for r in rows if r["case"] == "ONEDNN_MAX_CPU_ISA=AVX2"}
-    gains = [(r["label"], capped[r["config"]]["steps_per_s"], r["steps_per_s"]) for r in course
-             if r["config"] in capped]
-    if gains:
-        text += tr(" On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took {gains}.", gains=tr("; ").join(
-            tr("{label} from {a:.1f} to {b:.1f} steps/s ({x:.2f}x)", label=label, a=a, b=b, x=b / a)
-            for label, a, b in gains))
+        second += tr(" With both fixes {best} ran fastest ({best_rate:.1f} steps/s)", best=best["label"],
+                     best_rate=best["steps_per_s"])
+    second += tr("; without them no configuration passed {best_no:.1f} steps/s", best_no=best_no["steps_per_s"])
+    second += (tr(" (highest median of all: {label}, {case}, {rate:.0f}).", label=best_any["label"],
+                  case=tr(best_any["case"]), rate=best_any["steps_per_s"])
+               if best_any["case"] != "both fixes" else tr("."))
+    text += "\n" + second.lstrip()
+    # what each fix adds on top of the other, per configuration, by the lab's two rules: one line each
+    lines = []
+    for cfg in dict.fromkeys(r["config"] for r in course):
+        on = pick(rows, case="both fixes", config=cfg)
+        said = []
+        for name, without in ((N_("the ISA cap"), "MS_DEV_HOST_BLOCKING_RUN=1"),
+                              (N_("host blocking"), "ONEDNN_MAX_CPU_ISA=AVX2")):
+            off = next((r for r in rows if r["case"] == without and r["config"] == cfg), None)
+            if off is not None:
+                said.append(tr("{fix} {a:.1f} -> {b:.1f} steps/s ({x:.2f}x), {verdict}", fix=tr(name),
+                               a=off["steps_per_s"], b=on["steps_per_s"], x=on["steps_per_s"] / off["steps_per_s"],
+                               verdict=tr(FIX_VERDICT[verdict(on, off, p.noise_pct)])))
+        if said:
+            lines.append(tr("- {label}: {said}", label=on["label"], said=tr("; ").join(said)))
+    if lines:
+        text += "\n" + tr("Each fix on top of the other (noise floor {noise:.0f}%):", noise=p.noise_pct)
+        text += "\n" + "\n".join(lines)
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": fixed["steps_per_s"],
                "fixes_vs_naive_speedup": speedup, "fixes_vs_naive_speedup_verdict": verdict(fixed, naive, p.noise_pct)}
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
@@ -320,6 +333,10 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
 
 
 #: What the capped layer is, in words (the lab's verdict of the layer with the cap against without it).
+#: How the per-configuration lines of ``summarise_cpu_traps`` word the lab's four verdicts of a fix
+FIX_VERDICT = {"tie": N_("a tie"), "undecided": N_("undecided (beyond the floor, the repeats overlap)"),
+               "faster": N_("faster (beyond the floor, repeats apart)"),
+               "slower": N_("slower (beyond the floor, repeats apart)")}
 VERDICT_WITH_CAP = {"tie": N_("a tie within the noise floor"), "undecided": N_("undecided (the repeats overlap)"),
                     "faster": N_("faster with the cap (repeats apart)"),
                     "slower": N_("slower with the cap (repeats apart)")}

@@ -314,12 +314,26 @@ MESSAGES = {
         '（所有组合中中位数最高的是：{label}，{case}，{rate:.0f} 步/秒）。',
     '.':
         '。',
-    ' On top of the ISA cap, MS_DEV_HOST_BLOCKING_RUN=1 took {gains}.':
-        '在限制指令集的基础上，MS_DEV_HOST_BLOCKING_RUN=1 使{gains}。',
     '; ':
         '；',
-    '{label} from {a:.1f} to {b:.1f} steps/s ({x:.2f}x)':
-        '{label} 从 {a:.1f} 步/秒变为 {b:.1f} 步/秒（{x:.2f} 倍）',
+    'the ISA cap':
+        '限制指令集',
+    'host blocking':
+        '阻塞执行',
+    '{fix} {a:.1f} -> {b:.1f} steps/s ({x:.2f}x), {verdict}':
+        '{fix}使速率从 {a:.1f} 变为 {b:.1f} 步/秒（{x:.2f} 倍），{verdict}',
+    '- {label}: {said}':
+        '- {label}：{said}',
+    'Each fix on top of the other (noise floor {noise:.0f}%):':
+        '在另一项优化设置的基础上再加上每一项（噪声水平 {noise:.0f}%）：',
+    'a tie':
+        '持平',
+    'undecided (beyond the floor, the repeats overlap)':
+        '无法判定（超出噪声水平，但各次重复的范围有重叠）',
+    'faster (beyond the floor, repeats apart)':
+        '更快（超出噪声水平，且各次重复的范围不重叠）',
+    'slower (beyond the floor, repeats apart)':
+        '更慢（超出噪声水平，且各次重复的范围不重叠）',
     '{layer} takes {share:.0f}% of the {total:.1f} ms.':
         '{layer} 占总共 {total:.1f} 毫秒的 {share:.0f}%。',
     'ONEDNN_VERBOSE and the AVX-512 convolution path concern the CPU backend, not {device}':
