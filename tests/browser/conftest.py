@@ -84,26 +84,34 @@ def course_copy(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser(tmp_path_factory):
+def playwright_driver():
+    """The one Playwright driver of this test process. Playwright's sync API runs an event loop while it is started,
+    so a second ``sync_playwright().start()`` in the same process fails ("using Playwright Sync API inside the
+    asyncio loop"): every browser fixture launches its Chromium from this driver (under pytest-xdist, which tests
+    share a process depends on the scheduling)."""
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    yield playwright
+    playwright.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory, request):
     reason = _chromium_missing_reason()
     if reason:
         _unavailable(reason)
     from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import sync_playwright
 
-    playwright = sync_playwright().start()
+    playwright = request.getfixturevalue("playwright_driver")   # started only once Chromium is known to exist
     try:
         context = playwright.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("chromium-profile")), executable_path=shutil.which(CHROMIUM),
             headless=True, args=CHROMIUM_ARGS, viewport=VIEWPORT)
     except PlaywrightError as err:
-        playwright.stop()
         _unavailable(f"Chromium at {CHROMIUM} did not start under Playwright: {str(err).splitlines()[0]}")
     yield context
-    try:
-        context.close()
-    finally:
-        playwright.stop()
+    context.close()
 
 
 def _serving(server: LabServer):

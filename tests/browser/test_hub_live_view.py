@@ -30,7 +30,7 @@ FAIL = ("from course_utils.exercises import nb01\n"
 
 
 @pytest.fixture(scope="module")
-def chromium():
+def chromium(request):
     import os
 
     reason = node_missing() or (None if shutil.which(CHROMIUM) else f"Chromium not found at {CHROMIUM}")
@@ -38,15 +38,12 @@ def chromium():
         if os.environ.get("CI", "").lower() in ("true", "1", "yes"):
             pytest.fail(f"CI=true and the live-view test cannot run: {reason}", pytrace=False)
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    playwright = sync_playwright().start()
+    playwright = request.getfixturevalue("playwright_driver")   # conftest: one driver per test process
     browser = playwright.chromium.launch(executable_path=shutil.which(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
     try:
         yield browser
     finally:
         browser.close()
-        playwright.stop()
 
 
 @pytest.fixture
