@@ -26,9 +26,10 @@ from .modes import best_measured, measure_batch_sizes, measure_modes, measure_st
 from .pipeline import measure_data_pipeline
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
-from .traps import (CONV_OPS, FIND_CASES, JIT_PIPELINE_CASE, TRAP_CASES, alternating, eager, explain_pool_rewrites,
-                    explain_three_tools, fastest_run, measure_cpu_traps, measure_find_trap, measure_layer_times,
-                    measure_pool_cap, merge_rounds, parse_onednn_verbose, round_repeats, summarise_cpu_traps)
+from .traps import (CONV_OPS, FIND_CASES, JIT_PIPELINE_CASE, POOL_OPS, TRAP_CASES, alternating, eager,
+                    explain_pool_rewrites, explain_three_tools, fastest_run, measure_cpu_traps, measure_find_trap,
+                    measure_layer_times, measure_pool_cap, merge_rounds, parse_onednn_verbose, round_repeats,
+                    summarise_cpu_traps)
 
 ALL_DEVICES = runtime.DEVICES
 
@@ -173,5 +174,5 @@ __all__ = [
     # the cases and helpers those cells use
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls",
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
-    "explain_three_tools", "explain_pool_rewrites", "CONV_OPS", "forcing_conclusion",
+    "explain_three_tools", "explain_pool_rewrites", "CONV_OPS", "POOL_OPS", "forcing_conclusion",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from course_utils import runtime
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 
 from ..harness import compare, cycle, faster_beyond, force, noise_floor_pct, verdict
 from ..params import PipelineParams
@@ -59,6 +59,11 @@ def measure_data_pipeline(p: PipelineParams) -> list:
     return rows
 
 
+#: How the pipeline's one-word verdict against one in-memory pass reads inside a sentence
+WORDS = {"tie": N_("a tie"), "undecided": N_("undecided (the repeats overlap)"), "costs": N_("a cost beyond the floor"),
+         "bottleneck": N_("a cost beyond the floor")}
+
+
 def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     """The pipeline is judged by what it does to the step: the step fed by it against the same step on in-memory
     batches, a tie within the noise floor. Its rate alone only says whether it could keep up on idle cores."""
@@ -75,12 +80,25 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     gap = 100 * (mem / fed - 1)                   # what the tie rule compares with the noise floor
     # the lab's two rules (a pass over a pipeline scatters differently from the repeats the floor was measured on);
     # a fed step faster beyond the floor is taken first below, so "undecided" there means in-memory ahead
-    said = verdict(mem_row, fed_row, noise, "batches_per_s")
-    costs = said == "faster"
-    fed_faster = faster_beyond(fed, mem, noise)   # the machine changed under the measurement: read as a tie
-    # the whole verdict in one word: "tie", "undecided" (lesson 07's second rule), "costs" or "bottleneck"
-    word = ("tie" if fed_faster or said == "tie" else "undecided" if said == "undecided"
-            else "bottleneck" if pipe["batches_per_s"] < mem else "costs")
+
+    def word_against(ref: dict) -> str:
+        """The whole verdict in one word against one in-memory row: "tie", "undecided" (lesson 07's second rule),
+        "costs" or "bottleneck"."""
+        said = verdict(ref, fed_row, noise, "batches_per_s")
+        if faster_beyond(fed, ref["batches_per_s"], noise) or said == "tie":
+            return "tie"      # (a fed step faster beyond the floor: the machine changed under the measurement)
+        if said == "undecided":
+            return "undecided"
+        return "bottleneck" if pipe["batches_per_s"] < ref["batches_per_s"] else "costs"
+
+    # A and A' are the same pass: the fed step is judged against both, and when they disagree, nothing is decided
+    word_a = word_against(mem_row)
+    word_b = word_against(again) if again is not None else word_a
+    both_cost = {word_a, word_b} <= {"costs", "bottleneck"}   # both say it costs (which kind: A's call)
+    disagree = word_a != word_b and not both_cost
+    word = "undecided" if disagree else word_a
+    costs = word in ("costs", "bottleneck")
+    fed_faster = faster_beyond(fed, mem, noise)
     workers = pipe["config"].split(", ")[1].split()[0]   # "pipeline alone, 2 worker(s)"
     text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "
@@ -88,7 +106,11 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
         b=again["batches_per_s"])
     text += tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
               "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
-    if fed_faster:
+    if disagree:
+        text += tr("against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two "
+                   "copies of the same pass disagree, so this run does not say whether the pipeline costs the step "
+                   "anything: undecided. ", a=tr(WORDS[word_a]), b=tr(WORDS[word_b]), again=again["batches_per_s"])
+    elif fed_faster:
         text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it "
                    "faster, so the machine changed under the measurement; the pipeline costs this step nothing "
                    "measurable here: not the bottleneck. ", noise=noise)
@@ -113,7 +135,9 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     on_row, off_row = pick(rows, config="Model.train, sink mode on"), pick(rows, config="Model.train, sink mode off")
     text += (tr("Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})", device=p.device,
                 r=on / off, verdict=judged(on_row, off_row, noise, "batches_per_s"))
-             + (tr("; on CPU MindSpore silently falls back to the normal loop, so the gap does not come from sinking.")
+             + ((tr("; on CPU MindSpore silently falls back to the normal loop, so the gap does not come from sinking.")
+                 if verdict(on_row, off_row, noise, "batches_per_s") != "tie"
+                 else tr("; on CPU MindSpore silently falls back to the normal loop."))
                 if p.device == "CPU" else tr(".")))
     metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                "pipeline_costs_step": costs, "pipeline_is_bottleneck": word == "bottleneck",

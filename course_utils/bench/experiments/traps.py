@@ -10,7 +10,7 @@ import math
 import os
 import re
 import statistics
-from typing import Dict, List, Mapping, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from course_utils import runtime
 from course_utils.i18n import N_, tr
@@ -388,20 +388,34 @@ def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ra
 
 
 def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: Mapping[str, str],
-                          baseline: str = "nn.MaxPool2d") -> str:
+                          baseline: str = "nn.MaxPool2d", pool_ms: Optional[float] = None) -> str:
     """Each rewrite of the pooling layer against ``baseline`` (all proven equal before they were timed), by the lab's
-    two rules, and whether any is worth switching to. ``said``: how the lesson words each of ``verdict``'s answers."""
+    two rules, and whether any is worth switching to. ``said``: how the lesson words each of ``verdict``'s answers.
+    ``pool_ms``: the pooling operators' time per step in the profile of the same setting; a rewrite of the pooling
+    layer cannot save more than that, so a larger saving says the machine changed too (a sanity bound)."""
     base = pools[baseline]
-    lines, winners = [], []
+    lines, winners, too_large = [], [], []
     for name, t in pools.items():
         if name == baseline:
             continue
         word = verdict(t, base, noise_pct)
         winners += [name] if word == "faster" else []
+        saved = 1e3 / base.steps_per_s - 1e3 / t.steps_per_s     # ms per step
         lines.append(tr("{name}: the same outputs and gradients, {x:.2f}x {base}'s step rate: {said}; noise floor "
                         "{noise:.0f}%", name=name, x=t.steps_per_s / base.steps_per_s, base=baseline,
                         said=said[word], noise=noise_pct))
-    lines.append(tr("Worth switching: {names} (faster beyond the noise floor; proven equal for LeNet-5 only).",
-                    names=tr(", ").join(winners)) if winners else
-                 tr("Keep {base}: neither equivalent formulation was measurably faster here.", base=baseline))
+        if word == "faster" and pool_ms is not None and saved > pool_ms:
+            too_large.append(name)
+            lines.append(tr("  {name} saves {saved:.1f} ms per step, more than the {pool:.1f} ms the profiler gives "
+                            "pooling in all: the rewrite cannot save more than pooling takes, so part of this gap is "
+                            "the machine changing during the alternation; do not trust its size.", name=name,
+                            saved=saved, pool=pool_ms))
+    if winners and too_large:
+        lines.append(tr("Worth trying: {names} (faster beyond the noise floor in this alternation, by more than "
+                        "pooling takes: remeasure before relying on the size; proven equal for LeNet-5 only).",
+                        names=tr(", ").join(winners)))
+    else:
+        lines.append(tr("Worth switching: {names} (faster beyond the noise floor; proven equal for LeNet-5 only).",
+                        names=tr(", ").join(winners)) if winners else
+                     tr("Keep {base}: neither equivalent formulation was measurably faster here.", base=baseline))
     return "\n".join(lines)

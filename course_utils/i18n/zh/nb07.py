@@ -399,6 +399,15 @@ MESSAGES = {
         '两次各只记录几步的性能分析算不上计时比较，下一个单元格会为限制与不限制指令集时的池化计时。',
     "{name}: the same outputs and gradients, {x:.2f}x {base}'s step rate: {said}; noise floor {noise:.0f}%":
         '{name}：输出和梯度相同，训练步速度是 {base} 的 {x:.2f} 倍，结论：{said}；噪声水平 {noise:.0f}%',
+    '  {name} saves {saved:.1f} ms per step, more than the {pool:.1f} ms the profiler gives pooling in all: the '
+    'rewrite cannot save more than pooling takes, so part of this gap is the machine changing during the '
+    'alternation; do not trust its size.':
+        '  {name} 每步省下 {saved:.1f} 毫秒，比性能分析中池化算子的全部耗时（{pool:.1f} 毫秒）还多。改写池化层省下的时间'
+        '不可能超过池化本身的耗时，所以这一差距有一部分来自交替计时期间机器状态的变化，不要相信它的大小。',
+    'Worth trying: {names} (faster beyond the noise floor in this alternation, by more than pooling takes: '
+    'remeasure before relying on the size; proven equal for LeNet-5 only).':
+        '值得一试：{names}（在本次交替计时中快得超出噪声水平，但快出的部分超过了池化本身的耗时，'
+        '要依赖这个幅度之前请重新测量；只对 LeNet-5 证明了相等）。',
     'Worth switching: {names} (faster beyond the noise floor; proven equal for LeNet-5 only).':
         '值得换用：{names}（快得超出噪声水平；只对 LeNet-5 证明了相等）。',
     'Keep {base}: neither equivalent formulation was measurably faster here.':
@@ -475,6 +484,14 @@ MESSAGES = {
     "overlap: undecided, this run does not say whether the pipeline costs the step anything. ":
         '使用内存中的批时快 {gap:.1f}%，超出 {noise:.1f}% 的噪声水平，但各次重复的范围有重叠：无法判定，'
         '本次运行说明不了流水线是否拖慢了训练步。',
+    "against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two copies of the "
+    "same pass disagree, so this run does not say whether the pipeline costs the step anything: undecided. ":
+        '与这一遍（A）相比为{a}；与它的副本 A\'（{again:.0f} 批/秒）相比则为{b}。同一遍的两次计时结论不一致，'
+        '本次运行说明不了流水线是否拖慢了训练步，无法判定。',
+    'a cost beyond the floor':
+        '超出噪声水平的拖慢',
+    '; on CPU MindSpore silently falls back to the normal loop.':
+        '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环。',
     'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍（{verdict}）',
     '; on CPU MindSpore silently falls back to the normal loop, so the gap does not come from sinking.':
