@@ -5,6 +5,9 @@ q1 to q3 ask for a step *builder*, as exercise 02.1 does; the checks (fixed weig
 with what a correct step and typical wrong steps would make) are ``course_utils.exercises.step_builders``.
 q4 asks for ``build_param_groups(net, weight_decay)``: its check builds ``nn.Momentum`` and ``nn.Adam`` from the
 groups and runs one call with zero gradients, so only weight decay moves a parameter.
+The lesson's cells also call the helpers at the end of this module: the tables they print and the checks behind them
+(``spike_table``, ``clipping_table``, ``mean_and_sum``, ``underflow_table``, ``run_scaled_steps``, ``plot_scale_run``),
+which are not what the lesson teaches.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from course_utils.exercises import Exercise, Incorrect, register
 from course_utils.exercises.step_builders import (StepBuilder, builder_solution, close, diagnose_update, fixed_batch,
                                                   fixed_setup, global_clip, grads_of, jit_step_solution, loss_value,
                                                   make_step, per_tensor_clip, run_step, sgd_update, weights_of)
+from course_utils.fmt import pad
 from course_utils.i18n import tr
 
 
@@ -331,6 +335,183 @@ class ParamGroups(Exercise):
             raise Incorrect(tr("nn.Adam built from the same groups, one call with zero gradients: the parameters that "
                                "moved are {got}; expected exactly the weight matrices {names}.", got=_names(moved),
                                names=_names(intended)))
+
+
+# ---- The lesson's helpers: the tables its cells print and the checks behind them ----
+
+def _arrays(x) -> list:
+    """NumPy copies of a Cell's parameters (in ``parameters_and_names`` order, as ``snapshot_weights``), of a
+    snapshot's values, or of a sequence of tensors or arrays."""
+    if hasattr(x, "parameters_and_names"):
+        return [p.asnumpy().copy() for _, p in x.parameters_and_names()]
+    if isinstance(x, dict):
+        return [np.array(v) for v in x.values()]
+    return [np.array(g.asnumpy() if hasattr(g, "asnumpy") else g) for g in x]
+
+
+def flat(x) -> np.ndarray:
+    """Everything in ``x`` (a Cell, a weight snapshot or a sequence of tensors) as one float64 vector."""
+    return np.concatenate([a.ravel() for a in _arrays(x)]).astype(np.float64)
+
+
+def cosine(a, b) -> float:
+    """The cosine similarity of two gradient tuples taken as one long vector each."""
+    a, b = flat(a), flat(b)
+    return float(a @ b / np.linalg.norm(a) / np.linalg.norm(b))
+
+
+def max_gap(a, b) -> float:
+    """The largest absolute difference between two networks' weights (or two weight snapshots, or two gradient
+    tuples), element by element."""
+    return float(max(np.abs(x - y).max() for x, y in zip(_arrays(a), _arrays(b))))
+
+
+def update_norm(before, net, lr: float) -> float:
+    """The norm of the gradient a plain-SGD step applied to ``net``: its weight change since ``before`` (a snapshot),
+    divided by the learning rate ``lr``."""
+    return float(np.linalg.norm(flat(net) - flat(before)) / lr)
+
+
+def spike_table(norms: dict) -> None:
+    """Section 1: the global gradient norm of this batch and of the batch with one spiked target, per loss
+    (``{loss name: (this batch, spiked)}``)."""
+    print(f"{pad(tr('global gradient norm'), 22)} {pad(tr('this batch'), 12, '>')} "
+          f"{pad(tr('one target +100'), 17, '>')}")
+    for name, (clean, spiked) in norms.items():
+        print(f"{pad(name, 22)} {clean:12.4f} {spiked:17.4f}")
+
+
+def clipping_table(results: dict, bound: float) -> None:
+    """Section 1: for each batch (``{batch: {method: gradients}}``, the raw gradients first) the global norm, the
+    per-tensor norms and the cosine with the raw gradients. Then the two facts the lesson states about
+    ``ops.clip_by_global_norm``, checked on the last batch: it returns a new tuple (no norm), and leaves its input
+    as it was."""
+    from mindspore import ops
+
+    from course_utils.training import global_norm, tensor_norms
+
+    print(f"{pad('', 26)} {pad(tr('global norm'), 11, '>')}   {pad(tr('per-tensor norms'), 28)} "
+          f"{tr('cosine with the raw gradients')}")
+    for batch, by_method in results.items():
+        print(tr("{batch} (bound {bound:.4f}):", batch=batch, bound=bound))
+        raw = next(iter(by_method.values()))
+        for method, grads in by_method.items():
+            print(f"  {pad(method, 24)} {float(global_norm(grads)):11.4f}   "
+                  f"{pad(np.round(tensor_norms(grads), 3), 28)} {cosine(grads, raw):.4f}")
+    raw = next(iter(list(results.values())[-1].values()))
+    before = _arrays(raw)
+    clipped = ops.clip_by_global_norm(raw, bound)
+    assert type(clipped) is tuple and len(clipped) == len(raw), "clip_by_global_norm returns a new tuple, no norm"
+    assert all(np.array_equal(b, a) for b, a in zip(before, _arrays(raw))), "clip_by_global_norm leaves its input"
+    print(tr("clip_by_global_norm returned a new tuple of {n} tensors (no norm) and left its input as it was.",
+             n=len(clipped)))
+
+
+def mean_and_sum(grad_fn, big_batch, mean_grads, k: int, weights, lr: float) -> dict:
+    """Section 2: the mean of ``k`` micro-batch gradients (``mean_grads``) against the gradient of the whole batch
+    (and their sum, the mistake), then how far one step of a fresh SGD and a fresh Adam moves the weights with
+    the sum instead of the mean. Returns ``{"again", "mean", "sum", "SGD", "Adam"}``: the gap of a second
+    ``grad_fn`` call, the two gradient gaps, and the two ratios of distances."""
+    import mindspore as ms
+    from mindspore import nn
+
+    from course_utils.models import twin
+
+    big = grad_fn(*big_batch)[1]
+    size = int(big_batch[0].shape[0])
+    found = {"again": max_gap(grad_fn(*big_batch)[1], big), "mean": max_gap(mean_grads, big),
+             "sum": max_gap([g * k for g in _arrays(mean_grads)], big)}
+    print(tr("a second value_and_grad call on the big batch: max |diff| to the first = {gap:.1e} (fresh, not "
+             "added up)", gap=found["again"]))
+    print(tr("{k} micro-batches of {micro} vs one batch of {size}:", k=k, micro=size // k, size=size))
+    print(tr("  mean of micro gradients - big-batch gradient: max |diff| = {gap:.1e}", gap=found["mean"]))
+    print(tr("  sum  of micro gradients - big-batch gradient: max |diff| = {gap:.3f}   (the scaling mistake)",
+             gap=found["sum"]))
+    for optimizer_class in (nn.SGD, nn.Adam):
+        moved = {}
+        for kind, factor in (("mean", 1), ("sum", k)):
+            net, optimizer = twin(weights, optimizer_class, lr=lr)
+            start = flat(net)
+            optimizer(tuple(ms.Tensor(g * factor) for g in _arrays(mean_grads)))
+            moved[kind] = float(np.linalg.norm(flat(net) - start))
+        name = optimizer_class.__name__
+        found[name] = moved["sum"] / moved["mean"]
+        print(tr("  one {name:4} step with the sum instead of the mean: the weights move {ratio:.2f}x as far",
+                 name=name, ratio=found[name]))
+    return found
+
+
+def underflow_table(results: dict, exact) -> None:
+    """Section 5: for each loss scale (``{scale: unscaled float16 gradients}``), how many gradient values are 0 and
+    the relative error against the float32 gradients ``exact``."""
+    reference = flat(exact)
+    print(tr("largest float32 gradient {largest:.1e}, smallest nonzero {smallest:.1e}; {zeros} of {n} are 0",
+             largest=float(np.abs(reference).max()), smallest=float(np.abs(reference[reference != 0]).min()),
+             zeros=int((reference == 0).sum()), n=reference.size))
+    print(f"{pad(tr('loss scale'), 12)}{pad(tr('gradient values that are 0'), 30)}{tr('relative error vs float32')}")
+    for scale, grads in results.items():
+        values = flat(grads)
+        error = float(np.linalg.norm(values - reference) / np.linalg.norm(reference))
+        print(f"{pad(f'{scale:.0f}', 12)}{pad(tr('{zeros} of {n}', zeros=int((values == 0).sum()), n=values.size), 30)}"
+              f"{error:.2%}")
+
+
+def relative_error(grads, exact) -> float:
+    """``|grads - exact| / |exact|``, all tensors taken as one vector."""
+    return float(np.linalg.norm(flat(grads) - flat(exact)) / np.linalg.norm(flat(exact)))
+
+
+def run_scaled_steps(step, true_grad_fn, net, scaler, data, label, steps: int, lr: float):
+    """Section 5: call the loss-scaled ``step`` ``steps`` times on one batch and print, per step, the scale it used,
+    whether its gradients were finite, whether the weights moved and the loss. Returns the rows ``(step, scale,
+    finite, moved, loss, largest true gradient)`` and the largest gap between an update and plain SGD with the true
+    (unscaled) gradients, relative to the largest update."""
+    from course_utils.callbacks import snapshot_weights
+
+    rows, sgd_gap = [], 0.0
+    for index in range(steps):
+        before, scale = snapshot_weights(net), float(scaler.scale_value.asnumpy())
+        true_grads = [g.asnumpy() for g in true_grad_fn(data, label)[1]]
+        largest = max(float(np.abs(g).max()) for g in true_grads)
+        loss, finite = step(data, label)
+        after = snapshot_weights(net)
+        moved = any(not np.array_equal(before[k], v) for k, v in after.items())
+        if finite:   # plain SGD with the true gradients? Only if unscale read the scale before adjust changed it
+            diff = max(np.abs(after[k] - (before[k] - lr * g)).max() for k, g in zip(before, true_grads))
+            sgd_gap = max(sgd_gap, diff / (lr * largest))
+        rows.append((index, scale, bool(finite), moved, float(loss), largest))
+    yes, no = tr("yes"), tr("no")
+    print(pad(tr("step"), 6) + pad(tr("loss scale"), 12) + pad(tr("finite grads"), 14) + pad(tr("updated"), 9)
+          + tr("loss"))
+    for index, scale, finite, moved, loss, _ in rows:
+        print(pad(str(index), 6) + pad(f"{scale:.0f}", 12) + pad(yes if finite else no, 14)
+              + pad(yes if moved else no, 9) + f"{loss:.4f}")
+    return rows, sgd_gap
+
+
+def skips_halve(rows) -> bool:
+    """Whether every skipped step (``rows`` of ``run_scaled_steps``) halved the scale of the next step."""
+    return all(rows[i + 1][1] == rows[i][1] / 2 for i in range(len(rows) - 1) if not rows[i][2])
+
+
+def plot_scale_run(rows, ceilings) -> None:
+    """Going further B: the scale each step of section 5 used (log scale), the skipped steps and the ceiling."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    ax.step([r[0] for r in rows], [r[1] for r in rows], where="mid", color="0.7", linewidth=1)
+    ax.scatter([r[0] for r in rows if r[2]], [r[1] for r in rows if r[2]], color="tab:green", zorder=3,
+               label=tr("finite gradients: updated"))
+    ax.scatter([r[0] for r in rows if not r[2]], [r[1] for r in rows if not r[2]], color="tab:red", marker="x", s=60,
+               zorder=3, label=tr("overflow: update skipped"))
+    ax.plot([r[0] for r in rows], ceilings, color="0.3", linestyle=":", linewidth=1,
+            label=tr("ceiling: FP16_MAX / largest |gradient|"))
+    ax.set_yscale("log", base=2)
+    ax.set_xlabel(tr("training step"))
+    ax.set_ylabel(tr("loss scale"))
+    ax.set_title(tr("DynamicLossScaler: the scale each step used"))
+    ax.legend(fontsize="small")
+    plt.show()
 
 
 q1 = ClippedStep()

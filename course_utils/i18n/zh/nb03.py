@@ -94,6 +94,40 @@ MESSAGES = {
     "nn.Adam built from the same groups, one call with zero gradients: the parameters that moved are {got}; expected "
     "exactly the weight matrices {names}.":
         "用同一组分组构建的 nn.Adam，以全零梯度调用一次：发生变化的参数是 {got}；期望恰好是权重矩阵 {names}。",
+    # the lesson's helpers (tables and plots its cells print)
+    "global gradient norm": "全局梯度范数",
+    "this batch": "这批数据",
+    "one target +100": "一个目标值 +100",
+    "global norm": "全局范数",
+    "per-tensor norms": "各张量的范数",
+    "cosine with the raw gradients": "与原始梯度的余弦相似度",
+    "{batch} (bound {bound:.4f}):": "{batch}（上限 {bound:.4f}）：",
+    "clip_by_global_norm returned a new tuple of {n} tensors (no norm) and left its input as it was.":
+        "clip_by_global_norm 返回了一个由 {n} 个张量组成的新元组（不含范数），输入保持原样。",
+    "a second value_and_grad call on the big batch: max |diff| to the first = {gap:.1e} (fresh, not added up)":
+        "对大批再调用一次 value_and_grad：与第一次相比的最大绝对差 = {gap:.1e}（全新的梯度，没有累加）",
+    "{k} micro-batches of {micro} vs one batch of {size}:": "{k} 个大小为 {micro} 的微批与一个大小为 {size} 的大批相比：",
+    "  mean of micro gradients - big-batch gradient: max |diff| = {gap:.1e}":
+        "  微批梯度的均值与大批梯度相比：最大绝对差 = {gap:.1e}",
+    "  sum  of micro gradients - big-batch gradient: max |diff| = {gap:.3f}   (the scaling mistake)":
+        "  微批梯度的总和与大批梯度相比：最大绝对差 = {gap:.3f}（缩放错误）",
+    "  one {name:4} step with the sum instead of the mean: the weights move {ratio:.2f}x as far":
+        "  用总和代替均值，{name} 执行一步：权重移动的距离是用均值时的 {ratio:.2f} 倍",
+    "largest float32 gradient {largest:.1e}, smallest nonzero {smallest:.1e}; {zeros} of {n} are 0":
+        "float32 梯度：最大为 {largest:.1e}，最小的非零值为 {smallest:.1e}；{n} 个中有 {zeros} 个为 0",
+    "loss scale": "缩放系数",
+    "gradient values that are 0": "为 0 的梯度值",
+    "relative error vs float32": "与 float32 相比的相对误差",
+    "{zeros} of {n}": "{n} 个中有 {zeros} 个",
+    "yes": "是",
+    "no": "否",
+    "finite grads": "梯度有限",
+    "updated": "已更新",
+    "finite gradients: updated": "梯度有限：已更新",
+    "overflow: update skipped": "溢出：跳过更新",
+    "ceiling: FP16_MAX / largest |gradient|": "上限：FP16_MAX / 最大的 |梯度|",
+    "training step": "训练步",
+    "DynamicLossScaler: the scale each step used": "DynamicLossScaler：每一步使用的缩放系数",
     # Solutions are code: only their comments are translated.
     "# frozen parameters are not in it": "# 被冻结的参数不在其中",
     "# weight matrices and convolution kernels": "# 权重矩阵和卷积核",
