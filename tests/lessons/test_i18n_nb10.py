@@ -296,11 +296,12 @@ def test_a_script_that_exports_in_training_mode_in_chinese(zh, tmp_path):
 def test_the_parts_of_the_skeleton_and_the_reference_in_chinese(zh):
     result = nb10.q0.check(str(nb10.SKELETON))
     assert result.outcome is Outcome.NOT_ATTEMPTED, result.message
-    shown(str(result), "练习 10.0", "逐个检查已填写的 TODO", "尚未作答", "10 个 TODO 中 0 个正确：",
+    shown(str(result), "练习 10.0", "逐个检查已填写的 TODO", "尚未作答", "10 个 TODO 中有 0 个正确。",
           "TODO 1（--resume 和 --stop-after 选项，位于 parse_args）：尚未作答——仍有占位符 ____")
     result = nb10.q0.check(REFERENCE)
     assert result.outcome is Outcome.CORRECT, result.message
-    shown(result.message, "10 个 TODO 中 10 个正确：", "TODO 10（内层训练循环，位于 main）：正确", "接下来是端到端检查")
+    shown(result.message, "10 个 TODO 中有 10 个正确。", "TODO 10（内层训练循环，位于 main）：正确",
+          "接下来是端到端检查")
 
 
 def test_a_restore_that_does_not_restore_in_chinese(zh, tmp_path):

@@ -54,9 +54,9 @@ MESSAGES = {
     "set MY_SCRIPT to the path of your script, run that cell, then check again.":
         "请把 MY_SCRIPT 设为你的脚本的路径，运行该单元格，然后再检查。",
     "there is no file {path!r} yet: run the cell that copies the skeleton, fill in the TODOs, then check again.":
-        "文件 {path!r} 还不存在：请运行复制脚本模板的单元格，填写其中的 TODO，然后再检查。",
+        "文件 {path!r} 还不存在。请运行复制脚本模板的单元格，填写其中的 TODO，然后再检查。",
     "{name} still has blanks ____ in TODO {todos}: fill them in, save the file, then check again.":
-        "{name} 的 TODO {todos} 中仍有占位符 ____：请填写它们，保存文件，然后再检查。",
+        "{name} 的 TODO {todos} 中仍有占位符 ____，请填写它们，保存文件，然后再检查。",
     "{name} does not parse: {error} on line {line}: {text!r}": "{name} 无法解析：第 {line} 行 {error}：{text!r}",
     "{name} imports course_utils (line {line}): the capstone script must stand alone, with MindSpore and NumPy "
     "only, so that it runs outside the course.":
@@ -168,7 +168,7 @@ MESSAGES = {
     "evaluation": "评估",
     "loss, optimizer, training step": "损失函数、优化器、训练步",
     "the inner training loop": "内层训练循环",
-    "{done} of {total} TODOs correct:": "{total} 个 TODO 中 {done} 个正确：",
+    "{done} of {total} TODOs correct:": "{total} 个 TODO 中有 {done} 个正确。",
     "TODO {todo} ({what}, {function}): {outcome}": "TODO {todo}（{what}，位于 {function}）：{outcome}",
     "TODO {todo} ({what}, {function}): {outcome} - {message}":
         "TODO {todo}（{what}，位于 {function}）：{outcome}——{message}",
