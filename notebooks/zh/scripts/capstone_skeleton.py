@@ -10,7 +10,7 @@ Notebook 中的检查正是这样运行它，并期望 ``--out`` 中有以下内
 
 * ``checkpoint.ckpt``：训练步（权重、BatchNorm 统计量、优化器状态），加上当前位置 ``epoch``（进行中的轮次，
   从 0 开始）和 ``step_in_epoch``（该轮次中已训练的批数），以及决定这些批是哪些的设置（``batch_size``、
-  ``train_subset``、``seed``）；每个轮次结束后以及中途停止时以原子方式写入；
+  ``train_subset``、``seed``）；每个轮次结束后以及中途停止时原子写入；
 * ``log.jsonl``：每个完成的轮次一个 JSON 对象，字段为 ``epoch``（从 1 开始）、``global_step``、``train_loss``、
   ``test_accuracy``（一个比例）、``seconds``；每个轮次也打印一行；
 * ``model.mindir``：评估模式下训练好的网络，输入为 float32 ``(N, 1, 28, 28)``，批大小 N 任意，
@@ -137,7 +137,7 @@ def build_model():
 # ---- 检查点、日志、导出 ----------------------------------------------------------------------------------
 
 def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings: dict) -> None:
-    """以原子方式保存权重 + 优化器状态 + 位置 + 设置。"""
+    """原子写入权重 + 优化器状态 + 位置 + 设置。"""
     import mindspore as ms
 
     # TODO(5)：把 `state` 连同位置和 `settings`（append_dict）保存到同一文件夹中的一个临时文件，
@@ -220,8 +220,11 @@ def main(argv=None) -> int:
     #          train_step(images, labels) -> loss，风格任选：Cell（WithLossCell + TrainOneStepCell）
     #          或函数式（value_and_grad + 优化器）。`state` 是检查点保存和恢复的对象：一个包含网络和
     #          优化器的 Cell（Cell 风格的训练步就是这样的 Cell）。
+    #          然后切换到训练模式：每个 Cell 创建时都处于评估模式，此时 BatchNorm 用的是存储的统计量，
+    #          所以要调用 train_step.set_train()（函数式训练步则调用 net.set_train()）。
     optimizer = ____
     train_step = ____
+    ____
     state = ____
     test_set = build_dataset(args.data_dir, "test", 256, subset=args.test_subset)
 
