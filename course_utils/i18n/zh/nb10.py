@@ -277,7 +277,7 @@ MESSAGES = {
     "instead of each batch's.":
         "TODO(9) 执行完后，网络的 BatchNorm 层仍处于评估模式（每个 Cell 创建时都处于该模式）：请调用 "
         "train_step.set_train()（函数式训练步则调用 net.set_train()），否则训练时它们用的是存储的统计量，"
-        "而不是每个批次自身的统计量。",
+        "而不是每一批自身的统计量。",
     "train_step(images, labels) should return the loss, one finite number; got {got}.":
         "train_step(images, labels) 应返回损失，即一个有限的数；实际为 {got}。",
     "one call of train_step did not advance the optimizer's global_step by 1.":
