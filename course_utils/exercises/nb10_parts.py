@@ -3,9 +3,10 @@
 Exercises 10.1-10.4 run the whole script and so wait for all ten TODOs. ``check_parts(path)`` imports the script
 as a module instead and checks every TODO whose blanks ``____`` are gone, cheaply and without the others: the
 options it parses (1), the pipeline on 16-256 images (2, 3), a forward pass (4), a save and a restore in a
-temporary folder with a tiny training step of its own (5, 6), an export of a tiny network and ``mindspore.load``
-(7), evaluation of a probe network on 20 images (8), and the two pieces of ``main()`` cut out of it and run with
-stand-ins (9: the training step on a tiny network; 10: the inner loop over eight fake batches).
+temporary folder with a tiny training step of its own (5, 6; the restore after that step has run, and one more step
+must train the restored values), an export of a tiny network and ``mindspore.load`` (7), evaluation of a probe
+network on 20 images (8), and the two pieces of ``main()`` cut out of it and run with stand-ins (9: the training
+step on a tiny network, whose BatchNorm must be in training mode; 10: the inner loop over eight fake batches).
 
 A TODO is "not attempted" while its code still holds a blank (TODO 2 also until TODO 3, in the same
 function, is correct), "incorrect" with expected and got, or "correct". ``nb10.q0`` shows the list.
@@ -329,12 +330,19 @@ def _todo5(mod, path, tmp):
 def _todo6(mod, path, tmp):
     import mindspore as ms
 
+    first, second = (ms.Tensor(_images(4, seed)) for seed in (0, 4))
+    labels = ms.Tensor(np.arange(4, dtype=np.int32))
     saved = _tiny_state()
     _scramble(saved, 2)
     target = tmp / "checkpoint.ckpt"
     ms.save_checkpoint(saved, str(target), append_dict={"epoch": 1, "step_in_epoch": 5, **SETTINGS})
     expected = _values(saved)
+    saved.set_train()
+    saved(second, labels)                # one step from the stored values: what the restored state must repeat
+    expected_next = _values(saved)
     state = _tiny_state()
+    state.set_train()
+    state(first, labels)                 # a step has run (and, in GRAPH_MODE, compiled) before the restore
     before = {p.name: id(p) for p in state.get_parameters()}
     got = mod.restore_checkpoint(state, target)
     if not isinstance(got, (tuple, list)) or len(got) != 2 or \
@@ -344,7 +352,7 @@ def _todo6(mod, path, tmp):
     after = {p.name: id(p) for p in state.get_parameters()}
     if after != before:
         raise Incorrect(tr("restore_checkpoint replaced parameters of the state by new objects: copy the values "
-                           "into the existing ones (Parameter.copy_), so a compiled step keeps training them."))
+                           "into the existing ones (Parameter.copy_)."))
     values = _values(state)
     wrong = [k for k in expected if not np.array_equal(values[k], expected[k])]
     if wrong:
@@ -353,6 +361,15 @@ def _todo6(mod, path, tmp):
                            "{name}: expected {expected}, got {got}.", n=len(wrong), total=len(expected), name=k,
                            expected=np.round(expected[k].reshape(-1)[:3], 4).tolist(),
                            got=np.round(values[k].reshape(-1)[:3], 4).tolist()))
+    state(second, labels)
+    values = _values(state)
+    wrong = [k for k in expected_next if not np.allclose(values[k], expected_next[k], rtol=1e-5, atol=1e-6)]
+    if wrong:
+        raise Incorrect(tr("the parameters hold the checkpoint's values, but the training step that had run before "
+                           "the restore did not train them: after one more step {n} of {total} values differ from "
+                           "a step on the checkpoint's values (e.g. {name}). Copy each value into the existing "
+                           "parameter in place (Parameter.copy_).", n=len(wrong), total=len(expected_next),
+                           name=wrong[0]))
 
 
 def _todo7(mod, path, tmp):
@@ -456,6 +473,11 @@ def _todo9(mod, path, tmp, pieces):
     if missing:
         raise Incorrect(tr("`state` lacks {names}: it must hold the network and the optimizer (a checkpoint of it "
                            "restores both).", names=missing[:3]))
+    in_eval = [name for name, cell in net.cells_and_names() if isinstance(cell, nn.BatchNorm2d) and not cell.training]
+    if in_eval:
+        raise Incorrect(tr("after TODO(9) the network's BatchNorm layers are in eval mode, the mode every Cell starts "
+                           "in: call train_step.set_train() (net.set_train() for a functional step), or they train "
+                           "with their stored statistics instead of each batch's."))
     step_before = int(optimizer.global_step.asnumpy().reshape(-1)[0])
     weights = {p.name: p.asnumpy().copy() for p in net.trainable_params()}
     labels = ms.Tensor(np.arange(4, dtype=np.int32))

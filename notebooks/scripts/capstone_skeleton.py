@@ -222,8 +222,11 @@ def main(argv=None) -> int:
     #          step train_step(images, labels) -> loss, in the style you prefer: Cell (WithLossCell +
     #          TrainOneStepCell) or functional (value_and_grad + the optimizer). `state` is what checkpoints save
     #          and restore: a Cell that holds the network and the optimizer (a Cell-style training step is one).
+    #          Then training mode: every Cell starts in eval mode, where BatchNorm uses its stored statistics, so
+    #          call train_step.set_train() (net.set_train() for a functional step).
     optimizer = ____
     train_step = ____
+    ____
     state = ____
     test_set = build_dataset(args.data_dir, "test", 256, subset=args.test_subset)
 

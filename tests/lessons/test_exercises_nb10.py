@@ -265,6 +265,7 @@ def test_one_filled_todo_is_checked_without_the_others(tmp_path):
     (8, [("total += len(predicted)", "total += 8")], ["expected 0.65"]),
     (9, [("nn.Adam(net.trainable_params(), learning_rate=args.lr)", "nn.Adam(net.trainable_params())")],
      ["with --lr 0.0125 the optimizer's learning rate is 0.001"]),
+    (9, [("    train_step.set_train()\n", "")], ["BatchNorm layers are in eval mode", "train_step.set_train()"]),
     (10, [("            if step_in_epoch < skip:\n                continue",
            "            if False:\n                continue")],
      ["expected train_step on batches [3, 4, 5, 6, 7], got [0, 1, 2, 3, 4, 5, 6, 7]"]),
@@ -280,3 +281,29 @@ def test_a_broken_function_is_incorrect_and_named(tmp_path, todo, edits, fragmen
     for fragment in fragments:
         assert fragment in lines[todo], lines[todo]
     assert "-0.1, 0.1, -0.1, 0.1" not in result.message      # diagnostic, but not TODO(2)'s answer
+
+
+COPY = "        param.copy_(stored[param.name])\n"      # the reference's restore, in place
+
+
+@pytest.mark.parametrize("ms_mode", ["pynative", "graph"], indirect=True)
+def test_a_restore_by_ops_assign_is_correct_after_a_step_has_run(tmp_path, ms_mode):
+    """ops.assign copies in place as copy_ does (the lesson says so): TODO 6 restores after a step has run."""
+    path = mutant(tmp_path, (COPY, "        ms.ops.assign(param, stored[param.name])\n"))
+    assert parts(nb10.q0.check(path))[6].endswith(": correct")
+
+
+@pytest.mark.parametrize("ms_mode", ["pynative"], indirect=True)
+def test_a_restore_by_set_data_does_not_reach_a_step_that_ran_in_pynative(tmp_path, ms_mode):
+    """Parameter.set_data after a step has run: the values read back right, the next step trains the old ones."""
+    path = mutant(tmp_path, (COPY, "        param.set_data(stored[param.name])\n"))
+    line = parts(nb10.q0.check(path))[6]
+    assert ": incorrect" in line and "did not train them" in line and "Parameter.copy_" in line, line
+
+
+@pytest.mark.parametrize("ms_mode", ["pynative"], indirect=True)
+def test_a_restore_by_load_param_into_net_after_a_step_is_incorrect_in_pynative(tmp_path, ms_mode):
+    """06's weight-reload table: under a TrainOneStepCell that ran in PYNATIVE_MODE the reload does not take."""
+    path = mutant(tmp_path, (COPY, "        ms.load_param_into_net(state, stored)\n"))
+    line = parts(nb10.q0.check(path))[6]
+    assert ": incorrect" in line and "Parameter.copy_" in line, line

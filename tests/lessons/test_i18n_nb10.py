@@ -39,7 +39,7 @@ def shown(text, *fragments):
         at = found + len(fragment)
 
 
-TITLE1 = "能运行，为每轮记录日志，原子地保存检查点"
+TITLE1 = "能运行，为每轮记录日志，原子写入检查点"
 
 
 def write_checkpoint(folder, weight=0.0, **position):
@@ -296,14 +296,20 @@ def test_a_script_that_exports_in_training_mode_in_chinese(zh, tmp_path):
 def test_the_parts_of_the_skeleton_and_the_reference_in_chinese(zh):
     result = nb10.q0.check(str(nb10.SKELETON))
     assert result.outcome is Outcome.NOT_ATTEMPTED, result.message
-    shown(str(result), "练习 10.0", "逐个检查已填写的 TODO", "尚未作答", "10 个 TODO 中 0 个正确：",
-          "TODO 1（--resume 和 --stop-after 选项，位于 parse_args）：尚未作答——仍有占位符 ____")
+    shown(str(result), "练习 10.0", "逐个检查已填写的 TODO", "尚未作答", "10 个 TODO 中有 0 个正确。",
+          "TODO(1) --resume 和 --stop-after 选项（位于 parse_args）：尚未作答——仍有占位符 ____")
     result = nb10.q0.check(REFERENCE)
     assert result.outcome is Outcome.CORRECT, result.message
-    shown(result.message, "10 个 TODO 中 10 个正确：", "TODO 10（内层训练循环，位于 main）：正确", "接下来是端到端检查")
+    shown(result.message, "10 个 TODO 中有 10 个正确。", "TODO(10) 内层训练循环（位于 main）：正确",
+          "接下来是端到端检查")
 
 
 def test_a_restore_that_does_not_restore_in_chinese(zh, tmp_path):
     path = mutant(tmp_path, "        param.copy_(stored[param.name])\n", "        pass\n")
     result = nb10.q0.check(path)
-    incorrect(result, "TODO 6（恢复检查点，位于 restore_checkpoint）：不正确——恢复之后，", "的值与检查点不一致")
+    incorrect(result, "TODO(6) 恢复检查点（位于 restore_checkpoint）：不正确——恢复之后，", "的值与检查点不一致")
+
+
+def test_a_training_step_left_in_eval_mode_in_chinese(zh, tmp_path):
+    path = mutant(tmp_path, "    train_step.set_train()\n", "")
+    incorrect(nb10.q0.check(path), "TODO(9) 损失函数", "BatchNorm 层仍处于评估模式", "train_step.set_train()")

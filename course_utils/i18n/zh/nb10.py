@@ -8,7 +8,7 @@ the check adds around it are translated.
 
 MESSAGES = {
     # titles
-    "runs, logs every epoch, checkpoints atomically": "能运行，为每轮记录日志，原子地保存检查点",
+    "runs, logs every epoch, checkpoints atomically": "能运行，为每轮记录日志，原子写入检查点",
     "resumes after an interruption": "中断后能断点续训",
     "reaches 92% on a small run": "小规模运行达到 92%",
     "exports a MindIR model that loads": "导出一个能加载的 MindIR 模型",
@@ -54,9 +54,9 @@ MESSAGES = {
     "set MY_SCRIPT to the path of your script, run that cell, then check again.":
         "请把 MY_SCRIPT 设为你的脚本的路径，运行该单元格，然后再检查。",
     "there is no file {path!r} yet: run the cell that copies the skeleton, fill in the TODOs, then check again.":
-        "文件 {path!r} 还不存在：请运行复制脚本模板的单元格，填写其中的 TODO，然后再检查。",
+        "文件 {path!r} 还不存在。请运行复制脚本模板的单元格，填写其中的 TODO，然后再检查。",
     "{name} still has blanks ____ in TODO {todos}: fill them in, save the file, then check again.":
-        "{name} 的 TODO {todos} 中仍有占位符 ____：请填写它们，保存文件，然后再检查。",
+        "{name} 的 TODO {todos} 中仍有占位符 ____，请填写它们，保存文件，然后再检查。",
     "{name} does not parse: {error} on line {line}: {text!r}": "{name} 无法解析：第 {line} 行 {error}：{text!r}",
     "{name} imports course_utils (line {line}): the capstone script must stand alone, with MindSpore and NumPy "
     "only, so that it runs outside the course.":
@@ -162,27 +162,27 @@ MESSAGES = {
     "the augmentation": "数据增强",
     "scaling, normalisation, channels first": "缩放、归一化、通道优先",
     "the model": "模型",
-    "the atomic checkpoint": "原子地保存检查点",
+    "the atomic checkpoint": "原子写入检查点",
     "the restore": "恢复检查点",
     "the MindIR export": "导出 MindIR",
     "evaluation": "评估",
     "loss, optimizer, training step": "损失函数、优化器、训练步",
     "the inner training loop": "内层训练循环",
-    "{done} of {total} TODOs correct:": "{total} 个 TODO 中 {done} 个正确：",
-    "TODO {todo} ({what}, {function}): {outcome}": "TODO {todo}（{what}，位于 {function}）：{outcome}",
+    "{done} of {total} TODOs correct:": "{total} 个 TODO 中有 {done} 个正确。",
+    "TODO {todo} ({what}, {function}): {outcome}": "TODO({todo}) {what}（位于 {function}）：{outcome}",
     "TODO {todo} ({what}, {function}): {outcome} - {message}":
-        "TODO {todo}（{what}，位于 {function}）：{outcome}——{message}",
+        "TODO({todo}) {what}（位于 {function}）：{outcome}——{message}",
     "correct": "正确",
     "incorrect": "不正确",
     "not attempted": "尚未作答",
     "blanks ____ left": "仍有占位符 ____",
-    "checked once TODO 3, in the same function, is correct": "待同一函数中的 TODO 3 正确后再检查",
+    "checked once TODO 3, in the same function, is correct": "待同一函数中的 TODO(3) 正确后再检查",
     "Now the end-to-end checks: exercises 10.1 to 10.4 run the whole script.":
         "接下来是端到端检查：练习 10.1 到 10.4 会运行整个脚本。",
     "importing the script raised {error}: {message}": "导入脚本时抛出了 {error}：{message}",
     "the script has no function main().": "脚本中没有 main() 函数。",
     "cannot find TODO {todo}'s code in main() (the skeleton's layout around it was changed).":
-        "在 main() 中找不到 TODO {todo} 的代码（脚本模板中它周围的代码结构被改动了）。",
+        "在 main() 中找不到 TODO({todo}) 的代码（脚本模板中它周围的代码结构被改动了）。",
     "parse_args() returns no `{name}`: the options are --resume and --stop-after (argparse turns - into _).":
         "parse_args() 返回的结果中没有 `{name}`：选项名为 --resume 和 --stop-after（argparse 会把 - 变成 _）。",
     "without the options, expected resume=False, stop_after=0; got resume={resume!r}, stop_after={stop!r}.":
@@ -236,12 +236,16 @@ MESSAGES = {
     "for a checkpoint with epoch=1, step_in_epoch=5: expected the return value (1, 5), two ints; got {got!r}.":
         "对于 epoch=1、step_in_epoch=5 的检查点：期望返回值为 (1, 5)，即两个 int；实际为 {got!r}。",
     "restore_checkpoint replaced parameters of the state by new objects: copy the values into the existing ones "
-    "(Parameter.copy_), so a compiled step keeps training them.":
-        "restore_checkpoint 用新对象替换了 state 的参数：请把值复制到已有的参数中（Parameter.copy_），"
-        "这样已编译的训练步才会继续训练它们。",
+    "(Parameter.copy_).":
+        "restore_checkpoint 用新对象替换了 state 的参数：请把值复制到已有的参数中（Parameter.copy_）。",
     "after the restore {n} of {total} parameters do not hold the checkpoint's values, e.g. {name}: expected "
     "{expected}, got {got}.":
         "恢复之后，{total} 个参数中有 {n} 个的值与检查点不一致，例如 {name}：期望 {expected}，实际为 {got}。",
+    "the parameters hold the checkpoint's values, but the training step that had run before the restore did not "
+    "train them: after one more step {n} of {total} values differ from a step on the checkpoint's values (e.g. "
+    "{name}). Copy each value into the existing parameter in place (Parameter.copy_).":
+        "参数中已是检查点的值，但恢复之前已运行过的训练步并没有训练这些值：再训练一步后，{total} 个值中有 {n} 个"
+        "与从检查点的值出发训练一步的结果不同（例如 {name}）。请把每个值原地复制到已有的参数中（Parameter.copy_）。",
     "export_mindir(net, <folder>/model.mindir) wrote {files}, not model.mindir.":
         "export_mindir(net, <folder>/model.mindir) 写出的是 {files}，而不是 model.mindir。",
     "model.mindir does not load with mindspore.load + nn.GraphCell: {error}":
@@ -268,6 +272,12 @@ MESSAGES = {
         "`state` 是 {type}，期望为一个同时持有网络和优化器的 Cell。",
     "`state` lacks {names}: it must hold the network and the optimizer (a checkpoint of it restores both).":
         "`state` 中缺少 {names}：它必须同时持有网络和优化器（用它保存的检查点才能把两者一起恢复）。",
+    "after TODO(9) the network's BatchNorm layers are in eval mode, the mode every Cell starts in: call "
+    "train_step.set_train() (net.set_train() for a functional step), or they train with their stored statistics "
+    "instead of each batch's.":
+        "TODO(9) 执行完后，网络的 BatchNorm 层仍处于评估模式（每个 Cell 创建时都处于该模式）：请调用 "
+        "train_step.set_train()（函数式训练步则调用 net.set_train()），否则训练时它们用的是存储的统计量，"
+        "而不是每一批自身的统计量。",
     "train_step(images, labels) should return the loss, one finite number; got {got}.":
         "train_step(images, labels) 应返回损失，即一个有限的数；实际为 {got}。",
     "one call of train_step did not advance the optimizer's global_step by 1.":

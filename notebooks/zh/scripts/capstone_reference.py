@@ -12,8 +12,8 @@
 
 * ``checkpoint.ckpt``：训练步（权重、BatchNorm 统计量、优化器状态），加上当前位置 ``epoch``（进行中的轮次，
   从 0 开始）和 ``step_in_epoch``（该轮次中已训练的批数），以及决定这些批是哪些的设置（``batch_size``、
-  ``train_subset``、``seed``）；每个轮次结束后以及中途停止时以原子方式写入；
-* ``log.jsonl``：每个完成的轮次一个 JSON 对象：``epoch``（从 1 开始）、``global_step``、``train_loss``、
+  ``train_subset``、``seed``）；每个轮次结束后以及中途停止时原子写入；
+* ``log.jsonl``：每个完成的轮次一个 JSON 对象，字段为 ``epoch``（从 1 开始）、``global_step``、``train_loss``、
   ``test_accuracy``、``seconds``；同时打印同样的一行；
 * ``model.mindir``：评估模式下训练好的网络，输入为 float32 ``(N, 1, 28, 28)``，批大小 N 任意，
   按课程中的方式归一化（像素 / 255，再用均值 0.1307、标准差 0.3081）；在最后一个轮次结束时写入。
@@ -158,7 +158,7 @@ def build_model():
 # ---- 检查点、日志、导出 ----------------------------------------------------------------------------------
 
 def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings: dict) -> None:
-    """以原子方式保存权重 + 优化器状态 + 位置 + 设置：先写临时文件，fsync，再 os.replace。"""
+    """原子写入权重 + 优化器状态 + 位置 + 设置：先写临时文件，fsync，再 os.replace。"""
     import mindspore as ms
 
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.ckpt")  # 同一个文件夹：重命名才是原子的
@@ -205,7 +205,7 @@ def refuse_other_settings(path: Path, args) -> None:
                      "请不带 --resume 重新开始")
         saved = int(stored[name].asnumpy().reshape(-1)[0])
         if saved != given:
-            sys.exit(f"--resume：{path} 是用 {option} {saved} 写入的，本次运行是 {option} {given}："
+            sys.exit(f"--resume：{path} 是用 {option} {saved} 写入的，本次运行是 {option} {given}，"
                      f"按检查点记录的位置续训，跳过的将是另一批样本；请用 {option} {saved} 续训，或不带 --resume 重新开始")
 
 
@@ -218,10 +218,10 @@ def append_log(path: Path, record: dict) -> None:
 
 
 def export_mindir(net, path: Path) -> None:
-    """评估模式下的网络，批大小任意，导出为 MindIR；与检查点一样以原子方式写入。"""
+    """评估模式下的网络，批大小任意，导出为 MindIR；与检查点一样原子写入。"""
     import mindspore as ms
 
-    net.set_train(False)     # BatchNorm：用保存的统计量，而不是当前批的（如有 Dropout：关闭）
+    net.set_train(False)     # BatchNorm 用保存的统计量，而不是当前批的（如有 Dropout，也会关闭）
     stem = path.with_name(f".{path.stem}.{os.getpid()}.tmp")
     ms.export(net, ms.Tensor(shape=[None, 1, 28, 28], dtype=ms.float32), file_name=str(stem), file_format="MINDIR")
     os.chmod(f"{stem}.mindir", 0o644)

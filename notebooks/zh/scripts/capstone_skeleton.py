@@ -10,8 +10,8 @@ Notebook 中的检查正是这样运行它，并期望 ``--out`` 中有以下内
 
 * ``checkpoint.ckpt``：训练步（权重、BatchNorm 统计量、优化器状态），加上当前位置 ``epoch``（进行中的轮次，
   从 0 开始）和 ``step_in_epoch``（该轮次中已训练的批数），以及决定这些批是哪些的设置（``batch_size``、
-  ``train_subset``、``seed``）；每个轮次结束后以及中途停止时以原子方式写入；
-* ``log.jsonl``：每个完成的轮次一个 JSON 对象：``epoch``（从 1 开始）、``global_step``、``train_loss``、
+  ``train_subset``、``seed``）；每个轮次结束后以及中途停止时原子写入；
+* ``log.jsonl``：每个完成的轮次一个 JSON 对象，字段为 ``epoch``（从 1 开始）、``global_step``、``train_loss``、
   ``test_accuracy``（一个比例）、``seconds``；每个轮次也打印一行；
 * ``model.mindir``：评估模式下训练好的网络，输入为 float32 ``(N, 1, 28, 28)``，批大小 N 任意，
   按课程中的方式归一化（像素 / 255，再用均值 0.1307、标准差 0.3081）；在最后一个轮次结束时写入。
@@ -65,8 +65,8 @@ def parse_args(argv=None):
     p.add_argument("--seed", type=int, default=42, help="用于权重初始化、混洗和数据增强的随机种子")
     p.add_argument("--train-subset", type=int, default=0, help="只用前 N 张训练图像（0：全部）")
     p.add_argument("--test-subset", type=int, default=0, help="只在前 N 张测试图像上评估（0：全部）")
-    # TODO(1)：再加两个选项：--resume（一个开关：从 <out>/checkpoint.ckpt 继续）和
-    #          --stop-after（整数，默认 0：总共训练这么多步后停止；0 表示从不停止）
+    # TODO(1)：再加两个选项，--resume（一个开关，表示从 <out>/checkpoint.ckpt 继续）和
+    #          --stop-after（整数，总共训练这么多步后停止；默认值 0 表示从不停止）
     ____
     ____
     p.add_argument("--device", default="CPU", choices=["CPU", "GPU", "Ascend"], help="运行设备")
@@ -106,10 +106,10 @@ def build_dataset(data_dir, split, batch_size, subset=0, augment=False, seed=0):
         dataset = ds.MnistDataset(str(data_dir), usage="test", shuffle=False, num_samples=subset or None)
     image_ops = []
     if augment:
-        # TODO(2)：用一个数据增强算子处理 uint8 (28, 28, 1) 图像：小幅随机旋转（最多 10 度）、
+        # TODO(2)：用一个数据增强算子处理 uint8 (28, 28, 1) 图像，做小幅的随机旋转（最多 10 度）、
         #          平移（每个方向最多 10%）和缩放（0.9-1.1）。请阅读你所选算子的文档。
         image_ops.append(____)
-    # TODO(3)：每张图像都要经过的算子：缩放到 [0, 1]，用 MNIST_MEAN / MNIST_STD 归一化，通道放到最前
+    # TODO(3)：每张图像都要经过的算子，即缩放到 [0, 1]、用 MNIST_MEAN / MNIST_STD 归一化、把通道放到最前
     image_ops += ____
     dataset = dataset.map(operations=image_ops, input_columns="image", num_parallel_workers=workers)
     dataset = dataset.map(operations=transforms.TypeCast(ms.int32), input_columns="label")
@@ -125,7 +125,7 @@ def build_model():
     class SmallCNN(nn.Cell):
         def __init__(self, num_classes=10):
             super().__init__()
-            # TODO(4)：各层：例如两个 Conv2d -> BatchNorm2d -> ReLU -> MaxPool2d 块，再接一个分类器
+            # TODO(4)：定义各层，例如两个 Conv2d -> BatchNorm2d -> ReLU -> MaxPool2d 块，再接一个分类器
             ____
 
         def construct(self, x):
@@ -137,7 +137,7 @@ def build_model():
 # ---- 检查点、日志、导出 ----------------------------------------------------------------------------------
 
 def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings: dict) -> None:
-    """以原子方式保存权重 + 优化器状态 + 位置 + 设置。"""
+    """原子写入权重 + 优化器状态 + 位置 + 设置。"""
     import mindspore as ms
 
     # TODO(5)：把 `state` 连同位置和 `settings`（append_dict）保存到同一文件夹中的一个临时文件，
@@ -172,7 +172,7 @@ def refuse_other_settings(path: Path, args) -> None:
                      "请不带 --resume 重新开始")
         saved = int(stored[name].asnumpy().reshape(-1)[0])
         if saved != given:
-            sys.exit(f"--resume：{path} 是用 {option} {saved} 写入的，本次运行是 {option} {given}："
+            sys.exit(f"--resume：{path} 是用 {option} {saved} 写入的，本次运行是 {option} {given}，"
                      f"按检查点记录的位置续训，跳过的将是另一批样本；请用 {option} {saved} 续训，或不带 --resume 重新开始")
 
 
@@ -215,13 +215,16 @@ def main(argv=None) -> int:
     ckpt_path, log_path = args.out / CHECKPOINT, args.out / LOG
 
     net = build_model()
-    # TODO(9)：损失函数、学习率为 args.lr 的优化器（用 nn.Adam：--lr 的默认值 2e-3 是给 Adam 用的学习率；
+    # TODO(9)：损失函数、学习率为 args.lr 的优化器（用 nn.Adam 时，--lr 的默认值 2e-3 正是 Adam 的学习率；
     #          练习 10.3 不传 --lr，所以换用别的优化器时要改成它自己的默认值）和训练步
     #          train_step(images, labels) -> loss，风格任选：Cell（WithLossCell + TrainOneStepCell）
     #          或函数式（value_and_grad + 优化器）。`state` 是检查点保存和恢复的对象：一个包含网络和
     #          优化器的 Cell（Cell 风格的训练步就是这样的 Cell）。
+    #          然后切换到训练模式：每个 Cell 创建时都处于评估模式，此时 BatchNorm 用的是存储的统计量，
+    #          所以要调用 train_step.set_train()（函数式训练步则调用 net.set_train()）。
     optimizer = ____
     train_step = ____
+    ____
     state = ____
     test_set = build_dataset(args.data_dir, "test", 256, subset=args.test_subset)
 
