@@ -7,7 +7,7 @@ from typing import Mapping
 from course_utils import runtime
 from course_utils.i18n import tr
 
-from ..harness import ranges_overlap, verdict
+from ..harness import ranges_overlap, rate_range, verdict
 
 
 def setup_worker(params, mode: str = "graph") -> None:
@@ -40,8 +40,7 @@ def forcing_conclusion(forced, unforced, noise_pct: float, blocking: bool) -> st
     """Lesson 07's forced-vs-not-forced comparison (two ``Timing`` objects or rows) in words: how far skipping
     ``.asnumpy()`` moved the reading, and what the lab's two rules (``verdict``) make of it. ``blocking``: whether
     MS_DEV_HOST_BLOCKING_RUN=1 was set (then operators run blocking and ``.asnumpy()`` has little to wait for)."""
-    rate_f = forced.steps_per_s if hasattr(forced, "steps_per_s") else forced["steps_per_s"]
-    rate_u = unforced.steps_per_s if hasattr(unforced, "steps_per_s") else unforced["steps_per_s"]
+    rate_f, rate_u = rate_range(forced)[0], rate_range(unforced)[0]
     gap = 100 * (rate_u / rate_f - 1)
     said = verdict(unforced, forced, noise_pct)
     if said == "faster":
