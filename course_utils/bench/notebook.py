@@ -77,12 +77,16 @@ class Lab:
             if res is not None and not res.skipped:
                 figures.update({k: v for k, v in res.metrics.items()
                                 if isinstance(v, (int, float)) and not isinstance(v, bool) and v is not None})
-                # a ratio's verdict by the lab's two rules, stored beside it as "<metric>_verdict"
+                # a ratio's verdict (the lab's two rules, or where 1.00 lies against a paired interval), stored beside
+                # it as "<metric>_verdict"
                 verdicts.update({k[:-len("_verdict")]: v for k, v in res.metrics.items() if k.endswith("_verdict")})
         figures["noise_floor_pct"] = noise_pct
         figures["lab_seconds"] = time.perf_counter() - started
         said = {"tie": tr("tie (within the noise floor)"), "undecided": tr("undecided (repeats overlap)"),
-                "faster": tr("faster (beyond the noise floor)"), "slower": tr("slower (beyond the noise floor)")}
+                "faster": tr("faster (beyond the noise floor)"), "slower": tr("slower (beyond the noise floor)"),
+                "above": tr("faster (the paired interval lies above 1.00)"),
+                "below": tr("slower (the paired interval lies below 1.00)"),
+                "inside": tr("no difference shown (1.00 inside the paired interval)")}
         print(header())
         print(format_rows([{"figure": metric_title(k), "value": v, "verdict": said.get(verdicts.get(k), "")}
                            for k, v in figures.items()], ["figure", "value"] + (["verdict"] if verdicts else [])))

@@ -236,3 +236,18 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
 
 def lab_title(name):
     return bench.experiments.get(name).title
+
+
+def test_own_floors_and_the_claims_floor_in_chinese(zh):
+    def timed(config, sps, wobble, **fields):
+        return dict(rate(config, sps, **fields), repeat_s=[10 / (sps * (1 + wobble[i % 3])) for i in range(5)])
+
+    rows = [timed("pynative/cell", 20, (0, 0.02, -0.02)), timed("graph/cell", 80, (0, 0.01, -0.01)),
+            dict(timed("graph/cell copy", 81, (0.01, -0.01, 0)), label="静态图模式下的 TrainOneStepCell（第二份副本）")]
+    text = modes.summarise_modes(rows, bench.ModesParams(specs=("pynative/cell", "graph/cell"))).conclusion
+    assert text.startswith("这组对比自己的噪声水平为")
+    assert "在同一轮交替中把静态图模式下的 TrainOneStepCell 计时两次" in text
+    assert not english_words(text), text
+    assert modes._claim_side(12.4) == ("低于要检验的 15%，但低得不多：中位数之间即使差 15%，也只比噪声水平高出 2.6 个"
+                                       "百分点，所以用中位数检验这一说法说服力不强（下面的配对区间更灵敏）")
+    assert "噪声水平的 3.0 倍" in modes._claim_side(5.0)

@@ -86,7 +86,8 @@ def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
     assert (f"The pair that tests the claim ran 20 rounds of 10 steps, with a second copy of the functional step "
             f"alongside (30 s). The two copies, one configuration timed twice, set the noise floor of exactly these "
             f"settings: "
-            f"{floor:.1f}% (noise_floor_pct on their repeats), below the 15% under test") in res.conclusion
+            f"{floor:.1f}% (noise_floor_pct on their repeats), well below the 15% under test: a 15% gap between "
+            f"the medians would be {15 / floor:.1f} times the floor") in res.conclusion
     # +12% beyond that floor (part 1's 20% would have called it a tie); the pipeline pair keeps the floor passed in
     assert "(+12%, 1.12x as fast: faster), so the article's \"15% faster\" holds in direction" in res.conclusion
     assert "Fed by the same pipeline (3 passes each, against the noise floor of 20%)" in res.conclusion
@@ -326,3 +327,69 @@ def test_pool_cap_judges_each_pooling_layer_with_the_cap_against_without():
         in res.conclusion
     assert "'jit:avx512_core' without the cap, 'simple_nchw:any' with it." in res.conclusion
     assert [r["processes"] for r in res.rows] == [2, 2, 2, 2]
+
+
+def _timed(config, sps, wobble, n=5, **fields):
+    """A made-up row of ``n`` repeats of 10 steps, each off ``sps`` by ``wobble[i % len(wobble)]``."""
+    return dict(rate(config, sps, **fields), repeat_s=[10 / (sps * (1 + wobble[i % len(wobble)])) for i in range(n)])
+
+
+def test_modes_and_batch_sizes_judge_against_the_floor_of_their_own_copy():
+    p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/jit:O1"), noise_pct=40)
+    assert p.copy == "graph/cell"
+    rows = [_timed("pynative/cell", 20, (0, 0.02, -0.02)), _timed("graph/cell", 80, (0, 0.01, -0.01, 0.02)),
+            _timed("pynative/jit:O1", 100, (0, 0.01, -0.01)),
+            dict(_timed("graph/cell copy", 81, (0.01, -0.01, 0)), label="GRAPH_MODE, TrainOneStepCell, second copy")]
+    res = modes.summarise_modes(shuffled(rows), p)
+    floor = bench.noise_floor_pct(rows[1], rows[3])
+    assert floor < 10 and res.metrics["modes_noise_floor_pct"] == floor
+    assert res.conclusion.startswith(f"The noise floor of this grid: {floor:.0f}%, from GRAPH_MODE, TrainOneStepCell "
+                                     "timed twice in the same alternation")
+    # +25% is beyond this grid's floor (part 1's 40% passed in would have called it a tie); the copy is no contestant
+    assert f"Fastest here, beyond the noise floor of {floor:.0f}%: PyNative, @jit functional step O1" in res.conclusion
+    assert len(res.rows) == 4 and res.metrics["best_config"] == "pynative/jit:O1"
+    with pytest.raises(ValueError, match="copy must be one of the specs"):
+        bench.ModesParams(specs=("graph/cell",), copy="pynative/cell")
+    assert bench.ModesParams(specs=("pynative/cell",)).copy == "pynative/cell"
+
+    bp = bench.BatchSizesParams(batch_sizes=(32, 64, 128), noise_pct=50)
+    assert bp.copy_size == 64
+    sizes = [_timed(f"batch {b}", s, (0, 0.01, -0.01), batch_size=b, samples_per_s=b * s)
+             for b, s in ((32, 100), (64, 60), (128, 36))]
+    sizes.append(dict(_timed("batch 64 copy", 61, (0.01, 0, -0.01)), batch_size=64, samples_per_s=64 * 61,
+                      label="batch 64, second copy"))
+    res = modes.summarise_batch_sizes(shuffled(sizes), bp)
+    floor = bench.noise_floor_pct(sizes[1], sizes[3])
+    assert res.conclusion.startswith(f"The noise floor of this sweep: {floor:.0f}%, from batch 64 timed twice")
+    assert "batch 128 has the highest median throughput" in res.conclusion   # 4,608 vs 3,840: beyond that floor
+    assert [r["config"] for r in res.rows] == ["batch 32", "batch 64", "batch 64 copy", "batch 128"]
+    assert res.metrics["batch_sizes_noise_floor_pct"] == floor
+
+
+def test_styles_headline_verdict_comes_from_the_paired_interval():
+    rows = [_timed("graph/functional", 100, (0, 0.1, -0.1, 0.05), n=20, input=modes.IN_MEMORY, claim_s=30.0),
+            _timed("graph/cell", 103, (0, 0.1, -0.1, 0.05), n=20, input=modes.IN_MEMORY),
+            _timed(modes.COPY, 100, (0, 0.1, -0.1, 0.05), n=20, input=modes.IN_MEMORY),
+            rate("graph/functional +pipeline", 80, input=modes.PIPELINE),
+            rate("graph/cell +pipeline", 81, input=modes.PIPELINE), rate("Model.train", 40, input=modes.PIPELINE)]
+    res = modes.summarise_styles(rows, bench.StylesParams(noise_pct=20))
+    # every round 3% faster: the medians' floor (wobbling rounds) calls it a tie, the paired interval does not
+    assert "a tie within the noise floor" in res.conclusion.split("\n")[1]
+    assert res.metrics["cell_vs_functional"] == pytest.approx(1.03)
+    assert res.metrics["cell_vs_functional_low"] > 1 and res.metrics["cell_vs_functional_verdict"] == "above"
+    # the words on the claim's floor follow the two numbers: 12.4% is below 15%, but not by much
+    assert modes._claim_side(12.4).startswith("below the 15% under test, but not by much: a 15% gap between the "
+                                              "medians would exceed it by only 2.6 percentage points")
+    assert modes._claim_side(5.0) == ("well below the 15% under test: a 15% gap between the medians would be 3.0 "
+                                      "times the floor")
+    assert modes._claim_side(15.0).startswith("no narrower than the 15% under test")
+
+
+def test_headline_names_a_paired_verdict(tmp_path, capsys):
+    import time
+
+    lab = bench.Lab(tmp_path, "graph")
+    lab.results["styles"] = bench.Result("styles", [], [], "", {"cell_vs_functional": 1.03,
+                                                                "cell_vs_functional_verdict": "inside"})
+    lab.headline(["styles"], 10.0, time.perf_counter())
+    assert "no difference shown (1.00 inside the paired interval)" in capsys.readouterr().out

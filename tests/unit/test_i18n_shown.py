@@ -161,7 +161,8 @@ def test_a_changed_english_text_loses_its_entry():
 
 def test_missing_names_the_object_and_the_line(monkeypatch):
     module = importlib.import_module("course_utils.i18n.zh.shown")
-    key = "Every configuration in ``p.specs``, timed in this process in alternation."
+    key = ("Every configuration in ``p.specs``, timed in this process in alternation, with a second copy of ``p.copy``\n"
+           "in the same alternation (one configuration timed twice: the noise floor of this grid).")
     monkeypatch.delitem(module.SHOWN, key)
     first = inspect.getsourcelines(lab.measure_modes)[1]
     assert shown.missing(lab.measure_modes) == [

@@ -237,14 +237,43 @@ MESSAGES = {
         '检验这一说法的两个训练步交替运行了 {n} 轮，每轮 {steps} 步，同时还运行了函数式训练步的第二份副本'
         '（共 {secs:.0f} 秒）。两份副本是同一种配置计时两次，由它们得出的正是这组设置下的噪声水平：'
         '{floor:.1f}%（对它们的各次重复调用 noise_floor_pct），{side}。',
-    'below the 15% under test, so a 15% gap between the medians would stand out from the noise':
-        '低于要检验的 15%，所以中位数之间若有 15% 的差距，会明显超出噪声',
+    'well below the 15% under test: a 15% gap between the medians would be {x:.1f} times the floor':
+        '远低于要检验的 15%：中位数之间若差 15%，就是噪声水平的 {x:.1f} 倍',
+    'below the 15% under test, but not by much: a 15% gap between the medians would exceed it by only '
+    '{d:.1f} percentage points, so the medians are a weak test of the claim (the paired interval below is the '
+    'sharper one)':
+        '低于要检验的 15%，但低得不多：中位数之间即使差 15%，也只比噪声水平高出 {d:.1f} 个百分点，'
+        '所以用中位数检验这一说法说服力不强（下面的配对区间更灵敏）',
     'no narrower than the 15% under test, so the medians alone cannot confirm it':
         '不低于要检验的 15%，所以仅凭中位数无法证实',
     '{label}, second copy':
         '{label}（第二份副本）',
     'noise floor of the 15% test (%)':
         '检验 15% 说法所用的噪声水平（%）',
+    'noise floor of the modes grid (%)':
+        '第 2 节执行模式对比的噪声水平（%）',
+    'noise floor of the batch-size sweep (%)':
+        '第 4 节批大小对比的噪声水平（%）',
+    'TrainOneStepCell / functional step, paired (x)':
+        'TrainOneStepCell / 函数式训练步，逐轮配对（倍）',
+    '... its 95% paired interval, low end (x)':
+        '……其 95% 配对区间的下限（倍）',
+    '... its 95% paired interval, high end (x)':
+        '……其 95% 配对区间的上限（倍）',
+    'faster (the paired interval lies above 1.00)':
+        '更快（配对区间整体高于 1.00）',
+    'slower (the paired interval lies below 1.00)':
+        '更慢（配对区间整体低于 1.00）',
+    'no difference shown (1.00 inside the paired interval)':
+        '未见差别（1.00 落在配对区间之内）',
+    "The noise floor of this grid: {floor:.0f}%, from {label} timed twice in the same alternation "
+    "(noise_floor_pct on the two copies' repeats). The verdicts below are judged against it.":
+        '这组对比自己的噪声水平为 {floor:.0f}%：在同一轮交替中把{label} 计时两次，'
+        '再对两份副本的各次重复调用 noise_floor_pct 得出。下面各条结论都以它为准。',
+    "The noise floor of this sweep: {floor:.0f}%, from {label} timed twice in the same alternation "
+    "(noise_floor_pct on the two copies' repeats). The sizes below are judged against it.":
+        '这组批大小对比自己的噪声水平为 {floor:.0f}%：在同一轮交替中把{label} 计时两次，'
+        '再对两份副本的各次重复调用 noise_floor_pct 得出。下面对各批大小的判定都以它为准。',
     'PyNative functional step, with @jit / without (x)':
         '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
     'Medians: TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, '
@@ -660,7 +689,6 @@ MESSAGES = {
     'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式下的 TrainOneStepCell（步/秒）',
     'GRAPH_MODE / PyNative TrainOneStepCell (x)': 'TrainOneStepCell：静态图模式 / 动态图模式（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
-    'TrainOneStepCell / functional step (x)': 'TrainOneStepCell / 函数式训练步（倍）',
     'Model.train fed by the pipeline (steps/s)': 'Model.train，流水线供数（步/秒）',
     'naive defaults (steps/s)': '朴素默认设置（步/秒）',
     'naive configuration with the two CPU settings (steps/s)': '加上两项 CPU 优化设置的朴素配置（步/秒）',
