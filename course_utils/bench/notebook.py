@@ -84,12 +84,17 @@ class Lab:
         figures["lab_seconds"] = time.perf_counter() - started
         said = {"tie": tr("tie (within the noise floor)"), "undecided": tr("undecided (repeats overlap)"),
                 "faster": tr("faster (beyond the noise floor)"), "slower": tr("slower (beyond the noise floor)"),
-                "above": tr("faster (the paired interval lies above 1.00)"),
-                "below": tr("slower (the paired interval lies below 1.00)"),
-                "inside": tr("no difference shown (1.00 inside the paired interval)")}
+                "above": tr("faster (paired, above 1.00)"), "below": tr("slower (paired, below 1.00)"),
+                "inside": tr("no difference shown (paired, 1.00 inside)")}
+        for k, word in verdicts.items():   # a paired ratio's verdict names its interval (kept as <metric>_low/_high)
+            if f"{k}_low" in figures and word in ("above", "below", "inside"):
+                said[(k, word)] = tr("{verdict}: 95% interval {lo:.2f}-{hi:.2f}", verdict=said[word],
+                                     lo=figures[f"{k}_low"], hi=figures[f"{k}_high"])
+                verdicts[k] = (k, word)
+        shown = {k: v for k, v in figures.items() if not k.endswith(("_low", "_high"))}
         print(header())
         print(format_rows([{"figure": metric_title(k), "value": v, "verdict": said.get(verdicts.get(k), "")}
-                           for k, v in figures.items()], ["figure", "value"] + (["verdict"] if verdicts else [])))
+                           for k, v in shown.items()], ["figure", "value"] + (["verdict"] if verdicts else [])))
         if text:
             print("\n" + text)
         busy = [name for name, res in self.results.items() if res.conditions is not None and res.conditions.busy]

@@ -146,8 +146,6 @@ METRIC_TITLES = {
     "jit_vs_no_jit": N_("PyNative functional step, with @jit / without (x)"),
     "pynative_steps_per_s": N_("PyNative TrainOneStepCell (steps/s)"),
     "cell_vs_functional": N_("TrainOneStepCell / functional step, paired (x)"),
-    "cell_vs_functional_low": N_("... its 95% paired interval, low end (x)"),
-    "cell_vs_functional_high": N_("... its 95% paired interval, high end (x)"),
     "model_train_steps_per_s": N_("Model.train fed by the pipeline (steps/s)"),
     "naive_steps_per_s": N_("naive defaults (steps/s)"),
     "fixes_steps_per_s": N_("naive configuration with the two CPU settings (steps/s)"),

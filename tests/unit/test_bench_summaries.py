@@ -389,7 +389,10 @@ def test_headline_names_a_paired_verdict(tmp_path, capsys):
     import time
 
     lab = bench.Lab(tmp_path, "graph")
-    lab.results["styles"] = bench.Result("styles", [], [], "", {"cell_vs_functional": 1.03,
-                                                                "cell_vs_functional_verdict": "inside"})
-    lab.headline(["styles"], 10.0, time.perf_counter())
-    assert "no difference shown (1.00 inside the paired interval)" in capsys.readouterr().out
+    metrics = {"cell_vs_functional": 1.03, "cell_vs_functional_low": 0.98, "cell_vs_functional_high": 1.09,
+               "cell_vs_functional_verdict": "inside"}
+    lab.results["styles"] = bench.Result("styles", [], [], "", metrics)
+    figures = lab.headline(["styles"], 10.0, time.perf_counter())
+    out = capsys.readouterr().out
+    assert "no difference shown (paired, 1.00 inside): 95% interval 0.98-1.09" in out
+    assert figures["cell_vs_functional_low"] == 0.98 and "cell_vs_functional_low" not in out

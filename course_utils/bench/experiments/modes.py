@@ -273,6 +273,7 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                  tr("1.00 outside although it is one configuration timed twice: two instances of one step can differ "
                     "by more than the noise of a round, which pairing does not cancel. So the claim is judged on both "
                     "intervals together: {lo:.2f}-{hi:.2f}.", lo=lo, hi=hi))
+    lo, hi = round(lo, 2), round(hi, 2)   # judged as printed: an interval shown as 1.00-1.16 does not exclude 1.00
     claim_part = (tr("It rules out the article's {claim:.2f}x, above the interval: a gain that large is not seen on "
                      "this machine, though a smaller one inside the interval may be what 'about 15%' describes",
                      claim=CLAIMED_RATIO) if CLAIMED_RATIO > hi else

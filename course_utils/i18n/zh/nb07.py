@@ -256,16 +256,14 @@ MESSAGES = {
         '第 4 节批大小对比的噪声水平（%）',
     'TrainOneStepCell / functional step, paired (x)':
         'TrainOneStepCell / 函数式训练步，逐轮配对（倍）',
-    '... its 95% paired interval, low end (x)':
-        '……其 95% 配对区间的下限（倍）',
-    '... its 95% paired interval, high end (x)':
-        '……其 95% 配对区间的上限（倍）',
-    'faster (the paired interval lies above 1.00)':
-        '更快（配对区间整体高于 1.00）',
-    'slower (the paired interval lies below 1.00)':
-        '更慢（配对区间整体低于 1.00）',
-    'no difference shown (1.00 inside the paired interval)':
-        '未见差别（1.00 落在配对区间之内）',
+    'faster (paired, above 1.00)':
+        '更快（逐轮配对，区间高于 1.00）',
+    'slower (paired, below 1.00)':
+        '更慢（逐轮配对，区间低于 1.00）',
+    'no difference shown (paired, 1.00 inside)':
+        '未见差别（逐轮配对，1.00 在区间内）',
+    '{verdict}: 95% interval {lo:.2f}-{hi:.2f}':
+        '{verdict}：95% 区间 {lo:.2f}～{hi:.2f}',
     "The noise floor of this grid: {floor:.0f}%, from {label} timed twice in the same alternation "
     "(noise_floor_pct on the two copies' repeats). The verdicts below are judged against it.":
         '这组对比自己的噪声水平为 {floor:.0f}%：在同一轮交替中把{label} 计时两次，'

@@ -36,6 +36,8 @@ SHOWN = {
     'it as "<metric>_verdict"':
         '对比值作出的判定（按本实验的两条规则，或看 1.00 落在配对区间的哪一侧），\n'
         '以 "<metric>_verdict" 为名存放在该比值旁边',
+    "a paired ratio's verdict names its interval (kept as <metric>_low/_high)":
+        "逐轮配对比值的判定写出它的区间（区间存为 <metric>_low/_high）",
 
     # ---- bench.build_step, bench.step_configs (course_utils/bench/steps.py)
     "The training step of ``spec`` for ``net``: a callable ``step(images, labels) -> loss``.\n"
