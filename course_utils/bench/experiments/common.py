@@ -26,7 +26,7 @@ def compared(a: Mapping, b: Mapping, key: str = "steps_per_s") -> str:
 def judged(a: Mapping, b: Mapping, noise_pct: float, key: str = "steps_per_s") -> str:
     """``verdict`` (the lab's two rules) on row ``a`` against row ``b``, as words for a sentence in the lesson's
     language: "a tie within the noise floor of N%", "undecided: the repeats' ranges overlap", "faster", "slower"."""
-    return {"tie": tr("a tie within the noise floor of {noise:.0f}%", noise=noise_pct),
+    return {"tie": tr("a tie within the noise floor of {noise:.1f}%", noise=noise_pct),
             "undecided": tr("undecided: the repeats' ranges overlap"),
             "faster": tr("faster"), "slower": tr("slower")}[verdict(a, b, noise_pct, key)]
 
