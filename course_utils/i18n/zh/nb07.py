@@ -56,12 +56,12 @@ MESSAGES = {
         '{true_rate:.0f}）：首次调用（这里耗时 0.4 秒）落在了计时区间内。请在开始计时之前先调用一次 step()。',
     'recompilations from per-call times':
         '从每次调用的耗时找出重新编译',
-    "The first call always compiles; take its time as 'what a compilation costs here'. Take the median of all "
-    'calls as the steady step. A call compiled if it is far above the steady step AND a sizeable fraction of the '
-    'first call (e.g. over 5x the median and over 30% of call 0). Return the list of indices.':
-        '首次调用总会编译，把它的耗时当作“这里一次编译的代价”。把所有调用耗时的中位数当作稳态单步耗时。如果某次调用'
-        '的耗时远高于稳态单步耗时，并且达到首次调用耗时的相当一部分（例如超过中位数的 5 倍，并且超过第 0 次调用的 '
-        '30%），它就发生了编译。返回这些调用的索引列表。',
+    'Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the median of all '
+    'calls is the steady step. A compiling call has to stand out against both: far above the steady step, and '
+    'comparable to the first call. The traces in the statement show how far. Return the list of indices.':
+        '用两把尺子衡量：首次调用总会编译，它的耗时就是这里一次编译的代价；所有调用耗时的中位数就是稳态单步耗时。'
+        '发生编译的调用必须同时在两方面显得突出：远高于稳态单步耗时，并且与首次调用的耗时相当。具体差多少，'
+        '可以参考题目中给出的几条耗时记录。返回这些调用的索引列表。',
     'find_compiles should be a function of the per-call times, got {type}.':
         'find_compiles 应当是以每次调用耗时为参数的函数，得到的却是 {type}。',
     'find_compiles({times}) returned the number {got!r}; return the list of call indices that compiled (expected '
