@@ -38,6 +38,8 @@ SHOWN = {
         '以 "<metric>_verdict" 为名存放在该比值旁边',
     "a paired ratio's verdict names its interval (kept as <metric>_low/_high)":
         "逐轮配对比值的判定写出它的区间（区间存为 <metric>_low/_high）",
+    'a ratio "(x)" with two decimals, as the sentences under the experiments print it (1.05, not 1.1)':
+        '比值（“(x)”）保留两位小数，与各实验下面的句子一致（印作 1.05，而不是 1.1）',
 
     # ---- bench.build_step, bench.step_configs (course_utils/bench/steps.py)
     "The training step of ``spec`` for ``net``: a callable ``step(images, labels) -> loss``.\n"
