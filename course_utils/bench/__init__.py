@@ -16,7 +16,7 @@ Importing the package does not import MindSpore.
 """
 
 from .harness import (Config, Timing, compare, cycle, faster_beyond, force, leaders, naive_time, noise_floor_pct,
-                      paired_ratio, ranges_overlap, time_steps, verdict)
+                      paired_ratio, ranges_overlap, rate_range, time_steps, verdict)
 from .isolation import LOAD_TIME_VARS, TRAP_VARS, WorkerError, env_without_cpu_fixes, run_worker
 from .params import (AmpParams, BatchSizesParams, Common, FindTrapParams, LayerTimesParams, ModesParams,
                      PipelineParams, PoolCapParams, ShapesParams, SinkParams, StepRatesParams, StylesParams,
@@ -36,7 +36,7 @@ from .experiments import (EXPERIMENTS, HEADLINE, PUBLIC, StopWhen, compile_calls
 __all__ = [
     # timing (harness)
     "Config", "Timing", "compare", "cycle", "faster_beyond", "force", "leaders", "naive_time", "noise_floor_pct",
-    "paired_ratio", "ranges_overlap", "time_steps", "verdict",
+    "paired_ratio", "ranges_overlap", "rate_range", "time_steps", "verdict",
     # fresh processes (isolation)
     "LOAD_TIME_VARS", "TRAP_VARS", "WorkerError", "env_without_cpu_fixes", "run_worker",
     # parameters

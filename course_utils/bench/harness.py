@@ -17,7 +17,8 @@ import statistics
 import time
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
-__all__ = ["Config", "Timing", "compare", "cycle", "force", "naive_time", "noise_floor_pct", "time_steps"]
+__all__ = ["Config", "Timing", "compare", "cycle", "force", "naive_time", "noise_floor_pct", "rate_range",
+           "time_steps"]
 
 
 def force(result: Any) -> Any:
@@ -227,8 +228,9 @@ def faster_beyond(fast: float, slow: float, noise_pct: float) -> bool:
     return 100 * (fast / slow - 1) > noise_pct
 
 
-def _rate_range(x: Union[Timing, Mapping], key: str) -> tuple:
-    """(median, slowest, fastest) of a ``Timing`` (steps/s) or of a result row (``key`` and its min/max)."""
+def rate_range(x: Union[Timing, Mapping], key: str = "steps_per_s") -> tuple:
+    """(median, slowest, fastest) of a ``Timing`` (steps/s) or of a result row (``key`` and its ``min_``/``max_``;
+    a row without them gives its median three times). What the verdicts read, whichever of the two they get."""
     if isinstance(x, Timing):
         if key != "steps_per_s":
             raise ValueError(f"a Timing has steps_per_s only, not {key!r}: pass result rows to compare {key}")
@@ -239,8 +241,8 @@ def _rate_range(x: Union[Timing, Mapping], key: str) -> tuple:
 def ranges_overlap(a: Union[Timing, Mapping], b: Union[Timing, Mapping], key: str = "steps_per_s") -> bool:
     """True when the repeats of ``a`` and ``b`` overlap: each one's slowest repeat is no faster than the other's
     fastest (their min-max ranges share some values)."""
-    _, lo_a, hi_a = _rate_range(a, key)
-    _, lo_b, hi_b = _rate_range(b, key)
+    _, lo_a, hi_a = rate_range(a, key)
+    _, lo_b, hi_b = rate_range(b, key)
     return lo_a <= hi_b and lo_b <= hi_a
 
 
@@ -249,7 +251,7 @@ def verdict(a: Union[Timing, Mapping], b: Union[Timing, Mapping], noise_pct: flo
     ``min_``/``max_`` range): ``"tie"`` when neither median is faster by more than ``noise_pct`` percent
     (``faster_beyond``); ``"undecided"`` when one is, but the repeats' ranges overlap (``ranges_overlap``);
     otherwise ``"faster"`` or ``"slower"`` (what ``a`` is)."""
-    rate_a, rate_b = _rate_range(a, key)[0], _rate_range(b, key)[0]
+    rate_a, rate_b = rate_range(a, key)[0], rate_range(b, key)[0]
     if not faster_beyond(max(rate_a, rate_b), min(rate_a, rate_b), noise_pct):
         return "tie"
     if ranges_overlap(a, b, key):

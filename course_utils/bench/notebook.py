@@ -19,7 +19,7 @@ from course_utils.i18n.shown import source_of
 
 from .experiments import best_measured, run_experiment
 from .isolation import env_without_cpu_fixes
-from .report import Result, format_rows, header, metric_title, save_json
+from .report import METRIC_TITLES, Result, format_rows, header, metric_title, save_json
 from .steps import set_mode
 
 __all__ = ["Lab", "rate_bars", "show"]
@@ -77,15 +77,26 @@ class Lab:
             if res is not None and not res.skipped:
                 figures.update({k: v for k, v in res.metrics.items()
                                 if isinstance(v, (int, float)) and not isinstance(v, bool) and v is not None})
-                # a ratio's verdict by the lab's two rules, stored beside it as "<metric>_verdict"
+                # a ratio's verdict (the lab's two rules, or where 1.00 lies against a paired interval), stored beside
+                # it as "<metric>_verdict"
                 verdicts.update({k[:-len("_verdict")]: v for k, v in res.metrics.items() if k.endswith("_verdict")})
         figures["noise_floor_pct"] = noise_pct
         figures["lab_seconds"] = time.perf_counter() - started
         said = {"tie": tr("tie (within the noise floor)"), "undecided": tr("undecided (repeats overlap)"),
-                "faster": tr("faster (beyond the noise floor)"), "slower": tr("slower (beyond the noise floor)")}
+                "faster": tr("faster (beyond the noise floor)"), "slower": tr("slower (beyond the noise floor)"),
+                "above": tr("faster (paired, above 1.00)"), "below": tr("slower (paired, below 1.00)"),
+                "inside": tr("a difference of zero not ruled out (1.00 inside)")}
+        for k, word in verdicts.items():   # a paired ratio's verdict names its interval (kept as <metric>_low/_high)
+            if f"{k}_low" in figures and word in ("above", "below", "inside"):
+                said[(k, word)] = tr("{verdict}: the paired intervals together {lo:.2f}-{hi:.2f}", verdict=said[word],
+                                     lo=figures[f"{k}_low"], hi=figures[f"{k}_high"])
+                verdicts[k] = (k, word)
+        shown = {k: v for k, v in figures.items() if not k.endswith(("_low", "_high"))}
         print(header())
-        print(format_rows([{"figure": metric_title(k), "value": v, "verdict": said.get(verdicts.get(k), "")}
-                           for k, v in figures.items()], ["figure", "value"] + (["verdict"] if verdicts else [])))
+        # a ratio "(x)" with two decimals, as the sentences under the experiments print it (1.05, not 1.1)
+        print(format_rows([{"figure": metric_title(k), "verdict": said.get(verdicts.get(k), ""),
+                            "value": f"{v:.2f}" if METRIC_TITLES.get(k, "").endswith("(x)") else v}
+                           for k, v in shown.items()], ["figure", "value"] + (["verdict"] if verdicts else [])))
         if text:
             print("\n" + text)
         busy = [name for name, res in self.results.items() if res.conditions is not None and res.conditions.busy]

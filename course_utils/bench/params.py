@@ -69,11 +69,16 @@ QUICK_MODES_SPECS = ("pynative/functional", "pynative/cell", "graph/cell",
 @dataclasses.dataclass
 class ModesParams(Common):
     specs: Tuple[str, ...] = ()       # empty: QUICK_MODES_SPECS / MODES_SPECS
-    noise_pct: float = 0.0            # the noise floor for "fastest" vs "tie" (0: the fastest row's own spread)
+    noise_pct: float = 0.0            # the noise floor without a copy (0: the fastest row's own spread)
+    copy: Optional[str] = None        # timed twice (A, A'), the grid's floor (None: graph/cell or the first; "": none)
 
     def __post_init__(self):
         super().__post_init__()
         self.specs = _specs(self.specs, QUICK_MODES_SPECS if self.quick else MODES_SPECS)
+        if self.copy is None:
+            self.copy = "graph/cell" if "graph/cell" in self.specs else self.specs[0]
+        if self.copy and self.copy not in self.specs:
+            raise ValueError(f"copy must be one of the specs {self.specs}, got {self.copy!r}")
 
 
 @dataclasses.dataclass
@@ -103,7 +108,8 @@ class StylesParams(Common):
 class BatchSizesParams(Common):
     spec: str = NAIVE_SPEC
     batch_sizes: Tuple[int, ...] = (32, 64, 128, 256, 512)
-    noise_pct: float = 0.0            # the noise floor: sizes within it of the most throughput tie (0: its spread)
+    noise_pct: float = 0.0            # the noise floor without a copy (0: the top size's own spread)
+    copy_size: Optional[int] = None   # timed twice (A, A'): the sweep's own floor (None: the middle size; 0: none)
 
     def __post_init__(self):
         super().__post_init__()
@@ -111,6 +117,10 @@ class BatchSizesParams(Common):
         self.batch_sizes = _tuple(self.batch_sizes, int)
         if not self.batch_sizes or any(b < 1 for b in self.batch_sizes):
             raise ValueError(f"batch sizes must be >= 1, got {self.batch_sizes}")
+        if self.copy_size is None:
+            self.copy_size = sorted(self.batch_sizes)[len(self.batch_sizes) // 2]
+        if self.copy_size and self.copy_size not in self.batch_sizes:
+            raise ValueError(f"copy_size must be one of the batch sizes {self.batch_sizes}, got {self.copy_size}")
 
 
 TRAP_SPECS = ("graph/cell", "graph/functional", "pynative/cell", "pynative/jit:O0", "pynative/jit:O1",

@@ -145,7 +145,7 @@ METRIC_TITLES = {
     "graph_vs_pynative": N_("GRAPH_MODE / PyNative TrainOneStepCell (x)"),
     "jit_vs_no_jit": N_("PyNative functional step, with @jit / without (x)"),
     "pynative_steps_per_s": N_("PyNative TrainOneStepCell (steps/s)"),
-    "cell_vs_functional": N_("TrainOneStepCell / functional step (x)"),
+    "cell_vs_functional": N_("TrainOneStepCell / functional step, both paired intervals together (x)"),
     "model_train_steps_per_s": N_("Model.train fed by the pipeline (steps/s)"),
     "naive_steps_per_s": N_("naive defaults (steps/s)"),
     "fixes_steps_per_s": N_("naive configuration with the two CPU settings (steps/s)"),
@@ -159,7 +159,9 @@ METRIC_TITLES = {
     "naive_time_to_99_0_s_low": N_("naive defaults to 99.0%, estimated low end (training s)"),
     "naive_time_to_99_0_s_high": N_("naive defaults to 99.0%, estimated high end (training s)"),
     "claim_noise_floor_pct": N_("noise floor of the 15% test (%)"),
-    "noise_floor_pct": N_("noise floor (%)"),
+    "modes_noise_floor_pct": N_("noise floor of the modes grid (%)"),
+    "batch_sizes_noise_floor_pct": N_("noise floor of the batch-size sweep (%)"),
+    "noise_floor_pct": N_("noise floor of part 1 (%)"),
     "lab_seconds": N_("lesson run time (s)"),
 }
 

@@ -106,10 +106,10 @@ _TRACES = [
 class FindCompiles(Exercise):
     names = ("find_compiles",)
     title = "recompilations from per-call times"
-    hint_text = ("The first call always compiles; take its time as 'what a compilation costs here'. Take the median "
-                 "of all calls as the steady step. A call compiled if it is far above the steady step AND a "
-                 "sizeable fraction of the first call (e.g. over 5x the median and over 30% of call 0). Return "
-                 "the list of indices.")
+    hint_text = ("Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the "
+                 "median of all calls is the steady step. A compiling call has to stand out against both: far above "
+                 "the steady step, and comparable to the first call. The traces in the statement show how far. "
+                 "Return the list of indices.")
     solution_text = '''
         def find_compiles(times):
             steady = statistics.median(times)

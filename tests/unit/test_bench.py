@@ -430,3 +430,19 @@ def test_paired_ratio_pairs_the_rounds_of_one_compare():
     assert bench.verdict(a, b, 5.0) == "undecided"   # the medians' ranges overlap; the pairs do not scatter
     with pytest.raises(ValueError, match="same number"):
         bench.paired_ratio(a, bench.Timing("c", 1.0, [], [1.0], steps=10))
+
+
+def test_rate_range_reads_a_timing_or_a_row_alike():
+    """``rate_range``: (median, slowest, fastest) of a Timing or of a row; what the verdicts and the lesson's
+    forced-vs-not-forced sentence read, whichever of the two they are given."""
+    from course_utils.bench.experiments.common import forcing_conclusion
+
+    t = bench.Timing("t", 1.0, [], [1.0, 0.5, 2.0], steps=10)   # 10, 20, 5 steps/s
+    assert bench.rate_range(t) == pytest.approx((10.0, 5.0, 20.0))
+    row = {"steps_per_s": 12.0, "min_steps_per_s": 11.0, "max_steps_per_s": 13.0}
+    assert bench.rate_range(row) == (12.0, 11.0, 13.0)
+    assert bench.rate_range({"samples_per_s": 9.0}, "samples_per_s") == (9.0, 9.0, 9.0)   # no range: the median
+    with pytest.raises(ValueError, match="steps_per_s only"):
+        bench.rate_range(t, "samples_per_s")
+    assert forcing_conclusion(t, row, 50.0, True) == forcing_conclusion(t.as_dict(), row, 50.0, True)
+    assert forcing_conclusion(t, row, 50.0, True).startswith("Skipping .asnumpy() raised the reading by 20.0%")

@@ -161,11 +161,12 @@ def test_a_changed_english_text_loses_its_entry():
 
 def test_missing_names_the_object_and_the_line(monkeypatch):
     module = importlib.import_module("course_utils.i18n.zh.shown")
-    key = "Every configuration in ``p.specs``, timed in this process in alternation."
+    key = ("Every configuration in ``p.specs``, timed in this process in alternation, with a second copy of "
+           "``p.copy``\nin the same alternation (one configuration timed twice: the noise floor of this grid).")
     monkeypatch.delitem(module.SHOWN, key)
     first = inspect.getsourcelines(lab.measure_modes)[1]
     assert shown.missing(lab.measure_modes) == [
-        f"course_utils.bench.experiments.modes.measure_modes:{first + 1}: {key!r}"]
+        f"course_utils.bench.experiments.modes.measure_modes:{first + 1}: {key[:80]!r}"]
 
 
 def test_a_comment_after_code_must_stay_one_line():

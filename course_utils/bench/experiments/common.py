@@ -7,7 +7,7 @@ from typing import Mapping
 from course_utils import runtime
 from course_utils.i18n import tr
 
-from ..harness import ranges_overlap, verdict
+from ..harness import ranges_overlap, rate_range, verdict
 
 
 def setup_worker(params, mode: str = "graph") -> None:
@@ -26,7 +26,7 @@ def compared(a: Mapping, b: Mapping, key: str = "steps_per_s") -> str:
 def judged(a: Mapping, b: Mapping, noise_pct: float, key: str = "steps_per_s") -> str:
     """``verdict`` (the lab's two rules) on row ``a`` against row ``b``, as words for a sentence in the lesson's
     language: "a tie within the noise floor of N%", "undecided: the repeats' ranges overlap", "faster", "slower"."""
-    return {"tie": tr("a tie within the noise floor of {noise:.0f}%", noise=noise_pct),
+    return {"tie": tr("a tie within the noise floor of {noise:.1f}%", noise=noise_pct),
             "undecided": tr("undecided: the repeats' ranges overlap"),
             "faster": tr("faster"), "slower": tr("slower")}[verdict(a, b, noise_pct, key)]
 
@@ -40,8 +40,7 @@ def forcing_conclusion(forced, unforced, noise_pct: float, blocking: bool) -> st
     """Lesson 07's forced-vs-not-forced comparison (two ``Timing`` objects or rows) in words: how far skipping
     ``.asnumpy()`` moved the reading, and what the lab's two rules (``verdict``) make of it. ``blocking``: whether
     MS_DEV_HOST_BLOCKING_RUN=1 was set (then operators run blocking and ``.asnumpy()`` has little to wait for)."""
-    rate_f = forced.steps_per_s if hasattr(forced, "steps_per_s") else forced["steps_per_s"]
-    rate_u = unforced.steps_per_s if hasattr(unforced, "steps_per_s") else unforced["steps_per_s"]
+    rate_f, rate_u = rate_range(forced)[0], rate_range(unforced)[0]
     gap = 100 * (rate_u / rate_f - 1)
     said = verdict(unforced, forced, noise_pct)
     if said == "faster":

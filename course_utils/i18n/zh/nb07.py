@@ -56,12 +56,12 @@ MESSAGES = {
         '{true_rate:.0f}）：首次调用（这里耗时 0.4 秒）落在了计时区间内。请在开始计时之前先调用一次 step()。',
     'recompilations from per-call times':
         '从每次调用的耗时找出重新编译',
-    "The first call always compiles; take its time as 'what a compilation costs here'. Take the median of all "
-    'calls as the steady step. A call compiled if it is far above the steady step AND a sizeable fraction of the '
-    'first call (e.g. over 5x the median and over 30% of call 0). Return the list of indices.':
-        '首次调用总会编译，把它的耗时当作“这里一次编译的代价”。把所有调用耗时的中位数当作稳态单步耗时。如果某次调用'
-        '的耗时远高于稳态单步耗时，并且达到首次调用耗时的相当一部分（例如超过中位数的 5 倍，并且超过第 0 次调用的 '
-        '30%），它就发生了编译。返回这些调用的索引列表。',
+    'Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the median of all '
+    'calls is the steady step. A compiling call has to stand out against both: far above the steady step, and '
+    'comparable to the first call. The traces in the statement show how far. Return the list of indices.':
+        '用两把尺子衡量：首次调用总会编译，它的耗时就是这里一次编译的代价；所有调用耗时的中位数就是稳态单步耗时。'
+        '发生编译的调用必须同时在两方面显得突出：远高于稳态单步耗时，并且与首次调用的耗时相当。具体差多少，'
+        '可以参考题目中给出的几条耗时记录。返回这些调用的索引列表。',
     'find_compiles should be a function of the per-call times, got {type}.':
         'find_compiles 应当是以每次调用耗时为参数的函数，得到的却是 {type}。',
     'find_compiles({times}) returned the number {got!r}; return the list of call indices that compiled (expected '
@@ -162,25 +162,28 @@ MESSAGES = {
     'Fastest: {label} at {rate:.1f} steps/s.':
         '最快：{label}，{rate:.1f} 步/秒。',
     "{best} ran fastest here at {rate:.1f} steps/s, {gap:.0f}% above the next ({runner}, {runner_rate:.1f}): beyond "
-    "the noise floor of {noise:.0f}%, but the two repeats' ranges overlap, so this run does not name a winner "
+    "the noise floor of {noise:.1f}%, but the two repeats' ranges overlap, so this run does not name a winner "
     "(undecided). The slowest was {slow} at {slow_rate:.1f} steps/s.":
         '这里跑得最快的是{best}，{rate:.1f} 步/秒，比第二名（{runner}，{runner_rate:.1f} 步/秒）高 {gap:.0f}%：'
-        '超出了 {noise:.0f}% 的噪声水平，但两者各次重复的范围有重叠，所以本次运行不判定孰快孰慢（无法判定）。'
+        '超出了 {noise:.1f}% 的噪声水平，但两者各次重复的范围有重叠，所以本次运行不判定孰快孰慢（无法判定）。'
         '最慢的是{slow}，{slow_rate:.1f} 步/秒。',
-    'Fastest here, beyond the noise floor of {noise:.0f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x the slowest '
+    'Fastest here, beyond the noise floor of {noise:.1f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x the slowest '
     '({slow}).':
-        '超出 {noise:.0f}% 的噪声水平、明显最快的是{best}，{rate:.1f} 步/秒，是最慢者（{slow}）的 {ratio:.1f} 倍。',
-    'A tie within the noise floor of {noise:.0f}%: {n} configurations, the highest median included, tie at '
-    '{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest was {slow} at '
-    '{slow_rate:.1f} steps/s.':
-        '有 {n} 种配置（含中位数最高者）彼此相差不超过 {noise:.0f}% 的噪声水平，视为持平'
+        '超出 {noise:.1f}% 的噪声水平、明显最快的是{best}，{rate:.1f} 步/秒，是最慢者（{slow}）的 {ratio:.1f} 倍。',
+    "A tie within the noise floor of {noise:.1f}%: {n} configurations, the grid's highest median included, tie at "
+    "{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest was {slow} at "
+    "{slow_rate:.1f} steps/s.":
+        '有 {n} 种配置（含本组中位数最高者）彼此相差不超过 {noise:.1f}% 的噪声水平，视为持平'
         '（{lo:.1f}～{hi:.1f} 步/秒）：{names}。本次运行无法断定其中哪一种最快。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
+    " Beyond the noise floor but with repeats overlapping those of the highest median ({top}): {names}: undecided "
+    "(the overlap rule).":
+        '另有{names}与中位数最高的{top}相差超出了噪声水平，但各次重复的范围与它有重叠：无法判定（重叠规则）。',
     ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
         '首次调用开销最大的是{first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
     " GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.":
         '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {r:.2f} 倍：{verdict}。',
-    'a tie within the noise floor of {noise:.0f}%':
-        '在 {noise:.0f}% 的噪声水平之内，视为持平',
+    'a tie within the noise floor of {noise:.1f}%':
+        '在 {noise:.1f}% 的噪声水平之内，视为持平',
     "undecided: the repeats' ranges overlap":
         '无法判定：两者各次重复的范围有重叠',
     'faster':
@@ -193,9 +196,9 @@ MESSAGES = {
         '（{jit_rate:.1f} 步/秒对 {plain_rate:.1f} 步/秒）：{verdict}。',
     " jit_level O1 against O0 for the same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.":
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒）：{verdict}。',
-    " A noise floor of {noise:.0f}% is wider than the 15% under test, so the two medians alone could not have "
+    " A noise floor of {noise:.1f}% is wider than the 15% under test, so the two medians alone could not have "
     "confirmed the figure.":
-        '噪声水平为 {noise:.0f}%，比要检验的 15% 还大，所以仅凭两个中位数无从证实这个数字。',
+        '噪声水平为 {noise:.1f}%，比要检验的 15% 还大，所以仅凭两个中位数无从证实这个数字。',
     "Paired round by round (in each of the {n} rounds the two ran back to back), TrainOneStepCell ran {med:.2f}x the "
     "functional step's rate, 95% interval {lo:.2f}-{hi:.2f} (bootstrap over the rounds).":
         '逐轮配对比较（{n} 轮中每一轮两者都紧挨着运行）：TrainOneStepCell 的速度是函数式训练步的 {med:.2f} 倍，'
@@ -207,27 +210,34 @@ MESSAGES = {
         '逐轮配对比较（{n} 轮中每一轮三者都紧挨着运行）：TrainOneStepCell 的速度是函数式训练步的 {med:.2f} 倍'
         '（95% 区间为 {lo:.2f}～{hi:.2f}，对各轮做自助抽样），是其副本的 {med2:.2f} 倍（{lo2:.2f}～{hi2:.2f}）。'
         '副本与函数式训练步按同样的方法配对：{c_med:.2f} 倍（{c_lo:.2f}～{c_hi:.2f}），',
-    '1.00 inside, as for one configuration timed twice. Together the two intervals span {lo:.2f}-{hi:.2f}.':
-        '1.00 落在区间之内，同一种配置计时两次理应如此。两个区间合起来覆盖 {lo:.2f}～{hi:.2f}。',
+    '1.00 inside, as for one configuration timed twice.':
+        '1.00 落在区间之内，同一种配置计时两次理应如此。',
     '1.00 outside although it is one configuration timed twice: two instances of one step can differ by more than '
-    'the noise of a round, which pairing does not cancel. So the claim is judged on both intervals together: '
-    '{lo:.2f}-{hi:.2f}.':
+    'the noise of a round, which pairing does not cancel.':
         '尽管是同一种配置计时两次，1.00 却落在区间之外：同一训练步的两个实例之间的差别，可能大于一轮之内的噪声，'
-        '而配对比较抵消不了这种差别。所以要把两个区间合起来判定这一说法：{lo:.2f}～{hi:.2f}。',
+        '而配对比较抵消不了这种差别。',
+    'The verdict always reads both paired intervals together (their union): {lo:.2f}-{hi:.2f}.':
+        '结论始终把两个配对区间合起来看（取两者的并集）：{lo:.2f}～{hi:.2f}。',
     "It rules out the article's {claim:.2f}x, above the interval: a gain that large is not seen on this machine, "
-    "though a smaller one inside the interval may be what 'about 15%' describes":
+    "though the article's 'about 15%' may describe a smaller gain inside the interval":
         '文章所说的 {claim:.2f} 倍高于这个区间，可以排除：这台机器上看不到这么大的提升，'
-        '不过区间内较小的提升，或许正是“约 15%”所指的',
+        '不过原文的“约 15%”也许指的是区间内较小的提升',
+    "The article's {claim:.2f}x lies at the edge of the interval, just above {hi:.2f}: this run neither confirms nor "
+    "firmly rules it out":
+        '文章所说的 {claim:.2f} 倍恰好落在区间边缘，只比上限 {hi:.2f} 略高：本次运行既不能证实它，也不能确切地排除它',
     "The article's {claim:.2f}x lies below the interval: TrainOneStepCell ran even faster than claimed":
         '文章所说的 {claim:.2f} 倍低于这个区间：TrainOneStepCell 比文章所说的还要快',
+    "The article's {claim:.2f}x lies at the edge of the interval, just below {lo:.2f}: TrainOneStepCell ran at least "
+    "about as fast as claimed":
+        '文章所说的 {claim:.2f} 倍恰好落在区间边缘，只比下限 {lo:.2f} 略低：TrainOneStepCell 至少与文章所说的差不多快',
     "It cannot rule out the article's {claim:.2f}x, inside the interval":
         '文章所说的 {claim:.2f} 倍落在这个区间之内，无法排除',
-    '; it rules out no difference (1.00 lies below it)':
-        '；“两者没有差别”可以排除（1.00 低于这个区间）',
+    '; a difference of zero is ruled out (1.00 lies below the interval)':
+        '；可以排除两者没有差别（1.00 低于这个区间）',
     '; 1.00 lies above it: TrainOneStepCell was slower here':
         '；1.00 高于这个区间：在这里 TrainOneStepCell 更慢',
-    '; no difference (1.00) lies inside it and cannot be ruled out':
-        '；“两者没有差别”（1.00）也落在区间之内，同样无法排除',
+    '; a difference of zero (1.00) lies inside it and is not ruled out':
+        '；两者没有差别（1.00）也落在区间之内，同样不能排除',
     '. Any ratio from {lo:.2f} to {hi:.2f} stays possible on this machine; about Ascend, where the article measured, '
     'a CPU run says nothing.':
         '。在这台机器上，{lo:.2f}～{hi:.2f} 之间的任何比值都有可能；至于文章测量所用的昇腾，CPU 上的运行无从说明。',
@@ -237,24 +247,55 @@ MESSAGES = {
         '检验这一说法的两个训练步交替运行了 {n} 轮，每轮 {steps} 步，同时还运行了函数式训练步的第二份副本'
         '（共 {secs:.0f} 秒）。两份副本是同一种配置计时两次，由它们得出的正是这组设置下的噪声水平：'
         '{floor:.1f}%（对它们的各次重复调用 noise_floor_pct），{side}。',
-    'below the 15% under test, so a 15% gap between the medians would stand out from the noise':
-        '低于要检验的 15%，所以中位数之间若有 15% 的差距，会明显超出噪声',
+    'well below the 15% under test: a 15% gap between the medians would be {x:.1f} times the floor':
+        '远低于要检验的 15%：中位数之间若差 15%，就是噪声水平的 {x:.1f} 倍',
+    'below the 15% under test, but not by much: a 15% gap between the medians would exceed it by only '
+    '{d:.1f} percentage points, so the medians are a weak test of the claim (the paired interval below is the '
+    'sharper one)':
+        '低于要检验的 15%，但低得不多：中位数之间即使差 15%，也只比噪声水平高出 {d:.1f} 个百分点，'
+        '所以用中位数检验这一说法说服力不强（下面的配对区间更灵敏）',
     'no narrower than the 15% under test, so the medians alone cannot confirm it':
         '不低于要检验的 15%，所以仅凭中位数无法证实',
     '{label}, second copy':
         '{label}（第二份副本）',
     'noise floor of the 15% test (%)':
         '检验 15% 说法所用的噪声水平（%）',
+    'noise floor of the modes grid (%)':
+        '第 2 节执行模式对比的噪声水平（%）',
+    'noise floor of the batch-size sweep (%)':
+        '第 4 节批大小对比的噪声水平（%）',
+    'TrainOneStepCell / functional step, both paired intervals together (x)':
+        'TrainOneStepCell / 函数式训练步，两个配对区间合起来看（倍）',
+    'faster (paired, above 1.00)':
+        '更快（逐轮配对，区间高于 1.00）',
+    'slower (paired, below 1.00)':
+        '更慢（逐轮配对，区间低于 1.00）',
+    'a difference of zero not ruled out (1.00 inside)':
+        '不能排除两者没有差别（1.00 在区间内）',
+    '{verdict}: the paired intervals together {lo:.2f}-{hi:.2f}':
+        '{verdict}：两个配对区间合起来为 {lo:.2f}～{hi:.2f}',
+    "The noise floor of this grid: {floor:.1f}%, from {label} timed twice in the same alternation "
+    "(noise_floor_pct on the two copies' repeats). The second copy measures the noise and is no contestant: the "
+    "verdicts below leave it out and judge the others against this floor.":
+        '本组对比的噪声水平为 {floor:.1f}%：在同一轮交替中把{label} 计时两次，'
+        '再对两份副本的各次重复调用 noise_floor_pct 得出。第二份副本只用来衡量噪声，不参与比较：'
+        '下面各条结论都不包括它，其余配置都以这个噪声水平为准。',
+    "The noise floor of this sweep: {floor:.1f}%, from {label} timed twice in the same alternation "
+    "(noise_floor_pct on the two copies' repeats). The second copy measures the noise and is no contestant: the "
+    "sizes below are judged against this floor without it.":
+        '本组批大小对比的噪声水平为 {floor:.1f}%：在同一轮交替中把{label} 计时两次，'
+        '再对两份副本的各次重复调用 noise_floor_pct 得出。第二份副本只用来衡量噪声，不参与比较：'
+        '下面对各批大小的判定都不包括它，并以这个噪声水平为准。',
     'PyNative functional step, with @jit / without (x)':
         '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
     'Medians: TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, '
     '{r:.2f}x as fast: {judged}), so the article\'s "15% faster" {verdict} here.':
         '中位数：TrainOneStepCell 为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f} 步/秒，前者是后者的 {r:.2f} 倍'
         '（{gain:+.0f}%；{judged}），因此原文“快约 15%”的说法在这里{verdict}。',
-    'Fed by the same pipeline ({n} passes each, against the noise floor of {noise:.0f}%), TrainOneStepCell ran '
+    'Fed by the same pipeline ({n} passes each, against the noise floor of {noise:.1f}%), TrainOneStepCell ran '
     '{r_fed:.2f}x as fast as the functional loop ({judged_fed}) and Model.train reached {model:.0f} steps/s '
     '({vs_loop:.2f}x the functional loop; {judged_model}).':
-        '由同一流水线供数时（各遍历 {n} 遍，以 {noise:.0f}% 的噪声水平为准），TrainOneStepCell 是函数式训练步的 '
+        '由同一流水线供数时（各遍历流水线 {n} 次，以 {noise:.1f}% 的噪声水平为准），TrainOneStepCell 是函数式训练步的 '
         '{r_fed:.2f} 倍（{judged_fed}）；Model.train 为 {model:.0f} 步/秒，是函数式训练步的 {vs_loop:.2f} 倍'
         '（{judged_model}）。',
     'holds in direction (the paired interval below tests its size)':
@@ -269,21 +310,32 @@ MESSAGES = {
         '仅凭中位数，无法与持平区分',
     'is not shown by the medians (the paired interval below is the sharper test)':
         '在中位数上没有体现出来（下面的配对区间是更灵敏的检验）',
-    'With {spec}, batch {best} has the highest median throughput, more than the noise floor of {noise:.0f}% above '
-    'every other size: {rate:,.0f} '
-    'samples/s ({gain:.1f}x batch {small}), i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用{spec} 时，批大小 {best} 的吞吐量中位数最高，比其他每个批大小都高出 {noise:.0f}% 的噪声水平以上：{rate:,.0f} 样本/秒，是批大小 '
-        '{small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
-    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:,.0f}-{hi:,.0f} samples/s): no size '
+    'With {spec}, batch {best} has the highest median throughput, more than the noise floor of {noise:.1f}% above '
+    'every other size: {rate:,.0f} samples/s':
+        '使用{spec} 时，批大小 {best} 的吞吐量中位数最高，比其他每个批大小都高出 {noise:.1f}% 的噪声水平以上：'
+        '{rate:,.0f} 样本/秒',
+    'With {spec}, batches {sizes} tie within the noise floor of {noise:.1f}% ({lo:,.0f}-{hi:,.0f} samples/s): no size '
     'above the smallest measured, batch {best}, is measurably better here ({best_epoch:.1f} s per MNIST epoch)':
-        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，视为持平（{lo:,.0f}～{hi:,.0f} '
+        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.1f}% 的噪声水平，视为持平（{lo:,.0f}～{hi:,.0f} '
         '样本/秒）：比所测最小的批大小 {best} 更大的批大小，在这里都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} 秒）',
-    'With {spec}, batches {sizes} tie within the noise floor of {noise:.0f}% ({lo:,.0f}-{hi:,.0f} samples/s): '
-    'no size above batch {best} is measurably better here; batch {best} gives {gain:.1f}x the throughput of batch '
-    '{small}, i.e. {best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s':
-        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.0f}% 的噪声水平，视为持平（{lo:,.0f}～{hi:,.0f} '
-        '样本/秒），比 {best} 更大的批大小在这里都没有可测出的优势。批大小 {best} 的吞吐量是批大小 {small} 的 '
-        '{gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 {small_epoch:.1f} 秒）',
+    'With {spec}, batches {sizes} tie within the noise floor of {noise:.1f}% ({lo:,.0f}-{hi:,.0f} samples/s): '
+    'no size above batch {best} is measurably better here':
+        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.1f}% 的噪声水平，视为持平（{lo:,.0f}～{hi:,.0f} '
+        '样本/秒），比 {best} 更大的批大小在这里都没有可测出的优势',
+    '; batch {best} gives {gain:.1f}x the throughput of batch {small}, i.e. {best_epoch:.1f} s per MNIST epoch '
+    'instead of {small_epoch:.1f} s':
+        '；批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 '
+        '{small_epoch:.1f} 秒）',
+    '; on the medians batch {best} gives {gain:.1f}x the throughput of batch {small} ({best_epoch:.1f} s per MNIST '
+    'epoch instead of {small_epoch:.1f} s), but the repeats overlap: undecided':
+        '；按中位数算，批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，'
+        '而不是 {small_epoch:.1f} 秒），但两者各次重复的范围有重叠：无法判定',
+    '; on the medians batch {best} gives {gain:.1f}x the throughput of batch {small}, within the noise floor: a tie':
+        '；按中位数算，批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍，在噪声水平之内：视为持平',
+    "; batch {sizes} is slower than batch {top} beyond the noise floor, its repeats apart from that one's: slower":
+        '；批大小 {sizes} 比批大小 {top} 慢，差距超出噪声水平，且各次重复的范围互不重叠：判定为更慢',
+    '; batches {sizes} are slower than batch {top} beyond the noise floor, their repeats apart from its: slower':
+        '；批大小 {sizes} 都比批大小 {top} 慢，差距超出噪声水平，且各次重复的范围与它互不重叠：判定为更慢',
     "; batches {sizes} differ from batch {top} by more than the noise floor, but their repeats' ranges overlap its: "
     "undecided":
         '；批大小 {sizes} 与批大小 {top} 的差距超出了噪声水平，但各次重复的范围与它有重叠：无法判定',
@@ -415,14 +467,16 @@ MESSAGES = {
     '{label}, {case} (fresh process)':
         '{label}，{case}，在新进程中运行',
     '{label} (this kernel, CPU settings on)':
-        '{label}，在本内核中运行（已启用 CPU 优化设置）',
-    "The highest step rate this run measured: {rate:.1f} steps/s, {best}, in the experiment [{exp}] (the highest of "
-    "the {n} rates of LeNet-5's batch-64 step on in-memory batches that {exps} measured). A figure, not a winner: a configuration is called the fastest "
-    "only within one alternated comparison (the line under each experiment), because separate experiments ran "
-    "minutes apart under whatever load came and went.":
-        '本次运行测得的最高单步速率为 {rate:.1f} 步/秒，来自实验 [{exp}]：{best}。它是实验 {exps} 在内存中的批上'
-        '为批大小 64 的 LeNet-5 训练步测得的 {n} 个速率里最高的一个。这只是一个数字，不代表它就是最快的配置：只有在同一轮交替比较之内（见每个实验下面的那一行），'
-        '才能判定哪种配置最快，因为不同的实验相隔几分钟运行，其间机器负载可能时有起伏。',
+        '{label}，在当前内核中运行（已启用 CPU 优化设置）',
+    "The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in [{exp}] (the highest of the {n} "
+    "rates of LeNet-5's batch-64 step on in-memory batches they measured; their second copies, which measure the "
+    "noise, and any timing made outside these experiments are not counted). A figure, not a winner: a configuration "
+    "is called the fastest only within one alternated comparison (the line under each experiment), because separate "
+    "experiments ran minutes apart under whatever load came and went.":
+        '实验 {exps} 测得的最高单步速率为 {rate:.1f} 步/秒，来自实验 [{exp}]：{best}。它是这些实验在内存中的批上'
+        '为批大小 64 的 LeNet-5 训练步测得的 {n} 个速率里最高的一个；只用来衡量噪声的第二份副本不计在内，'
+        '这些实验之外的计时也不计在内。这只是一个数字，不代表它就是最快的配置：只有在同一轮交替比较之内'
+        '（见每个实验下面的那一行），才能判定哪种配置最快，因为不同的实验相隔几分钟运行，其间机器负载可能时有起伏。',
     "WARNING: {n} of {total} experiments ran on a busy machine (their conditions above say which): their absolute "
     "figures are not this machine's; re-run the lab on a quiet machine before quoting them.":
         '警告：{total} 个实验中有 {n} 个是在繁忙的机器上运行的（见上面各自的测量条件）：它们的绝对数值不代表这台机器；'
@@ -691,7 +745,6 @@ MESSAGES = {
     'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式下的 TrainOneStepCell（步/秒）',
     'GRAPH_MODE / PyNative TrainOneStepCell (x)': 'TrainOneStepCell：静态图模式 / 动态图模式（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
-    'TrainOneStepCell / functional step (x)': 'TrainOneStepCell / 函数式训练步（倍）',
     'Model.train fed by the pipeline (steps/s)': 'Model.train，流水线供数（步/秒）',
     'naive defaults (steps/s)': '朴素默认设置（步/秒）',
     'naive configuration with the two CPU settings (steps/s)': '加上两项 CPU 优化设置的朴素配置（步/秒）',
@@ -704,7 +757,7 @@ MESSAGES = {
     'naive defaults to 98.5%, estimated high end (training s)': '朴素默认设置达到 98.5%，估算上限（训练秒数）',
     'naive defaults to 99.0%, estimated low end (training s)': '朴素默认设置达到 99.0%，估算下限（训练秒数）',
     'naive defaults to 99.0%, estimated high end (training s)': '朴素默认设置达到 99.0%，估算上限（训练秒数）',
-    'noise floor (%)': '噪声水平（%）',
+    'noise floor of part 1 (%)': '第 1 节的噪声水平（%）',
     'lesson run time (s)': '本课运行时间（秒）',
     'amp {level}': '混合精度 {level}',
     'auto_mixed_precision O0-O3: steps/s and accuracy after the same number of steps':

@@ -32,8 +32,14 @@ SHOWN = {
         "数值指标、噪声水平，以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
         "读数）；若有实验是在繁忙的机器上运行的，还会给出警告。以字典形式返回这些数据（供 ``record()``\n"
         "使用）。",
-    'a ratio\'s verdict by the lab\'s two rules, stored beside it as "<metric>_verdict"':
-        '按本实验的两条规则对比值作出的判定，以 "<metric>_verdict" 为名存放在该比值旁边',
+    'a ratio\'s verdict (the lab\'s two rules, or where 1.00 lies against a paired interval), stored beside\n'
+    'it as "<metric>_verdict"':
+        '对比值作出的判定（按本实验的两条规则，或看 1.00 落在配对区间的哪一侧），\n'
+        '以 "<metric>_verdict" 为名存放在该比值旁边',
+    "a paired ratio's verdict names its interval (kept as <metric>_low/_high)":
+        "逐轮配对比值的判定写出它的区间（区间存为 <metric>_low/_high）",
+    'a ratio "(x)" with two decimals, as the sentences under the experiments print it (1.05, not 1.1)':
+        '比值（“(x)”）保留两位小数，与各实验下面的句子一致（印作 1.05，而不是 1.1）',
 
     # ---- bench.build_step, bench.step_configs (course_utils/bench/steps.py)
     "The training step of ``spec`` for ``net``: a callable ``step(images, labels) -> loss``.\n"
@@ -91,12 +97,16 @@ SHOWN = {
         "预热和计时时已经训练过的步数",
 
     # ---- lab.measure_batch_sizes, lab.measure_modes, lab.measure_styles (course_utils/bench/experiments/modes.py)
-    "``p.spec`` at every batch size in ``p.batch_sizes``, in alternation.":
-        "以 ``p.batch_sizes`` 中的每个批大小交替测量 ``p.spec``。",
-    "compare keeps the order it was given":
-        "compare 保持传入时的顺序",
-    "Every configuration in ``p.specs``, timed in this process in alternation.":
-        "在本进程中交替为 ``p.specs`` 中的每个配置计时。",
+    "``p.spec`` at every batch size in ``p.batch_sizes``, in alternation, with a second copy of batch\n"
+    "``p.copy_size`` in the same alternation (one configuration timed twice: the noise floor of this sweep).":
+        "以 ``p.batch_sizes`` 中的每个批大小交替测量 ``p.spec``，并在同一轮交替中加入批大小\n"
+        "``p.copy_size`` 的第二份副本（同一种配置计时两次：这组批大小对比的噪声水平）。",
+    "A and A': one size twice":
+        "A 与 A'：同一个批大小计时两次",
+    "Every configuration in ``p.specs``, timed in this process in alternation, with a second copy of ``p.copy``\n"
+    "in the same alternation (one configuration timed twice: the noise floor of this grid).":
+        "在本进程中交替为 ``p.specs`` 中的每个配置计时，并在同一轮交替中加入 ``p.copy`` 的第二份副本\n"
+        "（同一种配置计时两次：这组对比的噪声水平）。",
     "The functional step and TrainOneStepCell on in-memory batches, with a second copy of the functional\n"
     "step (one configuration timed twice: the noise floor of exactly these settings), ``p.claim_repeats``\n"
     "rounds; then both and Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat.":
