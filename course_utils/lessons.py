@@ -169,7 +169,7 @@ LESSONS: Tuple[Lesson, ...] = (
            quick={"TRAIN_SUBSET": 3200, "EPOCHS": 1}),
     Lesson("07", "performance_lab",
            {"en": "The performance lab: PyNative, GRAPH_MODE and `jit`, measured honestly",
-            "zh": "性能实验：如实测量动态图模式、静态图模式与 `jit` 的性能"},
+            "zh": "性能实验：如实测量动态图、静态图与 `jit`"},
            {"en": "measuring honestly: the core measurement in plain MindSpore, then grids that print their code; the "
                   "noise floor and ties within it; PyNative vs GRAPH_MODE vs `jit` and `jit_level`, functional step vs "
                   "`TrainOneStepCell` vs `Model.train`, batch size, one compilation per new batch shape",
