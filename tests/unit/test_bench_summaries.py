@@ -393,12 +393,17 @@ def test_modes_and_batch_sizes_judge_against_the_floor_of_their_own_copy():
     assert res.metrics["batch_sizes_noise_floor_pct"] == floor
 
 
+def _styles_rows(cell_rate, wobble):
+    """The styles experiment's rows: the functional step at 100 steps/s, TrainOneStepCell at ``cell_rate`` and the
+    functional step's copy, 20 rounds each with the same ``wobble``, then the three pipeline-fed rows."""
+    in_memory = [("graph/functional", 100, {"claim_s": 30.0}), ("graph/cell", cell_rate, {}), (modes.COPY, 100, {})]
+    return ([_timed(config, sps, wobble, n=20, input=modes.IN_MEMORY, **extra) for config, sps, extra in in_memory]
+            + [rate("graph/functional +pipeline", 80, input=modes.PIPELINE),
+               rate("graph/cell +pipeline", 81, input=modes.PIPELINE), rate("Model.train", 40, input=modes.PIPELINE)])
+
+
 def test_styles_headline_verdict_comes_from_the_paired_interval():
-    rows = [_timed("graph/functional", 100, (0, 0.1, -0.1, 0.05), n=20, input=modes.IN_MEMORY, claim_s=30.0),
-            _timed("graph/cell", 103, (0, 0.1, -0.1, 0.05), n=20, input=modes.IN_MEMORY),
-            _timed(modes.COPY, 100, (0, 0.1, -0.1, 0.05), n=20, input=modes.IN_MEMORY),
-            rate("graph/functional +pipeline", 80, input=modes.PIPELINE),
-            rate("graph/cell +pipeline", 81, input=modes.PIPELINE), rate("Model.train", 40, input=modes.PIPELINE)]
+    rows = _styles_rows(103, (0, 0.1, -0.1, 0.05))
     res = modes.summarise_styles(rows, bench.StylesParams(noise_pct=20))
     # every round 3% faster: the medians' floor (wobbling rounds) calls it a tie, the paired interval does not
     assert "a tie within the noise floor" in res.conclusion.split("\n")[1]
@@ -428,11 +433,7 @@ def test_headline_names_a_paired_verdict(tmp_path, capsys):
 
 def test_verdicts_name_the_edge_the_undecided_and_never_the_copy():
     # the claim just above the interval (margin < 0.02): at its edge, not ruled out
-    rows = [_timed("graph/functional", 100, (0, 0.01, -0.01, 0.005), n=20, input=modes.IN_MEMORY, claim_s=30.0),
-            _timed("graph/cell", 113.5, (0, 0.01, -0.01, 0.005), n=20, input=modes.IN_MEMORY),
-            _timed(modes.COPY, 100, (0, 0.01, -0.01, 0.005), n=20, input=modes.IN_MEMORY),
-            rate("graph/functional +pipeline", 80, input=modes.PIPELINE),
-            rate("graph/cell +pipeline", 81, input=modes.PIPELINE), rate("Model.train", 40, input=modes.PIPELINE)]
+    rows = _styles_rows(113.5, (0, 0.01, -0.01, 0.005))
     res = modes.summarise_styles(rows, bench.StylesParams(noise_pct=20))
     assert "The article's 1.15x lies at the edge of the interval, just above 1.14" in res.conclusion
     assert "rules out the article" not in res.conclusion
