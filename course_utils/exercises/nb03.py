@@ -1,8 +1,9 @@
-"""Exercises of notebook 03 (step techniques and traps): a clipped step, an accumulating step, a loss-scaled step
-and an optimizer's parameter groups.
+"""Exercises of notebook 03 (step techniques and traps): a clipping bound read off a log of gradient norms, an
+accumulating step, a loss-scaled step that also clips, and an optimizer's parameter groups.
 
-q1 to q3 ask for a step *builder*, as exercise 02.1 does; the checks (fixed weights, plain SGD, the update compared
-with what a correct step and typical wrong steps would make) are ``course_utils.exercises.step_builders``.
+q1 asks for ``choose_clip_norm(norms)``: its check runs the rule on three logs of very different levels, each with a
+few spikes. q2 and q3 ask for a step *builder*, as exercise 02.1 does; the checks (fixed weights, plain SGD, the update
+compared with what a correct step and typical wrong steps would make) are ``course_utils.exercises.step_builders``.
 q4 asks for ``build_param_groups(net, weight_decay)``: its check builds ``nn.Momentum`` and ``nn.Adam`` from the
 groups and runs one call with zero gradients, so only weight decay moves a parameter.
 The lesson's cells also call the helpers at the end of this module: the tables they print and the checks behind them
@@ -17,49 +18,75 @@ import inspect
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, register
-from course_utils.exercises.step_builders import (StepBuilder, builder_solution, close, diagnose_update, fixed_batch,
-                                                  fixed_setup, global_clip, grads_of, jit_step_solution, loss_value,
+from course_utils.exercises.step_builders import (LR, StepBuilder, builder_solution, close, diagnose_update,
+                                                  fixed_batch, fixed_setup, global_clip, grads_of, loss_value,
                                                   make_step, per_tensor_clip, run_step, sgd_update, weights_of)
 from course_utils.fmt import pad
 from course_utils.i18n import tr
 
 
-class ClippedStep(StepBuilder):
-    names = ("build_clipped_step",)
-    title = "clip by the global norm"
-    hint_text = ("Start from your step of exercise 02.1 and insert one line between the gradients and the update: "
-                 "grads = ops.clip_by_global_norm(grads, max_norm). It rescales all gradients by the same factor "
-                 "min(1, max_norm / global_norm), so their direction is kept.")
-    solution_text = jit_step_solution("build_clipped_step(net, loss_fn, optimizer, max_norm)",
-                                      "    grads = ops.clip_by_global_norm(grads, max_norm)\n")
+def choose_clip_norm(norms):
+    typical = float(np.median(norms))   # the spikes barely move the median
+    return 1.5 * typical                # a margin above it: ordinary steps pass, spikes are cut
 
-    option = "clip_norm"
 
-    def _one_update(self, builder, max_norm: float, outliers: float):
-        net, loss_fn, opt = fixed_setup()
-        x, y = fixed_batch(outliers=outliers)
-        start = weights_of(net)
-        grads = grads_of(net, loss_fn, x, y)
-        step = make_step(builder, net, loss_fn, opt, max_norm)
-        loss_value(run_step(step, x, y), "step(data, label)")
-        return start, grads, weights_of(net)
+def _norm_log(level: float, seed: int, steps: int = 200, spikes: int = 6):
+    """A log of global gradient norms as a run would write it: ordinary steps around ``level`` (a spread of about
+    10 %), and ``spikes`` steps 3 to 8 times higher at random places. Returns the log (a list of floats) and the
+    indices of the spikes."""
+    rng = np.random.default_rng(seed)
+    norms = level * np.exp(0.1 * np.clip(rng.standard_normal(steps), -3, 3))
+    where = np.sort(rng.choice(np.arange(10, steps), size=spikes, replace=False))
+    norms[where] = level * rng.uniform(3.0, 8.0, size=spikes)
+    return [float(n) for n in norms], [int(i) for i in where]
 
-    def _check_updates(self, build_clipped_step):
-        # A batch with outliers: the global norm is far above max_norm, so clipping must shrink it.
-        max_norm = 0.05
-        start, grads, got = self._one_update(build_clipped_step, max_norm, outliers=0.25)
-        norm = float(np.sqrt(sum(float(np.sum(g ** 2)) for g in grads)))
-        diagnose_update(got, start, sgd_update(start, global_clip(grads, max_norm)), {
-            tr("the update with the gradients not clipped (their global norm is {norm:.3g} > max_norm {max_norm}).",
-               norm=norm, max_norm=max_norm): sgd_update(start, grads),
-            tr("the update with each gradient tensor clipped on its own to max_norm (its direction differs from the "
-               "global-norm clipped one)."): sgd_update(start, per_tensor_clip(grads, max_norm)),
-        }, tr("with max_norm={max_norm}", max_norm=max_norm))
-        # Below the threshold clipping must not change anything.
-        max_norm = 1e3
-        start, grads, got = self._one_update(build_clipped_step, max_norm, outliers=0.0)
-        diagnose_update(got, start, sgd_update(start, grads), {}, tr("with max_norm={max_norm} (far above the gradient "
-                         "norm, so the update must be the unclipped one)", max_norm=max_norm))
+
+class ClipBound(Exercise):
+    """The learner's rule reads a log of global gradient norms and returns a bound. The check runs it on three logs
+    whose levels differ by orders of magnitude (so no constant works), each with a few spikes: the bound must let
+    (almost) every ordinary step through and cut every spike."""
+
+    names = ("choose_clip_norm",)
+    title = "choose a clipping bound"
+    hint_text = ("Section 1 did this for one epoch. Which single number describes a typical step of the log, whatever "
+                 "a few spikes do (the mean and the maximum both move with them)? The bound then sits a margin above "
+                 "that number: below it, clipping shrinks ordinary steps like a smaller learning rate; far above, it "
+                 "never acts.")
+    solution_text = inspect.getsource(choose_clip_norm)
+
+    LEVELS = (0.02, 3.0, 400.0)   # the typical norm of each log: a constant bound cannot suit all three
+    ORDINARY_CLIPPED = 0.02        # at most this share of the ordinary steps may be clipped
+
+    def reference(self):
+        return (choose_clip_norm,)
+
+    def _check(self, choose_clip_norm):
+        for n, level in enumerate(self.LEVELS, start=1):
+            norms, spikes = _norm_log(level, seed=n)
+            what = tr("log {n} ({steps} steps, ordinary norms around {level:.3g}, {spikes} spikes of {low:.3g} to "
+                      "{high:.3g})", n=n, steps=len(norms), level=level, spikes=len(spikes),
+                      low=min(norms[i] for i in spikes), high=max(norms[i] for i in spikes))
+            result = self.call(choose_clip_norm, list(norms))
+            try:
+                bound = float(np.asarray(result.asnumpy() if hasattr(result, "asnumpy") else result).reshape(()))
+            except (TypeError, ValueError):
+                raise Incorrect(tr("{what}: choose_clip_norm returned {result}; expected one positive number.",
+                                   what=what, result=repr(result))) from None
+            if not np.isfinite(bound) or bound <= 0:
+                raise Incorrect(tr("{what}: choose_clip_norm returned {bound}; expected a positive, finite bound.",
+                                   what=what, bound=bound))
+            ordinary = [v for i, v in enumerate(norms) if i not in spikes]
+            clipped = sum(v > bound for v in ordinary)
+            if clipped > self.ORDINARY_CLIPPED * len(ordinary):
+                raise Incorrect(tr("{what}: the bound {bound:.4g} clips {k} of the {m} ordinary steps ({share:.0%}), "
+                                   "which then act as steps with a smaller learning rate; expected at most {limit:.0%} "
+                                   "of them clipped.", what=what, bound=bound, k=clipped, m=len(ordinary),
+                                   share=clipped / len(ordinary), limit=self.ORDINARY_CLIPPED))
+            through = [norms[i] for i in spikes if norms[i] <= bound]
+            if through:
+                raise Incorrect(tr("{what}: the bound {bound:.4g} lets {k} of the {s} spikes through unclipped (the "
+                                   "largest {largest:.4g}); expected every spike cut.", what=what, bound=bound,
+                                   k=len(through), s=len(spikes), largest=max(through)))
 
 
 class AccumulatingStep(StepBuilder):
@@ -136,7 +163,7 @@ return train_step
         }, tr("after {n} micro-batches (the second update)", n=2 * k))
 
 
-def build_scaled_step(net, loss_fn, optimizer, scaler):
+def build_scaled_step(net, loss_fn, optimizer, scaler, max_norm):
     import mindspore as ms
     from mindspore import ops
 
@@ -149,8 +176,9 @@ def build_scaled_step(net, loss_fn, optimizer, scaler):
     @ms.jit
     def train_step(data, label):
         (_, loss), grads = grad_fn(data, label)
-        grads = scaler.unscale(grads)
+        grads = scaler.unscale(grads)                        # the true gradients, before anything looks at them
         finite = ms.amp.all_finite(grads)
+        grads = ops.clip_by_global_norm(grads, max_norm)     # the bound is meant for the true gradients
         if finite:
             loss = ops.depend(loss, optimizer(grads))
         loss = ops.depend(loss, scaler.adjust(finite))
@@ -160,30 +188,39 @@ def build_scaled_step(net, loss_fn, optimizer, scaler):
 
 
 class ScaledStep(StepBuilder):
+    """Three runs with a fresh ``DynamicLossScaler`` at 1024: a clean batch with a bound far above the gradient norm
+    (the update must be plain SGD's, the loss the true one), a batch with a NaN feature (no update, the scale halved),
+    and, on a new network, a batch whose true gradient norm is far above ``max_norm`` (the update must be SGD with the
+    true gradients clipped by their global norm). Clipping the gradients while they still carry the scale passes the
+    first run and fails the third: the bound then cuts ``scale`` times too much."""
+
     names = ("build_scaled_step",)
-    title = "a loss-scaled step"
-    hint_text = ("Section 5's scaled_step is the pattern: differentiate scaler.scale(loss) (with has_aux=True the "
-                 "true loss rides along), undo the scale on the gradients before anything looks at them, let "
-                 "ms.amp.all_finite decide whether the optimizer runs, and tell the scaler what happened (tied to the "
-                 "returned loss with ops.depend, like every update).")
+    title = "a loss-scaled, clipped step"
+    hint_text = ("Section 5's scaled_step is the pattern, and the \"Putting them together\" cell gives the order: "
+                 "differentiate scaler.scale(loss) (with has_aux=True the true loss rides along), undo the scale on "
+                 "the gradients before anything looks at them, ask ms.amp.all_finite, clip, and only then let the "
+                 "optimizer run. Tell the scaler what happened (tied to the returned loss with ops.depend, like every "
+                 "update).")
     solution_text = inspect.getsource(build_scaled_step)
 
     SCALE = 1024.0
+    FAR_ABOVE = 1e6   # a bound no gradient of the check reaches, even times the scale
+    TIGHT = 0.05      # far below the true gradient norm of the batch with outliers (about 1.1)
 
     def reference(self):
         return (build_scaled_step,)
 
-    def _setup(self, builder):
+    def _setup(self, builder, max_norm):
         import mindspore as ms
 
         net, loss_fn, opt = fixed_setup()
         scaler = ms.amp.DynamicLossScaler(scale_value=self.SCALE, scale_factor=2, scale_window=1000)
-        return net, loss_fn, make_step(builder, net, loss_fn, opt, scaler), scaler
+        return net, loss_fn, make_step(builder, net, loss_fn, opt, scaler, max_norm), scaler
 
     def _check_updates(self, build_scaled_step):
         import mindspore as ms
 
-        net, loss_fn, step, scaler = self._setup(build_scaled_step)
+        net, loss_fn, step, scaler = self._setup(build_scaled_step, self.FAR_ABOVE)
         x, y = fixed_batch()
         start, grads = weights_of(net), grads_of(net, loss_fn, x, y)
         expected_loss = float(loss_fn(net(x), y).asnumpy())
@@ -210,6 +247,27 @@ class ScaledStep(StepBuilder):
         if scale != self.SCALE / 2:
             raise Incorrect(tr("after the step with non-finite gradients the scale is {got:.0f}; expected "
                                "{expected:.0f} (halved).", got=scale, expected=self.SCALE / 2))
+
+        net, loss_fn, step, scaler = self._setup(build_scaled_step, self.TIGHT)
+        x, y = fixed_batch(outliers=0.25)
+        start, grads = weights_of(net), grads_of(net, loss_fn, x, y)
+        run_step(step, x, y)
+        norm = float(np.sqrt(sum(float(np.sum(g.astype(np.float64) ** 2)) for g in grads)))
+        what = tr("with max_norm={max_norm} and the scale {scale:.0f}", max_norm=self.TIGHT, scale=self.SCALE)
+        expected = sgd_update(start, global_clip(grads, self.TIGHT))
+        # clipped while scaled: the update is 1024 times shorter, within diagnose_update's tolerance of no update at
+        # all, so this mistake is named before diagnose_update runs
+        short = sgd_update(start, [g / self.SCALE for g in global_clip([g * self.SCALE for g in grads], self.TIGHT)])
+        if close(weights_of(net), short) and not close(weights_of(net), expected):
+            raise Incorrect(tr("{what}: expected the SGD update (lr={lr}); got {message}", what=what, lr=LR, message=tr(
+                "an update {scale:.0f} times too short: the gradients were clipped while they still carried the "
+                "scale.", scale=self.SCALE)))
+        diagnose_update(weights_of(net), start, expected, {
+            tr("the update with the gradients not clipped (their global norm is {norm:.3g} > max_norm {max_norm}).",
+               norm=norm, max_norm=self.TIGHT): sgd_update(start, grads),
+            tr("the update with each gradient tensor clipped on its own to max_norm (its direction differs from the "
+               "global-norm clipped one)."): sgd_update(start, per_tensor_clip(grads, self.TIGHT)),
+        }, what)
 
 
 def build_param_groups(net, weight_decay):
@@ -514,7 +572,7 @@ def plot_scale_run(rows, ceilings) -> None:
     plt.show()
 
 
-q1 = ClippedStep()
+q1 = ClipBound()
 q2 = AccumulatingStep()
 q3 = ScaledStep()
 q4 = ParamGroups()

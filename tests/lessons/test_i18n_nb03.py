@@ -7,29 +7,39 @@ import pytest
 from course_utils.exercises import Outcome, nb03
 from course_utils.i18n.zh.nb03 import MESSAGES
 from test_exercises_nb02 import assert_incorrect
-from test_exercises_nb03 import WRONG_Q4, accumulating, clipped, clipped_without_depend, grouped, scaled
+from test_exercises_nb03 import CLIP_LINE, WRONG_Q1, WRONG_Q4, accumulating, bound_rule, grouped, scaled
 from test_i18n_nb02 import (FIX_WORDS_ZH, assert_chinese, assert_correct_and_not_attempted_in_chinese,
                             assert_placeholders_kept)
 
 pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
 
-# ---- q1: clipping ----
+# ---- q1: a clipping bound from a log of gradient norms ----
 
-def test_q1_per_tensor_clipping_in_chinese(zh):
-    wrong = clipped("grads = tuple([ops.clip_by_norm(g, max_norm) for g in grads])", "<nb03-zh-q1-per-tensor>")
-    assert_chinese(nb03.q1.check(wrong), "max_norm=0.05 时：期望得到 SGD 更新", "每个梯度张量各自裁剪到 max_norm",
-                   "按全局范数裁剪")
+#: the Chinese message of each of q1's typical wrong rules (the English tests' own), by name
+Q1_ZH = {
+    "max": ("第 1 份日志（200 步，普通训练步的范数在 0.02 上下，另有 6 个", "放过了 6 个尖峰中的 6 个",
+            "期望每个尖峰都被截断"),
+    "median": ("裁剪了 194 个普通训练步中的 94 个（48%）", "相当于用更小的学习率在训练"),
+    "mean": ("裁剪了 194 个普通训练步中的 8 个",),
+    "mean-3-std": ("放过了 6 个尖峰中的 1 个",),
+    "constant": ("第 1 份日志", "放过了 6 个尖峰中的 6 个"),
+    "constant-small": ("第 2 份日志（200 步，普通训练步的范数在 3 上下", "裁剪了 194 个普通训练步中的 194 个"),
+    "negative": ("返回了 -0.02", "有限的正数上限"),
+    "text": ("返回了 '1.5 x median'", "期望返回一个正数"),
+}
 
 
-def test_q1_no_clipping_and_always_rescaling_in_chinese(zh):
-    assert_chinese(nb03.q1.check(clipped("", "<nb03-zh-q1-none>")), "用未经裁剪的梯度所做的更新", "> max_norm 0.05")
-    always = clipped("grads = tuple([g * max_norm / ops.sqrt(ops.addn([(t * t).sum() for t in grads])) "
-                     "for g in grads])", "<nb03-zh-q1-always>")
-    assert_chinese(nb03.q1.check(always), "max_norm=1000.0 时", "未裁剪时相同", "最多相差")
+def test_q1_covers_every_english_wrong_rule():
+    assert sorted(Q1_ZH) == sorted(WRONG_Q1)
 
 
-def test_q1_forgotten_depend_in_chinese(zh):
-    assert_incorrect(nb03.q1.check(clipped_without_depend("<nb03-zh-q1-nodep>")), "没有本练习要求的 ops.depend")
+@pytest.mark.parametrize("name", sorted(Q1_ZH))
+def test_q1_typical_mistakes_in_chinese(zh, name):
+    expression, _ = WRONG_Q1[name]
+    result = nb03.q1.check(bound_rule(expression, f"<nb03-zh-q1-{name}>"))
+    assert_chinese(result, *Q1_ZH[name])
+    named = [w for w in FIX_WORDS_ZH if w in result.message]
+    assert not named, f"the message names a fix ({named}): {result.message}"
 
 
 # ---- q2: accumulation ----
@@ -63,7 +73,14 @@ def test_q2_wrong_loss_in_chinese(zh):
     ([("if finite:", "if True:")], ("含有 NaN 特征值", "实际权重改变了")),
     ([("ops.depend(loss, scaler.adjust(finite))", "loss")], ("缩放系数为 1024；期望为 512（减半）",)),
     ([("(_, loss), grads", "(loss, _), grads")], ("期望得到真实的（未缩放的）损失",)),
-], ids=["not-unscaled", "always-updates", "no-adjust", "scaled-loss"])
+    ([(CLIP_LINE, ""), ("grads = scaler.unscale(grads)",
+                        "grads = scaler.unscale(ops.clip_by_global_norm(grads, max_norm))")],
+     ("max_norm=0.05、缩放系数为 1024 时", "缩短为 1/1024 的更新", "梯度在仍带着缩放系数时就被裁剪了")),
+    ([(CLIP_LINE, "")], ("max_norm=0.05、缩放系数为 1024 时", "用未经裁剪的梯度所做的更新", "> max_norm 0.05")),
+    ([(CLIP_LINE, "        grads = tuple([ops.clip_by_norm(g, max_norm) for g in grads])\n")],
+     ("每个梯度张量各自裁剪到 max_norm", "按全局范数裁剪")),
+], ids=["not-unscaled", "always-updates", "no-adjust", "scaled-loss", "clipped-before-unscaling", "not-clipped",
+        "per-tensor"])
 def test_q3_typical_mistakes_in_chinese(zh, replacements, fragments):
     wrong = scaled(*replacements, name=f"<nb03-zh-q3-{len(fragments[0])}-{len(replacements[0][1])}>")
     assert_chinese(nb03.q3.check(wrong), *fragments)
@@ -106,17 +123,22 @@ def test_correct_and_not_attempted_in_chinese(zh, exercise):
 def test_hints_and_solutions_in_chinese(zh, capsys):
     for exercise in (nb03.q1, nb03.q2, nb03.q3, nb03.q4):
         exercise.hint()
+    nb03.q1.solution()
     nb03.q2.solution()
+    nb03.q3.solution()
     nb03.q4.solution()
     shown = capsys.readouterr().out
-    expected = ("练习 03.1（按全局范数裁剪梯度）——提示", "从练习 02.1 的训练步出发", "在求梯度与参数更新之间插入一行",
+    expected = ("练习 03.1（选定梯度裁剪上限）——提示", "第 1 节已经在一轮数据上做过这件事",
+                "均值和最大值都会被尖峰拉动",
                 "不要用 'accum'：SGD 已经占用了这个名字", "练习 03.2（梯度累加）——参考答案",
-                "练习 03.3（使用损失缩放的训练步）——提示", "照第 5 节的 scaled_step 来写",
+                "练习 03.3（使用损失缩放并裁剪梯度的训练步）——提示", "照第 5 节的 scaled_step 来写",
+                "再用 ms.amp.all_finite 检查，然后裁剪",
                 'prefix="grad_accum"',   # the solution is code, shown as it is tested
                 "练习 03.4（参数分组）——提示", "不看参数名，靠什么区分权重矩阵", "练习 03.4（参数分组）——参考答案",
-                "# 被冻结的参数不在其中", '{"order_params": params}]')
+                "# 被冻结的参数不在其中", '{"order_params": params}]',
+                "# 几个尖峰几乎动不了中位数", "# 上限是为真实的梯度设定的")
     assert [text for text in expected if text not in shown] == []
-    assert "Start from your step" not in shown
+    assert "Section 1 did this" not in shown and "the spikes barely move" not in shown
 
 
 def test_every_chinese_message_keeps_the_placeholders():
@@ -127,7 +149,7 @@ def test_every_chinese_message_keeps_the_placeholders():
 def test_chinese_messages_report_symptoms_not_fixes(zh):
     """As in English: expected vs got; the fix is in .hint() and .solution(), not in the message."""
     wrong = [
-        (nb03.q1, clipped("", "<nb03-zh-fx-1>")),
+        (nb03.q3, scaled((CLIP_LINE, ""), name="<nb03-zh-fx-1>")),
         (nb03.q2, accumulating(("grad / k", "grad"), name="<nb03-zh-fx-2>")),
         (nb03.q2, accumulating(('prefix="grad_accum"', 'prefix="accum"'), name="<nb03-zh-fx-3>")),
     ]

@@ -1,17 +1,18 @@
-"""Chinese messages (nb03): the checks of notebook 03's exercises (a clipped step, an accumulating step, a loss-scaled
-step, parameter groups).
+"""Chinese messages (nb03): the checks of notebook 03's exercises (a clipping bound, an accumulating step, a loss-scaled
+step that clips, parameter groups).
 
 What both lessons' step builders say (the expected SGD update, ``ops.depend``, ...) is in ``nb02``."""
 
 MESSAGES = {
     # titles and hints (translated when shown)
-    "clip by the global norm": "按全局范数裁剪梯度",
+    "choose a clipping bound": "选定梯度裁剪上限",
     "gradient accumulation": "梯度累加",
-    "Start from your step of exercise 02.1 and insert one line between the gradients and the update: grads = "
-    "ops.clip_by_global_norm(grads, max_norm). It rescales all gradients by the same factor min(1, max_norm / "
-    "global_norm), so their direction is kept.":
-        "从练习 02.1 的训练步出发，在求梯度与参数更新之间插入一行：grads = ops.clip_by_global_norm(grads, max_norm)。"
-        "它把所有梯度乘以同一个系数 min(1, max_norm / global_norm)，因此梯度的方向保持不变。",
+    "Section 1 did this for one epoch. Which single number describes a typical step of the log, whatever a few spikes "
+    "do (the mean and the maximum both move with them)? The bound then sits a margin above that number: below it, "
+    "clipping shrinks ordinary steps like a smaller learning rate; far above, it never acts.":
+        "第 1 节已经在一轮数据上做过这件事。日志里哪一个数最能代表普通的一步，而且几个尖峰几乎动不了它"
+        "（均值和最大值都会被尖峰拉动）？上限就设在这个数之上，留出一定余量：设得比它低，裁剪会把普通的训练步也缩短，"
+        "相当于调低了学习率；设得远高于它，裁剪又永远不起作用。",
     "Clone zero buffers: accum = optimizer.parameters.clone(prefix='grad_accum', init='zeros') (not 'accum': SGD "
     "uses that name). Compile two functions: one adds grad / k to every buffer (ops.assign_add), one applies "
     "optimizer(accum) and then zeroes the buffers (ops.assign). Count the calls in Python and run the second one "
@@ -21,13 +22,22 @@ MESSAGES = {
         "（ops.assign_add），另一个先调用 optimizer(accum)，再将缓冲区清零（ops.assign）。在 Python 中统计调用次数，"
         "每到第 k 次调用就运行第二个函数。",
     # exercise 03.1
-    "the update with the gradients not clipped (their global norm is {norm:.3g} > max_norm {max_norm}).":
-        "用未经裁剪的梯度所做的更新（梯度的全局范数为 {norm:.3g} > max_norm {max_norm}）。",
-    "the update with each gradient tensor clipped on its own to max_norm (its direction differs from the global-norm "
-    "clipped one).": "每个梯度张量各自裁剪到 max_norm 后所做的更新（其方向与按全局范数裁剪的结果不同）。",
-    "with max_norm={max_norm}": "max_norm={max_norm} 时",
-    "with max_norm={max_norm} (far above the gradient norm, so the update must be the unclipped one)":
-        "max_norm={max_norm} 时（远大于梯度的范数，因此更新必须与未裁剪时相同）",
+    "log {n} ({steps} steps, ordinary norms around {level:.3g}, {spikes} spikes of {low:.3g} to {high:.3g})":
+        "第 {n} 份日志（{steps} 步，普通训练步的范数在 {level:.3g} 上下，另有 {spikes} 个 {low:.3g} 到 {high:.3g} 的尖峰）",
+    "{what}: choose_clip_norm returned {result}; expected one positive number.":
+        "{what}：choose_clip_norm 返回了 {result}；期望返回一个正数。",
+    "{what}: choose_clip_norm returned {bound}; expected a positive, finite bound.":
+        "{what}：choose_clip_norm 返回了 {bound}；期望得到一个有限的正数上限。",
+    "{what}: the bound {bound:.4g} clips {k} of the {m} ordinary steps ({share:.0%}), which then act as steps with a "
+    "smaller learning rate; expected at most {limit:.0%} of them clipped.":
+        "{what}：上限 {bound:.4g} 裁剪了 {m} 个普通训练步中的 {k} 个（{share:.0%}），这些步相当于用更小的学习率在训练；"
+        "期望被裁剪的普通训练步不超过 {limit:.0%}。",
+    "{what}: the bound {bound:.4g} lets {k} of the {s} spikes through unclipped (the largest {largest:.4g}); expected "
+    "every spike cut.":
+        "{what}：上限 {bound:.4g} 放过了 {s} 个尖峰中的 {k} 个，未加裁剪（其中最大的为 {largest:.4g}）；"
+        "期望每个尖峰都被截断。",
+    "# the spikes barely move the median": "# 几个尖峰几乎动不了中位数",
+    "# a margin above it: ordinary steps pass, spikes are cut": "# 在它之上留出余量：普通的训练步通过，尖峰被截断",
     # exercise 03.2
     "call {n}": "第 {n} 次调用",
     "call {n} returned loss {loss:.6f}, expected the micro-batch's loss {expected:.6f}.":
@@ -41,12 +51,14 @@ MESSAGES = {
     "an update that also contains the first round's gradients.": "还包含了第一轮梯度的更新。",
     "after {n} micro-batches (the second update)": "{n} 个微批之后（第二次更新）",
     # exercise 03.3
-    "a loss-scaled step": "使用损失缩放的训练步",
-    "Section 5's scaled_step is the pattern: differentiate scaler.scale(loss) (with has_aux=True the true loss rides "
-    "along), undo the scale on the gradients before anything looks at them, let ms.amp.all_finite decide whether the "
-    "optimizer runs, and tell the scaler what happened (tied to the returned loss with ops.depend, like every update).":
-        "照第 5 节的 scaled_step 来写：对 scaler.scale(loss) 求导（用 has_aux=True 把真实的损失一并带出），"
-        "在检查梯度之前先去掉梯度上的缩放，由 ms.amp.all_finite 决定是否运行优化器，最后把结果告诉缩放器（和每次更新一样，用 ops.depend 把这次调用绑定到返回的损失上）。",
+    "a loss-scaled, clipped step": "使用损失缩放并裁剪梯度的训练步",
+    "Section 5's scaled_step is the pattern, and the \"Putting them together\" cell gives the order: differentiate "
+    "scaler.scale(loss) (with has_aux=True the true loss rides along), undo the scale on the gradients before "
+    "anything looks at them, ask ms.amp.all_finite, clip, and only then let the optimizer run. Tell the scaler what "
+    "happened (tied to the returned loss with ops.depend, like every update).":
+        "照第 5 节的 scaled_step 来写，顺序见“组合起来”一节：对 scaler.scale(loss) 求导（用 has_aux=True "
+        "把真实的损失一并带出），在检查梯度之前先去掉梯度上的缩放，再用 ms.amp.all_finite 检查，然后裁剪，"
+        "最后才运行优化器。别忘了把结果告诉缩放器（和每次更新一样，用 ops.depend 把这次调用绑定到返回的损失上）。",
     "a finite step with the scale {scale:.0f}": "缩放系数为 {scale:.0f}、梯度有限的一步",
     "{what}: step(data, label) returned {loss:.6g}; expected the true (unscaled) loss {expected:.6g}.":
         "{what}：step(data, label) 返回 {loss:.6g}；期望得到真实的（未缩放的）损失 {expected:.6g}。",
@@ -57,6 +69,15 @@ MESSAGES = {
         "一批含有 NaN 特征值的数据（其梯度不是有限值）：期望跳过这次更新、权重保持不变；实际权重改变了（其中 {n} 个为 NaN）。",
     "after the step with non-finite gradients the scale is {got:.0f}; expected {expected:.0f} (halved).":
         "梯度非有限的一步之后，缩放系数为 {got:.0f}；期望为 {expected:.0f}（减半）。",
+    "the update with the gradients not clipped (their global norm is {norm:.3g} > max_norm {max_norm}).":
+        "用未经裁剪的梯度所做的更新（梯度的全局范数为 {norm:.3g} > max_norm {max_norm}）。",
+    "an update {scale:.0f} times too short: the gradients were clipped while they still carried the scale.":
+        "缩短为 1/{scale:.0f} 的更新：梯度在仍带着缩放系数时就被裁剪了。",
+    "the update with each gradient tensor clipped on its own to max_norm (its direction differs from the global-norm "
+    "clipped one).": "每个梯度张量各自裁剪到 max_norm 后所做的更新（其方向与按全局范数裁剪的结果不同）。",
+    "with max_norm={max_norm} and the scale {scale:.0f}": "max_norm={max_norm}、缩放系数为 {scale:.0f} 时",
+    "# the true gradients, before anything looks at them": "# 先得到真实的梯度，再做任何检查",
+    "# the bound is meant for the true gradients": "# 上限是为真实的梯度设定的",
     # exercise 03.4
     "parameter groups": "参数分组",
     "Section 4 built such a list by hand for bn_net. Three questions decide it. Which parameters may the optimizer "
