@@ -3,13 +3,15 @@
 q1 ``TwoHeadWithLoss``: a ``WithLossCell`` subclass for a network with a main and an auxiliary head.
 q2 ``ClipValueTrainStep``: a ``TrainOneStepCell`` subclass that clips every gradient element.
 q3 ``early_stopping_epochs``: patience-based early stopping on a recorded validation curve.
+q4 ``StopOnNaN``: a ``mindspore.train.Callback`` that stops ``Model.train`` at the first non-finite loss.
 
 q1 and q2 run the learner's Cells in the current mode (GRAPH_MODE compiles a few small graphs) on
 fixed weights and inputs and compare with values computed independently (NumPy, ``mindspore.grad``).
 q3 compares with ``course_utils.callbacks.stopping_point`` on curves chosen to expose the usual
-off-by-one, tie and ``min_delta`` slips. MindSpore is imported on first use, not with this module.
+off-by-one, tie and ``min_delta`` slips. q4 runs ``Model.train`` with the learner's callback on small datasets
+whose losses turn NaN or infinite at a known step. MindSpore is imported on first use, not with this module.
 
-Why one module of ~430 lines: it is one lesson's exercises, like every ``nbNN.py``; each exercise keeps its
+Why one module of ~540 lines: it is one lesson's exercises, like every ``nbNN.py``; each exercise keeps its
 reference solution beside its check, which is what the module's length is made of.
 """
 
@@ -420,7 +422,116 @@ class EarlyStoppingCurve(_FromReference):
                                call=call, expected=expected, got=got, hint=hint))
 
 
+# ----------------------------------------------------------------------------------------------
+# q4: a callback that stops Model.train on a NaN or infinite loss
+# ----------------------------------------------------------------------------------------------
+
+_Q4_BATCH, _Q4_BATCHES, _Q4_EPOCHS = 4, 4, 2
+
+
+def _q4_dataset(bad_batch=None, kind="nan"):
+    """Four batches of four samples; batch ``bad_batch`` (1-based) gets NaN targets (loss NaN) or huge ones (loss inf).
+
+    NaN goes into the targets, not the inputs: ReLU maps a NaN input to 0 on CPU, and the loss stays finite."""
+    import mindspore.dataset as ds
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(_Q4_BATCH * _Q4_BATCHES, 10)).astype(np.float32)
+    y = rng.normal(size=(_Q4_BATCH * _Q4_BATCHES, 1)).astype(np.float32)
+    if bad_batch is not None:
+        rows = slice((bad_batch - 1) * _Q4_BATCH, bad_batch * _Q4_BATCH)
+        if kind == "nan":
+            y[rows] = np.nan
+        else:
+            y[rows] = 1e30          # (prediction - 1e30)^2 overflows float32: the loss is inf
+    return ds.NumpySlicesDataset((x, y), column_names=["x", "y"], shuffle=False).batch(_Q4_BATCH)
+
+
+class StopOnNaNCallback(_FromReference):
+    names = ("StopOnNaN",)
+    title = "a callback that stops on a NaN loss"
+    hint_text = (
+        "Subclass mindspore.train.Callback and define on_train_step_end(self, run_context). The step's loss is "
+        "run_context.original_args().net_outputs (a tensor); when not np.isfinite(loss.asnumpy()).all() (NaN or "
+        "inf), call run_context.request_stop(). Model.train checks the request right after every step, so do not "
+        "raise: an exception escapes Model.train.")
+
+    def _solution(self):
+        return _stop_on_nan_solution()
+
+    def _steps_run(self, cls, bad_batch, kind):
+        """Model.train(2 epochs) with the learner's callback; return the losses of the steps that ran."""
+        from mindspore import nn
+        from mindspore.train import Callback, Model
+
+        class _Recorder(Callback):
+            def __init__(self):
+                super().__init__()
+                self.losses = []
+
+            def on_train_step_end(self, run_context):
+                self.losses.append(float(np.asarray(run_context.original_args().net_outputs.asnumpy())))
+
+        net, _ = ClipValue._net(seed=7)
+        recorder = _Recorder()
+        callback = self.call(cls)
+        model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), learning_rate=0.01))
+        try:
+            model.train(_Q4_EPOCHS, _q4_dataset(bad_batch, kind), callbacks=[callback, recorder],
+                        dataset_sink_mode=False)
+        except Exception as exc:   # the learner's callback raised: it escapes Model.train
+            raise Incorrect(tr("Model.train raised {kind}: {msg}. An exception escapes Model.train, like section "
+                               "7.1's StopIteration; call run_context.request_stop() instead.",
+                               kind=type(exc).__name__, msg=first_line(exc))) from None
+        return recorder.losses
+
+    def _check(self, cls):
+        from mindspore.train import Callback
+
+        _require_subclass(cls, "StopOnNaN", Callback, "mindspore.train.Callback",
+                          N_("Model.train calls the hooks of Callback objects"))
+        total = _Q4_EPOCHS * _Q4_BATCHES
+        losses = self._steps_run(cls, None, "nan")
+        if len(losses) != total:
+            raise Incorrect(tr("on a run whose losses are all finite, training stopped after step {got} of {total}; "
+                               "stop only on a NaN or infinite loss.", got=len(losses), total=total))
+        for bad, kind, what in ((3, "nan", N_("a NaN loss")), (2, "inf", N_("an infinite loss"))):
+            losses = self._steps_run(cls, bad, kind)
+            if len(losses) == bad:
+                continue
+            what = tr(what)
+            if len(losses) < bad:
+                hint = tr(" (It stopped on a finite loss.)")
+            elif kind == "inf":        # the NaN case passed: only the inf loss slipped through
+                hint = tr(" (The inf loss itself did not stop it: test np.isfinite, which is False for NaN and "
+                          "for inf, not only np.isnan.)")
+            elif len(losses) == total:
+                hint = tr(" (It never stopped: call run_context.request_stop() when the loss is not finite.)")
+            elif len(losses) == _Q4_BATCHES:
+                hint = tr(" (That is the end of the epoch: check the loss in on_train_step_end, not in "
+                          "on_train_epoch_end.)")
+            else:
+                hint = ""
+            raise Incorrect(tr("step {bad} has {what}; expected training to stop right after it (steps run: {bad}), "
+                               "but {got} of {total} steps ran.{hint}", bad=bad, what=what, got=len(losses),
+                               total=total, hint=hint))
+
+
+@functools.lru_cache(maxsize=None)
+def _stop_on_nan_solution():
+    from mindspore.train import Callback
+
+    class StopOnNaN(Callback):
+        def on_train_step_end(self, run_context):
+            loss = run_context.original_args().net_outputs       # this step's loss (a tensor)
+            if not np.isfinite(loss.asnumpy()).all():              # NaN or inf
+                run_context.request_stop()                         # Model.train stops after this step
+
+    return StopOnNaN
+
+
 q1 = TwoHeadLoss()
 q2 = ClipValue()
 q3 = EarlyStoppingCurve()
+q4 = StopOnNaNCallback()
 register(globals(), "04")

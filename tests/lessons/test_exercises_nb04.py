@@ -7,6 +7,7 @@ import pytest
 
 import mindspore as ms
 from mindspore import nn, ops
+from mindspore.train import Callback
 
 from support import PYNATIVE_FAST_GRAPH_SLOW
 from course_utils.exercises import Outcome, ____, nb04
@@ -194,10 +195,62 @@ def test_q3_not_attempted():
     assert nb04.q3.check(early_stopping_epochs) == Outcome.NOT_ATTEMPTED
 
 
+# ---- q4: a callback that stops on a NaN or infinite loss -------------------------------------------
+
+def test_q4_accepts_the_reference():
+    assert nb04.q4.check(*nb04.q4.reference()) == Outcome.CORRECT
+
+
+def test_q4_datasets_give_the_losses_the_check_expects(pynative):
+    for bad, kind, test in ((3, "nan", np.isnan), (2, "inf", np.isinf)):
+        net, loss_net = nb04.ClipValue._net(seed=7)
+        losses = [float(loss_net(x, y).asnumpy()) for x, y in nb04._q4_dataset(bad, kind).create_tuple_iterator()]
+        assert [i + 1 for i, v in enumerate(losses) if not np.isfinite(v)] == [bad] and test(losses[bad - 1])
+
+
+def test_q4_not_attempted():
+    assert nb04.q4.check(____) == Outcome.NOT_ATTEMPTED
+
+    class StopOnNaN(Callback):                          # the notebook's skeleton
+        def on_train_step_end(self, run_context):
+            if ____:
+                ____
+
+    assert nb04.q4.check(StopOnNaN) == Outcome.NOT_ATTEMPTED
+
+
+def stop_answer(test="finite", hook="step", action="request"):
+    """A StopOnNaN with one typical slip: which test, which hook, how it stops."""
+
+    class Answer(Callback):
+        def _look(self, run_context):
+            value = run_context.original_args().net_outputs.asnumpy()
+            bad = np.isnan(value).any() if test == "nan" else (not np.isfinite(value).all())
+            if bad or test == "always":
+                if action == "raise":
+                    raise StopIteration("non-finite loss")
+                run_context.request_stop()
+
+        def on_train_step_end(self, run_context):
+            if hook == "step":
+                self._look(run_context)
+
+        def on_train_epoch_end(self, run_context):
+            if hook == "epoch":
+                self._look(run_context)
+
+    return Answer
+
+
+def test_q4_variant_factory_builds_a_correct_answer_by_default():
+    assert nb04.q4.check(stop_answer()) == Outcome.CORRECT
+
+
 def test_solutions_show_the_reference_code():
     assert nb04.q1.solution_text.startswith("class TwoHeadWithLoss(nn.WithLossCell):")
     assert "ops.clip_by_value" in nb04.q2.solution_text
     assert nb04.q3.solution_text.startswith("def early_stopping_epochs(val_losses, patience, min_delta=0.0):")
+    assert nb04.q4.solution_text.startswith("class StopOnNaN(Callback):") and "request_stop()" in nb04.q4.solution_text
 
 
 #: The typical wrong answers, by name: (question, answer); their messages in English are in ``ENGLISH`` here, in
@@ -225,6 +278,12 @@ MISTAKES = {
     "q3-waits-more": ("q3", early_stop_answer(wait_more=True)),
     "q3-no-reset": ("q3", early_stop_answer(reset=False)),
     "q3-not-a-pair": ("q3", lambda val_losses, patience, min_delta=0.0: 5),
+    "q4-nan-only": ("q4", stop_answer(test="nan")),
+    "q4-epoch-end": ("q4", stop_answer(hook="epoch")),
+    "q4-raises": ("q4", stop_answer(action="raise")),
+    "q4-always": ("q4", stop_answer(test="always")),
+    "q4-never": ("q4", Callback),
+    "q4-not-a-callback": ("q4", two_head_answer()),
 }
 
 #: A fragment of each wrong answer's message.
@@ -251,6 +310,12 @@ ENGLISH = {
     "q3-waits-more": "expected (best_epoch, stop_epoch) = (3, 6)",
     "q3-no-reset": "an improvement resets the count",
     "q3-not-a-pair": "return a pair (best_epoch, stop_epoch)",
+    "q4-nan-only": "test np.isfinite",
+    "q4-epoch-end": "not in on_train_epoch_end",
+    "q4-raises": "call run_context.request_stop() instead",
+    "q4-always": "stop only on a NaN or infinite loss",
+    "q4-never": "It never stopped",
+    "q4-not-a-callback": "should derive from mindspore.train.Callback",
 }
 
 

@@ -48,6 +48,12 @@ CHINESE = {
     "q3-waits-more": "期望 (best_epoch, stop_epoch) = (3, 6)，实际得到",
     "q3-no-reset": "一次改善会让计数归零",
     "q3-not-a-pair": "请返回一个二元组 (best_epoch, stop_epoch)",
+    "q4-nan-only": "第 2 步损失为无穷大；期望训练在这一步之后立即停止",
+    "q4-epoch-end": "请在 on_train_step_end 中检查损失，而不是在 on_train_epoch_end 中",
+    "q4-raises": "请改为调用 run_context.request_stop()",
+    "q4-always": "只应在损失为 NaN 或无穷大时停止",
+    "q4-never": "它始终没有停止",
+    "q4-not-a-callback": "应该继承 mindspore.train.Callback：Model.train 调用的是",
 }
 
 
@@ -62,7 +68,7 @@ def test_q1_wrong_sum_names_expected_and_got_in_chinese(zh):
     assert "期望主输出头损失" in message and "辅助输出头损失" in message and "实际得到" in message
 
 
-@pytest.mark.parametrize("q", [nb04.q1, nb04.q2, nb04.q3], ids=["q1", "q2", "q3"])
+@pytest.mark.parametrize("q", [nb04.q1, nb04.q2, nb04.q3, nb04.q4], ids=["q1", "q2", "q3", "q4"])
 def test_correct_and_not_attempted_in_chinese(zh, q):
     correct = q.check(*q.reference())
     assert correct == Outcome.CORRECT and "正确" in str(correct) and "练习 04." in str(correct)
@@ -87,7 +93,9 @@ def test_not_attempted_skeleton_in_chinese(zh):
     (nb04.q1.solution, ["参考答案", "# 完成 Cell 的初始化，设置 self._backbone 和 self._loss_fn",
                         "super().__init__(backbone, loss_fn)"], ["Cell set-up"]),
     (nb04.q2.solution, ["# 除非做数据并行，否则是恒等映射", "ops.clip_by_value(grads"], []),
-], ids=["q1-hint", "q2-hint", "q3-hint", "q1-solution", "q2-solution"])
+    (nb04.q4.hint, ["遇到 NaN 损失就停止训练的回调", "调用 run_context.request_stop()"], []),
+    (nb04.q4.solution, ["# NaN 或 inf", "run_context.request_stop()"], ["this step's loss"]),
+], ids=["q1-hint", "q2-hint", "q3-hint", "q1-solution", "q2-solution", "q4-hint", "q4-solution"])
 def test_hint_and_solution_in_chinese(zh, capsys, show, fragments, absent):
     show()
     out = capsys.readouterr().out
@@ -99,7 +107,7 @@ def test_translated_solutions_are_the_reference_code_with_chinese_comments(zh):
     from course_utils.exercises.base import translate_comments
     from course_utils.i18n.notebooks import code_difference
 
-    for q in (nb04.q1, nb04.q2):
+    for q in (nb04.q1, nb04.q2, nb04.q4):
         english = textwrap.dedent(q.solution_text).strip()
         chinese = translate_comments(english)                 # what solution() shows
         assert chinese != english and code_difference(english, chinese) is None
@@ -113,7 +121,7 @@ def test_every_message_of_nb04_has_a_chinese_entry_with_the_same_placeholders():
              if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("tr", "N_")
              and node.args and isinstance(node.args[0], ast.Constant)]
     texts += [about for *_, about in nb04._CURVES]
-    texts += [text for q in (nb04.q1, nb04.q2, nb04.q3) for text in (q.title, q.hint_text)]
+    texts += [text for q in (nb04.q1, nb04.q2, nb04.q3, nb04.q4) for text in (q.title, q.hint_text)]
     assert len(texts) > 30
     assert [t for t in texts if t not in MESSAGES] == []
     fields = re.compile(r"\{(\w*)")

@@ -1,7 +1,7 @@
 """Chinese messages (nb04): the checks, titles, hints and commented solutions of lesson 04's exercises."""
 
 MESSAGES = {
-    # ---- shared by the three checks
+    # ---- shared by the checks
     "`{name}` should be a class (class {name}({base_name}): ...), got {got}.":
         "`{name}` 应该是一个类（class {name}({base_name}): ...），实际得到 {got}。",
     "{name} should derive from {base_name}: {why}.": "{name} 应该继承 {base_name}：{why}。",
@@ -101,10 +101,49 @@ MESSAGES = {
     "min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1":
         "min_delta：0.95 和 0.93 都没有比 1.0 好出 0.1 以上",
     "patience=1: stop at the first epoch without improvement": "patience=1：在第一个没有改善的轮次停止",
+
+    # ---- q4: a callback that stops on a NaN loss
+    "a callback that stops on a NaN loss": "遇到 NaN 损失就停止训练的回调",
+    "Subclass mindspore.train.Callback and define on_train_step_end(self, run_context). The step's loss is "
+    "run_context.original_args().net_outputs (a tensor); when not np.isfinite(loss.asnumpy()).all() (NaN or "
+    "inf), call run_context.request_stop(). Model.train checks the request right after every step, so do not "
+    "raise: an exception escapes Model.train.":
+        "继承 mindspore.train.Callback，定义 on_train_step_end(self, run_context)。这一步的损失是 "
+        "run_context.original_args().net_outputs（一个张量）；当 not np.isfinite(loss.asnumpy()).all()（NaN 或 "
+        "inf）时，调用 run_context.request_stop()。Model.train 在每一步之后立即检查这个请求，所以不要抛出异常："
+        "异常会穿出 Model.train。",
+    "Model.train calls the hooks of Callback objects": "Model.train 调用的是 Callback 对象的钩子方法",
+    "Model.train raised {kind}: {msg}. An exception escapes Model.train, like section "
+    "7.1's StopIteration; call run_context.request_stop() instead.":
+        "Model.train 抛出了 {kind}：{msg}。异常会穿出 Model.train，就像 7.1 节的 StopIteration 一样；"
+        "请改为调用 run_context.request_stop()。",
+    "on a run whose losses are all finite, training stopped after step {got} of {total}; "
+    "stop only on a NaN or infinite loss.":
+        "在损失全部有限的一次训练中，训练在第 {got} 步（共 {total} 步）之后就停止了；"
+        "只应在损失为 NaN 或无穷大时停止。",
+    "a NaN loss": "损失为 NaN",
+    "an infinite loss": "损失为无穷大",
+    " (It stopped on a finite loss.)": "（它在损失有限时就停止了。）",
+    " (The inf loss itself did not stop it: test np.isfinite, which is False for NaN and "
+    "for inf, not only np.isnan.)":
+        "（无穷大的损失本身没有让它停下：请用 np.isfinite 判断，它对 NaN 和 inf 都返回 False，"
+        "不要只用 np.isnan。）",
+    " (It never stopped: call run_context.request_stop() when the loss is not finite.)":
+        "（它始终没有停止：损失不是有限值时，请调用 run_context.request_stop()。）",
+    " (That is the end of the epoch: check the loss in on_train_step_end, not in "
+    "on_train_epoch_end.)":
+        "（这是轮次结束的位置：请在 on_train_step_end 中检查损失，而不是在 on_train_epoch_end 中。）",
+    "step {bad} has {what}; expected training to stop right after it (steps run: {bad}), "
+    "but {got} of {total} steps ran.{hint}":
+        "第 {bad} 步{what}；期望训练在这一步之后立即停止（运行 {bad} 步），"
+        "实际运行了 {got} 步（共 {total} 步）。{hint}",
 }
 
 # Solutions are code: only their comments are translated (the framework looks up each "# comment").
 MESSAGES.update({
     '# Cell set-up, self._backbone, self._loss_fn': '# 完成 Cell 的初始化，设置 self._backbone 和 self._loss_fn',
     '# identity unless data parallel': '# 除非做数据并行，否则是恒等映射',
+    '# this step\'s loss (a tensor)': '# 这一步的损失（一个张量）',
+    '# NaN or inf': '# NaN 或 inf',
+    '# Model.train stops after this step': '# Model.train 在这一步之后停止',
 })
