@@ -146,7 +146,7 @@ def test_q4_typical_mistakes_in_chinese(zh, answer, fragments):
     (nb05.q1, "步长为 2 的 2×2 最大池化把边长减半并向下取整"),
     (nb05.q2, "num_features = 卷积的输出通道数"),
     (nb05.q3, "不要对各批的准确率求平均"),
-    (nb05.q4, "前一个采样器每个轮次都重新打乱它的行"),
+    (nb05.q4, "前一个采样器每个轮次都重新混洗它的行"),
 ])
 def test_hints_in_chinese(zh, capsys, exercise, fragment):
     exercise.hint()
@@ -158,7 +158,7 @@ def test_hints_in_chinese(zh, capsys, exercise, fragment):
     (nb05.q1, "# 两次（valid 5×5 卷积，2×2 池化）"),
     (nb05.q2, "# 28×28 的输入对应 256 个特征"),
     (nb05.q3, "def evaluate_accuracy(network, images, labels, batch_size=4):"),  # no comments: code as is
-    (nb05.q4, "# 每个轮次重新打乱"),
+    (nb05.q4, "# 每个轮次重新混洗"),
 ])
 def test_solutions_in_chinese(zh, capsys, exercise, fragment):
     exercise.solution()

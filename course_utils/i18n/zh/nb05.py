@@ -68,7 +68,7 @@ MESSAGES = {
         ('order = np.random.default_rng(seed).permutation(n_rows) 是一个由随机种子固定下来的随机顺序。'
          '它的前 n_validation 个元素是验证集的行，其余是训练集的行。返回 '
          '(make_source(ds.SubsetRandomSampler(train_rows.tolist())), make_source(ds.SubsetSampler(val_rows.tolist())))：'
-         '前一个采样器每个轮次都重新打乱它的行，后一个按顺序读取。'),
+         '前一个采样器每个轮次都重新混洗它的行，后一个按顺序读取。'),
     ('def split_train_validation(make_source, n_rows, n_validation, seed):\n    import mindspore.dataset as ds\n\n    '
      'order = np.random.default_rng(seed).permutation(n_rows)               # a random order, fixed by the seed\n    '
      'val_rows, train_rows = np.sort(order[:n_validation]), np.sort(order[n_validation:])\n    '
@@ -78,7 +78,7 @@ MESSAGES = {
         ('def split_train_validation(make_source, n_rows, n_validation, seed):\n    import mindspore.dataset as ds\n\n    '
          'order = np.random.default_rng(seed).permutation(n_rows)               # 随机顺序，由随机种子固定\n    '
          'val_rows, train_rows = np.sort(order[:n_validation]), np.sort(order[n_validation:])\n    '
-         'train = make_source(ds.SubsetRandomSampler(train_rows.tolist()))      # 每个轮次重新打乱\n    '
+         'train = make_source(ds.SubsetRandomSampler(train_rows.tolist()))      # 每个轮次重新混洗\n    '
          'validation = make_source(ds.SubsetSampler(val_rows.tolist()))         # 始终按同一顺序\n    '
          'return train, validation'),
     '`flatten_size` should be a function of the image size, got {got}.':
