@@ -3,11 +3,13 @@
 q1 ``flatten_size``: the number of features entering LeNet-5's first Dense layer for a given input size.
 q2 ``LeNet5BN``: LeNet-5 with batch normalisation after each convolution and dropout before the last layer.
 q3 ``evaluate_accuracy``: the evaluation loop, on a fixed tiny batch.
+q4 ``split_train_validation``: a validation split with samplers, disjoint from the training part.
 
 q1 is plain arithmetic (no MindSpore). q2 checks the Cell's structure and behaviour (layer types and
 sizes, output shape, dropout active only in training mode). q3 runs the learner's loop on a fixed
 network and ten fixed images whose right answer is known, with a batch size that leaves a partial
-last batch. MindSpore is imported on first use, not with this module.
+last batch. q4 reads the two parts the learner's samplers select from a numbered source of 200 rows.
+MindSpore is imported on first use, not with this module.
 """
 
 from __future__ import annotations
@@ -321,8 +323,101 @@ def _evaluate_accuracy_solution(network, images, labels, batch_size=4):
     return correct / len(labels)
 
 
+# ----------------------------------------------------------------------------------------------
+# q4: a validation split with samplers
+# ----------------------------------------------------------------------------------------------
+
+#: The numbered source of q4: rows 0 .. _ROWS - 1, of which _HELD_OUT go to validation.
+_ROWS, _HELD_OUT = 200, 50
+
+
+def _numbered_source(sampler):
+    """A dataset whose one column "row" is the row number, read through ``sampler``."""
+    import mindspore.dataset as ds
+
+    return ds.NumpySlicesDataset({"row": np.arange(_ROWS)}, sampler=sampler)
+
+
+def _rows(dataset, epochs=1):
+    """The row numbers a dataset yields, one list per epoch."""
+    iterator = dataset.create_tuple_iterator(num_epochs=epochs, output_numpy=True)
+    return [[int(row[0]) for row in iterator] for _ in range(epochs)]
+
+
+class ValidationSplit(Exercise):
+    names = ("split_train_validation",)
+    title = "a validation split with samplers"
+    hint_text = (
+        "order = np.random.default_rng(seed).permutation(n_rows) is a random order fixed by the seed. Its first "
+        "n_validation entries are the validation rows, the rest the training rows. Return "
+        "(make_source(ds.SubsetRandomSampler(train_rows.tolist())), "
+        "make_source(ds.SubsetSampler(val_rows.tolist()))): the first sampler reshuffles its rows every epoch, "
+        "the second reads them in order.")
+
+    def reference(self):
+        return (_split_solution,)
+
+    @property
+    def solution_text(self) -> str:   # the reference itself, under the learner's name for it
+        return inspect.getsource(_split_solution).replace("_split_solution", "split_train_validation")
+
+    def _split(self, split_train_validation, seed):
+        import mindspore.dataset as ds
+
+        call = f"split_train_validation(make_source, {_ROWS}, {_HELD_OUT}, seed={seed})"
+        parts = self.call(split_train_validation, _numbered_source, _ROWS, _HELD_OUT, seed)
+        if (not isinstance(parts, (tuple, list)) or len(parts) != 2
+                or not all(isinstance(part, ds.Dataset) for part in parts)):
+            raise Incorrect(tr("{call} returned {got}; expected two datasets, (train, validation).",
+                               call=call, got=describe(parts)))
+        return call, parts
+
+    def _check(self, split_train_validation):
+        if not callable(split_train_validation):
+            raise Incorrect(tr("`split_train_validation` should be a function, got {got}.",
+                               got=describe(split_train_validation)))
+        call, (train, validation) = self._split(split_train_validation, seed=7)
+        train_epochs, val_rows = _rows(train, epochs=2), _rows(validation)[0]
+        train_rows = train_epochs[0]
+        if len(val_rows) != _HELD_OUT or len(train_rows) != _ROWS - _HELD_OUT:
+            raise Incorrect(tr("{call}: the training part has {n_train} rows and the validation part {n_val}; "
+                               "expected {e_train} and {e_val}.", call=call, n_train=len(train_rows),
+                               n_val=len(val_rows), e_train=_ROWS - _HELD_OUT, e_val=_HELD_OUT))
+        both = sorted(set(train_rows) & set(val_rows))
+        if both:
+            raise Incorrect(tr("{call}: {n} rows are in both parts (e.g. row {row}); expected none.",
+                               call=call, n=len(both), row=both[0]))
+        if len(set(train_rows) | set(val_rows)) != _ROWS:
+            raise Incorrect(tr("{call}: a row appears twice within one part; expected every row of the source "
+                               "exactly once.", call=call))
+        if set(val_rows) in (set(range(_HELD_OUT)), set(range(_ROWS - _HELD_OUT, _ROWS))):
+            raise Incorrect(tr("{call}: the validation rows are rows {first} to {last}, one end of the source; "
+                               "expected rows chosen at random.", call=call, first=min(val_rows), last=max(val_rows)))
+        _, (_, again) = self._split(split_train_validation, seed=7)
+        if set(_rows(again)[0]) != set(val_rows):
+            raise Incorrect(tr("two calls with seed=7 chose different validation rows; expected the same rows "
+                               "for the same seed."))
+        _, (_, other) = self._split(split_train_validation, seed=8)
+        if set(_rows(other)[0]) == set(val_rows):
+            raise Incorrect(tr("seed=7 and seed=8 chose the same validation rows; expected the seed to choose "
+                               "them."))
+        if train_epochs[1] == train_rows:
+            raise Incorrect(tr("{call}: the training part yields its rows in the same order in two epochs; "
+                               "expected a new order every epoch.", call=call))
+
+
+def _split_solution(make_source, n_rows, n_validation, seed):
+    import mindspore.dataset as ds
+
+    order = np.random.default_rng(seed).permutation(n_rows)               # a random order, fixed by the seed
+    val_rows, train_rows = np.sort(order[:n_validation]), np.sort(order[n_validation:])
+    train = make_source(ds.SubsetRandomSampler(train_rows.tolist()))      # reshuffled every epoch
+    validation = make_source(ds.SubsetSampler(val_rows.tolist()))         # always in the same order
+    return train, validation
+
 q1 = FlattenSize()
 q2 = LeNetBatchNorm()
 q3 = EvaluationLoop()
-__all__ = ["q1", "q2", "q3", "fixed_eval_case"]
+q4 = ValidationSplit()
+__all__ = ["q1", "q2", "q3", "q4", "fixed_eval_case"]
 register(globals(), "05")

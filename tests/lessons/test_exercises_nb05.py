@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import mindspore as ms
+import mindspore.dataset as ds
 from mindspore import nn
 
 from support import PYNATIVE_FAST_GRAPH_SLOW
@@ -181,5 +182,51 @@ def _loop(percent=False, count=False, mean_of_batches=False, first_batch_only=Fa
 ])
 def test_q3_rejects_typical_mistakes(ms_mode, answer, message):
     result = nb05.q3.check(answer)
+    assert result == Outcome.INCORRECT
+    assert message in result.message
+
+
+# ---- q4: a validation split with samplers ----------------------------------------------------------------
+
+def test_q4_accepts_the_reference():
+    assert nb05.q4.check(*nb05.q4.reference()) == Outcome.CORRECT
+
+
+def test_q4_not_attempted():
+    def split_train_validation(make_source, n_rows, n_validation, seed):
+        return ____
+
+    assert nb05.q4.check(split_train_validation) == Outcome.NOT_ATTEMPTED
+
+
+def _split(first_rows=False, train_on_all=False, overlap=0, unseeded=False, one_seed=False, fixed_order=False,
+           one_part=False):
+    def split_train_validation(make_source, n_rows, n_validation, seed):
+        order = np.random.default_rng(None if unseeded else 0 if one_seed else seed).permutation(n_rows)
+        if first_rows:
+            order = np.arange(n_rows)
+        val_rows, train_rows = order[:n_validation], order[n_validation - overlap:n_rows - overlap]
+        if train_on_all:
+            train_rows = order
+        train_sampler = ds.SubsetSampler if fixed_order else ds.SubsetRandomSampler
+        validation = make_source(ds.SubsetSampler(val_rows.tolist()))
+        if one_part:
+            return validation
+        return make_source(train_sampler(train_rows.tolist())), validation
+
+    return split_train_validation
+
+
+@pytest.mark.parametrize("answer, message", [
+    (_split(first_rows=True), "rows 0 to 49, one end of the source"),
+    (_split(train_on_all=True), "the training part has 200 rows and the validation part 50; expected 150 and 50"),
+    (_split(overlap=5), "5 rows are in both parts"),
+    (_split(unseeded=True), "two calls with seed=7 chose different validation rows"),
+    (_split(one_seed=True), "seed=7 and seed=8 chose the same validation rows"),
+    (_split(fixed_order=True), "the same order in two epochs"),
+    (_split(one_part=True), "expected two datasets, (train, validation)"),
+])
+def test_q4_rejects_typical_mistakes(answer, message):
+    result = nb05.q4.check(answer)
     assert result == Outcome.INCORRECT
     assert message in result.message

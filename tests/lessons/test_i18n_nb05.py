@@ -8,7 +8,7 @@ from mindspore import nn
 
 from course_utils.exercises import Outcome, ____, nb05
 from course_utils.i18n.zh.nb05 import MESSAGES
-from test_exercises_nb05 import _loop, _variant
+from test_exercises_nb05 import _loop, _split, _variant
 
 pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
 
@@ -110,12 +110,43 @@ def test_q3_returns_something_else(zh):
     assert result == Outcome.INCORRECT and "请返回一个数，即准确率" in result.message
 
 
+# ---- q4: a validation split with samplers ----------------------------------------------------------------
+
+def test_q4_correct_and_not_attempted(zh):
+    result = nb05.q4.check(*nb05.q4.reference())
+    assert result == Outcome.CORRECT and "用采样器划分验证集" in str(result)
+
+    def split_train_validation(make_source, n_rows, n_validation, seed):
+        return ____
+
+    assert nb05.q4.check(split_train_validation) == Outcome.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("answer, fragments", [
+    (_split(first_rows=True), ["验证集的行是第 0 行到第 49 行", "期望是随机选出的行"]),
+    (_split(train_on_all=True), ["训练部分有 200 行，验证部分有 50 行", "期望分别为 150 行和 50 行"]),
+    (_split(overlap=5), ["有 5 行同时出现在两部分中", "期望没有任何重叠"]),
+    (_split(unseeded=True), ["两次以 seed=7 调用选出了不同的验证行"]),
+    (_split(one_seed=True), ["seed=7 和 seed=8 选出了相同的验证行"]),
+    (_split(fixed_order=True), ["在两个轮次中按相同的顺序给出各行"]),
+    (_split(one_part=True), ["期望返回两个数据集"]),
+    (200, ["应当是一个函数"]),
+])
+def test_q4_typical_mistakes_in_chinese(zh, answer, fragments):
+    result = nb05.q4.check(answer)
+    assert result == Outcome.INCORRECT
+    for fragment in fragments:
+        assert fragment in result.message, result.message
+    assert "expected" not in result.message
+
+
 # ---- hints and solutions ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("exercise, fragment", [
     (nb05.q1, "步长为 2 的 2×2 最大池化把边长减半并向下取整"),
     (nb05.q2, "num_features = 卷积的输出通道数"),
     (nb05.q3, "不要对各批的准确率求平均"),
+    (nb05.q4, "前一个采样器每个轮次都重新混洗它的行"),
 ])
 def test_hints_in_chinese(zh, capsys, exercise, fragment):
     exercise.hint()
@@ -127,6 +158,7 @@ def test_hints_in_chinese(zh, capsys, exercise, fragment):
     (nb05.q1, "# 两次（valid 5×5 卷积，2×2 池化）"),
     (nb05.q2, "# 28×28 的输入对应 256 个特征"),
     (nb05.q3, "def evaluate_accuracy(network, images, labels, batch_size=4):"),  # no comments: code as is
+    (nb05.q4, "# 每个轮次重新混洗"),
 ])
 def test_solutions_in_chinese(zh, capsys, exercise, fragment):
     exercise.solution()

@@ -59,6 +59,28 @@ MESSAGES = {
          '  x = self.pool(self.relu(self.bn1(self.conv1(x))))\n        x = '
          'self.pool(self.relu(self.bn2(self.conv2(x))))\n        x = self.flatten(x)\n        x = '
          'self.relu(self.fc1(x))\n        x = self.relu(self.fc2(x))\n        return self.fc3(self.dropout(x))'),
+    'a validation split with samplers':
+        '用采样器划分验证集',
+    ('order = np.random.default_rng(seed).permutation(n_rows) is a random order fixed by the seed. Its first '
+     'n_validation entries are the validation rows, the rest the training rows. Return '
+     '(make_source(ds.SubsetRandomSampler(train_rows.tolist())), make_source(ds.SubsetSampler(val_rows.tolist()))): '
+     'the first sampler reshuffles its rows every epoch, the second reads them in order.'):
+        ('order = np.random.default_rng(seed).permutation(n_rows) 是一个由随机种子固定下来的随机顺序。'
+         '它的前 n_validation 个元素是验证集的行，其余是训练集的行。返回 '
+         '(make_source(ds.SubsetRandomSampler(train_rows.tolist())), make_source(ds.SubsetSampler(val_rows.tolist())))：'
+         '前一个采样器每个轮次都重新混洗它的行，后一个按顺序读取。'),
+    ('def split_train_validation(make_source, n_rows, n_validation, seed):\n    import mindspore.dataset as ds\n\n    '
+     'order = np.random.default_rng(seed).permutation(n_rows)               # a random order, fixed by the seed\n    '
+     'val_rows, train_rows = np.sort(order[:n_validation]), np.sort(order[n_validation:])\n    '
+     'train = make_source(ds.SubsetRandomSampler(train_rows.tolist()))      # reshuffled every epoch\n    '
+     'validation = make_source(ds.SubsetSampler(val_rows.tolist()))         # always in the same order\n    '
+     'return train, validation'):
+        ('def split_train_validation(make_source, n_rows, n_validation, seed):\n    import mindspore.dataset as ds\n\n    '
+         'order = np.random.default_rng(seed).permutation(n_rows)               # 随机顺序，由随机种子固定\n    '
+         'val_rows, train_rows = np.sort(order[:n_validation]), np.sort(order[n_validation:])\n    '
+         'train = make_source(ds.SubsetRandomSampler(train_rows.tolist()))      # 每个轮次重新混洗\n    '
+         'validation = make_source(ds.SubsetSampler(val_rows.tolist()))         # 始终按同一顺序\n    '
+         'return train, validation'),
     '`flatten_size` should be a function of the image size, got {got}.':
         '`flatten_size` 应当是一个以图像尺寸为参数的函数，实际得到的是 {got}。',
     'flatten_size({size}) returned {got}; return a whole number (int).':
@@ -127,4 +149,22 @@ MESSAGES = {
         '（这只是第一个批的准确率。）',
     '{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}':
         '{what}：期望 {expected:.2f}（10 张中对 6 张），实际得到 {value:.4g}。{hint}',
+    '`split_train_validation` should be a function, got {got}.':
+        '`split_train_validation` 应当是一个函数，实际得到的是 {got}。',
+    '{call} returned {got}; expected two datasets, (train, validation).':
+        '{call} 返回了 {got}；期望返回两个数据集：(train, validation)。',
+    '{call}: the training part has {n_train} rows and the validation part {n_val}; expected {e_train} and {e_val}.':
+        '{call}：训练部分有 {n_train} 行，验证部分有 {n_val} 行；期望分别为 {e_train} 行和 {e_val} 行。',
+    '{call}: {n} rows are in both parts (e.g. row {row}); expected none.':
+        '{call}：有 {n} 行同时出现在两部分中（例如第 {row} 行）；期望没有任何重叠。',
+    '{call}: a row appears twice within one part; expected every row of the source exactly once.':
+        '{call}：某一行在同一部分中出现了两次；期望数据源的每一行恰好出现一次。',
+    '{call}: the validation rows are rows {first} to {last}, one end of the source; expected rows chosen at random.':
+        '{call}：验证集的行是第 {first} 行到第 {last} 行，位于数据源的一端；期望是随机选出的行。',
+    'two calls with seed=7 chose different validation rows; expected the same rows for the same seed.':
+        '两次以 seed=7 调用选出了不同的验证行；期望相同的随机种子选出相同的行。',
+    'seed=7 and seed=8 chose the same validation rows; expected the seed to choose them.':
+        'seed=7 和 seed=8 选出了相同的验证行；期望由随机种子决定选出哪些行。',
+    '{call}: the training part yields its rows in the same order in two epochs; expected a new order every epoch.':
+        '{call}：训练部分在两个轮次中按相同的顺序给出各行；期望每个轮次都是新的顺序。',
 }
