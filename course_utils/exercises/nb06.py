@@ -1,14 +1,20 @@
 """Exercises of notebook 06 (checkpoints, resume and inference).
 
 q1 ``save_state`` / ``restore_state``: a checkpoint round trip of a training step, in the safetensors format, that
-   restores the optimizer's state too (what resuming needs).
+   restores the optimizer's state too and stores the position in training (epoch, step in it): what resuming needs.
 q2 ``predict_batch``: labels and probabilities for N raw (28, 28) uint8 images, prepared as the pipeline prepares
    them, in evaluation mode, leaving the network (and every sub-cell) in the mode it was in.
+q3 ``reload_from_file``: reload a checkpoint into a network whose training step has already run, so that the
+   next step starts from the reloaded weights (the weight-reload trap of the lesson's section 4).
 
-q1 trains a small LeNet-5 step a few steps, lets the learner save it and restore it into a fresh step with other
-weights, compares every parameter (weights and optimizer state), then trains both one more step on the same batch.
+q1 trains a small LeNet-5 step a few steps, lets the learner save it with a position and restore it into a fresh
+step with other weights, compares every parameter (weights and optimizer state) and the position returned, then
+trains both one more step on the same batch.
 q2 runs the learner's function on a fixed LeNet-5 with BatchNorm and Dropout, handed over once in training mode
-and once in evaluation mode, on fixed images. MindSpore is imported on first use, not with this module.
+and once in evaluation mode, on fixed images.
+q3 runs the lesson's trial (``reload_takes_effect``) in the current mode for three kinds of step: a few steps,
+the learner's reload of the initial weights from a ckpt file, one more step; that step's loss and the weights
+after it must be those of a fresh network's first step. MindSpore is imported on first use, not with this module.
 """
 
 from __future__ import annotations
@@ -22,7 +28,8 @@ import numpy as np
 from course_utils import data
 from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
 from course_utils.exercises.nb05 import fixed_eval_case
-from course_utils.i18n import tr
+from course_utils.exercises.step_builders import fixed_batch, fixed_setup
+from course_utils.i18n import N_, tr
 
 # ----------------------------------------------------------------------------------------------
 # q1: a checkpoint round trip that restores the optimizer state
@@ -66,9 +73,11 @@ class CheckpointRoundTrip(Exercise):
     hint_text = (
         "Save the training step, not the network: its parameters are the weights and the optimizer's state "
         "(moment1.*, moment2.*, beta1_power, global_step ...). save_state: ms.save_checkpoint(train_step, path, "
-        "format=\"safetensors\"). The format comes from format=, not from the file name (without it MindSpore "
-        "writes a ckpt file and appends .ckpt to the name). restore_state: params = ms.load_checkpoint(path, "
-        "format=\"safetensors\"), then ms.load_param_into_net(train_step, params).")
+        "format=\"safetensors\", append_dict={\"epoch\": epoch, \"step_in_epoch\": step_in_epoch}). The format "
+        "comes from format=, not from the file name (without it MindSpore writes a ckpt file and appends .ckpt to "
+        "the name). restore_state: params = ms.load_checkpoint(path, format=\"safetensors\"), then "
+        "ms.load_param_into_net(train_step, params); the position comes back as entries of params: "
+        "int(params[\"epoch\"].asnumpy()).")
 
     @property
     def solution_text(self) -> str:
@@ -91,7 +100,7 @@ class CheckpointRoundTrip(Exercise):
         saved = _values(trained)
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "state.safetensors"
-            self.call(save_state, trained, str(path))
+            self.call(save_state, trained, str(path), *_POSITION)
             if not path.is_file():
                 written = sorted(p.name for p in Path(folder).iterdir())
                 raise Incorrect(tr("save_state(train_step, '.../state.safetensors') wrote {written}, not "
@@ -106,8 +115,12 @@ class CheckpointRoundTrip(Exercise):
                 raise Incorrect(tr("state.safetensors lacks {n} of the training step's {total} parameters, e.g. "
                                    "{examples}: the optimizer's state is not in the file.",
                                    n=len(missing), total=len(saved), examples=missing[:3]))
+            if not any(name not in saved for name in stored):
+                raise Incorrect(tr("state.safetensors holds only the training step's parameters: the position "
+                                   "(epoch {epoch}, step_in_epoch {step}) is not in the file.",
+                                   epoch=_POSITION[0], step=_POSITION[1]))
             fresh = _training_step(seed=1)
-            self.call(restore_state, fresh, str(path))
+            position = self.call(restore_state, fresh, str(path))
         differ = _differing(saved, _values(fresh))
         if differ:
             weights = [name for name in differ if "." in name and not name.startswith(("moment1.", "moment2."))]
@@ -115,6 +128,10 @@ class CheckpointRoundTrip(Exercise):
                     tr("the optimizer's state, e.g. {examples}", examples=differ[:3]))
             raise Incorrect(tr("after restore_state, {n} of the {total} parameters of the fresh training step still "
                                "differ from the saved ones: {what}.", n=len(differ), total=len(saved), what=what))
+        if _as_position(position) != _POSITION:
+            raise Incorrect(tr("save_state(train_step, path, {epoch}, {step}) then restore_state(fresh_step, path) "
+                               "returned {got}; expected the position read from the file, ({epoch}, {step}).",
+                               epoch=_POSITION[0], step=_POSITION[1], got=describe(position)))
         images, labels = batches[3]
         trained(images, labels)
         fresh(images, labels)
@@ -124,17 +141,38 @@ class CheckpointRoundTrip(Exercise):
                                "differ from the original's, e.g. {examples}.", n=len(differ), examples=differ[:3]))
 
 
-def _save_state_solution(train_step, path):
+_POSITION = (1, 37)     # the (epoch, step_in_epoch) the check saves
+
+
+def _as_position(value):
+    """``value`` as a pair of Python ints when it is two integral numbers (ints, 0-d arrays, Tensors), else None."""
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        return None
+    pair = []
+    for item in value:
+        try:
+            number = np.asarray(to_numpy(item))
+        except (TypeError, ValueError):
+            return None
+        if number.size != 1 or not np.issubdtype(number.dtype, np.integer):
+            return None
+        pair.append(int(number.reshape(())))
+    return tuple(pair)
+
+
+def _save_state_solution(train_step, path, epoch, step_in_epoch):
     import mindspore as ms
 
-    ms.save_checkpoint(train_step, path, format="safetensors")   # the step: weights and optimizer state
+    ms.save_checkpoint(train_step, path, format="safetensors",   # the step: weights and optimizer state
+                       append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch})   # and the position
 
 
 def _restore_state_solution(train_step, path):
     import mindspore as ms
 
     params = ms.load_checkpoint(path, format="safetensors")      # the same format= as when saving
-    ms.load_param_into_net(train_step, params)
+    ms.load_param_into_net(train_step, params)                   # safe: this fresh step has not run yet
+    return int(params["epoch"].asnumpy()), int(params["step_in_epoch"].asnumpy())
 
 
 # ----------------------------------------------------------------------------------------------
@@ -278,7 +316,110 @@ def _predict_batch_solution(network, images):
     return probabilities.argmax(axis=1), probabilities
 
 
+# ----------------------------------------------------------------------------------------------
+# q3: reloading a checkpoint into a network whose training step has already run
+# ----------------------------------------------------------------------------------------------
+
+_STYLES = (N_("functional, @jit"), N_("functional, no jit"), "TrainOneStepCell")   # the lesson's kinds of step
+_MODE_NAMES = {0: N_("GRAPH_MODE"), 1: N_("PYNATIVE_MODE")}
+
+
+def _step_of(style: str, net, loss_fn, optimizer):
+    """A training step of one of the lesson's kinds, ``step(data, label) -> loss``."""
+    import mindspore as ms
+    from mindspore import nn, ops
+
+    if style == "TrainOneStepCell":
+        return nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), optimizer).set_train()
+
+    def step(data, label):                 # the step of lessons 02 and 03, as section 4's trial writes it
+        loss, grads = grad_of(data, label)
+        return ops.depend(loss, optimizer(grads))
+
+    def forward(data, label):
+        return loss_fn(net(data), label)
+
+    grad_of = ms.value_and_grad(forward, None, optimizer.parameters)
+    return ms.jit(step) if style == "functional, @jit" else step
+
+
+def _weights(net) -> dict:
+    return {name: p.asnumpy().copy() for name, p in net.parameters_and_names()}
+
+
+class ReloadIntoARunStep(Exercise):
+    names = ("reload_from_file",)
+    title = "reload a checkpoint into a step that has already run"
+    hint_text = (
+        "The step keeps using the storage its parameters had when it ran: a reload must write the values into "
+        "that storage, not give the parameters new storage as ms.load_param_into_net (and set_data) does. "
+        "Read the file with ms.load_checkpoint(path), then, for every name, param in "
+        "network.parameters_and_names(), copy the stored value into param with Parameter.copy_.")
+
+    @property
+    def solution_text(self) -> str:
+        return inspect.getsource(_reload_from_file_solution).replace("_reload_from_file_solution",
+                                                                     "reload_from_file")
+
+    def reference(self):
+        return (_reload_from_file_solution,)
+
+    def _check(self, reload_from_file):
+        if not callable(reload_from_file):
+            raise Incorrect(tr("`reload_from_file` should be a function, got {got}.", got=describe(reload_from_file)))
+        import mindspore as ms
+
+        batches = [fixed_batch(n=16, seed=10 + i) for i in range(4)]
+        initial_net, loss_fn, sgd = fixed_setup(seed=6)
+        initial = _weights(initial_net)
+        expected_loss = float(_step_of("functional, no jit", initial_net, loss_fn, sgd)(*batches[-1]).asnumpy())
+        expected = _weights(initial_net)                       # a fresh network's first step from the file's weights
+        mode = _MODE_NAMES.get(ms.get_context("mode"), str(ms.get_context("mode")))
+        with tempfile.TemporaryDirectory() as folder:
+            path = str(Path(folder) / "initial.ckpt")
+            ms.save_checkpoint(fixed_setup(seed=6)[0], path)
+            for style in _STYLES:
+                what = tr("{style} step in {mode}", style=tr(style), mode=tr(mode))
+                net, loss_fn, sgd = fixed_setup(seed=7)        # other weights: the steps below move them further
+                step = _step_of(style, net, loss_fn, sgd)
+                for data, label in batches[:-1]:
+                    step(data, label)
+                self.call(reload_from_file, net, path)
+                held = _differing(initial, _weights(net))
+                if held:
+                    raise Incorrect(tr("{what}: after reload_from_file(network, path), {n} of the network's {total} "
+                                       "parameters do not hold the file's values, e.g. {examples}.", what=what,
+                                       n=len(held), total=len(initial), examples=held[:3]))
+                loss = float(step(*batches[-1]).asnumpy())
+                now = _weights(net)
+                right_loss = bool(np.isclose(loss, expected_loss, rtol=1e-5))
+                right_weights = all(np.allclose(now[k], expected[k], atol=1e-6) for k in now)
+                if right_loss and right_weights:
+                    continue
+                loss_part = (tr("the loss a fresh network's first step gives, {got:.6f}", got=loss) if right_loss else
+                             tr("the loss {got:.6f} instead of {expected:.6f}", got=loss, expected=expected_loss))
+                if right_weights:
+                    weights_part = tr("the ones a fresh network's first step leaves")
+                elif not _differing(initial, now):
+                    weights_part = tr("still the file's values: the step's update did not reach them")
+                else:
+                    diff = max(float(np.abs(now[k] - expected[k]).max()) for k in now)
+                    weights_part = tr("changed, but not as a fresh network's first step changes them (by up to "
+                                      "{diff:.2g} off)", diff=diff)
+                raise Incorrect(tr("{what}: the step after the reload gave {loss}, and the network's parameters "
+                                   "after it were {weights}.", what=what, loss=loss_part, weights=weights_part))
+
+
+def _reload_from_file_solution(network, path):
+    import mindspore as ms
+
+    stored = ms.load_checkpoint(path)                           # a dict: name -> Parameter
+    for name, param in network.parameters_and_names():
+        param.copy_(stored[name])                               # into the storage the step already uses
+
+
 q1 = CheckpointRoundTrip()
 q2 = PredictBatch()
-__all__ = ["q1", "q2"]
+q3 = ReloadIntoARunStep()
+__all__ = ["q1", "q2", "q3"]
 register(globals(), "06")

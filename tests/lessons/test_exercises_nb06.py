@@ -20,35 +20,40 @@ def test_q1_accepts_the_reference():
 def test_q1_accepts_the_course_wrapper():
     from course_utils import checkpoint
 
-    def save_state(train_step, path):
-        checkpoint.save(path, train_step)
+    def save_state(train_step, path, epoch, step_in_epoch):
+        checkpoint.save(path, train_step, epoch=epoch, step_in_epoch=step_in_epoch)
 
     def restore_state(train_step, path):
-        checkpoint.load(path, train_step)
+        info = checkpoint.load(path, train_step)
+        return info.epoch, info.step_in_epoch
 
     assert nb06.q1.check(save_state, restore_state) == Outcome.CORRECT
 
 
 def test_q1_not_attempted():
-    def save_state(train_step, path):
+    def save_state(train_step, path, epoch, step_in_epoch):
         ____
 
     assert nb06.q1.check(save_state, nb06.q1.reference()[1]) == Outcome.NOT_ATTEMPTED
 
 
-def _save(network_only=False, fmt="safetensors"):
-    def save_state(train_step, path):
+def _save(network_only=False, fmt="safetensors", position=True):
+    def save_state(train_step, path, epoch, step_in_epoch):
         cell = train_step.network._backbone if network_only else train_step
-        ms.save_checkpoint(cell, path, **({"format": fmt} if fmt else {}))
+        extra = {"append_dict": {"epoch": epoch, "step_in_epoch": step_in_epoch}} if position else {}
+        ms.save_checkpoint(cell, path, **({"format": fmt} if fmt else {}), **extra)
 
     return save_state
 
 
-def _restore(fmt="safetensors", into_net=True):
+def _restore(fmt="safetensors", into_net=True, position=True):
     def restore_state(train_step, path):
         params = ms.load_checkpoint(path, **({"format": fmt} if fmt else {}))
         if into_net:
             ms.load_param_into_net(train_step, params)
+        if position:
+            return int(params["epoch"].asnumpy()), int(params["step_in_epoch"].asnumpy())
+        return None
 
     return restore_state
 
@@ -59,7 +64,9 @@ def _restore(fmt="safetensors", into_net=True):
     (_save(fmt=None), _restore(fmt=None), "wrote ['state.safetensors.ckpt'], not state.safetensors"),
     (_save(network_only=True), _restore(), "the optimizer's state is not in the file"),
     (_save(), _restore(into_net=False), "still differ from the saved ones: the weights"),
-    (lambda step, path: None, _restore(), "wrote no file"),
+    (lambda step, path, epoch, step_in_epoch: None, _restore(), "wrote no file"),
+    (_save(position=False), _restore(position=False), "the position (epoch 1, step_in_epoch 37) is not in the file"),
+    (_save(), _restore(position=False), "returned None; expected the position read from the file, (1, 37)"),
 ])
 def test_q1_rejects_typical_mistakes(ms_mode, save, restore, message):
     result = nb06.q1.check(save, restore)
@@ -71,7 +78,7 @@ def test_q1_rejects_typical_mistakes(ms_mode, save, restore, message):
 def test_q1_rejects_a_ckpt_file_under_the_safetensors_name(ms_mode):
     import os
 
-    def save_state(train_step, path):
+    def save_state(train_step, path, epoch, step_in_epoch):
         ms.save_checkpoint(train_step, path)        # writes path + ".ckpt"
         os.replace(path + ".ckpt", path)
 
@@ -85,6 +92,7 @@ def test_q1_rejects_a_restore_that_forgets_the_optimizer_state(ms_mode):
         params = ms.load_checkpoint(path, format="safetensors")
         weights = {name: p for name, p in params.items() if "." in name and not name.startswith("moment")}
         ms.load_param_into_net(train_step, weights)
+        return int(params["epoch"].asnumpy()), int(params["step_in_epoch"].asnumpy())
 
     result = nb06.q1.check(_save(), restore_state)
     assert result == Outcome.INCORRECT and "the optimizer's state, e.g." in result.message
@@ -170,3 +178,75 @@ def test_q2_rejects_typical_mistakes(ms_mode, answer, message):
     result = nb06.q2.check(answer)
     assert result == Outcome.INCORRECT
     assert message in result.message, result.message
+
+
+def test_q1_accepts_the_position_as_numpy_or_tensor_integers():
+    def restore_state(train_step, path):
+        params = ms.load_checkpoint(path, format="safetensors")
+        ms.load_param_into_net(train_step, params)
+        return params["epoch"].asnumpy(), params["step_in_epoch"]
+
+    assert nb06.q1.check(_save(), restore_state) == Outcome.CORRECT
+
+
+# ---- q3: reloading a checkpoint into a step that has already run ---------------------------------------
+
+def test_q3_accepts_the_reference(ms_mode):
+    assert nb06.q3.check(*nb06.q3.reference()) == Outcome.CORRECT
+
+
+def test_q3_accepts_the_course_helpers():
+    from course_utils import checkpoint
+    from course_utils.callbacks import restore_weights
+
+    def with_checkpoint_load(network, path):
+        checkpoint.load(path, network)
+
+    def with_restore_weights(network, path):
+        restore_weights(network, {name: p.asnumpy() for name, p in ms.load_checkpoint(path).items()})
+
+    assert nb06.q3.check(with_checkpoint_load) == Outcome.CORRECT
+    assert nb06.q3.check(with_restore_weights) == Outcome.CORRECT
+
+
+def test_q3_not_attempted():
+    def reload_from_file(network, path):
+        ____
+
+    assert nb06.q3.check(reload_from_file) == Outcome.NOT_ATTEMPTED
+
+
+def _load_param_into_net(network, path):
+    ms.load_param_into_net(network, ms.load_checkpoint(path))
+
+
+def _load_checkpoint_into_net(network, path):
+    ms.load_checkpoint(path, net=network)
+
+
+def _set_data(network, path):
+    stored = ms.load_checkpoint(path)
+    for name, param in network.parameters_and_names():
+        param.set_data(stored[name])
+
+
+def _weights_only(network, path):
+    stored = ms.load_checkpoint(path)
+    for name, param in network.parameters_and_names():
+        if name.endswith("weight"):
+            param.copy_(stored[name])
+
+
+# Messages state symptoms (which step, what loss, where the weights ended), never the fix.
+@PYNATIVE_FAST_GRAPH_SLOW
+@pytest.mark.parametrize("answer, message", [
+    (_load_param_into_net, "step in {mode}: the step after the reload gave the loss"),
+    (_load_checkpoint_into_net, "still the file's values: the step's update did not reach them"),
+    (_set_data, "functional, @jit step in {mode}: the step after the reload gave the loss"),
+    (_weights_only, "2 of the network's 4 parameters do not hold the file's values, e.g. ['fc1.bias', 'fc2.bias']"),
+])
+def test_q3_rejects_typical_mistakes(ms_mode, answer, message):
+    result = nb06.q3.check(answer)
+    assert result == Outcome.INCORRECT
+    mode = "GRAPH_MODE" if ms.get_context("mode") == ms.GRAPH_MODE else "PYNATIVE_MODE"
+    assert message.format(mode=mode) in result.message, result.message

@@ -6,7 +6,7 @@ import pytest
 
 from course_utils.exercises import Outcome, ____, nb06
 from course_utils.i18n.zh.nb06 import MESSAGES
-from test_exercises_nb06 import _predict, _restore, _save
+from test_exercises_nb06 import _load_param_into_net, _predict, _restore, _save, _weights_only
 from test_i18n_nb05 import chinese
 
 pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
@@ -26,7 +26,9 @@ def test_q1_correct_and_not_attempted(zh):
     (_save(fmt=None), _restore(fmt=None), ["写入的是 ['state.safetensors.ckpt']", "而不是 state.safetensors"]),
     (_save(network_only=True), _restore(), ["缺少训练步 28 个参数中的 20 个", "文件中没有优化器的状态"]),
     (_save(), _restore(into_net=False), ["仍有 27 个与保存的不同", "权重，例如"]),
-    (lambda step, path: None, _restore(), ["写入的是 没有任何文件"]),
+    (lambda step, path, epoch, step_in_epoch: None, _restore(), ["写入的是 没有任何文件"]),
+    (_save(position=False), _restore(position=False), ["训练进度（epoch 1，step_in_epoch 37）不在文件中"]),
+    (_save(), _restore(position=False), ["返回的是 None；期望返回从文件中读回的训练进度 (1, 37)"]),
 ])
 def test_q1_typical_mistakes_in_chinese(zh, save, restore, fragments):
     result = nb06.q1.check(save, restore)
@@ -60,9 +62,29 @@ def test_q2_typical_mistakes_in_chinese(zh, answer, fragments):
         assert fragment in result.message, result.message
 
 
+def test_q3_correct_and_not_attempted(zh):
+    result = nb06.q3.check(*nb06.q3.reference())
+    assert result == Outcome.CORRECT and "练习 06.3" in str(result)
+    assert "把检查点重新加载到已经运行过的训练步中" in str(result)
+    assert nb06.q3.check(____) == Outcome.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("answer, fragments", [
+    (_load_param_into_net, ["动态图模式下的“函数式，@jit”训练步", "重新加载之后的那一步得到了损失",
+                            "仍是文件中的值：训练步的更新没有作用到它们上"]),
+    (_weights_only, ["网络的 4 个参数中有 2 个不是文件中的值，例如 ['fc1.bias', 'fc2.bias']"]),
+])
+def test_q3_typical_mistakes_in_chinese(zh, answer, fragments):
+    result = nb06.q3.check(answer)
+    assert result == Outcome.INCORRECT and "不正确" in str(result)
+    for fragment in fragments:
+        assert fragment in result.message, result.message
+
+
 @pytest.mark.parametrize("exercise, hint, solution", [
     (nb06.q1, "格式由 format= 决定，而不是由文件名决定", "# 与保存时相同的 format="),
     (nb06.q2, "而直接给 network.training 赋值做不到这一点", "# 每一个子 Cell，出错时也会恢复"),
+    (nb06.q3, "用 Parameter.copy_ 把保存的值复制进 param", "# 写入训练步已经在使用的存储"),
 ])
 def test_hints_and_solutions_in_chinese(zh, capsys, exercise, hint, solution):
     exercise.hint()

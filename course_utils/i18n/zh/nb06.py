@@ -9,15 +9,21 @@ MESSAGES = {
         '为断点续训保存和恢复检查点',
     'predict a batch and restore the mode':
         '预测一批图像并恢复模式',
+    'reload a checkpoint into a step that has already run':
+        '把检查点重新加载到已经运行过的训练步中',
     ('Save the training step, not the network: its parameters are the weights and the optimizer\'s state (moment1.*, '
      'moment2.*, beta1_power, global_step ...). save_state: ms.save_checkpoint(train_step, path, '
-     'format="safetensors"). The format comes from format=, not from the file name (without it MindSpore writes a '
-     'ckpt file and appends .ckpt to the name). restore_state: params = ms.load_checkpoint(path, '
-     'format="safetensors"), then ms.load_param_into_net(train_step, params).'):
+     'format="safetensors", append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch}). The format comes from '
+     'format=, not from the file name (without it MindSpore writes a ckpt file and appends .ckpt to the name). '
+     'restore_state: params = ms.load_checkpoint(path, format="safetensors"), then '
+     'ms.load_param_into_net(train_step, params); the position comes back as entries of params: '
+     'int(params["epoch"].asnumpy()).'):
         ('保存训练步，而不是网络：训练步的参数包括权重和优化器的状态（moment1.*、moment2.*、beta1_power、global_step ……）。'
-         'save_state：ms.save_checkpoint(train_step, path, format="safetensors")。格式由 format= 决定，而不是由文件名决定'
+         'save_state：ms.save_checkpoint(train_step, path, format="safetensors", append_dict={"epoch": epoch, '
+         '"step_in_epoch": step_in_epoch})。格式由 format= 决定，而不是由文件名决定'
          '（不传它时，MindSpore 会写入 ckpt 文件，并在文件名后追加 .ckpt）。restore_state：params = '
-         'ms.load_checkpoint(path, format="safetensors")，然后调用 ms.load_param_into_net(train_step, params)。'),
+         'ms.load_checkpoint(path, format="safetensors")，然后调用 ms.load_param_into_net(train_step, params)；'
+         '训练进度作为 params 中的条目读回：int(params["epoch"].asnumpy())。'),
     ('Remember the mode first: was_training = network.training. Prepare the images as the pipeline does, '
      '(images.astype(np.float32) / 255.0 - data.MNIST_MEAN) / data.MNIST_STD, with a channel axis: x[:, None] is '
      '(N, 1, 28, 28) (the lesson\'s normalise prepares one image). network.set_train(False), then '
@@ -34,6 +40,21 @@ MESSAGES = {
         '# 训练步：权重和优化器状态',
     '# the same format= as when saving':
         '# 与保存时相同的 format=',
+    '# and the position':
+        '# 以及训练进度',
+    '# safe: this fresh step has not run yet':
+        '# 可以放心使用：这个全新的训练步还没有运行过',
+    '# a dict: name -> Parameter':
+        '# 一个字典：名称 -> Parameter',
+    '# into the storage the step already uses':
+        '# 写入训练步已经在使用的存储',
+    ('The step keeps using the storage its parameters had when it ran: a reload must write the values into that '
+     'storage, not give the parameters new storage as ms.load_param_into_net (and set_data) does. Read the file '
+     'with ms.load_checkpoint(path), then, for every name, param in network.parameters_and_names(), copy the stored '
+     'value into param with Parameter.copy_.'):
+        ('训练步会一直使用它运行时参数所在的存储：重新加载必须把数值写进这块存储，而不能像 ms.load_param_into_net'
+         '（以及 set_data）那样给参数换上新的存储。先用 ms.load_checkpoint(path) 读取文件，然后对 '
+         'network.parameters_and_names() 中的每一对 name, param，用 Parameter.copy_ 把保存的值复制进 param。'),
     '# the mode to put back':
         '# 之后要恢复的模式',
     '# as the pipeline prepares them':
@@ -68,6 +89,13 @@ MESSAGES = {
     ("after one more training step on the same batch, {n} parameters of the restored step differ from the "
      "original's, e.g. {examples}."):
         '在同一个批上再训练一步之后，恢复出的训练步有 {n} 个参数与原训练步不同，例如 {examples}。',
+    ("state.safetensors holds only the training step's parameters: the position (epoch {epoch}, step_in_epoch "
+     "{step}) is not in the file."):
+        'state.safetensors 中只有训练步的参数：训练进度（epoch {epoch}，step_in_epoch {step}）不在文件中。',
+    ("save_state(train_step, path, {epoch}, {step}) then restore_state(fresh_step, path) returned {got}; expected "
+     "the position read from the file, ({epoch}, {step})."):
+        ('先调用 save_state(train_step, path, {epoch}, {step})，再调用 restore_state(fresh_step, path)，'
+         '返回的是 {got}；期望返回从文件中读回的训练进度 ({epoch}, {step})。'),
     # q2
     '`predict_batch` should be a function, got {got}.':
         '`predict_batch` 应当是一个函数，实际得到的是 {got}。',
@@ -102,4 +130,30 @@ MESSAGES = {
     ('{what}: afterwards network.training is {was} again, but {n} of its sub-cells are not, e.g. '
      '{examples}.'):
         '{what}：调用之后 network.training 恢复成了 {was}，但有 {n} 个子 Cell 没有恢复，例如 {examples}。',
+    # q3
+    '`reload_from_file` should be a function, got {got}.':
+        '`reload_from_file` 应当是一个函数，实际得到的是 {got}。',
+    '{style} step in {mode}':
+        '{mode}下的“{style}”训练步',
+    'functional, @jit':
+        '函数式，@jit',
+    'functional, no jit':
+        '函数式，不用 jit',
+    'PYNATIVE_MODE':
+        '动态图模式',
+    ("{what}: after reload_from_file(network, path), {n} of the network's {total} parameters do not hold the "
+     "file's values, e.g. {examples}."):
+        '{what}：调用 reload_from_file(network, path) 之后，网络的 {total} 个参数中有 {n} 个不是文件中的值，例如 {examples}。',
+    "the loss a fresh network's first step gives, {got:.6f}":
+        '与全新网络第一步相同的损失 {got:.6f}',
+    'the loss {got:.6f} instead of {expected:.6f}':
+        '损失 {got:.6f}，而不是 {expected:.6f}',
+    "the ones a fresh network's first step leaves":
+        '与全新网络第一步之后相同',
+    "still the file's values: the step's update did not reach them":
+        '仍是文件中的值：训练步的更新没有作用到它们上',
+    "changed, but not as a fresh network's first step changes them (by up to {diff:.2g} off)":
+        '变了，但与全新网络第一步的更新不同（最多相差 {diff:.2g}）',
+    "{what}: the step after the reload gave {loss}, and the network's parameters after it were {weights}.":
+        '{what}：重新加载之后的那一步得到了{loss}，而这一步之后网络的参数{weights}。',
 }
