@@ -23,7 +23,8 @@ def test_modes_graph_faster_and_slower_than_pynative():
     res = modes.summarise_modes(slow, p)
     assert "GRAPH_MODE against PyNative, TrainOneStepCell: 0.60x, slower." in res.conclusion
     same = [rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1), rate("pynative/jit:O1", 40)]
-    assert "TrainOneStepCell: 1.04x, a tie within the noise floor of 10.0%." in modes.summarise_modes(same, p).conclusion
+    tie = modes.summarise_modes(same, p).conclusion
+    assert "TrainOneStepCell: 1.04x, a tie within the noise floor of 10.0%." in tie
 
 
 def test_modes_says_tie_within_the_noise_floor():
@@ -99,8 +100,9 @@ def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
 def test_batch_sizes():
     rows = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80), (128, 30))]
     res = modes.summarise_batch_sizes(shuffled(rows), bench.BatchSizesParams(batch_sizes=(32, 64, 128)))
-    assert ("Batch 64 has the highest throughput, beyond the noise floor: 5,120 samples/s, 11.7 s per MNIST epoch.\n"
-            "Batch 64 against batch 32: 1.6x the throughput") in res.conclusion and "Undecided" not in res.conclusion
+    assert ("Batch 64 has the highest median throughput, beyond the noise floor: 5,120 samples/s, 11.7 s per MNIST "
+            "epoch.\nBatch 64 against batch 32: 1.6x the throughput") in res.conclusion
+    assert "Undecided" not in res.conclusion
     # the sizes beyond the floor whose repeats stay apart from the top one's are named: slower
     assert "Slower than batch 64, beyond the noise floor with repeats apart: 128." in res.conclusion
     assert res.metrics["best_batch_size"] == 64
@@ -115,7 +117,7 @@ def test_batch_sizes():
     # beyond the noise floor, but the repeats' ranges overlap: undecided (the lab's second rule), not a tie
     wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in rows]
     res = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=1))
-    assert "Batch 256 has the highest throughput, beyond the noise floor" in res.conclusion
+    assert "Batch 256 has the highest median throughput, beyond the noise floor" in res.conclusion
     assert "Batch 256 against batch 32: 1.7x the throughput, but the repeats overlap: undecided." in res.conclusion
     assert "Undecided against batch 256 (beyond the floor, repeats overlapping): 64, 128." in res.conclusion
     assert res.row(config="batch 32")["epoch_s"] == pytest.approx(1875 / 100)
@@ -378,7 +380,7 @@ def test_modes_and_batch_sizes_judge_against_the_floor_of_their_own_copy():
     res = modes.summarise_batch_sizes(shuffled(sizes), bp)
     floor = bench.noise_floor_pct(sizes[1], sizes[3])
     assert res.conclusion.startswith(f"Noise floor of this sweep: {floor:.1f}%, from batch 64 timed twice")
-    assert "Batch 128 has the highest throughput" in res.conclusion   # 4,608 vs 3,840: beyond that floor
+    assert "Batch 128 has the highest median throughput" in res.conclusion   # 4,608 vs 3,840: beyond that floor
     assert [r["config"] for r in res.rows] == ["batch 32", "batch 64", "batch 64 copy", "batch 128"]
     assert res.metrics["batch_sizes_noise_floor_pct"] == floor
 
@@ -445,3 +447,27 @@ def test_batch_sizes_says_undecided_on_the_medians():
     res = modes.summarise_batch_sizes(rows, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=5))
     assert "Batch 64 against batch 32: 1.6x the throughput, but the repeats overlap: undecided." in res.conclusion
     assert "Undecided against" not in res.conclusion   # judged once
+
+
+def test_forcing_compiled_pair_drift_and_dynamic_lines():
+    # rule 2 in a fresh process: its own floor from forcing every step twice, one short line per comparison
+    rows = [_timed("each", 100, (0, 0.01, -0.01)), _timed("each copy", 101, (0.01, 0, -0.01)),
+            _timed("end", 104, (0, 0.01, -0.01)), _timed("none", 300, (0, 0.01, -0.01))]
+    rows = [dict(r, host_blocking="") for r in rows]
+    res = modes.summarise_forcing(rows, bench.ForcingParams())
+    lines = res.conclusion.splitlines()
+    assert lines[0].startswith("Without MS_DEV_HOST_BLOCKING_RUN: noise floor ")
+    assert lines[1].startswith("Not forced against forced every step: +200.0%, faster") and len(lines) == 3
+    # part 3 quotes part 2's compiled pair, judged against part 2's own floor
+    grid = modes.summarise_modes([rate("graph/cell", 80.0), rate("pynative/jit:O0", 79.0)],
+                                 bench.ModesParams(specs=("graph/cell", "pynative/jit:O0"), copy="", noise_pct=5))
+    assert modes.compiled_pair(grid, 5.0) == ("Part 2, same alternation: TrainOneStepCell 80.0 vs @jit functional "
+                                              "step 79.0 steps/s, 1.01x, a tie within the noise floor of 5.0%.")
+    # the highest rate's configuration measured again in another experiment: the gap is drift, said so
+    styles = bench.Result("styles", [dict(rate("graph/cell", 93.0), input=modes.IN_MEMORY)], [], "", {})
+    _, text = modes.best_measured({"modes": grid, "styles": styles})
+    assert ("GRAPH_MODE, TrainOneStepCell also ran at 80.0 steps/s in [modes]: the same configuration measured "
+            "minutes apart, so that gap is drift.") in text
+    # part 5: the dynamic curve sits lower because its batches are smaller, computed
+    res = shapes.summarise_dynamic_shapes(shape_rows(True), bench.ShapesParams(n_shapes=2))
+    assert "time(s)" not in res.conclusion and res.conclusion.count("\n") >= 1

@@ -321,13 +321,14 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     return Result("styles", rows, cols, "\n".join(lines), metrics)
 
 
-def compiled_pair(modes: Result) -> str:
+def compiled_pair(modes: Result, noise_pct: float = 0.0) -> str:
     """What part 2 measured for the compiled pair that part 3 does not time: TrainOneStepCell in GRAPH_MODE against
-    the functional step under @jit (O0), in one alternation, judged against that grid's floor; "" without them."""
+    the functional step under @jit (O0), in one alternation, judged against that grid's own floor (its A/A' copy;
+    without one, ``noise_pct``); "" without the two rows."""
     names = {r["config"] for r in modes.rows}
     if not {"graph/cell", "pynative/jit:O0"} <= names:
         return ""
-    rows, _, noise = _own_floor(modes.rows, modes.metrics.get("modes_noise_floor_pct", 0.0))
+    rows, _, noise = _own_floor(modes.rows, noise_pct)
     cell, jit = pick(rows, config="graph/cell"), pick(rows, config="pynative/jit:O0")
     return tr("Part 2, same alternation: TrainOneStepCell {cell:.1f} vs @jit functional step {jit:.1f} steps/s, "
               "{r:.2f}x, {judged}.", cell=cell["steps_per_s"], jit=jit["steps_per_s"],
@@ -371,7 +372,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     best = tied[0]   # the smallest batch size that ties with the most throughput
     gain = best["samples_per_s"] / small["samples_per_s"]
     if len(tied) == 1:
-        lines = [tr("Batch {best} has the highest throughput, beyond the noise floor: {rate:,.0f} samples/s, "
+        lines = [tr("Batch {best} has the highest median throughput, beyond the noise floor: {rate:,.0f} samples/s, "
                     "{epoch:.1f} s per MNIST epoch.", best=best["batch_size"], rate=best["samples_per_s"],
                     epoch=best["epoch_s"])]
     else:

@@ -628,7 +628,7 @@ MESSAGES = {
     # styles
     "Noise floor of the claim's pair: {floor:.1f}%, from the functional step timed twice ({n} rounds of {steps} "
     "steps).":
-        '检验这一说法的一对训练步，其噪声水平为 {floor:.1f}%，由函数式训练步计时两次得出（{n} 轮，每轮 {steps} 步）。',
+        '检验这一说法的一对训练步，其噪声水平为 {floor:.1f}%，由函数式训练步计时两次得出（交替 {n} 轮，每轮 {steps} 步）。',
     'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s, {r:.2f}x, {judged}.':
         '按中位数，TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒，前者是后者的 {r:.2f} 倍，'
         '{judged}。',
@@ -668,9 +668,9 @@ MESSAGES = {
     # batch sizes
     'Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
         '本组批大小对比的噪声水平为 {floor:.1f}%，由{label}计时两次得出（第二份副本不参与比较）。',
-    'Batch {best} has the highest throughput, beyond the noise floor: {rate:,.0f} samples/s, {epoch:.1f} s per '
-    'MNIST epoch.':
-        '批大小 {best} 的吞吐量最高，超出噪声水平，为 {rate:,.0f} 样本/秒，每个 MNIST 轮次 {epoch:.1f} 秒。',
+    'Batch {best} has the highest median throughput, beyond the noise floor: {rate:,.0f} samples/s, {epoch:.1f} s '
+    'per MNIST epoch.':
+        '批大小 {best} 的吞吐量中位数最高，超出噪声水平，为 {rate:,.0f} 样本/秒，每个 MNIST 轮次 {epoch:.1f} 秒。',
     'Batches {sizes} tie within the noise floor ({lo:,.0f}-{hi:,.0f} samples/s): no size above batch {best} is '
     'measurably better.':
         '批大小 {sizes} 的吞吐量相差在噪声水平之内，视为持平（{lo:,.0f}～{hi:,.0f} 样本/秒），'
