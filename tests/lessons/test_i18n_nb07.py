@@ -249,7 +249,7 @@ def test_own_floors_and_the_claims_floor_in_chinese(zh):
             dict(timed("graph/cell copy", 81, (0.01, -0.01, 0)), label="静态图模式下的 TrainOneStepCell（第二份副本）")]
     text = modes.summarise_modes(rows, bench.ModesParams(specs=("pynative/cell", "graph/cell"))).conclusion
     assert text.startswith("本组对比的噪声水平为")
-    assert "由静态图模式下的 TrainOneStepCell计时两次得出（第二份副本不参与比较）" in text
+    assert "由静态图模式下的 TrainOneStepCell 计时两次得出（第二份副本不参与比较）" in text
     assert not english_words(text), text
     assert modes.claim_reading(1.0, 1.1) == ("文章所说的 1.15 倍高于区间，在这里可以排除；"
                                              "1.00（两者没有差别）落在区间之内，不能排除。")

@@ -444,8 +444,8 @@ def best_measured(results: Mapping[str, Result]) -> Tuple[dict, str]:
     text = tr("The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in [{exp}].",
               rate=best["steps_per_s"], best=best["shown"], exp=best["exp"],
               exps=runtime.listing(f"[{e}]" for e in dict.fromkeys(r["exp"] for r in rows)))
-    text += " " + tr("It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings "
-                     "outside these experiments are not counted.", n=len(rows))
+    text += tr(" It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings "
+               "outside these experiments are not counted.", n=len(rows))
     again = next((r for r in rows if r is not best and r["exp"] != best["exp"] and r["config"] == best["config"]
                   and "case" not in r), None)
     if again is not None:   # the same configuration in another experiment: minutes apart, so the gap is drift

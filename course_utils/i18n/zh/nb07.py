@@ -603,7 +603,7 @@ MESSAGES = {
         '与每步同步等待相比，{what}时读数相差 {gap:+.1f}%，{judged}。',
     # modes
     'Noise floor of this grid: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
-        '本组对比的噪声水平为 {floor:.1f}%，由{label}计时两次得出（第二份副本不参与比较）。',
+        '本组对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
     '{best} has the highest median, {rate:.1f} steps/s, {gap:.0f}% above {runner}, but their repeats overlap: '
     'undecided.':
         '{best}的中位数最高（{rate:.1f} 步/秒），比{runner}高 {gap:.0f}%，但两者各次重复有重叠，无法判定。',
@@ -667,7 +667,7 @@ MESSAGES = {
         '前者是后者的 {r:.2f} 倍，{judged}。',
     # batch sizes
     'Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
-        '本组批大小对比的噪声水平为 {floor:.1f}%，由{label}计时两次得出（第二份副本不参与比较）。',
+        '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
     'Batch {best} has the highest median throughput, beyond the noise floor: {rate:,.0f} samples/s, {epoch:.1f} s '
     'per MNIST epoch.':
         '批大小 {best} 的吞吐量中位数最高，超出噪声水平，为 {rate:,.0f} 样本/秒，每个 MNIST 轮次 {epoch:.1f} 秒。',
@@ -690,12 +690,12 @@ MESSAGES = {
     # the best of everything measured
     'The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in [{exp}].':
         '实验 {exps} 中最高的单步速率为 {rate:.1f} 步/秒，来自 [{exp}] 中的{best}。',
-    'It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings outside these '
+    ' It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings outside these '
     'experiments are not counted.':
         '它是内存中的批上测得的 {n} 个速率中最高的一个，不计第二份副本、流水线供数的各遍，也不计这些实验之外的计时。',
     '{label} also ran at {other:.1f} steps/s in [{other_exp}]: the same configuration measured minutes apart, so '
     'that gap is drift.':
-        '{label}在 [{other_exp}] 中测得 {other:.1f} 步/秒。两者是同一种配置，只是相隔几分钟测量，这个差距来自漂移。',
+        '{label} 在 [{other_exp}] 中测得 {other:.1f} 步/秒。两者是同一种配置，只是相隔几分钟测量，这个差距来自漂移。',
     'A figure, not a winner: a configuration is called the fastest only within one alternated comparison (the lines '
     'under each experiment).':
         '这只是一个数字，不代表胜出者。只有在同一轮交替比较之内（各实验下方的结论），才能判定某种配置最快。',
