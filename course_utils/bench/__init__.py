@@ -18,7 +18,8 @@ Importing the package does not import MindSpore.
 from .harness import (Config, Timing, compare, cycle, faster_beyond, force, leaders, naive_time, noise_floor_pct,
                       paired_ratio, ranges_overlap, rate_range, time_steps, verdict)
 from .isolation import LOAD_TIME_VARS, TRAP_VARS, WorkerError, env_without_cpu_fixes, run_worker
-from .params import (AmpParams, BatchSizesParams, Common, FindTrapParams, LayerTimesParams, ModesParams,
+from .params import (AmpParams, BatchSizesParams, Common, FindTrapParams, ForcingParams, LayerTimesParams,
+                     ModesParams,
                      PipelineParams, PoolCapParams, ShapesParams, SinkParams, StepRatesParams, StylesParams,
                      TimeToAccuracyParams, TrainParams, TrapsParams)
 from .report import (Conditions, Measuring, Result, format_rows, format_table, header, load_average, metric_title, pick,
@@ -40,7 +41,8 @@ __all__ = [
     # fresh processes (isolation)
     "LOAD_TIME_VARS", "TRAP_VARS", "WorkerError", "env_without_cpu_fixes", "run_worker",
     # parameters
-    "AmpParams", "BatchSizesParams", "Common", "FindTrapParams", "LayerTimesParams", "ModesParams", "PipelineParams",
+    "AmpParams", "BatchSizesParams", "Common", "FindTrapParams", "ForcingParams", "LayerTimesParams", "ModesParams",
+    "PipelineParams",
     "PoolCapParams", "ShapesParams", "SinkParams", "StepRatesParams", "StylesParams", "TimeToAccuracyParams",
     "TrainParams", "TrapsParams",
     # reports

@@ -65,11 +65,12 @@ class Lab:
         return proc.stdout
 
 
-    def headline(self, experiments: Sequence[str], noise_pct: float, started: float) -> dict:
+    def headline(self, experiments: Sequence[str], noise_pct: float, started: float,
+                 titles: Optional[Mapping[str, str]] = None) -> dict:
         """Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric
         metrics of ``experiments``, the noise floor and the lesson's run time (since ``started``, a
         ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them as a dict
-        (for ``record()``)."""
+        (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one."""
         best, text = best_measured(self.results)
         figures, verdicts = dict(best), {}
         for name in experiments:
@@ -94,7 +95,8 @@ class Lab:
         shown = {k: v for k, v in figures.items() if not k.endswith(("_low", "_high"))}
         print(header())
         # a ratio "(x)" with two decimals, as the sentences under the experiments print it (1.05, not 1.1)
-        print(format_rows([{"figure": metric_title(k), "verdict": said.get(verdicts.get(k), ""),
+        titles = titles or {}
+        print(format_rows([{"figure": titles.get(k) or metric_title(k), "verdict": said.get(verdicts.get(k), ""),
                             "value": f"{v:.2f}" if METRIC_TITLES.get(k, "").endswith("(x)") else v}
                            for k, v in shown.items()], ["figure", "value"] + (["verdict"] if verdicts else [])))
         if text:

@@ -259,3 +259,14 @@ class SinkParams(Common):
         bad = [s for s in self.sink_sizes if s != -1 and not 1 <= s <= self.batches]
         if bad or not self.sink_sizes:
             raise ValueError(f"sink sizes are -1 or 1..batches={self.batches}, got {self.sink_sizes}")
+
+
+@dataclasses.dataclass
+class ForcingParams(Common):
+    """Forced and not forced, in a fresh process whose host blocking (MS_DEV_HOST_BLOCKING_RUN) is on or off."""
+    spec: str = "graph/jit:O0"
+    host_blocking: bool = False       # False: the worker runs without MS_DEV_HOST_BLOCKING_RUN (the ISA cap stays)
+
+    def __post_init__(self):
+        super().__post_init__()
+        self.spec = str(Spec.parse(self.spec))

@@ -145,7 +145,7 @@ METRIC_TITLES = {
     "graph_vs_pynative": N_("GRAPH_MODE / PyNative TrainOneStepCell (x)"),
     "jit_vs_no_jit": N_("PyNative functional step, with @jit / without (x)"),
     "pynative_steps_per_s": N_("PyNative TrainOneStepCell (steps/s)"),
-    "cell_vs_functional": N_("TrainOneStepCell / functional step, both paired intervals together (x)"),
+    "cell_vs_functional": N_("TrainOneStepCell / functional step, paired round by round (x)"),
     "model_train_steps_per_s": N_("Model.train fed by the pipeline (steps/s)"),
     "naive_steps_per_s": N_("naive defaults (steps/s)"),
     "fixes_steps_per_s": N_("naive configuration with the two CPU settings (steps/s)"),

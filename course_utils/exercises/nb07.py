@@ -27,16 +27,18 @@ class _Lazy:
         return 0.0
 
 
-def _fake_step(compile_s: float = 0.4, work_s: float = 0.005):
-    """First call sleeps ``compile_s`` (a compilation); every call returns a lazy result worth ``work_s``."""
+def _fake_step(compile_s: float = 0.4, work_s: float = 0.005, hiccup_call: int = 0, hiccup_s: float = 0.0):
+    """First call sleeps ``compile_s`` (a compilation); every call returns a lazy result worth ``work_s``, except call
+    number ``hiccup_call`` (counted from 0, if > 0), whose result takes ``hiccup_s`` longer: one slow repeat."""
     calls = []
 
     def step():
         if not calls:
             time.sleep(compile_s)
         calls.append(1)
-        return _Lazy(work_s)
+        return _Lazy(work_s + (hiccup_s if len(calls) - 1 == hiccup_call > 0 else 0.0))
 
+    step.calls = calls
     return step
 
 
@@ -74,7 +76,9 @@ class SteadyRate(Exercise):
     def _check(self, steady_rate):
         work = 0.005
         true_rate = 1 / work
-        got = self.call(steady_rate, _fake_step(work_s=work), 8, 1)
+        # 3 repeats of 8 steps; call 12 (in the second repeat after one warm-up call) hangs for 0.1 s: one slow repeat
+        step = _fake_step(work_s=work, hiccup_call=12, hiccup_s=0.1)
+        got = self.call(steady_rate, step, 8, 3)
         if not isinstance(got, (int, float)) or isinstance(got, bool):
             raise Incorrect(tr("steady_rate(...) returned {got!r}; return the steps per second as a number.", got=got))
         if got > 2 * true_rate:
@@ -83,10 +87,18 @@ class SteadyRate(Exercise):
                                ".asnumpy() on each result inside the timed region.",
                                work_ms=1e3 * work, got=got, true_rate=true_rate))
         if got < 0.3 * true_rate:
-            raise Incorrect(tr("with one repeat of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s "
+            raise Incorrect(tr("with 3 repeats of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s "
                                "(expected about {true_rate:.0f}): the first call, which takes 0.4 s here, is inside "
                                "the timed region. Call step() once before starting the clock.",
                                work_ms=1e3 * work, got=got, true_rate=true_rate))
+        if len(step.calls) < 1 + 3 * 8:
+            raise Incorrect(tr("steady_rate(step, 8, 3) called step() {n} times: time 3 repeats of 8 steps each, after "
+                               "the warm-up call.", n=len(step.calls)))
+        if got < 0.8 * true_rate:
+            raise Incorrect(tr("one of the 3 repeats had a 0.1 s hiccup and you measured {got:.0f} steps/s "
+                               "(expected about {true_rate:.0f}): one slow repeat pulled the result down. Return "
+                               "steps divided by the median of the repeats' times, not their mean or total.",
+                               got=got, true_rate=true_rate))
 
 
 # ----------------------------------------------------------------------------------------------

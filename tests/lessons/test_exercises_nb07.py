@@ -20,6 +20,21 @@ def not_forced(step, steps, repeats):
     return steps / (time.perf_counter() - start)
 
 
+def mean_of_repeats(step, steps, repeats):   # right but for the mean: one slow repeat pulls it down
+    step().asnumpy()
+
+    def seconds():
+        start = time.perf_counter()
+        _ = [step().asnumpy() for _ in range(steps)]
+        return time.perf_counter() - start
+
+    return steps * repeats / sum(seconds() for _ in range(repeats))
+
+
+def one_repeat(step, steps, repeats):
+    return mean_of_repeats(step, steps, 1)
+
+
 def test_q1_steady_rate():
     assert nb07.q1.check(*nb07.q1.reference()) == Outcome.CORRECT
     assert nb07.q1.check(____) == Outcome.NOT_ATTEMPTED
@@ -28,6 +43,10 @@ def test_q1_steady_rate():
     assert cold == Outcome.INCORRECT and "first call" in cold.message
     lazy = nb07.q1.check(not_forced)
     assert lazy == Outcome.INCORRECT and "not forced" in lazy.message
+    mean = nb07.q1.check(mean_of_repeats)   # one repeat holds a 0.1 s hiccup: the mean falls for it, the median not
+    assert mean == Outcome.INCORRECT and "median" in mean.message
+    single = nb07.q1.check(one_repeat)
+    assert single == Outcome.INCORRECT and "3 repeats" in single.message
     text = nb07.q1.check(lambda step, steps, repeats: "fast")
     assert text == Outcome.INCORRECT and "number" in text.message
 

@@ -22,7 +22,8 @@ from . import accuracy, amp, modes, pipeline, shapes, sink, traps
 from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accuracy
 from .amp import measure_amp
 from .common import forcing_conclusion
-from .modes import best_measured, measure_batch_sizes, measure_modes, measure_step_rates, measure_styles
+from .modes import (best_measured, compiled_pair, measure_batch_sizes, measure_forcing, measure_modes,
+                    measure_step_rates, measure_styles)
 from .pipeline import measure_data_pipeline
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
@@ -46,6 +47,7 @@ class Experiment:
     internal: bool = False       # a building block of another experiment, not listed
     devices: Tuple[str, ...] = ALL_DEVICES   # where it is selected
     defaults: Mapping = dataclasses.field(default_factory=dict)   # parameter values that make this experiment
+    env: Optional[Callable] = None   # params -> the isolated worker's environment (None: the CPU fixes of the device)
 
     @property
     def title(self) -> str:
@@ -59,6 +61,12 @@ def _exp(name, title, params, module, suffix=None, **kw) -> Experiment:
     suffix = suffix or name
     return Experiment(name, title, params, getattr(module, f"measure_{suffix}"), getattr(module, f"summarise_{suffix}"),
                       **kw)
+
+
+def _forcing_env(p) -> dict:
+    """The forcing worker's environment: the device's CPU fixes, without host blocking unless asked for."""
+    return {k: v for k, v in runtime.cpu_fix_env(p.device).items()
+            if p.host_blocking or k != "MS_DEV_HOST_BLOCKING_RUN"}
 
 
 _LIST = [
@@ -92,6 +100,8 @@ _LIST = [
          defaults={"specs": ("graph/cell", "pynative/jit:O0", "pynative/jit:O1", "pynative/jit_cell:O0",
                              "pynative/jit_cell:O1")}),
     # building blocks (never listed: their titles stay English)
+    _exp("forcing", "(worker) forced and not forced, host blocking on or off (lesson 07, rule 2)",
+         P.ForcingParams, modes, internal=True, env=_forcing_env),
     _exp("step_rates", "(worker) steps/s of some configurations in this process",
          P.StepRatesParams, modes, internal=True),
     _exp("layer_times", "(worker) forward+backward time of each LeNet-5 layer",
@@ -135,7 +145,8 @@ def run_experiment(name: str, params=None, isolate: bool = True, **kwargs) -> Re
                                 devices=tr(" and ").join(exp.devices), device=params.device))
     with Measuring() as m:
         if exp.isolated and isolate:
-            out, _ = run_worker(name, params, env=runtime.cpu_fix_env(params.device), cwd_temp=exp.cwd_temp)
+            env = exp.env(params) if exp.env else runtime.cpu_fix_env(params.device)
+            out, _ = run_worker(name, params, env=env, cwd_temp=exp.cwd_temp)
             rows, hdr = out["rows"], out["header"]
         else:
             if exp.cwd_temp:
@@ -169,10 +180,11 @@ __all__ = [
     # each experiment's measurement, as lessons 07 and 08 show and call it
     "measure_modes", "measure_styles", "measure_batch_sizes", "measure_step_rates", "measure_cpu_traps",
     "measure_find_trap", "measure_layer_times", "measure_pool_cap", "measure_data_pipeline", "measure_amp",
-    "measure_dynamic_shapes", "measure_time_to_accuracy", "measure_train_to_accuracy", "measure_sink_mode",
+    "measure_dynamic_shapes", "measure_forcing", "measure_time_to_accuracy", "measure_train_to_accuracy",
+    "measure_sink_mode",
     "summarise_cpu_traps",
     # the cases and helpers those cells use
-    "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls",
+    "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls", "compiled_pair",
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
     "explain_three_tools", "explain_pool_rewrites", "CONV_OPS", "POOL_OPS", "forcing_conclusion",
 ]

@@ -43,24 +43,15 @@ def forcing_conclusion(forced, unforced, noise_pct: float, blocking: bool) -> st
     rate_f, rate_u = rate_range(forced)[0], rate_range(unforced)[0]
     gap = 100 * (rate_u / rate_f - 1)
     said = verdict(unforced, forced, noise_pct)
-    if said == "faster":
-        meaning = tr("faster beyond the noise floor, with separate ranges: here the step returned before its work "
-                     "was done, and the unforced clock timed how fast work was queued.")
-    elif said == "slower":
-        meaning = tr("slower beyond the noise floor, with separate ranges: not forcing cannot make a step slower, "
-                     "and the two were alternated, so this gap is noise the floor did not capture (it is an "
-                     "estimate, and this says it was too low).")
-    elif said == "undecided":
-        meaning = tr("beyond the noise floor, but the repeats' ranges overlap: undecided. This run cannot tell "
-                     "whether the step returned before its work was done (on an accelerator the gap can be large).")
-    else:
-        meaning = tr("within the noise floor, a tie.")
-        if gap < 0:
-            meaning += tr(" Not forcing cannot make a step slower, so the lower reading is noise.")
-        meaning += (tr(" MS_DEV_HOST_BLOCKING_RUN=1 (runtime.setup() sets it on a CPU) makes MindSpore run operators "
-                       "blocking instead of queuing them for its host threads, which leaves .asnumpy() little to wait "
-                       "for; without it, or on an accelerator, the gap can be large.") if blocking else
-                    tr(" This run cannot tell whether the step returned before its work was done (on an accelerator "
-                       "the gap can be large)."))
-    return tr("Skipping .asnumpy() {moved} the reading by {gap:.1f}%: {meaning}",
+    meaning = {"faster": tr("faster beyond the noise floor, repeats apart: the step returned before its work was "
+                            "done."),
+               "slower": tr("slower beyond the noise floor, repeats apart: not forcing cannot slow a step, so the "
+                            "floor was too low."),
+               "undecided": tr("beyond the noise floor, but the repeats overlap: undecided."),
+               "tie": tr("within the noise floor, a tie.")}[said]
+    text = tr("Skipping .asnumpy() {moved} the reading by {gap:.1f}%: {meaning}",
               moved=tr("raised") if gap >= 0 else tr("lowered"), gap=abs(gap), meaning=meaning)
+    if blocking and said != "faster":
+        text += "\n" + tr("MS_DEV_HOST_BLOCKING_RUN=1 runs each operator before the call returns, leaving .asnumpy() "
+                          "little to wait for; the next cell measures without it.")
+    return text

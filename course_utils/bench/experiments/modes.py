@@ -13,9 +13,9 @@ from typing import Mapping, Tuple
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import compare, cycle, leaders, noise_floor_pct, paired_ratio, ranges_overlap, verdict
+from ..harness import Config, compare, cycle, force, leaders, noise_floor_pct, paired_ratio, ranges_overlap, verdict
 from ..isolation import TRAP_VARS
-from ..params import BatchSizesParams, ModesParams, StepRatesParams, StylesParams
+from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
 from .common import judged, setup_worker, spread_pct
@@ -50,6 +50,55 @@ def summarise_step_rates(rows: list, p: StepRatesParams) -> Result:
     fastest = max(rows, key=lambda r: r["steps_per_s"])
     return Result("step_rates", rows, TIMING_COLUMNS, tr("Fastest: {label} at {rate:.1f} steps/s.",
                                                          label=fastest["label"], rate=fastest["steps_per_s"]))
+
+
+# -- forcing: rule 2 in a fresh process, host blocking on or off -------------------------------------
+
+#: The forcing experiment's configurations: (key, label).
+FORCING = (("each", N_("forced every step")), ("each copy", N_("forced every step, second copy")),
+           ("end", N_("forced at the end of each repeat")), ("none", N_("not forced")))
+
+
+def measure_forcing(p: ForcingParams) -> list:
+    """One compiled step in this process (whose environment the parent chose), timed four ways in alternation:
+    forced every step (twice: A and A', the floor), forced only at the end of each repeat, and not forced; whatever a
+    repeat left queued finishes before the next one, untimed."""
+    setup_worker(p, Spec.parse(p.spec).mode)
+    step = cycle(build_step(p.spec, *lenet_setup()), mnist_batches(p.batch_size, count=8))
+    state = {"calls": 0, "last": None}
+
+    def drain():   # before each repeat, untimed: let the work a repeat left queued finish
+        if state["last"] is not None:
+            force(state["last"])
+        state.update(calls=0, last=None)
+
+    def not_forced():   # returns None: compare's force() has nothing to wait for
+        state["last"] = step()
+
+    def forced_at_end():   # the repeat's last step waits inside the timed region: the whole repeat's work counted
+        state["last"], state["calls"] = step(), state["calls"] + 1
+        if state["calls"] == p.steps:
+            force(state["last"])
+
+    configs = {"each": Config(step, drain), "each copy": Config(step, drain), "end": Config(forced_at_end, drain),
+               "none": Config(not_forced, drain)}
+    timings = compare(configs, steps=p.steps, repeats=p.repeats)
+    blocking = os.environ.get("MS_DEV_HOST_BLOCKING_RUN", "")
+    return timing_rows(timings, {k: tr(label) for k, label in FORCING}, host_blocking=blocking)
+
+
+def summarise_forcing(rows: list, p: ForcingParams) -> Result:
+    each, copy, end, none = (pick(rows, config=k) for k, _ in FORCING)
+    floor = noise_floor_pct(each, copy)
+    lines = [tr("{setting}: noise floor {floor:.1f}%, from forcing every step timed twice.",
+                setting=tr("MS_DEV_HOST_BLOCKING_RUN=1") if each.get("host_blocking") == "1" else
+                tr("Without MS_DEV_HOST_BLOCKING_RUN"), floor=floor)]
+    for row, said in ((none, tr("Not forced")), (end, tr("Forced at the end of each repeat"))):
+        lines.append(tr("{what} against forced every step: {gap:+.1f}%, {judged}.", what=said,
+                        gap=100 * (row["steps_per_s"] / each["steps_per_s"] - 1), judged=judged(row, each, floor)))
+    return Result("forcing", rows, ["label", "steps_per_s", "min_steps_per_s", "max_steps_per_s"], "\n".join(lines),
+                  {"forcing_noise_floor_pct": floor, "unforced_gap_pct": 100 * (none["steps_per_s"] /
+                                                                                 each["steps_per_s"] - 1)})
 
 
 # -- modes ------------------------------------------------------------------------------------------
@@ -90,44 +139,35 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     slow = min(rows, key=lambda r: r["steps_per_s"])
     worst_first = max(rows, key=lambda r: r["first_call_s"])
     runner = max((r for r in rows if r is not best), key=lambda r: r["steps_per_s"], default=None)
-    if len(tied) == 1 and runner is not None and ranges_overlap(best, runner):   # the lab's second rule
-        text = tr("{best} ran fastest here at {rate:.1f} steps/s, {gap:.0f}% above the next ({runner}, "
-                  "{runner_rate:.1f}): beyond the noise floor of {noise:.1f}%, but the two repeats' ranges overlap, "
-                  "so this run does not name a winner (undecided). The slowest was {slow} at {slow_rate:.1f} steps/s.",
-                  best=best["label"], rate=best["steps_per_s"],
-                  gap=100 * (best["steps_per_s"] / runner["steps_per_s"] - 1),
-                  runner=runner["label"], runner_rate=runner["steps_per_s"], noise=noise, slow=slow["label"],
-                  slow_rate=slow["steps_per_s"])
+    if len(tied) == 1 and runner is not None and ranges_overlap(best, runner):   # the overlap rule (optional box)
+        lines = [tr("{best} has the highest median, {rate:.1f} steps/s, {gap:.0f}% above {runner}, but their repeats "
+                    "overlap: undecided.", best=best["label"], rate=best["steps_per_s"],
+                    gap=100 * (best["steps_per_s"] / runner["steps_per_s"] - 1), runner=runner["label"])]
     elif len(tied) == 1:
-        text = tr("Fastest here, beyond the noise floor of {noise:.1f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x "
-                  "the slowest ({slow}).", noise=noise, best=best["label"], rate=best["steps_per_s"],
-                  ratio=best["steps_per_s"] / slow["steps_per_s"], slow=slow["label"])
+        lines = [tr("Fastest beyond the noise floor: {best}, {rate:.1f} steps/s, {ratio:.1f}x the slowest.",
+                    best=best["label"], rate=best["steps_per_s"], ratio=best["steps_per_s"] / slow["steps_per_s"])]
     else:
-        text = tr("A tie within the noise floor of {noise:.1f}%: {n} configurations, the grid's highest median "
-                  "included, tie at {lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is "
-                  "fastest. The slowest was {slow} at {slow_rate:.1f} steps/s.",
-                  n=len(tied), noise=noise, names=runtime.listing((r["label"] for r in tied), labels=True),
-                  lo=min(r["steps_per_s"] for r in tied), hi=max(r["steps_per_s"] for r in tied),
-                  slow=slow["label"], slow_rate=slow["steps_per_s"])
-    # the overlap rule, named in the sentence: beyond the floor of the highest median, but repeats overlapping its
+        lines = [tr("Tied at the top, within the noise floor ({lo:.1f}-{hi:.1f} steps/s): {names}.",
+                    names=runtime.listing((r["label"] for r in tied), labels=True),
+                    lo=min(r["steps_per_s"] for r in tied), hi=max(r["steps_per_s"] for r in tied))]
+    # the overlap rule: beyond the floor of the highest median, but repeats overlapping its
     said_runner = runner if len(tied) == 1 else None   # the first branch above already called it undecided
     unsure = [r for r in rows if r not in tied and r is not said_runner and ranges_overlap(tied[0], r)]
     if unsure:
-        text += tr(" Beyond the noise floor but with repeats overlapping those of the highest median ({top}): {names}: "
-                   "undecided (the overlap rule).", top=tied[0]["label"],
-                   names=runtime.listing((r["label"] for r in unsure), labels=True))
-    text += "\n" + tr(" The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} "
-               "steady-state steps.", first_s=worst_first["first_call_s"], first=worst_first["label"],
-               first_steps=worst_first["first_call_s"] * worst_first["steps_per_s"])
+        lines.append(tr("Undecided against the highest median (beyond the floor, repeats overlapping): {names}.",
+                        names=runtime.listing((r["label"] for r in unsure), labels=True)))
+    lines.append(tr("Slowest: {slow}, {slow_rate:.1f} steps/s.", slow=slow["label"], slow_rate=slow["steps_per_s"]))
+    lines.append(tr("Biggest first call: {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.",
+                    first_s=worst_first["first_call_s"], first=worst_first["label"],
+                    first_steps=worst_first["first_call_s"] * worst_first["steps_per_s"]))
     names = {r["config"] for r in rows}
     # the configuration lesson 08 goes on with where it cannot measure the CPU settings (the fastest, or of a tie
     # the first asked for)
     metrics = {"best_config": best["config"]}
     if {"graph/cell", "pynative/cell"} <= names:
         g, e = pick(rows, config="graph/cell"), pick(rows, config="pynative/cell")
-        text += "\n" + tr(" GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: "
-                          "{verdict}.",
-                   r=g["steps_per_s"] / e["steps_per_s"], verdict=judged(g, e, noise))
+        lines.append(tr("GRAPH_MODE against PyNative, TrainOneStepCell: {r:.2f}x, {verdict}.",
+                        r=g["steps_per_s"] / e["steps_per_s"], verdict=judged(g, e, noise)))
         # the ratio of exactly the two rates shown beside it
         metrics["graph_steps_per_s"] = g["steps_per_s"]
         metrics["pynative_steps_per_s"] = e["steps_per_s"]
@@ -136,25 +176,22 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     jitted = [r for r in rows if r["config"] in ("pynative/jit:O0", "pynative/jit:O1")]
     if "pynative/functional" in names and jitted:   # the first article's claim: without @jit, much slower
         plain, jit = pick(rows, config="pynative/functional"), jitted[0]
-        text += "\n" + tr(" In PyNative the functional step with @jit ({level}) ran {r:.2f}x as fast as without it "
-                   "({jit_rate:.1f} vs {plain_rate:.1f} steps/s): {verdict}.", level=Spec.parse(jit["config"]).level,
-                   r=jit["steps_per_s"] / plain["steps_per_s"], jit_rate=jit["steps_per_s"],
-                   plain_rate=plain["steps_per_s"], verdict=judged(jit, plain, noise))
+        lines.append(tr("@jit ({level}) on the PyNative functional step: {r:.2f}x ({jit_rate:.1f} vs {plain_rate:.1f} "
+                        "steps/s), {verdict}.", level=Spec.parse(jit["config"]).level,
+                        r=jit["steps_per_s"] / plain["steps_per_s"], jit_rate=jit["steps_per_s"],
+                        plain_rate=plain["steps_per_s"], verdict=judged(jit, plain, noise)))
         metrics["jit_vs_no_jit"] = jit["steps_per_s"] / plain["steps_per_s"]
         metrics["jit_vs_no_jit_verdict"] = verdict(jit, plain, noise)
     if {"pynative/jit:O0", "pynative/jit:O1"} <= names:   # what O1's fusion passes do to this step here
         o0, o1 = pick(rows, config="pynative/jit:O0"), pick(rows, config="pynative/jit:O1")
-        text += "\n" + tr(" jit_level O1 against O0 for the same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), "
-                          "{verdict}.",
-                   r=o1["steps_per_s"] / o0["steps_per_s"], o1=o1["steps_per_s"], o0=o0["steps_per_s"],
-                   verdict=judged(o1, o0, noise))
+        lines.append(tr("jit_level O1 against O0, same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.",
+                        r=o1["steps_per_s"] / o0["steps_per_s"], o1=o1["steps_per_s"], o0=o0["steps_per_s"],
+                        verdict=judged(o1, o0, noise)))
     if twice:
-        text = tr("The noise floor of this grid: {floor:.1f}%, from {label} timed twice in the same alternation "
-                  "(noise_floor_pct on the two copies' repeats). The second copy measures the noise and is no "
-                  "contestant: the verdicts below leave it out and judge the others against this floor.",
-                  floor=noise, label=twice) + "\n" + text
+        lines.insert(0, tr("Noise floor of this grid: {floor:.1f}%, from {label} timed twice (the second copy is no "
+                           "contestant).", floor=noise, label=twice))
         metrics["modes_noise_floor_pct"] = noise
-    text = text.replace("\n ", "\n")   # one finding per line
+    text = "\n".join(lines)   # one finding, one sentence, per line
     return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
 
 
@@ -170,7 +207,8 @@ COPY, COPY_LABEL = "graph/functional copy", N_("{label}, second copy")
 def measure_styles(p: StylesParams) -> list:
     """The functional step and TrainOneStepCell on in-memory batches, with a second copy of the functional
     step (one configuration timed twice: the noise floor of exactly these settings), ``p.claim_repeats``
-    rounds; then both and Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat."""
+    rounds; then both and Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat,
+    with a second copy of the functional loop (the floor of the pipeline passes)."""
     import mindspore as ms
 
     from course_utils.data import mnist_dataset
@@ -186,7 +224,7 @@ def measure_styles(p: StylesParams) -> list:
                        input=IN_MEMORY, claim_s=claim_s)
     data = mnist_dataset("train", batch_size=p.batch_size, subset=p.batch_size * p.steps, shuffle=False)
     passes = {}
-    for text in STYLE_SPECS:
+    for text in STYLE_SPECS + (STYLE_SPECS[0],):   # the functional loop twice: A and A' of the pipeline passes
         step = build_step(text, *lenet_setup())
 
         def one_pass(step=step):
@@ -195,13 +233,14 @@ def measure_styles(p: StylesParams) -> list:
                 loss = step(images, labels)
             return loss
 
-        passes[text + " +pipeline"] = one_pass
+        passes[text + " +pipeline" + (" copy" if text + " +pipeline" in passes else "")] = one_pass
     net, loss_fn, opt = lenet_setup()
     model = ms.Model(net, loss_fn=loss_fn, optimizer=opt)
     passes["Model.train"] = lambda: model.train(1, data, dataset_sink_mode=False)
     for row in timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=2), input=PIPELINE):
         n = p.steps   # one "step" of compare is a pass of n batches
-        row.update(label=Spec.parse(row["config"].split()[0]).label if "/" in row["config"] else "Model.train",
+        label = Spec.parse(row["config"].split()[0]).label if "/" in row["config"] else "Model.train"
+        row.update(label=tr(COPY_LABEL, label=label) if row["config"].endswith(" copy") else label,
                    steps_per_s=n * row["steps_per_s"], min_steps_per_s=n * row["min_steps_per_s"],
                    max_steps_per_s=n * row["max_steps_per_s"])
         rows.append(row)
@@ -209,111 +248,68 @@ def measure_styles(p: StylesParams) -> list:
 
 
 CLAIMED_RATIO = 1.15   # the first article: TrainOneStepCell "about 15% faster" than a hand-written loop (on Ascend)
+PIPELINE_COPY = "graph/functional +pipeline copy"
 
 
-def _claim_side(floor: float) -> str:
-    """How the claim's own floor compares with the 15% under test, in words that match the two numbers."""
-    claim = 100 * (CLAIMED_RATIO - 1)
-    if floor >= claim:
-        return tr("no narrower than the 15% under test, so the medians alone cannot confirm it")
-    if claim >= 2 * floor:
-        return tr("well below the 15% under test: a 15% gap between the medians would be {x:.1f} times the floor",
-                  x=claim / floor)
-    return tr("below the 15% under test, but not by much: a 15% gap between the medians would exceed it by only "
-              "{d:.1f} percentage points, so the medians are a weak test of the claim (the paired interval below is "
-              "the sharper one)", d=claim - floor)
+def claim_reading(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: float = 0.02) -> str:
+    """Where the claimed ratio and 1.00 lie against a paired interval ``lo``-``hi``, in one clause each. Within
+    ``edge`` of an end the claim is "at the edge": a 95% interval's end is no sharp line."""
+    lo, hi = round(lo, 2), round(hi, 2)   # judged as printed: an interval shown as 1.00-1.16 does not exclude 1.00
+    if claim > hi + edge:
+        said = tr("the article's {claim:.2f}x lies above the interval, ruled out here", claim=claim)
+    elif claim > hi:
+        said = tr("the article's {claim:.2f}x lies at the interval's upper edge, not firmly ruled out", claim=claim)
+    elif claim < lo - edge:
+        said = tr("the article's {claim:.2f}x lies below the interval: TrainOneStepCell was even faster", claim=claim)
+    elif claim < lo:
+        said = tr("the article's {claim:.2f}x lies at the interval's lower edge: about as fast as claimed", claim=claim)
+    else:
+        said = tr("the article's {claim:.2f}x lies inside the interval, not ruled out", claim=claim)
+    zero = (tr("1.00 (no difference) lies below it, ruled out") if lo > 1 else
+            tr("1.00 lies above it: TrainOneStepCell was slower") if hi < 1 else
+            tr("1.00 (no difference) lies inside it, not ruled out"))
+    return tr("{said}; {zero}.", said=said[:1].upper() + said[1:], zero=zero)
 
 
 def summarise_styles(rows: list, p: StylesParams) -> Result:
     func, cell = pick(rows, config="graph/functional"), pick(rows, config="graph/cell")
     func_fed, model = pick(rows, config="graph/functional +pipeline"), pick(rows, config="Model.train")
     copy = next((r for r in rows if r["config"] == COPY), None)
+    fed_copy = next((r for r in rows if r["config"] == PIPELINE_COPY), None)
     rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == IN_MEMORY else func_fed)["steps_per_s"],
                  label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
-    text = ""
+    lines = []
     floor = p.noise_pct   # the in-memory pair's own floor when the copy was timed: same step twice, same settings
     if copy is not None:
         floor = noise_floor_pct(func, copy)
-        text += tr("The pair that tests the claim ran {n} rounds of {steps} steps, with a second copy of the "
-                   "functional step alongside ({secs:.0f} s). The two copies, one configuration timed twice, set "
-                   "the noise floor of exactly these settings: {floor:.1f}% (noise_floor_pct on their repeats), "
-                   "{side}.",
-                   n=len(func["repeat_s"]), steps=func["steps"], secs=func.get("claim_s", 0.0), floor=floor,
-                   side=_claim_side(floor)) + "\n"
-    gain = 100 * (cell["steps_per_s"] / func["steps_per_s"] - 1)
-    said = verdict(cell, func, floor)   # the lab's two rules
-    # "does not reproduce" only if even the most favourable repeats (TrainOneStepCell's fastest against the
-    # functional step's slowest) fall short of the claim; overlapping repeats short of that decide nothing
-    best_case = cell["max_steps_per_s"] / func["min_steps_per_s"]
-    if said == "tie":
-        claim = (tr("is not shown by the medians (the paired interval below is the sharper test)") if floor < 15
-                 else tr("cannot be told from a tie"))
-    elif said == "faster" and gain >= 10:
-        claim = (tr("holds in direction (the paired interval below tests its size)") if floor < 15 else
-                 tr("holds in direction (a noise floor this size cannot check the 15% figure itself)"))
-    else:
-        claim = tr("does not reproduce") if best_case < 1.10 else tr("is not decided by the medians")
-    text += tr("Medians: TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step "
-               "({gain:+.0f}%, {r:.2f}x as fast: {judged}), so the article's \"15% faster\" {verdict} here.",
-               cell=cell["steps_per_s"], func=func["steps_per_s"], gain=gain,
-               r=cell["steps_per_s"] / func["steps_per_s"], judged=judged(cell, func, floor), verdict=claim)
-    if copy is None and floor >= 15:
-        text += tr(" A noise floor of {noise:.1f}% is wider than the 15% under test, so the two medians alone could "
-                   "not have confirmed the figure.", noise=floor)
-    # a sharper test: compare alternated the pair, so each round's two repeats ran back to back under the same load
+        lines.append(tr("Noise floor of the claim's pair: {floor:.1f}%, from the functional step timed twice "
+                        "({n} rounds of {steps} steps).", floor=floor, n=len(func["repeat_s"]), steps=func["steps"]))
+    lines.append(tr("Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s, {r:.2f}x, {judged}.",
+                    cell=cell["steps_per_s"], func=func["steps_per_s"], r=cell["steps_per_s"] / func["steps_per_s"],
+                    judged=judged(cell, func, floor)))
+    # a sharper test: compare alternated the pair, so each round's repeats ran back to back under the same load
     med, lo, hi = paired_ratio(cell, func)
-    if copy is None:
-        text += "\n" + tr("Paired round by round (in each of the {n} rounds the two ran back to back), "
-                          "TrainOneStepCell ran {med:.2f}x the functional step's rate, 95% interval {lo:.2f}-{hi:.2f} "
-                          "(bootstrap over the rounds).", n=len(cell["repeat_s"]), med=med, lo=lo, hi=hi)
-    else:   # pairing cancels the load of a round, not what differs between two instances of one step: both copies
-        med2, lo2, hi2 = paired_ratio(cell, copy)
-        c_med, c_lo, c_hi = paired_ratio(copy, func)
-        text += "\n" + tr("Paired round by round (in each of the {n} rounds the three ran back to back), "
-                          "TrainOneStepCell ran {med:.2f}x the functional step's rate (95% interval {lo:.2f}-{hi:.2f}, "
-                          "bootstrap over the rounds) and {med2:.2f}x its copy's ({lo2:.2f}-{hi2:.2f}). The copy "
-                          "against the functional step, paired the same way: {c_med:.2f}x ({c_lo:.2f}-{c_hi:.2f}), ",
-                          n=len(cell["repeat_s"]), med=med, lo=lo, hi=hi, med2=med2, lo2=lo2, hi2=hi2, c_med=c_med,
-                          c_lo=c_lo, c_hi=c_hi)
-        lo, hi = min(lo, lo2), max(hi, hi2)
-        text += (tr("1.00 inside, as for one configuration timed twice.") if c_lo <= 1 <= c_hi else
-                 tr("1.00 outside although it is one configuration timed twice: two instances of one step can differ "
-                    "by more than the noise of a round, which pairing does not cancel."))
-        # one rule, every run: the verdict reads both paired intervals together (their union), never one alone
-        text += " " + tr("The verdict always reads both paired intervals together (their union): {lo:.2f}-{hi:.2f}.",
-                         lo=lo, hi=hi)
-    lo, hi = round(lo, 2), round(hi, 2)   # judged as printed: an interval shown as 1.00-1.16 does not exclude 1.00
-    edge = 0.02   # the claim this close to the interval is at its edge: a 95% interval's end is no sharp line
-    if CLAIMED_RATIO > hi + edge:
-        claim_part = tr("It rules out the article's {claim:.2f}x, above the interval: a gain that large is not seen "
-                        "on this machine, though the article's 'about 15%' may describe a smaller gain inside the "
-                        "interval", claim=CLAIMED_RATIO)
-    elif CLAIMED_RATIO > hi:
-        claim_part = tr("The article's {claim:.2f}x lies at the edge of the interval, just above {hi:.2f}: this run "
-                        "neither confirms nor firmly rules it out", claim=CLAIMED_RATIO, hi=hi)
-    elif CLAIMED_RATIO < lo - edge:
-        claim_part = tr("The article's {claim:.2f}x lies below the interval: TrainOneStepCell ran even faster than "
-                        "claimed", claim=CLAIMED_RATIO)
-    elif CLAIMED_RATIO < lo:
-        claim_part = tr("The article's {claim:.2f}x lies at the edge of the interval, just below {lo:.2f}: "
-                        "TrainOneStepCell ran at least about as fast as claimed", claim=CLAIMED_RATIO, lo=lo)
-    else:
-        claim_part = tr("It cannot rule out the article's {claim:.2f}x, inside the interval", claim=CLAIMED_RATIO)
-    zero_part = (tr("; a difference of zero is ruled out (1.00 lies below the interval)") if lo > 1 else
-                 tr("; 1.00 lies above it: TrainOneStepCell was slower here") if hi < 1 else
-                 tr("; a difference of zero (1.00) lies inside it and is not ruled out"))
-    text += "\n" + claim_part + zero_part + tr(". Any ratio from {lo:.2f} to {hi:.2f} stays possible on this "
-                                               "machine; about Ascend, where the article measured, a CPU run says "
-                                               "nothing.", lo=lo, hi=hi)
+    if copy is not None:   # pairing cancels the load of a round, not what differs between two instances of one step
+        _, lo2, hi2 = paired_ratio(cell, copy)
+        _, c_lo, c_hi = paired_ratio(copy, func)
+        lo, hi = min(lo, lo2), max(hi, hi2)   # one rule, every run: both paired intervals together (their union)
+    lines.append(tr("Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box "
+                    "below).", med=med, lo=lo, hi=hi))
+    if copy is not None and not c_lo <= 1 <= c_hi:
+        lines.append(tr("The copy against the functional step: {c_lo:.2f}-{c_hi:.2f}, without 1.00 although they are "
+                        "one configuration: read the range above with care.", c_lo=c_lo, c_hi=c_hi))
+    lines.append(claim_reading(lo, hi))
+    lo, hi = round(lo, 2), round(hi, 2)
+    fed_floor = noise_floor_pct(func_fed, fed_copy) if fed_copy is not None else p.noise_pct
     cell_fed = pick(rows, config="graph/cell +pipeline")
-    text += "\n" + tr("Fed by the same pipeline ({n} passes each, against the noise floor of {noise:.1f}%), "
-                      "TrainOneStepCell ran {r_fed:.2f}x as fast as the functional loop ({judged_fed}) and "
-                      "Model.train reached {model:.0f} steps/s ({vs_loop:.2f}x the functional loop; {judged_model}).",
-                      n=len(func_fed["repeat_s"]), noise=p.noise_pct,
-                      r_fed=cell_fed["steps_per_s"] / func_fed["steps_per_s"],
-                      judged_fed=judged(cell_fed, func_fed, p.noise_pct),
-                      model=model["steps_per_s"], vs_loop=model["steps_per_s"] / func_fed["steps_per_s"],
-                      judged_model=judged(model, func_fed, p.noise_pct))
+    if fed_copy is not None:
+        lines.append(tr("Noise floor of the pipeline passes: {floor:.1f}%, from the functional loop timed twice "
+                        "({n} passes each).", floor=fed_floor, n=len(func_fed["repeat_s"])))
+    lines.append(tr("Fed by the pipeline, TrainOneStepCell against the functional loop: {r:.2f}x, {judged}.",
+                    r=cell_fed["steps_per_s"] / func_fed["steps_per_s"], judged=judged(cell_fed, func_fed, fed_floor)))
+    lines.append(tr("Model.train against the functional loop: {r:.2f}x ({model:.1f} steps/s), {judged}.",
+                    r=model["steps_per_s"] / func_fed["steps_per_s"], model=model["steps_per_s"],
+                    judged=judged(model, func_fed, fed_floor)))
     # the headline's verdict comes from the paired intervals (both together, their union, when the copy ran), not
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
@@ -322,7 +318,21 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     if copy is not None:
         metrics["claim_noise_floor_pct"] = floor
     cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
-    return Result("styles", rows, cols, text, metrics)
+    return Result("styles", rows, cols, "\n".join(lines), metrics)
+
+
+def compiled_pair(modes: Result, noise_pct: float = 0.0) -> str:
+    """What part 2 measured for the compiled pair that part 3 does not time: TrainOneStepCell in GRAPH_MODE against
+    the functional step under @jit (O0), in one alternation, judged against that grid's own floor (its A/A' copy;
+    without one, ``noise_pct``); "" without the two rows."""
+    names = {r["config"] for r in modes.rows}
+    if not {"graph/cell", "pynative/jit:O0"} <= names:
+        return ""
+    rows, _, noise = _own_floor(modes.rows, noise_pct)
+    cell, jit = pick(rows, config="graph/cell"), pick(rows, config="pynative/jit:O0")
+    return tr("Part 2, same alternation: TrainOneStepCell {cell:.1f} vs @jit functional step {jit:.1f} steps/s, "
+              "{r:.2f}x, {judged}.", cell=cell["steps_per_s"], jit=jit["steps_per_s"],
+              r=cell["steps_per_s"] / jit["steps_per_s"], judged=judged(cell, jit, noise))
 
 
 # -- batch sizes ------------------------------------------------------------------------------------
@@ -362,65 +372,46 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     best = tied[0]   # the smallest batch size that ties with the most throughput
     gain = best["samples_per_s"] / small["samples_per_s"]
     if len(tied) == 1:
-        text = tr("With {spec}, batch {best} has the highest median throughput, more than the noise floor of "
-                  "{noise:.1f}% above every other size: {rate:,.0f} samples/s",
-                  spec=Spec.parse(p.spec).label, best=best["batch_size"], noise=noise, rate=best["samples_per_s"])
-    elif best is small:
-        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.1f}% ({lo:,.0f}-{hi:,.0f} "
-                  "samples/s): no size above the smallest measured, batch "
-                  "{best}, is measurably better here "
-                  "({best_epoch:.1f} s per MNIST epoch)",
-                  spec=Spec.parse(p.spec).label, sizes=runtime.listing(r["batch_size"] for r in tied), noise=noise,
-                  lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"],
-                  best_epoch=best["epoch_s"])
+        lines = [tr("Batch {best} has the highest median throughput, beyond the noise floor: {rate:,.0f} samples/s, "
+                    "{epoch:.1f} s per MNIST epoch.", best=best["batch_size"], rate=best["samples_per_s"],
+                    epoch=best["epoch_s"])]
     else:
-        text = tr("With {spec}, batches {sizes} tie within the noise floor of {noise:.1f}% ({lo:,.0f}-{hi:,.0f} "
-                  "samples/s): no size above batch {best} is measurably better here",
-                  spec=Spec.parse(p.spec).label, sizes=runtime.listing(r["batch_size"] for r in tied), noise=noise,
-                  lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"])
+        lines = [tr("Batches {sizes} tie within the noise floor ({lo:,.0f}-{hi:,.0f} samples/s): no size above "
+                    "batch {best} is measurably better.", sizes=runtime.listing(r["batch_size"] for r in tied),
+                    lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"])]
     if best is not small:   # what the chosen size gives over the smallest, by the lab's two rules
         sizes_said = dict(best=best["batch_size"], gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"],
                           small_epoch=small["epoch_s"])
         said = verdict(best, small, noise, "samples_per_s")
         if said == "tie":
-            text += tr("; on the medians batch {best} gives {gain:.1f}x the throughput of batch {small}, within the "
-                       "noise floor: a tie", **sizes_said)
+            lines.append(tr("Batch {best} against batch {small}: {gain:.1f}x the throughput, a tie within the noise "
+                            "floor.", **sizes_said))
         elif said == "faster":
-            text += tr("; batch {best} gives {gain:.1f}x the throughput of batch {small}, i.e. {best_epoch:.1f} s per "
-                       "MNIST epoch instead of {small_epoch:.1f} s", **sizes_said)
+            lines.append(tr("Batch {best} against batch {small}: {gain:.1f}x the throughput, {best_epoch:.1f} s per "
+                            "MNIST epoch instead of {small_epoch:.1f} s.", **sizes_said))
         else:
-            text += tr("; on the medians batch {best} gives {gain:.1f}x the throughput of batch {small} "
-                       "({best_epoch:.1f} s per MNIST epoch instead of {small_epoch:.1f} s), but the repeats overlap: "
-                       "undecided", **sizes_said)
-    if best is top and best is not small:   # the clause above already judged the smallest size against the top
+            lines.append(tr("Batch {best} against batch {small}: {gain:.1f}x the throughput, but the repeats overlap: "
+                            "undecided.", **sizes_said))
+    if best is top and best is not small:   # the line above already judged the smallest size against the top
         undecided = [r for r in undecided if r is not small]
-    if len(undecided) == 1:
-        text += tr("; batch {sizes} differs from batch {top} by more than the noise floor, but its repeats' range "
-                   "overlaps that one's: undecided", sizes=undecided[0]["batch_size"], top=top["batch_size"])
-    elif undecided:
-        text += tr("; batches {sizes} differ from batch {top} by more than the noise floor, but their repeats' ranges "
-                   "overlap its: undecided", sizes=runtime.listing(r["batch_size"] for r in undecided),
-                   top=top["batch_size"])
-    # beyond the floor, repeats apart: decided (the smallest size only if the clause above did not judge it)
+    if undecided:
+        lines.append(tr("Undecided against batch {top} (beyond the floor, repeats overlapping): {sizes}.",
+                        top=top["batch_size"], sizes=runtime.listing(r["batch_size"] for r in undecided)))
+    # beyond the floor, repeats apart: decided (the smallest size only if the line above did not judge it)
     slower = [r for r in rows if r not in tied and r not in undecided
               and not (r is small and best is top and best is not small)]
-    if len(slower) == 1:
-        text += tr("; batch {sizes} is slower than batch {top} beyond the noise floor, its repeats apart from that "
-                   "one's: slower", sizes=slower[0]["batch_size"], top=top["batch_size"])
-    elif slower:
-        text += tr("; batches {sizes} are slower than batch {top} beyond the noise floor, their repeats apart from "
-                   "its: slower", sizes=runtime.listing(r["batch_size"] for r in slower), top=top["batch_size"])
-    text += tr("; more samples per second is not fewer epochs to a given accuracy.")
+    if slower:
+        lines.append(tr("Slower than batch {top}, beyond the noise floor with repeats apart: {sizes}.",
+                        top=top["batch_size"], sizes=runtime.listing(r["batch_size"] for r in slower)))
     metrics = {"best_batch_size": best["batch_size"], "best_samples_per_s": best["samples_per_s"],
                "batch_sizes_tied": len(tied)}
     if twice:
-        text = tr("The noise floor of this sweep: {floor:.1f}%, from {label} timed twice in the same "
-                  "alternation (noise_floor_pct on the two copies' repeats). The second copy measures the noise "
-                  "and is no contestant: the sizes below are judged against this floor without it.",
-                  floor=noise, label=twice) + "\n" + text
+        lines.insert(0, tr("Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no "
+                           "contestant).", floor=noise, label=twice))
         metrics["batch_sizes_noise_floor_pct"] = noise
     return Result("batch_sizes", everything, ["label", "first_call_s", "steps_per_s", "samples_per_s",
-                                              "min_samples_per_s", "max_samples_per_s", "epoch_s"], text, metrics)
+                                              "min_samples_per_s", "max_samples_per_s", "epoch_s"], "\n".join(lines),
+                  metrics)
 
 
 # -- the best of everything measured ------------------------------------------------------------------
@@ -433,7 +424,7 @@ def best_measured(results: Mapping[str, Result]) -> Tuple[dict, str]:
     load came and went; so no tie rule and no ratio across experiments here.
 
     Lesson 08's pooling variants are never among them (they are not an experiment's rows): they rewrite the
-    network's code, proven equal on one batch of LeNet-5 only, while this compares ways of running the network as
+    network's code, checked equal on one batch of LeNet-5 only, while this compares ways of running the network as
     written (mode, step style, CPU settings)."""
     rows = []
     for name, res in results.items():
@@ -450,13 +441,17 @@ def best_measured(results: Mapping[str, Result]) -> Tuple[dict, str]:
     if not rows:
         return {}, ""
     best = max(rows, key=lambda r: r["steps_per_s"])
-    text = tr("The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in [{exp}] (the highest "
-              "of the {n} rates of LeNet-5's batch-64 step on in-memory batches they measured; their second copies, "
-              "which measure the noise, and any timing made outside these experiments are not counted). "
-              "A figure, not a winner: a configuration is called the fastest only within one "
-              "alternated comparison "
-              "(the line under each experiment), "
-              "because separate experiments ran minutes apart under whatever load came and went.",
-              rate=best["steps_per_s"], best=best["shown"], exp=best["exp"], n=len(rows),
+    text = tr("The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in [{exp}].",
+              rate=best["steps_per_s"], best=best["shown"], exp=best["exp"],
               exps=runtime.listing(f"[{e}]" for e in dict.fromkeys(r["exp"] for r in rows)))
+    text += tr(" It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings "
+               "outside these experiments are not counted.", n=len(rows))
+    again = next((r for r in rows if r is not best and r["exp"] != best["exp"] and r["config"] == best["config"]
+                  and "case" not in r), None)
+    if again is not None:   # the same configuration in another experiment: minutes apart, so the gap is drift
+        text += "\n" + tr("{label} also ran at {other:.1f} steps/s in [{other_exp}]: the same configuration measured "
+                          "minutes apart, so that gap is drift.", label=best["label"], other=again["steps_per_s"],
+                          other_exp=again["exp"])
+    text += "\n" + tr("A figure, not a winner: a configuration is called the fastest only within one alternated "
+                      "comparison (the lines under each experiment).")
     return {"best_steps_per_s": best["steps_per_s"]}, text

@@ -11,29 +11,8 @@ MESSAGES = {
         '省略 .asnumpy() 后，读数{moved}了 {gap:.1f}%：{meaning}',
     'raised': '高',
     'lowered': '低',
-    'faster beyond the noise floor, with separate ranges: here the step returned before its work was done, and the '
-    'unforced clock timed how fast work was queued.':
-        '更快，超出了噪声水平，且两者的范围不重叠：这里的训练步在计算完成之前就已返回，不同步等待时计的只是任务排队的速度。',
-    'slower beyond the noise floor, with separate ranges: not forcing cannot make a step slower, and the two were '
-    'alternated, so this gap is noise the floor did not capture (it is an estimate, and this says it was too low).':
-        '更慢，超出了噪声水平，且两者的范围不重叠：不同步等待不可能让训练步变慢，而两者是交替测量的，'
-        '所以这个差距是噪声水平没有涵盖的噪声（噪声水平只是估计，这说明它估计得偏低了）。',
-    "beyond the noise floor, but the repeats' ranges overlap: undecided. This run cannot tell whether the step "
-    "returned before its work was done (on an accelerator the gap can be large).":
-        '超出了噪声水平，但各次重复的范围有重叠，无法判定。本次运行无法判断训练步是否在计算完成之前就已返回'
-        '（在加速器上，差距可能很大）。',
     'within the noise floor, a tie.':
         '在噪声水平之内，视为持平。',
-    ' Not forcing cannot make a step slower, so the lower reading is noise.':
-        '不同步等待不会让训练步变慢，所以读数偏低只是噪声。',
-    ' MS_DEV_HOST_BLOCKING_RUN=1 (runtime.setup() sets it on a CPU) makes MindSpore run operators blocking instead '
-    'of queuing them for its host threads, which leaves .asnumpy() little to wait for; without it, or on an '
-    'accelerator, the gap can be large.':
-        'MS_DEV_HOST_BLOCKING_RUN=1（runtime.setup() 在 CPU 上会设置它）让 MindSpore 以阻塞方式执行算子，'
-        '而不是把它们排入 Host 线程的队列，.asnumpy() 因而几乎无需等待；不设置它，或者在加速器上，差距可能很大。',
-    ' This run cannot tell whether the step returned before its work was done (on an accelerator the gap can be '
-    'large).':
-        '本次运行无法判断训练步是否在计算完成之前就已返回（在加速器上，差距可能很大）。',
     # ---- exercises (course_utils/exercises/nb07.py)
     'a steady-state rate':
         '稳态速率',
@@ -49,11 +28,6 @@ MESSAGES = {
     'region.':
         '训练步的结果需要 {work_ms:.0f} 毫秒才能完成，你却测得 {got:.0f} 步/秒（最多只可能是 '
         '{true_rate:.0f}）：没有同步等待结果完成。请在计时区间内对每个结果调用 .asnumpy()。',
-    'with one repeat of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s (expected about '
-    '{true_rate:.0f}): the first call, which takes 0.4 s here, is inside the timed region. Call step() once before '
-    'starting the clock.':
-        '重复 1 次、每次 8 步、每步 {work_ms:.0f} 毫秒，你测得 {got:.0f} 步/秒（期望约为 '
-        '{true_rate:.0f}）：首次调用（这里耗时 0.4 秒）落在了计时区间内。请在开始计时之前先调用一次 step()。',
     'recompilations from per-call times':
         '从每次调用的耗时找出重新编译',
     'Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the median of all '
@@ -161,101 +135,14 @@ MESSAGES = {
         '{r:.2f} 倍（更慢）',
     'Fastest: {label} at {rate:.1f} steps/s.':
         '最快：{label}，{rate:.1f} 步/秒。',
-    "{best} ran fastest here at {rate:.1f} steps/s, {gap:.0f}% above the next ({runner}, {runner_rate:.1f}): beyond "
-    "the noise floor of {noise:.1f}%, but the two repeats' ranges overlap, so this run does not name a winner "
-    "(undecided). The slowest was {slow} at {slow_rate:.1f} steps/s.":
-        '这里跑得最快的是{best}，{rate:.1f} 步/秒，比第二名（{runner}，{runner_rate:.1f} 步/秒）高 {gap:.0f}%：'
-        '超出了 {noise:.1f}% 的噪声水平，但两者各次重复的范围有重叠，所以本次运行不判定孰快孰慢（无法判定）。'
-        '最慢的是{slow}，{slow_rate:.1f} 步/秒。',
-    'Fastest here, beyond the noise floor of {noise:.1f}%: {best} at {rate:.1f} steps/s, {ratio:.1f}x the slowest '
-    '({slow}).':
-        '超出 {noise:.1f}% 的噪声水平、明显最快的是{best}，{rate:.1f} 步/秒，是最慢者（{slow}）的 {ratio:.1f} 倍。',
-    "A tie within the noise floor of {noise:.1f}%: {n} configurations, the grid's highest median included, tie at "
-    "{lo:.1f}-{hi:.1f} steps/s ({names}); this run does not say which of them is fastest. The slowest was {slow} at "
-    "{slow_rate:.1f} steps/s.":
-        '有 {n} 种配置（含本组中位数最高者）彼此相差不超过 {noise:.1f}% 的噪声水平，视为持平'
-        '（{lo:.1f}～{hi:.1f} 步/秒）：{names}。本次运行无法断定其中哪一种最快。最慢的是{slow}，{slow_rate:.1f} 步/秒。',
-    " Beyond the noise floor but with repeats overlapping those of the highest median ({top}): {names}: undecided "
-    "(the overlap rule).":
-        '另有{names}与中位数最高的{top}相差超出了噪声水平，但各次重复的范围与它有重叠：无法判定（重叠规则）。',
-    ' The biggest first-call cost was {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
-        '首次调用开销最大的是{first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
-    " GRAPH_MODE TrainOneStepCell ran {r:.2f}x as fast as PyNative's TrainOneStepCell: {verdict}.":
-        '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {r:.2f} 倍：{verdict}。',
     'a tie within the noise floor of {noise:.1f}%':
         '在 {noise:.1f}% 的噪声水平之内，视为持平',
     "undecided: the repeats' ranges overlap":
-        '无法判定：两者各次重复的范围有重叠',
+        '无法判定（两者各次重复的范围有重叠）',
     'faster':
         '超出噪声水平且各次重复互不重叠，判定为更快',
     'slower':
         '超出噪声水平且各次重复互不重叠，判定为更慢',
-    " In PyNative the functional step with @jit ({level}) ran {r:.2f}x as fast as without it "
-    "({jit_rate:.1f} vs {plain_rate:.1f} steps/s): {verdict}.":
-        '动态图模式下的函数式训练步加上 @jit（{level}）后，速度是不加时的 {r:.2f} 倍'
-        '（{jit_rate:.1f} 步/秒对 {plain_rate:.1f} 步/秒）：{verdict}。',
-    " jit_level O1 against O0 for the same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.":
-        '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒）：{verdict}。',
-    " A noise floor of {noise:.1f}% is wider than the 15% under test, so the two medians alone could not have "
-    "confirmed the figure.":
-        '噪声水平为 {noise:.1f}%，比要检验的 15% 还大，所以仅凭两个中位数无从证实这个数字。',
-    "Paired round by round (in each of the {n} rounds the two ran back to back), TrainOneStepCell ran {med:.2f}x the "
-    "functional step's rate, 95% interval {lo:.2f}-{hi:.2f} (bootstrap over the rounds).":
-        '逐轮配对比较（{n} 轮中每一轮两者都紧挨着运行）：TrainOneStepCell 的速度是函数式训练步的 {med:.2f} 倍，'
-        '95% 区间为 {lo:.2f}～{hi:.2f}（对各轮做自助抽样）。',
-    "Paired round by round (in each of the {n} rounds the three ran back to back), TrainOneStepCell ran {med:.2f}x "
-    "the functional step's rate (95% interval {lo:.2f}-{hi:.2f}, bootstrap over the rounds) and {med2:.2f}x its copy's "
-    "({lo2:.2f}-{hi2:.2f}). The copy against the functional step, paired the same way: {c_med:.2f}x "
-    "({c_lo:.2f}-{c_hi:.2f}), ":
-        '逐轮配对比较（{n} 轮中每一轮三者都紧挨着运行）：TrainOneStepCell 的速度是函数式训练步的 {med:.2f} 倍'
-        '（95% 区间为 {lo:.2f}～{hi:.2f}，对各轮做自助抽样），是其副本的 {med2:.2f} 倍（{lo2:.2f}～{hi2:.2f}）。'
-        '副本与函数式训练步按同样的方法配对：{c_med:.2f} 倍（{c_lo:.2f}～{c_hi:.2f}），',
-    '1.00 inside, as for one configuration timed twice.':
-        '1.00 落在区间之内，同一种配置计时两次理应如此。',
-    '1.00 outside although it is one configuration timed twice: two instances of one step can differ by more than '
-    'the noise of a round, which pairing does not cancel.':
-        '尽管是同一种配置计时两次，1.00 却落在区间之外：同一训练步的两个实例之间的差别，可能大于一轮之内的噪声，'
-        '而配对比较抵消不了这种差别。',
-    'The verdict always reads both paired intervals together (their union): {lo:.2f}-{hi:.2f}.':
-        '结论始终把两个配对区间合起来看（取两者的并集）：{lo:.2f}～{hi:.2f}。',
-    "It rules out the article's {claim:.2f}x, above the interval: a gain that large is not seen on this machine, "
-    "though the article's 'about 15%' may describe a smaller gain inside the interval":
-        '文章所说的 {claim:.2f} 倍高于这个区间，可以排除：这台机器上看不到这么大的提升，'
-        '不过原文的“约 15%”也许指的是区间内较小的提升',
-    "The article's {claim:.2f}x lies at the edge of the interval, just above {hi:.2f}: this run neither confirms nor "
-    "firmly rules it out":
-        '文章所说的 {claim:.2f} 倍恰好落在区间边缘，只比上限 {hi:.2f} 略高：本次运行既不能证实它，也不能确切地排除它',
-    "The article's {claim:.2f}x lies below the interval: TrainOneStepCell ran even faster than claimed":
-        '文章所说的 {claim:.2f} 倍低于这个区间：TrainOneStepCell 比文章所说的还要快',
-    "The article's {claim:.2f}x lies at the edge of the interval, just below {lo:.2f}: TrainOneStepCell ran at least "
-    "about as fast as claimed":
-        '文章所说的 {claim:.2f} 倍恰好落在区间边缘，只比下限 {lo:.2f} 略低：TrainOneStepCell 至少与文章所说的差不多快',
-    "It cannot rule out the article's {claim:.2f}x, inside the interval":
-        '文章所说的 {claim:.2f} 倍落在这个区间之内，无法排除',
-    '; a difference of zero is ruled out (1.00 lies below the interval)':
-        '；可以排除两者没有差别（1.00 低于这个区间）',
-    '; 1.00 lies above it: TrainOneStepCell was slower here':
-        '；1.00 高于这个区间：在这里 TrainOneStepCell 更慢',
-    '; a difference of zero (1.00) lies inside it and is not ruled out':
-        '；两者没有差别（1.00）也落在区间之内，同样不能排除',
-    '. Any ratio from {lo:.2f} to {hi:.2f} stays possible on this machine; about Ascend, where the article measured, '
-    'a CPU run says nothing.':
-        '。在这台机器上，{lo:.2f}～{hi:.2f} 之间的任何比值都有可能；至于文章测量所用的昇腾，CPU 上的运行无从说明。',
-    "The pair that tests the claim ran {n} rounds of {steps} steps, with a second copy of the functional step "
-    "alongside ({secs:.0f} s). The two copies, one configuration timed twice, set the noise floor of exactly these "
-    "settings: {floor:.1f}% (noise_floor_pct on their repeats), {side}.":
-        '检验这一说法的两个训练步交替运行了 {n} 轮，每轮 {steps} 步，同时还运行了函数式训练步的第二份副本'
-        '（共 {secs:.0f} 秒）。两份副本是同一种配置计时两次，由它们得出的正是这组设置下的噪声水平：'
-        '{floor:.1f}%（对它们的各次重复调用 noise_floor_pct），{side}。',
-    'well below the 15% under test: a 15% gap between the medians would be {x:.1f} times the floor':
-        '远低于要检验的 15%：中位数之间若差 15%，就是噪声水平的 {x:.1f} 倍',
-    'below the 15% under test, but not by much: a 15% gap between the medians would exceed it by only '
-    '{d:.1f} percentage points, so the medians are a weak test of the claim (the paired interval below is the '
-    'sharper one)':
-        '低于要检验的 15%，但低得不多：中位数之间即使差 15%，也只比噪声水平高出 {d:.1f} 个百分点，'
-        '所以用中位数检验这一说法说服力不强（下面的配对区间更灵敏）',
-    'no narrower than the 15% under test, so the medians alone cannot confirm it':
-        '不低于要检验的 15%，所以仅凭中位数无法证实',
     '{label}, second copy':
         '{label}（第二份副本）',
     'noise floor of the 15% test (%)':
@@ -264,8 +151,6 @@ MESSAGES = {
         '第 2 节执行模式对比的噪声水平（%）',
     'noise floor of the batch-size sweep (%)':
         '第 4 节批大小对比的噪声水平（%）',
-    'TrainOneStepCell / functional step, both paired intervals together (x)':
-        'TrainOneStepCell / 函数式训练步，两个配对区间合起来看（倍）',
     'faster (paired, above 1.00)':
         '更快（逐轮配对，区间高于 1.00）',
     'slower (paired, below 1.00)':
@@ -274,76 +159,8 @@ MESSAGES = {
         '不能排除两者没有差别（1.00 在区间内）',
     '{verdict}: the paired intervals together {lo:.2f}-{hi:.2f}':
         '{verdict}：两个配对区间合起来为 {lo:.2f}～{hi:.2f}',
-    "The noise floor of this grid: {floor:.1f}%, from {label} timed twice in the same alternation "
-    "(noise_floor_pct on the two copies' repeats). The second copy measures the noise and is no contestant: the "
-    "verdicts below leave it out and judge the others against this floor.":
-        '本组对比的噪声水平为 {floor:.1f}%：在同一轮交替中把{label} 计时两次，'
-        '再对两份副本的各次重复调用 noise_floor_pct 得出。第二份副本只用来衡量噪声，不参与比较：'
-        '下面各条结论都不包括它，其余配置都以这个噪声水平为准。',
-    "The noise floor of this sweep: {floor:.1f}%, from {label} timed twice in the same alternation "
-    "(noise_floor_pct on the two copies' repeats). The second copy measures the noise and is no contestant: the "
-    "sizes below are judged against this floor without it.":
-        '本组批大小对比的噪声水平为 {floor:.1f}%：在同一轮交替中把{label} 计时两次，'
-        '再对两份副本的各次重复调用 noise_floor_pct 得出。第二份副本只用来衡量噪声，不参与比较：'
-        '下面对各批大小的判定都不包括它，并以这个噪声水平为准。',
     'PyNative functional step, with @jit / without (x)':
         '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
-    'Medians: TrainOneStepCell ran at {cell:.0f} steps/s vs {func:.0f} for the functional step ({gain:+.0f}%, '
-    '{r:.2f}x as fast: {judged}), so the article\'s "15% faster" {verdict} here.':
-        '中位数：TrainOneStepCell 为 {cell:.0f} 步/秒，函数式训练步为 {func:.0f} 步/秒，前者是后者的 {r:.2f} 倍'
-        '（{gain:+.0f}%；{judged}），因此原文“快约 15%”的说法在这里{verdict}。',
-    'Fed by the same pipeline ({n} passes each, against the noise floor of {noise:.1f}%), TrainOneStepCell ran '
-    '{r_fed:.2f}x as fast as the functional loop ({judged_fed}) and Model.train reached {model:.0f} steps/s '
-    '({vs_loop:.2f}x the functional loop; {judged_model}).':
-        '由同一流水线供数时（各遍历流水线 {n} 次，以 {noise:.1f}% 的噪声水平为准），TrainOneStepCell 是函数式训练步的 '
-        '{r_fed:.2f} 倍（{judged_fed}）；Model.train 为 {model:.0f} 步/秒，是函数式训练步的 {vs_loop:.2f} 倍'
-        '（{judged_model}）。',
-    'holds in direction (the paired interval below tests its size)':
-        '从方向上看成立（下面的配对区间检验其幅度）',
-    'holds in direction (a noise floor this size cannot check the 15% figure itself)':
-        '从方向上看成立（噪声水平这么大，无法验证 15% 这个数值本身）',
-    'does not reproduce':
-        '未能复现',
-    'is not decided by the medians':
-        '仅凭中位数无法判定',
-    'cannot be told from a tie':
-        '仅凭中位数，无法与持平区分',
-    'is not shown by the medians (the paired interval below is the sharper test)':
-        '在中位数上没有体现出来（下面的配对区间是更灵敏的检验）',
-    'With {spec}, batch {best} has the highest median throughput, more than the noise floor of {noise:.1f}% above '
-    'every other size: {rate:,.0f} samples/s':
-        '使用{spec} 时，批大小 {best} 的吞吐量中位数最高，比其他每个批大小都高出 {noise:.1f}% 的噪声水平以上：'
-        '{rate:,.0f} 样本/秒',
-    'With {spec}, batches {sizes} tie within the noise floor of {noise:.1f}% ({lo:,.0f}-{hi:,.0f} samples/s): no size '
-    'above the smallest measured, batch {best}, is measurably better here ({best_epoch:.1f} s per MNIST epoch)':
-        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.1f}% 的噪声水平，视为持平（{lo:,.0f}～{hi:,.0f} '
-        '样本/秒）：比所测最小的批大小 {best} 更大的批大小，在这里都没有可测出的优势（每个 MNIST 轮次 {best_epoch:.1f} 秒）',
-    'With {spec}, batches {sizes} tie within the noise floor of {noise:.1f}% ({lo:,.0f}-{hi:,.0f} samples/s): '
-    'no size above batch {best} is measurably better here':
-        '使用{spec} 时，批大小 {sizes} 的吞吐量相差不超过 {noise:.1f}% 的噪声水平，视为持平（{lo:,.0f}～{hi:,.0f} '
-        '样本/秒），比 {best} 更大的批大小在这里都没有可测出的优势',
-    '; batch {best} gives {gain:.1f}x the throughput of batch {small}, i.e. {best_epoch:.1f} s per MNIST epoch '
-    'instead of {small_epoch:.1f} s':
-        '；批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，而不是 '
-        '{small_epoch:.1f} 秒）',
-    '; on the medians batch {best} gives {gain:.1f}x the throughput of batch {small} ({best_epoch:.1f} s per MNIST '
-    'epoch instead of {small_epoch:.1f} s), but the repeats overlap: undecided':
-        '；按中位数算，批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍（每个 MNIST 轮次 {best_epoch:.1f} 秒，'
-        '而不是 {small_epoch:.1f} 秒），但两者各次重复的范围有重叠：无法判定',
-    '; on the medians batch {best} gives {gain:.1f}x the throughput of batch {small}, within the noise floor: a tie':
-        '；按中位数算，批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍，在噪声水平之内：视为持平',
-    "; batch {sizes} is slower than batch {top} beyond the noise floor, its repeats apart from that one's: slower":
-        '；批大小 {sizes} 比批大小 {top} 慢，差距超出噪声水平，且各次重复的范围互不重叠：判定为更慢',
-    '; batches {sizes} are slower than batch {top} beyond the noise floor, their repeats apart from its: slower':
-        '；批大小 {sizes} 都比批大小 {top} 慢，差距超出噪声水平，且各次重复的范围与它互不重叠：判定为更慢',
-    "; batches {sizes} differ from batch {top} by more than the noise floor, but their repeats' ranges overlap its: "
-    "undecided":
-        '；批大小 {sizes} 与批大小 {top} 的差距超出了噪声水平，但各次重复的范围与它有重叠：无法判定',
-    "; batch {sizes} differs from batch {top} by more than the noise floor, but its repeats' range overlaps that "
-    "one's: undecided":
-        '；批大小 {sizes} 与批大小 {top} 的差距超出了噪声水平，但各次重复的范围与它有重叠：无法判定',
-    '; more samples per second is not fewer epochs to a given accuracy.':
-        '。此外，每秒处理的样本更多，并不意味着达到给定准确率所需的轮次更少。',
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
         'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
     "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the course's two "
@@ -468,15 +285,6 @@ MESSAGES = {
         '{label}，{case}，在新进程中运行',
     '{label} (this kernel, CPU settings on)':
         '{label}，在当前内核中运行（已启用 CPU 优化设置）',
-    "The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in [{exp}] (the highest of the {n} "
-    "rates of LeNet-5's batch-64 step on in-memory batches they measured; their second copies, which measure the "
-    "noise, and any timing made outside these experiments are not counted). A figure, not a winner: a configuration "
-    "is called the fastest only within one alternated comparison (the line under each experiment), because separate "
-    "experiments ran minutes apart under whatever load came and went.":
-        '实验 {exps} 测得的最高单步速率为 {rate:.1f} 步/秒，来自实验 [{exp}]：{best}。它是这些实验在内存中的批上'
-        '为批大小 64 的 LeNet-5 训练步测得的 {n} 个速率里最高的一个；只用来衡量噪声的第二份副本不计在内，'
-        '这些实验之外的计时也不计在内。这只是一个数字，不代表它就是最快的配置：只有在同一轮交替比较之内'
-        '（见每个实验下面的那一行），才能判定哪种配置最快，因为不同的实验相隔几分钟运行，其间机器负载可能时有起伏。',
     "WARNING: {n} of {total} experiments ran on a busy machine (their conditions above say which): their absolute "
     "figures are not this machine's; re-run the lab on a quiet machine before quoting them.":
         '警告：{total} 个实验中有 {n} 个是在繁忙的机器上运行的（见上面各自的测量条件）：它们的绝对数值不代表这台机器；'
@@ -562,14 +370,6 @@ MESSAGES = {
         '；这里最快的就是 O0 本身。',
     '; no level ran measurably faster than O0 here.':
         '；这里没有哪个级别明显快于 O0。',
-    '{shapes} batch shapes ({sizes}) cost {compiles} compilations ({compile_s:.1f} s of {total_s:.1f} s in {calls} '
-    'calls; later calls of a size already seen reuse its graph); a dynamic batch dimension compiled {dyn_compiles} '
-    'time(s) and a single shape {one_compiles} ({dyn_total_s:.1f} s and {one_total_s:.1f} s for all {calls} calls).':
-        '{shapes} 种批形状（{sizes}）导致 {compiles} 次编译（{calls} 次调用共 {total_s:.1f} 秒，其中编译占 '
-        '{compile_s:.1f} 秒；之后遇到已见过的批大小时复用它的图）。声明动态批维度时编译了 {dyn_compiles} 次，单一形状编译了 '
-        '{one_compiles} 次（{calls} 次调用的总耗时分别为 {dyn_total_s:.1f} 秒和 {one_total_s:.1f} 秒）。',
-    ' Changing shapes did not recompile here: this step style does not specialise on shapes.':
-        '这里形状变化没有触发重新编译：这种训练步写法不针对形状做特化。',
     'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
         '在 {device} 上，不使用数据下沉模式时 Model.train 为 {rate:.0f} 批/秒；',
     'the fastest was {best} at {rate:.0f} ({compared} sink off).':
@@ -715,8 +515,6 @@ MESSAGES = {
         '{n} 种批大小轮流使用，前 {n} 次调用各是一种新的批大小',
     'dynamic batch dim (set_inputs / jit dynamic=1)':
         '动态批维度（set_inputs / jit dynamic=1）',
-    'one shape (drop_remainder / padding)':
-        '单一形状（drop_remainder / 填充）',
     'sink off':
         '关闭下沉',
     'sink on, sink_size {size}':
@@ -772,4 +570,163 @@ MESSAGES = {
         '使用固定损失缩放（TrainOneStepWithLossScaleCell）的混合精度 O2/O3 与 O0 对比',
     'jit_level O0 vs O1 for the functional step and the Cell, vs GRAPH_MODE':
         '函数式训练步和 Cell 的 jit_level O0 与 O1 对比，并与 GRAPH_MODE 对比',
+    # ---- round 4 (reader round of lesson 07): one finding, one short sentence, per line
+    # forced vs not forced (common.forcing_conclusion) and rule 2 in a fresh process (modes.measure_forcing)
+    'faster beyond the noise floor, repeats apart: the step returned before its work was done.':
+        '更快，超出噪声水平，且各次重复互不重叠。训练步在计算完成之前就已返回。',
+    'slower beyond the noise floor, repeats apart: not forcing cannot slow a step, so the floor was too low.':
+        '更慢，超出噪声水平，且各次重复互不重叠。不同步等待不会让训练步变慢，说明噪声水平估计偏低。',
+    'beyond the noise floor, but the repeats overlap: undecided.':
+        '超出噪声水平，但各次重复有重叠，无法判定。',
+    'MS_DEV_HOST_BLOCKING_RUN=1 runs each operator before the call returns, leaving .asnumpy() little to wait for; '
+    'the next cell measures without it.':
+        'MS_DEV_HOST_BLOCKING_RUN=1 让每个算子在调用返回之前就执行完毕，.asnumpy() 几乎无需等待。下一个单元格不设置它，再测一次。',
+    'forced every step':
+        '每步同步等待',
+    'forced every step, second copy':
+        '每步同步等待（第二份副本）',
+    'forced at the end of each repeat':
+        '只在每次重复结束时同步等待',
+    'not forced':
+        '不同步等待',
+    '{setting}: noise floor {floor:.1f}%, from forcing every step timed twice.':
+        '{setting}。把“每步同步等待”计时两次，得出噪声水平为 {floor:.1f}%。',
+    'MS_DEV_HOST_BLOCKING_RUN=1':
+        '设置了 MS_DEV_HOST_BLOCKING_RUN=1',
+    'Without MS_DEV_HOST_BLOCKING_RUN':
+        '未设置 MS_DEV_HOST_BLOCKING_RUN',
+    'Not forced':
+        '不同步等待',
+    'Forced at the end of each repeat':
+        '只在每次重复结束时同步等待',
+    '{what} against forced every step: {gap:+.1f}%, {judged}.':
+        '与每步同步等待相比，{what}时读数相差 {gap:+.1f}%，{judged}。',
+    # modes
+    'Noise floor of this grid: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
+        '本组对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
+    '{best} has the highest median, {rate:.1f} steps/s, {gap:.0f}% above {runner}, but their repeats overlap: '
+    'undecided.':
+        '{best}的中位数最高（{rate:.1f} 步/秒），比{runner}高 {gap:.0f}%，但两者各次重复有重叠，无法判定。',
+    'Fastest beyond the noise floor: {best}, {rate:.1f} steps/s, {ratio:.1f}x the slowest.':
+        '超出噪声水平、判定最快的是{best}，{rate:.1f} 步/秒，是最慢者的 {ratio:.1f} 倍。',
+    'Tied at the top, within the noise floor ({lo:.1f}-{hi:.1f} steps/s): {names}.':
+        '以下配置并列最快，彼此相差在噪声水平之内（{lo:.1f}～{hi:.1f} 步/秒）：{names}。',
+    'Undecided against the highest median (beyond the floor, repeats overlapping): {names}.':
+        '与中位数最高者相比超出噪声水平、但各次重复有重叠，因而无法判定的有：{names}。',
+    'Slowest: {slow}, {slow_rate:.1f} steps/s.':
+        '最慢的是{slow}，{slow_rate:.1f} 步/秒。',
+    'Biggest first call: {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
+        '首次调用耗时最长的是{first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
+    'GRAPH_MODE against PyNative, TrainOneStepCell: {r:.2f}x, {verdict}.':
+        '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {r:.2f} 倍，{verdict}。',
+    '@jit ({level}) on the PyNative functional step: {r:.2f}x ({jit_rate:.1f} vs {plain_rate:.1f} steps/s), '
+    '{verdict}.':
+        '动态图模式下的函数式训练步加上 @jit（{level}）后，速度是不加时的 {r:.2f} 倍'
+        '（{jit_rate:.1f} 步/秒对 {plain_rate:.1f} 步/秒），{verdict}。',
+    'jit_level O1 against O0, same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.':
+        '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒），{verdict}。',
+    # styles
+    "Noise floor of the claim's pair: {floor:.1f}%, from the functional step timed twice ({n} rounds of {steps} "
+    "steps).":
+        '检验这一说法的一对训练步，其噪声水平为 {floor:.1f}%，由函数式训练步计时两次得出（交替 {n} 轮，每轮 {steps} 步）。',
+    'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s, {r:.2f}x, {judged}.':
+        '按中位数，TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒，前者是后者的 {r:.2f} 倍，'
+        '{judged}。',
+    'Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box below).':
+        '逐轮配对比较，比值为 {med:.2f} 倍，95% 区间为 {lo:.2f}～{hi:.2f}（计算方法见下面的选读部分）。',
+    'The copy against the functional step: {c_lo:.2f}-{c_hi:.2f}, without 1.00 although they are one '
+    'configuration: read the range above with care.':
+        '副本与函数式训练步之比的区间为 {c_lo:.2f}～{c_hi:.2f}，虽是同一种配置，区间却不含 1.00，因此上面的区间要谨慎看待。',
+    '{said}; {zero}.':
+        '{said}；{zero}。',
+    "the article's {claim:.2f}x lies above the interval, ruled out here":
+        '文章所说的 {claim:.2f} 倍高于区间，在这里可以排除',
+    "the article's {claim:.2f}x lies at the interval's upper edge, not firmly ruled out":
+        '文章所说的 {claim:.2f} 倍恰在区间上沿，不能确定地排除',
+    "the article's {claim:.2f}x lies below the interval: TrainOneStepCell was even faster":
+        '文章所说的 {claim:.2f} 倍低于区间，TrainOneStepCell 比文章说的还快',
+    "the article's {claim:.2f}x lies at the interval's lower edge: about as fast as claimed":
+        '文章所说的 {claim:.2f} 倍恰在区间下沿，TrainOneStepCell 大致与文章说的一样快',
+    "the article's {claim:.2f}x lies inside the interval, not ruled out":
+        '文章所说的 {claim:.2f} 倍落在区间之内，不能排除',
+    '1.00 (no difference) lies below it, ruled out':
+        '1.00（两者没有差别）低于区间，可以排除',
+    '1.00 lies above it: TrainOneStepCell was slower':
+        '1.00 高于区间，TrainOneStepCell 更慢',
+    '1.00 (no difference) lies inside it, not ruled out':
+        '1.00（两者没有差别）落在区间之内，不能排除',
+    'Noise floor of the pipeline passes: {floor:.1f}%, from the functional loop timed twice ({n} passes each).':
+        '流水线供数这一组的噪声水平为 {floor:.1f}%，由函数式训练循环计时两次得出（每份各遍历流水线 {n} 次）。',
+    'Fed by the pipeline, TrainOneStepCell against the functional loop: {r:.2f}x, {judged}.':
+        '由流水线供数时，TrainOneStepCell 的速度是函数式训练循环的 {r:.2f} 倍，{judged}。',
+    'Model.train against the functional loop: {r:.2f}x ({model:.1f} steps/s), {judged}.':
+        'Model.train 的速度是函数式训练循环的 {r:.2f} 倍（{model:.1f} 步/秒），{judged}。',
+    'Part 2, same alternation: TrainOneStepCell {cell:.1f} vs @jit functional step {jit:.1f} steps/s, {r:.2f}x, '
+    '{judged}.':
+        '第 2 节在同一轮交替中测得 TrainOneStepCell 为 {cell:.1f} 步/秒，@jit 函数式训练步为 {jit:.1f} 步/秒，'
+        '前者是后者的 {r:.2f} 倍，{judged}。',
+    # batch sizes
+    'Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
+        '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
+    'Batch {best} has the highest median throughput, beyond the noise floor: {rate:,.0f} samples/s, {epoch:.1f} s '
+    'per MNIST epoch.':
+        '批大小 {best} 的吞吐量中位数最高，超出噪声水平，为 {rate:,.0f} 样本/秒，每个 MNIST 轮次 {epoch:.1f} 秒。',
+    'Batches {sizes} tie within the noise floor ({lo:,.0f}-{hi:,.0f} samples/s): no size above batch {best} is '
+    'measurably better.':
+        '批大小 {sizes} 的吞吐量相差在噪声水平之内，视为持平（{lo:,.0f}～{hi:,.0f} 样本/秒），'
+        '比 {best} 更大的批大小没有可测出的优势。',
+    'Batch {best} against batch {small}: {gain:.1f}x the throughput, a tie within the noise floor.':
+        '批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍，在噪声水平之内，视为持平。',
+    'Batch {best} against batch {small}: {gain:.1f}x the throughput, {best_epoch:.1f} s per MNIST epoch instead of '
+    '{small_epoch:.1f} s.':
+        '批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍，每个 MNIST 轮次 {best_epoch:.1f} 秒，'
+        '而不是 {small_epoch:.1f} 秒。',
+    'Batch {best} against batch {small}: {gain:.1f}x the throughput, but the repeats overlap: undecided.':
+        '批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍，但各次重复有重叠，无法判定。',
+    'Undecided against batch {top} (beyond the floor, repeats overlapping): {sizes}.':
+        '与批大小 {top} 相比超出噪声水平、但各次重复有重叠，因而无法判定的有：批大小 {sizes}。',
+    'Slower than batch {top}, beyond the noise floor with repeats apart: {sizes}.':
+        '比批大小 {top} 慢、超出噪声水平且各次重复互不重叠，判定为更慢的有：批大小 {sizes}。',
+    # the best of everything measured
+    'The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in [{exp}].':
+        '实验 {exps} 中最高的单步速率为 {rate:.1f} 步/秒，来自 [{exp}] 中的{best}。',
+    ' It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings outside these '
+    'experiments are not counted.':
+        '它是内存中的批上测得的 {n} 个速率中最高的一个，不计第二份副本、流水线供数的各遍，也不计这些实验之外的计时。',
+    '{label} also ran at {other:.1f} steps/s in [{other_exp}]: the same configuration measured minutes apart, so '
+    'that gap is drift.':
+        '{label} 在 [{other_exp}] 中测得 {other:.1f} 步/秒。两者是同一种配置，只是相隔几分钟测量，这个差距来自漂移。',
+    'A figure, not a winner: a configuration is called the fastest only within one alternated comparison (the lines '
+    'under each experiment).':
+        '这只是一个数字，不代表胜出者。只有在同一轮交替比较之内（各实验下方的结论），才能判定某种配置最快。',
+    'TrainOneStepCell / functional step, paired round by round (x)':
+        'TrainOneStepCell / 函数式训练步，逐轮配对（倍）',
+    # dynamic shapes
+    'one fixed batch of {n} (as drop_remainder / padding give)':
+        '固定批大小 {n}（drop_remainder / 填充的效果）',
+    '{shapes} batch shapes ({sizes}) cost {compiles} compilations: {compile_s:.1f} s of {total_s:.1f} s over '
+    '{calls} calls.':
+        '{shapes} 种批形状（{sizes}）导致 {compiles} 次编译，{calls} 次调用共 {total_s:.1f} 秒，其中编译占 {compile_s:.1f} 秒。',
+    'Compilations with a dynamic batch dimension: {dyn}; with one fixed shape: {one} ({dyn_total_s:.1f} s and '
+    '{one_total_s:.1f} s for all {calls} calls).':
+        '声明动态批维度时编译 {dyn} 次，固定单一形状时编译 {one} 次（{calls} 次调用的总耗时分别为 {dyn_total_s:.1f} 秒'
+        '和 {one_total_s:.1f} 秒）。',
+    'After compiling, dynamic calls took {dyn_ms:.1f} ms (median) on batches of {lo}-{hi}, fixed-shape calls '
+    '{one_ms:.1f} ms on batches of {n}: smaller batches, shorter calls.':
+        '编译之后，动态形状的调用处理 {lo}～{hi} 个样本的批，耗时中位数 {dyn_ms:.1f} 毫秒；固定形状的调用处理 {n} 个样本的批，'
+        '耗时 {one_ms:.1f} 毫秒。批更小，调用自然更快。',
+    'Changing shapes did not recompile here: this step style does not specialise on shapes.':
+        '这里改变形状并没有引起重新编译，因为这种训练步写法不针对形状做特化。',
+    # exercise 1
+    'with 3 repeats of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s (expected about {true_rate:.0f}): '
+    'the first call, which takes 0.4 s here, is inside the timed region. Call step() once before starting the clock.':
+        '3 次重复、每次 8 步、每步 {work_ms:.0f} 毫秒，你测得 {got:.0f} 步/秒（应约为 {true_rate:.0f}）。'
+        '这里耗时 0.4 秒的首次调用落在了计时区间之内。请在开始计时之前先调用一次 step()。',
+    'steady_rate(step, 8, 3) called step() {n} times: time 3 repeats of 8 steps each, after the warm-up call.':
+        'steady_rate(step, 8, 3) 调用了 {n} 次 step()。请在预热调用之后计时 3 次重复，每次 8 步。',
+    "one of the 3 repeats had a 0.1 s hiccup and you measured {got:.0f} steps/s (expected about {true_rate:.0f}): one "
+    "slow repeat pulled the result down. Return steps divided by the median of the repeats' times, not their mean or "
+    "total.":
+        '3 次重复中有一次多停顿了 0.1 秒，你测得 {got:.0f} 步/秒（应约为 {true_rate:.0f}），一次慢的重复拉低了结果。'
+        '请返回步数除以各次重复耗时的中位数，而不是平均值或总和。',
 }

@@ -27,11 +27,11 @@ SHOWN = {
     "Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric\n"
     "metrics of ``experiments``, the noise floor and the lesson's run time (since ``started``, a\n"
     "``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them as a dict\n"
-    "(for ``record()``).":
+    "(for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one.":
         "打印本课的主要数据：测得的最高单步速率（只是一个数据，不代表谁胜出）、``experiments`` 的各项\n"
         "数值指标、噪声水平，以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
         "读数）；若有实验是在繁忙的机器上运行的，还会给出警告。以字典形式返回这些数据（供 ``record()``\n"
-        "使用）。",
+        "使用）。``titles``：按本课的说法给某个数据另起的名称，用来代替它通常的名称。",
     'a ratio\'s verdict (the lab\'s two rules, or where 1.00 lies against a paired interval), stored beside\n'
     'it as "<metric>_verdict"':
         '对比值作出的判定（按本实验的两条规则，或看 1.00 落在配对区间的哪一侧），\n'
@@ -109,12 +109,30 @@ SHOWN = {
         "（同一种配置计时两次：这组对比的噪声水平）。",
     "The functional step and TrainOneStepCell on in-memory batches, with a second copy of the functional\n"
     "step (one configuration timed twice: the noise floor of exactly these settings), ``p.claim_repeats``\n"
-    "rounds; then both and Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat.":
+    "rounds; then both and Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat,\n"
+    "with a second copy of the functional loop (the floor of the pipeline passes).":
         "先用内存中的批测量函数式训练步和 TrainOneStepCell，同时运行函数式训练步的第二份副本\n"
-        "（同一种配置计时两次：正是这组设置下的噪声水平），共 ``p.claim_repeats`` 轮；再由同一条 MNIST\n"
-        "数据处理流水线为这两者和 Model.train 供数，每次重复遍历 ``p.steps`` 个批。",
+        "（同一种配置计时两次：正是这组设置下的噪声水平），共交替 ``p.claim_repeats`` 轮；再由同一条 MNIST\n"
+        "数据处理流水线为这两者和 Model.train 供数，每次重复遍历 ``p.steps`` 个批，同时运行函数式训练循环的\n"
+        "第二份副本（由流水线供数这一组的噪声水平）。",
+    "the functional loop twice: A and A' of the pipeline passes":
+        "函数式训练循环运行两份：由流水线供数这一组的 A 与 A'",
     "A and A': one configuration twice":
         "A 与 A'：同一种配置计时两次",
+
+    # ---- lab.measure_forcing (course_utils/bench/experiments/modes.py)
+    "One compiled step in this process (whose environment the parent chose), timed four ways in alternation:\n"
+    "forced every step (twice: A and A', the floor), forced only at the end of each repeat, and not forced; whatever a\n"
+    "repeat left queued finishes before the next one, untimed.":
+        "在本进程中（环境由父进程决定）对同一个编译好的训练步按四种方式交替计时：每步同步等待\n"
+        "（计时两份，即 A 与 A'，得出噪声水平）、只在每次重复结束时同步等待、不同步等待；每次重复留在队列中的\n"
+        "计算，都在下一次重复开始之前执行完毕，不计时。",
+    "before each repeat, untimed: let the work a repeat left queued finish":
+        "每次重复之前，不计时：让上一次重复留在队列中的计算执行完毕",
+    "returns None: compare's force() has nothing to wait for":
+        "返回 None：compare 的 force() 无需等待任何结果",
+    "the repeat's last step waits inside the timed region: the whole repeat's work counted":
+        "每次重复的最后一步在计时区间内等待完成：整次重复的计算都计入在内",
 
     # ---- lab.measure_data_pipeline (course_utils/bench/experiments/pipeline.py)
     "Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed\n"
