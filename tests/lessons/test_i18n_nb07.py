@@ -157,7 +157,8 @@ def test_cpu_traps_and_finding_them_in_chinese(zh):
     assert "- 动态图模式下的 TrainOneStepCell：限制指令集使速率从" in met.conclusion
     assert "阻塞执行使速率从 15.0 变为 60.0 步/秒（4.00 倍），更快（超出噪声水平" in met.conclusion
     assert "目标" not in missed.conclusion
-    fastest_text = "整张表中最高的中位数是 120.0 步/秒，来自只加 ONEDNN_MAX_CPU_ISA=AVX2 的静态图模式下的 TrainOneStepCell"
+    fastest_text = ("整张表中最高的中位数是 120.0 步/秒，来自只加 ONEDNN_MAX_CPU_ISA=AVX2 的"
+                    "静态图模式下的 TrainOneStepCell")
     assert fastest_text in fastest.conclusion and not english_words(fastest.conclusion), fastest.conclusion
     assert "与 Ascend 无关" in str(traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")))
     found = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams()).conclusion

@@ -460,3 +460,28 @@ def test_batch_sizes_says_undecided_on_the_medians():
     assert ("; on the medians batch 64 gives 1.6x the throughput of batch 32 (11.7 s per MNIST epoch instead of "
             "18.8 s), but the repeats overlap: undecided") in res.conclusion
     assert "batch 32 differs" not in res.conclusion   # judged once
+
+
+def test_pool_cap_pairs_the_repeats_of_each_round_and_time_to_accuracy_widens_by_one_evaluation():
+    # pool_cap: the cap doubles the time of every repeat; paired within each round, 2.00x with a zero-width interval
+    def layer(case, name, ms, process):
+        return dict(rate(name, 1e3 / ms, spread=0.05), case=case, layer=name, kind="layer", process=process)
+
+    rows = [layer(case, name, 2.0 if case != "no ISA cap" else 1.0, process) for process, case in
+            enumerate(("no ISA cap", "ONEDNN_MAX_CPU_ISA=AVX2", "ONEDNN_MAX_CPU_ISA=AVX2", "no ISA cap"))
+            for name in ("relu+pool 1", "relu+pool 2")]
+    res = traps.summarise_pool_cap(shuffled(rows), bench.PoolCapParams(noise_pct=20))
+    assert "paired repeat by repeat within each round, 2.00x the time (95% interval 2.00-2.00, 6 pairs)" \
+        in res.conclusion
+    uncapped = [r for r in rows if r["case"] == "no ISA cap"]
+    assert traps.round_pairs(uncapped, "no ISA cap", "ONEDNN_MAX_CPU_ISA=AVX2") is None   # one case only: no pairs
+    # time to accuracy: the best run was below the target at step 800 and crossed it at 1000
+    p = bench.TimeToAccuracyParams(targets=(0.985,))
+    best = [{"run": "best", "target": 0.985, "step": 1000, "train_s": 10.0,
+             "curve": [{"step": 800, "accuracy": 0.983, "train_s": 8.0}, {"step": 1000, "accuracy": 0.986,
+                                                                          "train_s": 10.0}]}]
+    est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
+    assert est.row(config="0.985")["naive_steps"] == "1000 (assumed)"
+    assert "the best run was at 98.30% at its previous evaluation (step 800) and crossed 98.5% at step 1000" \
+        in est.conclusion
+    assert "With 800-1200 naive steps the estimate widens to 32-48 s (3.2-4.8x)." in est.conclusion
