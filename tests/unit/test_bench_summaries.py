@@ -216,16 +216,19 @@ def test_best_measured_is_the_highest_rate_over_every_experiment_and_names_no_wi
 
 def test_amp_slower_on_cpu_and_faster_elsewhere():
     res = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3")))
-    assert "amp O3: 0.40x O0's rate (slower), 90.0% (5.0 points lower" in res.conclusion
+    assert "amp O3: 0.40x O0's rate (slower: beyond the noise floor, repeats apart), 90.0% (5.0 points " \
+        "lower" in res.conclusion
     # one verdict per level, with its paired ratio
-    assert "amp O1: 0.90x O0's rate (slower), 95.0% (paired round by round with O0: 0.90x" in res.conclusion
+    assert "amp O1: 0.90x O0's rate (slower: beyond the noise floor, repeats apart), 95.0% (paired round by " \
+        "round with O0: 0.90x" in res.conclusion
     assert "O0 itself was the fastest level here" in res.conclusion
     # O3 faster by 2%, inside the +-2% repeat-to-repeat spread: a tie, not "the fastest level"
     res = amp.summarise_amp(amp_rows(51, 0.95), bench.AmpParams(levels=("O0", "O1", "O3")))
     assert "amp O3: 1.02x O0's rate (undecided: beyond the noise floor of" in res.conclusion
     assert "no level ran measurably faster than O0 here" in res.conclusion and "fastest level" not in res.conclusion
     res = amp.summarise_amp(amp_rows(150, 0.95), bench.AmpParams(levels=("O0", "O1", "O3"), device="Ascend"))
-    assert res.conclusion.startswith("On Ascend") and "amp O3: 3.00x O0's rate (faster)" in res.conclusion
+    assert res.conclusion.startswith("On Ascend")
+    assert "amp O3: 3.00x O0's rate (faster: beyond the noise floor" in res.conclusion
     assert "points lower" not in res.conclusion and "fastest level here was O3" in res.conclusion
 
 

@@ -190,7 +190,6 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                   steps=last["best_steps"], naive_rate=rate, direct=last["naive_s_direct"],
                   best_s=last["best_s"], best_rate=best_rate, scaled=last["naive_s_scaled"], fed=fed)
         text += "\n" + ends.lstrip()   # how the range was computed: a line of its own
-        text += step_uncertainty(rows, last)
         fit_rate = last["best_steps"] / last["best_s"]
         nearer = dict(fit_rate=fit_rate, best_rate=best_rate, scaled=last["naive_s_scaled"],
                       direct=last["naive_s_direct"])
@@ -200,6 +199,7 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                  tr(" The best run itself trained at least as fast under fit as that ({fit_rate:.1f} against "
                     "{best_rate:.1f} steps/s): if the naive run would gain as much, the scaled end ({scaled:.0f} s) "
                     "is the nearer; if not, the direct one ({direct:.0f} s).", **nearer))
+        text += step_uncertainty(rows, last)   # the step count itself: a line of its own, last
     else:
         text = (tr("To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of "
                    "training ({steps} steps) against {naive_s:.0f} s for the {naive} ({how}): ",

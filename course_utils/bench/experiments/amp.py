@@ -66,7 +66,8 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
     words = {"tie": tr("a tie: this run cannot detect a difference below {noise:.1f}%", noise=noise),
              "undecided": tr("undecided: beyond the noise floor of {noise:.1f}%, but the repeats' ranges overlap",
                              noise=noise),
-             "faster": tr("faster"), "slower": tr("slower")}
+             "faster": tr("faster: beyond the noise floor, repeats apart"),
+             "slower": tr("slower: beyond the noise floor, repeats apart")}
     paired = len(base.get("repeat_s", ())) >= 3   # the levels alternate in one compare: a ratio per round
     for r in others:   # one verdict per level, against O0
         drop = 100 * (base["accuracy"] - r["accuracy"])

@@ -156,6 +156,10 @@ MESSAGES = {
         '持平：本次运行测不出低于 {noise:.1f}% 的差别',
     "undecided: beyond the noise floor of {noise:.1f}%, but the repeats' ranges overlap":
         '无法判定：超出 {noise:.1f}% 的噪声水平，但各次重复的范围有重叠',
+    'faster: beyond the noise floor, repeats apart':
+        '更快：超出噪声水平，且各次重复的范围不重叠',
+    'slower: beyond the noise floor, repeats apart':
+        '更慢：超出噪声水平，且各次重复的范围不重叠',
     ' (paired round by round with O0: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f})':
         '（与 O0 逐轮配对：{med:.2f} 倍，95% 区间 {lo:.2f}～{hi:.2f}）',
     '; paired repeat by repeat within each round, {med:.2f}x the time (95% interval {lo:.2f}-{hi:.2f}, {n} pairs)':
