@@ -151,7 +151,9 @@ API_PAGE_ALIASES = {"mindspore.GRAPH_MODE": "mindspore.set_context",
                     "mindspore.STRICT": "mindspore.set_context", "mindspore.LAX": "mindspore.set_context",
                     "mindspore.COMPATIBLE": "mindspore.set_context",
                     # the function has no page of its own (MindSpore's listings name only the primitive ops.Depend)
-                    "mindspore.ops.depend": "mindspore.ops.Depend"}
+                    "mindspore.ops.depend": "mindspore.ops.Depend",
+                    # an enum with no page of its own: profile's page documents its values (activities=...)
+                    "mindspore.profiler.ProfilerActivity": "mindspore.profiler.profile"}
 DOC_FOLDERS = (  # longest prefix first
     ("mindspore.dataset.vision.", "dataset_vision"), ("mindspore.dataset.transforms.", "dataset_transforms"),
     ("mindspore.dataset.", "dataset"), ("mindspore.nn.", "nn"), ("mindspore.ops.", "ops"),

@@ -130,15 +130,17 @@ def test_cpu_traps_states_what_was_measured():
     assert "With both fixes GRAPH_MODE, TrainOneStepCell ran fastest (90.0 steps/s)" in met.conclusion
     # within the noise floor the highest median is a tie, named as one (the lab's first rule)
     tie = traps.summarise_cpu_traps(met.rows, bench.TrapsParams(noise_pct=60)).conclusion
-    assert "the highest median was GRAPH_MODE, TrainOneStepCell's (90.0 steps/s), a tie within the noise floor of 60%" \
-        in tie
+    assert "the highest median was GRAPH_MODE, TrainOneStepCell's (90.0 steps/s), a tie within the noise floor of " \
+        "60.0%" in tie
     # each fix on top of the other, one line per configuration, judged by the lab's two rules
     assert "- PyNative, TrainOneStepCell: the ISA cap" in met.conclusion
     assert "host blocking 15.0 -> 60.0 steps/s (4.00x), faster (beyond the floor, repeats apart)" in met.conclusion
     assert "), a tie" in tie
     assert not any("target" in r.conclusion for r in (met, missed, fastest))   # no maintainer's target
     # the fastest of all without the course's fixes is named
-    assert "highest median of all: GRAPH_MODE, TrainOneStepCell, ONEDNN_MAX_CPU_ISA=AVX2, 120" in fastest.conclusion
+    assert "The highest median in the whole table, 120.0 steps/s, is GRAPH_MODE, TrainOneStepCell with " \
+        "ONEDNN_MAX_CPU_ISA=AVX2 alone: against GRAPH_MODE, TrainOneStepCell with both fixes, " in fastest.conclusion
+    assert "With neither fix, no configuration ran faster than" in fastest.conclusion
     assert traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")).skipped
 
 
@@ -205,15 +207,19 @@ def test_best_measured_is_the_highest_rate_over_every_experiment_and_names_no_wi
 
 def test_amp_slower_on_cpu_and_faster_elsewhere():
     res = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3")))
-    assert "amp O3: 0.40x O0's rate (slower), 90.0% (5.0 points lower" in res.conclusion
-    assert "amp O1: 0.90x O0's rate (slower), 95.0%;" in res.conclusion   # one verdict per level
+    assert "amp O3: 0.40x O0's rate (slower: beyond the noise floor, repeats apart), 90.0% (5.0 points " \
+        "lower" in res.conclusion
+    # one verdict per level, with its paired ratio
+    assert "amp O1: 0.90x O0's rate (slower: beyond the noise floor, repeats apart), 95.0% (paired round by " \
+        "round with O0: 0.90x" in res.conclusion
     assert "O0 itself was the fastest level here" in res.conclusion
     # O3 faster by 2%, inside the +-2% repeat-to-repeat spread: a tie, not "the fastest level"
     res = amp.summarise_amp(amp_rows(51, 0.95), bench.AmpParams(levels=("O0", "O1", "O3")))
-    assert "amp O3: 1.02x O0's rate (undecided: the repeats' ranges overlap)" in res.conclusion
+    assert "amp O3: 1.02x O0's rate (undecided: beyond the noise floor of" in res.conclusion
     assert "no level ran measurably faster than O0 here" in res.conclusion and "fastest level" not in res.conclusion
     res = amp.summarise_amp(amp_rows(150, 0.95), bench.AmpParams(levels=("O0", "O1", "O3"), device="Ascend"))
-    assert res.conclusion.startswith("On Ascend") and "amp O3: 3.00x O0's rate (faster)" in res.conclusion
+    assert res.conclusion.startswith("On Ascend")
+    assert "amp O3: 3.00x O0's rate (faster: beyond the noise floor" in res.conclusion
     assert "points lower" not in res.conclusion and "fastest level here was O3" in res.conclusion
 
 
@@ -244,10 +250,10 @@ def test_time_to_accuracy_measured_estimated_and_missed():
     assert "took 1.5-2.0x as long: SLOWER" in slower.conclusion   # estimated: the range, inverted
     # the estimate scales the best run's measured time (input pipeline included) by the rate ratio
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
-    assert "estimates at 80-80 s" in est.conclusion and est.row(config="0.990")["naive_s"] == pytest.approx(80.0)
+    assert "estimates them at 80-80 s" in est.conclusion and est.row(config="0.990")["naive_s"] == pytest.approx(80.0)
     # two estimates bracket the naive run: its steps at the naive rate alone, the best run's time scaled by the rates
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0, 130.0), p)
-    assert "estimates at 80-104 s. The best settings were 4.0-5.2x faster." in est.conclusion
+    assert "estimates them at 80-104 s. The best settings were 4.0-5.2x faster." in est.conclusion
     assert est.metrics["naive_time_to_99_0_s_low"] == pytest.approx(80.0)
     assert est.metrics["naive_time_to_99_0_s_high"] == pytest.approx(104.0)
     assert "trained slower under fit than that (100.0 against 130.0 steps/s)" in est.conclusion
@@ -438,7 +444,7 @@ def test_verdicts_name_the_edge_the_undecided_and_never_the_copy():
     # the second copy is never the highest step rate named, even with the highest median
     copy = dict(rate("graph/cell copy", 200), label="GRAPH_MODE, TrainOneStepCell, second copy")
     _, text = modes.best_measured({"modes": bench.Result("modes", grid + [copy], [], "", {})})
-    assert text.startswith("The highest step rate of the experiments [modes]: 90.0 steps/s") and "second copies" in text
+    assert text.startswith("The highest step rate of experiment [modes]: 90.0 steps/s") and "second copies" in text
 
 
 def test_batch_sizes_says_undecided_on_the_medians():
@@ -471,3 +477,28 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
     # part 5: the dynamic curve sits lower because its batches are smaller, computed
     res = shapes.summarise_dynamic_shapes(shape_rows(True), bench.ShapesParams(n_shapes=2))
     assert "time(s)" not in res.conclusion and res.conclusion.count("\n") >= 1
+
+
+def test_pool_cap_pairs_the_repeats_of_each_round_and_time_to_accuracy_widens_by_one_evaluation():
+    # pool_cap: the cap doubles the time of every repeat; paired within each round, 2.00x with a zero-width interval
+    def layer(case, name, ms, process):
+        return dict(rate(name, 1e3 / ms, spread=0.05), case=case, layer=name, kind="layer", process=process)
+
+    rows = [layer(case, name, 2.0 if case != "no ISA cap" else 1.0, process) for process, case in
+            enumerate(("no ISA cap", "ONEDNN_MAX_CPU_ISA=AVX2", "ONEDNN_MAX_CPU_ISA=AVX2", "no ISA cap"))
+            for name in ("relu+pool 1", "relu+pool 2")]
+    res = traps.summarise_pool_cap(shuffled(rows), bench.PoolCapParams(noise_pct=20))
+    assert "paired repeat by repeat within each round, 2.00x the time (95% interval 2.00-2.00, 6 pairs)" \
+        in res.conclusion
+    uncapped = [r for r in rows if r["case"] == "no ISA cap"]
+    assert traps.round_pairs(uncapped, "no ISA cap", "ONEDNN_MAX_CPU_ISA=AVX2") is None   # one case only: no pairs
+    # time to accuracy: the best run was below the target at step 800 and crossed it at 1000
+    p = bench.TimeToAccuracyParams(targets=(0.985,))
+    best = [{"run": "best", "target": 0.985, "step": 1000, "train_s": 10.0,
+             "curve": [{"step": 800, "accuracy": 0.983, "train_s": 8.0}, {"step": 1000, "accuracy": 0.986,
+                                                                          "train_s": 10.0}]}]
+    est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
+    assert est.row(config="0.985")["naive_steps"] == "1000 (assumed)"
+    assert "the best run was at 98.30% at its previous evaluation (step 800) and crossed 98.5% at step 1000" \
+        in est.conclusion
+    assert "With 800-1200 naive steps the estimate widens to 32-48 s (3.2-4.8x)." in est.conclusion

@@ -105,6 +105,29 @@ def best_env_text(p: TimeToAccuracyParams) -> str:
     return runtime.listing(f"{k}={v}" for k, v in env.items()) or tr("no CPU settings")
 
 
+def step_uncertainty(rows: list, last: dict) -> str:
+    """The step count behind an estimate is known only to one evaluation interval: the best run was below the
+    target at its previous evaluation and reached it at ``last["best_steps"]``; a naive run (the same arithmetic up to
+    rounding) may cross one evaluation earlier or later. A sentence with the range widened by that interval."""
+    curve = next((r["curve"] for r in rows if r["run"] == "best" and r.get("curve")), None)
+    steps = last["best_steps"]
+    before = [c for c in (curve or []) if c["step"] < steps and c.get("accuracy") is not None]
+    if not before or not steps:
+        return ""
+    prev = before[-1]
+    every = steps - prev["step"]
+    low = last["naive_s"] * (steps - every) / steps
+    high = last["naive_s_high"] * (steps + every) / steps
+    return "\n" + tr(
+        "The step count is itself uncertain: the best run was at {prev_acc:.2f}% at its previous evaluation (step "
+        "{prev}) and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, and a "
+        "naive run, whose arithmetic differs by rounding, may cross one evaluation earlier or later. With {lo_steps}-"
+        "{hi_steps} naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).",
+        prev_acc=100 * prev["accuracy"], prev=prev["step"], pct=last["target_pct"], steps=steps, every=every,
+        lo_steps=steps - every, hi_steps=steps + every, low=low, high=high, x_lo=low / last["best_s"],
+        x_hi=high / last["best_s"])
+
+
 def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
     def of(run, target):
         return next((r for r in rows if r["run"] == run and r["target"] == target), None)
@@ -128,7 +151,9 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         if how != "estimated":
             n_s_high = direct = scaled = n_s
         table.append({"config": f"{t:.3f}", "target_pct": 100 * t, "best_steps": b["step"], "best_s": b["train_s"],
-                      "naive_steps": n_steps, "naive_s": n_s, "naive_s_high": n_s_high, "how": how,
+                      # an estimate assumes the best run's step count: the table says so
+                      "naive_steps": tr("{n} (assumed)", n=n_steps) if how == "estimated" else n_steps,
+                      "naive_steps_n": n_steps, "naive_s": n_s, "naive_s_high": n_s_high, "how": how,
                       "naive_s_direct": direct, "naive_s_scaled": scaled,
                       "naive_how": tr(HOW[how][1]),
                       "speedup": n_s / b["train_s"] if n_s and b["train_s"] else None,
@@ -147,7 +172,8 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         fed = next(r["batches"] for r in rows if r["run"] == "best step rate")
         text = tr("To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training "
                   "({steps} steps, {fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, "
-                  "which this run estimates at {low:.0f}-{high:.0f} s.",
+                  "and applying the step-rate ratio to the best run's step count, this run estimates them at "
+                  "{low:.0f}-{high:.0f} s.",
                   pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, env=best_env_text(p),
                   best_s=last["best_s"], steps=last["best_steps"], fit_rate=last["best_steps"] / last["best_s"],
                   naive=naive_label, low=last["naive_s"], high=last["naive_s_high"])
@@ -173,6 +199,7 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                  tr(" The best run itself trained at least as fast under fit as that ({fit_rate:.1f} against "
                     "{best_rate:.1f} steps/s): if the naive run would gain as much, the scaled end ({scaled:.0f} s) "
                     "is the nearer; if not, the direct one ({direct:.0f} s).", **nearer))
+        text += step_uncertainty(rows, last)   # the step count itself: a line of its own, last
     else:
         text = (tr("To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of "
                    "training ({steps} steps) against {naive_s:.0f} s for the {naive} ({how}): ",

@@ -7,11 +7,11 @@ import statistics
 from course_utils.evaluate import mnist_test_accuracy
 from course_utils.i18n import tr
 
-from ..harness import Config, compare, cycle, force, verdict
+from ..harness import Config, compare, cycle, force, paired_ratio, verdict
 from ..params import AmpParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import judged, setup_worker, spread_pct
+from .common import setup_worker, spread_pct
 
 
 def amp_step(spec, level: str, loss_scale=None):
@@ -63,11 +63,23 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
     said = {r["config"]: verdict(r, base, noise) for r in others}   # the lab's two rules, against O0
     text = tr("On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps", device=p.device,
               rate=base["steps_per_s"], acc=100 * base["accuracy"], steps=base["trained_steps"])
+    words = {"tie": tr("a tie: this run cannot detect a difference below {noise:.1f}%", noise=noise),
+             "undecided": tr("undecided: beyond the noise floor of {noise:.1f}%, but the repeats' ranges overlap",
+                             noise=noise),
+             "faster": tr("faster: beyond the noise floor, repeats apart"),
+             "slower": tr("slower: beyond the noise floor, repeats apart")}
+    paired = len(base.get("repeat_s", ())) >= 3   # the levels alternate in one compare: a ratio per round
     for r in others:   # one verdict per level, against O0
         drop = 100 * (base["accuracy"] - r["accuracy"])
         text += (tr("; {low}: {r:.2f}x O0's rate ({verdict}), {acc:.1f}%", low=r["label"],
-                    r=r["steps_per_s"] / base["steps_per_s"], verdict=judged(r, base, noise), acc=100 * r["accuracy"])
+                    r=r["steps_per_s"] / base["steps_per_s"], verdict=words[said[r["config"]]],
+                    acc=100 * r["accuracy"])
                  + (tr(" ({drop:.1f} points lower: check accuracy, not only speed)", drop=drop) if drop > 1 else ""))
+        if paired and len(r.get("repeat_s", ())) == len(base["repeat_s"]):
+            med, lo, hi = paired_ratio(r, base)
+            r["paired"] = (med, lo, hi)
+            text += tr(" (paired round by round with O0: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f})", med=med, lo=lo,
+                       hi=hi)
     faster = [r for r in others if said[r["config"]] == "faster"]
     if faster:
         text += tr("; the fastest level here was {level}.", level=max(faster, key=lambda r: r["steps_per_s"])["config"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import compare, cycle, faster_beyond, force, noise_floor_pct, verdict
+from ..harness import compare, cycle, faster_beyond, force, noise_floor_pct, paired_ratio, verdict
 from ..params import PipelineParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
@@ -57,6 +57,21 @@ def measure_data_pipeline(p: PipelineParams) -> list:
         r.update(batches=n, batches_per_s=n * r["steps_per_s"], min_batches_per_s=n * r["min_steps_per_s"],
                  max_batches_per_s=n * r["max_steps_per_s"])
     return rows
+
+
+def paired_text(a: dict, b: dict) -> str:
+    """The paired reading of ``a`` against ``b`` (two rows of one ``compare``): their rates' ratio round by round, the
+    median and its 95% bootstrap interval, as a sentence; empty with fewer than 3 rounds. A slow minute slows both
+    passes of a round, so the ratio scatters less than either rate, and more rounds narrow the interval further."""
+    if min(len(a["repeat_s"]), len(b["repeat_s"])) < 3 or len(a["repeat_s"]) != len(b["repeat_s"]):
+        return ""
+    med, lo, hi = (round(v, 2) for v in paired_ratio(a, b))   # judged as printed: an end shown as 1.00 is 1
+    return tr("Paired round by round (the two passes of each round ran back to back), the fed step ran at {med:.2f}x "
+              "the in-memory rate, 95% interval {lo:.2f}-{hi:.2f} over {n} rounds{said}. ", med=med, lo=lo, hi=hi,
+              n=len(a["repeat_s"]),
+              said=tr(": the interval excludes 1, a cost this pairing detects") if hi < 1 else
+              tr(": the interval includes 1, no cost detected this way either") if lo <= 1 else
+              tr(": the interval lies above 1, which feeding cannot cause: the machine changed"))
 
 
 #: How the pipeline's one-word verdict against one in-memory pass reads inside a sentence
@@ -112,15 +127,16 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                    "anything: undecided. ", a=tr(WORDS[word_a]), b=tr(WORDS[word_b]), again=again["batches_per_s"])
     elif fed_faster:
         text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it "
-                   "faster, so the machine changed under the measurement; the pipeline costs this step nothing "
-                   "measurable here: not the bottleneck. ", noise=noise)
+                   "faster, so the machine changed under the measurement; this run detects no cost of the pipeline: "
+                   "not the bottleneck. ", noise=noise)
     elif word == "undecided":
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, but the "
                    "repeats' ranges overlap: undecided, this run does not say whether the pipeline costs the step "
                    "anything. ", gap=gap, noise=noise)
     elif word == "tie":
-        text += tr("a tie within the noise floor of {noise:.1f}%, so the pipeline costs this step nothing "
-                   "measurable: not the bottleneck. ", noise=noise)
+        text += tr("a tie within the noise floor of {noise:.1f}%: this run cannot detect a cost below {noise:.1f}%, "
+                   "so it does not say the pipeline costs the step nothing, only that any cost is smaller than that; "
+                   "not the bottleneck. ", noise=noise)
     elif word == "bottleneck":
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the "
                    "pipeline alone delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the "
@@ -132,6 +148,7 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                    "keeps up, but feeding the step costs it {cost:.0f}% of its rate (the pipeline's threads share "
                    "{cores} cores with the step). ", gap=gap, cost=cost, noise=noise, rate=pipe["batches_per_s"],
                    how=tr("{n} worker(s)", n=workers), x=pipe["batches_per_s"] / mem, cores=runtime.cpu_count())
+    text += paired_text(fed_row, mem_row)
     on_row, off_row = pick(rows, config="Model.train, sink mode on"), pick(rows, config="Model.train, sink mode off")
     text += (tr("Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})", device=p.device,
                 r=on / off, verdict=judged(on_row, off_row, noise, "batches_per_s"))

@@ -168,19 +168,20 @@ MESSAGES = {
         '朴素基线（不加 CPU 优化设置的{naive}）为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
         '同一配置为 {fixed_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍。',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), a tie within the noise floor of "
-    "{noise:.0f}% with {others}":
-        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），但与 {others} 相差在 {noise:.0f}% 的'
+    "{noise:.1f}% with {others}":
+        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），但与 {others} 相差在 {noise:.1f}% 的'
         '噪声水平之内，视为持平',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), beyond the noise floor of "
-    "{noise:.0f}% above {runner}'s but with overlapping repeats: undecided":
-        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），领先{runner}的幅度超过 {noise:.0f}% 的'
+    "{noise:.1f}% above {runner}'s but with overlapping repeats: undecided":
+        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），领先{runner}的幅度超过 {noise:.1f}% 的'
         '噪声水平，但两者各次重复的范围有重叠，无法判定快慢',
     " With both fixes {best} ran fastest ({best_rate:.1f} steps/s)":
         '加上两项优化设置后，最快的是{best}（{best_rate:.1f} 步/秒）',
-    "; without them no configuration passed {best_no:.1f} steps/s":
-        '；不加优化设置时，没有一种配置超过 {best_no:.1f} 步/秒',
-    ' (highest median of all: {label}, {case}, {rate:.0f}).':
-        '（所有组合中中位数最高的是：{label}，{case}，{rate:.0f} 步/秒）。',
+    ". With neither fix, no configuration ran faster than {best_no:.1f} steps/s.":
+        '。两项设置都不加时，没有一种配置超过 {best_no:.1f} 步/秒。',
+    " The highest median in the whole table, {rate:.1f} steps/s, is {label} with {case} alone: against {best} with "
+    "both fixes, {verdict}.":
+        '整张表中最高的中位数是 {rate:.1f} 步/秒，来自只加 {case} 的{label}；与加上两项设置的{best}相比，{verdict}。',
     '.':
         '。',
     '; ':
@@ -193,8 +194,8 @@ MESSAGES = {
         '{fix}使速率从 {a:.1f} 变为 {b:.1f} 步/秒（{x:.2f} 倍），{verdict}',
     '- {label}: {said}':
         '- {label}：{said}',
-    'Each fix on top of the other (noise floor {noise:.0f}%):':
-        '在另一项优化设置的基础上再加上每一项（噪声水平 {noise:.0f}%）：',
+    'Each fix on top of the other (noise floor {noise:.1f}%):':
+        '在已启用另一项设置的基础上，再单独加上这一项（噪声水平 {noise:.1f}%）：',
     'a tie':
         '持平',
     'undecided (beyond the floor, the repeats overlap)':
@@ -226,13 +227,13 @@ MESSAGES = {
     'undecided (the repeats overlap)':
         '无法判定（各次重复的范围有重叠）',
     'faster with the cap (repeats apart)':
-        '限制指令集后更快（各次重复互不重叠）',
+        '限制指令集后更快（各次重复的范围不重叠）',
     'slower with the cap (repeats apart)':
-        '限制指令集后更慢（各次重复互不重叠）',
+        '限制指令集后更慢（各次重复的范围不重叠）',
     'ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, '
-    'their repeats merged; noise floor {noise:.0f}%): ':
+    'their repeats merged; noise floor {noise:.1f}%): ':
         'ReLU + 最大池化的正向加反向，每层单独编译后计时（每种情形 {k} 个全新进程，合并各进程的重复；'
-        '噪声水平 {noise:.0f}%）：',
+        '噪声水平 {noise:.1f}%）：',
     ' Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.':
         '两层合计，每次正向加反向在限制指令集时耗时 {on:.2f} 毫秒，不限制时 {off:.2f} 毫秒。',
     " oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.":
@@ -247,14 +248,15 @@ MESSAGES = {
         '支持',
     'does not have':
         '不支持',
-    'the trap is here. The per-layer timing says where (the conv layers), the profiler which operators and how '
-    "much of the step, and only oneDNN's log says why (the implementation it switched away from).":
-        '陷阱就在这里。逐层计时指出位置（卷积层），性能分析工具指出是哪些算子、占一步的多少，'
+    'the trap is here, and the three tools divide the work: the per-layer timing says where (the conv layers), the '
+    "profiler which operators and how much of the step, and only oneDNN's log says why (the implementation it "
+    'switched away from).':
+        '陷阱就在这里，三种工具各有分工：逐层计时指出位置（卷积层），性能分析工具指出是哪些算子、占一步的多少，'
         '而只有 oneDNN 的日志能说明原因（限制指令集后它不再选用的那种慢实现）。',
     "no trap on this CPU. {cause} oneDNN's choice, so the {x:.1f}x between the two profiles is run-to-run noise "
-    "(noise floor {noise:.0f}%). Only oneDNN's log can tell the two cases apart: the implementation name.":
+    "(noise floor {noise:.1f}%). Only oneDNN's log can tell the two cases apart: the implementation name.":
         '这颗 CPU 上没有陷阱。{cause} oneDNN 的选择，因此两次性能分析之间 {x:.1f} 倍的差别是运行之间的噪声'
-        '（噪声水平 {noise:.0f}%）。只有 oneDNN 的日志能区分这两种情况：看实现的名称。',
+        '（噪声水平 {noise:.1f}%）。只有 oneDNN 的日志能区分这两种情况：看实现的名称。',
     'Without AVX-512 the cap cannot change':
         '不支持 AVX-512 时，限制指令集无法改变',
     'The cap did not change':
@@ -266,19 +268,22 @@ MESSAGES = {
         '限制指令集之后，池化算子（MaxPool 及其反向 MaxPoolGrad）每步耗时 {on:.1f} 毫秒（占算子时间的 {share:.0f}%；'
         'MaxPoolGrad 在 {n} 类算子中排第 {rank}），而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。'
         '两次各只记录几步的性能分析算不上计时比较，下一个单元格会为限制与不限制指令集时的池化计时。',
-    "{name}: the same outputs and gradients, {x:.2f}x {base}'s step rate: {said}; noise floor {noise:.0f}%":
-        '{name}：输出和梯度相同，训练步速度是 {base} 的 {x:.2f} 倍，结论：{said}；噪声水平 {noise:.0f}%',
-    '  {name} saves {saved:.1f} ms per step, more than the {pool:.1f} ms the profiler gives pooling in all: the '
-    'rewrite cannot save more than pooling takes, so part of this gap is the machine changing during the '
-    'alternation; do not trust its size.':
-        '  {name} 每步省下 {saved:.1f} 毫秒，比性能分析中池化算子的全部耗时（{pool:.1f} 毫秒）还多。改写池化层省下的时间'
-        '不可能超过池化本身的耗时，所以这一差距有一部分来自交替计时期间机器状态的变化，不要相信它的大小。',
-    'Worth trying: {names} (faster beyond the noise floor in this alternation, by more than pooling takes: '
-    'remeasure before relying on the size; proven equal for LeNet-5 only).':
-        '值得一试：{names}（在本次交替计时中快得超出噪声水平，但快出的部分超过了池化本身的耗时，'
-        '要依赖这个幅度之前请重新测量；只对 LeNet-5 证明了相等）。',
-    'Worth switching: {names} (faster beyond the noise floor; proven equal for LeNet-5 only).':
-        '值得换用：{names}（快得超出噪声水平；只对 LeNet-5 证明了相等）。',
+    "{name}: the same outputs and parameters' gradients, {x:.2f}x {base}'s step rate: {said}; noise floor "
+    "{noise:.1f}%":
+        '{name}：输出和参数的梯度相同，训练步速度是 {base} 的 {x:.2f} 倍，结论：{said}；噪声水平 {noise:.1f}%',
+    '  {name} saves {saved:.1f} ms per step, more than the {pool:.1f} ms the profiler gives pooling in all. That '
+    "figure is the pooling kernels' time over a few profiled steps: it bounds what faster pooling kernels can save, "
+    'but a rewrite also changes the compiled graph (other operators, other fusions) and its dispatch, so the gap is '
+    "not explained by pooling's kernel time alone.":
+        '  {name} 每步省下 {saved:.1f} 毫秒，比性能分析中池化算子的全部耗时（{pool:.1f} 毫秒）还多。后者只是几个被记录的'
+        '训练步中池化算子（内核）本身的耗时：它限定了更快的池化内核最多能省下多少，但改写还会改变编译出的图（换成别的'
+        '算子、别的融合方式）及其下发，所以这一差距不能只用池化的内核耗时来解释。',
+    "Worth trying: {names} (faster beyond the noise floor in this alternation, by more than pooling's kernel time: "
+    "remeasure before relying on the size; checked equal for LeNet-5's weights on one batch only).":
+        '值得一试：{names}（在本次交替计时中快得超出噪声水平，但快出的部分超过了池化的内核耗时，'
+        '要依赖这个幅度之前请重新测量；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
+    "Worth switching: {names} (faster beyond the noise floor; checked equal for LeNet-5's weights on one batch only).":
+        '值得换用：{names}（快得超出噪声水平；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
     'Keep {base}: neither equivalent formulation was measurably faster here.':
         '保留 {base}：两种等价写法在这里都没有可测出的速度优势。',
     '{label}, {case} (fresh process)':
@@ -298,10 +303,11 @@ MESSAGES = {
     'slower (beyond the noise floor)': '更慢（超出噪声水平）',
     "{script} failed (environment {env}):": "{script} 运行失败（环境 {env}）：",
     "To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
-    "{fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, which this run estimates at "
-    "{low:.0f}-{high:.0f} s.":
+    "{fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, and applying the step-rate ratio "
+    "to the best run's step count, this run estimates them at {low:.0f}-{high:.0f} s.":
         '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
-        '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当，本次运行估算其耗时为 {low:.0f}～{high:.0f} 秒。',
+        '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到最佳运行的步数上，'
+        '本次运行估算其耗时为 {low:.0f}～{high:.0f} 秒。',
     " The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = {direct:.0f} s; "
     "scaled, the best run's time times the ratio of the two step rates, {best_s:.1f} s x {best_rate:.1f} / "
     "{naive_rate:.1f} = {scaled:.0f} s. Both rates come from the step fed {fed} batches by the MNIST pipeline in a "
@@ -325,13 +331,13 @@ MESSAGES = {
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it faster, so the '
-    'machine changed under the measurement; the pipeline costs this step nothing measurable here: not the '
-    'bottleneck. ':
+    'machine changed under the measurement; this run detects no cost of the pipeline: not the bottleneck. ':
         '由流水线供数时反而更快，超出了 {noise:.1f}% 的噪声水平。供数不可能让训练步变快，所以是测量期间机器的状态变了；'
-        '在这里，流水线没有让这个训练步付出可测量的代价：它不是瓶颈。',
-    'a tie within the noise floor of {noise:.1f}%, so the pipeline costs this step nothing measurable: not the '
-    'bottleneck. ':
-        '两者之差在 {noise:.1f}% 的噪声水平以内，视为持平，流水线没有给训练步带来可测出的开销：它不是瓶颈。',
+        '本次运行没有测出流水线的开销：它不是瓶颈。',
+    'a tie within the noise floor of {noise:.1f}%: this run cannot detect a cost below {noise:.1f}%, so it does not '
+    'say the pipeline costs the step nothing, only that any cost is smaller than that; not the bottleneck. ':
+        '两者之差在 {noise:.1f}% 的噪声水平以内，视为持平。本次运行测不出低于 {noise:.1f}% 的开销，所以它并不说明'
+        '流水线对训练步毫无开销，只说明即使有开销，也小于这个幅度；它不是瓶颈。',
     'on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the pipeline alone '
     'delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the pipeline IS the bottleneck. ':
         '使用内存中的批时快 {gap:.1f}%，超出 {noise:.1f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批'
@@ -348,7 +354,7 @@ MESSAGES = {
         '本次运行说明不了流水线是否拖慢了训练步。',
     "against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two copies of the "
     "same pass disagree, so this run does not say whether the pipeline costs the step anything: undecided. ":
-        '与这一遍（A）相比为{a}；与它的副本 A\'（{again:.0f} 批/秒）相比则为{b}。同一遍的两次计时结论不一致，'
+        '与这一遍（A）相比为{a}；与它的副本 A′（{again:.0f} 批/秒）相比则为{b}。同一遍的两次计时结论不一致，'
         '本次运行说明不了流水线是否拖慢了训练步，无法判定。',
     'a cost beyond the floor':
         '超出噪声水平的拖慢',
@@ -690,6 +696,8 @@ MESSAGES = {
     # the best of everything measured
     'The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in [{exp}].':
         '实验 {exps} 中最高的单步速率为 {rate:.1f} 步/秒，来自 [{exp}] 中的{best}。',
+    'The highest step rate of experiment [{exp}]: {rate:.1f} steps/s, {best}.':
+        '实验 [{exp}] 中最高的单步速率为 {rate:.1f} 步/秒，来自{best}。',
     ' It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings outside these '
     'experiments are not counted.':
         '它是内存中的批上测得的 {n} 个速率中最高的一个，不计第二份副本、流水线供数的各遍，也不计这些实验之外的计时。',

@@ -141,4 +141,51 @@ MESSAGES = {
          '    old, new = per_step(before), per_step(after)\n'
          '    slower = [op for op in new if op in old and new[op] >= min_ms and new[op] > factor * old[op]]\n'
          '    return sorted(slower, key=lambda op: -new[op])'),
+    # ---- the lab's lesson-08 conclusions added in round l08c (bench/experiments: pipeline, amp, traps, accuracy)
+    "Paired round by round (the two passes of each round ran back to back), the fed step ran at {med:.2f}x the "
+    "in-memory rate, 95% interval {lo:.2f}-{hi:.2f} over {n} rounds{said}. ":
+        '逐轮配对来看（每一轮里两遍紧挨着运行），由流水线供数的训练步速率是使用内存中的批时的 {med:.2f} 倍，'
+        '{n} 轮给出的 95% 区间为 {lo:.2f}～{hi:.2f}{said}。',
+    ': the interval excludes 1, a cost this pairing detects':
+        '：区间不含 1，配对比较测出了开销',
+    ': the interval includes 1, no cost detected this way either':
+        '：区间包含 1，配对比较也没有测出开销',
+    ': the interval lies above 1, which feeding cannot cause: the machine changed':
+        '：区间整个高于 1，而供数不可能让训练步变快，说明测量期间机器的状态变了',
+    'a tie: this run cannot detect a difference below {noise:.1f}%':
+        '持平：本次运行测不出低于 {noise:.1f}% 的差别',
+    "undecided: beyond the noise floor of {noise:.1f}%, but the repeats' ranges overlap":
+        '无法判定：超出 {noise:.1f}% 的噪声水平，但各次重复的范围有重叠',
+    'faster: beyond the noise floor, repeats apart':
+        '更快：超出噪声水平，且各次重复的范围不重叠',
+    'slower: beyond the noise floor, repeats apart':
+        '更慢：超出噪声水平，且各次重复的范围不重叠',
+    ' (paired round by round with O0: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f})':
+        '（与 O0 逐轮配对：{med:.2f} 倍，95% 区间 {lo:.2f}～{hi:.2f}）',
+    '; paired repeat by repeat within each round, {med:.2f}x the time (95% interval {lo:.2f}-{hi:.2f}, {n} pairs)':
+        '；在每一轮内逐次重复配对，耗时为 {med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}，共 {n} 对）',
+    ' (A round is one process per case, run one after the other: pairing repeat i of the two cancels load that lasts '
+    'across both, so the paired interval is often narrower than the merged ranges.)':
+        '（一轮是每种情形各一个进程，先后运行：把两者的第 i 次重复配成一对，可以抵消贯穿两个进程的负载，'
+        '所以配对区间往往比合并后的范围窄。）',
+    'The three ratios ({listing}) are measured differently, so compare their direction and order of magnitude, not '
+    'their digits.':
+        '三个比值（{listing}）的测法各不相同，所以要比较的是方向和数量级，而不是具体数字。',
+    'the profiler':
+        '性能分析工具',
+    " The profiler's is the largest because it counts operator time inside the compiled step only: per-layer timing "
+    "adds each operator's dispatch from Python, and oneDNN's log counts the process's first calls too, costs that do "
+    'not shrink with the cap and so weigh most in the small capped time.':
+        '性能分析工具给出的比值最大，因为它只统计编译后训练步内部的算子耗时：逐层计时还包含每个算子从 Python 下发的开销，'
+        'oneDNN 的日志还计入了进程最初的几次调用；这些开销不会因限制指令集而缩小，所以在限制后本就很短的耗时里占比最大。',
+    '{n} (assumed)':
+        '{n}（假定）',
+    'The step count is itself uncertain: the best run was at {prev_acc:.2f}% at its previous evaluation (step {prev}) '
+    'and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, and a naive run, '
+    'whose arithmetic differs by rounding, may cross one evaluation earlier or later. With {lo_steps}-{hi_steps} '
+    'naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).':
+        '步数本身也不确定：最佳运行在上一次评估（第 {prev} 步）时为 {prev_acc:.2f}%，到第 {steps} 步才越过 {pct:.1f}%，'
+        '所以真正越过目标的位置在这 {every} 步之间的某处；而朴素运行的计算只在舍入上有差别，可能早一次或晚一次评估'
+        '才越过目标。按 {lo_steps}～{hi_steps} 个朴素步数计算，估算范围放宽到 {low:.0f}～{high:.0f} 秒'
+        '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
 }
