@@ -200,10 +200,10 @@ LESSONS: Tuple[Lesson, ...] = (
     Lesson("09", "data_parallel",
            {"en": "Data parallel training for real: two workers, `msrun`, and proof that they agree",
             "zh": "真正的数据并行训练：两个 Worker 进程、`msrun`，并验证结果一致"},
-           {"en": "real two-process data parallel with `msrun`, proof that ranks agree, how it scales to 8 NPUs, your "
-                  "own `DistributedGradReducer` step run on two workers (exercise 09.3)",
-            "zh": "用 `msrun` 真正运行双进程数据并行，证明各 rank 结果一致，如何扩展到 8 卡，在两个 Worker 进程上运行你自己的 "
-                  "`DistributedGradReducer` 训练步（练习 09.3）"},
+           {"en": "real two-process data parallel with `msrun` (with a deadline that leaves no process behind), proof "
+                  "that ranks agree, how it scales to 8 NPUs, which job forgot the reducer (exercise 09.3)",
+            "zh": "用 `msrun` 真正运行双进程数据并行（设定时限且不留下任何进程），证明各 rank 结果一致，如何扩展到 8 卡，"
+                  "判断哪个任务漏掉了梯度聚合（练习 09.3）"},
            requires=("02", "04"), exercises=_ex("09"),
            quick={"STEPS": 10, "BENCH_STEPS": 3}, workers_parameter="WORKERS"),
     Lesson("10", "capstone",

@@ -281,10 +281,10 @@ def plot_data_parallel(batch_size: int, workers: int = 2):
     shard_colors = ["#9ecae1", "#fdae6b"]
     ax.text(1.0, 3.95, figure_text(N_("global batch\n({n} images)"), n=batch_size * workers), ha="center", fontsize=9,
             weight="bold")
-    # the job: one process per worker, started by msrun; the scheduler only introduces them
+    # the job: one process per worker, started by msrun; the scheduler introduces and watches them, no gradients
     ax.add_patch(FancyBboxPatch((2.45, 0.5), 3.35, 3.5, boxstyle="round,pad=0.02", fc="none", ec="gray", ls="--"))
-    box(2.75, 4.3, 2.75, 0.65, figure_text(N_("msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)")),
-        "white", ls="--", fs=8)
+    box(2.75, 4.3, 2.75, 0.65, figure_text(N_("msrun scheduler on 127.0.0.1:port\nintroduces and watches the "
+                                              "workers;\nno gradient passes through it")), "white", ls="--", fs=7)
     arrow((4.1, 4.28), (4.1, 4.05), color="gray")
     for r in range(2):
         y = 2.45 - 1.8 * r
@@ -296,8 +296,9 @@ def plot_data_parallel(batch_size: int, workers: int = 2):
         arrow((5.7, y + 0.95), (6.75, 2.55 - 0.6 * r))                          # g_r into the all-reduce
         arrow((6.75, 2.3 - 0.6 * r), (5.7, y + 0.45), color="tab:green")         # the mean comes back
     box(6.8, 1.35, 2.0, 1.75, figure_text(N_("all-reduce\n(mean)\n\ng = (g0 + g1) / 2")), "#c7e9c0")
-    box(9.1, 1.35, 1.75, 1.75, figure_text(N_("same update\non every worker:\nw <- w - lr * g\n\nreplicas stay\n"
-                                             "identical")), "#f0f0f0", fs=8)
+    box(9.1, 1.35, 1.75, 1.75, figure_text(N_("same update\non every worker\n(SGD, momentum 0.9):\n"
+                                             "v <- 0.9 v + g\nw <- w - lr * v\n\nreplicas stay\nidentical")),
+        "#f0f0f0", fs=7)
     arrow((8.85, 2.22), (9.05, 2.22), color="tab:green")
     title = figure_text(N_("Data parallelism: one replica per worker, one shard per worker, one all-reduce per step"))
     if workers > 2:

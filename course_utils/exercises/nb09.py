@@ -4,21 +4,11 @@ from __future__ import annotations
 
 import inspect
 import math
-import tempfile
-import textwrap
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from course_utils.distributed import LaunchError, launch
 from course_utils.exercises import Exercise, Incorrect, describe, register
-from course_utils.exercises import nb09_worker
 from course_utils.i18n import tr
-
-if TYPE_CHECKING:   # the names nb09_worker.MODULE_HEADER imports where the reference step runs (see below)
-    import mindspore as ms
-    from mindspore import nn, ops
 
 
 def _shard_indices_solution(n_samples, num_shards, shard_id):
@@ -126,93 +116,124 @@ class GlobalGradient(Exercise):
             raise Incorrect(tr("for shards of sizes {sizes} expected {expected}, got {got}.", **values))
 
 
-# Runs only inside the workers, in a file that starts with nb09_worker.MODULE_HEADER (which imports
-# ms, nn and ops there); this module does not import MindSpore.
-def _make_dp_step_solution(net, loss_fn, optimizer, group_size):
-    def forward(x, y):
-        return loss_fn(net(x), y)
+# ---- 09.3: which job forgot the reducer? -------------------------------------------------------------------------
 
-    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
-    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)
-
-    def step(x, y):
-        loss, grads = grad_fn(x, y)
-        grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient
-        return ops.depend(loss, optimizer(grads))
-
-    return step
+def _replicas_agree_solution(weights_by_rank):
+    first = weights_by_rank[0]
+    return [all(np.array_equal(w[s], first[s]) for w in weights_by_rank[1:]) for s in range(len(first))]
 
 
-class DataParallelStep(Exercise):
-    """The learner's functional data-parallel step, run for real on two msrun workers.
+IN, OUT, PER_RANK, STEPS, LR = 4, 2, 4, 6, 0.1
 
-    The function is never called in the learner's kernel (a parallel context without ``init()``
-    would crash it): its source goes into a file that ``nb09_worker.py`` imports on each rank.
-    """
 
-    names = ("make_dp_step",)
-    title = "a functional data-parallel step, on two workers"
-    workers = 2
-    timeout = 240.0
-    hint_text = ("value_and_grad gives each rank the gradient of its own shard. Something must turn those into the "
-                 "same gradient on every rank before the optimizer runs: nn.DistributedGradReducer(parameters, "
-                 "mean=..., degree=...), called on the gradients.")
+def _simulate(ranks: int = 2, reducer: bool = True, same_start: bool = True, steps: int = STEPS) -> list:
+    """Per-rank weight traces of a small data-parallel job (a 4 -> 2 linear layer, mean squared error, SGD), in
+    float32 as a worker computes them: ``[rank 0 weights, rank 1 weights, ...]``, each ``(steps + 1, 10)`` (the
+    start, then after every step). ``reducer``: every rank applies the mean of the ranks' gradients;
+    ``same_start``: every rank starts from the same weights (the same seed)."""
+    rng = np.random.default_rng(909)
+    w0 = (0.5 * rng.normal(size=(OUT, IN))).astype(np.float32)
+    b0 = (0.1 * rng.normal(size=OUT)).astype(np.float32)
+    x = rng.normal(size=(steps, ranks * PER_RANK, IN)).astype(np.float32)
+    y = rng.normal(size=(steps, ranks * PER_RANK, OUT)).astype(np.float32)
+    starts = [(w0, b0)] + [(w0, b0) if same_start else
+                           ((w0 + 0.05 * rng.normal(size=w0.shape)).astype(np.float32), b0) for _ in range(ranks - 1)]
+    weights = [[w.copy(), b.copy()] for w, b in starts]
+    traces = [[np.concatenate([w.ravel(), b])] for w, b in weights]
+    for s in range(steps):
+        grads = []
+        for r, (w, b) in enumerate(weights):
+            xs, ys = x[s, r * PER_RANK:(r + 1) * PER_RANK], y[s, r * PER_RANK:(r + 1) * PER_RANK]
+            err = xs @ w.T + b - ys
+            scale = np.float32(2.0 / err.size)
+            grads.append((scale * err.T @ xs, scale * err.sum(axis=0)))
+        if reducer:
+            mean = (sum(g[0] for g in grads) / np.float32(ranks), sum(g[1] for g in grads) / np.float32(ranks))
+            grads = [mean] * ranks
+        for r, (gw, gb) in enumerate(grads):
+            weights[r][0] = (weights[r][0] - np.float32(LR) * gw).astype(np.float32)
+            weights[r][1] = (weights[r][1] - np.float32(LR) * gb).astype(np.float32)
+            traces[r].append(np.concatenate([weights[r][0].ravel(), weights[r][1]]))
+    return [np.stack(t) for t in traces]
+
+
+#: The three jobs of 09.3, by name: what each did (kept from the learner until the check explains a wrong pick).
+_JOB_KINDS = {"job A": "different_start", "job B": "correct", "job C": "no_reducer"}
+_JOB_SETTINGS = {"different_start": dict(same_start=False), "correct": {}, "no_reducer": dict(reducer=False)}
+
+
+def jobs() -> dict:
+    """Three two-worker jobs' weight traces: ``{"job A": [rank 0, rank 1], ...}``, each rank's array
+    ``(steps + 1, parameters)``: the weights at the start and after every step."""
+    return {name: _simulate(**_JOB_SETTINGS[kind]) for name, kind in _JOB_KINDS.items()}
+
+
+class WhichJobForgot(Exercise):
+    """Diagnosis from per-rank weight traces: a bit-for-bit replica check, then the job without a reducer."""
+
+    names = ("replicas_agree", "WITHOUT_REDUCER")
+    title = "which job forgot the reducer"
+    hint_text = ("Compare every rank with rank 0, step by step, with np.array_equal: the replicas of a correct job "
+                 "are the same bits, so a tolerance (np.allclose) would hide the very drift you are looking for. "
+                 "Then print replicas_agree for each job. A forgotten reducer cannot show before the first gradient "
+                 "is applied; a difference that is there before any step has another cause.")
+    solution_text = (_source_as(_replicas_agree_solution, "replicas_agree") + "\n\n"
+                     "for name, ranks in JOBS.items():\n"
+                     "    print(name, replicas_agree(ranks))\n"
+                     "# job A: apart already at the start (different initial weights); job B: equal throughout;\n"
+                     "# job C: equal at the start, apart from the first update on: no reducer.\n"
+                     'WITHOUT_REDUCER = "job C"\n')
 
     def reference(self):
-        return (_make_dp_step_solution,)
+        return (_replicas_agree_solution, "job C")
 
-    @property
-    def solution_text(self) -> str:
-        return _source_as(_make_dp_step_solution, "make_dp_step")
+    @staticmethod
+    def jobs() -> dict:
+        """The three jobs to diagnose (see ``jobs``)."""
+        return jobs()
 
-    def _check(self, make_dp_step):
-        if not callable(make_dp_step):
-            raise Incorrect(tr("make_dp_step is {got}, not a function.", got=describe(make_dp_step)))
-        try:
-            source = textwrap.dedent(inspect.getsource(make_dp_step))
-        except (OSError, TypeError):
-            raise Incorrect(tr("the source of make_dp_step cannot be read: define it with def in a notebook cell "
-                               "or a file.")) from None
-        source = source.replace(f"def {make_dp_step.__name__}(", "def make_dp_step(", 1)
-        print(tr("running make_dp_step on {workers} msrun workers (this takes a few seconds)...",
-                 workers=self.workers), flush=True)
-        with tempfile.TemporaryDirectory(prefix="nb09_q3_") as tmp:
-            folder = Path(tmp)
-            module = folder / "learner_step.py"
-            module.write_text(nb09_worker.MODULE_HEADER + source)
+    def _cases(self):
+        """(description, weights_by_rank, expected) for replicas_agree: the three jobs, then traps."""
+        cases = [(tr("for {job}", job=name), ranks, _replicas_agree_solution(ranks)) for name, ranks in jobs().items()]
+        tiny = [t.copy() for t in _simulate()]
+        tiny[1][2, 0] = np.nextafter(tiny[1][2, 0], np.float32(np.inf))   # one weight, one bit, at step 2
+        cases.append((tr("for two ranks one bit apart in one weight at step 2"), tiny, _replicas_agree_solution(tiny)))
+        three = _simulate(ranks=3)
+        three[2] = three[2].copy()
+        three[2][4:] += np.float32(0.01)                # rank 2 alone leaves the others after step 3
+        cases.append((tr("for three ranks where only rank 2 differs (from step 4 on)"), three,
+                      _replicas_agree_solution(three)))
+        return cases
+
+    def _check(self, replicas_agree, without_reducer):
+        for description, ranks, expected in self._cases():
+            answer = self.call(replicas_agree, [r.copy() for r in ranks])
             try:
-                launch(nb09_worker.__file__, ["--module", module, "--out", folder / "out"], workers=self.workers,
-                       log_dir=folder / "logs", timeout=self.timeout)
-            except LaunchError as err:
-                lines = [ln.strip() for ln in str(err).splitlines() if ln.strip()]
-                detail = lines[1] if err.kind == "worker_failed" and len(lines) > 1 else lines[0]
-                raise Incorrect(tr("on {workers} workers, make_dp_step did not run to the end ({kind}{rank}): "
-                                   "{detail}", workers=self.workers, kind=err.kind,
-                                   rank="" if err.rank is None else f", rank {err.rank}", detail=detail)) from None
-            ranks = [np.load(folder / "out" / f"rank_{r}.npz") for r in range(self.workers)]
-            weights = [r["weights"] for r in ranks]
-        w0, b0, _, _ = nb09_worker.problem(self.workers)
-        start = nb09_worker.flat(w0, b0)
-        expected = nb09_worker.reference_weights(self.workers)
-        steps = nb09_worker.STEPS
-        if all(np.array_equal(w[-1], start) for w in weights):
-            raise Incorrect(tr("after {steps} steps the weights are unchanged on every rank (expected them to "
-                               "move).", steps=steps))
-        drift = float(np.abs(weights[0] - weights[1]).max())
-        if drift > 0:
-            raise Incorrect(tr("after {steps} steps on different shards, rank 0 and rank 1 hold different weights "
-                               "(largest difference {drift:.3g}); expected identical replicas.", steps=steps,
-                               drift=drift))
-        gap = float(np.abs(weights[0][-1] - expected[-1]).max())
-        if gap > 1e-5:
-            raise Incorrect(tr("both ranks agree, but after {steps} steps their weights differ from one process "
-                               "trained on the combined batches by up to {gap:.3g}: first weights expected "
-                               "{expected}, got {got}.", steps=steps, gap=gap,
-                               expected=np.round(expected[-1][:3], 4).tolist(),
-                               got=np.round(weights[0][-1][:3], 4).tolist()))
+                got = [bool(a) for a in answer]
+            except (TypeError, ValueError):
+                shown = repr(answer) if isinstance(answer, bool) else describe(answer)
+                raise Incorrect(tr("replicas_agree(...) returned {got}; return one True/False per step (the start "
+                                   "included).", got=shown)) from None
+            if len(got) != len(expected):
+                raise Incorrect(tr("{case}: replicas_agree returned {n} values, expected one per step, the start "
+                                   "included: {expected}.", case=description, n=len(got), expected=len(expected)))
+            if got != expected:
+                raise Incorrect(tr("{case}: expected {expected}, got {got}.", case=description, expected=expected,
+                                   got=got))
+        if not isinstance(without_reducer, str) or without_reducer.strip() not in _JOB_KINDS:
+            raise Incorrect(tr("WITHOUT_REDUCER is {got}; name one of the jobs: {names}.",
+                               got=describe(without_reducer), names=", ".join(repr(n) for n in _JOB_KINDS)))
+        kind = _JOB_KINDS[without_reducer.strip()]
+        if kind == "correct":
+            raise Incorrect(tr("the replicas of {job} agree at every step, bit for bit: it has its reducer.",
+                               job=without_reducer.strip()))
+        if kind == "different_start":
+            raise Incorrect(tr("the replicas of {job} differ already at the start, before any gradient was "
+                               "exchanged, and never come together: look at which job starts equal.",
+                               job=without_reducer.strip()))
 
 
 q1 = ShardIndices()
 q2 = GlobalGradient()
-q3 = DataParallelStep()
+q3 = WhichJobForgot()
 register(globals(), "09")

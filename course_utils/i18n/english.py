@@ -46,6 +46,9 @@ ALLOWED = (
     "Learn the Basics",
     "all-reduce", "warm-up",
     "No module named",                    # Python's ImportError, quoted where a lesson says what is missing
+    # msrun's own console lines, which lesson 09 shows as they are
+    "Start scheduler process, log file:", "Start worker process with rank id:", ", log file:", "Environment variable",
+    "is exported.", "Execute command:",
 )
 #: English function words: one of them alone between other text is still an English phrase.
 FUNCTION_WORDS = frozenset("""

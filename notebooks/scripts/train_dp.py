@@ -56,7 +56,11 @@ def parse_args(argv=None):
     p.add_argument("--styles", default="cell,functional,no_reducer",
                    help=f"comma-separated, from {', '.join(STYLES)}; empty for a benchmark-only run")
     p.add_argument("--bench-steps", type=int, default=0,
-                   help="afterwards, time each --bench-styles style: 3 repeats of this many steps")
+                   help="afterwards, time each --bench-styles style: --bench-repeats blocks of this many steps")
+    p.add_argument("--bench-repeats", type=int, default=5, help="timed blocks per style, alternated (medians)")
+    p.add_argument("--turns", type=Path, default=None,
+                   help="folder for taking turns with the process that started the job: in the benchmark, "
+                        "the workers also pause while it times its own steps (go_<k>, done_<k>)")
     p.add_argument("--bench-styles", default="cell,cell_local",
                    help="styles to time (cell_local: the cell step without communication)")
     p.add_argument("--device", default="CPU", help="CPU, GPU or Ascend")
@@ -69,8 +73,8 @@ def parse_args(argv=None):
     unknown = sorted((set(args.styles) - set(STYLES)) | (set(args.bench_styles) - set(STYLES + BENCH_ONLY)))
     if unknown:
         p.error(f"unknown style(s) {unknown}: choose from {', '.join(STYLES)}")
-    if args.steps < 1 or args.batch_size < 1 or args.bench_steps < 0:
-        p.error("--steps and --batch-size must be >= 1, --bench-steps >= 0")
+    if args.steps < 1 or args.batch_size < 1 or args.bench_steps < 0 or args.bench_repeats < 1:
+        p.error("--steps, --batch-size and --bench-repeats must be >= 1, --bench-steps >= 0")
     return args
 
 
@@ -144,7 +148,7 @@ def main(argv=None) -> int:
     TIMELINE["trained"] = time.time()
 
     if args.bench_steps:
-        metrics["bench"] = bench(args, size, batches, steps)
+        metrics["bench"] = bench(args, rank, size, batches, steps)
         for style, b in metrics["bench"].items():
             print(tr("rank {rank}: {style} {rate:.1f} steps/s, {samples:.0f} samples/s on this worker", rank=rank,
                      style=f"{style:<10}", rate=b["steps_per_s"], samples=b["samples_per_s"]), flush=True)
@@ -213,13 +217,16 @@ def build(style: str, args, size: int):
     return net, step
 
 
-def bench(args, size: int, batches: list, trained: dict) -> dict:
+def bench(args, rank: int, size: int, batches: list, trained: dict) -> dict:
     """Steps/s of each of ``args.bench_styles``: warm-up first (the compile is not a step), then
-    3 repeats of ``args.bench_steps`` steps, alternating the styles, medians (course_utils.bench).
+    ``args.bench_repeats`` blocks of ``args.bench_steps`` steps, alternating the styles, medians
+    (course_utils.bench).
 
     Every rank runs the same sequence of calls, so the all-reduces of the ``cell`` step pair up.
     A barrier (untimed) starts every timed block on all ranks together: otherwise a rank that
     finished its ``cell_local`` block early would count its wait for the others as all-reduce time.
+    With ``--turns``, one more "style" takes its place in the alternation: all ranks pause while the
+    process that started the job times its one-process baseline, so both sides see the same load.
     """
     import mindspore as ms
     from mindspore import ops
@@ -240,7 +247,21 @@ def bench(args, size: int, batches: list, trained: dict) -> dict:
         # A step trained above is already compiled; it simply goes on training.
         _, step = trained[style] if style in trained else build(style, args, size)
         configs[style] = Config(step=cycle(step, data), before=barrier, batch_size=args.batch_size)
-    timings = compare(configs, steps=args.bench_steps, repeats=3, warmup=2)
+    if args.turns:
+        turn = iter(range(1_000_000))
+
+        def pause():
+            # Rank 0 hands over (go_<k>); every rank then waits, idle, until the other side is done.
+            barrier()
+            k = next(turn)
+            if rank == 0:
+                (args.turns / f"go_{k}").touch()
+            while not (args.turns / f"done_{k}").exists():
+                time.sleep(0.005)
+
+        configs["pause"] = Config(step=lambda: None, before=pause)
+    timings = compare(configs, steps=args.bench_steps, repeats=args.bench_repeats, warmup=2)
+    timings.pop("pause", None)   # the pause itself is not a step
     return {name: t.as_dict() for name, t in timings.items()}
 
 

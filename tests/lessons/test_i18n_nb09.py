@@ -1,13 +1,13 @@
 """Notebook 09's exercises speak Chinese when the lesson does: every typical wrong answer that
 tests/lessons/test_exercises_nb09.py checks in English gets its message in Chinese, and so do correct, not attempted,
-the hints, 09.3's solution and the messages of the msrun workers that check 09.3 (COURSE_LANG)."""
+the hints and 09.3's solution."""
 
 import pytest
 
 from course_utils.exercises import Outcome, ____, nb09
 
 # The English tests' wrong answers (pytest puts tests/ on sys.path): each gets its Chinese message here.
-from test_exercises_nb09 import REJECTED, _blocks, _no_reducer
+from test_exercises_nb09 import REJECTED, REJECTED_Q3, _blocks
 
 # A Chinese fragment of the message for each of REJECTED, in its order.
 FRAGMENTS = [
@@ -52,7 +52,7 @@ def test_the_english_messages_are_unchanged():
         result.message
 
 
-@pytest.mark.parametrize("exercise", [nb09.q1, nb09.q2], ids=["q1", "q2"])
+@pytest.mark.parametrize("exercise", [nb09.q1, nb09.q2, nb09.q3], ids=["q1", "q2", "q3"])
 def test_correct_in_chinese(zh, exercise):
     result = exercise.check(*exercise.reference())
     assert result.outcome == Outcome.CORRECT
@@ -60,7 +60,7 @@ def test_correct_in_chinese(zh, exercise):
 
 
 @pytest.mark.parametrize("exercise, title", [(nb09.q1, "rank 读取哪些样本"), (nb09.q2, "全局批的梯度"),
-                                             (nb09.q3, "在两个 Worker 进程上运行的函数式数据并行训练步")],
+                                             (nb09.q3, "哪个任务漏掉了梯度聚合")],
                          ids=["q1", "q2", "q3"])
 def test_not_attempted_in_chinese(zh, exercise, title):
     def answer(*args):
@@ -71,17 +71,32 @@ def test_not_attempted_in_chinese(zh, exercise, title):
     assert "尚未作答" in str(result) and "占位符 ____" in result.message and title in str(result), str(result)
 
 
-def test_q3_not_a_function_or_no_source_in_chinese(zh):
-    result = nb09.q3.check(5)
-    assert result.outcome == Outcome.INCORRECT and "不是函数" in result.message, result.message
-    result = nb09.q3.check(len)  # a builtin: no source to send to the workers
-    assert result.outcome == Outcome.INCORRECT and "无法读取 make_dp_step 的源代码" in result.message, result.message
+# A Chinese fragment of the message for each of REJECTED_Q3, in its order.
+FRAGMENTS_Q3 = [
+    "对于在第 2 步有一个权重相差一个比特的两个 rank：期望",
+    "对于只有 rank 2 不同（从第 4 步起）的三个 rank",
+    "应为每一步返回一个 True/False（包括开始时）",
+    "replicas_agree 返回了 6 个值，期望每步一个（包括开始时），共 7 个",
+    "job B 的各副本每一步都逐位相同：它有梯度聚合",
+    "job A 的各副本在开始时、尚未交换任何梯度之前就已不同",
+    "请填写其中一个任务的名称：'job A', 'job B', 'job C'",
+]
+
+
+@pytest.mark.parametrize("answers, fragment", [(answers, fragment) for (answers, _), fragment
+                                               in zip(REJECTED_Q3, FRAGMENTS_Q3)])
+def test_q3_mistakes_in_chinese(zh, answers, fragment):
+    assert len(FRAGMENTS_Q3) == len(REJECTED_Q3)
+    result = nb09.q3.check(*answers)
+    assert result.outcome == Outcome.INCORRECT and fragment in result.message, result.message
+    for english in ("expected", "returned", "replicas of", "name one"):
+        assert english not in result.message, result.message
 
 
 @pytest.mark.parametrize("exercise, fragment", [
     (nb09.q1, "各分片是交错的"),
     (nb09.q2, "按各 rank 所占的样本比例"),
-    (nb09.q3, "在优化器运行之前"),
+    (nb09.q3, "用容差比较（np.allclose）反而会掩盖你要找的偏离"),
 ], ids=["q1", "q2", "q3"])
 def test_hints_in_chinese(zh, capsys, exercise, fragment):
     exercise.hint()
@@ -92,27 +107,8 @@ def test_hints_in_chinese(zh, capsys, exercise, fragment):
 def test_solutions_in_chinese(zh, capsys):
     nb09.q3.solution()
     out = capsys.readouterr().out
-    assert "参考答案" in out and "# AllReduce：此后每个 rank 持有的都是平均梯度" in out, out
-    assert "nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)" in out, out
+    assert "参考答案" in out and "# job C：开始时一致，从第一次更新起分开：没有梯度聚合。" in out, out
+    assert 'WITHOUT_REDUCER = "job C"' in out and "np.array_equal(w[s], first[s])" in out, out
     nb09.q1.solution()
     out = capsys.readouterr().out
     assert "参考答案" in out and "def shard_indices(n_samples, num_shards, shard_id):" in out, out
-
-
-# Each check below launches two msrun workers; the workers' messages come back in Chinese too.
-def _returns_nothing(net, loss_fn, optimizer, group_size):
-    def step(x, y):
-        return loss_fn(net(x), y)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("answer, fragments", [
-    (_no_reducer, ("rank 0 和 rank 1 的权重不同", "期望各副本完全相同")),
-    (_returns_nothing, ("make_dp_step 没有运行完", "make_dp_step(...) 返回了 NoneType，而不是函数 step(x, y)")),
-], ids=["no_reducer", "worker_message"])
-def test_q3_on_two_workers_in_chinese(zh, capsys, answer, fragments):
-    result = nb09.q3.check(answer)
-    assert result.outcome == Outcome.INCORRECT
-    for fragment in fragments:
-        assert fragment in result.message, result.message
-    assert "正在用 msrun 启动 2 个 Worker 进程，运行 make_dp_step" in capsys.readouterr().out

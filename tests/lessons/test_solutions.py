@@ -51,7 +51,7 @@ nb09.q2.check()'''
 
 @pytest.fixture
 def nb09_q1_q2_only(monkeypatch):
-    """The small notebooks below answer nb09.q1 and q2 only (q3's check runs msrun workers)."""
+    """The small notebooks below answer nb09.q1 and q2 only."""
     real = solutions.exercises_of
 
     def first_two(module):

@@ -420,13 +420,14 @@ MESSAGES = {
     "target {target:.3f}": "目标 {target:.3f}",
     "{label}: {accuracy:.4f}": "{label}：{accuracy:.4f}",
     "global batch\n({n} images)": "全局批\n（{n} 张图像）",
-    "msrun scheduler on 127.0.0.1:port\n(start-up only: who is who)": "msrun Scheduler（127.0.0.1:端口）\n（只在启动阶段负责组网）",
+    "msrun scheduler on 127.0.0.1:port\nintroduces and watches the workers;\nno gradient passes through it":
+        "msrun Scheduler（127.0.0.1:端口）\n负责组网并监视各 Worker 进程，\n梯度不经过它",
     "shard {r}\n{n} images": "分片 {r}\n{n} 张图像",
     "worker {r} (rank {r})\nfull replica of the model\nforward + backward on shard {r}\n-> gradient g{r}":
         "Worker {r}（rank {r}）\n完整的模型副本\n在分片 {r} 上正向计算 + 反向传播\n-> 梯度 g{r}",
     "all-reduce\n(mean)\n\ng = (g0 + g1) / 2": "AllReduce\n（取均值）\n\ng = (g0 + g1) / 2",
-    "same update\non every worker:\nw <- w - lr * g\n\nreplicas stay\nidentical":
-        "每个 Worker 进程上\n相同的更新：\nw <- w - lr * g\n\n各副本始终\n保持一致",
+    "same update\non every worker\n(SGD, momentum 0.9):\nv <- 0.9 v + g\nw <- w - lr * v\n\nreplicas stay\nidentical":
+        "每个 Worker 进程上\n相同的更新\n（SGD，动量 0.9）：\nv <- 0.9 v + g\nw <- w - lr * v\n\n各副本始终\n保持一致",
     "Data parallelism: one replica per worker, one shard per worker, one all-reduce per step":
         "数据并行：每个 Worker 进程一个模型副本、一个数据分片，每步一次 AllReduce",
     " (2 of {workers} workers drawn)": "（图中画出 {workers} 个 Worker 进程中的 2 个）",

@@ -1,28 +1,25 @@
-"""Chinese messages (nb09): the exercises of lesson 09 (data parallel) and their worker (nb09_worker.py)."""
+"""Chinese messages (nb09): the exercises of lesson 09 (data parallel) and what its scripts print."""
 
 # The solution of 09.3 as solution() shows it (dedented, stripped); its Chinese entry is the same code with the
-# comment in Chinese (below).
+# comments in Chinese (below).
 _Q3_SOLUTION = (
-    "def make_dp_step(net, loss_fn, optimizer, group_size):\n"
-    "    def forward(x, y):\n"
-    "        return loss_fn(net(x), y)\n"
+    "def replicas_agree(weights_by_rank):\n"
+    "    first = weights_by_rank[0]\n"
+    "    return [all(np.array_equal(w[s], first[s]) for w in weights_by_rank[1:]) for s in range(len(first))]\n"
     "\n"
-    "    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)\n"
-    "    reducer = nn.DistributedGradReducer(optimizer.parameters, mean=True, degree=group_size)\n"
     "\n"
-    "    def step(x, y):\n"
-    "        loss, grads = grad_fn(x, y)\n"
-    "        grads = reducer(grads)            # all-reduce: every rank now holds the mean gradient\n"
-    "        return ops.depend(loss, optimizer(grads))\n"
-    "\n"
-    "    return step"
+    "for name, ranks in JOBS.items():\n"
+    "    print(name, replicas_agree(ranks))\n"
+    "# job A: apart already at the start (different initial weights); job B: equal throughout;\n"
+    "# job C: equal at the start, apart from the first update on: no reducer.\n"
+    'WITHOUT_REDUCER = "job C"'
 )
 
 MESSAGES = {
     # titles
     "which samples a rank reads": "rank 读取哪些样本",
     "the gradient of the global batch": "全局批的梯度",
-    "a functional data-parallel step, on two workers": "在两个 Worker 进程上运行的函数式数据并行训练步",
+    "which job forgot the reducer": "哪个任务漏掉了梯度聚合",
     # hints
     "Shards are interleaved: shard r starts at sample r and takes every num_shards-th sample. Every shard gets the "
     "same number of samples, ceil(n_samples / num_shards); when the data runs out, MindSpore starts again at sample 0 "
@@ -34,13 +31,18 @@ MESSAGES = {
     "gradients_mean=True computes.":
         "每个 rank 的梯度是它自身样本上的平均值。全局批的平均梯度按各 rank 所占的样本比例 n_r / sum(n) 对其梯度"
         "加权。各分片大小相等时，这就是简单平均，也就是 gradients_mean=True 计算的结果。",
-    "value_and_grad gives each rank the gradient of its own shard. Something must turn those into the same gradient "
-    "on every rank before the optimizer runs: nn.DistributedGradReducer(parameters, mean=..., degree=...), called on "
-    "the gradients.":
-        "value_and_grad 给每个 rank 的是它自己分片上的梯度。在优化器运行之前，必须有一步把这些梯度变成每个 rank 上"
-        "都相同的梯度：nn.DistributedGradReducer(parameters, mean=..., degree=...)，作用在梯度上。",
-    _Q3_SOLUTION: _Q3_SOLUTION.replace("# all-reduce: every rank now holds the mean gradient",
-                                       "# AllReduce：此后每个 rank 持有的都是平均梯度"),
+    "Compare every rank with rank 0, step by step, with np.array_equal: the replicas of a correct job are the same "
+    "bits, so a tolerance (np.allclose) would hide the very drift you are looking for. Then print replicas_agree for "
+    "each job. A forgotten reducer cannot show before the first gradient is applied; a difference that is there "
+    "before any step has another cause.":
+        "逐步把每个 rank 与 rank 0 比较，用 np.array_equal：正确任务的各副本逐位相同，用容差比较（np.allclose）反而"
+        "会掩盖你要找的偏离。然后对每个任务打印 replicas_agree 的结果。漏掉梯度聚合的后果，在第一次应用梯度之前不可"
+        "能显现；训练开始前就已存在的差异，另有原因。",
+    _Q3_SOLUTION: _Q3_SOLUTION.replace(
+        "# job A: apart already at the start (different initial weights); job B: equal throughout;\n"
+        "# job C: equal at the start, apart from the first update on: no reducer.",
+        "# job A：一开始就不同（初始权重不同）；job B：始终一致；\n"
+        "# job C：开始时一致，从第一次更新起分开：没有梯度聚合。"),
     # 09.1 check
     "shard_indices({n}, {k}, {r}) returned {got}; return a list of sample indices (ints).":
         "shard_indices({n}, {k}, {r}) 返回了 {got}；应返回由样本索引（整数）组成的列表。",
@@ -68,26 +70,21 @@ MESSAGES = {
     "for shards of sizes {sizes} expected {expected}, got {got}.":
         "分片大小为 {sizes} 时，期望 {expected}，实际得到 {got}。",
     # 09.3 check
-    "make_dp_step is {got}, not a function.": "make_dp_step 是 {got}，不是函数。",
-    "the source of make_dp_step cannot be read: define it with def in a notebook cell or a file.":
-        "无法读取 make_dp_step 的源代码：请在 Notebook 单元格或文件中用 def 定义它。",
-    "running make_dp_step on {workers} msrun workers (this takes a few seconds)...":
-        "正在用 msrun 启动 {workers} 个 Worker 进程，运行 make_dp_step（需要几秒钟）……",
-    "on {workers} workers, make_dp_step did not run to the end ({kind}{rank}): {detail}":
-        "在 {workers} 个 Worker 进程上，make_dp_step 没有运行完（{kind}{rank}）：{detail}",
-    "after {steps} steps the weights are unchanged on every rank (expected them to move).":
-        "{steps} 步之后，每个 rank 上的权重都没有变化（期望权重会更新）。",
-    "after {steps} steps on different shards, rank 0 and rank 1 hold different weights (largest difference "
-    "{drift:.3g}); expected identical replicas.":
-        "在不同分片上训练 {steps} 步之后，rank 0 和 rank 1 的权重不同（最大绝对差 {drift:.3g}）；期望各副本完全相同。",
-    "both ranks agree, but after {steps} steps their weights differ from one process trained on the combined "
-    "batches by up to {gap:.3g}: first weights expected {expected}, got {got}.":
-        "两个 rank 一致，但 {steps} 步之后，它们的权重与单进程在合并后的批上训练的结果相差最多 {gap:.3g}：前几个权重"
-        "期望为 {expected}，实际得到 {got}。",
-    # nb09_worker.py (runs in the msrun workers; COURSE_LANG carries the language there)
-    "make_dp_step(...) returned {type}, not a function step(x, y)":
-        "make_dp_step(...) 返回了 {type}，而不是函数 step(x, y)",
-    "rank {rank} of {size}: {steps} steps done": "rank {rank}（共 {size} 个）：{steps} 步已完成",
+    "for {job}": "对于 {job}",
+    "for two ranks one bit apart in one weight at step 2": "对于在第 2 步有一个权重相差一个比特的两个 rank",
+    "for three ranks where only rank 2 differs (from step 4 on)": "对于只有 rank 2 不同（从第 4 步起）的三个 rank",
+    "replicas_agree(...) returned {got}; return one True/False per step (the start included).":
+        "replicas_agree(...) 返回了 {got}；应为每一步返回一个 True/False（包括开始时）。",
+    "{case}: replicas_agree returned {n} values, expected one per step, the start included: {expected}.":
+        "{case}：replicas_agree 返回了 {n} 个值，期望每步一个（包括开始时），共 {expected} 个。",
+    "{case}: expected {expected}, got {got}.": "{case}：期望 {expected}，实际得到 {got}。",
+    "WITHOUT_REDUCER is {got}; name one of the jobs: {names}.":
+        "WITHOUT_REDUCER 是 {got}；请填写其中一个任务的名称：{names}。",
+    "the replicas of {job} agree at every step, bit for bit: it has its reducer.":
+        "{job} 的各副本每一步都逐位相同：它有梯度聚合。",
+    "the replicas of {job} differ already at the start, before any gradient was exchanged, and never come "
+    "together: look at which job starts equal.":
+        "{job} 的各副本在开始时、尚未交换任何梯度之前就已不同，之后也从未一致：看看哪个任务开始时是一致的。",
 
     # notebooks/scripts/train_dp.py: what each msrun worker logs (the lesson shows the logs)
     "rank {rank} of {size}: connected in {seconds:.1f} s": "rank {rank}（共 {size} 个）：用 {seconds:.1f} 秒完成连接",

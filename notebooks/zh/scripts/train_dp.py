@@ -53,7 +53,11 @@ def parse_args(argv=None):
     p.add_argument("--styles", default="cell,functional,no_reducer",
                    help=f"逗号分隔，可选 {', '.join(STYLES)}；留空则只做基准测试")
     p.add_argument("--bench-steps", type=int, default=0,
-                   help="训练之后，对 --bench-styles 中的每种写法计时：重复 3 次，每次这么多步")
+                   help="训练之后，对 --bench-styles 中的每种写法计时：--bench-repeats 个计时段，每段这么多步")
+    p.add_argument("--bench-repeats", type=int, default=5, help="每种写法的计时段数，交替进行（取中位数）")
+    p.add_argument("--turns", type=Path, default=None,
+                   help="与启动任务的进程轮流计时所用的目录：基准测试中，"
+                        "Worker 进程还会暂停，让它为自己的训练步计时（go_<k>、done_<k>）")
     p.add_argument("--bench-styles", default="cell,cell_local",
                    help="要计时的写法（cell_local：不带通信的 cell 训练步）")
     p.add_argument("--device", default="CPU", help="CPU、GPU 或 Ascend")
@@ -66,8 +70,8 @@ def parse_args(argv=None):
     unknown = sorted((set(args.styles) - set(STYLES)) | (set(args.bench_styles) - set(STYLES + BENCH_ONLY)))
     if unknown:
         p.error(f"未知的写法 {unknown}：请从 {', '.join(STYLES)} 中选择")
-    if args.steps < 1 or args.batch_size < 1 or args.bench_steps < 0:
-        p.error("--steps 和 --batch-size 必须 >= 1，--bench-steps 必须 >= 0")
+    if args.steps < 1 or args.batch_size < 1 or args.bench_steps < 0 or args.bench_repeats < 1:
+        p.error("--steps、--batch-size 和 --bench-repeats 必须 >= 1，--bench-steps 必须 >= 0")
     return args
 
 
@@ -141,7 +145,7 @@ def main(argv=None) -> int:
     TIMELINE["trained"] = time.time()
 
     if args.bench_steps:
-        metrics["bench"] = bench(args, size, batches, steps)
+        metrics["bench"] = bench(args, rank, size, batches, steps)
         for style, b in metrics["bench"].items():
             print(tr("rank {rank}: {style} {rate:.1f} steps/s, {samples:.0f} samples/s on this worker", rank=rank,
                      style=f"{style:<10}", rate=b["steps_per_s"], samples=b["samples_per_s"]), flush=True)
@@ -210,13 +214,15 @@ def build(style: str, args, size: int):
     return net, step
 
 
-def bench(args, size: int, batches: list, trained: dict) -> dict:
-    """``args.bench_styles`` 中每种写法的每秒步数：先预热（编译不算一步），再重复 3 次，
-    每次 ``args.bench_steps`` 步，各写法交替进行，取中位数（course_utils.bench）。
+def bench(args, rank: int, size: int, batches: list, trained: dict) -> dict:
+    """``args.bench_styles`` 中每种写法的每秒步数：先预热（编译不算一步），再运行 ``args.bench_repeats``
+    个计时段，每段 ``args.bench_steps`` 步，各写法交替进行，取中位数（course_utils.bench）。
 
     每个 rank 都执行相同的调用序列，因此 ``cell`` 训练步的 AllReduce 能一一配对。
     每个计时段开始前先过一道屏障（不计时），让所有 rank 同时开始：否则先跑完 ``cell_local``
     计时段的 rank 会把等待其他 rank 的时间算作 AllReduce 的耗时。
+    指定 ``--turns`` 时，交替序列中还多出一种“写法”：所有 rank 暂停，让启动任务的进程为单进程基准计时，
+    这样两边经历的是同样的负载。
     """
     import mindspore as ms
     from mindspore import ops
@@ -237,7 +243,21 @@ def bench(args, size: int, batches: list, trained: dict) -> dict:
         # 上面训练过的训练步已经编译好了；它只是继续训练。
         _, step = trained[style] if style in trained else build(style, args, size)
         configs[style] = Config(step=cycle(step, data), before=barrier, batch_size=args.batch_size)
-    timings = compare(configs, steps=args.bench_steps, repeats=3, warmup=2)
+    if args.turns:
+        turn = iter(range(1_000_000))
+
+        def pause():
+            # rank 0 交出轮次（go_<k>）；随后每个 rank 都空闲等待，直到另一方完成。
+            barrier()
+            k = next(turn)
+            if rank == 0:
+                (args.turns / f"go_{k}").touch()
+            while not (args.turns / f"done_{k}").exists():
+                time.sleep(0.005)
+
+        configs["pause"] = Config(step=lambda: None, before=pause)
+    timings = compare(configs, steps=args.bench_steps, repeats=args.bench_repeats, warmup=2)
+    timings.pop("pause", None)   # 暂停本身不算一步
     return {name: t.as_dict() for name, t in timings.items()}
 
 
