@@ -6,7 +6,8 @@ what it left behind:
 
 q1 it runs, prints and logs a line per epoch, and writes an atomic checkpoint with the optimizer state;
 q2 stopped with ``--stop-after`` and restarted with ``--resume``, it really continues (position, optimizer state,
-   weights) instead of starting over;
+   weights) instead of starting over, and logs what the same run without the stop logs (the interrupted epoch's
+   train_loss included);
 q3 it learns: ``TARGET_ACCURACY`` on all 10,000 test images after a small run;
 q4 its ``model.mindir`` loads with ``mindspore.load`` + ``nn.GraphCell``, takes any batch size, does not depend
    on the batch (eval mode), and scores what the log says.
@@ -263,7 +264,7 @@ class RunsLogsCheckpoints(_ScriptExercise):
     hint_text = ("Run it yourself in a terminal first, in the notebooks folder: python my_capstone.py --data-dir "
                  "../data/mnist --out runs/try " + " ".join(TINY_RUN) +
                  ". After each epoch: save the training step (it holds the network and the optimizer) with "
-                 "append_dict={'epoch': ..., 'step_in_epoch': ..., **settings} to a temporary name, fsync, "
+                 "append_dict={'epoch': ..., 'step_in_epoch': ..., 'loss_sum': ..., **settings} to a temporary name, fsync, "
                  "os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and print one line.")
     solution_functions = ("save_checkpoint", "append_log")
 
@@ -309,11 +310,11 @@ class RunsLogsCheckpoints(_ScriptExercise):
 class Resumes(_ScriptExercise):
     title = "resumes after an interruption"
     hint_text = ("On --resume, build everything as usual, copy the checkpoint's values into the training step's "
-                 "parameters (all of them: weights and optimizer state), read epoch and step_in_epoch, and start "
-                 "the epoch loop there; in the interrupted epoch, skip the batches already trained. Append to the "
-                 "log, do not start a new one.")
+                 "parameters (all of them: weights and optimizer state), read epoch, step_in_epoch and loss_sum, "
+                 "and start the epoch loop there; in the interrupted epoch, skip the batches already trained and "
+                 "continue its loss sum. Append to the log, do not start a new one.")
     solution_functions = ("restore_checkpoint",)
-    solution_lines = ("    start_epoch, skip = 0, 0", "return 130 if stop else 0")
+    solution_lines = ("    start_epoch, skip, carried = 0, 0, 0.0", "return 128 + stop[0] if stop else 0")
 
     def _check(self, script):
         path, source = _read_script(script)
@@ -362,6 +363,16 @@ class Resumes(_ScriptExercise):
         if all(np.array_equal(stopped[k], final[k]) for k in weights if k in final):
             raise Incorrect(tr("the weights after the resumed run are exactly the ones in the checkpoint it resumed "
                                "from: it stepped the optimizer but training did not change the network."))
+        # the same run without the stop (exercise 10.1's, reused while the file is unchanged): the same log
+        straight = cached_run(path, source, TINY_RUN)
+        expect_success(straight, tr(" (the same run without the stop)"))
+        for got, expected in zip(resumed.log(), straight.log()):
+            if got.get("train_loss") != expected.get("train_loss"):
+                raise Incorrect(tr("epoch {epoch}'s train_loss after the stop and --resume is {got!r}, the same run "
+                                   "without the stop logs {expected!r}: the mean must cover every step of the epoch, "
+                                   "the ones before the stop included (the checkpoint's loss_sum, stored as float64).",
+                                   epoch=expected.get("epoch"), got=got.get("train_loss"),
+                                   expected=expected.get("train_loss")))
 
 
 class Learns(_ScriptExercise):
@@ -456,7 +467,7 @@ class Parts(_ScriptExercise):
                  "top of your file and of each function says what the function must do.")
     solution_functions = ("parse_args", "build_dataset", "build_model", "save_checkpoint", "restore_checkpoint",
                           "export_mindir", "evaluate")
-    solution_lines = ("    optimizer = nn.Adam", "return 130 if stop else 0")
+    solution_lines = ("    optimizer = nn.Adam", "return 128 + stop[0] if stop else 0")
 
     def evaluate(self, *answers):
         self._report = ""
