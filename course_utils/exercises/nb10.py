@@ -264,8 +264,9 @@ class RunsLogsCheckpoints(_ScriptExercise):
     hint_text = ("Run it yourself in a terminal first, in the notebooks folder: python my_capstone.py --data-dir "
                  "../data/mnist --out runs/try " + " ".join(TINY_RUN) +
                  ". After each epoch: save the training step (it holds the network and the optimizer) with "
-                 "append_dict={'epoch': ..., 'step_in_epoch': ..., 'loss_sum': ..., **settings} to a temporary name, fsync, "
-                 "os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and print one line.")
+                 "append_dict={'epoch': ..., 'step_in_epoch': ..., 'loss_sum': ..., **settings} to a temporary "
+                 "name, fsync, os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and print "
+                 "one line.")
     solution_functions = ("save_checkpoint", "append_log")
 
     def _check(self, script):

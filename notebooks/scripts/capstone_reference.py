@@ -12,8 +12,8 @@ What it writes into ``--out`` (the contract notebook 10's checks rely on):
 
 * ``checkpoint.ckpt`` - the training step (weights, BatchNorm statistics, optimizer state) plus the position
   ``epoch`` (the epoch in progress, 0-based), ``step_in_epoch`` (its batches already trained) and ``loss_sum``
-  (the sum of their training losses, float64), and the settings that decide which batches those are (``batch_size``, ``train_subset``, ``seed``), written atomically after every
-  epoch and when the run stops early;
+  (the sum of their training losses, float64), and the settings that decide which batches those are
+  (``batch_size``, ``train_subset``, ``seed``), written atomically after every epoch and when the run stops early;
 * ``log.jsonl`` - one JSON object per finished epoch: ``epoch`` (1-based), ``global_step``, ``train_loss``,
   ``test_accuracy``, ``seconds``; the same line is printed;
 * ``model.mindir`` - the trained network in eval mode, input float32 ``(N, 1, 28, 28)`` of any batch size N,
