@@ -12,6 +12,7 @@ import json
 import re
 
 import nbformat
+import numpy as np
 import pytest
 from support import ROOT
 from support.notebook_outputs import output_text
@@ -345,3 +346,35 @@ def test_a_restore_by_load_param_into_net_after_a_step_is_incorrect_in_pynative(
     path = mutant(tmp_path, (COPY, "        ms.load_param_into_net(state, stored)\n"))
     line = parts(nb10.q0.check(path))[6]
     assert ": incorrect" in line and "Parameter.copy_" in line, line
+
+
+# ---- the notebook's plumbing ---------------------------------------------------------------------------------
+
+def test_show_function_prints_the_contract_and_not_the_body(capsys):
+    nb10.show_function(nb10.REFERENCE, "save_checkpoint")
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[0].startswith("def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum")
+    assert "TODO(5)" in shown[-1] and not any("os.replace(tmp, path)" in line for line in shown)
+    nb10.show_function(nb10.REFERENCE, "install_stop_handler", whole=True)
+    assert "signal.signal(sig, ask_to_stop)" in capsys.readouterr().out
+
+
+def test_ink_centres_finds_a_moved_dot():
+    images = np.zeros((2, 28, 28), np.uint8)
+    images[0, 10, 12] = images[1, 13, 15] = 255          # row 10, column 12; then 3 rows down, 3 columns right
+    assert nb10.ink_centres(images).tolist() == [[12.0, 10.0], [15.0, 13.0]]
+
+
+def test_the_resume_figure_draws_both_logs(monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    monkeypatch.setattr(plt, "show", lambda: None)
+    log = [{"epoch": e, "global_step": 100 * e, "train_loss": 1.0 / e, "test_accuracy": 0.9 + e / 100}
+           for e in (1, 2, 3)]
+    nb10.plot_resume(log, log, cut=150)
+    ax_loss, ax_acc = plt.gcf().axes
+    assert len(ax_loss.lines) == 3 and len(ax_acc.lines) == 3     # the two logs and the line at the stop
+    plt.close("all")

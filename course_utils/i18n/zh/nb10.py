@@ -321,4 +321,19 @@ MESSAGES = {
         "0.3）：期望在两个方向上（左右和上下）都有随机平移，因此每个方向至少为 {least}。请查阅 RandomAffine 的 translate "
         "中每个数的含义。",
     "after --stop-after the loop should return 0; it returned {got!r}.": "--stop-after 生效后循环应返回 0；实际返回了 {got!r}。",
+    # the notebook's plumbing (show_function, plot_resume)
+    "the body is your {todos}; the checks' .solution() shows the reference's":
+        "函数体就是你的 {todos}；各项检查的 .solution() 会展示参考答案的写法",
+    "uninterrupted run": "不中断的运行",
+    "interrupted, then --resume": "中断后 --resume",
+    "trained by the resumed process": "由断点续训的进程训练",
+    "stopped after step {cut}": "在第 {cut} 步之后停下",
+    "{step}\n(epoch {epoch})": "{step}\n（第 {epoch} 轮）",
+    "mean training loss (augmented images)": "平均训练损失（增强后的图像）",
+    "training loss per epoch": "每轮的训练损失",
+    "test accuracy (%)": "测试准确率（%）",
+    "test accuracy after each epoch": "每轮结束后的测试准确率",
+    # appendix B's study: the variants
+    "as is": "原样",
+    "with dropout": "带 Dropout",
 }
