@@ -252,8 +252,8 @@ def install_stop_handler() -> list:
     """Ctrl-C (SIGINT) or ``kill`` (SIGTERM) only asks to stop: the loop finishes its step, saves, exits.
 
     Returns a list that receives the signal's number; an empty list means "keep going". Both signals are
-    needed: with MindSpore 2.10, a Ctrl-C that lands during a training step reaches the script as a SIGTERM
-    (MindSpore's own SIGINT handler sends it).
+    needed: with MindSpore 2.10, a Ctrl-C after the first training step reaches the script as a SIGTERM
+    (MindSpore's graph runner installs its own SIGINT handler, which sends it), so it exits with 143.
     """
     requested: list = []
 

@@ -248,8 +248,9 @@ def evaluate(net, dataset) -> float:
 def install_stop_handler() -> list:
     """Ctrl-C（SIGINT）或 ``kill``（SIGTERM）只是请求停止：循环做完当前这一步，保存，然后退出。
 
-    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，训练步执行
-    期间按下的 Ctrl-C 会以 SIGTERM 的形式到达脚本（由 MindSpore 自己的 SIGINT 处理函数发出）。
+    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，第一个训练步
+    之后按下的 Ctrl-C 会以 SIGTERM 的形式到达脚本（MindSpore 的图执行器会安装自己的 SIGINT 处理函数，由它
+    发出 SIGTERM），因此脚本以 143 退出。
     """
     requested: list = []
 
