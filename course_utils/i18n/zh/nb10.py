@@ -329,6 +329,7 @@ MESSAGES = {
     "trained by the resumed process": "由断点续训的进程训练",
     "stopped after step {cut}": "在第 {cut} 步之后停下",
     "{step}\n(epoch {epoch})": "{step}\n（第 {epoch} 轮）",
+    "training step": "训练步",
     "mean training loss (augmented images)": "平均训练损失（增强后的图像）",
     "training loss per epoch": "每轮的训练损失",
     "test accuracy (%)": "测试准确率（%）",
