@@ -6,7 +6,8 @@ what it left behind:
 
 q1 it runs, prints and logs a line per epoch, and writes an atomic checkpoint with the optimizer state;
 q2 stopped with ``--stop-after`` and restarted with ``--resume``, it really continues (position, optimizer state,
-   weights) instead of starting over;
+   weights) instead of starting over, and logs what the same run without the stop logs (the interrupted epoch's
+   train_loss included);
 q3 it learns: ``TARGET_ACCURACY`` on all 10,000 test images after a small run;
 q4 its ``model.mindir`` loads with ``mindspore.load`` + ``nn.GraphCell``, takes any batch size, does not depend
    on the batch (eval mode), and scores what the log says.
@@ -19,8 +20,12 @@ passes every check (``tests/lessons/test_exercises_nb10.py``). A script that sti
 attempted" (the message lists the TODOs with blanks left), found without running it. Runs are cached per script
 content and arguments, so q4 reuses q1's run while the file is unchanged.
 
-Why one module of ~480 lines: the four checks share the machinery that runs the script and reads its log and
-checkpoints (the first half); it exists for them alone, as one lesson's exercise module.
+The end of the module is the notebook's plumbing (importing the reference, showing a function's contract, the
+shift trap's images, interrupting a run, the resume figure), so that each cell shows a command and its result.
+
+Why one module of ~650 lines: the four checks share the machinery that runs the script and reads its log and
+checkpoints (the first half), and the notebook's helpers run and read the same script; all of it exists for this
+one lesson.
 """
 
 from __future__ import annotations
@@ -44,7 +49,7 @@ from course_utils.exercises import Exercise, Incorrect, NotAttempted, Outcome, r
 from course_utils.exercises.nb10_parts import CHECKS, PARTS, blanks_left, check_parts, load_script, renames_a_file
 from course_utils.fresh_process import run_script
 from course_utils.notebook import capture_native_stderr, first_line
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 
 REFERENCE = ROOT / "notebooks" / "scripts" / "capstone_reference.py"
 SKELETON = ROOT / "notebooks" / "scripts" / "capstone_skeleton.py"
@@ -63,6 +68,8 @@ TINY_RUN = ("--epochs", "2", "--batch-size", "32", "--train-subset", "256", "--t
 TINY_STEPS_PER_EPOCH, STOP_AFTER = 8, 12
 #: seconds one run of the learner's script may take (generous: a busy 2-core machine)
 TIMEOUT_S = 900.0
+#: appendix B's study (scripts/capstone_margin.py): its two variants, named in the reader's language with tr()
+DROPOUT_VARIANTS = (N_("as is"), N_("with dropout"))
 
 
 # ---- looking at the file --------------------------------------------------------------------------------
@@ -263,8 +270,9 @@ class RunsLogsCheckpoints(_ScriptExercise):
     hint_text = ("Run it yourself in a terminal first, in the notebooks folder: python my_capstone.py --data-dir "
                  "../data/mnist --out runs/try " + " ".join(TINY_RUN) +
                  ". After each epoch: save the training step (it holds the network and the optimizer) with "
-                 "append_dict={'epoch': ..., 'step_in_epoch': ..., **settings} to a temporary name, fsync, "
-                 "os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and print one line.")
+                 "append_dict={'epoch': ..., 'step_in_epoch': ..., 'loss_sum': ..., **settings} to a temporary "
+                 "name, fsync, os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and print "
+                 "one line.")
     solution_functions = ("save_checkpoint", "append_log")
 
     def _check(self, script):
@@ -309,11 +317,11 @@ class RunsLogsCheckpoints(_ScriptExercise):
 class Resumes(_ScriptExercise):
     title = "resumes after an interruption"
     hint_text = ("On --resume, build everything as usual, copy the checkpoint's values into the training step's "
-                 "parameters (all of them: weights and optimizer state), read epoch and step_in_epoch, and start "
-                 "the epoch loop there; in the interrupted epoch, skip the batches already trained. Append to the "
-                 "log, do not start a new one.")
+                 "parameters (all of them: weights and optimizer state), read epoch, step_in_epoch and loss_sum, "
+                 "and start the epoch loop there; in the interrupted epoch, skip the batches already trained and "
+                 "continue its loss sum. Append to the log, do not start a new one.")
     solution_functions = ("restore_checkpoint",)
-    solution_lines = ("    start_epoch, skip = 0, 0", "return 130 if stop else 0")
+    solution_lines = ("    start_epoch, skip, carried = 0, 0, 0.0", "return 128 + stop[0] if stop else 0")
 
     def _check(self, script):
         path, source = _read_script(script)
@@ -362,6 +370,16 @@ class Resumes(_ScriptExercise):
         if all(np.array_equal(stopped[k], final[k]) for k in weights if k in final):
             raise Incorrect(tr("the weights after the resumed run are exactly the ones in the checkpoint it resumed "
                                "from: it stepped the optimizer but training did not change the network."))
+        # the same run without the stop (exercise 10.1's, reused while the file is unchanged): the same log
+        straight = cached_run(path, source, TINY_RUN)
+        expect_success(straight, tr(" (the same run without the stop)"))
+        for got, expected in zip(resumed.log(), straight.log()):
+            if got.get("train_loss") != expected.get("train_loss"):
+                raise Incorrect(tr("epoch {epoch}'s train_loss after the stop and --resume is {got!r}, the same run "
+                                   "without the stop logs {expected!r}: the mean must cover every step of the epoch, "
+                                   "the ones before the stop included (the checkpoint's loss_sum, stored as float64).",
+                                   epoch=expected.get("epoch"), got=got.get("train_loss"),
+                                   expected=expected.get("train_loss")))
 
 
 class Learns(_ScriptExercise):
@@ -456,7 +474,7 @@ class Parts(_ScriptExercise):
                  "top of your file and of each function says what the function must do.")
     solution_functions = ("parse_args", "build_dataset", "build_model", "save_checkpoint", "restore_checkpoint",
                           "export_mindir", "evaluate")
-    solution_lines = ("    optimizer = nn.Adam", "return 130 if stop else 0")
+    solution_lines = ("    optimizer = nn.Adam", "return 128 + stop[0] if stop else 0")
 
     def evaluate(self, *answers):
         self._report = ""
@@ -509,3 +527,140 @@ def augmentation_ready(path: Path) -> tuple:
     except Exception as exc:  # noqa: BLE001 - the learner's code raised
         return None, tr("your code raised {error}: {message}", error=type(exc).__name__, message=first_line(exc))
     return module, None
+
+
+# ---- the notebook's plumbing: what its cells call, so that each cell shows a command and its result -----------
+
+def import_reference(path: Path):
+    """The reference script at ``path`` as a module: its functions, without running ``main()``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("capstone_reference", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module        # GRAPH_MODE looks the model's module up by name when it compiles
+    spec.loader.exec_module(module)        # defines functions only: main() runs when it is a script
+    return module
+
+
+def show_function(path: Path, name: str, whole: bool = False) -> None:
+    """Print what one function of the script at ``path`` must do: its signature and docstring, not its body (the
+    body is the answer to a TODO; the checks' .solution() shows it). ``whole``: all of it (a function that is no
+    TODO)."""
+    source = Path(path).read_text(encoding="utf-8")
+    node = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == name)
+    lines = ast.get_source_segment(source, node).splitlines()
+    if not whole:
+        todos = tr(" and ").join(f"TODO({todo})" for todo, (function, _) in PARTS.items() if function == name)
+        lines = lines[:node.body[0].end_lineno - node.lineno + 1] + [
+            "    ...  # " + tr("the body is your {todos}; the checks' .solution() shows the reference's", todos=todos)]
+    print("\n".join(lines))
+
+
+def show_lines(path: Path, first: str, last: str) -> None:
+    """Print the lines of ``path`` from the one containing ``first`` to the next one containing ``last``."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if first in line)
+    end = next(i for i, line in enumerate(lines) if i >= start and last in line)
+    print("\n".join(lines[start:end + 1]))
+
+
+def first_images(op=None, seed: int = 42, n: int = 8) -> np.ndarray:
+    """The first ``n`` MNIST training images (uint8, N x 28 x 28), through ``op`` if given, the pipeline seeded
+    with ``seed``."""
+    import mindspore.dataset as ds
+
+    ds.config.set_seed(seed)
+    pipeline = ds.MnistDataset(str(data.ensure_mnist()), usage="train", num_samples=n, shuffle=False)
+    if op is not None:
+        pipeline = pipeline.map(op, input_columns="image")
+    return np.stack([row[0][..., 0] for row in pipeline.create_tuple_iterator(num_epochs=1, output_numpy=True)])
+
+
+def ink_centres(images: np.ndarray) -> np.ndarray:
+    """(N, 2): the (column, row) of the centre of the ink of each image (N, 28, 28)."""
+    ink = images.astype(np.float64)
+    rows, cols = np.mgrid[0:28, 0:28]
+    total = ink.sum(axis=(1, 2))
+    return np.stack([(ink * cols).sum(axis=(1, 2)) / total, (ink * rows).sum(axis=(1, 2)) / total], axis=1)
+
+
+def draw_rows(rows: list, title: str) -> None:
+    """One row of eight images per (label, images) pair, the label left of the row."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(len(rows), 8, figsize=(10, 1.45 * len(rows)))
+    for r, (label, images) in enumerate(rows):
+        for c in range(8):
+            axes[r, c].imshow(images[c], cmap="gray_r")
+            axes[r, c].set_xticks([])
+            axes[r, c].set_yticks([])
+        axes[r, 0].set_ylabel(label, rotation=0, ha="right", va="center", fontsize=9)
+    fig.suptitle(title, fontsize=10)
+    plt.show()
+
+
+@dataclasses.dataclass
+class Interrupted:
+    """A run that ``interrupt`` stopped with a signal: what it printed and how it ended."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    first_epoch_s: float     # the first epoch's "seconds" in the log
+    waited_s: float          # from the log's first line to the signal
+
+
+def interrupt(command: list, log: Path, env: dict, timeout: float = TIMEOUT_S, signum: int = None,
+              fraction: float = 0.25) -> Interrupted:
+    """Start ``command``, wait for the first complete line of ``log`` (the first epoch trained and evaluated), then
+    ``fraction`` of that epoch's time more, send ``signum`` (SIGINT, as a Ctrl-C, by default) and wait for the end."""
+    import signal
+
+    def first_line_of_log():
+        text = log.read_text(encoding="utf-8") if log.exists() else ""
+        return json.loads(text.splitlines()[0]) if text.endswith("\n") else None
+
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + timeout
+    while first_line_of_log() is None and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    if process.poll() is not None or first_line_of_log() is None:
+        process.kill()
+        stdout, stderr = process.communicate()
+        raise RuntimeError(f"the run ended or timed out before its second epoch: {stderr[-2000:]}")
+    first_epoch_s = float(first_line_of_log()["seconds"])
+    time.sleep(fraction * first_epoch_s)
+    process.send_signal(signal.SIGINT if signum is None else signum)
+    stdout, stderr = process.communicate(timeout=timeout)
+    return Interrupted(process.returncode, stdout, stderr, first_epoch_s, fraction * first_epoch_s)
+
+
+def plot_resume(log: list, straight: list, cut: int) -> None:
+    """Training loss and test accuracy per epoch of the interrupted + resumed run (``log``) over the same run
+    without the interruption (``straight``); the dashed line and the shading: the steps after ``cut``, the
+    resumed process's."""
+    import matplotlib.pyplot as plt
+
+    from course_utils.i18n import N_
+    from course_utils.plots import figure_text
+
+    steps = [r["global_step"] for r in log]                  # the step at which each epoch ended
+    fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(10, 3.4))
+    for ax, key, scale, color in ((ax_loss, "train_loss", 1, "C0"), (ax_acc, "test_accuracy", 100, "C2")):
+        ax.plot([r["global_step"] for r in straight], [scale * r[key] for r in straight], "-", color="0.6", lw=5,
+                alpha=0.6, label=figure_text(N_("uninterrupted run")))
+        ax.plot(steps, [scale * r[key] for r in log], "o--", color=color,
+                label=figure_text(N_("interrupted, then --resume")))
+        ax.axvspan(cut, steps[-1], color="C3", alpha=0.08, label=figure_text(N_("trained by the resumed process")))
+        ax.axvline(cut, color="C3", ls=":", label=figure_text(N_("stopped after step {cut}"), cut=cut))
+        ax.set_xticks(steps, [figure_text(N_("{step}\n(epoch {epoch})"), step=s, epoch=r["epoch"])
+                              for s, r in zip(steps, log)])
+        ax.set(xlabel=figure_text(N_("training step")), xlim=(0, steps[-1] * 1.03))
+    ax_loss.set(ylabel=figure_text(N_("mean training loss (augmented images)")),
+                title=figure_text(N_("training loss per epoch")), ylim=(0, None))
+    lowest = 100 * min(r["test_accuracy"] for r in log + straight)
+    ax_acc.set(ylabel=figure_text(N_("test accuracy (%)")), title=figure_text(N_("test accuracy after each epoch")),
+               ylim=(min(90, lowest - 1), 100))
+    ax_loss.legend(loc="lower left", fontsize=8)
+    fig.tight_layout()
+    plt.show()

@@ -11,15 +11,16 @@ NumPy, nothing of the course, so it runs anywhere MindSpore 2.10 does. From a te
 What it writes into ``--out`` (the contract notebook 10's checks rely on):
 
 * ``checkpoint.ckpt`` - the training step (weights, BatchNorm statistics, optimizer state) plus the position
-  ``epoch`` (the epoch in progress, 0-based) and ``step_in_epoch`` (its batches already trained) and the settings
-  that decide which batches those are (``batch_size``, ``train_subset``, ``seed``), written atomically after every
-  epoch and when the run stops early;
+  ``epoch`` (the epoch in progress, 0-based), ``step_in_epoch`` (its batches already trained) and ``loss_sum``
+  (the sum of their training losses, float64), and the settings that decide which batches those are
+  (``batch_size``, ``train_subset``, ``seed``), written atomically after every epoch and when the run stops early;
 * ``log.jsonl`` - one JSON object per finished epoch: ``epoch`` (1-based), ``global_step``, ``train_loss``,
   ``test_accuracy``, ``seconds``; the same line is printed;
 * ``model.mindir`` - the trained network in eval mode, input float32 ``(N, 1, 28, 28)`` of any batch size N,
   normalised as in the course (pixels / 255, then mean 0.1307, std 0.3081); written when the last epoch ends.
 
-Ctrl-C (SIGINT) and ``--stop-after`` both save the exact position and exit; ``--resume`` continues from it, on
+Ctrl-C (SIGINT), ``kill`` (SIGTERM) and ``--stop-after`` all save the exact position and exit (with 128 + the
+signal's number, or 0 for ``--stop-after``); ``--resume`` continues from it, on
 the same batches the uninterrupted run would have seen (each epoch's shuffle and augmentation are seeded with
 ``seed + epoch``), and refuses a checkpoint written with another ``--batch-size``, ``--train-subset`` or ``--seed``
 (the position would name other batches).
@@ -159,14 +160,16 @@ def build_model():
 
 # ---- checkpoint, log, export -----------------------------------------------------------------------------
 
-def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings: dict) -> None:
+def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum: float, settings: dict) -> None:
     """Weights + optimizer state + position + settings, atomically: a temporary file, fsync, then os.replace."""
     import mindspore as ms
 
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.ckpt")  # same folder: the rename stays atomic
     try:
-        ms.save_checkpoint(state, str(tmp),
-                           append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch, **settings})
+        # loss_sum as a float64 Tensor: append_dict stores a Python float as float32, and the resumed epoch's
+        # mean must be the uninterrupted run's to the last bit
+        ms.save_checkpoint(state, str(tmp), append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch,
+                                                         "loss_sum": ms.Tensor(np.float64(loss_sum)), **settings})
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)         # MindSpore makes it read-only; a normal mode lets you delete it
@@ -177,7 +180,7 @@ def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings:
 
 
 def restore_checkpoint(state, path: Path) -> tuple:
-    """Copy the stored values into the parameters of `state`; return (epoch, step_in_epoch)."""
+    """Copy the stored values into the parameters of `state`; return (epoch, step_in_epoch, loss_sum)."""
     import mindspore as ms
 
     stored = ms.load_checkpoint(str(path))
@@ -187,7 +190,8 @@ def restore_checkpoint(state, path: Path) -> tuple:
     for param in state.get_parameters():
         # copy in place: a step compiled before the restore keeps training these very buffers
         param.copy_(stored[param.name])
-    return int(stored["epoch"].asnumpy()), int(stored["step_in_epoch"].asnumpy())
+    return (int(stored["epoch"].asnumpy()), int(stored["step_in_epoch"].asnumpy()),
+            float(stored["loss_sum"].asnumpy()))
 
 
 def position_settings(args) -> dict:
@@ -248,8 +252,8 @@ def install_stop_handler() -> list:
     """Ctrl-C (SIGINT) or ``kill`` (SIGTERM) only asks to stop: the loop finishes its step, saves, exits.
 
     Returns a list that receives the signal's number; an empty list means "keep going". Both signals are
-    needed: with MindSpore 2.10, a Ctrl-C that lands during a training step reaches the script as a SIGTERM
-    (MindSpore's own SIGINT handler sends it).
+    needed: with MindSpore 2.10, a Ctrl-C after the first training step reaches the script as a SIGTERM
+    (MindSpore's graph runner installs its own SIGINT handler, which sends it), so it exits with 143.
     """
     requested: list = []
 
@@ -282,11 +286,11 @@ def main(argv=None) -> int:
     state = train_step                       # holds the network and the optimizer: what checkpoints keep
     test_set = build_dataset(args.data_dir, "test", 256, subset=args.test_subset)
 
-    start_epoch, skip = 0, 0
+    start_epoch, skip, carried = 0, 0, 0.0
     settings = position_settings(args)
     if args.resume:
         refuse_other_settings(ckpt_path, args)
-        start_epoch, skip = restore_checkpoint(state, ckpt_path)
+        start_epoch, skip, carried = restore_checkpoint(state, ckpt_path)
         print(f"resumed from {ckpt_path}: epoch {start_epoch + 1}, {skip} of its steps already done", flush=True)
     else:
         for stale in (log_path, args.out / MODEL):   # a fresh run starts a fresh log and model
@@ -297,24 +301,25 @@ def main(argv=None) -> int:
     for epoch in range(start_epoch, args.epochs):
         train_set = build_dataset(args.data_dir, "train", args.batch_size, subset=args.train_subset,
                                   augment=True, seed=args.seed + epoch)
-        started, losses = time.perf_counter(), []
+        # the epoch's running loss sum: an interrupted epoch continues the sum its first process stored
+        started, loss_sum = time.perf_counter(), carried
         for step_in_epoch, (images, labels) in enumerate(train_set.create_tuple_iterator(num_epochs=1)):
             if step_in_epoch < skip:
                 continue                     # trained before the interruption
-            losses.append(float(train_step(images, labels).asnumpy()))
+            loss_sum += float(train_step(images, labels).asnumpy())
             global_step += 1
             if stop or global_step == args.stop_after:
                 # between two steps: the position is exact (this epoch, step_in_epoch + 1 batches done)
-                save_checkpoint(state, ckpt_path, epoch, step_in_epoch + 1, settings)
+                save_checkpoint(state, ckpt_path, epoch, step_in_epoch + 1, loss_sum, settings)
                 why = signal.Signals(stop[0]).name if stop else "--stop-after"
                 print(f"stopped after {global_step} steps ({why}); saved {ckpt_path}; continue with --resume",
                       flush=True)
-                return 130 if stop else 0
-        skip = 0
+                return 128 + stop[0] if stop else 0     # the shell's code for a signal: 130 SIGINT, 143 SIGTERM
+        skip, carried = 0, 0.0
         accuracy = evaluate(net, test_set)
         seconds = time.perf_counter() - started
-        save_checkpoint(state, ckpt_path, epoch + 1, 0, settings)
-        record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": float(np.mean(losses)),
+        save_checkpoint(state, ckpt_path, epoch + 1, 0, 0.0, settings)
+        record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": loss_sum / train_set.get_dataset_size(),
                   "test_accuracy": accuracy, "seconds": seconds}
         append_log(log_path, record)
         print(f"epoch {epoch + 1}/{args.epochs}  loss {record['train_loss']:.4f}  "

@@ -9,9 +9,9 @@ stand alone: MindSpore and NumPy only, no ``course_utils``. Try it from a termin
 The notebook's checks run it exactly like that and expect in ``--out`` (the contract):
 
 * ``checkpoint.ckpt`` - the training step (weights, BatchNorm statistics, optimizer state) plus the position
-  ``epoch`` (the epoch in progress, 0-based) and ``step_in_epoch`` (its batches already trained) and the settings
-  that decide which batches those are (``batch_size``, ``train_subset``, ``seed``), written atomically after every
-  epoch and when the run stops early;
+  ``epoch`` (the epoch in progress, 0-based), ``step_in_epoch`` (its batches already trained) and ``loss_sum``
+  (the sum of their training losses, float64), and the settings that decide which batches those are
+  (``batch_size``, ``train_subset``, ``seed``), written atomically after every epoch and when the run stops early;
 * ``log.jsonl`` - one JSON object per finished epoch: ``epoch`` (1-based), ``global_step``, ``train_loss``,
   ``test_accuracy`` (a fraction), ``seconds``; print a line per epoch too;
 * ``model.mindir`` - the trained network in eval mode, input float32 ``(N, 1, 28, 28)`` of any batch size N,
@@ -138,22 +138,24 @@ def build_model():
 
 # ---- checkpoint, log, export -----------------------------------------------------------------------------
 
-def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings: dict) -> None:
+def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum: float, settings: dict) -> None:
     """Weights + optimizer state + position + settings, atomically."""
     import mindspore as ms
 
-    # TODO(5): save `state` with the position and `settings` (append_dict) to a temporary file in the same
-    #          folder, flush it to disk (os.fsync), then rename it over `path` (os.replace). Mind the suffix:
-    #          MindSpore appends ".ckpt" to a file name that does not end with it.
+    # TODO(5): save `state` with the position (epoch, step_in_epoch, loss_sum) and `settings` (append_dict) to
+    #          a temporary file in the same folder, flush it to disk (os.fsync), then rename it over `path`
+    #          (os.replace). Mind the suffix: MindSpore appends ".ckpt" to a file name that does not end with it.
+    #          And loss_sum: append_dict stores a Python float as float32; store it as a float64 Tensor.
     ____
 
 
 def restore_checkpoint(state, path: Path) -> tuple:
-    """Copy the stored values into the parameters of `state`; return (epoch, step_in_epoch)."""
+    """Copy the stored values into the parameters of `state`; return (epoch, step_in_epoch, loss_sum)."""
     import mindspore as ms
 
     # TODO(6): load the file, copy each stored value into the parameter of the same name *in place*
-    #          (Parameter.copy_), and return the stored position as two ints
+    #          (Parameter.copy_), and return the stored position: epoch and step_in_epoch as ints, loss_sum as a
+    #          float
     ____
 
 
@@ -230,11 +232,11 @@ def main(argv=None) -> int:
     state = ____
     test_set = build_dataset(args.data_dir, "test", 256, subset=args.test_subset)
 
-    start_epoch, skip = 0, 0
+    start_epoch, skip, carried = 0, 0, 0.0
     settings = position_settings(args)
     if args.resume:
         refuse_other_settings(ckpt_path, args)
-        start_epoch, skip = restore_checkpoint(state, ckpt_path)
+        start_epoch, skip, carried = restore_checkpoint(state, ckpt_path)
         print(f"resumed from {ckpt_path}: epoch {start_epoch + 1}, {skip} of its steps already done", flush=True)
     else:
         for stale in (log_path, args.out / MODEL):   # a fresh run starts a fresh log and model
@@ -244,17 +246,18 @@ def main(argv=None) -> int:
     for epoch in range(start_epoch, args.epochs):
         train_set = build_dataset(args.data_dir, "train", args.batch_size, subset=args.train_subset,
                                   augment=True, seed=args.seed + epoch)
-        started, losses = time.perf_counter(), []
+        # the epoch's running loss sum: an interrupted epoch continues the sum its first process stored
+        started, loss_sum = time.perf_counter(), carried
         for step_in_epoch, (images, labels) in enumerate(train_set.create_tuple_iterator(num_epochs=1)):
-            # TODO(10): skip the batches trained before the interruption; train one step and count it; after
-            #          --stop-after steps in total, save the checkpoint with the exact position (and `settings`)
-            #          and return 0
+            # TODO(10): skip the batches trained before the interruption; train one step, add its loss to
+            #          loss_sum and count the step; after --stop-after steps in total, save the checkpoint with
+            #          the exact position (and `settings`) and return 0
             ____
-        skip = 0
+        skip, carried = 0, 0.0
         accuracy = evaluate(net, test_set)
         seconds = time.perf_counter() - started
-        save_checkpoint(state, ckpt_path, epoch + 1, 0, settings)
-        record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": float(np.mean(losses)),
+        save_checkpoint(state, ckpt_path, epoch + 1, 0, 0.0, settings)
+        record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": loss_sum / train_set.get_dataset_size(),
                   "test_accuracy": accuracy, "seconds": seconds}
         append_log(log_path, record)
         print(f"epoch {epoch + 1}/{args.epochs}  loss {record['train_loss']:.4f}  "

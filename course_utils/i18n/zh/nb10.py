@@ -16,18 +16,19 @@ MESSAGES = {
     "Run it yourself in a terminal first, in the notebooks folder: python my_capstone.py --data-dir ../data/mnist "
     "--out runs/try --epochs 2 --batch-size 32 --train-subset 256 --test-subset 256. After each epoch: save the "
     "training step (it holds the network and the optimizer) with append_dict={'epoch': ..., 'step_in_epoch': ..., "
-    "**settings} to a temporary name, fsync, os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and "
+    "'loss_sum': ..., **settings} to a temporary name, fsync, os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and "
     "print one line.":
         "先在终端里（notebooks 文件夹中）亲自运行一次：python my_capstone.py --data-dir ../data/mnist --out runs/try "
         "--epochs 2 --batch-size 32 --train-subset 256 --test-subset 256。每轮结束后：用 append_dict={'epoch': "
-        "..., 'step_in_epoch': ..., **settings} 把训练步（它同时持有网络和优化器）保存到一个临时文件名下，fsync，再用 os.replace "
+        "..., 'step_in_epoch': ..., 'loss_sum': ..., **settings} 把训练步（它同时持有网络和优化器）保存到一个临时文件名下，fsync，再用 os.replace "
         "覆盖 checkpoint.ckpt；然后向 log.jsonl 追加一行 JSON，并打印一行。",
     "On --resume, build everything as usual, copy the checkpoint's values into the training step's parameters (all "
-    "of them: weights and optimizer state), read epoch and step_in_epoch, and start the epoch loop there; in the "
-    "interrupted epoch, skip the batches already trained. Append to the log, do not start a new one.":
+    "of them: weights and optimizer state), read epoch, step_in_epoch and loss_sum, and start the epoch loop there; in "
+    "the interrupted epoch, skip the batches already trained and continue its loss sum. Append to the log, do not start "
+    "a new one.":
         "使用 --resume 时，照常构建所有对象，把检查点中的值复制到训练步的参数中（全部参数：权重和优化器状态），读出 "
-        "epoch 和 step_in_epoch，并让轮次循环从那里开始；在被中断的轮次中，跳过已经训练过的批。日志要追加写入，"
-        "不要新建。",
+        "epoch、step_in_epoch 和 loss_sum，并让轮次循环从那里开始；在被中断的轮次中，跳过已经训练过的批，并接着累加"
+        "该轮次的损失总和。日志要追加写入，不要新建。",
     "If the loss falls but the test accuracy stays low, compare what the test images look like with what training "
     "sees (augmentation parameters, normalisation), and evaluate in eval mode. If the loss hardly falls, check that "
     "every batch reaches the step, and the learning rate: --lr's default, 2e-3, is meant for Adam (SGD needs a far "
@@ -125,6 +126,12 @@ MESSAGES = {
     "the interrupted epoch trained again?":
         "运行在全部 {steps} 步中的第 {stop} 步后停止，因此断点续训的运行应当再训练 {left} 步；但优化器的 global_step "
         "最终为 {total}（续训后走了 {after} 步）。被中断的轮次中已经训练过的批，是否又训练了一遍？",
+    " (the same run without the stop)": "（不中断的同一次运行）",
+    "epoch {epoch}'s train_loss after the stop and --resume is {got!r}, the same run without the stop logs "
+    "{expected!r}: the mean must cover every step of the epoch, the ones before the stop included (the checkpoint's "
+    "loss_sum, stored as float64).":
+        "停止并 --resume 之后，第 {epoch} 轮的 train_loss 为 {got!r}，而不中断的同一次运行记录的是 {expected!r}："
+        "平均值必须覆盖该轮次的每一步，包括停止之前的那些步（即检查点中以 float64 保存的 loss_sum）。",
     "the weights after the resumed run are exactly the ones in the checkpoint it resumed from: it stepped the "
     "optimizer but training did not change the network.":
         "断点续训运行结束后的权重与它所恢复的检查点中的权重完全相同：优化器的步数增加了，但训练没有改变网络。",
@@ -233,8 +240,16 @@ MESSAGES = {
     "(network and optimizer).":
         "检查点缺少 state 的 {total} 个参数中的 {n} 个，例如 {names}：请保存整个训练步（网络和优化器）。",
     "the checkpoint's {name} differs from the state's.": "检查点中的 {name} 与 state 中的不一致。",
-    "for a checkpoint with epoch=1, step_in_epoch=5: expected the return value (1, 5), two ints; got {got!r}.":
-        "对于 epoch=1、step_in_epoch=5 的检查点：期望返回值为 (1, 5)，即两个 int；实际为 {got!r}。",
+    "for a checkpoint with epoch=1, step_in_epoch=5, loss_sum={loss_sum!r}: expected the return value (1, 5, "
+    "{loss_sum!r}), two ints and a float; got {got!r}.":
+        "对于 epoch=1、step_in_epoch=5、loss_sum={loss_sum!r} 的检查点：期望返回值为 (1, 5, {loss_sum!r})，即两个 int "
+        "和一个 float；实际为 {got!r}。",
+    "save_checkpoint(..., loss_sum={expected!r}, ...): expected loss_sum={expected!r} in the file, got {got}. A Python "
+    "float in append_dict is stored as float32: store loss_sum as a float64 Tensor, so that the resumed epoch's mean "
+    "is exact.":
+        "save_checkpoint(..., loss_sum={expected!r}, ...)：期望文件中 loss_sum={expected!r}，实际为 {got}。"
+        "append_dict 中的 Python float 会以 float32 保存：请把 loss_sum 存为 float64 的 Tensor，这样续训轮次的平均损失"
+        "才能分毫不差。",
     "restore_checkpoint replaced parameters of the state by new objects: copy the values into the existing ones "
     "(Parameter.copy_).":
         "restore_checkpoint 用新对象替换了 state 的参数：请把值复制到已有的参数中（Parameter.copy_）。",
@@ -288,13 +303,38 @@ MESSAGES = {
     "without --stop-after (0) the loop saved a checkpoint: {got}.": "不带 --stop-after（0）时，循环却保存了检查点：{got}。",
     "without --stop-after (0) the loop returned {got!r} before the epoch ended.":
         "不带 --stop-after（0）时，循环在轮次结束前就返回了 {got!r}。",
-    "5 steps trained from global_step=10: expected global_step=15 and 5 losses, got global_step={step} and {n} "
-    "losses.":
-        "从 global_step=10 开始训练 5 步：期望 global_step=15 和 5 个损失值，实际为 global_step={step} 和 {n} 个损失值。",
+    "5 steps of loss 0.5 trained from global_step=10 and loss_sum=1.25: expected global_step=15 and loss_sum=3.75, "
+    "got global_step={step} and loss_sum={loss_sum!r}.":
+        "从 global_step=10、loss_sum=1.25 开始训练 5 步，每步损失 0.5：期望 global_step=15、loss_sum=3.75，实际为 "
+        "global_step={step}、loss_sum={loss_sum!r}。",
     "from global_step=10 with --stop-after 13: expected train_step on batches [0, 1, 2], then stop; got {got}.":
         "从 global_step=10 开始、--stop-after 13：期望在第 [0, 1, 2] 批上调用 train_step 后停止；实际为 {got}。",
-    "stopping after 3 steps of epoch 1: expected one save_checkpoint(state, ckpt_path, 1, 3, settings), got {got}.":
-        "在轮次 1 的第 3 步后停止：期望调用一次 save_checkpoint(state, ckpt_path, 1, 3, settings)，实际为 {got}。",
+    "stopping after 3 steps of loss 0.5 in epoch 1, from loss_sum=1.25: expected one save_checkpoint(state, "
+    "ckpt_path, 1, 3, 2.75, settings), got {got}.":
+        "从 loss_sum=1.25 开始，在轮次 1 训练 3 步（每步损失 0.5）后停止：期望调用一次 save_checkpoint(state, "
+        "ckpt_path, 1, 3, 2.75, settings)，实际为 {got}。",
     "no call": "没有调用",
+    "the ink centres of the augmented images spread {sx:.2f} pixels horizontally and {sy:.2f} vertically (standard "
+    "deviation; about 0.3 for images that are not shifted): expected random shifts in both directions, left-right "
+    "and up-down, so at least {least} in each. Read what each number of RandomAffine's translate means.":
+        "增强后图像的笔画中心在水平方向上分散 {sx:.2f} 像素，在竖直方向上分散 {sy:.2f} 像素（标准差；未平移的图像约为 "
+        "0.3）：期望在两个方向上（左右和上下）都有随机平移，因此每个方向至少为 {least}。请查阅 RandomAffine 的 translate "
+        "中每个数的含义。",
     "after --stop-after the loop should return 0; it returned {got!r}.": "--stop-after 生效后循环应返回 0；实际返回了 {got!r}。",
+    # the notebook's plumbing (show_function, plot_resume)
+    "the body is your {todos}; the checks' .solution() shows the reference's":
+        "函数体就是你的 {todos}；各项检查的 .solution() 会展示参考答案的写法",
+    "uninterrupted run": "不中断的运行",
+    "interrupted, then --resume": "中断后 --resume",
+    "trained by the resumed process": "由断点续训的进程训练",
+    "stopped after step {cut}": "在第 {cut} 步之后停下",
+    "{step}\n(epoch {epoch})": "{step}\n（第 {epoch} 轮）",
+    "training step": "训练步",
+    "mean training loss (augmented images)": "平均训练损失（增强后的图像）",
+    "training loss per epoch": "每轮的训练损失",
+    "test accuracy (%)": "测试准确率（%）",
+    "test accuracy after each epoch": "每轮结束后的测试准确率",
+    # appendix B's study: the variants
+    "as is": "原样",
+    "with dropout": "带 Dropout",
 }

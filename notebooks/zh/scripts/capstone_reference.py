@@ -11,14 +11,14 @@
 它写入 ``--out`` 的内容（第 10 课的检查所依赖的约定）：
 
 * ``checkpoint.ckpt``：训练步（权重、BatchNorm 统计量、优化器状态），加上当前位置 ``epoch``（进行中的轮次，
-  从 0 开始）和 ``step_in_epoch``（该轮次中已训练的批数），以及决定这些批是哪些的设置（``batch_size``、
+  从 0 开始）、``step_in_epoch``（该轮次中已训练的批数）和 ``loss_sum``（这些批的训练损失之和，float64），以及决定这些批是哪些的设置（``batch_size``、
   ``train_subset``、``seed``）；每个轮次结束后以及中途停止时原子写入；
 * ``log.jsonl``：每个完成的轮次一个 JSON 对象，字段为 ``epoch``（从 1 开始）、``global_step``、``train_loss``、
   ``test_accuracy``、``seconds``；同时打印同样的一行；
 * ``model.mindir``：评估模式下训练好的网络，输入为 float32 ``(N, 1, 28, 28)``，批大小 N 任意，
   按课程中的方式归一化（像素 / 255，再用均值 0.1307、标准差 0.3081）；在最后一个轮次结束时写入。
 
-Ctrl-C（SIGINT）和 ``--stop-after`` 都会保存精确的位置后退出；``--resume`` 从该位置继续，训练的批与不中断的
+Ctrl-C（SIGINT）、``kill``（SIGTERM）和 ``--stop-after`` 都会保存精确的位置后退出（退出码为 128 + 信号编号，``--stop-after`` 则为 0）；``--resume`` 从该位置继续，训练的批与不中断的
 运行完全相同（每个轮次的混洗和数据增强都以 ``seed + epoch`` 为随机种子），并拒绝用其他 ``--batch-size``、
 ``--train-subset`` 或 ``--seed`` 写入的检查点（那样位置指向的是另一些批）。
 """
@@ -157,14 +157,16 @@ def build_model():
 
 # ---- 检查点、日志、导出 ----------------------------------------------------------------------------------
 
-def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings: dict) -> None:
+def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum: float, settings: dict) -> None:
     """原子写入权重 + 优化器状态 + 位置 + 设置：先写临时文件，fsync，再 os.replace。"""
     import mindspore as ms
 
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.ckpt")  # 同一个文件夹：重命名才是原子的
     try:
-        ms.save_checkpoint(state, str(tmp),
-                           append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch, **settings})
+        # loss_sum 存为 float64 的 Tensor：append_dict 会把 Python float 存成 float32，
+        # 而续训轮次的平均损失必须与不中断的运行分毫不差
+        ms.save_checkpoint(state, str(tmp), append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch,
+                                                         "loss_sum": ms.Tensor(np.float64(loss_sum)), **settings})
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)         # MindSpore 会把它设为只读；改回普通权限，才能删除它
@@ -175,7 +177,7 @@ def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings:
 
 
 def restore_checkpoint(state, path: Path) -> tuple:
-    """把保存的值复制到 `state` 的参数中；返回 (epoch, step_in_epoch)。"""
+    """把保存的值复制到 `state` 的参数中；返回 (epoch, step_in_epoch, loss_sum)。"""
     import mindspore as ms
 
     stored = ms.load_checkpoint(str(path))
@@ -185,7 +187,8 @@ def restore_checkpoint(state, path: Path) -> tuple:
     for param in state.get_parameters():
         # 原地复制：恢复之前编译好的训练步会继续训练的正是这些缓冲区
         param.copy_(stored[param.name])
-    return int(stored["epoch"].asnumpy()), int(stored["step_in_epoch"].asnumpy())
+    return (int(stored["epoch"].asnumpy()), int(stored["step_in_epoch"].asnumpy()),
+            float(stored["loss_sum"].asnumpy()))
 
 
 def position_settings(args) -> dict:
@@ -245,8 +248,9 @@ def evaluate(net, dataset) -> float:
 def install_stop_handler() -> list:
     """Ctrl-C（SIGINT）或 ``kill``（SIGTERM）只是请求停止：循环做完当前这一步，保存，然后退出。
 
-    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，训练步执行
-    期间按下的 Ctrl-C 会以 SIGTERM 的形式到达脚本（由 MindSpore 自己的 SIGINT 处理函数发出）。
+    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，第一个训练步
+    之后按下的 Ctrl-C 会以 SIGTERM 的形式到达脚本（MindSpore 的图执行器会安装自己的 SIGINT 处理函数，由它
+    发出 SIGTERM），因此脚本以 143 退出。
     """
     requested: list = []
 
@@ -279,11 +283,11 @@ def main(argv=None) -> int:
     state = train_step                       # 包含网络和优化器：检查点保存的就是它
     test_set = build_dataset(args.data_dir, "test", 256, subset=args.test_subset)
 
-    start_epoch, skip = 0, 0
+    start_epoch, skip, carried = 0, 0, 0.0
     settings = position_settings(args)
     if args.resume:
         refuse_other_settings(ckpt_path, args)
-        start_epoch, skip = restore_checkpoint(state, ckpt_path)
+        start_epoch, skip, carried = restore_checkpoint(state, ckpt_path)
         print(f"已从 {ckpt_path} 恢复：第 {start_epoch + 1} 轮，其中 {skip} 步已完成", flush=True)
     else:
         for stale in (log_path, args.out / MODEL):   # 新的运行从新的日志和模型开始
@@ -294,24 +298,25 @@ def main(argv=None) -> int:
     for epoch in range(start_epoch, args.epochs):
         train_set = build_dataset(args.data_dir, "train", args.batch_size, subset=args.train_subset,
                                   augment=True, seed=args.seed + epoch)
-        started, losses = time.perf_counter(), []
+        # 本轮次累计的损失总和：被中断的轮次接着第一个进程保存的总和继续累加
+        started, loss_sum = time.perf_counter(), carried
         for step_in_epoch, (images, labels) in enumerate(train_set.create_tuple_iterator(num_epochs=1)):
             if step_in_epoch < skip:
                 continue                     # 中断之前已训练过
-            losses.append(float(train_step(images, labels).asnumpy()))
+            loss_sum += float(train_step(images, labels).asnumpy())
             global_step += 1
             if stop or global_step == args.stop_after:
                 # 在两步之间：位置是精确的（本轮次，已完成 step_in_epoch + 1 个批）
-                save_checkpoint(state, ckpt_path, epoch, step_in_epoch + 1, settings)
+                save_checkpoint(state, ckpt_path, epoch, step_in_epoch + 1, loss_sum, settings)
                 why = signal.Signals(stop[0]).name if stop else "--stop-after"
                 print(f"共训练 {global_step} 步后停止（{why}）；已保存 {ckpt_path}；用 --resume 继续",
                       flush=True)
-                return 130 if stop else 0
-        skip = 0
+                return 128 + stop[0] if stop else 0     # shell 约定的信号退出码：SIGINT 为 130，SIGTERM 为 143
+        skip, carried = 0, 0.0
         accuracy = evaluate(net, test_set)
         seconds = time.perf_counter() - started
-        save_checkpoint(state, ckpt_path, epoch + 1, 0, settings)
-        record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": float(np.mean(losses)),
+        save_checkpoint(state, ckpt_path, epoch + 1, 0, 0.0, settings)
+        record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": loss_sum / train_set.get_dataset_size(),
                   "test_accuracy": accuracy, "seconds": seconds}
         append_log(log_path, record)
         print(f"第 {epoch + 1}/{args.epochs} 轮  损失 {record['train_loss']:.4f}  "

@@ -9,7 +9,7 @@
 Notebook 中的检查正是这样运行它，并期望 ``--out`` 中有以下内容（约定）：
 
 * ``checkpoint.ckpt``：训练步（权重、BatchNorm 统计量、优化器状态），加上当前位置 ``epoch``（进行中的轮次，
-  从 0 开始）和 ``step_in_epoch``（该轮次中已训练的批数），以及决定这些批是哪些的设置（``batch_size``、
+  从 0 开始）、``step_in_epoch``（该轮次中已训练的批数）和 ``loss_sum``（这些批的训练损失之和，float64），以及决定这些批是哪些的设置（``batch_size``、
   ``train_subset``、``seed``）；每个轮次结束后以及中途停止时原子写入；
 * ``log.jsonl``：每个完成的轮次一个 JSON 对象，字段为 ``epoch``（从 1 开始）、``global_step``、``train_loss``、
   ``test_accuracy``（一个比例）、``seconds``；每个轮次也打印一行；
@@ -136,22 +136,23 @@ def build_model():
 
 # ---- 检查点、日志、导出 ----------------------------------------------------------------------------------
 
-def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, settings: dict) -> None:
+def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum: float, settings: dict) -> None:
     """原子写入权重 + 优化器状态 + 位置 + 设置。"""
     import mindspore as ms
 
-    # TODO(5)：把 `state` 连同位置和 `settings`（append_dict）保存到同一文件夹中的一个临时文件，
-    #          将其刷写到磁盘（os.fsync），再把它重命名覆盖 `path`（os.replace）。注意后缀：
-    #          文件名不以 ".ckpt" 结尾时，MindSpore 会自动加上它。
+    # TODO(5)：把 `state` 连同位置（epoch、step_in_epoch、loss_sum）和 `settings`（append_dict）保存到
+    #          同一文件夹中的一个临时文件，将其刷写到磁盘（os.fsync），再把它重命名覆盖 `path`（os.replace）。
+    #          注意后缀：文件名不以 ".ckpt" 结尾时，MindSpore 会自动加上它。还要注意 loss_sum：
+    #          append_dict 会把 Python float 存成 float32，请把它存为 float64 的 Tensor。
     ____
 
 
 def restore_checkpoint(state, path: Path) -> tuple:
-    """把保存的值复制到 `state` 的参数中；返回 (epoch, step_in_epoch)。"""
+    """把保存的值复制到 `state` 的参数中；返回 (epoch, step_in_epoch, loss_sum)。"""
     import mindspore as ms
 
     # TODO(6)：加载文件，把每个保存的值*原地*复制到同名参数中（Parameter.copy_），
-    #          并以两个 int 返回保存的位置
+    #          并返回保存的位置：epoch 和 step_in_epoch 为 int，loss_sum 为 float
     ____
 
 
@@ -228,11 +229,11 @@ def main(argv=None) -> int:
     state = ____
     test_set = build_dataset(args.data_dir, "test", 256, subset=args.test_subset)
 
-    start_epoch, skip = 0, 0
+    start_epoch, skip, carried = 0, 0, 0.0
     settings = position_settings(args)
     if args.resume:
         refuse_other_settings(ckpt_path, args)
-        start_epoch, skip = restore_checkpoint(state, ckpt_path)
+        start_epoch, skip, carried = restore_checkpoint(state, ckpt_path)
         print(f"已从 {ckpt_path} 恢复：第 {start_epoch + 1} 轮，其中 {skip} 步已完成", flush=True)
     else:
         for stale in (log_path, args.out / MODEL):   # 新的运行从新的日志和模型开始
@@ -242,16 +243,17 @@ def main(argv=None) -> int:
     for epoch in range(start_epoch, args.epochs):
         train_set = build_dataset(args.data_dir, "train", args.batch_size, subset=args.train_subset,
                                   augment=True, seed=args.seed + epoch)
-        started, losses = time.perf_counter(), []
+        # 本轮次累计的损失总和：被中断的轮次接着第一个进程保存的总和继续累加
+        started, loss_sum = time.perf_counter(), carried
         for step_in_epoch, (images, labels) in enumerate(train_set.create_tuple_iterator(num_epochs=1)):
-            # TODO(10)：跳过中断之前已训练的批；训练一步并计数；总共训练 --stop-after 步之后，
-            #          用精确的位置（以及 `settings`）保存检查点，然后返回 0
+            # TODO(10)：跳过中断之前已训练的批；训练一步，把它的损失加到 loss_sum 上并计数；
+            #          总共训练 --stop-after 步之后，用精确的位置（以及 `settings`）保存检查点，然后返回 0
             ____
-        skip = 0
+        skip, carried = 0, 0.0
         accuracy = evaluate(net, test_set)
         seconds = time.perf_counter() - started
-        save_checkpoint(state, ckpt_path, epoch + 1, 0, settings)
-        record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": float(np.mean(losses)),
+        save_checkpoint(state, ckpt_path, epoch + 1, 0, 0.0, settings)
+        record = {"epoch": epoch + 1, "global_step": global_step, "train_loss": loss_sum / train_set.get_dataset_size(),
                   "test_accuracy": accuracy, "seconds": seconds}
         append_log(log_path, record)
         print(f"第 {epoch + 1}/{args.epochs} 轮  损失 {record['train_loss']:.4f}  "
