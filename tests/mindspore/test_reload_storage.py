@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import textwrap
 import time
 
 import numpy as np
@@ -17,7 +16,7 @@ import mindspore as ms
 import mindspore.dataset as ds
 from mindspore import nn
 
-from support import PYNATIVE_FAST_GRAPH_SLOW
+from support import PROGRAMS, PYNATIVE_FAST_GRAPH_SLOW
 
 
 class _Scale(nn.Cell):
@@ -90,30 +89,12 @@ def test_skip_continues_a_seeded_shuffle_while_the_seed_stays_the_same():
     assert _labels(dataset.skip(3)) != full[3:]
 
 
-CHILD = textwrap.dedent("""
-    import signal, sys
-    import numpy as np
-    import mindspore as ms
-    from mindspore import nn
-    ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")
-    net = nn.Dense(256, 256)
-    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 1e-3))
-    x = ms.Tensor(np.ones((512, 256), np.float32))
-    stop = []
-    for sig in [getattr(signal, name) for name in sys.argv[1:]]:
-        signal.signal(sig, lambda signum, frame: stop.append(signum))
-    print("READY", flush=True)
-    while not stop:
-        step(x, x)
-    print("STOPPED", flush=True)
-""")
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("handled, survives", [(("SIGINT",), False), (("SIGINT", "SIGTERM"), True)])
 def test_a_sigint_during_a_step_becomes_a_sigterm(handled, survives):
-    child = subprocess.Popen([sys.executable, "-c", CHILD, *handled], stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True, env=dict(os.environ, GLOG_v="3"))
+    child = subprocess.Popen([sys.executable, str(PROGRAMS / "signal_during_step.py"), *handled],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                             env=dict(os.environ, GLOG_v="3"))
     try:
         assert child.stdout.readline().strip() == "READY"
         time.sleep(2)                        # steps run back to back: the signal arrives during one

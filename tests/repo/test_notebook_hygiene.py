@@ -343,12 +343,35 @@ def _is_epoch_loop(node):
     return isinstance(node, ast.For) and ("epoch" in target or "epoch" in ast.unparse(node.iter).lower())
 
 
-def _dataset_of_the_epoch(call, loop_names):
-    """`make(epoch).create_tuple_iterator(...)`: the iterator is on a dataset built from the loop's epoch."""
-    made = call.func.value
-    return isinstance(made, ast.Call) and any(isinstance(n, ast.Name) and n.id in loop_names
-                                              for arg in made.args + [k.value for k in made.keywords]
+def _of_the_epoch(expr, loop_names, epoch_datasets=frozenset()):
+    """Is ``expr`` a dataset built from the loop's epoch: `make(epoch)`, a name bound to one in the loop body, or
+    either with methods chained on it (`make(epoch).skip(n)`)?"""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and not (
+            any(isinstance(n, ast.Name) and n.id in loop_names for arg in expr.args + [k.value for k in expr.keywords]
+                for n in ast.walk(arg))):
+        expr = expr.func.value                              # `<dataset>.skip(n)`: look at <dataset>
+    if isinstance(expr, ast.Name):
+        return expr.id in epoch_datasets
+    return isinstance(expr, ast.Call) and any(isinstance(n, ast.Name) and n.id in loop_names
+                                              for arg in expr.args + [k.value for k in expr.keywords]
                                               for n in ast.walk(arg))
+
+
+def _epoch_datasets(body, loop_names):
+    """Names the loop body binds only to datasets of the epoch (`batches = train_data(e)`, then
+    `batches = batches.skip(done)`)."""
+    assigned = [(n.targets[0].id, n.value) for stmt in body for n in ast.walk(stmt)
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)]
+    names = set()
+    for name, value in assigned:                            # in source order: a later rebinding sees earlier ones
+        if _of_the_epoch(value, loop_names, names):
+            names.add(name)
+    return {name for name in names if all(_of_the_epoch(v, loop_names, names) for n, v in assigned if n == name)}
+
+
+def _dataset_of_the_epoch(call, loop_names, epoch_datasets=frozenset()):
+    """`make(epoch).create_tuple_iterator(...)`: the iterator is on a dataset built from the loop's epoch."""
+    return _of_the_epoch(call.func.value, loop_names, epoch_datasets)
 
 
 def epoch_loops_that_replay(text):
@@ -358,9 +381,11 @@ def epoch_loops_that_replay(text):
     for node in ast.walk(parse_cell(text)):
         if isinstance(node, ast.For) and _is_epoch_loop(node):
             loop_names = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+            epoch_datasets = _epoch_datasets(node.body, loop_names)
             for inner in ast.walk(ast.Module(body=node.body, type_ignores=[])):
                 if (isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute)
-                        and inner.func.attr in ITERATOR_CALLS and not _dataset_of_the_epoch(inner, loop_names)):
+                        and inner.func.attr in ITERATOR_CALLS
+                        and not _dataset_of_the_epoch(inner, loop_names, epoch_datasets)):
                     found.append(node.lineno)
                     break
     return found
@@ -386,6 +411,14 @@ def test_the_epoch_loop_checker_can_fail():
     again = ("for epoch in range(EPOCHS):\n    for d, l in train_data(0).create_tuple_iterator(num_epochs=1):\n"
              "        step(d, l)\n")
     assert epoch_loops_that_replay(per_epoch) == [] and epoch_loops_that_replay(again) == [1]
+    # bound to a name first, then skipped into (a resume); a name bound to a fixed dataset still replays
+    bound = ("for e in range(EPOCHS):\n    batches = train_data(e)\n    if e == first:\n"
+             "        batches = batches.skip(done)\n    for d, l in batches.create_tuple_iterator(num_epochs=1):\n"
+             "        step(d, l)\n")
+    fixed = bound.replace("train_data(e)", "train_data(0)")
+    mixed = bound.replace("batches.skip(done)", "train_data(0)")
+    assert epoch_loops_that_replay(bound) == [] and epoch_loops_that_replay(fixed) == [1]
+    assert epoch_loops_that_replay(mixed) == [1]
 
 
 # -- links -------------------------------------------------------------------------------------
