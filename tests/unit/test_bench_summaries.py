@@ -68,9 +68,8 @@ def test_styles_claim_holds_or_not():
 
 
 def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
-    def timed(config, sps, wobble, **fields):   # 20 rounds, each repeat off the median by wobble[i % 4]
-        return dict(rate(config, sps, input=modes.IN_MEMORY, claim_s=30.0, **fields),
-                    repeat_s=[10 / (sps * (1 + wobble[i % 4])) for i in range(20)])
+    def timed(config, sps, wobble):   # 20 rounds, each repeat off the median by wobble[i % 4]
+        return _timed(config, sps, wobble, n=20, input=modes.IN_MEMORY, claim_s=30.0)
 
     rows = [timed("graph/functional", 100, (0, 0.03, -0.03, 0.01)),
             timed("graph/cell", 112, (0, 0.03, -0.03, 0.01)),
