@@ -45,11 +45,16 @@ def test_modes_says_tie_within_the_noise_floor():
     assert all(len(line.split()) <= 30 for line in res.conclusion.splitlines())   # one short sentence per line
 
 
+def _pipeline_rows():
+    """The styles experiment's three pipeline-fed rows: the functional loop, TrainOneStepCell and Model.train."""
+    return [rate("graph/functional +pipeline", 80, input=modes.PIPELINE),
+            rate("graph/cell +pipeline", 81, input=modes.PIPELINE), rate("Model.train", 40, input=modes.PIPELINE)]
+
+
 def test_styles_claim_holds_or_not():
     rows = [rate("graph/functional", 100, input="in-memory batches"),
             rate("graph/cell", 101, input="in-memory batches"),
-            rate("graph/functional +pipeline", 80, input="data pipeline"),
-            rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
+            *_pipeline_rows()]
     res = modes.summarise_styles(shuffled(rows), bench.StylesParams())
     assert "Model.train against the functional loop: 0.50x (40.0 steps/s), slower." in res.conclusion
     assert ("Fed by the pipeline, TrainOneStepCell against the functional loop: 1.01x, undecided: the repeats' ranges "
@@ -74,8 +79,7 @@ def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
     rows = [timed("graph/functional", 100, (0, 0.03, -0.03, 0.01)),
             timed("graph/cell", 112, (0, 0.03, -0.03, 0.01)),
             timed(modes.COPY, 101, (0.01, -0.02, 0.02, 0)),
-            rate("graph/functional +pipeline", 80, input=modes.PIPELINE),
-            rate("graph/cell +pipeline", 81, input=modes.PIPELINE), rate("Model.train", 40, input=modes.PIPELINE)]
+            *_pipeline_rows()]
     res = modes.summarise_styles(shuffled(rows), bench.StylesParams(noise_pct=20))
     floor = bench.noise_floor_pct(rows[0], rows[2])
     assert 1 <= floor < 15 and res.metrics["claim_noise_floor_pct"] == floor
@@ -395,8 +399,7 @@ def _styles_rows(cell_rate, wobble):
     functional step's copy, 20 rounds each with the same ``wobble``, then the three pipeline-fed rows."""
     in_memory = [("graph/functional", 100, {"claim_s": 30.0}), ("graph/cell", cell_rate, {}), (modes.COPY, 100, {})]
     return ([_timed(config, sps, wobble, n=20, input=modes.IN_MEMORY, **extra) for config, sps, extra in in_memory]
-            + [rate("graph/functional +pipeline", 80, input=modes.PIPELINE),
-               rate("graph/cell +pipeline", 81, input=modes.PIPELINE), rate("Model.train", 40, input=modes.PIPELINE)])
+            + _pipeline_rows())
 
 
 def test_styles_headline_verdict_comes_from_the_paired_interval():
