@@ -4,8 +4,13 @@
   ``nn.Conv2d`` and ``nn.MaxPool2d`` that compute what PyTorch's ``nn.Conv2d(in, out, k)`` and
   ``nn.MaxPool2d(k)`` compute (the defaults table of "Coming from PyTorch").
 * ``q2`` timing a compiled function: ``call_times(fn, inputs)`` returns the seconds of each call ``fn(x)``, the
-  result waited for; the check hands it a new ``@ms.jit`` function and two batch sizes, and the times must show a
-  compilation on the first call of each shape (the lesson's "first call" and "new shape" measurements).
+  result waited for; the check hands it a new ``@ms.jit`` function and two batch sizes. Its ``fn`` returns before the
+  result is on the host, as a call on an Ascend or a GPU does (``_Pending``: reading the values waits for them), so
+  a time that stops before ``.asnumpy()`` is too short; and the times must show a compilation on the first call of
+  each shape (the lesson's "first call" and "new shape" measurements).
+* ``q3`` PyTorch's BatchNorm momentum: ``batchnorm_like_torch(num_features, torch_momentum)`` returns the
+  ``nn.BatchNorm2d`` whose running statistics follow a batch as PyTorch's ``nn.BatchNorm2d(num_features,
+  momentum=torch_momentum)`` does; the check runs one training batch and compares the running mean.
 """
 
 from __future__ import annotations
@@ -35,6 +40,12 @@ def call_times(fn, inputs):
         fn(x).asnumpy()                 # .asnumpy() waits for the result
         times.append(time.perf_counter() - start)
     return times
+
+
+def batchnorm_like_torch(num_features, torch_momentum):
+    from mindspore import nn
+
+    return nn.BatchNorm2d(num_features, momentum=1 - torch_momentum)   # MindSpore's momentum weighs the old value
 
 
 def _shape_in_pynative(layer, x) -> tuple:
@@ -100,6 +111,58 @@ class TorchLikeLayers(_SolvedBy):
                                    k=k, want=want))
 
 
+class _Pending:
+    """What the check's ``fn`` returns: a tensor whose values reach the host only at ``ready`` (a perf_counter time).
+
+    On an Ascend or a GPU a call returns as soon as its work is launched, and only reading the result waits for it.
+    On a CPU MindSpore often returns with the result computed, so a timing that forgets ``.asnumpy()`` would look
+    right there; this wrapper makes the wait visible on every device. Reading the values (``asnumpy``, ``item``,
+    ``tolist``, ``float``, ``numpy.asarray``, printing) waits; a tensor computed from it (``[0]``, ``.sum()``) is
+    pending until the same time.
+    """
+
+    def __init__(self, tensor, ready: float):
+        self._tensor, self._ready = tensor, ready
+
+    def _wait(self):
+        while (rest := self._ready - time.perf_counter()) > 0:
+            time.sleep(rest)
+        return self._tensor
+
+    def _pending_too(self, value):
+        import mindspore as ms
+
+        return _Pending(value, self._ready) if isinstance(value, ms.Tensor) else value
+
+    def asnumpy(self):
+        return self._wait().asnumpy()
+
+    def item(self):
+        return self._wait().item()
+
+    def tolist(self):
+        return self._wait().tolist()
+
+    def __float__(self):
+        return float(self._wait().asnumpy())
+
+    def __array__(self, dtype=None, copy=None):
+        values = self._wait().asnumpy()
+        return values if dtype is None else values.astype(dtype)
+
+    def __getitem__(self, index):
+        return self._pending_too(self._tensor[index])
+
+    def __getattr__(self, name):
+        value = getattr(self._tensor, name)
+        if not callable(value):
+            return value
+        return lambda *args, **kwargs: self._pending_too(value(*args, **kwargs))
+
+    def __repr__(self):
+        return repr(self._wait())
+
+
 class CallTimes(_SolvedBy):
     names = ("call_times",)
     solved_by = staticmethod(call_times)
@@ -109,9 +172,12 @@ class CallTimes(_SolvedBy):
                    "the clock. Call fn exactly once per input, with no warm-up call.")
 
     # Two batch sizes: each one's first call compiles; a ratio of 5 is far below what compiling costs
-    # (tens to hundreds of milliseconds against well under one for a later call).
+    # (tens to hundreds of milliseconds against well under one for a later call), once the result's delay is taken
+    # off. Each result reaches the host DELAY seconds after fn returned (_Pending), so a time that includes the
+    # result is at least DELAY, whatever the machine.
     SHAPES = ((64, 8), (64, 8), (64, 8), (16, 8), (16, 8), (16, 8))
     RATIO = 5
+    DELAY = 0.02
 
     def _check(self, call_times):
         import mindspore as ms
@@ -125,7 +191,7 @@ class CallTimes(_SolvedBy):
 
         def fn(x):
             shapes.append(tuple(x.shape))
-            return scaled_sum(x)
+            return _Pending(scaled_sum(x), time.perf_counter() + self.DELAY)
 
         inputs = [ops.ones(shape, ms.float32) for shape in self.SHAPES]
         start = time.perf_counter()
@@ -139,19 +205,61 @@ class CallTimes(_SolvedBy):
                 or not all(isinstance(t, (int, float)) and t > 0 for t in times)):
             raise Incorrect(tr("call_times(fn, inputs) with {n} inputs returned {got}; expected a list of {n} "
                                "positive numbers of seconds, one per call.", n=len(inputs), got=repr(times)))
-        for first, later, rows in ((0, (1, 2), 64), (3, (4, 5), 16)):
-            steady = min(times[i] for i in later)
-            if times[first] < self.RATIO * steady:
-                raise Incorrect(tr("the first call with {rows} rows took {first:.2g} s and the next ones {later}: "
-                                   "the first call of a new shape compiles and must be clearly slower. Time each "
-                                   "call on its own, from just before it to its result.", rows=rows,
-                                   first=times[first], later=[float(f"{times[i]:.2g}") for i in later]))
         if sum(times) > elapsed:
             raise Incorrect(tr("the times add up to {total:.3g}, but the whole call_times(fn, inputs) took "
                                "{elapsed:.3g} s: return seconds, as time.perf_counter() differences are.",
                                total=sum(times), elapsed=elapsed))
+        short = [i for i, t in enumerate(times) if t < self.DELAY]
+        if short:
+            raise Incorrect(tr("call {n} took {took:.2g} s, but its result reached the host {delay:.2g} s after fn "
+                               "returned: a call is over only when its result is on the host. Stop the clock after "
+                               "reading the result.", n=short[0] + 1, took=times[short[0]], delay=self.DELAY))
+        work = [t - self.DELAY for t in times]   # each call's own time, without the result's delay
+        for first, later, rows in ((0, (1, 2), 64), (3, (4, 5), 16)):
+            steady = min(work[i] for i in later)
+            if work[first] < self.RATIO * steady:
+                raise Incorrect(tr("the first call with {rows} rows took {first:.2g} s and the next ones {later}: "
+                                   "the first call of a new shape compiles and must be clearly slower. Time each "
+                                   "call on its own, from just before it to its result.", rows=rows,
+                                   first=times[first], later=[float(f"{times[i]:.2g}") for i in later]))
+
+
+class BatchNormLikeTorch(_SolvedBy):
+    names = ("batchnorm_like_torch",)
+    solved_by = staticmethod(batchnorm_like_torch)
+    title = N_("PyTorch's BatchNorm momentum in MindSpore")
+    hint_text = N_("The BatchNorm row of \"Coming from PyTorch\" and the BatchNorm check after the table: does "
+                   "each framework's momentum weigh the old running value or the new batch?")
+
+    def _check(self, batchnorm_like_torch):
+        import mindspore as ms
+        import numpy as np
+        from mindspore import nn, ops
+
+        for features, torch_momentum in ((3, 0.1), (2, 0.3)):
+            call = f"batchnorm_like_torch({features}, {torch_momentum})"
+            bn = self.call(batchnorm_like_torch, features, torch_momentum)
+            if not isinstance(bn, nn.BatchNorm2d):
+                raise Incorrect(tr("{call}: expected an nn.BatchNorm2d, got {got}.", call=call,
+                                   got=type(bn).__name__))
+            batch = ops.ones((8, features, 4, 4), ms.float32) * ops.arange(1, features + 1, dtype=ms.float32).reshape(
+                1, features, 1, 1)   # channel c holds c + 1 everywhere: its batch mean is c + 1
+            saved = ms.get_context("mode")
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+            try:
+                bn.set_train()(batch)
+            finally:
+                ms.set_context(mode=saved)
+            got = bn.moving_mean.asnumpy()
+            want = (1 - torch_momentum) * 0.0 + torch_momentum * np.arange(1, features + 1)   # PyTorch's update
+            if not np.allclose(got, want, atol=1e-5):
+                raise Incorrect(tr("{call}: after one training batch with channel means {means}, starting from 0, "
+                                   "the running mean is {got}; PyTorch's is {want}.", call=call,
+                                   means=list(range(1, features + 1)), got=[round(float(v), 4) for v in got],
+                                   want=[round(float(v), 4) for v in want]))
 
 
 q1 = TorchLikeLayers()
 q2 = CallTimes()
+q3 = BatchNormLikeTorch()
 register(globals(), "00")

@@ -8,21 +8,30 @@ work in a process that has not imported MindSpore yet):
 
 import os
 import sys
-
-# 1. CPU performance settings. MindSpore reads them once, while `import mindspore` runs: set them first.
-os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")       # AVX-512 CPUs: oneDNN's fast convolution path
-os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")    # few cores: no busy-waiting host pipeline
-os.environ.setdefault("GLOG_v", "3")                      # MindSpore's C++ log: errors only
-
-import mindspore as ms   # after the environment, on purpose
+from pathlib import Path
 
 device = sys.argv[1] if len(sys.argv) > 1 else "CPU"
 mode = sys.argv[2] if len(sys.argv) > 2 else "graph"
 
+# 1. CPU settings, only where they help. MindSpore reads them once, while `import mindspore` runs: set them first.
+if device == "CPU":
+    cpuinfo = Path("/proc/cpuinfo")
+    # Only on CPUs with AVX-512: there oneDNN's AVX-512 convolutions are slow for MindSpore; cap it at AVX2.
+    if cpuinfo.exists() and "avx512f" in cpuinfo.read_text():
+        os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
+    # Only for eager PyNative steps on 8 cores or fewer: the host pipeline's waiting must not take the cores.
+    if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
+        os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
+os.environ.setdefault("GLOG_v", "3")                      # MindSpore's C++ log: errors only
+
+import mindspore as ms   # after the environment, on purpose
+
 ms.set_device(device)                                                            # 2. the device
 ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)      # 3. the execution mode
-ms.set_seed(42)                                                                  # 4. seeds for weights and random ops
+ms.set_seed(42)   # 4. seeds MindSpore, and also NumPy, Python's random and mindspore.dataset
 
 x = ms.ops.ones((2, 3))
 print(f"MindSpore {ms.__version__} | device_target={ms.get_context('device_target')} | mode={mode} | "
-      f"ONEDNN_MAX_CPU_ISA={os.environ['ONEDNN_MAX_CPU_ISA']} | ops.ones((2, 3)).sum() = {float(x.sum())}")
+      f"ops.ones((2, 3)).sum() = {float(x.sum())}")
+for name in ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN"):
+    print(f"{name} = {os.environ.get(name, '(not set)')}")

@@ -51,8 +51,30 @@ def _since_start(fn, inputs):
     return times
 
 
+def _each_call(read):
+    """A call_times that times each call of fn up to ``read(result)``."""
+    def call_times(fn, inputs):
+        times = []
+        for x in inputs:
+            start = time.perf_counter()
+            read(fn(x))
+            times.append(time.perf_counter() - start)
+        return times
+    return call_times
+
+
+#: The trap of the exercise's brief: the clock stops when fn returns, before its result is on the host.
+_without_the_result = _each_call(lambda result: None)
+#: Another right answer: float() of one element waits for the result as .asnumpy() does.
+_reading_with_float = _each_call(lambda result: float(result[0]))
+
+
 def test_q2_call_times():
     assert nb00.q2.check(*nb00.q2.reference()) == Outcome.CORRECT
+    assert nb00.q2.check(_reading_with_float) == Outcome.CORRECT
+    unsynchronised = nb00.q2.check(_without_the_result)
+    assert unsynchronised == Outcome.INCORRECT and "over only when its result is on the host" in unsynchronised.message
+    assert ".asnumpy()" not in unsynchronised.message   # a symptom, not the answer
     assert nb00.q2.check(lambda fn, inputs: ____) == Outcome.NOT_ATTEMPTED
     warm_up = nb00.q2.check(_warm_up_first)
     assert warm_up == Outcome.INCORRECT and "expected one call per input" in warm_up.message
@@ -60,7 +82,23 @@ def test_q2_call_times():
     assert skips_first == Outcome.INCORRECT and "expected a list of 6 positive numbers" in skips_first.message
     milliseconds = nb00.q2.check(_milliseconds)
     assert milliseconds == Outcome.INCORRECT and "return seconds" in milliseconds.message
-    for wrong in (_one_average, _since_start):
-        result = nb00.q2.check(wrong)
-        assert result == Outcome.INCORRECT and "the first call with 64 rows" in result.message
+    one_average = nb00.q2.check(_one_average)
+    assert one_average == Outcome.INCORRECT and "the first call with 64 rows" in one_average.message
+    since_start = nb00.q2.check(_since_start)   # each time includes the ones before: together more than the whole
+    assert since_start == Outcome.INCORRECT and "the times add up to" in since_start.message
+    assert ms.get_context("mode") == ms.GRAPH_MODE          # the check changes no mode
+
+
+def test_q3_batchnorm_like_torch():
+    assert nb00.q3.check(*nb00.q3.reference()) == Outcome.CORRECT
+    assert nb00.q3.check(lambda c, m: ____) == Outcome.NOT_ATTEMPTED
+    copied = nb00.q3.check(lambda c, m: nn.BatchNorm2d(c, momentum=m))   # PyTorch's number copied as it is
+    assert copied == Outcome.INCORRECT and "the running mean is [0.9, 1.8, 2.7]; PyTorch's is [0.1, 0.2, 0.3]" in \
+        copied.message
+    default = nb00.q3.check(lambda c, m: nn.BatchNorm2d(c))   # 0.9 is right for 0.1, the first case, only
+    assert default == Outcome.INCORRECT and "is [0.1, 0.2]; PyTorch's is [0.3, 0.6]" in default.message
+    not_bn = nb00.q3.check(lambda c, m: nn.BatchNorm1d(c, momentum=1 - m))
+    assert not_bn == Outcome.INCORRECT and "expected an nn.BatchNorm2d, got BatchNorm1d" in not_bn.message
+    for wrong in (copied, default):   # symptoms only: no message gives the answer away
+        assert "1 - " not in wrong.message and "momentum=" not in wrong.message
     assert ms.get_context("mode") == ms.GRAPH_MODE          # the check changes no mode

@@ -3,6 +3,7 @@
 from mindspore import nn
 
 from course_utils.exercises import Outcome, ____, nb00
+from test_exercises_nb00 import _without_the_result
 
 
 def test_q1_messages_in_chinese(zh):
@@ -23,11 +24,25 @@ def test_q2_messages_in_chinese(zh):
     assert "期望得到 6 个正数" in message
     message = nb00.q2.check(lambda fn, inputs: [t * 1e3 for t in nb00.call_times(fn, inputs)]).message
     assert "请返回以秒为单位的时间" in message
+    message = nb00.q2.check(_without_the_result).message
+    assert message.startswith("第 2 次调用只用了") and "结果回到 Host 侧，调用才算结束" in message
+
+
+def test_q3_messages_in_chinese(zh):
+    correct = nb00.q3.check(*nb00.q3.reference())
+    assert correct == Outcome.CORRECT and "用 MindSpore 写出 PyTorch 的 BatchNorm 动量" in str(correct)
+    copied = nb00.q3.check(lambda c, m: nn.BatchNorm2d(c, momentum=m)).message
+    assert copied == ("batchnorm_like_torch(3, 0.1)：从 0 开始，经过一批各通道均值为 [1, 2, 3] 的训练数据之后，"
+                      "滑动平均值为 [0.9, 1.8, 2.7]；PyTorch 的是 [0.1, 0.2, 0.3]。")
+    not_bn = nb00.q3.check(lambda c, m: nn.BatchNorm1d(c)).message
+    assert not_bn == "batchnorm_like_torch(3, 0.1)：期望得到 nn.BatchNorm2d，实际得到 BatchNorm1d。"
 
 
 def test_hints_and_solution_in_chinese(zh, capsys):
     nb00.q1.hint()
     nb00.q2.hint()
     nb00.q2.solution()
+    nb00.q3.hint()
     shown = capsys.readouterr().out
     assert "看“从 PyTorch 迁移过来”那张表" in shown and "time.perf_counter()" in shown and "不要预热" in shown
+    assert "表中 BatchNorm 那一行" in shown

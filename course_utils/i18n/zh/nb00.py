@@ -42,4 +42,18 @@ MESSAGES = {
     "call on its own, from just before it to its result.":
         "输入为 {rows} 行时，第一次调用用了 {first:.2g} 秒，之后几次用了 {later}：新形状的第一次调用要编译，"
         "理应明显更慢。请单独为每次调用计时，从调用之前一直到拿到结果。",
+    "call {n} took {took:.2g} s, but its result reached the host {delay:.2g} s after fn "
+    "returned: a call is over only when its result is on the host. Stop the clock after "
+    "reading the result.":
+        "第 {n} 次调用只用了 {took:.2g} 秒，而它的结果在 fn 返回 {delay:.2g} 秒之后才回到 Host 侧：结果回到 Host 侧，"
+        "调用才算结束。请在读取结果之后再停止计时。",
+    "PyTorch's BatchNorm momentum in MindSpore": "用 MindSpore 写出 PyTorch 的 BatchNorm 动量",
+    "The BatchNorm row of \"Coming from PyTorch\" and the BatchNorm check after the table: does "
+    "each framework's momentum weigh the old running value or the new batch?":
+        "看“从 PyTorch 迁移过来”那张表中 BatchNorm 那一行，以及表后对 BatchNorm 的检查：两个框架的动量"
+        "分别是旧的滑动平均值的权重，还是新一批数据的权重？",
+    "{call}: expected an nn.BatchNorm2d, got {got}.": "{call}：期望得到 nn.BatchNorm2d，实际得到 {got}。",
+    "{call}: after one training batch with channel means {means}, starting from 0, "
+    "the running mean is {got}; PyTorch's is {want}.":
+        "{call}：从 0 开始，经过一批各通道均值为 {means} 的训练数据之后，滑动平均值为 {got}；PyTorch 的是 {want}。",
 }
