@@ -31,6 +31,7 @@ which a split would silently bypass.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import glob
 import importlib
@@ -41,7 +42,7 @@ import re
 import sys
 import warnings
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Iterator, Mapping, Optional
 
 from course_utils import ROOT, fake_device
 from course_utils.i18n import N_, set_language, tr
@@ -647,6 +648,27 @@ def _seed(ms, seed: Optional[int]) -> None:
 def current() -> Optional[RuntimeInfo]:
     """The ``RuntimeInfo`` of the last ``setup()`` call in this process, or None."""
     return _state.get("info")
+
+
+@contextlib.contextmanager
+def temporary_mode(mode) -> Iterator[None]:
+    """Run the block in another execution mode; the mode before it comes back when the block ends, also on an error.
+
+    ``mode``: "graph" or "pynative" (as in ``setup``), or ``mindspore.GRAPH_MODE`` / ``mindspore.PYNATIVE_MODE``.
+    A lesson runs a sweep over many new Cells eagerly this way (GRAPH_MODE would compile each of them)::
+
+        with runtime.temporary_mode("pynative"):
+            ...
+    """
+    import mindspore as ms
+
+    target = getattr(ms, MODES[_normalise_mode(mode)]) if isinstance(mode, str) else mode
+    saved = ms.get_context("mode")
+    ms.set_context(mode=target)
+    try:
+        yield
+    finally:
+        ms.set_context(mode=saved)
 
 
 # the parts of a machine_header() (and of bench.header()) that are words, in English: each is tr()-ed when printed,

@@ -50,14 +50,10 @@ def batchnorm_like_torch(num_features, torch_momentum):
 
 def _shape_in_pynative(layer, x) -> tuple:
     """``layer(x).shape`` in PyNative (a checker must not compile every candidate layer); the mode is restored."""
-    import mindspore as ms
+    from course_utils.runtime import temporary_mode
 
-    saved = ms.get_context("mode")
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-    try:
+    with temporary_mode("pynative"):
         return tuple(layer(x).shape)
-    finally:
-        ms.set_context(mode=saved)
 
 
 class _SolvedBy(Exercise):

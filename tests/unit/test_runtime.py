@@ -203,3 +203,18 @@ def test_fake_ascend_perf_lab_skips_cpu_only_experiments_without_a_process(fake_
     lines = out.stdout.strip().splitlines()[-2:]
     assert lines[0].startswith("cpu_traps | ") and lines[0].endswith("not Ascend")
     assert lines[1].startswith("find_trap | ") and lines[1].endswith("not Ascend")
+
+
+def test_temporary_mode_restores_the_mode_also_after_an_error():
+    ms = pytest.importorskip("mindspore")
+    before = ms.get_context("mode")
+    other, name = (ms.PYNATIVE_MODE, "pynative") if before == ms.GRAPH_MODE else (ms.GRAPH_MODE, "graph")
+    with runtime.temporary_mode(name):
+        assert ms.get_context("mode") == other
+    assert ms.get_context("mode") == before
+    with pytest.raises(KeyError), runtime.temporary_mode(other):
+        assert ms.get_context("mode") == other
+        raise KeyError("inside the block")
+    assert ms.get_context("mode") == before
+    with pytest.raises(ValueError, match="Unknown mode"), runtime.temporary_mode("eager"):
+        pass
