@@ -7,8 +7,8 @@ compared with what a correct step and typical wrong steps would make) are ``cour
 q4 asks for ``build_param_groups(net, weight_decay)``: its check builds ``nn.Momentum`` and ``nn.Adam`` from the
 groups and runs one call with zero gradients, so only weight decay moves a parameter.
 The lesson's cells also call the helpers at the end of this module: the tables they print and the checks behind them
-(``spike_table``, ``clipping_table``, ``mean_and_sum``, ``underflow_table``, ``run_scaled_steps``, ``plot_scale_run``),
-which are not what the lesson teaches.
+(``spike_table``, ``clipping_table``, ``mean_and_sum_table``, ``underflow_table``, ``scaled_steps_table``,
+``plot_scale_run``), which are not what the lesson teaches; the loops and the asserts stay in the notebook.
 """
 
 from __future__ import annotations
@@ -441,11 +441,7 @@ def spike_table(norms: dict) -> None:
 
 def clipping_table(results: dict, bound: float) -> None:
     """Section 1: for each batch (``{batch: {method: gradients}}``, the raw gradients first) the global norm, the
-    per-tensor norms and the cosine with the raw gradients. Then the two facts the lesson states about
-    ``ops.clip_by_global_norm``, checked on the last batch: it returns a new tuple (no norm), and leaves its input
-    as it was."""
-    from mindspore import ops
-
+    per-tensor norms and the cosine with the raw gradients."""
     from course_utils.training import global_norm, tensor_norms
 
     print(f"{pad('', 26)} {pad(tr('global norm'), 11, '>')}   {pad(tr('per-tensor norms'), 28)} "
@@ -456,47 +452,20 @@ def clipping_table(results: dict, bound: float) -> None:
         for method, grads in by_method.items():
             print(f"  {pad(method, 24)} {float(global_norm(grads)):11.4f}   "
                   f"{pad(np.round(tensor_norms(grads), 3), 28)} {cosine(grads, raw):.4f}")
-    raw = next(iter(list(results.values())[-1].values()))
-    before = _arrays(raw)
-    clipped = ops.clip_by_global_norm(raw, bound)
-    assert type(clipped) is tuple and len(clipped) == len(raw), "clip_by_global_norm returns a new tuple, no norm"
-    assert all(np.array_equal(b, a) for b, a in zip(before, _arrays(raw))), "clip_by_global_norm leaves its input"
-    print(tr("clip_by_global_norm returned a new tuple of {n} tensors (no norm) and left its input as it was.",
-             n=len(clipped)))
 
 
-def mean_and_sum(grad_fn, big_batch, mean_grads, k: int, weights, lr: float) -> dict:
-    """Section 2: the mean of ``k`` micro-batch gradients (``mean_grads``) against the gradient of the whole batch
-    (and their sum, the mistake), then how far one step of a fresh SGD and a fresh Adam moves the weights with
-    the sum instead of the mean. Returns ``{"again", "mean", "sum", "SGD", "Adam"}``: the gap of a second
-    ``grad_fn`` call, the two gradient gaps, and the two ratios of distances."""
-    import mindspore as ms
-    from mindspore import nn
-
-    from course_utils.models import twin
-
-    big = grad_fn(*big_batch)[1]
-    size = int(big_batch[0].shape[0])
-    found = {"again": max_gap(grad_fn(*big_batch)[1], big), "mean": max_gap(mean_grads, big),
-             "sum": max_gap([g * k for g in _arrays(mean_grads)], big)}
+def mean_and_sum_table(found: dict, k: int, size: int) -> None:
+    """Section 2: prints what the cell measured (``found``: ``"again"``, ``"mean"``, ``"sum"``, the gaps to the
+    big-batch gradient, and ``"SGD"``, ``"Adam"``, how many times as far the sum moves the weights as the mean)."""
     print(tr("a second value_and_grad call on the big batch: max |diff| to the first = {gap:.1e} (fresh, not "
              "added up)", gap=found["again"]))
     print(tr("{k} micro-batches of {micro} vs one batch of {size}:", k=k, micro=size // k, size=size))
     print(tr("  mean of micro gradients - big-batch gradient: max |diff| = {gap:.1e}", gap=found["mean"]))
     print(tr("  sum  of micro gradients - big-batch gradient: max |diff| = {gap:.3f}   (the scaling mistake)",
              gap=found["sum"]))
-    for optimizer_class in (nn.SGD, nn.Adam):
-        moved = {}
-        for kind, factor in (("mean", 1), ("sum", k)):
-            net, optimizer = twin(weights, optimizer_class, lr=lr)
-            start = flat(net)
-            optimizer(tuple(ms.Tensor(g * factor) for g in _arrays(mean_grads)))
-            moved[kind] = float(np.linalg.norm(flat(net) - start))
-        name = optimizer_class.__name__
-        found[name] = moved["sum"] / moved["mean"]
+    for name in ("SGD", "Adam"):
         print(tr("  one {name:4} step with the sum instead of the mean: the weights move {ratio:.2f}x as far",
                  name=name, ratio=found[name]))
-    return found
 
 
 def underflow_table(results: dict, exact) -> None:
@@ -519,36 +488,19 @@ def relative_error(grads, exact) -> float:
     return float(np.linalg.norm(flat(grads) - flat(exact)) / np.linalg.norm(flat(exact)))
 
 
-def run_scaled_steps(step, true_grad_fn, net, scaler, data, label, steps: int, lr: float):
-    """Section 5: call the loss-scaled ``step`` ``steps`` times on one batch and print, per step, the scale it used,
-    whether its gradients were finite, whether the weights moved and the loss. Returns the rows ``(step, scale,
-    finite, moved, loss, largest true gradient)`` and the largest gap between an update and plain SGD with the true
-    (unscaled) gradients, relative to the largest update."""
-    from course_utils.callbacks import snapshot_weights
-
-    rows, sgd_gap = [], 0.0
-    for index in range(steps):
-        before, scale = snapshot_weights(net), float(scaler.scale_value.asnumpy())
-        true_grads = [g.asnumpy() for g in true_grad_fn(data, label)[1]]
-        largest = max(float(np.abs(g).max()) for g in true_grads)
-        loss, finite = step(data, label)
-        after = snapshot_weights(net)
-        moved = any(not np.array_equal(before[k], v) for k, v in after.items())
-        if finite:   # plain SGD with the true gradients? Only if unscale read the scale before adjust changed it
-            diff = max(np.abs(after[k] - (before[k] - lr * g)).max() for k, g in zip(before, true_grads))
-            sgd_gap = max(sgd_gap, diff / (lr * largest))
-        rows.append((index, scale, bool(finite), moved, float(loss), largest))
+def scaled_steps_table(rows) -> None:
+    """Section 5: prints the rows ``(step, scale, finite, moved, loss, largest true gradient)`` of the loss-scaled
+    run: the scale each step used, whether its gradients were finite, whether the weights moved, and the loss."""
     yes, no = tr("yes"), tr("no")
     print(pad(tr("step"), 6) + pad(tr("loss scale"), 12) + pad(tr("finite grads"), 14) + pad(tr("updated"), 9)
           + tr("loss"))
     for index, scale, finite, moved, loss, _ in rows:
         print(pad(str(index), 6) + pad(f"{scale:.0f}", 12) + pad(yes if finite else no, 14)
               + pad(yes if moved else no, 9) + f"{loss:.4f}")
-    return rows, sgd_gap
 
 
 def skips_halve(rows) -> bool:
-    """Whether every skipped step (``rows`` of ``run_scaled_steps``) halved the scale of the next step."""
+    """Whether every skipped step (``rows`` of ``scaled_steps_table``) halved the scale of the next step."""
     return all(rows[i + 1][1] == rows[i][1] / 2 for i in range(len(rows) - 1) if not rows[i][2])
 
 

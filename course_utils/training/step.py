@@ -21,7 +21,7 @@ How the functional step is put together (``make_train_step``):
 * What is compiled: with ``accumulate=1`` one graph does forward, backward, optional clipping and
   the update. With ``accumulate=k`` two graphs are compiled: ``micro`` (forward, backward, add the
   gradients / k into the buffers) for the first k - 1 micro-batches and ``last`` (the same, then
-  clip the summed gradient, update, zero the buffers) for the k-th. Which one runs is decided in
+  clip the accumulated mean, update, zero the buffers) for the k-th. Which one runs is decided in
   Python by a counter, so neither graph contains control flow and each call is one graph launch.
 * Where the accumulation buffers live: in ``Parameter``s cloned from ``optimizer.parameters`` with
   the prefix ``grad_accum`` (``clone(prefix="accum")`` would collide with the buffers SGD already
@@ -30,7 +30,7 @@ How the functional step is put together (``make_train_step``):
   network, so they never end up in the network's checkpoints.
 * Gradients are divided by k before they are added, so k micro-batches of equal size give the same
   gradient - and the same update, for any optimizer - as one batch k times larger with a
-  ``reduction="mean"`` loss. Clipping acts on that summed gradient, i.e. the big-batch gradient.
+  ``reduction="mean"`` loss. Clipping acts on that accumulated mean, i.e. the big-batch gradient.
 
 The reload trap (see ``TrainStep``): a step that has already run keeps using the parameter storage
 it saw first. ``load_param_into_net``, ``load_checkpoint(net=...)`` or ``Parameter.set_data`` give

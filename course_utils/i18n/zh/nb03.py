@@ -123,8 +123,6 @@ MESSAGES = {
     "per-tensor norms": "各张量的范数",
     "cosine with the raw gradients": "与原始梯度的余弦相似度",
     "{batch} (bound {bound:.4f}):": "{batch}（上限 {bound:.4f}）：",
-    "clip_by_global_norm returned a new tuple of {n} tensors (no norm) and left its input as it was.":
-        "clip_by_global_norm 返回了一个由 {n} 个张量组成的新元组（不含范数），输入保持原样。",
     "a second value_and_grad call on the big batch: max |diff| to the first = {gap:.1e} (fresh, not added up)":
         "对大批再调用一次 value_and_grad：与第一次相比的最大绝对差 = {gap:.1e}（全新的梯度，没有累加）",
     "{k} micro-batches of {micro} vs one batch of {size}:": "{k} 个大小为 {micro} 的微批与一个大小为 {size} 的大批相比：",
