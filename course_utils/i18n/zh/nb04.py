@@ -140,6 +140,7 @@ MESSAGES = {
 
     # ---- the lesson's figure (plot_early_stopping, section 7.2)
     "batch loss": "每批的损失",
+    "step": "步",
     "training loss (batch)": "训练损失（每批）",
     "The article's rule stops here": "原文的规则在这里停止",
     "StopIteration (step {step})": "StopIteration（第 {step} 步）",
