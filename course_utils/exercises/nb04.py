@@ -11,7 +11,10 @@ q3 compares with ``course_utils.callbacks.stopping_point`` on curves chosen to e
 off-by-one, tie and ``min_delta`` slips. q4 runs ``Model.train`` with the learner's callback on small datasets
 whose losses turn NaN or infinite at a known step. MindSpore is imported on first use, not with this module.
 
-Why one module of ~540 lines: it is one lesson's exercises, like every ``nbNN.py``; each exercise keeps its
+The end of the module is the lesson's one figure that needs more than a call (``plot_early_stopping``, section
+7.2), kept here so the notebook shows the curves, not the matplotlib.
+
+Why one module of ~580 lines: it is one lesson's exercises, like every ``nbNN.py``; each exercise keeps its
 reference solution beside its check, which is what the module's length is made of.
 """
 
@@ -529,6 +532,45 @@ def _stop_on_nan_solution():
 
     return StopOnNaN
 
+
+
+# ----------------------------------------------------------------------------------------------
+# The lesson's figure (section 7.2)
+# ----------------------------------------------------------------------------------------------
+
+def plot_early_stopping(article_losses, article_stop_step, history, full_val, stopper) -> None:
+    """Section 7.2's two panels. Left: the batch losses of the article's early-stopping step, with the step that
+    raised ``StopIteration`` (``article_stop_step``; None if it never did). Right: the plain loop's per-epoch
+    training and validation losses (``history``), the never-stopped run's validation losses (``full_val``, epoch 1
+    first), and the ``EarlyStopper``'s best epoch and stopping epoch."""
+    import matplotlib.pyplot as plt
+
+    from course_utils.plots import figure_text, plot_curves
+
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 3.6))
+    plot_curves({figure_text(N_("batch loss")): (np.arange(1, len(article_losses) + 1), article_losses)}, ax=ax1,
+                logy=True, xlabel=figure_text(N_("step")), ylabel=figure_text(N_("training loss (batch)")),
+                title=figure_text(N_("The article's rule stops here")))
+    if article_stop_step is not None:
+        ax1.axvline(article_stop_step, color="C3", linestyle="--",
+                    label=figure_text(N_("StopIteration (step {step})"), step=article_stop_step))
+        ax1.legend(fontsize="small")
+    never = figure_text(N_("validation loss, never stopped"))
+    epochs = history.epoch
+    plot_curves({figure_text(N_("training loss (epoch mean)")): (epochs, history["loss"]),
+                 figure_text(N_("validation loss")): (epochs, history["eval_loss"]),
+                 never: (np.arange(1, len(full_val) + 1), full_val)},
+                styles={never: {"color": "0.6", "linestyle": "--", "zorder": 1}}, ax=ax2, logy=True,
+                xlabel=figure_text(N_("epoch")), ylabel="MSE",
+                title=figure_text(N_("Patience {patience} on the validation loss"), patience=stopper.patience))
+    ax2.axvline(stopper.best_epoch, color="C2", linestyle="--", linewidth=1,
+                label=figure_text(N_("best epoch {epoch}"), epoch=stopper.best_epoch))
+    if stopper.should_stop:
+        ax2.axvline(stopper.stopped_epoch, color="C3", linestyle=":", linewidth=1,
+                    label=figure_text(N_("stopped after {epoch}"), epoch=stopper.stopped_epoch))
+    ax2.legend(fontsize="small")
+    fig.tight_layout()
+    plt.show()
 
 q1 = TwoHeadLoss()
 q2 = ClipValue()

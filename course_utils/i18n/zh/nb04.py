@@ -137,6 +137,20 @@ MESSAGES = {
     "but {got} of {total} steps ran.{hint}":
         "第 {bad} 步{what}；期望训练在这一步之后立即停止（运行 {bad} 步），"
         "实际运行了 {got} 步（共 {total} 步）。{hint}",
+
+    # ---- the lesson's figure (plot_early_stopping, section 7.2)
+    "batch loss": "每批的损失",
+    "step": "步",
+    "training loss (batch)": "训练损失（每批）",
+    "The article's rule stops here": "原文的规则在这里停止",
+    "StopIteration (step {step})": "StopIteration（第 {step} 步）",
+    "validation loss, never stopped": "验证损失，从不停止",
+    "training loss (epoch mean)": "训练损失（每轮均值）",
+    "validation loss": "验证损失",
+    "epoch": "轮次",
+    "Patience {patience} on the validation loss": "以验证损失为准，耐心值 {patience}",
+    "best epoch {epoch}": "最佳轮次 {epoch}",
+    "stopped after {epoch}": "第 {epoch} 轮后停止",
 }
 
 # Solutions are code: only their comments are translated (the framework looks up each "# comment").
