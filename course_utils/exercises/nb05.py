@@ -10,6 +10,9 @@ sizes, output shape, dropout active only in training mode). q3 runs the learner'
 network and ten fixed images whose right answer is known, with a batch size that leaves a partial
 last batch. q4 reads the two parts the learner's samplers select from a numbered source of 200 rows.
 MindSpore is imported on first use, not with this module.
+
+Beside the exercises, ``print_study`` is the plumbing of section 3: the stored recipe study
+(``scripts/results/lenet_recipe.json``, written by ``scripts/bench_lenet.py``) as a table.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import inspect
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
+from course_utils.fmt import pad
 from course_utils.i18n import tr
 from course_utils.models import lenet_flatten_size
 
@@ -415,9 +419,40 @@ def _split_solution(make_source, n_rows, n_validation, seed):
     validation = make_source(ds.SubsetSampler(val_rows.tolist()))         # always in the same order
     return train, validation
 
+# ----------------------------------------------------------------------------------------------
+# section 3: the stored recipe study
+# ----------------------------------------------------------------------------------------------
+
+
+def print_study(study: dict, standard_error, epochs: int, lr: float) -> None:
+    """The study's machine next to this run's, then one row per candidate: the validation accuracy's median and
+    seed-to-seed range, and the standard error of one run (``standard_error(p, n)``, the notebook's); last, what the
+    rule chose next to the notebook's ``epochs`` and ``lr``."""
+    from course_utils import runtime
+
+    study_header, this_header = runtime.localize_header(study["header"]), runtime.machine_header()
+    print(tr("stored study: {header} | load at start {load:.1f}", header=study_header, load=study["load_before"][0]))
+    print(tr("this run:     {header}", header=this_header))
+    if study_header != this_header:
+        print(tr("the study ran on another machine or with other CPU settings than this run (compare the two lines): "
+                 "its choice carries over, its accuracies may not be reproduced exactly here"))
+    n_val = study["args"]["validation"]
+    columns = [(tr("epochs"), 6), (tr("peak lr"), 10), (tr("seeds"), 6),
+               (tr("validation accuracy: median, min-max"), 38), (tr("SE, one run"), 12)]
+    print(" ".join(pad(title, width, ">") for title, width in columns))
+    for r in study["choice"]["recipes"]:
+        spread = f"{r['validation_median']:.2%}  {r['validation_min']:.2%}-{r['validation_max']:.2%}"
+        print(f"{r['epochs']:>6} {r['lr']:>10g} {len(r['seeds']):>6} {pad(spread, 38, '>')} "
+              f"{standard_error(r['validation_median'], n_val):>12.2%}")
+    chosen = study["choice"]["chosen"]
+    print(tr("{n_val} training images held out; chosen on validation: {chosen} epochs (at peak lr {chosen_lr:g}); "
+             "this notebook's parameters: {epochs} epochs at {lr:g}", n_val=n_val, chosen=chosen["epochs"],
+             chosen_lr=chosen["lr"], epochs=epochs, lr=lr))
+
+
 q1 = FlattenSize()
 q2 = LeNetBatchNorm()
 q3 = EvaluationLoop()
 q4 = ValidationSplit()
-__all__ = ["q1", "q2", "q3", "q4", "fixed_eval_case"]
+__all__ = ["q1", "q2", "q3", "q4", "fixed_eval_case", "print_study"]
 register(globals(), "05")

@@ -50,6 +50,16 @@ def test_mnist_dataset_argument_errors():
             data.mnist_dataset(**kwargs)
 
 
+def test_pipeline_workers_follow_the_cpus_this_process_may_use(monkeypatch):
+    # mnist_dataset's workers: capped by runtime.cpu_count() (affinity, cpuset), not os.cpu_count() (the machine)
+    from course_utils import runtime
+    monkeypatch.setattr(runtime, "cpu_count", lambda: 1)
+    monkeypatch.setattr("os.cpu_count", lambda: 64)
+    assert data.pipeline_workers() == 1 and data.pipeline_workers(8) == 1
+    monkeypatch.setattr(runtime, "cpu_count", lambda: 4)
+    assert data.pipeline_workers() == 2 and data.pipeline_workers(3) == 3 and data.pipeline_workers(99) == 4
+
+
 # --------------------------------------------------------------------------------------------
 # Synthetic regression
 # --------------------------------------------------------------------------------------------

@@ -167,4 +167,25 @@ MESSAGES = {
         'seed=7 和 seed=8 选出了相同的验证行；期望由随机种子决定选出哪些行。',
     '{call}: the training part yields its rows in the same order in two epochs; expected a new order every epoch.':
         '{call}：训练部分在两个轮次中按相同的顺序给出各行；期望每个轮次都是新的顺序。',
+    # section 3: print_study
+    'stored study: {header} | load at start {load:.1f}':
+        '保存的实验结果：{header} | 开始时的平均负载 {load:.1f}',
+    'this run:     {header}':
+        '本次运行：      {header}',
+    ('the study ran on another machine or with other CPU settings than this run (compare the two lines): its choice '
+     'carries over, its accuracies may not be reproduced exactly here'):
+        '这项对比实验运行在另一台机器上，或者 CPU 设置与本次运行不同（对比上面两行）：它的选择可以沿用，但它的准确率在这里不一定能精确复现',
+    'epochs':
+        '轮次',
+    'peak lr':
+        '峰值学习率',
+    'seeds':
+        '种子数',
+    'validation accuracy: median, min-max':
+        '验证准确率：中位数，最小-最大',
+    'SE, one run':
+        '单次标准误差',
+    ("{n_val} training images held out; chosen on validation: {chosen} epochs (at peak lr {chosen_lr:g}); this "
+     "notebook's parameters: {epochs} epochs at {lr:g}"):
+        '留出 {n_val} 张训练图像作验证；根据验证集选定：{chosen} 个轮次（峰值学习率 {chosen_lr:g}）；本 Notebook 的参数：{epochs} 个轮次，{lr:g}',
 }
