@@ -131,12 +131,14 @@ def find_msrun() -> list:
 def msrun_command(script, script_args: Sequence = (), *, workers: int = 2,
                   local_workers: Optional[int] = None, master_addr: str = LOOPBACK,
                   port: int = 8118, log_dir="msrun_log", node_rank: Optional[int] = None,
-                  cluster_timeout: int = 600, join: bool = True, msrun: Optional[Sequence] = None) -> list:
+                  cluster_timeout: int = 600, join: bool = True, msrun: Optional[Sequence] = None,
+                  tail_worker_log: Optional[int] = None) -> list:
     """The msrun command line as a list (``shlex.join`` it to print it).
 
     ``workers`` is the total number of processes in the job (``--worker_num``), ``local_workers``
     how many of them start on this node (``--local_worker_num``, default: all), ``node_rank`` which
-    node this is in a multi-node job.
+    node this is in a multi-node job. ``tail_worker_log=r`` makes msrun copy only local worker r's
+    log to its console (by default it copies every worker's, and their lines run together).
     """
     workers = positive_int("workers", workers)
     local_workers = workers if local_workers is None else positive_int("local_workers", local_workers)
@@ -151,8 +153,10 @@ def msrun_command(script, script_args: Sequence = (), *, workers: int = 2,
     ]
     if node_rank is not None:
         cmd.append(f"--node_rank={int(node_rank)}")
-    cmd += [f"--log_dir={log_dir}", f"--join={join}", f"--cluster_time_out={int(cluster_timeout)}",
-            str(script)] + [str(a) for a in script_args]
+    cmd += [f"--log_dir={log_dir}", f"--join={join}", f"--cluster_time_out={int(cluster_timeout)}"]
+    if tail_worker_log is not None:
+        cmd.append(f"--tail_worker_log={int(tail_worker_log)}")
+    cmd += [str(script)] + [str(a) for a in script_args]
     return cmd
 
 

@@ -10,6 +10,7 @@ One concern per module:
 * ``experiments`` each experiment as ``measure(params) -> rows`` + pure ``summarise(rows, params) -> Result``;
 * ``profile``     reading MindSpore's profiler output back;
 * ``notebook``    what the two lab lessons' set-up cells share (``show``, ``Lab.run``/``launch``, ``rate_bars``);
+* ``turns``       timing one process alongside a distributed job, in turns (notebook 09, ``scripts/train_dp.py``);
 * ``cli``         ``python -m course_utils.bench list | run NAMES | headline``.
 
 Importing the package does not import MindSpore.
@@ -28,10 +29,11 @@ from .steps import (JIT_LEVELS, NAIVE_SPEC, Spec, TIMING_COLUMNS, build_step, le
                     set_mode, step_configs, timing_rows)
 from . import experiments, profile
 from .notebook import Lab, rate_bars, show
+from .turns import Alongside, cpu_pinned, kernel_threads, time_alongside, worker_pause
 from .experiments import (EXPERIMENTS, HEADLINE, PUBLIC, StopWhen, compile_calls, parse_onednn_verbose,
                           run_experiment, select_experiments)
 
-#: The face, named one by one: what lessons 07 and 08, their scripts and ``make bench`` use. Two sub-APIs are named
+#: The face, named one by one: what lessons 07, 08 and 09, their scripts and ``make bench`` use. Two sub-APIs are named
 #: as namespaces: ``experiments`` (the lab's experiments, each ``measure_<name>`` + ``summarise_<name>``) and
 #: ``profile`` (reading MindSpore's profiler output back).
 __all__ = [
@@ -56,6 +58,8 @@ __all__ = [
     "select_experiments",
     # the lab lessons' set-up cell (notebook)
     "Lab", "rate_bars", "show",
+    # one process timed alongside a distributed job (turns; notebook 09)
+    "Alongside", "cpu_pinned", "kernel_threads", "time_alongside", "worker_pause",
     # namespaces
     "experiments", "profile",
 ]

@@ -226,12 +226,13 @@ def bench(args, rank: int, size: int, batches: list, trained: dict) -> dict:
     A barrier (untimed) starts every timed block on all ranks together: otherwise a rank that
     finished its ``cell_local`` block early would count its wait for the others as all-reduce time.
     With ``--turns``, one more "style" takes its place in the alternation: all ranks pause while the
-    process that started the job times its one-process baseline, so both sides see the same load.
+    process that started the job times its one-process baseline, so both sides see the same load
+    (``course_utils.bench.worker_pause`` and ``time_alongside``).
     """
     import mindspore as ms
     from mindspore import ops
 
-    from course_utils.bench import Config, compare, cycle
+    from course_utils.bench import Config, compare, cycle, kernel_threads, worker_pause
 
     # The barrier: an all-reduce of one number, read back; no rank has its result before every rank
     # sent its own. (mindspore.ops.communication.barrier() works too, but on CPU it logs
@@ -248,21 +249,14 @@ def bench(args, rank: int, size: int, batches: list, trained: dict) -> dict:
         _, step = trained[style] if style in trained else build(style, args, size)
         configs[style] = Config(step=cycle(step, data), before=barrier, batch_size=args.batch_size)
     if args.turns:
-        turn = iter(range(1_000_000))
-
-        def pause():
-            # Rank 0 hands over (go_<k>); every rank then waits, idle, until the other side is done.
-            barrier()
-            k = next(turn)
-            if rank == 0:
-                (args.turns / f"go_{k}").touch()
-            while not (args.turns / f"done_{k}").exists():
-                time.sleep(0.005)
-
-        configs["pause"] = Config(step=lambda: None, before=pause)
+        # All ranks pause while the process that started the job times its one-process baseline.
+        configs["pause"] = worker_pause(args.turns, rank, barrier)
     timings = compare(configs, steps=args.bench_steps, repeats=args.bench_repeats, warmup=2)
     timings.pop("pause", None)   # the pause itself is not a step
-    return {name: t.as_dict() for name, t in timings.items()}
+    result = {name: t.as_dict() for name, t in timings.items()}
+    for row in result.values():
+        row["kernel_threads"] = kernel_threads()   # MindSpore's CPU runtime threads in this worker, counted
+    return result
 
 
 def flatten(weights: dict) -> np.ndarray:

@@ -63,6 +63,12 @@ def test_msrun_command_single_node():
                    "train.py", "--steps", "3"]
 
 
+def test_msrun_command_tails_one_worker_log():
+    cmd = dist.msrun_command("train.py", workers=2, port=12345, tail_worker_log=0, msrun=["msrun"])
+    assert cmd[-2:] == ["--tail_worker_log=0", "train.py"]
+    assert not any(part.startswith("--tail_worker_log") for part in dist.msrun_command("train.py", msrun=["msrun"]))
+
+
 def test_msrun_command_multi_node():
     cmd = dist.msrun_command("train.py", workers=16, local_workers=8, master_addr="MASTER_IP",
                              node_rank=1, msrun=["msrun"])

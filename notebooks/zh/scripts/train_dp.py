@@ -222,12 +222,12 @@ def bench(args, rank: int, size: int, batches: list, trained: dict) -> dict:
     每个计时段开始前先过一道屏障（不计时），让所有 rank 同时开始：否则先跑完 ``cell_local``
     计时段的 rank 会把等待其他 rank 的时间算作 AllReduce 的耗时。
     指定 ``--turns`` 时，交替序列中还多出一种“写法”：所有 rank 暂停，让启动任务的进程为单进程基准计时，
-    这样两边经历的是同样的负载。
+    这样两边经历的是同样的负载（``course_utils.bench.worker_pause`` 和 ``time_alongside``）。
     """
     import mindspore as ms
     from mindspore import ops
 
-    from course_utils.bench import Config, compare, cycle
+    from course_utils.bench import Config, compare, cycle, kernel_threads, worker_pause
 
     # 屏障：对一个数做一次 AllReduce 并读回结果；在每个 rank 都发出自己的数之前，没有哪个 rank 能拿到结果。
     # （mindspore.ops.communication.barrier() 也能用，但在 CPU 上它的流同步没有 CPU 实现，
@@ -244,21 +244,14 @@ def bench(args, rank: int, size: int, batches: list, trained: dict) -> dict:
         _, step = trained[style] if style in trained else build(style, args, size)
         configs[style] = Config(step=cycle(step, data), before=barrier, batch_size=args.batch_size)
     if args.turns:
-        turn = iter(range(1_000_000))
-
-        def pause():
-            # rank 0 交出轮次（go_<k>）；随后每个 rank 都空闲等待，直到另一方完成。
-            barrier()
-            k = next(turn)
-            if rank == 0:
-                (args.turns / f"go_{k}").touch()
-            while not (args.turns / f"done_{k}").exists():
-                time.sleep(0.005)
-
-        configs["pause"] = Config(step=lambda: None, before=pause)
+        # 所有 rank 暂停，让启动任务的进程为单进程基准计时。
+        configs["pause"] = worker_pause(args.turns, rank, barrier)
     timings = compare(configs, steps=args.bench_steps, repeats=args.bench_repeats, warmup=2)
     timings.pop("pause", None)   # 暂停本身不算一步
-    return {name: t.as_dict() for name, t in timings.items()}
+    result = {name: t.as_dict() for name, t in timings.items()}
+    for row in result.values():
+        row["kernel_threads"] = kernel_threads()   # 统计本 Worker 进程中 MindSpore CPU 运行时的线程数
+    return result
 
 
 def flatten(weights: dict) -> np.ndarray:

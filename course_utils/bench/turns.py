@@ -1,0 +1,164 @@
+"""Timing one process alongside a distributed job, in turns (notebook 09 and ``scripts/train_dp.py``).
+
+A speed-up is a ratio of two speeds. On a shared machine the load changes from second to second, so
+the two sides are timed in one window, taking turns: the workers time their blocks, then all of them
+pause while the process that started the job times its own blocks, and so on. The handshake is two
+kinds of file in a folder:
+
+* the workers (``worker_pause``): at each of their pauses all ranks meet at a barrier, rank 0 drops
+  ``go_<k>``, and every rank waits, idle, for ``done_<k>``;
+* the process that started the job (``time_alongside``): it runs the job in a background thread and,
+  on each ``go_<k>``, times one block of each of its configurations, then answers ``done_<k>``.
+
+Turn 0 is the warm-up (the compile is not a step); every later turn times one block per
+configuration, in an order that reverses every turn. The workers' own alternation
+(``harness.compare`` with the pause as one more configuration) reverses too, so a slow drift in load
+is shared out evenly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
+
+from .. import runtime
+from .harness import Config, Timing, force
+from .report import Conditions, Measuring
+
+__all__ = ["Alongside", "cpu_pinned", "kernel_threads", "time_alongside", "worker_pause"]
+
+#: Name prefixes of the threads in which MindSpore's CPU runtime runs the kernels of a step.
+KERNEL_THREAD_PREFIXES = ("ActorThread", "KernelThread")
+
+
+def _threads() -> List[int]:
+    try:
+        return [int(tid) for tid in os.listdir("/proc/self/task")]
+    except OSError:   # no /proc (not Linux)
+        return []
+
+
+def kernel_threads() -> Optional[int]:
+    """How many threads of this process are MindSpore's CPU runtime threads (by their names,
+    ``ActorThread_*`` and ``KernelThread_*``), or None where /proc cannot tell."""
+    names = []
+    for tid in _threads():
+        try:
+            names.append(Path(f"/proc/self/task/{tid}/comm").read_text().strip())
+        except OSError:
+            continue
+    if not names:
+        return None
+    return sum(name.startswith(KERNEL_THREAD_PREFIXES) for name in names)
+
+
+@contextlib.contextmanager
+def cpu_pinned(cpus: Optional[set]) -> Iterator[None]:
+    """Inside the block, every thread of this process may run only on ``cpus`` (None: no change).
+
+    Affinity is per thread on Linux, so each thread is pinned, and put back afterwards."""
+    if not cpus or not hasattr(os, "sched_setaffinity"):
+        yield
+        return
+    before = {}
+    for tid in _threads():
+        with contextlib.suppress(OSError):
+            before[tid] = os.sched_getaffinity(tid)
+            os.sched_setaffinity(tid, cpus)
+    try:
+        yield
+    finally:
+        for tid, allowed in before.items():
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(tid, allowed)
+
+
+def worker_pause(turns: Path, rank: int, barrier: Callable[[], Any], poll: float = 0.005) -> Config:
+    """The workers' side: a configuration for ``harness.compare`` that times nothing. Before it
+    "runs", all ranks meet at ``barrier``, rank 0 hands over (``go_<k>``), and every rank waits,
+    idle, until the other side answers (``done_<k>``). Drop its timing afterwards."""
+    turns = Path(turns)
+    count = iter(range(1_000_000))
+
+    def pause():
+        barrier()
+        k = next(count)
+        if rank == 0:
+            (turns / f"go_{k}").touch()
+        while not (turns / f"done_{k}").exists():
+            time.sleep(poll)
+
+    return Config(step=lambda: None, before=pause)
+
+
+@dataclasses.dataclass
+class Alongside:
+    """What ``time_alongside`` measured: the job's return value, one ``Timing`` per configuration
+    (median over the turns), the machine's conditions during the turns (the workers idle then, so
+    "other processes" are processes outside the job), and this process's kernel threads."""
+
+    job: Any
+    timings: Dict[str, Timing]
+    conditions: Conditions
+    threads: Optional[int]
+    turns: int
+
+
+def time_alongside(start_job: Callable[[], Any], configs: Mapping[str, Config], *, turns: Path, steps: int,
+                   cpus: Optional[Mapping[str, set]] = None, poll: float = 0.005) -> Alongside:
+    """Run ``start_job()`` (a distributed job whose workers pause with ``worker_pause(turns, ...)``)
+    in a background thread and time ``configs`` in this process during the workers' pauses: one
+    block of ``steps`` steps per configuration per turn (turn 0 warms up). ``cpus`` pins a
+    configuration's blocks to some CPUs (``{"name": {0}}``: one core). Raises what ``start_job``
+    raises, e.g. the job's ``LaunchError``."""
+    turns = Path(turns)
+    turns.mkdir(parents=True, exist_ok=True)
+    for old in turns.iterdir():
+        old.unlink()
+    cpus = dict(cpus or {})
+    blocks: Dict[str, List[float]] = {name: [] for name in configs}
+    conditions: List[Conditions] = []
+
+    def take_turn(k: int) -> None:
+        names = list(configs) if k % 2 else list(configs)[::-1]   # the order reverses every turn
+        with Measuring() as measured:
+            for name in names:
+                config = configs[name]
+                if config.before:
+                    config.before()
+                with cpu_pinned(cpus.get(name)):
+                    if k == 0:
+                        force(config.step())
+                        force(config.step())
+                        continue
+                    start = time.perf_counter()
+                    for _ in range(steps):
+                        force(config.step())
+                    blocks[name].append(time.perf_counter() - start)
+        if k:
+            conditions.append(measured.conditions)
+
+    with ThreadPoolExecutor(1) as pool:
+        job = pool.submit(start_job)
+        k = 0
+        while not job.done():
+            if (turns / f"go_{k}").exists():
+                take_turn(k)
+                (turns / f"done_{k}").touch()
+                k += 1
+            time.sleep(poll)
+        result = job.result()
+    if not conditions:
+        raise RuntimeError(f"the job never paused for a timed turn (see {turns}): did its workers use worker_pause?")
+    seconds = sum(c.seconds for c in conditions)
+    others = None
+    if all(c.others_cores is not None for c in conditions):
+        others = sum(c.others_cores * c.seconds for c in conditions) / seconds
+    total = Conditions(runtime.cpu_count(), conditions[0].load_before, conditions[-1].load_after, seconds, others)
+    timings = {name: Timing(name, 0.0, [], blocks[name], steps, configs[name].batch_size) for name in configs}
+    return Alongside(result, timings, total, kernel_threads(), len(conditions))

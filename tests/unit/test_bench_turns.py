@@ -1,0 +1,73 @@
+"""course_utils.bench.turns: one process timed alongside a distributed job, in turns (notebook 09).
+
+The job here is a thread that pauses like the workers of ``scripts/train_dp.py`` do (no MindSpore, no msrun):
+the handshake, the warm-up turn, the alternating order, the pinning and the failure paths."""
+
+import os
+
+import pytest
+
+from course_utils import bench
+
+
+def fake_job(turns, pauses, result="done"):
+    """A one-rank job that pauses ``pauses`` times (rank 0 drops go_<k> and waits for done_<k>), then returns."""
+    def job():
+        pause = bench.worker_pause(turns, 0, barrier=lambda: None, poll=0.001)
+        for _ in range(pauses):
+            pause.before()
+            assert pause.step() is None   # the pause times nothing
+        return result
+    return job
+
+
+def test_time_alongside_times_every_config_once_per_turn_after_a_warm_up(tmp_path):
+    calls = []
+
+    def step(name):
+        return lambda: calls.append(name)
+
+    configs = {"a": bench.Config(step=step("a"), batch_size=4), "b": bench.Config(step=step("b"), batch_size=8)}
+    timed = bench.time_alongside(fake_job(tmp_path, pauses=4), configs, turns=tmp_path, steps=3, poll=0.001)
+    assert timed.job == "done" and timed.turns == 3
+    assert {name: len(t.repeat_s) for name, t in timed.timings.items()} == {"a": 3, "b": 3}
+    assert timed.timings["b"].batch_size == 8 and timed.timings["a"].steps == 3
+    # turn 0 warms each config up with two calls, in reversed order; then the order alternates
+    assert calls[:4] == ["b", "b", "a", "a"]
+    assert calls[4:] == ["a"] * 3 + ["b"] * 3 + ["b"] * 3 + ["a"] * 3 + ["a"] * 3 + ["b"] * 3
+    assert timed.conditions.seconds >= 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([f"go_{k}" for k in range(4)]
+                                                                  + [f"done_{k}" for k in range(4)])
+
+
+def test_time_alongside_clears_old_turn_files_and_raises_the_jobs_error(tmp_path):
+    (tmp_path / "done_0").touch()   # left over from an earlier run: must not answer this run's first turn
+
+    def failing():
+        raise RuntimeError("the job failed")
+
+    with pytest.raises(RuntimeError, match="the job failed"):
+        bench.time_alongside(failing, {"a": bench.Config(step=lambda: None)}, turns=tmp_path, steps=1, poll=0.001)
+    assert not (tmp_path / "done_0").exists()
+
+
+def test_time_alongside_needs_at_least_one_timed_turn(tmp_path):
+    with pytest.raises(RuntimeError, match="never paused"):
+        bench.time_alongside(fake_job(tmp_path, pauses=1), {"a": bench.Config(step=lambda: None)},
+                             turns=tmp_path, steps=1, poll=0.001)
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this platform")
+def test_cpu_pinned_pins_every_thread_and_puts_it_back():
+    before = os.sched_getaffinity(0)
+    one = {min(before)}
+    with bench.cpu_pinned(one):
+        assert os.sched_getaffinity(0) == one
+    assert os.sched_getaffinity(0) == before
+    with bench.cpu_pinned(None):
+        assert os.sched_getaffinity(0) == before
+
+
+def test_kernel_threads_is_a_count_or_unknown():
+    count = bench.kernel_threads()
+    assert count is None or (isinstance(count, int) and count >= 0)
