@@ -20,12 +20,15 @@ weights: without dropout nothing should differ.
 
 Every run is a fresh process started by the course's script runner (``fresh_process.run_script``: the child
 environment with the CPU fixes of notebook 08). ``--json`` writes the study with the machine's header and the
-load average before and after: on a shared machine quote the conditions with the numbers.
+load average before and after: on a shared machine quote the conditions with the numbers. It also stores the
+SHA-256 of the reference script it ran (``reference_sha256``): notebook 10 refuses to quote a study of another
+version of the reference.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -90,10 +93,16 @@ def values_that_differ(a: Path, b: Path) -> tuple:
     return len(differ), len(first)
 
 
+def reference_sha256(path: Path = REFERENCE) -> str:
+    """The SHA-256 of the reference script's bytes: which version of it a study ran."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     info = runtime.setup(device="CPU", mode="graph", seed=0, verbose=False)
-    study = {"header": runtime.machine_header(), "load_before": list(os.getloadavg()), "args": vars(args) | {
+    study = {"header": runtime.machine_header(), "reference_sha256": reference_sha256(),
+             "load_before": list(os.getloadavg()), "args": vars(args) | {
         "json": str(args.json) if args.json else None, "small_run": SMALL_RUN, "short_run": SHORT_RUN,
         "dropout": WITH_DROPOUT}, "margin": [], "dropout": []}
     print(study["header"], flush=True)
@@ -129,6 +138,7 @@ def main(argv=None) -> int:
                   f"train_loss {losses[0]:.6f} / {losses[1]:.6f}", flush=True)
 
     study["load_after"] = list(os.getloadavg())
+    assert reference_sha256() == study["reference_sha256"], f"{REFERENCE} changed during the study: run it again"
     if study["margin"]:
         logged = [r["logged"] for r in study["margin"]]
         print(f"margin: logged accuracy median {statistics.median(logged):.2%}, min {min(logged):.2%}, "

@@ -584,14 +584,18 @@ def ink_centres(images: np.ndarray) -> np.ndarray:
     return np.stack([(ink * cols).sum(axis=(1, 2)) / total, (ink * rows).sum(axis=(1, 2)) / total], axis=1)
 
 
-def draw_rows(rows: list, title: str) -> None:
-    """One row of eight images per (label, images) pair, the label left of the row."""
+def draw_rows(rows: list, title: str, centre: float = None) -> None:
+    """One row of eight images per (label, images) pair, the label left of the row. ``centre``: a column position
+    drawn as a red vertical line through every image (e.g. the originals' mean ink centre: a shift shows as ink
+    off the line)."""
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(len(rows), 8, figsize=(10, 1.45 * len(rows)))
     for r, (label, images) in enumerate(rows):
         for c in range(8):
             axes[r, c].imshow(images[c], cmap="gray_r")
+            if centre is not None:
+                axes[r, c].axvline(centre, color="C3", lw=0.8)
             axes[r, c].set_xticks([])
             axes[r, c].set_yticks([])
         axes[r, 0].set_ylabel(label, rotation=0, ha="right", va="center", fontsize=9)

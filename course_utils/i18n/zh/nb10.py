@@ -126,11 +126,11 @@ MESSAGES = {
     "the interrupted epoch trained again?":
         "运行在全部 {steps} 步中的第 {stop} 步后停止，因此断点续训的运行应当再训练 {left} 步；但优化器的 global_step "
         "最终为 {total}（续训后走了 {after} 步）。被中断的轮次中已经训练过的批，是否又训练了一遍？",
-    " (the same run without the stop)": "（不中断的同一次运行）",
+    " (the same run without the stop)": "（未中断的同一次运行）",
     "epoch {epoch}'s train_loss after the stop and --resume is {got!r}, the same run without the stop logs "
     "{expected!r}: the mean must cover every step of the epoch, the ones before the stop included (the checkpoint's "
     "loss_sum, stored as float64).":
-        "停止并 --resume 之后，第 {epoch} 轮的 train_loss 为 {got!r}，而不中断的同一次运行记录的是 {expected!r}："
+        "停止并 --resume 之后，第 {epoch} 轮的 train_loss 为 {got!r}，而未中断的同一次运行记录的是 {expected!r}："
         "平均值必须覆盖该轮次的每一步，包括停止之前的那些步（即检查点中以 float64 保存的 loss_sum）。",
     "the weights after the resumed run are exactly the ones in the checkpoint it resumed from: it stepped the "
     "optimizer but training did not change the network.":
@@ -324,7 +324,7 @@ MESSAGES = {
     # the notebook's plumbing (show_function, plot_resume)
     "the body is your {todos}; the checks' .solution() shows the reference's":
         "函数体就是你的 {todos}；各项检查的 .solution() 会展示参考答案的写法",
-    "uninterrupted run": "不中断的运行",
+    "uninterrupted run": "未中断的运行",
     "interrupted, then --resume": "中断后 --resume",
     "trained by the resumed process": "由断点续训的进程训练",
     "stopped after step {cut}": "在第 {cut} 步之后停下",

@@ -18,7 +18,7 @@
 * ``model.mindir``：评估模式下训练好的网络，输入为 float32 ``(N, 1, 28, 28)``，批大小 N 任意，
   按课程中的方式归一化（像素 / 255，再用均值 0.1307、标准差 0.3081）；在最后一个轮次结束时写入。
 
-Ctrl-C（SIGINT）、``kill``（SIGTERM）和 ``--stop-after`` 都会保存精确的位置后退出（退出码为 128 + 信号编号，``--stop-after`` 则为 0）；``--resume`` 从该位置继续，训练的批与不中断的
+Ctrl-C（SIGINT）、``kill``（SIGTERM）和 ``--stop-after`` 都会保存精确的位置后退出（退出码为 128 + 信号编号，``--stop-after`` 则为 0）；``--resume`` 从该位置继续，训练的批与未中断的
 运行完全相同（每个轮次的混洗和数据增强都以 ``seed + epoch`` 为随机种子），并拒绝用其他 ``--batch-size``、
 ``--train-subset`` 或 ``--seed`` 写入的检查点（那样位置指向的是另一些批）。
 """
@@ -164,7 +164,7 @@ def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum:
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.ckpt")  # 同一个文件夹：重命名才是原子的
     try:
         # loss_sum 存为 float64 的 Tensor：append_dict 会把 Python float 存成 float32，
-        # 而续训轮次的平均损失必须与不中断的运行分毫不差
+        # 而续训轮次的平均损失必须与未中断的运行分毫不差
         ms.save_checkpoint(state, str(tmp), append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch,
                                                          "loss_sum": ms.Tensor(np.float64(loss_sum)), **settings})
         with open(tmp, "rb") as fh:
