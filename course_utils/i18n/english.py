@@ -46,6 +46,7 @@ ALLOWED = (
     "Learn the Basics",
     "all-reduce", "warm-up",
     "No module named",                    # Python's ImportError, quoted where a lesson says what is missing
+    "reshape + max",                      # lesson 08's name for one formulation of pooling: the code it stands for
     # msrun's own console lines, which lesson 09 shows as they are
     "Start scheduler process, log file:", "Start worker process with rank id:", ", log file:", "Environment variable",
     "is exported.", "Execute command:",
