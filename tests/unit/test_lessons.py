@@ -28,6 +28,26 @@ def test_what_it_reads_from_the_stored_notebooks():
     assert sorted(order, key=lambda lesson: lesson.number) == list(lessons.LESSONS)
     times = [max(lesson.run_seconds("en"), lesson.run_seconds("zh")) for lesson in order]
     assert times == sorted(times, reverse=True)
+    assert [lesson.quoted_run_seconds() for lesson in order] == times, "both editions quote the longer run"
+
+
+def test_both_editions_quote_the_longer_stored_run(tmp_path):
+    import json
+
+    lesson = lessons.get("01")
+
+    def store(lang, seconds):
+        path = lesson.path(lang, tmp_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"cells": [], "metadata": {"course": {"run_seconds": seconds}}}))
+
+    assert lesson.quoted_run_seconds(tmp_path) is None
+    store("en", 15.7)
+    assert lesson.quoted_run_seconds(tmp_path) == 15.7, "one edition run: its figure"
+    store("zh", 12.2)
+    assert lesson.quoted_run_seconds(tmp_path) == 15.7
+    store("zh", 19.0)
+    assert lesson.quoted_run_seconds(tmp_path) == 19.0
 
 
 def test_run_times_are_quoted_the_same_way_everywhere():
