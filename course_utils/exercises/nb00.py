@@ -1,8 +1,8 @@
 """Exercises of notebook 00 (environment setup): two MindSpore habits the lesson teaches.
 
-* ``q1`` PyTorch's layers in MindSpore: ``torch_like_layers(in_channels, out_channels, kernel_size)`` returns the
-  ``nn.Conv2d`` and ``nn.MaxPool2d`` that compute what PyTorch's ``nn.Conv2d(in, out, k)`` and
-  ``nn.MaxPool2d(k)`` compute (the defaults table of "Coming from PyTorch").
+* ``q1`` PyTorch's padded convolution in MindSpore: ``torch_like_conv(in_channels, out_channels, kernel_size,
+  padding)`` returns the ``nn.Conv2d`` that computes what PyTorch's ``nn.Conv2d(in, out, k, padding=p)`` computes
+  (a layer the lesson's table does not spell out: the learner finds ``pad_mode="pad"`` on the reference page).
 * ``q2`` timing a compiled function: ``call_times(fn, inputs)`` returns the seconds of each call ``fn(x)``, the
   result waited for; the check hands it a new ``@ms.jit`` function and two batch sizes. Its ``fn`` returns before the
   result is on the host, as a call on an Ascend or a GPU does (``_Pending``: reading the values waits for them), so
@@ -25,12 +25,11 @@ from course_utils.i18n import N_, tr
 # The reference solutions (shown by solution(), checked by the tests). ms and nn are the notebook's names; they are
 # imported inside so that importing this module never imports MindSpore.
 
-def torch_like_layers(in_channels, out_channels, kernel_size):
+def torch_like_conv(in_channels, out_channels, kernel_size, padding):
     from mindspore import nn
 
-    conv = nn.Conv2d(in_channels, out_channels, kernel_size, pad_mode="valid", has_bias=True)
-    pool = nn.MaxPool2d(kernel_size, stride=kernel_size)
-    return conv, pool
+    # pad_mode="pad" takes the padding as given: zeros on every side, as PyTorch pads
+    return nn.Conv2d(in_channels, out_channels, kernel_size, pad_mode="pad", padding=padding, has_bias=True)
 
 
 def call_times(fn, inputs):
@@ -69,42 +68,34 @@ class _SolvedBy(Exercise):
         return (self.solved_by,)
 
 
-class TorchLikeLayers(_SolvedBy):
-    names = ("torch_like_layers",)
-    title = N_("PyTorch's Conv2d and MaxPool2d in MindSpore")
-    hint_text = N_("Look at the table \"Coming from PyTorch\": which two Conv2d defaults differ, and which "
-                   "MaxPool2d default? Then nn.Conv2d(in_channels, out_channels, kernel_size, pad_mode=..., "
-                   "has_bias=...) and nn.MaxPool2d(kernel_size, stride).")
-    solved_by = staticmethod(torch_like_layers)
+class TorchLikeConv(_SolvedBy):
+    names = ("torch_like_conv",)
+    title = N_("PyTorch's padded Conv2d in MindSpore")
+    hint_text = N_("Two Conv2d defaults differ from PyTorch's (the table \"Coming from PyTorch\"). For the "
+                   "padding: which pad_mode of nn.Conv2d takes an explicit padding? Its reference page lists them.")
+    solved_by = staticmethod(torch_like_conv)
 
-    def _check(self, torch_like_layers):
+    # (in_channels, out_channels, kernel_size, padding, input side): paddings that "same" and "valid" do not give
+    CASES = ((1, 6, 5, 1, 28), (3, 4, 3, 2, 12), (2, 3, 3, 0, 10))
+
+    def _check(self, torch_like_conv):
         import mindspore as ms
         from mindspore import nn, ops
 
-        for in_c, out_c, k, side in ((1, 6, 5, 28), (3, 4, 3, 12)):
-            call = f"torch_like_layers({in_c}, {out_c}, {k})"
-            got = self.call(torch_like_layers, in_c, out_c, k)
-            if not (isinstance(got, tuple) and len(got) == 2):
-                raise Incorrect(tr("{call}: expected a pair (conv, pool), got {got}.", call=call, got=repr(got)))
-            conv, pool = got
-            if not isinstance(conv, nn.Conv2d) or not isinstance(pool, nn.MaxPool2d):
-                raise Incorrect(tr("{call}: expected (nn.Conv2d, nn.MaxPool2d), got ({conv}, {pool}).", call=call,
-                                   conv=type(conv).__name__, pool=type(pool).__name__))
+        for in_c, out_c, k, padding, side in self.CASES:
+            call = f"torch_like_conv({in_c}, {out_c}, {k}, {padding})"
+            conv = self.call(torch_like_conv, in_c, out_c, k, padding)
+            if not isinstance(conv, nn.Conv2d):
+                raise Incorrect(tr("{call}: expected an nn.Conv2d, got {got}.", call=call, got=type(conv).__name__))
             if conv.bias is None:
                 raise Incorrect(tr("{call}: the convolution has no bias parameter; PyTorch's nn.Conv2d has one.",
                                    call=call))
-            x = ops.ones((1, in_c, side, side), ms.float32)
-            conv_shape = _shape_in_pynative(conv, x)
-            want = (1, out_c, side - k + 1, side - k + 1)
-            if conv_shape != want:
-                raise Incorrect(tr("{call}: on a {side}x{side} input the convolution gives shape {got}; PyTorch's "
-                                   "gives {want} (no padding).", call=call, side=side, got=conv_shape, want=want))
-            pool_shape = _shape_in_pynative(pool, ops.ones((1, 1, side, side), ms.float32))
-            want = (1, 1, side // k, side // k)
-            if pool_shape != want:
-                raise Incorrect(tr("{call}: on a {side}x{side} input the pooling gives shape {got}; PyTorch's "
-                                   "nn.MaxPool2d({k}) gives {want}.", call=call, side=side, got=pool_shape,
-                                   k=k, want=want))
+            got = _shape_in_pynative(conv, ops.ones((1, in_c, side, side), ms.float32))
+            want = (1, out_c, side + 2 * padding - k + 1, side + 2 * padding - k + 1)
+            if got != want:
+                raise Incorrect(tr("{call}: on a {side}x{side} input it gives shape {got}; PyTorch's "
+                                   "nn.Conv2d({in_c}, {out_c}, {k}, padding={padding}) gives {want}.", call=call,
+                                   side=side, got=got, in_c=in_c, out_c=out_c, k=k, padding=padding, want=want))
 
 
 class _Pending:
@@ -255,7 +246,7 @@ class BatchNormLikeTorch(_SolvedBy):
                                    want=[round(float(v), 4) for v in want]))
 
 
-q1 = TorchLikeLayers()
+q1 = TorchLikeConv()
 q2 = CallTimes()
 q3 = BatchNormLikeTorch()
 register(globals(), "00")

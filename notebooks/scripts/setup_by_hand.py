@@ -19,7 +19,7 @@ if device == "CPU":
     # Only on CPUs with AVX-512: there oneDNN's AVX-512 convolutions are slow for MindSpore; cap it at AVX2.
     if cpuinfo.exists() and "avx512f" in cpuinfo.read_text():
         os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
-    # Only for eager PyNative steps on 8 cores or fewer: the host pipeline's waiting must not take the cores.
+    # Only for eager PyNative steps on 8 CPUs or fewer: the host pipeline's waiting must not take the CPUs.
     if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
 os.environ.setdefault("GLOG_v", "3")                      # MindSpore's C++ log: errors only
@@ -28,7 +28,7 @@ import mindspore as ms   # after the environment, on purpose
 
 ms.set_device(device)                                                            # 2. the device
 ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)      # 3. the execution mode
-ms.set_seed(42)   # 4. seeds MindSpore, and also NumPy, Python's random and mindspore.dataset
+ms.set_seed(42)                                                                  # 4. the seed
 
 x = ms.ops.ones((2, 3))
 print(f"MindSpore {ms.__version__} | device_target={ms.get_context('device_target')} | mode={mode} | "

@@ -8,19 +8,23 @@ from mindspore import nn
 from course_utils.exercises import Outcome, ____, nb00
 
 
-def test_q1_torch_like_layers():
+def test_q1_torch_like_conv():
     assert nb00.q1.check(*nb00.q1.reference()) == Outcome.CORRECT
     assert nb00.q1.check(____) == Outcome.NOT_ATTEMPTED
-    assert nb00.q1.check(lambda i, o, k: ____) == Outcome.NOT_ATTEMPTED
-    defaults = nb00.q1.check(lambda i, o, k: (nn.Conv2d(i, o, k), nn.MaxPool2d(k)))
+    assert nb00.q1.check(lambda i, o, k, p: ____) == Outcome.NOT_ATTEMPTED
+    defaults = nb00.q1.check(lambda i, o, k, p: nn.Conv2d(i, o, k))
     assert defaults == Outcome.INCORRECT and "no bias parameter" in defaults.message
-    same_padding = nb00.q1.check(lambda i, o, k: (nn.Conv2d(i, o, k, has_bias=True), nn.MaxPool2d(k, k)))
+    same_padding = nb00.q1.check(lambda i, o, k, p: nn.Conv2d(i, o, k, has_bias=True))
     assert same_padding == Outcome.INCORRECT and "gives shape (1, 6, 28, 28)" in same_padding.message
-    stride_one = nb00.q1.check(lambda i, o, k: (nn.Conv2d(i, o, k, pad_mode="valid", has_bias=True), nn.MaxPool2d(k)))
-    assert stride_one == Outcome.INCORRECT and "the pooling gives shape (1, 1, 24, 24)" in stride_one.message
-    swapped = nb00.q1.check(lambda i, o, k: (nn.MaxPool2d(k, k), nn.Conv2d(i, o, k, pad_mode="valid", has_bias=True)))
-    assert swapped == Outcome.INCORRECT and "expected (nn.Conv2d, nn.MaxPool2d)" in swapped.message
-    for wrong in (defaults, same_padding, stride_one):   # symptoms only: no message gives the answer away
+    no_padding = nb00.q1.check(lambda i, o, k, p: nn.Conv2d(i, o, k, pad_mode="valid", has_bias=True))
+    assert no_padding == Outcome.INCORRECT and "gives shape (1, 6, 24, 24)" in no_padding.message
+    assert "padding=1) gives (1, 6, 26, 26)" in no_padding.message
+    # padding without pad_mode="pad": MindSpore's own error names the pad_mode it needs
+    padding_only = nb00.q1.check(lambda i, o, k, p: nn.Conv2d(i, o, k, padding=p, has_bias=True))
+    assert padding_only == Outcome.INCORRECT and "your code raised ValueError" in padding_only.message
+    pool = nb00.q1.check(lambda i, o, k, p: nn.MaxPool2d(k))
+    assert pool == Outcome.INCORRECT and "expected an nn.Conv2d, got MaxPool2d" in pool.message
+    for wrong in (defaults, same_padding, no_padding):   # symptoms only: no message gives the answer away
         assert "pad_mode" not in wrong.message and "has_bias" not in wrong.message
 
 

@@ -9,13 +9,14 @@ from test_exercises_nb00 import _without_the_result
 def test_q1_messages_in_chinese(zh):
     correct = nb00.q1.check(*nb00.q1.reference())
     assert correct == Outcome.CORRECT and "做得好" in correct.message
-    assert "练习 00.1" in str(correct) and "用 MindSpore 写出 PyTorch 的 Conv2d 和 MaxPool2d" in str(correct)
+    assert "练习 00.1" in str(correct) and "用 MindSpore 写出 PyTorch 带填充的 Conv2d" in str(correct)
     not_attempted = nb00.q1.check(____)
     assert not_attempted == Outcome.NOT_ATTEMPTED and "尚未作答" in str(not_attempted)
-    defaults = nb00.q1.check(lambda i, o, k: (nn.Conv2d(i, o, k), nn.MaxPool2d(k))).message
-    assert defaults == "torch_like_layers(1, 6, 5)：卷积层没有偏置参数，而 PyTorch 的 nn.Conv2d 有。"
-    stride_one = nb00.q1.check(lambda i, o, k: (nn.Conv2d(i, o, k, pad_mode="valid", has_bias=True), nn.MaxPool2d(k)))
-    assert "池化输出的形状为 (1, 1, 24, 24)" in stride_one.message
+    defaults = nb00.q1.check(lambda i, o, k, p: nn.Conv2d(i, o, k)).message
+    assert defaults == "torch_like_conv(1, 6, 5, 1)：卷积层没有偏置参数，而 PyTorch 的 nn.Conv2d 有。"
+    no_padding = nb00.q1.check(lambda i, o, k, p: nn.Conv2d(i, o, k, pad_mode="valid", has_bias=True)).message
+    assert "输出的形状为 (1, 6, 24, 24)" in no_padding
+    assert "nn.Conv2d(1, 6, 5, padding=1) 输出 (1, 6, 26, 26)" in no_padding
 
 
 def test_q2_messages_in_chinese(zh):
@@ -33,7 +34,7 @@ def test_q3_messages_in_chinese(zh):
     assert correct == Outcome.CORRECT and "用 MindSpore 写出 PyTorch 的 BatchNorm 动量" in str(correct)
     copied = nb00.q3.check(lambda c, m: nn.BatchNorm2d(c, momentum=m)).message
     assert copied == ("batchnorm_like_torch(3, 0.1)：从 0 开始，经过一批各通道均值为 [1, 2, 3] 的训练数据之后，"
-                      "滑动平均值为 [0.9, 1.8, 2.7]；PyTorch 的是 [0.1, 0.2, 0.3]。")
+                      "滑动均值为 [0.9, 1.8, 2.7]；PyTorch 的是 [0.1, 0.2, 0.3]。")
     not_bn = nb00.q3.check(lambda c, m: nn.BatchNorm1d(c)).message
     assert not_bn == "batchnorm_like_torch(3, 0.1)：期望得到 nn.BatchNorm2d，实际得到 BatchNorm1d。"
 
@@ -41,8 +42,13 @@ def test_q3_messages_in_chinese(zh):
 def test_hints_and_solution_in_chinese(zh, capsys):
     nb00.q1.hint()
     nb00.q2.hint()
+    nb00.q1.solution()
     nb00.q2.solution()
     nb00.q3.hint()
+    nb00.q3.solution()
     shown = capsys.readouterr().out
     assert "看“从 PyTorch 迁移过来”那张表" in shown and "time.perf_counter()" in shown and "不要预热" in shown
     assert "表中 BatchNorm 那一行" in shown
+    # the solutions' comments too
+    assert "# .asnumpy() 会等待结果" in shown and "# MindSpore 的动量是旧值的权重" in shown
+    assert "# pad_mode=\"pad\" 按给定的值填充" in shown and "waits for" not in shown

@@ -3,7 +3,7 @@
 第 00 课展示这个文件，并在一个新的 Python 进程中运行它（这两个环境变量只在尚未导入 MindSpore 的
 进程中才起作用）：
 
-    python notebooks/scripts/setup_by_hand.py [CPU|GPU|Ascend] [graph|pynative]
+    python notebooks/zh/scripts/setup_by_hand.py [CPU|GPU|Ascend] [graph|pynative]
 """
 
 import os
@@ -19,7 +19,7 @@ if device == "CPU":
     # 只在支持 AVX-512 的 CPU 上：oneDNN 的 AVX-512 卷积对 MindSpore 很慢，把它限制在 AVX2。
     if cpuinfo.exists() and "avx512f" in cpuinfo.read_text():
         os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
-    # 只用于 8 核及以下机器上动态图模式的训练步：Host 流水线的等待不能占用计算所需的核。
+    # 只用于 8 个及以下 CPU 上动态图模式的训练步：Host 流水线的等待不能占用计算所需的 CPU。
     if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
 os.environ.setdefault("GLOG_v", "3")                      # MindSpore 的 C++ 日志：只输出错误
@@ -28,7 +28,7 @@ import mindspore as ms   # 有意放在设置环境变量之后
 
 ms.set_device(device)                                                            # 2. 设备
 ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)      # 3. 执行模式
-ms.set_seed(42)   # 4. 为 MindSpore 设置随机种子，同时也为 NumPy、Python 的 random 和 mindspore.dataset 设置
+ms.set_seed(42)                                                                  # 4. 随机种子
 
 x = ms.ops.ones((2, 3))
 print(f"MindSpore {ms.__version__} | device_target={ms.get_context('device_target')} | mode={mode} | "
