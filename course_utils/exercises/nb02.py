@@ -1,20 +1,41 @@
 """Exercises of notebook 02 (the functional training step).
 
-The exercise asks for a *builder*: a function that takes a network, a loss and an optimizer and returns
-``step(data, label) -> loss``; how the check judges it (fixed weights, plain SGD, the update compared with what a
-correct step and typical wrong steps would make) is ``course_utils.exercises.step_builders``, which lesson 03's
-exercises share. ``q2`` asks for the gradient of the loss with respect to the input (``grad_position=0``).
+``q1`` asks for a *builder*: a function that takes a network, a loss and an optimizer and returns
+``step(data, label) -> loss``; how the check judges the update (fixed weights, plain SGD, the update compared with
+what a correct step and typical wrong steps would make) is ``course_utils.exercises.step_builders``, which lesson
+03's exercises share. On top of that, ``q1`` wants the step written out (not the course's ``make_train_step``) and
+compiled: the returned function must carry MindSpore's ``@jit`` mark. ``q2`` ranks the input features by the
+gradient of the loss with respect to the input (``grad_position=0``); ``q3`` is section 5's epoch loop, checked
+with a stand-in step that records the batches it sees, so a replayed shuffle order shows.
 """
 
 from __future__ import annotations
 
 import inspect
 
-from course_utils.exercises import Exercise, Incorrect, register
-from course_utils.exercises.step_builders import (StepBuilder, diagnose_update, fixed_batch, fixed_setup, grads_of,
-                                                  jit_step_solution, loss_value, make_step, run_step, sgd_update,
-                                                  weights_of)
+from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
+from course_utils.exercises.step_builders import (StepBuilder, check_depend, diagnose_update, fixed_batch,
+                                                  fixed_setup, grads_of, loss_value, make_step, run_step,
+                                                  sgd_update, weights_of)
 from course_utils.i18n import N_, tr
+
+
+def build_train_step(net, loss_fn, optimizer):
+    import mindspore as ms
+    from mindspore import ops
+
+    def forward_fn(data, label):
+        logits = net(data)
+        return loss_fn(logits, label), logits
+
+    grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+
+    @ms.jit
+    def train_step(data, label):
+        (loss, _), grads = grad_fn(data, label)
+        return ops.depend(loss, optimizer(grads))
+
+    return train_step
 
 
 class HasAuxStep(StepBuilder):
@@ -24,7 +45,24 @@ class HasAuxStep(StepBuilder):
                  "grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True); then a "
                  "@ms.jit train_step(data, label) that unpacks (loss, _), grads = grad_fn(data, label), applies "
                  "the optimizer with ops.depend and returns the loss. Return train_step.")
-    solution_text = jit_step_solution("build_train_step(net, loss_fn, optimizer)")
+    solution_text = inspect.getsource(build_train_step)
+
+    def reference(self):
+        return (build_train_step,)
+
+    def _check(self, build_train_step):
+        from course_utils.training import TrainStep
+
+        step = self._check_updates(build_train_step)
+        if isinstance(step, TrainStep):
+            raise Incorrect(tr("the weights are right, but the step is the course's make_train_step (a TrainStep); "
+                               "this exercise asks for the step written out: forward_fn, value_and_grad and the "
+                               "update (section 3)."))
+        if not getattr(step, "__wrapped_by_jit__", False):
+            raise Incorrect(tr("the weights are right, but the step is not compiled: build_train_step returned "
+                               "{kind} {name!r} without @ms.jit; expected a function compiled with @ms.jit "
+                               "(section 3).", kind=type(step).__name__, name=getattr(step, "__name__", "")))
+        check_depend(build_train_step)
 
     def _check_updates(self, build_train_step):
         net, loss_fn, opt = fixed_setup()
@@ -48,60 +86,194 @@ class HasAuxStep(StepBuilder):
         if abs(second - second_expected) > 1e-4:
             raise Incorrect(tr("the second call returned loss {loss:.6f}, expected {expected:.6f} (the loss with the "
                                "weights after the first update).", loss=second, expected=second_expected))
+        return step
 
 
-def input_gradient(net, loss_fn, data, label):
+def most_sensitive_features(net, loss_fn, data, label, k=3):
     import mindspore as ms
+    import numpy as np
 
-    def forward(data, label):
+    def loss_of(data, label):
         return loss_fn(net(data), label)
 
-    _, grad = ms.value_and_grad(forward, 0, None)(data, label)
-    return grad
+    _, grad = ms.value_and_grad(loss_of, 0, None)(data, label)   # d loss / d data, data's shape
+    sensitivity = np.abs(grad.asnumpy()).mean(axis=0)             # one number per feature
+    return [int(i) for i in np.argsort(sensitivity)[::-1][:k]]
 
 
-class InputGradient(Exercise):
-    names = ("input_gradient",)
-    title = N_("the gradient with respect to the input")
-    hint_text = N_("Write a function of (data, label) that returns only the loss, then ms.value_and_grad with "
-                   "grad_position=0 (data is input 0) and weights=None; it returns (loss, gradient).")
-    solution_text = inspect.getsource(input_gradient)
+class SensitiveFeatures(Exercise):
+    """The fixed network and batch (with outliers) are chosen so that every typical wrong ranking differs from the
+    right one: the signed mean (gradients of opposite sign cancel), the magnitude of the mean, the largest
+    magnitude, the first sample only, the gradient of loss + logits.sum(), and the least sensitive first."""
+
+    names = ("most_sensitive_features",)
+    title = N_("the features the loss is most sensitive to")
+    hint_text = N_("Section 2 shows the input gradient: a function of (data, label) that returns only the loss, "
+                   "differentiated with grad_position=0 and weights=None. Its gradient has data's shape (one row "
+                   "per sample): take the magnitude, average each column over the batch, and sort the columns "
+                   "(np.argsort sorts in increasing order).")
+    solution_text = inspect.getsource(most_sensitive_features)
+
+    KS = (3, 5)   # two values of k, so an answer that ignores k shows
 
     def reference(self):
-        return (input_gradient,)
+        return (most_sensitive_features,)
 
-    def _check(self, input_gradient):
+    @staticmethod
+    def _rankings(net, loss_fn, x, y, k):
+        """{what a ranking is: the ranking}, the right one under None."""
         import mindspore as ms
         import numpy as np
 
-        net, loss_fn, _ = fixed_setup()
-        x, y = fixed_batch()
-        got = self.call(input_gradient, net, loss_fn, x, y)
-        if not isinstance(got, ms.Tensor):
-            raise Incorrect(tr("input_gradient(net, loss_fn, data, label) returned {got}; expected one Tensor of "
-                               "data's shape {shape}.", got=type(got).__name__, shape=tuple(x.shape)))
-        if tuple(got.shape) != tuple(x.shape):
-            raise Incorrect(tr("the gradient has shape {got}, expected data's shape {shape} (label's shape is "
-                               "{label}).", got=tuple(got.shape), shape=tuple(x.shape), label=tuple(y.shape)))
-        want = input_gradient_reference(net, loss_fn, x, y)
+        def loss_of(data, label):
+            return loss_fn(net(data), label)
 
-        def loss_plus_logit_sum(data, label):
+        def loss_and_logits(data, label):
             logits = net(data)
-            return loss_fn(logits, label) + logits.sum()
+            return loss_fn(logits, label), logits
 
-        both = ms.value_and_grad(loss_plus_logit_sum, 0, None)(x, y)[1].asnumpy()
-        if np.allclose(got.asnumpy(), both, atol=1e-5):
-            raise Incorrect(tr("these are the gradients of loss + logits.sum(): the function you differentiated "
-                               "returns two outputs, and MindSpore differentiates their sum (section 2)."))
-        if not np.allclose(got.asnumpy(), want, atol=1e-5):
-            raise Incorrect(tr("the gradient differs from d loss / d data by up to {gap:.3g}.",
-                               gap=float(np.abs(got.asnumpy() - want).max())))
+        g = ms.value_and_grad(loss_of, 0, None)(x, y)[1].asnumpy()
+        both = ms.value_and_grad(loss_and_logits, 0, None)(x, y)[1].asnumpy()
+        def top(scores):
+            return [int(i) for i in np.argsort(scores)[::-1][:k]]
+
+        return {
+            None: top(np.abs(g).mean(axis=0)),
+            tr("the features with the largest signed mean gradient: gradients of opposite sign cancel in a "
+               "signed mean."): top(g.mean(axis=0)),
+            tr("the ranking by the magnitude of the mean gradient, |mean|: gradients of opposite sign cancel "
+               "before the magnitude is taken."): top(np.abs(g.mean(axis=0))),
+            tr("the ranking by the largest magnitude in each column, not by the mean over the batch."):
+                top(np.abs(g).max(axis=0)),
+            tr("the ranking of the first sample's gradient only, not of the batch."): top(np.abs(g[0])),
+            tr("the ranking by the gradients of loss + logits.sum(): the function you differentiated returns two "
+               "outputs, and MindSpore differentiates their sum (section 2)."): top(np.abs(both).mean(axis=0)),
+            tr("the least sensitive features first."): [int(i) for i in np.argsort(np.abs(g).mean(axis=0))[:k]],
+        }
+
+    def _check(self, most_sensitive_features):
+        import numpy as np
+
+        net, loss_fn, _ = fixed_setup()
+        x, y = fixed_batch(outliers=0.2)
+        for k in self.KS:
+            answer = self.call(most_sensitive_features, net, loss_fn, x, y, k=k)
+            got = answer.asnumpy() if hasattr(answer, "asnumpy") else answer
+            try:
+                array = np.asarray(got) if isinstance(got, (list, tuple, np.ndarray)) else None
+            except ValueError:   # a ragged list
+                array = None
+            if array is None or array.ndim != 1 or array.dtype.kind not in "iu":
+                shown = (tr("a value of type {kind} with shape {shape}", kind=type(answer).__name__, shape=array.shape)
+                         if array is not None and array.ndim > 1 else describe(answer))
+                raise Incorrect(tr("most_sensitive_features(..., k={k}) returned {got}; expected a list of {k} "
+                                   "feature indices (ints), most sensitive first.", k=k, got=shown))
+            got = [int(i) for i in array]
+            rankings = self._rankings(net, loss_fn, x, y, k)
+            want = rankings.pop(None)
+            if got == want:
+                continue
+            if len(got) != k:
+                raise Incorrect(tr("most_sensitive_features(..., k={k}) returned {n} indices {got}; expected {k}.",
+                                   k=k, n=len(got), got=got))
+            for message, ranking in rankings.items():
+                if got == ranking:
+                    raise Incorrect(tr("with k={k}: expected {want}, got {got}, {message}", k=k, want=want, got=got,
+                                       message=message))
+            raise Incorrect(tr("with k={k}: expected the features {want} (mean |d loss / d data| over the batch, "
+                               "largest first), got {got}.", k=k, want=want, got=got))
 
 
-def input_gradient_reference(net, loss_fn, data, label):
-    return input_gradient(net, loss_fn, data, label).asnumpy()
+def run_epochs(train_step, dataset, epochs):
+    iterator = dataset.create_tuple_iterator(num_epochs=epochs)   # one iterator for the whole run
+    epoch_means = []
+    for _ in range(epochs):
+        losses = [float(train_step(data, label)) for data, label in iterator]   # one pass = one epoch
+        epoch_means.append(sum(losses) / len(losses))
+    return epoch_means
+
+
+class EpochLoop(Exercise):
+    """A stand-in step records the first label of every batch it gets and returns 1, 2, 3, ... (so the epoch means
+    are known: 2, 5, 8 for three epochs of three batches). The data set is shuffled with a seed of the check's own
+    (the notebook's seed is put back afterwards); three epochs that see one order have replayed it."""
+
+    names = ("run_epochs",)
+    title = N_("the epoch loop")
+    hint_text = N_("Section 5 shows the trap and its fix: how many iterators does the whole run need, for how many "
+                   "epochs, and where is it made? Each `for data, label in ...` over it is one epoch; float(loss) "
+                   "turns a step's loss into a number.")
+    solution_text = inspect.getsource(run_epochs)
+
+    EPOCHS, SAMPLES, BATCH, SEED = 3, 12, 4, 5
+
+    def reference(self):
+        return (run_epochs,)
+
+    def _check(self, run_epochs):
+        import mindspore as ms
+        import mindspore.dataset as ds
+        import numpy as np
+
+        batches = self.SAMPLES // self.BATCH
+        features = np.arange(2 * self.SAMPLES, dtype=np.float32).reshape(self.SAMPLES, 2)
+        labels = np.arange(self.SAMPLES, dtype=np.float32).reshape(self.SAMPLES, 1)
+        seen = []
+
+        def train_step(data, label):
+            seen.append(int(to_numpy(label)[0, 0]))
+            return ms.Tensor(float(len(seen)), ms.float32)
+
+        notebook_seed = ds.config.get_seed()
+        ds.config.set_seed(self.SEED)
+        try:
+            dataset = ds.NumpySlicesDataset({"data": features, "label": labels}, shuffle=True)
+            dataset = dataset.batch(self.BATCH, drop_remainder=True)
+            try:
+                got = self.call(run_epochs, train_step, dataset, self.EPOCHS)
+            except RuntimeError as exc:
+                if "beyond the specified number of epochs" not in str(exc):
+                    raise
+                raise Incorrect(tr("after {n} steps the data set raised RuntimeError: 'User tries to fetch data "
+                                   "beyond the specified number of epochs': the iterator was made for fewer epochs "
+                                   "than the loop runs ({epochs}).", n=len(seen), epochs=self.EPOCHS)) from None
+        finally:
+            ds.config.set_seed(notebook_seed)
+
+        expected_steps = self.EPOCHS * batches
+        if len(seen) != expected_steps:
+            raise Incorrect(tr("the step ran {n} times; expected {want} ({epochs} epochs of {batches} batches).",
+                               n=len(seen), want=expected_steps, epochs=self.EPOCHS, batches=batches))
+        orders = [tuple(seen[i:i + batches]) for i in range(0, expected_steps, batches)]
+        if len(set(orders)) == 1:
+            raise Incorrect(tr("every epoch saw the batches in the same order (first labels {order}): the seeded "
+                               "shuffle started again each epoch, as with a new iterator per epoch (section 5).",
+                               order=list(orders[0])))
+        try:
+            values = [float(v) for v in got]
+        except (TypeError, ValueError):
+            raise Incorrect(tr("run_epochs returned {got}; expected a list of {epochs} numbers, the mean loss of "
+                               "each epoch.", got=describe(got), epochs=self.EPOCHS)) from None
+        losses = np.arange(1, expected_steps + 1, dtype=float).reshape(self.EPOCHS, batches)
+        want = losses.mean(axis=1).tolist()
+        if len(values) == len(want) and np.allclose(values, want):
+            return
+        known = {
+            tr("the sum of each epoch's losses, not their mean."): losses.sum(axis=1).tolist(),
+            tr("the loss of each epoch's last step, not the mean."): losses[:, -1].tolist(),
+            tr("the mean of all losses so far, not of the epoch's."):
+                [losses[:i + 1].mean() for i in range(self.EPOCHS)],
+        }
+        for message, wrong in known.items():
+            if len(values) == len(wrong) and np.allclose(values, wrong):
+                raise Incorrect(tr("the stand-in step returned the losses {losses}; expected the epoch means {want}, "
+                                   "got {got}, {message}", losses=losses.ravel().astype(int).tolist(), want=want,
+                                   got=values, message=message))
+        raise Incorrect(tr("the stand-in step returned the losses {losses}; expected the epoch means {want}, got "
+                           "{got}.", losses=losses.ravel().astype(int).tolist(), want=want, got=values))
 
 
 q1 = HasAuxStep()
-q2 = InputGradient()
+q2 = SensitiveFeatures()
+q3 = EpochLoop()
 register(globals(), "02")

@@ -19,8 +19,8 @@ import numpy as np
 from course_utils.exercises import Exercise, Incorrect
 from course_utils.i18n import tr
 
-__all__ = ["LR", "StepBuilder", "builder_solution", "close", "diagnose_update", "fixed_batch", "fixed_setup",
-           "global_clip", "grads_of", "jit_step_solution", "loss_value", "make_step", "max_diff", "per_tensor_clip",
+__all__ = ["LR", "StepBuilder", "builder_solution", "check_depend", "close", "diagnose_update", "fixed_batch",
+           "fixed_setup", "global_clip", "grads_of", "loss_value", "make_step", "max_diff", "per_tensor_clip",
            "run_step", "sgd_update", "weights_of"]
 
 LR = 0.1
@@ -40,19 +40,6 @@ _FORWARD_AND_GRAD = """
 def builder_solution(signature: str, body: str) -> str:
     """A builder's solution text: its signature, the shared forward/gradient part, then ``body``."""
     return f"def {signature}:{_FORWARD_AND_GRAD}{textwrap.indent(textwrap.dedent(body), '    ')}"
-
-
-def jit_step_solution(signature: str, before_update: str = "") -> str:
-    """The solution of a builder whose compiled step updates at every call: gradients, ``before_update``
-    (a line that changes them, if any), the update tied to the loss."""
-    return builder_solution(signature, f'''
-@ms.jit
-def train_step(data, label):
-    (loss, _), grads = grad_fn(data, label)
-{before_update}    return ops.depend(loss, optimizer(grads))
-
-return train_step
-''')
 
 
 # --------------------------------------------------------------------------------------------

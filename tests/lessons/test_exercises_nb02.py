@@ -1,5 +1,7 @@
-"""Notebook 02's exercise check accepts the reference and the shown solution, and rejects the typical mistakes
-(no has_aux, no depend, no update, a tuple returned) with the right message. Lesson 03's tests reuse the helpers
+"""Notebook 02's exercise checks accept the reference and the shown solution, and reject the typical mistakes
+(q1: no has_aux, no depend, no update, a tuple returned, no jit, the course's make_train_step borrowed; q2: the
+other rankings of the input gradient; q3: a new iterator per epoch, an iterator for one epoch, sums instead of means)
+with the right message. Lesson 03's tests reuse the helpers
 (``from_source``, ``step_source``, ``assert_incorrect``)."""
 
 import functools
@@ -10,6 +12,7 @@ import textwrap
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import mindspore as ms
@@ -93,6 +96,22 @@ def test_q1_rejects_no_update_and_tuple_result(ms_mode):
     assert_incorrect(nb02.q1.check(as_tuple), "expected only the loss")
 
 
+def test_q1_rejects_a_step_without_jit():
+    without_jit = from_source(step_source().replace("    @ms.jit\n", ""), "build_train_step", "<nb02-q1-nojit>")
+    assert_incorrect(nb02.q1.check(without_jit), "the weights are right", "not compiled", "'train_step'",
+                     "@ms.jit")
+
+
+def test_q1_rejects_the_course_step_borrowed():
+    from course_utils.training import make_train_step
+
+    def build_train_step(net, loss_fn, optimizer):
+        return make_train_step(net, loss_fn, optimizer)
+
+    assert_incorrect(nb02.q1.check(build_train_step), "make_train_step", "written out")
+    assert_incorrect(nb02.q1.check(make_train_step), "make_train_step", "written out")
+
+
 @PYNATIVE_FAST_GRAPH_SLOW
 def test_q1_rejects_builder_returning_a_call(ms_mode):
     def build_train_step(net, loss_fn, optimizer):
@@ -133,37 +152,108 @@ def test_messages_report_symptoms_not_fixes(ms_mode, name):
     assert not named, f"the message names a fix ({named}): {message}"
 
 
-def _forward(net, loss_fn):
-    def forward(data, label):
-        return loss_fn(net(data), label)
-    return forward
+def _input_gradient(net, loss_fn, data, label):
+    def loss_of(d, lb):
+        return loss_fn(net(d), lb)
+
+    return ms.value_and_grad(loss_of, 0, None)(data, label)[1].asnumpy()
 
 
-def _forward_with_logits(net, loss_fn):
-    def forward(data, label):
-        logits = net(data)
-        return loss_fn(logits, label), logits
-    return forward
+def _ranked(scores, k):
+    return [int(i) for i in np.argsort(scores)[::-1][:k]]
 
 
-def test_q2_input_gradient():
+def test_q2_accepts_the_reference_and_answers_in_other_forms():
     assert nb02.q2.check(*nb02.q2.reference()) == Outcome.CORRECT
-    assert nb02.q2.check(lambda net, loss_fn, data, label: ____) == Outcome.NOT_ATTEMPTED
+    solution = from_source(nb02.q2.solution_text, "most_sensitive_features", "<nb02-q2-solution>")
+    assert nb02.q2.check(solution) == Outcome.CORRECT
+    assert nb02.q2.check(lambda net, loss_fn, data, label, k=3: ____) == Outcome.NOT_ATTEMPTED
 
-    def weights_instead(net, loss_fn, data, label):
-        return ms.value_and_grad(_forward(net, loss_fn), None, net.trainable_params())(data, label)[1]
+    def as_array_of_sums(net, loss_fn, data, label, k=3):   # a sum ranks like a mean; an int array is a list
+        return np.argsort(-np.abs(_input_gradient(net, loss_fn, data, label)).sum(axis=0))[:k]
 
-    def of_label(net, loss_fn, data, label):
-        return ms.value_and_grad(_forward(net, loss_fn), 1, None)(data, label)[1]
+    assert nb02.q2.check(as_array_of_sums) == Outcome.CORRECT
 
-    def no_aux(net, loss_fn, data, label):
-        return ms.value_and_grad(_forward_with_logits(net, loss_fn), 0, None)(data, label)[1]
 
-    result = nb02.q2.check(weights_instead)
-    assert result == Outcome.INCORRECT and "expected one Tensor of data's shape" in result.message
-    result = nb02.q2.check(of_label)
-    assert result == Outcome.INCORRECT and "expected data's shape (16, 10)" in result.message
-    result = nb02.q2.check(no_aux)
-    assert result == Outcome.INCORRECT and "loss + logits.sum()" in result.message
-    result = nb02.q2.check(lambda net, loss_fn, data, label: nb02.input_gradient(net, loss_fn, data, label) * 2)
-    assert result == Outcome.INCORRECT and "differs from d loss / d data" in result.message
+@pytest.mark.parametrize("score, fragment", [
+    (lambda g: g.mean(axis=0), "signed mean"),
+    (lambda g: np.abs(g.mean(axis=0)), "|mean|"),
+    (lambda g: np.abs(g).max(axis=0), "largest magnitude in each column"),
+    (lambda g: np.abs(g[0]), "first sample"),
+    (lambda g: -np.abs(g).mean(axis=0), "least sensitive"),
+], ids=["signed", "abs-of-mean", "max", "first-sample", "ascending"])
+def test_q2_names_the_wrong_ranking(score, fragment):
+    def answer(net, loss_fn, data, label, k=3):
+        return _ranked(score(_input_gradient(net, loss_fn, data, label)), k)
+
+    assert_incorrect(nb02.q2.check(answer), "with k=3: expected", fragment)
+
+
+def test_q2_rejects_no_has_aux_a_fixed_k_and_other_results():
+    def no_aux(net, loss_fn, data, label, k=3):
+        def forward(d, lb):
+            logits = net(d)
+            return loss_fn(logits, lb), logits
+        grad = ms.value_and_grad(forward, 0, None)(data, label)[1].asnumpy()
+        return _ranked(np.abs(grad).mean(axis=0), k)
+
+    assert_incorrect(nb02.q2.check(no_aux), "loss + logits.sum()")
+
+    def always_three(net, loss_fn, data, label, k=3):
+        return nb02.most_sensitive_features(net, loss_fn, data, label)
+
+    assert_incorrect(nb02.q2.check(always_three), "k=5", "returned 3 indices")
+
+    def the_gradient(net, loss_fn, data, label, k=3):
+        return ms.Tensor(_input_gradient(net, loss_fn, data, label))
+
+    assert_incorrect(nb02.q2.check(the_gradient), "expected a list of 3 feature indices")
+
+
+# ---- q3: the epoch loop ----
+
+EPOCH_LOOP = """
+def run_epochs(train_step, dataset, epochs):
+    {before}
+    epoch_means = []
+    for _ in range(epochs):
+        {per_epoch}
+        losses = [float(train_step(data, label)) for data, label in {source}]
+        epoch_means.append({reduce})
+    return epoch_means
+"""
+
+
+def epoch_loop(before="iterator = dataset.create_tuple_iterator(num_epochs=epochs)", per_epoch="",
+               source="iterator", reduce="sum(losses) / len(losses)"):
+    source_text = EPOCH_LOOP.format(before=before, per_epoch=per_epoch or "pass", source=source, reduce=reduce)
+    return from_source(source_text, "run_epochs", f"<nb02-q3-{abs(hash(source_text))}>")
+
+
+def test_q3_accepts_the_reference_the_solution_and_a_default_iterator():
+    import mindspore.dataset as ds
+
+    seed = ds.config.get_seed()
+    assert nb02.q3.check(*nb02.q3.reference()) == Outcome.CORRECT
+    assert ds.config.get_seed() == seed, "the check must put the notebook's dataset seed back"
+    solution = from_source(nb02.q3.solution_text, "run_epochs", "<nb02-q3-solution>")
+    assert nb02.q3.check(solution) == Outcome.CORRECT
+    assert nb02.q3.check(epoch_loop(before="iterator = dataset.create_tuple_iterator()")) == Outcome.CORRECT
+    assert nb02.q3.check(lambda train_step, dataset, epochs: ____) == Outcome.NOT_ATTEMPTED
+
+
+def test_q3_rejects_a_new_iterator_per_epoch():
+    per_epoch = epoch_loop(before="pass", per_epoch="iterator = dataset.create_tuple_iterator()")
+    assert_incorrect(nb02.q3.check(per_epoch), "same order", "new iterator per epoch")
+    over_the_dataset = epoch_loop(before="pass", source="dataset")
+    assert_incorrect(nb02.q3.check(over_the_dataset), "same order")
+
+
+def test_q3_rejects_an_iterator_for_one_epoch():
+    one_epoch = epoch_loop(before="iterator = dataset.create_tuple_iterator(num_epochs=1)")
+    assert_incorrect(nb02.q3.check(one_epoch), "after 3 steps", "fewer epochs than the loop runs (3)")
+
+
+@pytest.mark.parametrize("reduce, fragment", [("sum(losses)", "the sum"), ("losses[-1]", "last step")])
+def test_q3_rejects_other_epoch_values(reduce, fragment):
+    assert_incorrect(nb02.q3.check(epoch_loop(reduce=reduce)), "expected the epoch means [2.0, 5.0, 8.0]", fragment)

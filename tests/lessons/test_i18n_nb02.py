@@ -56,7 +56,7 @@ def test_q1_builder_returning_a_number_in_chinese(zh):
 
 # ---- correct, not attempted, hints, solutions ----
 
-@pytest.mark.parametrize("exercise", [nb02.q1], ids=["q1"])
+@pytest.mark.parametrize("exercise", [nb02.q1, nb02.q2, nb02.q3], ids=["q1", "q2", "q3"])
 def test_correct_and_not_attempted_in_chinese(zh, exercise):
     assert_correct_and_not_attempted_in_chinese(exercise, MESSAGES)
 
@@ -121,19 +121,38 @@ def test_chinese_messages_report_symptoms_not_fixes(zh):
         assert not named, f"the message names a fix ({named}): {result.message}"
 
 
-# ---- q2: the gradient with respect to the input ----
+# ---- q1: compiled, written out ----
+
+def test_q1_no_jit_and_borrowed_step_in_chinese(zh):
+    from course_utils.training import make_train_step
+
+    without_jit = from_source(step_source().replace("    @ms.jit\n", ""), "build_train_step", "<nb02-zh-q1-nojit>")
+    assert_chinese(nb02.q1.check(without_jit), "权重是对的", "没有经过编译", "@ms.jit")
+    assert_chinese(nb02.q1.check(make_train_step), "make_train_step", "本练习要求自己写出训练步")
+
+
+# ---- q2: the most sensitive features ----
 
 def test_q2_messages_in_chinese(zh):
-    from test_exercises_nb02 import _forward, _forward_with_logits
+    from test_exercises_nb02 import _input_gradient, _ranked
 
-    import mindspore as ms
+    def signed(net, loss_fn, data, label, k=3):
+        return _ranked(_input_gradient(net, loss_fn, data, label).mean(axis=0), k)
 
-    def of_label(net, loss_fn, data, label):
-        return ms.value_and_grad(_forward(net, loss_fn), 1, None)(data, label)[1]
-
-    def no_aux(net, loss_fn, data, label):
-        return ms.value_and_grad(_forward_with_logits(net, loss_fn), 0, None)(data, label)[1]
+    def the_gradient(net, loss_fn, data, label, k=3):
+        return _input_gradient(net, loss_fn, data, label)
 
     assert nb02.q2.check(*nb02.q2.reference()) == Outcome.CORRECT
-    assert_chinese(nb02.q2.check(of_label), "期望与 data 的形状 (16, 10) 相同")
-    assert_chinese(nb02.q2.check(no_aux), "这是 loss + logits.sum() 的梯度")
+    assert_chinese(nb02.q2.check(signed), "k=3 时：期望", "带符号的平均梯度", "相互抵消")
+    assert_chinese(nb02.q2.check(the_gradient), "期望返回由 3 个特征下标（整数）组成的列表")
+
+
+# ---- q3: the epoch loop ----
+
+def test_q3_messages_in_chinese(zh):
+    from test_exercises_nb02 import epoch_loop
+
+    assert_chinese(nb02.q3.check(epoch_loop(before="pass", per_epoch="iterator = dataset.create_tuple_iterator()")),
+                   "每一轮看到的批顺序都相同", "第 5 节")
+    assert_chinese(nb02.q3.check(epoch_loop(reduce="sum(losses)")), "期望的每轮平均值为 [2.0, 5.0, 8.0]",
+                   "每轮损失之和")
