@@ -129,9 +129,9 @@ LESSONS: Tuple[Lesson, ...] = (
            exercises=_ex("00"), zh_in_browser=True),
     Lesson("01", "custom_huber_loss",
            {"en": "A custom Huber loss on `nn.LossBase`", "zh": "自定义 Huber 损失：基于 `nn.LossBase` 实现"},
-           {"en": "a loss on `nn.LossBase`, `reduction`, `ops.select`, checked against `nn.HuberLoss`, gradients, "
+           {"en": "a loss on `nn.LossBase`, `reduction`, `ops.where`, checked against `nn.HuberLoss`, gradients, "
                   "outliers, an interactive explorer",
-            "zh": "基于 `nn.LossBase` 的损失函数、`reduction`、`ops.select`，与 `nn.HuberLoss` 对照检查，梯度，离群点，交互式探索器"},
+            "zh": "基于 `nn.LossBase` 的损失函数、`reduction`、`ops.where`，与 `nn.HuberLoss` 对照检查，梯度，离群点，交互式探索器"},
            requires=("00",), exercises=_ex("01"), zh_in_browser=True),
     Lesson("02", "functional_training_step",
            {"en": "The functional training step", "zh": "函数式训练步"},
