@@ -344,7 +344,7 @@ MESSAGES = {
     '; on CPU MindSpore silently falls back to the normal loop.':
         '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环。',
     'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
-        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍（{verdict}）',
+        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍，{verdict}',
     '; on CPU MindSpore silently falls back to the normal loop, so the gap does not come from sinking.':
         '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环，所以这一差距不能归因于下沉。',
     'On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps':

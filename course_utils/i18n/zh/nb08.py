@@ -198,7 +198,7 @@ MESSAGES = {
     'slower: beyond the noise floor, repeats apart':
         '更慢：超出噪声水平，且各次重复的范围不重叠',
     'amp O0, second copy':
-        'amp O0（第二份副本）',
+        '混合精度 O0（第二份副本）',
     "; {low}: accuracy {acc:.1f}%":
         '；{low}：准确率 {acc:.1f}%',
     ", {r:.2f}x O0's rate ({verdict})":
