@@ -55,9 +55,10 @@ def _own_cpu_s() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def header() -> str:
-    """Machine, versions, CPU-fix variables, load average and time: printed with every table."""
-    text = runtime.machine_header()
+def header(env: bool = True) -> str:
+    """Machine, versions, CPU-fix variables, load average and time: printed with every table. ``env=False`` leaves
+    out this process's CPU-fix variables (for rows measured in processes with environments of their own)."""
+    text = runtime.machine_header(env)
     load = load_average()
     if load:
         text += " | " + tr(runtime.HEADER_LOAD, values=", ".join(f"{x:.1f}" for x in load))

@@ -1,6 +1,6 @@
 """Profile LeNet-5's GRAPH_MODE training step with MindSpore's profiler, in THIS process.
 
-    python scripts/bench_profile.py --out runs/05_profile/avx2
+    python scripts/bench_profile.py --out runs/08_bottlenecks/profile
     ONEDNN_VERBOSE=1 python scripts/bench_profile.py --out DIR     # oneDNN also prints one line per primitive
 
 The profile lands in DIR/<host>_<pid>_<time>_ascend_ms/ (per-operator CSV tables under FRAMEWORK/,

@@ -10,10 +10,13 @@ every step. With ``--recipe N`` it trains notebook 05's recipe instead (N epochs
 cosine, batch 64) three times, one after the other: MindSpore as notebook 05 runs it (``fit`` on the
 ``mnist_dataset`` pipeline), MindSpore fed in-memory batches, and PyTorch fed the same in-memory batches.
 PyTorch is not a course dependency: without it the script says so and exits with code 3.
-MindSpore runs with the environment it was started with (the lab launches it with the course's CPU fixes).
+Both frameworks run with the course's CPU settings (``runtime.setup()``'s ONEDNN_MAX_CPU_ISA=AVX2 and
+MS_DEV_HOST_BLOCKING_RUN=1, set before either loads, so oneDNN is capped alike in both), except a variable you set
+yourself; COURSE_CPU_FIXES=0 leaves them all out. The header above each table prints the environment used.
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import shutil
@@ -38,17 +41,17 @@ args = parser.parse_args()
 
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"   # the CPU-only wheels (plain pip fetches the CUDA build)
 
-try:
-    import torch
-except ImportError as exc:
+if importlib.util.find_spec("torch") is None:
     hint = f"pip install torch --index-url {TORCH_CPU_INDEX}"
-    print(f"PyTorch is not installed ({exc}); the comparison is optional. Install the CPU build to run it:\n    {hint}")
+    print(f"PyTorch is not installed; the comparison is optional. Install the CPU build to run it:\n    {hint}")
     sys.exit(3)
 
-runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # env as launched
+# the course's CPU settings, set before MindSpore and PyTorch load (oneDNN reads its ISA cap once, in both)
+runtime.setup(device="CPU", mode="graph", seed=42, verbose=False)
 
 import mindspore as ms
 import numpy as np
+import torch
 from mindspore import nn
 
 from course_utils import bench, data

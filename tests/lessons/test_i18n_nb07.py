@@ -179,10 +179,11 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert "流水线就是瓶颈" in pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45),
                                                            bench.PipelineParams()).conclusion
     cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
-    assert cpu.startswith("在 CPU 上，O0 为 50 步/秒，训练 100 步后准确率为 95.0%；"
-                          "amp O1：速度是 O0 的 0.90 倍（更慢：超出噪声水平，且各次重复的范围不重叠）")
+    assert cpu.startswith("在 CPU 上，O0 为 50 步/秒，训练 100 步后准确率为 95.0%；amp O1：准确率 95.0%，"
+                          "速度是 O0 的 0.90 倍（更慢：超出噪声水平，且各次重复的范围不重叠），"
+                          "逐轮配对（与 O0）：0.90 倍（3 轮：各轮比值最低 0.90，最高 0.90），每一轮都低于 1.00：更慢")
     # one verdict per level, in order
-    assert "；amp O3：速度是 O0 的 0.40 倍（更慢：超出噪声水平，且各次重复的范围不重叠），准确率 90.0%" in cpu
+    assert "；amp O3：准确率 90.0%（低了 5.0 个百分点：不要只看速度，也要检查准确率），速度是 O0 的 0.40 倍" in cpu
     assert "低了 5.0 个百分点" in cpu and cpu.endswith("这里最快的就是 O0 本身。")
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), bench.ShapesParams(n_shapes=2)).conclusion
     assert res.startswith("2 种批形状（64、57）导致 2 次编译，8 次调用共 4.1 秒，其中编译占 4.0 秒。")

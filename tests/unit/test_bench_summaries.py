@@ -191,7 +191,13 @@ def test_data_pipeline_takes_its_own_floor_from_the_in_memory_pass_timed_twice()
     res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 92.6, again=112)), bench.PipelineParams())
     assert res.metrics["noise_pct"] >= 12 and res.metrics["pipeline_verdict"] == "undecided"
     assert "against that pass (A) this is a tie; against its copy A' (112 batches/s), a cost beyond the floor. The " \
-        "two copies of the same pass disagree" in res.conclusion
+        "two verdicts disagree" in res.conclusion
+    # paired round by round with A and A' (every round of these made-up rows slower): a cost the pairing detects,
+    # said beside the medians' verdict, with 3 rounds as the lowest to the highest ratio
+    assert "Paired round by round with both copies of the in-memory pass, A and A' (the passes of a round ran back " \
+        "to back), the fed step ran at 0.93x (3 rounds: lowest-highest ratio 0.83-0.93), below 1.00 in every round: " \
+        "a cost the pairing detects, although the medians' verdicts against A and A' disagree." in res.conclusion
+    assert res.metrics["paired"]["reading"] == "below" and res.metrics["paired"]["span"]
     # the same rows with the floor given: no floor sentence, and 8% beyond a 5% floor with repeats apart costs
     res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 92.6, again=112), bench.PipelineParams(noise_pct=5))
     assert res.conclusion.startswith("Fed by the pipeline") and res.metrics["pipeline_verdict"] == "costs"
@@ -210,19 +216,32 @@ def test_best_measured_is_the_highest_rate_over_every_experiment_and_names_no_wi
 
 def test_amp_slower_on_cpu_and_faster_elsewhere():
     res = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3")))
-    assert "amp O3: 0.40x O0's rate (slower: beyond the noise floor, repeats apart), 90.0% (5.0 points " \
-        "lower" in res.conclusion
-    # one verdict per level, with its paired ratio
-    assert "amp O1: 0.90x O0's rate (slower: beyond the noise floor, repeats apart), 95.0% (paired round by " \
-        "round with O0: 0.90x" in res.conclusion
+    assert "amp O3: accuracy 90.0% (5.0 points lower: check accuracy, not only speed), 0.40x O0's rate (slower: " \
+        "beyond the noise floor, repeats apart)" in res.conclusion
+    # one verdict per level, with its paired ratio right after the rate
+    assert "amp O1: accuracy 95.0%, 0.90x O0's rate (slower: beyond the noise floor, repeats apart), paired round " \
+        "by round with O0: 0.90x (3 rounds: lowest-highest ratio 0.90-0.90), below 1.00 in every round: slower" \
+        in res.conclusion
     assert "O0 itself was the fastest level here" in res.conclusion
     # O3 faster by 2%, inside the +-2% repeat-to-repeat spread: a tie, not "the fastest level"
     res = amp.summarise_amp(amp_rows(51, 0.95), bench.AmpParams(levels=("O0", "O1", "O3")))
-    assert "amp O3: 1.02x O0's rate (undecided: beyond the noise floor of" in res.conclusion
-    assert "no level ran measurably faster than O0 here" in res.conclusion and "fastest level" not in res.conclusion
+    assert "amp O3: accuracy 95.0%, 1.02x O0's rate (undecided: beyond the noise floor of" in res.conclusion
+    assert "fastest level" not in res.conclusion
+    # ...while pairing (these made-up rounds all move together) decides: both readings are said
+    assert res.conclusion.endswith("; by the medians no level ran measurably faster than O0; paired round by round, "
+                                   "O1 ran slower than O0; O3 ran faster than O0.")
+    # with O0's second copy, each level is paired with both; one that differs from O0 by less than the two copies
+    # do from each other has 1.00 inside its interval
+    rows = amp_rows(51, 0.95) + [rate("O0 copy", 52, label="amp O0, second copy", accuracy=0.95, trained_steps=100,
+                                      wrapper="LeNet5")]
+    res = amp.summarise_amp(rows, bench.AmpParams(levels=("O0", "O1", "O3")))
+    assert "amp O3: accuracy 95.0%, 1.02x O0's rate (undecided: beyond the noise floor of 2.0%, but the repeats' " \
+        "ranges overlap), paired round by round with O0 and its copy: 1.02x (3 rounds: lowest-highest ratio " \
+        "0.98-1.02), 1.00 inside: no difference detected" in res.conclusion
+    assert "amp_O0 copy_steps_per_s" not in res.metrics and res.row(config="O0 copy")["vs_O0"] == 52 / 50
     res = amp.summarise_amp(amp_rows(150, 0.95), bench.AmpParams(levels=("O0", "O1", "O3"), device="Ascend"))
     assert res.conclusion.startswith("On Ascend")
-    assert "amp O3: 3.00x O0's rate (faster: beyond the noise floor" in res.conclusion
+    assert "amp O3: accuracy 95.0%, 3.00x O0's rate (faster: beyond the noise floor" in res.conclusion
     assert "points lower" not in res.conclusion and "fastest level here was O3" in res.conclusion
 
 
@@ -342,19 +361,24 @@ def test_pool_cap_judges_each_pooling_layer_with_the_cap_against_without():
     assert [r["processes"] for r in res.rows] == [2, 2, 2, 2]
 
 
-def test_a_rewrite_that_saves_more_than_pooling_takes_is_not_trusted_for_its_size():
+def test_a_rewrite_that_saves_more_than_pooling_takes_is_not_trusted_for_its_size(monkeypatch):
     """explain_pool_rewrites: a rewrite of the pooling layer cannot save more per step than the profiler gives
-    pooling; a larger saving is flagged (the machine changed during the alternation) and the advice softened."""
+    pooling; a larger saving is flagged (the machine changed during the alternation) and the advice softened. The
+    advice names the setting it was measured in."""
+    monkeypatch.setenv("ONEDNN_MAX_CPU_ISA", "AVX2")
     said = {"tie": "a tie", "undecided": "undecided", "faster": "faster", "slower": "slower"}
     pools = {name: bench.Timing.from_row(rate(name, sps)) for name, sps in
              (("nn.MaxPool2d", 50.0), ("ops.max_pool2d", 20.0), ("reshape + max", 70.0))}
     # 20 ms -> 14.3 ms per step: 5.7 ms saved, with 3 ms of pooling in the profile
     text = traps.explain_pool_rewrites(pools, 10, said, pool_ms=3.0)
     assert "reshape + max saves 5.7 ms per step, more than the 3.0 ms the profiler gives pooling" in text
-    assert "Worth trying: reshape + max" in text and "Worth switching" not in text
+    where = "with ONEDNN_MAX_CPU_ISA=AVX2, on this CPU"
+    assert f"Worth trying {where}: reshape + max" in text and "Worth switching" not in text
     text = traps.explain_pool_rewrites(pools, 10, said, pool_ms=8.0)   # within the bound: plain advice
-    assert "Worth switching: reshape + max" in text and "saves" not in text
-    assert "Worth switching: reshape + max" in traps.explain_pool_rewrites(pools, 10, said)   # no profile
+    assert f"Worth switching {where}: reshape + max" in text and "saves" not in text
+    assert f"Worth switching {where}: reshape + max" in traps.explain_pool_rewrites(pools, 10, said)   # no profile
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA")
+    assert "Worth switching on this CPU: reshape + max" in traps.explain_pool_rewrites(pools, 10, said)
 
 
 def _timed(config, sps, wobble, n=5, **fields):

@@ -24,7 +24,7 @@ from .amp import measure_amp
 from .common import forcing_conclusion
 from .modes import (best_measured, compiled_pair, measure_batch_sizes, measure_forcing, measure_modes,
                     measure_step_rates, measure_styles)
-from .pipeline import measure_data_pipeline
+from .pipeline import measure_data_pipeline, paired_words
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
 from .traps import (CONV_OPS, FIND_CASES, JIT_PIPELINE_CASE, POOL_OPS, TRAP_CASES, alternating, eager,
@@ -154,7 +154,7 @@ def run_experiment(name: str, params=None, isolate: bool = True, **kwargs) -> Re
                     rows = exp.measure(params)
             else:
                 rows = exp.measure(params)
-            hdr = header()
+            hdr = header(env=exp.isolated)   # an experiment that spawns its own processes: each row has its own env
     result = exp.summarise(rows, params)
     result.header, result.conditions, result.seconds = result.header or hdr, m.conditions, m.conditions.seconds
     return result
@@ -186,5 +186,5 @@ __all__ = [
     # the cases and helpers those cells use
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls", "compiled_pair",
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
-    "explain_three_tools", "explain_pool_rewrites", "CONV_OPS", "POOL_OPS", "forcing_conclusion",
+    "explain_three_tools", "explain_pool_rewrites", "CONV_OPS", "POOL_OPS", "forcing_conclusion", "paired_words",
 ]

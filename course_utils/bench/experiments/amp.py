@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import statistics
 
+from course_utils import runtime
 from course_utils.evaluate import mnist_test_accuracy
 from course_utils.i18n import tr
 
-from ..harness import Config, compare, cycle, force, paired_ratio, verdict
+from ..harness import Config, compare, cycle, force, verdict
 from ..params import AmpParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
 from .common import setup_worker, spread_pct
+from .pipeline import paired_reading, paired_words
+
+COPY = "O0 copy"   # O0 timed a second time, so that each level's paired reading is checked against two copies
 
 
 def amp_step(spec, level: str, loss_scale=None):
@@ -33,34 +37,38 @@ def _loss(out) -> float:
 
 
 def measure_amp(p: AmpParams) -> list:
-    """Steps/s of every level in alternation, then each trained to ``p.train_steps`` and evaluated."""
+    """Steps/s of every level in alternation (O0 twice, the second as ``COPY``), then each trained to
+    ``p.train_steps`` and evaluated."""
     import mindspore as ms
 
     setup_worker(p, Spec.parse(p.spec).mode)
     batches = mnist_batches(p.batch_size, count=min(p.train_steps, 60000 // p.batch_size))
+    levels = {level: level for level in p.levels}   # configuration -> its amp level
+    if "O0" in levels:
+        levels[COPY] = "O0"                           # a second instance, last in the order: O0 and its copy
     nets, configs = {}, {}
-    for level in p.levels:
+    for key, level in levels.items():
         ms.set_seed(p.seed)   # the same initial weights for every level
-        nets[level], step = amp_step(p.spec, level, p.loss_scale)
-        configs[level] = Config(step=cycle(step, batches), batch_size=p.batch_size)
+        nets[key], step = amp_step(p.spec, level, p.loss_scale)
+        configs[key] = Config(step=cycle(step, batches), batch_size=p.batch_size)
     rows = timing_rows(compare(configs, steps=p.steps, repeats=p.repeats))
     done = 3 + p.steps * p.repeats    # warm-up and timed steps already trained
     for row in rows:
-        level = row["config"]
-        losses = [_loss(force(configs[level].step())) for _ in range(max(0, p.train_steps - done))]
-        row.update(label=tr("amp {level}", level=level),
-                   wrapper=type(nets[level]).__name__, trained_steps=max(p.train_steps, done),
-                   accuracy=mnist_test_accuracy(nets[level], limit=2000 if p.quick else 10000),
+        key = row["config"]
+        losses = [_loss(force(configs[key].step())) for _ in range(max(0, p.train_steps - done))]
+        row.update(label=tr("amp O0, second copy") if key == COPY else tr("amp {level}", level=key),
+                   wrapper=type(nets[key]).__name__, trained_steps=max(p.train_steps, done),
+                   accuracy=mnist_test_accuracy(nets[key], limit=2000 if p.quick else 10000),
                    final_loss=statistics.mean(losses[-20:]) if losses else None, device=p.device)
     return rows
 
 
 def summarise_amp(rows: list, p: AmpParams) -> Result:
     base = pick(rows, config="O0")
+    copy = next((r for r in rows if r["config"] == COPY), None)
     rows = [dict(r, vs_O0=r["steps_per_s"] / base["steps_per_s"], accuracy_pct=100 * r["accuracy"]) for r in rows]
     noise = p.noise_pct or spread_pct(base)
-    others = sorted((r for r in rows if r["config"] != "O0"), key=lambda r: r["config"])   # O1, O2, O3
-    said = {r["config"]: verdict(r, base, noise) for r in others}   # the lab's two rules, against O0
+    others = sorted((r for r in rows if r["config"] not in ("O0", COPY)), key=lambda r: r["config"])   # O1, O2, O3
     text = tr("On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps", device=p.device,
               rate=base["steps_per_s"], acc=100 * base["accuracy"], steps=base["trained_steps"])
     words = {"tie": tr("a tie: this run cannot detect a difference below {noise:.1f}%", noise=noise),
@@ -68,26 +76,33 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
                              noise=noise),
              "faster": tr("faster: beyond the noise floor, repeats apart"),
              "slower": tr("slower: beyond the noise floor, repeats apart")}
-    paired = len(base.get("repeat_s", ())) >= 3   # the levels alternate in one compare: a ratio per round
-    for r in others:   # one verdict per level, against O0
+    for r in others:   # one verdict per level against O0: by the medians, then paired round by round
+        r["verdict"] = verdict(r, base, noise)        # the lab's two rules
+        r["paired"] = paired_reading(r, [base, copy])  # against O0 and its copy: None with fewer than 3 rounds
         drop = 100 * (base["accuracy"] - r["accuracy"])
-        text += (tr("; {low}: {r:.2f}x O0's rate ({verdict}), {acc:.1f}%", low=r["label"],
-                    r=r["steps_per_s"] / base["steps_per_s"], verdict=words[said[r["config"]]],
-                    acc=100 * r["accuracy"])
-                 + (tr(" ({drop:.1f} points lower: check accuracy, not only speed)", drop=drop) if drop > 1 else ""))
-        if paired and len(r.get("repeat_s", ())) == len(base["repeat_s"]):
-            med, lo, hi = paired_ratio(r, base)
-            r["paired"] = (med, lo, hi)
-            text += tr(" (paired round by round with O0: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f})", med=med, lo=lo,
-                       hi=hi)
+        text += (tr("; {low}: accuracy {acc:.1f}%", low=r["label"], acc=100 * r["accuracy"])
+                 + (tr(" ({drop:.1f} points lower: check accuracy, not only speed)", drop=drop) if drop > 1 else "")
+                 + tr(", {r:.2f}x O0's rate ({verdict})", r=r["vs_O0"], verdict=words[r["verdict"]]))
+        if r["paired"] is not None:   # the paired ratio right after the rate it reads
+            text += tr(", paired round by round with {refs}: {said}", said=paired_words(r["paired"]),
+                       refs=tr("O0 and its copy") if copy is not None else "O0")
+    said = {r["config"]: r["verdict"] for r in others}
     faster = [r for r in others if said[r["config"]] == "faster"]
+    paired = {way: [r["config"] for r in others if r["paired"] and r["paired"]["reading"] == way]
+              for way in ("below", "above")}
     if faster:
         text += tr("; the fastest level here was {level}.", level=max(faster, key=lambda r: r["steps_per_s"])["config"])
     elif others and all(said[r["config"]] == "slower" for r in others):
         text += tr("; O0 itself was the fastest level here.")
+    elif paired["below"] or paired["above"]:   # the medians decide nothing the pairing does: say both
+        text += tr("; by the medians no level ran measurably faster than O0; paired round by round, {said}.",
+                   said=tr("; ").join(
+                       tr("{levels} ran slower than O0", levels=runtime.listing(paired["below"])) if way == "below"
+                       else tr("{levels} ran faster than O0", levels=runtime.listing(paired["above"]))
+                       for way in ("below", "above") if paired[way]))
     else:
         text += tr("; no level ran measurably faster than O0 here.")
-    metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows}
+    metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows if r["config"] != COPY}
     cols = ["label", "wrapper", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_O0",
             "accuracy_pct"] + (["final_loss"] if any(r.get("final_loss") is not None for r in rows) else [])
     return Result("amp", rows, cols, text, metrics)   # final_loss: only when training went on after the timing

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Mapping, Optional, Sequence
+
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
@@ -59,19 +61,62 @@ def measure_data_pipeline(p: PipelineParams) -> list:
     return rows
 
 
-def paired_text(a: dict, b: dict) -> str:
-    """The paired reading of ``a`` against ``b`` (two rows of one ``compare``): their rates' ratio round by round, the
-    median and its 95% bootstrap interval, as a sentence; empty with fewer than 3 rounds. A slow minute slows both
-    passes of a round, so the ratio scatters less than either rate, and more rounds narrow the interval further."""
-    if min(len(a["repeat_s"]), len(b["repeat_s"])) < 3 or len(a["repeat_s"]) != len(b["repeat_s"]):
+def paired_reading(row: Mapping, refs: Sequence[Optional[Mapping]]) -> Optional[dict]:
+    """``row``'s rate over the rate of each of ``refs`` (copies of one configuration, timed in the same ``compare``),
+    round by round: a slow minute slows both of a round, so the ratio scatters less than either rate. Returns
+    ``median`` (against the first copy), ``low``-``high`` (the copies' 95% bootstrap intervals of the median taken
+    together, as lesson 07 reads two copies), ``rounds``, ``span`` and ``reading`` ("below", "inside" or "above"
+    1.00, judged as printed). ``span``: the interval is just the lowest to the highest per-round ratio, as it is with
+    five rounds (a median resampled from five values reaches them ~6% of the time each way). None with fewer than
+    3 rounds."""
+    refs = [r for r in refs if r is not None]
+    rounds = len(row.get("repeat_s", ()))
+    if rounds < 3 or not refs or any(len(r.get("repeat_s", ())) != rounds for r in refs):
+        return None
+    low, high, ratios = [], [], []
+    for ref in refs:
+        _, lo, hi = paired_ratio(row, ref)
+        low.append(lo)
+        high.append(hi)
+        ratios += [ref_s / row_s for row_s, ref_s in zip(row["repeat_s"], ref["repeat_s"])]   # rate over rate
+    lo, hi = round(min(low), 2), round(max(high), 2)   # judged as printed: an end shown as 1.00 is 1
+    return {"median": paired_ratio(row, refs[0])[0], "low": lo, "high": hi, "rounds": rounds,
+            "span": (lo, hi) == (round(min(ratios), 2), round(max(ratios), 2)),
+            "reading": "below" if hi < 1 else "above" if lo > 1 else "inside"}
+
+
+def paired_words(pr: Mapping, verdict: bool = True) -> str:
+    """A ``paired_reading`` in words: "0.91x (5 rounds: lowest-highest ratio 0.74-0.93), below 1.00 in every round:
+    slower" (``verdict=False``: without ": slower")."""
+    spread = (tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
+              if pr["span"] else
+              tr("95% interval {lo:.2f}-{hi:.2f}, {n} rounds", n=pr["rounds"], lo=pr["low"], hi=pr["high"]))
+    where = {"below": tr("below 1.00 in every round") if pr["span"] else tr("the interval below 1.00"),
+             "above": tr("above 1.00 in every round") if pr["span"] else tr("the interval above 1.00"),
+             "inside": tr("1.00 inside")}[pr["reading"]]
+    if verdict:
+        where = {"below": tr("{where}: slower", where=where), "above": tr("{where}: faster", where=where),
+                 "inside": tr("{where}: no difference detected", where=where)}[pr["reading"]]
+    return tr("{med:.2f}x ({spread}), {where}", med=pr["median"], spread=spread, where=where)
+
+
+def paired_text(pr: Optional[Mapping], costs: bool, medians: str, copies: int = 2) -> str:
+    """The pipeline's paired reading against the copies of the in-memory pass (``copies``: 2, A and A', or 1), as a
+    sentence that says how it stands to the medians' verdict (``costs``: they found a cost; ``medians``: what they
+    said otherwise, as a clause); empty without one."""
+    if pr is None:
         return ""
-    med, lo, hi = (round(v, 2) for v in paired_ratio(a, b))   # judged as printed: an end shown as 1.00 is 1
-    return tr("Paired round by round (the two passes of each round ran back to back), the fed step ran at {med:.2f}x "
-              "the in-memory rate, 95% interval {lo:.2f}-{hi:.2f} over {n} rounds{said}. ", med=med, lo=lo, hi=hi,
-              n=len(a["repeat_s"]),
-              said=tr(": the interval excludes 1, a cost this pairing detects") if hi < 1 else
-              tr(": the interval includes 1, no cost detected this way either") if lo <= 1 else
-              tr(": the interval lies above 1, which feeding cannot cause: the machine changed"))
+    text = tr("Paired round by round with {refs} (the passes of a round ran back to back), the fed step ran at {said}",
+              said=paired_words(pr, verdict=False),
+              refs=tr("both copies of the in-memory pass, A and A'") if copies == 2 else tr("the in-memory pass"))
+    if pr["reading"] == "below":
+        text += (tr(": the pairing confirms the cost. ") if costs else
+                 tr(": a cost the pairing detects, although {medians}. ", medians=medians))
+    elif pr["reading"] == "inside":
+        text += tr(": the pairing does not confirm the cost. ") if costs else tr(": no cost detected this way either. ")
+    else:
+        text += tr(", which feeding cannot cause: the machine changed under the measurement. ")
+    return text
 
 
 #: How the pipeline's one-word verdict against one in-memory pass reads inside a sentence
@@ -123,7 +168,7 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
               "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
     if disagree:
         text += tr("against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two "
-                   "copies of the same pass disagree, so this run does not say whether the pipeline costs the step "
+                   "verdicts disagree, so by the medians this run does not say whether the pipeline costs the step "
                    "anything: undecided. ", a=tr(WORDS[word_a]), b=tr(WORDS[word_b]), again=again["batches_per_s"])
     elif fed_faster:
         text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it "
@@ -148,7 +193,10 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                    "keeps up, but feeding the step costs it {cost:.0f}% of its rate (the pipeline's threads share "
                    "{cores} cores with the step). ", gap=gap, cost=cost, noise=noise, rate=pipe["batches_per_s"],
                    how=tr("{n} worker(s)", n=workers), x=pipe["batches_per_s"] / mem, cores=runtime.cpu_count())
-    text += paired_text(fed_row, mem_row)
+    paired = paired_reading(fed_row, [mem_row, again])   # against A and A': two copies of one pass
+    medians = (tr("the medians' verdicts against A and A' disagree") if disagree else
+               tr("by the medians' rules it is {word}", word=tr(WORDS[word])))
+    text += paired_text(paired, costs, medians, copies=1 if again is None else 2)
     on_row, off_row = pick(rows, config="Model.train, sink mode on"), pick(rows, config="Model.train, sink mode off")
     text += (tr("Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})", device=p.device,
                 r=on / off, verdict=judged(on_row, off_row, noise, "batches_per_s"))
@@ -159,6 +207,6 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                "pipeline_costs_step": costs, "pipeline_is_bottleneck": word == "bottleneck",
                "sink_speedup": on / off, "noise_pct": noise,   # the floor the verdicts used
-               "pipeline_verdict": word}
+               "pipeline_verdict": word, "paired": paired}   # word: by the medians' rules
     return Result("data_pipeline", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"], text,
                   metrics)

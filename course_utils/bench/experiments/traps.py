@@ -404,18 +404,26 @@ def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ra
                    cause=tr("Without AVX-512 the cap cannot change") if not avx512 else tr("The cap did not change"))
     if trap and ratios:
         every = {**ratios, tr("the profiler"): ratio}
-        text += " " + tr("The three ratios ({listing}) are measured differently, so compare their direction and order "
-                         "of magnitude, not their digits.", listing=tr(", ").join(f"{k} {v:.1f}x" for k, v in
-                                                                                    every.items()))
+        text += tr(" The three ratios ({listing}) are measured differently, so compare their direction and order of "
+                   "magnitude, not their digits.", listing=tr(", ").join(tr("{tool} {x:.1f}x", tool=k, x=v)
+                                                                         for k, v in every.items()))
         if ratio >= max(ratios.values()):
             text += tr(" The profiler's is the largest because it counts operator time inside the compiled step only: "
                        "per-layer timing adds each operator's dispatch from Python, and oneDNN's log counts the "
                        "process's first calls too, costs that do not shrink with the cap and so weigh most in the "
                        "small capped time.")
+    # the operator types whose time per step rose more than 1.5x under the cap (at least 0.1 ms): exercise 3's question
+    before, after = ({r["op_type"]: ms_per_step(op_rows[c], [r["op_type"]]) for r in op_rows[c]} for c in (a, b))
+    rose = sorted((op for op in after if op in before and after[op] >= 0.1 and after[op] > 1.5 * before[op]),
+                  key=lambda op: -after[op])
+    text += "\n" + (tr("Operator types whose time per step rose more than 1.5x under the cap (at least 0.1 ms per "
+                       "step): {ops}.", ops=tr(", ").join(tr("{op} {a:.2f} -> {b:.2f} ms", op=op, a=before[op],
+                                                              b=after[op]) for op in rose))
+                    if rose else tr("No operator type's time per step rose more than 1.5x under the cap."))
     names = [r["op_type"] for r in op_rows[b]]   # under the cap, costliest first
     rank = names.index("MaxPoolGrad") + 1 if "MaxPoolGrad" in names else len(names) + 1
-    text += "\n" + tr(
-        "With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step "
+    text += tr(
+        " With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step "
         "({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator types), against {off:.1f} ms "
         "without the cap in the other profile. Two profiles of a few steps each are not a timed comparison: the next "
         "cell times pooling with and without the cap.",
@@ -449,14 +457,16 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: M
                             "bounds what faster pooling kernels can save, but a rewrite also changes the compiled "
                             "graph (other operators, other fusions) and its dispatch, so the gap is not explained by "
                             "pooling's kernel time alone.", name=name, saved=saved, pool=pool_ms))
+    info = runtime.current()   # a verdict holds for the setting it was measured in: name it
+    cap = os.environ.get("ONEDNN_MAX_CPU_ISA")
+    where = (tr("with ONEDNN_MAX_CPU_ISA={cap}, on this CPU", cap=cap) if cap else tr("on this CPU"))  \
+        if info is None or info.device == "CPU" else tr("on this {device}", device=info.device)
     if winners and too_large:
-        lines.append(tr("Worth trying: {names} (faster beyond the noise floor in this alternation, by more than "
-                        "pooling's kernel time: remeasure before relying on the size; checked equal for LeNet-5's "
-                        "weights on one batch only).",
-                        names=tr(", ").join(winners)))
+        lines.append(tr("Worth trying {where}: {names} (faster beyond the noise floor in this alternation, by more "
+                        "than pooling's kernel time: remeasure before relying on the size; checked equal for LeNet-5's "
+                        "weights on one batch only).", where=where, names=tr(", ").join(winners)))
     else:
-        lines.append(tr("Worth switching: {names} (faster beyond the noise floor; checked equal for LeNet-5's "
-                        "weights on one batch only).",
-                        names=tr(", ").join(winners)) if winners else
+        lines.append(tr("Worth switching {where}: {names} (faster beyond the noise floor; checked equal for LeNet-5's "
+                        "weights on one batch only).", where=where, names=tr(", ").join(winners)) if winners else
                      tr("Keep {base}: neither equivalent formulation was measurably faster here.", base=baseline))
     return "\n".join(lines)

@@ -261,13 +261,6 @@ MESSAGES = {
         '不支持 AVX-512 时，限制指令集无法改变',
     'The cap did not change':
         '限制指令集没有改变',
-    'With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step '
-    '({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator types), against {off:.1f} ms '
-    'without the cap in the other profile. Two profiles of a few steps each are not a timed comparison: the next '
-    'cell times pooling with and without the cap.':
-        '限制指令集之后，池化算子（MaxPool 及其反向 MaxPoolGrad）每步耗时 {on:.1f} 毫秒（占算子时间的 {share:.0f}%；'
-        'MaxPoolGrad 在 {n} 类算子中排第 {rank}），而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。'
-        '两次各只记录几步的性能分析算不上计时比较，下一个单元格会为限制与不限制指令集时的池化计时。',
     "{name}: the same outputs and parameters' gradients, {x:.2f}x {base}'s step rate: {said}; noise floor "
     "{noise:.1f}%":
         '{name}：输出和参数的梯度相同，训练步速度是 {base} 的 {x:.2f} 倍，结论：{said}；噪声水平 {noise:.1f}%',
@@ -278,12 +271,6 @@ MESSAGES = {
         '  {name} 每步省下 {saved:.1f} 毫秒，比性能分析中池化算子的全部耗时（{pool:.1f} 毫秒）还多。后者只是几个被记录的'
         '训练步中池化算子（内核）本身的耗时：它限定了更快的池化内核最多能省下多少，但改写还会改变编译出的图（换成别的'
         '算子、别的融合方式）及其下发，所以这一差距不能只用池化的内核耗时来解释。',
-    "Worth trying: {names} (faster beyond the noise floor in this alternation, by more than pooling's kernel time: "
-    "remeasure before relying on the size; checked equal for LeNet-5's weights on one batch only).":
-        '值得一试：{names}（在本次交替计时中快得超出噪声水平，但快出的部分超过了池化的内核耗时，'
-        '要依赖这个幅度之前请重新测量；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
-    "Worth switching: {names} (faster beyond the noise floor; checked equal for LeNet-5's weights on one batch only).":
-        '值得换用：{names}（快得超出噪声水平；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
     'Keep {base}: neither equivalent formulation was measurably faster here.':
         '保留 {base}：两种等价写法在这里都没有可测出的速度优势。',
     '{label}, {case} (fresh process)':
@@ -352,22 +339,16 @@ MESSAGES = {
     "overlap: undecided, this run does not say whether the pipeline costs the step anything. ":
         '使用内存中的批时快 {gap:.1f}%，超出 {noise:.1f}% 的噪声水平，但各次重复的范围有重叠：无法判定，'
         '本次运行说明不了流水线是否拖慢了训练步。',
-    "against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two copies of the "
-    "same pass disagree, so this run does not say whether the pipeline costs the step anything: undecided. ":
-        '与这一遍（A）相比为{a}；与它的副本 A′（{again:.0f} 批/秒）相比则为{b}。同一遍的两次计时结论不一致，'
-        '本次运行说明不了流水线是否拖慢了训练步，无法判定。',
     'a cost beyond the floor':
         '超出噪声水平的拖慢',
     '; on CPU MindSpore silently falls back to the normal loop.':
         '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环。',
     'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
-        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍（{verdict}）',
+        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍，{verdict}',
     '; on CPU MindSpore silently falls back to the normal loop, so the gap does not come from sinking.':
         '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环，所以这一差距不能归因于下沉。',
     'On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps':
         '在 {device} 上，O0 为 {rate:.0f} 步/秒，训练 {steps} 步后准确率为 {acc:.1f}%',
-    "; {low}: {r:.2f}x O0's rate ({verdict}), {acc:.1f}%":
-        '；{low}：速度是 O0 的 {r:.2f} 倍（{verdict}），准确率 {acc:.1f}%',
     ' ({drop:.1f} points lower: check accuracy, not only speed)':
         '（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
     '; the fastest level here was {level}.':
@@ -596,9 +577,9 @@ MESSAGES = {
     'not forced':
         '不同步等待',
     '{setting}: noise floor {floor:.1f}%, from forcing every step timed twice.':
-        '{setting}。把“每步同步等待”计时两次，得出噪声水平为 {floor:.1f}%。',
+        '{setting}：把“每步同步等待”计时两次，得出噪声水平为 {floor:.1f}%。',
     'MS_DEV_HOST_BLOCKING_RUN=1':
-        '设置了 MS_DEV_HOST_BLOCKING_RUN=1',
+        'MS_DEV_HOST_BLOCKING_RUN=1',
     'Without MS_DEV_HOST_BLOCKING_RUN':
         '未设置 MS_DEV_HOST_BLOCKING_RUN',
     'Not forced':

@@ -142,16 +142,53 @@ MESSAGES = {
          '    slower = [op for op in new if op in old and new[op] >= min_ms and new[op] > factor * old[op]]\n'
          '    return sorted(slower, key=lambda op: -new[op])'),
     # ---- the lab's lesson-08 conclusions added in round l08c (bench/experiments: pipeline, amp, traps, accuracy)
-    "Paired round by round (the two passes of each round ran back to back), the fed step ran at {med:.2f}x the "
-    "in-memory rate, 95% interval {lo:.2f}-{hi:.2f} over {n} rounds{said}. ":
-        '逐轮配对来看（每一轮里两遍紧挨着运行），由流水线供数的训练步速率是使用内存中的批时的 {med:.2f} 倍，'
-        '{n} 轮给出的 95% 区间为 {lo:.2f}～{hi:.2f}{said}。',
-    ': the interval excludes 1, a cost this pairing detects':
-        '：区间不含 1，配对比较测出了开销',
-    ': the interval includes 1, no cost detected this way either':
-        '：区间包含 1，配对比较也没有测出开销',
-    ': the interval lies above 1, which feeding cannot cause: the machine changed':
-        '：区间整个高于 1，而供数不可能让训练步变快，说明测量期间机器的状态变了',
+    # paired readings (pipeline.paired_reading / paired_words), the pipeline's and amp's
+    '{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}':
+        '{n} 轮：各轮比值最低 {lo:.2f}，最高 {hi:.2f}',
+    '95% interval {lo:.2f}-{hi:.2f}, {n} rounds':
+        '{n} 轮，95% 区间 {lo:.2f}～{hi:.2f}',
+    'below 1.00 in every round':
+        '每一轮都低于 1.00',
+    'the interval below 1.00':
+        '区间整个低于 1.00',
+    'above 1.00 in every round':
+        '每一轮都高于 1.00',
+    'the interval above 1.00':
+        '区间整个高于 1.00',
+    '1.00 inside':
+        '区间包含 1.00',
+    '{where}: slower':
+        '{where}：更慢',
+    '{where}: faster':
+        '{where}：更快',
+    '{where}: no difference detected':
+        '{where}：未测出差别',
+    '{med:.2f}x ({spread}), {where}':
+        '{med:.2f} 倍（{spread}），{where}',
+    'Paired round by round with {refs} (the passes of a round ran back to back), the fed step ran at {said}':
+        '逐轮配对（与{refs}；每一轮里的各遍紧挨着运行），由流水线供数的训练步速率是其 {said}',
+    "both copies of the in-memory pass, A and A'":
+        '使用内存中的批的那一遍的两份副本 A 和 A′',
+    'the in-memory pass':
+        '使用内存中的批的那一遍',
+    ': the pairing confirms the cost. ':
+        '：配对比较证实了这一开销。',
+    ': a cost the pairing detects, although {medians}. ':
+        '：配对比较测出了开销，尽管{medians}。',
+    ': the pairing does not confirm the cost. ':
+        '：配对比较没有证实这一开销。',
+    ': no cost detected this way either. ':
+        '：配对比较也没有测出开销。',
+    ', which feeding cannot cause: the machine changed under the measurement. ':
+        '，而供数不可能让训练步变快，说明测量期间机器的状态变了。',
+    "the medians' verdicts against A and A' disagree":
+        '按中位数与 A、A′ 分别比较得出的两个结论不一致',
+    "by the medians' rules it is {word}":
+        '按中位数的两条规则，结论是{word}',
+    "against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two verdicts "
+    "disagree, so by the medians this run does not say whether the pipeline costs the step anything: undecided. ":
+        '与这一遍（A）相比为{a}；与它的副本 A′（{again:.0f} 批/秒）相比则为{b}。两个结论不一致，所以按中位数，'
+        '本次运行说明不了流水线是否拖慢了训练步，无法判定。',
     'a tie: this run cannot detect a difference below {noise:.1f}%':
         '持平：本次运行测不出低于 {noise:.1f}% 的差别',
     "undecided: beyond the noise floor of {noise:.1f}%, but the repeats' ranges overlap":
@@ -160,15 +197,29 @@ MESSAGES = {
         '更快：超出噪声水平，且各次重复的范围不重叠',
     'slower: beyond the noise floor, repeats apart':
         '更慢：超出噪声水平，且各次重复的范围不重叠',
-    ' (paired round by round with O0: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f})':
-        '（与 O0 逐轮配对：{med:.2f} 倍，95% 区间 {lo:.2f}～{hi:.2f}）',
+    'amp O0, second copy':
+        '混合精度 O0（第二份副本）',
+    "; {low}: accuracy {acc:.1f}%":
+        '；{low}：准确率 {acc:.1f}%',
+    ", {r:.2f}x O0's rate ({verdict})":
+        '，速度是 O0 的 {r:.2f} 倍（{verdict}）',
+    ', paired round by round with {refs}: {said}':
+        '，逐轮配对（与 {refs}）：{said}',
+    'O0 and its copy':
+        'O0 及其副本',
+    '; by the medians no level ran measurably faster than O0; paired round by round, {said}.':
+        '；按中位数，没有哪个级别明显快于 O0；逐轮配对，{said}。',
+    '{levels} ran slower than O0':
+        '{levels} 比 O0 慢',
+    '{levels} ran faster than O0':
+        '{levels} 比 O0 快',
     '; paired repeat by repeat within each round, {med:.2f}x the time (95% interval {lo:.2f}-{hi:.2f}, {n} pairs)':
         '；在每一轮内逐次重复配对，耗时为 {med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}，共 {n} 对）',
     ' (A round is one process per case, run one after the other: pairing repeat i of the two cancels load that lasts '
     'across both, so the paired interval is often narrower than the merged ranges.)':
         '（一轮是每种情形各一个进程，先后运行：把两者的第 i 次重复配成一对，可以抵消贯穿两个进程的负载，'
         '所以配对区间往往比合并后的范围窄。）',
-    'The three ratios ({listing}) are measured differently, so compare their direction and order of magnitude, not '
+    ' The three ratios ({listing}) are measured differently, so compare their direction and order of magnitude, not '
     'their digits.':
         '三个比值（{listing}）的测法各不相同，所以要比较的是方向和数量级，而不是具体数字。',
     'the profiler':
@@ -188,4 +239,32 @@ MESSAGES = {
         '所以真正越过目标的位置在这 {every} 步之间的某处；而朴素运行的计算只在舍入上有差别，可能早一次或晚一次评估'
         '才越过目标。按 {lo_steps}～{hi_steps} 个朴素步数计算，估算范围放宽到 {low:.0f}～{high:.0f} 秒'
         '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
+    '{tool} {x:.1f}x':
+        '{tool} {x:.1f} 倍',
+    'Operator types whose time per step rose more than 1.5x under the cap (at least 0.1 ms per step): {ops}.':
+        '限制指令集后每步耗时变为原来 1.5 倍以上的算子类型（每步至少 0.1 毫秒）：{ops}。',
+    '{op} {a:.2f} -> {b:.2f} ms':
+        '{op} {a:.2f} -> {b:.2f} 毫秒',
+    "No operator type's time per step rose more than 1.5x under the cap.":
+        '限制指令集后，没有哪类算子的每步耗时变为原来的 1.5 倍以上。',
+    ' With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step '
+    '({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator types), against {off:.1f} ms '
+    'without the cap in the other profile. Two profiles of a few steps each are not a timed comparison: the next '
+    'cell times pooling with and without the cap.':
+        '限制指令集之后，池化算子（MaxPool 及其反向 MaxPoolGrad）每步耗时 {on:.1f} 毫秒（占算子时间的 {share:.0f}%；'
+        'MaxPoolGrad 在 {n} 类算子中排第 {rank}），而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。'
+        '两次各只记录几步的性能分析算不上计时比较，下一个单元格会为限制与不限制指令集时的池化计时。',
+    'with ONEDNN_MAX_CPU_ISA={cap}, on this CPU':
+        '在这颗 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
+    'on this CPU':
+        '在这颗 CPU 上',
+    'on this {device}':
+        '在这台 {device} 设备上',
+    "Worth trying {where}: {names} (faster beyond the noise floor in this alternation, by more than pooling's "
+    "kernel time: remeasure before relying on the size; checked equal for LeNet-5's weights on one batch only).":
+        '{where}值得一试：{names}（在本次交替计时中快得超出噪声水平，但快出的部分超过了池化的内核耗时，'
+        '要依赖这个幅度之前请重新测量；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
+    "Worth switching {where}: {names} (faster beyond the noise floor; checked equal for LeNet-5's weights on one "
+    "batch only).":
+        '{where}值得换用：{names}（快得超出噪声水平；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
 }

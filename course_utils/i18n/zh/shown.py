@@ -89,8 +89,14 @@ SHOWN = {
         "``p.batch_size``），直到达到所有目标或用时达到 ``p.time_limit``；每个目标一行，另附准确率曲线。",
 
     # ---- lab.measure_amp (course_utils/bench/experiments/amp.py)
-    "Steps/s of every level in alternation, then each trained to ``p.train_steps`` and evaluated.":
-        "交替测量每个混合精度级别的训练速率（步/秒），然后把每个级别都训练到 ``p.train_steps`` 步并评估。",
+    "Steps/s of every level in alternation (O0 twice, the second as ``COPY``), then each trained to\n"
+    "``p.train_steps`` and evaluated.":
+        "交替测量每个混合精度级别的训练速率（步/秒；O0 测两次，第二份为 ``COPY``），然后把每个级别都训练到\n"
+        "``p.train_steps`` 步并评估。",
+    "configuration -> its amp level":
+        "配置 -> 它的混合精度级别",
+    "a second instance, last in the order: O0 and its copy":
+        "第二个实例，排在顺序的最后：O0 及其副本",
     "the same initial weights for every level":
         "每个级别的初始权重都相同",
     "warm-up and timed steps already trained":
@@ -142,7 +148,7 @@ SHOWN = {
         "测量以下各项每秒处理的批数：仅数据处理流水线（1、2、4 个工作线程）、使用内存中的批的训练步、\n"
         "由流水线供数的训练步，以及关闭和开启数据下沉模式的 Model.train；每次重复遍历 n 个批（QUICK\n"
         "运行时为 200，否则为 20 x steps），第一遍（包含编译）不计时。使用内存中的批的那一遍计时两次，\n"
-        "当作两种配置（A 和 A′），以得出本部分自己的噪声水平：整遍遍历的离散程度与短的重复不同。",
+        "当作两种配置（A 和 A′），以得出本节自己的噪声水平：整遍遍历的离散程度与短的重复不同。",
     "A': the same pass again, last in the order (first in every other round)":
         "A′：同一遍再测一次，排在顺序的最后（每隔一轮排在最前）",
     "passes of at least 200 batches: the pipeline's start-up (its threads, the first batch) is paid once per pass\n"

@@ -1,6 +1,6 @@
 """在“本”进程中，用 MindSpore 的性能分析工具分析 LeNet-5 在静态图模式下的训练步。
 
-    python scripts/bench_profile.py --out runs/05_profile/avx2
+    python scripts/bench_profile.py --out runs/08_bottlenecks/profile
     ONEDNN_VERBOSE=1 python scripts/bench_profile.py --out DIR     # oneDNN 还会为每个原语打印一行
 
 性能分析数据写入 DIR/<host>_<pid>_<time>_ascend_ms/（FRAMEWORK/ 下是按算子统计的 CSV 表，

@@ -10,10 +10,13 @@
 依次训练三遍：按第 05 课的方式运行的 MindSpore（在 ``mnist_dataset`` 流水线上调用 ``fit``）、
 用内存中的批供数的 MindSpore，以及用同样的内存中的批供数的 PyTorch。
 PyTorch 不是课程的依赖：没有安装它时，脚本会说明这一点，并以退出码 3 结束。
-MindSpore 以启动时的环境运行（实验室启动它时带上课程的 CPU 优化设置）。
+两个框架都使用课程的 CPU 优化设置运行（即 ``runtime.setup()`` 设置的 ONEDNN_MAX_CPU_ISA=AVX2 和
+MS_DEV_HOST_BLOCKING_RUN=1，在两个框架加载之前设置，因此 oneDNN 在两者中受到同样的限制），你自己设置的变量除外；
+设置 COURSE_CPU_FIXES=0 则一项都不设置。每张表格上方的信息行会打印所用的环境。
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import shutil
@@ -38,17 +41,17 @@ args = parser.parse_args()
 
 TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"   # 仅含 CPU 的安装包（直接用 pip 安装会下载 CUDA 版）
 
-try:
-    import torch
-except ImportError as exc:
+if importlib.util.find_spec("torch") is None:
     hint = f"pip install torch --index-url {TORCH_CPU_INDEX}"
-    print(f"没有安装 PyTorch（{exc}）；这项比较是可选的，安装 CPU 版后即可运行：\n    {hint}")
+    print(f"没有安装 PyTorch；这项比较是可选的，安装 CPU 版后即可运行：\n    {hint}")
     sys.exit(3)
 
-runtime.setup(device="CPU", mode="graph", seed=42, cpu_fixes=False, verbose=False)   # 环境按启动时的原样
+# 课程的 CPU 优化设置，要在 MindSpore 和 PyTorch 加载之前设置（两者中的 oneDNN 都只读取一次指令集限制）
+runtime.setup(device="CPU", mode="graph", seed=42, verbose=False)
 
 import mindspore as ms
 import numpy as np
+import torch
 from mindspore import nn
 
 from course_utils import bench, data
