@@ -257,13 +257,11 @@ class ClipValue(_FromReference):
     names = ("ClipValueTrainStep",)
     title = "clip gradient values in a TrainOneStepCell"
     hint_text = (
-        "Subclass nn.TrainOneStepCell; __init__(self, network, optimizer, clip_value=1.0, loss_scale=1.0) calls "
-        "super().__init__(network, optimizer, sens=loss_scale) and keeps clip_value and loss_scale. "
-        "construct(self, *inputs) does what the parent's construct does: loss = self.network(*inputs); "
-        "sens = ops.fill(loss.dtype, loss.shape, self.sens); grads = self.grad(self.network, self.weights)(*inputs, "
-        "sens). Those gradients are loss_scale times the real ones: divide each by self.loss_scale first, then "
-        "clip: grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value) (it takes the whole tuple); "
-        "then loss = ops.depend(loss, self.optimizer(grads)); return loss.")
+        "Subclass nn.TrainOneStepCell: __init__ calls super().__init__(network, optimizer, sens=loss_scale) and keeps "
+        "clip_value and loss_scale. construct(self, *inputs) starts like the parent's (loss, sens = ops.fill(...), "
+        "grads = self.grad(self.network, self.weights)(*inputs, sens)); those gradients are loss_scale times the real "
+        "ones: divide each by self.loss_scale first, then grads = ops.clip_by_value(grads, -self.clip_value, "
+        "self.clip_value); finally loss = ops.depend(loss, self.optimizer(grads)); return loss.")
 
     def _solution(self):
         return _clip_value_solution()

@@ -94,7 +94,7 @@ def test_not_attempted_skeleton_in_chinese(zh):
 @pytest.mark.parametrize("show, fragments, absent", [
     (lambda: nb04.q1.hint(), ["双输出网络的 WithLossCell", "提示", "首先调用 super().__init__(backbone, loss_fn)"],
      []),
-    (nb04.q2.hint, ["再裁剪：grads = ops.clip_by_value"], []),
+    (nb04.q2.hint, ["再裁剪：grads = ops.clip_by_value", "先把每个梯度除以 self.loss_scale"], []),
     (nb04.q3.hint, ["轮次编号从 1 开始"], []),
     (nb04.q1.solution, ["参考答案", "# 完成 Cell 的初始化，设置 self._backbone 和 self._loss_fn",
                         "super().__init__(backbone, loss_fn)"], ["Cell set-up"]),

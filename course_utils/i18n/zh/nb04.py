@@ -50,20 +50,16 @@ MESSAGES = {
 
     # ---- q2: clip gradient values in a TrainOneStepCell
     "clip gradient values in a TrainOneStepCell": "在 TrainOneStepCell 中按值裁剪梯度",
-    "Subclass nn.TrainOneStepCell; __init__(self, network, optimizer, clip_value=1.0, loss_scale=1.0) calls "
-    "super().__init__(network, optimizer, sens=loss_scale) and keeps clip_value and loss_scale. "
-    "construct(self, *inputs) does what the parent's construct does: loss = self.network(*inputs); "
-    "sens = ops.fill(loss.dtype, loss.shape, self.sens); grads = self.grad(self.network, self.weights)(*inputs, "
-    "sens). Those gradients are loss_scale times the real ones: divide each by self.loss_scale first, then "
-    "clip: grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value) (it takes the whole tuple); "
-    "then loss = ops.depend(loss, self.optimizer(grads)); return loss.":
-        "继承 nn.TrainOneStepCell；__init__(self, network, optimizer, clip_value=1.0, loss_scale=1.0) 调用 "
-        "super().__init__(network, optimizer, sens=loss_scale)，并保存 clip_value 和 loss_scale。"
-        "construct(self, *inputs) 做父类的 construct 做的事：loss = self.network(*inputs)；"
-        "sens = ops.fill(loss.dtype, loss.shape, self.sens)；grads = self.grad(self.network, self.weights)(*inputs, "
-        "sens)。这些梯度是真实梯度的 loss_scale 倍：先把每个梯度除以 self.loss_scale，再裁剪："
-        "grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)（它可以直接处理整个元组）；"
-        "再执行 loss = ops.depend(loss, self.optimizer(grads))；return loss。",
+    "Subclass nn.TrainOneStepCell: __init__ calls super().__init__(network, optimizer, sens=loss_scale) and keeps "
+    "clip_value and loss_scale. construct(self, *inputs) starts like the parent's (loss, sens = ops.fill(...), "
+    "grads = self.grad(self.network, self.weights)(*inputs, sens)); those gradients are loss_scale times the real "
+    "ones: divide each by self.loss_scale first, then grads = ops.clip_by_value(grads, -self.clip_value, "
+    "self.clip_value); finally loss = ops.depend(loss, self.optimizer(grads)); return loss.":
+        "继承 nn.TrainOneStepCell：__init__ 调用 super().__init__(network, optimizer, sens=loss_scale)，并保存 "
+        "clip_value 和 loss_scale。construct(self, *inputs) 的开头与父类相同（loss、sens = ops.fill(...)、"
+        "grads = self.grad(self.network, self.weights)(*inputs, sens)）；这些梯度是真实梯度的 loss_scale 倍："
+        "先把每个梯度除以 self.loss_scale，再裁剪：grads = ops.clip_by_value(grads, -self.clip_value, "
+        "self.clip_value)；最后 loss = ops.depend(loss, self.optimizer(grads))；return loss。",
     "ClipValueTrainStep{args} failed with TypeError: {msg}. The class takes "
     "(network, optimizer, clip_value=1.0, loss_scale=1.0).":
         "ClipValueTrainStep{args} 失败，抛出 TypeError：{msg}。这个类的参数是 "
