@@ -1,8 +1,8 @@
 """Exercises of notebook 04 (the Cell-based training step).
 
 q1 ``TwoHeadWithLoss``: a ``WithLossCell`` subclass for a network with a main and an auxiliary head.
-q2 ``ClipValueTrainStep``: a ``TrainOneStepCell`` subclass that clips every gradient element.
-q3 ``early_stopping_epochs``: patience-based early stopping on a recorded validation curve.
+q2 ``ClipValueTrainStep``: a loss-scaled ``TrainOneStepCell`` subclass that unscales, then clips every gradient element.
+q3 ``early_stopping_epochs``: patience-based early stopping on a recorded curve, a loss ("min") or an accuracy ("max").
 q4 ``StopOnNaN``: a ``mindspore.train.Callback`` that stops ``Model.train`` at the first non-finite loss.
 
 q1 and q2 run the learner's Cells in the current mode (GRAPH_MODE compiles a few small graphs) on
@@ -250,15 +250,18 @@ def _two_head_with_loss_solution():
 # q2: clipping inside a TrainOneStepCell subclass
 # ----------------------------------------------------------------------------------------------
 
+_Q2_LOSS_SCALE = 1024.0   # a power of two, as loss scales are: dividing by it is exact
+
+
 class ClipValue(_FromReference):
     names = ("ClipValueTrainStep",)
     title = "clip gradient values in a TrainOneStepCell"
     hint_text = (
-        "Subclass nn.TrainOneStepCell; __init__(self, network, optimizer, clip_value=1.0) calls "
-        "super().__init__(network, optimizer) and keeps clip_value. construct(self, *inputs) does what the "
-        "parent does: loss = self.network(*inputs); grads = self.grad_no_sens(self.network, self.weights)(*inputs); "
-        "then clips: grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value) (it takes the whole "
-        "tuple); then loss = ops.depend(loss, self.optimizer(grads)); return loss.")
+        "Subclass nn.TrainOneStepCell: __init__ calls super().__init__(network, optimizer, sens=loss_scale) and keeps "
+        "clip_value and loss_scale. construct(self, *inputs) starts like the parent's (loss, sens = ops.fill(...), "
+        "grads = self.grad(self.network, self.weights)(*inputs, sens)); those gradients are loss_scale times the real "
+        "ones: divide each by self.loss_scale first, then grads = ops.clip_by_value(grads, -self.clip_value, "
+        "self.clip_value); finally loss = ops.depend(loss, self.optimizer(grads)); return loss.")
 
     def _solution(self):
         return _clip_value_solution()
@@ -277,8 +280,9 @@ class ClipValue(_FromReference):
             cell.bias.set_data(b)
         return net, nn.WithLossCell(net, nn.MSELoss())
 
-    def _one_step(self, cls, clip_value, lr=0.1):
-        """Run one step of the learner's cell; return (loss, update per parameter, raw gradients)."""
+    def _one_step(self, cls, clip_value, lr=0.1, loss_scale=None):
+        """Run one step of the learner's cell; return (args, loss, loss before, update per parameter, raw gradients,
+        parameter names). ``None`` leaves an argument out (its default applies)."""
         import mindspore as ms
         from mindspore import nn
 
@@ -290,14 +294,19 @@ class ClipValue(_FromReference):
 
         net, loss_net = self._net(seed=5)
         opt = nn.SGD(net.trainable_params(), learning_rate=lr)
-        args = "(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1)" + (
-            f", clip_value={clip_value})" if clip_value is not None else ")")
+        kwargs = {k: v for k, v in (("clip_value", clip_value), ("loss_scale", loss_scale)) if v is not None}
+        args = "(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1)" + "".join(
+            f", {k}={v:g}" for k, v in kwargs.items()) + ")"
         try:
-            step = self.call(cls, loss_net, opt) if clip_value is None else \
-                self.call(cls, loss_net, opt, clip_value=clip_value)
+            step = self.call(cls, loss_net, opt, **kwargs)
         except TypeError as exc:
             raise Incorrect(tr("ClipValueTrainStep{args} failed with TypeError: {msg}. The class takes "
-                               "(network, optimizer, clip_value=1.0).", args=args, msg=first_line(exc))) from None
+                               "(network, optimizer, clip_value=1.0, loss_scale=1.0).", args=args,
+                               msg=first_line(exc))) from None
+        if loss_scale is not None and not np.isclose(float(getattr(step, "sens", 1.0)), loss_scale):
+            raise Incorrect(tr("ClipValueTrainStep{args}.sens is {got}; expected {scale}: pass sens=loss_scale to "
+                               "nn.TrainOneStepCell.__init__, so that backpropagation starts from the loss scale.",
+                               args=args, got=getattr(step, "sens", None), scale=f"{loss_scale:g}"))
         step.set_train()
         before = [p.asnumpy().astype(np.float64) for p in net.trainable_params()]
         loss = _as_loss(step(x, y), f"ClipValueTrainStep{args}(x, y)")
@@ -311,9 +320,9 @@ class ClipValue(_FromReference):
         _require_subclass(cls, "ClipValueTrainStep", nn.TrainOneStepCell, "nn.TrainOneStepCell",
                           N_("reuse its self.network, self.weights, self.optimizer and gradient operations"))
         lr = 0.1
-        for clip_value in (0.05, None):
+        for clip_value, loss_scale in ((0.05, None), (None, None), (0.05, _Q2_LOSS_SCALE)):
             c = 1.0 if clip_value is None else clip_value
-            args, loss, loss_before, updates, grads, names = self._one_step(cls, clip_value, lr)
+            args, loss, loss_before, updates, grads, names = self._one_step(cls, clip_value, lr, loss_scale)
             if not np.isclose(loss, loss_before, rtol=1e-5, atol=1e-6):
                 raise Incorrect(tr("ClipValueTrainStep{args}(x, y) returned {got}; expected the loss before the "
                                    "update, {expected}, as TrainOneStepCell does.", args=args, got=_fmt(loss),
@@ -325,7 +334,16 @@ class ClipValue(_FromReference):
             if all(np.allclose(u, e, rtol=1e-4, atol=1e-7) for u, e in zip(updates, expected)):
                 continue
             hint = ""
-            if all(np.allclose(u, -lr * g, rtol=1e-4, atol=1e-7) for u, g in zip(updates, grads)):
+            s = loss_scale or 1.0
+            if s != 1.0 and all(np.allclose(u, -lr * np.clip(s * g, -c, c) / s, rtol=1e-4, atol=1e-7)
+                                for u, g in zip(updates, grads)):
+                hint = tr(" (That is the update with gradients clipped while still scaled, then divided by the "
+                          "scale: divide first, then clip.)")
+            elif s != 1.0 and all(np.allclose(u, -lr * np.clip(s * g, -c, c), rtol=1e-4, atol=1e-7)
+                                  for u, g in zip(updates, grads)):
+                hint = tr(" (That is the update with the scaled gradients: divide them by loss_scale before "
+                          "clipping.)")
+            elif all(np.allclose(u, -lr * g, rtol=1e-4, atol=1e-7) for u, g in zip(updates, grads)):
                 hint = tr(" (That is the update with the unclipped gradients.)")
             else:
                 total = np.sqrt(sum(np.sum(g ** 2) for g in grads))
@@ -346,15 +364,18 @@ def _clip_value_solution():
     from mindspore import nn, ops
 
     class ClipValueTrainStep(nn.TrainOneStepCell):
-        def __init__(self, network, optimizer, clip_value=1.0):
-            super().__init__(network, optimizer)
+        def __init__(self, network, optimizer, clip_value=1.0, loss_scale=1.0):
+            super().__init__(network, optimizer, sens=loss_scale)   # backprop starts from the loss scale
             self.clip_value = clip_value
+            self.loss_scale = loss_scale
 
         def construct(self, *inputs):
             loss = self.network(*inputs)
-            grads = self.grad_no_sens(self.network, self.weights)(*inputs)
+            sens = ops.fill(loss.dtype, loss.shape, self.sens)
+            grads = self.grad(self.network, self.weights)(*inputs, sens)   # gradients * loss_scale
             grads = self.grad_reducer(grads)      # identity unless data parallel
-            grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
+            grads = tuple(g / self.loss_scale for g in grads)            # unscale first ...
+            grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)   # ... then clip the real gradients
             loss = ops.depend(loss, self.optimizer(grads))
             return loss
 
@@ -365,22 +386,27 @@ def _clip_value_solution():
 # q3: early stopping on a recorded curve
 # ----------------------------------------------------------------------------------------------
 
-#: (curve, patience, min_delta, what the case is about)
+#: (curve, patience, min_delta, mode, what the case is about)
 _CURVES = [
-    ([1.0, 0.8, 0.7, 0.72, 0.75, 0.71, 0.9], 3, 0.0, N_("a typical U-shaped validation curve")),
-    ([1.0, 0.8, 0.7, 0.72, 0.69, 0.71, 0.73, 0.74], 2, 0.0, N_("an improvement resets the count")),
-    ([1.0, 0.9, 0.9, 0.9, 0.8], 2, 0.0, N_("a tie (equal value) is not an improvement")),
-    ([1.0, 0.8, 0.6, 0.5, 0.45, 0.44], 2, 0.0, N_("a curve that keeps improving: never stops")),
-    ([1.0, 0.95, 0.93, 0.5], 2, 0.1, N_("min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1")),
-    ([0.5, 0.6, 0.7], 1, 0.0, N_("patience=1: stop at the first epoch without improvement")),
+    ([1.0, 0.8, 0.7, 0.72, 0.75, 0.71, 0.9], 3, 0.0, "min", N_("a typical U-shaped validation curve")),
+    ([1.0, 0.8, 0.7, 0.72, 0.69, 0.71, 0.73, 0.74], 2, 0.0, "min", N_("an improvement resets the count")),
+    ([1.0, 0.9, 0.9, 0.9, 0.8], 2, 0.0, "min", N_("a tie (equal value) is not an improvement")),
+    ([1.0, 0.8, 0.6, 0.5, 0.45, 0.44], 2, 0.0, "min", N_("a curve that keeps improving: never stops")),
+    ([1.0, 0.95, 0.93, 0.5], 2, 0.1, "min", N_("min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1")),
+    ([0.5, 0.6, 0.7], 1, 0.0, "min", N_("patience=1: stop at the first epoch without improvement")),
+    ([0.6, 0.72, 0.8, 0.79, 0.81, 0.8, 0.78, 0.77], 2, 0.0, "max",
+     N_("an accuracy curve, mode='max': higher is better")),
+    ([0.5, 0.55, 0.56, 0.7, 0.7, 0.69], 2, 0.02, "max",
+     N_("mode='max' with min_delta: an epoch improves when it is above best + min_delta; a tie does not")),
 ]
 
 
-def early_stopping_epochs(val_losses, patience, min_delta=0.0):
+def early_stopping_epochs(values, patience, min_delta=0.0, mode="min"):
+    sign = 1.0 if mode == "min" else -1.0      # "max": compare -accuracy the way a loss is compared
     best, best_epoch, wait = float("inf"), None, 0
-    for epoch, value in enumerate(val_losses, start=1):
-        if value < best - min_delta:
-            best, best_epoch, wait = value, epoch, 0
+    for epoch, value in enumerate(values, start=1):
+        if sign * value < best - min_delta:
+            best, best_epoch, wait = sign * value, epoch, 0
         else:
             wait += 1
             if wait >= patience:
@@ -392,8 +418,9 @@ class EarlyStoppingCurve(_FromReference):
     names = ("early_stopping_epochs",)
     title = "early stopping on a recorded curve"
     hint_text = (
-        "Walk through the curve with a best value (start at float('inf')) and a counter. Epoch numbers "
-        "start at 1. An epoch improves when value < best - min_delta: then best = value, best_epoch = "
+        "Walk through the curve with a best value and a counter. Epoch numbers start at 1. With mode='min' an "
+        "epoch improves when value < best - min_delta, with mode='max' when value > best + min_delta (or: "
+        "multiply the values by -1 and treat them like a loss). On an improvement best = value, best_epoch = "
         "epoch and the counter goes back to 0; otherwise the counter grows by one, and when it reaches "
         "patience, that epoch is where training stops. If the curve ends first, stop_epoch is None.")
 
@@ -405,11 +432,18 @@ class EarlyStoppingCurve(_FromReference):
 
         if not callable(fn):
             raise Incorrect(tr("`early_stopping_epochs` should be a function, got {got}.", got=describe(fn)))
-        for curve, patience, min_delta, about in _CURVES:
-            expected = stopping_point(curve, patience=patience, min_delta=min_delta)
-            call = f"early_stopping_epochs({curve}, patience={patience}" + (
-                f", min_delta={min_delta})" if min_delta else ")")
-            got = self.call(fn, list(curve), patience, min_delta) if min_delta else self.call(fn, list(curve), patience)
+        for curve, patience, min_delta, mode, about in _CURVES:
+            expected = stopping_point(curve, patience=patience, min_delta=min_delta, mode=mode)
+            kwargs = {k: v for k, v in (("min_delta", min_delta), ("mode", mode if mode == "max" else None)) if v}
+            call = f"early_stopping_epochs({curve}, patience={patience}" + "".join(
+                f", {k}={v!r}" for k, v in kwargs.items()) + ")"
+            try:
+                got = self.call(fn, list(curve), patience, **kwargs)
+            except TypeError as exc:
+                if "mode" not in kwargs:
+                    raise
+                raise Incorrect(tr("{call} failed with TypeError: {msg}. The function takes (values, patience, "
+                                   "min_delta=0.0, mode=\"min\").", call=call, msg=first_line(exc))) from None
             if not (isinstance(got, (tuple, list)) and len(got) == 2):
                 raise Incorrect(tr("{call} returned {got}; return a pair (best_epoch, stop_epoch).", call=call,
                                    got=repr(got)))
@@ -419,6 +453,8 @@ class EarlyStoppingCurve(_FromReference):
             if all(isinstance(v, (int, np.integer)) for v in got) and None not in expected and \
                     tuple(v + 1 for v in got) == expected:
                 hint = tr(" (Each epoch number is one less than expected.)")
+            elif mode == "max" and got == stopping_point(curve, patience=patience, min_delta=min_delta, mode="min"):
+                hint = tr(" (That is the answer for mode='min': with mode='max' a higher value is better.)")
             else:
                 hint = tr(" This case: {about}.", about=tr(about))
             raise Incorrect(tr("{call}: expected (best_epoch, stop_epoch) = {expected}, got {got}.{hint}",

@@ -104,22 +104,28 @@ def test_q2_inputs_make_both_clip_values_matter(pynative):
         assert np.any(np.abs(flat) > c) and np.any(np.abs(flat) < c)
 
 
-def clip_answer(clip="value", update=True, returns="loss", default=1.0):
-    """A ClipValueTrainStep with one typical slip: which clipping, whether it updates, what it returns."""
+def clip_answer(clip="value", update=True, returns="loss", default=1.0, unscale="first", sens=True):
+    """A ClipValueTrainStep with one typical slip: which clipping, whether and when it unscales (``unscale``:
+    "first", "after" the clipping, or "never"), whether it passes the scale as ``sens``, whether it updates, what it
+    returns."""
 
     class Answer(nn.TrainOneStepCell):
-        def __init__(self, network, optimizer, clip_value=default):
-            super().__init__(network, optimizer)
-            self.clip_value = clip_value
-            self.clip, self.update, self.returns = clip, update, returns
+        def __init__(self, network, optimizer, clip_value=default, loss_scale=1.0):
+            super().__init__(network, optimizer, sens=loss_scale if sens else None)
+            self.clip_value, self.loss_scale = clip_value, loss_scale
+            self.clip, self.update, self.returns, self.unscale = clip, update, returns, unscale
 
         def construct(self, *inputs):
             loss = self.network(*inputs)
-            grads = self.grad_no_sens(self.network, self.weights)(*inputs)
+            grads = self.grad(self.network, self.weights)(*inputs, ops.fill(loss.dtype, loss.shape, self.sens))
+            if self.unscale == "first":
+                grads = tuple(g / self.loss_scale for g in grads)
             if self.clip == "value":
                 grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)
             elif self.clip == "global":
                 grads = ops.clip_by_global_norm(grads, self.clip_value)
+            if self.unscale == "after":
+                grads = tuple(g / self.loss_scale for g in grads)
             if self.update:
                 loss = ops.depend(loss, self.optimizer(grads))
             if self.returns == "grads":
@@ -133,6 +139,20 @@ class NoClipValueArgument(nn.TrainOneStepCell):
     """Inherits __init__(network, optimizer, sens=None, return_grad=False): no clip_value."""
 
 
+class NoLossScaleArgument(nn.TrainOneStepCell):
+    """The exercise's first version: clip_value, but no loss_scale."""
+
+    def __init__(self, network, optimizer, clip_value=1.0):
+        super().__init__(network, optimizer)
+        self.clip_value = clip_value
+
+    def construct(self, *inputs):
+        loss = self.network(*inputs)
+        grads = ops.clip_by_value(self.grad_no_sens(self.network, self.weights)(*inputs), -self.clip_value,
+                                  self.clip_value)
+        return ops.depend(loss, self.optimizer(grads))
+
+
 @PYNATIVE_FAST_GRAPH_SLOW   # the mode test_rejects_typical_mistakes runs the variants in
 def test_q2_variant_factory_builds_a_correct_answer_by_default(ms_mode):
     assert nb04.q2.check(clip_answer()) == Outcome.CORRECT
@@ -140,7 +160,7 @@ def test_q2_variant_factory_builds_a_correct_answer_by_default(ms_mode):
 
 def test_q2_not_attempted():
     class ClipValueTrainStep(nn.TrainOneStepCell):      # the notebook's skeleton
-        def __init__(self, network, optimizer, clip_value=1.0):
+        def __init__(self, network, optimizer, clip_value=1.0, loss_scale=1.0):
             ____
 
         def construct(self, *inputs):
@@ -161,14 +181,16 @@ def test_q3_accepts_the_reference_and_agrees_with_course_utils():
         curve = list((1 + np.cumsum(rng.normal(0, 0.05, 20))).round(2))
         patience, min_delta = int(rng.integers(1, 5)), float(rng.choice([0.0, 0.02]))
         assert fn(curve, patience, min_delta) == stopping_point(curve, patience, min_delta)
+        assert fn(curve, patience, min_delta, mode="max") == stopping_point(curve, patience, min_delta, mode="max")
 
 
-def early_stop_answer(start=1, ties_improve=False, use_min_delta=True, wait_more=False, reset=True):
+def early_stop_answer(start=1, ties_improve=False, use_min_delta=True, wait_more=False, reset=True, use_mode=True):
     """An early_stopping_epochs with one typical slip."""
 
-    def answer(val_losses, patience, min_delta=0.0):
+    def answer(values, patience, min_delta=0.0, mode="min"):
         best, best_epoch, wait = float("inf"), None, 0
-        for epoch, value in enumerate(val_losses, start=start):
+        sign = -1.0 if (mode == "max" and use_mode) else 1.0
+        for epoch, value in enumerate((sign * v for v in values), start=start):
             threshold = best - (min_delta if use_min_delta else 0.0)
             if (value <= threshold) if ties_improve else (value < threshold):
                 best, best_epoch = value, epoch
@@ -189,7 +211,7 @@ def test_q3_variant_factory_builds_a_correct_answer_by_default():
 def test_q3_not_attempted():
     assert nb04.q3.check(____) == Outcome.NOT_ATTEMPTED
 
-    def early_stopping_epochs(val_losses, patience, min_delta=0.0):
+    def early_stopping_epochs(values, patience, min_delta=0.0, mode="min"):
         return ____
 
     assert nb04.q3.check(early_stopping_epochs) == Outcome.NOT_ATTEMPTED
@@ -249,7 +271,7 @@ def test_q4_variant_factory_builds_a_correct_answer_by_default():
 def test_solutions_show_the_reference_code():
     assert nb04.q1.solution_text.startswith("class TwoHeadWithLoss(nn.WithLossCell):")
     assert "ops.clip_by_value" in nb04.q2.solution_text
-    assert nb04.q3.solution_text.startswith("def early_stopping_epochs(val_losses, patience, min_delta=0.0):")
+    assert nb04.q3.solution_text.startswith('def early_stopping_epochs(values, patience, min_delta=0.0, mode="min"):')
     assert nb04.q4.solution_text.startswith("class StopOnNaN(Callback):") and "request_stop()" in nb04.q4.solution_text
 
 
@@ -271,13 +293,20 @@ MISTAKES = {
     "q2-returns-grads": ("q2", clip_answer(returns="grads")),
     "q2-default-0.5": ("q2", clip_answer(default=0.5)),
     "q2-no-clip-value-argument": ("q2", NoClipValueArgument),
+    "q2-no-loss-scale-argument": ("q2", NoLossScaleArgument),
+    "q2-clips-before-unscaling": ("q2", clip_answer(unscale="after")),
+    "q2-never-unscales": ("q2", clip_answer(unscale="never")),
+    "q2-no-sens": ("q2", clip_answer(sens=False)),
     "q2-two-head-class": ("q2", two_head_answer()),
     "q3-from-0": ("q3", early_stop_answer(start=0)),
     "q3-tie-improves": ("q3", early_stop_answer(ties_improve=True)),
     "q3-no-min-delta": ("q3", early_stop_answer(use_min_delta=False)),
     "q3-waits-more": ("q3", early_stop_answer(wait_more=True)),
     "q3-no-reset": ("q3", early_stop_answer(reset=False)),
-    "q3-not-a-pair": ("q3", lambda val_losses, patience, min_delta=0.0: 5),
+    "q3-not-a-pair": ("q3", lambda values, patience, min_delta=0.0, mode="min": 5),
+    "q3-ignores-mode": ("q3", early_stop_answer(use_mode=False)),
+    "q3-no-mode-argument": ("q3", lambda values, patience, min_delta=0.0: early_stop_answer()(values, patience,
+                                                                                            min_delta)),
     "q4-nan-only": ("q4", stop_answer(test="nan")),
     "q4-epoch-end": ("q4", stop_answer(hook="epoch")),
     "q4-raises": ("q4", stop_answer(action="raise")),
@@ -303,6 +332,10 @@ ENGLISH = {
     "q2-returns-grads": "returned a tuple of 2 values",
     "q2-default-0.5": "the clipping bound should be 1.0",
     "q2-no-clip-value-argument": "failed with TypeError",
+    "q2-no-loss-scale-argument": "failed with TypeError",
+    "q2-clips-before-unscaling": "divide first, then clip",
+    "q2-never-unscales": "divide them by loss_scale before clipping",
+    "q2-no-sens": "pass sens=loss_scale",
     "q2-two-head-class": "should derive from nn.TrainOneStepCell",
     "q3-from-0": "one less than expected",
     "q3-tie-improves": "a tie (equal value) is not an improvement",
@@ -310,6 +343,8 @@ ENGLISH = {
     "q3-waits-more": "expected (best_epoch, stop_epoch) = (3, 6)",
     "q3-no-reset": "an improvement resets the count",
     "q3-not-a-pair": "return a pair (best_epoch, stop_epoch)",
+    "q3-ignores-mode": "That is the answer for mode='min'",
+    "q3-no-mode-argument": "min_delta=0.0, mode=\"min\")",
     "q4-nan-only": "test np.isfinite",
     "q4-epoch-end": "not in on_train_epoch_end",
     "q4-raises": "call run_context.request_stop() instead",

@@ -41,6 +41,10 @@ CHINESE = {
     "q2-returns-grads": "返回了一个包含 2 个值的 tuple",
     "q2-default-0.5": "不传 clip_value 参数时，裁剪边界应为 1.0",
     "q2-no-clip-value-argument": "失败，抛出 TypeError",
+    "q2-no-loss-scale-argument": "失败，抛出 TypeError",
+    "q2-clips-before-unscaling": "应当先除回，再裁剪",
+    "q2-never-unscales": "裁剪之前要先除以 loss_scale",
+    "q2-no-sens": "把 sens=loss_scale 传给 nn.TrainOneStepCell.__init__",
     "q2-two-head-class": "应该继承 nn.TrainOneStepCell：这样才能复用",
     "q3-from-0": "每个轮次编号都比期望值小 1",
     "q3-tie-improves": "本例考查的是：持平（数值相等）不算改善。",
@@ -48,6 +52,8 @@ CHINESE = {
     "q3-waits-more": "期望 (best_epoch, stop_epoch) = (3, 6)，实际得到",
     "q3-no-reset": "一次改善会让计数归零",
     "q3-not-a-pair": "请返回一个二元组 (best_epoch, stop_epoch)",
+    "q3-ignores-mode": "这是 mode='min' 时的答案",
+    "q3-no-mode-argument": "这个函数的参数是 (values, patience, min_delta=0.0, mode=\"min\")",
     "q4-nan-only": "第 2 步损失为无穷大；期望训练在这一步之后立即停止",
     "q4-epoch-end": "请在 on_train_step_end 中检查损失，而不是在 on_train_epoch_end 中",
     "q4-raises": "请改为调用 run_context.request_stop()",
@@ -78,7 +84,7 @@ def test_correct_and_not_attempted_in_chinese(zh, q):
 
 
 def test_not_attempted_skeleton_in_chinese(zh):
-    def early_stopping_epochs(val_losses, patience, min_delta=0.0):
+    def early_stopping_epochs(values, patience, min_delta=0.0, mode="min"):
         return ____
 
     result = nb04.q3.check(early_stopping_epochs)
@@ -88,7 +94,7 @@ def test_not_attempted_skeleton_in_chinese(zh):
 @pytest.mark.parametrize("show, fragments, absent", [
     (lambda: nb04.q1.hint(), ["双输出网络的 WithLossCell", "提示", "首先调用 super().__init__(backbone, loss_fn)"],
      []),
-    (nb04.q2.hint, ["然后裁剪：grads = ops.clip_by_value"], []),
+    (nb04.q2.hint, ["再裁剪：grads = ops.clip_by_value", "先把每个梯度除以 self.loss_scale"], []),
     (nb04.q3.hint, ["轮次编号从 1 开始"], []),
     (nb04.q1.solution, ["参考答案", "# 完成 Cell 的初始化，设置 self._backbone 和 self._loss_fn",
                         "super().__init__(backbone, loss_fn)"], ["Cell set-up"]),

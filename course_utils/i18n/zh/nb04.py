@@ -50,18 +50,29 @@ MESSAGES = {
 
     # ---- q2: clip gradient values in a TrainOneStepCell
     "clip gradient values in a TrainOneStepCell": "在 TrainOneStepCell 中按值裁剪梯度",
-    "Subclass nn.TrainOneStepCell; __init__(self, network, optimizer, clip_value=1.0) calls "
-    "super().__init__(network, optimizer) and keeps clip_value. construct(self, *inputs) does what the "
-    "parent does: loss = self.network(*inputs); grads = self.grad_no_sens(self.network, self.weights)(*inputs); "
-    "then clips: grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value) (it takes the whole "
-    "tuple); then loss = ops.depend(loss, self.optimizer(grads)); return loss.":
-        "继承 nn.TrainOneStepCell；__init__(self, network, optimizer, clip_value=1.0) 调用 "
-        "super().__init__(network, optimizer) 并保存 clip_value。construct(self, *inputs) 做父类做的事："
-        "loss = self.network(*inputs)；grads = self.grad_no_sens(self.network, self.weights)(*inputs)；"
-        "然后裁剪：grads = ops.clip_by_value(grads, -self.clip_value, self.clip_value)（它可以直接处理整个元组）；"
-        "再执行 loss = ops.depend(loss, self.optimizer(grads))；return loss。",
-    "ClipValueTrainStep{args} failed with TypeError: {msg}. The class takes (network, optimizer, clip_value=1.0).":
-        "ClipValueTrainStep{args} 失败，抛出 TypeError：{msg}。这个类的参数是 (network, optimizer, clip_value=1.0)。",
+    "Subclass nn.TrainOneStepCell: __init__ calls super().__init__(network, optimizer, sens=loss_scale) and keeps "
+    "clip_value and loss_scale. construct(self, *inputs) starts like the parent's (loss, sens = ops.fill(...), "
+    "grads = self.grad(self.network, self.weights)(*inputs, sens)); those gradients are loss_scale times the real "
+    "ones: divide each by self.loss_scale first, then grads = ops.clip_by_value(grads, -self.clip_value, "
+    "self.clip_value); finally loss = ops.depend(loss, self.optimizer(grads)); return loss.":
+        "继承 nn.TrainOneStepCell：__init__ 调用 super().__init__(network, optimizer, sens=loss_scale)，并保存 "
+        "clip_value 和 loss_scale。construct(self, *inputs) 的开头与父类相同（loss、sens = ops.fill(...)、"
+        "grads = self.grad(self.network, self.weights)(*inputs, sens)）；这些梯度是真实梯度的 loss_scale 倍："
+        "先把每个梯度除以 self.loss_scale，再裁剪：grads = ops.clip_by_value(grads, -self.clip_value, "
+        "self.clip_value)；最后 loss = ops.depend(loss, self.optimizer(grads))；return loss。",
+    "ClipValueTrainStep{args} failed with TypeError: {msg}. The class takes "
+    "(network, optimizer, clip_value=1.0, loss_scale=1.0).":
+        "ClipValueTrainStep{args} 失败，抛出 TypeError：{msg}。这个类的参数是 "
+        "(network, optimizer, clip_value=1.0, loss_scale=1.0)。",
+    "ClipValueTrainStep{args}.sens is {got}; expected {scale}: pass sens=loss_scale to nn.TrainOneStepCell.__init__, "
+    "so that backpropagation starts from the loss scale.":
+        "ClipValueTrainStep{args}.sens 为 {got}；期望 {scale}：把 sens=loss_scale 传给 nn.TrainOneStepCell.__init__，"
+        "让反向传播从损失缩放系数开始。",
+    " (That is the update with gradients clipped while still scaled, then divided by the scale: divide first, "
+    "then clip.)":
+        "（这是在梯度仍处于缩放状态时裁剪、再除以缩放系数得到的更新：应当先除回，再裁剪。）",
+    " (That is the update with the scaled gradients: divide them by loss_scale before clipping.)":
+        "（这是用缩放后的梯度做的更新：裁剪之前要先除以 loss_scale。）",
     "ClipValueTrainStep{args}(x, y) returned {got}; expected the loss before the update, {expected}, as "
     "TrainOneStepCell does.":
         "ClipValueTrainStep{args}(x, y) 返回了 {got}；期望像 TrainOneStepCell 一样返回更新之前的损失 {expected}。",
@@ -80,13 +91,19 @@ MESSAGES = {
 
     # ---- q3: early stopping on a recorded curve
     "early stopping on a recorded curve": "在记录下来的曲线上判断早停",
-    "Walk through the curve with a best value (start at float('inf')) and a counter. Epoch numbers "
-    "start at 1. An epoch improves when value < best - min_delta: then best = value, best_epoch = "
+    "Walk through the curve with a best value and a counter. Epoch numbers start at 1. With mode='min' an "
+    "epoch improves when value < best - min_delta, with mode='max' when value > best + min_delta (or: "
+    "multiply the values by -1 and treat them like a loss). On an improvement best = value, best_epoch = "
     "epoch and the counter goes back to 0; otherwise the counter grows by one, and when it reaches "
     "patience, that epoch is where training stops. If the curve ends first, stop_epoch is None.":
-        "遍历曲线，维护一个最佳值（从 float('inf') 开始）和一个计数器。轮次编号从 1 开始。当 "
-        "value < best - min_delta 时，这个轮次有改善：令 best = value、best_epoch = epoch，计数器归 0；"
-        "否则计数器加 1，当它达到 patience 时，训练就在这个轮次之后停止。如果曲线先结束，stop_epoch 为 None。",
+        "遍历曲线，维护一个最佳值和一个计数器。轮次编号从 1 开始。mode='min' 时，value < best - min_delta "
+        "的轮次有改善；mode='max' 时，value > best + min_delta 的轮次有改善（也可以把数值乘以 -1，当作损失处理）。"
+        "有改善时令 best = value、best_epoch = epoch，计数器归 0；否则计数器加 1，当它达到 patience 时，"
+        "训练就在这个轮次之后停止。如果曲线先结束，stop_epoch 为 None。",
+    "{call} failed with TypeError: {msg}. The function takes (values, patience, min_delta=0.0, mode=\"min\").":
+        "{call} 失败，抛出 TypeError：{msg}。这个函数的参数是 (values, patience, min_delta=0.0, mode=\"min\")。",
+    " (That is the answer for mode='min': with mode='max' a higher value is better.)":
+        "（这是 mode='min' 时的答案：mode='max' 时数值越大越好。）",
     "`early_stopping_epochs` should be a function, got {got}.": "`early_stopping_epochs` 应该是一个函数，实际得到 {got}。",
     "{call} returned {got}; return a pair (best_epoch, stop_epoch).":
         "{call} 返回了 {got}；请返回一个二元组 (best_epoch, stop_epoch)。",
@@ -101,6 +118,9 @@ MESSAGES = {
     "min_delta: 0.95 and 0.93 are not better than 1.0 by more than 0.1":
         "min_delta：0.95 和 0.93 都没有比 1.0 好出 0.1 以上",
     "patience=1: stop at the first epoch without improvement": "patience=1：在第一个没有改善的轮次停止",
+    "an accuracy curve, mode='max': higher is better": "一条准确率曲线，mode='max'：数值越大越好",
+    "mode='max' with min_delta: an epoch improves when it is above best + min_delta; a tie does not":
+        "mode='max' 加 min_delta：数值高于 best + min_delta 的轮次才算有改善；持平不算",
 
     # ---- q4: a callback that stops on a NaN loss
     "a callback that stops on a NaN loss": "遇到 NaN 损失就停止训练的回调",
@@ -142,7 +162,7 @@ MESSAGES = {
     "batch loss": "每批的损失",
     "step": "步",
     "training loss (batch)": "训练损失（每批）",
-    "The article's rule stops here": "原文的规则在这里停止",
+    "The article's rule stops here": "LeNet 文章的规则在这里停止",
     "StopIteration (step {step})": "StopIteration（第 {step} 步）",
     "validation loss, never stopped": "验证损失，从不停止",
     "training loss (epoch mean)": "训练损失（每轮均值）",
@@ -157,6 +177,11 @@ MESSAGES = {
 MESSAGES.update({
     '# Cell set-up, self._backbone, self._loss_fn': '# 完成 Cell 的初始化，设置 self._backbone 和 self._loss_fn',
     '# identity unless data parallel': '# 除非做数据并行，否则是恒等映射',
+    '# backprop starts from the loss scale': '# 反向传播从损失缩放系数开始',
+    '# gradients * loss_scale': '# 梯度 * loss_scale',
+    '# unscale first ...': '# 先除回缩放系数……',
+    '# ... then clip the real gradients': '# ……再裁剪真实梯度',
+    '# "max": compare -accuracy the way a loss is compared': '# "max"：把 -准确率 当作损失来比较',
     '# this step\'s loss (a tensor)': '# 这一步的损失（一个张量）',
     '# NaN or inf': '# NaN 或 inf',
     '# Model.train stops after this step': '# Model.train 在这一步之后停止',
