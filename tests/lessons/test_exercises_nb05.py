@@ -25,6 +25,16 @@ def test_q1_accepts_the_reference_and_a_plain_solution():
     assert nb05.q1.check(flatten_size) == Outcome.CORRECT
 
 
+def test_q1_refuses_the_course_answer():
+    from course_utils.models import lenet_flatten_size
+
+    def flatten_size(image_size):
+        return lenet_flatten_size(image_size)
+
+    result = nb05.q1.check(flatten_size)
+    assert result == Outcome.INCORRECT and "calls lenet_flatten_size" in result.message
+
+
 def test_q1_not_attempted():
     assert nb05.q1.check(____) == Outcome.NOT_ATTEMPTED
 
@@ -131,13 +141,20 @@ def test_q2_rejects_wrong_batchnorm_sizes(ms_mode):
 
 # ---- q3: the evaluation loop ---------------------------------------------------------------------------
 
-def test_q3_fixed_case_is_what_it_claims():
-    net, images, labels, expected = nb05.fixed_eval_case()
-    assert expected == 0.6 and net.training
+@pytest.mark.parametrize("seed, correct, accuracy", [(0, (0, 1, 2, 3, 4, 5), 0.6), (1, (2, 5, 9), 0.3)])
+def test_q3_fixed_cases_are_what_they_claim(seed, correct, accuracy):
+    net, images, labels, expected = nb05.fixed_eval_case(seed, correct)
+    assert expected == accuracy and net.training
     net.set_train(False)
     predictions = net(ms.Tensor(images)).asnumpy().argmax(axis=1)
-    assert np.mean(predictions == labels) == 0.6
+    assert np.mean(predictions == labels) == accuracy
+    assert np.flatnonzero(predictions == labels).tolist() == list(correct)
     assert len(set(predictions.tolist())) >= 4, "predictions should be spread over several classes"
+
+
+def test_q3_a_constant_does_not_pass():
+    result = nb05.q3.check(lambda network, images, labels, batch_size=4: 0.6)
+    assert result == Outcome.INCORRECT and "fixed case 2" in result.message and "(3 of 10 right)" in result.message
 
 
 def test_q3_accepts_the_reference():
@@ -200,7 +217,7 @@ def test_q4_not_attempted():
 
 
 def _split(first_rows=False, train_on_all=False, overlap=0, unseeded=False, one_seed=False, fixed_order=False,
-           one_part=False):
+           one_part=False, shuffled_validation=False):
     def split_train_validation(make_source, n_rows, n_validation, seed):
         order = np.random.default_rng(None if unseeded else 0 if one_seed else seed).permutation(n_rows)
         if first_rows:
@@ -209,7 +226,8 @@ def _split(first_rows=False, train_on_all=False, overlap=0, unseeded=False, one_
         if train_on_all:
             train_rows = order
         train_sampler = ds.SubsetSampler if fixed_order else ds.SubsetRandomSampler
-        validation = make_source(ds.SubsetSampler(val_rows.tolist()))
+        val_sampler = ds.SubsetRandomSampler if shuffled_validation else ds.SubsetSampler
+        validation = make_source(val_sampler(val_rows.tolist()))
         if one_part:
             return validation
         return make_source(train_sampler(train_rows.tolist())), validation
@@ -224,6 +242,7 @@ def _split(first_rows=False, train_on_all=False, overlap=0, unseeded=False, one_
     (_split(unseeded=True), "two calls with seed=7 chose different validation rows"),
     (_split(one_seed=True), "seed=7 and seed=8 chose the same validation rows"),
     (_split(fixed_order=True), "the same order in two epochs"),
+    (_split(shuffled_validation=True), "the validation part yields its rows in a new order every epoch"),
     (_split(one_part=True), "expected two datasets, (train, validation)"),
 ])
 def test_q4_rejects_typical_mistakes(answer, message):

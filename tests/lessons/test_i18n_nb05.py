@@ -8,6 +8,7 @@ from mindspore import nn
 
 from course_utils.exercises import Outcome, ____, nb05
 from course_utils.i18n.zh.nb05 import MESSAGES
+from course_utils.models import lenet_flatten_size
 from test_exercises_nb05 import _loop, _split, _variant
 
 pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
@@ -42,6 +43,7 @@ def test_q1_correct_and_not_attempted(zh):
     (lambda s: 16 * ((s - 4) / 2 - 4) / 2 * (((s - 4) / 2 - 4) / 2), ["256.0，这是一个浮点数", "期望的是整数 256"]),
     (lambda s: "256", ["返回了", "请返回一个整数（int）"]),
     (256, ["应当是一个以图像尺寸为参数的函数"]),
+    (lambda s: lenet_flatten_size(s), ["调用了课程自己给出答案的 lenet_flatten_size"]),
 ])
 def test_q1_typical_mistakes_in_chinese(zh, answer, fragments):
     result = nb05.q1.check(answer)
@@ -99,7 +101,8 @@ def test_q3_typical_mistakes_in_chinese(zh, answer, fragments):
     assert result == Outcome.INCORRECT
     message = result.message
     # which input, expected vs got: the case is named in Chinese, the code stays code
-    assert message.startswith("在固定的十张图像上运行的 evaluate_accuracy(network, images, labels, batch_size=4)")
+    assert message.startswith("在固定用例 1（十张图像）上运行的 "
+                              "evaluate_accuracy(network, images, labels, batch_size=4)")
     assert "期望 0.60（10 张中对 6 张）" in message
     for fragment in fragments:
         assert fragment in message, message
@@ -129,6 +132,7 @@ def test_q4_correct_and_not_attempted(zh):
     (_split(unseeded=True), ["两次以 seed=7 调用选出了不同的验证行"]),
     (_split(one_seed=True), ["seed=7 和 seed=8 选出了相同的验证行"]),
     (_split(fixed_order=True), ["在两个轮次中按相同的顺序给出各行"]),
+    (_split(shuffled_validation=True), ["验证部分每个轮次给出各行的顺序都不同"]),
     (_split(one_part=True), ["期望返回两个数据集"]),
     (200, ["应当是一个函数"]),
 ])

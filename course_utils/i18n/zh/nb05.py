@@ -83,6 +83,9 @@ MESSAGES = {
          'return train, validation'),
     '`flatten_size` should be a function of the image size, got {got}.':
         '`flatten_size` 应当是一个以图像尺寸为参数的函数，实际得到的是 {got}。',
+    ("`flatten_size` calls lenet_flatten_size, the course's own answer; work the size out from the layers "
+     'instead.'):
+        '`flatten_size` 调用了课程自己给出答案的 lenet_flatten_size；请根据各层自己推算尺寸。',
     'flatten_size({size}) returned {got}; return a whole number (int).':
         'flatten_size({size}) 返回了 {got}；请返回一个整数（int）。',
     'flatten_size({size}) returned {got!r}, a float; expected the int {expected}.':
@@ -133,8 +136,8 @@ MESSAGES = {
         '对形状为 (4, 1, 28, 28) 的 x，LeNet5BN(num_classes=3)(x) 返回的形状为 {shape}；期望为 (4, 3)。',
     '`evaluate_accuracy` should be a function, got {got}.':
         '`evaluate_accuracy` 应当是一个函数，实际得到的是 {got}。',
-    'evaluate_accuracy(network, images, labels, batch_size={batch_size}) on the fixed ten images':
-        '在固定的十张图像上运行的 evaluate_accuracy(network, images, labels, batch_size={batch_size})',
+    'evaluate_accuracy(network, images, labels, batch_size={batch_size}) on fixed case {case} (ten images)':
+        '在固定用例 {case}（十张图像）上运行的 evaluate_accuracy(network, images, labels, batch_size={batch_size})',
     '{what} returned {got}; return one number, the accuracy.':
         '{what} 返回了 {got}；请返回一个数，即准确率。',
     ' The network was in training mode while it predicted (the network was handed over in training mode).':
@@ -147,8 +150,8 @@ MESSAGES = {
         '（这是各批准确率 1.0、0.5 和 0.0 的平均值；最后一个批只有 2 张图像。）',
     ' (The accuracy of the first batch alone.)':
         '（这只是第一个批的准确率。）',
-    '{what}: expected {expected:.2f} (6 of 10 right), got {value:.4g}.{hint}':
-        '{what}：期望 {expected:.2f}（10 张中对 6 张），实际得到 {value:.4g}。{hint}',
+    '{what}: expected {expected:.2f} ({right} of 10 right), got {value:.4g}.{hint}':
+        '{what}：期望 {expected:.2f}（10 张中对 {right} 张），实际得到 {value:.4g}。{hint}',
     '`split_train_validation` should be a function, got {got}.':
         '`split_train_validation` 应当是一个函数，实际得到的是 {got}。',
     '{call} returned {got}; expected two datasets, (train, validation).':
@@ -165,16 +168,23 @@ MESSAGES = {
         '两次以 seed=7 调用选出了不同的验证行；期望相同的随机种子选出相同的行。',
     'seed=7 and seed=8 chose the same validation rows; expected the seed to choose them.':
         'seed=7 和 seed=8 选出了相同的验证行；期望由随机种子决定选出哪些行。',
+    ('{call}: the validation part yields its rows in a new order every epoch; expected the same order every '
+     'epoch.'):
+        '{call}：验证部分每个轮次给出各行的顺序都不同；期望每个轮次的顺序都相同。',
     '{call}: the training part yields its rows in the same order in two epochs; expected a new order every epoch.':
         '{call}：训练部分在两个轮次中按相同的顺序给出各行；期望每个轮次都是新的顺序。',
     # section 3: print_study
-    'stored study: {header} | load at start {load:.1f}':
-        '保存的实验结果：{header} | 开始时的平均负载 {load:.1f}',
+    'stored study: {header}':
+        '保存的实验结果：{header}',
     'this run:     {header}':
         '本次运行：      {header}',
-    ('the study ran on another machine or with other CPU settings than this run (compare the two lines): its choice '
-     'carries over, its accuracies may not be reproduced exactly here'):
-        '这项对比实验运行在另一台机器上，或者 CPU 设置与本次运行不同（对比上面两行）：它的选择可以沿用，但它的准确率在这里不一定能精确复现',
+    ("the study ran under this run's conditions (the two lines agree): section 4 holds this run to the study's "
+     'results'):
+        '这项对比实验的运行条件与本次运行相同（上面两行一致）：第 4 节按实验结果检查本次运行',
+    ('the study ran on another machine or with other settings than this run (compare the two lines): its choice '
+     'carries over, but its accuracies may differ slightly here, so section 4 checks only a floor'):
+        ('这项对比实验运行在另一台机器上，或者设置与本次运行不同（对比上面两行）：它的选择可以沿用，'
+         '但它的准确率在这里可能略有不同，所以第 4 节只检查一个下限'),
     'epochs':
         '轮次',
     'peak lr':
@@ -182,9 +192,7 @@ MESSAGES = {
     'seeds':
         '种子数',
     'validation accuracy: median, min-max':
-        '验证准确率：中位数，最小-最大',
-    'SE, one run':
-        '单次标准误差',
+        '验证准确率：中位数，最小～最大',
     ("{n_val} training images held out; chosen on validation: {chosen} epochs (at peak lr {chosen_lr:g}); this "
      "notebook's parameters: {epochs} epochs at {lr:g}"):
         '留出 {n_val} 张训练图像作验证；根据验证集选定：{chosen} 个轮次（峰值学习率 {chosen_lr:g}）；本 Notebook 的参数：{epochs} 个轮次，{lr:g}',
