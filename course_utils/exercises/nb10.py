@@ -637,34 +637,3 @@ def interrupt(command: list, log: Path, env: dict, timeout: float = TIMEOUT_S, s
     process.send_signal(signal.SIGINT if signum is None else signum)
     stdout, stderr = process.communicate(timeout=timeout)
     return Interrupted(process.returncode, stdout, stderr, first_epoch_s, fraction * first_epoch_s)
-
-
-def plot_resume(log: list, straight: list, cut: int) -> None:
-    """Training loss and test accuracy per epoch of the interrupted + resumed run (``log``) over the same run
-    without the interruption (``straight``); the dashed line and the shading: the steps after ``cut``, the
-    resumed process's."""
-    import matplotlib.pyplot as plt
-
-    from course_utils.i18n import N_
-    from course_utils.plots import figure_text
-
-    steps = [r["global_step"] for r in log]                  # the step at which each epoch ended
-    fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(10, 3.4))
-    for ax, key, scale, color in ((ax_loss, "train_loss", 1, "C0"), (ax_acc, "test_accuracy", 100, "C2")):
-        ax.plot([r["global_step"] for r in straight], [scale * r[key] for r in straight], "-", color="0.6", lw=5,
-                alpha=0.6, label=figure_text(N_("uninterrupted run")))
-        ax.plot(steps, [scale * r[key] for r in log], "o--", color=color,
-                label=figure_text(N_("interrupted, then --resume")))
-        ax.axvspan(cut, steps[-1], color="C3", alpha=0.08, label=figure_text(N_("trained by the resumed process")))
-        ax.axvline(cut, color="C3", ls=":", label=figure_text(N_("stopped after step {cut}"), cut=cut))
-        ax.set_xticks(steps, [figure_text(N_("{step}\n(epoch {epoch})"), step=s, epoch=r["epoch"])
-                              for s, r in zip(steps, log)])
-        ax.set(xlabel=figure_text(N_("training step")), xlim=(0, steps[-1] * 1.03))
-    ax_loss.set(ylabel=figure_text(N_("mean training loss (augmented images)")),
-                title=figure_text(N_("training loss per epoch")), ylim=(0, None))
-    lowest = 100 * min(r["test_accuracy"] for r in log + straight)
-    ax_acc.set(ylabel=figure_text(N_("test accuracy (%)")), title=figure_text(N_("test accuracy after each epoch")),
-               ylim=(min(90, lowest - 1), 100))
-    ax_loss.legend(loc="lower left", fontsize=8)
-    fig.tight_layout()
-    plt.show()

@@ -223,7 +223,8 @@ def main(argv=None) -> int:
     #          Adam; exercise 10.3 passes no --lr, so another optimizer needs its own default) and the training
     #          step train_step(images, labels) -> loss, in the style you prefer: Cell (WithLossCell +
     #          TrainOneStepCell) or functional (value_and_grad + the optimizer). `state` is what checkpoints save
-    #          and restore: a Cell that holds the network and the optimizer (a Cell-style training step is one).
+    #          and restore: a Cell that holds the network and the optimizer (a Cell-style training step is one;
+    #          for a functional step, nn.CellList([net, optimizer])).
     #          Then training mode: every Cell starts in eval mode, where BatchNorm uses its stored statistics, so
     #          call train_step.set_train() (net.set_train() for a functional step).
     optimizer = ____

@@ -18,7 +18,7 @@ MESSAGES = {
     "training step (it holds the network and the optimizer) with append_dict={'epoch': ..., 'step_in_epoch': ..., "
     "'loss_sum': ..., **settings} to a temporary name, fsync, os.replace it over checkpoint.ckpt; then append one JSON line to log.jsonl and "
     "print one line.":
-        "先在终端里（notebooks 文件夹中）亲自运行一次：python my_capstone.py --data-dir ../data/mnist --out runs/try "
+        "先在终端里（notebooks/zh 文件夹中）亲自运行一次：python my_capstone.py --data-dir ../../data/mnist --out runs/try "
         "--epochs 2 --batch-size 32 --train-subset 256 --test-subset 256。每轮结束后：用 append_dict={'epoch': "
         "..., 'step_in_epoch': ..., 'loss_sum': ..., **settings} 把训练步（它同时持有网络和优化器）保存到一个临时文件名下，fsync，再用 os.replace "
         "覆盖 checkpoint.ckpt；然后向 log.jsonl 追加一行 JSON，并打印一行。",
@@ -321,19 +321,9 @@ MESSAGES = {
         "0.3）：期望在两个方向上（左右和上下）都有随机平移，因此每个方向至少为 {least}。请查阅 RandomAffine 的 translate "
         "中每个数的含义。",
     "after --stop-after the loop should return 0; it returned {got!r}.": "--stop-after 生效后循环应返回 0；实际返回了 {got!r}。",
-    # the notebook's plumbing (show_function, plot_resume)
+    # the notebook's plumbing (show_function)
     "the body is your {todos}; the checks' .solution() shows the reference's":
         "函数体就是你的 {todos}；各项检查的 .solution() 会展示参考答案的写法",
-    "uninterrupted run": "未中断的运行",
-    "interrupted, then --resume": "中断后 --resume",
-    "trained by the resumed process": "由断点续训的进程训练",
-    "stopped after step {cut}": "在第 {cut} 步之后停下",
-    "{step}\n(epoch {epoch})": "{step}\n（第 {epoch} 轮）",
-    "training step": "训练步",
-    "mean training loss (augmented images)": "平均训练损失（增强后的图像）",
-    "training loss per epoch": "每轮的训练损失",
-    "test accuracy (%)": "测试准确率（%）",
-    "test accuracy after each epoch": "每轮结束后的测试准确率",
     # appendix B's study: the variants
     "as is": "原样",
     "with dropout": "带 Dropout",

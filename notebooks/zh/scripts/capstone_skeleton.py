@@ -220,7 +220,7 @@ def main(argv=None) -> int:
     #          练习 10.3 不传 --lr，所以换用别的优化器时要改成它自己的默认值）和训练步
     #          train_step(images, labels) -> loss，风格任选：Cell（WithLossCell + TrainOneStepCell）
     #          或函数式（value_and_grad + 优化器）。`state` 是检查点保存和恢复的对象：一个包含网络和
-    #          优化器的 Cell（Cell 风格的训练步就是这样的 Cell）。
+    #          优化器的 Cell（Cell 风格的训练步就是这样的 Cell；函数式训练步则用 nn.CellList([net, optimizer])）。
     #          然后切换到训练模式：每个 Cell 创建时都处于评估模式，此时 BatchNorm 用的是存储的统计量，
     #          所以要调用 train_step.set_train()（函数式训练步则调用 net.set_train()）。
     optimizer = ____
