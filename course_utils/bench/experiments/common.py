@@ -49,7 +49,7 @@ def forcing_conclusion(forced, unforced, noise_pct: float, blocking: bool) -> st
                             "floor was too low."),
                "undecided": tr("beyond the noise floor, but the repeats overlap: undecided."),
                "tie": tr("within the noise floor, a tie.") if gap >= 0 else
-               tr("within the noise floor: noise, a tie (not waiting cannot make a step slower).")}[said]
+               tr("within the noise floor, a tie, and only noise, since not waiting cannot make a step slower.")}[said]
     text = tr("Skipping .asnumpy() {moved} the reading by {gap:.1f}%: {meaning}",
               moved=tr("raised") if gap >= 0 else tr("lowered"), gap=abs(gap), meaning=meaning)
     if blocking and said != "faster":

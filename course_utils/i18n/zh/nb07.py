@@ -13,8 +13,8 @@ MESSAGES = {
     'lowered': '低',
     'within the noise floor, a tie.':
         '在噪声水平之内，视为持平。',
-    'within the noise floor: noise, a tie (not waiting cannot make a step slower).':
-        '在噪声水平之内：这是噪声，视为持平（不等待计算完成，不可能让训练步变慢）。',
+    'within the noise floor, a tie, and only noise, since not waiting cannot make a step slower.':
+        '在噪声水平之内，视为持平，而且只是噪声，因为不等待计算完成不可能让训练步变慢。',
     # ---- exercises (course_utils/exercises/nb07.py)
     'a steady-state rate':
         '稳态速率',
