@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Dict, Mapping, Optional, Sequence
 
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 from course_utils.i18n.shown import source_of
 
 from .experiments import best_measured, run_experiment
@@ -23,6 +23,13 @@ from .report import METRIC_TITLES, Result, format_rows, header, metric_title, sa
 from .steps import set_mode
 
 __all__ = ["Lab", "rate_bars", "show"]
+
+
+#: A paired ratio's verdict in the headline table, with the interval it was read from (both paired intervals
+#: together: the ratio was paired with two copies of its baseline).
+PAIRED_VERDICTS = {"above": N_("faster: the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00"),
+                   "below": N_("slower: the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00"),
+                   "inside": N_("1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}")}
 
 
 def show(code) -> None:
@@ -66,12 +73,13 @@ class Lab:
 
 
     def headline(self, experiments: Sequence[str], noise_pct: float, started: float,
-                 titles: Optional[Mapping[str, str]] = None) -> dict:
+                 titles: Optional[Mapping[str, str]] = None, parts: Optional[Mapping[str, str]] = None) -> dict:
         """Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric
         metrics of ``experiments``, the noise floor and the lesson's run time (since ``started``, a
         ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them as a dict
-        (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one."""
-        best, text = best_measured(self.results)
+        (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;
+        ``parts``: what the lesson calls an experiment ("part 2"), instead of its name."""
+        best, text = best_measured(self.results, parts)
         figures, verdicts = dict(best), {}
         for name in experiments:
             res = self.results.get(name)
@@ -89,8 +97,7 @@ class Lab:
                 "inside": tr("a difference of zero not ruled out (1.00 inside)")}
         for k, word in verdicts.items():   # a paired ratio's verdict names its interval (kept as <metric>_low/_high)
             if f"{k}_low" in figures and word in ("above", "below", "inside"):
-                said[(k, word)] = tr("{verdict}: the paired intervals together {lo:.2f}-{hi:.2f}", verdict=said[word],
-                                     lo=figures[f"{k}_low"], hi=figures[f"{k}_high"])
+                said[(k, word)] = tr(PAIRED_VERDICTS[word], lo=figures[f"{k}_low"], hi=figures[f"{k}_high"])
                 verdicts[k] = (k, word)
         shown = {k: v for k, v in figures.items() if not k.endswith(("_low", "_high"))}
         print(header())
@@ -98,7 +105,8 @@ class Lab:
         titles = titles or {}
         print(format_rows([{"figure": titles.get(k) or metric_title(k), "verdict": said.get(verdicts.get(k), ""),
                             "value": f"{v:.2f}" if METRIC_TITLES.get(k, "").endswith("(x)") else v}
-                           for k, v in shown.items()], ["figure", "value"] + (["verdict"] if verdicts else [])))
+                           for k, v in shown.items()], ["figure", "value"] + (["verdict"] if verdicts else []),
+                          left=["verdict"]))
         if text:
             print("\n" + text)
         busy = [name for name, res in self.results.items() if res.conditions is not None and res.conditions.busy]

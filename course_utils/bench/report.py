@@ -195,10 +195,11 @@ def _mixed(values) -> bool:
     return any(0 < v < 1 for v in nums) and max(nums) >= 0.1
 
 
-def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optional[Mapping[str, str]] = None
-                ) -> str:
+def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optional[Mapping[str, str]] = None,
+                left: Sequence[str] = ()) -> str:
     """A plain-text table of ``rows`` (dicts) showing ``columns``, headed by ``titles[column]`` or the column's
-    key; keys and text cells are shown in the course's language where the catalogue has them (``shown``)."""
+    key; keys and text cells are shown in the course's language where the catalogue has them (``shown``). The first
+    column and the ``left`` ones are aligned left, the others right."""
     titles = dict(titles or {})
     head = [titles[c] if c in titles else tr(c) for c in columns]
     body = [[shown(r.get(c)) for c in columns] for r in rows]
@@ -209,7 +210,8 @@ def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optiona
 
     def line(cells):   # padded to the width a terminal shows (a Chinese character takes two columns)
         pads = [" " * (w - display_width(c)) for c, w in zip(cells, widths)]
-        return "  ".join(c + pad if i == 0 else pad + c for i, (c, pad) in enumerate(zip(cells, pads)))
+        return "  ".join(c + pad if i == 0 or columns[i] in left else pad + c
+                         for i, (c, pad) in enumerate(zip(cells, pads))).rstrip()
 
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(b) for b in body])
 

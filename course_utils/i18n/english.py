@@ -47,6 +47,8 @@ ALLOWED = (
     "all-reduce", "warm-up",
     "No module named",                    # Python's ImportError, quoted where a lesson says what is missing
     "reshape + max",                      # lesson 08's name for one formulation of pooling: the code it stands for
+    # the lab's configuration strings (course_utils.bench Spec: "<mode>/<style>"), code that lesson 07 prints
+    "pynative/functional", "pynative/cell", "graph/functional", "graph/cell",
     # msrun's own console lines, which lesson 09 shows as they are
     "Start scheduler process, log file:", "Start worker process with rank id:", ", log file:", "Environment variable",
     "is exported.", "Execute command:",

@@ -60,6 +60,9 @@ def test_q2_find_compiles():
     assert jumpy == Outcome.INCORRECT and "noise, not a compilation" in jumpy.message
     no_first = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if i and t > 0.3 * times[0]])
     assert no_first == Outcome.INCORRECT and "index 0" in no_first.message
+    # a third of the first call alone: a short first call makes a noise spike look like a compilation
+    third = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if t >= times[0] / 3])
+    assert third == Outcome.INCORRECT and "noise spike" in third.message and "noise, not a compilation" in third.message
     # the course's own detector agrees with the checker on every trace
     from course_utils import bench
     assert nb07.q2.check(bench.compile_calls) == Outcome.CORRECT

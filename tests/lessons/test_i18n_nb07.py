@@ -47,10 +47,12 @@ def test_q2_messages_in_chinese(zh):
     assert jumpy == Outcome.INCORRECT and "只是噪声，而不是编译" in jumpy.message
     assert "机器繁忙" in jumpy.message   # the trace's description is translated too
     no_first = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if i and t > 0.3 * times[0]])
-    assert no_first == Outcome.INCORRECT and "索引 0" in no_first.message and "第 3 次调用" in no_first.message
+    assert no_first == Outcome.INCORRECT and "索引 0" in no_first.message and "索引 3 的调用" in no_first.message
+    third = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if t >= times[0] / 3])
+    assert third == Outcome.INCORRECT and "噪声尖峰" in third.message
     not_a_function = nb07.q2.check(42)
     assert not_a_function == Outcome.INCORRECT and "函数" in not_a_function.message and "int" in not_a_function.message
-    for result in (count, jumpy, no_first, not_a_function):
+    for result in (count, jumpy, no_first, third, not_a_function):
         assert not english_words(result.message), result.message
 
 
@@ -139,14 +141,18 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     assert not english_words(copied), copied
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
-    assert ("批大小 64 的吞吐量中位数最高，超出噪声水平，为 5,120 样本/秒，每个 MNIST 轮次 11.7 秒。\n"
-            "批大小 64 的吞吐量是批大小 32 的 1.6 倍，每个 MNIST 轮次 11.7 秒，而不是 18.8 秒。") in text
+    assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒，每个 MNIST 轮次 11.7 秒。\n"
+            "比它慢、超出噪声水平且各次重复互不重叠的有：批大小 32。") in text
     tied = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
-    assert "批大小 32、64 的吞吐量相差在噪声水平之内，视为持平（3,200～5,120 样本/秒）" in tied
-    assert "比 32 更大的批大小没有可测出的优势" in tied
+    assert tied == ("本次运行无法给这几个批大小排出快慢：每个批大小与批大小 64（中位数最高，5,120 样本/秒）相比，"
+                    "要么在噪声水平之内，要么无法判定。")
+    sizes.append(rate("batch 128", 38, batch_size=128, samples_per_s=128 * 38))
+    mixed = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64, 128), noise_pct=15))
+    assert "与它相差在噪声水平之内、视为持平的有：批大小 128。" in mixed.conclusion
     wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in sizes]
-    undecided = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=1)).conclusion
-    assert "批大小 64 的吞吐量是批大小 32 的 1.6 倍，但各次重复有重叠，无法判定。" in undecided
+    undecided = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64, 128),
+                                                                         noise_pct=1)).conclusion
+    assert "本次运行无法给这几个批大小排出快慢" in undecided
     assert not english_words(undecided), undecided
     for t in (slow, styles, text):
         assert not english_words(t), t

@@ -48,10 +48,11 @@ def forcing_conclusion(forced, unforced, noise_pct: float, blocking: bool) -> st
                "slower": tr("slower beyond the noise floor, repeats apart: not forcing cannot slow a step, so the "
                             "floor was too low."),
                "undecided": tr("beyond the noise floor, but the repeats overlap: undecided."),
-               "tie": tr("within the noise floor, a tie.")}[said]
+               "tie": tr("within the noise floor, a tie.") if gap >= 0 else
+               tr("within the noise floor, a tie, and only noise, since not waiting cannot make a step slower.")}[said]
     text = tr("Skipping .asnumpy() {moved} the reading by {gap:.1f}%: {meaning}",
               moved=tr("raised") if gap >= 0 else tr("lowered"), gap=abs(gap), meaning=meaning)
     if blocking and said != "faster":
-        text += "\n" + tr("MS_DEV_HOST_BLOCKING_RUN=1 runs each operator before the call returns, leaving .asnumpy() "
-                          "little to wait for; the next cell measures without it.")
+        text += "\n" + tr("This kernel runs with MS_DEV_HOST_BLOCKING_RUN=1: the next cell says what it does and "
+                          "measures without it.")
     return text

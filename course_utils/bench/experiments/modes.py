@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Mapping, Tuple
+from typing import Mapping, Optional, Tuple
 
 from course_utils import runtime
 from course_utils.i18n import N_, tr
@@ -293,8 +293,12 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
         _, lo2, hi2 = paired_ratio(cell, copy)
         _, c_lo, c_hi = paired_ratio(copy, func)
         lo, hi = min(lo, lo2), max(hi, hi2)   # one rule, every run: both paired intervals together (their union)
-    lines.append(tr("Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box "
-                    "below).", med=med, lo=lo, hi=hi))
+    if copy is not None:
+        lines.append(tr("Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} "
+                        "(how: the optional box below).", med=med, lo=lo, hi=hi))
+    else:
+        lines.append(tr("Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box "
+                        "below).", med=med, lo=lo, hi=hi))
     if copy is not None and not c_lo <= 1 <= c_hi:
         lines.append(tr("The copy against the functional step: {c_lo:.2f}-{c_hi:.2f}, without 1.00 although they are "
                         "one configuration: read the range above with care.", c_lo=c_lo, c_hi=c_hi))
@@ -357,54 +361,41 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
 
 
 def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
-    rows = sorted((dict(r, epoch_s=(60000 // r["batch_size"]) / r["steps_per_s"]) for r in rows),
+    def per_epoch(r, rate):   # seconds per MNIST epoch (60,000 images, whole batches) at ``rate`` steps/s
+        return (60000 // r["batch_size"]) / rate
+
+    rows = sorted((dict(r, epoch_s=per_epoch(r, r["steps_per_s"]), min_epoch_s=per_epoch(r, r["max_steps_per_s"]),
+                        max_epoch_s=per_epoch(r, r["min_steps_per_s"]),
+                        min_samples_per_s=r["batch_size"] * r["min_steps_per_s"],
+                        max_samples_per_s=r["batch_size"] * r["max_steps_per_s"]) for r in rows),
                   key=lambda r: (r["batch_size"], r["config"]))   # a copy right after its original
-    rows = [dict(r, min_samples_per_s=r["batch_size"] * r["min_steps_per_s"],
-                 max_samples_per_s=r["batch_size"] * r["max_steps_per_s"]) for r in rows]
     everything = rows
     top = max((r for r in rows if not r["config"].endswith(" copy")), key=lambda r: r["samples_per_s"])
     rows, twice, noise = _own_floor(rows, p.noise_pct or spread_pct(top, "samples_per_s"))
-    small = rows[0]   # (sorted by batch size above)
-    # the lab's two rules: within the noise floor of the top size a tie; beyond it, undecided while the repeats'
-    # ranges overlap the top size's
-    tied = sorted(leaders(rows, noise, key="samples_per_s"), key=lambda r: r["batch_size"])
-    undecided = [r for r in rows if r not in tied and ranges_overlap(top, r, "samples_per_s")]
-    best = tied[0]   # the smallest batch size that ties with the most throughput
-    gain = best["samples_per_s"] / small["samples_per_s"]
-    if len(tied) == 1:
-        lines = [tr("Batch {best} has the highest median throughput, beyond the noise floor: {rate:,.0f} samples/s, "
-                    "{epoch:.1f} s per MNIST epoch.", best=best["batch_size"], rate=best["samples_per_s"],
-                    epoch=best["epoch_s"])]
+    # every size against the one with the most throughput, by the lab's two rules: within the floor a tie; beyond
+    # it, undecided while the repeats' ranges overlap; otherwise slower
+    said = {r["config"]: verdict(top, r, noise, "samples_per_s") for r in rows if r is not top}
+    tied = [r for r in rows if said.get(r["config"]) == "tie"]
+    undecided = [r for r in rows if said.get(r["config"]) == "undecided"]
+    slower = [r for r in rows if said.get(r["config"]) == "faster"]   # the top size is faster than these
+    sizes = runtime.listing   # "64, 128 and 256"
+    if not slower:
+        lines = [tr("This run cannot rank the sizes: each is within the noise floor of batch {top} ({rate:,.0f} "
+                    "samples/s, the highest median) or undecided against it.", top=top["batch_size"],
+                    rate=top["samples_per_s"])]
     else:
-        lines = [tr("Batches {sizes} tie within the noise floor ({lo:,.0f}-{hi:,.0f} samples/s): no size above "
-                    "batch {best} is measurably better.", sizes=runtime.listing(r["batch_size"] for r in tied),
-                    lo=min(r["samples_per_s"] for r in tied), hi=top["samples_per_s"], best=best["batch_size"])]
-    if best is not small:   # what the chosen size gives over the smallest, by the lab's two rules
-        sizes_said = dict(best=best["batch_size"], gain=gain, small=small["batch_size"], best_epoch=best["epoch_s"],
-                          small_epoch=small["epoch_s"])
-        said = verdict(best, small, noise, "samples_per_s")
-        if said == "tie":
-            lines.append(tr("Batch {best} against batch {small}: {gain:.1f}x the throughput, a tie within the noise "
-                            "floor.", **sizes_said))
-        elif said == "faster":
-            lines.append(tr("Batch {best} against batch {small}: {gain:.1f}x the throughput, {best_epoch:.1f} s per "
-                            "MNIST epoch instead of {small_epoch:.1f} s.", **sizes_said))
-        else:
-            lines.append(tr("Batch {best} against batch {small}: {gain:.1f}x the throughput, but the repeats overlap: "
-                            "undecided.", **sizes_said))
-    if best is top and best is not small:   # the line above already judged the smallest size against the top
-        undecided = [r for r in undecided if r is not small]
-    if undecided:
-        lines.append(tr("Undecided against batch {top} (beyond the floor, repeats overlapping): {sizes}.",
-                        top=top["batch_size"], sizes=runtime.listing(r["batch_size"] for r in undecided)))
-    # beyond the floor, repeats apart: decided (the smallest size only if the line above did not judge it)
-    slower = [r for r in rows if r not in tied and r not in undecided
-              and not (r is small and best is top and best is not small)]
-    if slower:
-        lines.append(tr("Slower than batch {top}, beyond the noise floor with repeats apart: {sizes}.",
-                        top=top["batch_size"], sizes=runtime.listing(r["batch_size"] for r in slower)))
-    metrics = {"best_batch_size": best["batch_size"], "best_samples_per_s": best["samples_per_s"],
-               "batch_sizes_tied": len(tied)}
+        lines = [tr("Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s per MNIST "
+                    "epoch.", top=top["batch_size"], rate=top["samples_per_s"], epoch=top["epoch_s"]),
+                 tr("Slower than it, beyond the noise floor with repeats apart: batch {sizes}.",
+                    sizes=sizes(r["batch_size"] for r in slower))]
+        if tied:
+            lines.append(tr("Within the noise floor of it, a tie: batch {sizes}.",
+                            sizes=sizes(r["batch_size"] for r in tied)))
+        if undecided:
+            lines.append(tr("Undecided against it (beyond the floor, repeats overlapping): batch {sizes}.",
+                            sizes=sizes(r["batch_size"] for r in undecided)))
+    metrics = {"top_batch_size": top["batch_size"], "top_samples_per_s": top["samples_per_s"],
+               "batch_sizes_slower": len(slower)}
     if twice:
         lines.insert(0, tr("Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no "
                            "contestant).", floor=noise, label=twice))
@@ -416,16 +407,18 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
 
 # -- the best of everything measured ------------------------------------------------------------------
 
-def best_measured(results: Mapping[str, Result]) -> Tuple[dict, str]:
+def best_measured(results: Mapping[str, Result], names: Optional[Mapping[str, str]] = None) -> Tuple[dict, str]:
     """The highest step rate of LeNet-5 (batch 64, in-memory batches) over every experiment of a run that timed one:
     all of ``modes``, the in-memory rows of ``styles``, every case of ``cpu_traps`` (fresh processes). Returns
     ``(metrics, sentence)``. A figure, not a winner: a configuration is called fastest only inside one alternated
     comparison (each experiment's own conclusion), because separate experiments ran minutes apart, under whatever
-    load came and went; so no tie rule and no ratio across experiments here.
+    load came and went; so no tie rule and no ratio across experiments here. ``names``: how the sentence calls each
+    experiment (a lesson's "part 2"; without one, ``[modes]``).
 
     Lesson 08's pooling variants are never among them (they are not an experiment's rows): they rewrite the
     network's code, checked equal on one batch of LeNet-5 only, while this compares ways of running the network as
     written (mode, step style, CPU settings)."""
+    names = dict(names or {})
     rows = []
     for name, res in results.items():
         if res is None or res.skipped:
@@ -442,21 +435,42 @@ def best_measured(results: Mapping[str, Result]) -> Tuple[dict, str]:
         return {}, ""
     best = max(rows, key=lambda r: r["steps_per_s"])
     exps = list(dict.fromkeys(r["exp"] for r in rows))
-    if len(exps) > 1:
-        text = tr("The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in [{exp}].",
-                  rate=best["steps_per_s"], best=best["shown"], exp=best["exp"],
-                  exps=runtime.listing(f"[{e}]" for e in exps))
+    called = {e: names.get(e) or f"[{e}]" for e in exps}
+    if len(exps) > 1 and all(e in names for e in exps):   # the lesson names its parts (and its table lists them)
+        text = tr("The highest step rate: {rate:.1f} steps/s, {best}, in {exp}.", rate=best["steps_per_s"],
+                  best=best["shown"], exp=called[best["exp"]])
+    elif len(exps) > 1:
+        text = tr("The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in {exp}.",
+                  rate=best["steps_per_s"], best=best["shown"], exp=called[best["exp"]],
+                  exps=runtime.listing(called[e] for e in exps))
     else:   # one experiment (lesson 08 passes one): name it once
-        text = tr("The highest step rate of experiment [{exp}]: {rate:.1f} steps/s, {best}.",
-                  rate=best["steps_per_s"], best=best["shown"], exp=best["exp"])
+        text = tr("The highest step rate of experiment {exp}: {rate:.1f} steps/s, {best}.",
+                  rate=best["steps_per_s"], best=best["shown"], exp=called[best["exp"]])
     text += tr(" It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings "
                "outside these experiments are not counted.", n=len(rows))
     again = next((r for r in rows if r is not best and r["exp"] != best["exp"] and r["config"] == best["config"]
                   and "case" not in r), None)
-    if again is not None:   # the same configuration in another experiment: minutes apart, so the gap is drift
-        text += "\n" + tr("{label} also ran at {other:.1f} steps/s in [{other_exp}]: the same configuration measured "
-                          "minutes apart, so that gap is drift.", label=best["label"], other=again["steps_per_s"],
-                          other_exp=again["exp"])
+    if again is not None:   # the same configuration in another experiment, minutes apart: noise or drift?
+        gap = 100 * (best["steps_per_s"] / again["steps_per_s"] - 1)
+        floors = {e: f for e in (best["exp"], again["exp"]) for f in [_floor_of(results[e])] if f is not None}
+        said = dict(label=best["label"], other=again["steps_per_s"], other_exp=called[again["exp"]], gap=gap)
+        if not floors:
+            text += "\n" + tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: measured "
+                              "minutes apart, with no floor for the gap.", **said)
+        else:
+            wide = max(floors, key=floors.get)   # the wider of the two experiments' own floors
+            said.update(floor=floors[wide], floor_exp=called[wide])
+            text += "\n" + (tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: within the "
+                               "noise floor of {floor_exp} ({floor:.1f}%), so noise or drift, this run cannot tell.",
+                               **said) if gap <= floors[wide] else
+                            tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: beyond the "
+                               "noise floor of {floor_exp} ({floor:.1f}%), so the machine's speed drifted between "
+                               "the two.", **said))
     text += "\n" + tr("A figure, not a winner: a configuration is called the fastest only within one alternated "
                       "comparison (the lines under each experiment).")
     return {"best_steps_per_s": best["steps_per_s"]}, text
+
+
+def _floor_of(res: Result) -> Optional[float]:
+    """The noise floor an experiment measured for its in-memory step rates from its own A/A' copy, or None."""
+    return next((v for k, v in res.metrics.items() if k in ("modes_noise_floor_pct", "claim_noise_floor_pct")), None)

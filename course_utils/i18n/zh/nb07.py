@@ -13,6 +13,8 @@ MESSAGES = {
     'lowered': '低',
     'within the noise floor, a tie.':
         '在噪声水平之内，视为持平。',
+    'within the noise floor, a tie, and only noise, since not waiting cannot make a step slower.':
+        '在噪声水平之内，视为持平，而且只是噪声，因为不等待计算完成不可能让训练步变慢。',
     # ---- exercises (course_utils/exercises/nb07.py)
     'a steady-state rate':
         '稳态速率',
@@ -49,14 +51,16 @@ MESSAGES = {
         '比其他调用慢几倍的调用只是噪声，而不是编译。',
     'for per-call seconds {times} ({about}) expected {expected}, got {got}.{extra}':
         '每次调用耗时（秒）为 {times}（{about}）时，期望 {expected}，得到 {got}。{extra}',
-    'one recompilation at call 3':
-        '第 3 次调用时重新编译了一次',
-    'a busy machine: calls 2 and 4 are 5x slower but nowhere near a compilation':
-        '机器繁忙：第 2 次和第 4 次调用慢了 5 倍，但远不到一次编译的耗时',
+    'one recompilation, the call at index 3':
+        '重新编译了一次，即索引 3 的调用',
+    'a busy machine: the calls at indices 2 and 4 are 5x slower but nowhere near a compilation':
+        '机器繁忙：索引 2 和 4 的调用慢了 5 倍，但远不到一次编译的耗时',
     'three new shapes first, then steady':
         '先是三种新形状，之后进入稳态',
     'only the first call compiled':
         '只有首次调用发生了编译',
+    'a short first call: the call at index 2 is a noise spike, under 5x the median, yet above a third of the first':
+        '首次调用很短：索引 2 的调用只是一次噪声尖峰，不到中位数的 5 倍，却超过了首次调用耗时的三分之一',
     'faster beyond the noise floor':
         '快得超出噪声水平',
     'Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is a '
@@ -157,8 +161,12 @@ MESSAGES = {
         '更慢（逐轮配对，区间低于 1.00）',
     'a difference of zero not ruled out (1.00 inside)':
         '不能排除两者没有差别（1.00 在区间内）',
-    '{verdict}: the paired intervals together {lo:.2f}-{hi:.2f}':
-        '{verdict}：两个配对区间合起来为 {lo:.2f}～{hi:.2f}',
+    'faster: the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00':
+        '更快：两个配对区间合起来为 {lo:.2f}～{hi:.2f}，高于 1.00',
+    'slower: the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00':
+        '更慢：两个配对区间合起来为 {lo:.2f}～{hi:.2f}，低于 1.00',
+    '1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}':
+        '1.00 落在两个配对区间合起来的范围 {lo:.2f}～{hi:.2f} 之内',
     'PyNative functional step, with @jit / without (x)':
         '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
@@ -500,8 +508,10 @@ MESSAGES = {
         '批大小 {n}',
     '{n} batch sizes in turn, a new one every call at first':
         '{n} 种批大小轮流使用，前 {n} 次调用各是一种新的批大小',
-    'dynamic batch dim (set_inputs / jit dynamic=1)':
-        '动态批维度（set_inputs / jit dynamic=1）',
+    'dynamic batch dim ({how})':
+        '动态批维度（{how}）',
+    'not declared: no way for this step':
+        '未声明：这种训练步无法声明',
     'sink off':
         '关闭下沉',
     'sink on, sink_size {size}':
@@ -526,7 +536,7 @@ MESSAGES = {
     'The input pipeline: the step fed by it vs on in-memory batches; dataset sink mode':
         '数据处理流水线：由它供数的训练步与使用内存中批的训练步对比；数据下沉模式',
     # ---- the headline tables of notebooks 07 and 08 (report.METRIC_TITLES)
-    'highest step rate of the experiments named below (steps/s)': '下文所列实验中最高的单步速率（步/秒）',
+    'highest step rate of the experiments named below (steps/s)': '下文所列实验中最高的训练速度（步/秒）',
     'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式下的 TrainOneStepCell（步/秒）',
     'GRAPH_MODE / PyNative TrainOneStepCell (x)': 'TrainOneStepCell：静态图模式 / 动态图模式（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
@@ -565,9 +575,8 @@ MESSAGES = {
         '更慢，超出噪声水平，且各次重复互不重叠。不同步等待不会让训练步变慢，说明噪声水平估计偏低。',
     'beyond the noise floor, but the repeats overlap: undecided.':
         '超出噪声水平，但各次重复有重叠，无法判定。',
-    'MS_DEV_HOST_BLOCKING_RUN=1 runs each operator before the call returns, leaving .asnumpy() little to wait for; '
-    'the next cell measures without it.':
-        'MS_DEV_HOST_BLOCKING_RUN=1 让每个算子在调用返回之前就执行完毕，.asnumpy() 几乎无需等待。下一个单元格不设置它，再测一次。',
+    'This kernel runs with MS_DEV_HOST_BLOCKING_RUN=1: the next cell says what it does and measures without it.':
+        '当前内核设置了 MS_DEV_HOST_BLOCKING_RUN=1：下一个单元格说明它的作用，并在不设置它的情况下再测一次。',
     'forced every step':
         '每步同步等待',
     'forced every step, second copy':
@@ -621,6 +630,9 @@ MESSAGES = {
         '{judged}。',
     'Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box below).':
         '逐轮配对比较，比值为 {med:.2f} 倍，95% 区间为 {lo:.2f}～{hi:.2f}（计算方法见下面的选读部分）。',
+    'Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} (how: the optional '
+    'box below).':
+        '逐轮配对比较，比值为 {med:.2f} 倍；两个 95% 配对区间合起来为 {lo:.2f}～{hi:.2f}（计算方法见下面的选读部分）。',
     'The copy against the functional step: {c_lo:.2f}-{c_hi:.2f}, without 1.00 although they are one '
     'configuration: read the range above with care.':
         '副本与函数式训练步之比的区间为 {c_lo:.2f}～{c_hi:.2f}，虽是同一种配置，区间却不含 1.00，因此上面的区间要谨慎看待。',
@@ -655,36 +667,39 @@ MESSAGES = {
     # batch sizes
     'Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
         '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
-    'Batch {best} has the highest median throughput, beyond the noise floor: {rate:,.0f} samples/s, {epoch:.1f} s '
-    'per MNIST epoch.':
-        '批大小 {best} 的吞吐量中位数最高，超出噪声水平，为 {rate:,.0f} 样本/秒，每个 MNIST 轮次 {epoch:.1f} 秒。',
-    'Batches {sizes} tie within the noise floor ({lo:,.0f}-{hi:,.0f} samples/s): no size above batch {best} is '
-    'measurably better.':
-        '批大小 {sizes} 的吞吐量相差在噪声水平之内，视为持平（{lo:,.0f}～{hi:,.0f} 样本/秒），'
-        '比 {best} 更大的批大小没有可测出的优势。',
-    'Batch {best} against batch {small}: {gain:.1f}x the throughput, a tie within the noise floor.':
-        '批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍，在噪声水平之内，视为持平。',
-    'Batch {best} against batch {small}: {gain:.1f}x the throughput, {best_epoch:.1f} s per MNIST epoch instead of '
-    '{small_epoch:.1f} s.':
-        '批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍，每个 MNIST 轮次 {best_epoch:.1f} 秒，'
-        '而不是 {small_epoch:.1f} 秒。',
-    'Batch {best} against batch {small}: {gain:.1f}x the throughput, but the repeats overlap: undecided.':
-        '批大小 {best} 的吞吐量是批大小 {small} 的 {gain:.1f} 倍，但各次重复有重叠，无法判定。',
-    'Undecided against batch {top} (beyond the floor, repeats overlapping): {sizes}.':
-        '与批大小 {top} 相比超出噪声水平、但各次重复有重叠，因而无法判定的有：批大小 {sizes}。',
-    'Slower than batch {top}, beyond the noise floor with repeats apart: {sizes}.':
-        '比批大小 {top} 慢、超出噪声水平且各次重复互不重叠，判定为更慢的有：批大小 {sizes}。',
+    'This run cannot rank the sizes: each is within the noise floor of batch {top} ({rate:,.0f} samples/s, the '
+    'highest median) or undecided against it.':
+        '本次运行无法给这几个批大小排出快慢：每个批大小与批大小 {top}（中位数最高，{rate:,.0f} 样本/秒）相比，'
+        '要么在噪声水平之内，要么无法判定。',
+    'Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s per MNIST epoch.':
+        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒，每个 MNIST 轮次 {epoch:.1f} 秒。',
+    'Slower than it, beyond the noise floor with repeats apart: batch {sizes}.':
+        '比它慢、超出噪声水平且各次重复互不重叠的有：批大小 {sizes}。',
+    'Within the noise floor of it, a tie: batch {sizes}.':
+        '与它相差在噪声水平之内、视为持平的有：批大小 {sizes}。',
+    'Undecided against it (beyond the floor, repeats overlapping): batch {sizes}.':
+        '与它相比超出噪声水平、但各次重复有重叠，因而无法判定的有：批大小 {sizes}。',
     # the best of everything measured
-    'The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in [{exp}].':
-        '实验 {exps} 中最高的单步速率为 {rate:.1f} 步/秒，来自 [{exp}] 中的{best}。',
-    'The highest step rate of experiment [{exp}]: {rate:.1f} steps/s, {best}.':
-        '实验 [{exp}] 中最高的单步速率为 {rate:.1f} 步/秒，来自{best}。',
+    'The highest step rate: {rate:.1f} steps/s, {best}, in {exp}.':
+        '最高的训练速度为 {rate:.1f} 步/秒，来自{exp}的{best}。',
+    'The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in {exp}.':
+        '实验 {exps} 中最高的训练速度为 {rate:.1f} 步/秒，来自 {exp} 中的{best}。',
+    'The highest step rate of experiment {exp}: {rate:.1f} steps/s, {best}.':
+        '实验 {exp} 中最高的训练速度为 {rate:.1f} 步/秒，来自{best}。',
     ' It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings outside these '
     'experiments are not counted.':
         '它是内存中的批上测得的 {n} 个速率中最高的一个，不计第二份副本、流水线供数的各遍，也不计这些实验之外的计时。',
-    '{label} also ran at {other:.1f} steps/s in [{other_exp}]: the same configuration measured minutes apart, so '
-    'that gap is drift.':
-        '{label} 在 [{other_exp}] 中测得 {other:.1f} 步/秒。两者是同一种配置，只是相隔几分钟测量，这个差距来自漂移。',
+    '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: measured minutes apart, with no '
+    'floor for the gap.':
+        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%。两次测量相隔几分钟，没有可用来衡量这个差距的噪声水平。',
+    '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: within the noise floor of '
+    '{floor_exp} ({floor:.1f}%), so noise or drift, this run cannot tell.':
+        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，在{floor_exp}的噪声水平（{floor:.1f}%）之内：'
+        '是噪声还是漂移，本次运行无法区分。',
+    '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: beyond the noise floor of '
+    '{floor_exp} ({floor:.1f}%), so the machine\'s speed drifted between the two.':
+        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，超出了{floor_exp}的噪声水平（{floor:.1f}%）：'
+        '两次测量之间机器的速度发生了漂移。',
     'A figure, not a winner: a configuration is called the fastest only within one alternated comparison (the lines '
     'under each experiment).':
         '这只是一个数字，不代表胜出者。只有在同一轮交替比较之内（各实验下方的结论），才能判定某种配置最快。',
@@ -700,10 +715,6 @@ MESSAGES = {
     '{one_total_s:.1f} s for all {calls} calls).':
         '声明动态批维度时编译 {dyn} 次，固定单一形状时编译 {one} 次（{calls} 次调用的总耗时分别为 {dyn_total_s:.1f} 秒'
         '和 {one_total_s:.1f} 秒）。',
-    'After compiling, dynamic calls took {dyn_ms:.1f} ms (median) on batches of {lo}-{hi}, fixed-shape calls '
-    '{one_ms:.1f} ms on batches of {n}: smaller batches, shorter calls.':
-        '编译之后，动态形状的调用处理 {lo}～{hi} 个样本的批，耗时中位数 {dyn_ms:.1f} 毫秒；固定形状的调用处理 {n} 个样本的批，'
-        '耗时 {one_ms:.1f} 毫秒。批更小，调用自然更快。',
     'Changing shapes did not recompile here: this step style does not specialise on shapes.':
         '这里改变形状并没有引起重新编译，因为这种训练步写法不针对形状做特化。',
     # exercise 1

@@ -27,11 +27,13 @@ SHOWN = {
     "Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric\n"
     "metrics of ``experiments``, the noise floor and the lesson's run time (since ``started``, a\n"
     "``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them as a dict\n"
-    "(for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one.":
-        "打印本课的主要数据：测得的最高单步速率（只是一个数据，不代表谁胜出）、``experiments`` 的各项\n"
+    "(for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;\n"
+    "``parts``: what the lesson calls an experiment (\"part 2\"), instead of its name.":
+        "打印本课的主要数据：测得的最高训练速度（只是一个数据，不代表谁胜出）、``experiments`` 的各项\n"
         "数值指标、噪声水平，以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
         "读数）；若有实验是在繁忙的机器上运行的，还会给出警告。以字典形式返回这些数据（供 ``record()``\n"
-        "使用）。``titles``：按本课的说法给某个数据另起的名称，用来代替它通常的名称。",
+        "使用）。``titles``：按本课的说法给某个数据另起的名称，用来代替它通常的名称；\n"
+        "``parts``：本课对某个实验的称呼（如“第 2 节”），用来代替实验名称。",
     'a ratio\'s verdict (the lab\'s two rules, or where 1.00 lies against a paired interval), stored beside\n'
     'it as "<metric>_verdict"':
         '对比值作出的判定（按本实验的两条规则，或看 1.00 落在配对区间的哪一侧），\n'
@@ -167,6 +169,8 @@ SHOWN = {
     "one shape throughout.":
         "一个全新训练步每次调用的耗时（秒），分三种情况：形状不断变化；形状同样变化，但批维度声明为动态；\n"
         "始终只有一种形状。",
+    "what declared the batch dimension dynamic: the row's label names it":
+        "是什么把批维度声明成了动态：这一行的标签会写明",
     "ask jit for dynamic shapes":
         "让 jit 按动态形状编译",
     "a Cell: declare the batch dim dynamic":
