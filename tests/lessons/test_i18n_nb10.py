@@ -280,8 +280,8 @@ def mutant(tmp_path, old, new):
 
 @pytest.mark.slow
 def test_a_script_whose_resume_starts_over_in_chinese(zh, tmp_path):
-    path = mutant(tmp_path, "        start_epoch, skip = restore_checkpoint(state, ckpt_path)\n",
-                  "        start_epoch, skip = 0, 0\n")
+    path = mutant(tmp_path, "        start_epoch, skip, carried = restore_checkpoint(state, ckpt_path)\n",
+                  "        start_epoch, skip, carried = 0, 0, 0.0\n")
     incorrect(nb10.q2.check(path), "又从第 1 轮开始")
 
 
