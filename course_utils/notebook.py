@@ -112,7 +112,8 @@ def capture_native_stdout() -> Iterator[list]:
     Yields a list that receives the captured text when the block ends; print it after the block to show it in
     order. (A Jupyter kernel forwards descriptor 1 on a thread of its own, so without this the runtime's lines can
     appear after the cell's later Python output; in a plain JupyterLab setup they may go to the server's terminal.)
-    Call ``mindspore.runtime.synchronize()`` before the block ends when the device runs asynchronously.
+    Read each call's result inside the block (``float(loss)``, ``.asnumpy()``), so that the call, and its print,
+    has finished before the block ends.
     """
     with _capture_fd(sys.__stdout__, 1) as captured:
         yield captured
