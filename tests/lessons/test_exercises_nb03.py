@@ -209,6 +209,10 @@ WRONG_Q4 = {
     "fixed-decay": ([('"weight_decay": weight_decay,', '"weight_decay": 0.1,')],
                     ("shrink by its lr * weight_decay (backbone.3.weight 0.0005, head.weight 0.005); got "
                      "backbone.3.weight 0.001, head.weight 0.01",)),
+    "biases-left-out": ([('        groups.append({"params": [p for p in part if p.ndim <= 1], "weight_decay": 0.0, '
+                          '**own_lr})\n', ""),
+                         ('{"order_params": params}', '{"order_params": [p for p in params if p.ndim > 1]}')],
+                        ("in no group", "backbone.1.gamma, backbone.1.beta, backbone.3.bias")),
     "twice": ([("p.ndim <= 1]", "True]")], ("in more than one group: backbone.3.weight, head.weight",)),
     # the learning rates: none for the backbone, the backbone's for everything, only on the decayed group
     "no-backbone-lr": ([('{"lr": backbone_lr}', "{}")], (LR_MESSAGE, "Expected 0.01 for the backbone's",
