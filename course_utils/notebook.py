@@ -5,6 +5,9 @@
   stop demonstrating the mistake it talks about.
 * ``capture_native_stderr``: keep what MindSpore's C++ side writes to file descriptor 2 (GRAPH_MODE
   compile errors are logged there before they are raised) out of the notebook.
+* ``capture_native_stdout``: collect what MindSpore's runtime writes to file descriptor 1 (``print`` inside a
+  compiled graph), so a cell can show it in order: a kernel forwards that descriptor on a thread of its own, and
+  the text can otherwise arrive after the cell's later Python output.
 * ``in_kernel``: whether code runs inside a Jupyter kernel (rich display) or in a script/pytest.
 """
 
@@ -18,7 +21,8 @@ from typing import Iterator, Optional, Tuple, Type
 
 from course_utils.i18n import tr
 
-__all__ = ["HEADLESS_ENV", "ShownError", "capture_native_stderr", "first_line", "headless", "in_kernel", "show_error"]
+__all__ = ["HEADLESS_ENV", "ShownError", "capture_native_stderr", "capture_native_stdout", "first_line", "headless",
+           "in_kernel", "show_error"]
 
 #: Set (to "1") in the kernel of a run without a front end (``course_utils.execute``): nobody watches a widget there.
 HEADLESS_ENV = "COURSE_HEADLESS"
@@ -51,6 +55,42 @@ def first_line(exc: BaseException) -> str:
     return "(no message)"
 
 
+def _flush_c_stdio() -> None:
+    """Flush the C library's stdio buffers (native code may write through them), where ctypes can reach them."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError, TypeError):  # no C library to reach (some platforms): nothing to flush
+        pass
+
+
+@contextlib.contextmanager
+def _capture_fd(stream, default_fd: int) -> Iterator[list]:
+    """Redirect the file descriptor behind ``stream`` to a temporary file for the block; yield a list that receives
+    the text when the block ends."""
+    captured: list = []
+    try:
+        fd = stream.fileno() if stream is not None else default_fd
+        saved = os.dup(fd)
+    except (OSError, ValueError, AttributeError):  # no real stream (some embedded interpreters)
+        yield captured
+        return
+    with tempfile.TemporaryFile() as tmp:
+        try:
+            if stream is not None:
+                stream.flush()
+            _flush_c_stdio()
+            os.dup2(tmp.fileno(), fd)
+            yield captured
+        finally:
+            _flush_c_stdio()
+            os.dup2(saved, fd)
+            os.close(saved)
+            tmp.seek(0)
+            captured.append(tmp.read().decode("utf-8", errors="replace"))
+
+
 @contextlib.contextmanager
 def capture_native_stderr() -> Iterator[list]:
     """Collect what native code (MindSpore's C++ logger) writes to file descriptor 2 in this block.
@@ -60,24 +100,23 @@ def capture_native_stderr() -> Iterator[list]:
     notebook next to the clean message; inside this block they land in a temporary file instead.
     Python's own ``sys.stderr`` (warnings, ``print(file=sys.stderr)``) is not affected.
     """
-    captured: list = []
-    try:
-        fd = sys.__stderr__.fileno() if sys.__stderr__ is not None else 2
-        saved = os.dup(fd)
-    except (OSError, ValueError, AttributeError):  # no real stderr (some embedded interpreters)
+    with _capture_fd(sys.__stderr__, 2) as captured:
         yield captured
-        return
-    with tempfile.TemporaryFile() as tmp:
-        try:
-            if sys.__stderr__ is not None:
-                sys.__stderr__.flush()
-            os.dup2(tmp.fileno(), fd)
-            yield captured
-        finally:
-            os.dup2(saved, fd)
-            os.close(saved)
-            tmp.seek(0)
-            captured.append(tmp.read().decode("utf-8", errors="replace"))
+
+
+@contextlib.contextmanager
+def capture_native_stdout() -> Iterator[list]:
+    """Collect what native code writes to file descriptor 1 in this block: ``print`` inside a ``jit`` function or
+    a GRAPH_MODE ``construct`` runs in MindSpore's runtime and writes there, not through Python's ``sys.stdout``.
+
+    Yields a list that receives the captured text when the block ends; print it after the block to show it in
+    order. (A Jupyter kernel forwards descriptor 1 on a thread of its own, so without this the runtime's lines can
+    appear after the cell's later Python output; in a plain JupyterLab setup they may go to the server's terminal.)
+    Read each call's result inside the block (``float(loss)``, ``.asnumpy()``), so that the call, and its print,
+    has finished before the block ends.
+    """
+    with _capture_fd(sys.__stdout__, 1) as captured:
+        yield captured
 
 
 class ShownError:

@@ -1,11 +1,13 @@
 """Exercises of notebook 03 (step techniques and traps): a clipping bound read off a log of gradient norms, an
 accumulating step, a loss-scaled step that also clips, and an optimizer's parameter groups.
 
-q1 asks for ``choose_clip_norm(norms)``: its check runs the rule on three logs of very different levels, each with a
-few spikes. q2 and q3 ask for a step *builder*, as exercise 02.1 does; the checks (fixed weights, plain SGD, the update
-compared with what a correct step and typical wrong steps would make) are ``course_utils.exercises.step_builders``.
-q4 asks for ``build_param_groups(net, weight_decay)``: its check builds ``nn.Momentum`` and ``nn.Adam`` from the
-groups and runs one call with zero gradients, so only weight decay moves a parameter.
+q1 asks for ``choose_clip_norm(norms)``, the bound for the next step from the log so far: its check replays three
+logs of very different levels, whose ordinary norm drifts down and whose spikes come in bursts. q2 and q3 ask for a
+step *builder*, as exercise 02.1 does; the checks (fixed weights, plain SGD, the update compared with what a correct
+step and typical wrong steps would make) are ``course_utils.exercises.step_builders``.
+q4 asks for ``build_param_groups(net, backbone, weight_decay, backbone_lr)``: its check builds ``nn.Adam`` from the
+groups and runs one call with gradients of ones (each parameter moves by its learning rate), then ``nn.Momentum``
+with zero gradients (only weight decay moves a parameter).
 The lesson's cells also call the helpers at the end of this module: the tables they print and the checks behind them
 (``spike_table``, ``clipping_table``, ``mean_and_sum_table``, ``underflow_table``, ``scaled_steps_table``,
 ``plot_scale_run``), which are not what the lesson teaches; the loops and the asserts stay in the notebook.
@@ -26,67 +28,84 @@ from course_utils.i18n import tr
 
 
 def choose_clip_norm(norms):
-    typical = float(np.median(norms))   # the spikes barely move the median
-    return 1.5 * typical                # a margin above it: ordinary steps pass, spikes are cut
+    recent = norms[-20:]                     # the norm drifts as the loss falls: only recent steps say what is typical
+    return 1.5 * float(np.median(recent))    # the median ignores a burst of spikes; a margin above it
 
 
-def _norm_log(level: float, seed: int, steps: int = 200, spikes: int = 6):
-    """A log of global gradient norms as a run would write it: ordinary steps around ``level`` (a spread of about
-    10 %), and ``spikes`` steps 3 to 8 times higher at random places. Returns the log (a list of floats) and the
-    indices of the spikes."""
+def _norm_log(level: float, seed: int, steps: int = 300, drift: float = 10.0):
+    """A log of global gradient norms as a run would write it. Ordinary steps: a spread of about 10 % around a
+    typical norm that falls from ``level`` to ``level / drift`` as the loss falls. Four bursts of three spikes, each
+    burst fading from about 10 to about 2.3 times the typical norm of its steps. Returns the log (a list of floats),
+    the indices of the spikes and the typical norm of every step."""
     rng = np.random.default_rng(seed)
-    norms = level * np.exp(0.1 * np.clip(rng.standard_normal(steps), -3, 3))
-    where = np.sort(rng.choice(np.arange(10, steps), size=spikes, replace=False))
-    norms[where] = level * rng.uniform(3.0, 8.0, size=spikes)
-    return [float(n) for n in norms], [int(i) for i in where]
+    typical = level * drift ** (-np.arange(steps) / (steps - 1))
+    norms = typical * np.exp(0.1 * np.clip(rng.standard_normal(steps), -3, 3))
+    spikes, factors = [], []
+    for where in (0.25, 0.5, 0.7, 0.9):
+        first = int(where * steps) + int(rng.integers(-10, 10))
+        spikes += [first, first + 1, first + 2]
+        factors += [rng.uniform(8.0, 12.0), rng.uniform(4.0, 8.0), rng.uniform(2.0, 2.6)]
+    norms[spikes] = typical[spikes] * np.array(factors)
+    return [float(n) for n in norms], spikes, [float(t) for t in typical]
 
 
 class ClipBound(Exercise):
-    """The learner's rule reads a log of global gradient norms and returns a bound. The check runs it on three logs
-    whose levels differ by orders of magnitude (so no constant works), each with a few spikes: the bound must let
-    (almost) every ordinary step through and cut every spike."""
+    """The learner's rule reads the log of global gradient norms so far and returns the bound for the next step.
+    The check replays three logs step by step, as training would call the rule, from step ``FIRST`` on. The logs'
+    levels differ by orders of magnitude (so no constant works), their ordinary norm falls tenfold (so a median of
+    the whole log lags behind) and their spikes come in bursts (so a mean of recent steps jumps with them). Every
+    spike must be cut and at most ``ORDINARY_CLIPPED`` of the ordinary steps clipped."""
 
     names = ("choose_clip_norm",)
     title = "choose a clipping bound"
-    hint_text = ("Section 1 did this for one epoch. Which single number describes a typical step of the log, whatever "
-                 "a few spikes do (the mean and the maximum both move with them)? The bound then sits a margin above "
-                 "that number: below it, clipping shrinks ordinary steps like a smaller learning rate; far above, it "
-                 "never acts.")
+    hint_text = ("Section 1 read the bound off one epoch. Here the log keeps growing and the norm drifts, so which "
+                 "steps of the log still describe a typical step now? Which single number describes them, whatever "
+                 "a burst of spikes does (a mean and a maximum both jump with it)? The bound then sits a margin "
+                 "above that number: below it, clipping shrinks ordinary steps like a smaller learning rate; too far "
+                 "above, the smaller spikes get through.")
     solution_text = inspect.getsource(choose_clip_norm)
 
-    LEVELS = (0.02, 3.0, 400.0)   # the typical norm of each log: a constant bound cannot suit all three
+    LEVELS = (0.02, 3.0, 400.0)   # the starting typical norm of each log: a constant bound cannot suit all three
+    FIRST = 20                     # the first step the check asks a bound for: the rule always sees 20 steps or more
     ORDINARY_CLIPPED = 0.02        # at most this share of the ordinary steps may be clipped
 
     def reference(self):
         return (choose_clip_norm,)
 
+    def _bound(self, choose_clip_norm, history: list, what: str) -> float:
+        result = self.call(choose_clip_norm, list(history))
+        try:
+            bound = float(np.asarray(result.asnumpy() if hasattr(result, "asnumpy") else result).reshape(()))
+        except (TypeError, ValueError):
+            raise Incorrect(tr("{what}: choose_clip_norm returned {result}; expected one positive number.",
+                               what=what, result=repr(result))) from None
+        if not np.isfinite(bound) or bound <= 0:
+            raise Incorrect(tr("{what}: choose_clip_norm returned {bound:.4g}; expected a positive, finite bound.",
+                               what=what, bound=bound))
+        return bound
+
     def _check(self, choose_clip_norm):
         for n, level in enumerate(self.LEVELS, start=1):
-            norms, spikes = _norm_log(level, seed=n)
-            what = tr("log {n} ({steps} steps, ordinary norms around {level:.3g}, {spikes} spikes of {low:.3g} to "
-                      "{high:.3g})", n=n, steps=len(norms), level=level, spikes=len(spikes),
-                      low=min(norms[i] for i in spikes), high=max(norms[i] for i in spikes))
-            result = self.call(choose_clip_norm, list(norms))
-            try:
-                bound = float(np.asarray(result.asnumpy() if hasattr(result, "asnumpy") else result).reshape(()))
-            except (TypeError, ValueError):
-                raise Incorrect(tr("{what}: choose_clip_norm returned {result}; expected one positive number.",
-                                   what=what, result=repr(result))) from None
-            if not np.isfinite(bound) or bound <= 0:
-                raise Incorrect(tr("{what}: choose_clip_norm returned {bound}; expected a positive, finite bound.",
-                                   what=what, bound=bound))
-            ordinary = [v for i, v in enumerate(norms) if i not in spikes]
-            clipped = sum(v > bound for v in ordinary)
-            if clipped > self.ORDINARY_CLIPPED * len(ordinary):
-                raise Incorrect(tr("{what}: the bound {bound:.4g} clips {k} of the {m} ordinary steps ({share:.0%}), "
-                                   "which then act as steps with a smaller learning rate; expected at most {limit:.0%} "
-                                   "of them clipped.", what=what, bound=bound, k=clipped, m=len(ordinary),
-                                   share=clipped / len(ordinary), limit=self.ORDINARY_CLIPPED))
-            through = [norms[i] for i in spikes if norms[i] <= bound]
-            if through:
-                raise Incorrect(tr("{what}: the bound {bound:.4g} lets {k} of the {s} spikes through unclipped (the "
-                                   "largest {largest:.4g}); expected every spike cut.", what=what, bound=bound,
-                                   k=len(through), s=len(spikes), largest=max(through)))
+            norms, spikes, typical = _norm_log(level, seed=n)
+            log = tr("log {n} ({steps} steps; ordinary norms fall from about {start:.3g} to {end:.3g}; {s} spikes in "
+                     "bursts, 2 to 12 times the ordinary norm)", n=n, steps=len(norms), start=typical[0],
+                     end=typical[-1], s=len(spikes))
+            clipped, ordinary = 0, 0
+            for i in range(self.FIRST, len(norms)):
+                what = tr("{log}, step {i} (your rule given steps 0 to {last})", log=log, i=i, last=i - 1)
+                bound = self._bound(choose_clip_norm, norms[:i], what)
+                if i in spikes and norms[i] <= bound:
+                    raise Incorrect(tr("{what}: the bound {bound:.4g} lets a spike of {norm:.4g} through unclipped "
+                                       "(the ordinary norm there is about {typical:.3g}); expected every spike cut.",
+                                       what=what, bound=bound, norm=norms[i], typical=typical[i]))
+                if i not in spikes:
+                    ordinary += 1
+                    clipped += norms[i] > bound
+            if clipped > self.ORDINARY_CLIPPED * ordinary:
+                raise Incorrect(tr("{log}: the bounds clip {k} of the {m} ordinary steps ({share:.1%}), which then "
+                                   "act as steps with a smaller learning rate; expected at most {limit:.0%} of them "
+                                   "clipped.", log=log, k=clipped, m=ordinary, share=clipped / ordinary,
+                                   limit=self.ORDINARY_CLIPPED))
 
 
 class AccumulatingStep(StepBuilder):
@@ -158,7 +177,7 @@ return train_step
             run_step(step, xb, yb)
         twice = sgd_update(once, big2)
         diagnose_update(weights_of(net), once, twice, {
-            tr("an update that also contains the first round's gradients."): sgd_update(once, [a + b for a, b in
+            tr("an update that also contains the first window's gradients."): sgd_update(once, [a + b for a, b in
                                                                                         zip(big, big2)]),
         }, tr("after {n} micro-batches (the second update)", n=2 * k))
 
@@ -270,62 +289,81 @@ class ScaledStep(StepBuilder):
         }, what)
 
 
-def build_param_groups(net, weight_decay):
-    params = net.trainable_params()                   # frozen parameters are not in it
-    decay = [p for p in params if p.ndim > 1]          # weight matrices and convolution kernels
-    no_decay = [p for p in params if p.ndim <= 1]      # biases, gamma and beta: one value per unit
-    return [{"params": decay, "weight_decay": weight_decay},
-            {"params": no_decay, "weight_decay": 0.0},
-            {"order_params": params}]                  # the order of the gradients
+def build_param_groups(net, backbone, weight_decay, backbone_lr):
+    params = net.trainable_params()                                 # frozen parameters are not in it
+    in_backbone = {id(p) for p in backbone.trainable_params()}
+    parts = (([p for p in params if id(p) in in_backbone], {"lr": backbone_lr}),   # pretrained: a smaller lr
+             ([p for p in params if id(p) not in in_backbone], {}))               # the head: the optimizer's lr
+    groups = []
+    for part, own_lr in parts:   # weight matrices and kernels decay; biases, gamma and beta (one per unit) do not
+        groups.append({"params": [p for p in part if p.ndim > 1], "weight_decay": weight_decay, **own_lr})
+        groups.append({"params": [p for p in part if p.ndim <= 1], "weight_decay": 0.0, **own_lr})
+    return groups + [{"order_params": params}]                      # the order of the gradients
 
 
 def _names(items) -> str:
     return ", ".join(items) if items else "-"
 
 
+def _fine_tuned():
+    """A pretrained ``backbone`` (Dense, frozen -> BatchNorm1d -> ReLU -> Dense -> LayerNorm) and a new ``head``
+    (Dense); its trainable parameters are backbone.1.gamma, backbone.1.beta, backbone.3.weight, backbone.3.bias,
+    backbone.4.gamma, backbone.4.beta, head.weight, head.bias."""
+    from mindspore import nn
+
+    class FineTuned(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.backbone = nn.SequentialCell([nn.Dense(6, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Dense(8, 4),
+                                               nn.LayerNorm((4,))])
+            self.head = nn.Dense(4, 1)
+            for param in self.backbone[0].trainable_params():
+                param.requires_grad = False
+
+        def construct(self, x):
+            return self.head(self.backbone(x))
+
+    return FineTuned()
+
+
 class ParamGroups(Exercise):
-    """The check's network has a frozen first layer (section 3), BatchNorm and LayerNorm, so that a rule by name
-    ("bias" not in the name), a parameter list taken from ``get_parameters()`` and a missing ``order_params`` all
-    show. It then runs each optimizer once with zero gradients on parameters set to ones: only the decay moves a
-    parameter, by exactly ``lr * weight_decay`` in ``nn.Momentum``'s first step (and by about ``lr`` in
-    ``nn.Adam``'s, whose decay goes through its normalised update)."""
+    """The check's network is a pretrained backbone with a frozen first layer (section 3), BatchNorm and LayerNorm,
+    and a new head, so that a rule by name ("bias" not in the name), a parameter list taken from
+    ``get_parameters()``, a missing ``order_params`` and a learning rate on the wrong group all show. It runs the
+    optimizer once on parameters set to ones: ``nn.Adam`` with gradients of ones, where every parameter moves by its
+    group's learning rate, and ``nn.Momentum`` with zero gradients, where only weight decay moves a parameter, by
+    exactly its group's ``lr * weight_decay``."""
 
     names = ("build_param_groups",)
     title = "parameter groups"
-    hint_text = ("Section 4 built such a list by hand for bn_net. Three questions decide it. Which parameters may the "
-                 "optimizer hold at all (section 3: what does a frozen parameter leave)? What tells a weight matrix "
-                 "from a bias, gamma or beta without reading its name? In which order does value_and_grad return "
-                 "the gradients, and how does a group list keep it?")
+    hint_text = ("Section 4 built such a list by hand for bn_net; a group dict may also carry its own \"lr\". Four "
+                 "questions decide it. Which parameters may the optimizer hold at all (section 3: what does a frozen "
+                 "parameter leave)? What tells a weight matrix from a bias, gamma or beta without reading its name? "
+                 "How do you tell the backbone's parameters from the head's? In which order does value_and_grad "
+                 "return the gradients, and how does a group list keep it?")
     solution_text = inspect.getsource(build_param_groups)
 
     WEIGHT_DECAY = 0.05
-    LR = 0.1
+    LR = 0.1             # the optimizer's learning rate: the head's
+    BACKBONE_LR = 0.01   # the pretrained backbone learns ten times slower
 
     def reference(self):
         return (build_param_groups,)
 
     @staticmethod
     def network():
-        """Dense (frozen) -> BatchNorm1d -> ReLU -> Dense -> LayerNorm -> Dense; its trainable parameters are
-        1.gamma, 1.beta, 3.weight, 3.bias, 4.gamma, 4.beta, 5.weight, 5.bias."""
-        from mindspore import nn
-
-        net = nn.SequentialCell([nn.Dense(6, 8), nn.BatchNorm1d(8), nn.ReLU(), nn.Dense(8, 4), nn.LayerNorm((4,)),
-                                 nn.Dense(4, 1)])
-        for param in net[0].trainable_params():
-            param.requires_grad = False
-        return net
+        return _fine_tuned()
 
     def _groups(self, build_param_groups, net) -> list:
         """The learner's groups for ``net``, checked for shape: a list of dicts holding every trainable parameter
         exactly once, and nothing else."""
         import mindspore as ms
 
-        groups = self.call(build_param_groups, net, self.WEIGHT_DECAY)
+        groups = self.call(build_param_groups, net, net.backbone, self.WEIGHT_DECAY, self.BACKBONE_LR)
         if not isinstance(groups, (list, tuple)) or not all(isinstance(g, dict) for g in groups):
-            raise Incorrect(tr("build_param_groups(net, {wd}) returned {result}; expected a list of dicts (each "
-                               "with \"params\", or one with \"order_params\").", wd=self.WEIGHT_DECAY,
-                               result=type(groups).__name__))
+            raise Incorrect(tr("build_param_groups(net, net.backbone, {wd}, {lr}) returned {result}; expected a list "
+                               "of dicts (each with \"params\", or one with \"order_params\").", wd=self.WEIGHT_DECAY,
+                               lr=self.BACKBONE_LR, result=type(groups).__name__))
         listed = [p for g in groups for p in g.get("params", [])]
         if not all(isinstance(p, ms.Parameter) for p in listed):
             raise Incorrect(tr("a group's \"params\" holds something that is not a Parameter; expected the "
@@ -347,9 +385,9 @@ class ParamGroups(Exercise):
                                "them: {names}.", names=_names(missing)))
         return groups
 
-    def _moves(self, build_param_groups, optimizer_class, **kwargs) -> dict:
+    def _moves(self, build_param_groups, optimizer_class, gradient, **kwargs) -> dict:
         """How far one call of ``optimizer_class`` built from the learner's groups moves each parameter (all set
-        to ones, zero gradients: only weight decay acts), by name, in the optimizer's order."""
+        to ones; ``gradient`` is ``ops.zeros_like`` or ``ops.ones_like``), by name, in the optimizer's order."""
         from mindspore import ops
 
         net = self.network()
@@ -365,34 +403,40 @@ class ParamGroups(Exercise):
                                grads=_names(gradient_order)))
         for p in optimizer.parameters:
             p.copy_(ops.ones_like(p))
-        optimizer(tuple(ops.zeros_like(p) for p in optimizer.parameters))
+        optimizer(tuple(gradient(p) for p in optimizer.parameters))
         return {p.name: float(np.max(np.abs(1 - p.asnumpy()))) for p in optimizer.parameters}
 
     def _check(self, build_param_groups):
-        from mindspore import nn
+        from mindspore import nn, ops
 
         net = self.network()
+        backbone = {p.name for p in net.backbone.trainable_params()}
+        lr_of = {p.name: self.BACKBONE_LR if p.name in backbone else self.LR for p in net.trainable_params()}
         intended = [p.name for p in net.trainable_params() if p.ndim > 1]
         spared = [p.name for p in net.trainable_params() if p.ndim <= 1]
-        expected = self.LR * self.WEIGHT_DECAY
-        moves = self._moves(build_param_groups, nn.Momentum, momentum=0.9)
-        what = tr("nn.Momentum (lr={lr}) built from build_param_groups(net, {wd}), one call with zero gradients",
-                  lr=self.LR, wd=self.WEIGHT_DECAY)
+
+        moves = self._moves(build_param_groups, nn.Adam, ops.ones_like)
+        wrong = {n: m for n, m in moves.items() if abs(m - lr_of[n]) > 1e-4 * lr_of[n]}
+        if wrong:
+            got = ", ".join(f"{n} {m:.4g}" for n, m in wrong.items())
+            raise Incorrect(tr("nn.Adam (lr={lr}) built from your groups, one call with gradients of ones: each "
+                               "parameter moves by its learning rate. Expected {backbone_lr} for the backbone's "
+                               "parameters ({backbone}) and {lr} for the head's ({head}); got {got}.", lr=self.LR,
+                               backbone_lr=self.BACKBONE_LR, backbone=_names([n for n in lr_of if n in backbone]),
+                               head=_names([n for n in lr_of if n not in backbone]), got=got))
+
+        moves = self._moves(build_param_groups, nn.Momentum, ops.zeros_like, momentum=0.9)
+        what = tr("nn.Momentum (lr={lr}) built from your groups, one call with zero gradients", lr=self.LR)
         decayed = [n for n in spared if moves[n] > 1e-7]
         if decayed:
             raise Incorrect(tr("{what}: weight decay reached {names}; expected it to spare the biases, gamma and "
                                "beta ({spared}).", what=what, names=_names(decayed), spared=_names(spared)))
-        wrong = {n: moves[n] for n in intended if abs(moves[n] - expected) > 1e-6}
+        wrong = {n: moves[n] for n in intended if abs(moves[n] - lr_of[n] * self.WEIGHT_DECAY) > 1e-6}
         if wrong:
             got = ", ".join(f"{n} {m:.4g}" for n, m in wrong.items())
-            raise Incorrect(tr("{what}: expected the weight matrices ({names}) to shrink by lr * weight_decay = "
-                               "{expected:.4g}; got {got}.", what=what, names=_names(intended), expected=expected,
-                               got=got))
-        moved = sorted(n for n, m in self._moves(build_param_groups, nn.Adam).items() if m > 1e-7)
-        if moved != sorted(intended):
-            raise Incorrect(tr("nn.Adam built from the same groups, one call with zero gradients: the parameters that "
-                               "moved are {got}; expected exactly the weight matrices {names}.", got=_names(moved),
-                               names=_names(intended)))
+            expected = ", ".join(f"{n} {lr_of[n] * self.WEIGHT_DECAY:.4g}" for n in intended)
+            raise Incorrect(tr("{what}: expected each weight matrix to shrink by its lr * weight_decay ({expected}); "
+                               "got {got}.", what=what, expected=expected, got=got))
 
 
 # ---- The lesson's helpers: the tables its cells print and the checks behind them ----

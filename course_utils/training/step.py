@@ -100,10 +100,13 @@ class TrainStep:
 
     * ``calls`` - micro-batches seen; ``updates`` - optimizer updates applied;
       ``pending`` - micro-batches accumulated since the last update (0 when ``accumulate == 1``).
-    * ``compiles`` - how often the step's Python body was traced under ``jit``: one per graph and
-      per new input shape (a short last batch costs one more). A dict item updated in a jitted
-      function changes at trace time only (an attribute assignment would run on every call, through
-      JIT Fallback: lesson 03, section 6), which is what makes this counter exact. ``None`` without jit.
+    * ``compiles`` - how many graphs ``jit`` compiled: one per graph (``full``, or ``micro`` and
+      ``last``) and input signature (shapes and dtypes of ``data`` and ``label``), counted in Python
+      before each call; a short last batch costs one more, a shape seen before costs nothing. A
+      counter inside the jitted function cannot do this: MindSpore 2.10 evaluates a dict update once,
+      when the graph compiles, and writes that stale value back on every call (lesson 03, section 6).
+      ``None`` without jit, and with dynamic shapes (``jit_options`` with ``dynamic`` or
+      ``input_signature``), where one graph serves many shapes.
     * ``rebuilds`` - how often the step recompiled because a parameter's storage was replaced.
 
     The reload trap: if ``load_param_into_net`` / ``set_data`` replaced a parameter's storage since
@@ -119,7 +122,7 @@ class TrainStep:
         self.return_logits = return_logits
         self.jit_options = dict(jit_options or {})
         self.calls = self.updates = self.pending = self.rebuilds = 0
-        self._traces = {"count": 0}
+        self._compiled: set = set()   # (build, graph, input signature): one entry per graph jit compiled
         self.buffers = None
         if accumulate > 1:
             self.buffers = optimizer.parameters.clone(prefix=ACCUM_PREFIX, init="zeros")
@@ -142,9 +145,8 @@ class TrainStep:
 
     def _build(self) -> None:
         net, loss_fn, optimizer = self.net, self.loss_fn, self.optimizer
-        clip_norm, buffers, traces = self.clip_norm, self.buffers, self._traces
+        clip_norm, buffers = self.clip_norm, self.buffers
         scale = 1.0 / self.accumulate
-        jit = self.jit
 
         def forward_fn(data, label):
             logits = net(data)
@@ -158,23 +160,17 @@ class TrainStep:
             return optimizer(grads)
 
         def full(data, label):
-            if jit:
-                traces["count"] += 1  # runs once per compilation (trace time), not per call
             (loss, logits), grads = grad_fn(data, label)
             loss = ops.depend(loss, apply(grads))
             return loss, logits
 
         def micro(data, label):
-            if jit:
-                traces["count"] += 1
             (loss, logits), grads = grad_fn(data, label)
             for buf, grad in zip(buffers, grads):
                 loss = ops.depend(loss, ops.assign_add(buf, grad * scale))
             return loss, logits
 
         def last(data, label):
-            if jit:
-                traces["count"] += 1
             (loss, logits), grads = grad_fn(data, label)
             total = tuple(buf + grad * scale for buf, grad in zip(buffers, grads))
             done = apply(total)
@@ -183,7 +179,7 @@ class TrainStep:
                 loss = ops.depend(loss, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))
             return loss, logits
 
-        wrap = (lambda fn: ms.jit(fn, **self.jit_options)) if jit else (lambda fn: fn)
+        wrap = (lambda fn: ms.jit(fn, **self.jit_options)) if self.jit else (lambda fn: fn)
         if self.accumulate == 1:
             self._full, self._micro, self._last = wrap(full), None, None
         else:
@@ -205,15 +201,32 @@ class TrainStep:
         self._build()
 
     # ---- running ----
+    @staticmethod
+    def _signature(value) -> tuple:
+        """What ``jit`` specialises a graph on for one argument: a tensor's shape and dtype."""
+        if hasattr(value, "shape") and hasattr(value, "dtype"):
+            return tuple(value.shape), str(value.dtype)
+        return type(value).__name__, repr(value)
+
+    def _counted(self) -> bool:
+        return self.jit and not (self.jit_options.get("dynamic") or self.jit_options.get("input_signature"))
+
+    def _count(self, graph: str, data, label) -> None:
+        if self._counted():
+            self._compiled.add((self.rebuilds, graph, self._signature(data), self._signature(label)))
+
     def __call__(self, data, label):
         self._check_storage()
         if self.accumulate == 1:
+            self._count("full", data, label)
             loss, logits = self._full(data, label)
             self.updates += 1
         elif self.pending + 1 < self.accumulate:
+            self._count("micro", data, label)
             loss, logits = self._micro(data, label)
             self.pending += 1
         else:
+            self._count("last", data, label)
             loss, logits = self._last(data, label)
             self.pending = 0
             self.updates += 1
@@ -229,7 +242,7 @@ class TrainStep:
 
     @property
     def compiles(self) -> Optional[int]:
-        return self._traces["count"] if self.jit else None
+        return len(self._compiled) if self._counted() else None
 
     def __repr__(self) -> str:
         opts = [f"clip_norm={self.clip_norm}", f"accumulate={self.accumulate}", f"jit={self.jit}"]

@@ -17,14 +17,16 @@ pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the me
 
 #: the Chinese message of each of q1's typical wrong rules (the English tests' own), by name
 Q1_ZH = {
-    "max": ("第 1 份日志（200 步，普通训练步的范数在 0.02 上下，另有 6 个", "放过了 6 个尖峰中的 6 个",
-            "期望每个尖峰都被截断"),
-    "median": ("裁剪了 194 个普通训练步中的 94 个（48%）", "相当于用更小的学习率在训练"),
-    "mean": ("裁剪了 194 个普通训练步中的 8 个",),
-    "mean-3-std": ("放过了 6 个尖峰中的 1 个",),
-    "constant": ("第 1 份日志", "放过了 6 个尖峰中的 6 个"),
-    "constant-small": ("第 2 份日志（200 步，普通训练步的范数在 3 上下", "裁剪了 194 个普通训练步中的 194 个"),
-    "negative": ("返回了 -0.02", "有限的正数上限"),
+    "max": ("第 1 份日志（300 步；普通训练步的范数从约 0.02 降到 0.002；12 个尖峰成串出现",
+            "第 81 步（传给你的规则的是第 0 到第 80 步）", "放过了一个 0.06251 的尖峰", "期望每个尖峰都被截断"),
+    "mean-recent": ("第 82 步", "放过了一个 0.02662 的尖峰"),
+    "median-whole-log": ("第 153 步", "此处普通训练步的范数约为 0.00616"),
+    "mean-whole-log": ("第 153 步", "放过了一个"),
+    "wide-margin": ("第 82 步", "放过了一个 0.02662 的尖峰"),
+    "no-margin": ("裁剪了 268 个普通训练步中的 45 个（16.8%）", "相当于用更小的学习率在训练", "不超过 2%"),
+    "mean-3-std": ("放过了一个",),
+    "constant": ("第 1 份日志", "上限 1 放过了一个"),
+    "negative": ("第 20 步（传给你的规则的是第 0 到第 19 步）", "返回了 -0.01874", "有限的正数上限"),
     "text": ("返回了 '1.5 x median'", "期望返回一个正数"),
 }
 
@@ -46,11 +48,11 @@ def test_q1_typical_mistakes_in_chinese(zh, name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("replacements, fragments", [
-    ([("grad / k", "grad")], ("4 个微批之后（把一个大小为 16 的批拆成 4 份）", "大了 4 倍的更新")),
+    ([("grad / k", "grad")], ("4 个微批之后（把一个大小为 16 的批拆成 4 份）", "是正确更新 4 倍的更新")),
     ([('prefix="grad_accum"', 'prefix="accum"')], ("调用 step(data, label) 时抛出了 RuntimeError", "already exists")),
     ([("if calls[\"n\"] % k == 0:", "if True:")], ("k=4 时", "第 4 次调用之前保持不变", "第 1 次调用后权重已经改变")),
     ([("done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))", "pass")],
-     ("8 个微批之后（第二次更新）", "还包含了第一轮梯度的更新")),
+     ("8 个微批之后（第二次更新）", "还包含了第一个累加窗口梯度的更新")),
     ([("ops.assign_add(buf, grad / k)", "ops.assign(buf, grad)")], ("只用最后一个微批的梯度所做的更新",)),
 ], ids=["summed", "accum-prefix", "updates-every-call", "never-zeroed", "overwrites"])
 def test_q2_typical_mistakes_in_chinese(zh, replacements, fragments):
@@ -90,13 +92,19 @@ def test_q3_typical_mistakes_in_chinese(zh, replacements, fragments):
 
 #: the Chinese message of each of q4's typical wrong answers (the English tests' own), by name
 Q4_ZH = {
-    "by-name": ("以全零梯度调用一次：权重衰减作用到了 1.gamma, 1.beta, 4.gamma, 4.beta", "不受衰减"),
-    "all-decayed": ("权重衰减作用到了 1.gamma, 1.beta, 3.bias",),
-    "get-parameters": ("分组中含有 0.weight, 0.bias, 1.moving_mean, 1.moving_variance，它们不可训练",),
-    "no-order": ("用你的分组构建的 nn.Momentum 按 3.weight, 5.weight, 1.gamma", "梯度会被用来更新别的参数"),
-    "fixed-decay": ("缩小 lr * weight_decay = 0.005；实际为 3.weight 0.01",),
-    "biases-left-out": ("不在任何分组中", "1.gamma, 1.beta, 3.bias"),
-    "twice": ("出现在不止一个分组中：3.weight, 5.weight",),
+    "by-name": ("以全零梯度调用一次：权重衰减作用到了 backbone.1.gamma, backbone.1.beta, backbone.4.gamma, "
+                "backbone.4.beta", "不受衰减"),
+    "all-decayed": ("权重衰减作用到了 backbone.1.gamma, backbone.1.beta, backbone.3.bias",),
+    "get-parameters": ("分组中含有 backbone.0.weight, backbone.0.bias, backbone.1.moving_mean, "
+                       "backbone.1.moving_variance，它们不可训练",),
+    "no-order": ("用你的分组构建的 nn.Adam 按 backbone.3.weight, backbone.1.gamma", "梯度会被用来更新别的参数"),
+    "fixed-decay": ("缩小各自的 lr * weight_decay（backbone.3.weight 0.0005, head.weight 0.005）；实际为 "
+                    "backbone.3.weight 0.001, head.weight 0.01",),
+    "biases-left-out": ("不在任何分组中", "backbone.1.gamma, backbone.1.beta, backbone.3.bias"),
+    "twice": ("出现在不止一个分组中：backbone.3.weight, head.weight",),
+    "no-backbone-lr": ("以全 1 梯度调用一次", "期望骨干网络的参数", "为 0.01", "实际为 backbone.1.gamma 0.1"),
+    "backbone-lr-everywhere": ("头部的参数（head.weight, head.bias）为 0.1", "实际为 head.weight 0.01, head.bias 0.01"),
+    "lr-on-matrices-only": ("实际为 backbone.1.gamma 0.1, backbone.1.beta 0.1, backbone.3.bias 0.1",),
 }
 
 
@@ -128,17 +136,17 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
     nb03.q3.solution()
     nb03.q4.solution()
     shown = capsys.readouterr().out
-    expected = ("练习 03.1（选定梯度裁剪上限）——提示", "第 1 节已经在一轮数据上做过这件事",
-                "均值和最大值都会被尖峰拉动",
+    expected = ("练习 03.1（选定梯度裁剪上限）——提示", "第 1 节根据一轮数据读出了上限",
+                "均值和最大值都会随之跳高",
                 "不要用 'accum'：SGD 已经占用了这个名字", "练习 03.2（梯度累加）——参考答案",
                 "练习 03.3（使用损失缩放并裁剪梯度的训练步）——提示", "照第 5 节的 scaled_step 来写",
                 "再用 ms.amp.all_finite 检查，然后裁剪",
                 'prefix="grad_accum"',   # the solution is code, shown as it is tested
-                "练习 03.4（参数分组）——提示", "不看参数名，靠什么区分权重矩阵", "练习 03.4（参数分组）——参考答案",
-                "# 被冻结的参数不在其中", '{"order_params": params}]',
-                "# 几个尖峰几乎动不了中位数", "# 上限是为真实的梯度设定的")
+                "练习 03.4（参数分组）——提示", "不看参数名，靠什么区分权重矩阵", "怎样区分骨干网络的参数和头部的参数",
+                "练习 03.4（参数分组）——参考答案", "# 被冻结的参数不在其中", "# 预训练的部分：较小的学习率",
+                '{"order_params": params}]', "# 中位数不受一串尖峰影响", "# 上限是为真实的梯度设定的")
     assert [text for text in expected if text not in shown] == []
-    assert "Section 1 did this" not in shown and "the spikes barely move" not in shown
+    assert "Section 1 read the bound" not in shown and "only recent steps" not in shown
 
 
 def test_every_chinese_message_keeps_the_placeholders():

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from course_utils.notebook import capture_native_stderr, first_line, in_kernel, show_error
+from course_utils.notebook import capture_native_stderr, capture_native_stdout, first_line, in_kernel, show_error
 
 
 def test_show_error_prints_type_and_first_line(capsys):
@@ -70,3 +70,18 @@ def test_capture_native_stderr_restores_fd2_on_error():
             os.write(2, b"before the error\n")
             raise ValueError("propagates")
     assert captured == ["before the error\n"]  # fd 2 restored, text kept, exception not swallowed
+
+
+def test_capture_native_stdout_collects_fd1_and_a_jit_print(capfd):
+    import mindspore as ms
+
+    @ms.jit
+    def chatty(x):
+        print("inside jit:", x)
+        return x + 1
+
+    with capture_native_stdout() as captured:
+        os.write(1, b"native\n")
+        float(chatty(ms.Tensor([1.0], ms.float32)).asnumpy()[0])   # the call, and its print, finished
+    assert captured[0].startswith("native\n") and "inside jit:" in captured[0]
+    assert "inside jit" not in capfd.readouterr().out
