@@ -161,15 +161,15 @@ def main(argv=None) -> int:
         # one figure per lesson in both editions (the longer stored run): the title cells of both, then both READMEs
         names = sorted({name for ran in measured.values() for name in ran})
         for name in names:
+            try:
+                lesson = lessons.get(name)
+            except KeyError:   # not a lesson of the manifest: its title already has its own run
+                continue
             for lang in lessons.EDITIONS:
-                try:
-                    other = lessons.get(name).path(lang, Path(_ROOT))
-                except KeyError:
-                    continue
-                if other.exists() and lessons.get(name).run_seconds(lang, Path(_ROOT)):
-                    stored_title_time(other)
-        for lang in lessons.EDITIONS:
-            if names:
+                if lesson.run_seconds(lang, Path(_ROOT)):   # None for a missing or never-executed notebook
+                    stored_title_time(lesson.path(lang, Path(_ROOT)))
+        if names:
+            for lang in lessons.EDITIONS:
                 print(f"{lessons.write_readme(lang, measured=names).name}: run times written for {', '.join(names)}")
     return 1 if failed else 0
 
