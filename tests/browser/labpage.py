@@ -57,7 +57,7 @@ _READ_PAGE_JS = r"""
                                  .map(e => e.innerText) : [];
     return {
       index, type,
-      prompt: prompt ? prompt.innerText.trim() : '',
+      prompt: prompt ? prompt.textContent.trim() : '',
       outputs,
       top_images: topImages.length,
       broken_images: allImages.filter(i => !(i.complete && i.naturalWidth > 0)).length,
@@ -396,6 +396,23 @@ def save_and_read(page, path: Path, timeout: float = 60) -> nbformat.NotebookNod
         path.write_bytes(original)
 
 
+def expand_hidden_inputs(page, timeout: float = 30) -> dict | None:
+    """Click each collapsed input open, as a learner who wants to see it does; returns the page state after, or
+    None when nothing was collapsed.
+
+    JupyterLab shows a collapsed input (``jupyter.source_hidden``: the run-summary cells) as a placeholder whose
+    prompt stays empty, so whether the cell ran can only be read once it is open.
+    """
+    placeholders = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-InputPlaceholder .jp-Placeholder-content")
+    if not placeholders.count():
+        return None
+    while placeholders.count():
+        placeholders.first.click()
+    return _wait(lambda: (state := read_page(page)) and not any(
+        c["type"] == "code" and c["prompt"] == "" for c in state["cells"]) and state, timeout,
+        what="the collapsed inputs to open")
+
+
 def run_notebook(page, url: str, stored: nbformat.NotebookNode, name: str, screenshot: Path | None,
                  timeout: float, widget_timeout: float = 60, save_to: Path | None = None) -> NotebookRun:
     """Open, Run All, check the page, screenshot it, operate every widget. Never raises for page problems.
@@ -422,6 +439,7 @@ def run_notebook(page, url: str, stored: nbformat.NotebookNode, name: str, scree
     if screenshot is not None:
         full_page_screenshot(page, screenshot)
         result.screenshot = screenshot
+    state = expand_hidden_inputs(page) or state
     result.problems += page_problems(state, stored)
     if save_to is not None:
         try:

@@ -100,6 +100,20 @@ def test_errors_stop_the_run_and_are_reported(selftest):
     assert any(p.startswith("cell 3 did not run") for p in problems), problems
 
 
+def _collapsed(cell):
+    cell.metadata["jupyter"] = {"source_hidden": True}   # as the lessons' run-summary cells are stored
+    return cell
+
+
+def test_a_collapsed_cell_counts_as_run_only_when_it_ran(selftest):
+    # JupyterLab leaves a collapsed input's prompt empty: the harness opens it to read whether it ran.
+    ran = selftest("collapsed_ran", _notebook(_code("x = 1"), _collapsed(_code("print('summary', x)"))))
+    assert ran.problems == [], ran.problems
+    stopped = selftest("collapsed_stopped", _notebook(_code("raise ValueError('simulated failure')"),
+                                                      _collapsed(_code("print('never reached')"))))
+    assert any(p.startswith("cell 2 did not run") for p in stopped.problems), stopped.problems
+
+
 def test_a_dying_kernel_is_reported(selftest):
     nb = _notebook(_code("print('first cell ran')"),
                    _code("import os\nos._exit(1)  # as a segfault in a library would"),
