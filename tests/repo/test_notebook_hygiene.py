@@ -425,17 +425,37 @@ def test_the_epoch_loop_checker_can_fail():
 MD_LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
+def notebook_anchors(data):
+    """The places a ``#fragment`` can land in a notebook: ``<a id="...">`` anchors, and headings as JupyterLab names
+    them (the heading's text with spaces as hyphens)."""
+    found = set()
+    for cell in data["cells"]:
+        text = source(cell)
+        found |= set(re.findall(r'<a (?:id|name)="([^"]+)"', text))
+        if cell["cell_type"] == "markdown":
+            found |= {h.strip().replace(" ", "-") for h in re.findall(r"^#+\s+(.*)$", text, re.M)}
+    return found
+
+
 def broken_links(path, data):
-    """Markdown link targets that are neither web addresses nor files that exist (relative to the notebook)."""
+    """Markdown link targets that are neither web addresses nor files that exist (relative to the notebook), and
+    ``#fragments`` into a lesson (this one or another) that name no anchor or heading there."""
     broken = []
     for i, cell in enumerate(data["cells"]):
         if cell["cell_type"] != "markdown":
             continue
         for target in MD_LINK.findall(source(cell)):
+            file, _, fragment = target.partition("#")
             if "{" in target:
                 broken.append(f"cell {i}: {target} (a template placeholder)")
-            elif not re.match(r"(https?:|mailto:|#)", target) and not (path.parent / target.split("#")[0]).exists():
+            elif re.match(r"(https?:|mailto:)", target):
+                continue
+            elif file and not (path.parent / file).exists():
                 broken.append(f"cell {i}: {target} (no such file)")
+            elif fragment and (not file or file.endswith(".ipynb")):
+                there = data if not file else json.loads((path.parent / file).read_text(encoding="utf-8"))
+                if fragment not in notebook_anchors(there):
+                    broken.append(f"cell {i}: {target} (no such anchor)")
     return broken
 
 
@@ -447,7 +467,10 @@ def test_every_link_goes_somewhere(nb):
 
 def test_the_link_checker_can_fail(tmp_path):
     data = {"cells": [{"cell_type": "markdown", "source": "[a]({API}/x.html) [b](../nowhere.md) [c](#top) "
-                                                          "[d](https://www.mindspore.cn/) [e](x.ipynb)"}]}
-    (tmp_path / "x.ipynb").write_text("{}")
+                                                          "[d](https://www.mindspore.cn/) [e](x.ipynb) [f](#Two-words) "
+                                                          "[g](x.ipynb#trap) [h](x.ipynb#gone) [i](#nowhere)"},
+                      {"cell_type": "markdown", "source": '## Two words\n<a id="top"></a>'}]}
+    (tmp_path / "x.ipynb").write_text(json.dumps(
+        {"cells": [{"cell_type": "markdown", "source": '<a id="trap"></a>\n## The trap'}]}))
     assert [b.split(" (")[0] for b in broken_links(tmp_path / "x.ipynb", data)] == [
-        "cell 0: {API}/x.html", "cell 0: ../nowhere.md"]
+        "cell 0: {API}/x.html", "cell 0: ../nowhere.md", "cell 0: x.ipynb#gone", "cell 0: #nowhere"]
