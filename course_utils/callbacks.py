@@ -11,12 +11,12 @@ Notebook 04 teaches these; later notebooks import them from here.
 * ``HistoryCallback``: fills a ``History`` from ``mindspore.train.Model.train``/``fit``
   (per-step loss, per-epoch mean training loss, and ``eval_loss``/metrics when ``fit`` validates).
 
-Restoring weights: ``EarlyStopper.restore`` (and ``restore_weights``) write values with
-``ops.assign``. ``load_param_into_net``/``Parameter.set_data`` replace a parameter's storage; a step that
-already ran (a ``@jit`` step in either mode, a PyNative ``TrainOneStepCell``, even a PyNative functional step,
-whose optimizer is itself ``@jit``-compiled) keeps updating the old storage, so training silently stops
-changing the visible weights; only a GRAPH_MODE ``TrainOneStepCell`` re-binds. Notebook 03 measures it
-("the weight-reload trap"). In-place assignment keeps both in sync.
+Restoring weights: ``EarlyStopper.restore`` (and ``restore_weights``) write values with ``Parameter.copy_`` (not
+``ops.assign``, deprecated since 2.9). ``load_param_into_net``/``Parameter.set_data`` replace a parameter's storage;
+a step that already ran (a ``@jit`` step in either mode, a PyNative ``TrainOneStepCell``, even a PyNative functional
+step, whose optimizer is itself ``@jit``-compiled) keeps updating the old storage, so training silently stops
+changing the visible weights; only a GRAPH_MODE ``TrainOneStepCell`` re-binds. Notebook 06 measures it ("the
+weight-reload trap"). In-place assignment keeps both in sync.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import math
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-from mindspore import Tensor, ops
+from mindspore import Tensor
 from mindspore.train import Callback
 
 from course_utils.i18n import tr
@@ -62,8 +62,9 @@ def snapshot_weights(network) -> Dict[str, np.ndarray]:
 def restore_weights(network, snapshot: Dict[str, np.ndarray]) -> None:
     """Write ``snapshot`` (from ``snapshot_weights``) back into ``network``'s parameters, in place.
 
-    Uses ``ops.assign`` so that training steps already compiled for ``network`` (PyNative
-    ``TrainOneStepCell``, ``@jit`` functions) keep updating the restored values.
+    Uses ``Parameter.copy_`` so that training steps already compiled for ``network`` (PyNative
+    ``TrainOneStepCell``, ``@jit`` functions) keep updating the restored values (``ops.assign`` does the same
+    but is deprecated since MindSpore 2.9; ``copy_`` behaves alike on 2.7.1 and 2.10).
     """
     params = dict(network.parameters_and_names())
     missing = sorted(set(snapshot) - set(params))
@@ -76,7 +77,7 @@ def restore_weights(network, snapshot: Dict[str, np.ndarray]) -> None:
         if tuple(param.shape) != tuple(value.shape):
             raise ValueError(tr("Parameter {name} has shape {shape} but the snapshot holds {stored}.",
                                 name=repr(name), shape=tuple(param.shape), stored=tuple(value.shape)))
-        ops.assign(param, Tensor(value, dtype=param.dtype))
+        param.copy_(Tensor(value, dtype=param.dtype))
 
 
 # --------------------------------------------------------------------------------------------

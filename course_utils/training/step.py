@@ -37,7 +37,9 @@ it saw first. ``load_param_into_net``, ``load_checkpoint(net=...)`` or ``Paramet
 the parameters *new* storage, and the old step would go on updating the old one while the visible
 weights never change again. ``TrainStep`` notices the swap before its next call and recompiles;
 copying values in place (``course_utils.callbacks.restore_weights``, ``course_utils.checkpoint.load``,
-``Parameter.copy_``, ``ops.assign``) avoids the recompilation.
+``Parameter.copy_``) avoids the recompilation. Inside a compiled step the buffers are written with
+``ops.assign``/``ops.assign_add``: deprecated since 2.9, but ``Parameter.add_`` inside ``jit`` silently adds
+nothing on MindSpore 2.7.1, which the course still supports.
 """
 
 from __future__ import annotations
