@@ -197,7 +197,9 @@ def test_page(context, base, code, path, docname):
         f"{path}: a widget placeholder is left"
     stored = _stored(code, docname)
     if stored is not None:
-        cells = [c for c in stored.cells if c.cell_type == "code"]
+        # cells tagged remove-cell (the run-summary cells) are left off the site on purpose
+        cells = [c for c in stored.cells if c.cell_type == "code"
+                 and "remove-cell" not in c.get("metadata", {}).get("tags", [])]
         want = [len([o for o in c.outputs if not sources.is_progress_bar(o)]) for c in cells]
         got = page.evaluate("""() => [...document.querySelectorAll('article div.cell')].map(c => {
             const out = c.querySelector(':scope > div.cell_output'); return out ? out.children.length : 0; })""")
