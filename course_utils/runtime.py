@@ -50,7 +50,7 @@ from course_utils.i18n.figures import use_language
 
 DEVICES = ("Ascend", "GPU", "CPU")
 MODES = {"graph": "GRAPH_MODE", "pynative": "PYNATIVE_MODE"}
-#: How a sentence names each mode (``RuntimeInfo.mode_name``): the constant in English, 静态图模式 / 动态图模式 in Chinese.
+#: How a sentence names each mode (``RuntimeInfo.mode_name``): the constant in English, 静态图模式 in Chinese.
 MODE_NAMES = {"GRAPH_MODE": N_("GRAPH_MODE"), "PYNATIVE_MODE": N_("PYNATIVE_MODE")}
 
 #: Environment variable a user can set to "0" to turn off the CPU speed fixes globally.
