@@ -5,6 +5,7 @@ Most cases run in PyNative mode (no compile per Cell, fast); the cases whose beh
 ``ms_mode`` fixture (``pynative`` is its shorthand).
 """
 
+import linecache
 import math
 
 import numpy as np
@@ -262,100 +263,42 @@ def test_q2_wrong_reduction_message(pynative):
 # q3: find the bugs
 # ---------------------------------------------------------------------------------------------
 
-class BuggyHuberLoss(nn.LossBase):
-    """The notebook's buggy version: three bugs."""
-
-    def __init__(self, reduction="mean", delta=1.0):
-        super().__init__()
-        self.delta = delta
-
-    def construct(self, logits, labels):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        abs_error = ops.abs(error)
-        quadratic = 0.5 * ops.square(error)
-        linear = self.delta * (abs_error - self.delta)
-        loss = ops.where(abs_error <= self.delta, quadratic, linear)
-        return self.get_loss(loss)
-
-
-# The learner's steps: BuggyHuberLoss edited in place, one bug after the other (q3 compares with its code).
-
-class OneBugFixed(nn.LossBase):
-    def __init__(self, reduction="mean", delta=1.0):
-        super().__init__(reduction)
-        self.delta = delta
-
-    def construct(self, logits, labels):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        abs_error = ops.abs(error)
-        quadratic = 0.5 * ops.square(error)
-        linear = self.delta * (abs_error - self.delta)
-        loss = ops.where(abs_error <= self.delta, quadratic, linear)
-        return self.get_loss(loss)
+def edited(name, *edits):
+    """The notebook's BuggyHuberLoss (``nb01.BUGGY_SOURCE``) renamed and edited in place, line by line, the way a
+    learner edits it. Compiled under a file name that linecache knows, as IPython does, so q3 can read its source."""
+    source = nb01.BUGGY_SOURCE.replace("class BuggyHuberLoss(", f"class {name}(")
+    for old, new in edits:
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    filename = f"<test_exercises_nb01 {name}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {"ms": ms, "nn": nn, "ops": ops}
+    exec(compile(source, filename, "exec"), namespace)
+    cls = namespace[name]
+    cls.__module__ = __name__
+    return cls
 
 
-class TwoBugsFixed(nn.LossBase):
-    def __init__(self, reduction="mean", delta=1.0):
-        super().__init__(reduction)
-        self.delta = delta
+FIX_1 = ("super().__init__()", "super().__init__(reduction)")
+FIX_2 = ("(abs_error - self.delta)", "(abs_error - 0.5 * self.delta)")
+FIX_3 = ("return self.get_loss(loss)", "return self.get_loss(ops.cast(loss, logits.dtype))")
 
-    def construct(self, logits, labels):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        abs_error = ops.abs(error)
-        quadratic = 0.5 * ops.square(error)
-        linear = self.delta * abs_error - 0.5 * self.delta ** 2    # rewritten, still right
-        loss = ops.where(abs_error <= self.delta, quadratic, linear)
-        return self.get_loss(loss)
-
-
-class AllFixedOtherwise(nn.LossBase):
-    """Bug 3 fixed by a line of its own rather than in the return: still three changed lines."""
-
-    def __init__(self, reduction="mean", delta=1.0):
-        super().__init__(reduction=reduction)
-        self.delta = delta
-
-    def construct(self, logits, labels):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        abs_error = ops.abs(error)
-        quadratic = 0.5 * ops.square(error)
-        linear = self.delta * (abs_error - 0.5 * self.delta)
-        loss = ops.where(abs_error <= self.delta, quadratic, linear)
-        loss = ops.cast(loss, logits.dtype)
-        return self.get_loss(loss)
-
-
-class PythonIf(nn.LossBase):
-    def __init__(self, reduction="mean", delta=1.0):
-        super().__init__(reduction)
-        self.delta = delta
-
-    def construct(self, logits, labels):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        abs_error = ops.abs(error)
-        quadratic = 0.5 * ops.square(error)
-        linear = self.delta * (abs_error - 0.5 * self.delta)
-        loss = quadratic if abs_error.max() <= self.delta else linear
-        return self.get_loss(loss)
-
-
-class CopiedMyHuberLoss(nn.LossBase):
-    """Notebook 01's MyHuberLoss (section 2) pasted as the answer: it behaves right, but it is not the exercise."""
-
-    def __init__(self, reduction="mean", delta=1.0):
-        super().__init__(reduction)          # checks reduction and records it for get_loss
-        if delta <= 0:
-            raise ValueError(f"delta must be positive, got {delta}")
-        self.delta = float(delta)
-
-    def construct(self, logits, labels):
-        # compute in float32 (in float16 every step would round); return the input's dtype, like nn.HuberLoss
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        abs_error = ops.abs(error)
-        quadratic = 0.5 * ops.square(error)
-        linear = self.delta * (abs_error - 0.5 * self.delta)
-        loss = ops.where(abs_error <= self.delta, quadratic, linear)
-        return self.get_loss(ops.cast(loss, logits.dtype))
+#: The notebook's buggy version: three bugs.
+BuggyHuberLoss = edited("BuggyHuberLoss")
+OneBugFixed = edited("OneBugFixed", FIX_1)
+#: bug 2 fixed in another form, still one line
+TwoBugsFixed = edited("TwoBugsFixed", FIX_1,
+                      ("self.delta * (abs_error - self.delta)", "self.delta * abs_error - 0.5 * self.delta ** 2"))
+#: bug 3 fixed by a line of its own rather than in the return: still three changed lines
+AllFixedOtherwise = edited("AllFixedOtherwise", ("super().__init__()", "super().__init__(reduction=reduction)"), FIX_2,
+                           ("        return", "        loss = ops.cast(loss, logits.dtype)\n        return"))
+PythonIf = edited("PythonIf", FIX_1, FIX_2, ("ops.where(abs_error <= self.delta, quadratic, linear)",
+                                             "quadratic if abs_error.max() <= self.delta else linear"))
+#: Notebook 01's MyHuberLoss (section 2) pasted as the answer: it behaves right, but it is not the exercise.
+CopiedMyHuberLoss = edited("CopiedMyHuberLoss", FIX_1, FIX_2, FIX_3, (
+    "        self.delta = delta",
+    "        if delta <= 0:\n            raise ValueError(f'delta must be positive, got {delta}')\n"
+    "        self.delta = float(delta)"))
 
 
 class InheritsMyHuberLoss(CopiedMyHuberLoss):
@@ -398,7 +341,8 @@ def test_the_checkers_buggy_loss_is_the_notebooks():
 
     root = Path(__file__).resolve().parents[2]
     expected = ast.dump(ast.parse(nb01.BUGGY_SOURCE).body[0])
-    for path in (root / "notebooks" / "01_custom_huber_loss.ipynb", root / "notebooks" / "zh" / "01_custom_huber_loss.ipynb"):
+    for path in (root / "notebooks" / "01_custom_huber_loss.ipynb",
+                 root / "notebooks" / "zh" / "01_custom_huber_loss.ipynb"):
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         shown = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"
                  and "class BuggyHuberLoss(" in "".join(c["source"])]
