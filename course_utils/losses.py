@@ -55,17 +55,20 @@ class HuberLoss(nn.LossBase):
     """Huber loss on ``nn.LossBase``: quadratic for ``|error| <= delta``, linear beyond.
 
     Args:
-        delta: where the quadratic piece hands over to the linear one (positive). It is also the
-            largest gradient any single element can produce.
         reduction: ``"mean"`` (default), ``"sum"`` or ``"none"`` (one loss per element), applied by
             ``LossBase.get_loss``.
+        delta: where the quadratic piece hands over to the linear one (positive). It is also the
+            largest gradient any single element can produce.
+
+    The arguments come in the order of ``mindspore.nn.HuberLoss(reduction, delta)`` (and PyTorch's
+    ``HuberLoss``), so a positional call means the same thing with either class.
 
     Inputs ``logits`` and ``labels`` are float tensors of broadcastable shapes. The error is computed
     in float32 (a float16 difference of nearby values loses digits, and float16 overflows at 65504);
     the loss is returned in ``logits``' dtype, as ``mindspore.nn.HuberLoss`` does.
     """
 
-    def __init__(self, delta: float = 1.0, reduction: str = "mean"):
+    def __init__(self, reduction: str = "mean", delta: float = 1.0):
         super().__init__(check_reduction(reduction))
         self.delta = check_delta(delta)
         self.reduction = reduction
@@ -79,7 +82,7 @@ class HuberLoss(nn.LossBase):
         return self.get_loss(ops.cast(loss, logits.dtype))
 
     def extend_repr(self) -> str:
-        return f"delta={self.delta}, reduction={self.reduction!r}"
+        return f"reduction={self.reduction!r}, delta={self.delta}"
 
 
 __all__ = ["HuberLoss", "REDUCTIONS", "check_delta", "check_reduction", "huber"]

@@ -50,6 +50,8 @@ from course_utils.i18n.figures import use_language
 
 DEVICES = ("Ascend", "GPU", "CPU")
 MODES = {"graph": "GRAPH_MODE", "pynative": "PYNATIVE_MODE"}
+#: How a sentence names each mode (``RuntimeInfo.mode_name``): the constant in English, 静态图模式 in Chinese.
+MODE_NAMES = {"GRAPH_MODE": N_("GRAPH_MODE"), "PYNATIVE_MODE": N_("PYNATIVE_MODE")}
 
 #: Environment variable a user can set to "0" to turn off the CPU speed fixes globally.
 OPT_OUT_VAR = "COURSE_CPU_FIXES"
@@ -156,6 +158,11 @@ class RuntimeInfo:
     cpu_fixes: dict
     notes: list
     exact: list = dataclasses.field(default_factory=list)  # the exact-numerics settings applied
+
+    @property
+    def mode_name(self) -> str:
+        """The mode as prose names it: GRAPH_MODE / PYNATIVE_MODE in English, 静态图模式 / 动态图模式 in Chinese."""
+        return tr(MODE_NAMES[self.mode]) if self.mode in MODE_NAMES else self.mode
 
     def summary(self) -> str:
         parts = [

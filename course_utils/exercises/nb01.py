@@ -2,7 +2,9 @@
 
 q1 ``WeightedHuberLoss``: per-element weights for imbalanced targets, reduced by ``get_loss``.
 q2 ``LogCoshLoss``: log(cosh(error)) with ``reduction``, finite for large errors and float16.
-q3 ``FixedHuberLoss``: find and fix the bugs of the notebook's ``BuggyHuberLoss``.
+q3 ``FixedHuberLoss``: find and fix the bugs of the notebook's ``BuggyHuberLoss``. Its answer must be that
+   class with only the faulty lines changed (``BUGGY_SOURCE``, compared statement by statement), so a copy of
+   the notebook's ``MyHuberLoss`` or a subclass of a finished Huber loss is refused before any behaviour check.
 
 The checks call the learner's Cell in the current mode (GRAPH_MODE compiles a few small graphs) on
 fixed inputs and compare with values computed independently in NumPy (float64): per-element values,
@@ -15,6 +17,8 @@ finding those is the exercise. Causes and fixes are in ``.hint()`` and ``.soluti
 
 from __future__ import annotations
 
+import ast
+import difflib
 import functools
 import inspect
 import textwrap
@@ -283,7 +287,7 @@ class WeightedHuber(_HuberMixin, _LossExercise):
     extra_input = True
     solution_imports = "from course_utils.losses import huber"
     hint_text = N_(
-        "Start from your HuberLoss: the same __init__(self, delta=1.0, reduction='mean'), and "
+        "Start from your HuberLoss: the same __init__(self, reduction='mean', delta=1.0), and "
         "construct(self, logits, labels, weights). Compute the elementwise Huber loss (ops.where, or reuse "
         "huber(error, delta) from course_utils.losses), "
         "then let LossBase do the weighting and the reduction: return self.get_loss(loss, weights). "
@@ -329,6 +333,74 @@ class LogCosh(_LossExercise):
 # q3: find the bugs
 # ----------------------------------------------------------------------------------------------
 
+#: The notebook's BuggyHuberLoss, exactly as its cell shows it (tests/lessons/test_exercises_nb01.py keeps the two
+#: equal, comments aside). q3's answer is this class with the faulty lines changed, nothing else.
+BUGGY_SOURCE = '''
+class BuggyHuberLoss(nn.LossBase):
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__()
+        self.delta = delta
+
+    def construct(self, logits, labels):
+        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
+        abs_error = ops.abs(error)
+        quadratic = 0.5 * ops.square(error)
+        linear = self.delta * (abs_error - self.delta)
+        loss = ops.where(abs_error <= self.delta, quadratic, linear)
+        return self.get_loss(loss)
+'''
+#: One line per bug: a correct answer changes, adds or removes at most this many statements of BUGGY_SOURCE.
+MAX_CHANGED_LINES = 3
+
+
+def _statements(functions) -> list:
+    """``functions``' signatures and top-level statements, one normalised line each (comments, docstrings and
+    layout do not count): what q3 compares with ``BUGGY_SOURCE``."""
+    lines = []
+    for fn in functions:
+        args = ast.unparse(fn.args)
+        lines.append(f"def {fn.name}({args})")
+        body = fn.body
+        if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant) \
+                and isinstance(body[0].value.value, str):
+            body = body[1:]
+        lines += [f"{fn.name}: {ast.unparse(stmt)}" for stmt in body]
+    return lines
+
+
+def buggy_statements() -> list:
+    """The statements of ``BUGGY_SOURCE``."""
+    cls = ast.parse(BUGGY_SOURCE).body[0]
+    return _statements([node for node in cls.body if isinstance(node, ast.FunctionDef)])
+
+
+def class_statements(cls):
+    """The statements of the methods ``cls`` defines itself (not inherited), or None when their source cannot be
+    read (then q3 checks behaviour only)."""
+    functions = []
+    for member in vars(cls).values():
+        if isinstance(member, (staticmethod, classmethod)):
+            member = member.__func__
+        if not inspect.isfunction(member):
+            continue
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(member)))
+        except (OSError, TypeError, SyntaxError):
+            return None
+        functions += [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    return _statements(functions)
+
+
+def changed_lines(before: list, after: list) -> int:
+    """How many statements turn ``before`` into ``after`` (a changed line counts once, as does an added or a
+    removed one)."""
+    n = 0
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
+        if op != "equal":
+            n += max(i2 - i1, j2 - j1)
+    return n
+
+
 class FindTheBug(_HuberMixin, _LossExercise):
     names = ("FixedHuberLoss",)
     title = N_("find the bugs")
@@ -336,6 +408,25 @@ class FindTheBug(_HuberMixin, _LossExercise):
         "There are three bugs. (1) Which reduction does super().__init__() get when called without "
         "arguments? (2) Evaluate the linear piece at |error| == delta: it must equal the quadratic "
         "piece there, 0.5 * delta**2. (3) Call it with float16 tensors and look at the dtype of the result.")
+
+    def _check(self, cls):
+        from mindspore import nn
+
+        self._check_structure(cls)
+        name = getattr(cls, "__name__", self.name)
+        if cls.__bases__ != (nn.LossBase,):
+            raise Incorrect(tr("{name} derives from {bases}, BuggyHuberLoss from nn.LossBase: the exercise is "
+                               "BuggyHuberLoss with its faulty lines corrected, not a subclass of another loss.",
+                               name=name, bases=", ".join(b.__name__ for b in cls.__bases__)))
+        mine = class_statements(cls)
+        if mine is not None:
+            n = changed_lines(buggy_statements(), mine)
+            if n > MAX_CHANGED_LINES:
+                raise Incorrect(tr("{name} differs from BuggyHuberLoss in {n} lines (comments and layout aside); "
+                                   "each of the three bugs sits in one line, so a corrected BuggyHuberLoss differs "
+                                   "in at most {most}. Start from BuggyHuberLoss's code, not from another loss "
+                                   "such as MyHuberLoss.", name=name, n=n, most=MAX_CHANGED_LINES))
+        super()._check(cls)
 
 
 
@@ -359,7 +450,7 @@ def solutions() -> dict:
     from course_utils.losses import huber
 
     class WeightedHuberLoss(nn.LossBase):
-        def __init__(self, delta=1.0, reduction="mean"):
+        def __init__(self, reduction="mean", delta=1.0):
             super().__init__(reduction)
             self.delta = delta
 
@@ -380,7 +471,7 @@ def solutions() -> dict:
             return self.get_loss(ops.cast(loss, logits.dtype))
 
     class FixedHuberLoss(nn.LossBase):
-        def __init__(self, delta=1.0, reduction="mean"):
+        def __init__(self, reduction="mean", delta=1.0):
             super().__init__(reduction)                              # bug 1: reduction was not passed on
             self.delta = delta
 

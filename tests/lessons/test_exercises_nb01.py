@@ -5,6 +5,7 @@ Most cases run in PyNative mode (no compile per Cell, fast); the cases whose beh
 ``ms_mode`` fixture (``pynative`` is its shorthand).
 """
 
+import linecache
 import math
 
 import numpy as np
@@ -262,56 +263,101 @@ def test_q2_wrong_reduction_message(pynative):
 # q3: find the bugs
 # ---------------------------------------------------------------------------------------------
 
-class BuggyHuberLoss(nn.LossBase):
-    """The notebook's buggy version: three bugs."""
-
-    def __init__(self, delta=1.0, reduction="mean"):
-        super().__init__()
-        self.delta = delta
-
-    def construct(self, logits, labels):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        abs_error = ops.abs(error)
-        quadratic = 0.5 * ops.square(error)
-        linear = self.delta * (abs_error - self.delta)
-        loss = ops.where(abs_error <= self.delta, quadratic, linear)
-        return self.get_loss(loss)
-
-
-class OneBugFixed(BuggyHuberLoss):
-    def __init__(self, delta=1.0, reduction="mean"):
-        nn.LossBase.__init__(self, reduction)
-        self.delta = delta
+def edited(name, *edits):
+    """The notebook's BuggyHuberLoss (``nb01.BUGGY_SOURCE``) renamed and edited in place, line by line, the way a
+    learner edits it. Compiled under a file name that linecache knows, as IPython does, so q3 can read its source."""
+    source = nb01.BUGGY_SOURCE.replace("class BuggyHuberLoss(", f"class {name}(")
+    for old, new in edits:
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    filename = f"<test_exercises_nb01 {name}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {"ms": ms, "nn": nn, "ops": ops}
+    exec(compile(source, filename, "exec"), namespace)
+    cls = namespace[name]
+    cls.__module__ = __name__
+    return cls
 
 
-class TwoBugsFixed(OneBugFixed):
-    def construct(self, logits, labels):
-        error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-        abs_error = ops.abs(error)
-        loss = ops.where(abs_error <= self.delta, 0.5 * ops.square(error), self.delta * (abs_error - 0.5 * self.delta))
-        return self.get_loss(loss)
+FIX_1 = ("super().__init__()", "super().__init__(reduction)")
+FIX_2 = ("(abs_error - self.delta)", "(abs_error - 0.5 * self.delta)")
+FIX_3 = ("return self.get_loss(loss)", "return self.get_loss(ops.cast(loss, logits.dtype))")
+
+#: The notebook's buggy version: three bugs.
+BuggyHuberLoss = edited("BuggyHuberLoss")
+OneBugFixed = edited("OneBugFixed", FIX_1)
+#: bug 2 fixed in another form, still one line
+TwoBugsFixed = edited("TwoBugsFixed", FIX_1,
+                      ("self.delta * (abs_error - self.delta)", "self.delta * abs_error - 0.5 * self.delta ** 2"))
+#: bug 3 fixed by a line of its own rather than in the return: still three changed lines
+AllFixedOtherwise = edited("AllFixedOtherwise", ("super().__init__()", "super().__init__(reduction=reduction)"), FIX_2,
+                           ("        return", "        loss = ops.cast(loss, logits.dtype)\n        return"))
+PythonIf = edited("PythonIf", FIX_1, FIX_2, ("ops.where(abs_error <= self.delta, quadratic, linear)",
+                                             "quadratic if abs_error.max() <= self.delta else linear"))
+#: Notebook 01's MyHuberLoss (section 2) pasted as the answer: it behaves right, but it is not the exercise.
+CopiedMyHuberLoss = edited("CopiedMyHuberLoss", FIX_1, FIX_2, FIX_3, (
+    "        self.delta = delta",
+    "        if delta <= 0:\n            raise ValueError(f'delta must be positive, got {delta}')\n"
+    "        self.delta = float(delta)"))
 
 
-class PythonIf(OneBugFixed):
-    def construct(self, logits, labels):
-        abs_error = ops.abs(logits - labels)
-        if abs_error.max() <= self.delta:
-            loss = 0.5 * ops.square(abs_error)
-        else:
-            loss = self.delta * (abs_error - 0.5 * self.delta)
-        return self.get_loss(loss)
+class InheritsMyHuberLoss(CopiedMyHuberLoss):
+    """A subclass of a finished Huber loss, nothing of its own."""
 
 
-def test_q3_accepts_the_courses_huber_loss(pynative):
+def _course_huber():
     from course_utils.losses import HuberLoss
 
-    assert nb01.q3.check(HuberLoss) == Outcome.CORRECT  # the course's reference Huber passes too
+    class InheritsCourseHuber(HuberLoss):
+        pass
+
+    return InheritsCourseHuber
+
+
+def test_q3_refuses_a_copy_or_a_subclass_of_a_finished_huber_loss(pynative):
+    from course_utils.losses import HuberLoss
+
+    incorrect(nb01.q3, CopiedMyHuberLoss, "differs from BuggyHuberLoss in 5 lines", "at most 3", "MyHuberLoss")
+    incorrect(nb01.q3, HuberLoss, "differs from BuggyHuberLoss in", "at most 3")
+    incorrect(nb01.q3, InheritsMyHuberLoss, "derives from CopiedMyHuberLoss", "not a subclass of another loss")
+    incorrect(nb01.q3, _course_huber(), "derives from HuberLoss")
+    incorrect(nb01.q3, nn.HuberLoss, "differs from BuggyHuberLoss in")
+    assert nb01.q3.check(*nb01.q3.reference()) == Outcome.CORRECT      # the reference: exactly three lines
+
+
+def test_q3_compares_statements_not_comments_or_layout():
+    before = nb01.buggy_statements()
+    assert nb01.changed_lines(before, nb01.class_statements(BuggyHuberLoss)) == 0   # docstring ignored
+    assert nb01.changed_lines(before, nb01.class_statements(nb01.solutions()["FixedHuberLoss"])) == 3
+    assert nb01.changed_lines(before, nb01.class_statements(AllFixedOtherwise)) == 3
+    assert nb01.changed_lines(before, nb01.class_statements(CopiedMyHuberLoss)) == 5
+
+
+def test_the_checkers_buggy_loss_is_the_notebooks():
+    """nb01.BUGGY_SOURCE (what q3 compares with) is the class both editions show, comments aside."""
+    import ast
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    expected = ast.dump(ast.parse(nb01.BUGGY_SOURCE).body[0])
+    for path in (root / "notebooks" / "01_custom_huber_loss.ipynb",
+                 root / "notebooks" / "zh" / "01_custom_huber_loss.ipynb"):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        shown = ["".join(c["source"]) for c in cells if c["cell_type"] == "code"
+                 and "class BuggyHuberLoss(" in "".join(c["source"])]
+        assert len(shown) == 1, path
+        tree = ast.parse(shown[0])
+        classes = [ast.dump(n) for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "BuggyHuberLoss"]
+        assert classes == [expected], path
+    assert nb01.class_statements(BuggyHuberLoss) == nb01.buggy_statements()   # and this file's copy
 
 
 def test_q3_guides_through_the_bugs_one_by_one(pynative):
     incorrect(nb01.q3, BuggyHuberLoss, "BuggyHuberLoss(reduction='none', delta=1.0)", "got shape ()")
     incorrect(nb01.q3, OneBugFixed, "element 4", "expected 2.5, got 2", "Here |error| > delta = 1")
     incorrect(nb01.q3, TwoBugsFixed, "got a Float32 loss")
+    assert nb01.q3.check(AllFixedOtherwise) == Outcome.CORRECT
 
 
 def test_q3_rejects_a_python_if(pynative):

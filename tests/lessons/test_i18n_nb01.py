@@ -13,7 +13,8 @@ from mindspore import nn, ops
 
 from course_utils.exercises import Outcome, ____, nb01
 from test_exercises_nb01 import (
-    FIX_WORDS, BuggyHuberLoss, FixedDeltaOne, Float32Out, HalfDone, MeanOverWeights, NaiveLogCosh,
+    FIX_WORDS, BuggyHuberLoss, CopiedMyHuberLoss, FixedDeltaOne, Float32Out, HalfDone, InheritsMyHuberLoss,
+    MeanOverWeights, NaiveLogCosh,
     NaiveLogCoshFloat16, NoDeltaArgument, NotALoss, NumpyInside, OneBugFixed, PythonIf, ReductionDropped,
     StableLogCoshAlwaysSum, StableLogCoshFloat32Out, StrictWrongLinear, TwoBugsFixed, WeightsIgnored,
     WrongLinearPiece)
@@ -132,6 +133,11 @@ def test_q3_guides_through_the_bugs_one_by_one_in_chinese(zh):
     incorrect_zh(nb01.q3, TwoBugsFixed, "实际得到 Float32 的损失")
     incorrect_zh(nb01.q3, PythonIf, "第 0 个元素", "期望 0.125，实际为 0")
     assert "练习 01.3（找出错误）" in str(nb01.q3.check(BuggyHuberLoss))
+
+
+def test_q3_refuses_a_copy_or_a_subclass_in_chinese(zh):
+    incorrect_zh(nb01.q3, CopiedMyHuberLoss, "与 BuggyHuberLoss 有 5 行不同", "最多只有 3 行不同", "MyHuberLoss")
+    incorrect_zh(nb01.q3, InheritsMyHuberLoss, "继承自 CopiedMyHuberLoss", "而不是另一个损失函数的子类")
 
 
 def test_q3_correct_and_not_attempted_in_chinese(zh):

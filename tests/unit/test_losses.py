@@ -42,7 +42,7 @@ def test_matches_builtin_compiled(ms_mode):
     logits, labels = inputs()
     x, y = ms.Tensor(logits), ms.Tensor(labels)
     for reduction in ("none", "mean"):
-        np.testing.assert_allclose(HuberLoss(1.0, reduction)(x, y).asnumpy(),
+        np.testing.assert_allclose(HuberLoss(reduction, 1.0)(x, y).asnumpy(),
                                    nn.HuberLoss(reduction, 1.0)(x, y).asnumpy(), rtol=1e-6, atol=1e-6)
 
 
@@ -51,7 +51,7 @@ def test_matches_builtin_compiled(ms_mode):
 def test_exact_at_the_boundary(ms_mode, delta):
     error = np.array([delta, -delta], np.float32)
     zero = np.zeros(2, np.float32)
-    loss = HuberLoss(delta, "none")(ms.Tensor(error), ms.Tensor(zero)).asnumpy()
+    loss = HuberLoss("none", delta)(ms.Tensor(error), ms.Tensor(zero)).asnumpy()
     assert np.array_equal(loss, np.full(2, 0.5 * delta * delta, np.float32))
     assert np.array_equal(loss, nn.HuberLoss("none", delta)(ms.Tensor(error), ms.Tensor(zero)).asnumpy())
 
@@ -60,7 +60,7 @@ def test_exact_at_the_boundary(ms_mode, delta):
 def test_gradient_is_clipped_error(ms_mode):
     error = np.linspace(-4, 4, 33).astype(np.float32)
     zero = np.zeros_like(error)
-    grad = ms.grad(HuberLoss(1.5, "sum"), grad_position=0)(ms.Tensor(error), ms.Tensor(zero)).asnumpy()
+    grad = ms.grad(HuberLoss("sum", 1.5), grad_position=0)(ms.Tensor(error), ms.Tensor(zero)).asnumpy()
     np.testing.assert_allclose(grad, np.clip(error, -1.5, 1.5), atol=1e-6)
 
 
@@ -97,4 +97,4 @@ def test_bad_reduction():
 
 def test_check_delta_and_repr():
     assert check_delta(2) == 2.0 and isinstance(check_delta(2), float)
-    assert "delta=0.5, reduction='sum'" in repr(HuberLoss(0.5, "sum"))
+    assert "reduction='sum', delta=0.5" in repr(HuberLoss("sum", 0.5))

@@ -57,13 +57,22 @@ MESSAGES = {
     "shows a loss with this symptom.":
         "用检查的输入调用 {name} 时抛出了 {error}：{message} 本课第 7 节（“常见错误”）展示了一个有同样症状的"
         "损失函数。",
+    "{name} derives from {bases}, BuggyHuberLoss from nn.LossBase: the exercise is BuggyHuberLoss with its faulty "
+    "lines corrected, not a subclass of another loss.":
+        "{name} 继承自 {bases}，而 BuggyHuberLoss 继承自 nn.LossBase：本练习要的是改正了错误代码行的 "
+        "BuggyHuberLoss，而不是另一个损失函数的子类。",
+    "{name} differs from BuggyHuberLoss in {n} lines (comments and layout aside); each of the three bugs sits in "
+    "one line, so a corrected BuggyHuberLoss differs in at most {most}. Start from BuggyHuberLoss's code, not from "
+    "another loss such as MyHuberLoss.":
+        "{name} 与 BuggyHuberLoss 有 {n} 行不同（不计注释和排版）；三个错误各在一行，改正后的 BuggyHuberLoss "
+        "最多只有 {most} 行不同。请在 BuggyHuberLoss 的代码上修改，而不是从 MyHuberLoss 等其他损失函数出发。",
 
     # hints
-    "Start from your HuberLoss: the same __init__(self, delta=1.0, reduction='mean'), and construct(self, logits, "
+    "Start from your HuberLoss: the same __init__(self, reduction='mean', delta=1.0), and construct(self, logits, "
     "labels, weights). Compute the elementwise Huber loss (ops.where, or reuse huber(error, delta) from "
     "course_utils.losses), then let LossBase do the weighting and the reduction: return self.get_loss(loss, "
     "weights). For float16 inputs, compute in float32 and cast the loss back to logits.dtype before get_loss.":
-        "从你的 HuberLoss 出发：同样的 __init__(self, delta=1.0, reduction='mean')，以及 construct(self, logits, "
+        "从你的 HuberLoss 出发：同样的 __init__(self, reduction='mean', delta=1.0)，以及 construct(self, logits, "
         "labels, weights)。先计算逐元素的 Huber 损失（用 ops.where，或复用 course_utils.losses 中的 "
         "huber(error, delta)），再让 LossBase 完成加权和规约：return self.get_loss(loss, weights)。输入为 "
         "float16 时，先用 float32 计算，在调用 get_loss 之前把损失转换回 logits.dtype。",
