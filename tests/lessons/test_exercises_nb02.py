@@ -114,24 +114,11 @@ def test_q1_rejects_the_course_step_borrowed():
     assert_incorrect(nb02.q1.check(make_train_step), "make_train_step", "written out")
 
 
-LOGITS_STEP = '''
-def build_train_step(net, loss_fn, optimizer, return_logits=False):
-    def forward_fn(data, label):
-        logits = net(data)
-        return loss_fn(logits, label), logits
-
-    grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
-
-    @ms.jit
-    def train_step(data, label):
-        (loss, logits), grads = grad_fn(data, label)
-        loss = ops.depend(loss, optimizer(grads))
-        if return_logits:
-            return {pair}
-        return loss
-
-    return train_step
-'''
+def logits_variant(pair: str, name: str):
+    """The reference builder with ``return loss, logits`` (under ``if return_logits``) replaced by ``return pair``."""
+    source = nb02.q1.solution_text
+    assert source.count("return loss, logits") == 1
+    return from_source(source.replace("return loss, logits", f"return {pair}"), "build_train_step", name)
 
 
 def test_q1_refuses_the_lesson_step_copied_and_logits_ignored_or_recomputed():
@@ -139,12 +126,11 @@ def test_q1_refuses_the_lesson_step_copied_and_logits_ignored_or_recomputed():
     variation; nor does a step that ignores the flag or recomputes the logits after the update."""
     copied = from_source(step_source(), "build_train_step", "<nb02-q1-copied>")
     assert_incorrect(nb02.q1.check(copied), "with return_logits=True", "raised TypeError", "return_logits")
-    ignored = from_source(LOGITS_STEP.format(pair="loss"), "build_train_step", "<nb02-q1-ignored>")
+    ignored = logits_variant("loss", "<nb02-q1-ignored>")
     assert_incorrect(nb02.q1.check(ignored), "with return_logits=True", "expected a pair (loss, logits)")
-    after = from_source(LOGITS_STEP.format(pair="loss, net(data)"), "build_train_step", "<nb02-q1-after>")
+    after = logits_variant("loss, net(data)", "<nb02-q1-after>")
     assert_incorrect(nb02.q1.check(after), "with return_logits=True", "after the update")
-    right = from_source(LOGITS_STEP.format(pair="loss, logits"), "build_train_step", "<nb02-q1-right>")
-    assert nb02.q1.check(right) == Outcome.CORRECT
+    assert nb02.q1.check(logits_variant("(loss, logits)", "<nb02-q1-right>")) == Outcome.CORRECT
 
 
 @PYNATIVE_FAST_GRAPH_SLOW

@@ -26,7 +26,7 @@ MESSAGES = {
     "with return_logits=True: the second item has shape {shape}; expected the logits, shape {want}.":
         "return_logits=True 时：第二个元素的形状为 {shape}；期望是 logits，形状为 {want}。",
     "the predictions after the update (a second forward pass), not those the loss was computed from.":
-        "更新之后的预测值（又做了一次前向计算），而不是计算损失时用的预测值。",
+        "更新之后的预测值（又做了一次正向计算），而不是计算损失时用的预测值。",
     "values that are not the network's predictions for the batch.": "这些值不是网络对这一批的预测值。",
     "with return_logits=True: the logits differ from the batch's predictions before the update by up to "
     "{diff:.3g}: {which}":
