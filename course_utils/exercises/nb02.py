@@ -1,12 +1,14 @@
 """Exercises of notebook 02 (the functional training step).
 
-``q1`` asks for a *builder*: a function that takes a network, a loss and an optimizer and returns
-``step(data, label) -> loss``; how the check judges the update (fixed weights, plain SGD, the update compared with
-what a correct step and typical wrong steps would make) is ``course_utils.exercises.step_builders``, which lesson
-03's exercises share. On top of that, ``q1`` wants the step written out (not the course's ``make_train_step``) and
-compiled: the returned function must carry MindSpore's ``@jit`` mark. ``q2`` ranks the input features by the
-gradient of the loss with respect to the input (``grad_position=0``); ``q3`` is section 5's epoch loop, checked
-with a stand-in step that records the batches it sees, so a replayed shuffle order shows.
+``q1`` asks for a *builder*: a function that takes a network, a loss, an optimizer and ``return_logits`` and returns
+``step(data, label) -> loss`` (``(loss, logits)`` when ``return_logits`` is true); how the check judges the update
+(fixed weights, plain SGD, the update compared with what a correct step and typical wrong steps would make) is
+``course_utils.exercises.step_builders``, which lesson 03's exercises share. On top of that, ``q1`` wants the step
+written out (not the course's ``make_train_step``) and compiled: the returned function must carry MindSpore's
+``@jit`` mark. ``q2`` ranks the input features by the gradient of the loss with respect to the input
+(``grad_position=0``); ``q3`` is section 5's epoch loop on a data set that keeps its last, smaller batch (so an
+epoch's mean loss must weight each batch by its samples), checked with a stand-in step that records the batches it
+sees, so a replayed shuffle order shows.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from course_utils.exercises.step_builders import (StepBuilder, check_depend, dia
 from course_utils.i18n import N_, tr
 
 
-def build_train_step(net, loss_fn, optimizer):
+def build_train_step(net, loss_fn, optimizer, return_logits=False):
     import mindspore as ms
     from mindspore import ops
 
@@ -32,8 +34,11 @@ def build_train_step(net, loss_fn, optimizer):
 
     @ms.jit
     def train_step(data, label):
-        (loss, _), grads = grad_fn(data, label)
-        return ops.depend(loss, optimizer(grads))
+        (loss, logits), grads = grad_fn(data, label)
+        loss = ops.depend(loss, optimizer(grads))
+        if return_logits:              # a Python bool: fixed when the step compiles
+            return loss, logits        # the predictions the loss was computed from, before the update
+        return loss
 
     return train_step
 
@@ -43,8 +48,9 @@ class HasAuxStep(StepBuilder):
     title = "a training step with has_aux"
     hint_text = ("Inside build_train_step: define forward_fn(data, label) returning (loss, logits); "
                  "grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True); then a "
-                 "@ms.jit train_step(data, label) that unpacks (loss, _), grads = grad_fn(data, label), applies "
-                 "the optimizer with ops.depend and returns the loss. Return train_step.")
+                 "@ms.jit train_step(data, label) that unpacks (loss, logits), grads = grad_fn(data, label), "
+                 "applies the optimizer with ops.depend and returns (loss, logits) if return_logits, else the loss. "
+                 "Return train_step.")
     solution_text = inspect.getsource(build_train_step)
 
     def reference(self):
@@ -63,6 +69,47 @@ class HasAuxStep(StepBuilder):
                                "{kind} {name!r} without @ms.jit; expected a function compiled with @ms.jit "
                                "(section 3).", kind=type(step).__name__, name=getattr(step, "__name__", "")))
         check_depend(build_train_step)
+        self._check_logits(build_train_step)
+
+    def _check_logits(self, build_train_step):
+        """The variation: with return_logits=True the step returns (loss, logits), the logits of the batch before
+        the update, and still updates the weights as the loss's gradients say."""
+        import numpy as np
+
+        net, loss_fn, opt = fixed_setup()
+        x, y = fixed_batch()
+        start = weights_of(net)
+        logits_before = net(x).asnumpy()
+        expected_loss = float(loss_fn(net(x), y).asnumpy())
+        grads = grads_of(net, loss_fn, x, y)
+        try:
+            step = make_step(build_train_step, net, loss_fn, opt, True)
+        except TypeError as exc:
+            raise Incorrect(tr("with return_logits=True: build_train_step(net, loss_fn, optimizer, return_logits=True) "
+                               "raised TypeError: {message}", message=str(exc).strip().splitlines()[0])) from None
+        result = run_step(step, x, y)
+        if not isinstance(result, (tuple, list)) or len(result) != 2:
+            raise Incorrect(tr("with return_logits=True: step(data, label) returned {got}; expected a pair "
+                               "(loss, logits).", got=describe(result)))
+        loss = loss_value(result[0], tr("with return_logits=True, step(data, label)[0]"))
+        if abs(loss - expected_loss) > 1e-4:
+            raise Incorrect(tr("with return_logits=True: the first call returned loss {loss:.6f}, expected "
+                               "{expected:.6f} (the Huber loss of the batch before the update).", loss=loss,
+                               expected=expected_loss))
+        logits = to_numpy(result[1])
+        if getattr(logits, "shape", None) != logits_before.shape:
+            raise Incorrect(tr("with return_logits=True: the second item has shape {shape}; expected the logits, "
+                               "shape {want}.", shape=getattr(logits, "shape", None), want=logits_before.shape))
+        if not np.allclose(logits, logits_before, atol=1e-5):
+            after = net(x).asnumpy()
+            which = (tr("the predictions after the update (a second forward pass), not those the loss was "
+                        "computed from.") if np.allclose(logits, after, atol=1e-5) else
+                     tr("values that are not the network's predictions for the batch."))
+            raise Incorrect(tr("with return_logits=True: the logits differ from the batch's predictions before the "
+                               "update by up to {diff:.3g}: {which}",
+                               diff=float(np.abs(logits - logits_before).max()), which=which))
+        diagnose_update(weights_of(net), start, sgd_update(start, grads), {}, tr("with return_logits=True, after "
+                                                                                  "one step"))
 
     def _check_updates(self, build_train_step):
         net, loss_fn, opt = fixed_setup()
@@ -188,24 +235,31 @@ def run_epochs(train_step, dataset, epochs):
     iterator = dataset.create_tuple_iterator(num_epochs=epochs)   # one iterator for the whole run
     epoch_means = []
     for _ in range(epochs):
-        losses = [float(train_step(data, label)) for data, label in iterator]   # one pass = one epoch
-        epoch_means.append(sum(losses) / len(losses))
+        total, samples = 0.0, 0
+        for data, label in iterator:                               # one pass = one epoch
+            n = label.shape[0]                                     # the last batch may be smaller
+            total += float(train_step(data, label)) * n            # a step's loss is its batch's mean
+            samples += n
+        epoch_means.append(total / samples)
     return epoch_means
 
 
 class EpochLoop(Exercise):
-    """A stand-in step records the first label of every batch it gets and returns 1, 2, 3, ... (so the epoch means
-    are known: 2, 5, 8 for three epochs of three batches). The data set is shuffled with a seed of the check's own
-    (the notebook's seed is put back afterwards); three epochs that see one order have replayed it."""
+    """A stand-in step records the first label of every batch it gets and returns 1, 2, 3, ... as the mean loss of
+    the batch. Ten samples in batches of four, the last batch kept (two samples): the per-sample epoch means are
+    1.8, 4.8, 7.8 for three epochs, the plain means of the batch losses 2, 5, 8. The data set is shuffled with a seed
+    of the check's own (the notebook's seed is put back afterwards); three epochs that see one order have replayed
+    it."""
 
     names = ("run_epochs",)
     title = N_("the epoch loop")
     hint_text = N_("Section 5 shows the trap and its fix: how many iterators does the whole run need, for how many "
                    "epochs, and where is it made? Each `for data, label in ...` over it is one epoch; float(loss) "
-                   "turns a step's loss into a number.")
+                   "turns a step's loss into a number. A step's loss is the mean over its batch, and the last batch "
+                   "is smaller: weight each loss by label.shape[0] and divide by the epoch's samples.")
     solution_text = inspect.getsource(run_epochs)
 
-    EPOCHS, SAMPLES, BATCH, SEED = 3, 12, 4, 5
+    EPOCHS, SAMPLES, BATCH, SEED = 3, 10, 4, 5
 
     def reference(self):
         return (run_epochs,)
@@ -215,7 +269,8 @@ class EpochLoop(Exercise):
         import mindspore.dataset as ds
         import numpy as np
 
-        batches = self.SAMPLES // self.BATCH
+        sizes = [min(self.BATCH, self.SAMPLES - start) for start in range(0, self.SAMPLES, self.BATCH)]
+        batches = len(sizes)
         features = np.arange(2 * self.SAMPLES, dtype=np.float32).reshape(self.SAMPLES, 2)
         labels = np.arange(self.SAMPLES, dtype=np.float32).reshape(self.SAMPLES, 1)
         seen = []
@@ -228,7 +283,7 @@ class EpochLoop(Exercise):
         ds.config.set_seed(self.SEED)
         try:
             dataset = ds.NumpySlicesDataset({"data": features, "label": labels}, shuffle=True)
-            dataset = dataset.batch(self.BATCH, drop_remainder=True)
+            dataset = dataset.batch(self.BATCH, drop_remainder=False)   # the last batch is smaller
             try:
                 got = self.call(run_epochs, train_step, dataset, self.EPOCHS)
             except RuntimeError as exc:
@@ -255,10 +310,13 @@ class EpochLoop(Exercise):
             raise Incorrect(tr("run_epochs returned {got}; expected a list of {epochs} numbers, the mean loss of "
                                "each epoch.", got=describe(got), epochs=self.EPOCHS)) from None
         losses = np.arange(1, expected_steps + 1, dtype=float).reshape(self.EPOCHS, batches)
-        want = losses.mean(axis=1).tolist()
+        want = [round(v, 6) for v in ((losses * sizes).sum(axis=1) / self.SAMPLES).tolist()]
         if len(values) == len(want) and np.allclose(values, want):
             return
         known = {
+            tr("the plain mean of the epoch's batch losses: the last batch has {last} samples, not {batch}, and a "
+               "step's loss is the mean over its batch, so each batch counts as many times as it has samples.",
+               last=sizes[-1], batch=self.BATCH): losses.mean(axis=1).tolist(),
             tr("the sum of each epoch's losses, not their mean."): losses.sum(axis=1).tolist(),
             tr("the loss of each epoch's last step, not the mean."): losses[:, -1].tolist(),
             tr("the mean of all losses so far, not of the epoch's."):

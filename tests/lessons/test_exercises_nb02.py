@@ -1,6 +1,8 @@
 """Notebook 02's exercise checks accept the reference and the shown solution, and reject the typical mistakes
-(q1: no has_aux, no depend, no update, a tuple returned, no jit, the course's make_train_step borrowed; q2: the
-other rankings of the input gradient; q3: a new iterator per epoch, an iterator for one epoch, sums instead of means)
+(q1: no has_aux, no depend, no update, a tuple returned, no jit, the course's make_train_step borrowed, the
+lesson's step copied without return_logits, logits ignored or recomputed after the update; q2: the other rankings of
+the input gradient; q3: a new iterator per epoch, an iterator for one epoch, sums instead of means, the plain mean of
+the batch losses)
 with the right message. Lesson 03's tests reuse the helpers
 (``from_source``, ``step_source``, ``assert_incorrect``)."""
 
@@ -112,6 +114,25 @@ def test_q1_rejects_the_course_step_borrowed():
     assert_incorrect(nb02.q1.check(make_train_step), "make_train_step", "written out")
 
 
+def logits_variant(pair: str, name: str):
+    """The reference builder with ``return loss, logits`` (under ``if return_logits``) replaced by ``return pair``."""
+    source = nb02.q1.solution_text
+    assert source.count("return loss, logits") == 1
+    return from_source(source.replace("return loss, logits", f"return {pair}"), "build_train_step", name)
+
+
+def test_q1_refuses_the_lesson_step_copied_and_logits_ignored_or_recomputed():
+    """The shortcut: cells 10, 12 and 17 pasted inside a def (no return_logits) pass the default checks but not the
+    variation; nor does a step that ignores the flag or recomputes the logits after the update."""
+    copied = from_source(step_source(), "build_train_step", "<nb02-q1-copied>")
+    assert_incorrect(nb02.q1.check(copied), "with return_logits=True", "raised TypeError", "return_logits")
+    ignored = logits_variant("loss", "<nb02-q1-ignored>")
+    assert_incorrect(nb02.q1.check(ignored), "with return_logits=True", "expected a pair (loss, logits)")
+    after = logits_variant("loss, net(data)", "<nb02-q1-after>")
+    assert_incorrect(nb02.q1.check(after), "with return_logits=True", "after the update")
+    assert nb02.q1.check(logits_variant("(loss, logits)", "<nb02-q1-right>")) == Outcome.CORRECT
+
+
 @PYNATIVE_FAST_GRAPH_SLOW
 def test_q1_rejects_builder_returning_a_call(ms_mode):
     def build_train_step(net, loss_fn, optimizer):
@@ -218,14 +239,15 @@ def run_epochs(train_step, dataset, epochs):
     epoch_means = []
     for _ in range(epochs):
         {per_epoch}
-        losses = [float(train_step(data, label)) for data, label in {source}]
+        pairs = [(float(train_step(data, label)), label.shape[0]) for data, label in {source}]
+        losses = [loss for loss, _ in pairs]
         epoch_means.append({reduce})
     return epoch_means
 """
 
 
 def epoch_loop(before="iterator = dataset.create_tuple_iterator(num_epochs=epochs)", per_epoch="",
-               source="iterator", reduce="sum(losses) / len(losses)"):
+               source="iterator", reduce="sum(loss * n for loss, n in pairs) / sum(n for _, n in pairs)"):
     source_text = EPOCH_LOOP.format(before=before, per_epoch=per_epoch or "pass", source=source, reduce=reduce)
     return from_source(source_text, "run_epochs", f"<nb02-q3-{abs(hash(source_text))}>")
 
@@ -254,6 +276,25 @@ def test_q3_rejects_an_iterator_for_one_epoch():
     assert_incorrect(nb02.q3.check(one_epoch), "after 3 steps", "fewer epochs than the loop runs (3)")
 
 
-@pytest.mark.parametrize("reduce, fragment", [("sum(losses)", "the sum"), ("losses[-1]", "last step")])
+@pytest.mark.parametrize("reduce, fragment", [("sum(losses)", "the sum"), ("losses[-1]", "last step"),
+                                              ("sum(losses) / len(losses)", "the last batch has 2 samples, not 4")],
+                         ids=["sum", "last", "plain-mean"])
 def test_q3_rejects_other_epoch_values(reduce, fragment):
-    assert_incorrect(nb02.q3.check(epoch_loop(reduce=reduce)), "expected the epoch means [2.0, 5.0, 8.0]", fragment)
+    assert_incorrect(nb02.q3.check(epoch_loop(reduce=reduce)), "expected the epoch means [1.8, 4.8, 7.8]", fragment)
+
+
+def test_q3_refuses_the_lesson_loop_copied():
+    """The shortcut: cell 30's loop with log_epoch's np.mean, names changed, averages the batch losses as if every
+    batch were full."""
+    copied = from_source('''
+def run_epochs(train_step, dataset, epochs):
+    import numpy as np
+    iterator = dataset.create_tuple_iterator(num_epochs=epochs)
+    epoch_means = []
+    for _ in range(epochs):
+        batch_losses = [float(train_step(data, label)) for data, label in iterator]
+        epoch_means.append(float(np.mean(batch_losses)))
+    return epoch_means
+''', "run_epochs", "<nb02-q3-copied>")
+    assert_incorrect(nb02.q3.check(copied), "plain mean of the epoch's batch losses", "[1.8, 4.8, 7.8]")
+    assert nb02.q3.check(*nb02.q3.reference()) == Outcome.CORRECT

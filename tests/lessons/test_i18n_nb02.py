@@ -154,5 +154,18 @@ def test_q3_messages_in_chinese(zh):
 
     assert_chinese(nb02.q3.check(epoch_loop(before="pass", per_epoch="iterator = dataset.create_tuple_iterator()")),
                    "每一轮看到的批顺序都相同", "第 5 节")
-    assert_chinese(nb02.q3.check(epoch_loop(reduce="sum(losses)")), "期望的每轮平均值为 [2.0, 5.0, 8.0]",
+    assert_chinese(nb02.q3.check(epoch_loop(reduce="sum(losses)")), "期望的每轮平均值为 [1.8, 4.8, 7.8]",
                    "每轮损失之和")
+    assert_chinese(nb02.q3.check(epoch_loop(reduce="sum(losses) / len(losses)")), "各批损失的简单平均值",
+                   "最后一批只有 2 个样本")
+
+
+def test_q1_return_logits_messages_in_chinese(zh):
+    copied = from_source(step_source(), "build_train_step", "<nb02-zh-q1-copied>")
+    assert_incorrect(nb02.q1.check(copied), "return_logits=True 时", "抛出了 TypeError")
+    from test_exercises_nb02 import logits_variant
+
+    ignored = logits_variant("loss", "<nb02-zh-q1-ignored>")
+    assert_chinese(nb02.q1.check(ignored), "return_logits=True 时", "期望返回二元组 (loss, logits)")
+    after = logits_variant("loss, net(data)", "<nb02-zh-q1-after>")
+    assert_chinese(nb02.q1.check(after), "更新之后的预测值", "最多相差")

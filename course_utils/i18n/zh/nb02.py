@@ -6,12 +6,32 @@ MESSAGES = {
     "a training step with has_aux": "使用 has_aux 的训练步",
     "Inside build_train_step: define forward_fn(data, label) returning (loss, logits); grad_fn = "
     "ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True); then a @ms.jit train_step(data, label) "
-    "that unpacks (loss, _), grads = grad_fn(data, label), applies the optimizer with ops.depend and returns the "
-    "loss. Return train_step.":
+    "that unpacks (loss, logits), grads = grad_fn(data, label), applies the optimizer with ops.depend and returns "
+    "(loss, logits) if return_logits, else the loss. Return train_step.":
         "在 build_train_step 内部：定义返回 (loss, logits) 的 forward_fn(data, label)；"
         "grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)；再定义一个带 @ms.jit 的 "
-        "train_step(data, label)：用 (loss, _), grads = grad_fn(data, label) 解包，通过 ops.depend 调用优化器，"
-        "并返回损失。最后返回 train_step。",
+        "train_step(data, label)：用 (loss, logits), grads = grad_fn(data, label) 解包，通过 ops.depend 调用优化器；"
+        "return_logits 为真时返回 (loss, logits)，否则只返回损失。最后返回 train_step。",
+    # exercise 02.1 with return_logits=True
+    "with return_logits=True: build_train_step(net, loss_fn, optimizer, return_logits=True) raised TypeError: "
+    "{message}":
+        "return_logits=True 时：build_train_step(net, loss_fn, optimizer, return_logits=True) 抛出了 "
+        "TypeError：{message}",
+    "with return_logits=True: step(data, label) returned {got}; expected a pair (loss, logits).":
+        "return_logits=True 时：step(data, label) 返回了 {got}；期望返回二元组 (loss, logits)。",
+    "with return_logits=True, step(data, label)[0]": "return_logits=True 时，step(data, label)[0]",
+    "with return_logits=True: the first call returned loss {loss:.6f}, expected {expected:.6f} (the Huber loss of "
+    "the batch before the update).":
+        "return_logits=True 时：第一次调用返回的损失为 {loss:.6f}，期望为 {expected:.6f}（更新前这一批的 Huber 损失）。",
+    "with return_logits=True: the second item has shape {shape}; expected the logits, shape {want}.":
+        "return_logits=True 时：第二个元素的形状为 {shape}；期望是 logits，形状为 {want}。",
+    "the predictions after the update (a second forward pass), not those the loss was computed from.":
+        "更新之后的预测值（又做了一次正向计算），而不是计算损失时用的预测值。",
+    "values that are not the network's predictions for the batch.": "这些值不是网络对这一批的预测值。",
+    "with return_logits=True: the logits differ from the batch's predictions before the update by up to "
+    "{diff:.3g}: {which}":
+        "return_logits=True 时：返回的 logits 与更新前这一批的预测值最多相差 {diff:.3g}，它们是{which}",
+    "with return_logits=True, after one step": "return_logits=True 时，执行一步之后",
     # what a step returned
     "{what} returned a {kind} of {n} items; expected only the loss, a scalar Tensor.":
         "{what} 返回了一个含 {n} 个元素的 {kind}；期望只返回损失，即一个标量 Tensor。",
@@ -92,9 +112,11 @@ MESSAGES = {
     "the epoch loop": "轮次循环",
     "Section 5 shows the trap and its fix: how many iterators does the whole run need, for how many epochs, and "
     "where is it made? Each `for data, label in ...` over it is one epoch; float(loss) turns a step's loss into a "
-    "number.":
+    "number. A step's loss is the mean over its batch, and the last batch is smaller: weight each loss by "
+    "label.shape[0] and divide by the epoch's samples.":
         "第 5 节展示了这个陷阱及其解决办法：整个训练需要几个迭代器？它要覆盖多少轮？应该在哪里创建？"
-        "对它的每一次 `for data, label in ...` 遍历就是一轮；float(loss) 把一个训练步的损失变成数值。",
+        "对它的每一次 `for data, label in ...` 遍历就是一轮；float(loss) 把一个训练步的损失变成数值。"
+        "一个训练步的损失是这一批样本的平均值，而最后一批更小：用 label.shape[0] 给每个损失加权，再除以这一轮的样本数。",
     "after {n} steps the data set raised RuntimeError: 'User tries to fetch data beyond the specified number of "
     "epochs': the iterator was made for fewer epochs than the loop runs ({epochs}).":
         "执行 {n} 步之后，数据集抛出了 RuntimeError：“User tries to fetch data beyond the specified number of "
@@ -107,6 +129,10 @@ MESSAGES = {
         "就像每轮新建一个迭代器那样（见第 5 节）。",
     "run_epochs returned {got}; expected a list of {epochs} numbers, the mean loss of each epoch.":
         "run_epochs 返回了 {got}；期望返回由 {epochs} 个数组成的列表，即每轮的平均损失。",
+    "the plain mean of the epoch's batch losses: the last batch has {last} samples, not {batch}, and a step's loss "
+    "is the mean over its batch, so each batch counts as many times as it has samples.":
+        "这一轮各批损失的简单平均值：最后一批只有 {last} 个样本，而不是 {batch} 个；一个训练步的损失是这一批样本的"
+        "平均值，所以每一批应按它的样本数计入。",
     "the sum of each epoch's losses, not their mean.": "每轮损失之和，而不是平均值。",
     "the loss of each epoch's last step, not the mean.": "每轮最后一步的损失，而不是平均值。",
     "the mean of all losses so far, not of the epoch's.": "到目前为止所有损失的平均值，而不是这一轮的平均值。",
