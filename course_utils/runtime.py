@@ -1,7 +1,9 @@
 """Runtime setup for every notebook: device, mode, seed, quiet logs and the CPU speed traps.
 
 ``setup()`` is the first call of every lesson. It must run before ``import mindspore`` in a fresh
-kernel, because three things are read only once, when MindSpore loads:
+kernel, because three things are read only once: the log level when MindSpore loads, the two CPU variables the
+first time MindSpore runs an operation that uses them (measured on 2.10: set after the import they still count,
+after the first operation not), so before the import is the safe place:
 
 * ``GLOG_v`` and friends: MindSpore's log level (C++ and Python side);
 * ``ONEDNN_MAX_CPU_ISA``: on CPUs with AVX-512, MindSpore's bundled oneDNN picks a convolution path
@@ -260,8 +262,9 @@ def cpu_fix_env(device: str = "CPU") -> dict:
     return {k: v for k, (v, _) in recommended_cpu_fixes(device).items()}
 
 
-#: Variables MindSpore reads once, when it loads, that a child process must never inherit by accident: the two CPU
-#: fixes, oneDNN's verbose log and the jit pipeline switch (the performance lab sets them per measurement).
+#: Variables MindSpore reads once (at load or at its first operation) that a child process must never inherit by
+#: accident: the two CPU fixes, oneDNN's verbose log and the jit pipeline switch (the performance lab sets them per
+#: measurement).
 LOAD_TIME_VARS = ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN", "ONEDNN_VERBOSE", "MS_DEV_JIT_PIPELINE")
 #: The two of them behind the CPU speed traps (``recommended_cpu_fixes``).
 CPU_FIX_VARS = LOAD_TIME_VARS[:2]

@@ -3,11 +3,13 @@
 * ``q1`` PyTorch's padded convolution in MindSpore: ``torch_like_conv(in_channels, out_channels, kernel_size,
   padding)`` returns the ``nn.Conv2d`` that computes what PyTorch's ``nn.Conv2d(in, out, k, padding=p)`` computes
   (a layer the lesson's table does not spell out: the learner finds ``pad_mode="pad"`` on the reference page).
-* ``q2`` timing a compiled function: ``call_times(fn, inputs)`` returns the seconds of each call ``fn(x)``, the
-  result waited for; the check hands it a new ``@ms.jit`` function and two batch sizes. Its ``fn`` returns before the
-  result is on the host, as a call on an Ascend or a GPU does (``_Pending``: reading the values waits for them), so
-  a time that stops before ``.asnumpy()`` is too short; and the times must show a compilation on the first call of
-  each shape (the lesson's "first call" and "new shape" measurements).
+* ``q2`` timing a compiled function per input shape: ``shape_timings(fn, inputs)`` calls ``fn(x)`` once per input
+  and returns ``{shape: (first, steady)}``, the seconds of that shape's first call and the median of its later calls,
+  each call timed until its result is on the host. The check hands it a new ``@ms.jit`` function and batches of two
+  sizes in mixed order (as a pipeline whose last batch is smaller mixes them), which the lesson's contiguous
+  timing loop does not group. Its ``fn`` returns before the result is on the host, as a call on an Ascend or a GPU
+  does (``_Pending``: reading the values waits for them), so a time that stops before ``.asnumpy()`` is too short;
+  and each shape's first call must show its compilation.
 * ``q3`` PyTorch's BatchNorm momentum: ``batchnorm_like_torch(num_features, torch_momentum)`` returns the
   ``nn.BatchNorm2d`` whose running statistics follow a batch as PyTorch's ``nn.BatchNorm2d(num_features,
   momentum=torch_momentum)`` does; the check runs one training batch and compares the running mean.
@@ -32,13 +34,15 @@ def torch_like_conv(in_channels, out_channels, kernel_size, padding):
     return nn.Conv2d(in_channels, out_channels, kernel_size, pad_mode="pad", padding=padding, has_bias=True)
 
 
-def call_times(fn, inputs):
-    times = []
+def shape_timings(fn, inputs):
+    import numpy as np
+
+    times = {}                          # shape -> the seconds of each call with that shape, in order
     for x in inputs:
         start = time.perf_counter()
         fn(x).asnumpy()                 # .asnumpy() waits for the result
-        times.append(time.perf_counter() - start)
-    return times
+        times.setdefault(tuple(x.shape), []).append(time.perf_counter() - start)
+    return {shape: (t[0], float(np.median(t[1:]))) for shape, t in times.items()}
 
 
 def batchnorm_like_torch(num_features, torch_momentum):
@@ -108,18 +112,20 @@ class _Pending:
     pending until the same time.
     """
 
-    def __init__(self, tensor, ready: float):
-        self._tensor, self._ready = tensor, ready
+    def __init__(self, tensor, ready: float, on_read=None):
+        self._tensor, self._ready, self._on_read = tensor, ready, on_read
 
     def _wait(self):
         while (rest := self._ready - time.perf_counter()) > 0:
             time.sleep(rest)
+        if self._on_read is not None:
+            self._on_read()
         return self._tensor
 
     def _pending_too(self, value):
         import mindspore as ms
 
-        return _Pending(value, self._ready) if isinstance(value, ms.Tensor) else value
+        return _Pending(value, self._ready, self._on_read) if isinstance(value, ms.Tensor) else value
 
     def asnumpy(self):
         return self._wait().asnumpy()
@@ -150,23 +156,27 @@ class _Pending:
         return repr(self._wait())
 
 
-class CallTimes(_SolvedBy):
-    names = ("call_times",)
-    solved_by = staticmethod(call_times)
-    title = N_("time each call of a compiled function")
-    hint_text = N_("One time.perf_counter() before and one after each call, as first_and_steady does; the call is "
-                   "over when its result is on the host, so call .asnumpy() on what fn returns before you stop "
-                   "the clock. Call fn exactly once per input, with no warm-up call.")
+class ShapeTimings(_SolvedBy):
+    names = ("shape_timings",)
+    solved_by = staticmethod(shape_timings)
+    title = N_("first and steady call time of each input shape")
+    hint_text = N_("Keep a dict from tuple(x.shape) to the list of that shape's times. Time each call on its own, "
+                   "from just before fn(x) until its result is on the host (call .asnumpy() on what fn returns "
+                   "before you stop the clock); call fn exactly once per input, with no warm-up call. Then each "
+                   "shape's pair is its list's first time and the median of the rest (numpy.median).")
 
-    # Two batch sizes: each one's first call compiles; a ratio of 5 is far below what compiling costs
+    # Two batch sizes in mixed order: each one's first call compiles; a ratio of 5 is far below what compiling costs
     # (tens to hundreds of milliseconds against well under one for a later call), once the result's delay is taken
-    # off. Each result reaches the host DELAY seconds after fn returned (_Pending), so a time that includes the
-    # result is at least DELAY, whatever the machine.
-    SHAPES = ((64, 8), (64, 8), (64, 8), (16, 8), (16, 8), (16, 8))
+    # off. Each result reaches the host some seconds after fn returned (_Pending): DELAY, and LONG for the first
+    # call of the second shape, so that a time taken from another call (the first call overall, say) cannot pass
+    # for it. The check knows each call's bounds: from fn's entry to the result's arrival at least, and at most
+    # from the previous result's arrival to the next call's entry (where a right answer starts and stops its clock).
+    SHAPES = ((64, 8), (16, 8), (64, 8), (64, 8), (16, 8), (64, 8), (16, 8), (16, 8))
     RATIO = 5
     DELAY = 0.02
+    LONG = 0.3
 
-    def _check(self, call_times):
+    def _check(self, shape_timings):
         import mindspore as ms
         from mindspore import ops
 
@@ -174,41 +184,69 @@ class CallTimes(_SolvedBy):
         def scaled_sum(x):   # a new function on every check: it has compiled nothing yet
             return (x * 2.0 + 1.0).sum(axis=1)
 
-        shapes = []
+        shapes, entries, readies, read = [], [], [], set()
+        delays = [self.LONG if i == 1 else self.DELAY for i in range(len(self.SHAPES))]
+        unread = []   # the calls whose result was not read before the next call (or the end)
 
         def fn(x):
+            if len(read) < len(entries):
+                unread.append(len(entries))
+            entries.append(time.perf_counter())
             shapes.append(tuple(x.shape))
-            return _Pending(scaled_sum(x), time.perf_counter() + self.DELAY)
+            result = scaled_sum(x)
+            readies.append(time.perf_counter() + (delays + [self.DELAY] * len(readies))[len(readies)])
+            n = len(readies)
+            return _Pending(result, readies[-1], on_read=lambda: read.add(n))
 
         inputs = [ops.ones(shape, ms.float32) for shape in self.SHAPES]
         start = time.perf_counter()
-        times = self.call(call_times, fn, inputs)
-        elapsed = time.perf_counter() - start
+        timings = self.call(shape_timings, fn, inputs)
+        end = time.perf_counter()
         want = list(self.SHAPES)
         if shapes != want:
-            raise Incorrect(tr("call_times(fn, inputs) called fn on inputs of shapes {got}; expected one call per "
-                               "input, in order: {want}.", got=shapes, want=want))
-        if (not isinstance(times, (list, tuple)) or len(times) != len(inputs)
-                or not all(isinstance(t, (int, float)) and t > 0 for t in times)):
-            raise Incorrect(tr("call_times(fn, inputs) with {n} inputs returned {got}; expected a list of {n} "
-                               "positive numbers of seconds, one per call.", n=len(inputs), got=repr(times)))
-        if sum(times) > elapsed:
-            raise Incorrect(tr("the times add up to {total:.3g}, but the whole call_times(fn, inputs) took "
+            raise Incorrect(tr("shape_timings(fn, inputs) called fn on inputs of shapes {got}; expected one call "
+                               "per input, in order: {want}.", got=shapes, want=want))
+        keys = sorted(set(want), reverse=True)
+        if (not isinstance(timings, dict) or set(timings) != set(keys)
+                or not all(isinstance(pair, (list, tuple)) and len(pair) == 2
+                           and all(isinstance(t, (int, float)) and t > 0 for t in pair) for pair in timings.values())):
+            raise Incorrect(tr("shape_timings(fn, inputs) returned {got}; expected a dict with one entry per input "
+                               "shape, {keys}, each a pair (first, steady) of positive numbers of seconds.",
+                               got=repr(timings), keys=keys))
+        largest = max(t for pair in timings.values() for t in pair)
+        if largest > end - start:
+            raise Incorrect(tr("one of the times is {largest:.3g}, but the whole shape_timings(fn, inputs) took "
                                "{elapsed:.3g} s: return seconds, as time.perf_counter() differences are.",
-                               total=sum(times), elapsed=elapsed))
-        short = [i for i, t in enumerate(times) if t < self.DELAY]
-        if short:
-            raise Incorrect(tr("call {n} took {took:.2g} s, but its result reached the host {delay:.2g} s after fn "
-                               "returned: a call is over only when its result is on the host. Stop the clock after "
-                               "reading the result.", n=short[0] + 1, took=times[short[0]], delay=self.DELAY))
-        work = [t - self.DELAY for t in times]   # each call's own time, without the result's delay
-        for first, later, rows in ((0, (1, 2), 64), (3, (4, 5), 16)):
-            steady = min(work[i] for i in later)
-            if work[first] < self.RATIO * steady:
-                raise Incorrect(tr("the first call with {rows} rows took {first:.2g} s and the next ones {later}: "
-                                   "the first call of a new shape compiles and must be clearly slower. Time each "
-                                   "call on its own, from just before it to its result.", rows=rows,
-                                   first=times[first], later=[float(f"{times[i]:.2g}") for i in later]))
+                               largest=largest, elapsed=end - start))
+        if len(read) < len(entries) and not unread:
+            unread.append(len(entries))
+        if unread:
+            n = unread[0]
+            raise Incorrect(tr("the result of call {n} reached the host {delay:.2g} s after fn returned, and nothing "
+                               "read it before the next call: a call is over only when its result is on the host. "
+                               "Stop the clock after reading the result.", n=n, delay=delays[n - 1]))
+        lowest = [ready - entry for entry, ready in zip(entries, readies)]
+        highest = [after - before for before, after in zip([start] + readies[:-1], entries[1:] + [end])]
+        for shape in keys:
+            calls = [i for i, s in enumerate(shapes) if s == shape]
+            first, steady = timings[shape]
+            if not lowest[calls[0]] <= first <= highest[calls[0]]:
+                raise Incorrect(tr("the first call with shape {shape} is call {n} of {total}, and it took between "
+                                   "{low:.3g} s and {high:.3g} s; you report {first:.3g} s. The shapes come in mixed "
+                                   "order: the first call of a shape is not always the first call overall.",
+                                   shape=shape, n=calls[0] + 1, total=len(shapes), low=lowest[calls[0]],
+                                   high=highest[calls[0]], first=first))
+            low, high = min(lowest[i] for i in calls[1:]), max(highest[i] for i in calls[1:])
+            if not low <= steady <= high:
+                raise Incorrect(tr("for shape {shape} you report a steady time of {steady:.2g} s, but its later "
+                                   "calls each took between {low:.2g} s and {high:.2g} s: the steady time is the "
+                                   "median of the calls after the first, which compiles.", shape=shape,
+                                   steady=steady, low=low, high=high))
+            work_first, work_steady = first - delays[calls[0]], steady - self.DELAY
+            if work_first < self.RATIO * work_steady:
+                raise Incorrect(tr("for shape {shape} the first call took {first:.2g} s and the steady time is "
+                                   "{steady:.2g} s: the first call of a new shape compiles and must be clearly "
+                                   "slower.", shape=shape, first=first, steady=steady))
 
 
 class BatchNormLikeTorch(_SolvedBy):
@@ -247,6 +285,6 @@ class BatchNormLikeTorch(_SolvedBy):
 
 
 q1 = TorchLikeConv()
-q2 = CallTimes()
+q2 = ShapeTimings()
 q3 = BatchNormLikeTorch()
 register(globals(), "00")

@@ -1,7 +1,7 @@
 """What course_utils.runtime.setup() does, as the plain calls you would write at the top of your own script.
 
-Notebook 00 shows this file and runs it in a fresh Python process (the two environment variables only
-work in a process that has not imported MindSpore yet):
+Notebook 00 shows this file and runs it in a fresh Python process (MindSpore reads the two environment variables
+once, the first time it runs an operation that uses them, and the notebook's kernel has run many):
 
     python notebooks/scripts/setup_by_hand.py [CPU|GPU|Ascend] [graph|pynative]
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 device = sys.argv[1] if len(sys.argv) > 1 else "CPU"
 mode = sys.argv[2] if len(sys.argv) > 2 else "graph"
 
-# 1. CPU settings, only where they help. MindSpore reads them once, while `import mindspore` runs: set them first.
+# 1. CPU settings, only where they help. MindSpore reads them at its first operation that uses them: set them first.
 if device == "CPU":
     cpuinfo = Path("/proc/cpuinfo")
     # Only on CPUs with AVX-512: there oneDNN's AVX-512 convolutions are slow for MindSpore; cap it at AVX2.

@@ -3,6 +3,7 @@
 import time
 
 import mindspore as ms
+import numpy as np
 from mindspore import nn
 
 from course_utils.exercises import Outcome, ____, nb00
@@ -28,68 +29,75 @@ def test_q1_torch_like_conv():
         assert "pad_mode" not in wrong.message and "has_bias" not in wrong.message
 
 
-def _warm_up_first(fn, inputs):
+def _per_shape(read, warm_up=False):
+    """A shape_timings that times each call of fn up to ``read(result)``, grouped by shape."""
+    def shape_timings(fn, inputs):
+        times = {}
+        for x in inputs:
+            if warm_up:
+                read(fn(x))
+            start = time.perf_counter()
+            read(fn(x))
+            times.setdefault(tuple(x.shape), []).append(time.perf_counter() - start)
+        return {shape: (t[0], float(np.median(t[1:]))) for shape, t in times.items()}
+    return shape_timings
+
+
+def _lesson_loop(fn, inputs):
+    """The lesson's timing loop (first_and_steady) pasted, ``* 1e3`` dropped: a list, not grouped by shape."""
     times = []
-    for x in inputs:
-        fn(x).asnumpy()
-        times.append(nb00.call_times(fn, [x])[0])
-    return times
-
-
-def _milliseconds(fn, inputs):
-    return [t * 1e3 for t in nb00.call_times(fn, inputs)]
-
-
-def _one_average(fn, inputs):
-    start = time.perf_counter()
-    for x in inputs:
-        fn(x).asnumpy()
-    return [(time.perf_counter() - start) / len(inputs)] * len(inputs)
-
-
-def _since_start(fn, inputs):
-    start, times = time.perf_counter(), []
-    for x in inputs:
-        fn(x).asnumpy()
+    for batch in inputs:
+        start = time.perf_counter()
+        fn(batch).asnumpy()
         times.append(time.perf_counter() - start)
     return times
 
 
-def _each_call(read):
-    """A call_times that times each call of fn up to ``read(result)``."""
-    def call_times(fn, inputs):
-        times = []
-        for x in inputs:
-            start = time.perf_counter()
-            read(fn(x))
-            times.append(time.perf_counter() - start)
-        return times
-    return call_times
+def _as_if_contiguous(fn, inputs):
+    """first_and_steady's reading of the times: the first call overall, then the later ones, per shape."""
+    times = _lesson_loop(fn, inputs)
+    shapes = [tuple(x.shape) for x in inputs]
+    return {shape: (times[0], float(np.median([t for t, s in zip(times[1:], shapes[1:]) if s == shape])))
+            for shape in set(shapes)}
+
+
+def _milliseconds(fn, inputs):
+    return {shape: (a * 1e3, b * 1e3) for shape, (a, b) in nb00.shape_timings(fn, inputs).items()}
 
 
 #: The trap of the exercise's brief: the clock stops when fn returns, before its result is on the host.
-_without_the_result = _each_call(lambda result: None)
+_without_the_result = _per_shape(lambda result: None)
 #: Another right answer: float() of one element waits for the result as .asnumpy() does.
-_reading_with_float = _each_call(lambda result: float(result[0]))
+_reading_with_float = _per_shape(lambda result: float(result[0]))
 
 
-def test_q2_call_times():
+def _mean_of_all(fn, inputs):
+    """The steady time as the mean of all of a shape's calls, its first (compiling) call included."""
+    out = {}
+    for shape, (first, steady) in nb00.shape_timings(fn, inputs).items():
+        count = sum(tuple(x.shape) == shape for x in inputs)
+        out[shape] = (first, (first + steady * (count - 1)) / count)
+    return out
+
+
+def test_q2_shape_timings():
     assert nb00.q2.check(*nb00.q2.reference()) == Outcome.CORRECT
     assert nb00.q2.check(_reading_with_float) == Outcome.CORRECT
+    assert nb00.q2.check(lambda fn, inputs: ____) == Outcome.NOT_ATTEMPTED
+    # the shortcut: the lesson's loop pasted as it is
+    pasted = nb00.q2.check(_lesson_loop)
+    assert pasted == Outcome.INCORRECT and "expected a dict with one entry per input shape" in pasted.message
+    contiguous = nb00.q2.check(_as_if_contiguous)   # the 16-row shape's first call is not the first call overall
+    assert contiguous == Outcome.INCORRECT and "the first call with shape (16, 8) is call 2 of 8" in contiguous.message
     unsynchronised = nb00.q2.check(_without_the_result)
     assert unsynchronised == Outcome.INCORRECT and "over only when its result is on the host" in unsynchronised.message
     assert ".asnumpy()" not in unsynchronised.message   # a symptom, not the answer
-    assert nb00.q2.check(lambda fn, inputs: ____) == Outcome.NOT_ATTEMPTED
-    warm_up = nb00.q2.check(_warm_up_first)
+    warm_up = nb00.q2.check(_per_shape(lambda result: result.asnumpy(), warm_up=True))
     assert warm_up == Outcome.INCORRECT and "expected one call per input" in warm_up.message
-    skips_first = nb00.q2.check(lambda fn, inputs: nb00.call_times(fn, inputs)[1:])
-    assert skips_first == Outcome.INCORRECT and "expected a list of 6 positive numbers" in skips_first.message
     milliseconds = nb00.q2.check(_milliseconds)
     assert milliseconds == Outcome.INCORRECT and "return seconds" in milliseconds.message
-    one_average = nb00.q2.check(_one_average)
-    assert one_average == Outcome.INCORRECT and "the first call with 64 rows" in one_average.message
-    since_start = nb00.q2.check(_since_start)   # each time includes the ones before: together more than the whole
-    assert since_start == Outcome.INCORRECT and "the times add up to" in since_start.message
+    mean_of_all = nb00.q2.check(_mean_of_all)
+    assert mean_of_all == Outcome.INCORRECT and "the steady time is the median" in mean_of_all.message
     assert ms.get_context("mode") == ms.GRAPH_MODE          # the check changes no mode
 
 

@@ -3,7 +3,7 @@
 from mindspore import nn
 
 from course_utils.exercises import Outcome, ____, nb00
-from test_exercises_nb00 import _without_the_result
+from test_exercises_nb00 import _as_if_contiguous, _lesson_loop, _milliseconds, _without_the_result
 
 
 def test_q1_messages_in_chinese(zh):
@@ -21,12 +21,14 @@ def test_q1_messages_in_chinese(zh):
 
 def test_q2_messages_in_chinese(zh):
     assert nb00.q2.check(*nb00.q2.reference()) == Outcome.CORRECT
-    message = nb00.q2.check(lambda fn, inputs: nb00.call_times(fn, inputs)[1:]).message
-    assert "期望得到 6 个正数" in message
-    message = nb00.q2.check(lambda fn, inputs: [t * 1e3 for t in nb00.call_times(fn, inputs)]).message
+    message = nb00.q2.check(_lesson_loop).message
+    assert "期望得到一个字典，每种输入形状（[(64, 8), (16, 8)]）各占一项" in message
+    message = nb00.q2.check(_milliseconds).message
     assert "请返回以秒为单位的时间" in message
     message = nb00.q2.check(_without_the_result).message
-    assert message.startswith("第 2 次调用只用了") and "结果回到 Host 侧，调用才算结束" in message
+    assert message.startswith("第 1 次调用的结果在 fn 返回") and "结果回到 Host 侧，调用才算结束" in message
+    message = nb00.q2.check(_as_if_contiguous).message
+    assert message.startswith("形状为 (16, 8) 的第一次调用是 8 次调用中的第 2 次")
 
 
 def test_q3_messages_in_chinese(zh):
@@ -34,7 +36,7 @@ def test_q3_messages_in_chinese(zh):
     assert correct == Outcome.CORRECT and "用 MindSpore 写出 PyTorch 的 BatchNorm 动量" in str(correct)
     copied = nb00.q3.check(lambda c, m: nn.BatchNorm2d(c, momentum=m)).message
     assert copied == ("batchnorm_like_torch(3, 0.1)：从 0 开始，经过一批各通道均值为 [1, 2, 3] 的训练数据之后，"
-                      "滑动均值为 [0.9, 1.8, 2.7]；PyTorch 的是 [0.1, 0.2, 0.3]。")
+                      "动态均值（moving_mean）为 [0.9, 1.8, 2.7]；PyTorch 的是 [0.1, 0.2, 0.3]。")
     not_bn = nb00.q3.check(lambda c, m: nn.BatchNorm1d(c)).message
     assert not_bn == "batchnorm_like_torch(3, 0.1)：期望得到 nn.BatchNorm2d，实际得到 BatchNorm1d。"
 
@@ -48,6 +50,7 @@ def test_hints_and_solution_in_chinese(zh, capsys):
     nb00.q3.solution()
     shown = capsys.readouterr().out
     assert "看“从 PyTorch 迁移过来”那张表" in shown and "time.perf_counter()" in shown and "不要预热" in shown
+    assert "first_and_steady" not in shown   # the hint no longer points at the lesson's loop
     assert "表中 BatchNorm 那一行" in shown
     # the solutions' comments too
     assert "# .asnumpy() 会等待结果" in shown and "# MindSpore 的动量是旧值的权重" in shown

@@ -7,12 +7,14 @@ MESSAGES = {
     "padding: which pad_mode of nn.Conv2d takes an explicit padding? Its reference page lists them.":
         "Conv2d 有两个默认值与 PyTorch 不同（见“从 PyTorch 迁移过来”那张表）。至于填充：nn.Conv2d 的哪一种 "
         "pad_mode 接受显式给出的 padding？它的 API 文档列出了所有取值。",
-    "time each call of a compiled function": "为编译后的函数的每次调用计时",
-    "One time.perf_counter() before and one after each call, as first_and_steady does; the call is "
-    "over when its result is on the host, so call .asnumpy() on what fn returns before you stop "
-    "the clock. Call fn exactly once per input, with no warm-up call.":
-        "像 first_and_steady 那样，在每次调用之前和之后各取一次 time.perf_counter()；结果回到 Host 侧时调用才算结束，"
-        "所以停止计时之前要对 fn 的返回值调用 .asnumpy()。每个输入只调用 fn 一次，不要预热调用。",
+    "first and steady call time of each input shape": "每种输入形状的首次调用时间与稳定调用时间",
+    "Keep a dict from tuple(x.shape) to the list of that shape's times. Time each call on its own, "
+    "from just before fn(x) until its result is on the host (call .asnumpy() on what fn returns "
+    "before you stop the clock); call fn exactly once per input, with no warm-up call. Then each "
+    "shape's pair is its list's first time and the median of the rest (numpy.median).":
+        "用一个字典，把 tuple(x.shape) 映射到该形状各次调用的时间列表。每次调用单独计时，从调用 fn(x) 之前开始，"
+        "到结果回到 Host 侧为止（停止计时之前，对 fn 的返回值调用 .asnumpy()）；每个输入只调用 fn 一次，不要预热调用。"
+        "最后，每种形状的一对数值就是其列表中的第一个时间，以及其余时间的中位数（numpy.median）。",
     # check results
     "{call}: expected an nn.Conv2d, got {got}.": "{call}：期望得到 nn.Conv2d，实际得到 {got}。",
     "{call}: the convolution has no bias parameter; PyTorch's nn.Conv2d has one.":
@@ -21,35 +23,46 @@ MESSAGES = {
     "nn.Conv2d({in_c}, {out_c}, {k}, padding={padding}) gives {want}.":
         "{call}：对 {side}x{side} 的输入，它输出的形状为 {got}；PyTorch 的 "
         "nn.Conv2d({in_c}, {out_c}, {k}, padding={padding}) 输出 {want}。",
-    "call_times(fn, inputs) called fn on inputs of shapes {got}; expected one call per "
-    "input, in order: {want}.":
-        "call_times(fn, inputs) 调用 fn 时输入的形状依次为 {got}；期望每个输入按顺序各调用一次：{want}。",
-    "call_times(fn, inputs) with {n} inputs returned {got}; expected a list of {n} "
-    "positive numbers of seconds, one per call.":
-        "call_times(fn, inputs) 对 {n} 个输入返回了 {got}；期望得到 {n} 个正数组成的列表，即每次调用的秒数。",
-    "the times add up to {total:.3g}, but the whole call_times(fn, inputs) took "
+    "shape_timings(fn, inputs) called fn on inputs of shapes {got}; expected one call "
+    "per input, in order: {want}.":
+        "shape_timings(fn, inputs) 调用 fn 时输入的形状依次为 {got}；期望每个输入按顺序各调用一次：{want}。",
+    "shape_timings(fn, inputs) returned {got}; expected a dict with one entry per input "
+    "shape, {keys}, each a pair (first, steady) of positive numbers of seconds.":
+        "shape_timings(fn, inputs) 返回了 {got}；期望得到一个字典，每种输入形状（{keys}）各占一项，"
+        "每项是一对以秒为单位的正数 (first, steady)。",
+    "one of the times is {largest:.3g}, but the whole shape_timings(fn, inputs) took "
     "{elapsed:.3g} s: return seconds, as time.perf_counter() differences are.":
-        "这些时间之和为 {total:.3g}，而整个 call_times(fn, inputs) 只用了 {elapsed:.3g} 秒：请返回以秒为单位的时间，"
+        "其中一个时间为 {largest:.3g}，而整个 shape_timings(fn, inputs) 只用了 {elapsed:.3g} 秒：请返回以秒为单位的时间，"
         "即 time.perf_counter() 的差值。",
-    "the first call with {rows} rows took {first:.2g} s and the next ones {later}: "
-    "the first call of a new shape compiles and must be clearly slower. Time each "
-    "call on its own, from just before it to its result.":
-        "输入为 {rows} 行时，第一次调用用了 {first:.2g} 秒，之后几次用了 {later}：新形状的第一次调用要编译，"
-        "理应明显更慢。请单独为每次调用计时，从调用之前一直到拿到结果。",
-    "call {n} took {took:.2g} s, but its result reached the host {delay:.2g} s after fn "
-    "returned: a call is over only when its result is on the host. Stop the clock after "
-    "reading the result.":
-        "第 {n} 次调用只用了 {took:.2g} 秒，而它的结果在 fn 返回 {delay:.2g} 秒之后才回到 Host 侧：结果回到 Host 侧，"
+    "the result of call {n} reached the host {delay:.2g} s after fn returned, and nothing "
+    "read it before the next call: a call is over only when its result is on the host. "
+    "Stop the clock after reading the result.":
+        "第 {n} 次调用的结果在 fn 返回 {delay:.2g} 秒之后才回到 Host 侧，而在下一次调用之前没有读取它：结果回到 Host 侧，"
         "调用才算结束。请在读取结果之后再停止计时。",
+    "the first call with shape {shape} is call {n} of {total}, and it took between "
+    "{low:.3g} s and {high:.3g} s; you report {first:.3g} s. The shapes come in mixed "
+    "order: the first call of a shape is not always the first call overall.":
+        "形状为 {shape} 的第一次调用是 {total} 次调用中的第 {n} 次，用时在 {low:.3g} 秒到 {high:.3g} 秒之间；"
+        "你给出的是 {first:.3g} 秒。各种形状是交错出现的：某种形状的第一次调用不一定是全部调用中的第一次。",
+    "for shape {shape} you report a steady time of {steady:.2g} s, but its later "
+    "calls each took between {low:.2g} s and {high:.2g} s: the steady time is the "
+    "median of the calls after the first, which compiles.":
+        "对于形状 {shape}，你给出的稳定调用时间为 {steady:.2g} 秒，而它之后的每次调用用时都在 {low:.2g} 秒到 "
+        "{high:.2g} 秒之间：稳定调用时间是第一次调用（它要编译）之后各次调用的中位数。",
+    "for shape {shape} the first call took {first:.2g} s and the steady time is "
+    "{steady:.2g} s: the first call of a new shape compiles and must be clearly "
+    "slower.":
+        "对于形状 {shape}，第一次调用用了 {first:.2g} 秒，稳定调用时间为 {steady:.2g} 秒：新形状的第一次调用要编译，"
+        "理应明显更慢。",
     "PyTorch's BatchNorm momentum in MindSpore": "用 MindSpore 写出 PyTorch 的 BatchNorm 动量",
     "The BatchNorm row of \"Coming from PyTorch\" and the BatchNorm check after the table: does "
     "each framework's momentum weigh the old running value or the new batch?":
         "看“从 PyTorch 迁移过来”那张表中 BatchNorm 那一行，以及表后对 BatchNorm 的检查：两个框架的动量"
-        "分别是旧的滑动统计量的权重，还是新一批数据的权重？",
+        "分别是旧的动态均值和动态方差的权重，还是新一批数据的权重？",
     "{call}: expected an nn.BatchNorm2d, got {got}.": "{call}：期望得到 nn.BatchNorm2d，实际得到 {got}。",
     "{call}: after one training batch with channel means {means}, starting from 0, "
     "the running mean is {got}; PyTorch's is {want}.":
-        "{call}：从 0 开始，经过一批各通道均值为 {means} 的训练数据之后，滑动均值为 {got}；PyTorch 的是 {want}。",
+        "{call}：从 0 开始，经过一批各通道均值为 {means} 的训练数据之后，动态均值（moving_mean）为 {got}；PyTorch 的是 {want}。",
     # comments of the solutions (solution() shows the reference's source)
     "# pad_mode=\"pad\" takes the padding as given: zeros on every side, as PyTorch pads":
         "# pad_mode=\"pad\" 按给定的值填充：四周补零，与 PyTorch 相同",

@@ -103,7 +103,7 @@ MESSAGES = {
         "这些参数出现在不止一个分组中：{names}；期望每个参数恰好属于一个分组。",
     "the groups hold {names}, which are not trainable (a frozen layer, BatchNorm's moving statistics); expected only "
     "net.trainable_params(): {trainable}.":
-        "分组中含有 {names}，它们不可训练（被冻结的层、BatchNorm 的滑动统计量）；期望只含 net.trainable_params() "
+        "分组中含有 {names}，它们不可训练（被冻结的层、BatchNorm 的动态均值和动态方差）；期望只含 net.trainable_params() "
         "中的参数：{trainable}。",
     "these trainable parameters are in no group, so the optimizer would never update them: {names}.":
         "这些可训练参数不在任何分组中，优化器永远不会更新它们：{names}。",

@@ -32,7 +32,7 @@ MESSAGES = {
      'predictions = logits.asnumpy().argmax(axis=1); count how many equal labels[start:start + batch_size]. Return '
      'the total count divided by len(labels) (a fraction, not a percentage), and do not average per-batch '
      'accuracies: the last batch may be smaller.'):
-        ('先调用 network.set_train(False)（关闭 Dropout，BatchNorm 使用滑动统计量）。然后按 start = '
+        ('先调用 network.set_train(False)（关闭 Dropout，BatchNorm 使用动态均值和动态方差）。然后按 start = '
          '0、batch_size、2 * batch_size …… 循环：logits = network(ms.Tensor(images[start:start + batch_size]))；'
          'predictions = logits.asnumpy().argmax(axis=1)；统计其中有多少个等于 labels[start:start + batch_size]。'
          '返回总数除以 len(labels)（一个比例，不是百分数），不要对各批的准确率求平均：最后一个批可能更小。'),

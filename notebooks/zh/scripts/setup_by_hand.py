@@ -1,7 +1,7 @@
 """course_utils.runtime.setup() 所做的事，写成你在自己脚本开头会写的普通调用。
 
-第 00 课展示这个文件，并在一个新的 Python 进程中运行它（这两个环境变量只在尚未导入 MindSpore 的
-进程中才起作用）：
+第 00 课展示这个文件，并在一个新的 Python 进程中运行它（MindSpore 在第一次运行用到这两个环境变量的算子时
+读取它们，且只读取一次，而 Notebook 的内核已经运行过许多算子）：
 
     python notebooks/zh/scripts/setup_by_hand.py [CPU|GPU|Ascend] [graph|pynative]
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 device = sys.argv[1] if len(sys.argv) > 1 else "CPU"
 mode = sys.argv[2] if len(sys.argv) > 2 else "graph"
 
-# 1. CPU 优化设置，只在有帮助时设置。MindSpore 只在 `import mindspore` 执行时读取一次：先设置它们。
+# 1. CPU 优化设置，只在有帮助时设置。MindSpore 在第一次运行用到它们的算子时读取：先设置它们。
 if device == "CPU":
     cpuinfo = Path("/proc/cpuinfo")
     # 只在支持 AVX-512 的 CPU 上：oneDNN 的 AVX-512 卷积对 MindSpore 很慢，把它限制在 AVX2。
