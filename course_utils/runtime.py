@@ -257,15 +257,32 @@ def recommended_cpu_fixes(device: str = "CPU", mode: Optional[str] = None) -> di
     return fixes
 
 
+#: Older names a fix must also be set under: the oneDNN that MindSpore 2.7.1 bundles (before oneDNN 3) reads only
+#: ``DNNL_MAX_CPU_ISA`` and ignores ``ONEDNN_MAX_CPU_ISA`` (measured with ONEDNN_VERBOSE/DNNL_VERBOSE: "isa:Intel
+#: AVX-512" with the new name, "isa:Intel AVX2" with the old one); 2.10's oneDNN reads either.
+LEGACY_NAMES = {"ONEDNN_MAX_CPU_ISA": "DNNL_MAX_CPU_ISA"}
+
+
+def with_legacy_names(fixes: Mapping[str, str]) -> dict:
+    """``fixes`` plus each variable's older name (``LEGACY_NAMES``) with the same value, unless that one is set."""
+    out = dict(fixes)
+    for name, old in LEGACY_NAMES.items():
+        if name in out and old not in out:
+            out[old] = out[name]
+    return out
+
+
 def cpu_fix_env(device: str = "CPU") -> dict:
-    """``{name: value}`` of the recommended fixes, for launching subprocesses (benchmarks, msrun)."""
-    return {k: v for k, (v, _) in recommended_cpu_fixes(device).items()}
+    """``{name: value}`` of the recommended fixes, for launching subprocesses (benchmarks, msrun); each also under
+    its older name (``LEGACY_NAMES``)."""
+    return with_legacy_names({k: v for k, (v, _) in recommended_cpu_fixes(device).items()})
 
 
 #: Variables MindSpore reads once (at load or at its first operation) that a child process must never inherit by
 #: accident: the two CPU fixes, oneDNN's verbose log and the jit pipeline switch (the performance lab sets them per
 #: measurement).
-LOAD_TIME_VARS = ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN", "ONEDNN_VERBOSE", "MS_DEV_JIT_PIPELINE")
+LOAD_TIME_VARS = ("ONEDNN_MAX_CPU_ISA", "MS_DEV_HOST_BLOCKING_RUN", "ONEDNN_VERBOSE", "MS_DEV_JIT_PIPELINE",
+                  *LEGACY_NAMES.values())
 #: The two of them behind the CPU speed traps (``recommended_cpu_fixes``).
 CPU_FIX_VARS = LOAD_TIME_VARS[:2]
 #: The runner's metrics file (``course_utils.run``): a child's ``record()`` would overwrite the notebook's.
@@ -536,7 +553,8 @@ def _prepare_process(expected: str, cpu_fixes: bool, quiet: bool, notes: list) -
                             "setup(): restart the kernel and call setup() first",
                             name=name, value=value, reason=reason))
         else:
-            os.environ[name] = value
+            for key, val in with_legacy_names({name: value}).items():
+                os.environ.setdefault(key, val)
             applied[name] = value
     _state["cpu_fixes"] = applied
     if quiet:

@@ -14,7 +14,8 @@ from course_utils import fake_device, runtime
 
 assert "mindspore" not in sys.modules
 info = runtime.setup(seed=1, verbose=False)
-print(json.dumps({"fixes": info.cpu_fixes, "env": {k: os.environ.get(k) for k in info.cpu_fixes},
+names = runtime.with_legacy_names(info.cpu_fixes)   # the ISA cap is also set under oneDNN's older name
+print(json.dumps({"fixes": info.cpu_fixes, "env": {k: os.environ.get(k) for k in names},
                   "device": info.device, "mode": info.mode}))
 
 import mindspore as ms  # noqa: E402  (after setup(), as a lesson does)
