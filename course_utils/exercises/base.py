@@ -35,8 +35,7 @@ class Exercise:
     hint_text: str = N_("No hint for this one.")
     solution_text: str = ""
     correct_message: str = N_("well done.")
-    not_attempted_message = N_("replace the placeholder ____ with your answer, run the cell, "
-                               "then run this check again.")
+    not_attempted_message = N_("replace the placeholder ____ with your answer, then run this cell again.")
 
     def __init__(self):
         self.number = ""  # "01.2", set by ``register``
@@ -102,7 +101,7 @@ class Exercise:
                 if contains_placeholder(answer):
                     label = f"`{name}`" if name else tr("your answer")
                     raise NotAttempted(tr("{label} still contains the placeholder ____: replace it with your "
-                                          "code, run the cell, then check again.", label=label))
+                                          "code, then run this cell again.", label=label))
             with capture_native_stderr():
                 self._check(*answers)
         except NotAttempted as exc:

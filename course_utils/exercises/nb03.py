@@ -20,7 +20,7 @@ import inspect
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, register
-from course_utils.exercises.step_builders import (LR, StepBuilder, builder_solution, close, diagnose_update,
+from course_utils.exercises.step_builders import (LR, StepBuilder, close, diagnose_update,
                                                   fixed_batch, fixed_setup, global_clip, grads_of, loss_value,
                                                   make_step, per_tensor_clip, run_step, sgd_update, weights_of)
 from course_utils.fmt import pad
@@ -108,6 +108,42 @@ class ClipBound(Exercise):
                                    limit=self.ORDINARY_CLIPPED))
 
 
+def build_accumulating_step(net, loss_fn, optimizer, k):
+    import mindspore as ms
+    from mindspore import ops
+
+    def forward_fn(data, label):
+        return loss_fn(net(data), label)
+
+    grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters)
+    accum = optimizer.parameters.clone(prefix="grad_accum", init="zeros")   # not "accum": SGD uses that name
+
+    @ms.jit
+    def accumulate(data, label):
+        loss, grads = grad_fn(data, label)
+        for buf, grad in zip(accum, grads):
+            loss = ops.depend(loss, ops.assign_add(buf, grad / k))          # the mean, not the sum
+        return loss
+
+    @ms.jit
+    def apply_and_zero():
+        done = optimizer(tuple(accum))
+        for buf in accum:
+            done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))   # after the update
+        return done
+
+    calls = {"n": 0}
+
+    def train_step(data, label):                    # plain Python: counts the calls, runs the update every k-th
+        loss = accumulate(data, label)
+        calls["n"] += 1
+        if calls["n"] % k == 0:
+            apply_and_zero()
+        return loss
+
+    return train_step
+
+
 class AccumulatingStep(StepBuilder):
     names = ("build_accumulating_step",)
     title = "gradient accumulation"
@@ -115,36 +151,11 @@ class AccumulatingStep(StepBuilder):
                  "(not 'accum': SGD uses that name). Compile two functions: one adds grad / k to every buffer "
                  "(ops.assign_add), one applies optimizer(accum) and then zeroes the buffers (ops.assign). Count "
                  "the calls in Python and run the second one every k-th call.")
-    solution_text = builder_solution("build_accumulating_step(net, loss_fn, optimizer, k)", '''
-accum = optimizer.parameters.clone(prefix="grad_accum", init="zeros")
+    solution_text = inspect.getsource(build_accumulating_step)
+    section = "2"
 
-@ms.jit
-def accumulate(data, label):
-    (loss, _), grads = grad_fn(data, label)
-    for buf, grad in zip(accum, grads):
-        loss = ops.depend(loss, ops.assign_add(buf, grad / k))
-    return loss
-
-@ms.jit
-def apply_and_zero():
-    done = optimizer(tuple(accum))
-    for buf in accum:
-        done = ops.depend(done, ops.assign(buf, ops.depend(ops.zeros_like(buf), done)))
-    return done
-
-calls = {"n": 0}
-
-def train_step(data, label):
-    loss = accumulate(data, label)
-    calls["n"] += 1
-    if calls["n"] % k == 0:
-        apply_and_zero()
-    return loss
-
-return train_step
-''')
-
-    option = "accumulate"
+    def reference(self):
+        return (build_accumulating_step,)
 
     def _check_updates(self, build_accumulating_step):
         k, micro = 4, 4
@@ -180,9 +191,10 @@ return train_step
             tr("an update that also contains the first window's gradients."): sgd_update(once, [a + b for a, b in
                                                                                         zip(big, big2)]),
         }, tr("after {n} micro-batches (the second update)", n=2 * k))
+        return step
 
 
-def build_scaled_step(net, loss_fn, optimizer, scaler, max_norm):
+def build_scaled_step(net, loss_fn, optimizer, scaler, clip_norm):
     import mindspore as ms
     from mindspore import ops
 
@@ -197,7 +209,7 @@ def build_scaled_step(net, loss_fn, optimizer, scaler, max_norm):
         (_, loss), grads = grad_fn(data, label)
         grads = scaler.unscale(grads)                        # the true gradients, before anything looks at them
         finite = ms.amp.all_finite(grads)
-        grads = ops.clip_by_global_norm(grads, max_norm)     # the bound is meant for the true gradients
+        grads = ops.clip_by_global_norm(grads, clip_norm)    # the bound is meant for the true gradients
         if finite:
             loss = ops.depend(loss, optimizer(grads))
         loss = ops.depend(loss, scaler.adjust(finite))
@@ -209,7 +221,7 @@ def build_scaled_step(net, loss_fn, optimizer, scaler, max_norm):
 class ScaledStep(StepBuilder):
     """Three runs with a fresh ``DynamicLossScaler`` at 1024: a clean batch with a bound far above the gradient norm
     (the update must be plain SGD's, the loss the true one), a batch with a NaN feature (no update, the scale halved),
-    and, on a new network, a batch whose true gradient norm is far above ``max_norm`` (the update must be SGD with the
+    and, on a new network, a batch whose true gradient norm is far above ``clip_norm`` (the update must be SGD with the
     true gradients clipped by their global norm). Clipping the gradients while they still carry the scale passes the
     first run and fails the third: the bound then cuts ``scale`` times too much."""
 
@@ -221,6 +233,7 @@ class ScaledStep(StepBuilder):
                  "optimizer run. Tell the scaler what happened (tied to the returned loss with ops.depend, like every "
                  "update).")
     solution_text = inspect.getsource(build_scaled_step)
+    section = "5"
 
     SCALE = 1024.0
     FAR_ABOVE = 1e6   # a bound no gradient of the check reaches, even times the scale
@@ -229,12 +242,12 @@ class ScaledStep(StepBuilder):
     def reference(self):
         return (build_scaled_step,)
 
-    def _setup(self, builder, max_norm):
+    def _setup(self, builder, clip_norm):
         import mindspore as ms
 
         net, loss_fn, opt = fixed_setup()
         scaler = ms.amp.DynamicLossScaler(scale_value=self.SCALE, scale_factor=2, scale_window=1000)
-        return net, loss_fn, make_step(builder, net, loss_fn, opt, scaler, max_norm), scaler
+        return net, loss_fn, make_step(builder, net, loss_fn, opt, scaler, clip_norm), scaler
 
     def _check_updates(self, build_scaled_step):
         import mindspore as ms
@@ -272,7 +285,7 @@ class ScaledStep(StepBuilder):
         start, grads = weights_of(net), grads_of(net, loss_fn, x, y)
         run_step(step, x, y)
         norm = float(np.sqrt(sum(float(np.sum(g.astype(np.float64) ** 2)) for g in grads)))
-        what = tr("with max_norm={max_norm} and the scale {scale:.0f}", max_norm=self.TIGHT, scale=self.SCALE)
+        what = tr("with clip_norm={clip_norm} and the scale {scale:.0f}", clip_norm=self.TIGHT, scale=self.SCALE)
         expected = sgd_update(start, global_clip(grads, self.TIGHT))
         # clipped while scaled: the update is 1024 times shorter, within diagnose_update's tolerance of no update at
         # all, so this mistake is named before diagnose_update runs
@@ -282,11 +295,12 @@ class ScaledStep(StepBuilder):
                 "an update {scale:.0f} times too short: the gradients were clipped while they still carried the "
                 "scale.", scale=self.SCALE)))
         diagnose_update(weights_of(net), start, expected, {
-            tr("the update with the gradients not clipped (their global norm is {norm:.3g} > max_norm {max_norm}).",
-               norm=norm, max_norm=self.TIGHT): sgd_update(start, grads),
-            tr("the update with each gradient tensor clipped on its own to max_norm (its direction differs from the "
+            tr("the update with the gradients not clipped (their global norm is {norm:.3g} > clip_norm {clip_norm}).",
+               norm=norm, clip_norm=self.TIGHT): sgd_update(start, grads),
+            tr("the update with each gradient tensor clipped on its own to clip_norm (its direction differs from the "
                "global-norm clipped one)."): sgd_update(start, per_tensor_clip(grads, self.TIGHT)),
         }, what)
+        return step
 
 
 def build_param_groups(net, backbone, weight_decay, backbone_lr):

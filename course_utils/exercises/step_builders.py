@@ -5,7 +5,7 @@ a loss and an optimizer and returns ``step(data, label) -> loss``. The checks bu
 weights, an ``nn.SGD`` optimizer (plain SGD makes the update exactly ``-lr * gradient``, so a wrong gradient shows up
 in the weights) and fixed data, run the learner's step and compare the weights with the updates a correct step, and
 typical wrong steps, would make. This module holds those fixtures, the comparison that names a known mistake, the
-solution text every builder starts from and ``StepBuilder``, the base class of the exercises.
+refusal of the course's own ``make_train_step`` and ``StepBuilder``, the base class of the exercises.
 """
 
 from __future__ import annotations
@@ -19,27 +19,12 @@ import numpy as np
 from course_utils.exercises import Exercise, Incorrect
 from course_utils.i18n import tr
 
-__all__ = ["LR", "StepBuilder", "builder_solution", "check_depend", "close", "diagnose_update", "fixed_batch",
+__all__ = ["LR", "StepBuilder", "check_depend", "close", "diagnose_update", "fixed_batch",
            "fixed_setup", "global_clip", "grads_of", "loss_value", "make_step", "max_diff", "per_tensor_clip",
-           "run_step", "sgd_update", "weights_of"]
+           "refuse_course_step", "run_step", "sgd_update", "weights_of"]
 
 LR = 0.1
 ATOL = 1e-5
-
-
-# Every solution starts the same way: the forward function and its gradient function.
-_FORWARD_AND_GRAD = """
-    def forward_fn(data, label):
-        logits = net(data)
-        return loss_fn(logits, label), logits
-
-    grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
-"""
-
-
-def builder_solution(signature: str, body: str) -> str:
-    """A builder's solution text: its signature, the shared forward/gradient part, then ``body``."""
-    return f"def {signature}:{_FORWARD_AND_GRAD}{textwrap.indent(textwrap.dedent(body), '    ')}"
 
 
 # --------------------------------------------------------------------------------------------
@@ -140,9 +125,26 @@ def run_step(step, *args, what: str = "step(data, label)"):
         raise
 
 
+def _source_names(fn) -> set | None:
+    """The names the source of ``fn`` calls or refers to (``f(...)``, ``mod.f``, ``f``); None when the source is
+    not available."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.alias):
+            names.add(node.asname or node.name.split(".")[-1])
+    return names
+
+
 def calls_depend(fn) -> bool | None:
-    """Whether the source of ``fn`` calls ``depend(...)`` (or the course's ``make_train_step``, which does);
-    None when the source is not available."""
+    """Whether the source of ``fn`` calls ``depend(...)``; None when the source is not available."""
     try:
         source = textwrap.dedent(inspect.getsource(fn))
         tree = ast.parse(source)
@@ -152,9 +154,19 @@ def calls_depend(fn) -> bool | None:
         if isinstance(node, ast.Call):
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if name in ("depend", "make_train_step"):
+            if name == "depend":
                 return True
     return False
+
+
+def refuse_course_step(builder, step, section: str) -> None:
+    """Refuse the course's reference step in place of the step the exercise asks the learner to write: a
+    ``TrainStep`` returned, or a builder whose source uses ``make_train_step`` or ``TrainStep``."""
+    from course_utils.training import TrainStep
+
+    if isinstance(step, TrainStep) or (_source_names(builder) or set()) & {"make_train_step", "TrainStep"}:
+        raise Incorrect(tr("the weights are right, but the step is the course's make_train_step (a TrainStep); "
+                           "this exercise asks for the step written out, as in section {section}.", section=section))
 
 
 def check_depend(builder) -> None:
@@ -188,27 +200,18 @@ def diagnose_update(got: list, start: list, expected: list, alternatives: dict, 
 class StepBuilder(Exercise):
     """An exercise whose answer is a step builder ``names[0](net, loss_fn, optimizer[, extra])``.
 
-    Its reference is the course's ``make_train_step``, with the builder's extra argument passed as
-    the keyword ``option``. Its check is ``_check_updates`` (what the step does to the weights), then
-    the ``ops.depend`` every step of the notebook needs (lesson 02, section 4).
+    Its check is ``_check_updates`` (what the step does to the weights; it returns the learner's step), then a
+    refusal of the course's own ``make_train_step`` (the exercise asks for the step written out, as lesson section
+    ``section`` does), then the ``ops.depend`` every step of the notebook needs (lesson 02, section 4). Subclasses
+    give a written-out ``reference``.
     """
 
-    option = ""   # make_train_step's keyword for the builder's extra argument; "" when there is none
-
-    def reference(self):
-        from course_utils.training import make_train_step
-
-        option = self.option
-
-        def builder(net, loss_fn, optimizer, *extra):
-            return make_train_step(net, loss_fn, optimizer, **({option: extra[0]} if option else {}))
-
-        builder.__name__ = builder.__qualname__ = self.names[0]
-        return (builder,)
+    section = ""   # the lesson section whose step the exercise asks for, named when make_train_step is refused
 
     def _check(self, builder):
-        self._check_updates(builder)
+        step = self._check_updates(builder)
+        refuse_course_step(builder, step, self.section)
         check_depend(builder)
 
-    def _check_updates(self, builder) -> None:  # pragma: no cover - abstract
+    def _check_updates(self, builder):  # pragma: no cover - abstract
         raise NotImplementedError

@@ -88,6 +88,30 @@ def test_q2_not_attempted():
     assert nb03.q2.check(____) == Outcome.NOT_ATTEMPTED
 
 
+def test_q2_and_q3_refuse_the_course_step_borrowed():
+    """make_train_step(accumulate=k) makes q2's updates, so the check refuses it however it is called: a TrainStep
+    returned, or a builder whose source uses make_train_step (wrapped in a function of its own). In q3 it cannot
+    even make the updates (it has no loss scale: the NaN batch moves the weights)."""
+    from course_utils.training import make_train_step
+
+    def build_accumulating_step(net, loss_fn, optimizer, k):
+        return make_train_step(net, loss_fn, optimizer, accumulate=k)
+
+    def wrapped(net, loss_fn, optimizer, k):
+        inner = make_train_step(net, loss_fn, optimizer, accumulate=k)
+        return lambda data, label: inner(data, label)
+
+    for builder in (build_accumulating_step, wrapped):
+        assert_incorrect(nb03.q2.check(builder), "the weights are right", "make_train_step", "written out",
+                         "section 2")
+
+    def build_scaled_step(net, loss_fn, optimizer, scaler, clip_norm):
+        return make_train_step(net, loss_fn, optimizer, clip_norm=clip_norm)
+
+    assert_incorrect(nb03.q3.check(build_scaled_step), "NaN feature")
+    assert nb03.q2.check(*nb03.q2.reference()) == Outcome.CORRECT   # the written-out reference still passes
+
+
 def solution_with(exercise, function: str, replacements, name: str):
     """``function`` from ``exercise``'s shown solution with ``replacements`` (old, new) applied: a typical wrong
     answer (each old must be in the solution, so the test stays honest)."""
@@ -162,15 +186,15 @@ def test_q3_not_attempted():
 
 
 #: q3's typical wrong answers: (replacements, fragments of the message).
-CLIP_LINE = "        grads = ops.clip_by_global_norm(grads, max_norm)     # the bound is meant for the true gradients\n"
+CLIP_LINE = "        grads = ops.clip_by_global_norm(grads, clip_norm)    # the bound is meant for the true gradients\n"
 WRONG_Q3 = {
     "not-unscaled": ([("grads = scaler.unscale(grads)", "grads = grads")], ("1024 times too large",)),
     "clipped-before-unscaling": (
         [(CLIP_LINE, ""), ("grads = scaler.unscale(grads)",
-                           "grads = scaler.unscale(ops.clip_by_global_norm(grads, max_norm))")],
-        ("with max_norm=0.05 and the scale 1024", "1024 times too short", "still carried the scale")),
-    "not-clipped": ([(CLIP_LINE, "")], ("with max_norm=0.05", "not clipped", "> max_norm 0.05")),
-    "per-tensor": ([(CLIP_LINE, "        grads = tuple([ops.clip_by_norm(g, max_norm) for g in grads])\n")],
+                           "grads = scaler.unscale(ops.clip_by_global_norm(grads, clip_norm))")],
+        ("with clip_norm=0.05 and the scale 1024", "1024 times too short", "still carried the scale")),
+    "not-clipped": ([(CLIP_LINE, "")], ("with clip_norm=0.05", "not clipped", "> clip_norm 0.05")),
+    "per-tensor": ([(CLIP_LINE, "        grads = tuple([ops.clip_by_norm(g, clip_norm) for g in grads])\n")],
                    ("each gradient tensor clipped on its own",)),
     "always-updates": ([("if finite:", "if True:")], ("NaN feature", "weights that changed")),
     "no-adjust": ([("ops.depend(loss, scaler.adjust(finite))", "loss")], ("the scale is 1024; expected 512",)),

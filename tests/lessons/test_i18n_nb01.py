@@ -143,7 +143,7 @@ def test_q3_refuses_a_copy_or_a_subclass_in_chinese(zh):
 def test_q3_correct_and_not_attempted_in_chinese(zh):
     assert nb01.q3.check(*nb01.q3.reference()).message == "做得好。"
     blank = nb01.q3.check(____)
-    assert blank == Outcome.NOT_ATTEMPTED and "请把占位符 ____ 换成你的答案" in blank.message
+    assert blank == Outcome.NOT_ATTEMPTED and "请替换占位符 ____ 后重新运行本单元格" in blank.message
 
 
 # ---------------------------------------------------------------------------------------------

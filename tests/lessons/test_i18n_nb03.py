@@ -76,11 +76,11 @@ def test_q2_wrong_loss_in_chinese(zh):
     ([("ops.depend(loss, scaler.adjust(finite))", "loss")], ("缩放系数为 1024；期望为 512（减半）",)),
     ([("(_, loss), grads", "(loss, _), grads")], ("期望得到真实的（未缩放的）损失",)),
     ([(CLIP_LINE, ""), ("grads = scaler.unscale(grads)",
-                        "grads = scaler.unscale(ops.clip_by_global_norm(grads, max_norm))")],
-     ("max_norm=0.05、缩放系数为 1024 时", "缩短为 1/1024 的更新", "梯度在仍带着缩放系数时就被裁剪了")),
-    ([(CLIP_LINE, "")], ("max_norm=0.05、缩放系数为 1024 时", "用未经裁剪的梯度所做的更新", "> max_norm 0.05")),
-    ([(CLIP_LINE, "        grads = tuple([ops.clip_by_norm(g, max_norm) for g in grads])\n")],
-     ("每个梯度张量各自裁剪到 max_norm", "按全局范数裁剪")),
+                        "grads = scaler.unscale(ops.clip_by_global_norm(grads, clip_norm))")],
+     ("clip_norm=0.05、缩放系数为 1024 时", "缩短为 1/1024 的更新", "梯度在仍带着缩放系数时就被裁剪了")),
+    ([(CLIP_LINE, "")], ("clip_norm=0.05、缩放系数为 1024 时", "用未经裁剪的梯度所做的更新", "> clip_norm 0.05")),
+    ([(CLIP_LINE, "        grads = tuple([ops.clip_by_norm(g, clip_norm) for g in grads])\n")],
+     ("每个梯度张量各自裁剪到 clip_norm", "按全局范数裁剪")),
 ], ids=["not-unscaled", "always-updates", "no-adjust", "scaled-loss", "clipped-before-unscaling", "not-clipped",
         "per-tensor"])
 def test_q3_typical_mistakes_in_chinese(zh, replacements, fragments):

@@ -20,12 +20,12 @@ MESSAGES = {
     "well done.": "做得好。",
     "No hint for this one.": "本题没有提示。",
     "your answer": "你的答案",
-    "replace the placeholder ____ with your answer, run the cell, then run this check again.":
-        "请把占位符 ____ 换成你的答案，运行该单元格，然后重新运行这项检查。",
+    "replace the placeholder ____ with your answer, then run this cell again.":
+        "请替换占位符 ____ 后重新运行本单元格。",
     "define `{name}` (the exercise cell above), run it, then check again.":
         "请先在上方的练习单元格中定义 `{name}` 并运行，然后再检查。",
-    "{label} still contains the placeholder ____: replace it with your code, run the cell, then check again.":
-        "{label} 中仍有占位符 ____：请换成你的代码，运行该单元格，然后再检查。",
+    "{label} still contains the placeholder ____: replace it with your code, then run this cell again.":
+        "{label} 中仍有占位符 ____：请替换占位符后重新运行本单元格。",
     "your code raised {error}: {message}": "你的代码抛出了 {error}：{message}",
 
     # course_utils.runtime: setup()'s summary line, its notes and errors

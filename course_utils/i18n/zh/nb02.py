@@ -65,6 +65,11 @@ MESSAGES = {
     # notebooks/scripts/no_depend.py (run by the lesson in a fresh process)
     "the weights changed (the update ran)": "权重改变了（参数更新执行了）",
     "the weights did not change (the update was dropped)": "权重没有改变（参数更新被丢弃了）",
+    # exercises 03.2 and 03.3 (step_builders.refuse_course_step): the step written out
+    "the weights are right, but the step is the course's make_train_step (a TrainStep); this exercise asks for the "
+    "step written out, as in section {section}.":
+        "权重是对的，但这个训练步是课程封装好的 make_train_step（一个 TrainStep）；本练习要求像第 {section} 节那样"
+        "自己写出训练步。",
     # exercise 02.1: the step written out, compiled
     "the weights are right, but the step is the course's make_train_step (a TrainStep); this exercise asks for the "
     "step written out: forward_fn, value_and_grad and the update (section 3).":

@@ -74,13 +74,13 @@ MESSAGES = {
         "一批含有 NaN 特征值的数据（其梯度不是有限值）：期望跳过这次更新、权重保持不变；实际权重改变了（其中 {n} 个为 NaN）。",
     "after the step with non-finite gradients the scale is {got:.0f}; expected {expected:.0f} (halved).":
         "梯度非有限的一步之后，缩放系数为 {got:.0f}；期望为 {expected:.0f}（减半）。",
-    "the update with the gradients not clipped (their global norm is {norm:.3g} > max_norm {max_norm}).":
-        "用未经裁剪的梯度所做的更新（梯度的全局范数为 {norm:.3g} > max_norm {max_norm}）。",
+    "the update with the gradients not clipped (their global norm is {norm:.3g} > clip_norm {clip_norm}).":
+        "用未经裁剪的梯度所做的更新（梯度的全局范数为 {norm:.3g} > clip_norm {clip_norm}）。",
     "an update {scale:.0f} times too short: the gradients were clipped while they still carried the scale.":
         "缩短为 1/{scale:.0f} 的更新：梯度在仍带着缩放系数时就被裁剪了。",
-    "the update with each gradient tensor clipped on its own to max_norm (its direction differs from the global-norm "
-    "clipped one).": "每个梯度张量各自裁剪到 max_norm 后所做的更新（其方向与按全局范数裁剪的结果不同）。",
-    "with max_norm={max_norm} and the scale {scale:.0f}": "max_norm={max_norm}、缩放系数为 {scale:.0f} 时",
+    "the update with each gradient tensor clipped on its own to clip_norm (its direction differs from the global-norm "
+    "clipped one).": "每个梯度张量各自裁剪到 clip_norm 后所做的更新（其方向与按全局范数裁剪的结果不同）。",
+    "with clip_norm={clip_norm} and the scale {scale:.0f}": "clip_norm={clip_norm}、缩放系数为 {scale:.0f} 时",
     "# the true gradients, before anything looks at them": "# 先得到真实的梯度，再做任何检查",
     "# the bound is meant for the true gradients": "# 上限是为真实的梯度设定的",
     # exercise 03.4
