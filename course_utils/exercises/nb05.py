@@ -41,22 +41,24 @@ def _refused(*args, **kwargs):
 
 
 @contextlib.contextmanager
-def _refusing(*functions):
-    """While the learner's code runs, the course's own answers raise ``RuntimeError(_REFUSED)``. The functions'
-    code is swapped, so every alias (``from course_utils.models import lenet_flatten_size as f``) and every course
-    caller (``LeNet5`` calls ``lenet_flatten_size``, ``evaluate`` calls ``predict_logits``) is refused too."""
+def _refusing(functions, message: str):
+    """While the learner's code runs, the course's own answers raise ``RuntimeError(_REFUSED)``, turned into
+    ``Incorrect(message)``. The functions' code is swapped, so every alias (``from course_utils.models import
+    lenet_flatten_size as f``) and every course caller (``LeNet5`` calls ``lenet_flatten_size``, ``evaluate`` calls
+    ``predict_logits``) is refused too."""
     saved = [(f, f.__code__) for f in functions]
     try:
         for f in functions:
             f.__code__ = _refused.__code__
         yield
+    except RuntimeError as exc:
+        if str(exc) != _REFUSED:
+            raise
+        raise Incorrect(message) from None
     finally:
         for f, code in saved:
             f.__code__ = code
 
-
-def _used_course_answer(exc: BaseException) -> bool:
-    return isinstance(exc, RuntimeError) and str(exc) == _REFUSED
 
 # ----------------------------------------------------------------------------------------------
 # q1: flatten size
@@ -92,15 +94,10 @@ class FlattenSize(Exercise):
                                "from the layers instead."))
         for size in (28, 32, 36, 29, 20, 64):
             expected = lenet_flatten_size(size)
-            try:
-                with _refusing(lenet_flatten_size):     # also reached through LeNet5(image_size=...)
-                    got = self.call(flatten_size, size)
-            except RuntimeError as exc:
-                if not _used_course_answer(exc):
-                    raise
-                raise Incorrect(tr("`flatten_size` uses the course's lenet_flatten_size (directly, under another "
-                                   "name or through course_utils.models.LeNet5); work the size out from the layers "
-                                   "instead.")) from None
+            with _refusing((lenet_flatten_size,),      # also reached through LeNet5(image_size=...)
+                           tr("`flatten_size` uses the course's lenet_flatten_size (directly, under another name or "
+                              "through course_utils.models.LeNet5); work the size out from the layers instead.")):
+                got = self.call(flatten_size, size)
             if isinstance(got, (bool, np.bool_)) or not isinstance(got, (int, np.integer, float, np.floating)):
                 raise Incorrect(tr("flatten_size({size}) returned {got}; return a whole number (int).",
                                    size=size, got=describe(got)))
@@ -373,16 +370,13 @@ class EvaluationLoop(Exercise):
             what = tr("evaluate_accuracy(network, images, labels, batch_size={batch_size}) on fixed case {case} "
                       "(ten images)", batch_size=batch_size, case=case)
             from course_utils import evaluate as course_evaluate
-            try:   # the course's evaluation functions switch the mode and batch by themselves: not this loop
-                with _refusing(course_evaluate.predict_logits, course_evaluate.evaluate,
-                               course_evaluate.mnist_test_accuracy):
-                    got = self.call(evaluate_accuracy, net, images, labels, batch_size=batch_size)
-            except RuntimeError as exc:
-                if not _used_course_answer(exc):
-                    raise
-                raise Incorrect(tr("`evaluate_accuracy` uses the course's evaluation (course_utils.evaluate: "
-                                   "evaluate, predict_logits or mnist_test_accuracy); write the loop itself: the "
-                                   "mode, the batches and the count.")) from None
+            # the course's evaluation functions switch the mode and batch by themselves: not this loop
+            with _refusing((course_evaluate.predict_logits, course_evaluate.evaluate,
+                            course_evaluate.mnist_test_accuracy),
+                           tr("`evaluate_accuracy` uses the course's evaluation (course_utils.evaluate: evaluate, "
+                              "predict_logits or mnist_test_accuracy); write the loop itself: the mode, the batches "
+                              "and the count.")):
+                got = self.call(evaluate_accuracy, net, images, labels, batch_size=batch_size)
             try:
                 value = float(to_numpy(got))
             except (TypeError, ValueError):
