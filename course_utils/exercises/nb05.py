@@ -3,14 +3,17 @@
 q1 ``flatten_size``: the number of features entering LeNet-5's first Dense layer for a given input size.
 q2 ``LeNet5BN``: LeNet-5 with batch normalisation after each convolution and dropout before the last layer.
 q3 ``evaluate_accuracy``: the evaluation loop, on two fixed tiny batches.
-q4 ``split_train_validation``: a validation split with samplers, disjoint from the training part.
+q4 ``split_train_validation``: a validation split with samplers and the same number of rows of every class,
+disjoint from the training part.
 
-q1 is plain arithmetic (no MindSpore; calling the course's ``lenet_flatten_size`` is refused). q2 checks the
-Cell's structure and behaviour (layer types and sizes, output shape, dropout active only in training mode).
-q3 runs the learner's loop on a fixed network and ten fixed images whose right answer is known, with batch
-sizes that leave a partial last batch, and on a second such case with another number right. q4 reads the two
-parts the learner's samplers select from a numbered source of 200 rows, the validation part twice (the same
-order both times). MindSpore is imported on first use, not with this module.
+q1 is plain arithmetic (no MindSpore; the course's ``lenet_flatten_size``, under any name or through ``LeNet5``,
+is refused while the check runs). q2 checks the Cell's structure and behaviour (layer types and sizes, output
+shape, dropout active only in training mode, and its output is what the last Dense layer receives).
+q3 runs the learner's loop (the course's ``evaluate``, ``predict_logits`` and ``mnist_test_accuracy`` refused)
+on a fixed network and ten fixed images whose right answer is known, with batch sizes that leave a partial last
+batch, and on a second such case with another number right. q4 reads the two parts the learner's samplers select
+from a numbered source of 200 rows in four classes of unequal size, the validation part twice (the same order
+both times). MindSpore is imported on first use, not with this module.
 
 Beside the exercises, ``print_study`` is the plumbing of section 3: the stored recipe study
 (``scripts/results/lenet_recipe.json``, written by ``scripts/bench_lenet.py``) as a table.
@@ -18,6 +21,7 @@ Beside the exercises, ``print_study`` is the plumbing of section 3: the stored r
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 
@@ -27,6 +31,34 @@ from course_utils.exercises import Exercise, Incorrect, describe, register, to_n
 from course_utils.fmt import pad
 from course_utils.i18n import language, tr
 from course_utils.models import lenet_flatten_size
+
+#: The message of ``_refused``: a course function was called while a check ran.
+_REFUSED = "course_utils answer refused while checking"
+
+
+def _refused(*args, **kwargs):
+    raise RuntimeError("course_utils answer refused while checking")   # builtins only: runs in another module
+
+
+@contextlib.contextmanager
+def _refusing(functions, message: str):
+    """While the learner's code runs, the course's own answers raise ``RuntimeError(_REFUSED)``, turned into
+    ``Incorrect(message)``. The functions' code is swapped, so every alias (``from course_utils.models import
+    lenet_flatten_size as f``) and every course caller (``LeNet5`` calls ``lenet_flatten_size``, ``evaluate`` calls
+    ``predict_logits``) is refused too."""
+    saved = [(f, f.__code__) for f in functions]
+    try:
+        for f in functions:
+            f.__code__ = _refused.__code__
+        yield
+    except RuntimeError as exc:
+        if str(exc) != _REFUSED:
+            raise
+        raise Incorrect(message) from None
+    finally:
+        for f, code in saved:
+            f.__code__ = code
+
 
 # ----------------------------------------------------------------------------------------------
 # q1: flatten size
@@ -62,7 +94,10 @@ class FlattenSize(Exercise):
                                "from the layers instead."))
         for size in (28, 32, 36, 29, 20, 64):
             expected = lenet_flatten_size(size)
-            got = self.call(flatten_size, size)
+            with _refusing((lenet_flatten_size,),      # also reached through LeNet5(image_size=...)
+                           tr("`flatten_size` uses the course's lenet_flatten_size (directly, under another name or "
+                              "through course_utils.models.LeNet5); work the size out from the layers instead.")):
+                got = self.call(flatten_size, size)
             if isinstance(got, (bool, np.bool_)) or not isinstance(got, (int, np.integer, float, np.floating)):
                 raise Incorrect(tr("flatten_size({size}) returned {got}; return a whole number (int).",
                                    size=size, got=describe(got)))
@@ -178,11 +213,40 @@ class LeNetBatchNorm(Exercise):
         if np.allclose(first, second):
             raise Incorrect(tr("in training mode (net.set_train(True)) two calls of LeNet5BN(dropout=0.3) on the "
                                "same input gave the same output; expected dropout to make them differ."))
+        self._check_dropout_position(LeNet5BN, x)
         n10 = self.call(LeNet5BN, num_classes=3)
         n10.set_train(False)
         if to_numpy(n10(x)).shape != (4, 3):
             raise Incorrect(tr("LeNet5BN(num_classes=3)(x) for x of shape (4, 1, 28, 28) returned shape "
                                "{shape}; expected (4, 3).", shape=to_numpy(n10(x)).shape))
+
+
+    def _check_dropout_position(self, LeNet5BN, x):
+        """The dropout's output is what the last Dense layer receives. With num_classes=84 that layer is
+        Dense(84, 84); made the identity, the network returns its input. Two training-mode calls on one batch
+        then differ only where dropout zeroed an entry in one of them; a dropout anywhere earlier changes the
+        entries it keeps as well."""
+        import mindspore as ms
+        from mindspore import nn
+
+        net = self.call(LeNet5BN, num_classes=84, dropout=0.3)
+        last = [c for _, c in net.cells_and_names() if isinstance(c, nn.Dense) and c.in_channels == 84
+                and c.out_channels == 84]
+        if len(last) != 1:
+            raise Incorrect(tr("LeNet5BN(num_classes=84) has no Dense(84, 84) layer; expected the last Dense layer "
+                               "to map LeNet-5's 84 features to num_classes."))
+        last[0].weight.set_data(ms.Tensor(np.eye(84, dtype=np.float32)))
+        shift = 1.0 if last[0].has_bias else 0.0    # a bias of 1: a dropout after that layer zeroes it too
+        if last[0].has_bias:
+            last[0].bias.set_data(ms.Tensor(np.full(84, shift, np.float32)))
+        net.set_train(True)
+        first, second = to_numpy(net(x)) - shift, to_numpy(net(x)) - shift
+        changed = ~np.isclose(first, second, rtol=1e-5, atol=1e-6)
+        dropped = np.isclose(first, 0, atol=1e-6) | np.isclose(second, 0, atol=1e-6)
+        if not np.all(dropped[changed]):
+            raise Incorrect(tr("in training mode the input of the last Dense layer changes from call to call in "
+                               "entries that dropout kept; expected the nn.Dropout right before the last Dense "
+                               "layer, so that what that layer receives is the dropout's output."))
 
 
 @functools.lru_cache(maxsize=None)
@@ -305,7 +369,14 @@ class EvaluationLoop(Exercise):
             net, images, labels, expected = fixed_eval_case(seed, correct)
             what = tr("evaluate_accuracy(network, images, labels, batch_size={batch_size}) on fixed case {case} "
                       "(ten images)", batch_size=batch_size, case=case)
-            got = self.call(evaluate_accuracy, net, images, labels, batch_size=batch_size)
+            from course_utils import evaluate as course_evaluate
+            # the course's evaluation functions switch the mode and batch by themselves: not this loop
+            with _refusing((course_evaluate.predict_logits, course_evaluate.evaluate,
+                            course_evaluate.mnist_test_accuracy),
+                           tr("`evaluate_accuracy` uses the course's evaluation (course_utils.evaluate: evaluate, "
+                              "predict_logits or mnist_test_accuracy); write the loop itself: the mode, the batches "
+                              "and the count.")):
+                got = self.call(evaluate_accuracy, net, images, labels, batch_size=batch_size)
             try:
                 value = float(to_numpy(got))
             except (TypeError, ValueError):
@@ -345,8 +416,12 @@ def _evaluate_accuracy_solution(network, images, labels, batch_size=4):
 # q4: a validation split with samplers
 # ----------------------------------------------------------------------------------------------
 
-#: The numbered source of q4: rows 0 .. _ROWS - 1, of which _HELD_OUT go to validation.
-_ROWS, _HELD_OUT = 200, 50
+#: The numbered source of q4: rows 0 .. 199 with labels of four classes in unequal numbers (80, 60, 40, 20 rows),
+#: mixed in a fixed order; _PER_CLASS rows of every class go to validation. A cut of 40 rows at random (section
+#: 1's) gives about 16, 12, 8 and 4, not 10 of each.
+_CLASS_SIZES, _PER_CLASS = (80, 60, 40, 20), 10
+_LABELS = np.random.default_rng(5).permutation(np.repeat(np.arange(len(_CLASS_SIZES)), _CLASS_SIZES))
+_ROWS = len(_LABELS)
 
 
 def _numbered_source(sampler):
@@ -364,13 +439,14 @@ def _rows(dataset, epochs=1):
 
 class ValidationSplit(Exercise):
     names = ("split_train_validation",)
-    title = "a validation split with samplers"
+    title = "a validation split with the same number of rows per class"
     hint_text = (
-        "order = np.random.default_rng(seed).permutation(n_rows) is a random order fixed by the seed. Its first "
-        "n_validation entries are the validation rows, the rest the training rows. Return "
-        "(make_source(ds.SubsetRandomSampler(train_rows.tolist())), "
-        "make_source(ds.SubsetSampler(val_rows.tolist()))): the first sampler reshuffles its rows every epoch, "
-        "the second reads them in order.")
+        "rng = np.random.default_rng(seed) once. For every class c in np.unique(labels): the rows of that class "
+        "are np.flatnonzero(labels == c), and rng.choice(those_rows, per_class, replace=False) picks per_class of "
+        "them. The validation rows are all the picks together (np.sort them), the training rows every other row "
+        "(np.setdiff1d(np.arange(len(labels)), val_rows)). Return (make_source(ds.SubsetRandomSampler(...)), "
+        "make_source(ds.SubsetSampler(...))): the first sampler reshuffles its rows every epoch, the second reads "
+        "them in order.")
 
     def reference(self):
         return (_split_solution,)
@@ -382,8 +458,8 @@ class ValidationSplit(Exercise):
     def _split(self, split_train_validation, seed):
         import mindspore.dataset as ds
 
-        call = f"split_train_validation(make_source, {_ROWS}, {_HELD_OUT}, seed={seed})"
-        parts = self.call(split_train_validation, _numbered_source, _ROWS, _HELD_OUT, seed)
+        call = f"split_train_validation(make_source, labels, {_PER_CLASS}, seed={seed})"
+        parts = self.call(split_train_validation, _numbered_source, _LABELS.copy(), _PER_CLASS, seed)
         if (not isinstance(parts, (tuple, list)) or len(parts) != 2
                 or not all(isinstance(part, ds.Dataset) for part in parts)):
             raise Incorrect(tr("{call} returned {got}; expected two datasets, (train, validation).",
@@ -397,10 +473,11 @@ class ValidationSplit(Exercise):
         call, (train, validation) = self._split(split_train_validation, seed=7)
         train_epochs, val_rows = _rows(train, epochs=2), _rows(validation)[0]
         train_rows = train_epochs[0]
-        if len(val_rows) != _HELD_OUT or len(train_rows) != _ROWS - _HELD_OUT:
+        n_val = _PER_CLASS * len(_CLASS_SIZES)
+        if len(val_rows) != n_val or len(train_rows) != _ROWS - n_val:
             raise Incorrect(tr("{call}: the training part has {n_train} rows and the validation part {n_val}; "
                                "expected {e_train} and {e_val}.", call=call, n_train=len(train_rows),
-                               n_val=len(val_rows), e_train=_ROWS - _HELD_OUT, e_val=_HELD_OUT))
+                               n_val=len(val_rows), e_train=_ROWS - n_val, e_val=n_val))
         both = sorted(set(train_rows) & set(val_rows))
         if both:
             raise Incorrect(tr("{call}: {n} rows are in both parts (e.g. row {row}); expected none.",
@@ -408,9 +485,16 @@ class ValidationSplit(Exercise):
         if len(set(train_rows) | set(val_rows)) != _ROWS:
             raise Incorrect(tr("{call}: a row appears twice within one part; expected every row of the source "
                                "exactly once.", call=call))
-        if set(val_rows) in (set(range(_HELD_OUT)), set(range(_ROWS - _HELD_OUT, _ROWS))):
-            raise Incorrect(tr("{call}: the validation rows are rows {first} to {last}, one end of the source; "
-                               "expected rows chosen at random.", call=call, first=min(val_rows), last=max(val_rows)))
+        per_class = np.bincount(_LABELS[val_rows], minlength=len(_CLASS_SIZES)).tolist()
+        if per_class != [_PER_CLASS] * len(_CLASS_SIZES):
+            raise Incorrect(tr("{call}: the validation part has {counts} rows of the classes 0 to {last}; "
+                               "expected {per_class} of each.", call=call, counts=per_class,
+                               last=len(_CLASS_SIZES) - 1, per_class=_PER_CLASS))
+        ends = [np.flatnonzero(_LABELS == c) for c in range(len(_CLASS_SIZES))]
+        if set(val_rows) in ({int(r) for e in ends for r in e[:_PER_CLASS]},
+                             {int(r) for e in ends for r in e[-_PER_CLASS:]}):
+            raise Incorrect(tr("{call}: the validation rows are the first (or the last) {per_class} rows of every "
+                               "class; expected rows chosen at random.", call=call, per_class=_PER_CLASS))
         _, (_, again) = self._split(split_train_validation, seed=7)
         if set(_rows(again)[0]) != set(val_rows):
             raise Incorrect(tr("two calls with seed=7 chose different validation rows; expected the same rows "
@@ -428,11 +512,14 @@ class ValidationSplit(Exercise):
                                "expected a new order every epoch.", call=call))
 
 
-def _split_solution(make_source, n_rows, n_validation, seed):
+def _split_solution(make_source, labels, per_class, seed):
     import mindspore.dataset as ds
 
-    order = np.random.default_rng(seed).permutation(n_rows)               # a random order, fixed by the seed
-    val_rows, train_rows = np.sort(order[:n_validation]), np.sort(order[n_validation:])
+    rng = np.random.default_rng(seed)                                      # the choice, fixed by the seed
+    labels = np.asarray(labels)
+    val_rows = np.sort(np.concatenate([rng.choice(np.flatnonzero(labels == c), per_class, replace=False)
+                                       for c in np.unique(labels)]))      # per_class rows of every class
+    train_rows = np.setdiff1d(np.arange(len(labels)), val_rows)           # every other row
     train = make_source(ds.SubsetRandomSampler(train_rows.tolist()))      # reshuffled every epoch
     validation = make_source(ds.SubsetSampler(val_rows.tolist()))         # always in the same order
     return train, validation
@@ -442,17 +529,21 @@ def _split_solution(make_source, n_rows, n_validation, seed):
 # ----------------------------------------------------------------------------------------------
 
 
-def print_study(study: dict, epochs: int, lr: float) -> bool:
+def print_study(study: dict, epochs: int, lr: float, studied: bool = True) -> bool:
     """The study's machine next to this run's, then one row per candidate: the validation accuracy's median and
-    seed-to-seed range; last, what the rule chose next to the notebook's ``epochs`` and ``lr``. Returns whether the
-    study ran under this run's conditions (the two machine lines agree)."""
+    seed-to-seed range; last, what the rule chose next to the notebook's ``epochs`` and ``lr``. ``studied``: this
+    run's recipe is the one the study measured (otherwise section 4 checks nothing, and the lines say so). Returns
+    whether the study ran under this run's conditions (the two machine lines agree)."""
     from course_utils import runtime
 
     study_header, this_header = runtime.localize_header(study["header"]), runtime.machine_header()
     print(tr("stored study: {header}", header=study_header))
     print(tr("this run:     {header}", header=this_header))
     same = study_header == this_header
-    if same:
+    if not studied:
+        print(tr("this run's recipe (TRAIN_SUBSET, EPOCHS, BATCH_SIZE, LR, VALIDATION) is not the one the study "
+                 "measured: section 4 checks nothing against it"))
+    elif same:
         print(tr("the study ran under this run's conditions (the two lines agree): section 4 holds this run to the "
                  "study's results"))
     else:

@@ -192,10 +192,8 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
 
         # smoothing=0: the rate shown is the average of the whole run, evaluation pauses included
         total = epochs * data.per_epoch if data.per_epoch else None
-        # tqdm writes "description: "; after Chinese text the colon is the full-width one, with no space
-        bar_format = "{desc}：{percentage:3.0f}%|{bar}{r_bar}" if total and language() == "zh" else None
-        bar = tqdm(total=total, initial=global_step, desc=tr(description), unit="step", dynamic_ncols=True,
-                   smoothing=0, bar_format=bar_format)
+        bar = _progress_bar(tqdm, total=total, initial=global_step, desc=tr(description), dynamic_ncols=True,
+                            smoothing=0)
     loop = _Loop(result, train_step, network=network, eval_data=eval_data, eval_every=eval_every,
                  checkpoint_path=checkpoint_path, checkpoint_every=checkpoint_every, stop_at_step=stop_at_step,
                  on_update=on_update, update_every=update_every, stop_when=stop_when, per_epoch=data.per_epoch,
@@ -214,6 +212,32 @@ def fit(train_step, train_data, epochs: int, *, network=None, eval_data=None, ev
         # The bar is a widget in a notebook: a stored notebook (GitHub, nbviewer) shows only this line.
         print(result.summary(description))
     return result
+
+
+def _progress_bar(tqdm_class, **kwargs):
+    """A ``tqdm_class`` bar counting steps. In Chinese its text is Chinese too: tqdm writes "description: ",
+    "161.00step/s" and its postfix as "key=value, ..." in English, so the Chinese bar gets its own format, with
+    the rate and the postfix items (``stats``, set by ``_Loop.show_postfix``) written through ``tr``."""
+    if language() != "zh":
+        return tqdm_class(unit="step", **kwargs)
+
+    class ChineseBar(tqdm_class):
+        stats: tuple = ()
+
+        @property
+        def format_dict(self):
+            values = super().format_dict
+            rate, elapsed = values.get("rate"), values.get("elapsed")
+            if rate is None and elapsed:   # what tqdm itself shows then: the average since the start
+                rate = (values["n"] - values.get("initial", 0)) / elapsed
+            items = ([tr("{rate:.0f} steps/s", rate=rate)] if rate else []) + list(self.stats)
+            values["tail"] = "".join("，" + item for item in items)
+            return values
+
+    # after Chinese text the colon is the full-width one, with no space
+    bar_format = ("{desc}：{percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{tail}]"
+                  if kwargs.get("total") else "{desc}：{n_fmt} [{elapsed}{tail}]")
+    return ChineseBar(unit=tr("step"), bar_format=bar_format, **kwargs)
 
 
 @contextlib.contextmanager
@@ -296,8 +320,18 @@ class _Loop:
         if self.bar is not None:
             self.bar.update(1)
             if result.steps % 20 == 0:
-                self.bar.set_postfix(loss=f"{value:.4f}", **({f"{result.eval_name}_acc": f"{result.final_accuracy:.4f}"}
-                                                              if result.evals else {}), refresh=False)
+                self.show_postfix(value, result.final_accuracy if result.evals else None)
+
+    def show_postfix(self, loss: float, accuracy: Optional[float]) -> None:
+        """The loss and the last accuracy after the bar: "loss=0.1234, validation_acc=0.9870" (tqdm's postfix), in
+        Chinese "损失 0.1234，验证准确率 0.9870"."""
+        if hasattr(self.bar, "stats"):   # _progress_bar's Chinese bar
+            self.bar.stats = (tr("loss {loss:.4f}", loss=loss),) + (
+                (tr("{name} accuracy {accuracy:.4f}", name=tr(self.result.eval_name), accuracy=accuracy),)
+                if accuracy is not None else ())
+            return
+        self.bar.set_postfix(loss=f"{loss:.4f}", **({f"{self.result.eval_name}_acc": f"{accuracy:.4f}"}
+                                                    if accuracy is not None else {}), refresh=False)
 
     def after_step(self, epoch: int, index: int) -> None:
         """Evaluate or report, checkpoint, stop: what the settings ask for after this step."""
@@ -318,8 +352,7 @@ class _Loop:
         result.evals.append({"step": result.global_step, "epoch": epoch, "accuracy": acc,
                              "train_seconds": result.train_seconds})
         if self.bar is not None:
-            self.bar.set_postfix(loss=f"{result.step_loss[-1][1]:.4f}", **{f"{result.eval_name}_acc": f"{acc:.4f}"},
-                                 refresh=False)
+            self.show_postfix(result.step_loss[-1][1], acc)
         if final:
             if self.on_update is not None:
                 self.on_update(result)

@@ -35,6 +35,18 @@ def test_q1_refuses_the_course_answer():
     assert result == Outcome.INCORRECT and "calls lenet_flatten_size" in result.message
 
 
+def test_q1_refuses_the_course_answer_under_another_name_or_through_lenet5():
+    from course_utils import models
+    from course_utils.models import lenet_flatten_size as size_of
+
+    for answer in (lambda image_size: size_of(image_size),
+                   lambda image_size: models.LeNet5(image_size=image_size).fc1.in_channels):
+        result = nb05.q1.check(answer)
+        assert result == Outcome.INCORRECT and "uses the course's lenet_flatten_size" in result.message
+    assert models.lenet_flatten_size(28) == 256 and models.LeNet5().fc1.in_channels == 256   # put back afterwards
+    assert nb05.q1.check(*nb05.q1.reference()) == Outcome.CORRECT
+
+
 def test_q1_not_attempted():
     assert nb05.q1.check(____) == Outcome.NOT_ATTEMPTED
 
@@ -80,7 +92,7 @@ def test_q2_not_attempted():
     assert nb05.q2.check(LeNet5BN) == Outcome.NOT_ATTEMPTED
 
 
-def _variant(bn_sizes=(6, 16), drop=lambda d: nn.Dropout(p=d), use_dropout=True, fc1_in=256):
+def _variant(bn_sizes=(6, 16), drop=lambda d: nn.Dropout(p=d), use_dropout=True, fc1_in=256, drop_at="fc3"):
     class Variant(nn.Cell):
         def __init__(self, num_classes=10, dropout=0.5):
             super().__init__()
@@ -100,15 +112,22 @@ def _variant(bn_sizes=(6, 16), drop=lambda d: nn.Dropout(p=d), use_dropout=True,
             if len(self.bns) == 2:
                 x = self.bns[0](x)
             x = self.pool(self.relu(x))
+            if use_dropout and drop_at == "conv1":
+                x = self.dropout(x)
             x = self.conv2(x)
             if len(self.bns) == 2:
                 x = self.bns[1](x)
             x = self.pool(self.relu(x))
             x = self.relu(self.fc1(self.flatten(x)))
-            x = self.relu(self.fc2(x))
-            if use_dropout:
+            if use_dropout and drop_at == "fc2":
                 x = self.dropout(x)
-            return self.fc3(x)
+            x = self.relu(self.fc2(x))
+            if use_dropout and drop_at == "fc3":
+                x = self.dropout(x)
+            x = self.fc3(x)
+            if use_dropout and drop_at == "output":
+                x = self.dropout(x)
+            return x
 
     return Variant
 
@@ -121,6 +140,9 @@ def _variant(bn_sizes=(6, 16), drop=lambda d: nn.Dropout(p=d), use_dropout=True,
     (_variant(drop=lambda d: nn.Dropout(p=0.5)), "drops a fraction 0.50 of the activations; expected 0.30"),
     (_variant(use_dropout=False), "expected dropout to make them differ"),
     (_variant(fc1_in=400), "256 features"),
+    (_variant(drop_at="conv1"), "expected the nn.Dropout right before the last Dense layer"),
+    (_variant(drop_at="fc2"), "expected the nn.Dropout right before the last Dense layer"),
+    (_variant(drop_at="output"), "expected the nn.Dropout right before the last Dense layer"),
 ])
 def test_q2_structure_checks(ms_mode, answer, message):
     result = nb05.q2.check(answer)
@@ -158,6 +180,22 @@ def test_q3_a_constant_does_not_pass():
 
 
 def test_q3_accepts_the_reference():
+    assert nb05.q3.check(*nb05.q3.reference()) == Outcome.CORRECT
+
+
+def test_q3_refuses_the_course_evaluation():
+    from course_utils import evaluate
+
+    shortcuts = [
+        lambda network, images, labels, batch_size=4: evaluate.evaluate(network, (images, labels), batch_size).accuracy,
+        lambda network, images, labels, batch_size=4: evaluate.accuracy(
+            evaluate.predict_logits(network, images, batch_size)[0], labels),
+    ]
+    for answer in shortcuts:
+        result = nb05.q3.check(answer)
+        assert result == Outcome.INCORRECT and "uses the course's evaluation" in result.message
+    net, images, labels, expected = nb05.fixed_eval_case()       # the course's functions work again afterwards
+    assert evaluate.evaluate(net, (images, labels)).accuracy == expected
     assert nb05.q3.check(*nb05.q3.reference()) == Outcome.CORRECT
 
 
@@ -203,28 +241,47 @@ def test_q3_rejects_typical_mistakes(ms_mode, answer, message):
     assert message in result.message
 
 
-# ---- q4: a validation split with samplers ----------------------------------------------------------------
+# ---- q4: a validation split with the same number of rows per class ------------------------------------
 
 def test_q4_accepts_the_reference():
     assert nb05.q4.check(*nb05.q4.reference()) == Outcome.CORRECT
 
 
 def test_q4_not_attempted():
-    def split_train_validation(make_source, n_rows, n_validation, seed):
+    def split_train_validation(make_source, labels, per_class, seed):
         return ____
 
     assert nb05.q4.check(split_train_validation) == Outcome.NOT_ATTEMPTED
 
 
+def test_q4_refuses_section_1s_cut():
+    """Cell 16's code, a random cut of the right size, does not give the same number of rows per class."""
+    def split_train_validation(make_source, labels, per_class, seed):
+        n_validation = per_class * len(np.unique(labels))
+        order = np.random.default_rng(seed).permutation(len(labels))
+        val_rows, train_rows = np.sort(order[:n_validation]), np.sort(order[n_validation:])
+        return (make_source(ds.SubsetRandomSampler(train_rows.tolist())),
+                make_source(ds.SubsetSampler(val_rows.tolist())))
+
+    result = nb05.q4.check(split_train_validation)
+    assert result == Outcome.INCORRECT and "expected 10 of each" in result.message
+
+
 def _split(first_rows=False, train_on_all=False, overlap=0, unseeded=False, one_seed=False, fixed_order=False,
-           one_part=False, shuffled_validation=False):
-    def split_train_validation(make_source, n_rows, n_validation, seed):
-        order = np.random.default_rng(None if unseeded else 0 if one_seed else seed).permutation(n_rows)
-        if first_rows:
-            order = np.arange(n_rows)
-        val_rows, train_rows = order[:n_validation], order[n_validation - overlap:n_rows - overlap]
+           one_part=False, shuffled_validation=False, shift_one=False):
+    def split_train_validation(make_source, labels, per_class, seed):
+        rng = np.random.default_rng(None if unseeded else 0 if one_seed else seed)
+        picks = []
+        for c in np.unique(labels):
+            rows = np.flatnonzero(labels == c)
+            n = per_class + (1 if c == 0 else -1 if c == 1 else 0) if shift_one else per_class
+            picks.append(rows[:n] if first_rows else rng.choice(rows, n, replace=False))
+        val_rows = np.sort(np.concatenate(picks))
+        train_rows = np.setdiff1d(np.arange(len(labels)), val_rows)
+        if overlap:
+            train_rows = np.concatenate([train_rows[overlap:], val_rows[:overlap]])
         if train_on_all:
-            train_rows = order
+            train_rows = np.arange(len(labels))
         train_sampler = ds.SubsetSampler if fixed_order else ds.SubsetRandomSampler
         val_sampler = ds.SubsetRandomSampler if shuffled_validation else ds.SubsetSampler
         validation = make_source(val_sampler(val_rows.tolist()))
@@ -236,8 +293,8 @@ def _split(first_rows=False, train_on_all=False, overlap=0, unseeded=False, one_
 
 
 @pytest.mark.parametrize("answer, message", [
-    (_split(first_rows=True), "rows 0 to 49, one end of the source"),
-    (_split(train_on_all=True), "the training part has 200 rows and the validation part 50; expected 150 and 50"),
+    (_split(first_rows=True), "the first (or the last) 10 rows of every class"),
+    (_split(train_on_all=True), "the training part has 200 rows and the validation part 40; expected 160 and 40"),
     (_split(overlap=5), "5 rows are in both parts"),
     (_split(unseeded=True), "two calls with seed=7 chose different validation rows"),
     (_split(one_seed=True), "seed=7 and seed=8 chose the same validation rows"),
@@ -249,3 +306,13 @@ def test_q4_rejects_typical_mistakes(answer, message):
     result = nb05.q4.check(answer)
     assert result == Outcome.INCORRECT
     assert message in result.message
+
+
+def test_print_study_says_when_section_4_checks_nothing(capsys):
+    import json
+    from course_utils import ROOT
+
+    study = json.loads((ROOT / "scripts" / "results" / "lenet_recipe.json").read_text(encoding="utf-8"))
+    nb05.print_study(study, 1, 2e-3, studied=False)
+    out = capsys.readouterr().out
+    assert "section 4 checks nothing" in out and "holds this run" not in out and "only a floor" not in out

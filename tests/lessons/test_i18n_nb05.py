@@ -117,23 +117,25 @@ def test_q3_returns_something_else(zh):
 
 def test_q4_correct_and_not_attempted(zh):
     result = nb05.q4.check(*nb05.q4.reference())
-    assert result == Outcome.CORRECT and "用采样器划分验证集" in str(result)
+    assert result == Outcome.CORRECT and "每个类别行数相同的验证集划分" in str(result)
 
-    def split_train_validation(make_source, n_rows, n_validation, seed):
+    def split_train_validation(make_source, labels, per_class, seed):
         return ____
 
     assert nb05.q4.check(split_train_validation) == Outcome.NOT_ATTEMPTED
 
 
 @pytest.mark.parametrize("answer, fragments", [
-    (_split(first_rows=True), ["验证集的行是第 0 行到第 49 行", "期望是随机选出的行"]),
-    (_split(train_on_all=True), ["训练部分有 200 行，验证部分有 50 行", "期望分别为 150 行和 50 行"]),
+    (_split(first_rows=True), ["验证集的行是每个类别的前（或后）10 行", "期望是随机选出的行"]),
+    (_split(train_on_all=True), ["训练部分有 200 行，验证部分有 40 行", "期望分别为 160 行和 40 行"]),
     (_split(overlap=5), ["有 5 行同时出现在两部分中", "期望没有任何重叠"]),
     (_split(unseeded=True), ["两次以 seed=7 调用选出了不同的验证行"]),
     (_split(one_seed=True), ["seed=7 和 seed=8 选出了相同的验证行"]),
     (_split(fixed_order=True), ["在两个轮次中按相同的顺序给出各行"]),
     (_split(shuffled_validation=True), ["验证部分每个轮次给出各行的顺序都不同"]),
     (_split(one_part=True), ["期望返回两个数据集"]),
+    (_split(first_rows=True, shift_one=True), ["验证部分中类别 0 到 3 的行数分别为 [11, 9, 10, 10]",
+                                                "期望每个类别各 10 行"]),
     (200, ["应当是一个函数"]),
 ])
 def test_q4_typical_mistakes_in_chinese(zh, answer, fragments):

@@ -173,3 +173,36 @@ def test_stop_when_is_not_asked_at_the_final_evaluation():
                  stop_when=lambda r: asked.append(r.global_step) or True)
     assert result.steps == 3 and not result.interrupted and len(result.evals) == 1
     assert updates == [3] and asked == []
+
+
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "40/100 [00:00<00:00, {rate}step/s, loss=0.1234, validation_acc=0.9870]"),
+    ("zh", "40/100 [00:00<00:00，每秒 {rate} 步，损失 0.1234，验证准确率 0.9870]"),
+])
+def test_progress_bar_text_in_each_language(lang, expected):
+    """fit's bar: tqdm's own text in English; in Chinese the unit, rate and postfix are Chinese too."""
+    import io
+    import re
+
+    from tqdm import tqdm
+
+    from course_utils.i18n import set_language
+    from course_utils.training.loop import _Loop, _progress_bar
+
+    previous = __import__("course_utils.i18n", fromlist=["language"]).language()
+    set_language(lang)
+    try:
+        out = io.StringIO()
+        bar = _progress_bar(tqdm, total=100, initial=0, desc="LeNet-5", dynamic_ncols=False, smoothing=0, file=out,
+                            mininterval=0)
+        loop = _Loop.__new__(_Loop)
+        loop.bar, loop.result = bar, type("Result", (), {"eval_name": "validation"})()
+        bar.update(40)
+        loop.show_postfix(0.1234, 0.987)
+        bar.refresh()
+        bar.close()
+    finally:
+        set_language(previous)
+    line = out.getvalue().split("\r")[-1].strip()
+    rate = r"[\d.]+" if lang == "en" else r"\d+"
+    assert re.search(re.escape(expected).replace(re.escape("{rate}"), rate), line), line

@@ -120,6 +120,10 @@ MESSAGES = {
     # what fit's eval_data is (FitResult.eval_name): "验证准确率", as the lessons' own prints say it
     "test": "测试",
     "validation": "验证",
+    # fit's progress bar (course_utils/training/loop.py): its unit, rate and postfix
+    "{rate:.0f} steps/s": "每秒 {rate:.0f} 步",
+    "loss {loss:.4f}": "损失 {loss:.4f}",
+    "{name} accuracy {accuracy:.4f}": "{name}准确率 {accuracy:.4f}",
     " (interrupted)": "（已中断）",
     "net must be a mindspore.nn.Cell, got {type}.": "net 必须是 mindspore.nn.Cell，实际为 {type}。",
     "loss_fn must be callable (e.g. an nn.LossBase), got {type}.":

@@ -59,33 +59,50 @@ MESSAGES = {
          '  x = self.pool(self.relu(self.bn1(self.conv1(x))))\n        x = '
          'self.pool(self.relu(self.bn2(self.conv2(x))))\n        x = self.flatten(x)\n        x = '
          'self.relu(self.fc1(x))\n        x = self.relu(self.fc2(x))\n        return self.fc3(self.dropout(x))'),
-    'a validation split with samplers':
-        '用采样器划分验证集',
-    ('order = np.random.default_rng(seed).permutation(n_rows) is a random order fixed by the seed. Its first '
-     'n_validation entries are the validation rows, the rest the training rows. Return '
-     '(make_source(ds.SubsetRandomSampler(train_rows.tolist())), make_source(ds.SubsetSampler(val_rows.tolist()))): '
-     'the first sampler reshuffles its rows every epoch, the second reads them in order.'):
-        ('order = np.random.default_rng(seed).permutation(n_rows) 是一个由随机种子固定下来的随机顺序。'
-         '它的前 n_validation 个元素是验证集的行，其余是训练集的行。返回 '
-         '(make_source(ds.SubsetRandomSampler(train_rows.tolist())), make_source(ds.SubsetSampler(val_rows.tolist())))：'
-         '前一个采样器每个轮次都重新混洗它的行，后一个按顺序读取。'),
-    ('def split_train_validation(make_source, n_rows, n_validation, seed):\n    import mindspore.dataset as ds\n\n    '
-     'order = np.random.default_rng(seed).permutation(n_rows)               # a random order, fixed by the seed\n    '
-     'val_rows, train_rows = np.sort(order[:n_validation]), np.sort(order[n_validation:])\n    '
-     'train = make_source(ds.SubsetRandomSampler(train_rows.tolist()))      # reshuffled every epoch\n    '
-     'validation = make_source(ds.SubsetSampler(val_rows.tolist()))         # always in the same order\n    '
-     'return train, validation'):
-        ('def split_train_validation(make_source, n_rows, n_validation, seed):\n    import mindspore.dataset as ds\n\n    '
-         'order = np.random.default_rng(seed).permutation(n_rows)               # 随机顺序，由随机种子固定\n    '
-         'val_rows, train_rows = np.sort(order[:n_validation]), np.sort(order[n_validation:])\n    '
-         'train = make_source(ds.SubsetRandomSampler(train_rows.tolist()))      # 每个轮次重新混洗\n    '
-         'validation = make_source(ds.SubsetSampler(val_rows.tolist()))         # 始终按同一顺序\n    '
-         'return train, validation'),
+    'a validation split with the same number of rows per class':
+        '每个类别行数相同的验证集划分',
+    ('rng = np.random.default_rng(seed) once. For every class c in np.unique(labels): the rows of that class are '
+     'np.flatnonzero(labels == c), and rng.choice(those_rows, per_class, replace=False) picks per_class of them. The '
+     'validation rows are all the picks together (np.sort them), the training rows every other row '
+     '(np.setdiff1d(np.arange(len(labels)), val_rows)). Return (make_source(ds.SubsetRandomSampler(...)), '
+     'make_source(ds.SubsetSampler(...))): the first sampler reshuffles its rows every epoch, the second reads them '
+     'in order.'):
+        ('先创建一次 rng = np.random.default_rng(seed)。对 np.unique(labels) 中的每个类别 c：该类别的行是 '
+         'np.flatnonzero(labels == c)，rng.choice(those_rows, per_class, replace=False) 从中选出 per_class 行。'
+         '所有选出的行合在一起就是验证集的行（用 np.sort 排序），其余的行是训练集的行'
+         '（np.setdiff1d(np.arange(len(labels)), val_rows)）。返回 (make_source(ds.SubsetRandomSampler(...)), '
+         'make_source(ds.SubsetSampler(...)))：前一个采样器每个轮次都重新混洗它的行，后一个按顺序读取。'),
+    '# the choice, fixed by the seed':
+        '# 选择由随机种子固定',
+    '# per_class rows of every class':
+        '# 每个类别 per_class 行',
+    '# every other row':
+        '# 其余所有行',
+    '# reshuffled every epoch':
+        '# 每个轮次重新混洗',
+    '# always in the same order':
+        '# 始终按同一顺序',
     '`flatten_size` should be a function of the image size, got {got}.':
         '`flatten_size` 应当是一个以图像尺寸为参数的函数，实际得到的是 {got}。',
     ("`flatten_size` calls lenet_flatten_size, the course's own answer; work the size out from the layers "
      'instead.'):
         '`flatten_size` 调用了课程自己给出答案的 lenet_flatten_size；请根据各层自己推算尺寸。',
+    ("`flatten_size` uses the course's lenet_flatten_size (directly, under another name or through "
+     'course_utils.models.LeNet5); work the size out from the layers instead.'):
+        ('`flatten_size` 用到了课程自己的 lenet_flatten_size（直接调用、换名调用或经由 '
+         'course_utils.models.LeNet5）；请根据各层自己推算尺寸。'),
+    ("LeNet5BN(num_classes=84) has no Dense(84, 84) layer; expected the last Dense layer to map LeNet-5's 84 "
+     'features to num_classes.'):
+        'LeNet5BN(num_classes=84) 中没有 Dense(84, 84) 层；期望最后一个 Dense 层把 LeNet-5 的 84 个特征映射到 num_classes。',
+    ('in training mode the input of the last Dense layer changes from call to call in entries that dropout kept; '
+     "expected the nn.Dropout right before the last Dense layer, so that what that layer receives is the dropout's "
+     'output.'):
+        ('训练模式下，最后一个 Dense 层的输入在 Dropout 保留的元素上也随调用而变化；期望 nn.Dropout 紧接在最后一个 '
+         'Dense 层之前，使该层接收的正是 Dropout 的输出。'),
+    ("`evaluate_accuracy` uses the course's evaluation (course_utils.evaluate: evaluate, predict_logits or "
+     'mnist_test_accuracy); write the loop itself: the mode, the batches and the count.'):
+        ('`evaluate_accuracy` 用到了课程自己的评估函数（course_utils.evaluate 中的 evaluate、predict_logits 或 '
+         'mnist_test_accuracy）；请自己写出这个循环：切换模式、分批、计数。'),
     'flatten_size({size}) returned {got}; return a whole number (int).':
         'flatten_size({size}) 返回了 {got}；请返回一个整数（int）。',
     'flatten_size({size}) returned {got!r}, a float; expected the int {expected}.':
@@ -162,8 +179,11 @@ MESSAGES = {
         '{call}：有 {n} 行同时出现在两部分中（例如第 {row} 行）；期望没有任何重叠。',
     '{call}: a row appears twice within one part; expected every row of the source exactly once.':
         '{call}：某一行在同一部分中出现了两次；期望数据源的每一行恰好出现一次。',
-    '{call}: the validation rows are rows {first} to {last}, one end of the source; expected rows chosen at random.':
-        '{call}：验证集的行是第 {first} 行到第 {last} 行，位于数据源的一端；期望是随机选出的行。',
+    '{call}: the validation part has {counts} rows of the classes 0 to {last}; expected {per_class} of each.':
+        '{call}：验证部分中类别 0 到 {last} 的行数分别为 {counts}；期望每个类别各 {per_class} 行。',
+    ('{call}: the validation rows are the first (or the last) {per_class} rows of every class; expected rows chosen '
+     'at random.'):
+        '{call}：验证集的行是每个类别的前（或后）{per_class} 行；期望是随机选出的行。',
     'two calls with seed=7 chose different validation rows; expected the same rows for the same seed.':
         '两次以 seed=7 调用选出了不同的验证行；期望相同的随机种子选出相同的行。',
     'seed=7 and seed=8 chose the same validation rows; expected the seed to choose them.':
@@ -178,6 +198,9 @@ MESSAGES = {
         '保存的实验结果：{header}',
     'this run:     {header}':
         '本次运行：      {header}',
+    ("this run's recipe (TRAIN_SUBSET, EPOCHS, BATCH_SIZE, LR, VALIDATION) is not the one the study measured: "
+     'section 4 checks nothing against it'):
+        '本次训练方案（TRAIN_SUBSET、EPOCHS、BATCH_SIZE、LR、VALIDATION）不在对比实验之列：第 4 节不做检查',
     ("the study ran under this run's conditions (the two lines agree): section 4 holds this run to the study's "
      'results'):
         '这项对比实验的运行条件与本次运行相同（上面两行一致）：第 4 节按实验结果检查本次运行',
