@@ -11,14 +11,18 @@ q1 trains a small LeNet-5 step a few steps, lets the learner save it with a posi
 step with other weights, compares every parameter (weights and optimizer state) and the position returned, then
 trains both one more step on the same batch.
 q2 runs the learner's function on a fixed LeNet-5 with BatchNorm and Dropout, handed over once in training mode
-and once in evaluation mode, on fixed images.
+and once in evaluation mode, on fixed images; while it runs, the course helpers that do the exercise
+(``evaluate.predict_logits`` and ``evaluate.softmax``) raise Incorrect.
 q3 runs the lesson's trial (``reload_takes_effect``) in the current mode for three kinds of step: a few steps,
 the learner's reload of the initial weights from a ckpt file, one more step; that step's loss and the weights
-after it must be those of a fresh network's first step. MindSpore is imported on first use, not with this module.
+after it must be those of a fresh network's first step. The file's entry names carry the prefix ``backbone.``
+(as a larger model that held the network as a sub-cell names them), so the lesson's ``with_copy_`` loop copied
+as it stands does not pass: the learner matches the names. MindSpore is imported on first use, not with this module.
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import tempfile
 from pathlib import Path
@@ -204,6 +208,31 @@ def _listed(values: np.ndarray) -> str:
     return "[" + ", ".join(f"{v:.3f}" for v in values) + "]"
 
 
+@contextlib.contextmanager
+def _course_helpers_refused():
+    """While the learner's function runs, ``course_utils.evaluate.predict_logits`` and ``.softmax`` raise
+    Incorrect: the exercise asks for MindSpore's own calls (the lesson's section 5 uses those helpers)."""
+    from course_utils import evaluate
+
+    def refused(name):
+        def helper(*args, **kwargs):
+            raise Incorrect(tr("predict_batch called course_utils.evaluate.{name}, which does the exercise for you: "
+                               "write it with MindSpore's own calls.", name=name))
+        return helper
+
+    saved = {name: getattr(evaluate, name) for name in _COURSE_HELPERS}
+    try:
+        for name in saved:
+            setattr(evaluate, name, refused(name))
+        yield
+    finally:
+        for name, helper in saved.items():
+            setattr(evaluate, name, helper)
+
+
+_COURSE_HELPERS = ("predict_logits", "softmax")     # what section 5's show_prediction uses
+
+
 def _modes(network) -> dict:
     """``training`` of the network and of every sub-cell, by name ("" is the network itself)."""
     return {name: bool(cell.training) for name, cell in network.cells_and_names()}
@@ -243,7 +272,8 @@ class PredictBatch(Exercise):
             before = _modes(net)
             what = (tr("predict_batch(network, {n} images), network in training mode", n=n) if training else
                     tr("predict_batch(network, {n} images), network in evaluation mode", n=n))
-            got = self.call(predict_batch, net, batch.copy())
+            with _course_helpers_refused():
+                got = self.call(predict_batch, net, batch.copy())
             if not isinstance(got, (tuple, list)) or len(got) != 2:
                 raise Incorrect(tr("{what} returned {got}; return two values: (labels, probabilities).",
                                    what=what, got=describe(got)))
@@ -353,8 +383,9 @@ class ReloadIntoARunStep(Exercise):
     hint_text = (
         "The step keeps using the storage its parameters had when it ran: a reload must write the values into "
         "that storage, not give the parameters new storage as ms.load_param_into_net (and set_data) does. "
-        "Read the file with ms.load_checkpoint(path), then, for every name, param in "
-        "network.parameters_and_names(), copy the stored value into param with Parameter.copy_.")
+        "Read the file with ms.load_checkpoint(path) and print its names: they carry a prefix that the network's "
+        "names lack. Then, for every name, param in network.parameters_and_names(), copy the matching stored "
+        "value into param with Parameter.copy_.")
 
     @property
     def solution_text(self) -> str:
@@ -377,14 +408,22 @@ class ReloadIntoARunStep(Exercise):
         mode = _MODE_NAMES.get(ms.get_context("mode"), str(ms.get_context("mode")))
         with tempfile.TemporaryDirectory() as folder:
             path = str(Path(folder) / "initial.ckpt")
-            ms.save_checkpoint(fixed_setup(seed=6)[0], path)
+            ms.save_checkpoint([{"name": _PREFIX + name, "data": param}          # as a larger model names them
+                                for name, param in fixed_setup(seed=6)[0].parameters_and_names()], path)
             for style in _STYLES:
                 what = tr("{style} step in {mode}", style=tr(style), mode=tr(mode))
                 net, loss_fn, sgd = fixed_setup(seed=7)        # other weights: the steps below move them further
                 step = _step_of(style, net, loss_fn, sgd)
                 for data, label in batches[:-1]:
                     step(data, label)
-                self.call(reload_from_file, net, path)
+                try:
+                    self.call(reload_from_file, net, path)
+                except KeyError as exc:
+                    raise Incorrect(tr("{what}: reload_from_file(network, path) raised KeyError: {key}. The file's "
+                                       "entries are named {stored}, the network's parameters {names}.", what=what,
+                                       key=repr(exc.args[0]) if exc.args else "?",
+                                       stored=[_PREFIX + k for k in list(initial)[:2]],
+                                       names=list(initial)[:2])) from None
                 held = _differing(initial, _weights(net))
                 if held:
                     raise Incorrect(tr("{what}: after reload_from_file(network, path), {n} of the network's {total} "
@@ -410,12 +449,16 @@ class ReloadIntoARunStep(Exercise):
                                    "after it were {weights}.", what=what, loss=loss_part, weights=weights_part))
 
 
+_PREFIX = "backbone."     # the file comes from a model that held the network as its sub-cell `backbone`
+
+
 def _reload_from_file_solution(network, path):
     import mindspore as ms
 
     stored = ms.load_checkpoint(path)                           # a dict: name -> Parameter
+    by_name = {key.removeprefix("backbone."): value for key, value in stored.items()}   # the network's names
     for name, param in network.parameters_and_names():
-        param.copy_(stored[name])                               # into the storage the step already uses
+        param.copy_(by_name[name])                              # into the storage the step already uses
 
 
 q1 = CheckpointRoundTrip()

@@ -117,16 +117,50 @@ def test_q2_fixed_images_give_different_predictions():
     assert probabilities.shape == (4, 10)
 
 
-def test_q2_accepts_the_lessons_normalise_and_the_course_helpers():
+def _normalise(pixels_uint8):     # as in the lesson
+    x = (pixels_uint8.astype(np.float32) / 255.0 - data.MNIST_MEAN) / data.MNIST_STD
+    return x[None, None]
+
+
+def test_q2_refuses_the_course_helpers_copied_from_the_lesson():
+    """Section 5's show_prediction (evaluate.predict_logits + evaluate.softmax) does the exercise: refused."""
     from course_utils import evaluate
 
-    def normalise(pixels_uint8):     # as in the lesson
-        x = (pixels_uint8.astype(np.float32) / 255.0 - data.MNIST_MEAN) / data.MNIST_STD
-        return x[None, None]
+    helpers = evaluate.predict_logits, evaluate.softmax
 
     def predict_batch(network, images):
-        logits, _ = evaluate.predict_logits(network, np.concatenate([normalise(im) for im in images]))
+        logits, _ = evaluate.predict_logits(network, np.concatenate([_normalise(im) for im in images]))
         p = evaluate.softmax(logits)
+        return p.argmax(axis=1), p
+
+    result = nb06.q2.check(predict_batch)
+    assert result == Outcome.INCORRECT
+    assert "called course_utils.evaluate.predict_logits" in result.message, result.message
+
+    def softmax_only(network, images):
+        labels, _ = nb06.q2.reference()[0](network, images)
+        was_training = network.training
+        network.set_train(False)
+        logits = network(ms.Tensor(np.concatenate([_normalise(im) for im in images]))).asnumpy()
+        network.set_train(was_training)
+        return labels, evaluate.softmax(logits)
+
+    result = nb06.q2.check(softmax_only)
+    assert result == Outcome.INCORRECT
+    assert "called course_utils.evaluate.softmax" in result.message, result.message
+    assert (evaluate.predict_logits, evaluate.softmax) == helpers, "the helpers are put back after the check"
+    assert nb06.q2.check(*nb06.q2.reference()) == Outcome.CORRECT
+
+
+def test_q2_accepts_the_lessons_normalise_with_mindspore_calls():
+    def predict_batch(network, images):
+        was_training = network.training
+        network.set_train(False)
+        try:
+            logits = network(ms.Tensor(np.concatenate([_normalise(im) for im in images])))
+        finally:
+            network.set_train(was_training)
+        p = ops.softmax(logits, axis=1).asnumpy()
         return p.argmax(axis=1), p
 
     assert nb06.q2.check(predict_batch) == Outcome.CORRECT
@@ -195,18 +229,42 @@ def test_q3_accepts_the_reference(ms_mode):
     assert nb06.q3.check(*nb06.q3.reference()) == Outcome.CORRECT
 
 
-def test_q3_accepts_the_course_helpers():
-    from course_utils import checkpoint
+def _renamed(path):
+    """The file's entries under the network's names (the check writes them with the prefix ``backbone.``)."""
+    return {name.split(".", 1)[1]: p for name, p in ms.load_checkpoint(path).items()}
+
+
+def test_q3_accepts_the_course_helper_with_the_names_matched():
     from course_utils.callbacks import restore_weights
 
-    def with_checkpoint_load(network, path):
+    def with_restore_weights(network, path):
+        restore_weights(network, {name: p.asnumpy() for name, p in _renamed(path).items()})
+
+    assert nb06.q3.check(with_restore_weights) == Outcome.CORRECT
+
+
+def test_q3_refuses_the_lessons_copy_loop_copied_as_it_stands():
+    """Section 4's with_copy_ after an ms.load_checkpoint: the file's names carry a prefix, so it fails."""
+    def reload_from_file(network, path):
+        weights = ms.load_checkpoint(path)
+        for name, param in network.parameters_and_names():
+            param.copy_(ms.Tensor(weights[name]))
+
+    result = nb06.q3.check(reload_from_file)
+    assert result == Outcome.INCORRECT
+    assert "raised KeyError: 'fc1.weight'. The file's entries are named ['backbone.fc1.weight'" in result.message, \
+        result.message
+    assert nb06.q3.check(*nb06.q3.reference()) == Outcome.CORRECT
+
+
+def test_q3_the_files_names_carry_the_prefix():
+    from course_utils import checkpoint
+
+    def with_checkpoint_load(network, path):   # strict: the network's names are not in the file
         checkpoint.load(path, network)
 
-    def with_restore_weights(network, path):
-        restore_weights(network, {name: p.asnumpy() for name, p in ms.load_checkpoint(path).items()})
-
-    assert nb06.q3.check(with_checkpoint_load) == Outcome.CORRECT
-    assert nb06.q3.check(with_restore_weights) == Outcome.CORRECT
+    result = nb06.q3.check(with_checkpoint_load)
+    assert result == Outcome.INCORRECT
 
 
 def test_q3_not_attempted():
@@ -217,21 +275,21 @@ def test_q3_not_attempted():
 
 
 def _load_param_into_net(network, path):
-    ms.load_param_into_net(network, ms.load_checkpoint(path))
+    ms.load_param_into_net(network, _renamed(path))
 
 
 def _load_checkpoint_into_net(network, path):
-    ms.load_checkpoint(path, net=network)
+    ms.load_checkpoint(path, net=network)      # MindSpore matches the prefixed names by itself
 
 
 def _set_data(network, path):
-    stored = ms.load_checkpoint(path)
+    stored = _renamed(path)
     for name, param in network.parameters_and_names():
         param.set_data(stored[name])
 
 
 def _weights_only(network, path):
-    stored = ms.load_checkpoint(path)
+    stored = _renamed(path)
     for name, param in network.parameters_and_names():
         if name.endswith("weight"):
             param.copy_(stored[name])

@@ -84,7 +84,7 @@ def test_q3_typical_mistakes_in_chinese(zh, answer, fragments):
 @pytest.mark.parametrize("exercise, hint, solution", [
     (nb06.q1, "格式由 format= 决定，而不是由文件名决定", "# 与保存时相同的 format="),
     (nb06.q2, "而直接给 network.training 赋值做不到这一点", "# 每一个子 Cell，出错时也会恢复"),
-    (nb06.q3, "用 Parameter.copy_ 把保存的值复制进 param", "# 写入训练步已经在使用的存储"),
+    (nb06.q3, "用 Parameter.copy_ 把对应的保存值复制进 param", "# 写入训练步已经在使用的存储"),
 ])
 def test_hints_and_solutions_in_chinese(zh, capsys, exercise, hint, solution):
     exercise.hint()

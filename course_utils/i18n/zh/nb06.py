@@ -48,13 +48,17 @@ MESSAGES = {
         '# 一个字典：名称 -> Parameter',
     '# into the storage the step already uses':
         '# 写入训练步已经在使用的存储',
+    '# the network\'s names':
+        '# 换成网络中的参数名',
     ('The step keeps using the storage its parameters had when it ran: a reload must write the values into that '
      'storage, not give the parameters new storage as ms.load_param_into_net (and set_data) does. Read the file '
-     'with ms.load_checkpoint(path), then, for every name, param in network.parameters_and_names(), copy the stored '
-     'value into param with Parameter.copy_.'):
+     'with ms.load_checkpoint(path) and print its names: they carry a prefix that the network\'s names lack. Then, '
+     'for every name, param in network.parameters_and_names(), copy the matching stored value into param with '
+     'Parameter.copy_.'):
         ('训练步会一直使用它运行时参数所在的存储：重新加载必须把数值写进这块存储，而不能像 ms.load_param_into_net'
-         '（以及 set_data）那样给参数换上新的存储。先用 ms.load_checkpoint(path) 读取文件，然后对 '
-         'network.parameters_and_names() 中的每一对 name, param，用 Parameter.copy_ 把保存的值复制进 param。'),
+         '（以及 set_data）那样给参数换上新的存储。先用 ms.load_checkpoint(path) 读取文件并打印其中的名称：'
+         '它们带有一个网络参数名中没有的前缀。然后对 network.parameters_and_names() 中的每一对 name, param，'
+         '用 Parameter.copy_ 把对应的保存值复制进 param。'),
     '# the mode to put back':
         '# 之后要恢复的模式',
     '# as the pipeline prepares them':
@@ -97,6 +101,9 @@ MESSAGES = {
         ('先调用 save_state(train_step, path, {epoch}, {step})，再调用 restore_state(fresh_step, path)，'
          '返回的是 {got}；期望返回从文件中读回的训练进度 ({epoch}, {step})。'),
     # q2
+    ("predict_batch called course_utils.evaluate.{name}, which does the exercise for you: write it with "
+     "MindSpore's own calls."):
+        'predict_batch 调用了 course_utils.evaluate.{name}，它替你完成了这道练习：请用 MindSpore 自带的接口来写。',
     '`predict_batch` should be a function, got {got}.':
         '`predict_batch` 应当是一个函数，实际得到的是 {got}。',
     'predict_batch(network, {n} images), network in training mode':
@@ -141,6 +148,9 @@ MESSAGES = {
         '函数式，不用 jit',
     'PYNATIVE_MODE':
         '动态图模式',
+    ("{what}: reload_from_file(network, path) raised KeyError: {key}. The file's entries are named {stored}, the "
+     "network's parameters {names}."):
+        '{what}：reload_from_file(network, path) 引发了 KeyError: {key}。文件中的条目名为 {stored}，网络的参数名为 {names}。',
     ("{what}: after reload_from_file(network, path), {n} of the network's {total} parameters do not hold the "
      "file's values, e.g. {examples}."):
         '{what}：调用 reload_from_file(network, path) 之后，网络的 {total} 个参数中有 {n} 个不是文件中的值，例如 {examples}。',
