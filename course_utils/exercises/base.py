@@ -95,6 +95,7 @@ class Exercise:
         try:
             if not answers:
                 answers = self._lookup(self._caller_globals())
+                self._refuse_course_objects(answers)
             if any(is_placeholder(a) for a in answers):
                 raise NotAttempted
             for name, answer in zip(list(self.names) + [None] * len(answers), answers):
@@ -115,6 +116,17 @@ class Exercise:
                                   tr("your code raised {error}: {message}", error=type(exc).__name__,
                                      message=first_line(exc)) + learner_line(exc))
         return display.CheckResult(self, Outcome.CORRECT, tr(self.correct_message))
+
+    def _refuse_course_objects(self, answers) -> None:
+        """A learner's answer bound to the course's own function or class (``build_scaled_step =
+        nb03.build_scaled_step``, ``find_compiles = bench.compile_calls``) is no answer: refuse it by name. Only
+        answers looked up in the notebook: a test hands the reference in on purpose."""
+        for name, answer in zip(self.names, answers):
+            module = getattr(answer, "__module__", None) or ""
+            if callable(answer) and module.split(".")[0] == _PACKAGE.split(".")[0]:
+                raise Incorrect(tr("`{name}` is the course's own {where}: write your own (the check is about "
+                                   "how you build it).", name=name,
+                                   where=f"{module}.{getattr(answer, '__qualname__', type(answer).__name__)}"))
 
     # ---- learner-facing: check, then show ----
     def check(self, *answers) -> display.CheckResult:

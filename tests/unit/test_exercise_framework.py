@@ -173,6 +173,23 @@ def test_lookup_in_callers_globals():
         del g["double"]
 
 
+def test_an_answer_bound_to_the_courses_own_function_is_refused_by_name():
+    """double = some_course_function: looked up in the notebook, refused by name; handed in explicitly (as the tests
+    hand in the references), it is checked as usual."""
+    from course_utils import fmt
+
+    course_function = fmt.__dict__[next(n for n, v in vars(fmt).items()
+                                         if callable(v) and getattr(v, "__module__", "") == fmt.__name__)]
+    g = globals()
+    g["double"] = course_function
+    try:
+        result = q1.check()
+        assert result == Outcome.INCORRECT and "`double` is the course's own course_utils.fmt." in result.message
+    finally:
+        del g["double"]
+    assert q1.check(course_function) == Outcome.INCORRECT   # explicit: checked, and wrong for its own reasons
+
+
 def test_lookup_of_several_names():
     g = globals()
     g["first"], g["second"] = 1, 2

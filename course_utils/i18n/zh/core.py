@@ -27,6 +27,8 @@ MESSAGES = {
     "{label} still contains the placeholder ____: replace it with your code, then run this cell again.":
         "{label} 中仍有占位符 ____：请替换占位符后重新运行本单元格。",
     "your code raised {error}: {message}": "你的代码抛出了 {error}：{message}",
+    "`{name}` is the course's own {where}: write your own (the check is about how you build it).":
+        "`{name}` 是课程自带的 {where}：请自己编写（这项检查考的正是如何构建它）。",
 
     # course_utils.runtime: setup()'s summary line, its notes and errors
     "{oldest} to {newest}.x": "{oldest} 到 {newest}.x",
