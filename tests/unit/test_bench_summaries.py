@@ -501,7 +501,8 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
     # faster than A with repeats apart, but overlapping A': undecided, whichever copy it is read against
     rows[1] = dict(_timed("each copy", 101, (0.01, 0, -0.01), spread=2.0), host_blocking="")
     res = modes.summarise_forcing(rows, bench.ForcingParams())
-    assert "faster against one copy, undecided against the other: undecided" in res.conclusion.splitlines()[1]
+    said = res.conclusion.splitlines()[1]
+    assert "faster (repeats apart) against one copy, undecided against the other: undecided" in said
     # part 3 quotes part 2's compiled pairs, judged against part 2's own floor
     grid = modes.summarise_modes([rate("graph/cell", 80.0), rate("pynative/jit:O0", 79.0)],
                                  bench.ModesParams(specs=("graph/cell", "pynative/jit:O0"), copy="", noise_pct=5))
