@@ -457,6 +457,15 @@ def test_headline_names_a_paired_verdict(tmp_path, capsys):
     assert out.splitlines()[3].endswith("0.98-1.09")   # a text column aligned left: no padding before the verdict
     assert " 1.03 " in out   # a ratio with two decimals in the value column
     assert figures["cell_vs_functional_low"] == 0.98 and "cell_vs_functional_low" not in out
+    # above 1.00: no "faster" (the tie rule's word), the medians' verdict beside it, and the A/A' control's caveat
+    metrics.update(cell_vs_functional_low=1.02, cell_vs_functional_high=1.12, cell_vs_functional_verdict="above",
+                   cell_vs_functional_medians="tie", cell_vs_functional_control_low=0.84,
+                   cell_vs_functional_control_high=0.98)
+    lab.headline(["styles"], 10.0, time.perf_counter())
+    out = capsys.readouterr().out
+    assert ("the two paired intervals together 1.02-1.12, above 1.00; medians: a tie; the copy against its original "
+            "0.84-0.98, without 1.00: read with care") in out
+    assert "faster" not in out.split("paired round by round")[1].splitlines()[0]
 
 
 def test_verdicts_name_the_edge_the_undecided_and_never_the_copy():
@@ -502,7 +511,7 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
     rows[1] = dict(_timed("each copy", 101, (0.01, 0, -0.01), spread=2.0), host_blocking="")
     res = modes.summarise_forcing(rows, bench.ForcingParams())
     said = res.conclusion.splitlines()[1]
-    assert "faster (repeats apart) against one copy, undecided against the other: undecided" in said
+    assert "faster against one copy, undecided against the other: undecided" in said
     # part 3 quotes part 2's compiled pairs, judged against part 2's own floor
     grid = modes.summarise_modes([rate("graph/cell", 80.0), rate("pynative/jit:O0", 79.0)],
                                  bench.ModesParams(specs=("graph/cell", "pynative/jit:O0"), copy="", noise_pct=5))

@@ -89,8 +89,7 @@ def measure_forcing(p: ForcingParams) -> list:
 
 
 #: ``verdict``'s answers as words (a key each; shown in the course's language).
-VERDICT_WORDS = {"tie": N_("a tie"), "undecided": N_("undecided"), "faster": N_("faster (repeats apart)"),
-                 "slower": N_("slower (repeats apart)")}
+VERDICT_WORDS = {"tie": N_("a tie"), "undecided": N_("undecided"), "faster": N_("faster"), "slower": N_("slower")}
 
 
 def summarise_forcing(rows: list, p: ForcingParams) -> Result:
@@ -436,7 +435,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
             paired.append(tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})", n=r["batch_size"], med=med, lo=lo, hi=hi))
         if paired:
             lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
-                            top=top["batch_size"], pairs=tr("; ").join(paired)))
+                            top=top["batch_size"], pairs="; ".join(paired)))
         copy = next((r for r in everything if r["config"].endswith(" copy")), None)
         if copy is not None:
             original = pick(rows, config=copy["config"][:-len(" copy")])

@@ -181,8 +181,6 @@ MESSAGES = {
         '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，低于 1.00',
     'medians: a tie': '按中位数持平',
     'undecided': '无法判定',
-    'faster (repeats apart)': '更快（各次重复互不重叠）',
-    'slower (repeats apart)': '更慢（各次重复互不重叠）',
     'medians: undecided': '按中位数无法判定',
     'medians: faster': '按中位数更快',
     'medians: slower': '按中位数更慢',
@@ -688,7 +686,7 @@ MESSAGES = {
     'Model.train against the functional loop: {r:.2f}x ({model:.1f} steps/s), {judged}.':
         'Model.train 的速度是函数式训练循环的 {r:.2f} 倍（{model:.1f} 步/秒），{judged}。',
     'Part 2, same alternation: {cell_label} {cell:.1f} vs {jit_label} {jit:.1f} steps/s, {r:.2f}x, {judged}.':
-        '第 2 节在同一轮交替中测得：{cell_label}，{cell:.1f} 步/秒；{jit_label}，{jit:.1f} 步/秒；'
+        '第 2 节在同一轮交替中测得{cell_label}为 {cell:.1f} 步/秒，{jit_label}为 {jit:.1f} 步/秒，'
         '前者是后者的 {r:.2f} 倍，{judged}。',
     'batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})':
         '批大小 {n}：{med:.2f} 倍（{lo:.2f}～{hi:.2f}）',
