@@ -107,7 +107,7 @@ class Lab:
                 parts = [tr(PAIRED_VERDICTS[word], lo=figures[f"{k}_low"], hi=figures[f"{k}_high"])]
                 if k in medians:
                     parts.append(tr(MEDIANS_VERDICTS[medians[k]]))
-                if f"{k}_control_low" in figures:   # the A/A' control's own interval left out 1.00
+                if f"{k}_control_low" in figures:
                     parts.append(tr("the copy against its original {lo:.2f}-{hi:.2f}, without 1.00: read with care",
                                     lo=figures[f"{k}_control_low"], hi=figures[f"{k}_control_high"]))
                 said[(k, word)] = "; ".join(parts)
