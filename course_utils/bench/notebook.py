@@ -27,9 +27,15 @@ __all__ = ["Lab", "rate_bars", "show"]
 
 #: A paired ratio's verdict in the headline table, with the interval it was read from (both paired intervals
 #: together: the ratio was paired with two copies of its baseline).
-PAIRED_VERDICTS = {"above": N_("faster: the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00"),
-                   "below": N_("slower: the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00"),
+#: Not "faster" or "slower": those words belong to the tie rule on the medians, which the verdict quotes after it
+#: (``<metric>_medians``), with the A/A' control when the two copies' own paired interval left out 1.00
+#: (``<metric>_control_low``/``_high``).
+PAIRED_VERDICTS = {"above": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00"),
+                   "below": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00"),
                    "inside": N_("1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}")}
+#: The medians' verdict (the lab's two rules) after a paired one.
+MEDIANS_VERDICTS = {"tie": N_("medians: a tie"), "undecided": N_("medians: undecided"),
+                    "faster": N_("medians: faster"), "slower": N_("medians: slower")}
 
 
 def show(code) -> None:
@@ -80,7 +86,7 @@ class Lab:
         (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;
         ``parts``: what the lesson calls an experiment ("part 2"), instead of its name."""
         best, text = best_measured(self.results, parts)
-        figures, verdicts = dict(best), {}
+        figures, verdicts, medians = dict(best), {}, {}
         for name in experiments:
             res = self.results.get(name)
             if res is not None and not res.skipped:
@@ -89,6 +95,7 @@ class Lab:
                 # a ratio's verdict (the lab's two rules, or where 1.00 lies against a paired interval), stored beside
                 # it as "<metric>_verdict"
                 verdicts.update({k[:-len("_verdict")]: v for k, v in res.metrics.items() if k.endswith("_verdict")})
+                medians.update({k[:-len("_medians")]: v for k, v in res.metrics.items() if k.endswith("_medians")})
         figures["noise_floor_pct"] = noise_pct
         figures["lab_seconds"] = time.perf_counter() - started
         said = {"tie": tr("tie (within the noise floor)"), "undecided": tr("undecided (repeats overlap)"),
@@ -97,7 +104,13 @@ class Lab:
                 "inside": tr("a difference of zero not ruled out (1.00 inside)")}
         for k, word in verdicts.items():   # a paired ratio's verdict names its interval (kept as <metric>_low/_high)
             if f"{k}_low" in figures and word in ("above", "below", "inside"):
-                said[(k, word)] = tr(PAIRED_VERDICTS[word], lo=figures[f"{k}_low"], hi=figures[f"{k}_high"])
+                parts = [tr(PAIRED_VERDICTS[word], lo=figures[f"{k}_low"], hi=figures[f"{k}_high"])]
+                if k in medians:
+                    parts.append(tr(MEDIANS_VERDICTS[medians[k]]))
+                if f"{k}_control_low" in figures:
+                    parts.append(tr("the copy against its original {lo:.2f}-{hi:.2f}, without 1.00: read with care",
+                                    lo=figures[f"{k}_control_low"], hi=figures[f"{k}_control_high"]))
+                said[(k, word)] = "; ".join(parts)
                 verdicts[k] = (k, word)
         shown = {k: v for k, v in figures.items() if not k.endswith(("_low", "_high"))}
         print(header())

@@ -13,7 +13,15 @@ import statistics
 import time
 
 from course_utils.exercises import Exercise, Incorrect, register
+from course_utils.exercises.nb05 import _refusing   # the course's answers refused under any name while a check runs
 from course_utils.i18n import N_, tr
+
+
+def _bench_answers(*names):
+    """The ``course_utils.bench`` functions named, the objects themselves (their code is what ``_refusing`` swaps)."""
+    from course_utils import bench
+
+    return tuple(getattr(bench, name) for name in names)
 
 
 class _Lazy:
@@ -78,7 +86,10 @@ class SteadyRate(Exercise):
         true_rate = 1 / work
         # 3 repeats of 8 steps; call 12 (in the second repeat after one warm-up call) hangs for 0.1 s: one slow repeat
         step = _fake_step(work_s=work, hiccup_call=12, hiccup_s=0.1)
-        got = self.call(steady_rate, step, 8, 3)
+        with _refusing(_bench_answers("time_steps", "compare"),
+                       tr("steady_rate uses course_utils.bench (time_steps or compare, under any name), which does the "
+                          "exercise for you: write the loop with time.perf_counter and statistics.median.")):
+            got = self.call(steady_rate, step, 8, 3)
         if not isinstance(got, (int, float)) or isinstance(got, bool):
             raise Incorrect(tr("steady_rate(...) returned {got!r}; return the steps per second as a number.", got=got))
         if got > 2 * true_rate:
@@ -91,9 +102,9 @@ class SteadyRate(Exercise):
                                "(expected about {true_rate:.0f}): the first call, which takes 0.4 s here, is inside "
                                "the timed region. Call step() once before starting the clock.",
                                work_ms=1e3 * work, got=got, true_rate=true_rate))
-        if len(step.calls) < 1 + 3 * 8:
-            raise Incorrect(tr("steady_rate(step, 8, 3) called step() {n} times: time 3 repeats of 8 steps each, after "
-                               "the warm-up call.", n=len(step.calls)))
+        if len(step.calls) != 1 + 3 * 8:
+            raise Incorrect(tr("steady_rate(step, 8, 3) called step() {n} times, expected 25: one warm-up call, then "
+                               "3 repeats of 8 steps each.", n=len(step.calls)))
         if got < 0.8 * true_rate:
             raise Incorrect(tr("one of the 3 repeats had a 0.1 s hiccup and you measured {got:.0f} steps/s "
                                "(expected about {true_rate:.0f}): one slow repeat pulled the result down. Return "
@@ -123,8 +134,8 @@ class FindCompiles(Exercise):
     title = "recompilations from per-call times"
     hint_text = ("Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the "
                  "median of all calls is the steady step. A compiling call has to stand out against both: far above "
-                 "the steady step, and comparable to the first call. The traces in the statement show how far. "
-                 "Return the list of indices.")
+                 "the steady step, and comparable to the first call. The traces printed by nb07.q2.traces() show "
+                 "how far. Return the list of indices.")
     solution_text = '''
         def find_compiles(times):
             steady = statistics.median(times)
@@ -138,12 +149,20 @@ class FindCompiles(Exercise):
 
         return (find_compiles,)
 
+    def traces(self) -> None:
+        """Print the made-up traces the check uses, each with the calls that compiled and what it is about."""
+        for times, expected, about in _TRACES:
+            print(tr("{times} -> {expected}: {about}", times=times, expected=expected, about=tr(about)))
+
     def _check(self, find_compiles):
         if not callable(find_compiles):
             raise Incorrect(tr("find_compiles should be a function of the per-call times, got {type}.",
                                type=type(find_compiles).__name__))
         for times, expected, about in _TRACES:
-            got = self.call(find_compiles, list(times))
+            with _refusing(_bench_answers("compile_calls"),
+                           tr("find_compiles uses course_utils.bench.compile_calls (under any name), the lab's own "
+                              "detector: write the two yardsticks yourself.")):
+                got = self.call(find_compiles, list(times))
             if isinstance(got, (int, float)) and not isinstance(got, bool):
                 raise Incorrect(tr("find_compiles({times}) returned the number {got!r}; return the list of call "
                                    "indices that compiled (expected {expected}).", times=times, got=got,
@@ -190,11 +209,11 @@ class FasterVariant(Exercise):
                  "faster one (Timing.name).")
 
     def reference(self):
-        from course_utils.bench import faster_beyond   # the lab's one tie rule
-
         def faster_variant(a, b, noise_pct):
             fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
-            return fast.name if faster_beyond(fast.steps_per_s, slow.steps_per_s, noise_pct) else None
+            if 100 * (fast.steps_per_s / slow.steps_per_s - 1) <= noise_pct:
+                return None
+            return fast.name
 
         return (faster_variant,)
 
@@ -208,7 +227,10 @@ class FasterVariant(Exercise):
                  (("cell", 100.0), ("functional", 104.0), 5.0, None),
                  (("cell", 120.0), ("functional", 100.0), 25.0, None)]
         for (na, ra), (nb, rb), noise, expected in cases:
-            got = self.call(faster_variant, _timing(na, ra), _timing(nb, rb), noise)
+            with _refusing(_bench_answers("faster_beyond", "verdict", "leaders"),
+                           tr("faster_variant uses course_utils.bench (faster_beyond, verdict or leaders, under any "
+                              "name), the lab's own tie rule: compare the two medians yourself.")):
+                got = self.call(faster_variant, _timing(na, ra), _timing(nb, rb), noise)
             if got != expected:
                 what = tr("{a} at {ra:g} steps/s vs {b} at {rb:g} steps/s with a noise floor of {noise:g}%",
                           a=na, ra=ra, b=nb, rb=rb, noise=noise)

@@ -63,9 +63,41 @@ def test_q2_find_compiles():
     # a third of the first call alone: a short first call makes a noise spike look like a compilation
     third = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if t >= times[0] / 3])
     assert third == Outcome.INCORRECT and "noise spike" in third.message and "noise, not a compilation" in third.message
-    # the course's own detector agrees with the checker on every trace
+    # the course's own detector, itself or wrapped, is refused (its code is swapped while the check runs)
     from course_utils import bench
-    assert nb07.q2.check(bench.compile_calls) == Outcome.CORRECT
+    from course_utils.bench.experiments import compile_calls as renamed
+    for shortcut in (bench.compile_calls, renamed, lambda times: renamed(times)):
+        refused = nb07.q2.check(shortcut)
+        assert refused == Outcome.INCORRECT and "compile_calls" in refused.message
+    assert nb07.q2.check(*nb07.q2.reference()) == Outcome.CORRECT   # restored afterwards
+    assert bench.compile_calls([1.0, 0.01, 0.01, 0.01]) == [0]
+
+
+def test_q2_traces_are_printed(capsys):
+    nb07.q2.traces()
+    out = capsys.readouterr().out
+    assert "[1.2, 0.01, 0.011, 1.1" in out and "[0, 3]" in out and "noise spike" in out
+
+
+def test_q1_refuses_the_bench_helpers():
+    from course_utils import bench
+    from course_utils.bench.harness import time_steps as renamed
+    for shortcut in (lambda s, n, r: bench.time_steps(s, steps=n, repeats=r).steps_per_s,
+                     lambda s, n, r: renamed(s, steps=n, repeats=r, warmup=1).steps_per_s,
+                     lambda s, n, r: bench.compare({"a": s}, steps=n, repeats=r, warmup=1)["a"].steps_per_s):
+        refused = nb07.q1.check(shortcut)
+        assert refused == Outcome.INCORRECT and "course_utils.bench" in refused.message
+    assert nb07.q1.check(*nb07.q1.reference()) == Outcome.CORRECT
+    assert bench.time_steps(lambda: None, steps=2, repeats=2, warmup=1).steps_per_s > 0   # restored
+
+
+def test_q1_counts_calls_exactly():
+    def extra_warmup(step, steps, repeats):   # right, but for two warm-up calls: 26 calls, not 25
+        step().asnumpy()
+        return nb07.q1.reference()[0](step, steps, repeats)
+
+    extra = nb07.q1.check(extra_warmup)
+    assert extra == Outcome.INCORRECT and "expected 25" in extra.message
 
 
 def test_q3_faster_variant():
@@ -77,3 +109,22 @@ def test_q3_faster_variant():
     assert shy == Outcome.INCORRECT and "name the faster one" in shy.message
     first = nb07.q3.check(lambda a, b, noise: a.name if abs(a.steps_per_s / b.steps_per_s - 1) * 100 > noise else None)
     assert first == Outcome.INCORRECT and "expected 'functional', got 'cell'" in first.message
+
+
+def test_q3_refuses_the_tie_rule_of_the_bench():
+    from course_utils import bench
+    from course_utils.bench.harness import faster_beyond as renamed
+
+    def wrapped(a, b, noise):
+        fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
+        return fast.name if renamed(fast.steps_per_s, slow.steps_per_s, noise) else None
+
+    def by_verdict(a, b, noise):
+        said = bench.verdict(a, b, noise)
+        return None if said == "tie" else a.name if said == "faster" else b.name
+
+    for shortcut in (wrapped, by_verdict):
+        refused = nb07.q3.check(shortcut)
+        assert refused == Outcome.INCORRECT and "course_utils.bench" in refused.message
+    assert nb07.q3.check(*nb07.q3.reference()) == Outcome.CORRECT
+    assert bench.faster_beyond(2.0, 1.0, 5.0)   # restored

@@ -121,8 +121,12 @@ def test_batch_sizes():
     # beyond the noise floor, but every other size's repeats overlap the top one's: the run cannot rank them
     wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in rows]
     res = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=1))
-    assert res.conclusion == ("This run cannot rank the sizes: each is within the noise floor of batch 256 (5,376 "
-                              "samples/s, the highest median) or undecided against it.")
+    lines = res.conclusion.splitlines()
+    assert lines[0] == ("This run cannot rank the sizes: each is within the noise floor of batch 256 (5,376 "
+                        "samples/s, the highest median) or undecided against it.")
+    # the rounds read pairwise, each size's samples/s against the top one's, with an interval
+    assert lines[1] == ("Paired round by round, batch 256's samples/s over each size's (95% interval): batch 32 1.68x "
+                        "(1.68-1.68); batch 64 1.05x (1.05-1.05); batch 128 1.40x (1.40-1.40).")
     assert res.row(config="batch 32")["epoch_s"] == pytest.approx(1875 / 100)
 
 
@@ -453,6 +457,15 @@ def test_headline_names_a_paired_verdict(tmp_path, capsys):
     assert out.splitlines()[3].endswith("0.98-1.09")   # a text column aligned left: no padding before the verdict
     assert " 1.03 " in out   # a ratio with two decimals in the value column
     assert figures["cell_vs_functional_low"] == 0.98 and "cell_vs_functional_low" not in out
+    # above 1.00: no "faster" (the tie rule's word), the medians' verdict beside it, and the A/A' control's caveat
+    metrics.update(cell_vs_functional_low=1.02, cell_vs_functional_high=1.12, cell_vs_functional_verdict="above",
+                   cell_vs_functional_medians="tie", cell_vs_functional_control_low=0.84,
+                   cell_vs_functional_control_high=0.98)
+    lab.headline(["styles"], 10.0, time.perf_counter())
+    out = capsys.readouterr().out
+    assert ("the two paired intervals together 1.02-1.12, above 1.00; medians: a tie; the copy against its original "
+            "0.84-0.98, without 1.00: read with care") in out
+    assert "faster" not in out.split("paired round by round")[1].splitlines()[0]
 
 
 def test_verdicts_name_the_edge_the_undecided_and_never_the_copy():
@@ -491,12 +504,35 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
     res = modes.summarise_forcing(rows, bench.ForcingParams())
     lines = res.conclusion.splitlines()
     assert lines[0].startswith("Without MS_DEV_HOST_BLOCKING_RUN: noise floor ")
-    assert lines[1].startswith("Not forced against forced every step: +200.0%, faster") and len(lines) == 3
-    # part 3 quotes part 2's compiled pair, judged against part 2's own floor
+    assert lines[1].startswith("Not forced against forced every step (both copies): +200.0%, faster")
+    assert len(lines) == 3
+    assert res.metrics["forced_each_steps_per_s"] == 100
+    # faster than A with repeats apart, but overlapping A': undecided, whichever copy it is read against
+    rows[1] = dict(_timed("each copy", 101, (0.01, 0, -0.01), spread=2.0), host_blocking="")
+    res = modes.summarise_forcing(rows, bench.ForcingParams())
+    said = res.conclusion.splitlines()[1]
+    assert "faster against one copy, undecided against the other: undecided" in said
+    # part 3 quotes part 2's compiled pairs, judged against part 2's own floor
     grid = modes.summarise_modes([rate("graph/cell", 80.0), rate("pynative/jit:O0", 79.0)],
                                  bench.ModesParams(specs=("graph/cell", "pynative/jit:O0"), copy="", noise_pct=5))
-    assert modes.compiled_pair(grid, 5.0) == ("Part 2, same alternation: TrainOneStepCell 80.0 vs @jit functional "
-                                              "step 79.0 steps/s, 1.01x, a tie within the noise floor of 5.0%.")
+    assert modes.compiled_pair(grid, 5.0) == ("Part 2, same alternation: GRAPH_MODE, TrainOneStepCell 80.0 vs "
+                                              "PyNative, @jit functional step O0 79.0 steps/s, 1.01x, a tie within "
+                                              "the noise floor of 5.0%.")
+    both = modes.summarise_modes([rate("graph/cell", 80.0), rate("pynative/jit:O0", 79.0),
+                                  rate("pynative/jit:O1", 60.0), rate("pynative/jit_cell:O1", 90.0)],
+                                 bench.ModesParams(specs=("graph/cell", "pynative/jit:O0", "pynative/jit:O1",
+                                                          "pynative/jit_cell:O1"), copy="", noise_pct=5))
+    pairs = modes.compiled_pair(both, 5.0).splitlines()
+    assert len(pairs) == 2 and pairs[1].startswith("Part 2, same alternation: PyNative, jit(TrainOneStepCell) O1 "
+                                                   "90.0 vs PyNative, @jit functional step O1 60.0 steps/s, 1.50x")
+    # the tie rule at the bottom: every configuration within the floor of the lowest median is listed
+    assert "Tied at the bottom, within the noise floor (79.0-80.0 steps/s)" not in both.conclusion
+    low = modes.summarise_modes([rate("pynative/cell", 69.8), rate("pynative/functional", 70.4),
+                                 rate("graph/cell", 150.0)],
+                                bench.ModesParams(specs=("pynative/functional", "pynative/cell", "graph/cell"),
+                                                  copy="", noise_pct=5))
+    assert ("Tied at the bottom, within the noise floor (69.8-70.4 steps/s): PyNative, TrainOneStepCell; "
+            "PyNative, functional step.") in low.conclusion and "Slowest:" not in low.conclusion
     # the highest rate's configuration measured again in another experiment: within the wider of the two
     # experiments' own floors the gap may be noise or drift; beyond it, drift. The lesson names its parts.
     styles = bench.Result("styles", [dict(rate("graph/cell", 93.0), input=modes.IN_MEMORY)], [], "",

@@ -13,7 +13,8 @@ from typing import Mapping, Optional, Tuple
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import Config, compare, cycle, force, leaders, noise_floor_pct, paired_ratio, ranges_overlap, verdict
+from ..harness import (Config, compare, cycle, faster_beyond, force, leaders, noise_floor_pct, paired_ratio,
+                       ranges_overlap, verdict)
 from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
@@ -87,6 +88,10 @@ def measure_forcing(p: ForcingParams) -> list:
     return timing_rows(timings, {k: tr(label) for k, label in FORCING}, host_blocking=blocking)
 
 
+#: ``verdict``'s answers as words (a key each; shown in the course's language).
+VERDICT_WORDS = {"tie": N_("a tie"), "undecided": N_("undecided"), "faster": N_("faster"), "slower": N_("slower")}
+
+
 def summarise_forcing(rows: list, p: ForcingParams) -> Result:
     each, copy, end, none = (pick(rows, config=k) for k, _ in FORCING)
     floor = noise_floor_pct(each, copy)
@@ -94,11 +99,16 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
                 setting=tr("MS_DEV_HOST_BLOCKING_RUN=1") if each.get("host_blocking") == "1" else
                 tr("Without MS_DEV_HOST_BLOCKING_RUN"), floor=floor)]
     for row, said in ((none, tr("Not forced")), (end, tr("Forced at the end of each repeat"))):
-        lines.append(tr("{what} against forced every step: {gap:+.1f}%, {judged}.", what=said,
-                        gap=100 * (row["steps_per_s"] / each["steps_per_s"] - 1), judged=judged(row, each, floor)))
+        # against both copies of "forced every step": a winner only if it beats A and A' alike
+        words = {verdict(row, each, floor), verdict(row, copy, floor)}
+        worded = judged(row, each, floor) if len(words) == 1 else tr(
+            "{a} against one copy, {b} against the other: undecided", a=tr(VERDICT_WORDS[verdict(row, each, floor)]),
+            b=tr(VERDICT_WORDS[verdict(row, copy, floor)]))
+        lines.append(tr("{what} against forced every step (both copies): {gap:+.1f}%, {judged}.", what=said,
+                        gap=100 * (row["steps_per_s"] / each["steps_per_s"] - 1), judged=worded))
     return Result("forcing", rows, ["label", "steps_per_s", "min_steps_per_s", "max_steps_per_s"], "\n".join(lines),
-                  {"forcing_noise_floor_pct": floor, "unforced_gap_pct": 100 * (none["steps_per_s"] /
-                                                                                 each["steps_per_s"] - 1)})
+                  {"forcing_noise_floor_pct": floor, "forced_each_steps_per_s": each["steps_per_s"],
+                   "unforced_gap_pct": 100 * (none["steps_per_s"] / each["steps_per_s"] - 1)})
 
 
 # -- modes ------------------------------------------------------------------------------------------
@@ -156,7 +166,16 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     if unsure:
         lines.append(tr("Undecided against the highest median (beyond the floor, repeats overlapping): {names}.",
                         names=runtime.listing((r["label"] for r in unsure), labels=True)))
-    lines.append(tr("Slowest: {slow}, {slow_rate:.1f} steps/s.", slow=slow["label"], slow_rate=slow["steps_per_s"]))
+    # the tie rule at the bottom too: every configuration within the floor of the lowest median shares "slowest"
+    bottom = [slow] + [r for r in rows if r is not slow and not faster_beyond(r["steps_per_s"], slow["steps_per_s"],
+                                                                               noise)]
+    if len(bottom) == 1:
+        lines.append(tr("Slowest: {slow}, {slow_rate:.1f} steps/s.", slow=slow["label"],
+                        slow_rate=slow["steps_per_s"]))
+    else:
+        lines.append(tr("Tied at the bottom, within the noise floor ({lo:.1f}-{hi:.1f} steps/s): {names}.",
+                        names=runtime.listing((r["label"] for r in bottom), labels=True),
+                        lo=slow["steps_per_s"], hi=max(r["steps_per_s"] for r in bottom)))
     lines.append(tr("Biggest first call: {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.",
                     first_s=worst_first["first_call_s"], first=worst_first["label"],
                     first_steps=worst_first["first_call_s"] * worst_first["steps_per_s"]))
@@ -253,7 +272,8 @@ PIPELINE_COPY = "graph/functional +pipeline copy"
 
 def claim_reading(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: float = 0.02) -> str:
     """Where the claimed ratio and 1.00 lie against a paired interval ``lo``-``hi``, in one clause each. Within
-    ``edge`` of an end the claim is "at the edge": a 95% interval's end is no sharp line."""
+    ``edge`` of an end the claim is "at the edge": the article says "about 15%", no exact figure, while 1.00 (no
+    difference at all) is exact, so 1.00 gets no such margin."""
     lo, hi = round(lo, 2), round(hi, 2)   # judged as printed: an interval shown as 1.00-1.16 does not exclude 1.00
     if claim > hi + edge:
         said = tr("the article's {claim:.2f}x lies above the interval, ruled out here", claim=claim)
@@ -319,24 +339,34 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
                "cell_vs_functional_verdict": "above" if lo > 1 else "below" if hi < 1 else "inside",
                "model_train_steps_per_s": model["steps_per_s"]}
+    metrics["cell_vs_functional_medians"] = verdict(cell, func, floor)   # the tie rule, quoted beside the interval
     if copy is not None:
         metrics["claim_noise_floor_pct"] = floor
+        if not c_lo <= 1 <= c_hi:   # the A/A' control's own interval left out 1.00: the headline says so
+            metrics.update(cell_vs_functional_control_low=round(c_lo, 2),
+                           cell_vs_functional_control_high=round(c_hi, 2))
     cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
     return Result("styles", rows, cols, "\n".join(lines), metrics)
 
 
 def compiled_pair(modes: Result, noise_pct: float = 0.0) -> str:
-    """What part 2 measured for the compiled pair that part 3 does not time: TrainOneStepCell in GRAPH_MODE against
-    the functional step under @jit (O0), in one alternation, judged against that grid's own floor (its A/A' copy;
-    without one, ``noise_pct``); "" without the two rows."""
+    """What part 2 measured for the compiled pairs that part 3 does not time, each in one alternation, judged against
+    that grid's own floor (its A/A' copy; without one, ``noise_pct``): TrainOneStepCell in GRAPH_MODE against the
+    functional step under @jit (O0), and, when the grid ran both, jit(TrainOneStepCell) against @jit functional at the
+    same jit_level. One line per pair; "" without any pair."""
     names = {r["config"] for r in modes.rows}
-    if not {"graph/cell", "pynative/jit:O0"} <= names:
-        return ""
     rows, _, noise = _own_floor(modes.rows, noise_pct)
-    cell, jit = pick(rows, config="graph/cell"), pick(rows, config="pynative/jit:O0")
-    return tr("Part 2, same alternation: TrainOneStepCell {cell:.1f} vs @jit functional step {jit:.1f} steps/s, "
-              "{r:.2f}x, {judged}.", cell=cell["steps_per_s"], jit=jit["steps_per_s"],
-              r=cell["steps_per_s"] / jit["steps_per_s"], judged=judged(cell, jit, noise))
+    lines = []
+    pairs = [("graph/cell", "pynative/jit:O0")] + [(f"pynative/jit_cell:{lv}", f"pynative/jit:{lv}")
+                                                   for lv in ("O0", "O1")]
+    for a, b in pairs:
+        if {a, b} <= names:
+            cell, jit = pick(rows, config=a), pick(rows, config=b)
+            lines.append(tr("Part 2, same alternation: {cell_label} {cell:.1f} vs {jit_label} {jit:.1f} steps/s, "
+                            "{r:.2f}x, {judged}.", cell_label=cell["label"], jit_label=jit["label"],
+                            cell=cell["steps_per_s"], jit=jit["steps_per_s"],
+                            r=cell["steps_per_s"] / jit["steps_per_s"], judged=judged(cell, jit, noise)))
+    return "\n".join(lines)
 
 
 # -- batch sizes ------------------------------------------------------------------------------------
@@ -394,6 +424,26 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         if undecided:
             lines.append(tr("Undecided against it (beyond the floor, repeats overlapping): batch {sizes}.",
                             sizes=sizes(r["batch_size"] for r in undecided)))
+    # the rounds read pairwise, as part 3 reads its pair: each round ran every size back to back, so a slow minute
+    # cancels in each round's ratio; the overlap rule above compares the slowest and fastest of all the rounds
+    if all(len(r.get("repeat_s", ())) >= 2 for r in rows):
+        paired = []
+        for r in rows:
+            if r is top:
+                continue
+            med, lo, hi = (top["batch_size"] / r["batch_size"] * v for v in paired_ratio(top, r))   # samples/s
+            paired.append(tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})", n=r["batch_size"], med=med, lo=lo, hi=hi))
+        if paired:
+            lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
+                            top=top["batch_size"], pairs="; ".join(paired)))
+        copy = next((r for r in everything if r["config"].endswith(" copy")), None)
+        if copy is not None:
+            original = pick(rows, config=copy["config"][:-len(" copy")])
+            _, c_lo, c_hi = paired_ratio(copy, original)
+            lines.append(tr("The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.",
+                            n=copy["batch_size"], lo=c_lo, hi=c_hi,
+                            inside=tr("1.00 inside, as it should be") if c_lo <= 1 <= c_hi else
+                            tr("without 1.00 although they are one configuration: read the intervals with care")))
     metrics = {"top_batch_size": top["batch_size"], "top_samples_per_s": top["samples_per_s"],
                "batch_sizes_slower": len(slower)}
     if twice:

@@ -34,10 +34,24 @@ MESSAGES = {
         '从每次调用的耗时找出重新编译',
     'Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the median of all '
     'calls is the steady step. A compiling call has to stand out against both: far above the steady step, and '
-    'comparable to the first call. The traces in the statement show how far. Return the list of indices.':
+    'comparable to the first call. The traces printed by nb07.q2.traces() show how far. Return the list of indices.':
         '用两把尺子衡量：首次调用总会编译，它的耗时就是这里一次编译的代价；所有调用耗时的中位数就是稳态单步耗时。'
         '发生编译的调用必须同时在两方面显得突出：远高于稳态单步耗时，并且与首次调用的耗时相当。具体差多少，'
-        '可以参考题目中给出的几条耗时记录。返回这些调用的索引列表。',
+        '可以参考 nb07.q2.traces() 打印的几条耗时记录。返回这些调用的索引列表。',
+    '{times} -> {expected}: {about}':
+        '{times} -> {expected}：{about}',
+    'find_compiles uses course_utils.bench.compile_calls (under any name), the lab\'s own detector: write the two '
+    'yardsticks yourself.':
+        'find_compiles 用到了 course_utils.bench.compile_calls（无论换成什么名字），那是实验自带的检测函数：'
+        '请自己写出这两把尺子。',
+    'steady_rate uses course_utils.bench (time_steps or compare, under any name), which does the exercise for you: '
+    'write the loop with time.perf_counter and statistics.median.':
+        'steady_rate 用到了 course_utils.bench（time_steps 或 compare，无论换成什么名字），它们替你完成了这道练习：'
+        '请用 time.perf_counter 和 statistics.median 自己写出计时循环。',
+    'faster_variant uses course_utils.bench (faster_beyond, verdict or leaders, under any name), the lab\'s own tie '
+    'rule: compare the two medians yourself.':
+        'faster_variant 用到了 course_utils.bench（faster_beyond、verdict 或 leaders，无论换成什么名字），'
+        '那是实验自带的持平准则：请自己比较两个中位数。',
     'find_compiles should be a function of the per-call times, got {type}.':
         'find_compiles 应当是以每次调用耗时为参数的函数，得到的却是 {type}。',
     'find_compiles({times}) returned the number {got!r}; return the list of call indices that compiled (expected '
@@ -161,10 +175,17 @@ MESSAGES = {
         '更慢（逐轮配对，区间低于 1.00）',
     'a difference of zero not ruled out (1.00 inside)':
         '不能排除两者没有差别（1.00 在区间内）',
-    'faster: the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00':
-        '更快：两个配对区间合起来为 {lo:.2f}～{hi:.2f}，高于 1.00',
-    'slower: the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00':
-        '更慢：两个配对区间合起来为 {lo:.2f}～{hi:.2f}，低于 1.00',
+    'the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00':
+        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，高于 1.00',
+    'the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00':
+        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，低于 1.00',
+    'medians: a tie': '按中位数持平',
+    'undecided': '无法判定',
+    'medians: undecided': '按中位数无法判定',
+    'medians: faster': '按中位数更快',
+    'medians: slower': '按中位数更慢',
+    'the copy against its original {lo:.2f}-{hi:.2f}, without 1.00: read with care':
+        '副本与原配置之比的区间为 {lo:.2f}～{hi:.2f}，不含 1.00，须谨慎看待',
     '1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}':
         '1.00 落在两个配对区间合起来的范围 {lo:.2f}～{hi:.2f} 之内',
     'PyNative functional step, with @jit / without (x)':
@@ -427,8 +448,8 @@ MESSAGES = {
     'max_batches_per_s': '最大批/秒',
     'epoch_s': '每轮次（秒）',
     'share_pct': '占比（%）',
-    'vs_baseline': '相对基线',
-    'vs_functional': '相对函数式',
+    'vs_baseline': '相对首行基线',
+    'vs_functional': '相对函数式训练步',
     'vs_naive': '相对朴素基线（倍）',
     'vs_O0': '相对 O0',
     'final_loss': '最终损失',
@@ -595,8 +616,10 @@ MESSAGES = {
         '不同步等待',
     'Forced at the end of each repeat':
         '只在每次重复结束时同步等待',
-    '{what} against forced every step: {gap:+.1f}%, {judged}.':
-        '与每步同步等待相比，{what}时读数相差 {gap:+.1f}%，{judged}。',
+    '{what} against forced every step (both copies): {gap:+.1f}%, {judged}.':
+        '与每步同步等待（两份副本）相比，{what}时读数相差 {gap:+.1f}%，{judged}。',
+    '{a} against one copy, {b} against the other: undecided':
+        '与其中一份副本相比{a}，与另一份相比{b}，因此无法判定',
     # modes
     'Noise floor of this grid: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
         '本组对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
@@ -611,6 +634,8 @@ MESSAGES = {
         '与中位数最高者相比超出噪声水平、但各次重复有重叠，因而无法判定的有：{names}。',
     'Slowest: {slow}, {slow_rate:.1f} steps/s.':
         '最慢的是{slow}，{slow_rate:.1f} 步/秒。',
+    'Tied at the bottom, within the noise floor ({lo:.1f}-{hi:.1f} steps/s): {names}.':
+        '以下配置并列最慢，彼此相差在噪声水平之内（{lo:.1f}～{hi:.1f} 步/秒）：{names}。',
     'Biggest first call: {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
         '首次调用耗时最长的是{first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
     'GRAPH_MODE against PyNative, TrainOneStepCell: {r:.2f}x, {verdict}.':
@@ -660,10 +685,19 @@ MESSAGES = {
         '由流水线供数时，TrainOneStepCell 的速度是函数式训练循环的 {r:.2f} 倍，{judged}。',
     'Model.train against the functional loop: {r:.2f}x ({model:.1f} steps/s), {judged}.':
         'Model.train 的速度是函数式训练循环的 {r:.2f} 倍（{model:.1f} 步/秒），{judged}。',
-    'Part 2, same alternation: TrainOneStepCell {cell:.1f} vs @jit functional step {jit:.1f} steps/s, {r:.2f}x, '
-    '{judged}.':
-        '第 2 节在同一轮交替中测得 TrainOneStepCell 为 {cell:.1f} 步/秒，@jit 函数式训练步为 {jit:.1f} 步/秒，'
+    'Part 2, same alternation: {cell_label} {cell:.1f} vs {jit_label} {jit:.1f} steps/s, {r:.2f}x, {judged}.':
+        '第 2 节在同一轮交替中测得{cell_label}为 {cell:.1f} 步/秒，{jit_label}为 {jit:.1f} 步/秒，'
         '前者是后者的 {r:.2f} 倍，{judged}。',
+    'batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})':
+        '批大小 {n}：{med:.2f} 倍（{lo:.2f}～{hi:.2f}）',
+    "Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.":
+        '逐轮配对比较，批大小 {top} 的每秒样本数与各批大小之比（95% 区间）：{pairs}。',
+    'The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.':
+        '对照组，批大小 {n} 与其第二份副本之比：{lo:.2f}～{hi:.2f}，{inside}。',
+    '1.00 inside, as it should be':
+        '包含 1.00，符合预期',
+    'without 1.00 although they are one configuration: read the intervals with care':
+        '虽是同一种配置，区间却不含 1.00，因此上面的区间要谨慎看待',
     # batch sizes
     'Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
         '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
@@ -722,8 +756,8 @@ MESSAGES = {
     'the first call, which takes 0.4 s here, is inside the timed region. Call step() once before starting the clock.':
         '3 次重复、每次 8 步、每步 {work_ms:.0f} 毫秒，你测得 {got:.0f} 步/秒（应约为 {true_rate:.0f}）。'
         '这里耗时 0.4 秒的首次调用落在了计时区间之内。请在开始计时之前先调用一次 step()。',
-    'steady_rate(step, 8, 3) called step() {n} times: time 3 repeats of 8 steps each, after the warm-up call.':
-        'steady_rate(step, 8, 3) 调用了 {n} 次 step()。请在预热调用之后计时 3 次重复，每次 8 步。',
+    'steady_rate(step, 8, 3) called step() {n} times, expected 25: one warm-up call, then 3 repeats of 8 steps each.':
+        'steady_rate(step, 8, 3) 调用了 {n} 次 step()，应为 25 次：一次预热调用，然后计时 3 次重复，每次 8 步。',
     "one of the 3 repeats had a 0.1 s hiccup and you measured {got:.0f} steps/s (expected about {true_rate:.0f}): one "
     "slow repeat pulled the result down. Return steps divided by the median of the repeats' times, not their mean or "
     "total.":
