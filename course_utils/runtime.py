@@ -240,9 +240,9 @@ def recommended_cpu_fixes(device: str = "CPU", mode: Optional[str] = None) -> di
     CPU kernels and the CPU host pipeline). ``mode`` ("graph" or "pynative") asks what helps steps of that mode:
     on few cores the host blocking helps every step run from PyNative, eager or a ``@jit`` function (which is still
     called through PyNative's host pipeline), while what it does to a GRAPH_MODE step varies with the machine and the
-    run (from a little slower to about 1.3x faster on the course's 2-core machines: docs/performance-reference.md),
-    so ``mode="graph"`` leaves it out. ``None``: what a kernel
-    that runs both needs (what ``setup()`` applies).
+    run (from about 0.75x to about 1.3x the rate without it on the course's 2-core machines:
+    docs/performance-reference.md), so ``mode="graph"`` leaves it out. ``None``: what a kernel that runs both needs
+    (what ``setup()`` applies).
     """
     if device != "CPU":
         return {}
