@@ -238,10 +238,11 @@ def recommended_cpu_fixes(device: str = "CPU", mode: Optional[str] = None) -> di
 
     Returns ``{name: (value, reason)}``. Empty for non-CPU devices (the variables only matter for
     CPU kernels and the CPU host pipeline). ``mode`` ("graph" or "pynative") asks what helps steps of that mode:
-    the host blocking helps eager PyNative steps on few cores most, while what it does to a compiled step
-    (GRAPH_MODE) varies with the machine and the run (from a little slower to about 1.3x faster on the course's
-    2-core machines: docs/performance-reference.md), so ``mode="graph"`` leaves it out. ``None``: what a kernel
-    that runs both needs (what ``setup()`` applies).
+    on few cores the host blocking helps every step run from PyNative, eager or a ``@jit`` function (which is still
+    called through PyNative's host pipeline), while what it does to a GRAPH_MODE step varies with the machine and the
+    run (from about 0.75x to about 1.3x the rate without it on the course's 2-core machines:
+    docs/performance-reference.md), so ``mode="graph"`` leaves it out. ``None``: what a kernel that runs both needs
+    (what ``setup()`` applies).
     """
     if device != "CPU":
         return {}
@@ -252,8 +253,8 @@ def recommended_cpu_fixes(device: str = "CPU", mode: Optional[str] = None) -> di
     if cpu_count() <= 8 and mode != "graph":
         fixes["MS_DEV_HOST_BLOCKING_RUN"] = (
             "1", tr("{cores} cores: the asynchronous host pipeline busy-waits and starves compute "
-                    "(measured on 2-core CPUs: eager PyNative steps several times faster with it; compiled steps, "
-                    "GRAPH_MODE or @jit, gained nothing or ran slower)", cores=cpu_count()))
+                    "(measured on 2-core CPUs: steps run from PyNative, eager or @jit, several times faster with it; "
+                    "GRAPH_MODE steps, no consistent effect)", cores=cpu_count()))
     return fixes
 
 

@@ -134,13 +134,13 @@ class PipelineVerdict(Exercise):
     names = ("pipeline_verdict",)
     title = "what the pipeline does to the step"
     hint_text = ("First the tie rule: the pipeline costs the step something only if the step on in-memory batches "
-                 "is faster than the fed step by more than noise_pct percent (bench.faster_beyond). If it does not, "
-                 "answer 'tie'. If it does, look at the pipeline alone: fewer batches per second "
+                 "is faster than the fed step by more than noise_pct percent, 100 * (in_memory / fed - 1) > noise_pct. "
+                 "If it is not, answer 'tie'. If it is, look at the pipeline alone: fewer batches per second "
                  "than the step runs on in-memory batches means 'bottleneck', otherwise 'costs'.")
     solution_text = '''
         def pipeline_verdict(in_memory, fed, alone, noise_pct):
-            if not bench.faster_beyond(in_memory, fed, noise_pct):
-                return "tie"            # within the noise floor: no measurable cost
+            if not 100 * (in_memory / fed - 1) > noise_pct:
+                return "tie"            # not faster in memory beyond the noise floor: no measurable cost
             if alone < in_memory:
                 return "bottleneck"     # it cannot deliver what the step consumes
             return "costs"              # it keeps up, but its threads share the cores with the step
@@ -151,10 +151,8 @@ class PipelineVerdict(Exercise):
              (100.0, 80.0, 600.0, 30.0, NO_COST), (100.0, 97.0, 98.0, 5.0, NO_COST)]
 
     def reference(self):
-        from course_utils.bench import faster_beyond   # the lab's one tie rule
-
         def pipeline_verdict(in_memory, fed, alone, noise_pct):
-            if not faster_beyond(in_memory, fed, noise_pct):
+            if not 100 * (in_memory / fed - 1) > noise_pct:   # the lab's tie rule (bench.faster_beyond)
                 return NO_COST
             return BOTTLENECK if alone < in_memory else COSTS
 

@@ -185,7 +185,8 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                        "part 2 did not hold here.", lo=1 / last["speedup_high"], hi=1 / last["speedup"])
         ends = tr(" The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = "
                   "{direct:.0f} s; scaled, the best run's time times the ratio of the two step rates, "
-                  "{best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} s. Both rates come from the "
+                  "{best_s:.2f} s x ({best_rate:.1f} steps/s best / {naive_rate:.1f} steps/s naive) = {scaled:.0f} s. "
+                  "Both rates come from the "
                   "step fed {fed} batches by the MNIST pipeline in a fresh process, timed as fit times it.",
                   steps=last["best_steps"], naive_rate=rate, direct=last["naive_s_direct"],
                   best_s=last["best_s"], best_rate=best_rate, scaled=last["naive_s_scaled"], fed=fed)

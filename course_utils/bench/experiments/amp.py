@@ -76,13 +76,25 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
                              noise=noise),
              "faster": tr("faster: beyond the noise floor, repeats apart"),
              "slower": tr("slower: beyond the noise floor, repeats apart")}
-    for r in others:   # one verdict per level against O0: by the medians, then paired round by round
+    if copy is not None:   # O0 and its copy are the same step: how far apart they landed, by the same rules
+        same = verdict(copy, base, noise)
+        text += tr("; O0 timed twice, the same step: its copy ran {copy:.0f} steps/s, {x:.2f}x O0's rate ({verdict})",
+                   copy=copy["steps_per_s"], x=copy["steps_per_s"] / base["steps_per_s"], verdict=words[same])
+        if same != "tie":
+            text += tr(": the same step landed beyond the floor, so each level is judged against both, and a level "
+                       "whose two verdicts disagree is undecided")
+    for r in others:   # one verdict per level against O0 and one against its copy, by the medians; then paired
         r["verdict"] = verdict(r, base, noise)        # the lab's two rules
+        against_copy = verdict(r, copy, noise) if copy is not None else r["verdict"]
+        if against_copy != r["verdict"]:   # O0 and its copy are the same step: when they disagree, nothing is decided
+            r["verdict"], r["verdict_O0"], r["verdict_copy"] = "undecided", r["verdict"], against_copy
         r["paired"] = paired_reading(r, [base, copy])  # against O0 and its copy: None with fewer than 3 rounds
         drop = 100 * (base["accuracy"] - r["accuracy"])
         text += (tr("; {low}: accuracy {acc:.1f}%", low=r["label"], acc=100 * r["accuracy"])
                  + (tr(" ({drop:.1f} points lower: check accuracy, not only speed)", drop=drop) if drop > 1 else "")
-                 + tr(", {r:.2f}x O0's rate ({verdict})", r=r["vs_O0"], verdict=words[r["verdict"]]))
+                 + (tr(", {r:.2f}x O0's rate; against O0 ({a}), against its copy ({b}): the two disagree, undecided",
+                       r=r["vs_O0"], a=words[r["verdict_O0"]], b=words[r["verdict_copy"]]) if "verdict_copy" in r
+                    else tr(", {r:.2f}x O0's rate ({verdict})", r=r["vs_O0"], verdict=words[r["verdict"]])))
         if r["paired"] is not None:   # the paired ratio right after the rate it reads
             text += tr(", paired round by round with {refs}: {said}", said=paired_words(r["paired"]),
                        refs=tr("O0 and its copy") if copy is not None else "O0")
@@ -103,6 +115,8 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
     else:
         text += tr("; no level ran measurably faster than O0 here.")
     metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows if r["config"] != COPY}
+    if copy is not None:
+        metrics.update(amp_copy_vs_O0=copy["steps_per_s"] / base["steps_per_s"], amp_copy_verdict=same)
     cols = ["label", "wrapper", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_O0",
             "accuracy_pct"] + (["final_loss"] if any(r.get("final_loss") is not None for r in rows) else [])
     return Result("amp", rows, cols, text, metrics)   # final_loss: only when training went on after the timing

@@ -179,9 +179,9 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                    "repeats' ranges overlap: undecided, this run does not say whether the pipeline costs the step "
                    "anything. ", gap=gap, noise=noise)
     elif word == "tie":
-        text += tr("a tie within the noise floor of {noise:.1f}%: this run cannot detect a cost below {noise:.1f}%, "
-                   "so it does not say the pipeline costs the step nothing, only that any cost is smaller than that; "
-                   "not the bottleneck. ", noise=noise)
+        text += tr("a tie within the noise floor of {noise:.1f}%: by the medians this run cannot tell the difference "
+                   "from noise, so it says neither that the pipeline costs the step nothing nor that any cost is "
+                   "smaller than {noise:.1f}%; not the bottleneck. ", noise=noise)
     elif word == "bottleneck":
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the "
                    "pipeline alone delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the "

@@ -116,13 +116,16 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     text += "\n" + second.lstrip()
     # what each fix adds on top of the other, per configuration, by the lab's two rules: one line each
     lines = []
+    effects = {"isa_cap": {}, "host_blocking": {}}   # fix -> configuration -> {"x", "verdict"}: on top of the other
     for cfg in dict.fromkeys(r["config"] for r in course):
         on = pick(rows, case="both fixes", config=cfg)
         said = []
-        for name, without in ((N_("the ISA cap"), "MS_DEV_HOST_BLOCKING_RUN=1"),
-                              (N_("host blocking"), "ONEDNN_MAX_CPU_ISA=AVX2")):
+        for name, without, key in ((N_("the ISA cap"), "MS_DEV_HOST_BLOCKING_RUN=1", "isa_cap"),
+                                   (N_("host blocking"), "ONEDNN_MAX_CPU_ISA=AVX2", "host_blocking")):
             off = next((r for r in rows if r["case"] == without and r["config"] == cfg), None)
             if off is not None:
+                effects[key][cfg] = {"label": on["label"], "x": on["steps_per_s"] / off["steps_per_s"],
+                                     "verdict": verdict(on, off, p.noise_pct)}
                 said.append(tr("{fix} {a:.1f} -> {b:.1f} steps/s ({x:.2f}x), {verdict}", fix=tr(name),
                                a=off["steps_per_s"], b=on["steps_per_s"], x=on["steps_per_s"] / off["steps_per_s"],
                                verdict=tr(FIX_VERDICT[verdict(on, off, p.noise_pct)])))
@@ -132,14 +135,16 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
         text += "\n" + tr("Each fix on top of the other (noise floor {noise:.1f}%):", noise=p.noise_pct)
         text += "\n" + "\n".join(lines)
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": fixed["steps_per_s"],
-               "fixes_vs_naive_speedup": speedup, "fixes_vs_naive_speedup_verdict": verdict(fixed, naive, p.noise_pct)}
+               "fixes_vs_naive_speedup": speedup, "fixes_vs_naive_speedup_verdict": verdict(fixed, naive, p.noise_pct),
+               **effects}   # each fix's effect per configuration, the other fix on
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
                                       "max_steps_per_s", "vs_naive"], text, metrics)
 
 
 def eager(spec) -> bool:
     """True for an eager PyNative step (operations launched one by one from the host: a PyNative Cell or function
-    without ``jit``), False for a compiled one (GRAPH_MODE, or ``jit`` called from PyNative)."""
+    without ``jit``), False for a compiled one (GRAPH_MODE, or ``jit`` called from PyNative, which is still called
+    through PyNative's host pipeline)."""
     spec = Spec.parse(spec)
     return spec.mode == "pynative" and spec.style not in ("jit", "jit_cell")
 
@@ -318,6 +323,12 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
         part = tr("{layer} {on:.2f} ms with the cap against {off:.2f} ms without ({x:.2f}x the time): {said}",
                   layer=tr(layer), on=on["median_step_ms"], off=off["median_step_ms"],
                   x=on["median_step_ms"] / off["median_step_ms"], said=tr(VERDICT_WITH_CAP[verdicts[layer]]))
+        if verdicts[layer] == "slower":   # repeats apart: the two nearest repeats, a digit finer than the table
+            part += tr(" (its fastest repeat with the cap {a:.3f} ms, the slowest without {b:.3f} ms)",
+                       a=1e3 / on["max_steps_per_s"], b=1e3 / off["min_steps_per_s"])
+        elif verdicts[layer] == "faster":
+            part += tr(" (its slowest repeat with the cap {a:.3f} ms, the fastest without {b:.3f} ms)",
+                       a=1e3 / on["min_steps_per_s"], b=1e3 / off["max_steps_per_s"])
         pair = round_pairs([r for r in rows if r["kind"] == "layer" and r["config"] == layer], a, b)
         if pair is not None:
             med, lo, hi = paired_ratio(*pair)   # rate without over rate with: the time ratio with the cap

@@ -44,10 +44,10 @@ MESSAGES = {
     "AVX-512 CPU: oneDNN's AVX-512 convolution path is far slower for MindSpore's layouts":
         "AVX-512 CPU：对 MindSpore 的数据排布，oneDNN 的 AVX-512 卷积实现要慢得多",
     "{cores} cores: the asynchronous host pipeline busy-waits and starves compute "
-    "(measured on 2-core CPUs: eager PyNative steps several times faster with it; compiled steps, "
-    "GRAPH_MODE or @jit, gained nothing or ran slower)":
+    "(measured on 2-core CPUs: steps run from PyNative, eager or @jit, several times faster with it; "
+    "GRAPH_MODE steps, no consistent effect)":
         "{cores} 核：异步的 Host 流水线会忙等，抢占计算资源"
-        "（在 2 核 CPU 上实测：打开它后，动态图模式逐算子执行的训练步快数倍；编译执行的训练步（静态图模式或 @jit）没有收益，甚至变慢）",
+        "（在 2 核 CPU 上实测：打开它后，从动态图模式运行的训练步（逐算子执行或 @jit）快数倍；静态图模式的训练步没有稳定的效果）",
     "MindSpore is not installed in this Python ({python}). The course supports MindSpore "
     "{supported}: run `make setup`, or on an Ascend image use the image's own environment.":
         "当前 Python（{python}）中没有安装 MindSpore。本课程支持 MindSpore {supported}："

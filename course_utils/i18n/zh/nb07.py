@@ -325,11 +325,12 @@ MESSAGES = {
         '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到最佳运行的步数上，'
         '本次运行估算其耗时为 {low:.0f}～{high:.0f} 秒。',
     " The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = {direct:.0f} s; "
-    "scaled, the best run's time times the ratio of the two step rates, {best_s:.1f} s x {best_rate:.1f} / "
-    "{naive_rate:.1f} = {scaled:.0f} s. Both rates come from the step fed {fed} batches by the MNIST pipeline in a "
-    "fresh process, timed as fit times it.":
+    "scaled, the best run's time times the ratio of the two step rates, {best_s:.2f} s x ({best_rate:.1f} steps/s "
+    "best / {naive_rate:.1f} steps/s naive) = {scaled:.0f} s. Both rates come from the step fed {fed} batches by the "
+    "MNIST pipeline in a fresh process, timed as fit times it.":
         '范围的两端：直接相除的一端，用步数除以朴素默认设置的单步速率，{steps} / {naive_rate:.1f} 步/秒 = {direct:.0f} 秒；'
-        '按比例换算的一端，把最佳运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 × {best_rate:.1f} / {naive_rate:.1f} = {scaled:.0f} 秒。'
+        '按比例换算的一端，把最佳运行的耗时乘以两种单步速率之比，{best_s:.2f} 秒 ×（最佳 {best_rate:.1f} 步/秒 ÷ 朴素 '
+        '{naive_rate:.1f} 步/秒）= {scaled:.0f} 秒。'
         '两种速率都是在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
     " The best run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
     "naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).":
@@ -350,10 +351,11 @@ MESSAGES = {
     'machine changed under the measurement; this run detects no cost of the pipeline: not the bottleneck. ':
         '由流水线供数时反而更快，超出了 {noise:.1f}% 的噪声水平。供数不可能让训练步变快，所以是测量期间机器的状态变了；'
         '本次运行没有测出流水线的开销：它不是瓶颈。',
-    'a tie within the noise floor of {noise:.1f}%: this run cannot detect a cost below {noise:.1f}%, so it does not '
-    'say the pipeline costs the step nothing, only that any cost is smaller than that; not the bottleneck. ':
-        '两者之差在 {noise:.1f}% 的噪声水平以内，视为持平。本次运行测不出低于 {noise:.1f}% 的开销，所以它并不说明'
-        '流水线对训练步毫无开销，只说明即使有开销，也小于这个幅度；它不是瓶颈。',
+    'a tie within the noise floor of {noise:.1f}%: by the medians this run cannot tell the difference from noise, so '
+    'it says neither that the pipeline costs the step nothing nor that any cost is smaller than {noise:.1f}%; not the '
+    'bottleneck. ':
+        '两者之差在 {noise:.1f}% 的噪声水平以内，视为持平。仅凭中位数，本次运行无法把这一差别与噪声区分开，所以它既不说明'
+        '流水线对训练步毫无开销，也不说明开销一定小于 {noise:.1f}%；它不是瓶颈。',
     'on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the pipeline alone '
     'delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the pipeline IS the bottleneck. ':
         '使用内存中的批时快 {gap:.1f}%，超出 {noise:.1f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批'

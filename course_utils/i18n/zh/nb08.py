@@ -54,11 +54,11 @@ MESSAGES = {
     'what the pipeline does to the step':
         '数据处理流水线对训练步的影响',
     "First the tie rule: the pipeline costs the step something only if the step on in-memory batches is faster than "
-    "the fed step by more than noise_pct percent (bench.faster_beyond). If it does not, answer 'tie'. If it does, "
-    "look at the pipeline alone: fewer batches per second than the step runs on in-memory batches means "
-    "'bottleneck', otherwise 'costs'.":
-        '先用持平规则：只有当使用内存中的批的训练步比由流水线供数的训练步快出 noise_pct%（相对差）以上时'
-        '（bench.faster_beyond），流水线才算拖慢了训练步；否则回答 \'tie\'。如果确实拖慢了，再看流水线单独运行的速度：'
+    "the fed step by more than noise_pct percent, 100 * (in_memory / fed - 1) > noise_pct. If it is not, answer "
+    "'tie'. If it is, look at the pipeline alone: fewer batches per second than the step runs on in-memory batches "
+    "means 'bottleneck', otherwise 'costs'.":
+        '先用持平规则：只有当使用内存中的批的训练步比由流水线供数的训练步快出 noise_pct% 以上，'
+        '即 100 * (in_memory / fed - 1) > noise_pct 时，流水线才算拖慢了训练步；否则回答 \'tie\'。如果确实拖慢了，再看流水线单独运行的速度：'
         '每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，就是 \'bottleneck\'，否则是 \'costs\'。',
     'pipeline_verdict should be a function, got {type}.':
         'pipeline_verdict 应当是一个函数，得到的却是 {type}。',
@@ -77,14 +77,14 @@ MESSAGES = {
         '流水线单独运行时每秒产出的批数少于训练步每秒消耗的批数。',
     # q2's solution with its comments in Chinese
     ('def pipeline_verdict(in_memory, fed, alone, noise_pct):\n'
-     '    if not bench.faster_beyond(in_memory, fed, noise_pct):\n'
-     '        return "tie"            # within the noise floor: no measurable cost\n'
+     '    if not 100 * (in_memory / fed - 1) > noise_pct:\n'
+     '        return "tie"            # not faster in memory beyond the noise floor: no measurable cost\n'
      '    if alone < in_memory:\n'
      '        return "bottleneck"     # it cannot deliver what the step consumes\n'
      '    return "costs"              # it keeps up, but its threads share the cores with the step'):
         ('def pipeline_verdict(in_memory, fed, alone, noise_pct):\n'
-         '    if not bench.faster_beyond(in_memory, fed, noise_pct):\n'
-         '        return "tie"            # 在噪声水平以内：没有可测量的代价\n'
+         '    if not 100 * (in_memory / fed - 1) > noise_pct:\n'
+         '        return "tie"            # 使用内存中的批时没有快出噪声水平：没有可测量的开销\n'
          '    if alone < in_memory:\n'
          '        return "bottleneck"     # 它产出的批数跟不上训练步的消耗\n'
          '    return "costs"              # 它跟得上，但它的线程与训练步共用 CPU 核'),
@@ -207,6 +207,13 @@ MESSAGES = {
         '，逐轮配对（与 {refs}）：{said}',
     'O0 and its copy':
         'O0 及其副本',
+    "; O0 timed twice, the same step: its copy ran {copy:.0f} steps/s, {x:.2f}x O0's rate ({verdict})":
+        '；O0 测了两次，是同一个训练步：副本为 {copy:.0f} 步/秒，是 O0 的 {x:.2f} 倍（{verdict}）',
+    ': the same step landed beyond the floor, so each level is judged against both, and a level whose two verdicts '
+    'disagree is undecided':
+        '：同一个训练步的两次结果相差超出了噪声水平，所以每个级别都要与两者分别比较，两个结论不一致的级别判为无法判定',
+    ", {r:.2f}x O0's rate; against O0 ({a}), against its copy ({b}): the two disagree, undecided":
+        '，速度是 O0 的 {r:.2f} 倍；与 O0 相比（{a}），与其副本相比（{b}），两个结论不一致，无法判定',
     '; by the medians no level ran measurably faster than O0; paired round by round, {said}.':
         '；按中位数，没有哪个级别明显快于 O0；逐轮配对，{said}。',
     '{levels} ran slower than O0':
@@ -243,6 +250,10 @@ MESSAGES = {
         '{tool} {x:.1f} 倍',
     'Operator types whose time per step rose more than 1.5x under the cap (at least 0.1 ms per step): {ops}.':
         '限制指令集后每步耗时变为原来 1.5 倍以上的算子类型（每步至少 0.1 毫秒）：{ops}。',
+    ' (its fastest repeat with the cap {a:.3f} ms, the slowest without {b:.3f} ms)':
+        '（限制时最快的一次重复为 {a:.3f} 毫秒，不限制时最慢的一次为 {b:.3f} 毫秒）',
+    ' (its slowest repeat with the cap {a:.3f} ms, the fastest without {b:.3f} ms)':
+        '（限制时最慢的一次重复为 {a:.3f} 毫秒，不限制时最快的一次为 {b:.3f} 毫秒）',
     '{op} {a:.2f} -> {b:.2f} ms':
         '{op} {a:.2f} -> {b:.2f} 毫秒',
     "No operator type's time per step rose more than 1.5x under the cap.":

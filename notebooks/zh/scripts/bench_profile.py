@@ -1,4 +1,4 @@
-"""在“本”进程中，用 MindSpore 的性能分析工具分析 LeNet-5 在静态图模式下的训练步。
+"""在当前进程中，用 MindSpore 的性能分析工具分析 LeNet-5 在静态图模式下的训练步。
 
     python scripts/bench_profile.py --out runs/08_bottlenecks/profile
     ONEDNN_VERBOSE=1 python scripts/bench_profile.py --out DIR     # oneDNN 还会为每个原语打印一行
