@@ -239,8 +239,12 @@ def test_amp_slower_on_cpu_and_faster_elsewhere():
     rows = amp_rows(51, 0.95) + [rate("O0 copy", 52, label="amp O0, second copy", accuracy=0.95, trained_steps=100,
                                       wrapper="LeNet5")]
     res = amp.summarise_amp(rows, bench.AmpParams(levels=("O0", "O1", "O3")))
-    assert "amp O3: accuracy 95.0%, 1.02x O0's rate (undecided: beyond the noise floor of 2.0%, but the repeats' " \
-        "ranges overlap), paired round by round with O0 and its copy: 1.02x (3 rounds: lowest-highest ratio " \
+    # ...and the copy landed beyond the floor, so O3 is judged against both: undecided against O0, a tie against the
+    # copy: the two disagree, so undecided
+    assert "its copy ran 52 steps/s, 1.04x O0's rate" in res.conclusion
+    assert "amp O3: accuracy 95.0%, 1.02x O0's rate; against O0 (undecided: beyond the noise floor of 2.0%, but the " \
+        "repeats' ranges overlap), against its copy (a tie: this run cannot detect a difference below 2.0%): the two " \
+        "disagree, undecided, paired round by round with O0 and its copy: 1.02x (3 rounds: lowest-highest ratio " \
         "0.98-1.02), 1.00 inside: no difference detected" in res.conclusion
     assert "amp_O0 copy_steps_per_s" not in res.metrics and res.row(config="O0 copy")["vs_O0"] == 52 / 50
     res = amp.summarise_amp(amp_rows(150, 0.95), bench.AmpParams(levels=("O0", "O1", "O3"), device="Ascend"))
