@@ -193,6 +193,24 @@ CELL_STEP = """    train_step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.Cros
 """
 
 
+def test_the_lessons_state_keeps_the_names_and_a_celllist_renames_them():
+    """Section 3's claim: TrainingState (auto_prefix=False) saves the names a Cell-style state saves; building an
+    nn.CellList([net, optimizer]) renames the parameters in place with list indices ("1.global_step")."""
+    from mindspore import nn
+
+    def names(cell):
+        return {p.name for p in cell.get_parameters()}
+
+    namespace = {"nn": nn}
+    exec(NAMED_STATE.replace("\n    ", "\n").replace("state = TrainingState(net, optimizer)", ""), namespace)
+    net = nn.Dense(2, 2)
+    optimizer = nn.Adam(net.trainable_params())
+    before = names(net) | names(optimizer)
+    assert "global_step" in before and names(namespace["TrainingState"](net, optimizer)) == before
+    renamed = names(nn.CellList([net, optimizer]))
+    assert "1.global_step" in renamed and not renamed & before, renamed
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("state", [NAMED_STATE, "    state = nn.CellList([net, optimizer])\n"],
                          ids=["auto_prefix=False", "CellList"])
