@@ -221,10 +221,12 @@ def _position(ckpt: dict, name: str) -> tuple:
         raise Incorrect(tr("{name} has no {entries} entry: the checkpoint must say where training stood (the epoch "
                            "in progress, 0-based, and how many of its steps are done).", name=name,
                            entries=tr(" and no ").join(missing)))
-    if "global_step" not in ckpt:
+    # the optimizer's step under any prefix (nn.CellList([net, optimizer]) renames it "1.global_step")
+    steps = [k for k in ckpt if k == "global_step" or k.endswith(".global_step")]
+    if not steps:
         raise Incorrect(tr("{name} has no optimizer state (no global_step, no moments): it holds the weights only, "
                            "so a resumed run would restart the optimizer from scratch.", name=name))
-    return int(ckpt["epoch"]), int(ckpt["step_in_epoch"]), int(np.asarray(ckpt["global_step"]).reshape(-1)[0])
+    return int(ckpt["epoch"]), int(ckpt["step_in_epoch"]), int(np.asarray(ckpt[steps[0]]).reshape(-1)[0])
 
 
 def _epochs(records: list) -> list:
@@ -365,7 +367,7 @@ class Resumes(_ScriptExercise):
                                stop=STOP_AFTER, steps=2 * TINY_STEPS_PER_EPOCH, left=left, total=total,
                                after=total - STOP_AFTER))
         # the network's entries: not the optimizer's (moments, accumulators, powers, step) nor the position
-        weights = [k for k in stopped if not re.match(r"(moment|accum|stat\.|beta\d_power|global_step|"
+        weights = [k for k in stopped if not re.match(r"(\d+\.)?(moment|accum|stat\.|beta\d_power|global_step|"
                                                       r"learning_rate|epoch$|step_in_epoch$)", k)]
         if all(np.array_equal(stopped[k], final[k]) for k in weights if k in final):
             raise Incorrect(tr("the weights after the resumed run are exactly the ones in the checkpoint it resumed "

@@ -224,7 +224,8 @@ def main(argv=None) -> int:
     #          step train_step(images, labels) -> loss, in the style you prefer: Cell (WithLossCell +
     #          TrainOneStepCell) or functional (value_and_grad + the optimizer). `state` is what checkpoints save
     #          and restore: a Cell that holds the network and the optimizer (a Cell-style training step is one;
-    #          for a functional step, nn.CellList([net, optimizer])).
+    #          for a functional step, a Cell of your own built with super().__init__(auto_prefix=False) that keeps
+    #          both as attributes, section 3 of the notebook: nn.CellList would rename their parameters).
     #          Then training mode: every Cell starts in eval mode, where BatchNorm uses its stored statistics, so
     #          call train_step.set_train() (net.set_train() for a functional step).
     optimizer = ____

@@ -161,6 +161,66 @@ def test_a_broken_script_gets_the_message_that_names_its_mistake(tmp_path, mista
     incorrect(exercise.check(mutant(tmp_path, *edits)), *fragments)
 
 
+# TODO(9) in the functional style: value_and_grad + @ms.jit, and `state` a Cell that holds the network and the
+# optimizer. The lesson's container keeps the parameters' names (auto_prefix=False); nn.CellList renames them in
+# place ("1.global_step", "0.features.1.moving_mean"): the checks must accept both.
+FUNCTIONAL_STEP = """    loss_fn = nn.CrossEntropyLoss()
+
+    def forward(images, labels):
+        return loss_fn(net(images), labels)
+
+    grad_fn = ms.value_and_grad(forward, None, optimizer.parameters)
+
+    @ms.jit
+    def train_step(images, labels):
+        loss, grads = grad_fn(images, labels)
+        optimizer(grads)
+        return loss
+
+    net.set_train()
+"""
+NAMED_STATE = """
+    class TrainingState(nn.Cell):
+        def __init__(self, net, optimizer):
+            super().__init__(auto_prefix=False)
+            self.net, self.optimizer = net, optimizer
+
+    state = TrainingState(net, optimizer)
+"""
+CELL_STEP = """    train_step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.CrossEntropyLoss()), optimizer)
+    train_step.set_train()
+    state = train_step                       # holds the network and the optimizer: what checkpoints keep
+"""
+
+
+def test_the_lessons_state_keeps_the_names_and_a_celllist_renames_them():
+    """Section 3's claim: TrainingState (auto_prefix=False) saves the names a Cell-style state saves; building an
+    nn.CellList([net, optimizer]) renames the parameters in place with list indices ("1.global_step")."""
+    from mindspore import nn
+
+    def names(cell):
+        return {p.name for p in cell.get_parameters()}
+
+    namespace = {"nn": nn}
+    exec(NAMED_STATE.replace("\n    ", "\n").replace("state = TrainingState(net, optimizer)", ""), namespace)
+    net = nn.Dense(2, 2)
+    optimizer = nn.Adam(net.trainable_params())
+    before = names(net) | names(optimizer)
+    assert "global_step" in before and names(namespace["TrainingState"](net, optimizer)) == before
+    renamed = names(nn.CellList([net, optimizer]))
+    assert "1.global_step" in renamed and not renamed & before, renamed
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("state", [NAMED_STATE, "    state = nn.CellList([net, optimizer])\n"],
+                         ids=["auto_prefix=False", "CellList"])
+def test_a_functional_training_step_passes_the_checkpoint_checks(tmp_path, state):
+    path = mutant(tmp_path, (CELL_STEP, FUNCTIONAL_STEP + state))
+    for q in (nb10.q0, nb10.q1, nb10.q2):
+        result = q.check(path)
+        assert result.outcome is Outcome.CORRECT, result.message
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("option, given", [("--batch-size", 16), ("--train-subset", 512), ("--seed", 7)])
 def test_a_resume_with_other_settings_is_refused_and_names_the_setting(tmp_path, option, given):

@@ -1,6 +1,6 @@
 """我的结课项目：在经过数据增强的 MNIST 上训练一个带批归一化的小型 CNN，保存检查点，导出模型。
 
-这是第 10 课的骨架文件。第 10 课会把它复制成你自己的文件（my_capstone.py）：请编辑那份副本，而不是这个文件。
+这是第 10 课的脚本模板。第 10 课会把它复制成你自己的文件（my_capstone.py）：请编辑那份副本，而不是这个文件。
 填好每一处占位符 ``____``（TODO(1) 到 TODO(10)）；其余部分已经替你写好。这个文件必须能独立运行：只用 MindSpore
 和 NumPy，不用 ``course_utils``。在 notebooks/zh 文件夹中从终端试运行：
 
@@ -220,7 +220,9 @@ def main(argv=None) -> int:
     #          练习 10.3 不传 --lr，所以换用别的优化器时要改成它自己的默认值）和训练步
     #          train_step(images, labels) -> loss，风格任选：Cell（WithLossCell + TrainOneStepCell）
     #          或函数式（value_and_grad + 优化器）。`state` 是检查点保存和恢复的对象：一个包含网络和
-    #          优化器的 Cell（Cell 风格的训练步就是这样的 Cell；函数式训练步则用 nn.CellList([net, optimizer])）。
+    #          优化器的 Cell（Cell 风格的训练步就是这样的 Cell；函数式训练步则自己写一个 Cell，用
+    #          super().__init__(auto_prefix=False) 构建，把两者存为属性，见 Notebook 第 3 节：
+    #          nn.CellList 会给它们的参数改名）。
     #          然后切换到训练模式：每个 Cell 创建时都处于评估模式，此时 BatchNorm 用的是存储的统计量，
     #          所以要调用 train_step.set_train()（函数式训练步则调用 net.set_train()）。
     optimizer = ____
