@@ -31,7 +31,7 @@ import numpy as np
 
 from course_utils import data
 from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
-from course_utils.exercises.nb05 import fixed_eval_case
+from course_utils.exercises.nb05 import _refusing, fixed_eval_case   # _refusing: course answers refused
 from course_utils.exercises.step_builders import fixed_batch, fixed_setup
 from course_utils.i18n import N_, tr
 
@@ -104,7 +104,8 @@ class CheckpointRoundTrip(Exercise):
         saved = _values(trained)
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "state.safetensors"
-            self.call(save_state, trained, str(path), *_POSITION)
+            with _refusing(_checkpoint_helpers(), tr(_CHECKPOINT_REFUSED)):
+                self.call(save_state, trained, str(path), *_POSITION)
             if not path.is_file():
                 written = sorted(p.name for p in Path(folder).iterdir())
                 raise Incorrect(tr("save_state(train_step, '.../state.safetensors') wrote {written}, not "
@@ -124,7 +125,8 @@ class CheckpointRoundTrip(Exercise):
                                    "(epoch {epoch}, step_in_epoch {step}) is not in the file.",
                                    epoch=_POSITION[0], step=_POSITION[1]))
             fresh = _training_step(seed=1)
-            position = self.call(restore_state, fresh, str(path))
+            with _refusing(_checkpoint_helpers(), tr(_CHECKPOINT_REFUSED)):
+                position = self.call(restore_state, fresh, str(path))
         differ = _differing(saved, _values(fresh))
         if differ:
             weights = [name for name in differ if "." in name and not name.startswith(("moment1.", "moment2."))]
@@ -206,6 +208,17 @@ def _probabilities(network, x: np.ndarray) -> np.ndarray:
 
 def _listed(values: np.ndarray) -> str:
     return "[" + ", ".join(f"{v:.3f}" for v in values) + "]"
+
+
+def _checkpoint_helpers():
+    """``course_utils.checkpoint``'s save, load and read: exercise 06.1 asks for MindSpore's own calls."""
+    from course_utils import checkpoint
+
+    return [checkpoint.save, checkpoint.load, checkpoint.read]
+
+
+_CHECKPOINT_REFUSED = N_("your function called course_utils.checkpoint (save, load or read), which does the exercise "
+                         "for you: write it with MindSpore's own calls (save_checkpoint, load_checkpoint).")
 
 
 @contextlib.contextmanager

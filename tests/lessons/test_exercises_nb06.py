@@ -17,17 +17,28 @@ def test_q1_accepts_the_reference():
     assert nb06.q1.check(*nb06.q1.reference()) == Outcome.CORRECT
 
 
-def test_q1_accepts_the_course_wrapper():
+def test_q1_refuses_the_course_wrapper_under_any_name_and_puts_it_back():
+    """The statement asks for MindSpore's own calls: course_utils.checkpoint doing the round trip is refused, also
+    imported under another name, and works again after the check."""
     from course_utils import checkpoint
+    from course_utils.checkpoint import save as my_save
 
     def save_state(train_step, path, epoch, step_in_epoch):
-        checkpoint.save(path, train_step, epoch=epoch, step_in_epoch=step_in_epoch)
+        my_save(path, train_step, epoch=epoch, step_in_epoch=step_in_epoch)
 
     def restore_state(train_step, path):
         info = checkpoint.load(path, train_step)
         return info.epoch, info.step_in_epoch
 
-    assert nb06.q1.check(save_state, restore_state) == Outcome.CORRECT
+    result = nb06.q1.check(save_state, restore_state)
+    assert result == Outcome.INCORRECT and "course_utils.checkpoint" in result.message, result.message
+
+    def save_by_hand(train_step, path, epoch, step_in_epoch):
+        nb06.q1.reference()[0](train_step, path, epoch, step_in_epoch)
+
+    assert nb06.q1.check(save_by_hand, restore_state) == Outcome.INCORRECT   # the restore half alone is refused too
+    assert nb06.q1.check(*nb06.q1.reference()) == Outcome.CORRECT
+    assert checkpoint.save.__code__.co_name == "save" and checkpoint.load.__code__.co_name == "load"
 
 
 def test_q1_not_attempted():

@@ -100,6 +100,10 @@ MESSAGES = {
      "the position read from the file, ({epoch}, {step})."):
         ('先调用 save_state(train_step, path, {epoch}, {step})，再调用 restore_state(fresh_step, path)，'
          '返回的是 {got}；期望返回从文件中读回的训练进度 ({epoch}, {step})。'),
+    ("your function called course_utils.checkpoint (save, load or read), which does the exercise for you: write "
+     "it with MindSpore's own calls (save_checkpoint, load_checkpoint)."):
+        '你的函数调用了 course_utils.checkpoint（save、load 或 read），它替你完成了这道练习：请用 MindSpore 自带的接口'
+        '（save_checkpoint、load_checkpoint）来写。',
     # q2
     ("predict_batch called course_utils.evaluate.{name}, which does the exercise for you: write it with "
      "MindSpore's own calls."):
