@@ -18,7 +18,8 @@ The framework, one concern per module:
 * ``inspection``: reading the learner's code without running it (``code_references``, placeholder search);
 * ``values``: ``to_numpy`` and ``describe`` for messages;
 * ``display``: ``CheckResult`` and how results, hints and solutions appear (rich in a kernel, plain elsewhere);
-* ``base``: ``Exercise`` (checking) and ``register``.
+* ``base``: ``Exercise`` (checking), ``register``, and ``refusing`` (the course's own answers refused while a
+  check runs, under any name).
 
 An exercise subclasses ``Exercise`` (in ``course_utils/exercises/nbNN.py``)::
 
@@ -52,7 +53,7 @@ What ``check()`` does for every exercise, so ``_check`` need not:
   carries the same message.
 """
 
-from course_utils.exercises.base import Exercise, register
+from course_utils.exercises.base import Exercise, refusing, register
 from course_utils.exercises.display import CheckResult
 from course_utils.exercises.inspection import code_references, contains_placeholder
 from course_utils.exercises.placeholder import PLACEHOLDER_NAME, Incorrect, NotAttempted, Outcome, ____, is_placeholder
@@ -62,4 +63,4 @@ from course_utils.notebook import capture_native_stderr
 
 __all__ = ["____", "PLACEHOLDER_NAME", "CheckResult", "Exercise", "Incorrect", "NotAttempted", "Outcome",
            "capture_native_stderr", "code_references", "contains_placeholder", "describe",
-           "is_placeholder", "register", "to_numpy"]
+           "is_placeholder", "refusing", "register", "to_numpy"]

@@ -1,4 +1,4 @@
-"""The ``Exercise`` base class and ``register``.
+"""The ``Exercise`` base class, ``register``, and ``refusing`` (the course's own answers refused while a check runs).
 
 Checking is separate from showing: ``check()`` turns the learner's answer into a ``CheckResult`` (outcome and
 message), and only then hands it to ``display.show``. ``hint()`` and ``solution()`` only display.
@@ -6,6 +6,7 @@ message), and only then hands it to ``display.show``. ``hint()`` and ``solution(
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import io
 import textwrap
@@ -172,3 +173,31 @@ def register(module_globals: dict, prefix: str) -> list:
             obj.number = f"{prefix}.{name[1:]}"
             found.append((int(name[1:]), obj))
     return [obj for _, obj in sorted(found, key=lambda pair: pair[0])]
+
+
+#: The message of ``_refused``: a course function was called while a check ran.
+_REFUSED = "course_utils answer refused while checking"
+
+
+def _refused(*args, **kwargs):
+    raise RuntimeError("course_utils answer refused while checking")   # builtins only: runs in another module
+
+
+@contextlib.contextmanager
+def refusing(functions, message: str):
+    """While the learner's code runs, the course's own answers raise ``RuntimeError(_REFUSED)``, turned into
+    ``Incorrect(message)``. The functions' code is swapped, so every alias (``from course_utils.models import
+    lenet_flatten_size as f``) and every course caller (``LeNet5`` calls ``lenet_flatten_size``, ``evaluate`` calls
+    ``predict_logits``) is refused too."""
+    saved = [(f, f.__code__) for f in functions]
+    try:
+        for f in functions:
+            f.__code__ = _refused.__code__
+        yield
+    except RuntimeError as exc:
+        if str(exc) != _REFUSED:
+            raise
+        raise Incorrect(message) from None
+    finally:
+        for f, code in saved:
+            f.__code__ = code

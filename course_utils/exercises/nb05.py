@@ -21,44 +21,15 @@ Beside the exercises, ``print_study`` is the plumbing of section 3: the stored r
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
 
 import numpy as np
 
-from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
+from course_utils.exercises import Exercise, Incorrect, describe, refusing, register, to_numpy
 from course_utils.fmt import pad
 from course_utils.i18n import language, tr
 from course_utils.models import lenet_flatten_size
-
-#: The message of ``_refused``: a course function was called while a check ran.
-_REFUSED = "course_utils answer refused while checking"
-
-
-def _refused(*args, **kwargs):
-    raise RuntimeError("course_utils answer refused while checking")   # builtins only: runs in another module
-
-
-@contextlib.contextmanager
-def _refusing(functions, message: str):
-    """While the learner's code runs, the course's own answers raise ``RuntimeError(_REFUSED)``, turned into
-    ``Incorrect(message)``. The functions' code is swapped, so every alias (``from course_utils.models import
-    lenet_flatten_size as f``) and every course caller (``LeNet5`` calls ``lenet_flatten_size``, ``evaluate`` calls
-    ``predict_logits``) is refused too."""
-    saved = [(f, f.__code__) for f in functions]
-    try:
-        for f in functions:
-            f.__code__ = _refused.__code__
-        yield
-    except RuntimeError as exc:
-        if str(exc) != _REFUSED:
-            raise
-        raise Incorrect(message) from None
-    finally:
-        for f, code in saved:
-            f.__code__ = code
-
 
 # ----------------------------------------------------------------------------------------------
 # q1: flatten size
@@ -94,7 +65,7 @@ class FlattenSize(Exercise):
                                "from the layers instead."))
         for size in (28, 32, 36, 29, 20, 64):
             expected = lenet_flatten_size(size)
-            with _refusing((lenet_flatten_size,),      # also reached through LeNet5(image_size=...)
+            with refusing((lenet_flatten_size,),      # also reached through LeNet5(image_size=...)
                            tr("`flatten_size` uses the course's lenet_flatten_size (directly, under another name or "
                               "through course_utils.models.LeNet5); work the size out from the layers instead.")):
                 got = self.call(flatten_size, size)
@@ -371,7 +342,7 @@ class EvaluationLoop(Exercise):
                       "(ten images)", batch_size=batch_size, case=case)
             from course_utils import evaluate as course_evaluate
             # the course's evaluation functions switch the mode and batch by themselves: not this loop
-            with _refusing((course_evaluate.predict_logits, course_evaluate.evaluate,
+            with refusing((course_evaluate.predict_logits, course_evaluate.evaluate,
                             course_evaluate.mnist_test_accuracy),
                            tr("`evaluate_accuracy` uses the course's evaluation (course_utils.evaluate: evaluate, "
                               "predict_logits or mnist_test_accuracy); write the loop itself: the mode, the batches "

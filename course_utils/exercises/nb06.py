@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 
 from course_utils import data
-from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
-from course_utils.exercises.nb05 import _refusing, fixed_eval_case   # _refusing: course answers refused
+from course_utils.exercises import Exercise, Incorrect, describe, refusing, register, to_numpy
+from course_utils.exercises.nb05 import fixed_eval_case
 from course_utils.exercises.step_builders import fixed_batch, fixed_setup
 from course_utils.i18n import N_, tr
 
@@ -104,7 +104,7 @@ class CheckpointRoundTrip(Exercise):
         saved = _values(trained)
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "state.safetensors"
-            with _refusing(_checkpoint_helpers(), tr(_CHECKPOINT_REFUSED)):
+            with refusing(_checkpoint_helpers(), tr(_CHECKPOINT_REFUSED)):
                 self.call(save_state, trained, str(path), *_POSITION)
             if not path.is_file():
                 written = sorted(p.name for p in Path(folder).iterdir())
@@ -125,7 +125,7 @@ class CheckpointRoundTrip(Exercise):
                                    "(epoch {epoch}, step_in_epoch {step}) is not in the file.",
                                    epoch=_POSITION[0], step=_POSITION[1]))
             fresh = _training_step(seed=1)
-            with _refusing(_checkpoint_helpers(), tr(_CHECKPOINT_REFUSED)):
+            with refusing(_checkpoint_helpers(), tr(_CHECKPOINT_REFUSED)):
                 position = self.call(restore_state, fresh, str(path))
         differ = _differing(saved, _values(fresh))
         if differ:

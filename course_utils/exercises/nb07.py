@@ -12,13 +12,12 @@ from __future__ import annotations
 import statistics
 import time
 
-from course_utils.exercises import Exercise, Incorrect, register
-from course_utils.exercises.nb05 import _refusing   # the course's answers refused under any name while a check runs
+from course_utils.exercises import Exercise, Incorrect, refusing, register
 from course_utils.i18n import N_, tr
 
 
 def _bench_answers(*names):
-    """The ``course_utils.bench`` functions named, the objects themselves (their code is what ``_refusing`` swaps)."""
+    """The ``course_utils.bench`` functions named, the objects themselves (their code is what ``refusing`` swaps)."""
     from course_utils import bench
 
     return tuple(getattr(bench, name) for name in names)
@@ -86,7 +85,7 @@ class SteadyRate(Exercise):
         true_rate = 1 / work
         # 3 repeats of 8 steps; call 12 (in the second repeat after one warm-up call) hangs for 0.1 s: one slow repeat
         step = _fake_step(work_s=work, hiccup_call=12, hiccup_s=0.1)
-        with _refusing(_bench_answers("time_steps", "compare"),
+        with refusing(_bench_answers("time_steps", "compare"),
                        tr("steady_rate uses course_utils.bench (time_steps or compare, under any name), which does the "
                           "exercise for you: write the loop with time.perf_counter and statistics.median.")):
             got = self.call(steady_rate, step, 8, 3)
@@ -159,7 +158,7 @@ class FindCompiles(Exercise):
             raise Incorrect(tr("find_compiles should be a function of the per-call times, got {type}.",
                                type=type(find_compiles).__name__))
         for times, expected, about in _TRACES:
-            with _refusing(_bench_answers("compile_calls"),
+            with refusing(_bench_answers("compile_calls"),
                            tr("find_compiles uses course_utils.bench.compile_calls (under any name), the lab's own "
                               "detector: write the two yardsticks yourself.")):
                 got = self.call(find_compiles, list(times))
@@ -227,7 +226,7 @@ class FasterVariant(Exercise):
                  (("cell", 100.0), ("functional", 104.0), 5.0, None),
                  (("cell", 120.0), ("functional", 100.0), 25.0, None)]
         for (na, ra), (nb, rb), noise, expected in cases:
-            with _refusing(_bench_answers("faster_beyond", "verdict", "leaders"),
+            with refusing(_bench_answers("faster_beyond", "verdict", "leaders"),
                            tr("faster_variant uses course_utils.bench (faster_beyond, verdict or leaders, under any "
                               "name), the lab's own tie rule: compare the two medians yourself.")):
                 got = self.call(faster_variant, _timing(na, ra), _timing(nb, rb), noise)
