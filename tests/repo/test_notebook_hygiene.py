@@ -437,6 +437,12 @@ def notebook_anchors(data):
     return found
 
 
+@functools.lru_cache(maxsize=None)
+def _anchors_in_file(path):
+    """``notebook_anchors`` of a lesson on disk, read once however many links point into it."""
+    return frozenset(notebook_anchors(json.loads(path.read_text(encoding="utf-8"))))
+
+
 def broken_links(path, data):
     """Markdown link targets that are neither web addresses nor files that exist (relative to the notebook), and
     ``#fragments`` into a lesson (this one or another) that name no anchor or heading there."""
@@ -453,8 +459,8 @@ def broken_links(path, data):
             elif file and not (path.parent / file).exists():
                 broken.append(f"cell {i}: {target} (no such file)")
             elif fragment and (not file or file.endswith(".ipynb")):
-                there = data if not file else json.loads((path.parent / file).read_text(encoding="utf-8"))
-                if fragment not in notebook_anchors(there):
+                anchors = notebook_anchors(data) if not file else _anchors_in_file(path.parent / file)
+                if fragment not in anchors:
                     broken.append(f"cell {i}: {target} (no such anchor)")
     return broken
 
