@@ -167,14 +167,18 @@ class ShapeTimings(_SolvedBy):
 
     # Two batch sizes in mixed order: each one's first call compiles; a ratio of 5 is far below what compiling costs
     # (tens to hundreds of milliseconds against well under one for a later call), once the result's delay is taken
-    # off. Each result reaches the host some seconds after fn returned (_Pending): DELAY, and LONG for the first
-    # call of the second shape, so that a time taken from another call (the first call overall, say) cannot pass
-    # for it. The check knows each call's bounds: from fn's entry to the result's arrival at least, and at most
-    # from the previous result's arrival to the next call's entry (where a right answer starts and stops its clock).
+    # off. Each result reaches the host some seconds after fn returned (_Pending): DELAY, FIRST for the first call
+    # overall and LONG for the first call of the second shape, so that a time taken from another call (the first
+    # call overall, say) cannot pass for it, and a steady time that averages in a first call stands out from the
+    # later calls' times however loaded the machine is (with DELAY alone, a compile of ~0.1 s averaged over four
+    # calls fell inside a loaded machine's spread). The check knows each call's bounds: from fn's entry to the
+    # result's arrival at least, and at most from the previous result's arrival to the next call's entry (where a
+    # right answer starts and stops its clock).
     SHAPES = ((64, 8), (16, 8), (64, 8), (64, 8), (16, 8), (64, 8), (16, 8), (16, 8))
     RATIO = 5
     DELAY = 0.02
-    LONG = 0.3
+    FIRST = 0.3
+    LONG = 0.8
 
     def _check(self, shape_timings):
         import mindspore as ms
@@ -185,7 +189,7 @@ class ShapeTimings(_SolvedBy):
             return (x * 2.0 + 1.0).sum(axis=1)
 
         shapes, entries, readies, read = [], [], [], set()
-        delays = [self.LONG if i == 1 else self.DELAY for i in range(len(self.SHAPES))]
+        delays = [{0: self.FIRST, 1: self.LONG}.get(i, self.DELAY) for i in range(len(self.SHAPES))]
         unread = []   # the calls whose result was not read before the next call (or the end)
 
         def fn(x):

@@ -109,8 +109,11 @@ def test_a_collapsed_cell_counts_as_run_only_when_it_ran(selftest):
     # JupyterLab leaves a collapsed input's prompt empty: the harness opens it to read whether it ran.
     ran = selftest("collapsed_ran", _notebook(_code("x = 1"), _collapsed(_code("print('summary', x)"))))
     assert ran.problems == [], ran.problems
-    stopped = selftest("collapsed_stopped", _notebook(_code("raise ValueError('simulated failure')"),
-                                                      _collapsed(_code("print('never reached')"))))
+    # The failing cell sleeps first, so the next cell's request is queued in the kernel when the error aborts the
+    # queue: an instant failure let CI's kernel finish before that request arrived, and then it ran.
+    stopped = selftest("collapsed_stopped", _notebook(
+        _code("import time\ntime.sleep(2)\nraise ValueError('simulated failure')"),
+        _collapsed(_code("print('never reached')"))))
     assert any(p.startswith("cell 2 did not run") for p in stopped.problems), stopped.problems
 
 
