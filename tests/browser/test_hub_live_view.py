@@ -1,7 +1,7 @@
 """The instructor's live view in Chromium, on a real classroom server (tests/support/hubserver.py).
 
 Two attendees log in through the hub's login form in their own browser profiles; their servers start and
-JupyterLab opens. One solves exercise 01.1 in her kernel, the other fails it. The instructor logs in and opens
+JupyterLab opens. One solves exercise 00.3 in her kernel, the other fails it. The instructor logs in and opens
 /services/classroom/: the grid shows both outcomes and the per-exercise summary, by itself (the page refreshes).
 An attendee who opens the page gets 403. Marked ``slow`` (with the other hub tests, in ``make test-full``, where
 the hub is installed), not ``browser``: it needs no JupyterLab of the browser suite.
@@ -24,9 +24,10 @@ from support.hubserver import HubServer, node_missing  # noqa: E402
 
 PASSWORD = "attendee-password-1"
 SETUP = 'from course_utils import runtime\ninfo = runtime.setup(device="CPU", mode="pynative", seed=0, lang="en")'
-SOLVE = "from course_utils.exercises import nb01\nWeightedHuberLoss = nb01.q1.reference()[0]\nnb01.q1.check()"
-FAIL = ("from course_utils.exercises import nb01\n"
-        "def WeightedHuberLoss(delta=1.0, reduction='mean'):\n    raise ValueError('not yet')\nnb01.q1.check()")
+SOLVE = ("from course_utils.exercises import nb00\nfrom mindspore import nn\n"
+         "batchnorm_like_torch = lambda c, m: nn.BatchNorm2d(c, momentum=1 - m)\nnb00.q3.check()")
+FAIL = ("from course_utils.exercises import nb00\n"
+        "def batchnorm_like_torch(channels, momentum):\n    raise ValueError('not yet')\nnb00.q3.check()")
 
 
 @pytest.fixture(scope="module")
@@ -95,13 +96,13 @@ def test_the_instructor_sees_each_outcome_live_and_an_attendee_cannot_open_the_v
     view.wait_for_selector(f'tr[data-attendee="{mia}"]')
     assert "Correct" in check_in_kernel(hub, attendees[mia][0], mia, SOLVE)
     assert "Incorrect" in check_in_kernel(hub, attendees[noah][0], noah, FAIL)
-    view.wait_for_selector(f'tr[data-attendee="{mia}"] td[data-exercise="01.1"][data-outcome="correct"]',
+    view.wait_for_selector(f'tr[data-attendee="{mia}"] td[data-exercise="00.3"][data-outcome="correct"]',
                            timeout=60_000)
-    view.wait_for_selector(f'tr[data-attendee="{noah}"] td[data-exercise="01.1"][data-outcome="incorrect"]',
+    view.wait_for_selector(f'tr[data-attendee="{noah}"] td[data-exercise="00.3"][data-outcome="incorrect"]',
                            timeout=60_000)
-    summary = view.inner_text('#summary tr[data-exercise="01.1"]')
+    summary = view.inner_text('#summary tr[data-exercise="00.3"]')
     assert "1 correct, 1 incorrect, 0 not attempted" in summary
-    assert "01.1" in view.inner_text("#stuck")
+    assert "00.3" in view.inner_text("#stuck")
     assert hub.admin not in view.inner_text("#grid")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     view.screenshot(path=str(SCREENSHOTS / "hub_live_view.png"), full_page=True)

@@ -34,7 +34,8 @@ PASSWORD = "attendee-password-1"
 #: The culler's timeout in its test (30 s: checks every 10 s, the config's floor).
 IDLE_TIMEOUT = 30
 SETUP = 'from course_utils import runtime\ninfo = runtime.setup(device="CPU", mode="pynative", seed=0, lang="en")'
-SOLVE_01_1 = "from course_utils.exercises import nb01\nWeightedHuberLoss = nb01.q1.reference()[0]\nr = nb01.q1.check()"
+SOLVE_00_3 = ("from course_utils.exercises import nb00\nfrom mindspore import nn\n"
+             "batchnorm_like_torch = lambda c, m: nn.BatchNorm2d(c, momentum=1 - m)\nr = nb00.q3.check()")
 #: Run in one attendee's kernel: who am I, and can I read the other's home, their notebook, the hub's state?
 PROBE = """
 import json, os
@@ -50,9 +51,9 @@ print(json.dumps({"uid": os.getuid(), "home": attempt(lambda: os.listdir(OTHER_H
                   "notebook": attempt(lambda: open(OTHER_NOTEBOOK).read()),
                   "secret": attempt(lambda: open(SECRET).read()), "state": attempt(lambda: os.listdir(STATE))}))
 """
-FAIL_01_1 = ("from course_utils.exercises import nb01\n"
-             "def WeightedHuberLoss(delta=1.0, reduction='mean'):\n    raise ValueError('not yet')\n"
-             "r = nb01.q1.check()")
+FAIL_00_3 = ("from course_utils.exercises import nb00\n"
+             "def batchnorm_like_torch(channels, momentum):\n    raise ValueError('not yet')\n"
+             "r = nb00.q3.check()")
 
 
 def _client():
@@ -225,28 +226,28 @@ def test_each_server_runs_as_its_own_user_who_cannot_read_the_other_nor_the_hub(
 @pytest.mark.slow
 def test_every_check_reaches_the_live_view_and_only_the_instructor_reads_it(hub):
     ivy, jack = ready(hub, "ivy"), ready(hub, "jack")
-    assert ivy.run([SOLVE_01_1, "print(r.outcome.name)"])["stdout"].strip().endswith("CORRECT")
-    assert jack.run([FAIL_01_1, "print(r.outcome.name)"])["stdout"].strip().endswith("INCORRECT")
+    assert ivy.run([SOLVE_00_3, "print(r.outcome.name)"])["stdout"].strip().endswith("CORRECT")
+    assert jack.run([FAIL_00_3, "print(r.outcome.name)"])["stdout"].strip().endswith("INCORRECT")
     view = f"{hub.base}/services/classroom/api/grid"
     token = instructor_token(hub)
     deadline, grid = time.monotonic() + 60, {}
     while time.monotonic() < deadline:
         grid = requests.get(view, headers={"Authorization": f"token {token}"}, timeout=30).json()
         people = {a["name"]: a for a in grid["attendees"]}
-        if all(n in people and "01.1" in people[n]["outcomes"] for n in (ivy.name, jack.name)):
+        if all(n in people and "00.3" in people[n]["outcomes"] for n in (ivy.name, jack.name)):
             break
         time.sleep(1)
     people = {a["name"]: a for a in grid["attendees"]}
-    assert people[ivy.name]["outcomes"]["01.1"]["outcome"] == "correct", grid
-    assert people[jack.name]["outcomes"]["01.1"]["outcome"] == "incorrect", grid
+    assert people[ivy.name]["outcomes"]["00.3"]["outcome"] == "correct", grid
+    assert people[jack.name]["outcomes"]["00.3"]["outcome"] == "incorrect", grid
     assert hub.admin not in people and people[ivy.name]["last_activity"]
-    summary = grid["summary"]["01.1"]
+    summary = grid["summary"]["00.3"]
     assert summary["correct"] >= 1 and summary["incorrect"] >= 1
     assert sum(summary.values()) == len(grid["attendees"])
-    assert "WeightedHuberLoss" not in json.dumps(grid) and "not yet" not in json.dumps(grid)   # never code or messages
+    assert "batchnorm_like_torch" not in json.dumps(grid) and "not yet" not in json.dumps(grid)  # never code, messages
     # the attendee's own record, in their home
     record = ivy.run(["from course_utils import progress\nprint(open(progress.record_file()).read())"])["stdout"]
-    assert '"exercise":"01.1"' in record and '"outcome":"correct"' in record
+    assert '"exercise":"00.3"' in record and '"outcome":"correct"' in record
     # attendees: 403 on the view, with their token and with their cookies; a post only ever files under the poster
     for response in (requests.get(view, headers=ivy.auth, timeout=30), ivy.session.get(view, timeout=30),
                      ivy.session.get(f"{hub.base}/services/classroom/", timeout=30)):
