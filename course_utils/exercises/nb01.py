@@ -1,6 +1,9 @@
 """Exercises of notebook 01 (a custom Huber loss).
 
-q1 ``WeightedHuberLoss``: per-element weights for imbalanced targets, reduced by ``get_loss``.
+q1 ``WeightedHuberLoss``: one weight per sample, broadcast over that sample's outputs, and a *normalised* weighted
+   mean (sum of weight * loss over the sum of the weights). The lesson showed neither: a copy of ``MyHuberLoss`` that
+   passes ``weights`` to ``get_loss`` fails (its ``weights`` do not broadcast, and its mean divides by the number of
+   elements). The course's own Huber loss (``course_utils.losses``) is refused while the check runs.
 q2 ``LogCoshLoss``: log(cosh(error)) with ``reduction``, finite for large errors and float16.
 q3 ``FixedHuberLoss``: find and fix the bugs of the notebook's ``BuggyHuberLoss``. Its answer must be that
    class with only the faulty lines changed (``BUGGY_SOURCE``, compared statement by statement), so a copy of
@@ -25,14 +28,21 @@ import textwrap
 
 import numpy as np
 
-from course_utils.exercises import Exercise, Incorrect, NotAttempted, code_references, register, to_numpy
+from course_utils.exercises import Exercise, Incorrect, NotAttempted, code_references, refusing, register, to_numpy
+from course_utils.exercises.inspection import is_placeholder_error
 from course_utils.fmt import significant as _fmt
 from course_utils.i18n import N_, tr
+from course_utils.notebook import first_line
 
 # Errors (logits - labels) chosen to cover every region for delta = 1: zero, inside, exactly +-delta, beyond.
 _LOGITS = np.array([1.5, 0.0, 2.0, -1.0, 3.0, 0.25, -2.5, 5.0], dtype=np.float32)
 _LABELS = np.array([1.0, 0.0, 1.0, 0.0, 0.0, 0.5, 0.0, 1.0], dtype=np.float32)
-_WEIGHTS = np.array([1.0, 2.0, 0.5, 1.0, 3.0, 1.0, 0.0, 2.0], dtype=np.float32)
+# q1: a batch of 4 samples with 3 outputs each (every region for delta = 1, and |error| == delta in three places),
+# one weight per sample (one of them 0: that sample must not count). 4 samples and 3 outputs: weights of shape (4,)
+# do not broadcast against (4, 3) by themselves.
+_W_LOGITS = np.array([[1.5, 0.0, 2.0], [-1.0, 3.0, 0.25], [-2.5, 5.0, 0.5], [0.0, -0.5, 1.0]], dtype=np.float32)
+_W_LABELS = np.array([[1.0, 0.0, 1.0], [0.0, 0.0, 0.5], [0.0, 1.0, 0.0], [0.0, 0.0, 0.0]], dtype=np.float32)
+_SAMPLE_WEIGHTS = np.array([1.0, 2.0, 0.0, 0.5], dtype=np.float32)
 _NUMPY_NAMES = {"np", "numpy", "asnumpy"}
 
 
@@ -60,7 +70,6 @@ class _LossExercise(Exercise):
     solution_imports = ""  # what the shown solution needs beyond the notebook's ms, nn, ops
     _answer_name = ""
     uses_delta = True
-    extra_input = False  # True when construct takes (logits, labels, weights)
 
     @property
     def name(self) -> str:
@@ -100,16 +109,20 @@ class _LossExercise(Exercise):
                                names=tr(" and ").join(kwargs))) from None
 
     def _inputs(self, logits, labels, dtype=None):
-        args = [_tensor(logits, dtype), _tensor(labels, dtype)]
-        if self.extra_input:
-            args.append(_tensor(_WEIGHTS, dtype))
-        return args
-
-    def _weights(self):
-        return _WEIGHTS.astype(np.float64) if self.extra_input else np.ones(len(_LOGITS))
+        return [_tensor(logits, dtype), _tensor(labels, dtype)]
 
     def _expected_none(self, logits, labels, delta):
-        return self.elementwise(np.float64(logits) - np.float64(labels), delta) * self._weights()
+        return self.elementwise(np.float64(logits) - np.float64(labels), delta)
+
+    def _expected_reduced(self, logits, labels, delta) -> dict:
+        """What "mean" and "sum" should return (float64)."""
+        per_element = self._expected_none(logits, labels, delta)
+        return {"mean": per_element.mean(), "sum": per_element.sum()}
+
+    def _expected_gradient(self, logits, labels, delta):
+        """d mean-loss / d logits (float64)."""
+        error = np.float64(logits) - np.float64(labels)
+        return self.derivative(error, delta) / error.size
 
     def _run(self, loss, args, label):
         out = self.call(loss, *args)
@@ -122,10 +135,18 @@ class _LossExercise(Exercise):
         return out
 
     def _inputs_text(self, logits, labels):
-        text = f"logits={np.round(logits, 4).tolist()}, labels={np.round(labels, 4).tolist()}"
-        if self.extra_input:
-            text += f", weights={_WEIGHTS.tolist()}"
-        return text
+        return f"logits={np.round(logits, 4).tolist()}, labels={np.round(labels, 4).tolist()}"
+
+    @staticmethod
+    def _element(i, shape) -> str:
+        """Element ``i`` of the flattened array, written as its index in an array of ``shape``."""
+        return str(i) if len(shape) <= 1 else str(tuple(int(k) for k in np.unravel_index(i, shape)))
+
+    def _weight_text(self, i, shape):
+        return ""
+
+    def _none_diagnosis(self, got, expected, logits, labels, delta, label, inputs) -> None:
+        """Raise ``Incorrect`` for a known wrong "none" result (subclasses); the generic message follows."""
 
     # -- the checks --
     def _check_structure(self, cls):
@@ -151,34 +172,36 @@ class _LossExercise(Exercise):
         bad = ~np.isclose(got, expected, rtol=1e-4, atol=1e-5)
         if not bad.any():
             return
-        if self.extra_input:
-            unweighted = self.elementwise(np.float64(logits) - np.float64(labels), delta)
-            if np.allclose(got, unweighted, rtol=1e-4, atol=1e-5):
-                raise Incorrect(tr("{label} on {inputs}: expected the weighted losses {expected}, got the "
-                                   "unweighted losses {got}: the weights have no effect.", label=label,
-                                   inputs=inputs, expected=np.round(expected, 4).tolist(),
-                                   got=np.round(got, 4).tolist()))
+        self._none_diagnosis(got, expected, logits, labels, delta, label, inputs)
         # report an element at |error| == delta first when one is wrong: the most telling place
-        boundary = bad & np.isclose(np.abs(np.float64(logits) - np.float64(labels)), delta) if self.uses_delta else bad
+        flat_logits, flat_labels = np.ravel(logits), np.ravel(labels)
+        bad = np.ravel(bad)
+        boundary = bad & np.isclose(np.abs(np.float64(flat_logits) - np.float64(flat_labels)), delta) \
+            if self.uses_delta else bad
         i = int(np.argmax(boundary)) if boundary.any() else int(np.argmax(bad))
-        error = float(logits[i]) - float(labels[i])
+        error = float(flat_logits[i]) - float(flat_labels[i])
         where = self.region(error, delta)
         raise Incorrect(tr("{label}, element {i} (logits {logits}, labels {labels}, error {error}{weight}): "
-                           "expected {expected}, got {got}. {where}", label=label, i=i, logits=_fmt(logits[i]),
-                           labels=_fmt(labels[i]), error=_fmt(error), weight=self._weight_text(i),
-                           expected=_fmt(expected[i]), got=_fmt(got[i]), where=where))
-
-    def _weight_text(self, i):
-        return tr(", weight {weight}", weight=_fmt(_WEIGHTS[i])) if self.extra_input else ""
+                           "expected {expected}, got {got}. {where}", label=label, i=self._element(i, expected.shape),
+                           logits=_fmt(flat_logits[i]), labels=_fmt(flat_labels[i]), error=_fmt(error),
+                           weight=self._weight_text(i, expected.shape), expected=_fmt(np.ravel(expected)[i]),
+                           got=_fmt(np.ravel(got)[i]), where=where))
 
     def region(self, error, delta) -> str:
         return ""
 
-    def _check_reductions(self, cls, delta, logits, labels):
+    def _reduction_detail(self, reduction, got, logits, labels, delta) -> str:
+        """What a wrong reduced value is, when it is a known mistake."""
         per_element = self._expected_none(logits, labels, delta)
-        n = per_element.size
+        if reduction == "mean" and np.isclose(got, per_element.sum(), rtol=1e-4):
+            return tr(" That is the sum of the per-element losses, not their mean.")
+        if reduction == "sum" and np.isclose(got, per_element.mean(), rtol=1e-4):
+            return tr(" That is the mean of the per-element losses, not their sum.")
+        return ""
+
+    def _check_reductions(self, cls, delta, logits, labels):
         inputs = self._inputs_text(logits, labels)
-        for reduction, expected in (("mean", per_element.mean()), ("sum", per_element.sum())):
+        for reduction, expected in self._expected_reduced(logits, labels, delta).items():
             loss, label = self._make(cls, reduction, delta)
             got = to_numpy(self._run(loss, self._inputs(logits, labels), label)).astype(np.float64)
             if got.shape != ():
@@ -186,15 +209,7 @@ class _LossExercise(Exercise):
                                    label=label, inputs=inputs, shape=got.shape))
             if np.isclose(got, expected, rtol=1e-4, atol=1e-5):
                 continue
-            detail = ""
-            if reduction == "mean" and np.isclose(got, per_element.sum(), rtol=1e-4):
-                detail = tr(" That is the sum of the per-element losses, not their mean.")
-            elif reduction == "sum" and np.isclose(got, per_element.mean(), rtol=1e-4):
-                detail = tr(" That is the mean of the per-element losses, not their sum.")
-            elif self.extra_input and reduction == "mean" and np.isclose(
-                    got, per_element.sum() / self._weights().sum(), rtol=1e-4):
-                detail = tr(" That is the sum of weight * loss divided by the sum of the weights; 'mean' here is "
-                            "the mean of weight * loss over all {n} elements.", n=n)
+            detail = self._reduction_detail(reduction, got, logits, labels, delta)
             raise Incorrect(tr("{label} on {inputs}: expected {expected}, got {got}.{detail}", label=label,
                                inputs=inputs, expected=_fmt(expected), got=_fmt(got), detail=detail))
 
@@ -208,12 +223,13 @@ class _LossExercise(Exercise):
                                "input, as nn.HuberLoss returns), got a {dtype} loss.", label=label, dtype=out.dtype))
         got = to_numpy(out).astype(np.float64)
         expected = self._expected_none(logits, labels, delta)
-        bad = ~np.isclose(got, expected, rtol=2e-3, atol=2e-3)
+        bad = np.ravel(~np.isclose(got, expected, rtol=2e-3, atol=2e-3))
         if bad.any():
             i = int(np.argmax(bad))
             raise Incorrect(tr("{label} with float16 inputs, element {i} (error {error}): expected {expected}, got "
-                               "{got}.", label=label, i=i, error=_fmt(float(logits[i]) - float(labels[i])),
-                               expected=_fmt(expected[i]), got=_fmt(got[i])))
+                               "{got}.", label=label, i=self._element(i, expected.shape),
+                               error=_fmt(float(np.ravel(logits)[i]) - float(np.ravel(labels)[i])),
+                               expected=_fmt(np.ravel(expected)[i]), got=_fmt(np.ravel(got)[i])))
 
     def _check_gradient(self, cls, delta, logits, labels):
         import mindspore as ms
@@ -222,8 +238,7 @@ class _LossExercise(Exercise):
         args = self._inputs(logits, labels)
         grad = ms.grad(loss, grad_position=0)(*args)
         got = to_numpy(grad).astype(np.float64)
-        error = np.float64(logits) - np.float64(labels)
-        expected = self.derivative(error, delta) * self._weights() / error.size
+        expected = self._expected_gradient(logits, labels, delta)
         if got.shape == expected.shape and np.allclose(got, expected, rtol=1e-4, atol=1e-6):
             return
         if got.shape == expected.shape and not np.any(got):
@@ -281,17 +296,99 @@ class _HuberMixin:
 # q1: weighted Huber
 # ----------------------------------------------------------------------------------------------
 
+#: What q1 says when the learner's class leans on the course's own Huber loss.
+_COURSE_LOSS_REFUSED = N_("{name} calls the course's own Huber loss (course_utils.losses) while the check runs; this "
+                          "exercise is a loss written out in your class, as MyHuberLoss is in section 2, plus the "
+                          "weights.")
+
+
 class WeightedHuber(_HuberMixin, _LossExercise):
     names = ("WeightedHuberLoss",)
     title = N_("weighted Huber")
-    extra_input = True
-    solution_imports = "from course_utils.losses import huber"
     hint_text = N_(
-        "Start from your HuberLoss: the same __init__(self, reduction='mean', delta=1.0), and "
-        "construct(self, logits, labels, weights). Compute the elementwise Huber loss (ops.where, or reuse "
-        "huber(error, delta) from course_utils.losses), "
-        "then let LossBase do the weighting and the reduction: return self.get_loss(loss, weights). "
-        "For float16 inputs, compute in float32 and cast the loss back to logits.dtype before get_loss.")
+        "The elementwise loss is MyHuberLoss's (float32 inside, ops.where). The loss has shape (batch, outputs), "
+        "weights (batch,): give weights a trailing axis of size 1 (reshape) so that it broadcasts over each "
+        "sample's outputs. get_loss's 'mean' divides by the number of elements, not by the weights, so reduce in "
+        "construct: keep reduction in __init__ as an attribute of your own (LossBase keeps only two flags); an if "
+        "on that string compiles, it is a constant of the graph. 'mean' is sum(weight * loss) over the sum of "
+        "every element's weight. Cast the result to logits.dtype.")
+
+    def _inputs(self, logits, labels, dtype=None):
+        return [_tensor(logits, dtype), _tensor(labels, dtype), _tensor(_SAMPLE_WEIGHTS)]   # weights: float32
+
+    @staticmethod
+    def _element_weights(shape):
+        """Each element's weight: its sample's (row's) weight."""
+        return np.broadcast_to(_SAMPLE_WEIGHTS.astype(np.float64)[:, None], shape)
+
+    def _expected_none(self, logits, labels, delta):
+        loss = super()._expected_none(logits, labels, delta)
+        return loss * self._element_weights(loss.shape)
+
+    def _expected_reduced(self, logits, labels, delta) -> dict:
+        weighted = self._expected_none(logits, labels, delta)
+        return {"mean": weighted.sum() / self._element_weights(weighted.shape).sum(), "sum": weighted.sum()}
+
+    def _expected_gradient(self, logits, labels, delta):
+        error = np.float64(logits) - np.float64(labels)
+        weights = self._element_weights(error.shape)
+        return self.derivative(error, delta) * weights / weights.sum()
+
+    def _inputs_text(self, logits, labels):
+        return super()._inputs_text(logits, labels) + f", weights={_SAMPLE_WEIGHTS.tolist()}"
+
+    def _weight_text(self, i, shape):
+        return tr(", its sample's weight {weight}", weight=_fmt(_SAMPLE_WEIGHTS[np.unravel_index(i, shape)[0]]))
+
+    def _run(self, loss, args, label):
+        try:
+            return super()._run(loss, args, label)
+        except (ValueError, TypeError) as exc:
+            if is_placeholder_error(exc) or code_references(loss, _NUMPY_NAMES):   # NumPy: _check says more
+                raise
+            raise Incorrect(tr("{label} on logits and labels of shape {shape} and weights of shape {wshape} (one "
+                               "weight per sample): expected a loss, got {error}: {message}", label=label,
+                               shape=tuple(args[0].shape), wshape=tuple(args[2].shape), error=type(exc).__name__,
+                               message=first_line(exc))) from None
+
+    def _none_diagnosis(self, got, expected, logits, labels, delta, label, inputs) -> None:
+        unweighted = super()._expected_none(logits, labels, delta)
+        if np.allclose(got, unweighted, rtol=1e-4, atol=1e-5):
+            raise Incorrect(tr("{label} on {inputs}: expected the weighted losses {expected}, got the unweighted "
+                               "losses {got}: the weights have no effect.", label=label, inputs=inputs,
+                               expected=np.round(expected, 4).tolist(), got=np.round(got, 4).tolist()))
+
+    def _reduction_detail(self, reduction, got, logits, labels, delta) -> str:
+        weighted = self._expected_none(logits, labels, delta)
+        if reduction == "mean":
+            total = self._element_weights(weighted.shape).sum()
+            if np.isclose(got, weighted.mean(), rtol=1e-4):
+                return tr(" That is the sum of weight * loss divided by the number of elements ({n}), not by the "
+                          "sum of the elements' weights ({total}): that mean grows with the weights (every weight "
+                          "times 10, the loss times 10).", n=weighted.size, total=_fmt(total))
+            if np.isclose(got, weighted.sum() / _SAMPLE_WEIGHTS.sum(), rtol=1e-4):
+                return tr(" That is the sum of weight * loss divided by the sum of the {k} sample weights "
+                          "({samples}), which counts each sample once; each has {outputs} elements, so the "
+                          "elements' weights add up to {total}.", k=len(_SAMPLE_WEIGHTS),
+                          samples=_fmt(_SAMPLE_WEIGHTS.sum()), outputs=weighted.shape[1], total=_fmt(total))
+        return super()._reduction_detail(reduction, got, logits, labels, delta)
+
+    def _check(self, cls):
+        from course_utils import losses
+
+        name = getattr(cls, "__name__", self.name)
+        if isinstance(cls, type) and issubclass(cls, losses.HuberLoss):
+            raise Incorrect(tr(_COURSE_LOSS_REFUSED, name=name))
+        # also reached from an instance made beforehand: every HuberLoss calls huber in construct
+        with refusing((losses.huber, losses.check_reduction, losses.check_delta), tr(_COURSE_LOSS_REFUSED, name=name)):
+            super()._check(cls)
+
+    def behaviour(self, cls):
+        self._check_none(cls, 1.0, _W_LOGITS, _W_LABELS)
+        self._check_reductions(cls, 1.0, _W_LOGITS, _W_LABELS)
+        self._check_none(cls, 2.0, 2 * _W_LOGITS, 2 * _W_LABELS)
+        self._check_float16(cls, _W_LOGITS, _W_LABELS)
+        self._check_gradient(cls, 1.0, _W_LOGITS, _W_LABELS)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -447,18 +544,26 @@ def solutions() -> dict:
     import mindspore as ms
     from mindspore import nn, ops
 
-    from course_utils.losses import huber
-
     class WeightedHuberLoss(nn.LossBase):
         def __init__(self, reduction="mean", delta=1.0):
-            super().__init__(reduction)
-            self.delta = delta
+            super().__init__(reduction)                 # checks reduction
+            self.reduction = reduction                  # construct reduces itself: get_loss has no weighted mean
+            self.delta = float(delta)
 
         def construct(self, logits, labels, weights):
             error = ops.cast(logits, ms.float32) - ops.cast(labels, ms.float32)
-            loss = huber(error, self.delta)   # the elementwise Huber of course_utils.losses (ops.where inside)
-            # get_loss multiplies by the weights, reduces in float32 and casts back to the loss's dtype
-            return self.get_loss(ops.cast(loss, logits.dtype), weights)
+            abs_error = ops.abs(error)
+            quadratic = 0.5 * ops.square(error)
+            linear = self.delta * (abs_error - 0.5 * self.delta)
+            loss = ops.where(abs_error <= self.delta, quadratic, linear)
+            # one weight per sample: (batch,) -> (batch, 1) -> each element gets its sample's weight
+            element_weights = ops.broadcast_to(ops.cast(weights, ms.float32).reshape(-1, 1), loss.shape)
+            loss = element_weights * loss
+            if self.reduction == "mean":                # a Python string: fixed when the graph compiles
+                loss = loss.sum() / element_weights.sum()   # normalised: scaling every weight changes nothing
+            elif self.reduction == "sum":
+                loss = loss.sum()
+            return ops.cast(loss, logits.dtype)
 
     class LogCoshLoss(nn.LossBase):
         def __init__(self, reduction="mean"):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import inspect
 
-from course_utils.exercises import Exercise, Incorrect, describe, register, to_numpy
+from course_utils.exercises import Exercise, Incorrect, describe, refusing, register, to_numpy
 from course_utils.exercises.step_builders import (StepBuilder, check_depend, diagnose_update, fixed_batch,
                                                   fixed_setup, grads_of, loss_value, make_step, run_step,
                                                   sgd_update, weights_of)
@@ -43,6 +43,22 @@ def build_train_step(net, loss_fn, optimizer, return_logits=False):
     return train_step
 
 
+#: The reference builder itself: refused while q1 checks an answer (``reference`` hands the tests a copy).
+_REFERENCE_BUILDER = build_train_step
+_COURSE_STEP_REFUSED = N_("the step comes from the course (make_train_step, or this exercise's own solution, called "
+                          "while the check ran); this exercise asks for the step written out: forward_fn, "
+                          "value_and_grad and the update (section 3).")
+
+
+def _copy(fn):
+    """A twin of ``fn`` with the same code object: what ``refusing`` swaps on ``fn`` leaves the twin alone."""
+    import types
+
+    twin = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    twin.__qualname__, twin.__doc__ = fn.__qualname__, fn.__doc__   # no __wrapped__: inspect must read the twin
+    return twin
+
+
 class HasAuxStep(StepBuilder):
     names = ("build_train_step",)
     title = "a training step with has_aux"
@@ -54,22 +70,24 @@ class HasAuxStep(StepBuilder):
     solution_text = inspect.getsource(build_train_step)
 
     def reference(self):
-        return (build_train_step,)
+        return (_copy(build_train_step),)
 
     def _check(self, build_train_step):
-        from course_utils.training import TrainStep
+        from course_utils.training import TrainStep, make_train_step
 
-        step = self._check_updates(build_train_step)
-        if isinstance(step, TrainStep):
-            raise Incorrect(tr("the weights are right, but the step is the course's make_train_step (a TrainStep); "
-                               "this exercise asks for the step written out: forward_fn, value_and_grad and the "
-                               "update (section 3)."))
-        if not getattr(step, "__wrapped_by_jit__", False):
-            raise Incorrect(tr("the weights are right, but the step is not compiled: build_train_step returned "
-                               "{kind} {name!r} without @ms.jit; expected a function compiled with @ms.jit "
-                               "(section 3).", kind=type(step).__name__, name=getattr(step, "__name__", "")))
-        check_depend(build_train_step)
-        self._check_logits(build_train_step)
+        # the course's step builders, under any name, also when called from inside the learner's builder
+        with refusing((make_train_step, _REFERENCE_BUILDER), tr(_COURSE_STEP_REFUSED)):
+            step = self._check_updates(build_train_step)
+            if isinstance(step, TrainStep):
+                raise Incorrect(tr("the weights are right, but the step is the course's make_train_step (a "
+                                   "TrainStep); this exercise asks for the step written out: forward_fn, "
+                                   "value_and_grad and the update (section 3)."))
+            if not getattr(step, "__wrapped_by_jit__", False):
+                raise Incorrect(tr("the weights are right, but the step is not compiled: build_train_step returned "
+                                   "{kind} {name!r} without @ms.jit; expected a function compiled with @ms.jit "
+                                   "(section 3).", kind=type(step).__name__, name=getattr(step, "__name__", "")))
+            check_depend(build_train_step)
+            self._check_logits(build_train_step)
 
     def _check_logits(self, build_train_step):
         """The variation: with return_logits=True the step returns (loss, logits), the logits of the batch before

@@ -114,6 +114,33 @@ def test_q1_rejects_the_course_step_borrowed():
     assert_incorrect(nb02.q1.check(make_train_step), "make_train_step", "written out")
 
 
+def test_q1_refuses_a_builder_that_calls_the_courses_step_or_solution():
+    """make_train_step under jit, or the exercise's own reference called from a learner's builder (or passed under
+    another name): all refused while the check runs; the reference copy the tests use still passes."""
+    from course_utils.exercises.nb02 import build_train_step as solution
+    from course_utils.training import make_train_step as course_step
+
+    def calls_the_solution(net, loss_fn, optimizer, return_logits=False):
+        if return_logits is None:   # never: only so that the source mentions ops.depend
+            ops.depend(None, None)
+        return solution(net, loss_fn, optimizer, return_logits)
+
+    def jit_over_the_course_step(net, loss_fn, optimizer, return_logits=False):
+        inner = course_step(net, loss_fn, optimizer, return_logits=return_logits)
+
+        @ms.jit
+        def step(data, label):
+            loss = inner(data, label)
+            return ops.depend(loss, loss)
+
+        return step
+
+    for answer in (calls_the_solution, jit_over_the_course_step, solution):
+        assert_incorrect(nb02.q1.check(answer), "the step comes from the course", "written out")
+    assert nb02.q1.check(*nb02.q1.reference()) == Outcome.CORRECT
+    assert (course_step.__code__.co_name, solution.__code__.co_name) == ("make_train_step", "build_train_step")
+
+
 def logits_variant(pair: str, name: str):
     """The reference builder with ``return loss, logits`` (under ``if return_logits``) replaced by ``return pair``."""
     source = nb02.q1.solution_text

@@ -13,11 +13,11 @@ from mindspore import nn, ops
 
 from course_utils.exercises import Outcome, ____, nb01
 from test_exercises_nb01 import (
-    FIX_WORDS, BuggyHuberLoss, CopiedMyHuberLoss, FixedDeltaOne, Float32Out, HalfDone, InheritsMyHuberLoss,
-    MeanOverWeights, NaiveLogCosh,
+    FIX_WORDS, BuggyHuberLoss, CopiedMyHuberLoss, CopiedWeightsReshaped, CopiedWithWeights, FixedDeltaOne, Float32Out,
+    HalfDone, InheritsMyHuberLoss, MeanOverSampleWeights, NaiveLogCosh,
     NaiveLogCoshFloat16, NoDeltaArgument, NotALoss, NumpyInside, OneBugFixed, PythonIf, ReductionDropped,
     StableLogCoshAlwaysSum, StableLogCoshFloat32Out, StrictWrongLinear, TwoBugsFixed, WeightsIgnored,
-    WrongLinearPiece)
+    WrongLinearPiece, _course_loss_answers)
 
 pytestmark = pytest.mark.usefixtures("pynative")   # conftest: no compile per Cell, as in the English tests
 _CJK = (0x3400, 0x9FFF)
@@ -67,12 +67,18 @@ class ReturnsNothing(WeightsIgnored):
 # ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("answer, fragments", [
-    (WeightsIgnored, ("WeightsIgnored(reduction='none', delta=1.0) 在输入 logits=[1.5, 0.0, 2.0",
+    (WeightsIgnored, ("WeightsIgnored(reduction='none', delta=1.0) 在输入 logits=[[1.5, 0.0, 2.0]",
                       "期望得到加权后的损失", "实际得到未加权的损失", "权重没有起作用")),
-    (MeanOverWeights, ("reduction='mean'", "期望 1.92578", "除以权重之和", "全部 8 个元素上的均值")),
-    (ReductionDropped, ("期望形状为 (8,)，实际形状为 ()（reduction='none' 为每个元素保留一个损失）。",)),
-    (WrongLinearPiece, ("第 4 个元素", "误差 3，权重 3", "期望 7.5，实际为 6", "这里 |error| > delta = 1。")),
-    (StrictWrongLinear, ("第 2 个元素", "这里恰好 |error| == delta（1）", "期望 0.25，实际为 0")),
+    (CopiedWithWeights, ("形状为 (4, 3) 的 logits 和 labels、形状为 (4,) 的 weights（每个样本一个权重）",
+                         "实际抛出了 ValueError")),
+    (CopiedWeightsReshaped, ("reduction='mean'", "期望 0.666667，实际为 0.583333", "除以元素个数（12）",
+                             "各元素权重之和（10.5）")),
+    (MeanOverSampleWeights, ("reduction='mean'", "期望 0.666667，实际为 2", "4 个样本权重之和（3.5）",
+                             "每个样本有 3 个元素")),
+    (ReductionDropped, ("期望形状为 (4, 3)，实际形状为 ()（reduction='none' 为每个元素保留一个损失）。",)),
+    (WrongLinearPiece, ("第 (1, 1) 个元素", "误差 3，所在样本的权重 2", "期望 5，实际为 4",
+                        "这里 |error| > delta = 1。")),
+    (StrictWrongLinear, ("第 (0, 2) 个元素", "这里恰好 |error| == delta（1）", "期望 0.5，实际为 0")),
     (Float32Out, ("在 float16 的 logits 和 labels 上", "期望得到 Float16 的损失", "实际得到 Float32 的损失")),
     (NumpyInside, ("对 logits 的梯度", "期望 [", "实际全为零", "本课第 7 节（“常见错误”）")),
     (NumpyOnTensor, ("用检查的输入调用 NumpyOnTensor 时抛出了", "本课第 7 节（“常见错误”）")),
@@ -85,6 +91,11 @@ class ReturnsNothing(WeightsIgnored):
 ], ids=lambda v: getattr(v, "__name__", "") if not isinstance(v, tuple) else "")
 def test_q1_rejects_in_chinese(zh, answer, fragments):
     incorrect_zh(nb01.q1, answer, *fragments)
+
+
+def test_q1_refuses_the_courses_huber_loss_in_chinese(zh):
+    for answer in _course_loss_answers():
+        incorrect_zh(nb01.q1, answer, f"{answer.__name__} 在检查过程中调用了课程自带的 Huber 损失")
 
 
 def test_q1_correct_and_not_attempted_in_chinese(zh):
@@ -154,7 +165,8 @@ def _numbers(text):
     return [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?", text)]
 
 
-CASES = [(nb01.q1, WeightsIgnored), (nb01.q1, MeanOverWeights), (nb01.q1, ReductionDropped),
+CASES = [(nb01.q1, WeightsIgnored), (nb01.q1, CopiedWithWeights), (nb01.q1, CopiedWeightsReshaped),
+         (nb01.q1, MeanOverSampleWeights), (nb01.q1, ReductionDropped),
          (nb01.q1, WrongLinearPiece), (nb01.q1, StrictWrongLinear), (nb01.q1, Float32Out), (nb01.q1, NumpyInside),
          (nb01.q1, FixedDeltaOne), (nb01.q2, NaiveLogCosh), (nb01.q2, NaiveLogCoshFloat16),
          (nb01.q2, StableLogCoshFloat32Out), (nb01.q2, StableLogCoshAlwaysSum), (nb01.q3, BuggyHuberLoss),
@@ -185,12 +197,12 @@ def test_hints_and_solutions_in_chinese(zh, capsys):
         q.hint()
         q.solution()
     out = capsys.readouterr().out
-    assert "练习 01.1（加权 Huber）——提示：" in out and "让 LossBase 完成加权和规约" in out
+    assert "练习 01.1（加权 Huber）——提示：" in out and "在每个样本的各个输出上广播" in out
     assert "练习 01.2（log-cosh 损失）——提示：" in out and "永远不会溢出" in out
     assert "练习 01.3（找出错误）——提示：" in out and "一共有三个错误" in out
     assert "练习 01.1（加权 Huber）——参考答案：" in out
-    assert "from course_utils.losses import huber\n\nclass WeightedHuberLoss" in out
-    assert "# get_loss 乘以权重，在 float32 下做规约" in out
+    assert "class WeightedHuberLoss(nn.LossBase):" in out and "course_utils" not in out.split("参考答案")[1][:200]
+    assert "# 归一化：所有权重同乘一个数，结果不变" in out
     assert "# 计算 log(cosh(e)) 而不计算 cosh(e)" in out
     assert "# 错误 1：原来没有把 reduction 传下去" in out and "# 错误 3：原来损失一直是 float32" in out
     assert "bug 1: reduction was not passed on" not in out

@@ -27,7 +27,11 @@ MESSAGES = {
     "{got}. {where}":
         "{label}，第 {i} 个元素（logits {logits}，labels {labels}，误差 {error}{weight}）：期望 {expected}，"
         "实际为 {got}。{where}",
-    ", weight {weight}": "，权重 {weight}",
+    ", its sample's weight {weight}": "，所在样本的权重 {weight}",
+    "{label} on logits and labels of shape {shape} and weights of shape {wshape} (one weight per sample): expected "
+    "a loss, got {error}: {message}":
+        "{label} 在形状为 {shape} 的 logits 和 labels、形状为 {wshape} 的 weights（每个样本一个权重）上：期望得到损失，"
+        "实际抛出了 {error}：{message}",
     "This is exactly |error| == delta ({delta}), where the Huber loss is 0.5 * delta**2 = {value}.":
         "这里恰好 |error| == delta（{delta}），此处的 Huber 损失为 0.5 * delta**2 = {value}。",
     "Here |error| < delta = {delta}.": "这里 |error| < delta = {delta}。",
@@ -36,9 +40,18 @@ MESSAGES = {
         "{label} 在输入 {inputs} 上：期望得到标量（形状为 ()），实际形状为 {shape}。",
     " That is the sum of the per-element losses, not their mean.": "这是各元素损失之和，而不是它们的均值。",
     " That is the mean of the per-element losses, not their sum.": "这是各元素损失的均值，而不是它们的和。",
-    " That is the sum of weight * loss divided by the sum of the weights; 'mean' here is the mean of weight * "
-    "loss over all {n} elements.":
-        "这是 weight * loss 之和除以权重之和；这里的 'mean' 指 weight * loss 在全部 {n} 个元素上的均值。",
+    " That is the sum of weight * loss divided by the number of elements ({n}), not by the sum of the elements' "
+    "weights ({total}): that mean grows with the weights (every weight times 10, the loss times 10).":
+        "这是 weight * loss 之和除以元素个数（{n}），而不是除以各元素权重之和（{total}）：这样的均值随权重变大"
+        "（所有权重乘以 10，损失也乘以 10）。",
+    " That is the sum of weight * loss divided by the sum of the {k} sample weights ({samples}), which counts each "
+    "sample once; each has {outputs} elements, so the elements' weights add up to {total}.":
+        "这是 weight * loss 之和除以 {k} 个样本权重之和（{samples}），每个样本只算了一次；而每个样本有 {outputs} "
+        "个元素，各元素权重之和为 {total}。",
+    "{name} calls the course's own Huber loss (course_utils.losses) while the check runs; this exercise is a loss "
+    "written out in your class, as MyHuberLoss is in section 2, plus the weights.":
+        "{name} 在检查过程中调用了课程自带的 Huber 损失（course_utils.losses）；本练习要求像第 2 节的 MyHuberLoss "
+        "那样，在你自己的类中写出损失函数，再加上权重。",
     "{label} on {inputs}: expected {expected}, got {got}.{detail}":
         "{label} 在输入 {inputs} 上：期望 {expected}，实际为 {got}。{detail}",
     "{label} with float16 logits and labels: expected a Float16 loss (the dtype of its input, as nn.HuberLoss "
@@ -68,14 +81,17 @@ MESSAGES = {
         "最多只有 {most} 行不同。请在 BuggyHuberLoss 的代码上修改，而不是从 MyHuberLoss 等其他损失函数出发。",
 
     # hints
-    "Start from your HuberLoss: the same __init__(self, reduction='mean', delta=1.0), and construct(self, logits, "
-    "labels, weights). Compute the elementwise Huber loss (ops.where, or reuse huber(error, delta) from "
-    "course_utils.losses), then let LossBase do the weighting and the reduction: return self.get_loss(loss, "
-    "weights). For float16 inputs, compute in float32 and cast the loss back to logits.dtype before get_loss.":
-        "从你的 HuberLoss 出发：同样的 __init__(self, reduction='mean', delta=1.0)，以及 construct(self, logits, "
-        "labels, weights)。先计算逐元素的 Huber 损失（用 ops.where，或复用 course_utils.losses 中的 "
-        "huber(error, delta)），再让 LossBase 完成加权和规约：return self.get_loss(loss, weights)。输入为 "
-        "float16 时，先用 float32 计算，在调用 get_loss 之前把损失转换回 logits.dtype。",
+    "The elementwise loss is MyHuberLoss's (float32 inside, ops.where). The loss has shape (batch, outputs), "
+    "weights (batch,): give weights a trailing axis of size 1 (reshape) so that it broadcasts over each sample's "
+    "outputs. get_loss's 'mean' divides by the number of elements, not by the weights, so reduce in construct: "
+    "keep reduction in __init__ as an attribute of your own (LossBase keeps only two flags); an if on that string "
+    "compiles, it is a constant of the graph. 'mean' is sum(weight * loss) over the sum of every element's weight. "
+    "Cast the result to logits.dtype.":
+        "逐元素损失与 MyHuberLoss 相同（内部用 float32 计算，ops.where 选择）。损失的形状为 (batch, outputs)，"
+        "weights 的形状为 (batch,)：给 weights 加一个长度为 1 的末尾维度（reshape），它就会在每个样本的各个输出上"
+        "广播。get_loss 的 'mean' 除以的是元素个数，而不是权重，所以要在 construct 中自己规约：在 __init__ 中把 "
+        "reduction 另存为自己的属性（LossBase 只保存两个标志位）；对这个字符串写 if 可以编译，因为它是图中的常量。"
+        "'mean' 等于 sum(weight * loss) 除以所有元素的权重之和。最后把结果转换为 logits.dtype。",
     "log(cosh(e)) is about e**2 / 2 for small errors and |e| - log(2) for large ones, like a smooth Huber. "
     "ops.log(ops.cosh(e)) overflows: cosh(e) is inf above |e| ~ 89 in float32 and ~ 11 in float16. Rewrite it: "
     "log(cosh(e)) = |e| + log(1 + exp(-2|e|)) - log(2), where exp(-2|e|) <= 1 never overflows (ops.log1p, "
@@ -94,10 +110,12 @@ MESSAGES = {
 
 # Solutions are code: only their comments are translated (the framework looks up each "# comment").
 MESSAGES.update({
-    "# the elementwise Huber of course_utils.losses (ops.where inside)":
-        "# course_utils.losses 中的逐元素 Huber（内部使用 ops.where）",
-    "# get_loss multiplies by the weights, reduces in float32 and casts back to the loss's dtype":
-        "# get_loss 乘以权重，在 float32 下做规约，再转换回损失的 dtype",
+    "# checks reduction": "# 检查 reduction",
+    "# construct reduces itself: get_loss has no weighted mean": "# 由 construct 自己规约：get_loss 不提供加权均值",
+    "# one weight per sample: (batch,) -> (batch, 1) -> each element gets its sample's weight":
+        "# 每个样本一个权重：(batch,) -> (batch, 1) -> 每个元素得到所在样本的权重",
+    "# a Python string: fixed when the graph compiles": "# Python 字符串：编译图时就已确定",
+    "# normalised: scaling every weight changes nothing": "# 归一化：所有权重同乘一个数，结果不变",
     "# log(cosh(e)) without computing cosh(e), which overflows for large |e|":
         "# 计算 log(cosh(e)) 而不计算 cosh(e)：|e| 较大时 cosh(e) 会溢出",
     "# bug 1: reduction was not passed on": "# 错误 1：原来没有把 reduction 传下去",

@@ -12,6 +12,10 @@ MESSAGES = {
         "grad_fn = ms.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)；再定义一个带 @ms.jit 的 "
         "train_step(data, label)：用 (loss, logits), grads = grad_fn(data, label) 解包，通过 ops.depend 调用优化器；"
         "return_logits 为真时返回 (loss, logits)，否则只返回损失。最后返回 train_step。",
+    "the step comes from the course (make_train_step, or this exercise's own solution, called while the check ran); "
+    "this exercise asks for the step written out: forward_fn, value_and_grad and the update (section 3).":
+        "这个训练步来自课程（make_train_step，或本练习自带的参考答案，在检查过程中被调用了）；本练习要求自己写出"
+        "训练步：forward_fn、value_and_grad 和参数更新（第 3 节）。",
     # exercise 02.1 with return_logits=True
     "with return_logits=True: build_train_step(net, loss_fn, optimizer, return_logits=True) raised TypeError: "
     "{message}":
