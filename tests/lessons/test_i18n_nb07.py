@@ -141,21 +141,26 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     assert not english_words(copied), copied
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
-    assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒，每个 MNIST 轮次 11.7 秒。\n"
-            "比它慢、超出噪声水平且各次重复互不重叠的有：批大小 32。") in text
+    assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒，每个 MNIST 轮次的计算耗时 11.7 秒。\n"
+            "逐轮配对比较，批大小 64 的每秒样本数与各批大小之比（95% 区间）：批大小 32：1.60 倍（1.60～1.60）。\n"
+            "按配对区间得出的结论：批大小 64 比批大小 32 快（区间都高于 1.00）。\n") in text
+    assert text.endswith("下区分出的批大小与此相同：这次两条规则的结论一致。")
     tied = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
-    first, paired = tied.splitlines()[:2]
-    assert first == ("本次运行无法给这几个批大小排出快慢：每个批大小与批大小 64（中位数最高，5,120 样本/秒）"
-                     "相比，要么在噪声水平之内，要么无法判定。")
-    assert paired.startswith("逐轮配对比较，批大小 64 的每秒样本数与各批大小之比（95% 区间）：批大小 32：")
+    assert "下，能与批大小 64 区分开的：一个也没有。" in tied and "上面的结论用的就是它。" in tied
+    bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in sizes]
+    alone = modes.summarise_batch_sizes(bare, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
+    assert alone.splitlines()[-1] == ("本次运行无法给这几个批大小排出快慢：每个批大小与批大小 64 相比，"
+                                      "要么在噪声水平之内，要么无法判定。")
     sizes.append(rate("batch 128", 38, batch_size=128, samples_per_s=128 * 38))
     mixed = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64, 128), noise_pct=15))
-    assert "与它相差在噪声水平之内、视为持平的有：批大小 128。" in mixed.conclusion
+    assert "按配对区间得出的结论：批大小 64 比批大小 32、128 快（区间都高于 1.00）。" in mixed.conclusion
     wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in sizes]
     undecided = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64, 128),
                                                                          noise_pct=1)).conclusion
-    assert "本次运行无法给这几个批大小排出快慢" in undecided
+    assert "一个也没有" in undecided
     assert not english_words(undecided), undecided
+    for t in (tied, alone, mixed.conclusion):
+        assert not english_words(t), t
     for t in (slow, styles, text):
         assert not english_words(t), t
 

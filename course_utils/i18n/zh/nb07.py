@@ -703,12 +703,44 @@ MESSAGES = {
     # batch sizes
     'Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
         '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
-    'This run cannot rank the sizes: each is within the noise floor of batch {top} ({rate:,.0f} samples/s, the '
-    'highest median) or undecided against it.':
-        '本次运行无法给这几个批大小排出快慢：每个批大小与批大小 {top}（中位数最高，{rate:,.0f} 样本/秒）相比，'
-        '要么在噪声水平之内，要么无法判定。',
-    'Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s per MNIST epoch.':
-        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒，每个 MNIST 轮次 {epoch:.1f} 秒。',
+    'This run cannot rank the sizes: each is within the noise floor of batch {top} or undecided against it.':
+        '本次运行无法给这几个批大小排出快慢：每个批大小与批大小 {top} 相比，要么在噪声水平之内，要么无法判定。',
+    'Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s of compute per MNIST epoch.':
+        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒，每个 MNIST 轮次的计算耗时 {epoch:.1f} 秒。',
+    'Verdict: none, because the control failed: two copies of one size came out apart round by round, so the paired '
+    'intervals cannot tell a size from an instance of it.':
+        '结论：不作判定，因为对照组没有通过：同一批大小的两份副本逐轮比较也分出了快慢，'
+        '所以配对区间分不清差别来自批大小本身，还是来自同一配置的不同实例。',
+    'faster than batch {sizes} (intervals above 1.00)':
+        '比批大小 {sizes} 快（区间都高于 1.00）',
+    'not separated from batch {sizes} (intervals containing 1.00)':
+        '与批大小 {sizes} 分不出快慢（区间包含 1.00）',
+    'slower than batch {sizes} round by round (intervals below 1.00), although its median is the highest':
+        '逐轮比较却比批大小 {sizes} 慢（区间低于 1.00），尽管它的中位数最高',
+    'Verdict, from the paired intervals: batch {top} is {parts}.':
+        '按配对区间得出的结论：批大小 {top} {parts}。',
+    '; it is ':
+        '；',
+    "The overlap rule (median beyond the {floor:.1f}% floor, and the two sizes' ranges of rounds apart)":
+        '重叠规则（中位数之差超出 {floor:.1f}% 的噪声水平，且两个批大小各轮结果的范围互不重叠）',
+    'batch {sizes}':
+        '批大小 {sizes}',
+    'no size':
+        '一个也没有',
+    '{rule} separates the same sizes: the two rules agree here.':
+        '{rule}下区分出的批大小与此相同：这次两条规则的结论一致。',
+    "{rule} separates {which} from batch {top}. It judges medians against the A/A′ floor and one size's slowest "
+    "round against the other's fastest, wherever in the run they fell, so a slow moment that slowed every size alike "
+    'widens both the floor and the ranges; the paired ratio compares the sizes within each round, where that moment '
+    'cancels. For interleaved rounds the paired reading is the sharper test, and the verdict above uses it.':
+        "{rule}下，能与批大小 {top} 区分开的：{which}。它拿中位数之差去比 A/A′ 噪声水平，"
+        '拿一个批大小最慢的一轮去比另一个最快的一轮，不管这两轮落在运行中的什么时候；'
+        '所以某一时刻机器变慢、所有批大小同样受影响，噪声水平和范围都会因此变宽。'
+        '配对比值则在每一轮之内比较各批大小，这种整体变慢在比值中相互抵消。各轮交替运行时，配对比较是更敏锐的检验，'
+        '上面的结论用的就是它。',
+    '{rule} separates {which} from batch {top}, not the same sizes; the verdict above uses the paired intervals, since '
+    'the rounds were interleaved.':
+        '{rule}下，能与批大小 {top} 区分开的：{which}，与配对区间给出的不同；由于各轮交替运行，上面的结论以配对区间为准。',
     'Slower than it, beyond the noise floor with repeats apart: batch {sizes}.':
         '比它慢、超出噪声水平且各次重复互不重叠的有：批大小 {sizes}。',
     'Within the noise floor of it, a tie: batch {sizes}.':
