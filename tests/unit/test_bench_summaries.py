@@ -131,7 +131,8 @@ def test_batch_sizes():
     # the rounds read pairwise, each size's samples/s against the top one's, with an interval
     assert lines[1] == ("Paired round by round, batch 256's samples/s over each size's (95% interval): batch 32 1.68x "
                         "(1.68-1.68); batch 64 1.05x (1.05-1.05); batch 128 1.40x (1.40-1.40).")
-    assert lines[2] == "Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128 (intervals above 1.00)."
+    assert lines[2] == ("Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128 (intervals "
+                        "above 1.00).")
     assert lines[3].startswith("The overlap rule (median beyond the 1.0% floor, and the two sizes' ranges of rounds "
                                "apart) separates no size from batch 256.")
     assert "the paired reading is the sharper test, and the verdict above uses it." in lines[3]

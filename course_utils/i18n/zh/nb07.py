@@ -16,20 +16,29 @@ MESSAGES = {
     'within the noise floor, a tie, and only noise, since not waiting cannot make a step slower.':
         '在噪声水平之内，视为持平，而且只是噪声，因为不等待计算完成不可能让训练步变慢。',
     # ---- exercises (course_utils/exercises/nb07.py)
-    'a steady-state rate':
-        '稳态速率',
-    'Call step() once before the clock starts (that call compiles). Then, for each repeat: read '
-    'time.perf_counter(), run `steps` calls and call .asnumpy() on every result, read the clock again. Return '
-    'steps / statistics.median(repeat_times).':
-        '开始计时之前先调用一次 step()（这次调用会编译）。然后在每次重复中：读取 time.perf_counter()，调用 `steps` '
-        '次，并对每个结果调用 .asnumpy()，再读取一次时钟。返回 steps / statistics.median(repeat_times)。',
-    'steady_rate(...) returned {got!r}; return the steps per second as a number.':
-        'steady_rate(...) 返回了 {got!r}；请以数值形式返回每秒步数。',
-    'for a step whose result takes {work_ms:.0f} ms to complete you measured {got:.0f} steps/s (at most '
-    '{true_rate:.0f} is possible): the results were not forced. Call .asnumpy() on each result inside the timed '
-    'region.':
-        '训练步的结果需要 {work_ms:.0f} 毫秒才能完成，你却测得 {got:.0f} 步/秒（最多只可能是 '
-        '{true_rate:.0f}）：没有同步等待结果完成。请在计时区间内对每个结果调用 .asnumpy()。',
+    'throughput, steps overlapping':
+        '训练步相互重叠时的吞吐量',
+    'Call step() once and read its result before the clock starts (that call compiles). Then, for each repeat: read '
+    'time.perf_counter(), run `steps` calls keeping only the last result, call .asnumpy() on that one (it waits for '
+    'all the work queued before it), read the clock again. Return steps / statistics.median(repeat_times).':
+        '开始计时之前先调用一次 step() 并读取结果（这次调用会编译）。然后在每次重复中：读取 time.perf_counter()，'
+        '调用 `steps` 次，只保留最后一个结果，对它调用 .asnumpy()（它会等待排在它前面的全部计算完成），'
+        '再读取一次时钟。返回 steps / statistics.median(repeat_times)。',
+    'throughput(...) returned {got!r}; return the steps per second as a number.':
+        'throughput(...) 返回了 {got!r}；请以数值形式返回每秒步数。',
+    'on a device that needs {work_ms:.0f} ms of work per step you measured {got:.0f} steps/s (at most '
+    '{true_rate:.0f} is possible): the work was not waited for inside the timed region, so you timed how fast the '
+    'host queues it (up to {host:.0f} steps/s here). Read the last result of each repeat with .asnumpy() before you '
+    'stop the clock.':
+        '设备上每步需要 {work_ms:.0f} 毫秒的计算，你却测得 {got:.0f} 步/秒（最多只可能是 {true_rate:.0f}）：'
+        '计时区间内没有等待计算完成，测到的只是主机下发任务的速度（这里最多 {host:.0f} 步/秒）。'
+        '请在停止计时之前，对每次重复的最后一个结果调用 .asnumpy()。',
+    'you read {n} results with .asnumpy(), about one per step: that is part 1\'s measurement, forced every step, and '
+    'it gives the latency ({latency:.0f} steps/s on this fake device) while the steps could overlap. Read only the '
+    'last result of each repeat, inside the timed region.':
+        '你用 .asnumpy() 读取了 {n} 个结果，差不多每步一个：这是第 1 节的测法，每步都同步等待，'
+        '测到的是延迟（在这个模拟设备上为 {latency:.0f} 步/秒），而训练步本可以相互重叠。'
+        '请只在计时区间内读取每次重复的最后一个结果。',
     'recompilations from per-call times':
         '从每次调用的耗时找出重新编译',
     'Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the median of all '
@@ -44,9 +53,9 @@ MESSAGES = {
     'yardsticks yourself.':
         'find_compiles 用到了 course_utils.bench.compile_calls（无论换成什么名字），那是实验自带的检测函数：'
         '请自己写出这两把尺子。',
-    'steady_rate uses course_utils.bench (time_steps or compare, under any name), which does the exercise for you: '
+    'throughput uses course_utils.bench (time_steps or compare, under any name), which does the exercise for you: '
     'write the loop with time.perf_counter and statistics.median.':
-        'steady_rate 用到了 course_utils.bench（time_steps 或 compare，无论换成什么名字），它们替你完成了这道练习：'
+        'throughput 用到了 course_utils.bench（time_steps 或 compare，无论换成什么名字），它们替你完成了这道练习：'
         '请用 time.perf_counter 和 statistics.median 自己写出计时循环。',
     'faster_variant uses course_utils.bench (faster_beyond, verdict or leaders, under any name), the lab\'s own tie '
     'rule: compare the two medians yourself.':
@@ -67,8 +76,11 @@ MESSAGES = {
         '每次调用耗时（秒）为 {times}（{about}）时，期望 {expected}，得到 {got}。{extra}',
     'one recompilation, the call at index 3':
         '重新编译了一次，即索引 3 的调用',
-    'a busy machine: the calls at indices 2 and 4 are 5x slower but nowhere near a compilation':
-        '机器繁忙：索引 2 和 4 的调用慢了 5 倍，但远不到一次编译的耗时',
+    'a busy machine: the calls at indices 2 and 4 are about 4x the median but nowhere near a compilation':
+        '机器繁忙：索引 2 和 4 的调用约为中位数的 4 倍，但远不到一次编译的耗时',
+    'a longer hiccup: the call at index 3 is over 7x the median, yet about a twentieth of the first call: noise, not '
+    'a compilation':
+        '一次较长的卡顿：索引 3 的调用超过中位数的 7 倍，却只有首次调用的二十分之一左右：这是噪声，不是编译',
     'three new shapes first, then steady':
         '先是三种新形状，之后进入稳态',
     'only the first call compiled':
@@ -93,22 +105,24 @@ MESSAGES = {
     '{what}: expected {expected!r}, got {got!r}.{why}':
         '{what}：期望 {expected!r}，得到 {got!r}。{why}',
     # q1's solution with its comments in Chinese (keyed by the dedented English solution)
-    ('def steady_rate(step, steps, repeats):\n'
+    ('def throughput(step, steps, repeats):\n'
      '    step().asnumpy()                      # warm-up: the first call compiles, not timed\n'
      '    times = []\n'
      '    for _ in range(repeats):\n'
      '        start = time.perf_counter()\n'
      '        for _ in range(steps):\n'
-     '            step().asnumpy()              # force completion inside the timed region\n'
+     '            result = step()               # queued: the next call does not wait for it\n'
+     '        result.asnumpy()                  # inside the timed region: waits for all the work queued\n'
      '        times.append(time.perf_counter() - start)\n'
      '    return steps / statistics.median(times)'):
-        ('def steady_rate(step, steps, repeats):\n'
+        ('def throughput(step, steps, repeats):\n'
          '    step().asnumpy()                      # 预热：首次调用会编译，不计时\n'
          '    times = []\n'
          '    for _ in range(repeats):\n'
          '        start = time.perf_counter()\n'
          '        for _ in range(steps):\n'
-         '            step().asnumpy()              # 在计时区间内同步等待计算完成\n'
+         '            result = step()               # 只下发任务：下一次调用不必等它完成\n'
+         '        result.asnumpy()                  # 仍在计时区间内：等待已下发的全部计算完成\n'
          '        times.append(time.perf_counter() - start)\n'
          '    return steps / statistics.median(times)'),
     # ---- the performance lab's conclusions (course_utils/bench)
@@ -790,8 +804,8 @@ MESSAGES = {
     'the first call, which takes 0.4 s here, is inside the timed region. Call step() once before starting the clock.':
         '3 次重复、每次 8 步、每步 {work_ms:.0f} 毫秒，你测得 {got:.0f} 步/秒（应约为 {true_rate:.0f}）。'
         '这里耗时 0.4 秒的首次调用落在了计时区间之内。请在开始计时之前先调用一次 step()。',
-    'steady_rate(step, 8, 3) called step() {n} times, expected 25: one warm-up call, then 3 repeats of 8 steps each.':
-        'steady_rate(step, 8, 3) 调用了 {n} 次 step()，应为 25 次：一次预热调用，然后计时 3 次重复，每次 8 步。',
+    'throughput(step, 8, 3) called step() {n} times, expected 25: one warm-up call, then 3 repeats of 8 steps each.':
+        'throughput(step, 8, 3) 调用了 {n} 次 step()，应为 25 次：一次预热调用，然后计时 3 次重复，每次 8 步。',
     "one of the 3 repeats had a 0.1 s hiccup and you measured {got:.0f} steps/s (expected about {true_rate:.0f}): one "
     "slow repeat pulled the result down. Return steps divided by the median of the repeats' times, not their mean or "
     "total.":
