@@ -30,7 +30,7 @@ class _Device:
     result (``.asnumpy()``) waits until its work is done. The first call also "compiles" for ``compile_s``; the work
     of call ``hiccup_call`` (counted from 0, if > 0) takes ``hiccup_s`` longer. Counts the calls and the reads."""
 
-    def __init__(self, compile_s=0.4, host_s=0.001, work_s=0.005, hiccup_call=0, hiccup_s=0.0):
+    def __init__(self, compile_s=0.4, host_s=0.004, work_s=0.020, hiccup_call=0, hiccup_s=0.0):
         self.compile_s, self.host_s, self.work_s = compile_s, host_s, work_s
         self.hiccup_call, self.hiccup_s = hiccup_call, hiccup_s
         self.calls, self.reads, self.done_at = 0, 0, 0.0
@@ -92,8 +92,9 @@ class Throughput(Exercise):
         return (throughput,)
 
     def _check(self, throughput):
-        # 3 repeats of 8 steps; call 12 (in the second repeat, after one warm-up call) hangs 0.1 s: one slow repeat
-        device = _Device(hiccup_call=12, hiccup_s=0.1)
+        # 3 repeats of 8 steps; call 12 (in the second repeat, after one warm-up call) hangs 0.3 s: one slow repeat.
+        # Steps of 20 ms with 4 ms on the host: a late wake-up from sleep on a busy machine stays small beside them
+        device = _Device(hiccup_call=12, hiccup_s=0.3)
         true_rate, latency_rate, host_rate = 1 / device.work_s, 1 / (device.host_s + device.work_s), 1 / device.host_s
         with refusing(_bench_answers("time_steps", "compare"),
                       tr("throughput uses course_utils.bench (time_steps or compare, under any name), which does the "
@@ -108,7 +109,7 @@ class Throughput(Exercise):
                                "here). "
                                "Read the last result of each repeat with .asnumpy() before you stop the clock.",
                                work_ms=1e3 * device.work_s, got=got, true_rate=true_rate, host=host_rate))
-        if got < 0.3 * true_rate:
+        if got < 0.5 * true_rate:
             raise Incorrect(tr("with 3 repeats of 8 steps of {work_ms:.0f} ms you measured {got:.0f} steps/s "
                                "(expected about {true_rate:.0f}): the first call, which takes 0.4 s here, is inside "
                                "the timed region. Call step() once before starting the clock.",
@@ -122,7 +123,7 @@ class Throughput(Exercise):
                                "this fake device) while the steps could overlap. Read only the last result of each "
                                "repeat, inside the timed region.", n=device.reads, latency=latency_rate))
         if got < 0.8 * true_rate:
-            raise Incorrect(tr("one of the 3 repeats had a 0.1 s hiccup and you measured {got:.0f} steps/s "
+            raise Incorrect(tr("one of the 3 repeats had a 0.3 s hiccup and you measured {got:.0f} steps/s "
                                "(expected about {true_rate:.0f}): one slow repeat pulled the result down. Return "
                                "steps divided by the median of the repeats' times, not their mean or total.",
                                got=got, true_rate=true_rate))

@@ -37,7 +37,7 @@ MESSAGES = {
     'it gives the latency ({latency:.0f} steps/s on this fake device) while the steps could overlap. Read only the '
     'last result of each repeat, inside the timed region.':
         '你用 .asnumpy() 读取了 {n} 个结果，差不多每步一个：这是第 1 节的测法，每步都同步等待，'
-        '测到的是延迟（在这个模拟设备上为 {latency:.0f} 步/秒），而训练步本可以相互重叠。'
+        '测到的是时延（在这个模拟设备上为 {latency:.0f} 步/秒），而训练步本可以相互重叠。'
         '请只在计时区间内读取每次重复的最后一个结果。',
     'recompilations from per-call times':
         '从每次调用的耗时找出重新编译',
@@ -806,9 +806,9 @@ MESSAGES = {
         '这里耗时 0.4 秒的首次调用落在了计时区间之内。请在开始计时之前先调用一次 step()。',
     'throughput(step, 8, 3) called step() {n} times, expected 25: one warm-up call, then 3 repeats of 8 steps each.':
         'throughput(step, 8, 3) 调用了 {n} 次 step()，应为 25 次：一次预热调用，然后计时 3 次重复，每次 8 步。',
-    "one of the 3 repeats had a 0.1 s hiccup and you measured {got:.0f} steps/s (expected about {true_rate:.0f}): one "
+    "one of the 3 repeats had a 0.3 s hiccup and you measured {got:.0f} steps/s (expected about {true_rate:.0f}): one "
     "slow repeat pulled the result down. Return steps divided by the median of the repeats' times, not their mean or "
     "total.":
-        '3 次重复中有一次多停顿了 0.1 秒，你测得 {got:.0f} 步/秒（应约为 {true_rate:.0f}），一次慢的重复拉低了结果。'
+        '3 次重复中有一次多停顿了 0.3 秒，你测得 {got:.0f} 步/秒（应约为 {true_rate:.0f}），一次慢的重复拉低了结果。'
         '请返回步数除以各次重复耗时的中位数，而不是平均值或总和。',
 }
