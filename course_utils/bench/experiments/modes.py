@@ -403,6 +403,10 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     top = max((r for r in rows if not r["config"].endswith(" copy")), key=lambda r: r["samples_per_s"])
     rows, twice, noise = _own_floor(rows, p.noise_pct or spread_pct(top, "samples_per_s"))
     sizes = runtime.listing   # "64, 128 and 256"
+
+    def named(groups):   # one sentence per non-empty group of rows, naming their batch sizes
+        return [tr(text, sizes=sizes(r["batch_size"] for r in group)) for text, group in groups if group]
+
     lines = [tr("Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s of compute per "
                 "MNIST epoch.", top=top["batch_size"], rate=top["samples_per_s"], epoch=top["epoch_s"])]
     # the overlap rule: every size against the top one, within the floor a tie; beyond it, undecided while the
@@ -414,15 +418,10 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         slower = by_overlap
         tied = [r for r in rows if said.get(r["config"]) == "tie"]
         undecided = [r for r in rows if said.get(r["config"]) == "undecided"]
-        if slower:
-            lines.append(tr("Slower than it, beyond the noise floor with repeats apart: batch {sizes}.",
-                            sizes=sizes(r["batch_size"] for r in slower)))
-        if tied:
-            lines.append(tr("Within the noise floor of it, a tie: batch {sizes}.",
-                            sizes=sizes(r["batch_size"] for r in tied)))
-        if undecided:
-            lines.append(tr("Undecided against it (beyond the floor, repeats overlapping): batch {sizes}.",
-                            sizes=sizes(r["batch_size"] for r in undecided)))
+        lines += named([(N_("Slower than it, beyond the noise floor with repeats apart: batch {sizes}."), slower),
+                        (N_("Within the noise floor of it, a tie: batch {sizes}."), tied),
+                        (N_("Undecided against it (beyond the floor, repeats overlapping): batch {sizes}."),
+                         undecided)])
         if not slower:
             lines.append(tr("This run cannot rank the sizes: each is within the noise floor of batch {top} or "
                             "undecided against it.", top=top["batch_size"]))
@@ -453,16 +452,10 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
                             "by round, so the paired intervals cannot tell a size from an instance of it."))
         elif others:
             slower = above
-            parts = []
-            if above:
-                parts.append(tr("faster than batch {sizes} (intervals above 1.00)",
-                                sizes=sizes(r["batch_size"] for r in above)))
-            if inside:
-                parts.append(tr("not separated from batch {sizes} (intervals containing 1.00)",
-                                sizes=sizes(r["batch_size"] for r in inside)))
-            if below:
-                parts.append(tr("slower than batch {sizes} round by round (intervals below 1.00), although its "
-                                "median is the highest", sizes=sizes(r["batch_size"] for r in below)))
+            parts = named([(N_("faster than batch {sizes} (intervals above 1.00)"), above),
+                           (N_("not separated from batch {sizes} (intervals containing 1.00)"), inside),
+                           (N_("slower than batch {sizes} round by round (intervals below 1.00), although its median "
+                               "is the highest"), below)])
             lines.append(tr("Verdict, from the paired intervals: batch {top} is {parts}.", top=top["batch_size"],
                             parts=tr("; it is ").join(parts)))
         else:
