@@ -471,10 +471,10 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
             elif by_rule < by_pairs:
                 lines.append(tr("{rule} separates {which} from batch {top}. It judges medians against the A/A′ floor "
                                 "and one size's slowest round against the other's fastest, wherever in the run they "
-                                "fell, so a slow moment that slowed every size alike widens both the floor and the "
-                                "ranges; the paired ratio compares the sizes within each round, where that moment "
-                                "cancels. For interleaved rounds the paired reading is the sharper test, and the "
-                                "verdict above uses it.", rule=rule, which=which,
+                                "fell, so a slow moment that slowed every size alike still counts, in the floor and "
+                                "in the ranges; the paired ratio compares the sizes within each round, where that "
+                                "moment cancels. For interleaved rounds the paired reading is the sharper test, and "
+                                "the verdict above uses it.", rule=rule, which=which,
                                 top=top["batch_size"]))
             else:
                 lines.append(tr("{rule} separates {which} from batch {top}, not the same sizes; the verdict above "

@@ -745,11 +745,11 @@ MESSAGES = {
         '{rule}下区分出的批大小与此相同：这次两条规则的结论一致。',
     "{rule} separates {which} from batch {top}. It judges medians against the A/A′ floor and one size's slowest "
     "round against the other's fastest, wherever in the run they fell, so a slow moment that slowed every size alike "
-    'widens both the floor and the ranges; the paired ratio compares the sizes within each round, where that moment '
+    'still counts, in the floor and in the ranges; the paired ratio compares the sizes within each round, where that moment '
     'cancels. For interleaved rounds the paired reading is the sharper test, and the verdict above uses it.':
         "{rule}下，能与批大小 {top} 区分开的：{which}。它拿中位数之差去比 A/A′ 噪声水平，"
         '拿一个批大小最慢的一轮去比另一个最快的一轮，不管这两轮落在运行中的什么时候；'
-        '所以某一时刻机器变慢、所有批大小同样受影响，噪声水平和范围都会因此变宽。'
+        '所以某一时刻机器变慢、所有批大小同样受影响，这一点照样计入噪声水平和范围。'
         '配对比值则在每一轮之内比较各批大小，这种整体变慢在比值中相互抵消。各轮交替运行时，配对比较是更敏锐的检验，'
         '上面的结论用的就是它。',
     '{rule} separates {which} from batch {top}, not the same sizes; the verdict above uses the paired intervals, since '
