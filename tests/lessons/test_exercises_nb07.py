@@ -1,5 +1,7 @@
-"""Notebook 07's exercise check accepts the reference and rejects the two classic timing mistakes."""
+"""Notebook 07's exercise checks accept the reference and reject the classic timing mistakes (and part 1's loop
+pasted as the answer to exercise 1)."""
 
+import statistics
 import time
 
 from course_utils.exercises import Outcome, ____, nb07
@@ -20,12 +22,39 @@ def not_forced(step, steps, repeats):
     return steps / (time.perf_counter() - start)
 
 
+def read_after_the_clock(step, steps, repeats):   # the last result waited for, but outside the timed region
+    step().asnumpy()
+
+    def timed():   # (seconds, the repeat's results)
+        start = time.perf_counter()
+        results = [step() for _ in range(steps)]
+        return time.perf_counter() - start, results
+
+    repeats_run = [timed() for _ in range(repeats)]
+    for _, results in repeats_run:
+        results[-1].asnumpy()
+    return steps / statistics.median(seconds for seconds, _ in repeats_run)
+
+
+def forced_every_step(step, steps, repeats):   # part 1's measurement, pasted: the latency, not the throughput
+    step().asnumpy()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(steps):
+            step().asnumpy()
+        times.append(time.perf_counter() - start)
+    return steps / statistics.median(times)
+
+
 def mean_of_repeats(step, steps, repeats):   # right but for the mean: one slow repeat pulls it down
     step().asnumpy()
 
     def seconds():
         start = time.perf_counter()
-        _ = [step().asnumpy() for _ in range(steps)]
+        for _ in range(steps):
+            result = step()
+        result.asnumpy()
         return time.perf_counter() - start
 
     return steps * repeats / sum(seconds() for _ in range(repeats))
@@ -35,14 +64,18 @@ def one_repeat(step, steps, repeats):
     return mean_of_repeats(step, steps, 1)
 
 
-def test_q1_steady_rate():
+def test_q1_throughput():
     assert nb07.q1.check(*nb07.q1.reference()) == Outcome.CORRECT
     assert nb07.q1.check(____) == Outcome.NOT_ATTEMPTED
     assert nb07.q1.check(lambda step, steps, repeats: ____) == Outcome.NOT_ATTEMPTED
     cold = nb07.q1.check(no_warmup)
     assert cold == Outcome.INCORRECT and "first call" in cold.message
     lazy = nb07.q1.check(not_forced)
-    assert lazy == Outcome.INCORRECT and "not forced" in lazy.message
+    assert lazy == Outcome.INCORRECT and "not waited for" in lazy.message
+    late = nb07.q1.check(read_after_the_clock)
+    assert late == Outcome.INCORRECT and "not waited for" in late.message
+    pasted = nb07.q1.check(forced_every_step)   # part 1's answer does not pass this exercise
+    assert pasted == Outcome.INCORRECT and "latency" in pasted.message and "part 1" in pasted.message
     mean = nb07.q1.check(mean_of_repeats)   # one repeat holds a 0.1 s hiccup: the mean falls for it, the median not
     assert mean == Outcome.INCORRECT and "median" in mean.message
     single = nb07.q1.check(one_repeat)
@@ -63,6 +96,10 @@ def test_q2_find_compiles():
     # a third of the first call alone: a short first call makes a noise spike look like a compilation
     third = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if t >= times[0] / 3])
     assert third == Outcome.INCORRECT and "noise spike" in third.message and "noise, not a compilation" in third.message
+    # 5x the median alone: a later hiccup over 7x the median, yet a twentieth of the first call, is taken for one
+    spiky = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if t > 5 * statistics.median(times)])
+    assert spiky == Outcome.INCORRECT and "a longer hiccup" in spiky.message and "expected [0], got [0, 3]" in \
+        spiky.message
     # the course's own detector, itself or wrapped, is refused (its code is swapped while the check runs)
     from course_utils import bench
     from course_utils.bench.experiments import compile_calls as renamed

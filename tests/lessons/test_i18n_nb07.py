@@ -13,7 +13,7 @@ from course_utils.exercises import Outcome, ____, nb07
 
 from support.bench_rows import (accuracy_rows, amp_rows, find_rows, pipeline_rows, rate, shape_rows, shuffled,
                                 step_rates, trap_results)
-from test_exercises_nb07 import no_warmup, not_forced
+from test_exercises_nb07 import forced_every_step, no_warmup, not_forced
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -31,10 +31,12 @@ def test_q1_messages_in_chinese(zh):
     cold = nb07.q1.check(no_warmup)
     assert cold == Outcome.INCORRECT and "首次调用" in cold.message and "计时区间" in cold.message
     lazy = nb07.q1.check(not_forced)
-    assert lazy == Outcome.INCORRECT and "没有同步等待结果完成" in lazy.message and ".asnumpy()" in lazy.message
+    assert lazy == Outcome.INCORRECT and "没有等待计算完成" in lazy.message and ".asnumpy()" in lazy.message
+    pasted = nb07.q1.check(forced_every_step)
+    assert pasted == Outcome.INCORRECT and "第 1 节的测法" in pasted.message and "时延" in pasted.message
     text = nb07.q1.check(lambda step, steps, repeats: "fast")
     assert text == Outcome.INCORRECT and "数值" in text.message and "'fast'" in text.message
-    for result in (cold, lazy, text):
+    for result in (cold, lazy, pasted, text):
         assert not english_words(result.message), result.message
 
 
@@ -50,9 +52,11 @@ def test_q2_messages_in_chinese(zh):
     assert no_first == Outcome.INCORRECT and "索引 0" in no_first.message and "索引 3 的调用" in no_first.message
     third = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if t >= times[0] / 3])
     assert third == Outcome.INCORRECT and "噪声尖峰" in third.message
+    spiky = nb07.q2.check(lambda times: [i for i, t in enumerate(times) if t > 5 * sorted(times)[len(times) // 2]])
+    assert spiky == Outcome.INCORRECT and "较长的卡顿" in spiky.message and "二十分之一" in spiky.message
     not_a_function = nb07.q2.check(42)
     assert not_a_function == Outcome.INCORRECT and "函数" in not_a_function.message and "int" in not_a_function.message
-    for result in (count, jumpy, no_first, third, not_a_function):
+    for result in (count, jumpy, no_first, third, spiky, not_a_function):
         assert not english_words(result.message), result.message
 
 
@@ -81,16 +85,16 @@ def test_the_outcomes_hints_and_solution_are_shown_in_chinese(zh, capsys):
     assert "提示" in out and "开始计时之前先调用一次 step()" in out
     assert "首次调用总会编译" in out and "相对差异" in out
     assert "参考答案" in out and "# 预热：首次调用会编译，不计时" in out
-    assert "step().asnumpy()" in out and "warm-up" not in out
-    assert "稳态速率" in out   # the title of q1, in the label
+    assert "result.asnumpy()" in out and "warm-up" not in out
+    assert "训练步相互重叠时的吞吐量" in out   # the title of q1, in the label
 
 
 def test_the_english_messages_are_unchanged(lang):
     lazy = nb07.q1.check(not_forced)
     if lang == "en":
-        assert "the results were not forced" in lazy.message
+        assert "the work was not waited for" in lazy.message
     else:
-        assert "没有同步等待结果完成" in lazy.message
+        assert "没有等待计算完成" in lazy.message
 
 
 # ------------------------------------------------------------------ the lab's conclusions
@@ -141,21 +145,26 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     assert not english_words(copied), copied
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
-    assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒，每个 MNIST 轮次 11.7 秒。\n"
-            "比它慢、超出噪声水平且各次重复互不重叠的有：批大小 32。") in text
+    assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒，每个 MNIST 轮次的计算耗时 11.7 秒。\n"
+            "逐轮配对比较，批大小 64 的每秒样本数与各批大小之比（95% 区间）：批大小 32：1.60 倍（1.60～1.60）。\n"
+            "按配对区间得出的结论：批大小 64 比批大小 32 快（区间都高于 1.00）。\n") in text
+    assert text.endswith("下区分出的批大小与此相同：这次两条规则的结论一致。")
     tied = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
-    first, paired = tied.splitlines()[:2]
-    assert first == ("本次运行无法给这几个批大小排出快慢：每个批大小与批大小 64（中位数最高，5,120 样本/秒）"
-                     "相比，要么在噪声水平之内，要么无法判定。")
-    assert paired.startswith("逐轮配对比较，批大小 64 的每秒样本数与各批大小之比（95% 区间）：批大小 32：")
+    assert "下，能与批大小 64 区分开的：一个也没有。" in tied and "上面的结论用的就是它。" in tied
+    bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in sizes]
+    alone = modes.summarise_batch_sizes(bare, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
+    assert alone.splitlines()[-1] == ("本次运行无法给这几个批大小排出快慢：每个批大小与批大小 64 相比，"
+                                      "要么在噪声水平之内，要么无法判定。")
     sizes.append(rate("batch 128", 38, batch_size=128, samples_per_s=128 * 38))
     mixed = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64, 128), noise_pct=15))
-    assert "与它相差在噪声水平之内、视为持平的有：批大小 128。" in mixed.conclusion
+    assert "按配对区间得出的结论：批大小 64 比批大小 32、128 快（区间都高于 1.00）。" in mixed.conclusion
     wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in sizes]
     undecided = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64, 128),
                                                                          noise_pct=1)).conclusion
-    assert "本次运行无法给这几个批大小排出快慢" in undecided
+    assert "一个也没有" in undecided
     assert not english_words(undecided), undecided
+    for t in (tied, alone, mixed.conclusion):
+        assert not english_words(t), t
     for t in (slow, styles, text):
         assert not english_words(t), t
 

@@ -103,9 +103,11 @@ def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
 def test_batch_sizes():
     rows = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80), (128, 30))]
     res = modes.summarise_batch_sizes(shuffled(rows), bench.BatchSizesParams(batch_sizes=(32, 64, 128)))
-    assert ("Batch 64 has the highest median throughput: 5,120 samples/s, 11.7 s per MNIST epoch.\nSlower than it, "
-            "beyond the noise floor with repeats apart: batch 32, 128.") in res.conclusion
-    assert "Undecided" not in res.conclusion and "tie" not in res.conclusion
+    assert ("Batch 64 has the highest median throughput: 5,120 samples/s, 11.7 s of compute per MNIST epoch.\n"
+            "Paired round by round") in res.conclusion
+    assert "Verdict, from the paired intervals: batch 64 is faster than batch 32, 128 (intervals above 1.00)." in \
+        res.conclusion
+    assert "separates the same sizes: the two rules agree here." in res.conclusion
     assert res.metrics["top_batch_size"] == 64 and res.metrics["batch_sizes_slower"] == 2
     assert res.row(config="batch 64")["max_samples_per_s"] == pytest.approx(64 * 80 * 1.02)
     # the epoch time with its range: the fastest repeat gives the shortest epoch
@@ -115,18 +117,31 @@ def test_batch_sizes():
     rows += [rate("batch 256", 21, batch_size=256, samples_per_s=256 * 21)]
     res = modes.summarise_batch_sizes(rows, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=10))
     assert res.conclusion.startswith("Batch 256 has the highest median throughput: 5,376 samples/s")
-    assert "Within the noise floor of it, a tie: batch 64." in res.conclusion
-    assert "Slower than it, beyond the noise floor with repeats apart: batch 32, 128." in res.conclusion
-    assert "measurably better" not in res.conclusion
-    # beyond the noise floor, but every other size's repeats overlap the top one's: the run cannot rank them
+    # batch 64 is 5% behind, within the 10% floor: the overlap rule calls it a tie, the paired rounds (every one
+    # 1.05x) separate it; the verdict is the paired one, and the line after it says why the two differ
+    assert "Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128" in res.conclusion
+    assert ("The overlap rule (median beyond the 10.0% floor, and the two sizes' ranges of rounds apart) separates "
+            "batch 32, 128 from batch 256. It judges medians") in res.conclusion
+    assert res.metrics["batch_sizes_slower"] == 3
+    # beyond the noise floor, but every other size's rounds overlap the top one's: the overlap rule separates none,
+    # the paired rounds still do
     wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in rows]
     res = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=1))
     lines = res.conclusion.splitlines()
-    assert lines[0] == ("This run cannot rank the sizes: each is within the noise floor of batch 256 (5,376 "
-                        "samples/s, the highest median) or undecided against it.")
     # the rounds read pairwise, each size's samples/s against the top one's, with an interval
     assert lines[1] == ("Paired round by round, batch 256's samples/s over each size's (95% interval): batch 32 1.68x "
                         "(1.68-1.68); batch 64 1.05x (1.05-1.05); batch 128 1.40x (1.40-1.40).")
+    assert lines[2] == ("Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128 (intervals "
+                        "above 1.00).")
+    assert lines[3].startswith("The overlap rule (median beyond the 1.0% floor, and the two sizes' ranges of rounds "
+                               "apart) separates no size from batch 256.")
+    assert "the paired reading is the sharper test, and the verdict above uses it." in lines[3]
+    # without per-round times nothing can be paired: the overlap rule decides alone
+    bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in wide]
+    res = modes.summarise_batch_sizes(bare, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=1))
+    assert res.conclusion.splitlines()[-1] == ("This run cannot rank the sizes: each is within the noise floor of "
+                                               "batch 256 or undecided against it.")
+    assert "Paired" not in res.conclusion and res.metrics["batch_sizes_slower"] == 0
     assert res.row(config="batch 32")["epoch_s"] == pytest.approx(1875 / 100)
 
 
@@ -495,9 +510,35 @@ def test_batch_sizes_says_undecided_on_the_medians():
     rows = [rate("batch 32", 100, spread=0.7, batch_size=32, samples_per_s=3200),
             rate("batch 64", 80, spread=0.02, batch_size=64, samples_per_s=5120),
             rate("batch 128", 30, spread=0.02, batch_size=128, samples_per_s=3840)]
-    res = modes.summarise_batch_sizes(rows, bench.BatchSizesParams(batch_sizes=(32, 64, 128), noise_pct=5))
+    bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in rows]   # no rounds: the overlap rule alone
+    res = modes.summarise_batch_sizes(bare, bench.BatchSizesParams(batch_sizes=(32, 64, 128), noise_pct=5))
     assert "Undecided against it (beyond the floor, repeats overlapping): batch 32." in res.conclusion
     assert "Slower than it, beyond the noise floor with repeats apart: batch 128." in res.conclusion
+    # with the rounds: batch 32's own rounds scatter by 70%, so pairing does not separate it either
+    res = modes.summarise_batch_sizes(rows, bench.BatchSizesParams(batch_sizes=(32, 64, 128), noise_pct=5))
+    assert ("Verdict, from the paired intervals: batch 64 is faster than batch 128 (intervals above 1.00); it is not "
+            "separated from batch 32 (intervals containing 1.00).") in res.conclusion
+    assert "separates the same sizes: the two rules agree here." in res.conclusion
+
+
+def test_batch_sizes_verdict_when_the_control_fails_or_a_size_wins_round_by_round():
+    bp = bench.BatchSizesParams(batch_sizes=(32, 64, 128), noise_pct=50)
+    sizes = [_timed(f"batch {b}", s, (0, 0.01, -0.01), batch_size=b, samples_per_s=b * s)
+             for b, s in ((32, 100), (64, 60), (128, 36))]
+    # the copy 10% slower in every round: one configuration, two instances apart, so no size is ranked
+    apart = dict(sizes[1], config="batch 64 copy", label="batch 64, second copy",
+                 repeat_s=[t * 1.1 for t in sizes[1]["repeat_s"]])
+    res = modes.summarise_batch_sizes(sizes + [apart], bp)
+    assert "without 1.00 although they are one configuration" in res.conclusion
+    assert "Verdict: none, because the control failed" in res.conclusion
+    assert res.metrics["batch_sizes_slower"] == 0
+    # the highest median, yet behind another size in every round: said as it is
+    top = dict(sizes[2], repeat_s=[10 / r for r in (36, 35, 40, 36, 37)])   # batch 128: 4,480-5,120 samples/s
+    rival = dict(sizes[1], repeat_s=[10 / r for r in (80, 80, 85, 80, 82)])   # batch 64: 5,120-5,440 a round
+    rival.update(steps_per_s=60, min_steps_per_s=58, max_steps_per_s=62)
+    res = modes.summarise_batch_sizes([sizes[0], rival, top], bp)
+    assert "slower than batch 64 round by round (intervals below 1.00), although its median is the highest" in \
+        res.conclusion
 
 
 def test_forcing_compiled_pair_drift_and_dynamic_lines():

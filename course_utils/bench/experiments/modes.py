@@ -402,48 +402,84 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     everything = rows
     top = max((r for r in rows if not r["config"].endswith(" copy")), key=lambda r: r["samples_per_s"])
     rows, twice, noise = _own_floor(rows, p.noise_pct or spread_pct(top, "samples_per_s"))
-    # every size against the one with the most throughput, by the lab's two rules: within the floor a tie; beyond
-    # it, undecided while the repeats' ranges overlap; otherwise slower
-    said = {r["config"]: verdict(top, r, noise, "samples_per_s") for r in rows if r is not top}
-    tied = [r for r in rows if said.get(r["config"]) == "tie"]
-    undecided = [r for r in rows if said.get(r["config"]) == "undecided"]
-    slower = [r for r in rows if said.get(r["config"]) == "faster"]   # the top size is faster than these
     sizes = runtime.listing   # "64, 128 and 256"
-    if not slower:
-        lines = [tr("This run cannot rank the sizes: each is within the noise floor of batch {top} ({rate:,.0f} "
-                    "samples/s, the highest median) or undecided against it.", top=top["batch_size"],
-                    rate=top["samples_per_s"])]
+
+    def named(groups):   # one sentence per non-empty group of rows, naming their batch sizes
+        return [tr(text, sizes=sizes(r["batch_size"] for r in group)) for text, group in groups if group]
+
+    lines = [tr("Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s of compute per "
+                "MNIST epoch.", top=top["batch_size"], rate=top["samples_per_s"], epoch=top["epoch_s"])]
+    # the overlap rule: every size against the top one, within the floor a tie; beyond it, undecided while the
+    # slowest and fastest of all the rounds overlap; otherwise slower
+    said = {r["config"]: verdict(top, r, noise, "samples_per_s") for r in rows if r is not top}
+    by_overlap = [r for r in rows if said.get(r["config"]) == "faster"]   # the top size is faster than these
+    others = [r for r in rows if r is not top]
+    if not all(len(r.get("repeat_s", ())) >= 2 for r in rows):   # no rounds to pair: the overlap rule decides
+        slower = by_overlap
+        tied = [r for r in rows if said.get(r["config"]) == "tie"]
+        undecided = [r for r in rows if said.get(r["config"]) == "undecided"]
+        lines += named([(N_("Slower than it, beyond the noise floor with repeats apart: batch {sizes}."), slower),
+                        (N_("Within the noise floor of it, a tie: batch {sizes}."), tied),
+                        (N_("Undecided against it (beyond the floor, repeats overlapping): batch {sizes}."),
+                         undecided)])
+        if not slower:
+            lines.append(tr("This run cannot rank the sizes: each is within the noise floor of batch {top} or "
+                            "undecided against it.", top=top["batch_size"]))
     else:
-        lines = [tr("Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s per MNIST "
-                    "epoch.", top=top["batch_size"], rate=top["samples_per_s"], epoch=top["epoch_s"]),
-                 tr("Slower than it, beyond the noise floor with repeats apart: batch {sizes}.",
-                    sizes=sizes(r["batch_size"] for r in slower))]
-        if tied:
-            lines.append(tr("Within the noise floor of it, a tie: batch {sizes}.",
-                            sizes=sizes(r["batch_size"] for r in tied)))
-        if undecided:
-            lines.append(tr("Undecided against it (beyond the floor, repeats overlapping): batch {sizes}.",
-                            sizes=sizes(r["batch_size"] for r in undecided)))
-    # the rounds read pairwise, as part 3 reads its pair: each round ran every size back to back, so a slow minute
-    # cancels in each round's ratio; the overlap rule above compares the slowest and fastest of all the rounds
-    if all(len(r.get("repeat_s", ())) >= 2 for r in rows):
-        paired = []
-        for r in rows:
-            if r is top:
-                continue
+        # the verdict: the rounds read pairwise, as part 3 reads its pair. Every round ran all sizes back to back, so
+        # a slow moment slows all of them alike and cancels in that round's ratio
+        paired, above, below, inside = [], [], [], []
+        for r in others:
             med, lo, hi = (top["batch_size"] / r["batch_size"] * v for v in paired_ratio(top, r))   # samples/s
             paired.append(tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})", n=r["batch_size"], med=med, lo=lo, hi=hi))
+            (above if lo > 1 else below if hi < 1 else inside).append(r)
         if paired:
             lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
                             top=top["batch_size"], pairs="; ".join(paired)))
+        trusted = True
         copy = next((r for r in everything if r["config"].endswith(" copy")), None)
         if copy is not None:
             original = pick(rows, config=copy["config"][:-len(" copy")])
             _, c_lo, c_hi = paired_ratio(copy, original)
+            trusted = c_lo <= 1 <= c_hi
             lines.append(tr("The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.",
                             n=copy["batch_size"], lo=c_lo, hi=c_hi,
-                            inside=tr("1.00 inside, as it should be") if c_lo <= 1 <= c_hi else
+                            inside=tr("1.00 inside, as it should be") if trusted else
                             tr("without 1.00 although they are one configuration: read the intervals with care")))
+        if not trusted:
+            slower = []
+            lines.append(tr("Verdict: none, because the control failed: two copies of one size came out apart round "
+                            "by round, so the paired intervals cannot tell a size from an instance of it."))
+        elif others:
+            slower = above
+            parts = named([(N_("faster than batch {sizes} (intervals above 1.00)"), above),
+                           (N_("not separated from batch {sizes} (intervals containing 1.00)"), inside),
+                           (N_("slower than batch {sizes} round by round (intervals below 1.00), although its median "
+                               "is the highest"), below)])
+            lines.append(tr("Verdict, from the paired intervals: batch {top} is {parts}.", top=top["batch_size"],
+                            parts=tr("; it is ").join(parts)))
+        else:
+            slower = []
+        if others:   # the overlap rule on the same rows, and why it can say less
+            rule = tr("The overlap rule (median beyond the {floor:.1f}% floor, and the two sizes' ranges of rounds "
+                      "apart)", floor=noise)
+            by_rule, by_pairs = {r["config"] for r in by_overlap}, {r["config"] for r in slower}
+            which = tr("batch {sizes}", sizes=sizes(r["batch_size"] for r in by_overlap)) if by_overlap else \
+                tr("no size")
+            if by_rule == by_pairs:
+                lines.append(tr("{rule} separates the same sizes: the two rules agree here.", rule=rule))
+            elif by_rule < by_pairs:
+                lines.append(tr("{rule} separates {which} from batch {top}. It judges medians against the A/A′ floor "
+                                "and one size's slowest round against the other's fastest, wherever in the run they "
+                                "fell, so a slow moment that slowed every size alike still counts, in the floor and "
+                                "in the ranges; the paired ratio compares the sizes within each round, where that "
+                                "moment cancels. For interleaved rounds the paired reading is the sharper test, and "
+                                "the verdict above uses it.", rule=rule, which=which,
+                                top=top["batch_size"]))
+            else:
+                lines.append(tr("{rule} separates {which} from batch {top}, not the same sizes; the verdict above "
+                                "uses the paired intervals, since the rounds were interleaved.", rule=rule,
+                                which=which, top=top["batch_size"]))
     metrics = {"top_batch_size": top["batch_size"], "top_samples_per_s": top["samples_per_s"],
                "batch_sizes_slower": len(slower)}
     if twice:

@@ -16,20 +16,29 @@ MESSAGES = {
     'within the noise floor, a tie, and only noise, since not waiting cannot make a step slower.':
         '在噪声水平之内，视为持平，而且只是噪声，因为不等待计算完成不可能让训练步变慢。',
     # ---- exercises (course_utils/exercises/nb07.py)
-    'a steady-state rate':
-        '稳态速率',
-    'Call step() once before the clock starts (that call compiles). Then, for each repeat: read '
-    'time.perf_counter(), run `steps` calls and call .asnumpy() on every result, read the clock again. Return '
-    'steps / statistics.median(repeat_times).':
-        '开始计时之前先调用一次 step()（这次调用会编译）。然后在每次重复中：读取 time.perf_counter()，调用 `steps` '
-        '次，并对每个结果调用 .asnumpy()，再读取一次时钟。返回 steps / statistics.median(repeat_times)。',
-    'steady_rate(...) returned {got!r}; return the steps per second as a number.':
-        'steady_rate(...) 返回了 {got!r}；请以数值形式返回每秒步数。',
-    'for a step whose result takes {work_ms:.0f} ms to complete you measured {got:.0f} steps/s (at most '
-    '{true_rate:.0f} is possible): the results were not forced. Call .asnumpy() on each result inside the timed '
-    'region.':
-        '训练步的结果需要 {work_ms:.0f} 毫秒才能完成，你却测得 {got:.0f} 步/秒（最多只可能是 '
-        '{true_rate:.0f}）：没有同步等待结果完成。请在计时区间内对每个结果调用 .asnumpy()。',
+    'throughput, steps overlapping':
+        '训练步相互重叠时的吞吐量',
+    'Call step() once and read its result before the clock starts (that call compiles). Then, for each repeat: read '
+    'time.perf_counter(), run `steps` calls keeping only the last result, call .asnumpy() on that one (it waits for '
+    'all the work queued before it), read the clock again. Return steps / statistics.median(repeat_times).':
+        '开始计时之前先调用一次 step() 并读取结果（这次调用会编译）。然后在每次重复中：读取 time.perf_counter()，'
+        '调用 `steps` 次，只保留最后一个结果，对它调用 .asnumpy()（它会等待排在它前面的全部计算完成），'
+        '再读取一次时钟。返回 steps / statistics.median(repeat_times)。',
+    'throughput(...) returned {got!r}; return the steps per second as a number.':
+        'throughput(...) 返回了 {got!r}；请以数值形式返回每秒步数。',
+    'on a device that needs {work_ms:.0f} ms of work per step you measured {got:.0f} steps/s (at most '
+    '{true_rate:.0f} is possible): the work was not waited for inside the timed region, so you timed how fast the '
+    'host queues it (up to {host:.0f} steps/s here). Read the last result of each repeat with .asnumpy() before you '
+    'stop the clock.':
+        '设备上每步需要 {work_ms:.0f} 毫秒的计算，你却测得 {got:.0f} 步/秒（最多只可能是 {true_rate:.0f}）：'
+        '计时区间内没有等待计算完成，测到的只是主机下发任务的速度（这里最多 {host:.0f} 步/秒）。'
+        '请在停止计时之前，对每次重复的最后一个结果调用 .asnumpy()。',
+    'you read {n} results with .asnumpy(), about one per step: that is part 1\'s measurement, forced every step, and '
+    'it gives the latency ({latency:.0f} steps/s on this fake device) while the steps could overlap. Read only the '
+    'last result of each repeat, inside the timed region.':
+        '你用 .asnumpy() 读取了 {n} 个结果，差不多每步一个：这是第 1 节的测法，每步都同步等待，'
+        '测到的是时延（在这个模拟设备上为 {latency:.0f} 步/秒），而训练步本可以相互重叠。'
+        '请只在计时区间内读取每次重复的最后一个结果。',
     'recompilations from per-call times':
         '从每次调用的耗时找出重新编译',
     'Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the median of all '
@@ -44,9 +53,9 @@ MESSAGES = {
     'yardsticks yourself.':
         'find_compiles 用到了 course_utils.bench.compile_calls（无论换成什么名字），那是实验自带的检测函数：'
         '请自己写出这两把尺子。',
-    'steady_rate uses course_utils.bench (time_steps or compare, under any name), which does the exercise for you: '
+    'throughput uses course_utils.bench (time_steps or compare, under any name), which does the exercise for you: '
     'write the loop with time.perf_counter and statistics.median.':
-        'steady_rate 用到了 course_utils.bench（time_steps 或 compare，无论换成什么名字），它们替你完成了这道练习：'
+        'throughput 用到了 course_utils.bench（time_steps 或 compare，无论换成什么名字），它们替你完成了这道练习：'
         '请用 time.perf_counter 和 statistics.median 自己写出计时循环。',
     'faster_variant uses course_utils.bench (faster_beyond, verdict or leaders, under any name), the lab\'s own tie '
     'rule: compare the two medians yourself.':
@@ -67,8 +76,11 @@ MESSAGES = {
         '每次调用耗时（秒）为 {times}（{about}）时，期望 {expected}，得到 {got}。{extra}',
     'one recompilation, the call at index 3':
         '重新编译了一次，即索引 3 的调用',
-    'a busy machine: the calls at indices 2 and 4 are 5x slower but nowhere near a compilation':
-        '机器繁忙：索引 2 和 4 的调用慢了 5 倍，但远不到一次编译的耗时',
+    'a busy machine: the calls at indices 2 and 4 are about 4x the median but nowhere near a compilation':
+        '机器繁忙：索引 2 和 4 的调用约为中位数的 4 倍，但远不到一次编译的耗时',
+    'a longer hiccup: the call at index 3 is over 7x the median, yet about a twentieth of the first call: noise, not '
+    'a compilation':
+        '一次较长的卡顿：索引 3 的调用超过中位数的 7 倍，却只有首次调用的二十分之一左右：这是噪声，不是编译',
     'three new shapes first, then steady':
         '先是三种新形状，之后进入稳态',
     'only the first call compiled':
@@ -93,22 +105,24 @@ MESSAGES = {
     '{what}: expected {expected!r}, got {got!r}.{why}':
         '{what}：期望 {expected!r}，得到 {got!r}。{why}',
     # q1's solution with its comments in Chinese (keyed by the dedented English solution)
-    ('def steady_rate(step, steps, repeats):\n'
+    ('def throughput(step, steps, repeats):\n'
      '    step().asnumpy()                      # warm-up: the first call compiles, not timed\n'
      '    times = []\n'
      '    for _ in range(repeats):\n'
      '        start = time.perf_counter()\n'
      '        for _ in range(steps):\n'
-     '            step().asnumpy()              # force completion inside the timed region\n'
+     '            result = step()               # queued: the next call does not wait for it\n'
+     '        result.asnumpy()                  # inside the timed region: waits for all the work queued\n'
      '        times.append(time.perf_counter() - start)\n'
      '    return steps / statistics.median(times)'):
-        ('def steady_rate(step, steps, repeats):\n'
+        ('def throughput(step, steps, repeats):\n'
          '    step().asnumpy()                      # 预热：首次调用会编译，不计时\n'
          '    times = []\n'
          '    for _ in range(repeats):\n'
          '        start = time.perf_counter()\n'
          '        for _ in range(steps):\n'
-         '            step().asnumpy()              # 在计时区间内同步等待计算完成\n'
+         '            result = step()               # 只下发任务：下一次调用不必等它完成\n'
+         '        result.asnumpy()                  # 仍在计时区间内：等待已下发的全部计算完成\n'
          '        times.append(time.perf_counter() - start)\n'
          '    return steps / statistics.median(times)'),
     # ---- the performance lab's conclusions (course_utils/bench)
@@ -703,12 +717,44 @@ MESSAGES = {
     # batch sizes
     'Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
         '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
-    'This run cannot rank the sizes: each is within the noise floor of batch {top} ({rate:,.0f} samples/s, the '
-    'highest median) or undecided against it.':
-        '本次运行无法给这几个批大小排出快慢：每个批大小与批大小 {top}（中位数最高，{rate:,.0f} 样本/秒）相比，'
-        '要么在噪声水平之内，要么无法判定。',
-    'Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s per MNIST epoch.':
-        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒，每个 MNIST 轮次 {epoch:.1f} 秒。',
+    'This run cannot rank the sizes: each is within the noise floor of batch {top} or undecided against it.':
+        '本次运行无法给这几个批大小排出快慢：每个批大小与批大小 {top} 相比，要么在噪声水平之内，要么无法判定。',
+    'Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s of compute per MNIST epoch.':
+        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒，每个 MNIST 轮次的计算耗时 {epoch:.1f} 秒。',
+    'Verdict: none, because the control failed: two copies of one size came out apart round by round, so the paired '
+    'intervals cannot tell a size from an instance of it.':
+        '结论：不作判定，因为对照组没有通过：同一批大小的两份副本逐轮比较也分出了快慢，'
+        '所以配对区间分不清差别来自批大小本身，还是来自同一配置的不同实例。',
+    'faster than batch {sizes} (intervals above 1.00)':
+        '比批大小 {sizes} 快（区间都高于 1.00）',
+    'not separated from batch {sizes} (intervals containing 1.00)':
+        '与批大小 {sizes} 分不出快慢（区间包含 1.00）',
+    'slower than batch {sizes} round by round (intervals below 1.00), although its median is the highest':
+        '逐轮比较却比批大小 {sizes} 慢（区间低于 1.00），尽管它的中位数最高',
+    'Verdict, from the paired intervals: batch {top} is {parts}.':
+        '按配对区间得出的结论：批大小 {top} {parts}。',
+    '; it is ':
+        '；',
+    "The overlap rule (median beyond the {floor:.1f}% floor, and the two sizes' ranges of rounds apart)":
+        '重叠规则（中位数之差超出 {floor:.1f}% 的噪声水平，且两个批大小各轮结果的范围互不重叠）',
+    'batch {sizes}':
+        '批大小 {sizes}',
+    'no size':
+        '一个也没有',
+    '{rule} separates the same sizes: the two rules agree here.':
+        '{rule}下区分出的批大小与此相同：这次两条规则的结论一致。',
+    "{rule} separates {which} from batch {top}. It judges medians against the A/A′ floor and one size's slowest "
+    "round against the other's fastest, wherever in the run they fell, so a slow moment that slowed every size alike "
+    'still counts, in the floor and in the ranges; the paired ratio compares the sizes within each round, where that moment '
+    'cancels. For interleaved rounds the paired reading is the sharper test, and the verdict above uses it.':
+        "{rule}下，能与批大小 {top} 区分开的：{which}。它拿中位数之差去比 A/A′ 噪声水平，"
+        '拿一个批大小最慢的一轮去比另一个最快的一轮，不管这两轮落在运行中的什么时候；'
+        '所以某一时刻机器变慢、所有批大小同样受影响，这一点照样计入噪声水平和范围。'
+        '配对比值则在每一轮之内比较各批大小，这种整体变慢在比值中相互抵消。各轮交替运行时，配对比较是更敏锐的检验，'
+        '上面的结论用的就是它。',
+    '{rule} separates {which} from batch {top}, not the same sizes; the verdict above uses the paired intervals, since '
+    'the rounds were interleaved.':
+        '{rule}下，能与批大小 {top} 区分开的：{which}，与配对区间给出的不同；由于各轮交替运行，上面的结论以配对区间为准。',
     'Slower than it, beyond the noise floor with repeats apart: batch {sizes}.':
         '比它慢、超出噪声水平且各次重复互不重叠的有：批大小 {sizes}。',
     'Within the noise floor of it, a tie: batch {sizes}.':
@@ -758,11 +804,11 @@ MESSAGES = {
     'the first call, which takes 0.4 s here, is inside the timed region. Call step() once before starting the clock.':
         '3 次重复、每次 8 步、每步 {work_ms:.0f} 毫秒，你测得 {got:.0f} 步/秒（应约为 {true_rate:.0f}）。'
         '这里耗时 0.4 秒的首次调用落在了计时区间之内。请在开始计时之前先调用一次 step()。',
-    'steady_rate(step, 8, 3) called step() {n} times, expected 25: one warm-up call, then 3 repeats of 8 steps each.':
-        'steady_rate(step, 8, 3) 调用了 {n} 次 step()，应为 25 次：一次预热调用，然后计时 3 次重复，每次 8 步。',
-    "one of the 3 repeats had a 0.1 s hiccup and you measured {got:.0f} steps/s (expected about {true_rate:.0f}): one "
+    'throughput(step, 8, 3) called step() {n} times, expected 25: one warm-up call, then 3 repeats of 8 steps each.':
+        'throughput(step, 8, 3) 调用了 {n} 次 step()，应为 25 次：一次预热调用，然后计时 3 次重复，每次 8 步。',
+    "one of the 3 repeats had a 0.3 s hiccup and you measured {got:.0f} steps/s (expected about {true_rate:.0f}): one "
     "slow repeat pulled the result down. Return steps divided by the median of the repeats' times, not their mean or "
     "total.":
-        '3 次重复中有一次多停顿了 0.1 秒，你测得 {got:.0f} 步/秒（应约为 {true_rate:.0f}），一次慢的重复拉低了结果。'
+        '3 次重复中有一次多停顿了 0.3 秒，你测得 {got:.0f} 步/秒（应约为 {true_rate:.0f}），一次慢的重复拉低了结果。'
         '请返回步数除以各次重复耗时的中位数，而不是平均值或总和。',
 }
