@@ -164,7 +164,7 @@ class RuntimeInfo:
     @property
     def mode_name(self) -> str:
         """The mode as prose names it: GRAPH_MODE / PYNATIVE_MODE in English, 静态图模式 / 动态图模式 in Chinese."""
-        return tr(MODE_NAMES[self.mode]) if self.mode in MODE_NAMES else self.mode
+        return mode_name(self.mode) if self.mode in MODE_NAMES else self.mode
 
     def summary(self) -> str:
         parts = [
@@ -402,6 +402,18 @@ def _normalise_device(device: str) -> str:
         if str(device).lower() == dev.lower():
             return dev
     raise ValueError(tr("Unknown device {device}: use 'auto', 'CPU', 'GPU' or 'Ascend'.", device=repr(device)))
+
+
+def mode_name(mode) -> str:
+    """How prose names a mode: GRAPH_MODE / PYNATIVE_MODE in English, 静态图模式 / 动态图模式 in Chinese.
+
+    ``mode``: "graph" or "pynative" (as in ``setup``), "GRAPH_MODE" / "PYNATIVE_MODE", or ``mindspore.GRAPH_MODE`` /
+    ``mindspore.PYNATIVE_MODE`` (what ``ms.get_context("mode")`` returns)."""
+    if not isinstance(mode, str):
+        import mindspore as ms
+
+        mode = "graph" if mode == ms.GRAPH_MODE else "pynative"
+    return tr(MODE_NAMES[MODES[_normalise_mode(mode)]])
 
 
 def _normalise_mode(mode: str) -> str:

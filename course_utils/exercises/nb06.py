@@ -12,7 +12,7 @@ step with other weights, compares every parameter (weights and optimizer state) 
 trains both one more step on the same batch.
 q2 runs the learner's function on a fixed LeNet-5 with BatchNorm and Dropout, handed over once in training mode
 and once in evaluation mode, on fixed images; while it runs, the course helpers that do the exercise
-(``evaluate.predict_logits`` and ``evaluate.softmax``) raise Incorrect.
+(``evaluate.predict_logits`` and ``evaluate.softmax``) are refused under any name (``refusing``).
 q3 runs the lesson's trial (``reload_takes_effect``) in the current mode for three kinds of step: a few steps,
 the learner's reload of the initial weights from a ckpt file, one more step; that step's loss and the weights
 after it must be those of a fresh network's first step. The file's entry names carry the prefix ``backbone.``
@@ -22,14 +22,13 @@ as it stands does not pass: the learner matches the names. MindSpore is imported
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
-from course_utils import data
+from course_utils import data, runtime
 from course_utils.exercises import Exercise, Incorrect, describe, refusing, register, to_numpy
 from course_utils.exercises.nb05 import fixed_eval_case
 from course_utils.exercises.step_builders import fixed_batch, fixed_setup
@@ -221,29 +220,16 @@ _CHECKPOINT_REFUSED = N_("your function called course_utils.checkpoint (save, lo
                          "for you: write it with MindSpore's own calls (save_checkpoint, load_checkpoint).")
 
 
-@contextlib.contextmanager
-def _course_helpers_refused():
-    """While the learner's function runs, ``course_utils.evaluate.predict_logits`` and ``.softmax`` raise
-    Incorrect: the exercise asks for MindSpore's own calls (the lesson's section 5 uses those helpers)."""
+def _predict_helpers():
+    """``course_utils.evaluate.predict_logits`` and ``.softmax``, what section 5's show_prediction uses: exercise
+    06.2 asks for MindSpore's own calls."""
     from course_utils import evaluate
 
-    def refused(name):
-        def helper(*args, **kwargs):
-            raise Incorrect(tr("predict_batch called course_utils.evaluate.{name}, which does the exercise for you: "
-                               "write it with MindSpore's own calls.", name=name))
-        return helper
-
-    saved = {name: getattr(evaluate, name) for name in _COURSE_HELPERS}
-    try:
-        for name in saved:
-            setattr(evaluate, name, refused(name))
-        yield
-    finally:
-        for name, helper in saved.items():
-            setattr(evaluate, name, helper)
+    return [evaluate.predict_logits, evaluate.softmax]
 
 
-_COURSE_HELPERS = ("predict_logits", "softmax")     # what section 5's show_prediction uses
+_PREDICT_REFUSED = N_("predict_batch called course_utils.evaluate (predict_logits or softmax, under any name), which "
+                      "does the exercise for you: write it with MindSpore's own calls.")
 
 
 def _modes(network) -> dict:
@@ -285,7 +271,7 @@ class PredictBatch(Exercise):
             before = _modes(net)
             what = (tr("predict_batch(network, {n} images), network in training mode", n=n) if training else
                     tr("predict_batch(network, {n} images), network in evaluation mode", n=n))
-            with _course_helpers_refused():
+            with refusing(_predict_helpers(), tr(_PREDICT_REFUSED)):
                 got = self.call(predict_batch, net, batch.copy())
             if not isinstance(got, (tuple, list)) or len(got) != 2:
                 raise Incorrect(tr("{what} returned {got}; return two values: (labels, probabilities).",
@@ -364,7 +350,6 @@ def _predict_batch_solution(network, images):
 # ----------------------------------------------------------------------------------------------
 
 _STYLES = (N_("functional, @jit"), N_("functional, no jit"), "TrainOneStepCell")   # the lesson's kinds of step
-_MODE_NAMES = {0: N_("GRAPH_MODE"), 1: N_("PYNATIVE_MODE")}
 
 
 def _step_of(style: str, net, loss_fn, optimizer):
@@ -418,13 +403,13 @@ class ReloadIntoARunStep(Exercise):
         initial = _weights(initial_net)
         expected_loss = float(_step_of("functional, no jit", initial_net, loss_fn, sgd)(*batches[-1]).asnumpy())
         expected = _weights(initial_net)                       # a fresh network's first step from the file's weights
-        mode = _MODE_NAMES.get(ms.get_context("mode"), str(ms.get_context("mode")))
+        mode = runtime.mode_name(ms.get_context("mode"))
         with tempfile.TemporaryDirectory() as folder:
             path = str(Path(folder) / "initial.ckpt")
             ms.save_checkpoint([{"name": _PREFIX + name, "data": param}          # as a larger model names them
                                 for name, param in fixed_setup(seed=6)[0].parameters_and_names()], path)
             for style in _STYLES:
-                what = tr("{style} step in {mode}", style=tr(style), mode=tr(mode))
+                what = tr("{style} step in {mode}", style=tr(style), mode=mode)
                 net, loss_fn, sgd = fixed_setup(seed=7)        # other weights: the steps below move them further
                 step = _step_of(style, net, loss_fn, sgd)
                 for data, label in batches[:-1]:

@@ -133,9 +133,11 @@ def _normalise(pixels_uint8):     # as in the lesson
     return x[None, None]
 
 
-def test_q2_refuses_the_course_helpers_copied_from_the_lesson():
-    """Section 5's show_prediction (evaluate.predict_logits + evaluate.softmax) does the exercise: refused."""
+def test_q2_refuses_the_course_helpers_copied_from_the_lesson_under_any_name():
+    """Section 5's show_prediction (evaluate.predict_logits + evaluate.softmax) does the exercise: refused, also
+    imported under another name, and both work again after the check."""
     from course_utils import evaluate
+    from course_utils.evaluate import softmax as my_softmax
 
     helpers = evaluate.predict_logits, evaluate.softmax
 
@@ -146,7 +148,7 @@ def test_q2_refuses_the_course_helpers_copied_from_the_lesson():
 
     result = nb06.q2.check(predict_batch)
     assert result == Outcome.INCORRECT
-    assert "called course_utils.evaluate.predict_logits" in result.message, result.message
+    assert "called course_utils.evaluate (predict_logits or softmax" in result.message, result.message
 
     def softmax_only(network, images):
         labels, _ = nb06.q2.reference()[0](network, images)
@@ -154,12 +156,13 @@ def test_q2_refuses_the_course_helpers_copied_from_the_lesson():
         network.set_train(False)
         logits = network(ms.Tensor(np.concatenate([_normalise(im) for im in images]))).asnumpy()
         network.set_train(was_training)
-        return labels, evaluate.softmax(logits)
+        return labels, my_softmax(logits)
 
     result = nb06.q2.check(softmax_only)
     assert result == Outcome.INCORRECT
-    assert "called course_utils.evaluate.softmax" in result.message, result.message
+    assert "called course_utils.evaluate (predict_logits or softmax" in result.message, result.message
     assert (evaluate.predict_logits, evaluate.softmax) == helpers, "the helpers are put back after the check"
+    assert [f.__code__.co_name for f in helpers] == ["predict_logits", "softmax"], "their code is put back too"
     assert nb06.q2.check(*nb06.q2.reference()) == Outcome.CORRECT
 
 

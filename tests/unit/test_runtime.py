@@ -220,3 +220,17 @@ def test_temporary_mode_restores_the_mode_also_after_an_error():
     assert ms.get_context("mode") == before
     with pytest.raises(ValueError, match="Unknown mode"), runtime.temporary_mode("eager"):
         pass
+
+
+def test_mode_name_accepts_every_spelling_of_a_mode_and_follows_the_language():
+    from course_utils import i18n
+
+    ms = pytest.importorskip("mindspore")
+    with i18n.speaking("en"):
+        for mode in ("graph", "GRAPH_MODE", ms.GRAPH_MODE):
+            assert runtime.mode_name(mode) == "GRAPH_MODE"
+        assert runtime.mode_name(ms.PYNATIVE_MODE) == runtime.mode_name("pynative") == "PYNATIVE_MODE"
+    with i18n.speaking("zh"):
+        assert (runtime.mode_name("graph"), runtime.mode_name(ms.PYNATIVE_MODE)) == ("静态图模式", "动态图模式")
+    with pytest.raises(ValueError, match="Unknown mode"):
+        runtime.mode_name("eager")

@@ -105,9 +105,10 @@ MESSAGES = {
         '你的函数调用了 course_utils.checkpoint（save、load 或 read），它替你完成了这道练习：请用 MindSpore 自带的接口'
         '（save_checkpoint、load_checkpoint）来写。',
     # q2
-    ("predict_batch called course_utils.evaluate.{name}, which does the exercise for you: write it with "
-     "MindSpore's own calls."):
-        'predict_batch 调用了 course_utils.evaluate.{name}，它替你完成了这道练习：请用 MindSpore 自带的接口来写。',
+    ("predict_batch called course_utils.evaluate (predict_logits or softmax, under any name), which does the "
+     "exercise for you: write it with MindSpore's own calls."):
+        ('predict_batch 调用了 course_utils.evaluate（predict_logits 或 softmax，无论以什么名字导入），它替你完成了'
+         '这道练习：请用 MindSpore 自带的接口来写。'),
     '`predict_batch` should be a function, got {got}.':
         '`predict_batch` 应当是一个函数，实际得到的是 {got}。',
     'predict_batch(network, {n} images), network in training mode':
