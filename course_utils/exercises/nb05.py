@@ -12,9 +12,9 @@ shape, dropout active only in training mode, and its output is what the last Den
 q3 runs the learner's loop (the course's ``evaluate``, ``predict_logits``, ``confusion_matrix`` and
 ``mnist_test_accuracy`` refused) on a fixed network and ten fixed images whose predictions are known, with batch
 sizes that leave a partial last batch, and on a second such case; the answer is a (10, 10) array of counts, so the
-lesson's ``accuracy`` loop pasted as it is (one number) does not pass. q4 reads the two parts the learner's samplers select
-from a numbered source of 200 rows in four classes of unequal size, the validation part twice (the same order
-both times). MindSpore is imported on first use, not with this module.
+lesson's ``accuracy`` loop pasted as it is (one number) does not pass. q4 reads the two parts the learner's
+samplers select from a numbered source of 200 rows in four classes of unequal size, the validation part twice
+(the same order both times). MindSpore is imported on first use, not with this module.
 
 Beside the exercises, ``print_study`` is the plumbing of section 3: the stored recipe study
 (``scripts/results/lenet_recipe.json``, written by ``scripts/bench_lenet.py``) as a table.
