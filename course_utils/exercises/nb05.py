@@ -2,18 +2,19 @@
 
 q1 ``flatten_size``: the number of features entering LeNet-5's first Dense layer for a given input size.
 q2 ``LeNet5BN``: LeNet-5 with batch normalisation after each convolution and dropout before the last layer.
-q3 ``evaluate_accuracy``: the evaluation loop, on two fixed tiny batches.
+q3 ``confusion_counts``: an evaluation loop that returns the confusion matrix, on two fixed tiny batches.
 q4 ``split_train_validation``: a validation split with samplers and the same number of rows of every class,
 disjoint from the training part.
 
 q1 is plain arithmetic (no MindSpore; the course's ``lenet_flatten_size``, under any name or through ``LeNet5``,
 is refused while the check runs). q2 checks the Cell's structure and behaviour (layer types and sizes, output
 shape, dropout active only in training mode, and its output is what the last Dense layer receives).
-q3 runs the learner's loop (the course's ``evaluate``, ``predict_logits`` and ``mnist_test_accuracy`` refused)
-on a fixed network and ten fixed images whose right answer is known, with batch sizes that leave a partial last
-batch, and on a second such case with another number right. q4 reads the two parts the learner's samplers select
-from a numbered source of 200 rows in four classes of unequal size, the validation part twice (the same order
-both times). MindSpore is imported on first use, not with this module.
+q3 runs the learner's loop (the course's ``evaluate``, ``predict_logits``, ``confusion_matrix`` and
+``mnist_test_accuracy`` refused) on a fixed network and ten fixed images whose predictions are known, with batch
+sizes that leave a partial last batch, and on a second such case; the answer is a (10, 10) array of counts, so the
+lesson's ``accuracy`` loop pasted as it is (one number) does not pass. q4 reads the two parts the learner's
+samplers select from a numbered source of 200 rows in four classes of unequal size, the validation part twice
+(the same order both times). MindSpore is imported on first use, not with this module.
 
 Beside the exercises, ``print_study`` is the plumbing of section 3: the stored recipe study
 (``scripts/results/lenet_recipe.json``, written by ``scripts/bench_lenet.py``) as a table.
@@ -255,9 +256,9 @@ def _lenet5bn_solution():
 # ----------------------------------------------------------------------------------------------
 
 #: The fixed cases of q3: (seed of the network and images, which of the ten images get their network's prediction
-#: as label, the others a wrong one). In the first, with batch_size=4 the batches are [0:4], [4:8], [8:10]:
-#: per-batch accuracies 1.0, 0.5, 0.0 average to 0.5, while the true accuracy is 6 / 10 = 0.6; the first batch
-#: alone would say 1.0. The second has another number right (3 of 10), so no constant passes both.
+#: as label, the others a wrong one). With batch_size=4 the batches are [0:4], [4:8], [8:10], with 3 the last
+#: batch has one image: a loop that drops or repeats the last batch counts another number of images. The two cases
+#: have different confusion matrices, so no constant array passes both. nb06 reuses the first case's network.
 _CASES = ((0, (0, 1, 2, 3, 4, 5)), (1, (2, 5, 9)))
 
 
@@ -315,72 +316,97 @@ def _recording_lenet5bn():
 
 
 class EvaluationLoop(Exercise):
-    names = ("evaluate_accuracy",)
-    title = "an evaluation loop"
+    names = ("confusion_counts",)
+    title = "a confusion matrix from an evaluation loop"
     hint_text = (
-        "network.set_train(False) first (dropout off, batch norm uses its running statistics). Then loop "
-        "over start = 0, batch_size, 2 * batch_size, ...: logits = network(ms.Tensor(images[start:start + "
-        "batch_size])); predictions = logits.asnumpy().argmax(axis=1); count how many equal "
-        "labels[start:start + batch_size]. Return the total count divided by len(labels) (a fraction, not a "
-        "percentage), and do not average per-batch accuracies: the last batch may be smaller.")
+        "network.set_train(False) first (dropout off, batch norm uses its running statistics). Start from "
+        "counts = np.zeros((10, 10), dtype=int). Then loop over start = 0, batch_size, 2 * batch_size, ...: "
+        "logits = network(ms.Tensor(images[start:start + batch_size])); predictions = "
+        "logits.asnumpy().argmax(axis=1); for every pair (true, predicted) of labels[start:start + batch_size] "
+        "and predictions add 1 to counts[true, predicted]. Row = the true digit, column = the prediction; the last "
+        "batch may be smaller, and every image counts once.")
+
     @property
     def solution_text(self) -> str:
-        source = inspect.getsource(_evaluate_accuracy_solution)
-        return source.replace("_evaluate_accuracy_solution", "evaluate_accuracy")
+        source = inspect.getsource(_confusion_counts_solution)
+        return source.replace("_confusion_counts_solution", "confusion_counts")
 
     def reference(self):
-        return (_evaluate_accuracy_solution,)
+        return (_confusion_counts_solution,)
 
-    def _check(self, evaluate_accuracy):
-        if not callable(evaluate_accuracy):
-            raise Incorrect(tr("`evaluate_accuracy` should be a function, got {got}.",
-                               got=describe(evaluate_accuracy)))
+    def _check(self, confusion_counts):
+        if not callable(confusion_counts):
+            raise Incorrect(tr("`confusion_counts` should be a function, got {got}.", got=describe(confusion_counts)))
+        from course_utils import evaluate as course_evaluate
+
         for case, batch_size in ((1, 4), (1, 3), (2, 4)):
             seed, correct = _CASES[case - 1]
-            net, images, labels, expected = fixed_eval_case(seed, correct)
-            what = tr("evaluate_accuracy(network, images, labels, batch_size={batch_size}) on fixed case {case} "
+            expected = expected_counts(seed, correct)
+            net, images, labels, _ = fixed_eval_case(seed, correct)
+            what = tr("confusion_counts(network, images, labels, batch_size={batch_size}) on fixed case {case} "
                       "(ten images)", batch_size=batch_size, case=case)
-            from course_utils import evaluate as course_evaluate
-            # the course's evaluation functions switch the mode and batch by themselves: not this loop
+            # the course's evaluation switches the mode, batches and counts by itself: not this loop
             with refusing((course_evaluate.predict_logits, course_evaluate.evaluate,
-                            course_evaluate.mnist_test_accuracy),
-                           tr("`evaluate_accuracy` uses the course's evaluation (course_utils.evaluate: evaluate, "
-                              "predict_logits or mnist_test_accuracy); write the loop itself: the mode, the batches "
-                              "and the count.")):
-                got = self.call(evaluate_accuracy, net, images, labels, batch_size=batch_size)
+                           course_evaluate.mnist_test_accuracy, course_evaluate.confusion_matrix),
+                          tr("`confusion_counts` uses the course's evaluation (course_utils.evaluate: evaluate, "
+                             "predict_logits, confusion_matrix or mnist_test_accuracy); write the loop itself: the "
+                             "mode, the batches and the counts.")):
+                got = self.call(confusion_counts, net, images, labels, batch_size=batch_size)
             try:
-                value = float(to_numpy(got))
+                counts = np.asarray(to_numpy(got), dtype=float)
             except (TypeError, ValueError):
-                raise Incorrect(tr("{what} returned {got}; return one number, the accuracy.",
+                raise Incorrect(tr("{what} returned {got}; return a (10, 10) array of counts.",
                                    what=what, got=describe(got))) from None
-            if np.isclose(value, expected):
+            if counts.ndim == 0:
+                raise Incorrect(tr("{what} returned one number, {got}: an accuracy, as section 3's `accuracy` "
+                                   "returns? Return the confusion matrix instead: a (10, 10) array whose entry [t, p] "
+                                   "counts the images of true digit t predicted as p.", what=what, got=describe(got)))
+            if counts.shape != expected.shape:
+                raise Incorrect(tr("{what} returned shape {shape}; expected (10, 10): one row per true digit, one "
+                                   "column per predicted digit.", what=what, shape=tuple(counts.shape)))
+            if not np.array_equal(counts, np.round(counts)):
+                raise Incorrect(tr("{what} returned fractions (row sums {sums}); return counts of images, whole "
+                                   "numbers, not rates.", what=what,
+                                   sums=[float(f"{s:.3g}") for s in counts.sum(axis=1)]))
+            if np.array_equal(counts, expected):
                 continue
-            hint = ""
             if net.calls_in_training_mode:
-                hint = tr(" The network was in training mode while it predicted (the network was handed over "
-                          "in training mode).")
-            elif np.isclose(value, 100 * expected):
-                hint = tr(" (100 times the fraction.)")
-            elif np.isclose(value, expected * len(labels)):
-                hint = tr(" (The number of correct predictions, not the fraction.)")
-            elif (case, batch_size) == (1, 4) and np.isclose(value, 0.5):
-                hint = tr(" (The mean of the per-batch accuracies 1.0, 0.5 and 0.0; the last batch has 2 images.)")
-            elif case == 1 and np.isclose(value, 1.0):
-                hint = tr(" (The accuracy of the first batch alone.)")
-            raise Incorrect(tr("{what}: expected {expected:.2f} ({right} of 10 right), got {value:.4g}.{hint}",
-                               what=what, expected=expected, right=len(correct), value=value, hint=hint))
+                raise Incorrect(tr("{what} differs from the expected counts: the network was in training mode while "
+                                   "it predicted (it was handed over in training mode).", what=what))
+            if np.array_equal(counts, expected.T):
+                raise Incorrect(tr("{what} has rows and columns swapped: expected row = the true digit (labels), "
+                                   "column = the prediction.", what=what))
+            total = int(counts.sum())
+            if total != len(labels):
+                raise Incorrect(tr("{what} counts {total} images; there are {n}: every image once, the smaller last "
+                                   "batch included.", what=what, total=total, n=len(labels)))
+            wrong = [(int(t), int(p)) for t, p in zip(*np.nonzero(counts != expected))]
+            raise Incorrect(tr("{what}: the counts differ at [true, predicted] {cells}: expected {expected}, got "
+                               "{got}.", what=what, cells=wrong[:4],
+                               expected=[int(expected[c]) for c in wrong[:4]], got=[int(counts[c]) for c in wrong[:4]]))
 
 
-def _evaluate_accuracy_solution(network, images, labels, batch_size=4):
+def expected_counts(seed: int = 0, correct: tuple = _CASES[0][1]) -> np.ndarray:
+    """The confusion matrix of :func:`fixed_eval_case` (a fresh one, predicting in evaluation mode)."""
+    import mindspore as ms
+
+    net, images, labels, _ = fixed_eval_case(seed, correct)
+    net.set_train(False)
+    predictions = net(ms.Tensor(images)).asnumpy().argmax(axis=1)
+    return np.bincount(10 * labels + predictions, minlength=100).reshape(10, 10)
+
+
+def _confusion_counts_solution(network, images, labels, batch_size=4):
     import mindspore as ms
 
     network.set_train(False)
-    correct = 0
+    counts = np.zeros((10, 10), dtype=int)
     for start in range(0, len(images), batch_size):
         logits = network(ms.Tensor(images[start:start + batch_size]))
         predictions = logits.asnumpy().argmax(axis=1)
-        correct += int((predictions == labels[start:start + batch_size]).sum())
-    return correct / len(labels)
+        for true, predicted in zip(labels[start:start + batch_size], predictions):
+            counts[true, predicted] += 1
+    return counts
 
 
 # ----------------------------------------------------------------------------------------------
@@ -538,5 +564,5 @@ q1 = FlattenSize()
 q2 = LeNetBatchNorm()
 q3 = EvaluationLoop()
 q4 = ValidationSplit()
-__all__ = ["q1", "q2", "q3", "q4", "fixed_eval_case", "print_study"]
+__all__ = ["q1", "q2", "q3", "q4", "expected_counts", "fixed_eval_case", "print_study"]
 register(globals(), "05")

@@ -161,7 +161,7 @@ def test_q2_rejects_wrong_batchnorm_sizes(ms_mode):
     assert result == Outcome.INCORRECT and "output channels" in result.message
 
 
-# ---- q3: the evaluation loop ---------------------------------------------------------------------------
+# ---- q3: a confusion matrix from an evaluation loop ----------------------------------------------------
 
 @pytest.mark.parametrize("seed, correct, accuracy", [(0, (0, 1, 2, 3, 4, 5), 0.6), (1, (2, 5, 9), 0.3)])
 def test_q3_fixed_cases_are_what_they_claim(seed, correct, accuracy):
@@ -172,11 +172,15 @@ def test_q3_fixed_cases_are_what_they_claim(seed, correct, accuracy):
     assert np.mean(predictions == labels) == accuracy
     assert np.flatnonzero(predictions == labels).tolist() == list(correct)
     assert len(set(predictions.tolist())) >= 4, "predictions should be spread over several classes"
+    counts = nb05.expected_counts(seed, correct)
+    assert counts.sum() == 10 and np.trace(counts) == len(correct)
+    assert not np.array_equal(counts, counts.T), "a swapped matrix must be told apart"
 
 
 def test_q3_a_constant_does_not_pass():
-    result = nb05.q3.check(lambda network, images, labels, batch_size=4: 0.6)
-    assert result == Outcome.INCORRECT and "fixed case 2" in result.message and "(3 of 10 right)" in result.message
+    first_case = nb05.expected_counts(*nb05._CASES[0])
+    result = nb05.q3.check(lambda network, images, labels, batch_size=4: first_case)
+    assert result == Outcome.INCORRECT and "fixed case 2" in result.message
 
 
 def test_q3_accepts_the_reference():
@@ -187,9 +191,10 @@ def test_q3_refuses_the_course_evaluation():
     from course_utils import evaluate
 
     shortcuts = [
-        lambda network, images, labels, batch_size=4: evaluate.evaluate(network, (images, labels), batch_size).accuracy,
-        lambda network, images, labels, batch_size=4: evaluate.accuracy(
-            evaluate.predict_logits(network, images, batch_size)[0], labels),
+        lambda network, images, labels, batch_size=4: evaluate.evaluate(network, (images, labels),
+                                                                         batch_size).confusion_matrix(),
+        lambda network, images, labels, batch_size=4: evaluate.confusion_matrix(
+            labels, evaluate.predict_logits(network, images, batch_size)[0], 10),
     ]
     for answer in shortcuts:
         result = nb05.q3.check(answer)
@@ -200,45 +205,67 @@ def test_q3_refuses_the_course_evaluation():
 
 
 def test_q3_not_attempted():
-    def evaluate_accuracy(network, images, labels, batch_size=4):
+    def confusion_counts(network, images, labels, batch_size=4):
         return ____
 
-    assert nb05.q3.check(evaluate_accuracy) == Outcome.NOT_ATTEMPTED
+    assert nb05.q3.check(confusion_counts) == Outcome.NOT_ATTEMPTED
 
 
-def _loop(percent=False, count=False, mean_of_batches=False, first_batch_only=False, eval_mode=True):
-    def evaluate_accuracy(network, images, labels, batch_size=4):
+def _lesson_accuracy(network, images, labels, batch_size=4):
+    """Section 3's `accuracy` loop, pasted and fed the arrays: it returns one number."""
+    network.set_train(False)
+    correct = total = 0
+    for start in range(0, len(images), batch_size):
+        predicted = network(ms.Tensor(images[start:start + batch_size])).asnumpy().argmax(axis=1)
+        correct += int((predicted == labels[start:start + batch_size]).sum())
+        total += len(predicted)
+    return correct / total
+
+
+def _lesson_accuracy_on_a_dataset(network, images, labels, batch_size=4):
+    """The same loop, unchanged, over a dataset made from the arrays."""
+    dataset = ds.NumpySlicesDataset({"image": images, "label": labels}, shuffle=False).batch(batch_size)
+    network.set_train(False)
+    correct = total = 0
+    for batch_images, batch_labels in dataset.create_tuple_iterator(num_epochs=1):
+        predicted = network(batch_images).asnumpy().argmax(axis=1)
+        correct += int((predicted == batch_labels.asnumpy()).sum())
+        total += len(predicted)
+    return correct / total
+
+
+def _loop(transposed=False, rates=False, first_batch_only=False, eval_mode=True, wrong_shape=False):
+    def confusion_counts(network, images, labels, batch_size=4):
         if eval_mode:
             network.set_train(False)
-        correct, accs = 0, []
+        counts = np.zeros((10, 10))
         for start in range(0, len(images), batch_size):
-            logits = network(ms.Tensor(images[start:start + batch_size]))
-            hits = int((logits.asnumpy().argmax(axis=1) == labels[start:start + batch_size]).sum())
-            correct += hits
-            accs.append(hits / len(labels[start:start + batch_size]))
+            predictions = network(ms.Tensor(images[start:start + batch_size])).asnumpy().argmax(axis=1)
+            for true, predicted in zip(labels[start:start + batch_size], predictions):
+                counts[(predicted, true) if transposed else (true, predicted)] += 1
             if first_batch_only:
-                return accs[0]
-        if mean_of_batches:
-            return float(np.mean(accs))
-        if count:
-            return correct
-        return 100 * correct / len(labels) if percent else correct / len(labels)
+                break
+        if rates:
+            return counts / counts.sum(axis=1, keepdims=True).clip(min=1)
+        return counts[:, :9] if wrong_shape else counts
 
-    return evaluate_accuracy
+    return confusion_counts
 
 
 @PYNATIVE_FAST_GRAPH_SLOW
 @pytest.mark.parametrize("answer, message", [
-    (_loop(percent=True), "100 times the fraction"),
-    (_loop(count=True), "The number of correct predictions"),
-    (_loop(mean_of_batches=True), "mean of the per-batch accuracies"),
-    (_loop(first_batch_only=True), "the first batch alone"),
+    (_lesson_accuracy, "returned one number, 0.6: an accuracy, as section 3's `accuracy` returns?"),
+    (_lesson_accuracy_on_a_dataset, "returned one number, 0.6"),
+    (_loop(transposed=True), "rows and columns swapped"),
+    (_loop(rates=True), "returned fractions"),
+    (_loop(first_batch_only=True), "counts 4 images; there are 10"),
     (_loop(eval_mode=False), "in training mode while it predicted"),
+    (_loop(wrong_shape=True), "returned shape (10, 9)"),
 ])
 def test_q3_rejects_typical_mistakes(ms_mode, answer, message):
     result = nb05.q3.check(answer)
     assert result == Outcome.INCORRECT
-    assert message in result.message
+    assert message in result.message, result.message
 
 
 # ---- q4: a validation split with the same number of rows per class ------------------------------------

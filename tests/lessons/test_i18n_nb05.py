@@ -9,7 +9,7 @@ from mindspore import nn
 from course_utils.exercises import Outcome, ____, nb05
 from course_utils.i18n.zh.nb05 import MESSAGES
 from course_utils.models import lenet_flatten_size
-from test_exercises_nb05 import _loop, _split, _variant
+from test_exercises_nb05 import _lesson_accuracy, _loop, _split, _variant
 
 pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the messages do not depend on the mode
 
@@ -78,39 +78,39 @@ def test_q2_typical_mistakes_in_chinese(zh, answer, fragments):
         assert fragment in result.message, result.message
 
 
-# ---- q3: the evaluation loop ---------------------------------------------------------------------------
+# ---- q3: a confusion matrix from an evaluation loop ---------------------------------------------------
 
 def test_q3_correct_and_not_attempted(zh):
     assert nb05.q3.check(*nb05.q3.reference()) == Outcome.CORRECT
 
-    def evaluate_accuracy(network, images, labels, batch_size=4):
+    def confusion_counts(network, images, labels, batch_size=4):
         return ____
 
-    assert nb05.q3.check(evaluate_accuracy) == Outcome.NOT_ATTEMPTED
+    assert nb05.q3.check(confusion_counts) == Outcome.NOT_ATTEMPTED
 
 
 @pytest.mark.parametrize("answer, fragments", [
-    (_loop(percent=True), ["实际得到 60", "比例的 100 倍"]),
-    (_loop(count=True), ["实际得到 6", "预测正确的个数，而不是比例"]),
-    (_loop(mean_of_batches=True), ["实际得到 0.5", "各批准确率 1.0、0.5 和 0.0 的平均值"]),
-    (_loop(first_batch_only=True), ["实际得到 1", "只是第一个批的准确率"]),
+    (_lesson_accuracy, ["返回了一个数 0.6", "第 3 节的 `accuracy`", "请改为返回混淆矩阵"]),
+    (_loop(transposed=True), ["行与列颠倒了"]),
+    (_loop(rates=True), ["返回的是比例", "而不是比率"]),
+    (_loop(first_batch_only=True), ["统计了 4 张图像；实际共有 10 张"]),
     (_loop(eval_mode=False), ["网络在预测时处于训练模式"]),
 ])
 def test_q3_typical_mistakes_in_chinese(zh, answer, fragments):
     result = nb05.q3.check(answer)
     assert result == Outcome.INCORRECT
     message = result.message
-    # which input, expected vs got: the case is named in Chinese, the code stays code
+    # which input: the case is named in Chinese, the code stays code
     assert message.startswith("在固定用例 1（十张图像）上运行的 "
-                              "evaluate_accuracy(network, images, labels, batch_size=4)")
-    assert "期望 0.60（10 张中对 6 张）" in message
+                              "confusion_counts(network, images, labels, batch_size=4)")
     for fragment in fragments:
         assert fragment in message, message
+    assert "expected" not in message
 
 
 def test_q3_returns_something_else(zh):
     result = nb05.q3.check(lambda network, images, labels, batch_size=4: "60%")
-    assert result == Outcome.INCORRECT and "请返回一个数，即准确率" in result.message
+    assert result == Outcome.INCORRECT and "请返回一个 (10, 10) 的计数数组" in result.message
 
 
 # ---- q4: a validation split with samplers ----------------------------------------------------------------
@@ -151,7 +151,7 @@ def test_q4_typical_mistakes_in_chinese(zh, answer, fragments):
 @pytest.mark.parametrize("exercise, fragment", [
     (nb05.q1, "步长为 2 的 2×2 最大池化把边长减半并向下取整"),
     (nb05.q2, "num_features = 卷积的输出通道数"),
-    (nb05.q3, "不要对各批的准确率求平均"),
+    (nb05.q3, "每张图像恰好计数一次"),
     (nb05.q4, "前一个采样器每个轮次都重新混洗它的行"),
 ])
 def test_hints_in_chinese(zh, capsys, exercise, fragment):
@@ -163,7 +163,7 @@ def test_hints_in_chinese(zh, capsys, exercise, fragment):
 @pytest.mark.parametrize("exercise, fragment", [
     (nb05.q1, "# 两次（valid 5×5 卷积，2×2 池化）"),
     (nb05.q2, "# 28×28 的输入对应 256 个特征"),
-    (nb05.q3, "def evaluate_accuracy(network, images, labels, batch_size=4):"),  # no comments: code as is
+    (nb05.q3, "def confusion_counts(network, images, labels, batch_size=4):"),  # no comments: code as is
     (nb05.q4, "# 每个轮次重新混洗"),
 ])
 def test_solutions_in_chinese(zh, capsys, exercise, fragment):

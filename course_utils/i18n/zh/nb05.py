@@ -9,8 +9,8 @@ MESSAGES = {
         '任意输入尺寸下的展平尺寸',
     'add batch normalisation and dropout':
         '加入批归一化和 Dropout',
-    'an evaluation loop':
-        '评估循环',
+    'a confusion matrix from an evaluation loop':
+        '用评估循环求混淆矩阵',
     ("Follow the side length s through the four shrinking layers. A 5x5 'valid' convolution keeps only the "
      'positions where the whole kernel fits: s -> s - 5 + 1. A 2x2 max-pool with stride 2 halves it, rounding down: '
      's -> s // 2. Do conv, pool, conv, pool, then multiply by the 16 channels of the second convolution: 16 * s * '
@@ -27,15 +27,17 @@ MESSAGES = {
          'nn.BatchNorm2d(16)（num_features = 卷积的输出通道数），以及 self.dropout = nn.Dropout(p=dropout)（p '
          '是丢弃的比例）。在 construct 中：x = self.pool(self.relu(self.bn1(self.conv1(x))))，conv2/bn2 同理，'
          '然后依次是 flatten、fc1、relu、fc2、relu，最后在 self.fc3(x) 之前紧接着执行 x = self.dropout(x)。'),
-    ('network.set_train(False) first (dropout off, batch norm uses its running statistics). Then loop over start = '
-     '0, batch_size, 2 * batch_size, ...: logits = network(ms.Tensor(images[start:start + batch_size])); '
-     'predictions = logits.asnumpy().argmax(axis=1); count how many equal labels[start:start + batch_size]. Return '
-     'the total count divided by len(labels) (a fraction, not a percentage), and do not average per-batch '
-     'accuracies: the last batch may be smaller.'):
-        ('先调用 network.set_train(False)（关闭 Dropout，BatchNorm 使用动态均值和动态方差）。然后按 start = '
-         '0、batch_size、2 * batch_size …… 循环：logits = network(ms.Tensor(images[start:start + batch_size]))；'
-         'predictions = logits.asnumpy().argmax(axis=1)；统计其中有多少个等于 labels[start:start + batch_size]。'
-         '返回总数除以 len(labels)（一个比例，不是百分数），不要对各批的准确率求平均：最后一个批可能更小。'),
+    ('network.set_train(False) first (dropout off, batch norm uses its running statistics). Start from counts = '
+     'np.zeros((10, 10), dtype=int). Then loop over start = 0, batch_size, 2 * batch_size, ...: logits = '
+     'network(ms.Tensor(images[start:start + batch_size])); predictions = logits.asnumpy().argmax(axis=1); for '
+     'every pair (true, predicted) of labels[start:start + batch_size] and predictions add 1 to counts[true, '
+     'predicted]. Row = the true digit, column = the prediction; the last batch may be smaller, and every image '
+     'counts once.'):
+        ('先调用 network.set_train(False)（关闭 Dropout，BatchNorm 使用动态均值和动态方差）。从 counts = '
+         'np.zeros((10, 10), dtype=int) 开始，然后按 start = 0、batch_size、2 * batch_size …… 循环：logits = '
+         'network(ms.Tensor(images[start:start + batch_size]))；predictions = logits.asnumpy().argmax(axis=1)；'
+         '对 labels[start:start + batch_size] 与 predictions 中的每一对 (true, predicted)，给 counts[true, '
+         'predicted] 加 1。行是真实数字，列是预测；最后一个批可能更小，每张图像恰好计数一次。'),
     ('def flatten_size(image_size):\n    side = image_size\n    for _ in range(2):                 # (valid 5x5 '
      'conv, 2x2 pool) twice\n        side = (side - 5 + 1) // 2\n    return 16 * side * side'):
         ('def flatten_size(image_size):\n    side = image_size\n    for _ in range(2):                 # '
@@ -99,10 +101,10 @@ MESSAGES = {
      'output.'):
         ('训练模式下，最后一个 Dense 层的输入在 Dropout 保留的元素上也随调用而变化；期望 nn.Dropout 紧接在最后一个 '
          'Dense 层之前，使该层接收的正是 Dropout 的输出。'),
-    ("`evaluate_accuracy` uses the course's evaluation (course_utils.evaluate: evaluate, predict_logits or "
-     'mnist_test_accuracy); write the loop itself: the mode, the batches and the count.'):
-        ('`evaluate_accuracy` 用到了课程自己的评估函数（course_utils.evaluate 中的 evaluate、predict_logits 或 '
-         'mnist_test_accuracy）；请自己写出这个循环：切换模式、分批、计数。'),
+    ("`confusion_counts` uses the course's evaluation (course_utils.evaluate: evaluate, predict_logits, "
+     'confusion_matrix or mnist_test_accuracy); write the loop itself: the mode, the batches and the counts.'):
+        ('`confusion_counts` 用到了课程自己的评估函数（course_utils.evaluate 中的 evaluate、predict_logits、'
+         'confusion_matrix 或 mnist_test_accuracy）；请自己写出这个循环：切换模式、分批、计数。'),
     'flatten_size({size}) returned {got}; return a whole number (int).':
         'flatten_size({size}) 返回了 {got}；请返回一个整数（int）。',
     'flatten_size({size}) returned {got!r}, a float; expected the int {expected}.':
@@ -151,24 +153,29 @@ MESSAGES = {
          'Dropout 使两次输出不同。'),
     'LeNet5BN(num_classes=3)(x) for x of shape (4, 1, 28, 28) returned shape {shape}; expected (4, 3).':
         '对形状为 (4, 1, 28, 28) 的 x，LeNet5BN(num_classes=3)(x) 返回的形状为 {shape}；期望为 (4, 3)。',
-    '`evaluate_accuracy` should be a function, got {got}.':
-        '`evaluate_accuracy` 应当是一个函数，实际得到的是 {got}。',
-    'evaluate_accuracy(network, images, labels, batch_size={batch_size}) on fixed case {case} (ten images)':
-        '在固定用例 {case}（十张图像）上运行的 evaluate_accuracy(network, images, labels, batch_size={batch_size})',
-    '{what} returned {got}; return one number, the accuracy.':
-        '{what} 返回了 {got}；请返回一个数，即准确率。',
-    ' The network was in training mode while it predicted (the network was handed over in training mode).':
-        '网络在预测时处于训练模式（传入的网络处于训练模式）。',
-    ' (100 times the fraction.)':
-        '（这是比例的 100 倍。）',
-    ' (The number of correct predictions, not the fraction.)':
-        '（这是预测正确的个数，而不是比例。）',
-    ' (The mean of the per-batch accuracies 1.0, 0.5 and 0.0; the last batch has 2 images.)':
-        '（这是各批准确率 1.0、0.5 和 0.0 的平均值；最后一个批只有 2 张图像。）',
-    ' (The accuracy of the first batch alone.)':
-        '（这只是第一个批的准确率。）',
-    '{what}: expected {expected:.2f} ({right} of 10 right), got {value:.4g}.{hint}':
-        '{what}：期望 {expected:.2f}（10 张中对 {right} 张），实际得到 {value:.4g}。{hint}',
+    '`confusion_counts` should be a function, got {got}.':
+        '`confusion_counts` 应当是一个函数，实际得到的是 {got}。',
+    'confusion_counts(network, images, labels, batch_size={batch_size}) on fixed case {case} (ten images)':
+        '在固定用例 {case}（十张图像）上运行的 confusion_counts(network, images, labels, batch_size={batch_size})',
+    '{what} returned {got}; return a (10, 10) array of counts.':
+        '{what} 返回了 {got}；请返回一个 (10, 10) 的计数数组。',
+    ("{what} returned one number, {got}: an accuracy, as section 3's `accuracy` returns? Return the confusion "
+     'matrix instead: a (10, 10) array whose entry [t, p] counts the images of true digit t predicted as p.'):
+        ('{what} 返回了一个数 {got}：这是准确率吗，就像第 3 节的 `accuracy` 返回的那样？请改为返回混淆矩阵：'
+         '一个 (10, 10) 的数组，元素 [t, p] 是真实数字为 t、被预测为 p 的图像张数。'),
+    '{what} returned shape {shape}; expected (10, 10): one row per true digit, one column per predicted digit.':
+        '{what} 返回的形状为 {shape}；期望为 (10, 10)：每个真实数字一行，每个预测数字一列。',
+    '{what} returned fractions (row sums {sums}); return counts of images, whole numbers, not rates.':
+        '{what} 返回的是比例（各行之和为 {sums}）；请返回图像张数，即整数，而不是比率。',
+    ('{what} differs from the expected counts: the network was in training mode while it predicted (it was handed '
+     'over in training mode).'):
+        '{what} 与期望的计数不同：网络在预测时处于训练模式（传入的网络处于训练模式）。',
+    '{what} has rows and columns swapped: expected row = the true digit (labels), column = the prediction.':
+        '{what} 的行与列颠倒了：期望行是真实数字（labels），列是预测。',
+    '{what} counts {total} images; there are {n}: every image once, the smaller last batch included.':
+        '{what} 统计了 {total} 张图像；实际共有 {n} 张：每张图像计数一次，包括较小的最后一个批。',
+    '{what}: the counts differ at [true, predicted] {cells}: expected {expected}, got {got}.':
+        '{what}：计数在 [真实, 预测] 位置 {cells} 处不同：期望 {expected}，实际得到 {got}。',
     '`split_train_validation` should be a function, got {got}.':
         '`split_train_validation` 应当是一个函数，实际得到的是 {got}。',
     '{call} returned {got}; expected two datasets, (train, validation).':
