@@ -112,8 +112,9 @@ class Lab:
                                     lo=figures[f"{k}_control_low"], hi=figures[f"{k}_control_high"]))
                 said[(k, word)] = "; ".join(parts)
                 verdicts[k] = (k, word)
-        shown = {}   # a ratio's paired interval (<metric>_low/_high beside <metric>) stays in its verdict; an
-        for k, v in figures.items():   # estimate given only as its two ends (no <metric>) is one row, "low-high"
+        # an estimate given only as its two ends (<metric>_low/_high, no <metric>): one row, "low-high"
+        shown = {}
+        for k, v in figures.items():
             base = k[:-len("_low")] if k.endswith("_low") else None
             if base and base not in figures and f"{base}_high" in figures:
                 shown[f"{base}_range"] = tr("{lo:.1f}-{hi:.1f}", lo=v, hi=figures[f"{base}_high"])
