@@ -128,6 +128,10 @@ def _timed_block(step: Callable, steps: int, sync: Callable, sync_each: bool, cl
     return clock() - start
 
 
+#: untimed calls per configuration before the timed repeats (the first one compiles)
+WARMUP = 3
+
+
 def _warm_up(step: Callable, warmup: int, sync: Callable, clock: Callable) -> tuple:
     times = []
     for _ in range(warmup):
@@ -138,7 +142,7 @@ def _warm_up(step: Callable, warmup: int, sync: Callable, clock: Callable) -> tu
 
 
 def compare(configs: Mapping[str, Union[Callable, Config]], steps: int = 20, repeats: int = 5,
-            warmup: int = 3, sync: Callable = force, sync_each: bool = True,
+            warmup: int = WARMUP, sync: Callable = force, sync_each: bool = True,
             clock: Callable[[], float] = time.perf_counter) -> Dict[str, Timing]:
     """Time several configurations fairly; returns ``{name: Timing}`` in the given order.
 
@@ -171,7 +175,7 @@ def compare(configs: Mapping[str, Union[Callable, Config]], steps: int = 20, rep
             for name in names}
 
 
-def time_steps(step: Callable[[], Any], steps: int = 20, repeats: int = 5, warmup: int = 3,
+def time_steps(step: Callable[[], Any], steps: int = 20, repeats: int = 5, warmup: int = WARMUP,
                batch_size: Optional[int] = None, name: str = "step", **kwargs) -> Timing:
     """Time one zero-argument step function (see ``compare`` for the method)."""
     return compare({name: Config(step=step, batch_size=batch_size)}, steps=steps, repeats=repeats,

@@ -112,7 +112,14 @@ class Lab:
                                     lo=figures[f"{k}_control_low"], hi=figures[f"{k}_control_high"]))
                 said[(k, word)] = "; ".join(parts)
                 verdicts[k] = (k, word)
-        shown = {k: v for k, v in figures.items() if not k.endswith(("_low", "_high"))}
+        # an estimate given only as its two ends (<metric>_low/_high, no <metric>): one row, "low-high"
+        shown = {}
+        for k, v in figures.items():
+            base = k[:-len("_low")] if k.endswith("_low") else None
+            if base and base not in figures and f"{base}_high" in figures:
+                shown[f"{base}_range"] = tr("{lo:.1f}-{hi:.1f}", lo=v, hi=figures[f"{base}_high"])
+            elif not k.endswith(("_low", "_high")):
+                shown[k] = v
         print(header())
         # a ratio "(x)" with two decimals, as the sentences under the experiments print it (1.05, not 1.1)
         titles = titles or {}

@@ -12,6 +12,7 @@ from typing import Dict, Optional, Tuple
 
 from course_utils import runtime
 
+from .harness import WARMUP
 from .steps import NAIVE_SPEC, Spec
 
 
@@ -176,7 +177,8 @@ class PipelineParams(Common):
 class AmpParams(Common):
     spec: str = NAIVE_SPEC
     levels: Tuple[str, ...] = ("O0", "O1", "O2", "O3")
-    train_steps: Optional[int] = None   # steps trained per level before the accuracy check (100 / 600)
+    train_steps: Optional[int] = None   # steps each level trains before its accuracy check, the warm-up and timed
+    #                                     steps included: at least 100 (QUICK) / 600 (full), never fewer than those
     loss_scale: Optional[float] = None  # a fixed loss scale for the float16 levels (None: no scaling)
     noise_pct: float = 0.0              # the noise floor: a level within it of O0 ties (0: only the repeats' spread)
 
@@ -189,6 +191,8 @@ class AmpParams(Common):
             raise ValueError(f"amp levels are O0-O3, got {self.levels}")
         if self.train_steps is None:
             self.train_steps = 100 if self.quick else 600
+        # the timing trains every level too: the steps actually trained, so that the field says what ran
+        self.train_steps = max(self.train_steps, WARMUP + self.steps * self.repeats)
 
 
 @dataclasses.dataclass

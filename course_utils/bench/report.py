@@ -155,6 +155,8 @@ METRIC_TITLES = {
     "naive_time_to_98_5_s": N_("naive defaults to 98.5% (training s)"),
     "time_to_99_0_s": N_("best settings to 99.0% (training s)"),
     "naive_time_to_99_0_s": N_("naive defaults to 99.0% (training s)"),
+    "naive_time_to_98_5_s_range": N_("naive defaults to 98.5%, estimated range (training s)"),
+    "naive_time_to_99_0_s_range": N_("naive defaults to 99.0%, estimated range (training s)"),
     "naive_time_to_98_5_s_low": N_("naive defaults to 98.5%, estimated low end (training s)"),
     "naive_time_to_98_5_s_high": N_("naive defaults to 98.5%, estimated high end (training s)"),
     "naive_time_to_99_0_s_low": N_("naive defaults to 99.0%, estimated low end (training s)"),

@@ -143,7 +143,7 @@ class PipelineVerdict(Exercise):
                 return "tie"            # not faster in memory beyond the noise floor: no measurable cost
             if alone < in_memory:
                 return "bottleneck"     # it cannot deliver what the step consumes
-            return "costs"              # it keeps up, but its threads share the cores with the step
+            return "costs"              # it keeps up, yet the fed step is slower beyond the floor
     '''
 
     #: (in-memory steps/s, fed steps/s, pipeline alone batches/s, noise %, verdict)

@@ -487,6 +487,20 @@ def test_headline_names_a_paired_verdict(tmp_path, capsys):
     assert "faster" not in out.split("paired round by round")[1].splitlines()[0]
 
 
+def test_headline_shows_an_estimated_naive_time_as_one_row_of_its_two_ends(tmp_path, capsys):
+    """QUICK runs estimate the naive time as a range (only its two ends are metrics): the table still has its row."""
+    import time
+
+    lab = bench.Lab(tmp_path, "graph")
+    metrics = {"time_to_98_5_s": 20.9, "naive_time_to_98_5_s_low": 172.2, "naive_time_to_98_5_s_high": 248.6}
+    lab.results["time_to_accuracy"] = bench.Result("time_to_accuracy", [], [], "", metrics)
+    figures = lab.headline(["time_to_accuracy"], 10.0, time.perf_counter())
+    out = capsys.readouterr().out
+    line = next(line for line in out.splitlines() if "naive defaults to 98.5%" in line)
+    assert "estimated range" in line and line.rstrip().endswith("172.2-248.6")
+    assert "low end" not in out and figures["naive_time_to_98_5_s_low"] == 172.2   # record() keeps both ends
+
+
 def test_verdicts_name_the_edge_the_undecided_and_never_the_copy():
     # the claim just above the interval (margin < 0.02): at its edge, not ruled out
     rows = _styles_rows(113.5, (0, 0.01, -0.01, 0.005))

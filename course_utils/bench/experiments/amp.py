@@ -8,7 +8,7 @@ from course_utils import runtime
 from course_utils.evaluate import mnist_test_accuracy
 from course_utils.i18n import tr
 
-from ..harness import Config, compare, cycle, force, verdict
+from ..harness import WARMUP, Config, compare, cycle, force, verdict
 from ..params import AmpParams
 from ..report import Result, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
@@ -37,8 +37,8 @@ def _loss(out) -> float:
 
 
 def measure_amp(p: AmpParams) -> list:
-    """Steps/s of every level in alternation (O0 twice, the second as ``COPY``), then each trained to
-    ``p.train_steps`` and evaluated."""
+    """Steps/s of every level in alternation (O0 twice, the second as ``COPY``), then each trained on to
+    ``p.train_steps`` steps in all (the warm-up and timed steps included) and evaluated."""
     import mindspore as ms
 
     setup_worker(p, Spec.parse(p.spec).mode)
@@ -52,12 +52,12 @@ def measure_amp(p: AmpParams) -> list:
         nets[key], step = amp_step(p.spec, level, p.loss_scale)
         configs[key] = Config(step=cycle(step, batches), batch_size=p.batch_size)
     rows = timing_rows(compare(configs, steps=p.steps, repeats=p.repeats))
-    done = 3 + p.steps * p.repeats    # warm-up and timed steps already trained
+    done = WARMUP + p.steps * p.repeats    # warm-up and timed steps already trained (p.train_steps >= done)
     for row in rows:
         key = row["config"]
         losses = [_loss(force(configs[key].step())) for _ in range(max(0, p.train_steps - done))]
         row.update(label=tr("amp O0, second copy") if key == COPY else tr("amp {level}", level=key),
-                   wrapper=type(nets[key]).__name__, trained_steps=max(p.train_steps, done),
+                   wrapper=type(nets[key]).__name__, trained_steps=p.train_steps,
                    accuracy=mnist_test_accuracy(nets[key], limit=2000 if p.quick else 10000),
                    final_loss=statistics.mean(losses[-20:]) if losses else None, device=p.device)
     return rows

@@ -190,9 +190,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     else:
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, although "
                    "the pipeline alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes: it "
-                   "keeps up, but feeding the step costs it {cost:.0f}% of its rate (the pipeline's threads share "
-                   "{cores} cores with the step). ", gap=gap, cost=cost, noise=noise, rate=pipe["batches_per_s"],
-                   how=tr("{n} worker(s)", n=workers), x=pipe["batches_per_s"] / mem, cores=runtime.cpu_count())
+                   "keeps up, but feeding the step costs it {cost:.0f}% of its rate. ", gap=gap, cost=cost, noise=noise,
+                   rate=pipe["batches_per_s"], how=tr("{n} worker(s)", n=workers), x=pipe["batches_per_s"] / mem)
     paired = paired_reading(fed_row, [mem_row, again])   # against A and A': two copies of one pass
     medians = (tr("the medians' verdicts against A and A' disagree") if disagree else
                tr("by the medians' rules it is {word}", word=tr(WORDS[word])))

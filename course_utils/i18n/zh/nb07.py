@@ -376,10 +376,9 @@ MESSAGES = {
         '（{how}），少于训练步的消耗：流水线就是瓶颈。',
     'on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, although the pipeline '
     'alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes: it keeps up, but feeding the step '
-    'costs it {cost:.0f}% of its rate (the pipeline\'s threads share {cores} cores with the step). ':
+    'costs it {cost:.0f}% of its rate. ':
         '使用内存中的批时快 {gap:.1f}%，超出 {noise:.1f}% 的噪声水平。流水线单独运行时每秒能送出 {rate:.0f} 个批'
-        '（{how}），是训练步消耗速度的 {x:.1f} 倍，足以供数；但由它供数会使训练步速率降低 {cost:.0f}%'
-        '（流水线的线程与训练步共用 {cores} 个核）。',
+        '（{how}），是训练步消耗速度的 {x:.1f} 倍，足以供数；但由它供数会使训练步速率降低 {cost:.0f}%。',
     "on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, but the repeats' ranges "
     "overlap: undecided, this run does not say whether the pipeline costs the step anything. ":
         '使用内存中的批时快 {gap:.1f}%，超出 {noise:.1f}% 的噪声水平，但各次重复的范围有重叠：无法判定，'
@@ -585,6 +584,8 @@ MESSAGES = {
     'naive defaults to 98.5% (training s)': '朴素默认设置达到 98.5%（训练秒数）',
     'best settings to 99.0% (training s)': '最佳设置达到 99.0%（训练秒数）',
     'naive defaults to 99.0% (training s)': '朴素默认设置达到 99.0%（训练秒数）',
+    'naive defaults to 98.5%, estimated range (training s)': '朴素默认设置达到 98.5%，估算范围（训练秒数）',
+    'naive defaults to 99.0%, estimated range (training s)': '朴素默认设置达到 99.0%，估算范围（训练秒数）',
     'naive defaults to 98.5%, estimated low end (training s)': '朴素默认设置达到 98.5%，估算下限（训练秒数）',
     'naive defaults to 98.5%, estimated high end (training s)': '朴素默认设置达到 98.5%，估算上限（训练秒数）',
     'naive defaults to 99.0%, estimated low end (training s)': '朴素默认设置达到 99.0%，估算下限（训练秒数）',

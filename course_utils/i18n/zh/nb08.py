@@ -81,13 +81,13 @@ MESSAGES = {
      '        return "tie"            # not faster in memory beyond the noise floor: no measurable cost\n'
      '    if alone < in_memory:\n'
      '        return "bottleneck"     # it cannot deliver what the step consumes\n'
-     '    return "costs"              # it keeps up, but its threads share the cores with the step'):
+     '    return "costs"              # it keeps up, yet the fed step is slower beyond the floor'):
         ('def pipeline_verdict(in_memory, fed, alone, noise_pct):\n'
          '    if not 100 * (in_memory / fed - 1) > noise_pct:\n'
          '        return "tie"            # 使用内存中的批时没有快出噪声水平：没有可测量的开销\n'
          '    if alone < in_memory:\n'
          '        return "bottleneck"     # 它产出的批数跟不上训练步的消耗\n'
-         '    return "costs"              # 它跟得上，但它的线程与训练步共用 CPU 核'),
+         '    return "costs"              # 它跟得上，但由它供数的训练步慢得超出了噪声水平'),
     # ---- q3: which operators got slower
     'which operators got slower':
         '哪些算子变慢了',

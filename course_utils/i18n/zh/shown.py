@@ -40,6 +40,8 @@ SHOWN = {
         '以 "<metric>_verdict" 为名存放在该比值旁边',
     "a paired ratio's verdict names its interval (kept as <metric>_low/_high)":
         "逐轮配对比值的判定写出它的区间（区间存为 <metric>_low/_high）",
+    'an estimate given only as its two ends (<metric>_low/_high, no <metric>): one row, "low-high"':
+        '只以两端给出的估算值（有 <metric>_low/_high，没有 <metric>）：合为一行，写作“下限-上限”',
     'a ratio "(x)" with two decimals, as the sentences under the experiments print it (1.05, not 1.1)':
         '比值（“(x)”）保留两位小数，与各实验下面的句子一致（印作 1.05，而不是 1.1）',
 
@@ -91,18 +93,18 @@ SHOWN = {
         "``p.batch_size``），直到达到所有目标或用时达到 ``p.time_limit``；每个目标一行，另附准确率曲线。",
 
     # ---- lab.measure_amp (course_utils/bench/experiments/amp.py)
-    "Steps/s of every level in alternation (O0 twice, the second as ``COPY``), then each trained to\n"
-    "``p.train_steps`` and evaluated.":
-        "交替测量每个混合精度级别的训练速率（步/秒；O0 测两次，第二份为 ``COPY``），然后把每个级别都训练到\n"
-        "``p.train_steps`` 步并评估。",
+    "Steps/s of every level in alternation (O0 twice, the second as ``COPY``), then each trained on to\n"
+    "``p.train_steps`` steps in all (the warm-up and timed steps included) and evaluated.":
+        "交替测量每个混合精度级别的训练速率（步/秒；O0 测两次，第二份为 ``COPY``），然后把每个级别继续训练到\n"
+        "总共 ``p.train_steps`` 步（含预热和计时的步数）并评估。",
     "configuration -> its amp level":
         "配置 -> 它的混合精度级别",
     "a second instance, last in the order: O0 and its copy":
         "第二个实例，排在顺序的最后：O0 及其副本",
     "the same initial weights for every level":
         "每个级别的初始权重都相同",
-    "warm-up and timed steps already trained":
-        "预热和计时时已经训练过的步数",
+    "warm-up and timed steps already trained (p.train_steps >= done)":
+        "预热和计时时已经训练过的步数（p.train_steps >= done）",
 
     # ---- lab.measure_batch_sizes, lab.measure_modes, lab.measure_styles (course_utils/bench/experiments/modes.py)
     "``p.spec`` at every batch size in ``p.batch_sizes``, in alternation, with a second copy of batch\n"
