@@ -99,6 +99,7 @@ def cpu_speed_fixes(device: str) -> None:
         return
     if platform.machine().lower() in ("x86_64", "amd64"):
         os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")   # a cap: harmless without AVX-512
+        os.environ.setdefault("DNNL_MAX_CPU_ISA", "AVX2")     # older name, the only one MindSpore 2.7.1's oneDNN reads
     if (os.cpu_count() or 1) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
     os.environ.setdefault("GLOG_v", "3")                       # MindSpore's C++ log: errors only
@@ -252,8 +253,9 @@ def install_stop_handler() -> list:
     """Ctrl-C (SIGINT) or ``kill`` (SIGTERM) only asks to stop: the loop finishes its step, saves, exits.
 
     Returns a list that receives the signal's number; an empty list means "keep going". Both signals are
-    needed: with MindSpore 2.10, a Ctrl-C after the first training step reaches the script as a SIGTERM
-    (MindSpore's graph runner installs its own SIGINT handler, which sends it), so it exits with 143.
+    needed: with MindSpore 2.10, every training step installs MindSpore's own SIGINT handler, which sends a
+    SIGTERM, and leaves it in place, so from the first step on a Ctrl-C reaches the script as a SIGTERM and it
+    exits with 143.
     """
     requested: list = []
 

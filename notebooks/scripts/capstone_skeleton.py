@@ -86,6 +86,7 @@ def cpu_speed_fixes(device: str) -> None:
         return
     if platform.machine().lower() in ("x86_64", "amd64"):
         os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
+        os.environ.setdefault("DNNL_MAX_CPU_ISA", "AVX2")     # older name, the only one MindSpore 2.7.1's oneDNN reads
     if (os.cpu_count() or 1) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
     os.environ.setdefault("GLOG_v", "3")

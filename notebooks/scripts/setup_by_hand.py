@@ -19,6 +19,7 @@ if device == "CPU":
     # Only on CPUs with AVX-512: there oneDNN's AVX-512 convolutions are slow for MindSpore; cap it at AVX2.
     if cpuinfo.exists() and "avx512f" in cpuinfo.read_text():
         os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
+        os.environ.setdefault("DNNL_MAX_CPU_ISA", "AVX2")   # older name, the only one MindSpore 2.7.1's oneDNN reads
     # Only for eager PyNative steps on 8 CPUs or fewer: the host pipeline's waiting must not take the CPUs.
     if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")

@@ -96,6 +96,7 @@ def cpu_speed_fixes(device: str) -> None:
         return
     if platform.machine().lower() in ("x86_64", "amd64"):
         os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")   # 一个上限：没有 AVX-512 时也无害
+        os.environ.setdefault("DNNL_MAX_CPU_ISA", "AVX2")     # 旧的变量名：MindSpore 2.7.1 自带的 oneDNN 只读取这个名字
     if (os.cpu_count() or 1) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
     os.environ.setdefault("GLOG_v", "3")                       # MindSpore 的 C++ 日志：只输出错误
@@ -248,9 +249,9 @@ def evaluate(net, dataset) -> float:
 def install_stop_handler() -> list:
     """Ctrl-C（SIGINT）或 ``kill``（SIGTERM）只是请求停止：循环做完当前这一步，保存，然后退出。
 
-    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，第一个训练步
-    之后按下的 Ctrl-C 会以 SIGTERM 的形式到达脚本（MindSpore 的图执行器会安装自己的 SIGINT 处理函数，由它
-    发出 SIGTERM），因此脚本以 143 退出。
+    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，每个训练步都会
+    安装 MindSpore 自己的 SIGINT 处理函数（它发出 SIGTERM），并在训练步结束后保留它；因此从第一个训练步起，
+    按下的 Ctrl-C 都以 SIGTERM 的形式到达脚本，脚本以 143 退出。
     """
     requested: list = []
 

@@ -84,6 +84,7 @@ def cpu_speed_fixes(device: str) -> None:
         return
     if platform.machine().lower() in ("x86_64", "amd64"):
         os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
+        os.environ.setdefault("DNNL_MAX_CPU_ISA", "AVX2")     # 旧的变量名：MindSpore 2.7.1 自带的 oneDNN 只读取这个名字
     if (os.cpu_count() or 1) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
     os.environ.setdefault("GLOG_v", "3")

@@ -19,6 +19,7 @@ if device == "CPU":
     # 只在支持 AVX-512 的 CPU 上：oneDNN 的 AVX-512 卷积对 MindSpore 很慢，把它限制在 AVX2。
     if cpuinfo.exists() and "avx512f" in cpuinfo.read_text():
         os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
+        os.environ.setdefault("DNNL_MAX_CPU_ISA", "AVX2")   # 旧的变量名：MindSpore 2.7.1 自带的 oneDNN 只读取这个名字
     # 只用于 8 个及以下 CPU 上动态图模式的训练步：Host 流水线的等待不能占用计算所需的 CPU。
     if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
