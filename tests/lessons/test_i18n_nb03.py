@@ -79,7 +79,7 @@ def test_q2_wrong_loss_in_chinese(zh):
                         "grads = scaler.unscale(ops.clip_by_global_norm(grads, clip_norm))")],
      ("clip_norm=0.05、缩放系数为 1024 时", "缩短为 1/1024 的更新", "梯度在仍带着缩放系数时就被裁剪了")),
     ([(CLIP_LINE, "")], ("clip_norm=0.05、缩放系数为 1024 时", "用未经裁剪的梯度所做的更新", "> clip_norm 0.05")),
-    ([(CLIP_LINE, "        grads = tuple([ops.clip_by_norm(g, clip_norm) for g in grads])\n")],
+    ([(CLIP_LINE, "            grads = tuple([ops.clip_by_norm(g, clip_norm) for g in grads])\n")],
      ("每个梯度张量各自裁剪到 clip_norm", "按全局范数裁剪")),
 ], ids=["not-unscaled", "always-updates", "no-adjust", "scaled-loss", "clipped-before-unscaling", "not-clipped",
         "per-tensor"])
