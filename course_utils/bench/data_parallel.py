@@ -99,8 +99,8 @@ class DataParallelTiming:
             tr("Each ratio below is the median of the per-round ratios, with its 95% interval over the rounds: an "
                "interval above 1 is faster, below 1 slower, one that holds 1 a tie."),
             "",
-            tr("{workers} workers, against one process doing the same training: {dp_global} its samples/s at "
-               "MindSpore's defaults, {dp_1cpu} pinned to 1 CPU.", workers=self.rows["dp"]["processes"],
+            tr("{workers} workers in samples/s, against one process doing the same training: at MindSpore's "
+               "defaults {dp_global}; pinned to 1 CPU {dp_1cpu}.", workers=self.rows["dp"]["processes"],
                dp_global=self.said("dp", "global"), dp_1cpu=self.said("dp", "global_1cpu")),
             tr("One process on all {cpus} CPUs against pinned to 1 CPU: {setups_said}; {note}", cpus=self.cpus,
                setups_said=self.said("global", "global_1cpu"),
@@ -113,7 +113,7 @@ class DataParallelTiming:
             tr("The all-reduce took {share:.0f}% of each data-parallel step (95% interval {lo:.0f}-{hi:.0f}%; "
                "{ms:.1f} ms, per worker {by_rank} ms), for a gradient of {n:,} float32 numbers ({kib:.0f} KiB).",
                share=100 * share, lo=100 * share_lo, hi=100 * share_hi, ms=self.comm_ms,
-               by_rank=tr(", ").join(f"{c:.1f}" for c in self.comm_by_rank), n=self.n_params,
+               by_rank=" / ".join(f"{c:.1f}" for c in self.comm_by_rank), n=self.n_params,
                kib=4 * self.n_params / 1024),
         ]
 

@@ -106,8 +106,8 @@ MESSAGES = {
     "above 1 is faster, below 1 slower, one that holds 1 a tie.":
         "下面每个倍数都是各轮比值的中位数，括号里是它在各轮上的 95% 区间：区间整体大于 1 判为更快，整体小于 1 判为"
         "更慢，包含 1 则判为持平。",
-    "{workers} workers, against one process doing the same training: {dp_global} its samples/s at MindSpore's "
-    "defaults, {dp_1cpu} pinned to 1 CPU.":
+    "{workers} workers in samples/s, against one process doing the same training: at MindSpore's defaults "
+    "{dp_global}; pinned to 1 CPU {dp_1cpu}.":
         "{workers} 个 Worker 进程与做同一次训练的单进程相比，每秒样本数：对比使用 MindSpore 默认设置的单进程为 "
         "{dp_global}；对比绑定到 1 个 CPU 的单进程为 {dp_1cpu}。",
     "One process on all {cpus} CPUs against pinned to 1 CPU: {setups_said}; {note}":
@@ -117,7 +117,7 @@ MESSAGES = {
     "the second CPU made no measurable difference.": "第二个 CPU 没有带来可测出的差别。",
     "Without the all-reduce the workers reached {local_global} and {local_1cpu}. Did the second worker put the idle "
     "CPU to work? {used}.":
-        "如果不做 AllReduce，各 Worker 进程分别达到 {local_global} 和 {local_1cpu}。第二个 Worker 进程有没有让闲置的 "
+        "如果不做 AllReduce，各 Worker 进程分别达到 {local_global}和 {local_1cpu}。第二个 Worker 进程有没有让闲置的 "
         "CPU 干起活来？{used}。",
     "yes: without the all-reduce they were faster than one process in both its setups":
         "有：不做 AllReduce 时，它们比单进程的两种设置都快",
