@@ -31,8 +31,8 @@ def choose_clip_norm(norms):
 
 def _norm_log(level: float, seed: int, steps: int = 300, drift: float = 10.0):
     """A log of global gradient norms as a run would write it. Ordinary steps: a spread of about 10 % around a
-    typical norm that falls from ``level`` to ``level / drift`` as the loss falls. Four bursts of three spikes, each
-    burst fading from about 10 to about 2.3 times the typical norm of its steps. Returns the log (a list of floats),
+    typical norm that falls from ``level`` to ``level / drift`` as the loss falls. Four bursts of three spikes, at
+    about 8-12, 4-8 and 2-2.6 times the typical norm of their steps. Returns the log (a list of floats),
     the indices of the spikes and the typical norm of every step."""
     rng = np.random.default_rng(seed)
     typical = level * drift ** (-np.arange(steps) / (steps - 1))
