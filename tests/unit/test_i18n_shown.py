@@ -1,4 +1,4 @@
-"""The measuring code lessons 07 and 08 print with ``bench.show(obj)`` (course_utils/i18n/shown.py): in Chinese its
+"""The code lessons 06, 07 and 08 print with ``bench.show(obj)`` (course_utils/i18n/shown.py): in Chinese its
 docstrings and comments are Chinese (course_utils/i18n/zh/shown.py) and its code is the code that runs, token for
 token; every docstring and comment of a shown object has an entry, so a new English one fails here by name."""
 
@@ -18,13 +18,13 @@ from course_utils.i18n import notebooks as nbs
 from course_utils.i18n import shown
 from course_utils.i18n.zh.shown import SHOWN
 
-LESSONS = ("07_performance_lab.ipynb", "08_bottlenecks.ipynb")
-_SHOW = re.compile(r"\bshow\((bench|lab)\.(\w+)\)")
+LESSONS = ("06_checkpoints_inference.ipynb", "07_performance_lab.ipynb", "08_bottlenecks.ipynb")
+_SHOW = re.compile(r"\bshow\((bench|lab|storage_probes)\.(\w+)\)")
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _shown_in_lessons():
-    """The objects the English lessons 07 and 08 pass to show(), as "bench.Lab", "lab.measure_amp", ..."""
+    """The objects the English lessons pass to show(), as "bench.Lab", "lab.measure_amp", ..."""
     found = set()
     for name in LESSONS:
         for cell in nbs.load(nbs.NOTEBOOKS / name)["cells"]:
@@ -38,7 +38,8 @@ SHOWN_OBJECTS = _shown_in_lessons()
 
 def _resolve(dotted):
     space, attr = dotted.split(".")
-    return getattr({"bench": bench, "lab": lab}[space], attr)
+    spaces = {"bench": bench, "lab": lab}
+    return getattr(spaces[space] if space in spaces else importlib.import_module(f"course_utils.{space}"), attr)
 
 
 def code_lines(source):

@@ -35,7 +35,7 @@ MESSAGES = {
          '(N, 1, 28, 28)（本课的 normalise 只处理单张图像）。调用 network.set_train(False)，然后 '
          'ops.softmax(network(ms.Tensor(x)), axis=-1)，再取 argmax(axis=1)。用 network.set_train(was_training) '
          '恢复模式：它会设置每一个子 Cell（Dropout、BatchNorm），而直接给 network.training 赋值做不到这一点；'
-         '把它放在 finally: 块中，出错时模式也不会被改变。'),
+         '把它放在 finally: 块中，即使出错，也能把模式恢复原样。'),
     '# the step: weights and optimizer state':
         '# 训练步：权重和优化器状态',
     '# the same format= as when saving':

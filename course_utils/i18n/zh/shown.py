@@ -1,4 +1,4 @@
-"""The docstrings and comments of the measuring code that lessons 07 and 08 print with ``bench.show(obj)``, in
+"""The docstrings and comments of the code that lessons 06, 07 and 08 print with ``bench.show(obj)``, in
 Chinese (``course_utils.i18n.shown``).
 
 Keys are the English texts as ``shown.pieces`` reads them: a docstring's text between its quotes, continuation
@@ -200,4 +200,13 @@ SHOWN = {
     "time, so these processes are not timed)":
         "oneDNN 用哪种实现运行池化：每种情形再开一个打开日志的短进程（记录日志本身要花时间，\n"
         "所以这些进程不计时）",
+    # ---- the storage probes lesson 06 prints (course_utils/storage_probes.py)
+    "One parameter ``w = [1, 1, 1]``; ``Scale()(x) = w * x``.":
+        "只有一个参数 ``w = [1, 1, 1]``；``Scale()(x) = w * x``。",
+    "Call once, give ``cell.w`` new storage holding 2s (``set_data``), call again: did the second call read the 2s?":
+        "调用一次，给 ``cell.w`` 换上值全为 2 的新存储（``set_data``），再调用一次：第二次调用读到 2 了吗？",
+    "Two ``nn.SGD`` steps (its ``construct`` carries ``@jit``) with gradient 1 and learning rate 1, ``w`` given new\n"
+    "storage holding 5s in between: did the second step update the new storage (5 -> 4)?":
+        "两次 ``nn.SGD`` 更新（它的 ``construct`` 带有 ``@jit``），梯度为 1、学习率为 1，两次之间给 ``w`` 换上\n"
+        "值全为 5 的新存储：第二次更新的是新的存储吗（5 -> 4）？",
 }
