@@ -770,6 +770,8 @@ def localize_header(text: str) -> str:
                 values = m.groupdict()
                 if message == HEADER_ENV:
                     values["variables"] = listing(values["variables"].split(", "))
+                if message == HEADER_LOAD:
+                    values["values"] = listing(values["values"].split(", "))
                 part = tr(message, **values)
                 break
         parts.append(part)

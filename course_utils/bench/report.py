@@ -61,7 +61,7 @@ def header(env: bool = True) -> str:
     text = runtime.machine_header(env)
     load = load_average()
     if load:
-        text += " | " + tr(runtime.HEADER_LOAD, values=", ".join(f"{x:.1f}" for x in load))
+        text += " | " + tr(runtime.HEADER_LOAD, values=runtime.listing(f"{x:.1f}" for x in load))
     return text + f" | {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}"
 
 

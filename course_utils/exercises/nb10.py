@@ -105,6 +105,20 @@ def _read_script(script, whole: bool = True) -> tuple:
     return path, source
 
 
+def dropout_line(source: str):
+    """The first line of ``source`` that names dropout (``nn.Dropout``, ``ops.dropout``, ...), or None: with
+    dropout a resumed run cannot log what the uninterrupted run logs (q2), because the checkpoint does not hold the
+    dropout's random state."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    lines = [node.lineno for node in ast.walk(tree)
+             if "dropout" in (node.attr if isinstance(node, ast.Attribute) else
+                              node.id if isinstance(node, ast.Name) else "").lower()]
+    return min(lines, default=None)
+
+
 # ---- running it -----------------------------------------------------------------------------------------
 
 @dataclasses.dataclass
@@ -376,6 +390,14 @@ class Resumes(_ScriptExercise):
         straight = cached_run(path, source, TINY_RUN)
         expect_success(straight, tr(" (the same run without the stop)"))
         for got, expected in zip(resumed.log(), straight.log()):
+            if got.get("train_loss") != expected.get("train_loss") and dropout_line(source):
+                raise Incorrect(tr("epoch {epoch}'s train_loss after the stop and --resume is {got!r}, the same run "
+                                   "without the stop logs {expected!r}, and {name} uses dropout (line {line}): a "
+                                   "resumed process starts dropout's random state afresh (the checkpoint does not "
+                                   "hold it), so it drops other features than the run without the stop. Remove the "
+                                   "dropout: this check compares the logs bit for bit (section 3, \"The model\").",
+                                   epoch=expected.get("epoch"), got=got.get("train_loss"),
+                                   expected=expected.get("train_loss"), name=path.name, line=dropout_line(source)))
             if got.get("train_loss") != expected.get("train_loss"):
                 raise Incorrect(tr("epoch {epoch}'s train_loss after the stop and --resume is {got!r}, the same run "
                                    "without the stop logs {expected!r}: the mean must cover every step of the epoch, "

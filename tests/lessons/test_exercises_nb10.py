@@ -90,6 +90,13 @@ def test_a_checkpoint_written_in_place_is_rejected_before_it_runs(tmp_path):
     incorrect(nb10.q1.check(str(path)), "never renames a file")
 
 
+def test_dropout_is_found_by_name_and_not_in_comments_or_the_reference():
+    assert nb10.dropout_line("import x\nnet = nn.SequentialCell(nn.Dropout(p=0.25), nn.Dense(4, 2))\n") == 2
+    assert nb10.dropout_line("y = ops.dropout(x, p=0.5)\n") == 1
+    assert nb10.dropout_line("# no Dropout here\ntext = 'nn.Dropout'\n") is None
+    assert nb10.dropout_line(REFERENCE) is None and nb10.dropout_line("def (:") is None
+
+
 def test_the_reference_is_standalone_and_keeps_the_contract():
     tree = ast.parse(REFERENCE)
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
@@ -139,6 +146,11 @@ BROKEN = [
      [("        start_epoch, skip, carried = restore_checkpoint(state, ckpt_path)\n",
        "        start_epoch, skip, _ = restore_checkpoint(state, ckpt_path)\n")],
      ["epoch 2's train_loss after the stop and --resume", "the same run without the stop logs"]),
+    # a resumed process starts dropout's random state afresh: its masks, and so its losses, differ
+    ("a model with dropout", nb10.q2,
+     [("self.classifier = nn.Dense(32 * 7 * 7, num_classes)",
+       "self.classifier = nn.SequentialCell(nn.Dropout(p=0.25), nn.Dense(32 * 7 * 7, num_classes))")],
+     ["epoch 2's train_loss after the stop and --resume", "uses dropout (line", "Remove the dropout"]),
     ("a resume without the optimizer state", nb10.q2,
      [("    for param in state.get_parameters():\n", "    for param in state.network.get_parameters():\n")],
      ["optimizer state", "not restored"]),

@@ -48,7 +48,7 @@ def test_a_stored_english_header_shown_in_chinese(zh):
 
     assert localize_header(STORED_HEADER) == (
         "MindSpore 2.10.0 | x86_64 | 2 个 CPU | Python 3.11.7 | NumPy 1.26.4 | 设备 CPU，GRAPH_MODE | "
-        "环境变量：MS_DEV_HOST_BLOCKING_RUN=1 | 平均负载 1.9, 3.6, 3.1 | 2026-12-02 07:38")
+        "环境变量：MS_DEV_HOST_BLOCKING_RUN=1 | 平均负载 1.9、3.6、3.1 | 2026-12-02 07:38")
     assert localize_header("x86_64 | 4 CPUs | env: no CPU fixes").endswith("| 环境变量：未启用 CPU 优化设置")
     # two variables: listed as machine_header() lists them in Chinese, so a stored line can equal this run's
     assert localize_header("x86_64 | env: ONEDNN_MAX_CPU_ISA=AVX2, MS_DEV_HOST_BLOCKING_RUN=1").endswith(

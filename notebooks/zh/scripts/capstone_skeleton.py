@@ -108,7 +108,7 @@ def build_dataset(data_dir, split, batch_size, subset=0, augment=False, seed=0):
     image_ops = []
     if augment:
         # TODO(2)：用一个数据增强算子处理 uint8 (28, 28, 1) 图像，做小幅的随机旋转（最多 10 度）、
-        #          平移（每个方向最多 10%）和缩放（0.9-1.1）。请阅读你所选算子的文档。
+        #          平移（每个方向最多 10%）和缩放（0.9～1.1）。请阅读你所选算子的文档。
         image_ops.append(____)
     # TODO(3)：每张图像都要经过的算子，即缩放到 [0, 1]、用 MNIST_MEAN / MNIST_STD 归一化、把通道放到最前
     image_ops += ____
@@ -126,7 +126,8 @@ def build_model():
     class SmallCNN(nn.Cell):
         def __init__(self, num_classes=10):
             super().__init__()
-            # TODO(4)：定义各层，例如两个 Conv2d -> BatchNorm2d -> ReLU -> MaxPool2d 块，再接一个分类器
+            # TODO(4)：定义各层，例如两个 Conv2d -> BatchNorm2d -> ReLU -> MaxPool2d 块，再接一个分类器；
+            #          不要用 Dropout：练习 10.2 逐位比较两份日志
             ____
 
         def construct(self, x):
