@@ -12,6 +12,7 @@ One concern per module:
 * ``notebook``    what the two lab lessons' set-up cells share (``show``, ``Lab.run``/``launch``, ``rate_bars``);
 * ``turns``       timing one process alongside a distributed job, in turns (notebook 09, ``scripts/train_dp.py``);
 * ``data_parallel`` what that timing shows: notebook 09's table and a paired verdict for each comparison;
+* ``lenet_study`` the stored LeNet-5 recipe study notebook 05 reads (``scripts/bench_lenet.py``): table and plot;
 * ``cli``         ``python -m course_utils.bench list | run NAMES | headline``.
 
 Importing the package does not import MindSpore.
@@ -28,16 +29,16 @@ from .report import (Conditions, Measuring, Result, format_rows, format_table, h
                      save_json)
 from .steps import (JIT_LEVELS, NAIVE_SPEC, Spec, TIMING_COLUMNS, build_step, lenet_setup, mnist_batches,
                     set_mode, step_configs, timing_rows)
-from . import experiments, profile
+from . import experiments, lenet_study, profile
 from .notebook import Lab, rate_bars, show
 from .turns import Alongside, cpu_pinned, kernel_threads, time_alongside, worker_pause
 from .data_parallel import DataParallelTiming, summarise_data_parallel
 from .experiments import (EXPERIMENTS, HEADLINE, PUBLIC, StopWhen, compile_calls, parse_onednn_verbose,
                           run_experiment, select_experiments)
 
-#: The face, named one by one: what lessons 07, 08 and 09, their scripts and ``make bench`` use. Two sub-APIs are named
-#: as namespaces: ``experiments`` (the lab's experiments, each ``measure_<name>`` + ``summarise_<name>``) and
-#: ``profile`` (reading MindSpore's profiler output back).
+#: The face, named one by one: what lessons 07, 08 and 09, their scripts and ``make bench`` use. Three sub-APIs are
+#: named as namespaces: ``experiments`` (the lab's experiments, each ``measure_<name>`` + ``summarise_<name>``),
+#: ``profile`` (reading MindSpore's profiler output back) and ``lenet_study`` (notebook 05's stored recipe study).
 __all__ = [
     # timing (harness)
     "Config", "Timing", "compare", "cycle", "faster_beyond", "force", "leaders", "naive_time", "noise_floor_pct",
@@ -64,5 +65,5 @@ __all__ = [
     "Alongside", "cpu_pinned", "kernel_threads", "time_alongside", "worker_pause",
     "DataParallelTiming", "summarise_data_parallel",
     # namespaces
-    "experiments", "profile",
+    "experiments", "lenet_study", "profile",
 ]

@@ -15,9 +15,6 @@ sizes that leave a partial last batch, and on a second such case; the answer is 
 lesson's ``accuracy`` loop pasted as it is (one number) does not pass. q4 reads the two parts the learner's
 samplers select from a numbered source of 200 rows in four classes of unequal size, the validation part twice
 (the same order both times). MindSpore is imported on first use, not with this module.
-
-Beside the exercises, ``print_study`` is the plumbing of section 3: the stored recipe study
-(``scripts/results/lenet_recipe.json``, written by ``scripts/bench_lenet.py``) as a table.
 """
 
 from __future__ import annotations
@@ -28,8 +25,7 @@ import inspect
 import numpy as np
 
 from course_utils.exercises import Exercise, Incorrect, describe, refusing, register, to_numpy
-from course_utils.fmt import pad
-from course_utils.i18n import language, tr
+from course_utils.i18n import tr
 from course_utils.models import lenet_flatten_size
 
 # ----------------------------------------------------------------------------------------------
@@ -521,48 +517,10 @@ def _split_solution(make_source, labels, per_class, seed):
     validation = make_source(ds.SubsetSampler(val_rows.tolist()))         # always in the same order
     return train, validation
 
-# ----------------------------------------------------------------------------------------------
-# section 3: the stored recipe study
-# ----------------------------------------------------------------------------------------------
-
-
-def print_study(study: dict, epochs: int, lr: float, studied: bool = True) -> bool:
-    """The study's machine next to this run's, then one row per candidate: the validation accuracy's median and
-    seed-to-seed range; last, what the rule chose next to the notebook's ``epochs`` and ``lr``. ``studied``: this
-    run's recipe is the one the study measured (otherwise section 4 checks nothing, and the lines say so). Returns
-    whether the study ran under this run's conditions (the two machine lines agree)."""
-    from course_utils import runtime
-
-    study_header, this_header = runtime.localize_header(study["header"]), runtime.machine_header()
-    print(tr("stored study: {header}", header=study_header))
-    print(tr("this run:     {header}", header=this_header))
-    same = study_header == this_header
-    if not studied:
-        print(tr("this run's recipe (TRAIN_SUBSET, EPOCHS, BATCH_SIZE, LR, VALIDATION) is not the one the study "
-                 "measured: section 4 checks nothing against it"))
-    elif same:
-        print(tr("the study ran under this run's conditions (the two lines agree): section 4 holds this run to the "
-                 "study's results"))
-    else:
-        print(tr("the study ran on another machine or with other settings than this run (compare the two lines): its "
-                 "choice carries over, but its accuracies may differ slightly here, so section 4 checks only a floor"))
-    columns = [(tr("epochs"), 6), (tr("peak lr"), 10), (tr("seeds"), 6),
-               (tr("validation accuracy: median, min-max"), 38)]
-    print(" ".join(pad(title, width, ">") for title, width in columns))
-    dash = "～" if language() == "zh" else "-"      # a range in Chinese: 98.62%～98.72%
-    for r in study["choice"]["recipes"]:
-        spread = f"{r['validation_median']:.2%}  {r['validation_min']:.2%}{dash}{r['validation_max']:.2%}"
-        print(f"{r['epochs']:>6} {r['lr']:>10g} {len(r['seeds']):>6} {pad(spread, 38, '>')}")
-    chosen = study["choice"]["chosen"]
-    print(tr("{n_val} training images held out; chosen on validation: {chosen} epochs (at peak lr {chosen_lr:g}); "
-             "this notebook's parameters: {epochs} epochs at {lr:g}", n_val=study["args"]["validation"],
-             chosen=chosen["epochs"], chosen_lr=chosen["lr"], epochs=epochs, lr=lr))
-    return same
-
 
 q1 = FlattenSize()
 q2 = LeNetBatchNorm()
 q3 = EvaluationLoop()
 q4 = ValidationSplit()
-__all__ = ["q1", "q2", "q3", "q4", "expected_counts", "fixed_eval_case", "print_study"]
+__all__ = ["q1", "q2", "q3", "q4", "expected_counts", "fixed_eval_case"]
 register(globals(), "05")

@@ -334,12 +334,3 @@ def test_q4_rejects_typical_mistakes(answer, message):
     assert result == Outcome.INCORRECT
     assert message in result.message
 
-
-def test_print_study_says_when_section_4_checks_nothing(capsys):
-    import json
-    from course_utils import ROOT
-
-    study = json.loads((ROOT / "scripts" / "results" / "lenet_recipe.json").read_text(encoding="utf-8"))
-    nb05.print_study(study, 1, 2e-3, studied=False)
-    out = capsys.readouterr().out
-    assert "section 4 checks nothing" in out and "holds this run" not in out and "only a floor" not in out

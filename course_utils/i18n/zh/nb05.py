@@ -1,7 +1,8 @@
 """Chinese messages (nb05): the exercises of notebook 05 (MNIST + LeNet-5).
 
 Keys are the English texts of ``course_utils/exercises/nb05.py`` exactly (titles, hints and
-solutions are translated when shown; check messages at their ``tr()`` call sites).
+solutions are translated when shown; check messages at their ``tr()`` call sites), then those of
+``course_utils/bench/lenet_study.py`` (section 3's stored recipe study: its table and strip plot).
 Terminology: the glossary in README.zh.md."""
 
 MESSAGES = {
@@ -200,7 +201,7 @@ MESSAGES = {
         '{call}：验证部分每个轮次给出各行的顺序都不同；期望每个轮次的顺序都相同。',
     '{call}: the training part yields its rows in the same order in two epochs; expected a new order every epoch.':
         '{call}：训练部分在两个轮次中按相同的顺序给出各行；期望每个轮次都是新的顺序。',
-    # section 3: print_study
+    # section 3: course_utils/bench/lenet_study.py (print_study, plot_study)
     'stored study: {header}':
         '保存的实验结果：{header}',
     'this run:     {header}':
@@ -223,7 +224,11 @@ MESSAGES = {
         '种子数',
     'validation accuracy: median, min-max':
         '验证准确率：中位数，最小～最大',
-    ("{n_val} training images held out; chosen on validation: {chosen} epochs (at peak lr {chosen_lr:g}); this "
+    ("{n_val:,} training images held out; chosen on validation: {chosen} epochs (at peak lr {chosen_lr:g}); this "
      "notebook's parameters: {epochs} epochs at {lr:g}"):
-        '留出 {n_val} 张训练图像作验证；根据验证集选定：{chosen} 个轮次（峰值学习率 {chosen_lr:g}）；本 Notebook 的参数：{epochs} 个轮次，{lr:g}',
+        '留出 {n_val:,} 张训练图像作验证；根据验证集选定：{chosen} 个轮次（峰值学习率 {chosen_lr:g}）；本 Notebook 的参数：{epochs} 个轮次，{lr:g}',
+    'validation accuracy (%)':
+        '验证准确率（%）',
+    "the study's {n} runs: one dot per seed, a bar at each median (red: chosen)":
+        '对比实验的 {n} 次运行：每个种子一个点，横线为中位数（红色：选中的方案）',
 }
