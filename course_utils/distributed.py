@@ -84,6 +84,9 @@ class LaunchResult:
     seconds: float
     launch_id: str = ""  # in every job process's environment (COURSE_LAUNCH_ID)
     stopped: list = dataclasses.field(default_factory=list)  # pids the cleanup had to stop
+    # who they were, in the same order and named as in ``exited``: a worker by its rank, "scheduler", "msrun"
+    # (a process the launcher never saw start: "pid <n>")
+    stopped_as: list = dataclasses.field(default_factory=list)
     # when (time.time()) the launcher first saw each process gone: a worker under its rank, the scheduler under
     # "scheduler", msrun under "msrun"; looked at every poll, so up to poll_interval late
     exited: dict = dataclasses.field(default_factory=dict)
@@ -396,6 +399,10 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
         finally:
             # Whatever happened (success, failure, timeout, KeyboardInterrupt): nothing survives.
             result.stopped = _stop(job_processes(launch_id))
+            names = {proc.pid: "msrun"}
+            names.update({pid: rank if role == "MS_WORKER" else "scheduler" if role == "MS_SCHED" else role
+                          for pid, (role, rank, _) in roles.items()})
+            result.stopped_as = [names.get(pid, f"pid {pid}") for pid in result.stopped]
             if proc.poll() is None:  # msrun itself, should it have escaped the scan
                 proc.kill()
             result.returncode = proc.wait()

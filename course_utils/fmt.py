@@ -5,6 +5,8 @@
 * ``table_cell(value, digits=1)``: one cell of a printed table: ``1,234``, ``12.3``, ``0.0123``, ``yes``, ``-``.
 * ``pad(text, width, align="<")``: ``text`` padded to ``width`` *display* columns (``align=">"``: on the left):
   a Chinese character takes two, so ``f"{text:<20}"`` misaligns the columns of a Chinese table and ``pad`` does not.
+* ``text_table(rows, right=())``: rows of cells (the first one the header) as lines whose columns line up in both
+  editions, each column as wide as its widest cell.
 * ``duration(seconds, lang)``: a lesson's run time as the READMEs, the title cells and the website quote it:
   ``~25 s``, ``~3 min``; ``约 25 秒``, ``约 3 分钟``.
 """
@@ -13,9 +15,9 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from typing import Any, Optional
+from typing import Any, Iterable, Optional, Sequence
 
-__all__ = ["display_width", "duration", "number", "pad", "significant", "table_cell"]
+__all__ = ["display_width", "duration", "number", "pad", "significant", "table_cell", "text_table"]
 
 MISSING = "-"
 
@@ -71,6 +73,18 @@ def pad(text: Any, width: int, align: str = "<") -> str:
     text = str(text)
     fill = " " * max(0, width - display_width(text))
     return text + fill if align == "<" else fill + text
+
+
+def text_table(rows: Sequence[Sequence[Any]], right: Iterable[int] = (), gap: int = 2) -> str:
+    """``rows`` of cells as text lines, ``gap`` spaces between columns, each column as wide as its widest cell in
+    display columns (``pad``); the columns numbered in ``right`` are right-aligned, the others left-aligned."""
+    cells = [[str(c) for c in row] for row in rows]
+    if not cells:
+        return ""
+    right = set(right)
+    widths = [max(display_width(row[i]) for row in cells if i < len(row)) for i in range(max(map(len, cells)))]
+    return "\n".join((" " * gap).join(pad(c, widths[i], ">" if i in right else "<") for i, c in enumerate(row))
+                     .rstrip() for row in cells)
 
 
 def duration(seconds: float, lang: str = "en") -> str:

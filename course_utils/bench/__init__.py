@@ -11,6 +11,7 @@ One concern per module:
 * ``profile``     reading MindSpore's profiler output back;
 * ``notebook``    what the two lab lessons' set-up cells share (``show``, ``Lab.run``/``launch``, ``rate_bars``);
 * ``turns``       timing one process alongside a distributed job, in turns (notebook 09, ``scripts/train_dp.py``);
+* ``data_parallel`` what that timing shows: notebook 09's table and a paired verdict for each comparison;
 * ``cli``         ``python -m course_utils.bench list | run NAMES | headline``.
 
 Importing the package does not import MindSpore.
@@ -30,6 +31,7 @@ from .steps import (JIT_LEVELS, NAIVE_SPEC, Spec, TIMING_COLUMNS, build_step, le
 from . import experiments, profile
 from .notebook import Lab, rate_bars, show
 from .turns import Alongside, cpu_pinned, kernel_threads, time_alongside, worker_pause
+from .data_parallel import DataParallelTiming, summarise_data_parallel
 from .experiments import (EXPERIMENTS, HEADLINE, PUBLIC, StopWhen, compile_calls, parse_onednn_verbose,
                           run_experiment, select_experiments)
 
@@ -60,6 +62,7 @@ __all__ = [
     "Lab", "rate_bars", "show",
     # one process timed alongside a distributed job (turns; notebook 09)
     "Alongside", "cpu_pinned", "kernel_threads", "time_alongside", "worker_pause",
+    "DataParallelTiming", "summarise_data_parallel",
     # namespaces
     "experiments", "profile",
 ]

@@ -19,7 +19,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 from course_utils import runtime
 from course_utils.fileio import atomic_write
-from course_utils.fmt import display_width, table_cell
+from course_utils.fmt import display_width, table_cell, text_table
 from course_utils.i18n import N_, tr
 
 from .harness import Timing
@@ -209,13 +209,9 @@ def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optiona
     body = [[f"{v:.2f}" if two[i] and _small_float(v) else table_cell(v) for i, v in enumerate(b)] for b in body]
     widths = [max(display_width(h), *(display_width(b[i]) for b in body)) if body else display_width(h)
               for i, h in enumerate(head)]
-
-    def line(cells):   # padded to the width a terminal shows (a Chinese character takes two columns)
-        pads = [" " * (w - display_width(c)) for c, w in zip(cells, widths)]
-        return "  ".join(c + pad if i == 0 or columns[i] in left else pad + c
-                         for i, (c, pad) in enumerate(zip(cells, pads))).rstrip()
-
-    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(b) for b in body])
+    # padded to the width a terminal shows (a Chinese character takes two columns)
+    right = [i for i, c in enumerate(columns) if i and c not in left]
+    return text_table([head, ["-" * w for w in widths]] + body, right=right)
 
 
 def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baseline: Optional[str] = None,

@@ -7,6 +7,7 @@ carries a ``text/plain`` twin, so nbval, papermill logs and diffs see the same w
 from __future__ import annotations
 
 import html
+import re
 
 from course_utils.exercises.placeholder import Outcome
 from course_utils.i18n import N_, tr
@@ -60,7 +61,13 @@ class CheckResult:
         outcome = tr(_LABELS[self.outcome])
         return (f'<div style="border-left: 4px solid {colour}; padding: 2px 8px">'
                 f'<b style="color:{colour}">{html.escape(_heading(self.exercise.label, outcome))}</b>{tr(": ")}'
-                f'<span style="white-space: pre-wrap">{html.escape(self.message)}</span></div>')
+                f'<span style="white-space: pre-wrap">{_rich(self.message)}</span></div>')
+
+
+def _rich(text: str) -> str:
+    """``text`` as HTML: escaped, and each `name` in backticks shown as code (the plain-text twin keeps the
+    backticks, as Markdown would show them)."""
+    return re.sub(r"`([^`\n]+)`", r"<code>\1</code>", html.escape(text))
 
 
 def _heading(label: str, kind: str) -> str:
@@ -91,5 +98,5 @@ def show_text(label: str, kind: str, text: str, code: bool = False) -> None:
         bundle = {"text/markdown": f"**{html.escape(heading)}**\n```python\n{text}\n```"}
     else:
         bundle = {"text/html": f"<b>{html.escape(heading)}</b> "
-                               f'<span style="white-space: pre-wrap">{html.escape(text)}</span>'}
+                               f'<span style="white-space: pre-wrap">{_rich(text)}</span>'}
     display({**bundle, "text/plain": plain}, raw=True)

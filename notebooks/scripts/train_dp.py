@@ -27,6 +27,7 @@ steps/s of ``--bench-styles`` (by default the ``cell`` step with and without its
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -109,9 +110,10 @@ def main(argv=None) -> int:
 
     rank_dir = args.out / f"rank_{rank}"
     rank_dir.mkdir(parents=True, exist_ok=True)
-    batches = load_shard(args, rank, size)
+    batches, passes = load_shard(args, rank, size)
     print(tr("rank {rank}: {n} batches of {batch} from shard {rank} of {size}", rank=rank, n=len(batches),
-             batch=args.batch_size, size=size), flush=True)
+             batch=args.batch_size, size=size)
+          + (tr(", {passes} passes over it (reshuffled on each)", passes=passes) if passes > 1 else ""), flush=True)
     TIMELINE["data_ready"] = time.time()
 
     from course_utils import checkpoint
@@ -158,18 +160,29 @@ def main(argv=None) -> int:
     return 0
 
 
-def load_shard(args, rank: int, size: int) -> list:
-    """This rank's batches as NumPy arrays: shard ``rank`` of ``size`` of the (shuffled) training set.
+def load_shard(args, rank: int, size: int) -> tuple:
+    """This rank's batches as NumPy arrays, one per step, and how many passes over its shard they take:
+    shard ``rank`` of ``size`` of the (shuffled) training set.
 
     Every rank shuffles with the same seed, so the shards are disjoint and together form the global
-    batches. Materialising them once lets every style train on exactly the same data.
+    batches. When the steps need more batches than the shard holds, it is read again (``repeat``),
+    reshuffled on every pass, the same way on every rank. Materialising the batches once lets every
+    style train on exactly the same data.
     """
     from course_utils.data import mnist_dataset
 
     needed = max(args.steps, min(args.bench_steps, 20))
+    # with shards, subset is each shard's number of samples: one pass holds at most the batches needed
     dataset = mnist_dataset("train", batch_size=args.batch_size, shuffle=True, num_shards=size,
                             shard_id=rank, seed=args.seed, subset=needed * args.batch_size)
-    return [(x, y) for x, y in dataset.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+    per_pass = dataset.get_dataset_size()   # whole batches in one pass over the shard
+    if per_pass == 0:
+        sys.exit(tr("--batch-size {batch} is larger than shard {rank} of {size}: it holds fewer samples than "
+                    "one batch. Use a smaller --batch-size or fewer workers.", batch=args.batch_size, rank=rank,
+                    size=size))
+    passes = -(-needed // per_pass)
+    stream = dataset.repeat(passes).create_tuple_iterator(num_epochs=1, output_numpy=True)
+    return [(x, y) for x, y in itertools.islice(stream, needed)], passes
 
 
 def build(style: str, args, size: int):

@@ -186,7 +186,7 @@ def test_q3_not_attempted():
 
 
 #: q3's typical wrong answers: (replacements, fragments of the message).
-CLIP_LINE = "        grads = ops.clip_by_global_norm(grads, clip_norm)    # the bound is meant for the true gradients\n"
+CLIP_LINE = "            grads = tuple(g * factor for g in grads)         # the bound is meant for the true gradients\n"
 WRONG_Q3 = {
     "not-unscaled": ([("grads = scaler.unscale(grads)", "grads = grads")], ("1024 times too large",)),
     "clipped-before-unscaling": (
@@ -194,7 +194,7 @@ WRONG_Q3 = {
                            "grads = scaler.unscale(ops.clip_by_global_norm(grads, clip_norm))")],
         ("with clip_norm=0.05 and the scale 1024", "1024 times too short", "still carried the scale")),
     "not-clipped": ([(CLIP_LINE, "")], ("with clip_norm=0.05", "not clipped", "> clip_norm 0.05")),
-    "per-tensor": ([(CLIP_LINE, "        grads = tuple([ops.clip_by_norm(g, clip_norm) for g in grads])\n")],
+    "per-tensor": ([(CLIP_LINE, "            grads = tuple([ops.clip_by_norm(g, clip_norm) for g in grads])\n")],
                    ("each gradient tensor clipped on its own",)),
     "always-updates": ([("if finite:", "if True:")], ("NaN feature", "weights that changed")),
     "no-adjust": ([("ops.depend(loss, scaler.adjust(finite))", "loss")], ("the scale is 1024; expected 512",)),

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.usefixtures("pynative")   # no compile per Cell: the me
 
 #: the Chinese message of each of q1's typical wrong rules (the English tests' own), by name
 Q1_ZH = {
-    "max": ("第 1 份日志（300 步；普通训练步的范数从约 0.02 降到 0.002；12 个尖峰成串出现",
+    "max": ("第 1 份记录（300 步；普通训练步的范数从约 0.02 降到 0.002；12 个尖峰成串出现",
             "第 81 步（传给你的规则的是第 0 到第 80 步）", "放过了一个 0.06251 的尖峰", "期望每个尖峰都被截断"),
     "mean-recent": ("第 82 步", "放过了一个 0.02662 的尖峰"),
     "median-whole-log": ("第 153 步", "此处普通训练步的范数约为 0.00616"),
@@ -25,7 +25,7 @@ Q1_ZH = {
     "wide-margin": ("第 82 步", "放过了一个 0.02662 的尖峰"),
     "no-margin": ("裁剪了 268 个普通训练步中的 45 个（16.8%）", "相当于用更小的学习率在训练", "不超过 2%"),
     "mean-3-std": ("放过了一个",),
-    "constant": ("第 1 份日志", "上限 1 放过了一个"),
+    "constant": ("第 1 份记录", "上限 1 放过了一个"),
     "negative": ("第 20 步（传给你的规则的是第 0 到第 19 步）", "返回了 -0.01874", "有限的正数上限"),
     "text": ("返回了 '1.5 x median'", "期望返回一个正数"),
 }
@@ -79,7 +79,7 @@ def test_q2_wrong_loss_in_chinese(zh):
                         "grads = scaler.unscale(ops.clip_by_global_norm(grads, clip_norm))")],
      ("clip_norm=0.05、缩放系数为 1024 时", "缩短为 1/1024 的更新", "梯度在仍带着缩放系数时就被裁剪了")),
     ([(CLIP_LINE, "")], ("clip_norm=0.05、缩放系数为 1024 时", "用未经裁剪的梯度所做的更新", "> clip_norm 0.05")),
-    ([(CLIP_LINE, "        grads = tuple([ops.clip_by_norm(g, clip_norm) for g in grads])\n")],
+    ([(CLIP_LINE, "            grads = tuple([ops.clip_by_norm(g, clip_norm) for g in grads])\n")],
      ("每个梯度张量各自裁剪到 clip_norm", "按全局范数裁剪")),
 ], ids=["not-unscaled", "always-updates", "no-adjust", "scaled-loss", "clipped-before-unscaling", "not-clipped",
         "per-tensor"])

@@ -214,8 +214,11 @@ def test_crashing_worker_is_reported_and_the_others_are_stopped(tmp_path, worker
     assert "RuntimeError: rank 1 gives up" in msg and "worker.py, line" in msg
     assert "rank 1 of 2 started" in msg  # what it printed before the error
     assert "worker_1.log" in msg
-    # rank 0 would have slept for 10 minutes: it was stopped right away
+    # rank 0 would have slept for 10 minutes: it was stopped right away (by msrun or by the launcher, whichever was
+    # first), and the result names what the launcher had to stop
     assert time.monotonic() - start < 30
+    assert len(err.result.stopped_as) == len(err.result.stopped)
+    assert set(err.result.stopped_as) <= {0, "scheduler", "msrun"}, err.result.stopped_as
     assert_no_leftovers(err.result)
 
 

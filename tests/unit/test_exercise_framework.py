@@ -69,6 +69,13 @@ def test_result_is_informative():
     assert "Correct" in right._repr_html_()
 
 
+def test_names_in_backticks_show_as_code_in_html_and_keep_their_backticks_in_text():
+    result = CheckResult(q1, Outcome.INCORRECT, "`double` returned <2> for `0`")
+    page = result._repr_html_()
+    assert "<code>double</code> returned &lt;2&gt; for <code>0</code>" in page and "`" not in page
+    assert str(result).endswith("`double` returned <2> for `0`")
+
+
 def test_reference_is_correct():
     assert q1.check(*q1.reference()) == Outcome.CORRECT
     assert q2.check(*q2.reference()) == Outcome.CORRECT

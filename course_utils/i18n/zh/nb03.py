@@ -11,7 +11,7 @@ MESSAGES = {
     "log still describe a typical step now? Which single number describes them, whatever a burst of spikes does (a "
     "mean and a maximum both jump with it)? The bound then sits a margin above that number: below it, clipping "
     "shrinks ordinary steps like a smaller learning rate; too far above, the smaller spikes get through.":
-        "第 1 节根据一轮数据读出了上限。这里的日志不断变长，范数也在漂移：日志里哪些步仍能代表眼下普通的一步？"
+        "第 1 节根据一轮数据读出了上限。这里的记录不断变长，范数也在漂移：记录里哪些步仍能代表眼下普通的一步？"
         "用哪一个数来概括它们，才不会被一串尖峰带偏（均值和最大值都会随之跳高）？上限就设在这个数之上，留出一定余量："
         "设得比它低，裁剪会把普通的训练步也缩短，相当于调低了学习率；设得过高，较小的尖峰又会漏过去。",
     "Clone zero buffers: accum = optimizer.parameters.clone(prefix='grad_accum', init='zeros') (not 'accum': SGD "
@@ -25,7 +25,7 @@ MESSAGES = {
     # exercise 03.1
     "log {n} ({steps} steps; ordinary norms fall from about {start:.3g} to {end:.3g}; {s} spikes in bursts, 2 to 12 "
     "times the ordinary norm)":
-        "第 {n} 份日志（{steps} 步；普通训练步的范数从约 {start:.3g} 降到 {end:.3g}；{s} 个尖峰成串出现，"
+        "第 {n} 份记录（{steps} 步；普通训练步的范数从约 {start:.3g} 降到 {end:.3g}；{s} 个尖峰成串出现，"
         "是普通范数的 2 到 12 倍）",
     "{log}, step {i} (your rule given steps 0 to {last})": "{log}，第 {i} 步（传给你的规则的是第 0 到第 {last} 步）",
     "{what}: choose_clip_norm returned {result}; expected one positive number.":
@@ -83,6 +83,7 @@ MESSAGES = {
     "with clip_norm={clip_norm} and the scale {scale:.0f}": "clip_norm={clip_norm}、缩放系数为 {scale:.0f} 时",
     "# the true gradients, before anything looks at them": "# 先得到真实的梯度，再做任何检查",
     "# the bound is meant for the true gradients": "# 上限是为真实的梯度设定的",
+    "# check, then clip and update": "# 先检查，再裁剪、更新",
     # exercise 03.4
     "parameter groups": "参数分组",
     "Section 4 built such a list by hand for bn_net; a group dict may also carry its own \"lr\". Four questions "
@@ -123,7 +124,7 @@ MESSAGES = {
     "{got}.":
         "用你的分组构建的 nn.Adam（lr={lr}），以全 1 梯度调用一次：每个参数的变化量等于它的学习率。期望骨干网络的参数"
         "（{backbone}）为 {backbone_lr}，头部的参数（{head}）为 {lr}；实际为 {got}。",
-    # the lesson's helpers (tables and plots its cells print)
+    # course_utils.step_tables: the tables and figures the lesson's cells print
     "global gradient norm": "全局梯度范数",
     "this batch": "这批数据",
     "one target +100": "一个目标值 +100",
@@ -137,7 +138,7 @@ MESSAGES = {
     "  mean of micro gradients - big-batch gradient: max |diff| = {gap:.1e}":
         "  微批梯度的均值与大批梯度相比：最大绝对差 = {gap:.1e}",
     "  sum  of micro gradients - big-batch gradient: max |diff| = {gap:.3f}   (the scaling mistake)":
-        "  微批梯度的总和与大批梯度相比：最大绝对差 = {gap:.3f}（缩放错误）",
+        "  微批梯度的总和与大批梯度相比：最大绝对差 = {gap:.3f}（未除以 k 的错误）",
     "  one {name:4} step with the sum instead of the mean: the weights move {ratio:.2f}x as far":
         "  用总和代替均值，{name} 执行一步：权重移动的距离是用均值时的 {ratio:.2f} 倍",
     "largest float32 gradient {largest:.1e}, smallest nonzero {smallest:.1e}; {zeros} of {n} are 0":
@@ -155,6 +156,9 @@ MESSAGES = {
     "ceiling: FP16_MAX / largest |gradient|": "溢出临界值：FP16_MAX / 最大的 |梯度|",
     "training step": "训练步",
     "DynamicLossScaler: the scale each step used": "DynamicLossScaler：每一步使用的缩放系数",
+    "ordinary batches (one epoch)": "一轮中的普通批",
+    "clip_norm": "裁剪上限 clip_norm",
+    "global gradient norm (MSE)": "全局梯度范数（MSE 损失）",
     # Solutions are code: only their comments are translated.
     "# frozen parameters are not in it": "# 被冻结的参数不在其中",
     "# pretrained: a smaller lr": "# 预训练的部分：较小的学习率",

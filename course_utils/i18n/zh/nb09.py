@@ -86,10 +86,58 @@ MESSAGES = {
     "together: look at which job starts equal.":
         "{job} 的各副本在开始时、尚未交换任何梯度之前就已不同，之后也从未一致：看看哪个任务开始时是一致的。",
 
+    # course_utils/bench/data_parallel.py: section 5's table and verdicts
+    "setup": "配置",
+    "threads": "线程",
+    "ms/step": "毫秒/步",
+    "1 process, batch {b}": "单进程，批大小 {b}",
+    "1 process, batch {b}, 1 CPU (same training)": "单进程，批大小 {b}，1 个 CPU（同一次训练）",
+    "1 process, batch {b} (same training)": "单进程，批大小 {b}（同一次训练）",
+    "{n} workers x {b}, no all-reduce": "{n} 个 Worker 进程 × {b}，不做 AllReduce",
+    "{n} workers x {b}, data parallel": "{n} 个 Worker 进程 × {b}，数据并行",
+    "x{med:.2f}, faster (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，更快（95% 区间 {lo:.2f}-{hi:.2f}）",
+    "x{med:.2f}, slower (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，更慢（95% 区间 {lo:.2f}-{hi:.2f}）",
+    "x{med:.2f}, a tie (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，持平（95% 区间 {lo:.2f}-{hi:.2f}）",
+    "the same": "相同",
+    "different": "不同",
+    "threads per process: {kernel} in this kernel, {worker} in each worker ({same})":
+        "每个进程的线程数：本内核 {kernel} 个，每个 Worker 进程 {worker} 个（{same}）",
+    "Each ratio below is the median of the per-round ratios, with its 95% interval over the rounds: an interval "
+    "above 1 is faster, below 1 slower, one that holds 1 a tie.":
+        "下面每个倍数都是各轮比值的中位数，括号里是它在各轮上的 95% 区间：区间整体大于 1 判为更快，整体小于 1 判为"
+        "更慢，包含 1 则判为持平。",
+    "{workers} workers in samples/s, against one process doing the same training: at MindSpore's defaults "
+    "{dp_global}; pinned to 1 CPU {dp_1cpu}.":
+        "{workers} 个 Worker 进程与做同一次训练的单进程相比，每秒样本数：对比使用 MindSpore 默认设置的单进程为 "
+        "{dp_global}；对比绑定到 1 个 CPU 的单进程为 {dp_1cpu}。",
+    "One process on all {cpus} CPUs against pinned to 1 CPU: {setups_said}; {note}":
+        "单进程使用全部 {cpus} 个 CPU 与绑定到 1 个 CPU 相比：{setups_said}；{note}",
+    "the second CPU made it faster.": "第二个 CPU 让它变快了。",
+    "it ran faster pinned to 1 CPU.": "绑定到 1 个 CPU 时反而更快。",
+    "the second CPU made no measurable difference.": "第二个 CPU 没有带来可测出的差别。",
+    "Without the all-reduce the workers reached {local_global} and {local_1cpu}. Did the second worker put the idle "
+    "CPU to work? {used}.":
+        "如果不做 AllReduce，各 Worker 进程分别达到 {local_global}和 {local_1cpu}。第二个 Worker 进程有没有让闲置的 "
+        "CPU 干起活来？{used}。",
+    "yes: without the all-reduce they were faster than one process in both its setups":
+        "有：不做 AllReduce 时，它们比单进程的两种设置都快",
+    "no: without the all-reduce they were slower than one process in at least one of its setups":
+        "没有：不做 AllReduce 时，它们至少比单进程的一种设置慢",
+    "not against both of one process's setups": "并没有同时胜过单进程的两种设置",
+    "The all-reduce took {share:.0f}% of each data-parallel step (95% interval {lo:.0f}-{hi:.0f}%; {ms:.1f} ms, per "
+    "worker {by_rank} ms), for a gradient of {n:,} float32 numbers ({kib:.0f} KiB).":
+        "AllReduce 占每个数据并行训练步的 {share:.0f}%（95% 区间 {lo:.0f}-{hi:.0f}%；{ms:.1f} 毫秒，各 Worker 进程"
+        "分别为 {by_rank} 毫秒），梯度共 {n:,} 个 float32 数（{kib:.0f} KiB）。",
+
     # notebooks/scripts/train_dp.py: what each msrun worker logs (the lesson shows the logs)
     "rank {rank} of {size}: connected in {seconds:.1f} s": "rank {rank}（共 {size} 个）：用 {seconds:.1f} 秒完成连接",
     "rank {rank}: {n} batches of {batch} from shard {rank} of {size}":
         "rank {rank}：来自分片 {rank}（共 {size} 个）的 {n} 个批，每批 {batch} 个样本",
+    ", {passes} passes over it (reshuffled on each)": "，共遍历该分片 {passes} 遍（每遍重新混洗）",
+    "--batch-size {batch} is larger than shard {rank} of {size}: it holds fewer samples than one batch. Use a "
+    "smaller --batch-size or fewer workers.":
+        "--batch-size {batch} 超过了分片 {rank}（共 {size} 个）的样本数：它连一个批都凑不满。请减小 --batch-size，"
+        "或减少 Worker 进程数。",
     "rank {rank}: {style} {steps} steps, loss {first:.4f} -> {last:.4f}":
         "rank {rank}：{style} {steps} 步，损失 {first:.4f} -> {last:.4f}",
     "rank {rank}: {style} {rate:.1f} steps/s, {samples:.0f} samples/s on this worker":

@@ -24,6 +24,7 @@ Worker 进程；每个 Worker 进程都运行这个文件。``init()`` 完成组
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -106,9 +107,10 @@ def main(argv=None) -> int:
 
     rank_dir = args.out / f"rank_{rank}"
     rank_dir.mkdir(parents=True, exist_ok=True)
-    batches = load_shard(args, rank, size)
+    batches, passes = load_shard(args, rank, size)
     print(tr("rank {rank}: {n} batches of {batch} from shard {rank} of {size}", rank=rank, n=len(batches),
-             batch=args.batch_size, size=size), flush=True)
+             batch=args.batch_size, size=size)
+          + (tr(", {passes} passes over it (reshuffled on each)", passes=passes) if passes > 1 else ""), flush=True)
     TIMELINE["data_ready"] = time.time()
 
     from course_utils import checkpoint
@@ -155,18 +157,28 @@ def main(argv=None) -> int:
     return 0
 
 
-def load_shard(args, rank: int, size: int) -> list:
-    """这个 rank 的批（NumPy 数组）：（混洗后的）训练集的 ``size`` 个分片中的第 ``rank`` 个。
+def load_shard(args, rank: int, size: int) -> tuple:
+    """这个 rank 的批（NumPy 数组，每步一个），以及它们需要把分片遍历几遍：
+    （混洗后的）训练集的 ``size`` 个分片中的第 ``rank`` 个。
 
-    每个 rank 都用相同的随机种子混洗，因此各分片互不重叠，合起来就是全局批。先一次性读成数组，
-    就能让每种写法都在完全相同的数据上训练。
+    每个 rank 都用相同的随机种子混洗，因此各分片互不重叠，合起来就是全局批。训练步数所需的批多于
+    分片所含的批时，就再读一遍分片（``repeat``），每遍都重新混洗，各 rank 的混洗方式相同。先一次性
+    读成数组，就能让每种写法都在完全相同的数据上训练。
     """
     from course_utils.data import mnist_dataset
 
     needed = max(args.steps, min(args.bench_steps, 20))
+    # 使用分片时，subset 是每个分片的样本数：遍历一遍最多只含所需的批
     dataset = mnist_dataset("train", batch_size=args.batch_size, shuffle=True, num_shards=size,
                             shard_id=rank, seed=args.seed, subset=needed * args.batch_size)
-    return [(x, y) for x, y in dataset.create_tuple_iterator(num_epochs=1, output_numpy=True)]
+    per_pass = dataset.get_dataset_size()   # 遍历分片一遍能凑满的批数
+    if per_pass == 0:
+        sys.exit(tr("--batch-size {batch} is larger than shard {rank} of {size}: it holds fewer samples than "
+                    "one batch. Use a smaller --batch-size or fewer workers.", batch=args.batch_size, rank=rank,
+                    size=size))
+    passes = -(-needed // per_pass)
+    stream = dataset.repeat(passes).create_tuple_iterator(num_epochs=1, output_numpy=True)
+    return [(x, y) for x, y in itertools.islice(stream, needed)], passes
 
 
 def build(style: str, args, size: int):

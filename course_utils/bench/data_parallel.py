@@ -1,0 +1,158 @@
+"""What lesson 09's timing shows: the table of one process against the data-parallel workers, and a verdict for each
+comparison, from ``time_alongside``'s timings and the workers' metrics (``scripts/train_dp.py --bench-steps``).
+
+The trap it avoids: one noise floor for every comparison. The noisiest row (often the workers' rows, which share the
+CPUs) would then turn a clear difference between two quiet rows into a "tie". Here every pair is judged by its own
+rounds: the kernel's blocks and the workers' blocks of one round ran back to back under the same load, so
+``paired_ratio`` takes the ratio round by round and gives a 95% interval; the verdict is "faster" or "slower" when the
+interval leaves 1 out, "a tie" when it holds 1. Every comparison trains the same samples per step, so the steps/s
+ratio is the samples/s ratio.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Dict, List, Mapping, Sequence
+
+from ..fmt import pad
+from ..i18n import N_, tr
+from .harness import paired_ratio, rate_range
+
+__all__ = ["DataParallelTiming", "summarise_data_parallel"]
+
+#: The rows, in the table's order: this kernel's three setups, then the workers without and with the all-reduce.
+ROWS = ("small", "global_1cpu", "global", "local", "dp")
+#: A ratio and its verdict, for a paired interval above 1, below 1, or holding 1.
+SAID = {"faster": N_("x{med:.2f}, faster (95% interval {lo:.2f}-{hi:.2f})"),
+        "slower": N_("x{med:.2f}, slower (95% interval {lo:.2f}-{hi:.2f})"),
+        "tie": N_("x{med:.2f}, a tie (95% interval {lo:.2f}-{hi:.2f})")}
+
+
+def _word(lo: float, hi: float) -> str:
+    return "faster" if lo > 1 else "slower" if hi < 1 else "tie"
+
+
+@dataclasses.dataclass
+class DataParallelTiming:
+    """The rows (``ROWS``: label, processes, batch per process, threads per process, the row with its repeats) and
+    the paired comparisons (``(a, b)`` -> (median ratio, low, high, verdict)), with the sentences that say them."""
+
+    rows: Dict[str, dict]
+    pairs: Dict[tuple, tuple]
+    comm_ms: float
+    comm_by_rank: List[float]
+    n_params: int
+    cpus: int
+
+    def samples_per_s(self, key: str) -> float:
+        row = self.rows[key]
+        return row["processes"] * row["batch"] * row["timing"]["steps_per_s"]
+
+    def samples_range(self, key: str) -> tuple:
+        """(slowest, fastest) block of a row, in samples/s (all its processes together)."""
+        row = self.rows[key]
+        return tuple(row["processes"] * row["batch"] * r for r in rate_range(row["timing"])[1:])
+
+    @property
+    def speedup(self) -> float:
+        """The workers' samples/s over one process doing the same training (defaults), round by round."""
+        return self.pairs[("dp", "global")][0]
+
+    @property
+    def comm_share(self) -> tuple:
+        """The all-reduce's share of a data-parallel step, (median, low, high): 1 - (dp rate / local rate)."""
+        med, lo, hi, _ = self.pairs[("dp", "local")]
+        return 1 - med, 1 - hi, 1 - lo
+
+    def table(self) -> str:
+        """The rows as a table (padded to display columns: a Chinese character takes two)."""
+        lines = [pad(tr("setup"), 46) + "".join(pad(tr(t), 10, ">") for t in
+                                                 (N_("threads"), N_("steps/s"), N_("ms/step"), N_("samples/s")))]
+        for key in ROWS:
+            row = self.rows[key]
+            rate = row["timing"]["steps_per_s"]
+            lines.append(pad(row["label"], 46) + pad(f"{row['processes']} x {row['threads']}", 10, ">")
+                         + f"{rate:>10.1f}{1e3 / rate:>10.1f}{self.samples_per_s(key):>10.0f}")
+        return "\n".join(lines)
+
+    def said(self, a: str, b: str) -> str:
+        """``a`` against ``b``, with its verdict: "x0.70, slower (95% interval 0.62-0.78)"."""
+        med, lo, hi, word = self.pairs[(a, b)]
+        return tr(SAID[word], med=med, lo=lo, hi=hi)
+
+    def sentences(self) -> List[str]:
+        """What the run shows, one sentence per line; every number and verdict from this run."""
+        threads = {self.rows[k]["threads"] for k in ROWS}
+        share, share_lo, share_hi = self.comm_share
+        setups = self.pairs[("global", "global_1cpu")][3]
+        gain = [self.pairs[("local", k)][3] for k in ("global", "global_1cpu")]
+        if gain == ["faster", "faster"]:
+            used = tr("yes: without the all-reduce they were faster than one process in both its setups")
+        elif "slower" in gain:
+            used = tr("no: without the all-reduce they were slower than one process in at least one of its setups")
+        else:
+            used = tr("not against both of one process's setups")
+        return [
+            tr("threads per process: {kernel} in this kernel, {worker} in each worker ({same})",
+               kernel=self.rows["global"]["threads"], worker=self.rows["dp"]["threads"],
+               same=tr("the same") if len(threads) == 1 else tr("different")),
+            tr("Each ratio below is the median of the per-round ratios, with its 95% interval over the rounds: an "
+               "interval above 1 is faster, below 1 slower, one that holds 1 a tie."),
+            "",
+            tr("{workers} workers in samples/s, against one process doing the same training: at MindSpore's "
+               "defaults {dp_global}; pinned to 1 CPU {dp_1cpu}.", workers=self.rows["dp"]["processes"],
+               dp_global=self.said("dp", "global"), dp_1cpu=self.said("dp", "global_1cpu")),
+            tr("One process on all {cpus} CPUs against pinned to 1 CPU: {setups_said}; {note}", cpus=self.cpus,
+               setups_said=self.said("global", "global_1cpu"),
+               note=tr({"faster": N_("the second CPU made it faster."),
+                        "slower": N_("it ran faster pinned to 1 CPU."),
+                        "tie": N_("the second CPU made no measurable difference.")}[setups])),
+            tr("Without the all-reduce the workers reached {local_global} and {local_1cpu}. Did the second worker "
+               "put the idle CPU to work? {used}.", local_global=self.said("local", "global"),
+               local_1cpu=self.said("local", "global_1cpu"), used=used),
+            tr("The all-reduce took {share:.0f}% of each data-parallel step (95% interval {lo:.0f}-{hi:.0f}%; "
+               "{ms:.1f} ms, per worker {by_rank} ms), for a gradient of {n:,} float32 numbers ({kib:.0f} KiB).",
+               share=100 * share, lo=100 * share_lo, hi=100 * share_hi, ms=self.comm_ms,
+               by_rank=" / ".join(f"{c:.1f}" for c in self.comm_by_rank), n=self.n_params,
+               kib=4 * self.n_params / 1024),
+        ]
+
+
+def summarise_data_parallel(kernel: Mapping, kernel_threads: int, metrics: Sequence[Mapping], *, batch_size: int,
+                            n_params: int, cpus: int) -> DataParallelTiming:
+    """Lesson 09's rows and verdicts. ``kernel``: ``time_alongside``'s timings for "small", "global_1cpu" and
+    "global" (``Timing`` objects); ``metrics``: each worker's ``metrics_rank<r>.json`` with its "cell" (data
+    parallel) and "cell_local" (no all-reduce) rows. A synchronous job runs at the pace of its slowest worker, so the
+    workers' rows are the slowest worker's."""
+    workers = len(metrics)
+    global_batch = batch_size * workers
+
+    def slowest(style: str) -> dict:
+        return min((m["bench"][style] for m in metrics), key=lambda row: row["steps_per_s"])
+
+    worker_threads = max(m["bench"]["cell"].get("kernel_threads") or 0 for m in metrics)
+    rows = {
+        "small": (tr("1 process, batch {b}", b=batch_size), 1, batch_size, kernel_threads, kernel["small"]),
+        "global_1cpu": (tr("1 process, batch {b}, 1 CPU (same training)", b=global_batch), 1, global_batch,
+                        kernel_threads, kernel["global_1cpu"]),
+        "global": (tr("1 process, batch {b} (same training)", b=global_batch), 1, global_batch, kernel_threads,
+                   kernel["global"]),
+        "local": (tr("{n} workers x {b}, no all-reduce", n=workers, b=batch_size), workers, batch_size,
+                  worker_threads, slowest("cell_local")),
+        "dp": (tr("{n} workers x {b}, data parallel", n=workers, b=batch_size), workers, batch_size,
+               worker_threads, slowest("cell")),
+    }
+    rows = {key: {"label": label, "processes": n, "batch": b, "threads": t,
+                  "timing": timing if isinstance(timing, Mapping) else timing.as_dict()}
+            for key, (label, n, b, t, timing) in rows.items()}
+    pairs = {}
+    for a, b in (("dp", "global"), ("dp", "global_1cpu"), ("local", "global"), ("local", "global_1cpu"),
+                 ("global", "global_1cpu"), ("dp", "local")):
+        ra, rb = rows[a], rows[b]
+        per_step = ra["processes"] * ra["batch"] / (rb["processes"] * rb["batch"])   # samples per step, a over b
+        med, lo, hi = (per_step * v for v in paired_ratio(ra["timing"], rb["timing"]))
+        pairs[(a, b)] = (med, lo, hi, _word(lo, hi))
+    comm_ms = 1e3 / rows["dp"]["timing"]["steps_per_s"] - 1e3 / rows["local"]["timing"]["steps_per_s"]
+    comm_by_rank = [1e3 / m["bench"]["cell"]["steps_per_s"] - 1e3 / m["bench"]["cell_local"]["steps_per_s"]
+                    for m in metrics]
+    return DataParallelTiming(rows, pairs, comm_ms, comm_by_rank, n_params, cpus)

@@ -1,0 +1,48 @@
+"""course_utils.bench.data_parallel: lesson 09's table and verdicts, each pair judged by its own rounds."""
+
+from course_utils.bench import Timing, summarise_data_parallel
+
+
+def timing(name, rates, steps=50, batch=None):
+    """A Timing whose blocks ran at these steps/s, one block per round."""
+    return Timing(name, 0.0, [], [steps / r for r in rates], steps, batch)
+
+
+def worker(cell, local):
+    return {"bench": {"cell": dict(timing("cell", cell, batch=32).as_dict(), kernel_threads=2),
+                      "cell_local": dict(timing("cell_local", local, batch=32).as_dict(), kernel_threads=2)}}
+
+
+def summary(kernel_1cpu, kernel_global, local):
+    kernel = {"small": timing("small", [190, 195, 200, 192, 198], batch=32),
+              "global_1cpu": timing("global_1cpu", kernel_1cpu, batch=64),
+              "global": timing("global", kernel_global, batch=64)}
+    # the noisy rows: the workers' (spread ~33%)
+    metrics = [worker([80, 87, 120, 60, 90], local), worker([82, 88, 118, 62, 91], local)]
+    return summarise_data_parallel(kernel, 2, metrics, batch_size=32, n_params=44404, cpus=2)
+
+
+def test_two_quiet_rows_apart_are_not_a_tie_because_another_row_is_noisy():
+    # pinned to 1 CPU steadily ~9% faster than the defaults, round by round: "slower" for the defaults
+    s = summary([134, 136, 135, 133, 137], [123, 124, 124, 122, 125], [140, 150, 190, 110, 145])
+    assert s.pairs[("global", "global_1cpu")][3] == "slower"
+    text = "\n".join(s.sentences())
+    assert "x0.92, slower" in text and "it ran faster pinned to 1 CPU" in text
+
+
+def test_every_ratio_carries_its_verdict_word():
+    s = summary([134, 136, 135, 133, 137], [123, 124, 124, 122, 125], [140, 150, 190, 110, 145])
+    text = "\n".join(s.sentences())
+    for a, b in (("dp", "global"), ("dp", "global_1cpu"), ("local", "global"), ("local", "global_1cpu")):
+        med, lo, hi, word = s.pairs[(a, b)]
+        assert word in ("faster", "slower", "tie") and lo <= med <= hi
+        assert s.said(a, b) in text
+    assert s.pairs[("dp", "global")][3] == "slower"   # x0.70 says what it is
+
+
+def test_an_interval_holding_one_is_a_tie_and_the_table_lists_five_rows():
+    s = summary([124, 120, 126, 121, 125], [123, 124, 124, 122, 125], [140, 150, 190, 110, 145])
+    assert s.pairs[("global", "global_1cpu")][3] == "tie"
+    assert "no measurable difference" in "\n".join(s.sentences())
+    assert len(s.table().splitlines()) == 6 and "2 workers x 32, data parallel" in s.table()
+    assert abs(s.samples_per_s("dp") - 64 * 87) < 64 and s.samples_range("dp")[0] <= s.samples_per_s("dp")
