@@ -135,7 +135,7 @@ class ShownError:
 
 @contextlib.contextmanager
 def show_error(*expected: Type[BaseException], match: Optional[str] = None, lines: int = 1,
-               prefix: str = "") -> Iterator[ShownError]:
+               prefix: str = "", suffix: str = "") -> Iterator[ShownError]:
     """Run a block that must fail with one of ``expected``; print ``Type: message`` and continue.
 
     ::
@@ -148,6 +148,8 @@ def show_error(*expected: Type[BaseException], match: Optional[str] = None, line
       the error it describes when MindSpore changes its wording.
     * ``lines``: how many lines of the message to print (MindSpore's messages carry C++ traces
       after the first lines; those stay out).
+    * ``prefix`` / ``suffix``: printed before the type / after the message (a label, or a gloss of MindSpore's
+      English message in the lesson's language).
     * The caught exception is available afterwards as ``with show_error(...) as shown: ...`` then
       ``shown.error``.
 
@@ -167,4 +169,5 @@ def show_error(*expected: Type[BaseException], match: Optional[str] = None, line
     text_lines = [ln.rstrip() for ln in str(shown.error).strip().splitlines() if ln.strip()][:max(1, lines)]
     if match is not None and match.lower() not in str(shown.error).lower():
         raise AssertionError(f"expected the message to mention {match!r}, got: {shown.message}")
-    print(f"{prefix}{type(shown.error).__name__}: " + ("\n    ".join(text_lines) if text_lines else tr("(no message)")))
+    print(f"{prefix}{type(shown.error).__name__}: " + ("\n    ".join(text_lines) if text_lines else tr("(no message)"))
+          + suffix)

@@ -311,15 +311,17 @@ def test_q3_rejects_other_epoch_values(reduce, fragment):
 
 
 def test_q3_refuses_the_lesson_loop_copied():
-    """The shortcut: cell 30's loop with log_epoch's np.mean, names changed, averages the batch losses as if every
-    batch were full."""
+    """The shortcut: section 5's training loop with the np.mean of TrainingHistory.end_epoch, names changed, averages
+    the batch losses as if every batch were full."""
     copied = from_source('''
 def run_epochs(train_step, dataset, epochs):
     import numpy as np
     iterator = dataset.create_tuple_iterator(num_epochs=epochs)
     epoch_means = []
     for _ in range(epochs):
-        batch_losses = [float(train_step(data, label)) for data, label in iterator]
+        batch_losses = []
+        for data, label in iterator:
+            batch_losses.append(float(train_step(data, label)))
         epoch_means.append(float(np.mean(batch_losses)))
     return epoch_means
 ''', "run_epochs", "<nb02-q3-copied>")

@@ -20,6 +20,12 @@ def test_show_error_prints_more_lines_when_asked(capsys):
     assert capsys.readouterr().out == "RuntimeError: one\n    two\n"
 
 
+def test_show_error_puts_the_prefix_before_and_the_suffix_after_the_message(capsys):
+    with show_error(ValueError, prefix="f(None) -> ", suffix="（不能同时为 None）"):
+        raise ValueError("a and b can not be None.\ntrace")
+    assert capsys.readouterr().out == "f(None) -> ValueError: a and b can not be None.（不能同时为 None）\n"
+
+
 def test_show_error_fails_when_the_block_does_not():
     with pytest.raises(AssertionError, match="expected TypeError or KeyError, but the block ran without an error"):
         with show_error(TypeError, KeyError):
