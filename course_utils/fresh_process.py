@@ -1,11 +1,11 @@
 """Run a lesson's script in a fresh Python process, for what MindSpore settles once per process.
 
-Some things cannot be shown in a running kernel: environment variables MindSpore reads while it loads
-(``ONEDNN_MAX_CPU_ISA``, ``MS_DEV_HOST_BLOCKING_RUN``, the log level that makes compiler warnings
-visible). A lesson keeps such code in a real file under ``notebooks/scripts/`` (GRAPH_MODE needs the
-source in a file anyway), shows it, and runs it with ``run_script``: the child gets this interpreter,
-the course's CPU fixes and quiet logs unless the caller overrides them, and a failure raises with
-the child's last output instead of passing silently.
+Some things cannot be shown in a running kernel: environment variables MindSpore reads once per process
+(the log level that makes compiler warnings visible, at ``import mindspore``; ``ONEDNN_MAX_CPU_ISA`` and
+``MS_DEV_HOST_BLOCKING_RUN``, at the first operation that uses them). A lesson keeps such code in a real
+file under ``notebooks/scripts/`` (GRAPH_MODE needs the source in a file anyway), shows it, and runs it with
+``run_script``: the child gets this interpreter, the course's CPU fixes and quiet logs unless the caller overrides
+them, and a failure raises with the child's last output instead of passing silently.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What course_utils.runtime.setup() does, as the plain calls you would write at the top of your own script.
 
 Notebook 00 shows this file and runs it in a fresh Python process (MindSpore reads the two environment variables
-once, the first time it runs an operation that uses them, and the notebook's kernel has run many):
+once, at the first operation that uses them, and the notebook's kernel has run many):
 
     python notebooks/scripts/setup_by_hand.py [CPU|GPU|Ascend] [graph|pynative]
 """
@@ -13,14 +13,14 @@ from pathlib import Path
 device = sys.argv[1] if len(sys.argv) > 1 else "CPU"
 mode = sys.argv[2] if len(sys.argv) > 2 else "graph"
 
-# 1. CPU settings, only where they help. MindSpore reads them at its first operation that uses them: set them first.
+# 1. CPU fixes, only where they help. MindSpore reads them once, at the first operation that uses them: set them first.
 if device == "CPU":
     cpuinfo = Path("/proc/cpuinfo")
     # Only on CPUs with AVX-512: there oneDNN's AVX-512 convolutions are slow for MindSpore; cap it at AVX2.
     if cpuinfo.exists() and "avx512f" in cpuinfo.read_text():
         os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
         os.environ.setdefault("DNNL_MAX_CPU_ISA", "AVX2")   # older name, the only one MindSpore 2.7.1's oneDNN reads
-    # Only for eager PyNative steps on 8 CPUs or fewer: the host pipeline's waiting must not take the CPUs.
+    # Only for steps launched from PyNative (eager or @jit) on 8 CPUs or fewer: the host blocks as it waits, not spins.
     if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
 os.environ.setdefault("GLOG_v", "3")                      # MindSpore's C++ log: errors only

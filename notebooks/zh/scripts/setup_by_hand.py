@@ -13,14 +13,14 @@ from pathlib import Path
 device = sys.argv[1] if len(sys.argv) > 1 else "CPU"
 mode = sys.argv[2] if len(sys.argv) > 2 else "graph"
 
-# 1. CPU 优化设置，只在有帮助时设置。MindSpore 在第一次运行用到它们的算子时读取：先设置它们。
+# 1. CPU 优化设置，只在有帮助时设置。MindSpore 在第一次运行用到它们的算子时读取，且只读取一次：先设置它们。
 if device == "CPU":
     cpuinfo = Path("/proc/cpuinfo")
     # 只在支持 AVX-512 的 CPU 上：oneDNN 的 AVX-512 卷积对 MindSpore 很慢，把它限制在 AVX2。
     if cpuinfo.exists() and "avx512f" in cpuinfo.read_text():
         os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
         os.environ.setdefault("DNNL_MAX_CPU_ISA", "AVX2")   # 旧的变量名：MindSpore 2.7.1 自带的 oneDNN 只读取这个名字
-    # 只用于 8 个及以下 CPU 上动态图模式的训练步：Host 流水线的等待不能占用计算所需的 CPU。
+    # 只用于 8 个及以下 CPU 上从动态图模式启动的训练步（逐算子执行或 @jit）：Host 侧等待时阻塞，而不是空转。
     if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
 os.environ.setdefault("GLOG_v", "3")                      # MindSpore 的 C++ 日志：只输出错误
