@@ -314,7 +314,10 @@ class Result:
         parts = [f"[{self.name}] {self.header}".rstrip()]
         if self.conditions is not None:
             parts.append(self.conditions.describe())
-        parts += [self.table(max_rows, key, saved), no_space_between_cjk(self.conclusion)]   # labels end in ）
+        # labels end in ）; a table inside the conclusion (its columns padded with two spaces or more) keeps its padding
+        conclusion = "\n".join(line if "  " in line else no_space_between_cjk(line)
+                                for line in self.conclusion.split("\n"))
+        parts += [self.table(max_rows, key, saved), conclusion]
         if self.conditions is not None and self.conditions.warning():
             parts.append(self.conditions.warning())
         return "\n".join(p for p in parts if p)

@@ -646,3 +646,17 @@ def test_pool_cap_pairs_the_repeats_of_each_round_and_time_to_accuracy_widens_by
     assert "the best run was at 98.30% at its previous evaluation (step 800) and crossed 98.5% at step 1000" \
         in est.conclusion
     assert "With 800-1200 naive steps the estimate widens to 32-48 s (3.2-4.8x)." in est.conclusion
+
+
+def test_a_table_inside_a_chinese_conclusion_keeps_its_column_padding():
+    """Result.report closes the spaces a template leaves between two Chinese words, but not the padding of a table
+    the conclusion holds (format_verdicts' columns)."""
+    from course_utils import i18n
+    table = bench.format_verdicts([{"config": "训练步", "x": 1.0, "vs_a": "tie", "vs_copy": "tie"}], "A", "B")
+    res = bench.Result("x", [], [], "第一句 话。\n" + table)
+    i18n.set_language("zh")
+    try:
+        shown = res.report().splitlines()
+    finally:
+        i18n.set_language("en")
+    assert "第一句话。" in shown and table.splitlines()[0] in shown and table.splitlines()[2] in shown

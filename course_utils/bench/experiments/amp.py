@@ -93,7 +93,7 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
         if drop > 1:
             text += tr("; {low}: accuracy {acc:.1f}% ({drop:.1f} points lower: check accuracy, not only speed)",
                        low=r["label"], acc=100 * r["accuracy"], drop=drop)
-    text += ".\n" + format_verdicts([{"config": r["label"], "x": r["vs_O0"], "vs_a": r["verdict_O0"],
+    text += tr(".") + "\n" + format_verdicts([{"config": r["label"], "x": r["vs_O0"], "vs_a": r["verdict_O0"],
                                        "vs_copy": r["verdict_copy"], "paired": r["paired"]} for r in others],
                                      "O0", tr("O0's copy") if copy is not None else None)
     said = {r["config"]: r["verdict"] for r in others}
