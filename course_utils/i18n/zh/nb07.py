@@ -316,7 +316,7 @@ MESSAGES = {
     "to the best run's step count, this run estimates them at {estimate}.":
         '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
         '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到最佳运行的步数上，'
-        '本次运行估算其耗时为 {estimate}。',
+        '本次运行估算其耗时{estimate}。',
     ' The best settings took {x:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold here.':
         '最佳设置的耗时反而是它的 {x:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
     'tie':
@@ -342,9 +342,9 @@ MESSAGES = {
     'about {s:.0f} s':
         '约 {s:.0f} 秒',
     '{low:.0f}-{high:.0f} s':
-        '{low:.0f}～{high:.0f} 秒',
+        '为 {low:.0f}～{high:.0f} 秒',
     ' The best settings were {x:.1f}x faster.':
-        '最佳设置快了 {x:.1f} 倍。',
+        '最佳设置的速度是它的 {x:.1f} 倍。',
     ' The two ends are less than 1% apart: one figure.':
         '两端相差不到 1%，合为一个数。',
     " The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = {direct:.1f} s; "
