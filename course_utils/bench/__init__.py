@@ -25,8 +25,8 @@ from .params import (AmpParams, BatchSizesParams, Common, FindTrapParams, Forcin
                      ModesParams,
                      PipelineParams, PoolCapParams, ShapesParams, SinkParams, StepRatesParams, StylesParams,
                      TimeToAccuracyParams, TrainParams, TrapsParams)
-from .report import (Conditions, Measuring, Result, format_rows, format_table, header, load_average, metric_title, pick,
-                     save_json)
+from .report import (Conditions, Measuring, Result, format_rows, format_table, format_verdicts, header, load_average,
+                     metric_title, pick, save_json)
 from .steps import (JIT_LEVELS, NAIVE_SPEC, Spec, TIMING_COLUMNS, build_step, lenet_setup, mnist_batches,
                     set_mode, step_configs, timing_rows)
 from . import experiments, lenet_study, profile
@@ -51,8 +51,8 @@ __all__ = [
     "PoolCapParams", "ShapesParams", "SinkParams", "StepRatesParams", "StylesParams", "TimeToAccuracyParams",
     "TrainParams", "TrapsParams",
     # reports
-    "Conditions", "Measuring", "Result", "format_rows", "format_table", "header", "load_average", "metric_title",
-    "pick", "save_json",
+    "Conditions", "Measuring", "Result", "format_rows", "format_table", "format_verdicts", "header", "load_average",
+    "metric_title", "pick", "save_json",
     # the steps being timed
     "JIT_LEVELS", "NAIVE_SPEC", "Spec", "TIMING_COLUMNS", "build_step", "lenet_setup", "mnist_batches", "set_mode",
     "step_configs", "timing_rows",

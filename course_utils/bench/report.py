@@ -161,6 +161,12 @@ METRIC_TITLES = {
     "naive_time_to_98_5_s_high": N_("naive defaults to 98.5%, estimated high end (training s)"),
     "naive_time_to_99_0_s_low": N_("naive defaults to 99.0%, estimated low end (training s)"),
     "naive_time_to_99_0_s_high": N_("naive defaults to 99.0%, estimated high end (training s)"),
+    "naive_time_to_98_5_s_estimate": N_("naive defaults to 98.5%, estimated (training s)"),
+    "naive_time_to_99_0_s_estimate": N_("naive defaults to 99.0%, estimated (training s)"),
+    "naive_time_to_98_5_s_wide_range": N_("naive defaults to 98.5%, step count's uncertainty included (training s)"),
+    "naive_time_to_99_0_s_wide_range": N_("naive defaults to 99.0%, step count's uncertainty included (training s)"),
+    "speedup_to_98_5_wide_range": N_("best settings' speed-up to 98.5%, step count's uncertainty included (x, range)"),
+    "speedup_to_99_0_wide_range": N_("best settings' speed-up to 99.0%, step count's uncertainty included (x, range)"),
     "claim_noise_floor_pct": N_("noise floor of the 15% test (%)"),
     "modes_noise_floor_pct": N_("noise floor of the modes grid (%)"),
     "batch_sizes_noise_floor_pct": N_("noise floor of the batch-size sweep (%)"),
@@ -237,6 +243,32 @@ def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baselin
     return format_rows(rows, cols, titles)
 
 
+#: A verdict in a table cell: the lab's one-word answers (``verdict``, the pipeline's ``costs``/``bottleneck``)
+VERDICT_CELLS = {"tie": N_("tie"), "undecided": N_("undecided"), "faster": N_("faster (repeats apart)"),
+                 "slower": N_("slower (repeats apart)"), "costs": N_("costs"), "bottleneck": N_("bottleneck"),
+                 None: "-"}
+#: Where 1.00 lies against a paired interval, in a table cell
+PAIRED_CELLS = {"below": N_("below 1.00"), "above": N_("above 1.00"), "inside": N_("1.00 inside")}
+
+
+def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[str] = None) -> str:
+    """A small table of configurations judged against ``baseline`` (A) and, where one was timed, its ``copy`` (A'):
+    one row per entry, with ``config``, ``x`` (its rate over A's), ``vs_a`` and ``vs_copy`` (one-word verdicts) and
+    ``paired`` (a ``paired_reading``: its median ratio, the lowest-highest range and where 1.00 lies; or None)."""
+    def paired(pr):
+        return "-" if not pr else tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {where}", med=pr["median"], lo=pr["low"],
+                                     hi=pr["high"], where=tr(PAIRED_CELLS[pr["reading"]]))
+    rows = [{"config": e["config"], "x": f"{e['x']:.2f}", "vs_a": tr(VERDICT_CELLS[e.get("vs_a")]),
+             "vs_copy": tr(VERDICT_CELLS[e.get("vs_copy")]), "paired": paired(e.get("paired"))} for e in entries]
+    cols = ["config", "x", "vs_a"] + (["vs_copy"] if copy else []) + (
+        ["paired"] if any(e.get("paired") for e in entries) else [])
+    titles = {"config": tr("configuration"), "x": no_space_between_cjk(tr("x {baseline}", baseline=baseline)),
+              "vs_a": no_space_between_cjk(tr("verdict vs {a}", a=baseline)),
+              "vs_copy": no_space_between_cjk(tr("verdict vs {a}", a=copy or "")),
+              "paired": tr("paired ratio (lowest-highest)")}
+    return format_rows(rows, cols, titles, left=["vs_a", "vs_copy", "paired"])
+
+
 def pick(rows: Sequence[Mapping], **match) -> dict:
     """The row whose fields equal ``match``; KeyError naming the rows that exist otherwise.
     Conclusions pick rows this way, by name, never by position."""
@@ -282,7 +314,10 @@ class Result:
         parts = [f"[{self.name}] {self.header}".rstrip()]
         if self.conditions is not None:
             parts.append(self.conditions.describe())
-        parts += [self.table(max_rows, key, saved), no_space_between_cjk(self.conclusion)]   # labels end in ）
+        # labels end in ）; a table inside the conclusion (its columns padded with two spaces or more) keeps its padding
+        conclusion = "\n".join(line if "  " in line else no_space_between_cjk(line)
+                                for line in self.conclusion.split("\n"))
+        parts += [self.table(max_rows, key, saved), conclusion]
         if self.conditions is not None and self.conditions.warning():
             parts.append(self.conditions.warning())
         return "\n".join(p for p in parts if p)

@@ -7,6 +7,8 @@ evaluation.
 
 from __future__ import annotations
 
+from typing import Optional
+
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
@@ -105,27 +107,38 @@ def best_env_text(p: TimeToAccuracyParams) -> str:
     return runtime.listing(f"{k}={v}" for k, v in env.items()) or tr("no CPU settings")
 
 
-def step_uncertainty(rows: list, last: dict) -> str:
-    """The step count behind an estimate is known only to one evaluation interval: the best run was below the
-    target at its previous evaluation and reached it at ``last["best_steps"]``; a naive run (the same arithmetic up to
-    rounding) may cross one evaluation earlier or later. A sentence with the range widened by that interval."""
+def widened(rows: list, last: dict) -> Optional[dict]:
+    """The naive estimate widened by one evaluation interval either way (the best run crossed the target somewhere
+    between its previous evaluation and ``last["best_steps"]``): ``low``, ``high`` (s), ``x_lo``, ``x_hi`` and the
+    figures behind them; None without a previous evaluation."""
     curve = next((r["curve"] for r in rows if r["run"] == "best" and r.get("curve")), None)
     steps = last["best_steps"]
     before = [c for c in (curve or []) if c["step"] < steps and c.get("accuracy") is not None]
     if not before or not steps:
-        return ""
+        return None
     prev = before[-1]
     every = steps - prev["step"]
     low = last["naive_s"] * (steps - every) / steps
     high = last["naive_s_high"] * (steps + every) / steps
+    return {"prev": prev, "every": every, "low": low, "high": high, "x_lo": low / last["best_s"],
+            "x_hi": high / last["best_s"]}
+
+
+def step_uncertainty(rows: list, last: dict) -> str:
+    """The step count behind an estimate is known only to one evaluation interval: the best run was below the
+    target at its previous evaluation and reached it at ``last["best_steps"]``; a naive run (the same arithmetic up to
+    rounding) may cross one evaluation earlier or later. A sentence with the range widened by that interval."""
+    w = widened(rows, last)
+    if w is None:
+        return ""
+    prev, every, steps = w["prev"], w["every"], last["best_steps"]
     return "\n" + tr(
         "The step count is itself uncertain: the best run was at {prev_acc:.2f}% at its previous evaluation (step "
         "{prev}) and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, and a "
         "naive run, whose arithmetic differs by rounding, may cross one evaluation earlier or later. With {lo_steps}-"
         "{hi_steps} naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).",
         prev_acc=100 * prev["accuracy"], prev=prev["step"], pct=last["target_pct"], steps=steps, every=every,
-        lo_steps=steps - every, hi_steps=steps + every, low=low, high=high, x_lo=low / last["best_s"],
-        x_hi=high / last["best_s"])
+        lo_steps=steps - every, hi_steps=steps + every, low=w["low"], high=w["high"], x_lo=w["x_lo"], x_hi=w["x_hi"])
 
 
 def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
@@ -145,6 +158,7 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
             # the best run's time scaled by the ratio of the step rates (that overhead taken as proportional).
             n_steps = b["step"]
             direct, scaled = n_steps / round(rate, 1), round(b["train_s"], 1) * round(best_rate, 1) / round(rate, 1)
+            direct, scaled = round(direct, 1), round(scaled, 1)   # as the formula line prints them
             n_s, n_s_high, how = min(direct, scaled), max(direct, scaled), "estimated"
         else:
             n_steps, n_s, how = None, None, "not reached"
@@ -170,22 +184,30 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                   "within the limit.", pct=last["target_pct"], s=last["best_s"])
     elif last["how"] == "estimated":
         fed = next(r["batches"] for r in rows if r["run"] == "best step rate")
+        # two ends less than 1% apart are one figure: printed once, with no question of which end is nearer
+        one = last["naive_s_high"] <= 1.01 * last["naive_s"]
+        estimate = (tr("about {s:.0f} s", s=(last["naive_s"] + last["naive_s_high"]) / 2) if one else
+                    tr("{low:.0f}-{high:.0f} s", low=last["naive_s"], high=last["naive_s_high"]))
         text = tr("To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training "
                   "({steps} steps, {fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, "
                   "and applying the step-rate ratio to the best run's step count, this run estimates them at "
-                  "{low:.0f}-{high:.0f} s.",
+                  "{estimate}.",
                   pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, env=best_env_text(p),
                   best_s=last["best_s"], steps=last["best_steps"], fit_rate=last["best_steps"] / last["best_s"],
-                  naive=naive_label, low=last["naive_s"], high=last["naive_s_high"])
-        if last["speedup"] >= 1:
-            text += tr(" The best settings were {lo:.1f}-{hi:.1f}x faster.", lo=last["speedup"],
-                       hi=last["speedup_high"])
+                  naive=naive_label, estimate=estimate)
+        x_lo, x_hi = last["speedup"], last["speedup_high"]
+        if x_lo >= 1:
+            text += (tr(" The best settings were {x:.1f}x faster.", x=(x_lo + x_hi) / 2) if one else
+                     tr(" The best settings were {lo:.1f}-{hi:.1f}x faster.", lo=x_lo, hi=x_hi))
+        elif one:
+            text += tr(" The best settings took {x:.1f}x as long: SLOWER, the best step rate measured in part 2 did "
+                       "not hold here.", x=2 / (x_lo + x_hi))
         else:
             text += tr(" The best settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in "
-                       "part 2 did not hold here.", lo=1 / last["speedup_high"], hi=1 / last["speedup"])
+                       "part 2 did not hold here.", lo=1 / x_hi, hi=1 / x_lo)
         ends = tr(" The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = "
-                  "{direct:.0f} s; scaled, the best run's time times the ratio of the two step rates, "
-                  "{best_s:.2f} s x ({best_rate:.1f} steps/s best / {naive_rate:.1f} steps/s naive) = {scaled:.0f} s. "
+                  "{direct:.1f} s; scaled, the best run's time times the ratio of the two step rates, "
+                  "{best_s:.1f} s x ({best_rate:.1f} steps/s best / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. "
                   "Both rates come from the "
                   "step fed {fed} batches by the MNIST pipeline in a fresh process, timed as fit times it.",
                   steps=last["best_steps"], naive_rate=rate, direct=last["naive_s_direct"],
@@ -194,12 +216,16 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         fit_rate = last["best_steps"] / last["best_s"]
         nearer = dict(fit_rate=fit_rate, best_rate=best_rate, scaled=last["naive_s_scaled"],
                       direct=last["naive_s_direct"])
-        text += (tr(" The best run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} "
-                    "steps/s): if the naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if "
-                    "not, the direct one ({direct:.0f} s).", **nearer) if fit_rate < best_rate else
-                 tr(" The best run itself trained at least as fast under fit as that ({fit_rate:.1f} against "
-                    "{best_rate:.1f} steps/s): if the naive run would gain as much, the scaled end ({scaled:.0f} s) "
-                    "is the nearer; if not, the direct one ({direct:.0f} s).", **nearer))
+        if one:
+            text += tr(" The two ends are less than 1% apart: one figure.")
+        else:
+            text += (tr(" The best run itself trained slower under fit than that ({fit_rate:.1f} against "
+                        "{best_rate:.1f} steps/s): if the naive run would lose as much, the scaled end "
+                        "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer)
+                     if fit_rate < best_rate
+                     else tr(" The best run itself trained at least as fast under fit as that ({fit_rate:.1f} against "
+                             "{best_rate:.1f} steps/s): if the naive run would gain as much, the scaled end "
+                             "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer))
         text += step_uncertainty(rows, last)   # the step count itself: a line of its own, last
     else:
         text = (tr("To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of "
@@ -214,11 +240,18 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
     for r in table:
         tag = f"{r['target_pct']:.1f}".replace(".", "_")
         metrics[f"time_to_{tag}_s"] = r["best_s"]
-        if r["how"] == "estimated":   # a range, its two ends under names of their own
+        if r["how"] == "estimated" and r["naive_s_high"] > 1.01 * r["naive_s"]:   # a range: its two ends
             metrics[f"naive_time_to_{tag}_s_low"] = r["naive_s"]
             metrics[f"naive_time_to_{tag}_s_high"] = r["naive_s_high"]
+        elif r["how"] == "estimated":   # ends less than 1% apart: one figure
+            metrics[f"naive_time_to_{tag}_s_estimate"] = (r["naive_s"] + r["naive_s_high"]) / 2
         else:
             metrics[f"naive_time_to_{tag}_s"] = r["naive_s"]
+        w = widened(rows, r) if r["how"] == "estimated" else None
+        if w is not None:   # the estimate with the step count's own uncertainty, and the speed-up it gives
+            metrics[f"naive_time_to_{tag}_s_wide_low"] = w["low"]
+            metrics[f"naive_time_to_{tag}_s_wide_high"] = w["high"]
+            metrics[f"speedup_to_{tag}_wide_low"], metrics[f"speedup_to_{tag}_wide_high"] = w["x_lo"], w["x_hi"]
     curves = {run: next((r["curve"] for r in rows if r["run"] == run), None) for run in ("best", "naive")}
     ranges = any(r["how"] == "estimated" for r in table)   # then each estimate's two ends, and both speed-ups
     columns = (["target_pct", "best_steps", "best_s", "naive_steps", "naive_s"] + (["naive_s_high"] if ranges else [])

@@ -10,10 +10,10 @@ from course_utils.i18n import tr
 
 from ..harness import WARMUP, Config, compare, cycle, force, verdict
 from ..params import AmpParams
-from ..report import Result, pick
+from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
 from .common import setup_worker, spread_pct
-from .pipeline import paired_reading, paired_words
+from .pipeline import paired_reading
 
 COPY = "O0 copy"   # O0 timed a second time, so that each level's paired reading is checked against two copies
 
@@ -84,36 +84,36 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
             text += tr(": the same step landed beyond the floor, so each level is judged against both, and a level "
                        "whose two verdicts disagree is undecided")
     for r in others:   # one verdict per level against O0 and one against its copy, by the medians; then paired
-        r["verdict"] = verdict(r, base, noise)        # the lab's two rules
-        against_copy = verdict(r, copy, noise) if copy is not None else r["verdict"]
-        if against_copy != r["verdict"]:   # O0 and its copy are the same step: when they disagree, nothing is decided
-            r["verdict"], r["verdict_O0"], r["verdict_copy"] = "undecided", r["verdict"], against_copy
+        r["verdict_O0"] = verdict(r, base, noise)        # the lab's two rules
+        r["verdict_copy"] = verdict(r, copy, noise) if copy is not None else None
+        # O0 and its copy are the same step: when the two verdicts disagree, nothing is decided
+        r["verdict"] = r["verdict_O0"] if r["verdict_copy"] in (None, r["verdict_O0"]) else "undecided"
         r["paired"] = paired_reading(r, [base, copy])  # against O0 and its copy: None with fewer than 3 rounds
         drop = 100 * (base["accuracy"] - r["accuracy"])
-        text += (tr("; {low}: accuracy {acc:.1f}%", low=r["label"], acc=100 * r["accuracy"])
-                 + (tr(" ({drop:.1f} points lower: check accuracy, not only speed)", drop=drop) if drop > 1 else "")
-                 + (tr(", {r:.2f}x O0's rate; against O0 ({a}), against its copy ({b}): the two disagree, undecided",
-                       r=r["vs_O0"], a=words[r["verdict_O0"]], b=words[r["verdict_copy"]]) if "verdict_copy" in r
-                    else tr(", {r:.2f}x O0's rate ({verdict})", r=r["vs_O0"], verdict=words[r["verdict"]])))
-        if r["paired"] is not None:   # the paired ratio right after the rate it reads
-            text += tr(", paired round by round with {refs}: {said}", said=paired_words(r["paired"]),
-                       refs=tr("O0 and its copy") if copy is not None else "O0")
+        if drop > 1:
+            text += tr("; {low}: accuracy {acc:.1f}% ({drop:.1f} points lower: check accuracy, not only speed)",
+                       low=r["label"], acc=100 * r["accuracy"], drop=drop)
+    text += tr(".") + "\n" + format_verdicts([{"config": r["label"], "x": r["vs_O0"], "vs_a": r["verdict_O0"],
+                                       "vs_copy": r["verdict_copy"], "paired": r["paired"]} for r in others],
+                                     "O0", tr("O0's copy") if copy is not None else None)
     said = {r["config"]: r["verdict"] for r in others}
     faster = [r for r in others if said[r["config"]] == "faster"]
     paired = {way: [r["config"] for r in others if r["paired"] and r["paired"]["reading"] == way]
               for way in ("below", "above")}
     if faster:
-        text += tr("; the fastest level here was {level}.", level=max(faster, key=lambda r: r["steps_per_s"])["config"])
+        text += "\n" + tr("The fastest level here was {level}.",
+                          level=max(faster, key=lambda r: r["steps_per_s"])["config"])
     elif others and all(said[r["config"]] == "slower" for r in others):
-        text += tr("; O0 itself was the fastest level here.")
+        text += "\n" + tr("O0 itself was the fastest level here.")
     elif paired["below"] or paired["above"]:   # the medians decide nothing the pairing does: say both
-        text += tr("; by the medians no level ran measurably faster than O0; paired round by round, {said}.",
-                   said=tr("; ").join(
-                       tr("{levels} ran slower than O0", levels=runtime.listing(paired["below"])) if way == "below"
-                       else tr("{levels} ran faster than O0", levels=runtime.listing(paired["above"]))
-                       for way in ("below", "above") if paired[way]))
+        text += "\n" + tr("By the medians no level ran measurably faster than O0; paired round by round, {said}.",
+                          said=tr("; ").join(
+                              tr("{levels} ran slower than O0", levels=runtime.listing(paired["below"]))
+                              if way == "below"
+                              else tr("{levels} ran faster than O0", levels=runtime.listing(paired["above"]))
+                              for way in ("below", "above") if paired[way]))
     else:
-        text += tr("; no level ran measurably faster than O0 here.")
+        text += "\n" + tr("No level ran measurably faster than O0 here.")
     metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows if r["config"] != COPY}
     if copy is not None:
         metrics.update(amp_copy_vs_O0=copy["steps_per_s"] / base["steps_per_s"], amp_copy_verdict=same)

@@ -263,22 +263,8 @@ MESSAGES = {
     # ---- the cap's price: pooling (traps.summarise_pool_cap), and lesson 08's part 3 in words (traps.explain_*)
     "the ISA cap concerns MindSpore's CPU backend, not {device}":
         '限制指令集只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
-    '{layer} {on:.2f} ms with the cap against {off:.2f} ms without ({x:.2f}x the time): {said}':
-        '{layer}：限制指令集时 {on:.2f} 毫秒，不限制时 {off:.2f} 毫秒（耗时为 {x:.2f} 倍），{said}',
-    'a tie within the noise floor':
-        '在噪声水平以内，视为持平',
     'undecided (the repeats overlap)':
         '无法判定（各次重复的范围有重叠）',
-    'faster with the cap (repeats apart)':
-        '限制指令集后更快（各次重复的范围不重叠）',
-    'slower with the cap (repeats apart)':
-        '限制指令集后更慢（各次重复的范围不重叠）',
-    'ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, '
-    'their repeats merged; noise floor {noise:.1f}%): ':
-        'ReLU + 最大池化的正向加反向，每层单独编译后计时（每种情形 {k} 个全新进程，合并各进程的重复；'
-        '噪声水平 {noise:.1f}%）：',
-    ' Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.':
-        '两层合计，每次正向加反向在限制指令集时耗时 {on:.2f} 毫秒，不限制时 {off:.2f} 毫秒。',
     " oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.":
         'oneDNN 的日志给出了池化所用的实现：不限制指令集时为 {off}，限制后为 {on}。',
     "This CPU {has} AVX-512; oneDNN used '{impl_a}' without the cap and '{impl_b}' with it. The profiler puts "
@@ -307,13 +293,6 @@ MESSAGES = {
     "{name}: the same outputs and parameters' gradients, {x:.2f}x {base}'s step rate: {said}; noise floor "
     "{noise:.1f}%":
         '{name}：输出和参数的梯度相同，训练步速度是 {base} 的 {x:.2f} 倍，结论：{said}；噪声水平 {noise:.1f}%',
-    '  {name} saves {saved:.1f} ms per step, more than the {pool:.1f} ms the profiler gives pooling in all. That '
-    "figure is the pooling kernels' time over a few profiled steps: it bounds what faster pooling kernels can save, "
-    'but a rewrite also changes the compiled graph (other operators, other fusions) and its dispatch, so the gap is '
-    "not explained by pooling's kernel time alone.":
-        '  {name} 每步省下 {saved:.1f} 毫秒，比性能分析中池化算子的全部耗时（{pool:.1f} 毫秒）还多。后者只是几个被记录的'
-        '训练步中池化算子（内核）本身的耗时：它限定了更快的池化内核最多能省下多少，但改写还会改变编译出的图（换成别的'
-        '算子、别的融合方式）及其下发，所以这一差距不能只用池化的内核耗时来解释。',
     'Keep {base}: neither equivalent formulation was measurably faster here.':
         '保留 {base}：两种等价写法在这里都没有可测出的速度优势。',
     '{label}, {case} (fresh process)':
@@ -334,17 +313,47 @@ MESSAGES = {
     "{script} failed (environment {env}):": "{script} 运行失败（环境 {env}）：",
     "To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
     "{fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, and applying the step-rate ratio "
-    "to the best run's step count, this run estimates them at {low:.0f}-{high:.0f} s.":
+    "to the best run's step count, this run estimates them at {estimate}.":
         '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
         '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到最佳运行的步数上，'
-        '本次运行估算其耗时为 {low:.0f}～{high:.0f} 秒。',
-    " The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = {direct:.0f} s; "
-    "scaled, the best run's time times the ratio of the two step rates, {best_s:.2f} s x ({best_rate:.1f} steps/s "
-    "best / {naive_rate:.1f} steps/s naive) = {scaled:.0f} s. Both rates come from the step fed {fed} batches by the "
+        '本次运行估算其耗时{estimate}。',
+    ' The best settings took {x:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold here.':
+        '最佳设置的耗时反而是它的 {x:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
+    'tie':
+        '持平',
+    'faster (repeats apart)':
+        '更快（重复不重叠）',
+    'slower (repeats apart)':
+        '更慢（重复不重叠）',
+    'costs':
+        '拖慢',
+    'bottleneck':
+        '瓶颈',
+    'below 1.00':
+        '低于 1.00',
+    'above 1.00':
+        '高于 1.00',
+    '{med:.2f}x ({lo:.2f}-{hi:.2f}), {where}':
+        '{med:.2f} 倍（{lo:.2f}～{hi:.2f}），{where}',
+    'verdict vs {a}':
+        '对比 {a} 的结论',
+    'paired ratio (lowest-highest)':
+        '配对比值（最低～最高）',
+    'about {s:.0f} s':
+        '约 {s:.0f} 秒',
+    '{low:.0f}-{high:.0f} s':
+        '为 {low:.0f}～{high:.0f} 秒',
+    ' The best settings were {x:.1f}x faster.':
+        '最佳设置的速度是它的 {x:.1f} 倍。',
+    ' The two ends are less than 1% apart: one figure.':
+        '两端相差不到 1%，合为一个数。',
+    " The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = {direct:.1f} s; "
+    "scaled, the best run's time times the ratio of the two step rates, {best_s:.1f} s x ({best_rate:.1f} steps/s "
+    "best / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. Both rates come from the step fed {fed} batches by the "
     "MNIST pipeline in a fresh process, timed as fit times it.":
-        '范围的两端：直接相除的一端，用步数除以朴素默认设置的单步速率，{steps} / {naive_rate:.1f} 步/秒 = {direct:.0f} 秒；'
-        '按比例换算的一端，把最佳运行的耗时乘以两种单步速率之比，{best_s:.2f} 秒 ×（最佳 {best_rate:.1f} 步/秒 ÷ 朴素 '
-        '{naive_rate:.1f} 步/秒）= {scaled:.0f} 秒。'
+        '范围的两端：直接相除的一端，用步数除以朴素默认设置的单步速率，{steps} / {naive_rate:.1f} 步/秒 = {direct:.1f} 秒；'
+        '按比例换算的一端，把最佳运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 ×（最佳 {best_rate:.1f} 步/秒 ÷ 朴素 '
+        '{naive_rate:.1f} 步/秒）= {scaled:.1f} 秒。'
         '两种速率都是在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
     " The best run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
     "naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).":
@@ -393,14 +402,6 @@ MESSAGES = {
         '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环，所以这一差距不能归因于下沉。',
     'On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps':
         '在 {device} 上，O0 为 {rate:.0f} 步/秒，训练 {steps} 步后准确率为 {acc:.1f}%',
-    ' ({drop:.1f} points lower: check accuracy, not only speed)':
-        '（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
-    '; the fastest level here was {level}.':
-        '；这里最快的级别是 {level}。',
-    '; O0 itself was the fastest level here.':
-        '；这里最快的就是 O0 本身。',
-    '; no level ran measurably faster than O0 here.':
-        '；这里没有哪个级别明显快于 O0。',
     'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
         '在 {device} 上，不使用数据下沉模式时 Model.train 为 {rate:.0f} 批/秒；',
     'the fastest was {best} at {rate:.0f} ({compared} sink off).':
@@ -586,6 +587,16 @@ MESSAGES = {
     'naive defaults to 99.0% (training s)': '朴素默认设置达到 99.0%（训练秒数）',
     'naive defaults to 98.5%, estimated range (training s)': '朴素默认设置达到 98.5%，估算范围（训练秒数）',
     'naive defaults to 99.0%, estimated range (training s)': '朴素默认设置达到 99.0%，估算范围（训练秒数）',
+    'naive defaults to 98.5%, estimated (training s)': '朴素默认设置达到 98.5%，估算值（训练秒数）',
+    'naive defaults to 99.0%, estimated (training s)': '朴素默认设置达到 99.0%，估算值（训练秒数）',
+    "naive defaults to 98.5%, step count's uncertainty included (training s)":
+        '朴素默认设置达到 98.5%，计入步数的不确定性（训练秒数）',
+    "naive defaults to 99.0%, step count's uncertainty included (training s)":
+        '朴素默认设置达到 99.0%，计入步数的不确定性（训练秒数）',
+    "best settings' speed-up to 98.5%, step count's uncertainty included (x, range)":
+        '最佳设置达到 98.5% 的加速比，计入步数的不确定性（倍，范围）',
+    "best settings' speed-up to 99.0%, step count's uncertainty included (x, range)":
+        '最佳设置达到 99.0% 的加速比，计入步数的不确定性（倍，范围）',
     'naive defaults to 98.5%, estimated low end (training s)': '朴素默认设置达到 98.5%，估算下限（训练秒数）',
     'naive defaults to 98.5%, estimated high end (training s)': '朴素默认设置达到 98.5%，估算上限（训练秒数）',
     'naive defaults to 99.0%, estimated low end (training s)': '朴素默认设置达到 99.0%，估算下限（训练秒数）',

@@ -197,35 +197,69 @@ MESSAGES = {
         '更快：超出噪声水平，且各次重复的范围不重叠',
     'slower: beyond the noise floor, repeats apart':
         '更慢：超出噪声水平，且各次重复的范围不重叠',
+    'ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, '
+    'their repeats merged; noise floor {noise:.1f}%), with the cap against without:':
+        'ReLU + 最大池化的正向加反向，每层单独编译后计时（每种情形 {k} 个全新进程，合并各进程的重复；'
+        '噪声水平 {noise:.1f}%），限制指令集与不限制对比：',
+    'Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.':
+        '两层合计，每次正向加反向在限制指令集时耗时 {on:.2f} 毫秒，不限制时 {off:.2f} 毫秒。',
+    'A round is one process per case, run one after the other: pairing repeat i of the two cancels load that lasts '
+    'across both, so the paired interval is often narrower than the merged ranges.':
+        '一轮是每种情形各一个进程，先后运行：把两者的第 i 次重复配成一对，可以抵消贯穿两个进程的负载，'
+        '所以配对区间往往比合并后的范围窄。',
+    '{med:.2f}x ({lo:.2f}-{hi:.2f}), {n} pairs':
+        '{med:.2f} 倍（{lo:.2f}～{hi:.2f}），{n} 对',
+    'ms, cap':
+        '毫秒（限制）',
+    'ms, no cap':
+        '毫秒（不限制）',
+    'x the time':
+        '耗时倍数',
+    'with the cap':
+        '限制后',
+    'paired, x the time (95% interval)':
+        '配对耗时倍数（95% 区间）',
+    "O0's copy":
+        'O0 的副本',
+    '; {low}: accuracy {acc:.1f}% ({drop:.1f} points lower: check accuracy, not only speed)':
+        '；{low}：准确率 {acc:.1f}%（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
+    'The fastest level here was {level}.':
+        '这里最快的级别是 {level}。',
+    'O0 itself was the fastest level here.':
+        '这里最快的就是 O0 本身。',
+    'By the medians no level ran measurably faster than O0; paired round by round, {said}.':
+        '按中位数，没有哪个级别明显快于 O0；逐轮配对来看，{said}。',
+    'No level ran measurably faster than O0 here.':
+        '这里没有哪个级别明显快于 O0。',
+    'With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step '
+    '({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator types), against {off:.1f} ms '
+    'without the cap in the other profile. Two profiles of a few steps each are not a timed comparison: the next '
+    'cell times pooling with and without the cap.':
+        '限制指令集之后，池化算子（MaxPool 及其反向 MaxPoolGrad）每步耗时 {on:.1f} 毫秒（占算子时间的 {share:.0f}%；'
+        'MaxPoolGrad 在 {n} 类算子中排第 {rank}），而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。'
+        '两次各只记录几步的性能分析算不上计时比较，下一个单元格会为限制与不限制指令集时的池化计时。',
+    "  {name} saves {saved:.1f} ms per step, more than the {pool:.1f} ms the profiler gives pooling in all: of "
+    "{base}'s {step:.1f} ms step, even free pooling kernels would leave {rest:.1f} ms, at most {bound:.2f}x as fast, "
+    "not {x:.2f}x. A rewrite also changes the compiled graph and its dispatch, and rates drift during an "
+    "alternation, so the gap is not explained by pooling's kernel time alone.":
+        '  {name} 每步省下 {saved:.1f} 毫秒，比性能分析中池化算子的全部耗时（{pool:.1f} 毫秒）还多：{base} 的一步为 '
+        '{step:.1f} 毫秒，即使池化内核完全不耗时也还剩 {rest:.1f} 毫秒，最多快到 {bound:.2f} 倍，而不是 {x:.2f} 倍。'
+        '改写还会改变编译出的图及其下发，而且交替计时期间速率本身也会漂移，所以这一差距不能只用池化的内核耗时来解释。',
+    "  At most {bound:.2f}x is possible: pooling takes {pool:.1f} ms of {base}'s {step:.1f} ms step in the profile; "
+    "{name}'s {x:.2f}x is within that.":
+        '  最多只能快到 {bound:.2f} 倍：性能分析中，{base} 每步 {step:.1f} 毫秒里池化占 {pool:.1f} 毫秒；'
+        '{name} 的 {x:.2f} 倍在这一上限之内。',
     'amp O0, second copy':
         '混合精度 O0（第二份副本）',
-    "; {low}: accuracy {acc:.1f}%":
-        '；{low}：准确率 {acc:.1f}%',
-    ", {r:.2f}x O0's rate ({verdict})":
-        '，速度是 O0 的 {r:.2f} 倍（{verdict}）',
-    ', paired round by round with {refs}: {said}':
-        '，逐轮配对（与 {refs}）：{said}',
-    'O0 and its copy':
-        'O0 及其副本',
     "; O0 timed twice, the same step: its copy ran {copy:.0f} steps/s, {x:.2f}x O0's rate ({verdict})":
         '；O0 测了两次，是同一个训练步：副本为 {copy:.0f} 步/秒，是 O0 的 {x:.2f} 倍（{verdict}）',
     ': the same step landed beyond the floor, so each level is judged against both, and a level whose two verdicts '
     'disagree is undecided':
         '：同一个训练步的两次结果相差超出了噪声水平，所以每个级别都要与两者分别比较，两个结论不一致的级别判为无法判定',
-    ", {r:.2f}x O0's rate; against O0 ({a}), against its copy ({b}): the two disagree, undecided":
-        '，速度是 O0 的 {r:.2f} 倍；与 O0 相比（{a}），与其副本相比（{b}），两个结论不一致，无法判定',
-    '; by the medians no level ran measurably faster than O0; paired round by round, {said}.':
-        '；按中位数，没有哪个级别明显快于 O0；逐轮配对，{said}。',
     '{levels} ran slower than O0':
         '{levels} 比 O0 慢',
     '{levels} ran faster than O0':
         '{levels} 比 O0 快',
-    '; paired repeat by repeat within each round, {med:.2f}x the time (95% interval {lo:.2f}-{hi:.2f}, {n} pairs)':
-        '；在每一轮内逐次重复配对，耗时为 {med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}，共 {n} 对）',
-    ' (A round is one process per case, run one after the other: pairing repeat i of the two cancels load that lasts '
-    'across both, so the paired interval is often narrower than the merged ranges.)':
-        '（一轮是每种情形各一个进程，先后运行：把两者的第 i 次重复配成一对，可以抵消贯穿两个进程的负载，'
-        '所以配对区间往往比合并后的范围窄。）',
     ' The three ratios ({listing}) are measured differently, so compare their direction and order of magnitude, not '
     'their digits.':
         '三个比值（{listing}）的测法各不相同，所以要比较的是方向和数量级，而不是具体数字。',
@@ -248,23 +282,6 @@ MESSAGES = {
         '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
     '{tool} {x:.1f}x':
         '{tool} {x:.1f} 倍',
-    'Operator types whose time per step rose more than 1.5x under the cap (at least 0.1 ms per step): {ops}.':
-        '限制指令集后每步耗时变为原来 1.5 倍以上的算子类型（每步至少 0.1 毫秒）：{ops}。',
-    ' (its fastest repeat with the cap {a:.3f} ms, the slowest without {b:.3f} ms)':
-        '（限制时最快的一次重复为 {a:.3f} 毫秒，不限制时最慢的一次为 {b:.3f} 毫秒）',
-    ' (its slowest repeat with the cap {a:.3f} ms, the fastest without {b:.3f} ms)':
-        '（限制时最慢的一次重复为 {a:.3f} 毫秒，不限制时最快的一次为 {b:.3f} 毫秒）',
-    '{op} {a:.2f} -> {b:.2f} ms':
-        '{op} {a:.2f} -> {b:.2f} 毫秒',
-    "No operator type's time per step rose more than 1.5x under the cap.":
-        '限制指令集后，没有哪类算子的每步耗时变为原来的 1.5 倍以上。',
-    ' With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step '
-    '({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator types), against {off:.1f} ms '
-    'without the cap in the other profile. Two profiles of a few steps each are not a timed comparison: the next '
-    'cell times pooling with and without the cap.':
-        '限制指令集之后，池化算子（MaxPool 及其反向 MaxPoolGrad）每步耗时 {on:.1f} 毫秒（占算子时间的 {share:.0f}%；'
-        'MaxPoolGrad 在 {n} 类算子中排第 {rank}），而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。'
-        '两次各只记录几步的性能分析算不上计时比较，下一个单元格会为限制与不限制指令集时的池化计时。',
     'with ONEDNN_MAX_CPU_ISA={cap}, on this CPU':
         '在这颗 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
     'on this CPU':
