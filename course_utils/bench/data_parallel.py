@@ -148,10 +148,12 @@ class DataParallelTiming:
         words = [self.pairs[("dp", k)][3] for k in ("global", "global_1cpu")]
         meds = [self.pairs[("dp", k)][0] for k in ("global", "global_1cpu")]
         if words[0] == words[1] and words[0] in ("faster", "slower"):
-            verdict = tr({"faster": N_("faster"), "slower": N_("slower")}[words[0]])
-            head = tr("On this {cpus}-CPU machine data parallel was {verdict} than one process doing the same "
-                      "training, in both comparisons (x{a:.2f} against MindSpore's defaults, x{b:.2f} pinned to 1 "
-                      "CPU)", cpus=self.cpus, verdict=verdict, a=meds[0], b=meds[1])
+            head = tr({"faster": N_("On this {cpus}-CPU machine data parallel was faster than one process doing "
+                                    "the same training, in both comparisons (x{a:.2f} against MindSpore's defaults, "
+                                    "x{b:.2f} pinned to 1 CPU)"),
+                       "slower": N_("On this {cpus}-CPU machine data parallel was slower than one process doing "
+                                    "the same training, in both comparisons (x{a:.2f} against MindSpore's defaults, "
+                                    "x{b:.2f} pinned to 1 CPU)")}[words[0]], cpus=self.cpus, a=meds[0], b=meds[1])
         else:
             head = tr("On this {cpus}-CPU machine data parallel against one process doing the same training: "
                       "{a} with MindSpore's defaults, {b} pinned to 1 CPU", cpus=self.cpus,

@@ -138,11 +138,13 @@ MESSAGES = {
         "本次运行无法判断：至少在与单进程的一种设置相比时，各轮结果相差太大。",
     "Not measurably: against at least one of one process's setups the difference was a tie.":
         "没有可测出的收益：至少与单进程的一种设置相比，两者持平。",
-    "faster": "更快",
-    "slower": "更慢",
-    "On this {cpus}-CPU machine data parallel was {verdict} than one process doing the same training, in both "
+    "On this {cpus}-CPU machine data parallel was faster than one process doing the same training, in both "
     "comparisons (x{a:.2f} against MindSpore's defaults, x{b:.2f} pinned to 1 CPU)":
-        "在这台 {cpus} 个 CPU 的机器上，数据并行在两种比较中都比做同一次训练的单进程{verdict}（对比 MindSpore 默认设置为 "
+        "在这台 {cpus} 个 CPU 的机器上，数据并行在两种比较中都比做同一次训练的单进程更快（对比 MindSpore 默认设置为 "
+        "{a:.2f} 倍，对比绑定到 1 个 CPU 为 {b:.2f} 倍）",
+    "On this {cpus}-CPU machine data parallel was slower than one process doing the same training, in both "
+    "comparisons (x{a:.2f} against MindSpore's defaults, x{b:.2f} pinned to 1 CPU)":
+        "在这台 {cpus} 个 CPU 的机器上，数据并行在两种比较中都比做同一次训练的单进程更慢（对比 MindSpore 默认设置为 "
         "{a:.2f} 倍，对比绑定到 1 个 CPU 为 {b:.2f} 倍）",
     "On this {cpus}-CPU machine data parallel against one process doing the same training: {a} with MindSpore's "
     "defaults, {b} pinned to 1 CPU":
