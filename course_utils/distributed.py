@@ -170,6 +170,9 @@ def _port_owner(port: int) -> str:
 
         for conn in psutil.net_connections(kind="tcp"):
             if conn.laddr and conn.laddr.port == port and conn.status == psutil.CONN_LISTEN and conn.pid:
+                if conn.pid == os.getpid():   # the caller itself, e.g. this notebook's kernel
+                    return tr(" (held by pid {pid}: {name}, this process itself)", pid=conn.pid,
+                              name=psutil.Process(conn.pid).name())
                 return tr(" (held by pid {pid}: {name})", pid=conn.pid, name=psutil.Process(conn.pid).name())
     except Exception:  # permissions, platform: the message is complete without it
         pass

@@ -5,8 +5,10 @@ The trap it avoids: one noise floor for every comparison. The noisiest row (ofte
 CPUs) would then turn a clear difference between two quiet rows into a "tie". Here every pair is judged by its own
 rounds: the kernel's blocks and the workers' blocks of one round ran back to back under the same load, so
 ``paired_ratio`` takes the ratio round by round and gives a 95% interval; the verdict is "faster" or "slower" when the
-interval leaves 1 out, "a tie" when it holds 1. Every comparison trains the same samples per step, so the steps/s
-ratio is the samples/s ratio.
+interval, as printed (2 decimals), leaves 1 out, "a tie" when it holds 1 and stays within ``TIE_BAND``, and
+"inconclusive" when it holds 1 but is wider: a median of 1.9 with an interval of 0.9-2.9 is not a tie, the rounds
+just disagree too much to tell. The verdict reads the rounded bounds, so a printed "0.65-1.00" is never "slower".
+Every comparison trains the same samples per step, so the steps/s ratio is the samples/s ratio.
 """
 
 from __future__ import annotations
@@ -25,11 +27,20 @@ ROWS = ("small", "global_1cpu", "global", "local", "dp")
 #: A ratio and its verdict, for a paired interval above 1, below 1, or holding 1.
 SAID = {"faster": N_("x{med:.2f}, faster (95% interval {lo:.2f}-{hi:.2f})"),
         "slower": N_("x{med:.2f}, slower (95% interval {lo:.2f}-{hi:.2f})"),
-        "tie": N_("x{med:.2f}, a tie (95% interval {lo:.2f}-{hi:.2f})")}
+        "tie": N_("x{med:.2f}, a tie (95% interval {lo:.2f}-{hi:.2f})"),
+        "inconclusive": N_("x{med:.2f}, inconclusive in this run ({rounds} rounds; 95% interval {lo:.2f}-{hi:.2f})")}
+#: An interval that holds 1 is "a tie" only when it stays inside these bounds (a difference of 10% at most).
+TIE_BAND = (0.90, 1.10)
 
 
 def _word(lo: float, hi: float) -> str:
-    return "faster" if lo > 1 else "slower" if hi < 1 else "tie"
+    """The verdict of an interval, read from its bounds as printed (2 decimals)."""
+    lo, hi = round(lo, 2), round(hi, 2)
+    if lo > 1:
+        return "faster"
+    if hi < 1:
+        return "slower"
+    return "tie" if TIE_BAND[0] <= lo and hi <= TIE_BAND[1] else "inconclusive"
 
 
 @dataclasses.dataclass
@@ -43,6 +54,11 @@ class DataParallelTiming:
     comm_by_rank: List[float]
     n_params: int
     cpus: int
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds every paired comparison had."""
+        return len(self.rows["dp"]["timing"]["repeat_s"])
 
     def samples_per_s(self, key: str) -> float:
         row = self.rows[key]
@@ -78,7 +94,7 @@ class DataParallelTiming:
     def said(self, a: str, b: str) -> str:
         """``a`` against ``b``, with its verdict: "x0.70, slower (95% interval 0.62-0.78)"."""
         med, lo, hi, word = self.pairs[(a, b)]
-        return tr(SAID[word], med=med, lo=lo, hi=hi)
+        return tr(SAID[word], med=med, lo=lo, hi=hi, rounds=self.rounds)
 
     def sentences(self) -> List[str]:
         """What the run shows, one sentence per line; every number and verdict from this run."""
@@ -87,35 +103,63 @@ class DataParallelTiming:
         setups = self.pairs[("global", "global_1cpu")][3]
         gain = [self.pairs[("local", k)][3] for k in ("global", "global_1cpu")]
         if gain == ["faster", "faster"]:
-            used = tr("yes: without the all-reduce they were faster than one process in both its setups")
+            used = tr("Yes: without the all-reduce they were faster than one process in both its setups.")
         elif "slower" in gain:
-            used = tr("no: without the all-reduce they were slower than one process in at least one of its setups")
+            used = tr("No: without the all-reduce they were slower than one process in at least one of its setups.")
+        elif "inconclusive" in gain:
+            used = tr("This run cannot tell: against at least one of one process's setups the rounds disagreed too "
+                      "much.")
         else:
-            used = tr("not against both of one process's setups")
+            used = tr("Not measurably: against at least one of one process's setups the difference was a tie.")
         return [
             tr("threads per process: {kernel} in this kernel, {worker} in each worker ({same})",
                kernel=self.rows["global"]["threads"], worker=self.rows["dp"]["threads"],
                same=tr("the same") if len(threads) == 1 else tr("different")),
-            tr("Each ratio below is the median of the per-round ratios, with its 95% interval over the rounds: an "
-               "interval above 1 is faster, below 1 slower, one that holds 1 a tie."),
+            tr("Each ratio below is the median of the per-round ratios ({rounds} rounds), with its 95% interval: "
+               "an interval above 1 is faster, below 1 slower; one that holds 1 is a tie when it stays within "
+               "{tie_lo:.2f}-{tie_hi:.2f}, and inconclusive when it is wider.", rounds=self.rounds,
+               tie_lo=TIE_BAND[0], tie_hi=TIE_BAND[1]),
             "",
-            tr("{workers} workers in samples/s, against one process doing the same training: at MindSpore's "
+            tr("{workers} workers in samples/s, against one process doing the same training: with MindSpore's "
                "defaults {dp_global}; pinned to 1 CPU {dp_1cpu}.", workers=self.rows["dp"]["processes"],
                dp_global=self.said("dp", "global"), dp_1cpu=self.said("dp", "global_1cpu")),
             tr("One process on all {cpus} CPUs against pinned to 1 CPU: {setups_said}; {note}", cpus=self.cpus,
                setups_said=self.said("global", "global_1cpu"),
                note=tr({"faster": N_("the second CPU made it faster."),
-                        "slower": N_("it ran faster pinned to 1 CPU."),
-                        "tie": N_("the second CPU made no measurable difference.")}[setups])),
-            tr("Without the all-reduce the workers reached {local_global} and {local_1cpu}. Did the second worker "
-               "put the idle CPU to work? {used}.", local_global=self.said("local", "global"),
-               local_1cpu=self.said("local", "global_1cpu"), used=used),
+                        "slower": N_("it ran faster pinned to 1 CPU: here the second CPU cost more than it gave, "
+                                     "which depends on the machine (threads that move between CPUs can lose their "
+                                     "caches, and helper threads that spin while they wait take CPU time)."),
+                        "tie": N_("the second CPU made no measurable difference."),
+                        "inconclusive": N_("the rounds disagreed too much to tell.")}[setups])),
+            tr("Without the all-reduce the workers reached {local_global} against one process with MindSpore's "
+               "defaults, and {local_1cpu} against one process pinned to 1 CPU.",
+               local_global=self.said("local", "global"), local_1cpu=self.said("local", "global_1cpu")),
+            tr("Did the second worker put the idle CPU to work? {used}", used=used),
             tr("The all-reduce took {share:.0f}% of each data-parallel step (95% interval {lo:.0f}-{hi:.0f}%; "
                "{ms:.1f} ms, per worker {by_rank} ms), for a gradient of {n:,} float32 numbers ({kib:.0f} KiB).",
                share=100 * share, lo=100 * share_lo, hi=100 * share_hi, ms=self.comm_ms,
                by_rank=" / ".join(f"{c:.1f}" for c in self.comm_by_rank), n=self.n_params,
                kib=4 * self.n_params / 1024),
         ]
+
+    def finding(self) -> str:
+        """The lesson's finding in one line: how the data-parallel workers compared with one process doing the
+        same training, in both its setups, and what the all-reduce took."""
+        words = [self.pairs[("dp", k)][3] for k in ("global", "global_1cpu")]
+        meds = [self.pairs[("dp", k)][0] for k in ("global", "global_1cpu")]
+        if words[0] == words[1] and words[0] in ("faster", "slower"):
+            head = tr({"faster": N_("On this {cpus}-CPU machine data parallel was faster than one process doing "
+                                    "the same training, in both comparisons (x{a:.2f} against MindSpore's defaults, "
+                                    "x{b:.2f} pinned to 1 CPU)"),
+                       "slower": N_("On this {cpus}-CPU machine data parallel was slower than one process doing "
+                                    "the same training, in both comparisons (x{a:.2f} against MindSpore's defaults, "
+                                    "x{b:.2f} pinned to 1 CPU)")}[words[0]], cpus=self.cpus, a=meds[0], b=meds[1])
+        else:
+            head = tr("On this {cpus}-CPU machine data parallel against one process doing the same training: "
+                      "{a} with MindSpore's defaults, {b} pinned to 1 CPU", cpus=self.cpus,
+                      a=self.said("dp", "global"), b=self.said("dp", "global_1cpu"))
+        return tr("{head}; the all-reduce took {share:.0f}% of each data-parallel step.", head=head,
+                  share=100 * self.comm_share[0])
 
 
 def summarise_data_parallel(kernel: Mapping, kernel_threads: int, metrics: Sequence[Mapping], *, batch_size: int,

@@ -96,6 +96,10 @@ class Conditions:
     def describe(self) -> str:
         return tr("conditions: {facts}", facts=self._facts())
 
+    def facts(self) -> str:
+        """The conditions without the "conditions:" label, for a sentence that names them itself."""
+        return self._facts()
+
     def warning(self) -> str:
         """An empty string on a quiet machine; otherwise what the figures are worth."""
         if not self.busy:

@@ -31,7 +31,8 @@ class ShardIndices(Exercise):
     title = "which samples a rank reads"
     hint_text = ("Shards are interleaved: shard r starts at sample r and takes every num_shards-th sample. Every shard "
                  "gets the same number of samples, ceil(n_samples / num_shards); when the data runs out, MindSpore "
-                 "starts again at sample 0 (use % n_samples).")
+                 "starts again at sample 0 (use % n_samples). Why it wraps around: a rank with one batch fewer would "
+                 "finish its epoch early, while the others would hang in their next all-reduce, waiting for it.")
 
     @property
     def solution_text(self) -> str:

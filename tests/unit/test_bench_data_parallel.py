@@ -35,7 +35,7 @@ def test_every_ratio_carries_its_verdict_word():
     text = "\n".join(s.sentences())
     for a, b in (("dp", "global"), ("dp", "global_1cpu"), ("local", "global"), ("local", "global_1cpu")):
         med, lo, hi, word = s.pairs[(a, b)]
-        assert word in ("faster", "slower", "tie") and lo <= med <= hi
+        assert word in ("faster", "slower", "tie", "inconclusive") and lo <= med <= hi
         assert s.said(a, b) in text
     assert s.pairs[("dp", "global")][3] == "slower"   # x0.70 says what it is
 
@@ -46,3 +46,27 @@ def test_an_interval_holding_one_is_a_tie_and_the_table_lists_five_rows():
     assert "no measurable difference" in "\n".join(s.sentences())
     assert len(s.table().splitlines()) == 6 and "2 workers x 32, data parallel" in s.table()
     assert abs(s.samples_per_s("dp") - 64 * 87) < 64 and s.samples_range("dp")[0] <= s.samples_per_s("dp")
+
+
+def test_the_verdict_reads_the_bounds_as_printed():
+    from course_utils.bench.data_parallel import _word
+    assert _word(0.65, 0.9996) != "slower"            # printed "0.65-1.00": it holds 1
+    assert _word(0.65, 0.994) == "slower"             # printed "0.65-0.99"
+    assert _word(1.004, 1.3) != "faster" and _word(1.006, 1.3) == "faster"
+
+
+def test_a_wide_interval_holding_one_is_inconclusive_not_a_tie():
+    from course_utils.bench.data_parallel import _word
+    assert _word(0.86, 2.88) == "inconclusive" and _word(0.95, 1.06) == "tie"
+    s = summary([134, 136, 135, 133, 137], [123, 124, 124, 122, 125], [140, 150, 190, 110, 145])
+    s.pairs[("local", "global")] = (1.92, 0.86, 2.88, "inconclusive")
+    text = "\n".join(s.sentences())
+    assert "x1.92, inconclusive in this run (5 rounds; 95% interval 0.86-2.88)" in text
+    assert "Did the second worker put the idle CPU to work? No:" in text or "This run cannot tell" in text
+
+
+def test_the_finding_names_both_comparisons_and_the_all_reduce_share():
+    s = summary([134, 136, 135, 133, 137], [123, 124, 124, 122, 125], [140, 150, 190, 110, 145])
+    line = s.finding()
+    assert line.startswith("On this 2-CPU machine data parallel was slower") and "in both comparisons" in line
+    assert f"{100 * s.comm_share[0]:.0f}% of each data-parallel step" in line

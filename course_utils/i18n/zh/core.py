@@ -358,6 +358,7 @@ MESSAGES = {
         "需要满足 0 < min_delta <= delta <= max_delta，实际为 {low}、{delta}、{high}。",
     # course_utils.distributed: what launching msrun reports in lesson 09
     " (held by pid {pid}: {name})": "（被进程 {pid}：{name} 占用）",
+    " (held by pid {pid}: {name}, this process itself)": "（被进程 {pid}：{name} 占用，也就是当前进程自己）",
     "This job starts {workers} workers on {device}, and msrun gives every worker its own {card} "
     "(DEVICE_ID = its local rank), but this machine has {found} {cards}. "
     "Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "

@@ -23,9 +23,11 @@ MESSAGES = {
     # hints
     "Shards are interleaved: shard r starts at sample r and takes every num_shards-th sample. Every shard gets the "
     "same number of samples, ceil(n_samples / num_shards); when the data runs out, MindSpore starts again at sample 0 "
-    "(use % n_samples).":
+    "(use % n_samples). Why it wraps around: a rank with one batch fewer would finish its epoch early, while the "
+    "others would hang in their next all-reduce, waiting for it.":
         "各分片是交错的：分片 r 从第 r 个样本开始，每隔 num_shards 个样本取一个。每个分片得到的样本数相同，都是 "
-        "ceil(n_samples / num_shards)；数据取完时，MindSpore 会从第 0 个样本重新开始（用 % n_samples）。",
+        "ceil(n_samples / num_shards)；数据取完时，MindSpore 会从第 0 个样本重新开始（用 % n_samples）。为什么要绕回开头："
+        "少一个批的 rank 会提前结束这一轮 epoch，其余 rank 则会卡在下一次 AllReduce 里一直等它。",
     "Each rank's gradient is a mean over its own samples. The global batch's mean gradient weights each rank's "
     "gradient by its share of the samples: n_r / sum(n). With equal shards that is the plain average, which is what "
     "gradients_mean=True computes.":
@@ -98,32 +100,58 @@ MESSAGES = {
     "x{med:.2f}, faster (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，更快（95% 区间 {lo:.2f}-{hi:.2f}）",
     "x{med:.2f}, slower (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，更慢（95% 区间 {lo:.2f}-{hi:.2f}）",
     "x{med:.2f}, a tie (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，持平（95% 区间 {lo:.2f}-{hi:.2f}）",
+    "x{med:.2f}, inconclusive in this run ({rounds} rounds; 95% interval {lo:.2f}-{hi:.2f})":
+        "{med:.2f} 倍，本次运行无法判断（{rounds} 轮；95% 区间 {lo:.2f}-{hi:.2f}）",
     "the same": "相同",
     "different": "不同",
     "threads per process: {kernel} in this kernel, {worker} in each worker ({same})":
         "每个进程的线程数：本内核 {kernel} 个，每个 Worker 进程 {worker} 个（{same}）",
-    "Each ratio below is the median of the per-round ratios, with its 95% interval over the rounds: an interval "
-    "above 1 is faster, below 1 slower, one that holds 1 a tie.":
-        "下面每个倍数都是各轮比值的中位数，括号里是它在各轮上的 95% 区间：区间整体大于 1 判为更快，整体小于 1 判为"
-        "更慢，包含 1 则判为持平。",
-    "{workers} workers in samples/s, against one process doing the same training: at MindSpore's defaults "
+    "Each ratio below is the median of the per-round ratios ({rounds} rounds), with its 95% interval: an interval "
+    "above 1 is faster, below 1 slower; one that holds 1 is a tie when it stays within {tie_lo:.2f}-{tie_hi:.2f}, "
+    "and inconclusive when it is wider.":
+        "下面每个倍数都是各轮比值的中位数（共 {rounds} 轮），括号里是它的 95% 区间：区间整体大于 1 判为更快，整体小于 1 "
+        "判为更慢；包含 1 时，若区间落在 {tie_lo:.2f}-{tie_hi:.2f} 之内判为持平，更宽则判为无法判断。",
+    "{workers} workers in samples/s, against one process doing the same training: with MindSpore's defaults "
     "{dp_global}; pinned to 1 CPU {dp_1cpu}.":
         "{workers} 个 Worker 进程与做同一次训练的单进程相比，每秒样本数：对比使用 MindSpore 默认设置的单进程为 "
         "{dp_global}；对比绑定到 1 个 CPU 的单进程为 {dp_1cpu}。",
     "One process on all {cpus} CPUs against pinned to 1 CPU: {setups_said}; {note}":
         "单进程使用全部 {cpus} 个 CPU 与绑定到 1 个 CPU 相比：{setups_said}；{note}",
     "the second CPU made it faster.": "第二个 CPU 让它变快了。",
-    "it ran faster pinned to 1 CPU.": "绑定到 1 个 CPU 时反而更快。",
+    "it ran faster pinned to 1 CPU: here the second CPU cost more than it gave, which depends on the machine "
+    "(threads that move between CPUs can lose their caches, and helper threads that spin while they wait take CPU "
+    "time).":
+        "绑定到 1 个 CPU 时反而更快：在这里，第二个 CPU 带来的开销超过了收益，这取决于机器（线程在 CPU 之间迁移可能"
+        "丢掉缓存，忙等的辅助线程也会占用 CPU 时间）。",
     "the second CPU made no measurable difference.": "第二个 CPU 没有带来可测出的差别。",
-    "Without the all-reduce the workers reached {local_global} and {local_1cpu}. Did the second worker put the idle "
-    "CPU to work? {used}.":
-        "如果不做 AllReduce，各 Worker 进程分别达到 {local_global}和 {local_1cpu}。第二个 Worker 进程有没有让闲置的 "
-        "CPU 干起活来？{used}。",
-    "yes: without the all-reduce they were faster than one process in both its setups":
-        "有：不做 AllReduce 时，它们比单进程的两种设置都快",
-    "no: without the all-reduce they were slower than one process in at least one of its setups":
-        "没有：不做 AllReduce 时，它们至少比单进程的一种设置慢",
-    "not against both of one process's setups": "并没有同时胜过单进程的两种设置",
+    "the rounds disagreed too much to tell.": "各轮结果相差太大，无法判断。",
+    "Without the all-reduce the workers reached {local_global} against one process with MindSpore's defaults, and "
+    "{local_1cpu} against one process pinned to 1 CPU.":
+        "如果不做 AllReduce，各 Worker 进程对比使用 MindSpore 默认设置的单进程为 {local_global}，对比绑定到 1 个 CPU "
+        "的单进程为 {local_1cpu}。",
+    "Did the second worker put the idle CPU to work? {used}": "第二个 Worker 进程有没有让闲置的 CPU 干起活来？{used}",
+    "Yes: without the all-reduce they were faster than one process in both its setups.":
+        "有：不做 AllReduce 时，它们比单进程的两种设置都快。",
+    "No: without the all-reduce they were slower than one process in at least one of its setups.":
+        "没有：不做 AllReduce 时，它们至少比单进程的一种设置慢。",
+    "This run cannot tell: against at least one of one process's setups the rounds disagreed too much.":
+        "本次运行无法判断：至少在与单进程的一种设置相比时，各轮结果相差太大。",
+    "Not measurably: against at least one of one process's setups the difference was a tie.":
+        "没有可测出的收益：至少与单进程的一种设置相比，两者持平。",
+    "On this {cpus}-CPU machine data parallel was faster than one process doing the same training, in both "
+    "comparisons (x{a:.2f} against MindSpore's defaults, x{b:.2f} pinned to 1 CPU)":
+        "在这台 {cpus} 个 CPU 的机器上，数据并行在两种比较中都比做同一次训练的单进程更快（对比 MindSpore 默认设置为 "
+        "{a:.2f} 倍，对比绑定到 1 个 CPU 为 {b:.2f} 倍）",
+    "On this {cpus}-CPU machine data parallel was slower than one process doing the same training, in both "
+    "comparisons (x{a:.2f} against MindSpore's defaults, x{b:.2f} pinned to 1 CPU)":
+        "在这台 {cpus} 个 CPU 的机器上，数据并行在两种比较中都比做同一次训练的单进程更慢（对比 MindSpore 默认设置为 "
+        "{a:.2f} 倍，对比绑定到 1 个 CPU 为 {b:.2f} 倍）",
+    "On this {cpus}-CPU machine data parallel against one process doing the same training: {a} with MindSpore's "
+    "defaults, {b} pinned to 1 CPU":
+        "在这台 {cpus} 个 CPU 的机器上，数据并行与做同一次训练的单进程相比：对比 MindSpore 默认设置为 {a}，对比绑定到 "
+        "1 个 CPU 为 {b}",
+    "{head}; the all-reduce took {share:.0f}% of each data-parallel step.":
+        "{head}；AllReduce 占每个数据并行训练步的 {share:.0f}%。",
     "The all-reduce took {share:.0f}% of each data-parallel step (95% interval {lo:.0f}-{hi:.0f}%; {ms:.1f} ms, per "
     "worker {by_rank} ms), for a gradient of {n:,} float32 numbers ({kib:.0f} KiB).":
         "AllReduce 占每个数据并行训练步的 {share:.0f}%（95% 区间 {lo:.0f}-{hi:.0f}%；{ms:.1f} 毫秒，各 Worker 进程"
