@@ -121,7 +121,9 @@ def test_batch_sizes():
     # 1.05x) separate it; the verdict is the paired one, and the line after it says why the two differ
     assert "Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128" in res.conclusion
     assert ("The overlap rule (median beyond the 10.0% floor, and the two sizes' ranges of rounds apart) separates "
-            "batch 32, 128 from batch 256. It judges medians") in res.conclusion
+            "batch 32, 128 from batch 256; the paired intervals separate batch 32, 64, 128, and the verdict is the "
+            "paired one") \
+        in res.conclusion
     assert res.metrics["batch_sizes_slower"] == 3
     # beyond the noise floor, but every other size's rounds overlap the top one's: the overlap rule separates none,
     # the paired rounds still do
@@ -134,8 +136,8 @@ def test_batch_sizes():
     assert lines[2] == ("Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128 (intervals "
                         "above 1.00).")
     assert lines[3].startswith("The overlap rule (median beyond the 1.0% floor, and the two sizes' ranges of rounds "
-                               "apart) separates no size from batch 256.")
-    assert "the paired reading is the sharper test, and the verdict above uses it." in lines[3]
+                               "apart) separates no size from batch 256;")
+    assert lines[3].endswith("and the verdict is the paired one (the text above the cell says why).")
     # without per-round times nothing can be paired: the overlap rule decides alone
     bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in wide]
     res = modes.summarise_batch_sizes(bare, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=1))
@@ -578,8 +580,14 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
     lines = res.conclusion.splitlines()
     assert lines[0].startswith("Without MS_DEV_HOST_BLOCKING_RUN: noise floor ")
     assert lines[1].startswith("Not forced against forced every step (both copies): +200.0%, faster")
-    assert len(lines) == 3
+    assert lines[3].startswith("Not forced against forced at the end of each repeat: +188.5%, faster")
+    assert len(lines) == 4
     assert res.metrics["forced_each_steps_per_s"] == 100
+    # not forced reading below forced at the end: skipping only the last wait cannot do that, so it is called noise
+    low = rows[:3] + [dict(_timed("none", 101, (0, 0.01, -0.01)), host_blocking="")]
+    said = modes.summarise_forcing(low, bench.ForcingParams()).conclusion.splitlines()[3]
+    assert said.startswith("Not forced against forced at the end of each repeat: -2.9%, undecided")
+    assert said.endswith("cannot make the same work slower: the lower reading is noise.")
     # faster than A with repeats apart, but overlapping A': undecided, whichever copy it is read against
     rows[1] = dict(_timed("each copy", 101, (0.01, 0, -0.01), spread=2.0), host_blocking="")
     res = modes.summarise_forcing(rows, bench.ForcingParams())

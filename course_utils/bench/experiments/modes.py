@@ -106,6 +106,16 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
             b=tr(VERDICT_WORDS[verdict(row, copy, floor)]))
         lines.append(tr("{what} against forced every step (both copies): {gap:+.1f}%, {judged}.", what=said,
                         gap=100 * (row["steps_per_s"] / each["steps_per_s"] - 1), judged=worded))
+    # not forced against forced at the end: the same work, only the last wait skipped, so not forced cannot be slower
+    gap = 100 * (none["steps_per_s"] / end["steps_per_s"] - 1)
+    said = verdict(none, end, floor)
+    line = tr("Not forced against forced at the end of each repeat: {gap:+.1f}%, {judged}.", gap=gap,
+              judged=judged(none, end, floor))
+    if gap < 0:   # skipping the last wait cannot make the same work slower
+        line += " " + (tr("Skipping only the last wait cannot make the same work slower, so this floor was too low "
+                          "for these repeats.") if said == "slower" else
+                       tr("Skipping only the last wait cannot make the same work slower: the lower reading is noise."))
+    lines.append(line)
     return Result("forcing", rows, ["label", "steps_per_s", "min_steps_per_s", "max_steps_per_s"], "\n".join(lines),
                   {"forcing_noise_floor_pct": floor, "forced_each_steps_per_s": each["steps_per_s"],
                    "unforced_gap_pct": 100 * (none["steps_per_s"] / each["steps_per_s"] - 1)})
@@ -468,18 +478,12 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
                 tr("no size")
             if by_rule == by_pairs:
                 lines.append(tr("{rule} separates the same sizes: the two rules agree here.", rule=rule))
-            elif by_rule < by_pairs:
-                lines.append(tr("{rule} separates {which} from batch {top}. It judges medians against the A/A′ floor "
-                                "and one size's slowest round against the other's fastest, wherever in the run they "
-                                "fell, so a slow moment that slowed every size alike still counts, in the floor and "
-                                "in the ranges; the paired ratio compares the sizes within each round, where that "
-                                "moment cancels. For interleaved rounds the paired reading is the sharper test, and "
-                                "the verdict above uses it.", rule=rule, which=which,
-                                top=top["batch_size"]))
             else:
-                lines.append(tr("{rule} separates {which} from batch {top}, not the same sizes; the verdict above "
-                                "uses the paired intervals, since the rounds were interleaved.", rule=rule,
-                                which=which, top=top["batch_size"]))
+                paired_which = tr("batch {sizes}", sizes=sizes(r["batch_size"] for r in slower)) if slower else \
+                    tr("no size")
+                lines.append(tr("{rule} separates {which} from batch {top}; the paired intervals separate {paired}, "
+                                "and the verdict is the paired one (the text above the cell says why).", rule=rule,
+                                which=which, top=top["batch_size"], paired=paired_which))
     metrics = {"top_batch_size": top["batch_size"], "top_samples_per_s": top["samples_per_s"],
                "batch_sizes_slower": len(slower)}
     if twice:

@@ -646,6 +646,12 @@ MESSAGES = {
         '只在每次重复结束时同步等待',
     '{what} against forced every step (both copies): {gap:+.1f}%, {judged}.':
         '与每步同步等待（两份副本）相比，{what}时读数相差 {gap:+.1f}%，{judged}。',
+    'Not forced against forced at the end of each repeat: {gap:+.1f}%, {judged}.':
+        '不同步等待与每次重复结束时同步等待相比：{gap:+.1f}%，{judged}。',
+    'Skipping only the last wait cannot make the same work slower, so this floor was too low for these repeats.':
+        '只省去最后一次等待，不可能让同样的计算变慢，所以这个噪声水平对这几次重复来说定得太低了。',
+    'Skipping only the last wait cannot make the same work slower: the lower reading is noise.':
+        '只省去最后一次等待，不可能让同样的计算变慢：读数偏低只是噪声。',
     '{a} against one copy, {b} against the other: undecided':
         '与其中一份副本相比{a}，与另一份相比{b}，因此无法判定',
     # modes
@@ -755,18 +761,9 @@ MESSAGES = {
         '一个也没有',
     '{rule} separates the same sizes: the two rules agree here.':
         '{rule}下区分出的批大小与此相同：这次两条规则的结论一致。',
-    "{rule} separates {which} from batch {top}. It judges medians against the A/A′ floor and one size's slowest "
-    "round against the other's fastest, wherever in the run they fell, so a slow moment that slowed every size alike "
-    'still counts, in the floor and in the ranges; the paired ratio compares the sizes within each round, where that moment '
-    'cancels. For interleaved rounds the paired reading is the sharper test, and the verdict above uses it.':
-        "{rule}下，能与批大小 {top} 区分开的：{which}。它拿中位数之差去比 A/A′ 噪声水平，"
-        '拿一个批大小最慢的一轮去比另一个最快的一轮，不管这两轮落在运行中的什么时候；'
-        '所以某一时刻机器变慢、所有批大小同样受影响，这一点照样计入噪声水平和范围。'
-        '配对比值则在每一轮之内比较各批大小，这种整体变慢在比值中相互抵消。各轮交替运行时，配对比较是更敏锐的检验，'
-        '上面的结论用的就是它。',
-    '{rule} separates {which} from batch {top}, not the same sizes; the verdict above uses the paired intervals, since '
-    'the rounds were interleaved.':
-        '{rule}下，能与批大小 {top} 区分开的：{which}，与配对区间给出的不同；由于各轮交替运行，上面的结论以配对区间为准。',
+    '{rule} separates {which} from batch {top}; the paired intervals separate {paired}, and the verdict is the paired '
+    'one (the text above the cell says why).':
+        '{rule}下，能与批大小 {top} 区分开的：{which}；配对区间区分开的：{paired}。结论以配对区间为准（原因见本单元上方的说明）。',
     'Slower than it, beyond the noise floor with repeats apart: batch {sizes}.':
         '比它慢、超出噪声水平且各次重复互不重叠的有：批大小 {sizes}。',
     'Within the noise floor of it, a tie: batch {sizes}.':

@@ -67,6 +67,12 @@ SHOWN = {
         "供 ``harness.compare`` 使用的 ``{spec: Config}``：每个配置一个全新的 LeNet-5 训练步，循环使用\n"
         "内存中的同一组批，并在该配置的每次重复之前切换回它的执行模式。",
 
+    # ---- bench.naive_time (course_utils/bench/harness.py)
+    "What a naive benchmark reports: steps/s of the first ``steps`` calls, compile included and\n"
+    "nothing forced. Shown in the lab next to the honest number; do not use it for anything else.":
+        "常见的简单基准测试报告的数字：前 ``steps`` 次调用的步/秒，包含编译，也不同步等待。\n"
+        "本实验把它放在如实测得的数字旁边作对照；不要把它用于其他任何用途。",
+
     # ---- bench.compare (course_utils/bench/harness.py)
     "Time several configurations fairly; returns ``{name: Timing}`` in the given order.\n"
     "\n"
