@@ -392,10 +392,11 @@ class Resumes(_ScriptExercise):
         for got, expected in zip(resumed.log(), straight.log()):
             if got.get("train_loss") != expected.get("train_loss") and dropout_line(source):
                 raise Incorrect(tr("epoch {epoch}'s train_loss after the stop and --resume is {got!r}, the same run "
-                                   "without the stop logs {expected!r}, and {name} uses dropout (line {line}): a "
-                                   "resumed process starts dropout's random state afresh (the checkpoint does not "
-                                   "hold it), so it drops other features than the run without the stop. Remove the "
-                                   "dropout: this check compares the logs bit for bit (section 3, \"The model\").",
+                                   "without the stop logs {expected!r}, and {name} uses dropout (line {line}): "
+                                   "dropout's random masks are not part of the checkpoint, so the resumed process "
+                                   "draws other masks than the run without the stop (on some machines two fresh "
+                                   "runs do not even draw the same ones). Remove the dropout: this check compares "
+                                   "the logs bit for bit (section 3, \"The model\").",
                                    epoch=expected.get("epoch"), got=got.get("train_loss"),
                                    expected=expected.get("train_loss"), name=path.name, line=dropout_line(source)))
             if got.get("train_loss") != expected.get("train_loss"):

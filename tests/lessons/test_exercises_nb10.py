@@ -146,11 +146,12 @@ BROKEN = [
      [("        start_epoch, skip, carried = restore_checkpoint(state, ckpt_path)\n",
        "        start_epoch, skip, _ = restore_checkpoint(state, ckpt_path)\n")],
      ["epoch 2's train_loss after the stop and --resume", "the same run without the stop logs"]),
-    # a resumed process starts dropout's random state afresh: its masks, and so its losses, differ
+    # dropout's masks are not in the checkpoint: the resumed process's masks, and so its losses, differ (on CI even
+    # epoch 1 of two fresh processes differed, so the message may name either epoch)
     ("a model with dropout", nb10.q2,
      [("self.classifier = nn.Dense(32 * 7 * 7, num_classes)",
        "self.classifier = nn.SequentialCell(nn.Dropout(p=0.25), nn.Dense(32 * 7 * 7, num_classes))")],
-     ["epoch 2's train_loss after the stop and --resume", "uses dropout (line", "Remove the dropout"]),
+     ["train_loss after the stop and --resume", "uses dropout (line", "Remove the dropout"]),
     ("a resume without the optimizer state", nb10.q2,
      [("    for param in state.get_parameters():\n", "    for param in state.network.get_parameters():\n")],
      ["optimizer state", "not restored"]),

@@ -133,12 +133,13 @@ MESSAGES = {
         "停止并 --resume 之后，第 {epoch} 轮的 train_loss 为 {got!r}，而未中断的同一次运行记录的是 {expected!r}："
         "平均值必须覆盖该轮次的每一步，包括停止之前的那些步（即检查点中以 float64 保存的 loss_sum）。",
     "epoch {epoch}'s train_loss after the stop and --resume is {got!r}, the same run without the stop logs "
-    "{expected!r}, and {name} uses dropout (line {line}): a resumed process starts dropout's random state afresh "
-    "(the checkpoint does not hold it), so it drops other features than the run without the stop. Remove the "
-    "dropout: this check compares the logs bit for bit (section 3, \"The model\").":
+    "{expected!r}, and {name} uses dropout (line {line}): dropout's random masks are not part of the checkpoint, so "
+    "the resumed process draws other masks than the run without the stop (on some machines two fresh runs do not "
+    "even draw the same ones). Remove the dropout: this check compares the logs bit for bit (section 3, \"The "
+    "model\").":
         "停止并 --resume 之后，第 {epoch} 轮的 train_loss 为 {got!r}，而未中断的同一次运行记录的是 {expected!r}；"
-        "{name} 用到了 Dropout（第 {line} 行）：续训的进程会从头开始 Dropout 的随机状态（检查点并不保存它），"
-        "因此丢弃的特征与未中断的运行不同。请去掉 Dropout：本项检查逐位比较两份日志（第 3 节“模型”）。",
+        "{name} 用到了 Dropout（第 {line} 行）：Dropout 的随机掩码不在检查点中，续训的进程抽到的掩码与未中断的运行"
+        "不同（在有些机器上，甚至两次全新的运行抽到的也不一样）。请去掉 Dropout：本项检查逐位比较两份日志（第 3 节“模型”）。",
     "the weights after the resumed run are exactly the ones in the checkpoint it resumed from: it stepped the "
     "optimizer but training did not change the network.":
         "断点续训运行结束后的权重与它所恢复的检查点中的权重完全相同：优化器的步数增加了，但训练没有改变网络。",
