@@ -18,7 +18,7 @@ from typing import Dict, List, Mapping, Sequence
 
 from ..fmt import pad
 from ..i18n import N_, tr
-from .harness import paired_ratio, rate_range
+from .harness import interval_side, paired_ratio, rate_range
 
 __all__ = ["DataParallelTiming", "summarise_data_parallel"]
 
@@ -34,13 +34,12 @@ TIE_BAND = (0.90, 1.10)
 
 
 def _word(lo: float, hi: float) -> str:
-    """The verdict of an interval, read from its bounds as printed (2 decimals)."""
-    lo, hi = round(lo, 2), round(hi, 2)
-    if lo > 1:
-        return "faster"
-    if hi < 1:
-        return "slower"
-    return "tie" if TIE_BAND[0] <= lo and hi <= TIE_BAND[1] else "inconclusive"
+    """The verdict of an interval (``interval_side``, read from its bounds as printed), with one addition: an interval
+    that holds 1 is "a tie" only inside ``TIE_BAND``, otherwise "inconclusive"."""
+    side = interval_side(lo, hi)
+    if side != "inside":
+        return {"above": "faster", "below": "slower"}[side]
+    return "tie" if TIE_BAND[0] <= round(lo, 2) and round(hi, 2) <= TIE_BAND[1] else "inconclusive"
 
 
 @dataclasses.dataclass

@@ -282,6 +282,17 @@ def paired_ratio(a: Union[Timing, Mapping], b: Union[Timing, Mapping], draws: in
     return float(np.median(ratios)), float(np.percentile(meds, tail)), float(np.percentile(meds, 100 - tail))
 
 
+def interval_side(lo: float, hi: float, digits: Optional[int] = 2) -> str:
+    """Where 1.00 lies against a paired interval ``lo``-``hi`` (from ``paired_ratio``): ``"above"`` when the whole
+    interval is above 1 (a faster), ``"below"`` when it is below 1 (a slower), ``"inside"`` when it holds 1 (no
+    difference detected: a tie). The one reading of a paired interval in the course. The ends are rounded to
+    ``digits`` decimals first, so the verdict is the one a reader gets from the printed bounds: an interval shown as
+    1.00-1.16 holds 1 even if its low end was 1.004 (``digits=None``: no rounding)."""
+    if digits is not None:
+        lo, hi = round(lo, digits), round(hi, digits)
+    return "above" if lo > 1 else "below" if hi < 1 else "inside"
+
+
 def leaders(rows: Sequence[Mapping], noise_pct: float, key: str = "steps_per_s") -> list:
     """The rows that tie with the fastest under ``faster_beyond`` (the fastest first, then in the
     order given): one row is a clear winner, more than one a tie."""

@@ -446,3 +446,10 @@ def test_rate_range_reads_a_timing_or_a_row_alike():
         bench.rate_range(t, "samples_per_s")
     assert forcing_conclusion(t, row, 50.0, True) == forcing_conclusion(t.as_dict(), row, 50.0, True)
     assert forcing_conclusion(t, row, 50.0, True).startswith("Skipping .asnumpy() raised the reading by 20.0%")
+
+
+def test_interval_side_reads_a_paired_interval_as_printed():
+    assert bench.interval_side(1.01, 1.20) == "above" and bench.interval_side(0.80, 0.99) == "below"
+    assert bench.interval_side(0.95, 1.05) == "inside"
+    # judged on the bounds as printed (2 decimals): 1.004 shows as 1.00, which holds 1
+    assert bench.interval_side(1.004, 1.16) == "inside" and bench.interval_side(1.004, 1.16, digits=None) == "above"

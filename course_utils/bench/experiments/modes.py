@@ -13,8 +13,8 @@ from typing import Mapping, Optional, Tuple
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import (Config, compare, cycle, faster_beyond, force, leaders, noise_floor_pct, paired_ratio,
-                       ranges_overlap, verdict)
+from ..harness import (Config, compare, cycle, faster_beyond, force, interval_side, leaders, noise_floor_pct,
+                       paired_ratio, ranges_overlap, verdict)
 from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
@@ -295,9 +295,9 @@ def claim_reading(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: floa
         said = tr("the article's {claim:.2f}x lies at the interval's lower edge: about as fast as claimed", claim=claim)
     else:
         said = tr("the article's {claim:.2f}x lies inside the interval, not ruled out", claim=claim)
-    zero = (tr("1.00 (no difference) lies below it, ruled out") if lo > 1 else
-            tr("1.00 lies above it: TrainOneStepCell was slower") if hi < 1 else
-            tr("1.00 (no difference) lies inside it, not ruled out"))
+    zero = {"above": tr("1.00 (no difference) lies below it, ruled out"),
+            "below": tr("1.00 lies above it: TrainOneStepCell was slower"),
+            "inside": tr("1.00 (no difference) lies inside it, not ruled out")}[interval_side(lo, hi)]
     return tr("{said}; {zero}.", said=said[:1].upper() + said[1:], zero=zero)
 
 
@@ -329,7 +329,7 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     else:
         lines.append(tr("Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box "
                         "below).", med=med, lo=lo, hi=hi))
-    if copy is not None and not c_lo <= 1 <= c_hi:
+    if copy is not None and interval_side(c_lo, c_hi) != "inside":
         lines.append(tr("The copy against the functional step: {c_lo:.2f}-{c_hi:.2f}, without 1.00 although they are "
                         "one configuration: read the range above with care.", c_lo=c_lo, c_hi=c_hi))
     lines.append(claim_reading(lo, hi))
@@ -347,12 +347,12 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     # the headline's verdict comes from the paired intervals (both together, their union, when the copy ran), not
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
-               "cell_vs_functional_verdict": "above" if lo > 1 else "below" if hi < 1 else "inside",
+               "cell_vs_functional_verdict": interval_side(lo, hi),
                "model_train_steps_per_s": model["steps_per_s"]}
     metrics["cell_vs_functional_medians"] = verdict(cell, func, floor)   # the tie rule, quoted beside the interval
     if copy is not None:
         metrics["claim_noise_floor_pct"] = floor
-        if not c_lo <= 1 <= c_hi:   # the A/A' control's own interval left out 1.00: the headline says so
+        if interval_side(c_lo, c_hi) != "inside":   # the A/A' control's interval left out 1.00: the headline says so
             metrics.update(cell_vs_functional_control_low=round(c_lo, 2),
                            cell_vs_functional_control_high=round(c_hi, 2))
     cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
@@ -442,7 +442,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         for r in others:
             med, lo, hi = (top["batch_size"] / r["batch_size"] * v for v in paired_ratio(top, r))   # samples/s
             paired.append(tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})", n=r["batch_size"], med=med, lo=lo, hi=hi))
-            (above if lo > 1 else below if hi < 1 else inside).append(r)
+            {"above": above, "below": below, "inside": inside}[interval_side(lo, hi)].append(r)
         if paired:
             lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
                             top=top["batch_size"], pairs="; ".join(paired)))
@@ -451,7 +451,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         if copy is not None:
             original = pick(rows, config=copy["config"][:-len(" copy")])
             _, c_lo, c_hi = paired_ratio(copy, original)
-            trusted = c_lo <= 1 <= c_hi
+            trusted = interval_side(c_lo, c_hi) == "inside"
             lines.append(tr("The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.",
                             n=copy["batch_size"], lo=c_lo, hi=c_hi,
                             inside=tr("1.00 inside, as it should be") if trusted else

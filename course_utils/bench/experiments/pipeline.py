@@ -7,7 +7,7 @@ from typing import Mapping, Optional, Sequence
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import compare, cycle, faster_beyond, force, noise_floor_pct, paired_ratio, verdict
+from ..harness import compare, cycle, faster_beyond, force, interval_side, noise_floor_pct, paired_ratio, verdict
 from ..params import PipelineParams
 from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
@@ -82,7 +82,7 @@ def paired_reading(row: Mapping, refs: Sequence[Optional[Mapping]]) -> Optional[
     lo, hi = round(min(low), 2), round(max(high), 2)   # judged as printed: an end shown as 1.00 is 1
     return {"median": paired_ratio(row, refs[0])[0], "low": lo, "high": hi, "rounds": rounds,
             "span": (lo, hi) == (round(min(ratios), 2), round(max(ratios), 2)),
-            "reading": "below" if hi < 1 else "above" if lo > 1 else "inside"}
+            "reading": interval_side(lo, hi)}
 
 
 def paired_words(pr: Mapping, verdict: bool = True) -> str:
