@@ -41,8 +41,8 @@ from .experiments import (EXPERIMENTS, HEADLINE, PUBLIC, StopWhen, compile_calls
 #: ``profile`` (reading MindSpore's profiler output back) and ``lenet_study`` (notebook 05's stored recipe study).
 __all__ = [
     # timing (harness)
-    "Config", "Timing", "compare", "cycle", "faster_beyond", "force", "interval_side", "leaders", "naive_time", "noise_floor_pct",
-    "paired_ratio", "ranges_overlap", "rate_range", "time_steps", "verdict",
+    "Config", "Timing", "compare", "cycle", "faster_beyond", "force", "interval_side", "leaders", "naive_time",
+    "noise_floor_pct", "paired_ratio", "ranges_overlap", "rate_range", "time_steps", "verdict",
     # fresh processes (isolation)
     "LOAD_TIME_VARS", "TRAP_VARS", "WorkerError", "env_without_cpu_fixes", "run_worker",
     # parameters
