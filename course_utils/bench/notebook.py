@@ -78,12 +78,12 @@ class Lab:
         return proc.stdout
 
 
-    def headline(self, experiments: Sequence[str], noise_pct: float, started: float,
+    def headline(self, experiments: Sequence[str], noise_pct: Optional[float], started: float,
                  titles: Optional[Mapping[str, str]] = None, parts: Optional[Mapping[str, str]] = None) -> dict:
         """Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric
-        metrics of ``experiments``, the noise floor and the lesson's run time (since ``started``, a
-        ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them as a dict
-        (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;
+        metrics of ``experiments``, the noise floor (``noise_pct``, if not None) and the lesson's run time (since
+        ``started``, a ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them
+        as a dict (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;
         ``parts``: what the lesson calls an experiment ("part 2"), instead of its name."""
         best, text = best_measured(self.results, parts)
         figures, verdicts, medians = dict(best), {}, {}
@@ -96,7 +96,8 @@ class Lab:
                 # it as "<metric>_verdict"
                 verdicts.update({k[:-len("_verdict")]: v for k, v in res.metrics.items() if k.endswith("_verdict")})
                 medians.update({k[:-len("_medians")]: v for k, v in res.metrics.items() if k.endswith("_medians")})
-        figures["noise_floor_pct"] = noise_pct
+        if noise_pct is not None:
+            figures["noise_floor_pct"] = noise_pct
         figures["lab_seconds"] = time.perf_counter() - started
         said = {"tie": tr("tie (within the noise floor)"), "undecided": tr("undecided (repeats overlap)"),
                 "faster": tr("faster (beyond the noise floor)"), "slower": tr("slower (beyond the noise floor)"),

@@ -444,8 +444,10 @@ def test_rate_range_reads_a_timing_or_a_row_alike():
     assert bench.rate_range({"samples_per_s": 9.0}, "samples_per_s") == (9.0, 9.0, 9.0)   # no range: the median
     with pytest.raises(ValueError, match="steps_per_s only"):
         bench.rate_range(t, "samples_per_s")
-    assert forcing_conclusion(t, row, 50.0, True) == forcing_conclusion(t.as_dict(), row, 50.0, True)
-    assert forcing_conclusion(t, row, 50.0, True).startswith("Skipping .asnumpy() raised the reading by 20.0%")
+    u = bench.Timing("u", 1.0, [], [0.5, 0.25, 1.0], steps=10)   # twice t's rate in every round
+    assert forcing_conclusion(t, u, True) == forcing_conclusion(t.as_dict(), u.as_dict(), True)
+    assert forcing_conclusion(t, u, True).startswith("Not forced over forced, steps/s over steps/s round by round: "
+                                                     "2.00x (95% interval 2.00-2.00), above 1.00: faster.")
 
 
 def test_interval_side_reads_a_paired_interval_as_printed():

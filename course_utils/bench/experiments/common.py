@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Mapping
 
 from course_utils import runtime
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 
-from ..harness import ranges_overlap, rate_range, verdict
+from ..harness import interval_side, paired_ratio, ranges_overlap, verdict
 
 
 def setup_worker(params, mode: str = "graph") -> None:
@@ -36,23 +36,24 @@ def spread_pct(row: Mapping, key: str = "steps_per_s") -> float:
     return 50.0 * (row.get(f"max_{key}", row[key]) - row.get(f"min_{key}", row[key])) / row[key]
 
 
-def forcing_conclusion(forced, unforced, noise_pct: float, blocking: bool) -> str:
-    """Lesson 07's forced-vs-not-forced comparison (two ``Timing`` objects or rows) in words: how far skipping
-    ``.asnumpy()`` moved the reading, and what the lab's two rules (``verdict``) make of it. ``blocking``: whether
-    MS_DEV_HOST_BLOCKING_RUN=1 was set (then operators run blocking and ``.asnumpy()`` has little to wait for)."""
-    rate_f, rate_u = rate_range(forced)[0], rate_range(unforced)[0]
-    gap = 100 * (rate_u / rate_f - 1)
-    said = verdict(unforced, forced, noise_pct)
-    meaning = {"faster": tr("faster beyond the noise floor, repeats apart: the step returned before its work was "
-                            "done."),
-               "slower": tr("slower beyond the noise floor, repeats apart: not forcing cannot slow a step, so the "
-                            "floor was too low."),
-               "undecided": tr("beyond the noise floor, but the repeats overlap: undecided."),
-               "tie": tr("within the noise floor, a tie.") if gap >= 0 else
-               tr("within the noise floor, a tie, and only noise, since not waiting cannot make a step slower.")}[said]
-    text = tr("Skipping .asnumpy() {moved} the reading by {gap:.1f}%: {meaning}",
-              moved=tr("raised") if gap >= 0 else tr("lowered"), gap=abs(gap), meaning=meaning)
-    if blocking and said != "faster":
+#: The reading of a paired interval (``interval_side``) in words: the one rule the lab judges a difference by.
+SIDE_WORDS = {"above": N_("above 1.00: faster"), "below": N_("below 1.00: slower"), "inside": N_("1.00 inside: a tie")}
+
+
+def forcing_conclusion(forced, unforced, blocking: bool) -> str:
+    """Lesson 07's forced-vs-not-forced comparison (two ``Timing`` objects or rows from one ``compare``) in words:
+    not forced's steps/s over forced's, round by round, with its paired 95% interval (``interval_side``).
+    ``blocking``: whether MS_DEV_HOST_BLOCKING_RUN=1 was set (then operators run blocking and ``.asnumpy()`` has
+    little to wait for)."""
+    med, lo, hi = paired_ratio(unforced, forced)
+    side = interval_side(lo, hi)
+    text = tr("Not forced over forced, steps/s over steps/s round by round: {med:.2f}x (95% interval "
+              "{lo:.2f}-{hi:.2f}), {side}.", med=med, lo=lo, hi=hi, side=tr(SIDE_WORDS[side]))
+    if side == "above":
+        text += " " + tr("The calls returned before their work was done.")
+    elif side == "below":
+        text += " " + tr("Not waiting cannot make a step slower: the machine changed under the measurement.")
+    if blocking and side != "above":
         text += "\n" + tr("This kernel runs with MS_DEV_HOST_BLOCKING_RUN=1: the next cell says what it does and "
                           "measures without it.")
     return text

@@ -19,7 +19,34 @@ from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
-from .common import judged, setup_worker, spread_pct
+from ..turns import thread_cpu_during
+from .common import SIDE_WORDS, judged, setup_worker, spread_pct
+
+
+# -- labels: what the tables call a configuration key -----------------------------------------------
+
+def label_of(config: str) -> str:
+    """The shown name of a configuration key of these experiments, in the course's language: a spec's label
+    (``Spec.label``), ``"<key> copy"`` as "<label>, second copy", ``"<spec> +pipeline"`` as the spec's label,
+    ``"batch N"``, the forcing keys (``FORCING``); any other key as it is. The measuring code stays free of
+    labels: each ``summarise_*`` names its rows with this."""
+    forcing = dict(FORCING)
+    if config in forcing:
+        return tr(forcing[config])
+    if config.endswith(" copy"):
+        return tr(COPY_LABEL, label=label_of(config[:-len(" copy")]))
+    if config.endswith(" +pipeline"):
+        return label_of(config[:-len(" +pipeline")])
+    if config.startswith("batch ") and config[6:].isdigit():
+        return tr("batch {n}", n=int(config[6:]))
+    try:
+        return Spec.parse(config).label
+    except ValueError:
+        return config
+
+
+def _labelled(rows: list) -> list:
+    return [dict(r, label=label_of(r["config"])) for r in rows]
 
 
 # -- step_rates: the worker behind cpu_traps (and notebooks/scripts/bench_step.py's twin) -----------
@@ -84,41 +111,71 @@ def measure_forcing(p: ForcingParams) -> list:
     configs = {"each": Config(step, drain), "each copy": Config(step, drain), "end": Config(forced_at_end, drain),
                "none": Config(not_forced, drain)}
     timings = compare(configs, steps=p.steps, repeats=p.repeats)
+    # once more, forced every step: which threads of this process were on a CPU, and for how long
+    cpu = thread_cpu_during(lambda: [force(step()) for _ in range(p.steps)])
     blocking = os.environ.get("MS_DEV_HOST_BLOCKING_RUN", "")
-    return timing_rows(timings, {k: tr(label) for k, label in FORCING}, host_blocking=blocking)
+    return timing_rows(timings, host_blocking=blocking, thread_cpu=cpu)
 
 
-#: ``verdict``'s answers as words (a key each; shown in the course's language).
-VERDICT_WORDS = {"tie": N_("a tie"), "undecided": N_("undecided"), "faster": N_("faster"), "slower": N_("slower")}
+def _paired_both(row: dict, each: dict, copy: dict) -> tuple:
+    """``row``'s steps/s over forced-every-step's, round by round, against both of its copies (A and A'): the
+    median against A and the two 95% intervals taken together (from the lower low end to the higher high end)."""
+    med, lo, hi = paired_ratio(row, each)
+    _, lo2, hi2 = paired_ratio(row, copy)
+    return med, min(lo, lo2), max(hi, hi2)
+
+
+def _thread_line(cpu: Optional[dict], steps: int) -> str:
+    """Where the CPU time of ``steps`` steps forced every step went, thread by thread (``thread_cpu_during``)."""
+    if not cpu:
+        return ""
+    threads = dict(cpu["threads"])
+    main = threads.pop("main", 0.0)
+    others = sorted(((n, s) for n, s in threads.items() if s >= 0.01), key=lambda kv: -kv[1])[:3]
+    return tr("CPU time of {n} more steps forced every step ({wall:.2f} s of wall clock): the Python thread "
+              "{main:.2f} s ({pct:.0f}% of the wall clock){others}.", n=steps, wall=cpu["wall_s"], main=main,
+              pct=100 * main / cpu["wall_s"],
+              others="".join(tr(", {name} {s:.2f} s", name=n, s=s) for n, s in others))
 
 
 def summarise_forcing(rows: list, p: ForcingParams) -> Result:
+    rows = _labelled(rows)
     each, copy, end, none = (pick(rows, config=k) for k, _ in FORCING)
-    floor = noise_floor_pct(each, copy)
-    lines = [tr("{setting}: noise floor {floor:.1f}%, from forcing every step timed twice.",
+    ms = {k: 1e3 / r["steps_per_s"] for k, r in (("each", each), ("copy", copy), ("end", end), ("none", none))}
+    lines = [tr("{setting}: median time per step, {n} rounds of {steps} steps: forced every step {each:.1f} and "
+                "{copy:.1f} ms (A and A'), forced at the end of each repeat {end:.1f} ms, not forced {none:.1f} ms.",
                 setting=tr("MS_DEV_HOST_BLOCKING_RUN=1") if each.get("host_blocking") == "1" else
-                tr("Without MS_DEV_HOST_BLOCKING_RUN"), floor=floor)]
-    for row, said in ((none, tr("Not forced")), (end, tr("Forced at the end of each repeat"))):
-        # against both copies of "forced every step": a winner only if it beats A and A' alike
-        words = {verdict(row, each, floor), verdict(row, copy, floor)}
-        worded = judged(row, each, floor) if len(words) == 1 else tr(
-            "{a} against one copy, {b} against the other: undecided", a=tr(VERDICT_WORDS[verdict(row, each, floor)]),
-            b=tr(VERDICT_WORDS[verdict(row, copy, floor)]))
-        lines.append(tr("{what} against forced every step (both copies): {gap:+.1f}%, {judged}.", what=said,
-                        gap=100 * (row["steps_per_s"] / each["steps_per_s"] - 1), judged=worded))
+                tr("Without MS_DEV_HOST_BLOCKING_RUN"), n=len(each["repeat_s"]), steps=each["steps"], **ms)]
+    _, c_lo, c_hi = paired_ratio(copy, each)
+    lines.append(tr("Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.", lo=c_lo, hi=c_hi,
+                    said=tr("1.00 inside, as it should be") if interval_side(c_lo, c_hi) == "inside" else
+                    tr("without 1.00 although they are one configuration: read the lines below with care")))
+    paired = {}
+    for key, row, said in (("end", end, tr("Forced at the end of each repeat")), ("none", none, tr("Not forced"))):
+        med, lo, hi = paired[key] = _paired_both(row, each, copy)
+        lines.append(tr("{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x "
+                        "(95% intervals together {lo:.2f}-{hi:.2f}), {side}.", what=said, med=med, lo=lo, hi=hi,
+                        side=tr(SIDE_WORDS[interval_side(lo, hi)])))
     # not forced against forced at the end: the same work, only the last wait skipped, so not forced cannot be slower
-    gap = 100 * (none["steps_per_s"] / end["steps_per_s"] - 1)
-    said = verdict(none, end, floor)
-    line = tr("Not forced against forced at the end of each repeat: {gap:+.1f}%, {judged}.", gap=gap,
-              judged=judged(none, end, floor))
-    if gap < 0:   # skipping the last wait cannot make the same work slower
-        line += " " + (tr("Skipping only the last wait cannot make the same work slower, so this floor was too low "
-                          "for these repeats.") if said == "slower" else
-                       tr("Skipping only the last wait cannot make the same work slower: the lower reading is noise."))
+    med, lo, hi = paired_ratio(none, end)
+    side = interval_side(lo, hi)
+    line = tr("Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), "
+              "{side}.", med=med, lo=lo, hi=hi, side=tr(SIDE_WORDS[side]))
+    if side == "below":   # skipping the last wait cannot make the same work slower
+        line += " " + tr("Skipping only the last wait cannot make the same work slower: the machine changed under "
+                         "the measurement.")
     lines.append(line)
+    cpu = each.get("thread_cpu")
+    if _thread_line(cpu, p.steps):
+        lines.append(_thread_line(cpu, p.steps))
+    metrics = {"forced_each_steps_per_s": each["steps_per_s"]}
+    for key, (med, lo, hi) in paired.items():
+        metrics.update({f"{key}_vs_each": med, f"{key}_vs_each_low": round(lo, 2), f"{key}_vs_each_high": round(hi, 2),
+                        f"{key}_vs_each_side": interval_side(lo, hi)})
+    if cpu:
+        metrics["main_thread_cpu_pct"] = 100 * cpu["threads"].get("main", 0.0) / cpu["wall_s"]
     return Result("forcing", rows, ["label", "steps_per_s", "min_steps_per_s", "max_steps_per_s"], "\n".join(lines),
-                  {"forcing_noise_floor_pct": floor, "forced_each_steps_per_s": each["steps_per_s"],
-                   "unforced_gap_pct": 100 * (none["steps_per_s"] / each["steps_per_s"] - 1)})
+                  metrics)
 
 
 # -- modes ------------------------------------------------------------------------------------------
@@ -130,8 +187,7 @@ def measure_modes(p: ModesParams) -> list:
     configs = step_configs(p.specs, p.batch_size)
     if p.copy:   # A and A': one configuration twice
         configs[p.copy + " copy"] = step_configs([p.copy], p.batch_size)[p.copy]
-    timings = compare(configs, steps=p.steps, repeats=p.repeats)
-    return timing_rows(timings, {p.copy + " copy": tr(COPY_LABEL, label=Spec.parse(p.copy).label)} if p.copy else None)
+    return timing_rows(compare(configs, steps=p.steps, repeats=p.repeats))
 
 
 def _own_floor(rows: list, default: float) -> Tuple[list, str, float]:
@@ -147,6 +203,7 @@ def _own_floor(rows: list, default: float) -> Tuple[list, str, float]:
 
 
 def summarise_modes(rows: list, p: ModesParams) -> Result:
+    rows = _labelled(rows)
     base = p.specs[0]   # the first configuration asked for is the baseline
     rows = [dict(r, vs_baseline=r["steps_per_s"] / pick(rows, config=base)["steps_per_s"]) for r in rows]
     everything = rows
@@ -249,8 +306,7 @@ def measure_styles(p: StylesParams) -> list:
     start = time.perf_counter()
     timings = compare(configs, steps=p.steps, repeats=p.claim_repeats)
     claim_s = time.perf_counter() - start
-    rows = timing_rows(timings, {COPY: tr(COPY_LABEL, label=Spec.parse("graph/functional").label)},
-                       input=IN_MEMORY, claim_s=claim_s)
+    rows = timing_rows(timings, input=IN_MEMORY, claim_s=claim_s)
     data = mnist_dataset("train", batch_size=p.batch_size, subset=p.batch_size * p.steps, shuffle=False)
     passes = {}
     for text in STYLE_SPECS + (STYLE_SPECS[0],):   # the functional loop twice: A and A' of the pipeline passes
@@ -268,9 +324,7 @@ def measure_styles(p: StylesParams) -> list:
     passes["Model.train"] = lambda: model.train(1, data, dataset_sink_mode=False)
     for row in timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=2), input=PIPELINE):
         n = p.steps   # one "step" of compare is a pass of n batches
-        label = Spec.parse(row["config"].split()[0]).label if "/" in row["config"] else "Model.train"
-        row.update(label=tr(COPY_LABEL, label=label) if row["config"].endswith(" copy") else label,
-                   steps_per_s=n * row["steps_per_s"], min_steps_per_s=n * row["min_steps_per_s"],
+        row.update(steps_per_s=n * row["steps_per_s"], min_steps_per_s=n * row["min_steps_per_s"],
                    max_steps_per_s=n * row["max_steps_per_s"])
         rows.append(row)
     return rows
@@ -302,6 +356,7 @@ def claim_reading(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: floa
 
 
 def summarise_styles(rows: list, p: StylesParams) -> Result:
+    rows = _labelled(rows)
     func, cell = pick(rows, config="graph/functional"), pick(rows, config="graph/cell")
     func_fed, model = pick(rows, config="graph/functional +pipeline"), pick(rows, config="Model.train")
     copy = next((r for r in rows if r["config"] == COPY), None)
@@ -394,13 +449,12 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
     rows = timing_rows(timings)
     for row in rows:
         bs = sizes[row["config"]]
-        label = tr("batch {n}", n=bs)
-        row.update(batch_size=bs, samples_per_s=bs * row["steps_per_s"],
-                   label=tr(COPY_LABEL, label=label) if row["config"].endswith(" copy") else label)
+        row.update(batch_size=bs, samples_per_s=bs * row["steps_per_s"])
     return rows
 
 
 def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
+    rows = _labelled(rows)
     def per_epoch(r, rate):   # seconds per MNIST epoch (60,000 images, whole batches) at ``rate`` steps/s
         return (60000 // r["batch_size"]) / rate
 

@@ -41,10 +41,7 @@ def measure_dynamic_shapes(p: ShapesParams) -> list:
     pool = mnist_batches(p.batch_size, count=2)
     sizes = batch_sizes(p)
     rows = []
-    changing = tr("{n} batch sizes in turn, a new one every call at first", n=p.n_shapes)
-    fixed = tr("one fixed batch of {n} (as drop_remainder / padding give)", n=p.batch_size)
-    for config, label, seq in (("changing", changing, sizes), ("dynamic", "", sizes),
-                               ("one shape", fixed, [p.batch_size] * len(sizes))):
+    for config, seq in (("changing", sizes), ("dynamic", sizes), ("one shape", [p.batch_size] * len(sizes))):
         ms.set_seed(p.seed)
         net, loss_fn, opt = lenet_setup()
         how = []   # what declared the batch dimension dynamic: the row's label names it
@@ -57,16 +54,24 @@ def measure_dynamic_shapes(p: ShapesParams) -> list:
             step.set_inputs(ms.Tensor(shape=[None, 1, 28, 28], dtype=ms.float32),
                             ms.Tensor(shape=[None], dtype=ms.int32))
             how.append("set_inputs")
-        if config == "dynamic":
-            label = tr("dynamic batch dim ({how})", how=" + ".join(how) or tr("not declared: no way for this step"))
         times = []
         for i, size in enumerate(seq):
             x, y = pool[i % 2]
             start = time.perf_counter()
             force(step(x[:size], y[:size]))
             times.append(time.perf_counter() - start)
-        rows.append({"config": config, "label": label, "sizes": seq, "per_call_s": times})
+        rows.append({"config": config, "how": how, "sizes": seq, "per_call_s": times})
     return rows
+
+
+def _label(row: dict, p: ShapesParams) -> str:
+    """What the table calls a row of ``measure_dynamic_shapes``, in the course's language."""
+    if row["config"] == "changing":
+        return tr("{n} batch sizes in turn, a new one every call at first", n=p.n_shapes)
+    if row["config"] == "one shape":
+        return tr("one fixed batch of {n} (as drop_remainder / padding give)", n=p.batch_size)
+    how = " + ".join(row.get("how", ())) or tr("not declared: no way for this step")
+    return tr("dynamic batch dim ({how})", how=how)
 
 
 def summarise_dynamic_shapes(rows: list, p: ShapesParams) -> Result:
@@ -76,7 +81,7 @@ def summarise_dynamic_shapes(rows: list, p: ShapesParams) -> Result:
         slow = compile_calls(times, settle=p.n_shapes)
         steady = statistics.median(times[p.n_shapes:])
         per_sample = statistics.median(t / n for t, n in zip(times[p.n_shapes:], r["sizes"][p.n_shapes:]))
-        out.append(dict(r, calls=len(times), shapes=len(set(r["sizes"])), compiles=len(slow),
+        out.append(dict(r, label=_label(r, p), calls=len(times), shapes=len(set(r["sizes"])), compiles=len(slow),
                         compile_s=sum(times[i] for i in slow), total_s=sum(times), steady_ms=1e3 * steady,
                         mean_batch=statistics.mean(r["sizes"]), us_per_sample=1e6 * per_sample))
     a, b, c = (pick(out, config=k) for k in ("changing", "dynamic", "one shape"))

@@ -7,14 +7,6 @@ sentences, ``common.compared`` gives "1.8 倍（更快）": the Chinese template
 
 MESSAGES = {
     # ---- forced vs not forced, in words (course_utils/bench/experiments/common.py: forcing_conclusion)
-    'Skipping .asnumpy() {moved} the reading by {gap:.1f}%: {meaning}':
-        '省略 .asnumpy() 后，读数{moved}了 {gap:.1f}%：{meaning}',
-    'raised': '高',
-    'lowered': '低',
-    'within the noise floor, a tie.':
-        '在噪声水平之内，视为持平。',
-    'within the noise floor, a tie, and only noise, since not waiting cannot make a step slower.':
-        '在噪声水平之内，视为持平，而且只是噪声，因为不等待计算完成不可能让训练步变慢。',
     # ---- exercises (course_utils/exercises/nb07.py)
     'throughput, steps overlapping':
         '训练步相互重叠时的吞吐量',
@@ -618,12 +610,38 @@ MESSAGES = {
         '函数式训练步和 Cell 的 jit_level O0 与 O1 对比，并与 GRAPH_MODE 对比',
     # ---- round 4 (reader round of lesson 07): one finding, one short sentence, per line
     # forced vs not forced (common.forcing_conclusion) and rule 2 in a fresh process (modes.measure_forcing)
-    'faster beyond the noise floor, repeats apart: the step returned before its work was done.':
-        '更快，超出噪声水平，且各次重复互不重叠。训练步在计算完成之前就已返回。',
-    'slower beyond the noise floor, repeats apart: not forcing cannot slow a step, so the floor was too low.':
-        '更慢，超出噪声水平，且各次重复互不重叠。不同步等待不会让训练步变慢，说明噪声水平估计偏低。',
-    'beyond the noise floor, but the repeats overlap: undecided.':
-        '超出噪声水平，但各次重复有重叠，无法判定。',
+    # forced vs not forced, read by the paired interval (common.forcing_conclusion, modes.summarise_forcing)
+    'above 1.00: faster': '高于 1.00：更快',
+    'below 1.00: slower': '低于 1.00：更慢',
+    '1.00 inside: a tie': '包含 1.00：持平',
+    'Not forced over forced, steps/s over steps/s round by round: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), '
+    '{side}.':
+        '逐轮计算不同步等待与同步等待的每秒步数之比：{med:.2f} 倍（95% 区间 {lo:.2f}-{hi:.2f}），{side}。',
+    'The calls returned before their work was done.':
+        '调用在计算完成之前就已返回。',
+    'Not waiting cannot make a step slower: the machine changed under the measurement.':
+        '不等待计算完成不可能让训练步变慢：测量期间机器的状况变了。',
+    '{setting}: median time per step, {n} rounds of {steps} steps: forced every step {each:.1f} and {copy:.1f} ms '
+    "(A and A'), forced at the end of each repeat {end:.1f} ms, not forced {none:.1f} ms.":
+        '{setting}：每步耗时的中位数（{n} 轮，每轮 {steps} 步）：每步同步等待 {each:.1f} 毫秒和 {copy:.1f} 毫秒'
+        '（A 与 A′），只在每次重复结束时同步等待 {end:.1f} 毫秒，不同步等待 {none:.1f} 毫秒。',
+    "Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.":
+        '对照：每步同步等待 A′ 与 A 之比的 95% 区间为 {lo:.2f}-{hi:.2f}，{said}。',
+    'without 1.00 although they are one configuration: read the lines below with care':
+        '两者本是同一种配置，区间却不包含 1.00：请谨慎解读下面几行',
+    '{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x (95% intervals '
+    'together {lo:.2f}-{hi:.2f}), {side}.':
+        '逐轮计算{what}与每步同步等待（两份副本）的每秒步数之比：{med:.2f} 倍（两个 95% 区间合起来为 '
+        '{lo:.2f}-{hi:.2f}），{side}。',
+    'Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}.':
+        '不同步等待与只在每次重复结束时同步等待之比：{med:.2f} 倍（95% 区间 {lo:.2f}-{hi:.2f}），{side}。',
+    'Skipping only the last wait cannot make the same work slower: the machine changed under the measurement.':
+        '只省去最后一次等待，不可能让同样的计算变慢：测量期间机器的状况变了。',
+    'CPU time of {n} more steps forced every step ({wall:.2f} s of wall clock): the Python thread {main:.2f} s '
+    '({pct:.0f}% of the wall clock){others}.':
+        '再按每步同步等待运行 {n} 步（实际耗时 {wall:.2f} 秒）期间各线程占用的 CPU 时间：Python 主线程 {main:.2f} 秒'
+        '（占实际耗时的 {pct:.0f}%）{others}。',
+    ', {name} {s:.2f} s': '，{name} {s:.2f} 秒',
     'This kernel runs with MS_DEV_HOST_BLOCKING_RUN=1: the next cell says what it does and measures without it.':
         '当前内核设置了 MS_DEV_HOST_BLOCKING_RUN=1：下一个单元格说明它的作用，并在不设置它的情况下再测一次。',
     'forced every step':
@@ -634,8 +652,6 @@ MESSAGES = {
         '只在每次重复结束时同步等待',
     'not forced':
         '不同步等待',
-    '{setting}: noise floor {floor:.1f}%, from forcing every step timed twice.':
-        '{setting}：把“每步同步等待”计时两次，得出噪声水平为 {floor:.1f}%。',
     'MS_DEV_HOST_BLOCKING_RUN=1':
         'MS_DEV_HOST_BLOCKING_RUN=1',
     'Without MS_DEV_HOST_BLOCKING_RUN':
@@ -644,16 +660,6 @@ MESSAGES = {
         '不同步等待',
     'Forced at the end of each repeat':
         '只在每次重复结束时同步等待',
-    '{what} against forced every step (both copies): {gap:+.1f}%, {judged}.':
-        '与每步同步等待（两份副本）相比，{what}时读数相差 {gap:+.1f}%，{judged}。',
-    'Not forced against forced at the end of each repeat: {gap:+.1f}%, {judged}.':
-        '不同步等待与每次重复结束时同步等待相比：{gap:+.1f}%，{judged}。',
-    'Skipping only the last wait cannot make the same work slower, so this floor was too low for these repeats.':
-        '只省去最后一次等待，不可能让同样的计算变慢，所以这个噪声水平对这几次重复来说定得太低了。',
-    'Skipping only the last wait cannot make the same work slower: the lower reading is noise.':
-        '只省去最后一次等待，不可能让同样的计算变慢：读数偏低只是噪声。',
-    '{a} against one copy, {b} against the other: undecided':
-        '与其中一份副本相比{a}，与另一份相比{b}，因此无法判定',
     # modes
     'Noise floor of this grid: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
         '本组对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',

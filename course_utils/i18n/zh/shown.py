@@ -25,12 +25,12 @@ SHOWN = {
         "在一个全新的进程中运行 ``script``：它的环境变量是当前进程的环境变量去掉 CPU 优化设置，再加上\n"
         "``env``；返回它打印的内容。运行失败时抛出异常，并附上其错误输出的最后几行。",
     "Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric\n"
-    "metrics of ``experiments``, the noise floor and the lesson's run time (since ``started``, a\n"
-    "``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them as a dict\n"
-    "(for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;\n"
+    "metrics of ``experiments``, the noise floor (``noise_pct``, if not None) and the lesson's run time (since\n"
+    "``started``, a ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them\n"
+    "as a dict (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;\n"
     "``parts``: what the lesson calls an experiment (\"part 2\"), instead of its name.":
         "打印本课的主要数据：测得的最高训练速度（只是一个数据，不代表谁胜出）、``experiments`` 的各项\n"
-        "数值指标、噪声水平，以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
+        "数值指标、噪声水平（``noise_pct`` 不为 None 时），以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
         "读数）；若有实验是在繁忙的机器上运行的，还会给出警告。以字典形式返回这些数据（供 ``record()``\n"
         "使用）。``titles``：按本课的说法给某个数据另起的名称，用来代替它通常的名称；\n"
         "``parts``：本课对某个实验的称呼（如“第 2 节”），用来代替实验名称。",
@@ -149,6 +149,8 @@ SHOWN = {
         "返回 None：compare 的 force() 无需等待任何结果",
     "the repeat's last step waits inside the timed region: the whole repeat's work counted":
         "每次重复的最后一步在计时区间内等待完成：整次重复的计算都计入在内",
+    "once more, forced every step: which threads of this process were on a CPU, and for how long":
+        "再按每步同步等待运行一遍：本进程的哪些线程占用了 CPU，各占用了多久",
 
     # ---- lab.measure_data_pipeline (course_utils/bench/experiments/pipeline.py)
     "Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed\n"
