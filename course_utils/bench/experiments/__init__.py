@@ -21,7 +21,7 @@ from . import accuracy, amp, modes, pipeline, shapes, sink, traps
 # What lessons 07 and 08 show and call themselves (each experiment's code is in sight there), named here: the face.
 from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accuracy
 from .amp import measure_amp
-from .common import forcing_conclusion
+from .common import SIDE_WORDS, forcing_conclusion, side_words
 from .modes import (best_measured, compiled_pair, measure_batch_sizes, measure_forcing, measure_modes,
                     measure_step_rates, measure_styles)
 from .pipeline import measure_data_pipeline, paired_words
@@ -187,4 +187,5 @@ __all__ = [
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls", "compiled_pair",
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
     "explain_three_tools", "explain_pool_rewrites", "CONV_OPS", "POOL_OPS", "forcing_conclusion", "paired_words",
+    "side_words", "SIDE_WORDS",
 ]

@@ -40,6 +40,12 @@ def spread_pct(row: Mapping, key: str = "steps_per_s") -> float:
 SIDE_WORDS = {"above": N_("above 1.00: faster"), "below": N_("below 1.00: slower"), "inside": N_("1.00 inside: a tie")}
 
 
+def side_words(lo: float, hi: float) -> str:
+    """A paired interval ``lo``-``hi`` read by the lab's rule, in words: "above 1.00: faster", "below 1.00: slower" or
+    "1.00 inside: a tie" (``interval_side``, on the bounds as printed)."""
+    return tr(SIDE_WORDS[interval_side(lo, hi)])
+
+
 def forcing_conclusion(forced, unforced, blocking: bool) -> str:
     """Lesson 07's forced-vs-not-forced comparison (two ``Timing`` objects or rows from one ``compare``) in words:
     not forced's steps/s over forced's, round by round, with its paired 95% interval (``interval_side``).
@@ -48,7 +54,7 @@ def forcing_conclusion(forced, unforced, blocking: bool) -> str:
     med, lo, hi = paired_ratio(unforced, forced)
     side = interval_side(lo, hi)
     text = tr("Not forced over forced, steps/s over steps/s round by round: {med:.2f}x (95% interval "
-              "{lo:.2f}-{hi:.2f}), {side}.", med=med, lo=lo, hi=hi, side=tr(SIDE_WORDS[side]))
+              "{lo:.2f}-{hi:.2f}), {side}.", med=med, lo=lo, hi=hi, side=side_words(lo, hi))
     if side == "above":
         text += " " + tr("The calls returned before their work was done.")
     elif side == "below":

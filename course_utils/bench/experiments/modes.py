@@ -20,7 +20,7 @@ from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesPara
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
 from ..turns import thread_cpu_during
-from .common import SIDE_WORDS, judged, setup_worker, spread_pct
+from .common import SIDE_WORDS, judged, setup_worker, side_words, spread_pct
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -363,15 +363,9 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     fed_copy = next((r for r in rows if r["config"] == PIPELINE_COPY), None)
     rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == IN_MEMORY else func_fed)["steps_per_s"],
                  label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
-    lines = []
-    floor = p.noise_pct   # the in-memory pair's own floor when the copy was timed: same step twice, same settings
-    if copy is not None:
-        floor = noise_floor_pct(func, copy)
-        lines.append(tr("Noise floor of the claim's pair: {floor:.1f}%, from the functional step timed twice "
-                        "({n} rounds of {steps} steps).", floor=floor, n=len(func["repeat_s"]), steps=func["steps"]))
-    lines.append(tr("Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s, {r:.2f}x, {judged}.",
-                    cell=cell["steps_per_s"], func=func["steps_per_s"], r=cell["steps_per_s"] / func["steps_per_s"],
-                    judged=judged(cell, func, floor)))
+    lines = [tr("Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} "
+                "steps).", cell=cell["steps_per_s"], func=func["steps_per_s"], n=len(func["repeat_s"]),
+                steps=func["steps"])]
     # a sharper test: compare alternated the pair, so each round's repeats ran back to back under the same load
     med, lo, hi = paired_ratio(cell, func)
     if copy is not None:   # pairing cancels the load of a round, not what differs between two instances of one step
@@ -389,24 +383,21 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                         "one configuration: read the range above with care.", c_lo=c_lo, c_hi=c_hi))
     lines.append(claim_reading(lo, hi))
     lo, hi = round(lo, 2), round(hi, 2)
-    fed_floor = noise_floor_pct(func_fed, fed_copy) if fed_copy is not None else p.noise_pct
     cell_fed = pick(rows, config="graph/cell +pipeline")
-    if fed_copy is not None:
-        lines.append(tr("Noise floor of the pipeline passes: {floor:.1f}%, from the functional loop timed twice "
-                        "({n} passes each).", floor=fed_floor, n=len(func_fed["repeat_s"])))
-    lines.append(tr("Fed by the pipeline, TrainOneStepCell against the functional loop: {r:.2f}x, {judged}.",
-                    r=cell_fed["steps_per_s"] / func_fed["steps_per_s"], judged=judged(cell_fed, func_fed, fed_floor)))
-    lines.append(tr("Model.train against the functional loop: {r:.2f}x ({model:.1f} steps/s), {judged}.",
-                    r=model["steps_per_s"] / func_fed["steps_per_s"], model=model["steps_per_s"],
-                    judged=judged(model, func_fed, fed_floor)))
+    for row, said in ((cell_fed, tr("Fed by the pipeline, TrainOneStepCell over the functional loop")),
+                      (model, tr("Model.train over the functional loop"))):
+        f_med, f_lo, f_hi = paired_ratio(row, func_fed)
+        if fed_copy is not None:   # against both copies of the functional loop, as above
+            _, lo2, hi2 = paired_ratio(row, fed_copy)
+            f_lo, f_hi = min(f_lo, lo2), max(f_hi, hi2)
+        lines.append(tr("{what}: {med:.2f}x ({rate:.1f} steps/s; 95% paired interval {lo:.2f}-{hi:.2f}), {side}.",
+                        what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi, side=side_words(f_lo, f_hi)))
     # the headline's verdict comes from the paired intervals (both together, their union, when the copy ran), not
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
                "cell_vs_functional_verdict": interval_side(lo, hi),
                "model_train_steps_per_s": model["steps_per_s"]}
-    metrics["cell_vs_functional_medians"] = verdict(cell, func, floor)   # the tie rule, quoted beside the interval
     if copy is not None:
-        metrics["claim_noise_floor_pct"] = floor
         if interval_side(c_lo, c_hi) != "inside":   # the A/A' control's interval left out 1.00: the headline says so
             metrics.update(cell_vs_functional_control_low=round(c_lo, 2),
                            cell_vs_functional_control_high=round(c_hi, 2))

@@ -687,12 +687,8 @@ MESSAGES = {
     'jit_level O1 against O0, same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.':
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒），{verdict}。',
     # styles
-    "Noise floor of the claim's pair: {floor:.1f}%, from the functional step timed twice ({n} rounds of {steps} "
-    "steps).":
-        '检验这一说法的一对训练步，其噪声水平为 {floor:.1f}%，由函数式训练步计时两次得出（交替 {n} 轮，每轮 {steps} 步）。',
-    'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s, {r:.2f}x, {judged}.':
-        '按中位数，TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒，前者是后者的 {r:.2f} 倍，'
-        '{judged}。',
+    'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} steps).':
+        '中位数：TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒（交替 {n} 轮，每轮 {steps} 步）。',
     'Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box below).':
         '逐轮配对比较，比值为 {med:.2f} 倍，95% 区间为 {lo:.2f}～{hi:.2f}（计算方法见下面的选读部分）。',
     'Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} (how: the optional '
@@ -719,12 +715,12 @@ MESSAGES = {
         '1.00 高于区间，TrainOneStepCell 更慢',
     '1.00 (no difference) lies inside it, not ruled out':
         '1.00（两者没有差别）落在区间之内，不能排除',
-    'Noise floor of the pipeline passes: {floor:.1f}%, from the functional loop timed twice ({n} passes each).':
-        '流水线供数这一组的噪声水平为 {floor:.1f}%，由函数式训练循环计时两次得出（每份各遍历流水线 {n} 次）。',
-    'Fed by the pipeline, TrainOneStepCell against the functional loop: {r:.2f}x, {judged}.':
-        '由流水线供数时，TrainOneStepCell 的速度是函数式训练循环的 {r:.2f} 倍，{judged}。',
-    'Model.train against the functional loop: {r:.2f}x ({model:.1f} steps/s), {judged}.':
-        'Model.train 的速度是函数式训练循环的 {r:.2f} 倍（{model:.1f} 步/秒），{judged}。',
+    'Fed by the pipeline, TrainOneStepCell over the functional loop':
+        '由流水线供数时，TrainOneStepCell 与函数式训练循环的速度之比',
+    'Model.train over the functional loop':
+        'Model.train 与函数式训练循环的速度之比',
+    '{what}: {med:.2f}x ({rate:.1f} steps/s; 95% paired interval {lo:.2f}-{hi:.2f}), {side}.':
+        '{what}：{med:.2f} 倍（{rate:.1f} 步/秒；95% 配对区间 {lo:.2f}-{hi:.2f}），{side}。',
     'Part 2, same alternation: {cell_label} {cell:.1f} vs {jit_label} {jit:.1f} steps/s, {r:.2f}x, {judged}.':
         '第 2 节在同一轮交替中测得{cell_label}为 {cell:.1f} 步/秒，{jit_label}为 {jit:.1f} 步/秒，'
         '前者是后者的 {r:.2f} 倍，{judged}。',
