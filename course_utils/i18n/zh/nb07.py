@@ -616,7 +616,7 @@ MESSAGES = {
     '1.00 inside: a tie': '包含 1.00：持平',
     'Not forced over forced, steps/s over steps/s round by round: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), '
     '{side}.':
-        '逐轮计算不同步等待与同步等待的每秒步数之比：{med:.2f} 倍（95% 区间 {lo:.2f}-{hi:.2f}），{side}。',
+        '逐轮计算不同步等待与同步等待的每秒步数之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
     'The calls returned before their work was done.':
         '调用在计算完成之前就已返回。',
     'Not waiting cannot make a step slower: the machine changed under the measurement.':
@@ -626,15 +626,15 @@ MESSAGES = {
         '{setting}：每步耗时的中位数（{n} 轮，每轮 {steps} 步）：每步同步等待 {each:.1f} 毫秒和 {copy:.1f} 毫秒'
         '（A 与 A′），只在每次重复结束时同步等待 {end:.1f} 毫秒，不同步等待 {none:.1f} 毫秒。',
     "Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.":
-        '对照：每步同步等待 A′ 与 A 之比的 95% 区间为 {lo:.2f}-{hi:.2f}，{said}。',
+        '对照：每步同步等待 A′ 与 A 之比的 95% 区间为 {lo:.2f}～{hi:.2f}，{said}。',
     'without 1.00 although they are one configuration: read the lines below with care':
         '两者本是同一种配置，区间却不包含 1.00：请谨慎解读下面几行',
     '{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x (95% intervals '
     'together {lo:.2f}-{hi:.2f}), {side}.':
         '逐轮计算{what}与每步同步等待（两份副本）的每秒步数之比：{med:.2f} 倍（两个 95% 区间合起来为 '
-        '{lo:.2f}-{hi:.2f}），{side}。',
+        '{lo:.2f}～{hi:.2f}），{side}。',
     'Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}.':
-        '不同步等待与只在每次重复结束时同步等待之比：{med:.2f} 倍（95% 区间 {lo:.2f}-{hi:.2f}），{side}。',
+        '不同步等待与只在每次重复结束时同步等待之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
     'Skipping only the last wait cannot make the same work slower: the machine changed under the measurement.':
         '只省去最后一次等待，不可能让同样的计算变慢：测量期间机器的状况变了。',
     'CPU time of {n} more steps forced every step ({wall:.2f} s of wall clock): the Python thread {main:.2f} s '
@@ -720,7 +720,7 @@ MESSAGES = {
     'Model.train over the functional loop':
         'Model.train 与函数式训练循环的速度之比',
     '{what}: {med:.2f}x ({rate:.1f} steps/s; 95% paired interval {lo:.2f}-{hi:.2f}), {side}.':
-        '{what}：{med:.2f} 倍（{rate:.1f} 步/秒；95% 配对区间 {lo:.2f}-{hi:.2f}），{side}。',
+        '{what}：{med:.2f} 倍（{rate:.1f} 步/秒；95% 配对区间 {lo:.2f}～{hi:.2f}），{side}。',
     'Part 2, same alternation: {cell_label} {cell:.1f} vs {jit_label} {jit:.1f} steps/s, {r:.2f}x, {judged}.':
         '第 2 节在同一轮交替中测得{cell_label}为 {cell:.1f} 步/秒，{jit_label}为 {jit:.1f} 步/秒，'
         '前者是后者的 {r:.2f} 倍，{judged}。',
