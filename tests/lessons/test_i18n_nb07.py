@@ -135,7 +135,8 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
             rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
     styles = modes.summarise_styles(shuffled(rows), bench.StylesParams()).conclusion
     assert "文章所说的 1.15 倍高于区间，在这里可以排除；1.00（两者没有差别）低于区间，可以排除。" in styles
-    assert "Model.train 与函数式训练循环的速度之比：0.50 倍（40.0 步/秒；95% 配对区间 0.50～0.50），低于 1.00：更慢。" in styles
+    assert ("Model.train 与函数式训练循环的速度之比：0.50 倍（40.0 步/秒；95% 配对区间 0.50～0.50），"
+            "低于 1.00：更慢。") in styles
     copied = modes.summarise_styles(rows + [rate(modes.COPY, 101, input=modes.IN_MEMORY, claim_s=30.0)],
                                     bench.StylesParams(noise_pct=20)).conclusion
     assert "（交替 3 轮，每轮 10 步）" in copied and "计算方法见下面的选读部分" in copied
