@@ -56,9 +56,9 @@ def forcing_conclusion(forced, unforced, blocking: bool) -> str:
     text = tr("Not forced over forced, steps/s over steps/s round by round: {med:.2f}x (95% interval "
               "{lo:.2f}-{hi:.2f}), {side}.", med=med, lo=lo, hi=hi, side=side_words(lo, hi))
     if side == "above":
-        text += " " + tr("The calls returned before their work was done.")
+        text += tr(" The calls returned before their work was done.")   # a second sentence: its space translated too
     elif side == "below":
-        text += " " + tr("Not waiting cannot make a step slower: the machine changed under the measurement.")
+        text += tr(" Not waiting cannot make a step slower: the machine changed under the measurement.")
     if blocking and side != "above":
         text += "\n" + tr("This kernel runs with MS_DEV_HOST_BLOCKING_RUN=1: the next cell says what it does and "
                           "measures without it.")

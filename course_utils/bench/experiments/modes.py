@@ -162,8 +162,8 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
     line = tr("Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), "
               "{side}.", med=med, lo=lo, hi=hi, side=tr(SIDE_WORDS[side]))
     if side == "below":   # skipping the last wait cannot make the same work slower
-        line += " " + tr("Skipping only the last wait cannot make the same work slower: the machine changed under "
-                         "the measurement.")
+        line += tr(" Skipping only the last wait cannot make the same work slower: the machine changed under "
+                   "the measurement.")
     lines.append(line)
     cpu = each.get("thread_cpu")
     if _thread_line(cpu, p.steps):

@@ -617,9 +617,9 @@ MESSAGES = {
     'Not forced over forced, steps/s over steps/s round by round: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), '
     '{side}.':
         '逐轮计算不同步等待与同步等待的每秒步数之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
-    'The calls returned before their work was done.':
+    ' The calls returned before their work was done.':
         '调用在计算完成之前就已返回。',
-    'Not waiting cannot make a step slower: the machine changed under the measurement.':
+    ' Not waiting cannot make a step slower: the machine changed under the measurement.':
         '不等待计算完成不可能让训练步变慢：测量期间机器的状况变了。',
     '{setting}: median time per step, {n} rounds of {steps} steps: forced every step {each:.1f} and {copy:.1f} ms '
     "(A and A'), forced at the end of each repeat {end:.1f} ms, not forced {none:.1f} ms.":
@@ -635,7 +635,7 @@ MESSAGES = {
         '{lo:.2f}～{hi:.2f}），{side}。',
     'Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}.':
         '不同步等待与只在每次重复结束时同步等待之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
-    'Skipping only the last wait cannot make the same work slower: the machine changed under the measurement.':
+    ' Skipping only the last wait cannot make the same work slower: the machine changed under the measurement.':
         '只省去最后一次等待，不可能让同样的计算变慢：测量期间机器的状况变了。',
     'CPU time of {n} more steps forced every step ({wall:.2f} s of wall clock): the Python thread {main:.2f} s '
     '({pct:.0f}% of the wall clock){others}.':
