@@ -609,6 +609,19 @@ def ink_centres(images: np.ndarray) -> np.ndarray:
     return np.stack([(ink * cols).sum(axis=(1, 2)) / total, (ink * rows).sum(axis=(1, 2)) / total], axis=1)
 
 
+#: rank_from_lowest's words for ranks 1 to 4
+_RANKS = (N_("the lowest"), N_("the second lowest"), N_("the third lowest"), N_("the fourth lowest"))
+
+
+def rank_from_lowest(value: float, others) -> str:
+    """Where ``value`` ranks among ``others`` and itself, in words for a printed sentence: "the lowest", "the second
+    lowest", ..., "the highest" (appendix A: the check's seed among the study's)."""
+    rank = sum(other < value for other in others) + 1
+    if rank == len(others) + 1:
+        return tr("the highest")
+    return tr(_RANKS[rank - 1]) if rank <= len(_RANKS) else tr("number {rank} from the lowest", rank=rank)
+
+
 def draw_rows(rows: list, title: str, centre: float = None) -> None:
     """One row of eight images per (label, images) pair, the label left of the row. ``centre``: a column position
     drawn as a red vertical line through every image (e.g. the originals' mean ink centre: a shift shows as ink

@@ -438,6 +438,14 @@ def test_ink_centres_finds_a_moved_dot():
     assert nb10.ink_centres(images).tolist() == [[12.0, 10.0], [15.0, 13.0]]
 
 
+def test_rank_from_lowest_names_the_place_of_a_value_among_the_others():
+    assert nb10.rank_from_lowest(0.1, [0.2, 0.3]) == "the lowest"
+    assert nb10.rank_from_lowest(0.25, [0.2, 0.3]) == "the second lowest"
+    assert nb10.rank_from_lowest(0.4, [0.2, 0.3]) == "the highest"
+    assert nb10.rank_from_lowest(0.9, [0.1 * i for i in range(1, 9)]) == "the highest"
+    assert nb10.rank_from_lowest(0.55, [0.1 * i for i in range(1, 9)]) == "number 6 from the lowest"
+
+
 def test_the_stored_margin_study_ran_exercise_10_3s_command_on_this_reference():
     """Appendix A quotes scripts/results/capstone_margin.json: it must be a study of this very reference script,
     with exercise 10.3's command, and seeds that share no epoch (the script seeds epoch e with seed + e). If not,

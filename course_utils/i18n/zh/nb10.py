@@ -335,4 +335,11 @@ MESSAGES = {
     # appendix B's study: the variants
     "as is": "原样",
     "with dropout": "带 Dropout",
+    # appendix A: rank_from_lowest
+    "the lowest": "最低",
+    "the second lowest": "倒数第 2",
+    "the third lowest": "倒数第 3",
+    "the fourth lowest": "倒数第 4",
+    "the highest": "最高",
+    "number {rank} from the lowest": "倒数第 {rank}",
 }
