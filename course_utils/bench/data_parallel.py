@@ -127,7 +127,7 @@ class DataParallelTiming:
                                      "which depends on the machine (threads that move between CPUs can lose their "
                                      "caches, and helper threads that spin while they wait take CPU time)."),
                         "tie": N_("the second CPU made no measurable difference."),
-                        "inconclusive": N_("whether the second CPU helps one process, this run cannot tell.")
+                        "inconclusive": N_("so whether the second CPU helps one process stays open.")
                         }[setups])),
             tr("Did the second worker put the idle CPU to work? Without the all-reduce, against one process pinned "
                "to 1 CPU: {vs_1cpu}; against one process with MindSpore's defaults, which may use both CPUs: "

@@ -125,7 +125,7 @@ MESSAGES = {
         "绑定到 1 个 CPU 时反而更快：在这里，第二个 CPU 带来的开销超过了收益，这取决于机器（线程在 CPU 之间迁移可能"
         "丢掉缓存，忙等的辅助线程也会占用 CPU 时间）。",
     "the second CPU made no measurable difference.": "第二个 CPU 没有带来可测出的差别。",
-    "whether the second CPU helps one process, this run cannot tell.": "第二个 CPU 对单进程是否有帮助，本次运行无法判断。",
+    "so whether the second CPU helps one process stays open.": "因此第二个 CPU 对单进程是否有帮助，仍无定论。",
     "Did the second worker put the idle CPU to work? Without the all-reduce, against one process pinned to 1 CPU: "
     "{vs_1cpu}; against one process with MindSpore's defaults, which may use both CPUs: {vs_global}.":
         "第二个 Worker 进程有没有让闲置的 CPU 干起活来？不做 AllReduce 时，对比绑定到 1 个 CPU 的单进程：{vs_1cpu}；"
