@@ -106,7 +106,7 @@ MESSAGES = {
     "different": "不同",
     "threads: processes x MindSpore runtime threads in each ({kernel} in this kernel, {worker} in each worker: "
     "{same})":
-        "线程一列：进程数 × 每个进程中 MindSpore 运行时的线程数（本内核 {kernel} 个，每个 Worker 进程 {worker} 个：{same}）",
+        "线程一列为“进程数 x 每个进程中 MindSpore 运行时的线程数”（本内核 {kernel} 个，每个 Worker 进程 {worker} 个：{same}）",
     "Each ratio below is the median of the per-round ratios ({rounds} rounds), with its 95% interval: an interval "
     "above 1 is faster, below 1 slower; one that holds 1 is a tie when it stays within {tie_lo:.2f}-{tie_hi:.2f}, "
     "and inconclusive when it is wider.":
