@@ -100,19 +100,16 @@ class DataParallelTiming:
         threads = {self.rows[k]["threads"] for k in ROWS}
         share, share_lo, share_hi = self.comm_share
         setups = self.pairs[("global", "global_1cpu")][3]
-        gain = [self.pairs[("local", k)][3] for k in ("global", "global_1cpu")]
-        if gain == ["faster", "faster"]:
-            used = tr("Yes: without the all-reduce they were faster than one process in both its setups.")
-        elif "slower" in gain:
-            used = tr("No: without the all-reduce they were slower than one process in at least one of its setups.")
-        elif "inconclusive" in gain:
-            used = tr("This run cannot tell: against at least one of one process's setups the rounds disagreed too "
-                      "much.")
-        else:
-            used = tr("Not measurably: against at least one of one process's setups the difference was a tie.")
+        # Did the second worker put the idle CPU to work? Answered against each of one process's setups on its own,
+        # so that a "faster" against one and an "inconclusive" against the other are not merged into one word.
+        answer = {"faster": N_("yes, {said}"), "slower": N_("no, {said}"), "tie": N_("not measurably, {said}")}
+        used = {}
+        for k in ("global_1cpu", "global"):
+            word = self.pairs[("local", k)][3]   # "inconclusive" already says that this run cannot tell
+            used[k] = tr(answer[word], said=self.said("local", k)) if word in answer else self.said("local", k)
         return [
-            tr("threads per process: {kernel} in this kernel, {worker} in each worker ({same})",
-               kernel=self.rows["global"]["threads"], worker=self.rows["dp"]["threads"],
+            tr("threads: processes x MindSpore runtime threads in each ({kernel} in this kernel, {worker} in each "
+               "worker: {same})", kernel=self.rows["global"]["threads"], worker=self.rows["dp"]["threads"],
                same=tr("the same") if len(threads) == 1 else tr("different")),
             tr("Each ratio below is the median of the per-round ratios ({rounds} rounds), with its 95% interval: "
                "an interval above 1 is faster, below 1 slower; one that holds 1 is a tie when it stays within "
@@ -129,11 +126,11 @@ class DataParallelTiming:
                                      "which depends on the machine (threads that move between CPUs can lose their "
                                      "caches, and helper threads that spin while they wait take CPU time)."),
                         "tie": N_("the second CPU made no measurable difference."),
-                        "inconclusive": N_("the rounds disagreed too much to tell.")}[setups])),
-            tr("Without the all-reduce the workers reached {local_global} against one process with MindSpore's "
-               "defaults, and {local_1cpu} against one process pinned to 1 CPU.",
-               local_global=self.said("local", "global"), local_1cpu=self.said("local", "global_1cpu")),
-            tr("Did the second worker put the idle CPU to work? {used}", used=used),
+                        "inconclusive": N_("so whether the second CPU helps one process stays open.")
+                        }[setups])),
+            tr("Did the second worker put the idle CPU to work? Without the all-reduce, against one process pinned "
+               "to 1 CPU: {vs_1cpu}; against one process with MindSpore's defaults, which may use both CPUs: "
+               "{vs_global}.", vs_1cpu=used["global_1cpu"], vs_global=used["global"]),
             tr("The all-reduce took {share:.0f}% of each data-parallel step (95% interval {lo:.0f}-{hi:.0f}%; "
                "{ms:.1f} ms, per worker {by_rank} ms), for a gradient of {n:,} float32 numbers ({kib:.0f} KiB).",
                share=100 * share, lo=100 * share_lo, hi=100 * share_hi, ms=self.comm_ms,

@@ -19,7 +19,8 @@ each from the same initial weights on the same batches:
 
 Written to ``<out>/rank_<r>/``: a checkpoint per style (``<style>.ckpt``, the per-rank checkpoint
 of a real job), the initial weights (``init.ckpt``), and ``trace.npz`` (the batches this rank
-trained on, its losses, its flattened weights after every step). ``<out>/metrics_rank<r>.json``
+trained on, its losses, its flattened weights after every step; ``--no-trace`` skips it, as a long
+run should). ``<out>/metrics_rank<r>.json``
 has the timings: when each phase of the worker's life ended, and with ``--bench-steps`` the
 steps/s of ``--bench-styles`` (by default the ``cell`` step with and without its all-reduce).
 """
@@ -64,6 +65,8 @@ def parse_args(argv=None):
                         "the workers also pause while it times its own steps (go_<k>, done_<k>)")
     p.add_argument("--bench-styles", default="cell,cell_local",
                    help="styles to time (cell_local: the cell step without communication)")
+    p.add_argument("--no-trace", dest="trace", action="store_false",
+                   help="do not keep trace.npz (every batch, and the weights after every step): a long run's is large")
     p.add_argument("--device", default="CPU", help="CPU, GPU or Ascend")
     p.add_argument("--threads", type=int, default=0, help="CPU kernel threads per worker (0: MindSpore's default)")
     p.add_argument("--fail-rank", type=int, default=-1, help="make this rank fail (the failure demo)")
@@ -119,8 +122,10 @@ def main(argv=None) -> int:
     from course_utils import checkpoint
     from course_utils.callbacks import snapshot_weights
 
+    # The trace holds every batch and the weights after every step, for the lesson's checks: at 1000 steps
+    # that is hundreds of MB per rank, so a real run passes --no-trace.
     trace = {"images": np.stack([b[0] for b in batches[:args.steps]]),
-             "labels": np.stack([b[1] for b in batches[:args.steps]])}
+             "labels": np.stack([b[1] for b in batches[:args.steps]])} if args.trace else None
     metrics = {"rank": rank, "size": size, "batch_size": args.batch_size, "steps": args.steps,
                "init_seconds": init_seconds, "styles": {}}
     steps = {}
@@ -128,7 +133,7 @@ def main(argv=None) -> int:
         net, step = steps[style] = build(style, args, size)
         if n == 0:
             checkpoint.save(rank_dir / "init.ckpt", net)
-        weights = [flatten(snapshot_weights(net))]
+        weights = [flatten(snapshot_weights(net))] if args.trace else None
         losses = []
         t0 = time.perf_counter()
         for i in range(args.steps):
@@ -138,15 +143,18 @@ def main(argv=None) -> int:
                 raise RuntimeError(tr("rank {rank} failed on purpose at step {step} (--fail-rank)", rank=rank, step=i))
             x, y = (ms.Tensor(a) for a in batches[i])
             losses.append(float(step(x, y).asnumpy()))
-            weights.append(flatten(snapshot_weights(net)))
+            if args.trace:
+                weights.append(flatten(snapshot_weights(net)))
         seconds = time.perf_counter() - t0
         checkpoint.save(rank_dir / f"{style}.ckpt", net)
-        trace[f"loss_{style}"] = np.array(losses, dtype=np.float32)
-        trace[f"weights_{style}"] = np.stack(weights)
+        if args.trace:
+            trace[f"loss_{style}"] = np.array(losses, dtype=np.float32)
+            trace[f"weights_{style}"] = np.stack(weights)
         metrics["styles"][style] = {"seconds_incl_compile": seconds, "final_loss": losses[-1]}
         print(tr("rank {rank}: {style} {steps} steps, loss {first:.4f} -> {last:.4f}", rank=rank, style=f"{style:<10}",
                  steps=args.steps, first=losses[0], last=losses[-1]), flush=True)
-    np.savez(rank_dir / "trace.npz", **trace)
+    if args.trace:
+        np.savez(rank_dir / "trace.npz", **trace)
     TIMELINE["trained"] = time.time()
 
     if args.bench_steps:

@@ -18,3 +18,17 @@ def test_load_shard_cycles_over_the_shard_reshuffled_and_disjoint_on_every_pass(
     assert facts["overlap_between_ranks_per_pass"] == [0, 0, 0]             # the shards stay disjoint on every pass
     assert facts["second_pass_same_order"] is False                         # reshuffled, not replayed
     assert facts["short"] == [5, 1, [32, 1, 28, 28]]                       # a short run reads only what it needs
+
+
+def test_no_trace_turns_the_trace_off_and_keeps_it_on_by_default():
+    # lesson 09's Ascend command passes --no-trace: a 1000-step trace is hundreds of MB per rank
+    import importlib.util
+
+    from support import NOTEBOOKS
+
+    spec = importlib.util.spec_from_file_location("train_dp", NOTEBOOKS / "scripts" / "train_dp.py")
+    train_dp = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train_dp)   # the module loads without MindSpore (main imports it)
+    assert train_dp.parse_args(["--out", "x"]).trace is True
+    args = train_dp.parse_args(["--out", "x", "--styles", "cell", "--no-trace"])
+    assert args.trace is False and args.styles == ["cell"]

@@ -104,8 +104,9 @@ MESSAGES = {
         "{med:.2f} 倍，本次运行无法判断（{rounds} 轮；95% 区间 {lo:.2f}-{hi:.2f}）",
     "the same": "相同",
     "different": "不同",
-    "threads per process: {kernel} in this kernel, {worker} in each worker ({same})":
-        "每个进程的线程数：本内核 {kernel} 个，每个 Worker 进程 {worker} 个（{same}）",
+    "threads: processes x MindSpore runtime threads in each ({kernel} in this kernel, {worker} in each worker: "
+    "{same})":
+        "线程一列为“进程数 x 每个进程中 MindSpore 运行时的线程数”（本内核 {kernel} 个，每个 Worker 进程 {worker} 个：{same}）",
     "Each ratio below is the median of the per-round ratios ({rounds} rounds), with its 95% interval: an interval "
     "above 1 is faster, below 1 slower; one that holds 1 is a tie when it stays within {tie_lo:.2f}-{tie_hi:.2f}, "
     "and inconclusive when it is wider.":
@@ -124,20 +125,14 @@ MESSAGES = {
         "绑定到 1 个 CPU 时反而更快：在这里，第二个 CPU 带来的开销超过了收益，这取决于机器（线程在 CPU 之间迁移可能"
         "丢掉缓存，忙等的辅助线程也会占用 CPU 时间）。",
     "the second CPU made no measurable difference.": "第二个 CPU 没有带来可测出的差别。",
-    "the rounds disagreed too much to tell.": "各轮结果相差太大，无法判断。",
-    "Without the all-reduce the workers reached {local_global} against one process with MindSpore's defaults, and "
-    "{local_1cpu} against one process pinned to 1 CPU.":
-        "如果不做 AllReduce，各 Worker 进程对比使用 MindSpore 默认设置的单进程为 {local_global}，对比绑定到 1 个 CPU "
-        "的单进程为 {local_1cpu}。",
-    "Did the second worker put the idle CPU to work? {used}": "第二个 Worker 进程有没有让闲置的 CPU 干起活来？{used}",
-    "Yes: without the all-reduce they were faster than one process in both its setups.":
-        "有：不做 AllReduce 时，它们比单进程的两种设置都快。",
-    "No: without the all-reduce they were slower than one process in at least one of its setups.":
-        "没有：不做 AllReduce 时，它们至少比单进程的一种设置慢。",
-    "This run cannot tell: against at least one of one process's setups the rounds disagreed too much.":
-        "本次运行无法判断：至少在与单进程的一种设置相比时，各轮结果相差太大。",
-    "Not measurably: against at least one of one process's setups the difference was a tie.":
-        "没有可测出的收益：至少与单进程的一种设置相比，两者持平。",
+    "so whether the second CPU helps one process stays open.": "因此第二个 CPU 对单进程是否有帮助，仍无定论。",
+    "Did the second worker put the idle CPU to work? Without the all-reduce, against one process pinned to 1 CPU: "
+    "{vs_1cpu}; against one process with MindSpore's defaults, which may use both CPUs: {vs_global}.":
+        "第二个 Worker 进程有没有让闲置的 CPU 干起活来？不做 AllReduce 时，对比绑定到 1 个 CPU 的单进程：{vs_1cpu}；"
+        "对比使用 MindSpore 默认设置、可能用上两个 CPU 的单进程：{vs_global}。",
+    "yes, {said}": "有，{said}",
+    "no, {said}": "没有，{said}",
+    "not measurably, {said}": "没有可测出的收益，{said}",
     "On this {cpus}-CPU machine data parallel was faster than one process doing the same training, in both "
     "comparisons (x{a:.2f} against MindSpore's defaults, x{b:.2f} pinned to 1 CPU)":
         "在这台 {cpus} 个 CPU 的机器上，数据并行在两种比较中都比做同一次训练的单进程更快（对比 MindSpore 默认设置为 "

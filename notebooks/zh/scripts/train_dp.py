@@ -16,7 +16,8 @@ Worker 进程；每个 Worker 进程都运行这个文件。``init()`` 完成组
 * ``no_reducer`` - 忘了加 reducer 的函数式训练步（要观察的错误）。
 
 写入 ``<out>/rank_<r>/`` 的内容：每种写法一个检查点（``<style>.ckpt``，即真实任务中每个 rank 的检查点）、
-初始权重（``init.ckpt``），以及 ``trace.npz``（这个 rank 训练过的批、它的损失、每一步之后展平的权重）。
+初始权重（``init.ckpt``），以及 ``trace.npz``（这个 rank 训练过的批、它的损失、每一步之后展平的权重；
+长时间的运行应当用 ``--no-trace`` 跳过它）。
 ``<out>/metrics_rank<r>.json`` 记录耗时：Worker 进程生命周期中每个阶段结束的时刻；使用 ``--bench-steps`` 时，
 还有 ``--bench-styles`` 中各写法的每秒步数（默认是带与不带 AllReduce 的 ``cell`` 训练步）。
 """
@@ -61,6 +62,8 @@ def parse_args(argv=None):
                         "Worker 进程还会暂停，让它为自己的训练步计时（go_<k>、done_<k>）")
     p.add_argument("--bench-styles", default="cell,cell_local",
                    help="要计时的写法（cell_local：不带通信的 cell 训练步）")
+    p.add_argument("--no-trace", dest="trace", action="store_false",
+                   help="不保存 trace.npz（每一个批，以及每一步之后的权重）：长时间运行时它会很大")
     p.add_argument("--device", default="CPU", help="CPU、GPU 或 Ascend")
     p.add_argument("--threads", type=int, default=0, help="每个 Worker 进程的 CPU 算子线程数（0：MindSpore 的默认值）")
     p.add_argument("--fail-rank", type=int, default=-1, help="让这个 rank 失败（故障演示）")
@@ -116,8 +119,10 @@ def main(argv=None) -> int:
     from course_utils import checkpoint
     from course_utils.callbacks import snapshot_weights
 
+    # 训练轨迹保存了每一个批和每一步之后的权重，供本课的检查使用：1000 步时每个 rank 就有几百 MB，
+    # 所以真正的训练要传入 --no-trace。
     trace = {"images": np.stack([b[0] for b in batches[:args.steps]]),
-             "labels": np.stack([b[1] for b in batches[:args.steps]])}
+             "labels": np.stack([b[1] for b in batches[:args.steps]])} if args.trace else None
     metrics = {"rank": rank, "size": size, "batch_size": args.batch_size, "steps": args.steps,
                "init_seconds": init_seconds, "styles": {}}
     steps = {}
@@ -125,7 +130,7 @@ def main(argv=None) -> int:
         net, step = steps[style] = build(style, args, size)
         if n == 0:
             checkpoint.save(rank_dir / "init.ckpt", net)
-        weights = [flatten(snapshot_weights(net))]
+        weights = [flatten(snapshot_weights(net))] if args.trace else None
         losses = []
         t0 = time.perf_counter()
         for i in range(args.steps):
@@ -135,15 +140,18 @@ def main(argv=None) -> int:
                 raise RuntimeError(tr("rank {rank} failed on purpose at step {step} (--fail-rank)", rank=rank, step=i))
             x, y = (ms.Tensor(a) for a in batches[i])
             losses.append(float(step(x, y).asnumpy()))
-            weights.append(flatten(snapshot_weights(net)))
+            if args.trace:
+                weights.append(flatten(snapshot_weights(net)))
         seconds = time.perf_counter() - t0
         checkpoint.save(rank_dir / f"{style}.ckpt", net)
-        trace[f"loss_{style}"] = np.array(losses, dtype=np.float32)
-        trace[f"weights_{style}"] = np.stack(weights)
+        if args.trace:
+            trace[f"loss_{style}"] = np.array(losses, dtype=np.float32)
+            trace[f"weights_{style}"] = np.stack(weights)
         metrics["styles"][style] = {"seconds_incl_compile": seconds, "final_loss": losses[-1]}
         print(tr("rank {rank}: {style} {steps} steps, loss {first:.4f} -> {last:.4f}", rank=rank, style=f"{style:<10}",
                  steps=args.steps, first=losses[0], last=losses[-1]), flush=True)
-    np.savez(rank_dir / "trace.npz", **trace)
+    if args.trace:
+        np.savez(rank_dir / "trace.npz", **trace)
     TIMELINE["trained"] = time.time()
 
     if args.bench_steps:
