@@ -381,7 +381,7 @@ MESSAGES = {
     "The pipeline alone delivered {rate:.0f} batches/s ({how}), {x:.1f}x the in-memory step's rate: it keeps up, so "
     "it is not the bottleneck. ":
         '流水线单独运行时每秒产出 {rate:.0f} 个批（{how}），是使用内存中的批的训练步速率的 {x:.1f} 倍：它跟得上，'
-        '所以不是瓶颈。',
+        '所以它不是瓶颈。',
     "The pipeline alone delivered only {rate:.0f} batches/s ({how}), {x:.2f}x the in-memory step's rate: alone it "
     "could not keep up. ":
         '流水线单独运行时每秒只产出 {rate:.0f} 个批（{how}），是使用内存中的批的训练步速率的 {x:.2f} 倍：'

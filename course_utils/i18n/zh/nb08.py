@@ -361,6 +361,14 @@ MESSAGES = {
         '限制指令集让 {layers} 变慢，超出噪声水平，且各次重复的范围不重叠。',
     'The cap made no pooling layer measurably slower here.':
         '限制指令集没有让任何池化层明显变慢。',
+    'By the medians the cap made no pooling layer measurably slower; paired repeat by repeat, {layers} took longer '
+    'with it ({listing}, the time with the cap over without, 95% interval).':
+        '按中位数，限制指令集没有让任何池化层明显变慢；逐次重复配对来看，限制后 {layers} 耗时更长'
+        '（{listing}，限制时与不限制时的耗时之比，95% 区间）。',
+    '{layer} {lo:.2f}-{hi:.2f}x':
+        '{layer} {lo:.2f}～{hi:.2f} 倍',
+    '{layer} {x:.2f}x':
+        '{layer} {x:.2f} 倍',
     'Part 3, pooling rewrites (the whole training step):':
         '第 3 节，池化层的改写（完整训练步）：',
     'Faster beyond the noise floor: {names}.':
