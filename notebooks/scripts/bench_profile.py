@@ -4,8 +4,10 @@
     ONEDNN_VERBOSE=1 python scripts/bench_profile.py --out DIR     # oneDNN also prints one line per primitive
 
 The profile lands in DIR/<host>_<pid>_<time>_ascend_ms/ (per-operator CSV tables under FRAMEWORK/,
-a timeline in ASCEND_PROFILER_OUTPUT/trace_view.json). The schedule skips the compiling first call,
-warms up, then records --active steps.
+a timeline in ASCEND_PROFILER_OUTPUT/trace_view.json). The compiling first call runs before the profiler
+starts. The schedule (wait=0, warmup=1, active=--active, repeat=1) then counts the steps that prof.step()
+ends: one warm-up step (the profiler initialised, nothing collected), --active recorded steps, one cycle;
+the profile is written after the last.
 """
 
 import argparse

@@ -17,11 +17,12 @@ from course_utils.i18n import N_, tr
 from .. import params as P
 from ..isolation import run_worker, temp_cwd
 from ..report import Measuring, Result, header, skipped
-from . import accuracy, amp, modes, pipeline, shapes, sink, traps
+from . import accuracy, amp, findings, modes, pipeline, shapes, sink, traps
 # What lessons 07 and 08 show and call themselves (each experiment's code is in sight there), named here: the face.
 from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accuracy
 from .amp import measure_amp
 from .common import SIDE_WORDS, forcing_conclusion, side_words
+from .findings import part2_standing, plot_time_to_accuracy, pooling_measurements, pynative_vs_graph, this_run_found
 from .modes import (best_measured, compiled_pair, measure_batch_sizes, measure_forcing, measure_modes,
                     measure_step_rates, measure_styles)
 from .pipeline import measure_data_pipeline, paired_words
@@ -188,4 +189,6 @@ __all__ = [
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
     "explain_three_tools", "explain_pool_rewrites", "CONV_OPS", "POOL_OPS", "forcing_conclusion", "paired_words",
     "side_words", "SIDE_WORDS",
+    # lesson 08's results read together (findings.py)
+    "pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy", "this_run_found",
 ]

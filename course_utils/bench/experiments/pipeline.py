@@ -160,6 +160,13 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     costs = word in ("costs", "bottleneck")
     fed_faster = faster_beyond(fed, mem, noise)
     workers = pipe["config"].split(", ")[1].split()[0]   # "pipeline alone, 2 worker(s)"
+    # whether the pipeline alone could feed the in-memory step: what "bottleneck" rests on, from the printed rates
+    keeps_up = (tr("The pipeline alone delivered {rate:.0f} batches/s ({how}), {x:.1f}x the in-memory step's rate: it "
+                   "keeps up, so it is not the bottleneck. ", rate=pipe["batches_per_s"], x=pipe["batches_per_s"] / mem,
+                   how=tr("{n} worker(s)", n=workers)) if pipe["batches_per_s"] >= mem else
+                tr("The pipeline alone delivered only {rate:.0f} batches/s ({how}), {x:.2f}x the in-memory step's "
+                   "rate: alone it could not keep up. ", rate=pipe["batches_per_s"], x=pipe["batches_per_s"] / mem,
+                   how=tr("{n} worker(s)", n=workers)))
     text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "
         "({a:.1f} and {b:.1f} batches/s): {noise:.1f}%. ", n=mem_row["batches"], a=mem, noise=noise,
@@ -181,8 +188,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                    "anything: undecided. ", a=tr(WORDS[word_a]), b=tr(WORDS[word_b]), again=again["batches_per_s"])
     elif fed_faster:
         text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it "
-                   "faster, so the machine changed under the measurement; this run detects no cost of the pipeline: "
-                   "not the bottleneck. ", noise=noise)
+                   "faster, so the machine changed under the measurement; this run detects no cost of the pipeline. ",
+                   noise=noise) + keeps_up
     elif word == "undecided":
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, but the "
                    "repeats' ranges overlap: undecided, this run does not say whether the pipeline costs the step "
@@ -190,7 +197,7 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     elif word == "tie":
         text += tr("a tie within the noise floor of {noise:.1f}%: by the medians this run cannot tell the difference "
                    "from noise, so it says neither that the pipeline costs the step nothing nor that any cost is "
-                   "smaller than {noise:.1f}%; not the bottleneck. ", noise=noise)
+                   "smaller than {noise:.1f}%. ", noise=noise) + keeps_up
     elif word == "bottleneck":
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the "
                    "pipeline alone delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the "

@@ -10,12 +10,13 @@ import math
 import os
 import re
 import statistics
+import time
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import Timing, leaders, paired_ratio, ranges_overlap, time_steps, verdict
+from ..harness import Timing, force, leaders, paired_ratio, ranges_overlap, time_steps, verdict
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, PoolCapParams, StepRatesParams, TrapsParams
 from ..report import VERDICT_CELLS, Result, format_rows, pick, ratio, skipped
@@ -201,6 +202,20 @@ def summed(layer):
     return loss
 
 
+MIN_REPEAT_S = 0.03   # the shortest timed repeat of a layer in ``measure_layer_times``
+
+
+def _call_seconds(fn, x) -> float:
+    """The fastest of three forced calls ``fn(x)`` (after one untimed call that may compile), in seconds."""
+    force(fn(x))
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        force(fn(x))
+        best = min(best, time.perf_counter() - start)
+    return max(best, 1e-6)
+
+
 def measure_layer_times(p: LayerTimesParams) -> list:
     """Forward+backward time of each LeNet-5 layer on its own, in PyNative (``p.compiled``: under ``mindspore.jit``)."""
     import mindspore as ms
@@ -220,8 +235,10 @@ def measure_layer_times(p: LayerTimesParams) -> list:
         grad = ms.jit(grad) if p.compiled else grad
         if p.marker:
             print(f"{p.marker} {name}", flush=True)
-        t = time_steps(lambda grad=grad, x=x: grad(x), steps=max(3, p.steps // 3), repeats=p.repeats, warmup=2,
-                       name=name)
+        # at least steps // 3 calls per repeat (a convolution without the cap takes tens of ms), and enough calls
+        # for a repeat of MIN_REPEAT_S: a repeat of a few 1-ms calls is undone by one time slice of another process
+        calls = max(3, p.steps // 3, math.ceil(MIN_REPEAT_S / _call_seconds(grad, x)))
+        t = time_steps(lambda grad=grad, x=x: grad(x), steps=calls, repeats=p.repeats, warmup=2, name=name)
         rows.append({**t.as_dict(), "layer": name, "config": name, "ms": 1e3 * t.median_step_s,
                      "output": "x".join(map(str, out.shape)), "env": {k: os.environ.get(k, "") for k in TRAP_VARS}})
         x = out

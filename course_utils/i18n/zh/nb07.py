@@ -363,14 +363,21 @@ MESSAGES = {
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it faster, so the '
-    'machine changed under the measurement; this run detects no cost of the pipeline: not the bottleneck. ':
+    'machine changed under the measurement; this run detects no cost of the pipeline. ':
         '由流水线供数时反而更快，超出了 {noise:.1f}% 的噪声水平。供数不可能让训练步变快，所以是测量期间机器的状态变了；'
-        '本次运行没有测出流水线的开销：它不是瓶颈。',
+        '本次运行没有测出流水线的开销。',
     'a tie within the noise floor of {noise:.1f}%: by the medians this run cannot tell the difference from noise, so '
-    'it says neither that the pipeline costs the step nothing nor that any cost is smaller than {noise:.1f}%; not the '
-    'bottleneck. ':
+    'it says neither that the pipeline costs the step nothing nor that any cost is smaller than {noise:.1f}%. ':
         '两者之差在 {noise:.1f}% 的噪声水平以内，视为持平。仅凭中位数，本次运行无法把这一差别与噪声区分开，所以它既不说明'
-        '流水线对训练步毫无开销，也不说明开销一定小于 {noise:.1f}%；它不是瓶颈。',
+        '流水线对训练步毫无开销，也不说明开销一定小于 {noise:.1f}%。',
+    "The pipeline alone delivered {rate:.0f} batches/s ({how}), {x:.1f}x the in-memory step's rate: it keeps up, so "
+    "it is not the bottleneck. ":
+        '流水线单独运行时每秒产出 {rate:.0f} 个批（{how}），是使用内存中的批的训练步速率的 {x:.1f} 倍：它跟得上，'
+        '所以它不是瓶颈。',
+    "The pipeline alone delivered only {rate:.0f} batches/s ({how}), {x:.2f}x the in-memory step's rate: alone it "
+    "could not keep up. ":
+        '流水线单独运行时每秒只产出 {rate:.0f} 个批（{how}），是使用内存中的批的训练步速率的 {x:.2f} 倍：'
+        '单靠它跟不上训练步。',
     'on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the pipeline alone '
     'delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the pipeline IS the bottleneck. ':
         '使用内存中的批时快 {gap:.1f}%，超出 {noise:.1f}% 的噪声水平；而流水线单独运行时每秒只送出 {rate:.0f} 个批'

@@ -295,4 +295,98 @@ MESSAGES = {
     "Worth switching {where}: {names} (faster beyond the noise floor; checked equal for LeNet-5's weights on one "
     "batch only).":
         '{where}值得换用：{names}（快得超出噪声水平；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
+    # ---- lesson 08's results read together (course_utils/bench/experiments/findings.py)
+    "Two measurements of pooling, the time with the cap over the time without: per-layer timing (eager PyNative, one "
+    "process per case, oneDNN's log on, {calls} calls per repeat) {eager}; pool_cap (compiled, {k} alternated "
+    "processes per case, {calls_c} calls per repeat) {comp}.":
+        '池化的两次测量，以限制指令集时的耗时除以不限制时的耗时：逐层计时（动态图模式逐算子执行，每种情形一个进程，'
+        '开着 oneDNN 的日志，每次重复调用 {calls} 次）为 {eager}；pool_cap（编译执行，每种情形 {k} 个交替运行的进程，'
+        '每次重复调用 {calls_c} 次）为 {comp}。',
+    "They agree on the direction. Their digits differ because an eager call also pays what pool_cap does not time, "
+    "its dispatch from Python and here oneDNN's logging: for {layer}, eager minus compiled is {off:.2f} ms without "
+    "the cap and {on:.2f} ms with it, on top of {k_off:.2f} and {k_on:.2f} ms compiled.":
+        '两者方向一致。数字不同，是因为逐算子执行的每次调用还要付出 pool_cap 没有计入的开销：从 Python 下发算子，'
+        '以及这里 oneDNN 写日志的时间。以 {layer} 为例，逐算子执行减去编译执行，不限制时为 {off:.2f} 毫秒，'
+        '限制时为 {on:.2f} 毫秒，而编译执行本身分别为 {k_off:.2f} 和 {k_on:.2f} 毫秒。',
+    "They disagree on {layers}. The per-layer timing ran each case once, one process after the other, with repeats "
+    "of {calls} calls; for {layer} its repeats ranged {lo_a:.2f}-{hi_a:.2f} ms per call without the cap and "
+    "{lo_b:.2f}-{hi_b:.2f} ms with it, against {c_a:.2f} and {c_b:.2f} ms compiled: a slow stretch of the machine "
+    "lands in one case only. pool_cap alternates its processes, so its direction is the measurement.":
+        '两者在 {layers} 上方向相反。逐层计时每种情形只跑一次，两个进程先后运行，每次重复调用 {calls} 次；'
+        '{layer} 各次重复的每次调用耗时，不限制时为 {lo_a:.2f}～{hi_a:.2f} 毫秒，限制时为 {lo_b:.2f}～{hi_b:.2f} 毫秒，'
+        '而编译执行分别为 {c_a:.2f} 和 {c_b:.2f} 毫秒：机器忙的一段时间只落在了其中一种情形上。'
+        'pool_cap 让各进程交替运行，所以方向以它为准。',
+    'slower in this run':
+        '本次运行中更慢',
+    'faster in this run':
+        '本次运行中更快',
+    'no difference detected (1.00 inside the interval)':
+        '没有测出差别（1.00 在区间之内）',
+    "In part 2 ({case}), PyNative's TrainOneStepCell, where MindSpore 2.x starts, ran at {med:.2f}x the rate of "
+    "{graph} (paired repeat by repeat, both timed in alternation in the same processes: {n} pairs, 95% interval "
+    "{lo:.2f}-{hi:.2f}): {where}.":
+        '第 2 节（{case}）中，动态图模式（MindSpore 2.x 的默认模式）下的 TrainOneStepCell 的速度是{graph} 的 '
+        '{med:.2f} 倍（两者在同一批进程中交替计时，逐次重复配对：{n} 对，95% 区间 {lo:.2f}～{hi:.2f}）：{where}。',
+    'part 2: {rate:.1f} steps/s, the fastest row':
+        '第 2 节中为 {rate:.1f} 步/秒，即最快的一行',
+    'part 2: {rate:.1f} steps/s, within the noise floor of the fastest row, {top:.1f}':
+        '第 2 节中为 {rate:.1f} 步/秒，与最快的一行（{top:.1f}）相差在噪声水平以内',
+    'part 2: {rate:.1f} steps/s, below the fastest row, {top:.1f}, beyond the noise floor':
+        '第 2 节中为 {rate:.1f} 步/秒，低于最快的一行（{top:.1f}），超出噪声水平',
+    'naive defaults':
+        '朴素默认设置',
+    'naive: {s:.0f} s (measured)':
+        '朴素：{s:.0f} 秒（实测）',
+    'naive: {s:.0f} s (estimated)':
+        '朴素：{s:.0f} 秒（估算）',
+    'naive: {lo:.0f}-{hi:.0f} s (estimated)':
+        '朴素：{lo:.0f}～{hi:.0f} 秒（估算）',
+    'training seconds':
+        '训练时间（秒）',
+    'test accuracy %':
+        '测试准确率（%）',
+    'Test accuracy vs training time':
+        '测试准确率与训练时间',
+    'Part 2, host blocking on top of the ISA cap:':
+        '第 2 节，在限制指令集的基础上再加阻塞执行：',
+    'the cap alone':
+        '只限制指令集',
+    'With both settings the naive configuration ran {x:.1f}x as fast as with neither: {said}.':
+        '两项设置都加上后，朴素配置的速度是两项都不加时的 {x:.1f} 倍：{said}。',
+    'Part 3, pooling with the cap against without (forward and backward, each layer alone):':
+        '第 3 节，限制指令集与不限制时的池化相比（正向加反向，每层单独计时）：',
+    'no cap':
+        '不限制',
+    'The cap made {layers} slower, beyond the noise floor with repeats apart.':
+        '限制指令集让 {layers} 变慢，超出噪声水平，且各次重复的范围不重叠。',
+    'The cap made no pooling layer measurably slower here.':
+        '限制指令集没有让任何池化层明显变慢。',
+    'By the medians the cap made no pooling layer measurably slower; paired repeat by repeat, {layers} took longer '
+    'with it ({listing}, the time with the cap over without, 95% interval).':
+        '按中位数，限制指令集没有让任何池化层明显变慢；逐次重复配对来看，限制后 {layers} 耗时更长'
+        '（{listing}，限制时与不限制时的耗时之比，95% 区间）。',
+    '{layer} {lo:.2f}-{hi:.2f}x':
+        '{layer} {lo:.2f}～{hi:.2f} 倍',
+    '{layer} {x:.2f}x':
+        '{layer} {x:.2f} 倍',
+    'Part 3, pooling rewrites (the whole training step):':
+        '第 3 节，池化层的改写（完整训练步）：',
+    'Faster beyond the noise floor: {names}.':
+        '超出噪声水平地更快：{names}。',
+    'Neither rewrite was measurably faster: keep nn.MaxPool2d.':
+        '两种改写都没有明显更快：保留 nn.MaxPool2d。',
+    'Part 4, the data pipeline (its own floor, {noise:.1f}%):':
+        '第 4 节，数据处理流水线（本节自身的噪声水平为 {noise:.1f}%）：',
+    'Part 5, float16 on {device}:':
+        '第 5 节，{device} 上的 float16：',
+    '{x:.1f}x':
+        '{x:.1f} 倍',
+    '{lo:.1f}-{hi:.1f}x':
+        '{lo:.1f}～{hi:.1f} 倍',
+    "; {lo:.1f}-{hi:.1f}x with the step count's own uncertainty":
+        '；计入步数本身的不确定性则为 {lo:.1f}～{hi:.1f} 倍',
+    "Part 6: to {target:.1f}% the naive defaults needed about {x} the best settings' training time (estimated{wide}).":
+        '第 6 节：达到 {target:.1f}% 时，朴素默认设置的训练时间约为最佳设置的 {x}（估算值{wide}）。',
+    "Part 6: to {target:.1f}% the naive defaults needed {x:.1f}x the best settings' training time (measured).":
+        '第 6 节：达到 {target:.1f}% 时，朴素默认设置的训练时间是最佳设置的 {x:.1f} 倍（实测）。',
 }

@@ -192,6 +192,10 @@ SHOWN = {
         "在 ``mindspore.jit`` 下编译后测量）。",
     "not timed: only its output, the next layer's input":
         "不计时：只取它的输出，作为下一层的输入",
+    "at least steps // 3 calls per repeat (a convolution without the cap takes tens of ms), and enough calls\n"
+    "for a repeat of MIN_REPEAT_S: a repeat of a few 1-ms calls is undone by one time slice of another process":
+        "每次重复至少调用 steps // 3 次（不限制指令集时一次卷积要几十毫秒），并且调用次数要足以让一次重复\n"
+        "持续 MIN_REPEAT_S：只有几次 1 毫秒调用的重复，被别的进程占去一个时间片就失准了",
 
     # ---- lab.measure_pool_cap (course_utils/bench/experiments/traps.py)
     "LeNet-5's two ReLU+max-pooling layers, forward and backward, each alone and compiled with ``mindspore.jit``,\n"

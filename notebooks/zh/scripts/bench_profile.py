@@ -4,8 +4,10 @@
     ONEDNN_VERBOSE=1 python scripts/bench_profile.py --out DIR     # oneDNN 还会为每个原语打印一行
 
 性能分析数据写入 DIR/<host>_<pid>_<time>_ascend_ms/（FRAMEWORK/ 下是按算子统计的 CSV 表，
-ASCEND_PROFILER_OUTPUT/trace_view.json 是时间线）。调度（schedule）跳过会编译的首次调用，
-先预热，再记录 --active 个步。
+ASCEND_PROFILER_OUTPUT/trace_view.json 是时间线）。会触发编译的首次调用在性能分析工具启动之前完成。
+之后由调度（schedule，wait=0、warmup=1、active=--active、repeat=1）按 prof.step() 结束的步来计数：
+先预热 1 步（性能分析工具已初始化，但不采集数据），再记录 --active 步，只做一轮；
+最后一步结束后写出性能分析数据。
 """
 
 import argparse

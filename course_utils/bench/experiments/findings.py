@@ -1,0 +1,197 @@
+"""Lesson 08's results read together, in words: the lines and the plot that set one experiment beside another.
+
+Each experiment's ``summarise`` speaks for itself; what lesson 08 also needs is the sentences that compare two of
+them (the two pooling measurements, part 2's rows seen from part 6) and the closing list of what this run found.
+They live here, not in the lesson's cells, so that the cells show MindSpore code and not table plumbing; every
+figure they print comes from the results they are given.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Optional, Sequence
+
+from course_utils import runtime
+from course_utils.i18n import tr
+
+from ..harness import Timing, paired_ratio, verdict
+from ..report import Result, format_verdicts, pick
+from ..steps import NAIVE_SPEC, Spec
+from .traps import FIND_CASES, POOL_LAYERS
+
+
+def _per_layer(x: Mapping[str, float]) -> str:
+    """"relu+pool 1 1.83x, relu+pool 2 1.43x" in the current language."""
+    return runtime.listing([tr("{layer} {x:.2f}x", layer=tr(layer), x=x[layer]) for layer in POOL_LAYERS])
+
+
+def pooling_measurements(found: Result, pool_cap: Result) -> str:
+    """Part 3's two measurements of the pooling layers set side by side: the per-layer timing (eager PyNative, one
+    process per case, oneDNN's log on) and ``pool_cap`` (compiled, processes alternated), each as the time with the
+    cap over the time without; where they point the same way, how far the eager rows' extra cost reaches; where
+    not, why the per-layer timing's rows are the weaker measurement."""
+    a, b = FIND_CASES
+    eager = {(r["case"], r["layer"]): r for r in found.rows}
+    compiled = {(r["case"], r["config"]): r for r in pool_cap.rows}
+    if not all((c, layer) in eager and (c, layer) in compiled for c in (a, b) for layer in POOL_LAYERS):
+        return ""
+    x_eager = {layer: eager[b, layer]["ms"] / eager[a, layer]["ms"] for layer in POOL_LAYERS}
+    x_comp = {layer: compiled[b, layer]["ms"] / compiled[a, layer]["ms"] for layer in POOL_LAYERS}
+    calls = sorted({eager[c, layer]["steps"] for c in (a, b) for layer in POOL_LAYERS})
+    text = tr("Two measurements of pooling, the time with the cap over the time without: per-layer timing (eager "
+              "PyNative, one process per case, oneDNN's log on, {calls} calls per repeat) {eager}; pool_cap "
+              "(compiled, {k} alternated processes per case, {calls_c} calls per repeat) {comp}.",
+              calls="-".join(map(str, (calls[0], calls[-1]) if len(calls) > 1 else calls)),
+              k=pool_cap.rows[0].get("processes", 1), calls_c=pool_cap.rows[0]["steps"],
+              eager=_per_layer(x_eager), comp=_per_layer(x_comp))
+    split = [layer for layer in POOL_LAYERS if (x_eager[layer] > 1) != (x_comp[layer] > 1)]
+    if not split:
+        layer = POOL_LAYERS[0]
+        text += " " + tr(
+            "They agree on the direction. Their digits differ because an eager call also pays what pool_cap does "
+            "not time, its dispatch from Python and here oneDNN's logging: for {layer}, eager minus compiled is "
+            "{off:.2f} ms without the cap and {on:.2f} ms with it, on top of {k_off:.2f} and {k_on:.2f} ms "
+            "compiled.", layer=tr(layer),
+            off=eager[a, layer]["ms"] - compiled[a, layer]["ms"], on=eager[b, layer]["ms"] - compiled[b, layer]["ms"],
+            k_off=compiled[a, layer]["ms"], k_on=compiled[b, layer]["ms"])
+        return text
+    worst = max(split, key=lambda layer: max(eager[c, layer]["ms"] for c in (a, b)))
+    spans = {c: [1e3 * s / eager[c, worst]["steps"] for s in eager[c, worst]["repeat_s"]] for c in (a, b)}
+    text += " " + tr(
+        "They disagree on {layers}. The per-layer timing ran each case once, one process after the other, with "
+        "repeats of {calls} calls; for {layer} its repeats ranged {lo_a:.2f}-{hi_a:.2f} ms per call without the cap "
+        "and {lo_b:.2f}-{hi_b:.2f} ms with it, against {c_a:.2f} and {c_b:.2f} ms compiled: a slow stretch of the "
+        "machine lands in one case only. pool_cap alternates its processes, so its direction is the measurement.",
+        layers=runtime.listing([tr(layer) for layer in split]), calls=eager[a, worst]["steps"], layer=tr(worst),
+        lo_a=min(spans[a]), hi_a=max(spans[a]), lo_b=min(spans[b]), hi_b=max(spans[b]),
+        c_a=compiled[a, worst]["ms"], c_b=compiled[b, worst]["ms"])
+    return text
+
+
+def pynative_vs_graph(traps: Result, case: str = "no fixes") -> str:
+    """Part 2's PyNative ``TrainOneStepCell`` against the GRAPH_MODE one in environment ``case``, round by round
+    (both timed in alternation in the same processes): the paired ratio and its interval, and what it says."""
+    graph = pick(traps.rows, case=case, config=NAIVE_SPEC)
+    eager = pick(traps.rows, case=case, config="pynative/cell")
+    med, lo, hi = paired_ratio(eager, graph)
+    where = (tr("slower in this run") if hi < 1 else tr("faster in this run") if lo > 1 else
+             tr("no difference detected (1.00 inside the interval)"))
+    return tr("In part 2 ({case}), PyNative's TrainOneStepCell, where MindSpore 2.x starts, ran at {med:.2f}x the rate "
+              "of {graph} (paired repeat by repeat, both timed in alternation in the same processes: {n} pairs, 95% "
+              "interval {lo:.2f}-{hi:.2f}): {where}.",
+              case=tr(case), med=med, graph=Spec.parse(NAIVE_SPEC).label, n=len(eager["repeat_s"]), lo=lo, hi=hi,
+              where=where)
+
+
+def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str:
+    """Where part 2's row (``case``, ``spec``) stands against part 2's fastest row, by the tie rule."""
+    picked = pick(traps.rows, case=case, config=spec)["steps_per_s"]
+    top = max(r["steps_per_s"] for r in traps.rows)
+    if picked == top:
+        return tr("part 2: {rate:.1f} steps/s, the fastest row", rate=picked)
+    if 100 * (top / picked - 1) <= noise_pct:
+        return tr("part 2: {rate:.1f} steps/s, within the noise floor of the fastest row, {top:.1f}", rate=picked,
+                  top=top)
+    return tr("part 2: {rate:.1f} steps/s, below the fastest row, {top:.1f}, beyond the noise floor", rate=picked,
+              top=top)
+
+
+def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
+    """Part 6's curves: test accuracy against training seconds, the targets as dotted lines, and the naive time as
+    a line where measured, a band from its low to its high end where estimated. ``best``: the best run's legend."""
+    for key, curve in tta.extra["curves"].items():
+        if curve:
+            ax.plot([p["train_s"] for p in curve], [100 * p["accuracy"] for p in curve], "o-", ms=3,
+                    label=best if key == "best" else tr("naive defaults"))
+    for row in tta.rows:
+        ax.axhline(row["target_pct"], color="gray", ls=":", lw=1)
+        if row["naive_s"]:
+            ax.axvspan(row["naive_s"], row["naive_s_high"], color="tab:red", alpha=0.15)
+            ax.axvline(row["naive_s"], color="tab:red", ls="--", lw=1)
+            one = row["naive_s_high"] <= 1.01 * row["naive_s"]   # two ends less than 1% apart: one figure
+            label = (tr("naive: {s:.0f} s (measured)", s=row["naive_s"]) if row["how"] != "estimated" else
+                     tr("naive: {s:.0f} s (estimated)", s=(row["naive_s"] + row["naive_s_high"]) / 2) if one else
+                     tr("naive: {lo:.0f}-{hi:.0f} s (estimated)", lo=row["naive_s"], hi=row["naive_s_high"]))
+            ax.annotate(label, (row["naive_s"], 96), fontsize=8, rotation=90, ha="right")
+    ax.set(xlabel=tr("training seconds"), ylabel=tr("test accuracy %"), ylim=(95, 100),
+           title=tr("Test accuracy vs training time"))
+    ax.legend(fontsize=8)
+
+
+def _paired_pooling(paired: Mapping[str, tuple]) -> str:
+    """When the medians found no pooling layer slower with the cap: what pairing the repeats says."""
+    longer = [tr(layer) for layer, (_, lo, _) in paired.items() if lo > 1]
+    if not longer:
+        return tr("The cap made no pooling layer measurably slower here.")
+    return tr("By the medians the cap made no pooling layer measurably slower; paired repeat by repeat, {layers} took "
+              "longer with it ({listing}, the time with the cap over without, 95% interval).",
+              layers=runtime.listing(longer),
+              listing=runtime.listing([tr("{layer} {lo:.2f}-{hi:.2f}x", layer=tr(layer), lo=lo, hi=hi)
+                                       for layer, (_, lo, hi) in paired.items() if lo > 1]))
+
+
+def _finding(title: str, entries: Sequence[Mapping], baseline: str, sentence: str, copy: Optional[str] = None) -> str:
+    return f"{title}\n{format_verdicts(entries, baseline, copy)}\n{sentence}\n"
+
+
+def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
+                   pipe: Result, amp: Result, tta: Result, noise_pct: float, said: Mapping[str, str],
+                   device: str) -> str:
+    """Lesson 08's closing list: per experiment a small table of verdicts (the lab's two rules: tie, undecided,
+    faster, slower) and one sentence. ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites
+    timed in the kernel; ``said``: how the lesson words each verdict."""
+    parts = []
+    if traps is not None:
+        m = traps.metrics
+        parts.append(_finding(
+            tr("Part 2, host blocking on top of the ISA cap:"),
+            [{"config": e["label"], "x": e["x"], "vs_a": e["verdict"]} for e in m["host_blocking"].values()],
+            tr("the cap alone"),
+            tr("With both settings the naive configuration ran {x:.1f}x as fast as with neither: {said}.",
+               x=m["fixes_vs_naive_speedup"], said=said[m["fixes_vs_naive_speedup_verdict"]])))
+    if pool_cap is not None and pool_cap.rows:
+        a, b = FIND_CASES
+        words = pool_cap.metrics["pool_cap_verdicts"]
+        slower = [tr(layer) for layer, word in words.items() if word == "slower"]
+        parts.append(_finding(
+            tr("Part 3, pooling with the cap against without (forward and backward, each layer alone):"),
+            [{"config": tr(r["config"]), "x": pick(pool_cap.rows, case=a, config=r["config"])["ms"] / r["ms"],
+              "vs_a": words[r["config"]]} for r in pool_cap.rows if r["case"] == b],
+            tr("no cap"),
+            tr("The cap made {layers} slower, beyond the noise floor with repeats apart.",
+               layers=runtime.listing(slower)) if slower else _paired_pooling(pool_cap.metrics["pool_cap_paired"])))
+    base = pools["nn.MaxPool2d"]
+    rewrites = {name: verdict(t, base, noise_pct) for name, t in pools.items() if name != "nn.MaxPool2d"}
+    faster = [n for n, w in rewrites.items() if w == "faster"]
+    parts.append(_finding(
+        tr("Part 3, pooling rewrites (the whole training step):"),
+        [{"config": name, "x": pools[name].steps_per_s / base.steps_per_s, "vs_a": word}
+         for name, word in rewrites.items()], "nn.MaxPool2d",
+        tr("Faster beyond the noise floor: {names}.", names=runtime.listing(faster)) if faster else
+        tr("Neither rewrite was measurably faster: keep nn.MaxPool2d.")))
+    parts.append(_finding(tr("Part 4, the data pipeline (its own floor, {noise:.1f}%):",
+                             noise=pipe.metrics["noise_pct"]),
+                          [pipe.metrics["fed_entry"]], "A", pipe.metrics["said"], copy="A'"))
+    parts.append(_finding(
+        tr("Part 5, float16 on {device}:", device=device),
+        [{"config": r["label"], "x": r["vs_O0"], "vs_a": r["verdict_O0"], "vs_copy": r["verdict_copy"],
+          "paired": r["paired"]} for r in amp.rows if "verdict" in r],
+        "O0", amp.conclusion.splitlines()[-1],
+        copy=tr("O0's copy") if "amp_copy_vs_O0" in amp.metrics else None))
+    row = max(tta.rows, key=lambda r: r["target_pct"])
+    tag = f"{row['target_pct']:.1f}".replace(".", "_")
+    if row["speedup"] and row["how"] == "estimated":
+        one = row["speedup_high"] <= 1.01 * row["speedup"]   # two ends less than 1% apart: one figure
+        x = (tr("{x:.1f}x", x=(row["speedup"] + row["speedup_high"]) / 2) if one
+             else tr("{lo:.1f}-{hi:.1f}x", lo=row["speedup"], hi=row["speedup_high"]))
+        wide = (tr("; {lo:.1f}-{hi:.1f}x with the step count's own uncertainty",
+                   lo=tta.metrics[f"speedup_to_{tag}_wide_low"], hi=tta.metrics[f"speedup_to_{tag}_wide_high"])
+                if f"speedup_to_{tag}_wide_low" in tta.metrics else "")
+        parts.append(tr("Part 6: to {target:.1f}% the naive defaults needed about {x} the best settings' training "
+                        "time (estimated{wide}).", target=row["target_pct"], x=x, wide=wide))
+    elif row["speedup"]:
+        parts.append(tr("Part 6: to {target:.1f}% the naive defaults needed {x:.1f}x the best settings' training "
+                        "time (measured).", target=row["target_pct"], x=row["speedup"]))
+    return "\n".join(parts)
+
+
+__all__ = ["pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy", "this_run_found"]
