@@ -61,7 +61,8 @@ def test_q4_messages_in_chinese(zh, capsys):
     correct = nb00.q4.check(*nb00.q4.reference())
     assert correct == Outcome.CORRECT and "用 MindSpore 写出 PyTorch 的 nn.Dropout(p)" in str(correct)
     positional = nb00.q4.check(lambda p: nn.Dropout(p)).message
-    assert positional.startswith("dropout_like_torch(0.2)：在训练模式下，它把 8") and "旧参数 keep_prob 的含义" in positional
+    assert positional.startswith("dropout_like_torch(0.2)：在训练模式下，它把 8")
+    assert "旧参数 keep_prob 的含义" in positional
     deprecated = nb00.q4.check(lambda p: nn.Dropout(keep_prob=1 - p)).message
     assert "MindSpore 2.10 已弃用这个参数" in deprecated
     nb00.q4.hint()
