@@ -1,4 +1,4 @@
-"""Exercises of notebook 00 (environment setup): two MindSpore habits the lesson teaches.
+"""Exercises of notebook 00 (environment setup): the MindSpore habits and PyTorch differences the lesson teaches.
 
 * ``q1`` PyTorch's padded convolution in MindSpore: ``torch_like_conv(in_channels, out_channels, kernel_size,
   padding)`` returns the ``nn.Conv2d`` that computes what PyTorch's ``nn.Conv2d(in, out, k, padding=p)`` computes
@@ -13,6 +13,10 @@
 * ``q3`` PyTorch's BatchNorm momentum: ``batchnorm_like_torch(num_features, torch_momentum)`` returns the
   ``nn.BatchNorm2d`` whose running statistics follow a batch as PyTorch's ``nn.BatchNorm2d(num_features,
   momentum=torch_momentum)`` does; the check runs one training batch and compares the running mean.
+* ``q4`` PyTorch's dropout: ``dropout_like_torch(p)`` returns the Cell that drops as PyTorch's ``nn.Dropout(p)``
+  does. The trap: MindSpore 2.10's ``nn.Dropout(p)`` with ``p`` positional fills the deprecated ``keep_prob``
+  (it keeps a share ``p``), and its deprecation warning is a log line the course's quiet logs hide. The check
+  counts the zeros in training mode, the scale of the kept values, and asks for identity in evaluation mode.
 """
 
 from __future__ import annotations
@@ -49,6 +53,12 @@ def batchnorm_like_torch(num_features, torch_momentum):
     from mindspore import nn
 
     return nn.BatchNorm2d(num_features, momentum=1 - torch_momentum)   # MindSpore's momentum weighs the old value
+
+
+def dropout_like_torch(p):
+    from mindspore import nn
+
+    return nn.Dropout(p=p)   # by name: the first positional parameter of nn.Dropout is keep_prob
 
 
 def _shape_in_pynative(layer, x) -> tuple:
@@ -288,7 +298,59 @@ class BatchNormLikeTorch(_SolvedBy):
                                    want=[round(float(v), 4) for v in want]))
 
 
+class DropoutLikeTorch(_SolvedBy):
+    names = ("dropout_like_torch",)
+    solved_by = staticmethod(dropout_like_torch)
+    title = N_("PyTorch's nn.Dropout(p) in MindSpore")
+    hint_text = N_("The Dropout row of \"Coming from PyTorch\" and the cell after the defaults: which parameter of "
+                   "MindSpore's nn.Dropout does a number passed by position fill in, and what does it mean?")
+
+    CASES = (0.2, 0.7)   # neither is 0.5, so a probability to keep and a probability to drop differ
+    SIZE = 10000         # values per call: the share zeroed is within about 0.5% of p (one standard deviation)
+    TOLERANCE = 0.03     # more than six standard deviations
+
+    def _check(self, dropout_like_torch):
+        import mindspore as ms
+        import numpy as np
+        from mindspore import nn, ops
+
+        from course_utils.runtime import temporary_mode
+
+        for p in self.CASES:
+            call = f"dropout_like_torch({p})"
+            layer = self.call(dropout_like_torch, p)
+            if not isinstance(layer, nn.Cell):
+                raise Incorrect(tr("{call}: expected a Cell (an nn.Dropout), got {got}.", call=call,
+                                   got=f"{type(layer).__module__}.{type(layer).__name__}"))
+            values = ops.arange(1, self.SIZE + 1, dtype=ms.float32).reshape(1, self.SIZE)
+            with temporary_mode("pynative"):   # a checker must not compile every candidate layer
+                trained = layer.set_train(True)(ops.ones((1, self.SIZE), ms.float32)).asnumpy()
+                evaluated = layer.set_train(False)(values).asnumpy()
+            share = float((trained == 0).mean())
+            if abs(share - p) > self.TOLERANCE:
+                if abs(share - (1 - p)) <= self.TOLERANCE:
+                    raise Incorrect(tr("{call}: in training mode it zeroed {share:.1%} of the values; PyTorch's "
+                                       "nn.Dropout({p}) zeroes {p:.0%}. Your layer took {p} as the probability to "
+                                       "keep a value: the old keep_prob meaning, not PyTorch's drop probability.",
+                                       call=call, share=share, p=p))
+                raise Incorrect(tr("{call}: in training mode it zeroed {share:.1%} of the values; PyTorch's "
+                                   "nn.Dropout({p}) zeroes about {p:.0%}.", call=call, share=share, p=p))
+            kept = trained[trained != 0]
+            if not np.allclose(kept, 1 / (1 - p), rtol=1e-5):
+                raise Incorrect(tr("{call}: in training mode the values it kept (all ones before) became {got}; "
+                                   "PyTorch scales them by 1/(1 - p) = {want:.4g}, so that the mean stays 1.",
+                                   call=call, got=sorted({round(float(v), 4) for v in kept})[:3], want=1 / (1 - p)))
+            if not np.array_equal(evaluated, values.asnumpy()):
+                raise Incorrect(tr("{call}: in evaluation mode (set_train(False)) it changed its input; dropout "
+                                   "must then pass the input through unchanged.", call=call))
+            if getattr(layer, "p", 0) is None and getattr(layer, "keep_prob", None) is not None:
+                raise Incorrect(tr("{call}: it drops as PyTorch does, but through keep_prob, the parameter "
+                                   "MindSpore 2.10 deprecates (its warning is a log line the course's quiet logs "
+                                   "hide). Give the drop probability itself.", call=call))
+
+
 q1 = TorchLikeConv()
 q2 = ShapeTimings()
 q3 = BatchNormLikeTorch()
+q4 = DropoutLikeTorch()
 register(globals(), "00")

@@ -1,7 +1,7 @@
 """What course_utils.runtime.setup() does, as the plain calls you would write at the top of your own script.
 
-Notebook 00 shows this file and runs it in a fresh Python process (MindSpore reads the two environment variables
-once, at the first operation that uses them, and the notebook's kernel has run many):
+Notebook 00 shows this file and runs it in a fresh Python process (its kernel has already run operations, so there
+the two environment variables would come too late):
 
     python notebooks/scripts/setup_by_hand.py [CPU|GPU|Ascend] [graph|pynative]
 """

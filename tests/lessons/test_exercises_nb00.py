@@ -114,3 +114,47 @@ def test_q3_batchnorm_like_torch():
     for wrong in (copied, default):   # symptoms only: no message gives the answer away
         assert "1 - " not in wrong.message and "momentum=" not in wrong.message
     assert ms.get_context("mode") == ms.GRAPH_MODE          # the check changes no mode
+
+
+class _Unscaled(nn.Cell):
+    """Dropout that zeroes a share p in training but does not scale the values it keeps."""
+
+    def __init__(self, p):
+        super().__init__()
+        self.p = p
+
+    def construct(self, x):
+        return x * (ms.ops.rand_like(x) >= self.p).astype(x.dtype) if self.training else x
+
+
+class _AlwaysDropping(nn.Cell):
+    """Dropout that also drops in evaluation mode."""
+
+    def __init__(self, p):
+        super().__init__()
+        self.p = p
+
+    def construct(self, x):
+        return ms.ops.dropout(x, self.p, training=True)
+
+
+def test_q4_dropout_like_torch():
+    assert nb00.q4.check(*nb00.q4.reference()) == Outcome.CORRECT
+    assert nb00.q4.check(lambda p: ____) == Outcome.NOT_ATTEMPTED
+    # the trap: PyTorch's positional p lands in MindSpore's deprecated keep_prob
+    positional = nb00.q4.check(lambda p: nn.Dropout(p))
+    assert positional == Outcome.INCORRECT and "zeroed 8" in positional.message
+    assert "took 0.2 as the probability to keep a value" in positional.message and "keep_prob" in positional.message
+    kept_share = nb00.q4.check(lambda p: nn.Dropout(p=1 - p))   # the same symptom the other way round
+    assert kept_share == Outcome.INCORRECT and "took 0.2 as the probability to keep" in kept_share.message
+    deprecated = nb00.q4.check(lambda p: nn.Dropout(keep_prob=1 - p))   # right behaviour, deprecated parameter
+    assert deprecated == Outcome.INCORRECT and "through keep_prob" in deprecated.message
+    unscaled = nb00.q4.check(_Unscaled)
+    assert unscaled == Outcome.INCORRECT and "became [1.0]" in unscaled.message and "1.25" in unscaled.message
+    always = nb00.q4.check(_AlwaysDropping)
+    assert always == Outcome.INCORRECT and "in evaluation mode" in always.message
+    primitive = nb00.q4.check(lambda p: ms.ops.Dropout(1 - p))
+    assert primitive == Outcome.INCORRECT and "expected a Cell" in primitive.message
+    for wrong in (positional, kept_share, unscaled, always):   # symptoms only: no message gives the answer away
+        assert "p=" not in wrong.message
+    assert ms.get_context("mode") == ms.GRAPH_MODE          # the check changes no mode

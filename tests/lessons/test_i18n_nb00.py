@@ -55,3 +55,17 @@ def test_hints_and_solution_in_chinese(zh, capsys):
     # the solutions' comments too
     assert "# .asnumpy() 会等待结果" in shown and "# MindSpore 的动量是旧值的权重" in shown
     assert "# pad_mode=\"pad\" 按给定的值填充" in shown and "waits for" not in shown
+
+
+def test_q4_messages_in_chinese(zh, capsys):
+    correct = nb00.q4.check(*nb00.q4.reference())
+    assert correct == Outcome.CORRECT and "用 MindSpore 写出 PyTorch 的 nn.Dropout(p)" in str(correct)
+    positional = nb00.q4.check(lambda p: nn.Dropout(p)).message
+    assert positional.startswith("dropout_like_torch(0.2)：在训练模式下，它把 8")
+    assert "旧参数 keep_prob 的含义" in positional
+    deprecated = nb00.q4.check(lambda p: nn.Dropout(keep_prob=1 - p)).message
+    assert "MindSpore 2.10 已弃用这个参数" in deprecated
+    nb00.q4.hint()
+    nb00.q4.solution()
+    shown = capsys.readouterr().out
+    assert "表中 Dropout 那一行" in shown and "# 按名称传入：nn.Dropout 按位置的第一个参数是 keep_prob" in shown

@@ -1,7 +1,7 @@
 """course_utils.runtime.setup() 所做的事，写成你在自己脚本开头会写的普通调用。
 
-第 00 课展示这个文件，并在一个新的 Python 进程中运行它（MindSpore 在第一次运行用到这两个环境变量的算子时
-读取它们，且只读取一次，而 Notebook 的内核已经运行过许多算子）：
+第 00 课展示这个文件，并在一个新的 Python 进程中运行它（那个 Notebook 的内核已经运行过算子，在那里设置这两个
+环境变量为时已晚）：
 
     python notebooks/zh/scripts/setup_by_hand.py [CPU|GPU|Ascend] [graph|pynative]
 """
