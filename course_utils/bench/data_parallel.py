@@ -86,7 +86,7 @@ class DataParallelTiming:
         for key in ROWS:
             row = self.rows[key]
             rate = row["timing"]["steps_per_s"]
-            lines.append(pad(row["label"], 46) + pad(f"{row['processes']} x {row['threads']}", 10, ">")
+            lines.append(pad(row["label"], 46) + pad(f"{row['processes']} × {row['threads']}", 10, ">")
                          + f"{rate:>10.1f}{1e3 / rate:>10.1f}{self.samples_per_s(key):>10.0f}")
         return "\n".join(lines)
 
@@ -108,7 +108,7 @@ class DataParallelTiming:
             word = self.pairs[("local", k)][3]   # "inconclusive" already says that this run cannot tell
             used[k] = tr(answer[word], said=self.said("local", k)) if word in answer else self.said("local", k)
         return [
-            tr("threads: processes x MindSpore runtime threads in each ({kernel} in this kernel, {worker} in each "
+            tr("threads: processes × MindSpore runtime threads in each ({kernel} in this kernel, {worker} in each "
                "worker: {same})", kernel=self.rows["global"]["threads"], worker=self.rows["dp"]["threads"],
                same=tr("the same") if len(threads) == 1 else tr("different")),
             tr("Each ratio below is the median of the per-round ratios ({rounds} rounds), with its 95% interval: "
@@ -177,9 +177,9 @@ def summarise_data_parallel(kernel: Mapping, kernel_threads: int, metrics: Seque
                         kernel_threads, kernel["global_1cpu"]),
         "global": (tr("1 process, batch {b} (same training)", b=global_batch), 1, global_batch, kernel_threads,
                    kernel["global"]),
-        "local": (tr("{n} workers x {b}, no all-reduce", n=workers, b=batch_size), workers, batch_size,
+        "local": (tr("{n} workers × {b}, no all-reduce", n=workers, b=batch_size), workers, batch_size,
                   worker_threads, slowest("cell_local")),
-        "dp": (tr("{n} workers x {b}, data parallel", n=workers, b=batch_size), workers, batch_size,
+        "dp": (tr("{n} workers × {b}, data parallel", n=workers, b=batch_size), workers, batch_size,
                worker_threads, slowest("cell")),
     }
     rows = {key: {"label": label, "processes": n, "batch": b, "threads": t,

@@ -44,7 +44,7 @@ def test_an_interval_holding_one_is_a_tie_and_the_table_lists_five_rows():
     s = summary([124, 120, 126, 121, 125], [123, 124, 124, 122, 125], [140, 150, 190, 110, 145])
     assert s.pairs[("global", "global_1cpu")][3] == "tie"
     assert "no measurable difference" in "\n".join(s.sentences())
-    assert len(s.table().splitlines()) == 6 and "2 workers x 32, data parallel" in s.table()
+    assert len(s.table().splitlines()) == 6 and "2 workers × 32, data parallel" in s.table()
     assert abs(s.samples_per_s("dp") - 64 * 87) < 64 and s.samples_range("dp")[0] <= s.samples_per_s("dp")
 
 

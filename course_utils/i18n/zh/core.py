@@ -25,7 +25,7 @@ MESSAGES = {
     "define `{name}` (the exercise cell above), run it, then check again.":
         "请先在上方的练习单元格中定义 `{name}` 并运行，然后再检查。",
     "{label} still contains the placeholder ____: replace it with your code, then run this cell again.":
-        "{label} 中仍有占位符 ____：请替换占位符后重新运行本单元格。",
+        "{label} 中仍有占位符 ____，请替换占位符后重新运行本单元格。",
     "your code raised {error}: {message}": "你的代码抛出了 {error}：{message}",
     "`{name}` is the course's own {where}: write your own (the check is about how you build it).":
         "`{name}` 是课程自带的 {where}：请自己编写（这项检查考的正是如何构建它）。",
@@ -357,8 +357,8 @@ MESSAGES = {
     "need 0 < min_delta <= delta <= max_delta, got {low}, {delta}, {high}.":
         "需要满足 0 < min_delta <= delta <= max_delta，实际为 {low}、{delta}、{high}。",
     # course_utils.distributed: what launching msrun reports in lesson 09
-    " (held by pid {pid}: {name})": "（被进程 {pid}：{name} 占用）",
-    " (held by pid {pid}: {name}, this process itself)": "（被进程 {pid}：{name} 占用，也就是当前进程自己）",
+    " (held by pid {pid}: {name})": "（占用者为 {name} 进程 {pid}）",
+    " (held by pid {pid}: {name}, this process itself)": "（占用者为 {name} 进程 {pid}，也就是当前进程自己）",
     "This job starts {workers} workers on {device}, and msrun gives every worker its own {card} "
     "(DEVICE_ID = its local rank), but this machine has {found} {cards}. "
     "Nothing was started. Run the lesson with CPU workers instead: set DEVICE_TARGET = \"CPU\" in the "

@@ -27,7 +27,7 @@ MESSAGES = {
     "others would hang in their next all-reduce, waiting for it.":
         "各分片是交错的：分片 r 从第 r 个样本开始，每隔 num_shards 个样本取一个。每个分片得到的样本数相同，都是 "
         "ceil(n_samples / num_shards)；数据取完时，MindSpore 会从第 0 个样本重新开始（用 % n_samples）。为什么要绕回开头："
-        "少一个批的 rank 会提前结束这一轮 epoch，其余 rank 则会卡在下一次 AllReduce 里一直等它。",
+        "少一个批的 rank 会提前结束这个轮次，其余 rank 则会卡在下一次 AllReduce 里一直等它。",
     "Each rank's gradient is a mean over its own samples. The global batch's mean gradient weights each rank's "
     "gradient by its share of the samples: n_r / sum(n). With equal shards that is the plain average, which is what "
     "gradients_mean=True computes.":
@@ -95,23 +95,23 @@ MESSAGES = {
     "1 process, batch {b}": "单进程，批大小 {b}",
     "1 process, batch {b}, 1 CPU (same training)": "单进程，批大小 {b}，1 个 CPU（同一次训练）",
     "1 process, batch {b} (same training)": "单进程，批大小 {b}（同一次训练）",
-    "{n} workers x {b}, no all-reduce": "{n} 个 Worker 进程 × {b}，不做 AllReduce",
-    "{n} workers x {b}, data parallel": "{n} 个 Worker 进程 × {b}，数据并行",
-    "x{med:.2f}, faster (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，更快（95% 区间 {lo:.2f}-{hi:.2f}）",
-    "x{med:.2f}, slower (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，更慢（95% 区间 {lo:.2f}-{hi:.2f}）",
-    "x{med:.2f}, a tie (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，持平（95% 区间 {lo:.2f}-{hi:.2f}）",
+    "{n} workers × {b}, no all-reduce": "{n} 个 Worker 进程 × {b}，不做 AllReduce",
+    "{n} workers × {b}, data parallel": "{n} 个 Worker 进程 × {b}，数据并行",
+    "x{med:.2f}, faster (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，更快（95% 区间 {lo:.2f}～{hi:.2f}）",
+    "x{med:.2f}, slower (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，更慢（95% 区间 {lo:.2f}～{hi:.2f}）",
+    "x{med:.2f}, a tie (95% interval {lo:.2f}-{hi:.2f})": "{med:.2f} 倍，持平（95% 区间 {lo:.2f}～{hi:.2f}）",
     "x{med:.2f}, inconclusive in this run ({rounds} rounds; 95% interval {lo:.2f}-{hi:.2f})":
-        "{med:.2f} 倍，本次运行无法判断（{rounds} 轮；95% 区间 {lo:.2f}-{hi:.2f}）",
+        "{med:.2f} 倍，本次运行无法判断（{rounds} 个计时轮；95% 区间 {lo:.2f}～{hi:.2f}）",
     "the same": "相同",
     "different": "不同",
-    "threads: processes x MindSpore runtime threads in each ({kernel} in this kernel, {worker} in each worker: "
+    "threads: processes × MindSpore runtime threads in each ({kernel} in this kernel, {worker} in each worker: "
     "{same})":
-        "线程一列为“进程数 x 每个进程中 MindSpore 运行时的线程数”（本内核 {kernel} 个，每个 Worker 进程 {worker} 个：{same}）",
+        "线程一列为“进程数 × 每个进程中 MindSpore 运行时的线程数”（本内核 {kernel} 个，每个 Worker 进程 {worker} 个：{same}）",
     "Each ratio below is the median of the per-round ratios ({rounds} rounds), with its 95% interval: an interval "
     "above 1 is faster, below 1 slower; one that holds 1 is a tie when it stays within {tie_lo:.2f}-{tie_hi:.2f}, "
     "and inconclusive when it is wider.":
-        "下面每个倍数都是各轮比值的中位数（共 {rounds} 轮），括号里是它的 95% 区间：区间整体大于 1 判为更快，整体小于 1 "
-        "判为更慢；包含 1 时，若区间落在 {tie_lo:.2f}-{tie_hi:.2f} 之内判为持平，更宽则判为无法判断。",
+        "下面每个倍数都是各计时轮比值的中位数（共 {rounds} 个计时轮），括号里是它的 95% 区间：区间整体大于 1 判为更快，整体小于 1 "
+        "判为更慢；包含 1 时，若区间落在 {tie_lo:.2f}～{tie_hi:.2f} 之内判为持平，更宽则判为无法判断。",
     "{workers} workers in samples/s, against one process doing the same training: with MindSpore's defaults "
     "{dp_global}; pinned to 1 CPU {dp_1cpu}.":
         "{workers} 个 Worker 进程与做同一次训练的单进程相比，每秒样本数：对比使用 MindSpore 默认设置的单进程为 "
@@ -149,7 +149,7 @@ MESSAGES = {
         "{head}；AllReduce 占每个数据并行训练步的 {share:.0f}%。",
     "The all-reduce took {share:.0f}% of each data-parallel step (95% interval {lo:.0f}-{hi:.0f}%; {ms:.1f} ms, per "
     "worker {by_rank} ms), for a gradient of {n:,} float32 numbers ({kib:.0f} KiB).":
-        "AllReduce 占每个数据并行训练步的 {share:.0f}%（95% 区间 {lo:.0f}-{hi:.0f}%；{ms:.1f} 毫秒，各 Worker 进程"
+        "AllReduce 占每个数据并行训练步的 {share:.0f}%（95% 区间 {lo:.0f}%～{hi:.0f}%；{ms:.1f} 毫秒，各 Worker 进程"
         "分别为 {by_rank} 毫秒），梯度共 {n:,} 个 float32 数（{kib:.0f} KiB）。",
 
     # notebooks/scripts/train_dp.py: what each msrun worker logs (the lesson shows the logs)
