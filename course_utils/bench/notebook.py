@@ -30,9 +30,9 @@ __all__ = ["Lab", "rate_bars", "show"]
 #: rule, the lesson's one: above 1.00 faster, below 1.00 slower, holding 1.00 a tie. A medians' verdict stored beside
 #: it (``<metric>_medians``) follows it, and the A/A' control's interval when it left out 1.00
 #: (``<metric>_control_low``/``_high``, never a row of its own).
-PAIRED_VERDICTS = {"above": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00"),
-                   "below": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00"),
-                   "inside": N_("1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}")}
+PAIRED_VERDICTS = {"above": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00: faster"),
+                   "below": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00: slower"),
+                   "inside": N_("1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}: a tie")}
 PAIRED_VERDICT = {"above": N_("95% paired interval {lo:.2f}-{hi:.2f}, above 1.00: faster"),
                   "below": N_("95% paired interval {lo:.2f}-{hi:.2f}, below 1.00: slower"),
                   "inside": N_("95% paired interval {lo:.2f}-{hi:.2f}, 1.00 inside: a tie")}

@@ -492,8 +492,8 @@ def test_headline_names_a_paired_verdict(tmp_path, capsys):
     lab.results["styles"] = bench.Result("styles", [], [], "", metrics)
     figures = lab.headline(["styles"], 10.0, time.perf_counter())
     out = capsys.readouterr().out
-    assert "1.00 inside the two paired intervals together, 0.98-1.09" in out
-    assert out.splitlines()[3].endswith("0.98-1.09")   # a text column aligned left: no padding before the verdict
+    assert "1.00 inside the two paired intervals together, 0.98-1.09: a tie" in out
+    assert out.splitlines()[3].endswith("0.98-1.09: a tie")   # a text column aligned left: no padding before it
     assert " 1.03 " in out   # a ratio with two decimals in the value column
     assert figures["cell_vs_functional_low"] == 0.98 and "cell_vs_functional_low" not in out
     # above 1.00: the medians' verdict beside it, and the A/A' control's caveat, which is no row of its own
@@ -502,8 +502,8 @@ def test_headline_names_a_paired_verdict(tmp_path, capsys):
                    cell_vs_functional_control_high=0.98)
     lab.headline(["styles"], 10.0, time.perf_counter())
     out = capsys.readouterr().out
-    assert ("the two paired intervals together 1.02-1.12, above 1.00; medians: a tie; the copy against its original "
-            "0.84-0.98, without 1.00: read with care") in out
+    assert ("the two paired intervals together 1.02-1.12, above 1.00: faster; medians: a tie; the copy against its "
+            "original 0.84-0.98, without 1.00: read with care") in out
     assert "control" not in out and "_range" not in out
 
 

@@ -91,6 +91,8 @@ MESSAGES = {
         '低于 1.00 返回 b.name，包含 1.00 返回 None。',
     'faster_variant should be a function, got {type}.':
         'faster_variant 应当是一个函数，得到的却是 {type}。',
+    '{what}: expected {expected!r}, got {got!r}.{why}':
+        '{what}：期望 {expected!r}，得到 {got!r}。{why}',
     "a 5% faster in every round, while the load moves both by up to 30%: the medians' ranges overlap, the paired "
     "interval lies above 1.00":
         'a 每一轮都快 5%，而负载让两者的速度一起变化多达 30%：两者中位数的范围相互重叠，配对区间却高于 1.00',
@@ -201,10 +203,10 @@ MESSAGES = {
         '更慢（逐轮配对，区间低于 1.00）',
     'a difference of zero not ruled out (1.00 inside)':
         '不能排除两者没有差别（1.00 在区间内）',
-    'the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00':
-        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，高于 1.00',
-    'the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00':
-        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，低于 1.00',
+    'the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00: faster':
+        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，高于 1.00：更快',
+    'the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00: slower':
+        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，低于 1.00：更慢',
     '95% paired interval {lo:.2f}-{hi:.2f}, above 1.00: faster':
         '95% 配对区间 {lo:.2f}～{hi:.2f}，高于 1.00：更快',
     '95% paired interval {lo:.2f}-{hi:.2f}, below 1.00: slower':
@@ -218,10 +220,10 @@ MESSAGES = {
     'medians: slower': '按中位数更慢',
     'the copy against its original {lo:.2f}-{hi:.2f}, without 1.00: read with care':
         '副本与原配置之比的区间为 {lo:.2f}～{hi:.2f}，不含 1.00，须谨慎看待',
-    '1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}':
-        '1.00 落在两个配对区间合起来的范围 {lo:.2f}～{hi:.2f} 之内',
-    'PyNative functional step, with @jit / without (x)':
-        '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
+    '1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}: a tie':
+        '1.00 落在两个配对区间合起来的范围 {lo:.2f}～{hi:.2f} 之内：持平',
+    'PyNative functional step, with @jit / without, paired round by round (x)':
+        '动态图模式下的函数式训练步：加 @jit / 不加，逐轮配对（倍）',
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
         'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
     "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the course's two "
@@ -593,7 +595,8 @@ MESSAGES = {
     # ---- the headline tables of notebooks 07 and 08 (report.METRIC_TITLES)
     'highest step rate of the experiments named below (steps/s)': '下文所列实验中最高的训练速度（步/秒）',
     'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式下的 TrainOneStepCell（步/秒）',
-    'GRAPH_MODE / PyNative TrainOneStepCell (x)': 'TrainOneStepCell：静态图模式 / 动态图模式（倍）',
+    'GRAPH_MODE / PyNative TrainOneStepCell, paired round by round (x)':
+        'TrainOneStepCell：静态图模式 / 动态图模式，逐轮配对（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
     'Model.train fed by the pipeline (steps/s)': 'Model.train，流水线供数（步/秒）',
     'naive defaults (steps/s)': '朴素默认设置（步/秒）',

@@ -40,6 +40,10 @@ SHOWN = {
         '以 "<metric>_verdict" 为名存放在该比值旁边',
     "a paired ratio's verdict names its interval (kept as <metric>_low/_high)":
         "逐轮配对比值的判定写出它的区间（区间存为 <metric>_low/_high）",
+    "a medians' noise floor is no figure of this table: its verdicts are the paired intervals":
+        "中位数的噪声水平不列入这张表：表中的结论都来自配对区间",
+    "the A/A' control: in its ratio's verdict, not a row":
+        "A/A′ 对照：写进它所属比值的结论里，不单列一行",
     'an estimate given only as its two ends (<metric>_low/_high, no <metric>): one row, "low-high"':
         '只以两端给出的估算值（有 <metric>_low/_high，没有 <metric>）：合为一行，写作“下限-上限”',
     'a ratio "(x)" with two decimals, as the sentences under the experiments print it (1.05, not 1.1)':
