@@ -25,14 +25,17 @@ from .steps import set_mode
 __all__ = ["Lab", "rate_bars", "show"]
 
 
-#: A paired ratio's verdict in the headline table, with the interval it was read from (both paired intervals
-#: together: the ratio was paired with two copies of its baseline).
-#: Not "faster" or "slower": those words belong to the tie rule on the medians, which the verdict quotes after it
-#: (``<metric>_medians``), with the A/A' control when the two copies' own paired interval left out 1.00
-#: (``<metric>_control_low``/``_high``).
-PAIRED_VERDICTS = {"above": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00"),
-                   "below": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00"),
-                   "inside": N_("1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}")}
+#: A paired ratio's verdict in the headline table, with the interval it was read from: one interval, or both paired
+#: intervals together where the ratio was paired with two copies of its baseline (``<metric>_together``). Check 2's
+#: rule, the lesson's one: above 1.00 faster, below 1.00 slower, holding 1.00 a tie. A medians' verdict stored beside
+#: it (``<metric>_medians``) follows it, and the A/A' control's interval when it left out 1.00
+#: (``<metric>_control_low``/``_high``, never a row of its own).
+PAIRED_VERDICTS = {"above": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00: faster"),
+                   "below": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00: slower"),
+                   "inside": N_("1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}: a tie")}
+PAIRED_VERDICT = {"above": N_("95% paired interval {lo:.2f}-{hi:.2f}, above 1.00: faster"),
+                  "below": N_("95% paired interval {lo:.2f}-{hi:.2f}, below 1.00: slower"),
+                  "inside": N_("95% paired interval {lo:.2f}-{hi:.2f}, 1.00 inside: a tie")}
 #: The medians' verdict (the lab's two rules) after a paired one.
 MEDIANS_VERDICTS = {"tie": N_("medians: a tie"), "undecided": N_("medians: undecided"),
                     "faster": N_("medians: faster"), "slower": N_("medians: slower")}
@@ -86,12 +89,14 @@ class Lab:
         as a dict (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;
         ``parts``: what the lesson calls an experiment ("part 2"), instead of its name."""
         best, text = best_measured(self.results, parts)
-        figures, verdicts, medians = dict(best), {}, {}
+        figures, verdicts, medians, together = dict(best), {}, {}, set()
         for name in experiments:
             res = self.results.get(name)
             if res is not None and not res.skipped:
-                figures.update({k: v for k, v in res.metrics.items()
-                                if isinstance(v, (int, float)) and not isinstance(v, bool) and v is not None})
+                # a medians' noise floor is no figure of this table: its verdicts are the paired intervals
+                figures.update({k: v for k, v in res.metrics.items() if isinstance(v, (int, float))
+                                and not isinstance(v, bool) and v is not None and not k.endswith("_noise_floor_pct")})
+                together.update(k[:-len("_together")] for k, v in res.metrics.items() if k.endswith("_together") and v)
                 # a ratio's verdict (the lab's two rules, or where 1.00 lies against a paired interval), stored beside
                 # it as "<metric>_verdict"
                 verdicts.update({k[:-len("_verdict")]: v for k, v in res.metrics.items() if k.endswith("_verdict")})
@@ -105,18 +110,21 @@ class Lab:
                 "inside": tr("a difference of zero not ruled out (1.00 inside)")}
         for k, word in verdicts.items():   # a paired ratio's verdict names its interval (kept as <metric>_low/_high)
             if f"{k}_low" in figures and word in ("above", "below", "inside"):
-                parts = [tr(PAIRED_VERDICTS[word], lo=figures[f"{k}_low"], hi=figures[f"{k}_high"])]
+                parts = [tr((PAIRED_VERDICTS if k in together else PAIRED_VERDICT)[word], lo=figures[f"{k}_low"],
+                            hi=figures[f"{k}_high"])]
                 if k in medians:
                     parts.append(tr(MEDIANS_VERDICTS[medians[k]]))
                 if f"{k}_control_low" in figures:
                     parts.append(tr("the copy against its original {lo:.2f}-{hi:.2f}, without 1.00: read with care",
                                     lo=figures[f"{k}_control_low"], hi=figures[f"{k}_control_high"]))
-                said[(k, word)] = "; ".join(parts)
+                said[(k, word)] = tr("; ").join(parts)
                 verdicts[k] = (k, word)
         # an estimate given only as its two ends (<metric>_low/_high, no <metric>): one row, "low-high"
         shown = {}
         for k, v in figures.items():
             base = k[:-len("_low")] if k.endswith("_low") else None
+            if base and base.endswith("_control"):   # the A/A' control: in its ratio's verdict, not a row
+                continue
             if base and base not in figures and f"{base}_high" in figures:
                 shown[f"{base}_range"] = tr("{lo:.1f}-{hi:.1f}", lo=v, hi=figures[f"{base}_high"])
             elif not k.endswith(("_low", "_high")):

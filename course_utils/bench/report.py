@@ -147,8 +147,8 @@ COLUMN_TITLES = (
 METRIC_TITLES = {
     "best_steps_per_s": N_("highest step rate of the experiments named below (steps/s)"),
     "graph_steps_per_s": N_("GRAPH_MODE TrainOneStepCell (steps/s)"),
-    "graph_vs_pynative": N_("GRAPH_MODE / PyNative TrainOneStepCell (x)"),
-    "jit_vs_no_jit": N_("PyNative functional step, with @jit / without (x)"),
+    "graph_vs_pynative": N_("GRAPH_MODE / PyNative TrainOneStepCell, paired round by round (x)"),
+    "jit_vs_no_jit": N_("PyNative functional step, with @jit / without, paired round by round (x)"),
     "pynative_steps_per_s": N_("PyNative TrainOneStepCell (steps/s)"),
     "cell_vs_functional": N_("TrainOneStepCell / functional step, paired round by round (x)"),
     "model_train_steps_per_s": N_("Model.train fed by the pipeline (steps/s)"),

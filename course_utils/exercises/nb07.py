@@ -4,8 +4,9 @@ q1 ``throughput``: a steady-state rate when steps may overlap, by hand (warm-up 
    repeat forced, median of repeats): the throughput reading part 1 describes but times only with ``sync_each``.
 q2 ``find_compiles``: which calls of a step compiled, from per-call seconds alone; the notebook then
    applies it to the per-call times of a real MindSpore step whose batch shape changes.
-q3 ``faster_variant``: which of two timed step variants is faster *beyond the noise floor*; the
-   notebook applies it to two real MindSpore steps timed with ``bench.compare``.
+q3 ``faster_variant``: which of two step variants timed in one alternation is faster, by check 2's paired interval
+   (the lab's one rule, read on its bounds as printed); the notebook applies it to two real MindSpore steps timed
+   with ``bench.compare``.
 """
 
 from __future__ import annotations
@@ -203,37 +204,59 @@ class FindCompiles(Exercise):
 
 
 # ----------------------------------------------------------------------------------------------
-# q3: faster beyond the noise floor
+# q3: the faster of two variants, by the paired interval
 # ----------------------------------------------------------------------------------------------
 
-def _timing(name: str, steps_per_s: float, spread: float = 0.01):
+def _paired(name: str, rates):
+    """A made-up ``Timing`` of repeats of 10 steps at ``rates`` steps/s, round by round."""
     from course_utils.bench import Timing
 
-    per_repeat = [10 / (steps_per_s * f) for f in (1 - spread, 1.0, 1 + spread)]
-    return Timing(name, 1.0, [], per_repeat, 10)
+    return Timing(name, 1.0, [], [10 / r for r in rates], 10)
+
+
+_LOAD = (1.0, 0.6, 1.3, 0.8, 1.1, 0.7, 1.2, 0.9)   # each round's speed: a shared machine, busy at moments
+
+#: (a's rates, b's rates, the answer, what the case shows), 8 rounds each, a and b timed back to back in every round
+_CASES = (
+    ([100 * f * 1.05 for f in _LOAD], [100 * f for f in _LOAD], "a",
+     N_("a 5% faster in every round, while the load moves both by up to 30%: the medians' ranges overlap, the paired "
+        "interval lies above 1.00")),
+    ([100 * f for f in _LOAD], [100 * f * 1.06 for f in _LOAD], "b",
+     N_("b 6% faster in every round: the interval of a over b lies below 1.00")),
+    ([100 * f for f in _LOAD], [100 * f * (1.4 if i % 2 else 0.7) for i, f in enumerate(_LOAD)], None,
+     N_("b 40% faster in some rounds and 30% slower in others: the medians lie apart, the interval holds 1.00, a "
+        "tie")),
+    ([100 * f * 1.0035 for f in _LOAD], [100 * f for f in _LOAD], None,
+     N_("a 0.35% faster in every round: the interval is 1.00-1.00 as printed, so it holds 1.00, a tie")),
+)
 
 
 class FasterVariant(Exercise):
     names = ("faster_variant",)
-    title = "faster beyond the noise floor"
+    title = "the faster variant, by the paired interval"
     solution_text = '''
-        def faster_variant(a, b, noise_pct):
-            fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
-            if 100 * (fast.steps_per_s / slow.steps_per_s - 1) <= noise_pct:
-                return None
-            return fast.name
+        def faster_variant(a, b):
+            import numpy as np
+
+            ratios = np.array(b.repeat_s) / np.array(a.repeat_s)   # a's rate over b's, round by round
+            picks = np.random.default_rng(0).integers(0, len(ratios), size=(2000, len(ratios)))
+            lo, hi = np.percentile(np.median(ratios[picks], axis=1), [2.5, 97.5]).round(2)   # as printed
+            return a.name if lo > 1 else b.name if hi < 1 else None
     '''
 
-    hint_text = ("Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is "
-                 "a percentage; if it is not larger than noise_pct, return None. Otherwise return the name of the "
-                 "faster one (Timing.name).")
+    hint_text = ("Repeat i of a and repeat i of b ran back to back (Timing.repeat_s: seconds per repeat), so a's rate "
+                 "over b's in round i is b.repeat_s[i] / a.repeat_s[i]. Check 2's paired_interval does the rest: "
+                 "resample the rounds, take the middle 95% of the resampled medians, round both ends to two decimals "
+                 "and read them: above 1.00, a.name; below 1.00, b.name; holding 1.00, None.")
 
     def reference(self):
-        def faster_variant(a, b, noise_pct):
-            fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
-            if 100 * (fast.steps_per_s / slow.steps_per_s - 1) <= noise_pct:
-                return None
-            return fast.name
+        def faster_variant(a, b):
+            import numpy as np
+
+            ratios = np.array(b.repeat_s) / np.array(a.repeat_s)   # a's rate over b's, round by round
+            picks = np.random.default_rng(0).integers(0, len(ratios), size=(2000, len(ratios)))
+            lo, hi = np.percentile(np.median(ratios[picks], axis=1), [2.5, 97.5]).round(2)   # as printed
+            return a.name if lo > 1 else b.name if hi < 1 else None
 
         return (faster_variant,)
 
@@ -241,27 +264,15 @@ class FasterVariant(Exercise):
         if not callable(faster_variant):
             raise Incorrect(tr("faster_variant should be a function, got {type}.",
                                type=type(faster_variant).__name__))
-        cases = [(("cell", 120.0), ("functional", 100.0), 5.0, "cell"),
-                 (("cell", 100.0), ("functional", 130.0), 5.0, "functional"),
-                 (("cell", 104.0), ("functional", 100.0), 5.0, None),
-                 (("cell", 100.0), ("functional", 104.0), 5.0, None),
-                 (("cell", 120.0), ("functional", 100.0), 25.0, None)]
-        for (na, ra), (nb, rb), noise, expected in cases:
-            with refusing(_bench_answers("faster_beyond", "verdict", "leaders"),
-                           tr("faster_variant uses course_utils.bench (faster_beyond, verdict or leaders, under any "
-                              "name), the lab's own tie rule: compare the two medians yourself.")):
-                got = self.call(faster_variant, _timing(na, ra), _timing(nb, rb), noise)
+        for rates_a, rates_b, expected, about in _CASES:
+            with refusing(_bench_answers("paired_ratio", "interval_side"),
+                          tr("faster_variant uses course_utils.bench (paired_ratio or interval_side, under any name): "
+                             "pair the rounds yourself, as check 2's paired_interval does.")):
+                got = self.call(faster_variant, _paired("a", rates_a), _paired("b", rates_b))
             if got != expected:
-                what = tr("{a} at {ra:g} steps/s vs {b} at {rb:g} steps/s with a noise floor of {noise:g}%",
-                          a=na, ra=ra, b=nb, rb=rb, noise=noise)
-                why = ""
-                if expected is None and got in (na, nb):
-                    why = tr(" The difference, {diff:.0f}%, is not beyond the noise floor: return None.",
-                             diff=100 * (max(ra, rb) / min(ra, rb) - 1))
-                elif got is None:
-                    why = tr(" The difference is beyond the noise floor: name the faster one.")
-                raise Incorrect(tr("{what}: expected {expected!r}, got {got!r}.{why}", what=what, expected=expected,
-                                   got=got, why=why))
+                raise Incorrect(tr("a at {ra} steps/s, b at {rb} steps/s, round by round ({about}): expected "
+                                   "{expected!r}, got {got!r}.", ra=[round(r) for r in rates_a],
+                                   rb=[round(r) for r in rates_b], about=tr(about), expected=expected, got=got))
 
 
 q1 = Throughput()

@@ -226,21 +226,57 @@ def _output_texts(cell) -> Iterable[str]:
         yield _without_source(text)
 
 
+#: A snake_case identifier (``cell_vs_functional_control_range``): a key of the code's, not a word of the text.
+_SNAKE = re.compile(r"(?<![\w.$/-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/-]|\.\w)")
+#: snake_case names a zh text may show although no code of its lesson spells them: MindSpore's parameter names,
+#: oneDNN's implementation and propagation names, the lab's experiment names (``python -m course_utils.bench``), an
+#: architecture.
+ALLOWED_NAMES = frozenset("""
+moving_mean beta1_power beta2_power global_step
+jit_uni_ncsp forward_training backward_data backward_weights
+sink_mode amp_loss_scale jit_levels
+x86_64
+""".split())
+
+
+def _code_names(cells) -> set:
+    """Every snake_case identifier the lesson's own code spells: code cells, and code in its Markdown."""
+    names = set()
+    for cell in cells:
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else source
+        if cell["cell_type"] == "markdown":
+            source = " ".join(m.group() for pattern in (_FENCE, _INLINE_CODE) for m in pattern.finditer(source))
+        names.update(re.findall(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+", source))   # dotted too: reference.parse_args
+    return names
+
+
+def stray_names(text: str, known) -> List[str]:
+    """The snake_case identifiers in ``text`` (Markdown outside code, or printed output) that are neither in
+    ``known`` (the lesson's code) nor in ``ALLOWED_NAMES``: a key printed where a reader expects words."""
+    for pattern in (_ERROR_LINE, _COMMAND, _FLAG, _URL, _PATH):
+        text = pattern.sub(" ¶ ", text)
+    return [n for n in _SNAKE.findall(text) if n not in known and n not in ALLOWED_NAMES]
+
+
 def check_notebook(path: Path) -> List[Finding]:
-    """Every run of English in a stored Chinese notebook's Markdown and outputs."""
+    """Every run of English in a stored Chinese notebook's Markdown and outputs, and every snake_case identifier
+    there that its code does not spell (``stray_names``)."""
     nb = json.loads(Path(path).read_text(encoding="utf-8"))
+    known = _code_names(nb["cells"])
     found = []
     for number, cell in enumerate(nb["cells"], 1):
         source = cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else source
         if cell["cell_type"] == "markdown":
-            parts = [("markdown", _strip_common(_strip_markdown(source)))]
+            parts = [("markdown", _strip_markdown(source))]
         elif cell["cell_type"] == "code":
-            parts = [("output", _strip_common(_strip_output(t))) for t in _output_texts(cell)]
+            parts = [("output", _strip_output(t)) for t in _output_texts(cell)]
         else:
             continue
         for where, text in parts:
-            found += [Finding(Path(path).name, number, where, r) for r in runs(text)]
+            found += [Finding(Path(path).name, number, where, r) for r in runs(_strip_common(text))]
+            found += [Finding(Path(path).name, number, where, n) for n in stray_names(text, known)]
     return found
 
 

@@ -137,31 +137,61 @@ def test_q1_counts_calls_exactly():
     assert extra == Outcome.INCORRECT and "expected 25" in extra.message
 
 
-def test_q3_faster_variant():
+def _by_medians(margin_pct):
+    """The medians against a margin: the reading the paired interval replaced."""
+    def faster_variant(a, b):
+        fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
+        return fast.name if 100 * (fast.steps_per_s / slow.steps_per_s - 1) > margin_pct else None
+    return faster_variant
+
+
+def _paired_bounds(a, b, digits):
+    import numpy as np
+
+    ratios = np.array(b.repeat_s) / np.array(a.repeat_s)
+    picks = np.random.default_rng(7).integers(0, len(ratios), size=(1000, len(ratios)))   # another seed, fewer draws
+    lo, hi = np.percentile(np.median(ratios[picks], axis=1), [2.5, 97.5])
+    return (round(lo, digits), round(hi, digits)) if digits is not None else (lo, hi)
+
+
+def test_q3_faster_variant_judges_by_the_paired_interval():
     assert nb07.q3.check(*nb07.q3.reference()) == Outcome.CORRECT
     assert nb07.q3.check(____) == Outcome.NOT_ATTEMPTED
-    greedy = nb07.q3.check(lambda a, b, noise: a.name if a.steps_per_s > b.steps_per_s else b.name)
-    assert greedy == Outcome.INCORRECT and "not beyond the noise floor" in greedy.message
-    shy = nb07.q3.check(lambda a, b, noise: None)
-    assert shy == Outcome.INCORRECT and "name the faster one" in shy.message
-    first = nb07.q3.check(lambda a, b, noise: a.name if abs(a.steps_per_s / b.steps_per_s - 1) * 100 > noise else None)
-    assert first == Outcome.INCORRECT and "expected 'functional', got 'cell'" in first.message
+
+    def paired(a, b, digits=2):   # another seed and draw count: the cases do not hang on them
+        lo, hi = _paired_bounds(a, b, digits)
+        return a.name if lo > 1 else b.name if hi < 1 else None
+
+    assert nb07.q3.check(paired) == Outcome.CORRECT
+    for margin in (2, 5, 10):   # the medians against a margin: wrong on the steady 5% gap or on the noisy rounds
+        medians = nb07.q3.check(_by_medians(margin))
+        assert medians == Outcome.INCORRECT and "round by round" in medians.message
+    unrounded = nb07.q3.check(lambda a, b: paired(a, b, digits=None))   # 1.0035-1.0035 is 1.00-1.00 as printed
+    assert unrounded == Outcome.INCORRECT and "as printed" in unrounded.message
+    def backwards(a, b):   # b's rate over a's, read as if it were a's over b's
+        lo, hi = _paired_bounds(b, a, 2)
+        return a.name if lo > 1 else b.name if hi < 1 else None
+
+    backwards = nb07.q3.check(backwards)
+    assert backwards == Outcome.INCORRECT and "expected 'a', got 'b'" in backwards.message
+    shy = nb07.q3.check(lambda a, b: None)
+    assert shy == Outcome.INCORRECT and "expected 'a', got None" in shy.message
 
 
-def test_q3_refuses_the_tie_rule_of_the_bench():
+def test_q3_refuses_the_paired_reading_of_the_bench():
     from course_utils import bench
-    from course_utils.bench.harness import faster_beyond as renamed
+    from course_utils.bench.harness import paired_ratio as renamed
 
-    def wrapped(a, b, noise):
-        fast, slow = (a, b) if a.steps_per_s >= b.steps_per_s else (b, a)
-        return fast.name if renamed(fast.steps_per_s, slow.steps_per_s, noise) else None
+    def wrapped(a, b):
+        _, lo, hi = renamed(a, b)
+        return a.name if round(lo, 2) > 1 else b.name if round(hi, 2) < 1 else None
 
-    def by_verdict(a, b, noise):
-        said = bench.verdict(a, b, noise)
-        return None if said == "tie" else a.name if said == "faster" else b.name
+    def by_side(a, b):
+        _, lo, hi = bench.paired_ratio(a, b)
+        return {"above": a.name, "below": b.name, "inside": None}[bench.interval_side(lo, hi)]
 
-    for shortcut in (wrapped, by_verdict):
+    for shortcut in (wrapped, by_side):
         refused = nb07.q3.check(shortcut)
         assert refused == Outcome.INCORRECT and "course_utils.bench" in refused.message
     assert nb07.q3.check(*nb07.q3.reference()) == Outcome.CORRECT
-    assert bench.faster_beyond(2.0, 1.0, 5.0)   # restored
+    assert bench.interval_side(1.01, 1.2) == "above"   # restored

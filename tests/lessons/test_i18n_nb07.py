@@ -63,14 +63,15 @@ def test_q2_messages_in_chinese(zh):
 def test_q3_messages_in_chinese(zh):
     assert nb07.q3.check(*nb07.q3.reference()) == Outcome.CORRECT
     assert nb07.q3.check(____) == Outcome.NOT_ATTEMPTED
-    greedy = nb07.q3.check(lambda a, b, noise: a.name if a.steps_per_s > b.steps_per_s else b.name)
-    assert greedy == Outcome.INCORRECT and "没有超出噪声水平" in greedy.message and "返回 None" in greedy.message
-    shy = nb07.q3.check(lambda a, b, noise: None)
-    assert shy == Outcome.INCORRECT and "较快者的名称" in shy.message
-    first = nb07.q3.check(lambda a, b, noise: a.name if abs(a.steps_per_s / b.steps_per_s - 1) * 100 > noise else None)
-    assert first == Outcome.INCORRECT and "期望 'functional'，得到 'cell'" in first.message
-    assert "噪声水平为 5%" in first.message
-    for result in (greedy, shy, first):
+    greedy = nb07.q3.check(lambda a, b: a.name if a.steps_per_s > b.steps_per_s else b.name)
+    assert greedy == Outcome.INCORRECT and "区间却包含 1.00，判为持平" in greedy.message
+    assert "期望 None" in greedy.message
+    shy = nb07.q3.check(lambda a, b: None)
+    assert shy == Outcome.INCORRECT and "配对区间却高于 1.00" in shy.message and "期望 'a'，得到 None" in shy.message
+    from course_utils import bench
+    refused = nb07.q3.check(lambda a, b: bench.interval_side(*bench.paired_ratio(a, b)[1:]))
+    assert refused == Outcome.INCORRECT and "请像检查 2 的 paired_interval 那样，自己逐轮配对" in refused.message
+    for result in (greedy, shy, refused):
         assert not english_words(result.message), result.message
 
 
@@ -83,7 +84,7 @@ def test_the_outcomes_hints_and_solution_are_shown_in_chinese(zh, capsys):
     nb07.q1.solution()
     out = capsys.readouterr().out
     assert "提示" in out and "开始计时之前先调用一次 step()" in out
-    assert "首次调用总会编译" in out and "相对差异" in out
+    assert "首次调用总会编译" in out and "把两端舍入到两位小数再读" in out
     assert "参考答案" in out and "# 预热：首次调用会编译，不计时" in out
     assert "result.asnumpy()" in out and "warm-up" not in out
     assert "训练步相互重叠时的吞吐量" in out   # the title of q1, in the label
@@ -116,19 +117,20 @@ def test_the_conclusion_follows_the_language_at_the_time_it_is_computed():
     english = modes.summarise_modes(rows, p).conclusion
     i18n.set_language("zh")
     chinese = modes.summarise_modes(rows, p).conclusion
-    assert english.startswith("Fastest beyond the noise floor") and not CJK.search(english)
+    assert english.startswith("GRAPH_MODE, TrainOneStepCell over PyNative") and not CJK.search(english)
     # the rows' labels too: summarise names them in the language of the moment
-    assert chinese.startswith("超出噪声水平、判定最快的是静态图模式下的 TrainOneStepCell，80.0 步/秒，是最慢者")
-    assert ("静态图模式下 TrainOneStepCell 的速度是动态图模式下的 4.00 倍，"
-            "超出噪声水平且各次重复互不重叠，判定为更快。") in chinese
+    assert "\n  超出噪声水平、判定最快的是静态图模式下的 TrainOneStepCell，80.0 步/秒，是最慢者" in chinese
+    assert chinese.startswith("静态图模式下的 TrainOneStepCell 与 动态图模式下的 TrainOneStepCell 之比：4.00 倍"
+                              "（95% 配对区间 4.00～4.00），高于 1.00：更快。")
+    assert "次要读法：用这组对比的 A/A′ 噪声水平衡量中位数" in chinese
 
 
 def test_modes_styles_and_batch_sizes_in_chinese(zh):
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
     slow = modes.summarise_modes([rate("pynative/cell", 50), rate("graph/cell", 30)], p).conclusion
-    assert "的 0.60 倍，超出噪声水平且各次重复互不重叠，判定为更慢。" in slow
+    assert "之比：0.60 倍（95% 配对区间 0.60～0.60），低于 1.00：更慢。" in slow
     same = modes.summarise_modes([rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1)], p)
-    assert "在 10.0% 的噪声水平之内，视为持平" in same.conclusion
+    assert "  以下配置并列最快，彼此相差在噪声水平之内" in same.conclusion   # the medians' reading, secondary
     rows = [rate("graph/functional", 100, input="in-memory batches"),
             rate("graph/cell", 101, input="in-memory batches"),
             rate("graph/functional +pipeline", 80, input="data pipeline"),
@@ -269,7 +271,7 @@ def test_own_floors_and_the_claims_floor_in_chinese(zh):
     rows = [timed("pynative/cell", 20, (0, 0.02, -0.02)), timed("graph/cell", 80, (0, 0.01, -0.01)),
             dict(timed("graph/cell copy", 81, (0.01, -0.01, 0)), label="静态图模式下的 TrainOneStepCell（第二份副本）")]
     text = modes.summarise_modes(rows, bench.ModesParams(specs=("pynative/cell", "graph/cell"))).conclusion
-    assert text.startswith("本组对比的噪声水平为")
+    assert "\n  本组对比的噪声水平为" in text
     assert "由静态图模式下的 TrainOneStepCell 计时两次得出（第二份副本不参与比较）" in text
     assert not english_words(text), text
     assert modes.claim_reading(1.0, 1.1) == ("文章所说的 1.15 倍高于区间，在这里可以排除；"

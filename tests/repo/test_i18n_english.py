@@ -69,6 +69,23 @@ def test_a_listing_printed_after_a_table_in_the_same_stream_is_source_too():
     assert english.runs(english._strip_common(english._without_source(printed))) == ["weights changed: True"]
 
 
+def test_a_snake_case_key_printed_in_a_chinese_output_is_found_unless_the_code_spells_it(tmp_path):
+    """A key printed as a row (``cell_vs_functional_control_range 1.1～1.2``) is English a reader meets: found, unless
+    the lesson's own code spells it (a column it selects, ``first_call_s``) or it is a name the allow-list keeps."""
+    nb = {"cells": [
+        {"cell_type": "code", "source": "print(rows[0][\"first_call_s\"])", "outputs": [{
+            "output_type": "stream", "name": "stdout",
+            "text": "图表   数值\ncell_vs_functional_control_range  1.1～1.2\nfirst_call_s  0.5\n"
+                    "moving_mean 的形状\n"}]},
+        {"cell_type": "markdown", "source": "表头 `epoch_s` 是耗时；graph_vs_pynative 是比值。"}],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "07_x.ipynb"
+    path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+    assert [(f.where, f.text) for f in english.check_notebook(path)] == [
+        ("output", "cell_vs_functional_control_range"), ("markdown", "graph_vs_pynative")]
+    assert english.stray_names("见 runs/07_lab/modes_x.json 与 MS_DEV_HOST_BLOCKING_RUN", set()) == []
+
+
 def test_residue_is_compared_as_a_multiset():
     f = [english.Finding("a.ipynb", 1, "output", "no fixes"), english.Finding("a.ipynb", 2, "output", "no fixes")]
     new, gone = english.compare(f, ["no fixes", "in main"])

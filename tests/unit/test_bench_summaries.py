@@ -10,38 +10,53 @@ from support.bench_rows import (accuracy_rows, amp_rows, find_rows, pipeline_row
                                 step_rates, trap_results)
 
 
-def test_modes_graph_faster_and_slower_than_pynative():
+SECONDARY = "Secondary, the medians against the grid's A/A' floor (lesson 08 picks its configuration by them):"
+
+
+def test_modes_judges_by_the_paired_interval_first_and_the_medians_second():
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/jit:O1"))
     fast = [rate("pynative/cell", 20), rate("graph/cell", 80, first=3.0), rate("pynative/jit:O1", 60)]
     res = modes.summarise_modes(shuffled(fast), p)
-    assert ("Fastest beyond the noise floor: GRAPH_MODE, TrainOneStepCell, 80.0 steps/s, 4.0x the slowest."
-            in res.conclusion)
-    assert "GRAPH_MODE against PyNative, TrainOneStepCell: 4.00x, faster." in res.conclusion
+    lines = res.conclusion.splitlines()
+    assert lines[0] == ("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (95% paired interval "
+                        "4.00-4.00), above 1.00: faster.")
+    assert lines.index(SECONDARY) < lines.index("  Fastest beyond the noise floor: GRAPH_MODE, TrainOneStepCell, "
+                                                "80.0 steps/s, 4.0x the slowest.")
     assert res.metrics["graph_vs_pynative"] == pytest.approx(4.0)
+    assert res.metrics["graph_vs_pynative_verdict"] == "above"
     assert res.row(config="graph/cell")["vs_baseline"] == pytest.approx(4.0)   # baseline: the first spec asked for
     slow = [rate("pynative/cell", 50), rate("graph/cell", 30), rate("pynative/jit:O1", 40)]
-    res = modes.summarise_modes(slow, p)
-    assert "GRAPH_MODE against PyNative, TrainOneStepCell: 0.60x, slower." in res.conclusion
-    same = [rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1), rate("pynative/jit:O1", 40)]
-    tie = modes.summarise_modes(same, p).conclusion
-    assert "TrainOneStepCell: 1.04x, a tie within the noise floor of 10.0%." in tie
+    assert modes.summarise_modes(slow, p).conclusion.startswith(
+        "GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 0.60x (95% paired interval 0.60-0.60), below "
+        "1.00: slower.")
+    # the medians 4% apart, but round by round graph is 10% faster or 10% slower: the paired interval holds 1.00
+    same = [_timed("pynative/cell", 50, (0, 0.1, -0.1, 0.05, -0.05, 0.1, -0.1, 0), n=8),
+            _timed("graph/cell", 52, (0, -0.1, 0.1, -0.05, 0.05, -0.1, 0.1, 0), n=8), rate("pynative/jit:O1", 40)]
+    res = modes.summarise_modes(same, p)
+    assert "TrainOneStepCell: 1.04x (95% paired interval" in res.conclusion and "), 1.00 inside: a tie." in \
+        res.conclusion
+    assert res.metrics["graph_vs_pynative_verdict"] == "inside"
+    # rows without their rounds (nothing to pair): the medians against the floor, as before
+    bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in fast]
+    text = modes.summarise_modes(bare, p).conclusion
+    assert "GRAPH_MODE against PyNative, TrainOneStepCell: 4.00x, faster." in text and SECONDARY not in text
 
 
 def test_modes_says_tie_within_the_noise_floor():
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/jit:O1"), noise_pct=10)
     rows = [rate("pynative/cell", 20), rate("graph/cell", 76), rate("pynative/jit:O1", 80)]
     res = modes.summarise_modes(shuffled(rows), p)
-    assert res.conclusion.startswith("Tied at the top, within the noise floor (76.0-80.0 steps/s): ")
+    assert "\n  Tied at the top, within the noise floor (76.0-80.0 steps/s): " in res.conclusion
     assert res.metrics["best_config"] == "graph/cell"        # of a tie, the first in the order asked for
     p.noise_pct = 4
     res = modes.summarise_modes(rows, p)
-    assert res.conclusion.startswith("Fastest beyond the noise floor: PyNative, @jit functional step O1")
+    assert "\n  Fastest beyond the noise floor: PyNative, @jit functional step O1" in res.conclusion
     assert res.metrics["best_config"] == "pynative/jit:O1"
     # beyond the noise floor, but the repeats' ranges overlap: the lab's second rule, no winner named
     rows = [rate("pynative/cell", 20), rate("graph/cell", 76, spread=0.2), rate("pynative/jit:O1", 90, spread=0.2)]
     res = modes.summarise_modes(rows, p)
-    assert res.conclusion.startswith("PyNative, @jit functional step O1 has the highest median, 90.0 steps/s, 18% "
-                                     "above GRAPH_MODE, TrainOneStepCell, but their repeats overlap: undecided.")
+    assert ("\n  PyNative, @jit functional step O1 has the highest median, 90.0 steps/s, 18% above GRAPH_MODE, "
+            "TrainOneStepCell, but their repeats overlap: undecided." in res.conclusion)
     assert all(len(line.split()) <= 30 for line in res.conclusion.splitlines())   # one short sentence per line
 
 
@@ -424,8 +439,8 @@ def test_modes_and_batch_sizes_judge_against_the_floor_of_their_own_copy():
     res = modes.summarise_modes(shuffled(rows), p)
     floor = bench.noise_floor_pct(rows[1], rows[3])
     assert floor < 10 and res.metrics["modes_noise_floor_pct"] == floor
-    assert res.conclusion.startswith(f"Noise floor of this grid: {floor:.1f}%, from GRAPH_MODE, TrainOneStepCell "
-                                     "timed twice")
+    assert f"\n  Noise floor of this grid: {floor:.1f}%, from GRAPH_MODE, TrainOneStepCell timed twice" in \
+        res.conclusion
     # +25% is beyond this grid's floor (part 1's 40% passed in would have called it a tie); the copy is no contestant
     assert "Fastest beyond the noise floor: PyNative, @jit functional step O1" in res.conclusion
     assert len(res.rows) == 4 and res.metrics["best_config"] == "pynative/jit:O1"
@@ -473,23 +488,38 @@ def test_headline_names_a_paired_verdict(tmp_path, capsys):
 
     lab = bench.Lab(tmp_path, "graph")
     metrics = {"cell_vs_functional": 1.03, "cell_vs_functional_low": 0.98, "cell_vs_functional_high": 1.09,
-               "cell_vs_functional_verdict": "inside"}
+               "cell_vs_functional_verdict": "inside", "cell_vs_functional_together": True}
     lab.results["styles"] = bench.Result("styles", [], [], "", metrics)
     figures = lab.headline(["styles"], 10.0, time.perf_counter())
     out = capsys.readouterr().out
-    assert "1.00 inside the two paired intervals together, 0.98-1.09" in out
-    assert out.splitlines()[3].endswith("0.98-1.09")   # a text column aligned left: no padding before the verdict
+    assert "1.00 inside the two paired intervals together, 0.98-1.09: a tie" in out
+    assert out.splitlines()[3].endswith("0.98-1.09: a tie")   # a text column aligned left: no padding before it
     assert " 1.03 " in out   # a ratio with two decimals in the value column
     assert figures["cell_vs_functional_low"] == 0.98 and "cell_vs_functional_low" not in out
-    # above 1.00: no "faster" (the tie rule's word), the medians' verdict beside it, and the A/A' control's caveat
+    # above 1.00: the medians' verdict beside it, and the A/A' control's caveat, which is no row of its own
     metrics.update(cell_vs_functional_low=1.02, cell_vs_functional_high=1.12, cell_vs_functional_verdict="above",
                    cell_vs_functional_medians="tie", cell_vs_functional_control_low=0.84,
                    cell_vs_functional_control_high=0.98)
     lab.headline(["styles"], 10.0, time.perf_counter())
     out = capsys.readouterr().out
-    assert ("the two paired intervals together 1.02-1.12, above 1.00; medians: a tie; the copy against its original "
-            "0.84-0.98, without 1.00: read with care") in out
-    assert "faster" not in out.split("paired round by round")[1].splitlines()[0]
+    assert ("the two paired intervals together 1.02-1.12, above 1.00: faster; medians: a tie; the copy against its "
+            "original 0.84-0.98, without 1.00: read with care") in out
+    assert "control" not in out and "_range" not in out
+
+
+def test_headline_reads_part_2s_ratios_by_their_paired_interval_and_shows_no_medians_floor(tmp_path, capsys):
+    import time
+
+    lab = bench.Lab(tmp_path, "graph")
+    metrics = {"graph_vs_pynative": 2.39, "graph_vs_pynative_low": 1.83, "graph_vs_pynative_high": 2.76,
+               "graph_vs_pynative_verdict": "above", "jit_vs_no_jit": 0.97, "jit_vs_no_jit_low": 0.9,
+               "jit_vs_no_jit_high": 1.1, "jit_vs_no_jit_verdict": "inside", "modes_noise_floor_pct": 20.8}
+    lab.results["modes"] = bench.Result("modes", [], [], "", metrics)
+    figures = lab.headline(["modes"], None, time.perf_counter())
+    out = capsys.readouterr().out
+    assert "95% paired interval 1.83-2.76, above 1.00: faster" in out
+    assert "95% paired interval 0.90-1.10, 1.00 inside: a tie" in out
+    assert "noise floor" not in out and "beyond the noise floor" not in out and "modes_noise_floor_pct" not in figures
 
 
 def test_headline_shows_an_estimated_naive_time_as_one_row_of_its_two_ends(tmp_path, capsys):

@@ -202,6 +202,14 @@ def _own_floor(rows: list, default: float) -> Tuple[list, str, float]:
     return grid, original["label"], noise_floor_pct(original, copy)
 
 
+#: The pairs part 2 judges, each ``(a, b, metric)``: a's rate over b's, round by round, where the grid ran both; the
+#: headline keeps the ratio of those with a metric name (and its interval, ``<metric>_low``/``_high``).
+PAIRS = (("graph/cell", "pynative/cell", "graph_vs_pynative"),
+         ("pynative/jit:O0", "pynative/functional", "jit_vs_no_jit"),
+         ("pynative/jit:O1", "pynative/jit:O0", None), ("graph/cell", "pynative/jit:O0", None),
+         ("pynative/jit_cell:O1", "pynative/jit:O1", None))
+
+
 def summarise_modes(rows: list, p: ModesParams) -> Result:
     rows = _labelled(rows)
     base = p.specs[0]   # the first configuration asked for is the baseline
@@ -252,11 +260,33 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     metrics = {"best_config": best["config"]}
     if {"graph/cell", "pynative/cell"} <= names:
         g, e = pick(rows, config="graph/cell"), pick(rows, config="pynative/cell")
-        lines.append(tr("GRAPH_MODE against PyNative, TrainOneStepCell: {r:.2f}x, {verdict}.",
-                        r=g["steps_per_s"] / e["steps_per_s"], verdict=judged(g, e, noise)))
-        # the ratio of exactly the two rates shown beside it
         metrics["graph_steps_per_s"] = g["steps_per_s"]
         metrics["pynative_steps_per_s"] = e["steps_per_s"]
+    if twice:
+        metrics["modes_noise_floor_pct"] = noise
+    if all(len(r.get("repeat_s", ())) >= 2 for r in rows):
+        # the verdicts: check 2's rule, one rate over another round by round, where the grid ran both; the medians'
+        # reading (the A/A' floor, which lesson 08 picks its configuration by) follows as secondary lines
+        paired = []
+        for a, b, key in PAIRS:
+            if {a, b} <= names:
+                ra, rb = pick(rows, config=a), pick(rows, config=b)
+                med, lo, hi = paired_ratio(ra, rb)
+                paired.append(tr("{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}), {side}.",
+                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=side_words(lo, hi)))
+                if key:
+                    metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
+                                    f"{key}_verdict": interval_side(lo, hi)})
+        medians = ([tr("Noise floor of this grid: {floor:.1f}%, from {label} timed twice (the second copy is no "
+                       "contestant).", floor=noise, label=twice)] if twice else []) + lines[:-1]
+        text = "\n".join(paired + lines[-1:] + [tr("Secondary, the medians against the grid's A/A' floor (lesson 08 "
+                                                   "picks its configuration by them):")]
+                         + ["  " + line for line in medians])
+        return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
+    # no rounds to pair (rows without their repeats): the medians against the floor are all there is
+    if "graph_steps_per_s" in metrics:
+        lines.append(tr("GRAPH_MODE against PyNative, TrainOneStepCell: {r:.2f}x, {verdict}.",
+                        r=g["steps_per_s"] / e["steps_per_s"], verdict=judged(g, e, noise)))
         metrics["graph_vs_pynative"] = g["steps_per_s"] / e["steps_per_s"]
         metrics["graph_vs_pynative_verdict"] = verdict(g, e, noise)
     jitted = [r for r in rows if r["config"] in ("pynative/jit:O0", "pynative/jit:O1")]
@@ -276,7 +306,6 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     if twice:
         lines.insert(0, tr("Noise floor of this grid: {floor:.1f}%, from {label} timed twice (the second copy is no "
                            "contestant).", floor=noise, label=twice))
-        metrics["modes_noise_floor_pct"] = noise
     text = "\n".join(lines)   # one finding, one sentence, per line
     return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
 
@@ -396,7 +425,7 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
                "cell_vs_functional_verdict": interval_side(lo, hi),
-               "model_train_steps_per_s": model["steps_per_s"]}
+               "model_train_steps_per_s": model["steps_per_s"], "cell_vs_functional_together": copy is not None}
     if copy is not None:
         if interval_side(c_lo, c_hi) != "inside":   # the A/A' control's interval left out 1.00: the headline says so
             metrics.update(cell_vs_functional_control_low=round(c_lo, 2),
@@ -490,7 +519,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
             {"above": above, "below": below, "inside": inside}[interval_side(lo, hi)].append(r)
         if paired:
             lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
-                            top=top["batch_size"], pairs="; ".join(paired)))
+                            top=top["batch_size"], pairs=tr("; ").join(paired)))
         trusted = True
         copy = next((r for r in everything if r["config"].endswith(" copy")), None)
         if copy is not None:

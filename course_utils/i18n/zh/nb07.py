@@ -49,10 +49,10 @@ MESSAGES = {
     'write the loop with time.perf_counter and statistics.median.':
         'throughput 用到了 course_utils.bench（time_steps 或 compare，无论换成什么名字），它们替你完成了这道练习：'
         '请用 time.perf_counter 和 statistics.median 自己写出计时循环。',
-    'faster_variant uses course_utils.bench (faster_beyond, verdict or leaders, under any name), the lab\'s own tie '
-    'rule: compare the two medians yourself.':
-        'faster_variant 用到了 course_utils.bench（faster_beyond、verdict 或 leaders，无论换成什么名字），'
-        '那是实验自带的持平准则：请自己比较两个中位数。',
+    'faster_variant uses course_utils.bench (paired_ratio or interval_side, under any name): pair the rounds '
+    'yourself, as check 2\'s paired_interval does.':
+        'faster_variant 用到了 course_utils.bench（paired_ratio 或 interval_side，无论换成什么名字）：'
+        '请像检查 2 的 paired_interval 那样，自己逐轮配对。',
     'find_compiles should be a function of the per-call times, got {type}.':
         'find_compiles 应当是以每次调用耗时为参数的函数，得到的却是 {type}。',
     'find_compiles({times}) returned the number {got!r}; return the list of call indices that compiled (expected '
@@ -79,23 +79,45 @@ MESSAGES = {
         '只有首次调用发生了编译',
     'a short first call: the call at index 2 is a noise spike, under 5x the median, yet above a third of the first':
         '首次调用很短：索引 2 的调用只是一次噪声尖峰，不到中位数的 5 倍，却超过了首次调用耗时的三分之一',
-    'faster beyond the noise floor':
-        '快得超出噪声水平',
-    'Take the two medians (Timing.steps_per_s). Their relative difference, 100 * (fast / slow - 1), is a '
-    'percentage; if it is not larger than noise_pct, return None. Otherwise return the name of the faster one '
-    '(Timing.name).':
-        '取两个中位数（Timing.steps_per_s）。它们的相对差异 100 * (fast / slow - 1) 是一个百分比；如果它不大于 '
-        'noise_pct，返回 None；否则返回较快者的名称（Timing.name）。',
+    'the faster variant, by the paired interval':
+        '按配对区间判定哪个变体更快',
+    "Repeat i of a and repeat i of b ran back to back (Timing.repeat_s: seconds per repeat), so a's rate over b's "
+    "in round i is b.repeat_s[i] / a.repeat_s[i]. Check 2's paired_interval does the rest: resample the rounds, take "
+    "the middle 95% of the resampled medians, round both ends to two decimals and read them: above 1.00, a.name; "
+    "below 1.00, b.name; holding 1.00, None.":
+        'a 的第 i 次重复与 b 的第 i 次重复紧挨着运行（Timing.repeat_s：每次重复的秒数），所以第 i 轮中 a 的速率与 '
+        'b 的速率之比是 b.repeat_s[i] / a.repeat_s[i]。其余的交给检查 2 的 paired_interval：对各轮重抽样，'
+        '每次重抽样求一个中位数，取这些中位数中间的 95%，把两端舍入到两位小数再读：高于 1.00 返回 a.name，'
+        '低于 1.00 返回 b.name，包含 1.00 返回 None。',
     'faster_variant should be a function, got {type}.':
         'faster_variant 应当是一个函数，得到的却是 {type}。',
-    '{a} at {ra:g} steps/s vs {b} at {rb:g} steps/s with a noise floor of {noise:g}%':
-        '{a} 为 {ra:g} 步/秒，{b} 为 {rb:g} 步/秒，噪声水平为 {noise:g}%',
-    ' The difference, {diff:.0f}%, is not beyond the noise floor: return None.':
-        '两者相差 {diff:.0f}%，没有超出噪声水平：应返回 None。',
-    ' The difference is beyond the noise floor: name the faster one.':
-        '差异超出了噪声水平：应返回较快者的名称。',
     '{what}: expected {expected!r}, got {got!r}.{why}':
         '{what}：期望 {expected!r}，得到 {got!r}。{why}',
+    "a 5% faster in every round, while the load moves both by up to 30%: the medians' ranges overlap, the paired "
+    "interval lies above 1.00":
+        'a 每一轮都快 5%，而负载让两者的速度一起变化多达 30%：两者中位数的范围相互重叠，配对区间却高于 1.00',
+    'b 6% faster in every round: the interval of a over b lies below 1.00':
+        'b 每一轮都快 6%：a 与 b 之比的区间低于 1.00',
+    'b 40% faster in some rounds and 30% slower in others: the medians lie apart, the interval holds 1.00, a tie':
+        'b 有几轮快 40%，另几轮慢 30%：两者的中位数相差不小，区间却包含 1.00，判为持平',
+    'a 0.35% faster in every round: the interval is 1.00-1.00 as printed, so it holds 1.00, a tie':
+        'a 每一轮都快 0.35%：区间按打印出来的两位小数是 1.00～1.00，包含 1.00，判为持平',
+    'a at {ra} steps/s, b at {rb} steps/s, round by round ({about}): expected {expected!r}, got {got!r}.':
+        '逐轮来看，a 为 {ra} 步/秒，b 为 {rb} 步/秒（{about}）：期望 {expected!r}，得到 {got!r}。',
+    ('def faster_variant(a, b):\n'
+     '    import numpy as np\n'
+     '\n'
+     "    ratios = np.array(b.repeat_s) / np.array(a.repeat_s)   # a's rate over b's, round by round\n"
+     '    picks = np.random.default_rng(0).integers(0, len(ratios), size=(2000, len(ratios)))\n'
+     '    lo, hi = np.percentile(np.median(ratios[picks], axis=1), [2.5, 97.5]).round(2)   # as printed\n'
+     '    return a.name if lo > 1 else b.name if hi < 1 else None'):
+        ('def faster_variant(a, b):\n'
+         '    import numpy as np\n'
+         '\n'
+         '    ratios = np.array(b.repeat_s) / np.array(a.repeat_s)   # 逐轮计算 a 的速率与 b 的速率之比\n'
+         '    picks = np.random.default_rng(0).integers(0, len(ratios), size=(2000, len(ratios)))\n'
+         '    lo, hi = np.percentile(np.median(ratios[picks], axis=1), [2.5, 97.5]).round(2)   # 按打印出来的两位小数\n'
+         '    return a.name if lo > 1 else b.name if hi < 1 else None'),
     # q1's solution with its comments in Chinese (keyed by the dedented English solution)
     ('def throughput(step, steps, repeats):\n'
      '    step().asnumpy()                      # warm-up: the first call compiles, not timed\n'
@@ -181,10 +203,16 @@ MESSAGES = {
         '更慢（逐轮配对，区间低于 1.00）',
     'a difference of zero not ruled out (1.00 inside)':
         '不能排除两者没有差别（1.00 在区间内）',
-    'the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00':
-        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，高于 1.00',
-    'the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00':
-        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，低于 1.00',
+    'the two paired intervals together {lo:.2f}-{hi:.2f}, above 1.00: faster':
+        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，高于 1.00：更快',
+    'the two paired intervals together {lo:.2f}-{hi:.2f}, below 1.00: slower':
+        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，低于 1.00：更慢',
+    '95% paired interval {lo:.2f}-{hi:.2f}, above 1.00: faster':
+        '95% 配对区间 {lo:.2f}～{hi:.2f}，高于 1.00：更快',
+    '95% paired interval {lo:.2f}-{hi:.2f}, below 1.00: slower':
+        '95% 配对区间 {lo:.2f}～{hi:.2f}，低于 1.00：更慢',
+    '95% paired interval {lo:.2f}-{hi:.2f}, 1.00 inside: a tie':
+        '95% 配对区间 {lo:.2f}～{hi:.2f}，包含 1.00：持平',
     'medians: a tie': '按中位数持平',
     'undecided': '无法判定',
     'medians: undecided': '按中位数无法判定',
@@ -192,10 +220,10 @@ MESSAGES = {
     'medians: slower': '按中位数更慢',
     'the copy against its original {lo:.2f}-{hi:.2f}, without 1.00: read with care':
         '副本与原配置之比的区间为 {lo:.2f}～{hi:.2f}，不含 1.00，须谨慎看待',
-    '1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}':
-        '1.00 落在两个配对区间合起来的范围 {lo:.2f}～{hi:.2f} 之内',
-    'PyNative functional step, with @jit / without (x)':
-        '动态图模式下的函数式训练步：加 @jit / 不加（倍）',
+    '1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}: a tie':
+        '1.00 落在两个配对区间合起来的范围 {lo:.2f}～{hi:.2f} 之内：持平',
+    'PyNative functional step, with @jit / without, paired round by round (x)':
+        '动态图模式下的函数式训练步：加 @jit / 不加，逐轮配对（倍）',
     "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
         'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
     "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the course's two "
@@ -432,7 +460,7 @@ MESSAGES = {
         '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} '
         '步），{naive}则需要 {naive_s:.0f} 秒（{how}）：',
     'no CPU settings':
-        '不加 CPU 设置',
+        '不加 CPU 优化设置',
     " The best settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold "
     "here.":
         '最佳设置的耗时反而是它的 {lo:.1f}～{hi:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
@@ -574,7 +602,8 @@ MESSAGES = {
     # ---- the headline tables of notebooks 07 and 08 (report.METRIC_TITLES)
     'highest step rate of the experiments named below (steps/s)': '下文所列实验中最高的训练速度（步/秒）',
     'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式下的 TrainOneStepCell（步/秒）',
-    'GRAPH_MODE / PyNative TrainOneStepCell (x)': 'TrainOneStepCell：静态图模式 / 动态图模式（倍）',
+    'GRAPH_MODE / PyNative TrainOneStepCell, paired round by round (x)':
+        'TrainOneStepCell：静态图模式 / 动态图模式，逐轮配对（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
     'Model.train fed by the pipeline (steps/s)': 'Model.train，流水线供数（步/秒）',
     'naive defaults (steps/s)': '朴素默认设置（步/秒）',
@@ -693,6 +722,10 @@ MESSAGES = {
         '（{jit_rate:.1f} 步/秒对 {plain_rate:.1f} 步/秒），{verdict}。',
     'jit_level O1 against O0, same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.':
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒），{verdict}。',
+    '{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}), {side}.':
+        '{a} 与 {b} 之比：{med:.2f} 倍（95% 配对区间 {lo:.2f}～{hi:.2f}），{side}。',
+    "Secondary, the medians against the grid's A/A' floor (lesson 08 picks its configuration by them):":
+        '次要读法：用这组对比的 A/A′ 噪声水平衡量中位数（第 08 课按这种读法选择配置）：',
     # styles
     'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} steps).':
         '中位数：TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒（交替 {n} 轮，每轮 {steps} 步）。',
@@ -763,7 +796,7 @@ MESSAGES = {
     '; it is ':
         '；',
     "The overlap rule (median beyond the {floor:.1f}% floor, and the two sizes' ranges of rounds apart)":
-        '重叠规则（中位数之差超出 {floor:.1f}% 的噪声水平，且两个批大小各轮结果的范围互不重叠）',
+        '重叠准则（中位数之差超出 {floor:.1f}% 的噪声水平，且两个批大小各轮结果的范围互不重叠）',
     'batch {sizes}':
         '批大小 {sizes}',
     'no size':
@@ -772,7 +805,7 @@ MESSAGES = {
         '{rule}下区分出的批大小与此相同：这次两条规则的结论一致。',
     '{rule} separates {which} from batch {top}; the paired intervals separate {paired}, and the verdict is the paired '
     'one (the text above the cell says why).':
-        '{rule}下，能与批大小 {top} 区分开的：{which}；配对区间区分开的：{paired}。结论以配对区间为准（原因见本单元上方的说明）。',
+        '{rule}下，能与批大小 {top} 区分开的：{which}；配对区间区分开的：{paired}。结论以配对区间为准（原因见本单元格上方的说明）。',
     'Slower than it, beyond the noise floor with repeats apart: batch {sizes}.':
         '比它慢、超出噪声水平且各次重复互不重叠的有：批大小 {sizes}。',
     'Within the noise floor of it, a tie: batch {sizes}.':

@@ -40,6 +40,10 @@ SHOWN = {
         '以 "<metric>_verdict" 为名存放在该比值旁边',
     "a paired ratio's verdict names its interval (kept as <metric>_low/_high)":
         "逐轮配对比值的判定写出它的区间（区间存为 <metric>_low/_high）",
+    "a medians' noise floor is no figure of this table: its verdicts are the paired intervals":
+        "中位数的噪声水平不列入这张表：表中的结论都来自配对区间",
+    "the A/A' control: in its ratio's verdict, not a row":
+        "A/A′ 对照：写进它所属比值的结论里，不单列一行",
     'an estimate given only as its two ends (<metric>_low/_high, no <metric>): one row, "low-high"':
         '只以两端给出的估算值（有 <metric>_low/_high，没有 <metric>）：合为一行，写作“下限-上限”',
     'a ratio "(x)" with two decimals, as the sentences under the experiments print it (1.05, not 1.1)':
@@ -118,7 +122,7 @@ SHOWN = {
         "以 ``p.batch_sizes`` 中的每个批大小交替测量 ``p.spec``，并在同一轮交替中加入批大小\n"
         "``p.copy_size`` 的第二份副本（同一种配置计时两次：这组批大小对比的噪声水平）。",
     "A and A': one size twice":
-        "A 与 A'：同一个批大小计时两次",
+        "A 与 A′：同一个批大小计时两次",
     "Every configuration in ``p.specs``, timed in this process in alternation, with a second copy of ``p.copy``\n"
     "in the same alternation (one configuration timed twice: the noise floor of this grid).":
         "在本进程中交替为 ``p.specs`` 中的每个配置计时，并在同一轮交替中加入 ``p.copy`` 的第二份副本\n"
@@ -132,16 +136,16 @@ SHOWN = {
         "数据处理流水线为这两者和 Model.train 供数，每次重复遍历 ``p.steps`` 个批，同时运行函数式训练循环的\n"
         "第二份副本（由流水线供数这一组的噪声水平）。",
     "the functional loop twice: A and A' of the pipeline passes":
-        "函数式训练循环运行两份：由流水线供数这一组的 A 与 A'",
+        "函数式训练循环运行两份：由流水线供数这一组的 A 与 A′",
     "A and A': one configuration twice":
-        "A 与 A'：同一种配置计时两次",
+        "A 与 A′：同一种配置计时两次",
 
     # ---- lab.measure_forcing (course_utils/bench/experiments/modes.py)
     "One compiled step in this process (whose environment the parent chose), timed four ways in alternation:\n"
     "forced every step (twice: A and A', the floor), forced only at the end of each repeat, and not forced; whatever a\n"
     "repeat left queued finishes before the next one, untimed.":
         "在本进程中（环境由父进程决定）对同一个编译好的训练步按四种方式交替计时：每步同步等待\n"
-        "（计时两份，即 A 与 A'，得出噪声水平）、只在每次重复结束时同步等待、不同步等待；每次重复留在队列中的\n"
+        "（计时两份，即 A 与 A′，得出噪声水平）、只在每次重复结束时同步等待、不同步等待；每次重复留在队列中的\n"
         "计算，都在下一次重复开始之前执行完毕，不计时。",
     "before each repeat, untimed: let the work a repeat left queued finish":
         "每次重复之前，不计时：让上一次重复留在队列中的计算执行完毕",
