@@ -257,9 +257,8 @@ def install_stop_handler() -> list:
     """Ctrl-C (SIGINT) or ``kill`` (SIGTERM) only asks to stop: the loop finishes its step, saves, exits.
 
     Returns a list that receives the signal's number; an empty list means "keep going". Both signals are
-    needed: with MindSpore 2.10, every training step installs MindSpore's own SIGINT handler, which sends a
-    SIGTERM, and leaves it in place, so from the first step on a Ctrl-C reaches the script as a SIGTERM and it
-    exits with 143.
+    needed: with MindSpore 2.10, a Ctrl-C after the first training step arrives as SIGTERM (why: notebook 10,
+    section 4).
     """
     requested: list = []
 

@@ -253,9 +253,8 @@ def evaluate(net, dataset) -> float:
 def install_stop_handler() -> list:
     """Ctrl-C（SIGINT）或 ``kill``（SIGTERM）只是请求停止：循环做完当前这一步，保存，然后退出。
 
-    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，每个训练步都会
-    安装 MindSpore 自己的 SIGINT 处理函数（它发出 SIGTERM），并在训练步结束后保留它；因此从第一个训练步起，
-    按下的 Ctrl-C 都以 SIGTERM 的形式到达脚本，脚本以 143 退出。
+    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，第一个训练步之后
+    按下的 Ctrl-C 会以 SIGTERM 的形式到达脚本（原因见第 10 课第 4 节）。
     """
     requested: list = []
 
