@@ -165,7 +165,7 @@ def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum:
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.ckpt")  # 同一个文件夹：重命名才是原子的
     try:
         # loss_sum 存为 float64 的 Tensor：append_dict 会把 Python float 存成 float32，
-        # 而续训轮次的平均损失必须与未中断的运行分毫不差
+        # 而续训轮次的平均损失必须与未中断的训练分毫不差
         ms.save_checkpoint(state, str(tmp), append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch,
                                                          "loss_sum": ms.Tensor(np.float64(loss_sum)), **settings})
         with open(tmp, "rb") as fh:
