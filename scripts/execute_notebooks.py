@@ -23,6 +23,7 @@ notebook records (its ``metadata["course"]["run_seconds"]``), for notebooks re-e
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -42,6 +43,9 @@ from course_utils.execute import execute, load_average  # noqa: E402
 from course_utils.i18n import notebooks as i18n_notebooks  # noqa: E402
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+#: Files a lesson creates beside itself for the learner to edit (notebook 10's copy of the skeleton). The stored
+#: output must show a first run, so a learner's own copy is set aside during the run and put back afterwards.
+LEARNER_FILES = ("my_capstone.py",)
 LANGUAGE_INFO_KEEP = ("name", "codemirror_mode", "file_extension", "mimetype", "nbconvert_exporter",
                       "pygments_lexer")
 
@@ -109,10 +113,31 @@ def stored_title_time(path: Path) -> float:
     return seconds
 
 
+@contextlib.contextmanager
+def learner_files_set_aside(folder: Path):
+    """Run with the learner's files of ``folder`` (LEARNER_FILES) moved aside; afterwards the copies the run made
+    are deleted and the learner's files are back, unchanged."""
+    aside = {}
+    for name in LEARNER_FILES:
+        if (folder / name).exists():
+            aside[name] = folder / f".{name}.{os.getpid()}.aside"
+            os.replace(folder / name, aside[name])
+    try:
+        yield
+    finally:
+        for name in LEARNER_FILES:
+            if name in aside:
+                os.replace(aside[name], folder / name)
+            else:
+                (folder / name).unlink(missing_ok=True)
+
+
 def store(path: Path, timeout: int = 900, title_time: bool = False):
     """Execute the stored notebook ``path`` and, if every cell ran, replace it, normalised and timed; returns the
-    ``Execution`` (its ``error`` says why the stored file was left unchanged)."""
-    done = execute(path, timeout=timeout)
+    ``Execution`` (its ``error`` says why the stored file was left unchanged). The learner's own files beside it
+    are set aside meanwhile, so the stored output shows a first run and their work stays."""
+    with learner_files_set_aside(path.parent):
+        done = execute(path, timeout=timeout)
     if not done.ok:
         return done
     nb = normalise(done.notebook)

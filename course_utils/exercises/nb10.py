@@ -87,8 +87,8 @@ def _read_script(script, whole: bool = True) -> tuple:
     left = blanks_left(source) if whole else []
     if left:
         left = sorted(left, key=lambda t: (not t.isdigit(), int(t) if t.isdigit() else 0))
-        todos = runtime.listing(left)              # "1, 2, 3"; in Chinese "1、2、3"
-        raise NotAttempted(tr("{name} still has blanks ____ in TODO {todos}: fill them in, "
+        todos = runtime.listing(f"({t})" for t in left)      # "(1), (2), (3)"; in Chinese "(1)、(2)、(3)"
+        raise NotAttempted(tr("{name} still has blanks ____ in TODO{todos}: fill them in, "
                               "save the file, then check again.", name=path.name, todos=todos))
     try:
         tree = ast.parse(source, filename=str(path))

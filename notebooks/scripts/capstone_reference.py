@@ -162,7 +162,7 @@ def build_model():
 # ---- checkpoint, log, export -----------------------------------------------------------------------------
 
 def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum: float, settings: dict) -> None:
-    """Weights + optimizer state + position + settings, atomically: a temporary file, fsync, then os.replace."""
+    """Weights + optimizer state + position + settings, atomically: temporary file, fsync, os.replace, fsync folder."""
     import mindspore as ms
 
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.ckpt")  # same folder: the rename stays atomic
@@ -175,6 +175,10 @@ def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum:
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)         # MindSpore makes it read-only; a normal mode lets you delete it
         os.replace(tmp, path)        # the old checkpoint stays complete until this instant
+        if os.name == "posix":       # then flush the folder too, so that the rename itself survives a power cut
+            folder = os.open(path.parent, os.O_RDONLY)
+            os.fsync(folder)
+            os.close(folder)
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -253,9 +257,8 @@ def install_stop_handler() -> list:
     """Ctrl-C (SIGINT) or ``kill`` (SIGTERM) only asks to stop: the loop finishes its step, saves, exits.
 
     Returns a list that receives the signal's number; an empty list means "keep going". Both signals are
-    needed: with MindSpore 2.10, every training step installs MindSpore's own SIGINT handler, which sends a
-    SIGTERM, and leaves it in place, so from the first step on a Ctrl-C reaches the script as a SIGTERM and it
-    exits with 143.
+    needed: with MindSpore 2.10, a Ctrl-C after the first training step arrives as SIGTERM (why: notebook 10,
+    section 4).
     """
     requested: list = []
 

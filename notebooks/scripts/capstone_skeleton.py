@@ -145,8 +145,9 @@ def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum:
     import mindspore as ms
 
     # TODO(5): save `state` with the position (epoch, step_in_epoch, loss_sum) and `settings` (append_dict) to
-    #          a temporary file in the same folder, flush it to disk (os.fsync), then rename it over `path`
-    #          (os.replace). Mind the suffix: MindSpore appends ".ckpt" to a file name that does not end with it.
+    #          a temporary file in the same folder, flush it to disk (os.fsync), rename it over `path`
+    #          (os.replace), then (on POSIX) fsync the folder, so the rename survives a power cut, as in notebook 06.
+    #          Mind the suffix: MindSpore appends ".ckpt" to a file name that does not end with it.
     #          And loss_sum: append_dict stores a Python float as float32; store it as a float64 Tensor.
     ____
 

@@ -45,7 +45,7 @@ def test_the_skeleton_is_not_attempted_and_names_every_todo():
     for q in (nb10.q1, nb10.q2, nb10.q3, nb10.q4):
         result = q.check(str(nb10.SKELETON))
         assert result.outcome is Outcome.NOT_ATTEMPTED, result.message
-    assert "TODO 1, 2, 3, 4, 5, 6, 7, 8, 9, 10:" in result.message
+    assert "TODO(1), (2), (3), (4), (5), (6), (7), (8), (9), (10):" in result.message
 
 
 def test_a_partly_filled_script_lists_only_the_todos_left(tmp_path):
@@ -57,7 +57,8 @@ def test_a_partly_filled_script_lists_only_the_todos_left(tmp_path):
     path = tmp_path / "my_capstone.py"
     path.write_text(source)
     result = nb10.q1.check(str(path))
-    assert result.outcome is Outcome.NOT_ATTEMPTED and "TODO 2, 3, 4, 5, 6, 7, 8, 9, 10:" in result.message
+    assert result.outcome is Outcome.NOT_ATTEMPTED
+    assert "TODO(2), (3), (4), (5), (6), (7), (8), (9), (10):" in result.message
 
 
 def test_blanks_in_comments_and_strings_do_not_count():

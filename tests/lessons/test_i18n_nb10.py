@@ -88,7 +88,7 @@ def test_every_message_title_and_hint_of_nb09_has_a_chinese_entry_with_the_same_
         return sorted(re.findall(r"(?<!\{)\{(\w+)", text))
 
     assert {k: v for k, v in MESSAGES.items() if fields(k) != fields(v)} == {}
-    # Chinese characters or Chinese punctuation ("、" joins a list of TODO numbers: TODO 1、2、3)
+    # Chinese characters or Chinese punctuation ("、" joins a list of TODO numbers: TODO(1)、(2)、(3))
     assert [v for v in MESSAGES.values() if not re.search(r"[\u3000-\u303f\u4e00-\u9fff]", v)] == []
 
 
@@ -97,7 +97,8 @@ def test_every_message_title_and_hint_of_nb09_has_a_chinese_entry_with_the_same_
 def test_the_skeleton_is_not_attempted_in_chinese(zh):
     result = nb10.q1.check(str(nb10.SKELETON))
     assert result.outcome is Outcome.NOT_ATTEMPTED, result.message
-    assert "仍有占位符 ____" in result.message and "TODO 1、2、3、4、5、6、7、8、9、10" in result.message
+    assert "仍有占位符 ____" in result.message
+    assert "TODO(1)、(2)、(3)、(4)、(5)、(6)、(7)、(8)、(9)、(10)" in result.message
     shown(str(result), "练习 10.1", TITLE1, "尚未作答")
 
 

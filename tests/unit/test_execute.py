@@ -84,6 +84,19 @@ def test_make_notebooks_stores_a_normalised_timed_run(tmp_path):
     assert not script.store(failing).ok and failing.read_bytes() == before, "a failed run leaves the file as it was"
 
 
+def test_a_stored_run_sees_no_learner_file_and_the_learners_file_survives_it(tmp_path):
+    script = _script()
+    (tmp_path / "my_capstone.py").write_text("mine", encoding="utf-8")
+    path = _notebook(tmp_path / "10_t.ipynb",
+                     "from pathlib import Path\nmine = Path('my_capstone.py')\nprint(mine.exists())\n"
+                     "mine.write_text('copied', encoding='utf-8')")
+    assert script.store(path).ok
+    stored = nbformat.read(path, as_version=4)
+    assert stored.cells[2].outputs[0]["text"] == "False\n", "the run started without the learner's file"
+    assert (tmp_path / "my_capstone.py").read_text(encoding="utf-8") == "mine", "and the learner's file is back"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["10_t.ipynb", "my_capstone.py"]
+
+
 def test_the_title_cell_gets_the_measured_run_time():
     script = _script()
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(

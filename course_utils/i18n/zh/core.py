@@ -37,7 +37,7 @@ MESSAGES = {
     "no seed": "未设置随机种子",
     "none": "无",
     "{items}, {item}": "{items}、{item}",
-    "{items}; {item}": "{items}、{item}",   # a list of configuration labels (runtime.listing(labels=True))   # a list (runtime.listing; TODO 1、2、3 in nb10)
+    "{items}; {item}": "{items}、{item}",   # a list of configuration labels (runtime.listing(labels=True))   # a list (runtime.listing; TODO(1)、(2)、(3) in nb10)
     "CPU fixes: {fixes}": "CPU 优化设置：{fixes}",
     "exact numerics: {settings}": "确定性计算：{settings}",
     "  note: {note}": "  注意：{note}",

@@ -56,8 +56,8 @@ MESSAGES = {
         "请把 MY_SCRIPT 设为你的脚本的路径，运行该单元格，然后再检查。",
     "there is no file {path!r} yet: run the cell that copies the skeleton, fill in the TODOs, then check again.":
         "文件 {path!r} 还不存在。请运行复制脚本模板的单元格，填写其中的 TODO，然后再检查。",
-    "{name} still has blanks ____ in TODO {todos}: fill them in, save the file, then check again.":
-        "{name} 的 TODO {todos} 中仍有占位符 ____，请填写它们，保存文件，然后再检查。",
+    "{name} still has blanks ____ in TODO{todos}: fill them in, save the file, then check again.":
+        "{name} 的 TODO{todos} 中仍有占位符 ____，请填写它们，保存文件，然后再检查。",
     "{name} does not parse: {error} on line {line}: {text!r}": "{name} 无法解析：第 {line} 行 {error}：{text!r}",
     "{name} imports course_utils (line {line}): the capstone script must stand alone, with MindSpore and NumPy "
     "only, so that it runs outside the course.":
@@ -138,7 +138,7 @@ MESSAGES = {
     "even draw the same ones). Remove the dropout: this check compares the logs bit for bit (section 3, \"The "
     "model\").":
         "停止并 --resume 之后，第 {epoch} 轮的 train_loss 为 {got!r}，而未中断的同一次运行记录的是 {expected!r}；"
-        "{name} 用到了 Dropout（第 {line} 行）：Dropout 的随机掩码不在检查点中，续训的进程抽到的掩码与未中断的运行"
+        "{name} 用到了 Dropout（第 {line} 行）：Dropout 的随机掩码不在检查点中，续训的进程抽到的掩码与未中断的训练"
         "不同（在有些机器上，甚至两次全新的运行抽到的也不一样）。请去掉 Dropout：本项检查逐位比较两份日志（第 3 节“模型”）。",
     "the weights after the resumed run are exactly the ones in the checkpoint it resumed from: it stepped the "
     "optimizer but training did not change the network.":

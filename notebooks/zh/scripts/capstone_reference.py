@@ -159,19 +159,23 @@ def build_model():
 # ---- 检查点、日志、导出 ----------------------------------------------------------------------------------
 
 def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum: float, settings: dict) -> None:
-    """原子写入权重 + 优化器状态 + 位置 + 设置：先写临时文件，fsync，再 os.replace。"""
+    """原子写入权重 + 优化器状态 + 位置 + 设置：先写临时文件，fsync，os.replace，再对文件夹 fsync。"""
     import mindspore as ms
 
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.ckpt")  # 同一个文件夹：重命名才是原子的
     try:
         # loss_sum 存为 float64 的 Tensor：append_dict 会把 Python float 存成 float32，
-        # 而续训轮次的平均损失必须与未中断的运行分毫不差
+        # 而续训轮次的平均损失必须与未中断的训练分毫不差
         ms.save_checkpoint(state, str(tmp), append_dict={"epoch": epoch, "step_in_epoch": step_in_epoch,
                                                          "loss_sum": ms.Tensor(np.float64(loss_sum)), **settings})
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)         # MindSpore 会把它设为只读；改回普通权限，才能删除它
         os.replace(tmp, path)        # 在这一刻之前，旧的检查点始终完整
+        if os.name == "posix":       # 再刷写文件夹本身，让这次重命名在断电后也能保留
+            folder = os.open(path.parent, os.O_RDONLY)
+            os.fsync(folder)
+            os.close(folder)
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -209,8 +213,8 @@ def refuse_other_settings(path: Path, args) -> None:
                      "请不带 --resume 重新开始")
         saved = int(stored[name].asnumpy().reshape(-1)[0])
         if saved != given:
-            sys.exit(f"--resume：{path} 是用 {option} {saved} 写入的，本次运行是 {option} {given}，"
-                     f"按检查点记录的位置续训，跳过的将是另一批样本；请用 {option} {saved} 续训，或不带 --resume 重新开始")
+            sys.exit(f"--resume：{path} 是用 {option} {saved} 写入的，本次运行用的是 {option} {given}。"
+                     f"若按检查点记录的位置续训，跳过的将是另一些样本。请用 {option} {saved} 续训，或不带 --resume 重新开始")
 
 
 def append_log(path: Path, record: dict) -> None:
@@ -249,9 +253,8 @@ def evaluate(net, dataset) -> float:
 def install_stop_handler() -> list:
     """Ctrl-C（SIGINT）或 ``kill``（SIGTERM）只是请求停止：循环做完当前这一步，保存，然后退出。
 
-    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，每个训练步都会
-    安装 MindSpore 自己的 SIGINT 处理函数（它发出 SIGTERM），并在训练步结束后保留它；因此从第一个训练步起，
-    按下的 Ctrl-C 都以 SIGTERM 的形式到达脚本，脚本以 143 退出。
+    返回一个接收信号编号的列表；列表为空表示“继续”。两个信号都需要处理：在 MindSpore 2.10 中，第一个训练步之后
+    按下的 Ctrl-C 会以 SIGTERM 的形式到达脚本（原因见第 10 课第 4 节）。
     """
     requested: list = []
 

@@ -143,7 +143,8 @@ def save_checkpoint(state, path: Path, epoch: int, step_in_epoch: int, loss_sum:
     import mindspore as ms
 
     # TODO(5)：把 `state` 连同位置（epoch、step_in_epoch、loss_sum）和 `settings`（append_dict）保存到
-    #          同一文件夹中的一个临时文件，将其刷写到磁盘（os.fsync），再把它重命名覆盖 `path`（os.replace）。
+    #          同一文件夹中的一个临时文件，将其刷写到磁盘（os.fsync），再把它重命名覆盖 `path`（os.replace），
+    #          最后（在 POSIX 系统上）对文件夹执行 fsync，让重命名在断电后也能保留，与第 06 课相同。
     #          注意后缀：文件名不以 ".ckpt" 结尾时，MindSpore 会自动加上它。还要注意 loss_sum：
     #          append_dict 会把 Python float 存成 float32，请把它存为 float64 的 Tensor。
     ____
@@ -175,8 +176,8 @@ def refuse_other_settings(path: Path, args) -> None:
                      "请不带 --resume 重新开始")
         saved = int(stored[name].asnumpy().reshape(-1)[0])
         if saved != given:
-            sys.exit(f"--resume：{path} 是用 {option} {saved} 写入的，本次运行是 {option} {given}，"
-                     f"按检查点记录的位置续训，跳过的将是另一批样本；请用 {option} {saved} 续训，或不带 --resume 重新开始")
+            sys.exit(f"--resume：{path} 是用 {option} {saved} 写入的，本次运行用的是 {option} {given}。"
+                     f"若按检查点记录的位置续训，跳过的将是另一些样本。请用 {option} {saved} 续训，或不带 --resume 重新开始")
 
 
 def append_log(path: Path, record: dict) -> None:
