@@ -179,6 +179,7 @@ def load_shard(args, rank: int, size: int) -> tuple:
     """
     from course_utils.data import mnist_dataset
 
+    # one batch per training step; the timing job (--bench-steps) cycles through at most 20 distinct batches
     needed = max(args.steps, min(args.bench_steps, 20))
     # with shards, subset is each shard's number of samples: one pass holds at most the batches needed
     dataset = mnist_dataset("train", batch_size=args.batch_size, shuffle=True, num_shards=size,

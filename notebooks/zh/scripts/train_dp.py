@@ -175,6 +175,7 @@ def load_shard(args, rank: int, size: int) -> tuple:
     """
     from course_utils.data import mnist_dataset
 
+    # 训练每一步用一个批；计时任务（--bench-steps）最多循环使用 20 个不同的批
     needed = max(args.steps, min(args.bench_steps, 20))
     # 使用分片时，subset 是每个分片的样本数：遍历一遍最多只含所需的批
     dataset = mnist_dataset("train", batch_size=args.batch_size, shuffle=True, num_shards=size,
