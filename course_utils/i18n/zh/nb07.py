@@ -201,7 +201,7 @@ MESSAGES = {
     "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the course's two "
     "fixes the same configuration ran at {fixed_rate:.1f}, {speedup:.2f}x the naive rate.":
         '朴素默认设置（不加 CPU 优化设置）下，{naive} 为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
-        '同一训练步为 {fixed_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍。',
+        '同一配置为 {fixed_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍。',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), a tie within the noise floor of "
     "{noise:.1f}% with {others}":
         '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），但与 {others} 相差在 {noise:.1f}% 的'
