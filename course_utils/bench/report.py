@@ -257,12 +257,13 @@ PAIRED_CELLS = {"below": N_("below 1.00"), "above": N_("above 1.00"), "inside": 
 
 def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[str] = None) -> str:
     """A small table of configurations judged against ``baseline`` (A) and, where one was timed, its ``copy`` (A'):
-    one row per entry, with ``config``, ``x`` (its rate over A's), ``vs_a`` and ``vs_copy`` (one-word verdicts) and
+    one row per entry, with ``config``, ``x`` (its rate over A's), ``vs_a`` and ``vs_copy`` (one-word verdicts, or a
+    cell's own message such as ``traps.TIME_SIDE_CELLS``) and
     ``paired`` (a ``paired_reading``: its median ratio, the lowest-highest range and where 1.00 lies; or None)."""
     def paired(pr):
         return "-" if not pr else tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {where}", med=pr["median"], lo=pr["low"],
                                      hi=pr["high"], where=tr(PAIRED_CELLS[pr["reading"]]))
-    rows = [{"config": e["config"], "x": f"{e['x']:.2f}", "vs_a": tr(VERDICT_CELLS[e.get("vs_a")]),
+    rows = [{"config": e["config"], "x": f"{e['x']:.2f}", "vs_a": tr(VERDICT_CELLS.get(e.get("vs_a"), e.get("vs_a"))),
              "vs_copy": tr(VERDICT_CELLS[e.get("vs_copy")]), "paired": paired(e.get("paired"))} for e in entries]
     cols = ["config", "x", "vs_a"] + (["vs_copy"] if copy else []) + (
         ["paired"] if any(e.get("paired") for e in entries) else [])

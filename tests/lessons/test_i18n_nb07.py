@@ -180,7 +180,7 @@ def test_cpu_traps_and_finding_them_in_chinese(zh):
     assert fastest_text in fastest.conclusion and not english_words(fastest.conclusion), fastest.conclusion
     assert "与 Ascend 无关" in str(traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")))
     found = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams()).conclusion
-    assert "两个卷积层占 42.0 毫秒中的 40.0 毫秒（95%）" in found and "约为原来的 1/10。" in found
+    assert "两个卷积层占 42.0 毫秒中的 40.0 毫秒（95%）" in found and "约为原来的 1/10.0。" in found
     assert "无济于事" in traps.summarise_find_trap(find_rows(4.0, 4.0), bench.FindTrapParams()).conclusion
 
 

@@ -13,10 +13,10 @@ from typing import Mapping, Optional, Sequence
 from course_utils import runtime
 from course_utils.i18n import tr
 
-from ..harness import Timing, paired_ratio, verdict
+from ..harness import Timing, interval_side, paired_ratio, verdict
 from ..report import Result, format_verdicts, pick
 from ..steps import NAIVE_SPEC, Spec
-from .traps import FIND_CASES, POOL_LAYERS
+from .traps import FIND_CASES, POOL_LAYERS, TIME_SIDE_CELLS
 
 
 def _per_layer(x: Mapping[str, float]) -> str:
@@ -40,7 +40,7 @@ def pooling_measurements(found: Result, pool_cap: Result) -> str:
     text = tr("Two measurements of pooling, the time with the cap over the time without: per-layer timing (eager "
               "PyNative, one process per case, oneDNN's log on, {calls} calls per repeat) {eager}; pool_cap "
               "(compiled, {k} alternated processes per case, {calls_c} calls per repeat) {comp}.",
-              calls="-".join(map(str, (calls[0], calls[-1]) if len(calls) > 1 else calls)),
+              calls=(tr("{lo}-{hi}", lo=calls[0], hi=calls[-1]) if len(calls) > 1 else calls[0]),
               k=pool_cap.rows[0].get("processes", 1), calls_c=pool_cap.rows[0]["steps"],
               eager=_per_layer(x_eager), comp=_per_layer(x_comp))
     split = [layer for layer in POOL_LAYERS if (x_eager[layer] > 1) != (x_comp[layer] > 1)]
@@ -117,16 +117,24 @@ def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
     ax.legend(fontsize=8)
 
 
-def _paired_pooling(paired: Mapping[str, tuple]) -> str:
-    """When the medians found no pooling layer slower with the cap: what pairing the repeats says."""
-    longer = [tr(layer) for layer, (_, lo, _) in paired.items() if lo > 1]
-    if not longer:
+def _pool_cell(layer: str, words: Mapping[str, str], paired: Mapping[str, tuple]) -> str:
+    """A pooling layer's verdict cell: where its paired interval of times lies, or the medians' verdict unpaired."""
+    return TIME_SIDE_CELLS[interval_side(*paired[layer][1:])] if layer in paired else words[layer]
+
+
+def _pooling_sentence(words: Mapping[str, str], paired: Mapping[str, tuple]) -> str:
+    """The closing line of part 3's pooling: which layers the cap made slower, by the paired interval of their
+    times (the lab's one rule; ``summarise_pool_cap`` falls back to the medians only where rounds do not pair)."""
+    slower = [layer for layer, word in words.items() if word == "slower"]
+    if not slower:
         return tr("The cap made no pooling layer measurably slower here.")
-    return tr("By the medians the cap made no pooling layer measurably slower; paired repeat by repeat, {layers} took "
-              "longer with it ({listing}, the time with the cap over without, 95% interval).",
-              layers=runtime.listing(longer),
-              listing=runtime.listing([tr("{layer} {lo:.2f}-{hi:.2f}x", layer=tr(layer), lo=lo, hi=hi)
-                                       for layer, (_, lo, hi) in paired.items() if lo > 1]))
+    listing = runtime.listing([tr("{layer} {lo:.2f}-{hi:.2f}x", layer=tr(layer), lo=paired[layer][1],
+                                  hi=paired[layer][2]) for layer in slower if layer in paired])
+    return (tr("The cap made {layers} slower: paired repeat by repeat, the time with the cap over the time without "
+               "lies above 1.00 ({listing}, 95% interval).", layers=runtime.listing([tr(x) for x in slower]),
+               listing=listing) if listing else
+            tr("The cap made {layers} slower, beyond the noise floor with repeats apart.",
+               layers=runtime.listing([tr(x) for x in slower])))
 
 
 def _finding(title: str, entries: Sequence[Mapping], baseline: str, sentence: str, copy: Optional[str] = None) -> str:
@@ -150,15 +158,13 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
                x=m["fixes_vs_naive_speedup"], said=said[m["fixes_vs_naive_speedup_verdict"]])))
     if pool_cap is not None and pool_cap.rows:
         a, b = FIND_CASES
-        words = pool_cap.metrics["pool_cap_verdicts"]
-        slower = [tr(layer) for layer, word in words.items() if word == "slower"]
+        words, paired = pool_cap.metrics["pool_cap_verdicts"], pool_cap.metrics["pool_cap_paired"]
         parts.append(_finding(
-            tr("Part 3, pooling with the cap against without (forward and backward, each layer alone):"),
-            [{"config": tr(r["config"]), "x": pick(pool_cap.rows, case=a, config=r["config"])["ms"] / r["ms"],
-              "vs_a": words[r["config"]]} for r in pool_cap.rows if r["case"] == b],
-            tr("no cap"),
-            tr("The cap made {layers} slower, beyond the noise floor with repeats apart.",
-               layers=runtime.listing(slower)) if slower else _paired_pooling(pool_cap.metrics["pool_cap_paired"])))
+            tr("Part 3, pooling with the cap against without (forward and backward, each layer alone; the time with "
+               "the cap over the time without):"),
+            [{"config": tr(r["config"]), "x": r["ms"] / pick(pool_cap.rows, case=a, config=r["config"])["ms"],
+              "vs_a": _pool_cell(r["config"], words, paired)} for r in pool_cap.rows if r["case"] == b],
+            tr("the time without the cap"), _pooling_sentence(words, paired)))
     base = pools["nn.MaxPool2d"]
     rewrites = {name: verdict(t, base, noise_pct) for name, t in pools.items() if name != "nn.MaxPool2d"}
     faster = [n for n, w in rewrites.items() if w == "faster"]
@@ -170,7 +176,7 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
         tr("Neither rewrite was measurably faster: keep nn.MaxPool2d.")))
     parts.append(_finding(tr("Part 4, the data pipeline (its own floor, {noise:.1f}%):",
                              noise=pipe.metrics["noise_pct"]),
-                          [pipe.metrics["fed_entry"]], "A", pipe.metrics["said"], copy="A'"))
+                          [pipe.metrics["fed_entry"]], "A", pipe.metrics["said"], copy=tr("A'")))
     parts.append(_finding(
         tr("Part 5, float16 on {device}:", device=device),
         [{"config": r["label"], "x": r["vs_O0"], "vs_a": r["verdict_O0"], "vs_copy": r["verdict_copy"],

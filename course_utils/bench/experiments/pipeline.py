@@ -178,7 +178,7 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     fed_entry = {"config": tr("training step fed by the pipeline"), "x": fed / mem, "vs_a": cell(mem_row, word_a),
                  "vs_copy": cell(again, word_b) if again is not None else None, "paired": paired}
     text += format_verdicts([fed_entry],
-                            "A", "A'" if again is not None else None) + "\n"
+                            "A", tr("A'") if again is not None else None) + "\n"
     said_from = len(text)   # the medians' verdict in words: kept for the lesson's summary
     text += tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
               "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)

@@ -16,7 +16,7 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import Timing, force, leaders, paired_ratio, ranges_overlap, time_steps, verdict
+from ..harness import Timing, force, interval_side, leaders, paired_ratio, ranges_overlap, time_steps, verdict
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, PoolCapParams, StepRatesParams, TrapsParams
 from ..report import VERDICT_CELLS, Result, format_rows, pick, ratio, skipped
@@ -325,9 +325,11 @@ def measure_pool_cap(p: PoolCapParams) -> list:
 
 
 def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
-    """Each pooling layer with the cap against without it, by the lab's two rules: the repeats of a case's processes
-    merged, ``p.noise_pct`` the floor (a difference also needs repeats apart, which fresh processes' wider scatter
-    makes a stricter test)."""
+    """Each pooling layer with the cap against without it, by the lab's one rule (lesson 07): the paired interval of
+    the time with the cap over the time without, round by round (``round_pairs``, ``paired_ratio``): above 1.00 the
+    cap makes the layer slower, below faster, 1.00 inside a tie (``interval_side``, on the bounds as printed). Every
+    ratio here is a time ratio, the cap's over no cap's. Where the rounds do not pair up, the medians' two rules
+    (``p.noise_pct`` the floor, repeats apart) decide instead, and the table says so."""
     if not rows:
         return skipped("pool_cap", tr("the ISA cap concerns MindSpore's CPU backend, not {device}", device=p.device))
     merged = merge_rounds([r for r in rows if r["kind"] == "layer"])
@@ -336,22 +338,24 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
     for layer in POOL_LAYERS:
         off, on = pick(merged, case=a, config=layer), pick(merged, case=b, config=layer)
         on_ms, off_ms = on_ms + on["median_step_ms"], off_ms + off["median_step_ms"]
-        verdicts[layer] = verdict(on, off, p.noise_pct)   # what the capped layer is
         pair = round_pairs([r for r in rows if r["kind"] == "layer" and r["config"] == layer], a, b)
         if pair is not None:
             paired[layer] = paired_ratio(*pair)   # rate without over rate with: the time ratio with the cap
-        med, lo, hi = paired.get(layer, (None, None, None))
+            med, lo, hi = paired[layer]
+            verdicts[layer] = TIME_SIDE[interval_side(lo, hi)]   # the lab's rule: the paired interval
+            said = tr(TIME_SIDE_CELLS[interval_side(lo, hi)])
+            shown = tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {n} pairs", med=med, lo=lo, hi=hi, n=len(pair[0]["repeat_s"]))
+        else:
+            verdicts[layer] = verdict(on, off, p.noise_pct)      # no pairs: the medians' two rules
+            said, shown = tr("{verdict}, by the medians", verdict=tr(VERDICT_CELLS[verdicts[layer]])), "-"
         table.append({"layer": tr(layer), "on": on["median_step_ms"], "off": off["median_step_ms"],
-                      "x": f"{on['median_step_ms'] / off['median_step_ms']:.2f}",
-                      "verdict": tr(VERDICT_CELLS[verdicts[layer]]),
-                      "paired": "-" if med is None else tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {n} pairs", med=med,
-                                                           lo=lo, hi=hi, n=len(pair[0]["repeat_s"]))})
+                      "x": f"{on['median_step_ms'] / off['median_step_ms']:.2f}", "paired": shown, "verdict": said})
     text = tr("ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, "
-              "their repeats merged; noise floor {noise:.1f}%), with the cap against without:", k=p.rounds,
-              noise=p.noise_pct)
-    text += "\n" + format_rows(table, ["layer", "on", "off", "x", "verdict"] + (["paired"] if paired else []),
+              "their repeats merged), with the cap against without; every ratio is the time with the cap over the "
+              "time without, and the verdict is the paired interval's (above 1.00: slower with the cap):", k=p.rounds)
+    text += "\n" + format_rows(table, ["layer", "on", "off", "x", "paired", "verdict"],
                                {"layer": tr("layer"), "on": tr("ms, cap"), "off": tr("ms, no cap"),
-                                "x": tr("x the time"), "verdict": tr("with the cap"),
+                                "x": tr("x the time, medians"), "verdict": tr("with the cap"),
                                 "paired": tr("paired, x the time (95% interval)")},
                                left=["verdict", "paired"])
     text += "\n" + tr("Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.",
@@ -370,6 +374,12 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
     shown = [dict(r, ms=r["median_step_ms"], min_ms=1e3 / r["max_steps_per_s"], max_ms=1e3 / r["min_steps_per_s"])
              for r in merged]   # ms per forward+backward pass: the median and the fastest-slowest repeat
     return Result("pool_cap", shown, ["case", "layer", "ms", "min_ms", "max_ms", "processes"], text, metrics)
+
+
+#: A paired interval of times (with the cap over without) read by the lab's rule: above 1.00 the cap is slower
+TIME_SIDE = {"above": "slower", "below": "faster", "inside": "tie"}
+TIME_SIDE_CELLS = {"above": N_("slower (interval above 1.00)"), "below": N_("faster (interval below 1.00)"),
+                   "inside": N_("a tie (1.00 inside)")}
 
 
 def round_pairs(rows: Sequence[dict], a: str, b: str) -> Optional[tuple]:

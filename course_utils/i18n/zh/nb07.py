@@ -228,7 +228,7 @@ MESSAGES = {
         'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
     "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the course's two "
     "fixes the same configuration ran at {fixed_rate:.1f}, {speedup:.2f}x the naive rate.":
-        '朴素基线（不加 CPU 优化设置的{naive}）为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
+        '朴素默认设置（不加 CPU 优化设置）下，{naive} 为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
         '同一配置为 {fixed_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍。',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), a tie within the noise floor of "
     "{noise:.1f}% with {others}":
@@ -277,7 +277,7 @@ MESSAGES = {
         '不限制指令集时，两个卷积层占 {total:.1f} 毫秒中的 {conv:.1f} 毫秒（{pct:.0f}%），oneDNN 报告的主要卷积实现是 '
         "'{impl}'；设置 ONEDNN_MAX_CPU_ISA=AVX2 后，它们耗时 {conv_capped:.1f} 毫秒（'{impl_capped}'），",
     '{x:.1f}x less.':
-        '约为原来的 1/{x:.0f}。',
+        '约为原来的 1/{x:.1f}。',
     'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
         '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
     # ---- the cap's price: pooling (traps.summarise_pool_cap), and lesson 08's part 3 in words (traps.explain_*)
@@ -493,7 +493,7 @@ MESSAGES = {
     'share_pct': '占比（%）',
     'vs_baseline': '相对首行基线',
     'vs_functional': '相对函数式训练步',
-    'vs_naive': '相对朴素基线（倍）',
+    'vs_naive': '相对朴素默认设置（倍）',
     'vs_O0': '相对 O0',
     'final_loss': '最终损失',
     'calls': '调用次数',
@@ -607,7 +607,7 @@ MESSAGES = {
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
     'Model.train fed by the pipeline (steps/s)': 'Model.train，流水线供数（步/秒）',
     'naive defaults (steps/s)': '朴素默认设置（步/秒）',
-    'naive configuration with the two CPU settings (steps/s)': '加上两项 CPU 优化设置的朴素配置（步/秒）',
+    'naive configuration with the two CPU settings (steps/s)': '同一训练步加上两项 CPU 优化设置（步/秒）',
     'two CPU settings / naive defaults, same configuration (x)': '同一配置：两项 CPU 优化设置 / 朴素默认设置（倍）',
     'best settings to 98.5% (training s)': '最佳设置达到 98.5%（训练秒数）',
     'naive defaults to 98.5% (training s)': '朴素默认设置达到 98.5%（训练秒数）',

@@ -198,9 +198,19 @@ MESSAGES = {
     'slower: beyond the noise floor, repeats apart':
         '更慢：超出噪声水平，且各次重复的范围不重叠',
     'ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, '
-    'their repeats merged; noise floor {noise:.1f}%), with the cap against without:':
-        'ReLU + 最大池化的正向加反向，每层单独编译后计时（每种情形 {k} 个全新进程，合并各进程的重复；'
-        '噪声水平 {noise:.1f}%），限制指令集与不限制对比：',
+    'their repeats merged), with the cap against without; every ratio is the time with the cap over the time '
+    'without, and the verdict is the paired interval\'s (above 1.00: slower with the cap):':
+        'ReLU + 最大池化的正向加反向，每层单独编译后计时（每种情形 {k} 个全新进程，合并各进程的重复），'
+        '限制指令集与不限制对比。表中的倍数都是限制时的耗时除以不限制时的耗时，结论按配对区间判定'
+        '（高于 1.00 即限制后更慢）：',
+    'slower (interval above 1.00)':
+        '更慢（区间高于 1.00）',
+    'faster (interval below 1.00)':
+        '更快（区间低于 1.00）',
+    'a tie (1.00 inside)':
+        '持平（区间包含 1.00）',
+    '{verdict}, by the medians':
+        '{verdict}（按中位数判定）',
     'Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.':
         '两层合计，每次正向加反向在限制指令集时耗时 {on:.2f} 毫秒，不限制时 {off:.2f} 毫秒。',
     'A round is one process per case, run one after the other: pairing repeat i of the two cancels load that lasts '
@@ -213,8 +223,8 @@ MESSAGES = {
         '毫秒（限制）',
     'ms, no cap':
         '毫秒（不限制）',
-    'x the time':
-        '耗时倍数',
+    'x the time, medians':
+        '耗时倍数（中位数）',
     'with the cap':
         '限制后',
     'paired, x the time (95% interval)':
@@ -352,19 +362,23 @@ MESSAGES = {
     'the cap alone':
         '只限制指令集',
     'With both settings the naive configuration ran {x:.1f}x as fast as with neither: {said}.':
-        '两项设置都加上后，朴素配置的速度是两项都不加时的 {x:.1f} 倍：{said}。',
-    'Part 3, pooling with the cap against without (forward and backward, each layer alone):':
-        '第 3 节，限制指令集与不限制时的池化相比（正向加反向，每层单独计时）：',
-    'no cap':
-        '不限制',
+        '加上两项 CPU 优化设置后，同一训练步的速度是朴素默认设置下的 {x:.1f} 倍：{said}。',
+    'Part 3, pooling with the cap against without (forward and backward, each layer alone; the time with the cap '
+    'over the time without):':
+        '第 3 节，限制指令集与不限制时的池化相比（正向加反向，每层单独计时；倍数为限制时的耗时除以不限制时的耗时）：',
+    'the time without the cap':
+        '不限制时的耗时',
+    'The cap made {layers} slower: paired repeat by repeat, the time with the cap over the time without lies above '
+    '1.00 ({listing}, 95% interval).':
+        '限制指令集让 {layers} 变慢：逐次重复配对，限制时与不限制时的耗时之比高于 1.00（{listing}，95% 区间）。',
+    "A'":
+        'A′',
+    '{lo}-{hi}':
+        '{lo}～{hi}',
     'The cap made {layers} slower, beyond the noise floor with repeats apart.':
         '限制指令集让 {layers} 变慢，超出噪声水平，且各次重复的范围不重叠。',
     'The cap made no pooling layer measurably slower here.':
         '限制指令集没有让任何池化层明显变慢。',
-    'By the medians the cap made no pooling layer measurably slower; paired repeat by repeat, {layers} took longer '
-    'with it ({listing}, the time with the cap over without, 95% interval).':
-        '按中位数，限制指令集没有让任何池化层明显变慢；逐次重复配对来看，限制后 {layers} 耗时更长'
-        '（{listing}，限制时与不限制时的耗时之比，95% 区间）。',
     '{layer} {lo:.2f}-{hi:.2f}x':
         '{layer} {lo:.2f}～{hi:.2f} 倍',
     '{layer} {x:.2f}x':
