@@ -168,7 +168,8 @@ def test_q4_port_mlp():
     assert wrong_out == Outcome.INCORRECT and "of the model as (5, 64)" in wrong_out.message
     swapped = nb00.q4.check(_mlp(layers=(0, 2, 1, 3)))   # Dropout before ReLU: ReLU is not the second layer
     assert swapped == Outcome.INCORRECT and "the second layer" in swapped.message
-    cell_list = nb00.q4.check(lambda i, h, o, p: nn.CellList([nn.Dense(i, h), nn.ReLU(), nn.Dropout(p=p), nn.Dense(h, o)]))
+    cell_list = nb00.q4.check(
+        lambda i, h, o, p: nn.CellList([nn.Dense(i, h), nn.ReLU(), nn.Dropout(p=p), nn.Dense(h, o)]))
     assert cell_list == Outcome.INCORRECT and "expected an nn.SequentialCell" in cell_list.message
     for wrong in (positional, kept_share, unscaled, always):   # symptoms only: no message gives the answer away
         assert "p=" not in wrong.message
