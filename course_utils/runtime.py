@@ -337,7 +337,11 @@ def quiet_env() -> dict:
 # --------------------------------------------------------------------------------------------
 
 def available_devices() -> list:
-    """Devices MindSpore can use in this process, best first, e.g. ``["CPU"]``."""
+    """Devices MindSpore can use in this process, best first, e.g. ``["CPU"]``.
+
+    Asks ``mindspore.device_context.<device>.is_available()`` (2.7.1 to 2.10; ``mindspore.hal.is_available``, which
+    does the same, is marked for removal in 2.10): True when the device's plugin loaded, not that a card is there.
+    """
     fake = fake_device.active()
     if fake is not None:
         return [fake[0], "CPU"]
@@ -346,7 +350,7 @@ def available_devices() -> list:
     found = []
     for dev in DEVICES:
         try:
-            if ms.hal.is_available(dev):
+            if getattr(ms.device_context, dev.lower()).is_available():
                 found.append(dev)
         except Exception:  # a plugin that fails to load means "not available"
             pass
@@ -372,7 +376,7 @@ def plugin_error(device: str = "Ascend") -> str:
 def device_count(device: str) -> int:
     """How many cards of ``device`` MindSpore sees (0 if its plugin did not load); for "CPU" the CPU count.
 
-    Ascend: ``mindspore.device_context.ascend.device_count()``, which counts NPUs (``hal.is_available`` only
+    Ascend: ``mindspore.device_context.ascend.device_count()``, which counts NPUs (``is_available()`` only
     says whether the plugin loaded).
     """
     device = _normalise_device(device)

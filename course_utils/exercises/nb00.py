@@ -13,10 +13,12 @@
 * ``q3`` PyTorch's BatchNorm momentum: ``batchnorm_like_torch(num_features, torch_momentum)`` returns the
   ``nn.BatchNorm2d`` whose running statistics follow a batch as PyTorch's ``nn.BatchNorm2d(num_features,
   momentum=torch_momentum)`` does; the check runs one training batch and compares the running mean.
-* ``q4`` PyTorch's dropout: ``dropout_like_torch(p)`` returns the Cell that drops as PyTorch's ``nn.Dropout(p)``
-  does. The trap: MindSpore 2.10's ``nn.Dropout(p)`` with ``p`` positional fills the deprecated ``keep_prob``
-  (it keeps a share ``p``), and its deprecation warning is a log line the course's quiet logs hide. The check
-  counts the zeros in training mode, the scale of the kept values, and asks for identity in evaluation mode.
+* ``q4`` a small port: ``port_mlp(in_features, hidden, out_features, p)`` returns the ``nn.SequentialCell`` that
+  computes what PyTorch's ``nn.Sequential(nn.Linear(in_features, hidden), nn.ReLU(), nn.Dropout(p),
+  nn.Linear(hidden, out_features))`` computes. The trap: MindSpore 2.10's ``nn.Dropout(p)`` with ``p`` positional
+  fills the deprecated ``keep_prob`` (it keeps a share ``p``), and its deprecation warning is a log line the course's
+  quiet logs hide. The check runs the model and its layers: output shapes, the share its dropout zeroes and the
+  scale of the kept values after ``set_train(True)`` on the whole model, and identity in evaluation mode.
 """
 
 from __future__ import annotations
@@ -55,10 +57,14 @@ def batchnorm_like_torch(num_features, torch_momentum):
     return nn.BatchNorm2d(num_features, momentum=1 - torch_momentum)   # MindSpore's momentum weighs the old value
 
 
-def dropout_like_torch(p):
+def port_mlp(in_features, hidden, out_features, p):
     from mindspore import nn
 
-    return nn.Dropout(p=p)   # by name: the first positional parameter of nn.Dropout is keep_prob
+    return nn.SequentialCell(
+        nn.Dense(in_features, hidden),   # Linear is Dense, with the same weight layout and init
+        nn.ReLU(),
+        nn.Dropout(p=p),                 # by name: the first positional parameter of nn.Dropout is keep_prob
+        nn.Dense(hidden, out_features))
 
 
 def _shape_in_pynative(layer, x) -> tuple:
@@ -298,59 +304,85 @@ class BatchNormLikeTorch(_SolvedBy):
                                    want=[round(float(v), 4) for v in want]))
 
 
-class DropoutLikeTorch(_SolvedBy):
-    names = ("dropout_like_torch",)
-    solved_by = staticmethod(dropout_like_torch)
-    title = N_("PyTorch's nn.Dropout(p) in MindSpore")
-    hint_text = N_("The Dropout row of \"Coming from PyTorch\" and the cell after the defaults: which parameter of "
-                   "MindSpore's nn.Dropout does a number passed by position fill in, and what does it mean?")
+class PortMlp(_SolvedBy):
+    names = ("port_mlp",)
+    solved_by = staticmethod(port_mlp)
+    title = N_("Port a small PyTorch model to MindSpore")
+    hint_text = N_("The table of \"Coming from PyTorch\": Sequential and Linear have other names in MindSpore. "
+                   "For the Dropout, the cell after the defaults: which parameter of MindSpore's nn.Dropout does a "
+                   "number passed by position fill in, and what does it mean?")
 
-    CASES = (0.2, 0.7)   # neither is 0.5, so a probability to keep and a probability to drop differ
-    SIZE = 10000         # values per call: the share zeroed is within about 0.5% of p (one standard deviation)
+    CASES = ((784, 64, 10, 0.2), (20, 200, 3, 0.7))   # neither p is 0.5: a share to keep and a share to drop differ
+    BATCH = 5
+    SIZE = 10000         # values per dropout call: the share zeroed is within about 0.5% of p (one standard deviation)
     TOLERANCE = 0.03     # more than six standard deviations
 
-    def _check(self, dropout_like_torch):
+    def _check(self, port_mlp):
         import mindspore as ms
         import numpy as np
         from mindspore import nn, ops
 
         from course_utils.runtime import temporary_mode
 
-        for p in self.CASES:
-            call = f"dropout_like_torch({p})"
-            layer = self.call(dropout_like_torch, p)
-            if not isinstance(layer, nn.Cell):
-                raise Incorrect(tr("{call}: expected a Cell (an nn.Dropout), got {got}.", call=call,
-                                   got=f"{type(layer).__module__}.{type(layer).__name__}"))
+        for in_features, hidden, out_features, p in self.CASES:
+            call = f"port_mlp({in_features}, {hidden}, {out_features}, {p})"
+            net = self.call(port_mlp, in_features, hidden, out_features, p)
+            if not isinstance(net, nn.SequentialCell):
+                raise Incorrect(tr("{call}: expected an nn.SequentialCell (PyTorch's nn.Sequential), got {got}.",
+                                   call=call, got=f"{type(net).__module__}.{type(net).__name__}"))
+            layers = list(net.cell_list) if hasattr(net, "cell_list") else [net[i] for i in range(len(net))]
+            if len(layers) != 4:
+                raise Incorrect(tr("{call}: expected the 4 layers of the PyTorch model, in its order (Linear, ReLU, "
+                                   "Dropout, Linear), got {n}: {names}.", call=call, n=len(layers),
+                                   names=", ".join(type(layer).__name__ for layer in layers)))
+            x = ops.randn(self.BATCH, in_features)
+            signs = ms.Tensor([[-1.0, 2.0]])
             values = ops.arange(1, self.SIZE + 1, dtype=ms.float32).reshape(1, self.SIZE)
-            with temporary_mode("pynative"):   # a checker must not compile every candidate layer
-                trained = layer.set_train(True)(ops.ones((1, self.SIZE), ms.float32)).asnumpy()
-                evaluated = layer.set_train(False)(values).asnumpy()
+            with temporary_mode("pynative"):   # a checker must not compile every candidate model
+                net.set_train(False)
+                shapes = (tuple(layers[0](x).shape), tuple(net(x).shape))
+                relu = layers[1](signs).asnumpy().tolist()
+                evaluated = layers[2](values).asnumpy()
+                same = np.array_equal(net(x).asnumpy(), net(x).asnumpy())
+                net.set_train(True)            # on the whole model, as a training loop does
+                trained = layers[2](ops.ones((1, self.SIZE), ms.float32)).asnumpy()
+                net.set_train(False)
+            want = ((self.BATCH, hidden), (self.BATCH, out_features))
+            if shapes != want:
+                raise Incorrect(tr("{call}: a batch of shape {inp} came out of the first layer as {got0} and of "
+                                   "the model as {got1}; PyTorch's model gives {want0} and {want1}.", call=call,
+                                   inp=(self.BATCH, in_features), got0=shapes[0], got1=shapes[1], want0=want[0],
+                                   want1=want[1]))
+            if relu != [[0.0, 2.0]]:
+                raise Incorrect(tr("{call}: the second layer turned [-1, 2] into {got}; PyTorch's ReLU gives "
+                                   "[0, 2].", call=call, got=relu[0]))
             share = float((trained == 0).mean())
             if abs(share - p) > self.TOLERANCE:
                 if abs(share - (1 - p)) <= self.TOLERANCE:
-                    raise Incorrect(tr("{call}: in training mode it zeroed {share:.1%} of the values; PyTorch's "
-                                       "nn.Dropout({p}) zeroes {p:.0%}. Your layer took {p} as the probability to "
-                                       "keep a value: the old keep_prob meaning, not PyTorch's drop probability.",
-                                       call=call, share=share, p=p))
-                raise Incorrect(tr("{call}: in training mode it zeroed {share:.1%} of the values; PyTorch's "
-                                   "nn.Dropout({p}) zeroes about {p:.0%}.", call=call, share=share, p=p))
+                    raise Incorrect(tr("{call}: in training mode its dropout zeroed {share:.1%} of the values; "
+                                       "PyTorch's nn.Dropout({p}) zeroes {p:.0%}. Your layer took {p} as the "
+                                       "probability to keep a value: the old keep_prob meaning, not PyTorch's drop "
+                                       "probability.", call=call, share=share, p=p))
+                raise Incorrect(tr("{call}: in training mode (set_train(True) on the model) its dropout zeroed "
+                                   "{share:.1%} of the values; PyTorch's nn.Dropout({p}) zeroes about {p:.0%}.",
+                                   call=call, share=share, p=p))
             kept = trained[trained != 0]
             if not np.allclose(kept, 1 / (1 - p), rtol=1e-5):
-                raise Incorrect(tr("{call}: in training mode the values it kept (all ones before) became {got}; "
-                                   "PyTorch scales them by 1/(1 - p) = {want:.4g}, so that the mean stays 1.",
+                raise Incorrect(tr("{call}: in training mode the values its dropout kept (all ones before) became "
+                                   "{got}; PyTorch scales them by 1/(1 - p) = {want:.4g}, so that the mean stays 1.",
                                    call=call, got=sorted({round(float(v), 4) for v in kept})[:3], want=1 / (1 - p)))
-            if not np.array_equal(evaluated, values.asnumpy()):
-                raise Incorrect(tr("{call}: in evaluation mode (set_train(False)) it changed its input; dropout "
-                                   "must then pass the input through unchanged.", call=call))
-            if getattr(layer, "p", 0) is None and getattr(layer, "keep_prob", None) is not None:
-                raise Incorrect(tr("{call}: it drops as PyTorch does, but through keep_prob, the parameter "
-                                   "MindSpore 2.10 deprecates (its warning is a log line the course's quiet logs "
-                                   "hide). Give the drop probability itself.", call=call))
+            if not np.array_equal(evaluated, values.asnumpy()) or not same:
+                raise Incorrect(tr("{call}: in evaluation mode (set_train(False)) its dropout changed its input; "
+                                   "dropout must then pass the input through unchanged.", call=call))
+            dropout = layers[2]
+            if getattr(dropout, "p", 0) is None and getattr(dropout, "keep_prob", None) is not None:
+                raise Incorrect(tr("{call}: its dropout drops as PyTorch's does, but through keep_prob, the "
+                                   "parameter MindSpore 2.10 deprecates (its warning is a log line the course's "
+                                   "quiet logs hide). Give the drop probability itself.", call=call))
 
 
 q1 = TorchLikeConv()
 q2 = ShapeTimings()
 q3 = BatchNormLikeTorch()
-q4 = DropoutLikeTorch()
+q4 = PortMlp()
 register(globals(), "00")

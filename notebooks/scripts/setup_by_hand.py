@@ -23,13 +23,14 @@ if device == "CPU":
     # Only for steps launched from PyNative (eager or @jit) on 8 CPUs or fewer: the host blocks as it waits, not spins.
     if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
-os.environ.setdefault("GLOG_v", "3")                      # MindSpore's C++ log: errors only
+# 2. MindSpore's C++ log level, read once, at the import: 3 = errors only.
+os.environ.setdefault("GLOG_v", "3")
 
 import mindspore as ms   # after the environment, on purpose
 
-ms.set_device(device)                                                            # 2. the device
-ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)      # 3. the execution mode
-ms.set_seed(42)                                                                  # 4. the seed
+ms.set_device(device)                                                            # 3. the device
+ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)      # 4. the execution mode
+ms.set_seed(42)                                                                  # 5. the seed
 
 x = ms.ops.ones((2, 3))
 print(f"MindSpore {ms.__version__} | device_target={ms.get_context('device_target')} | mode={mode} | "

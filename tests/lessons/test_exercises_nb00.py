@@ -138,23 +138,39 @@ class _AlwaysDropping(nn.Cell):
         return ms.ops.dropout(x, self.p, training=True)
 
 
-def test_q4_dropout_like_torch():
+def _mlp(drop=lambda p: nn.Dropout(p=p), last=lambda hidden, out: nn.Dense(hidden, out), layers=None):
+    """A port of PyTorch's Sequential(Linear, ReLU, Dropout(p), Linear), with one part replaced."""
+    def port_mlp(in_features, hidden, out_features, p):
+        parts = [nn.Dense(in_features, hidden), nn.ReLU(), drop(p), last(hidden, out_features)]
+        return nn.SequentialCell(parts if layers is None else [parts[i] for i in layers])
+    return port_mlp
+
+
+def test_q4_port_mlp():
     assert nb00.q4.check(*nb00.q4.reference()) == Outcome.CORRECT
-    assert nb00.q4.check(lambda p: ____) == Outcome.NOT_ATTEMPTED
+    assert nb00.q4.check(lambda i, h, o, p: ____) == Outcome.NOT_ATTEMPTED
     # the trap: PyTorch's positional p lands in MindSpore's deprecated keep_prob
-    positional = nb00.q4.check(lambda p: nn.Dropout(p))
+    positional = nb00.q4.check(_mlp(drop=lambda p: nn.Dropout(p)))
     assert positional == Outcome.INCORRECT and "zeroed 8" in positional.message
     assert "took 0.2 as the probability to keep a value" in positional.message and "keep_prob" in positional.message
-    kept_share = nb00.q4.check(lambda p: nn.Dropout(p=1 - p))   # the same symptom the other way round
+    kept_share = nb00.q4.check(_mlp(drop=lambda p: nn.Dropout(p=1 - p)))   # the same symptom the other way round
     assert kept_share == Outcome.INCORRECT and "took 0.2 as the probability to keep" in kept_share.message
-    deprecated = nb00.q4.check(lambda p: nn.Dropout(keep_prob=1 - p))   # right behaviour, deprecated parameter
+    deprecated = nb00.q4.check(_mlp(drop=lambda p: nn.Dropout(keep_prob=1 - p)))   # right behaviour, old parameter
     assert deprecated == Outcome.INCORRECT and "through keep_prob" in deprecated.message
-    unscaled = nb00.q4.check(_Unscaled)
+    unscaled = nb00.q4.check(_mlp(drop=_Unscaled))
     assert unscaled == Outcome.INCORRECT and "became [1.0]" in unscaled.message and "1.25" in unscaled.message
-    always = nb00.q4.check(_AlwaysDropping)
+    always = nb00.q4.check(_mlp(drop=_AlwaysDropping))
     assert always == Outcome.INCORRECT and "in evaluation mode" in always.message
-    primitive = nb00.q4.check(lambda p: ms.ops.Dropout(1 - p))
-    assert primitive == Outcome.INCORRECT and "expected a Cell" in primitive.message
+    no_dropout = nb00.q4.check(_mlp(layers=(0, 1, 3)))
+    assert no_dropout == Outcome.INCORRECT and "expected the 4 layers" in no_dropout.message
+    assert "got 3: Dense, ReLU, Dense" in no_dropout.message
+    wrong_out = nb00.q4.check(_mlp(last=lambda hidden, out: nn.Dense(hidden, hidden)))
+    assert wrong_out == Outcome.INCORRECT and "of the model as (5, 64)" in wrong_out.message
+    swapped = nb00.q4.check(_mlp(layers=(0, 2, 1, 3)))   # Dropout before ReLU: ReLU is not the second layer
+    assert swapped == Outcome.INCORRECT and "the second layer" in swapped.message
+    cell_list = nb00.q4.check(
+        lambda i, h, o, p: nn.CellList([nn.Dense(i, h), nn.ReLU(), nn.Dropout(p=p), nn.Dense(h, o)]))
+    assert cell_list == Outcome.INCORRECT and "expected an nn.SequentialCell" in cell_list.message
     for wrong in (positional, kept_share, unscaled, always):   # symptoms only: no message gives the answer away
         assert "p=" not in wrong.message
     assert ms.get_context("mode") == ms.GRAPH_MODE          # the check changes no mode

@@ -59,13 +59,15 @@ def test_hints_and_solution_in_chinese(zh, capsys):
 
 def test_q4_messages_in_chinese(zh, capsys):
     correct = nb00.q4.check(*nb00.q4.reference())
-    assert correct == Outcome.CORRECT and "用 MindSpore 写出 PyTorch 的 nn.Dropout(p)" in str(correct)
-    positional = nb00.q4.check(lambda p: nn.Dropout(p)).message
-    assert positional.startswith("dropout_like_torch(0.2)：在训练模式下，它把 8")
+    assert correct == Outcome.CORRECT and "把一个小的 PyTorch 模型迁移到 MindSpore" in str(correct)
+    port = (lambda drop: lambda i, h, o, p: nn.SequentialCell(nn.Dense(i, h), nn.ReLU(), drop(p), nn.Dense(h, o)))
+    positional = nb00.q4.check(port(lambda p: nn.Dropout(p))).message
+    assert positional.startswith("port_mlp(784, 64, 10, 0.2)：在训练模式下，它的 Dropout 把 8")
     assert "旧参数 keep_prob 的含义" in positional
-    deprecated = nb00.q4.check(lambda p: nn.Dropout(keep_prob=1 - p)).message
+    deprecated = nb00.q4.check(port(lambda p: nn.Dropout(keep_prob=1 - p))).message
     assert "MindSpore 2.10 已弃用这个参数" in deprecated
     nb00.q4.hint()
     nb00.q4.solution()
     shown = capsys.readouterr().out
-    assert "表中 Dropout 那一行" in shown and "# 按名称传入：nn.Dropout 按位置的第一个参数是 keep_prob" in shown
+    assert "Sequential 和 Linear 在 MindSpore 中换了名字" in shown and "# Linear 对应 Dense" in shown
+    assert "# 按名称传入：nn.Dropout 按位置的第一个参数是 keep_prob" in shown

@@ -42,3 +42,15 @@ def test_a_failing_script_raises_with_its_output(tmp_path):
 def test_a_missing_script_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="no script at"):
         run_script(tmp_path / "nope.py")
+
+
+def test_setup_by_hand_sets_the_cpu_fixes_the_course_recommends():
+    """Lesson 00 shows notebooks/scripts/setup_by_hand.py as the plain calls of ``setup()``: run without the course's
+    CPU fixes, in either mode, it must set exactly the ones ``recommended_cpu_fixes`` names for this machine."""
+    script = runtime.ROOT / "notebooks" / "scripts" / "setup_by_hand.py"
+    no_fixes = {name: None for name in runtime.LOAD_TIME_VARS}
+    for mode in ("graph", "pynative"):
+        printed = run_script(script, "CPU", mode, env=no_fixes).stdout
+        wanted = runtime.recommended_cpu_fixes("CPU", mode=mode)
+        for name in runtime.CPU_FIX_VARS:
+            assert f"{name} = {wanted[name][0] if name in wanted else '(not set)'}" in printed, (mode, name)

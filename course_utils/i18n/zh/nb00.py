@@ -63,37 +63,51 @@ MESSAGES = {
     "{call}: after one training batch with channel means {means}, starting from 0, "
     "the running mean is {got}; PyTorch's is {want}.":
         "{call}：从 0 开始，经过一批各通道均值为 {means} 的训练数据之后，动态均值（moving_mean）为 {got}；PyTorch 的是 {want}。",
-    "PyTorch's nn.Dropout(p) in MindSpore": "用 MindSpore 写出 PyTorch 的 nn.Dropout(p)",
-    "The Dropout row of \"Coming from PyTorch\" and the cell after the defaults: which parameter of "
-    "MindSpore's nn.Dropout does a number passed by position fill in, and what does it mean?":
-        "看“从 PyTorch 迁移过来”那张表中 Dropout 那一行，以及检查默认值之后的那个单元格：按位置传给 MindSpore 的 "
-        "nn.Dropout 的数值，落到了哪个参数上？这个参数是什么含义？",
-    "{call}: expected a Cell (an nn.Dropout), got {got}.": "{call}：期望得到一个 Cell（nn.Dropout），实际得到 {got}。",
-    "{call}: in training mode it zeroed {share:.1%} of the values; PyTorch's "
-    "nn.Dropout({p}) zeroes {p:.0%}. Your layer took {p} as the probability to "
-    "keep a value: the old keep_prob meaning, not PyTorch's drop probability.":
-        "{call}：在训练模式下，它把 {share:.1%} 的值置零了；PyTorch 的 nn.Dropout({p}) 置零 {p:.0%}。"
+    "Port a small PyTorch model to MindSpore": "把一个小的 PyTorch 模型迁移到 MindSpore",
+    "The table of \"Coming from PyTorch\": Sequential and Linear have other names in MindSpore. "
+    "For the Dropout, the cell after the defaults: which parameter of MindSpore's nn.Dropout does a "
+    "number passed by position fill in, and what does it mean?":
+        "看“从 PyTorch 迁移过来”那张表：Sequential 和 Linear 在 MindSpore 中换了名字。至于 Dropout，看检查默认值之后的"
+        "那个单元格：按位置传给 MindSpore 的 nn.Dropout 的数值，落到了哪个参数上？这个参数是什么含义？",
+    "{call}: expected an nn.SequentialCell (PyTorch's nn.Sequential), got {got}.":
+        "{call}：期望得到 nn.SequentialCell（对应 PyTorch 的 nn.Sequential），实际得到 {got}。",
+    "{call}: expected the 4 layers of the PyTorch model, in its order (Linear, ReLU, "
+    "Dropout, Linear), got {n}: {names}.":
+        "{call}：期望按 PyTorch 模型的顺序包含 4 层（Linear、ReLU、Dropout、Linear），实际有 {n} 层：{names}。",
+    "{call}: a batch of shape {inp} came out of the first layer as {got0} and of "
+    "the model as {got1}; PyTorch's model gives {want0} and {want1}.":
+        "{call}：形状为 {inp} 的一批输入，经过第一层后形状为 {got0}，经过整个模型后为 {got1}；"
+        "PyTorch 的模型分别给出 {want0} 和 {want1}。",
+    "{call}: the second layer turned [-1, 2] into {got}; PyTorch's ReLU gives [0, 2].":
+        "{call}：第二层把 [-1, 2] 变成了 {got}；PyTorch 的 ReLU 给出 [0, 2]。",
+    "{call}: in training mode its dropout zeroed {share:.1%} of the values; "
+    "PyTorch's nn.Dropout({p}) zeroes {p:.0%}. Your layer took {p} as the "
+    "probability to keep a value: the old keep_prob meaning, not PyTorch's drop "
+    "probability.":
+        "{call}：在训练模式下，它的 Dropout 把 {share:.1%} 的值置零了；PyTorch 的 nn.Dropout({p}) 置零 {p:.0%}。"
         "你的层把 {p} 当成了保留一个值的概率：这是旧参数 keep_prob 的含义，而不是 PyTorch 的丢弃概率。",
-    "{call}: in training mode it zeroed {share:.1%} of the values; PyTorch's "
-    "nn.Dropout({p}) zeroes about {p:.0%}.":
-        "{call}：在训练模式下，它把 {share:.1%} 的值置零了；PyTorch 的 nn.Dropout({p}) 大约置零 {p:.0%}。",
-    "{call}: in training mode the values it kept (all ones before) became {got}; "
-    "PyTorch scales them by 1/(1 - p) = {want:.4g}, so that the mean stays 1.":
-        "{call}：在训练模式下，它保留下来的值（原本全为 1）变成了 {got}；PyTorch 会把它们乘以 1/(1 - p) = {want:.4g}，"
-        "使均值保持为 1。",
-    "{call}: in evaluation mode (set_train(False)) it changed its input; dropout "
-    "must then pass the input through unchanged.":
-        "{call}：在评估模式（set_train(False)）下，它改变了输入；此时 Dropout 应原样输出输入。",
-    "{call}: it drops as PyTorch does, but through keep_prob, the parameter "
-    "MindSpore 2.10 deprecates (its warning is a log line the course's quiet logs "
-    "hide). Give the drop probability itself.":
-        "{call}：它的丢弃行为与 PyTorch 一致，但用的是 keep_prob，MindSpore 2.10 已弃用这个参数（弃用警告是一行日志，"
-        "被课程设置的安静日志隐藏了）。请直接给出丢弃概率。",
+    "{call}: in training mode (set_train(True) on the model) its dropout zeroed "
+    "{share:.1%} of the values; PyTorch's nn.Dropout({p}) zeroes about {p:.0%}.":
+        "{call}：在训练模式下（对整个模型调用 set_train(True)），它的 Dropout 把 {share:.1%} 的值置零了；"
+        "PyTorch 的 nn.Dropout({p}) 大约置零 {p:.0%}。",
+    "{call}: in training mode the values its dropout kept (all ones before) became "
+    "{got}; PyTorch scales them by 1/(1 - p) = {want:.4g}, so that the mean stays 1.":
+        "{call}：在训练模式下，它的 Dropout 保留下来的值（原本全为 1）变成了 {got}；PyTorch 会把它们乘以 "
+        "1/(1 - p) = {want:.4g}，使均值保持为 1。",
+    "{call}: in evaluation mode (set_train(False)) its dropout changed its input; "
+    "dropout must then pass the input through unchanged.":
+        "{call}：在评估模式（set_train(False)）下，它的 Dropout 改变了输入；此时 Dropout 应原样输出输入。",
+    "{call}: its dropout drops as PyTorch's does, but through keep_prob, the "
+    "parameter MindSpore 2.10 deprecates (its warning is a log line the course's "
+    "quiet logs hide). Give the drop probability itself.":
+        "{call}：它的 Dropout 丢弃行为与 PyTorch 一致，但用的是 keep_prob，MindSpore 2.10 已弃用这个参数"
+        "（课程把日志级别设为只输出错误，所以看不到这条弃用警告）。请直接给出丢弃概率。",
     # comments of the solutions (solution() shows the reference's source)
     "# pad_mode=\"pad\" takes the padding as given: zeros on every side, as PyTorch pads":
         "# pad_mode=\"pad\" 按给定的值填充：四周补零，与 PyTorch 相同",
     "# .asnumpy() waits for the result": "# .asnumpy() 会等待结果",
     "# MindSpore's momentum weighs the old value": "# MindSpore 的动量是旧值的权重",
+    "# Linear is Dense, with the same weight layout and init": "# Linear 对应 Dense，权重布局和初始化方式都相同",
     "# by name: the first positional parameter of nn.Dropout is keep_prob":
         "# 按名称传入：nn.Dropout 按位置的第一个参数是 keep_prob",
 }

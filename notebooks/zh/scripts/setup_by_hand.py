@@ -23,13 +23,14 @@ if device == "CPU":
     # 只用于 8 个及以下 CPU 上从动态图模式启动的训练步（逐算子执行或 @jit）：Host 侧等待时阻塞，而不是空转。
     if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
-os.environ.setdefault("GLOG_v", "3")                      # MindSpore 的 C++ 日志：只输出错误
+# 2. MindSpore 的 C++ 日志级别，只在导入时读取一次：3 表示只输出错误。
+os.environ.setdefault("GLOG_v", "3")
 
 import mindspore as ms   # 有意放在设置环境变量之后
 
-ms.set_device(device)                                                            # 2. 设备
-ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)      # 3. 执行模式
-ms.set_seed(42)                                                                  # 4. 随机种子
+ms.set_device(device)                                                            # 3. 设备
+ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)      # 4. 执行模式
+ms.set_seed(42)                                                                  # 5. 随机种子
 
 x = ms.ops.ones((2, 3))
 print(f"MindSpore {ms.__version__} | device_target={ms.get_context('device_target')} | mode={mode} | "
