@@ -1,7 +1,7 @@
 """What course_utils.runtime.setup() does, as the plain calls you would write at the top of your own script.
 
 Notebook 00 shows this file and runs it in a fresh Python process (its kernel has already run operations, so there
-the two environment variables would come too late):
+the environment variables would come too late):
 
     python notebooks/scripts/setup_by_hand.py [CPU|GPU|Ascend] [graph|pynative]
 """
@@ -23,7 +23,7 @@ if device == "CPU":
     # Only for steps launched from PyNative (eager or @jit) on 8 CPUs or fewer: the host blocks as it waits, not spins.
     if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
-# 2. MindSpore's C++ log level, read once, at the import: 3 = errors only.
+# 2. MindSpore's log level (C++ and Python), read once, at the import: 3 = errors only.
 os.environ.setdefault("GLOG_v", "3")
 
 import mindspore as ms   # after the environment, on purpose

@@ -1,6 +1,6 @@
 """course_utils.runtime.setup() 所做的事，写成你在自己脚本开头会写的普通调用。
 
-第 00 课展示这个文件，并在一个新的 Python 进程中运行它（那个 Notebook 的内核已经运行过算子，在那里设置这两个
+第 00 课展示这个文件，并在一个新的 Python 进程中运行它（那个 Notebook 的内核已经运行过算子，在那里设置这些
 环境变量为时已晚）：
 
     python notebooks/zh/scripts/setup_by_hand.py [CPU|GPU|Ascend] [graph|pynative]
@@ -23,7 +23,7 @@ if device == "CPU":
     # 只用于 8 个及以下 CPU 上从动态图模式启动的训练步（逐算子执行或 @jit）：Host 侧等待时阻塞，而不是空转。
     if mode == "pynative" and len(os.sched_getaffinity(0)) <= 8:
         os.environ.setdefault("MS_DEV_HOST_BLOCKING_RUN", "1")
-# 2. MindSpore 的 C++ 日志级别，只在导入时读取一次：3 表示只输出错误。
+# 2. MindSpore 的日志级别（C++ 和 Python 两侧），只在导入时读取一次：3 表示只输出错误。
 os.environ.setdefault("GLOG_v", "3")
 
 import mindspore as ms   # 有意放在设置环境变量之后
