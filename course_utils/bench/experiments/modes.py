@@ -155,7 +155,7 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
         med, lo, hi = paired[key] = _paired_both(row, each, copy)
         lines.append(tr("{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x "
                         "(95% intervals together {lo:.2f}-{hi:.2f}), {side}.", what=said, med=med, lo=lo, hi=hi,
-                        side=tr(SIDE_WORDS[interval_side(lo, hi)])))
+                        side=side_words(lo, hi)))
     # not forced against forced at the end: the same work, only the last wait skipped, so not forced cannot be slower
     med, lo, hi = paired_ratio(none, end)
     side = interval_side(lo, hi)
