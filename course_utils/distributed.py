@@ -85,7 +85,8 @@ class LaunchResult:
     launch_id: str = ""  # in every job process's environment (COURSE_LAUNCH_ID)
     stopped: list = dataclasses.field(default_factory=list)  # pids the cleanup had to stop
     # who they were, in the same order and named as in ``exited``: a worker by its rank, "scheduler", "msrun"
-    # (a process the launcher never saw start: "pid <n>")
+    # (one the polls never saw start is named from its environment; msrun's log follower is "tail"; anything else
+    # "pid <n> (<command>)")
     stopped_as: list = dataclasses.field(default_factory=list)
     # when (time.time()) the launcher first saw each process gone: a worker under its rank, the scheduler under
     # "scheduler", msrun under "msrun"; looked at every poll, so up to poll_interval late
@@ -401,10 +402,13 @@ def launch(script, script_args: Sequence = (), *, workers: int = 2, log_dir="run
             _note_exits(roles, result.exited)
         finally:
             # Whatever happened (success, failure, timeout, KeyboardInterrupt): nothing survives.
-            result.stopped = _stop(job_processes(launch_id))
+            left = job_processes(launch_id)
+            # named before they are stopped: a process that started after the last poll (a rank still starting
+            # when another one failed) is named from its own environment
             names = {proc.pid: "msrun"}
-            names.update({pid: rank if role == "MS_WORKER" else "scheduler" if role == "MS_SCHED" else role
-                          for pid, (role, rank, _) in roles.items()})
+            names.update({pid: _role_name(role, rank) for pid, (role, rank, _) in roles.items()})
+            names.update({p.pid: _name_of(p) for p in left if p.pid not in names})
+            result.stopped = _stop(left)
             result.stopped_as = [names.get(pid, f"pid {pid}") for pid in result.stopped]
             if proc.poll() is None:  # msrun itself, should it have escaped the scan
                 proc.kill()
@@ -443,10 +447,35 @@ def _track(msrun_pid: int, roles: dict) -> None:
         roles[child.pid] = (role, None if rank is None else int(rank), child)
 
 
+def _role_name(role: str, rank):
+    """A job process's name in ``exited`` and ``stopped_as``: a worker's rank, "scheduler", or the role."""
+    return rank if role == "MS_WORKER" else "scheduler" if role == "MS_SCHED" else role
+
+
+def _name_of(proc):
+    """The name of a job process the polls never tracked, from its environment: a worker's rank, "scheduler",
+    "tail" (msrun's log follower), else "pid <n> (<command>)"."""
+    import psutil
+
+    try:
+        command = proc.name()
+        environ = {} if command == "tail" else proc.environ()
+    except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess, OSError):
+        return f"pid {proc.pid}"
+    if command == "tail":
+        return "tail"
+    role, rank = environ.get("MS_ROLE"), environ.get("RANK_ID")
+    if role == "MS_WORKER" and rank is not None and rank.isdigit():
+        return int(rank)
+    if role == "MS_SCHED":
+        return "scheduler"
+    return f"pid {proc.pid} ({command})"
+
+
 def _note_exits(roles: dict, exited: dict) -> None:
     """Record the time each tracked process is first seen gone (``LaunchResult.exited``)."""
     for role, rank, child in roles.values():
-        key = rank if role == "MS_WORKER" else "scheduler" if role == "MS_SCHED" else role
+        key = _role_name(role, rank)
         if key not in exited and _gone(child):
             exited[key] = time.time()
 

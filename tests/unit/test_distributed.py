@@ -202,6 +202,35 @@ def test_successful_launch_returns_each_ranks_log(tmp_path, worker):
     assert all(t <= result.exited["msrun"] for t in result.exited.values())
 
 
+def test_a_process_the_polls_never_tracked_is_named_from_its_environment():
+    # a rank still starting when another failed is stopped by the cleanup before any poll saw it: it is named by
+    # its rank, not as "pid <n>" (CI once printed ['msrun', 'pid 15827'])
+    import subprocess
+
+    import psutil
+
+    base = {k: v for k, v in os.environ.items() if k not in ("MS_ROLE", "RANK_ID")}
+    cases = [({"MS_ROLE": "MS_WORKER", "RANK_ID": "3"}, [sys.executable, "-c", "import time; time.sleep(30)"], 3),
+             ({"MS_ROLE": "MS_SCHED"}, [sys.executable, "-c", "import time; time.sleep(30)"], "scheduler"),
+             ({}, ["sleep", "30"], "sleep")]
+    for extra, cmd, expected in cases:
+        proc = subprocess.Popen(cmd, env={**base, **extra})
+        try:
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:  # until exec has given it its own environment and name
+                named = dist._name_of(psutil.Process(proc.pid))
+                if named == expected or (isinstance(named, str) and named.endswith(f"({expected})")):
+                    break
+                time.sleep(0.05)
+            if expected == "sleep":
+                assert named == f"pid {proc.pid} (sleep)"
+            else:
+                assert named == expected
+        finally:
+            proc.kill()
+            proc.wait()
+
+
 @pytest.mark.integration
 def test_crashing_worker_is_reported_and_the_others_are_stopped(tmp_path, worker):
     start = time.monotonic()
@@ -218,7 +247,7 @@ def test_crashing_worker_is_reported_and_the_others_are_stopped(tmp_path, worker
     # first), and the result names what the launcher had to stop
     assert time.monotonic() - start < 30
     assert len(err.result.stopped_as) == len(err.result.stopped)
-    assert set(err.result.stopped_as) <= {0, "scheduler", "msrun"}, err.result.stopped_as
+    assert set(err.result.stopped_as) <= {0, "scheduler", "msrun", "tail"}, err.result.stopped_as
     assert_no_leftovers(err.result)
 
 
