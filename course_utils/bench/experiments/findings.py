@@ -77,9 +77,9 @@ def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str
     top = max(traps.rows, key=lambda r: r["steps_per_s"])
     if row["steps_per_s"] == top["steps_per_s"]:
         return tr("part 2: {rate:.1f} steps/s, the fastest row", rate=row["steps_per_s"])
-    return tr("part 2: {rate:.1f} steps/s; against the fastest row, {top:.1f} ({where}): {said}",
-              rate=row["steps_per_s"], top=top["steps_per_s"], where=f"{top['label']}, {tr(top['case'])}",
-              said=judged(row, top, noise_pct))
+    return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by part 2's rule: {said}",
+              rate=row["steps_per_s"], top=top["steps_per_s"], said=judged(row, top, noise_pct),
+              where=tr("{label}, {case}", label=top["label"], case=tr(top["case"])))
 
 
 def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:

@@ -495,21 +495,22 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: M
                         "step rate {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}. Secondary, the medians "
                         "({x:.2f}x) against the noise floor of {noise:.1f}%: {said}.", name=name, base=baseline,
                         med=med, lo=lo, hi=hi, side=side_words(lo, hi), x=x, said=said[word], noise=noise_pct))
-        if pool_share is not None and side == "above":   # faster: what free pooling kernels could allow at most
-            bound = 1 / (1 - pool_share / 100) if pool_share < 100 else float("inf")
+        if pool_share is not None and med > 1:   # a gain: what free pooling kernels could allow at most
+            share = round(pool_share)   # the bound from the share as printed, so that a reader can redo it
+            bound = 1 / (1 - share / 100) if share < 100 else float("inf")
             if med > bound:
-                too_large.append(name)
+                too_large += [name] if side == "above" else []
                 lines.append(tr("  {name}'s {x:.2f}x is more than free pooling kernels could give: pooling takes "
                                 "{share:.0f}% of operator time in the profile with the cap (above), so at most "
                                 "1 / (1 - {frac:.2f}) = {bound:.2f}x. A rewrite also changes the compiled graph and "
                                 "its dispatch, and rates drift during an alternation, so the gap is not explained by "
-                                "pooling's kernel time alone.", name=name, x=med, share=pool_share,
-                                frac=pool_share / 100, bound=bound))
+                                "pooling's kernel time alone.", name=name, x=med, share=share,
+                                frac=share / 100, bound=bound))
             else:
                 lines.append(tr("  Within what pooling allows: it takes {share:.0f}% of operator time in the profile "
                                 "with the cap (above), so even free pooling kernels give at most 1 / (1 - {frac:.2f}) "
-                                "= {bound:.2f}x; {name}'s {x:.2f}x is within that.", share=pool_share,
-                                frac=pool_share / 100, bound=bound, name=name, x=med))
+                                "= {bound:.2f}x; {name}'s {x:.2f}x is within that.", share=share,
+                                frac=share / 100, bound=bound, name=name, x=med))
     info = runtime.current()   # a verdict holds for the setting it was measured in: name it
     cap = os.environ.get("ONEDNN_MAX_CPU_ISA")
     where = (tr("with ONEDNN_MAX_CPU_ISA={cap}, on this CPU", cap=cap) if cap else tr("on this CPU"))  \

@@ -331,8 +331,10 @@ MESSAGES = {
         '{med:.2f} 倍（两者在同一批进程中交替计时，逐次重复配对：{n} 对，95% 区间 {lo:.2f}～{hi:.2f}）：{where}。',
     'part 2: {rate:.1f} steps/s, the fastest row':
         '第 2 节中为 {rate:.1f} 步/秒，即最快的一行',
-    'part 2: {rate:.1f} steps/s; against the fastest row, {top:.1f} ({where}): {said}':
-        '第 2 节中为 {rate:.1f} 步/秒；与最快的一行（{top:.1f}，{where}）相比：{said}',
+    '{label}, {case}':
+        '{label}，{case}',
+    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by part 2's rule: {said}":
+        '第 2 节中为 {rate:.1f} 步/秒；最快的一行（{where}）为 {top:.1f}；按第 2 节的判定规则比较两者：{said}',
     'naive defaults':
         '朴素默认设置',
     'naive: {s:.0f} s (measured)':
