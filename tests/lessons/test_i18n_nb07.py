@@ -206,7 +206,8 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     # one table row per level, in order: its ratio, its verdict (the paired ratio), its floor reading; then the
     # medians' sentence, secondary, and the verdict's
     rows = cpu.splitlines()[3:5]
-    assert rows[0].split() == ["amp", "O1", "0.90", "0.90", "倍（0.90～0.90），低于", "1.00：更慢", "更慢（重复不重叠）"]
+    assert rows[0].split() == ["amp", "O1", "0.90", "0.90", "倍（0.90～0.90），低于", "1.00：更慢",
+                               "更慢（重复不重叠）"]
     assert rows[1].split()[:5] == ["amp", "O3", "0.40", "0.40", "倍（0.40～0.40），低于"]
     assert cpu.endswith("次要参考，中位数对照噪声水平：这里最快的就是 O0 本身。\n"
                         "结论（与 O0 及其副本逐轮配对）：O1、O3 比 O0 慢（区间低于 1.00）。")
