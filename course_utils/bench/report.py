@@ -252,25 +252,29 @@ VERDICT_CELLS = {"tie": N_("tie"), "undecided": N_("undecided"), "faster": N_("f
                  "slower": N_("slower (repeats apart)"), "costs": N_("costs"), "bottleneck": N_("bottleneck"),
                  None: "-"}
 #: Where 1.00 lies against a paired interval, in a table cell
-PAIRED_CELLS = {"below": N_("below 1.00"), "above": N_("above 1.00"), "inside": N_("1.00 inside")}
+PAIRED_CELLS = {"below": N_("below 1.00: slower"), "above": N_("above 1.00: faster"),
+                "inside": N_("1.00 inside: a tie")}
 
 
 def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[str] = None) -> str:
     """A small table of configurations judged against ``baseline`` (A) and, where one was timed, its ``copy`` (A'):
     one row per entry, with ``config``, ``x`` (its rate over A's), ``vs_a`` and ``vs_copy`` (one-word verdicts, or a
     cell's own message such as ``traps.TIME_SIDE_CELLS``) and
-    ``paired`` (a ``paired_reading``: its median ratio, the lowest-highest range and where 1.00 lies; or None)."""
+    ``paired`` (a ``paired_reading``: its median ratio, the lowest-highest range and where 1.00 lies; or None). Where
+    an entry has one, its column comes first and is the verdict (lesson 07's rule); the medians' columns are titled
+    as the floor readings they are."""
     def paired(pr):
         return "-" if not pr else tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {where}", med=pr["median"], lo=pr["low"],
                                      hi=pr["high"], where=tr(PAIRED_CELLS[pr["reading"]]))
     rows = [{"config": e["config"], "x": f"{e['x']:.2f}", "vs_a": tr(VERDICT_CELLS.get(e.get("vs_a"), e.get("vs_a"))),
              "vs_copy": tr(VERDICT_CELLS[e.get("vs_copy")]), "paired": paired(e.get("paired"))} for e in entries]
-    cols = ["config", "x", "vs_a"] + (["vs_copy"] if copy else []) + (
-        ["paired"] if any(e.get("paired") for e in entries) else [])
+    pairs = any(e.get("paired") for e in entries)   # then the paired interval is the verdict, the medians secondary
+    cols = ["config", "x"] + (["paired"] if pairs else []) + ["vs_a"] + (["vs_copy"] if copy else [])
+    against = N_("floor reading vs {a}") if pairs else N_("verdict vs {a}")
     titles = {"config": tr("configuration"), "x": no_space_between_cjk(tr("x {baseline}", baseline=baseline)),
-              "vs_a": no_space_between_cjk(tr("verdict vs {a}", a=baseline)),
-              "vs_copy": no_space_between_cjk(tr("verdict vs {a}", a=copy or "")),
-              "paired": tr("paired ratio (lowest-highest)")}
+              "vs_a": no_space_between_cjk(tr(against, a=baseline)),
+              "vs_copy": no_space_between_cjk(tr(against, a=copy or "")),
+              "paired": tr("verdict: paired ratio (lowest-highest)")}
     return format_rows(rows, cols, titles, left=["vs_a", "vs_copy", "paired"])
 
 

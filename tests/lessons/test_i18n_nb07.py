@@ -190,8 +190,10 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert lines[0] == ("以 200 个批为一遍时的噪声水平：同一遍内存中的批在交替计时中测了两次（100.0 和 100.0 批/秒），"
                         "由此得出 4.1%。")
     assert lines[1].split()[:3] == ["配置", "相对", "A"]
-    assert lines[4].startswith("由流水线供数时，训练步为 90 步/秒，使用内存中的批时为 100 步/秒（0.90 倍）："
-                               "使用内存中的批时快 11.1%")
+    # the verdict first (the paired interval), then the medians against the floor, secondary
+    assert lines[4].startswith("由流水线供数时，训练步为 90 步/秒，使用内存中的批时为 100 步/秒（0.90 倍）。逐轮配对")
+    assert lines[4].endswith("每一轮都低于 1.00：流水线拖慢了训练步。")
+    assert lines[5].startswith("次要参考，中位数对照噪声水平：使用内存中的批时快 11.1%")
     assert "每秒能送出 600 个批（2 个工作线程），是训练步消耗速度的 6.0 倍" in fine
     assert "由它供数会使训练步速率降低 10%。" in fine and "不加提示地改用普通循环。" in fine
     tie = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 99), bench.PipelineParams(noise_pct=5)).conclusion
@@ -201,11 +203,14 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
     assert cpu.startswith("在 CPU 上，O0 为 50 步/秒，训练 100 步后准确率为 95.0%；amp O3：准确率 90.0%"
                           "（低了 5.0 个百分点：不要只看速度，也要检查准确率）。")
-    # one table row per level, in order: its ratio, its verdict, its paired ratio; then one sentence
+    # one table row per level, in order: its ratio, its verdict (the paired ratio), its floor reading; then the
+    # medians' sentence, secondary, and the verdict's
     rows = cpu.splitlines()[3:5]
-    assert rows[0].split() == ["amp", "O1", "0.90", "更慢（重复不重叠）", "0.90", "倍（0.90～0.90），低于", "1.00"]
-    assert rows[1].split()[:4] == ["amp", "O3", "0.40", "更慢（重复不重叠）"]
-    assert cpu.endswith("这里最快的就是 O0 本身。")
+    assert rows[0].split() == ["amp", "O1", "0.90", "0.90", "倍（0.90～0.90），低于", "1.00：更慢",
+                               "更慢（重复不重叠）"]
+    assert rows[1].split()[:5] == ["amp", "O3", "0.40", "0.40", "倍（0.40～0.40），低于"]
+    assert cpu.endswith("次要参考，中位数对照噪声水平：这里最快的就是 O0 本身。\n"
+                        "结论（与 O0 及其副本逐轮配对）：O1、O3 比 O0 慢（区间低于 1.00）。")
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), bench.ShapesParams(n_shapes=2)).conclusion
     assert res.startswith("2 种批形状（64、57）导致 2 次编译，8 次调用共 4.1 秒，其中编译占 4.0 秒。")
     assert "没有引起重新编译" in shapes.summarise_dynamic_shapes(shape_rows(False),

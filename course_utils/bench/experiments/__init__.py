@@ -30,8 +30,8 @@ from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
 from .traps import (CONV_OPS, FIND_CASES, JIT_PIPELINE_CASE, POOL_OPS, TRAP_CASES, alternating, eager,
                     explain_pool_rewrites, explain_three_tools, fastest_run, measure_cpu_traps, measure_find_trap,
-                    measure_layer_times, measure_pool_cap, merge_rounds, parse_onednn_verbose, round_repeats,
-                    summarise_cpu_traps)
+                    layer_grad, measure_layer_times, measure_pool_cap, merge_rounds, parse_onednn_verbose,
+                    round_repeats, summarise_cpu_traps)
 
 ALL_DEVICES = runtime.DEVICES
 
@@ -180,9 +180,9 @@ __all__ = [
     "EXPERIMENTS", "Experiment", "HEADLINE", "PUBLIC", "get", "run_experiment", "select_experiments", "worker_main",
     # each experiment's measurement, as lessons 07 and 08 show and call it
     "measure_modes", "measure_styles", "measure_batch_sizes", "measure_step_rates", "measure_cpu_traps",
-    "measure_find_trap", "measure_layer_times", "measure_pool_cap", "measure_data_pipeline", "measure_amp",
-    "measure_dynamic_shapes", "measure_forcing", "measure_time_to_accuracy", "measure_train_to_accuracy",
-    "measure_sink_mode",
+    "measure_find_trap", "layer_grad", "measure_layer_times", "measure_pool_cap", "measure_data_pipeline",
+    "measure_amp", "measure_dynamic_shapes", "measure_forcing", "measure_time_to_accuracy",
+    "measure_train_to_accuracy", "measure_sink_mode",
     "summarise_cpu_traps",
     # the cases and helpers those cells use
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls", "compiled_pair",

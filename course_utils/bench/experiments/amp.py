@@ -6,7 +6,7 @@ import statistics
 
 from course_utils import runtime
 from course_utils.evaluate import mnist_test_accuracy
-from course_utils.i18n import tr
+from course_utils.i18n import N_, tr
 
 from ..harness import WARMUP, Config, compare, cycle, force, verdict
 from ..params import AmpParams
@@ -63,6 +63,12 @@ def measure_amp(p: AmpParams) -> list:
     return rows
 
 
+#: A paired interval against O0 in words, for the levels whose intervals lie there
+PAIRED_SAID = {"below": N_("{levels} ran slower than O0 (interval below 1.00)"),
+               "above": N_("{levels} ran faster than O0 (interval above 1.00)"),
+               "inside": N_("{levels}: no difference from O0 detected (1.00 inside)")}
+
+
 def summarise_amp(rows: list, p: AmpParams) -> Result:
     base = pick(rows, config="O0")
     copy = next((r for r in rows if r["config"] == COPY), None)
@@ -98,25 +104,28 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
                                      "O0", tr("O0's copy") if copy is not None else None)
     said = {r["config"]: r["verdict"] for r in others}
     faster = [r for r in others if said[r["config"]] == "faster"]
-    paired = {way: [r["config"] for r in others if r["paired"] and r["paired"]["reading"] == way]
-              for way in ("below", "above")}
     if faster:
-        text += "\n" + tr("The fastest level here was {level}.",
-                          level=max(faster, key=lambda r: r["steps_per_s"])["config"])
+        medians = tr("The fastest level here was {level}.",
+                     level=max(faster, key=lambda r: r["steps_per_s"])["config"])
     elif others and all(said[r["config"]] == "slower" for r in others):
-        text += "\n" + tr("O0 itself was the fastest level here.")
-    elif paired["below"] or paired["above"]:   # the medians decide nothing the pairing does: say both
-        text += "\n" + tr("By the medians no level ran measurably faster than O0; paired round by round, {said}.",
-                          said=tr("; ").join(
-                              tr("{levels} ran slower than O0", levels=runtime.listing(paired["below"]))
-                              if way == "below"
-                              else tr("{levels} ran faster than O0", levels=runtime.listing(paired["above"]))
-                              for way in ("below", "above") if paired[way]))
+        medians = tr("O0 itself was the fastest level here.")
     else:
-        text += "\n" + tr("No level ran measurably faster than O0 here.")
+        medians = tr("No level ran measurably faster than O0 here.")
+    paired = {way: [r["config"] for r in others if r["paired"] and r["paired"]["reading"] == way]
+              for way in ("below", "above", "inside")}
+    if any(r["paired"] for r in others):   # the verdict: the paired interval (lesson 07's rule); the medians secondary
+        verdict_line = tr("The verdict, paired round by round against O0 and its copy: {said}.", said=tr("; ").join(
+            tr(PAIRED_SAID[way], levels=runtime.listing(paired[way]))
+            for way in ("below", "above", "inside") if paired[way]))
+        text += "\n" + tr("Secondary, the medians against the noise floor: {said}", said=medians)
+        text += "\n" + verdict_line
+    else:
+        verdict_line = medians
+        text += "\n" + medians
     metrics = {f"amp_{r['config']}_steps_per_s": r["steps_per_s"] for r in rows if r["config"] != COPY}
     if copy is not None:
         metrics.update(amp_copy_vs_O0=copy["steps_per_s"] / base["steps_per_s"], amp_copy_verdict=same)
     cols = ["label", "wrapper", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_O0",
             "accuracy_pct"] + (["final_loss"] if any(r.get("final_loss") is not None for r in rows) else [])
+    metrics["said"] = verdict_line   # the verdict's sentence, for the lesson's summary
     return Result("amp", rows, cols, text, metrics)   # final_loss: only when training went on after the timing

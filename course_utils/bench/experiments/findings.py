@@ -16,6 +16,7 @@ from course_utils.i18n import tr
 from ..harness import Timing, interval_side, paired_ratio, verdict
 from ..report import Result, format_verdicts, pick
 from ..steps import NAIVE_SPEC, Spec
+from .common import judged
 from .traps import FIND_CASES, POOL_LAYERS, TIME_SIDE_CELLS
 
 
@@ -45,26 +46,13 @@ def pooling_measurements(found: Result, pool_cap: Result) -> str:
               eager=_per_layer(x_eager), comp=_per_layer(x_comp))
     split = [layer for layer in POOL_LAYERS if (x_eager[layer] > 1) != (x_comp[layer] > 1)]
     if not split:
-        layer = POOL_LAYERS[0]
-        text += " " + tr(
-            "They agree on the direction. Their digits differ because an eager call also pays what pool_cap does "
-            "not time, its dispatch from Python and here oneDNN's logging: for {layer}, eager minus compiled is "
-            "{off:.2f} ms without the cap and {on:.2f} ms with it, on top of {k_off:.2f} and {k_on:.2f} ms "
-            "compiled.", layer=tr(layer),
-            off=eager[a, layer]["ms"] - compiled[a, layer]["ms"], on=eager[b, layer]["ms"] - compiled[b, layer]["ms"],
-            k_off=compiled[a, layer]["ms"], k_on=compiled[b, layer]["ms"])
-        return text
-    worst = max(split, key=lambda layer: max(eager[c, layer]["ms"] for c in (a, b)))
-    spans = {c: [1e3 * s / eager[c, worst]["steps"] for s in eager[c, worst]["repeat_s"]] for c in (a, b)}
-    text += " " + tr(
-        "They disagree on {layers}. The per-layer timing ran each case once, one process after the other, with "
-        "repeats of {calls} calls; for {layer} its repeats ranged {lo_a:.2f}-{hi_a:.2f} ms per call without the cap "
-        "and {lo_b:.2f}-{hi_b:.2f} ms with it, against {c_a:.2f} and {c_b:.2f} ms compiled: a slow stretch of the "
-        "machine lands in one case only. pool_cap alternates its processes, so its direction is the measurement.",
-        layers=runtime.listing([tr(layer) for layer in split]), calls=eager[a, worst]["steps"], layer=tr(worst),
-        lo_a=min(spans[a]), hi_a=max(spans[a]), lo_b=min(spans[b]), hi_b=max(spans[b]),
-        c_a=compiled[a, worst]["ms"], c_b=compiled[b, worst]["ms"])
-    return text
+        return text + " " + tr("They agree on the direction; read pool_cap's digits, which time the layers compiled, "
+                               "as the training step runs them (an eager call also pays its dispatch from Python and "
+                               "here oneDNN's logging).")
+    return text + " " + tr(
+        "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
+        "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
+        "measurement.", layers=runtime.listing([tr(layer) for layer in split]))
 
 
 def pynative_vs_graph(traps: Result, case: str = "no fixes") -> str:
@@ -83,16 +71,15 @@ def pynative_vs_graph(traps: Result, case: str = "no fixes") -> str:
 
 
 def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str:
-    """Where part 2's row (``case``, ``spec``) stands against part 2's fastest row, by the tie rule."""
-    picked = pick(traps.rows, case=case, config=spec)["steps_per_s"]
-    top = max(r["steps_per_s"] for r in traps.rows)
-    if picked == top:
-        return tr("part 2: {rate:.1f} steps/s, the fastest row", rate=picked)
-    if 100 * (top / picked - 1) <= noise_pct:
-        return tr("part 2: {rate:.1f} steps/s, within the noise floor of the fastest row, {top:.1f}", rate=picked,
-                  top=top)
-    return tr("part 2: {rate:.1f} steps/s, below the fastest row, {top:.1f}, beyond the noise floor", rate=picked,
-              top=top)
+    """Where part 2's row (``case``, ``spec``) stands against part 2's fastest row, by part 2's own rule (the lab's
+    two rules on the merged repeats: its processes do not pair round by round)."""
+    row = pick(traps.rows, case=case, config=spec)
+    top = max(traps.rows, key=lambda r: r["steps_per_s"])
+    if row["steps_per_s"] == top["steps_per_s"]:
+        return tr("part 2: {rate:.1f} steps/s, the fastest row", rate=row["steps_per_s"])
+    return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by part 2's rule: {said}",
+              rate=row["steps_per_s"], top=top["steps_per_s"], said=judged(row, top, noise_pct),
+              where=tr("{label}, {case}", label=top["label"], case=tr(top["case"])))
 
 
 def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
@@ -144,9 +131,10 @@ def _finding(title: str, entries: Sequence[Mapping], baseline: str, sentence: st
 def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
                    pipe: Result, amp: Result, tta: Result, noise_pct: float, said: Mapping[str, str],
                    device: str) -> str:
-    """Lesson 08's closing list: per experiment a small table of verdicts (the lab's two rules: tie, undecided,
-    faster, slower) and one sentence. ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites
-    timed in the kernel; ``said``: how the lesson words each verdict."""
+    """Lesson 08's closing list: per experiment a small table of verdicts (the paired interval where rounds pair, the
+    medians against the floor beside it; part 2, unpaired across processes: the lab's two rules) and one sentence.
+    ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel; ``said``: how the
+    lesson words each verdict."""
     parts = []
     if traps is not None:
         m = traps.metrics
@@ -167,12 +155,16 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
             tr("the time without the cap"), _pooling_sentence(words, paired)))
     base = pools["nn.MaxPool2d"]
     rewrites = {name: verdict(t, base, noise_pct) for name, t in pools.items() if name != "nn.MaxPool2d"}
-    faster = [n for n, w in rewrites.items() if w == "faster"]
+    paired_rw = {}   # the verdict: each rewrite's rate over nn.MaxPool2d's, round by round (one alternation)
+    for name in rewrites:
+        med, lo, hi = paired_ratio(pools[name], base)
+        paired_rw[name] = {"median": med, "low": lo, "high": hi, "reading": interval_side(lo, hi)}
+    faster = [n for n, pr in paired_rw.items() if pr["reading"] == "above"]
     parts.append(_finding(
         tr("Part 3, pooling rewrites (the whole training step):"),
-        [{"config": name, "x": pools[name].steps_per_s / base.steps_per_s, "vs_a": word}
+        [{"config": name, "x": pools[name].steps_per_s / base.steps_per_s, "vs_a": word, "paired": paired_rw[name]}
          for name, word in rewrites.items()], "nn.MaxPool2d",
-        tr("Faster beyond the noise floor: {names}.", names=runtime.listing(faster)) if faster else
+        tr("Faster, paired interval above 1.00: {names}.", names=runtime.listing(faster)) if faster else
         tr("Neither rewrite was measurably faster: keep nn.MaxPool2d.")))
     parts.append(_finding(tr("Part 4, the data pipeline (its own floor, {noise:.1f}%):",
                              noise=pipe.metrics["noise_pct"]),
@@ -181,7 +173,7 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
         tr("Part 5, float16 on {device}:", device=device),
         [{"config": r["label"], "x": r["vs_O0"], "vs_a": r["verdict_O0"], "vs_copy": r["verdict_copy"],
           "paired": r["paired"]} for r in amp.rows if "verdict" in r],
-        "O0", amp.conclusion.splitlines()[-1],
+        "O0", amp.metrics.get("said", amp.conclusion.splitlines()[-1]),
         copy=tr("O0's copy") if "amp_copy_vs_O0" in amp.metrics else None))
     row = max(tta.rows, key=lambda r: r["target_pct"])
     tag = f"{row['target_pct']:.1f}".replace(".", "_")

@@ -21,7 +21,7 @@ from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, PoolCapParams, StepRatesParams, TrapsParams
 from ..report import VERDICT_CELLS, Result, format_rows, pick, ratio, skipped
 from ..steps import NAIVE_SPEC, Spec, mnist_batches
-from .common import setup_worker
+from .common import setup_worker, side_words
 
 AVX2 = {"ONEDNN_MAX_CPU_ISA": "AVX2"}
 BLOCKING = {"MS_DEV_HOST_BLOCKING_RUN": "1"}
@@ -216,8 +216,21 @@ def _call_seconds(fn, x) -> float:
     return max(best, 1e-6)
 
 
+def layer_grad(layer, first: bool):
+    """The backward pass training runs for one layer, of the sum of its output: the gradients for its weights (if it
+    has any) and for its input, except the first layer's input (the images: a training step never computes that one,
+    part 3's profile shows it). A function without weights (ReLU + pooling, flatten): its input's gradient only."""
+    import mindspore as ms
+
+    weights = layer.trainable_params() if isinstance(layer, ms.nn.Cell) else []
+    if not weights:
+        return ms.grad(summed(layer))
+    return ms.grad(summed(layer), grad_position=None if first else 0, weights=weights)
+
+
 def measure_layer_times(p: LayerTimesParams) -> list:
-    """Forward+backward time of each LeNet-5 layer on its own, in PyNative (``p.compiled``: under ``mindspore.jit``)."""
+    """Time of each LeNet-5 layer on its own, forward and the backward pass training runs for it (``layer_grad``), in
+    PyNative (``p.compiled``: under ``mindspore.jit``)."""
     import mindspore as ms
 
     from course_utils.models import LeNet5
@@ -226,12 +239,12 @@ def measure_layer_times(p: LayerTimesParams) -> list:
     net = LeNet5()
     x = mnist_batches(p.batch_size, count=1)[0][0]
     rows = []
-    for name, layer in layer_functions(net):
+    for i, (name, layer) in enumerate(layer_functions(net)):
         out = layer(x)
         if p.layers and name not in p.layers:
             x = out          # not timed: only its output, the next layer's input
             continue
-        grad = ms.grad(summed(layer))
+        grad = layer_grad(layer, first=i == 0)   # weights and input; conv1: its weights only
         grad = ms.jit(grad) if p.compiled else grad
         if p.marker:
             print(f"{p.marker} {name}", flush=True)
@@ -460,50 +473,55 @@ def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ra
 
 
 def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: Mapping[str, str],
-                          baseline: str = "nn.MaxPool2d", pool_ms: Optional[float] = None) -> str:
-    """Each rewrite of the pooling layer against ``baseline`` (all checked equal before they were timed), by the lab's
-    two rules, and whether any is worth switching to. ``said``: how the lesson words each of ``verdict``'s answers.
-    ``pool_ms``: the pooling operators' kernel time per step in the profile of the same setting; it bounds what a
-    faster pooling kernel can save, not what a rewrite saves by changing the graph and its dispatch, so a larger
-    saving is flagged as not explained by pooling's kernel time alone."""
+                          baseline: str = "nn.MaxPool2d", pool_share: Optional[float] = None) -> str:
+    """Each rewrite of the pooling layer against ``baseline`` (all checked equal before they were timed), and whether
+    any is worth switching to. The verdict is the paired interval (``compare`` alternated them round by round, lesson
+    07's rule); the medians against the noise floor are printed beside it, secondary (``said``: how the lesson words
+    each of ``verdict``'s answers). ``pool_share``: the pooling operators' share of operator time, in percent, in the
+    profile of the same setting; even free pooling kernels make a step at most 1 / (1 - share) as fast, so a larger
+    gain is flagged as not explained by pooling's kernel time alone (a rewrite also changes the graph and its
+    dispatch)."""
     base = pools[baseline]
     lines, winners, too_large = [], [], []
     for name, t in pools.items():
         if name == baseline:
             continue
-        word = verdict(t, base, noise_pct)
-        winners += [name] if word == "faster" else []
-        saved = 1e3 / base.steps_per_s - 1e3 / t.steps_per_s     # ms per step
-        lines.append(tr("{name}: the same outputs and parameters' gradients, {x:.2f}x {base}'s step rate: {said}; "
-                        "noise floor {noise:.1f}%", name=name, x=t.steps_per_s / base.steps_per_s, base=baseline,
-                        said=said[word], noise=noise_pct))
         x = t.steps_per_s / base.steps_per_s
-        if pool_ms is not None and x > 1 + noise_pct / 100:   # beyond the floor, faster: what pooling could allow
-            step_ms = 1e3 / base.steps_per_s
-            bound = step_ms / (step_ms - pool_ms) if step_ms > pool_ms else float("inf")
-            if saved > pool_ms:
-                too_large += [name] if word == "faster" else []
-                lines.append(tr("  {name} saves {saved:.1f} ms per step, more than the {pool:.1f} ms the profiler "
-                                "gives pooling in all: of {base}'s {step:.1f} ms step, even free pooling kernels "
-                                "would leave {rest:.1f} ms, at most {bound:.2f}x as fast, not {x:.2f}x. A rewrite also "
-                                "changes the compiled graph and its dispatch, and rates drift during an alternation, "
-                                "so the gap is not explained by pooling's kernel time alone.", name=name,
-                                saved=saved, pool=pool_ms, base=baseline, step=step_ms, rest=step_ms - pool_ms,
-                                bound=bound, x=x))
+        word = verdict(t, base, noise_pct)
+        med, lo, hi = paired_ratio(t, base)
+        side = interval_side(lo, hi)
+        winners += [name] if side == "above" else []
+        lines.append(tr("{name}: the same outputs and parameters' gradients; paired round by round with {base}, its "
+                        "step rate {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}. Secondary, the medians "
+                        "({x:.2f}x) against the noise floor of {noise:.1f}%: {said}.", name=name, base=baseline,
+                        med=med, lo=lo, hi=hi, side=side_words(lo, hi), x=x, said=said[word], noise=noise_pct))
+        if pool_share is not None and med > 1:   # a gain: what free pooling kernels could allow at most
+            share = round(pool_share)   # the bound from the share as printed, so that a reader can redo it
+            bound = 1 / (1 - share / 100) if share < 100 else float("inf")
+            if med > bound:
+                too_large += [name] if side == "above" else []
+                lines.append(tr("  {name}'s {x:.2f}x is more than free pooling kernels could give: pooling takes "
+                                "{share:.0f}% of operator time in the profile with the cap (above), so at most "
+                                "1 / (1 - {frac:.2f}) = {bound:.2f}x. A rewrite also changes the compiled graph and "
+                                "its dispatch, and rates drift during an alternation, so the gap is not explained by "
+                                "pooling's kernel time alone.", name=name, x=med, share=share,
+                                frac=share / 100, bound=bound))
             else:
-                lines.append(tr("  At most {bound:.2f}x is possible: pooling takes {pool:.1f} ms of {base}'s "
-                                "{step:.1f} ms step in the profile; {name}'s {x:.2f}x is within that.", bound=bound,
-                                pool=pool_ms, base=baseline, step=step_ms, name=name, x=x))
+                lines.append(tr("  Within what pooling allows: it takes {share:.0f}% of operator time in the profile "
+                                "with the cap (above), so even free pooling kernels give at most 1 / (1 - {frac:.2f}) "
+                                "= {bound:.2f}x; {name}'s {x:.2f}x is within that.", share=share,
+                                frac=share / 100, bound=bound, name=name, x=med))
     info = runtime.current()   # a verdict holds for the setting it was measured in: name it
     cap = os.environ.get("ONEDNN_MAX_CPU_ISA")
     where = (tr("with ONEDNN_MAX_CPU_ISA={cap}, on this CPU", cap=cap) if cap else tr("on this CPU"))  \
         if info is None or info.device == "CPU" else tr("on this {device}", device=info.device)
     if winners and too_large:
-        lines.append(tr("Worth trying {where}: {names} (faster beyond the noise floor in this alternation, by more "
-                        "than pooling's kernel time: remeasure before relying on the size; checked equal for LeNet-5's "
-                        "weights on one batch only).", where=where, names=tr(", ").join(winners)))
+        lines.append(tr("Worth trying {where}: {names} (faster, paired interval above 1.00, in this alternation, by "
+                        "more than pooling's kernel time: remeasure before relying on the size; checked equal for "
+                        "LeNet-5's weights on one batch only).", where=where, names=tr(", ").join(winners)))
     else:
-        lines.append(tr("Worth switching {where}: {names} (faster beyond the noise floor; checked equal for LeNet-5's "
-                        "weights on one batch only).", where=where, names=tr(", ").join(winners)) if winners else
+        lines.append(tr("Worth switching {where}: {names} (faster, paired interval above 1.00; checked equal for "
+                        "LeNet-5's weights on one batch only).", where=where, names=tr(", ").join(winners))
+                     if winners else
                      tr("Keep {base}: neither equivalent formulation was measurably faster here.", base=baseline))
     return "\n".join(lines)

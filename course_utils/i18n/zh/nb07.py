@@ -310,9 +310,11 @@ MESSAGES = {
         '不支持 AVX-512 时，限制指令集无法改变',
     'The cap did not change':
         '限制指令集没有改变',
-    "{name}: the same outputs and parameters' gradients, {x:.2f}x {base}'s step rate: {said}; noise floor "
-    "{noise:.1f}%":
-        '{name}：输出和参数的梯度相同，训练步速度是 {base} 的 {x:.2f} 倍，结论：{said}；噪声水平 {noise:.1f}%',
+    "{name}: the same outputs and parameters' gradients; paired round by round with {base}, its step rate "
+    "{med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}. Secondary, the medians ({x:.2f}x) against the noise floor "
+    "of {noise:.1f}%: {said}.":
+        '{name}：输出和参数的梯度相同；与 {base} 逐轮配对，训练步速度是其 {med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），'
+        '{side}。次要参考，中位数（{x:.2f} 倍）对照 {noise:.1f}% 的噪声水平：{said}。',
     'Keep {base}: neither equivalent formulation was measurably faster here.':
         '保留 {base}：两种等价写法在这里都没有可测出的速度优势。',
     '{label}, {case} (fresh process)':
@@ -349,16 +351,14 @@ MESSAGES = {
         '拖慢',
     'bottleneck':
         '瓶颈',
-    'below 1.00':
-        '低于 1.00',
-    'above 1.00':
-        '高于 1.00',
     '{med:.2f}x ({lo:.2f}-{hi:.2f}), {where}':
         '{med:.2f} 倍（{lo:.2f}～{hi:.2f}），{where}',
+    'floor reading vs {a}':
+        '对比 {a} 的噪声水平读数',
+    'verdict: paired ratio (lowest-highest)':
+        '结论：配对比值（最低～最高）',
     'verdict vs {a}':
         '对比 {a} 的结论',
-    'paired ratio (lowest-highest)':
-        '配对比值（最低～最高）',
     'about {s:.0f} s':
         '约 {s:.0f} 秒',
     '{low:.0f}-{high:.0f} s':
@@ -388,6 +388,10 @@ MESSAGES = {
     '({a:.1f} and {b:.1f} batches/s): {noise:.1f}%. ':
         '以 {n} 个批为一遍时的噪声水平：同一遍内存中的批在交替计时中测了两次（{a:.1f} 和 {b:.1f} 批/秒），'
         '由此得出 {noise:.1f}%。',
+    'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x). ':
+        '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）。',
+    'Secondary, the medians against the noise floor: ':
+        '次要参考，中位数对照噪声水平：',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it faster, so the '
@@ -423,6 +427,8 @@ MESSAGES = {
         '超出噪声水平的拖慢',
     '; on CPU MindSpore silently falls back to the normal loop.':
         '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环。',
+    'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off; paired round by round, {said}':
+        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍；逐轮配对来看，{said}',
     'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍，{verdict}',
     '; on CPU MindSpore silently falls back to the normal loop, so the gap does not come from sinking.':

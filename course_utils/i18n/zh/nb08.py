@@ -171,20 +171,12 @@ MESSAGES = {
         '使用内存中的批的那一遍的两份副本 A 和 A′',
     'the in-memory pass':
         '使用内存中的批的那一遍',
-    ': the pairing confirms the cost. ':
-        '：配对比较证实了这一开销。',
-    ': a cost the pairing detects, although {medians}. ':
-        '：配对比较测出了开销，尽管{medians}。',
-    ': the pairing does not confirm the cost. ':
-        '：配对比较没有证实这一开销。',
-    ': no cost detected this way either. ':
-        '：配对比较也没有测出开销。',
-    ', which feeding cannot cause: the machine changed under the measurement. ':
-        '，而供数不可能让训练步变快，说明测量期间机器的状态变了。',
-    "the medians' verdicts against A and A' disagree":
-        '按中位数与 A、A′ 分别比较得出的两个结论不一致',
-    "by the medians' rules it is {word}":
-        '按中位数的两条规则，结论是{word}',
+    ': the pipeline costs the step. ':
+        '：流水线拖慢了训练步。',
+    ': no cost detected. ':
+        '：没有测出开销。',
+    ', which feeding cannot cause: the machine changed under the measurement; no cost detected. ':
+        '，而供数不可能让训练步变快，说明测量期间机器的状态变了；没有测出开销。',
     "against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two verdicts "
     "disagree, so by the medians this run does not say whether the pipeline costs the step anything: undecided. ":
         '与这一遍（A）相比为{a}；与它的副本 A′（{again:.0f} 批/秒）相比则为{b}。两个结论不一致，所以按中位数，'
@@ -237,8 +229,10 @@ MESSAGES = {
         '这里最快的级别是 {level}。',
     'O0 itself was the fastest level here.':
         '这里最快的就是 O0 本身。',
-    'By the medians no level ran measurably faster than O0; paired round by round, {said}.':
-        '按中位数，没有哪个级别明显快于 O0；逐轮配对来看，{said}。',
+    'The verdict, paired round by round against O0 and its copy: {said}.':
+        '结论（与 O0 及其副本逐轮配对）：{said}。',
+    'Secondary, the medians against the noise floor: {said}':
+        '次要参考，中位数对照噪声水平：{said}',
     'No level ran measurably faster than O0 here.':
         '这里没有哪个级别明显快于 O0。',
     'With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step '
@@ -248,17 +242,17 @@ MESSAGES = {
         '限制指令集之后，池化算子（MaxPool 及其反向 MaxPoolGrad）每步耗时 {on:.1f} 毫秒（占算子时间的 {share:.0f}%；'
         'MaxPoolGrad 在 {n} 类算子中排第 {rank}），而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。'
         '两次各只记录几步的性能分析算不上计时比较，下一个单元格会为限制与不限制指令集时的池化计时。',
-    "  {name} saves {saved:.1f} ms per step, more than the {pool:.1f} ms the profiler gives pooling in all: of "
-    "{base}'s {step:.1f} ms step, even free pooling kernels would leave {rest:.1f} ms, at most {bound:.2f}x as fast, "
-    "not {x:.2f}x. A rewrite also changes the compiled graph and its dispatch, and rates drift during an "
-    "alternation, so the gap is not explained by pooling's kernel time alone.":
-        '  {name} 每步省下 {saved:.1f} 毫秒，比性能分析中池化算子的全部耗时（{pool:.1f} 毫秒）还多：{base} 的一步为 '
-        '{step:.1f} 毫秒，即使池化内核完全不耗时也还剩 {rest:.1f} 毫秒，最多快到 {bound:.2f} 倍，而不是 {x:.2f} 倍。'
-        '改写还会改变编译出的图及其下发，而且交替计时期间速率本身也会漂移，所以这一差距不能只用池化的内核耗时来解释。',
-    "  At most {bound:.2f}x is possible: pooling takes {pool:.1f} ms of {base}'s {step:.1f} ms step in the profile; "
-    "{name}'s {x:.2f}x is within that.":
-        '  最多只能快到 {bound:.2f} 倍：性能分析中，{base} 每步 {step:.1f} 毫秒里池化占 {pool:.1f} 毫秒；'
-        '{name} 的 {x:.2f} 倍在这一上限之内。',
+    "  {name}'s {x:.2f}x is more than free pooling kernels could give: pooling takes {share:.0f}% of operator time "
+    "in the profile with the cap (above), so at most 1 / (1 - {frac:.2f}) = {bound:.2f}x. A rewrite also changes "
+    "the compiled graph and its dispatch, and rates drift during an alternation, so the gap is not explained by "
+    "pooling's kernel time alone.":
+        '  {name} 的 {x:.2f} 倍超出了池化内核完全不耗时所能带来的上限：在上面限制指令集的性能分析中，池化占算子时间的 '
+        '{share:.0f}%，所以最多快到 1 / (1 - {frac:.2f}) = {bound:.2f} 倍。改写还会改变编译出的图及其下发，而且交替计时'
+        '期间速率本身也会漂移，所以这一差距不能只用池化的内核耗时来解释。',
+    "  Within what pooling allows: it takes {share:.0f}% of operator time in the profile with the cap (above), so "
+    "even free pooling kernels give at most 1 / (1 - {frac:.2f}) = {bound:.2f}x; {name}'s {x:.2f}x is within that.":
+        '  在池化所能带来的上限之内：在上面限制指令集的性能分析中，池化占算子时间的 {share:.0f}%，所以即使池化内核'
+        '完全不耗时，最多也只能快到 1 / (1 - {frac:.2f}) = {bound:.2f} 倍；{name} 的 {x:.2f} 倍在这一上限之内。',
     'amp O0, second copy':
         '混合精度 O0（第二份副本）',
     "; O0 timed twice, the same step: its copy ran {copy:.0f} steps/s, {x:.2f}x O0's rate ({verdict})":
@@ -266,10 +260,12 @@ MESSAGES = {
     ': the same step landed beyond the floor, so each level is judged against both, and a level whose two verdicts '
     'disagree is undecided':
         '：同一个训练步的两次结果相差超出了噪声水平，所以每个级别都要与两者分别比较，两个结论不一致的级别判为无法判定',
-    '{levels} ran slower than O0':
-        '{levels} 比 O0 慢',
-    '{levels} ran faster than O0':
-        '{levels} 比 O0 快',
+    '{levels} ran slower than O0 (interval below 1.00)':
+        '{levels} 比 O0 慢（区间低于 1.00）',
+    '{levels} ran faster than O0 (interval above 1.00)':
+        '{levels} 比 O0 快（区间高于 1.00）',
+    '{levels}: no difference from O0 detected (1.00 inside)':
+        '{levels}：未测出与 O0 的差别（区间包含 1.00）',
     ' The three ratios ({listing}) are measured differently, so compare their direction and order of magnitude, not '
     'their digits.':
         '三个比值（{listing}）的测法各不相同，所以要比较的是方向和数量级，而不是具体数字。',
@@ -298,13 +294,14 @@ MESSAGES = {
         '在这颗 CPU 上',
     'on this {device}':
         '在这台 {device} 设备上',
-    "Worth trying {where}: {names} (faster beyond the noise floor in this alternation, by more than pooling's "
-    "kernel time: remeasure before relying on the size; checked equal for LeNet-5's weights on one batch only).":
-        '{where}值得一试：{names}（在本次交替计时中快得超出噪声水平，但快出的部分超过了池化的内核耗时，'
+    "Worth trying {where}: {names} (faster, paired interval above 1.00, in this alternation, by more than "
+    "pooling's kernel time: remeasure before relying on the size; checked equal for LeNet-5's weights on one batch "
+    "only).":
+        '{where}值得一试：{names}（在本次交替计时中更快，配对区间高于 1.00，但快出的部分超过了池化的内核耗时，'
         '要依赖这个幅度之前请重新测量；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
-    "Worth switching {where}: {names} (faster beyond the noise floor; checked equal for LeNet-5's weights on one "
-    "batch only).":
-        '{where}值得换用：{names}（快得超出噪声水平；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
+    "Worth switching {where}: {names} (faster, paired interval above 1.00; checked equal for LeNet-5's weights on "
+    "one batch only).":
+        '{where}值得换用：{names}（更快，配对区间高于 1.00；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
     # ---- lesson 08's results read together (course_utils/bench/experiments/findings.py)
     "Two measurements of pooling, the time with the cap over the time without: per-layer timing (eager PyNative, one "
     "process per case, oneDNN's log on, {calls} calls per repeat) {eager}; pool_cap (compiled, {k} alternated "
@@ -312,20 +309,15 @@ MESSAGES = {
         '池化的两次测量，以限制指令集时的耗时除以不限制时的耗时：逐层计时（动态图模式逐算子执行，每种情形一个进程，'
         '开着 oneDNN 的日志，每次重复调用 {calls} 次）为 {eager}；pool_cap（编译执行，每种情形 {k} 个交替运行的进程，'
         '每次重复调用 {calls_c} 次）为 {comp}。',
-    "They agree on the direction. Their digits differ because an eager call also pays what pool_cap does not time, "
-    "its dispatch from Python and here oneDNN's logging: for {layer}, eager minus compiled is {off:.2f} ms without "
-    "the cap and {on:.2f} ms with it, on top of {k_off:.2f} and {k_on:.2f} ms compiled.":
-        '两者方向一致。数字不同，是因为逐算子执行的每次调用还要付出 pool_cap 没有计入的开销：从 Python 下发算子，'
-        '以及这里 oneDNN 写日志的时间。以 {layer} 为例，逐算子执行减去编译执行，不限制时为 {off:.2f} 毫秒，'
-        '限制时为 {on:.2f} 毫秒，而编译执行本身分别为 {k_off:.2f} 和 {k_on:.2f} 毫秒。',
-    "They disagree on {layers}. The per-layer timing ran each case once, one process after the other, with repeats "
-    "of {calls} calls; for {layer} its repeats ranged {lo_a:.2f}-{hi_a:.2f} ms per call without the cap and "
-    "{lo_b:.2f}-{hi_b:.2f} ms with it, against {c_a:.2f} and {c_b:.2f} ms compiled: a slow stretch of the machine "
-    "lands in one case only. pool_cap alternates its processes, so its direction is the measurement.":
-        '两者在 {layers} 上方向相反。逐层计时每种情形只跑一次，两个进程先后运行，每次重复调用 {calls} 次；'
-        '{layer} 各次重复的每次调用耗时，不限制时为 {lo_a:.2f}～{hi_a:.2f} 毫秒，限制时为 {lo_b:.2f}～{hi_b:.2f} 毫秒，'
-        '而编译执行分别为 {c_a:.2f} 和 {c_b:.2f} 毫秒：机器忙的一段时间只落在了其中一种情形上。'
-        'pool_cap 让各进程交替运行，所以方向以它为准。',
+    "They agree on the direction; read pool_cap's digits, which time the layers compiled, as the training step runs "
+    "them (an eager call also pays its dispatch from Python and here oneDNN's logging).":
+        '两者方向一致；数字以 pool_cap 的为准，它像训练步那样为编译后的层计时（逐算子执行的每次调用还要付出从 Python '
+        '下发算子、以及这里 oneDNN 写日志的开销）。',
+    "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
+    "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
+    "measurement.":
+        '两者在 {layers} 上方向相反：逐层计时每种情形只跑一次，两个进程先后运行，机器忙的一段时间只会落在其中一种'
+        '情形上；pool_cap 让各进程交替运行，所以方向以它为准。',
     'slower in this run':
         '本次运行中更慢',
     'faster in this run':
@@ -339,10 +331,10 @@ MESSAGES = {
         '{med:.2f} 倍（两者在同一批进程中交替计时，逐次重复配对：{n} 对，95% 区间 {lo:.2f}～{hi:.2f}）：{where}。',
     'part 2: {rate:.1f} steps/s, the fastest row':
         '第 2 节中为 {rate:.1f} 步/秒，即最快的一行',
-    'part 2: {rate:.1f} steps/s, within the noise floor of the fastest row, {top:.1f}':
-        '第 2 节中为 {rate:.1f} 步/秒，与最快的一行（{top:.1f}）相差在噪声水平以内',
-    'part 2: {rate:.1f} steps/s, below the fastest row, {top:.1f}, beyond the noise floor':
-        '第 2 节中为 {rate:.1f} 步/秒，低于最快的一行（{top:.1f}），超出噪声水平',
+    '{label}, {case}':
+        '{label}，{case}',
+    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by part 2's rule: {said}":
+        '第 2 节中为 {rate:.1f} 步/秒；最快的一行（{where}）为 {top:.1f}；按第 2 节的判定规则比较两者：{said}',
     'naive defaults':
         '朴素默认设置',
     'naive: {s:.0f} s (measured)':
@@ -385,8 +377,8 @@ MESSAGES = {
         '{layer} {x:.2f} 倍',
     'Part 3, pooling rewrites (the whole training step):':
         '第 3 节，池化层的改写（完整训练步）：',
-    'Faster beyond the noise floor: {names}.':
-        '超出噪声水平地更快：{names}。',
+    'Faster, paired interval above 1.00: {names}.':
+        '更快，配对区间高于 1.00：{names}。',
     'Neither rewrite was measurably faster: keep nn.MaxPool2d.':
         '两种改写都没有明显更快：保留 nn.MaxPool2d。',
     'Part 4, the data pipeline (its own floor, {noise:.1f}%):':

@@ -190,10 +190,19 @@ SHOWN = {
     "a Cell: declare the batch dim dynamic":
         "是 Cell：把批维度声明为动态",
 
-    # ---- lab.measure_layer_times (course_utils/bench/experiments/traps.py)
-    "Forward+backward time of each LeNet-5 layer on its own, in PyNative (``p.compiled``: under ``mindspore.jit``).":
-        "在动态图模式（PyNative）下，单独测量 LeNet-5 每一层的正向计算加反向传播耗时（``p.compiled``：\n"
-        "在 ``mindspore.jit`` 下编译后测量）。",
+    # ---- lab.layer_grad, lab.measure_layer_times (course_utils/bench/experiments/traps.py)
+    "The backward pass training runs for one layer, of the sum of its output: the gradients for its weights (if it\n"
+    "has any) and for its input, except the first layer's input (the images: a training step never computes that one,\n"
+    "part 3's profile shows it). A function without weights (ReLU + pooling, flatten): its input's gradient only.":
+        "训练时某一层要做的反向传播，对该层输出之和求导：求对其权重（如果有）和对其输入的梯度，但第一层的输入除外\n"
+        "（那是图像：训练步从不计算它的梯度，第 3 节的性能分析数据可以证明）。没有权重的函数（ReLU + 池化、展平）：\n"
+        "只求对输入的梯度。",
+    "Time of each LeNet-5 layer on its own, forward and the backward pass training runs for it (``layer_grad``), in\n"
+    "PyNative (``p.compiled``: under ``mindspore.jit``).":
+        "在动态图模式（PyNative）下，单独测量 LeNet-5 每一层的耗时：正向计算，加上训练时该层要做的反向传播\n"
+        "（``layer_grad``）（``p.compiled``：在 ``mindspore.jit`` 下编译后测量）。",
+    "weights and input; conv1: its weights only":
+        "权重和输入；conv1：只求权重",
     "not timed: only its output, the next layer's input":
         "不计时：只取它的输出，作为下一层的输入",
     "at least steps // 3 calls per repeat (a convolution without the cap takes tens of ms), and enough calls\n"
