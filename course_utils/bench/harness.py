@@ -101,11 +101,13 @@ class Timing:
 @dataclasses.dataclass
 class Config:
     """A configuration to time: a zero-argument ``step`` and an optional ``before`` hook that is
-    called (untimed) before each of its repeats, e.g. to switch the execution mode."""
+    called (untimed) before each of its repeats, e.g. to switch the execution mode. ``steps``, when set, is this
+    configuration's steps per repeat in place of ``compare``'s (so that every repeat lasts about as long)."""
 
     step: Callable[[], Any]
     before: Optional[Callable[[], None]] = None
     batch_size: Optional[int] = None
+    steps: Optional[int] = None
 
 
 def _check_counts(steps: int, repeats: int, warmup: int) -> None:
@@ -170,8 +172,8 @@ def compare(configs: Mapping[str, Union[Callable, Config]], steps: int = 20, rep
             cfg = cfgs[name]
             if cfg.before:
                 cfg.before()
-            reps[name].append(_timed_block(cfg.step, steps, sync, sync_each, clock))
-    return {name: Timing(name, first[name], warm[name], reps[name], steps, cfgs[name].batch_size)
+            reps[name].append(_timed_block(cfg.step, cfg.steps or steps, sync, sync_each, clock))
+    return {name: Timing(name, first[name], warm[name], reps[name], cfgs[name].steps or steps, cfgs[name].batch_size)
             for name in names}
 
 

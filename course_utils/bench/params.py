@@ -111,9 +111,12 @@ class BatchSizesParams(Common):
     batch_sizes: Tuple[int, ...] = (32, 64, 128, 256, 512)
     noise_pct: float = 0.0            # the noise floor without a copy (0: the top size's own spread)
     copy_size: Optional[int] = None   # timed twice (A, A'): the sweep's own floor (None: the middle size; 0: none)
+    round_s: float = 0.3              # each size's share of a round lasts about this long (at least ``steps`` steps)
 
     def __post_init__(self):
         super().__post_init__()
+        if self.round_s < 0:
+            raise ValueError(f"round_s must be >= 0 (0: every size runs `steps` steps a round), got {self.round_s}")
         self.spec = str(Spec.parse(self.spec))
         self.batch_sizes = _tuple(self.batch_sizes, int)
         if not self.batch_sizes or any(b < 1 for b in self.batch_sizes):

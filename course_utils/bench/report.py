@@ -132,7 +132,7 @@ class Measuring:
 COLUMN_TITLES = (
     N_("label"), N_("config"), N_("case"), N_("input"), N_("layer"), N_("output"), N_("wrapper"), N_("accuracy"),
     N_("first_call_s"), N_("steps_per_s"), N_("min_steps_per_s"), N_("max_steps_per_s"), N_("samples_per_s"),
-    N_("min_samples_per_s"), N_("max_samples_per_s"),
+    N_("min_samples_per_s"), N_("max_samples_per_s"), N_("steps_per_round"),
     N_("batches_per_s"), N_("min_batches_per_s"), N_("max_batches_per_s"), N_("epoch_s"), N_("share_pct"),
     N_("vs_baseline"), N_("vs_functional"), N_("vs_naive"), N_("vs_O0"), N_("final_loss"), N_("calls"),
     N_("shapes"), N_("compiles"), N_("compile_s"), N_("total_s"), N_("mean_batch"), N_("steady_ms"),

@@ -145,7 +145,8 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     assert not english_words(copied), copied
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
-    assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒，每个 MNIST 轮次的计算耗时 11.7 秒。\n"
+    assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒；按这个速度，一个 MNIST 轮次的训练步共需 11.7 秒"
+            "（批数据在内存中，不含数据处理流水线）。\n"
             "逐轮配对比较，批大小 64 的每秒样本数与各批大小之比（95% 区间）：批大小 32：1.60 倍（1.60～1.60）。\n"
             "按配对区间得出的结论：批大小 64 比批大小 32 快（区间都高于 1.00）。\n") in text
     assert text.endswith("下区分出的批大小与此相同：这次两条规则的结论一致。")

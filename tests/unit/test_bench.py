@@ -432,6 +432,24 @@ def test_paired_ratio_pairs_the_rounds_of_one_compare():
         bench.paired_ratio(a, bench.Timing("c", 1.0, [], [1.0], steps=10))
 
 
+def test_a_configuration_can_run_its_own_number_of_steps_per_repeat():
+    """``Config.steps`` overrides ``compare``'s steps for that configuration (the batch-size sweep gives every size
+    about the same time a round); its Timing counts those steps, so its rate is still per step."""
+    clock = FakeClock()
+
+    def step(seconds):
+        def run():
+            clock.sleep(seconds)
+            return 0.0
+        return run
+
+    out = bench.compare({"short": bench.Config(step(0.01)), "long": bench.Config(step(0.05), steps=3)},
+                        steps=10, repeats=2, warmup=1, sync=lambda r: r, clock=clock)
+    assert out["short"].steps == 10 and out["short"].repeat_s == pytest.approx([0.1, 0.1])
+    assert out["long"].steps == 3 and out["long"].repeat_s == pytest.approx([0.15, 0.15])
+    assert out["long"].steps_per_s == pytest.approx(20.0) and out["short"].steps_per_s == pytest.approx(100.0)
+
+
 def test_rate_range_reads_a_timing_or_a_row_alike():
     """``rate_range``: (median, slowest, fastest) of a Timing or of a row; what the verdicts and the lesson's
     forced-vs-not-forced sentence read, whichever of the two they are given."""

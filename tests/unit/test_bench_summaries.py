@@ -108,7 +108,8 @@ def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
 def test_batch_sizes():
     rows = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80), (128, 30))]
     res = modes.summarise_batch_sizes(shuffled(rows), bench.BatchSizesParams(batch_sizes=(32, 64, 128)))
-    assert ("Batch 64 has the highest median throughput: 5,120 samples/s, 11.7 s of compute per MNIST epoch.\n"
+    assert ("Batch 64 has the highest median throughput: 5,120 samples/s; at that rate the training steps of one MNIST "
+            "epoch take 11.7 s (in-memory batches, no data pipeline).\n"
             "Paired round by round") in res.conclusion
     assert "Verdict, from the paired intervals: batch 64 is faster than batch 32, 128 (intervals above 1.00)." in \
         res.conclusion

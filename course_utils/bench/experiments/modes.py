@@ -6,9 +6,10 @@ Result`` (pure: the table and a conclusion computed from the rows, picked by nam
 
 from __future__ import annotations
 
+import math
 import os
 import time
-from typing import Mapping, Optional, Tuple
+from typing import Mapping, Optional, Sequence, Tuple
 
 from course_utils import runtime
 from course_utils.i18n import N_, tr
@@ -251,7 +252,8 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         lines.append(tr("Tied at the bottom, within the noise floor ({lo:.1f}-{hi:.1f} steps/s): {names}.",
                         names=runtime.listing((r["label"] for r in bottom), labels=True),
                         lo=slow["steps_per_s"], hi=max(r["steps_per_s"] for r in bottom)))
-    lines.append(tr("Biggest first call: {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.",
+    lines.append(tr("Biggest first call: {first_s:.2f} s ({first}), as long as {first_steps:.0f} steady-state steps "
+                    "(second copies left out).",
                     first_s=worst_first["first_call_s"], first=worst_first["label"],
                     first_steps=worst_first["first_call_s"] * worst_first["steps_per_s"]))
     names = {r["config"] for r in rows}
@@ -384,24 +386,48 @@ def claim_reading(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: floa
     return tr("{said}; {zero}.", said=said[:1].upper() + said[1:], zero=zero)
 
 
+def style_intervals(rows: list) -> dict:
+    """The paired readings of the styles experiment, ``{key: (median, low, high)}``, a's steps/s over b's round by
+    round: ``cell`` TrainOneStepCell over the functional step (in-memory batches), ``control`` the functional step's
+    second copy over it (when it ran), ``cell_fed`` and ``model`` TrainOneStepCell and Model.train over the functional
+    loop fed by the pipeline. Where a second copy of the functional step ran, a reading against it counts too: the
+    interval is the two paired intervals together (their union), the median the one against the first copy."""
+    func, cell = pick(rows, config="graph/functional"), pick(rows, config="graph/cell")
+    copy = next((r for r in rows if r["config"] == COPY), None)
+    fed = pick(rows, config="graph/functional +pipeline")
+    fed_copy = next((r for r in rows if r["config"] == PIPELINE_COPY), None)
+
+    def together(a, b, b2):   # a over b, and over b's second copy when it ran
+        med, lo, hi = paired_ratio(a, b)
+        if b2 is not None:
+            _, lo2, hi2 = paired_ratio(a, b2)
+            lo, hi = min(lo, lo2), max(hi, hi2)
+        return med, lo, hi
+
+    out = {"cell": together(cell, func, copy)}
+    if copy is not None:
+        out["control"] = paired_ratio(copy, func)
+    out["cell_fed"] = together(pick(rows, config="graph/cell +pipeline"), fed, fed_copy)
+    out["model"] = together(pick(rows, config="Model.train"), fed, fed_copy)
+    return out
+
+
 def summarise_styles(rows: list, p: StylesParams) -> Result:
     rows = _labelled(rows)
     func, cell = pick(rows, config="graph/functional"), pick(rows, config="graph/cell")
     func_fed, model = pick(rows, config="graph/functional +pipeline"), pick(rows, config="Model.train")
     copy = next((r for r in rows if r["config"] == COPY), None)
-    fed_copy = next((r for r in rows if r["config"] == PIPELINE_COPY), None)
     rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == IN_MEMORY else func_fed)["steps_per_s"],
                  label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
     lines = [tr("Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} "
                 "steps).", cell=cell["steps_per_s"], func=func["steps_per_s"], n=len(func["repeat_s"]),
                 steps=func["steps"])]
-    # a sharper test: compare alternated the pair, so each round's repeats ran back to back under the same load
-    med, lo, hi = paired_ratio(cell, func)
-    if copy is not None:   # pairing cancels the load of a round, not what differs between two instances of one step
-        _, lo2, hi2 = paired_ratio(cell, copy)
-        _, c_lo, c_hi = paired_ratio(copy, func)
-        lo, hi = min(lo, lo2), max(hi, hi2)   # one rule, every run: both paired intervals together (their union)
+    # a sharper test: compare alternated the pair, so each round's repeats ran back to back under the same load.
+    # Pairing cancels the load of a round, not what differs between two instances of one step: hence the copy
+    pairs = style_intervals(rows)
+    med, lo, hi = pairs["cell"]
     if copy is not None:
+        _, c_lo, c_hi = pairs["control"]
         lines.append(tr("Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} "
                         "(how: the optional box below).", med=med, lo=lo, hi=hi))
     else:
@@ -412,13 +438,10 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                         "one configuration: read the range above with care.", c_lo=c_lo, c_hi=c_hi))
     lines.append(claim_reading(lo, hi))
     lo, hi = round(lo, 2), round(hi, 2)
-    cell_fed = pick(rows, config="graph/cell +pipeline")
-    for row, said in ((cell_fed, tr("Fed by the pipeline, TrainOneStepCell over the functional loop")),
-                      (model, tr("Model.train over the functional loop"))):
-        f_med, f_lo, f_hi = paired_ratio(row, func_fed)
-        if fed_copy is not None:   # against both copies of the functional loop, as above
-            _, lo2, hi2 = paired_ratio(row, fed_copy)
-            f_lo, f_hi = min(f_lo, lo2), max(f_hi, hi2)
+    for key, row, said in (("cell_fed", pick(rows, config="graph/cell +pipeline"),
+                            tr("Fed by the pipeline, TrainOneStepCell over the functional loop")),
+                           ("model", model, tr("Model.train over the functional loop"))):
+        f_med, f_lo, f_hi = pairs[key]
         lines.append(tr("{what}: {med:.2f}x ({rate:.1f} steps/s; 95% paired interval {lo:.2f}-{hi:.2f}), {side}.",
                         what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi, side=side_words(f_lo, f_hi)))
     # the headline's verdict comes from the paired intervals (both together, their union, when the copy ran), not
@@ -458,18 +481,29 @@ def compiled_pair(modes: Result, noise_pct: float = 0.0) -> str:
 
 def measure_batch_sizes(p: BatchSizesParams) -> list:
     """``p.spec`` at every batch size in ``p.batch_sizes``, in alternation, with a second copy of batch
-    ``p.copy_size`` in the same alternation (one configuration timed twice: the noise floor of this sweep)."""
+    ``p.copy_size`` in the same alternation (one configuration timed twice: the noise floor of this sweep). Every
+    size runs enough steps a round to last about ``p.round_s`` seconds (at least ``p.steps``), so that no size's
+    repeat is a few milliseconds that one busy moment decides."""
     setup_worker(p, Spec.parse(p.spec).mode)
     sizes = {f"batch {bs}": bs for bs in p.batch_sizes}
     if p.copy_size:   # A and A': one size twice
         sizes[f"batch {p.copy_size} copy"] = p.copy_size
-    configs = {name: cycle(build_step(p.spec, *lenet_setup()), mnist_batches(bs, count=4))
-               for name, bs in sizes.items()}
-    timings = compare(configs, steps=p.steps, repeats=p.repeats)
+    configs, first = {}, {}
+    for name, bs in sizes.items():
+        step = cycle(build_step(p.spec, *lenet_setup()), mnist_batches(bs, count=4))
+        start = time.perf_counter()
+        force(step())                              # the first call compiles: reported apart
+        first[name] = time.perf_counter() - start
+        start = time.perf_counter()
+        for _ in range(p.steps):                   # a first estimate of this size's step time
+            force(step())
+        step_s = (time.perf_counter() - start) / p.steps
+        configs[name] = Config(step, batch_size=bs, steps=max(p.steps, math.ceil(p.round_s / step_s)))
+    timings = compare(configs, steps=p.steps, repeats=p.repeats, warmup=1)   # already compiled: one warm-up call
     rows = timing_rows(timings)
     for row in rows:
         bs = sizes[row["config"]]
-        row.update(batch_size=bs, samples_per_s=bs * row["steps_per_s"])
+        row.update(batch_size=bs, samples_per_s=bs * row["steps_per_s"], first_call_s=first[row["config"]])
     return rows
 
 
@@ -481,7 +515,8 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     rows = sorted((dict(r, epoch_s=per_epoch(r, r["steps_per_s"]), min_epoch_s=per_epoch(r, r["max_steps_per_s"]),
                         max_epoch_s=per_epoch(r, r["min_steps_per_s"]),
                         min_samples_per_s=r["batch_size"] * r["min_steps_per_s"],
-                        max_samples_per_s=r["batch_size"] * r["max_steps_per_s"]) for r in rows),
+                        max_samples_per_s=r["batch_size"] * r["max_steps_per_s"], steps_per_round=r.get("steps"))
+                   for r in rows),
                   key=lambda r: (r["batch_size"], r["config"]))   # a copy right after its original
     everything = rows
     top = max((r for r in rows if not r["config"].endswith(" copy")), key=lambda r: r["samples_per_s"])
@@ -491,8 +526,9 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     def named(groups):   # one sentence per non-empty group of rows, naming their batch sizes
         return [tr(text, sizes=sizes(r["batch_size"] for r in group)) for text, group in groups if group]
 
-    lines = [tr("Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s of compute per "
-                "MNIST epoch.", top=top["batch_size"], rate=top["samples_per_s"], epoch=top["epoch_s"])]
+    lines = [tr("Batch {top} has the highest median throughput: {rate:,.0f} samples/s; at that rate the training "
+                "steps of one MNIST epoch take {epoch:.1f} s (in-memory batches, no data pipeline).",
+                top=top["batch_size"], rate=top["samples_per_s"], epoch=top["epoch_s"])]
     # the overlap rule: every size against the top one, within the floor a tie; beyond it, undecided while the
     # slowest and fastest of all the rounds overlap; otherwise slower
     said = {r["config"]: verdict(top, r, noise, "samples_per_s") for r in rows if r is not top}
@@ -564,9 +600,38 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         lines.insert(0, tr("Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no "
                            "contestant).", floor=noise, label=twice))
         metrics["batch_sizes_noise_floor_pct"] = noise
-    return Result("batch_sizes", everything, ["label", "first_call_s", "steps_per_s", "samples_per_s",
-                                              "min_samples_per_s", "max_samples_per_s", "epoch_s"], "\n".join(lines),
-                  metrics)
+    cols = ["label", "first_call_s", "steps_per_round", "steps_per_s", "samples_per_s", "min_samples_per_s",
+            "max_samples_per_s", "epoch_s"]
+    return Result("batch_sizes", everything, cols, "\n".join(lines), metrics)
+
+
+def sweep_against_parts(sweep: Result, parts: Sequence[Tuple[Optional[Result], str]], batch: int = 64,
+                        spec: str = "graph/cell") -> str:
+    """One sentence: the sweep's rate at ``batch`` beside the rates other experiments of the run measured for the same
+    step (``spec`` at ``batch``, in-memory batches), ``parts`` being ``(experiment's Result, what to call it)`` pairs,
+    and whether the sweep's median lies below, within or above every round they timed. A sweep that ran in a slower
+    stretch ranks the sizes of that stretch; "" when the sweep has no such size or no other experiment timed it."""
+    mine = next((r for r in sweep.rows if r["config"] == f"batch {batch}"), None)
+    seen = []
+    for res, called in parts:
+        if res is None or res.skipped:
+            continue
+        row = next((r for r in res.rows if r["config"] == spec and r.get("batch_size", batch) == batch
+                    and r.get("input", IN_MEMORY) == IN_MEMORY), None)
+        if row is not None:
+            seen.append((called, row))
+    if mine is None or not seen:
+        return ""
+    lo, hi = min(r["min_steps_per_s"] for _, r in seen), max(r["max_steps_per_s"] for _, r in seen)
+    where = (tr("below every round they timed: the sweep ran in a slower stretch, so its ranking is that stretch's; "
+                "re-run the cell before relying on it") if mine["steps_per_s"] < lo else
+             tr("above every round they timed: the sweep ran in a quieter stretch") if mine["steps_per_s"] > hi else
+             tr("within the rounds they timed: no sign that the sweep ran in a slower stretch"))
+    return tr("The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others} (their rounds "
+              "{lo:.1f}-{hi:.1f}). The sweep's median lies {where}.", label=Spec.parse(spec).label, batch=batch,
+              rate=mine["steps_per_s"], lo=lo, hi=hi, where=where,
+              others=tr(", ").join(tr("{rate:.1f} in {part}", rate=r["steps_per_s"], part=called)
+                                   for called, r in seen))
 
 
 # -- the best of everything measured ------------------------------------------------------------------

@@ -100,8 +100,10 @@ MESSAGES = {
         'b 每一轮都快 6%：a 与 b 之比的区间低于 1.00',
     'b 40% faster in some rounds and 30% slower in others: the medians lie apart, the interval holds 1.00, a tie':
         'b 有几轮快 40%，另几轮慢 30%：两者的中位数相差不小，区间却包含 1.00，判为持平',
-    'a 0.35% faster in every round: the interval is 1.00-1.00 as printed, so it holds 1.00, a tie':
-        'a 每一轮都快 0.35%：区间按打印出来的两位小数是 1.00～1.00，包含 1.00，判为持平',
+    ("a 0.35% faster in every round: a real gap, but inside the lab's margin of equivalence: read as printed, with "
+     'two decimals, the interval is 1.00-1.00, so it holds 1.00, a tie'):
+        'a 每一轮都快 0.35%：差距确实存在，但落在本实验室的等效范围之内：按打印出来的两位小数读，区间是 1.00～1.00，'
+        '包含 1.00，判为持平',
     'a at {ra} steps/s, b at {rb} steps/s, round by round ({about}): expected {expected!r}, got {got!r}.':
         '逐轮来看，a 为 {ra} 步/秒，b 为 {rb} 步/秒（{about}）：期望 {expected!r}，得到 {got!r}。',
     ('def faster_variant(a, b):\n'
@@ -492,6 +494,7 @@ MESSAGES = {
     'samples_per_s': '样本/秒',
     'min_samples_per_s': '最小样本/秒',
     'max_samples_per_s': '最大样本/秒',
+    'steps_per_round': '每轮步数',
     'batches_per_s': '批/秒',
     'min_batches_per_s': '最小批/秒',
     'max_batches_per_s': '最大批/秒',
@@ -718,8 +721,9 @@ MESSAGES = {
         '最慢的是{slow}，{slow_rate:.1f} 步/秒。',
     'Tied at the bottom, within the noise floor ({lo:.1f}-{hi:.1f} steps/s): {names}.':
         '以下配置并列最慢，彼此相差在噪声水平之内（{lo:.1f}～{hi:.1f} 步/秒）：{names}。',
-    'Biggest first call: {first_s:.1f} s ({first}), as long as {first_steps:.0f} steady-state steps.':
-        '首次调用耗时最长的是{first}，{first_s:.1f} 秒，相当于 {first_steps:.0f} 个稳态训练步。',
+    ('Biggest first call: {first_s:.2f} s ({first}), as long as {first_steps:.0f} steady-state steps (second copies '
+     'left out).'):
+        '首次调用耗时最长的是{first}，{first_s:.2f} 秒，相当于 {first_steps:.0f} 个稳态训练步（不计第二份副本）。',
     'GRAPH_MODE against PyNative, TrainOneStepCell: {r:.2f}x, {verdict}.':
         '静态图模式下 TrainOneStepCell 的速度是动态图模式下的 {r:.2f} 倍，{verdict}。',
     '@jit ({level}) on the PyNative functional step: {r:.2f}x ({jit_rate:.1f} vs {plain_rate:.1f} steps/s), '
@@ -785,8 +789,23 @@ MESSAGES = {
         '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
     'This run cannot rank the sizes: each is within the noise floor of batch {top} or undecided against it.':
         '本次运行无法给这几个批大小排出快慢：每个批大小与批大小 {top} 相比，要么在噪声水平之内，要么无法判定。',
-    'Batch {top} has the highest median throughput: {rate:,.0f} samples/s, {epoch:.1f} s of compute per MNIST epoch.':
-        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒，每个 MNIST 轮次的计算耗时 {epoch:.1f} 秒。',
+    ('Batch {top} has the highest median throughput: {rate:,.0f} samples/s; at that rate the training steps of one '
+     'MNIST epoch take {epoch:.1f} s (in-memory batches, no data pipeline).'):
+        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒；按这个速度，一个 MNIST 轮次的训练步共需 {epoch:.1f} 秒'
+        '（批数据在内存中，不含数据处理流水线）。',
+    ('The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others} (their rounds '
+     '{lo:.1f}-{hi:.1f}). The sweep\'s median lies {where}.'):
+        '同一个训练步（{label}，批大小 {batch}）：这组对比中为 {rate:.1f} 步/秒，{others}（它们各轮的范围为 '
+        '{lo:.1f}～{hi:.1f}）。这组对比的中位数{where}。',
+    '{rate:.1f} in {part}':
+        '{part}中为 {rate:.1f}',
+    ("below every round they timed: the sweep ran in a slower stretch, so its ranking is that stretch's; re-run the "
+     'cell before relying on it'):
+        '低于它们计时的每一轮：这组对比赶上了机器较慢的一阵，排名只代表那一阵；依赖它之前，请重新运行这个单元格',
+    'above every round they timed: the sweep ran in a quieter stretch':
+        '高于它们计时的每一轮：这组对比赶上了机器较空闲的一阵',
+    'within the rounds they timed: no sign that the sweep ran in a slower stretch':
+        '落在它们计时的各轮范围之内：看不出这组对比赶上了机器较慢的一阵',
     'Verdict: none, because the control failed: two copies of one size came out apart round by round, so the paired '
     'intervals cannot tell a size from an instance of it.':
         '结论：不作判定，因为对照组没有通过：同一批大小的两份副本逐轮比较也分出了快慢，'

@@ -118,9 +118,19 @@ SHOWN = {
 
     # ---- lab.measure_batch_sizes, lab.measure_modes, lab.measure_styles (course_utils/bench/experiments/modes.py)
     "``p.spec`` at every batch size in ``p.batch_sizes``, in alternation, with a second copy of batch\n"
-    "``p.copy_size`` in the same alternation (one configuration timed twice: the noise floor of this sweep).":
+    "``p.copy_size`` in the same alternation (one configuration timed twice: the noise floor of this sweep). Every\n"
+    "size runs enough steps a round to last about ``p.round_s`` seconds (at least ``p.steps``), so that no size's\n"
+    "repeat is a few milliseconds that one busy moment decides.":
         "以 ``p.batch_sizes`` 中的每个批大小交替测量 ``p.spec``，并在同一轮交替中加入批大小\n"
-        "``p.copy_size`` 的第二份副本（同一种配置计时两次：这组批大小对比的噪声水平）。",
+        "``p.copy_size`` 的第二份副本（同一种配置计时两次：这组批大小对比的噪声水平）。每个批大小\n"
+        "每轮跑足够多的步数，约持续 ``p.round_s`` 秒（至少 ``p.steps`` 步），免得某个批大小的一次重复\n"
+        "只有几毫秒，机器忙一下就决定了结果。",
+    "the first call compiles: reported apart":
+        "首次调用会编译：单独报告",
+    "a first estimate of this size's step time":
+        "初步估计这个批大小每步的耗时",
+    "already compiled: one warm-up call":
+        "已经编译过：只预热一次",
     "A and A': one size twice":
         "A 与 A′：同一个批大小计时两次",
     "Every configuration in ``p.specs``, timed in this process in alternation, with a second copy of ``p.copy``\n"
