@@ -359,6 +359,8 @@ MESSAGES = {
         '对比 {a} 的噪声水平读数',
     'verdict: paired ratio (lowest-highest)':
         '结论：配对比值（最低～最高）',
+    'verdict: paired ratio (95% interval)':
+        '结论：配对比值（95% 区间）',
     'verdict vs {a}':
         '对比 {a} 的结论',
     'about {s:.0f} s':
