@@ -375,8 +375,12 @@ MESSAGES = {
         '第 2 节中为 {rate:.1f} 步/秒，即最快的一行',
     '{label}, {case}':
         '{label}，{case}',
-    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by part 2's rule: {said}":
-        '第 2 节中为 {rate:.1f} 步/秒；最快的一行（{where}）为 {top:.1f}；按第 2 节的判定规则比较两者：{said}',
+    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two differ in host blocking only, and "
+    "part 2 paired them round by round: {said}":
+        '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者只差在阻塞执行，第 2 节已把它们逐轮配对：{said}',
+    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by their medians against the noise "
+    "floor: {said}":
+        '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；按中位数对照噪声水平比较两者：{said}',
     'naive defaults':
         '朴素默认设置',
     'naive: {s:.0f} s (measured)':
