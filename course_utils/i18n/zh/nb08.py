@@ -350,10 +350,10 @@ MESSAGES = {
         'Model.train（关闭数据下沉）对比由流水线供数的训练步：逐轮配对为 {said}。两者是不同的训练循环：Model.train '
         '调用网络后不等待每一步的结果（它的循环从不读取损失），而这里由流水线供数的那一遍每一步都等待完成（force），'
         '就像每步都记录损失的训练循环那样；所以 Model.train 的两行只应互相比较，不应与由流水线供数的训练步比较。',
-    "But O2 and O3 are the same network here (LeNet-5 has no normalisation layer for O2 to keep in float32; the next "
-    "cell checks it), so their different verdicts show how far an interval from {n} rounds can be trusted: "
-    "{levels}'s verdict is borderline, not a finding.":
-        '但 O2 与 O3 在这里是同一个网络（LeNet-5 没有需要 O2 保留为 float32 的归一化层，下一个单元格会验证），'
+    "But O2 and O3 are the same network here (LeNet-5 has no normalisation layer for O2 to keep in float32; part 5 "
+    "checks that the two compute alike), so their different verdicts show how far an interval from {n} rounds can be "
+    "trusted: {levels}'s verdict is borderline, not a finding.":
+        '但 O2 与 O3 在这里是同一个网络（LeNet-5 没有需要 O2 保留为 float32 的归一化层，第 5 节验证了两者的计算相同），'
         '两者的判定却不同，这说明 {n} 轮得到的区间可信到什么程度：{levels} 的判定处于边缘，不能算作结论。',
     "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
     "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
