@@ -122,8 +122,8 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
             odd = [lv for lv, pr in twins.items() if pr["reading"] != "inside"] or list(twins)
             verdict_line += " " + tr(
                 "But O2 and O3 are the same network here (LeNet-5 has no normalisation layer for O2 to keep in "
-                "float32; part 5 checks that the two compute alike), so their different verdicts show how far an interval from {n} "
-                "rounds can be trusted: {levels}'s verdict is borderline, not a finding.",
+                "float32; part 5 checks that the two compute alike), so their different verdicts show how far an "
+                "interval from {n} rounds can be trusted: {levels}'s verdict is borderline, not a finding.",
                 n=twins["O2"]["rounds"], levels=runtime.listing(odd))
             verdict_line = no_space_between_cjk(verdict_line)   # "。 但" -> "。但" in Chinese
         text += "\n" + tr("Secondary, the medians against the noise floor: {said}", said=medians)
