@@ -274,7 +274,9 @@ def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[st
     titles = {"config": tr("configuration"), "x": no_space_between_cjk(tr("x {baseline}", baseline=baseline)),
               "vs_a": no_space_between_cjk(tr(against, a=baseline)),
               "vs_copy": no_space_between_cjk(tr(against, a=copy or "")),
-              "paired": tr("verdict: paired ratio (lowest-highest)")}
+              "paired": tr("verdict: paired ratio (lowest-highest)")
+              if all(e["paired"].get("span", True) for e in entries if e.get("paired")) else
+              tr("verdict: paired ratio (95% interval)")}
     return format_rows(rows, cols, titles, left=["vs_a", "vs_copy", "paired"])
 
 

@@ -2,9 +2,9 @@
 
 q1 ``same_function``: prove a rewrite equal before timing it: the same outputs *and* the same input gradients,
    within float32 rounding; the notebook then applies it to part 3's pooling layers.
-q2 ``pipeline_verdict``: what the input pipeline does to the step it feeds ("tie": no measurable cost, "costs": a
-   cost although it keeps up, or "bottleneck"), by the lab's tie rule; the notebook then applies it to part 4's
-   measurements.
+q2 ``pipeline_verdict``: what the input pipeline does to the step it feeds, from per-round ratios: first the paired
+   verdict ("tie": 1.00 inside, "faster": the machine changed), then, for a cost, "costs" (it keeps up) or
+   "bottleneck"; the notebook then applies it to part 4's measurements.
 q3 ``slower_ops``: read two profiles (``bench.profile.op_type_times`` rows): which operator types take more time per
    step in the second, judged by time per step (not by share, not by totals over different numbers of steps), above
    a size worth judging; the notebook then applies it to part 3's two profiles (without and with the ISA cap).
@@ -127,33 +127,43 @@ class SameFunction(Exercise):
 # q2: what the pipeline does to the step
 # ----------------------------------------------------------------------------------------------
 
-NO_COST, COSTS, BOTTLENECK = "tie", "costs", "bottleneck"
+NO_COST, COSTS, BOTTLENECK, FASTER = "tie", "costs", "bottleneck", "faster"
 
 
 class PipelineVerdict(Exercise):
     names = ("pipeline_verdict",)
     title = "what the pipeline does to the step"
-    hint_text = ("First the tie rule: the pipeline costs the step something only if the step on in-memory batches "
-                 "is faster than the fed step by more than noise_pct percent, 100 * (in_memory / fed - 1) > noise_pct. "
-                 "If it is not, answer 'tie'. If it is, look at the pipeline alone: fewer batches per second "
-                 "than the step runs on in-memory batches means 'bottleneck', otherwise 'costs'.")
+    hint_text = ("First the paired verdict: the per-round ratios (fed rate over in-memory rate) span an interval from "
+                 "the lowest to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'tie'; "
+                 "if every ratio is above 1.0, answer 'faster' (feeding cannot speed a step up: the machine changed). "
+                 "Only when every ratio is below 1.0 does the pipeline cost the step something; then look at the "
+                 "pipeline alone: fewer batches per second than the step runs on in-memory batches means "
+                 "'bottleneck', otherwise 'costs'.")
     solution_text = '''
-        def pipeline_verdict(in_memory, fed, alone, noise_pct):
-            if not 100 * (in_memory / fed - 1) > noise_pct:
-                return "tie"            # not faster in memory beyond the noise floor: no measurable cost
+        def pipeline_verdict(ratios, in_memory, alone):
+            if min(ratios) <= 1 <= max(ratios):
+                return "tie"            # 1.00 inside the paired interval: no cost detected
+            if min(ratios) > 1:
+                return "faster"         # faster in every round: the machine changed, not the pipeline
             if alone < in_memory:
                 return "bottleneck"     # it cannot deliver what the step consumes
-            return "costs"              # it keeps up, yet the fed step is slower beyond the floor
+            return "costs"              # it keeps up, yet the fed step is slower in every round
     '''
 
-    #: (in-memory steps/s, fed steps/s, pipeline alone batches/s, noise %, verdict)
-    CASES = [(100.0, 96.0, 600.0, 5.0, NO_COST), (100.0, 80.0, 600.0, 5.0, COSTS), (100.0, 45.0, 50.0, 5.0, BOTTLENECK),
-             (100.0, 80.0, 600.0, 30.0, NO_COST), (100.0, 97.0, 98.0, 5.0, NO_COST)]
+    #: (per-round ratios fed / in-memory, in-memory steps/s, pipeline alone batches/s, verdict)
+    CASES = [([0.97, 1.02, 0.95, 1.01, 0.99], 100.0, 600.0, NO_COST),
+             ([0.80, 0.78, 0.83, 0.79, 0.85], 100.0, 600.0, COSTS),
+             ([0.45, 0.47, 0.44, 0.46, 0.45], 100.0, 50.0, BOTTLENECK),
+             ([0.90, 0.95, 1.01, 0.93, 0.92], 100.0, 600.0, NO_COST),
+             ([1.05, 1.08, 1.03, 1.10, 1.04], 100.0, 600.0, FASTER),
+             ([0.97, 0.98, 0.99, 0.96, 0.97], 100.0, 600.0, COSTS)]
 
     def reference(self):
-        def pipeline_verdict(in_memory, fed, alone, noise_pct):
-            if not 100 * (in_memory / fed - 1) > noise_pct:   # the lab's tie rule (bench.faster_beyond)
+        def pipeline_verdict(ratios, in_memory, alone):
+            if min(ratios) <= 1 <= max(ratios):   # the lab's paired rule (bench.interval_side), five rounds
                 return NO_COST
+            if min(ratios) > 1:
+                return FASTER
             return BOTTLENECK if alone < in_memory else COSTS
 
         return (pipeline_verdict,)
@@ -162,24 +172,30 @@ class PipelineVerdict(Exercise):
         if not callable(pipeline_verdict):
             raise Incorrect(tr("pipeline_verdict should be a function, got {type}.",
                                type=type(pipeline_verdict).__name__))
-        answers = (NO_COST, COSTS, BOTTLENECK)
-        for mem, fed, alone, noise, expected in self.CASES:
-            got = self.call(pipeline_verdict, mem, fed, alone, noise)
+        answers = (NO_COST, COSTS, BOTTLENECK, FASTER)
+        for ratios, mem, alone, expected in self.CASES:
+            got = self.call(pipeline_verdict, list(ratios), mem, alone)
             if got not in answers:
                 raise Incorrect(tr("pipeline_verdict(...) returned {got!r}; return one of {answers}.", got=got,
                                    answers=runtime.listing(repr(a) for a in answers)))
             if got != expected:
-                what = tr("step {mem:g} steps/s on in-memory batches, {fed:g} fed by the pipeline, the pipeline alone "
-                          "{alone:g} batches/s, noise floor {noise:g}%", mem=mem, fed=fed, alone=alone, noise=noise)
+                what = tr("per-round ratios {ratios}, the step {mem:g} steps/s on in-memory batches, the pipeline "
+                          "alone {alone:g} batches/s", ratios=", ".join(f"{r:.2f}" for r in ratios), mem=mem,
+                          alone=alone)
                 why = ""
                 if expected == NO_COST:
-                    why = tr(" The fed step is within the noise floor of the in-memory one: a tie, whatever the "
-                             "pipeline's own rate.")
+                    why = tr(" 1.00 lies between the lowest and the highest ratio: no cost detected, a tie, "
+                             "whatever the median and the pipeline's own rate.")
+                elif expected == FASTER:
+                    why = tr(" Every round ran faster fed than in memory: feeding cannot make a step faster, so "
+                             "the machine changed; answer 'faster' (time again), not a cost.")
                 elif expected == COSTS:
-                    why = tr(" The pipeline alone delivers more batches than the step consumes: it keeps up, so it "
-                             "is not the bottleneck, yet feeding the step costs it part of its rate.")
+                    why = tr(" Every ratio is below 1.00, and the pipeline alone delivers more batches than the step "
+                             "consumes: it keeps up, so it is not the bottleneck, yet feeding the step costs it part "
+                             "of its rate.")
                 elif expected == BOTTLENECK:
-                    why = tr(" The pipeline alone delivers fewer batches per second than the step consumes.")
+                    why = tr(" Every ratio is below 1.00, and the pipeline alone delivers fewer batches per second "
+                             "than the step consumes.")
                 raise Incorrect(tr("{what}: expected {expected!r}, got {got!r}.{why}", what=what,
                                    expected=expected, got=got, why=why))
 

@@ -30,8 +30,8 @@ from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
 from .traps import (CONV_OPS, FIND_CASES, JIT_PIPELINE_CASE, POOL_OPS, TRAP_CASES, alternating, eager,
                     explain_pool_rewrites, explain_three_tools, fastest_run, measure_cpu_traps, measure_find_trap,
-                    layer_grad, measure_layer_times, measure_pool_cap, merge_rounds, parse_onednn_verbose,
-                    round_repeats, summarise_cpu_traps)
+                    layer_functions, layer_grad, measure_layer_times, measure_pool_cap, merge_rounds,
+                    parse_onednn_verbose, round_repeats, summarise_cpu_traps)
 
 ALL_DEVICES = runtime.DEVICES
 
@@ -188,7 +188,8 @@ __all__ = [
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls", "compiled_pair",
     "CLAIMED_RATIO", "style_intervals", "sweep_against_parts",
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
-    "explain_three_tools", "explain_pool_rewrites", "CONV_OPS", "POOL_OPS", "forcing_conclusion", "paired_words",
+    "explain_three_tools", "explain_pool_rewrites", "layer_functions", "CONV_OPS", "POOL_OPS", "forcing_conclusion",
+    "paired_words",
     "side_words", "SIDE_WORDS",
     # lesson 08's results read together (findings.py)
     "pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy", "this_run_found",

@@ -10,7 +10,7 @@ from course_utils.i18n import N_, tr
 
 from ..harness import WARMUP, Config, compare, cycle, force, verdict
 from ..params import AmpParams
-from ..report import Result, format_verdicts, pick
+from ..report import Result, format_verdicts, no_space_between_cjk, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
 from .common import setup_worker, spread_pct
 from .pipeline import paired_reading
@@ -117,6 +117,15 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
         verdict_line = tr("The verdict, paired round by round against O0 and its copy: {said}.", said=tr("; ").join(
             tr(PAIRED_SAID[way], levels=runtime.listing(paired[way]))
             for way in ("below", "above", "inside") if paired[way]))
+        twins = {r["config"]: r["paired"] for r in others if r["config"] in ("O2", "O3") and r["paired"]}
+        if len(twins) == 2 and twins["O2"]["reading"] != twins["O3"]["reading"]:   # one network, two verdicts
+            odd = [lv for lv, pr in twins.items() if pr["reading"] != "inside"] or list(twins)
+            verdict_line += " " + tr(
+                "But O2 and O3 are the same network here (LeNet-5 has no normalisation layer for O2 to keep in "
+                "float32; part 5 checks that the two compute alike), so their different verdicts show how far an "
+                "interval from {n} rounds can be trusted: {levels}'s verdict is borderline, not a finding.",
+                n=twins["O2"]["rounds"], levels=runtime.listing(odd))
+            verdict_line = no_space_between_cjk(verdict_line)   # "。 但" -> "。但" in Chinese
         text += "\n" + tr("Secondary, the medians against the noise floor: {said}", said=medians)
         text += "\n" + verdict_line
     else:

@@ -14,10 +14,11 @@ from course_utils import runtime
 from course_utils.i18n import tr
 
 from ..harness import Timing, interval_side, paired_ratio, verdict
-from ..report import Result, format_verdicts, pick
+from ..report import PAIRED_CELLS, Result, format_verdicts, pick
 from ..steps import NAIVE_SPEC, Spec
 from .common import judged
-from .traps import FIND_CASES, POOL_LAYERS, TIME_SIDE_CELLS
+from .pipeline import paired_words
+from .traps import FIND_CASES, POOL_LAYERS, TIME_SIDE_CELLS, said_words
 
 
 def _per_layer(x: Mapping[str, float]) -> str:
@@ -27,7 +28,7 @@ def _per_layer(x: Mapping[str, float]) -> str:
 
 def pooling_measurements(found: Result, pool_cap: Result) -> str:
     """Part 3's two measurements of the pooling layers set side by side: the per-layer timing (eager PyNative, one
-    process per case, oneDNN's log on) and ``pool_cap`` (compiled, processes alternated), each as the time with the
+    process per case, oneDNN's log off) and ``pool_cap`` (compiled, processes alternated), each as the time with the
     cap over the time without; where they point the same way, how far the eager rows' extra cost reaches; where
     not, why the per-layer timing's rows are the weaker measurement."""
     a, b = FIND_CASES
@@ -39,7 +40,7 @@ def pooling_measurements(found: Result, pool_cap: Result) -> str:
     x_comp = {layer: compiled[b, layer]["ms"] / compiled[a, layer]["ms"] for layer in POOL_LAYERS}
     calls = sorted({eager[c, layer]["steps"] for c in (a, b) for layer in POOL_LAYERS})
     text = tr("Two measurements of pooling, the time with the cap over the time without: per-layer timing (eager "
-              "PyNative, one process per case, oneDNN's log on, {calls} calls per repeat) {eager}; pool_cap "
+              "PyNative, one process per case, {calls} calls per repeat) {eager}; pool_cap "
               "(compiled, {k} alternated processes per case, {calls_c} calls per repeat) {comp}.",
               calls=(tr("{lo}-{hi}", lo=calls[0], hi=calls[-1]) if len(calls) > 1 else calls[0]),
               k=pool_cap.rows[0].get("processes", 1), calls_c=pool_cap.rows[0]["steps"],
@@ -47,8 +48,7 @@ def pooling_measurements(found: Result, pool_cap: Result) -> str:
     split = [layer for layer in POOL_LAYERS if (x_eager[layer] > 1) != (x_comp[layer] > 1)]
     if not split:
         return text + " " + tr("They agree on the direction; read pool_cap's digits, which time the layers compiled, "
-                               "as the training step runs them (an eager call also pays its dispatch from Python and "
-                               "here oneDNN's logging).")
+                               "as the training step runs them (an eager call also pays its dispatch from Python).")
     return text + " " + tr(
         "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
         "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
@@ -71,15 +71,22 @@ def pynative_vs_graph(traps: Result, case: str = "no fixes") -> str:
 
 
 def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str:
-    """Where part 2's row (``case``, ``spec``) stands against part 2's fastest row, by part 2's own rule (the lab's
-    two rules on the merged repeats: its processes do not pair round by round)."""
+    """Where part 2's row (``case``, ``spec``) stands against part 2's fastest row: paired round by round where the two
+    differ in host blocking only (part 2's own verdict), otherwise by the medians against the noise floor."""
     row = pick(traps.rows, case=case, config=spec)
     top = max(traps.rows, key=lambda r: r["steps_per_s"])
     if row["steps_per_s"] == top["steps_per_s"]:
         return tr("part 2: {rate:.1f} steps/s, the fastest row", rate=row["steps_per_s"])
-    return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by part 2's rule: {said}",
-              rate=row["steps_per_s"], top=top["steps_per_s"], said=judged(row, top, noise_pct),
-              where=tr("{label}, {case}", label=top["label"], case=tr(top["case"])))
+    where = tr("{label}, {case}", label=top["label"], case=tr(top["case"]))
+    hb = traps.metrics.get("host_blocking", {}).get(spec, {}).get("paired")
+    if hb and case == "both fixes" and top["config"] == spec and top["case"] == "ONEDNN_MAX_CPU_ISA=AVX2":
+        # the two differ in host blocking only: part 2 paired them round by round, and that is its verdict
+        return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two differ in host blocking "
+                  "only, and part 2 paired them round by round: {said}", rate=row["steps_per_s"],
+                  top=top["steps_per_s"], where=where, said=paired_words(hb))
+    return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by their medians against the "
+              "noise floor: {said}", rate=row["steps_per_s"], top=top["steps_per_s"], said=judged(row, top, noise_pct),
+              where=where)
 
 
 def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
@@ -129,21 +136,27 @@ def _finding(title: str, entries: Sequence[Mapping], baseline: str, sentence: st
 
 
 def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
-                   pipe: Result, amp: Result, tta: Result, noise_pct: float, said: Mapping[str, str],
-                   device: str) -> str:
+                   pipe: Result, amp: Result, tta: Result, noise_pct: float, device: str,
+                   said: Optional[Mapping[str, str]] = None) -> str:
     """Lesson 08's closing list: per experiment a small table of verdicts (the paired interval where rounds pair, the
     medians against the floor beside it; part 2, unpaired across processes: the lab's two rules) and one sentence.
     ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel; ``said``: how the
     lesson words each verdict."""
-    parts = []
+    parts, said = [], said_words(said)
     if traps is not None:
         m = traps.metrics
         parts.append(_finding(
             tr("Part 2, host blocking on top of the ISA cap:"),
-            [{"config": e["label"], "x": e["x"], "vs_a": e["verdict"]} for e in m["host_blocking"].values()],
+            [{"config": e["label"], "x": e["x"], "vs_a": e["verdict"], "paired": e.get("paired")}
+             for e in m["host_blocking"].values()],
             tr("the cap alone"),
             tr("With both settings the naive configuration ran {x:.1f}x as fast as with neither: {said}.",
-               x=m["fixes_vs_naive_speedup"], said=said[m["fixes_vs_naive_speedup_verdict"]])))
+               x=m["fixes_vs_naive_speedup"], said=said[m["fixes_vs_naive_speedup_verdict"]])
+            if not m.get("fixes_vs_naive_paired") else
+            tr("With both settings the naive configuration ran {x:.1f}x as fast as with neither (paired round by "
+               "round: {med:.1f}x, 95% interval {lo:.1f}-{hi:.1f}, {where}).", x=m["fixes_vs_naive_speedup"],
+               med=m["fixes_vs_naive_paired"]["median"], lo=m["fixes_vs_naive_paired"]["low"],
+               hi=m["fixes_vs_naive_paired"]["high"], where=tr(PAIRED_CELLS[m["fixes_vs_naive_paired"]["reading"]]))))
     if pool_cap is not None and pool_cap.rows:
         a, b = FIND_CASES
         words, paired = pool_cap.metrics["pool_cap_verdicts"], pool_cap.metrics["pool_cap_paired"]

@@ -228,6 +228,13 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     text += ((tr("; on CPU MindSpore silently falls back to the normal loop, so the gap does not come from sinking.")
               if differs else tr("; on CPU MindSpore silently falls back to the normal loop."))
              if p.device == "CPU" else tr("."))
+    fed_loop = paired_reading(off_row, [fed_row])   # Model.train (sink off) against the hand-fed pass
+    if fed_loop is not None:
+        text += "\n" + tr("Model.train with sink mode off against the step fed by the pipeline: paired round by round, "
+                          "{said}. The two are different loops: Model.train calls the network without waiting for "
+                          "each step's result (its loop never reads the loss), while the fed pass here waits for every "
+                          "step (force), as a training loop that logs its loss does; so compare Model.train's two "
+                          "rows with each other, not with the fed step.", said=paired_words(fed_loop))
     metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                "pipeline_costs_step": costs, "pipeline_is_bottleneck": word == "bottleneck",
                "sink_speedup": on / off, "noise_pct": noise,   # the floor the verdicts used

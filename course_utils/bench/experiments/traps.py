@@ -19,7 +19,7 @@ from course_utils.i18n import N_, tr
 from ..harness import Timing, force, interval_side, leaders, paired_ratio, ranges_overlap, time_steps, verdict
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, PoolCapParams, StepRatesParams, TrapsParams
-from ..report import VERDICT_CELLS, Result, format_rows, pick, ratio, skipped
+from ..report import PAIRED_CELLS, VERDICT_CELLS, Result, format_rows, pick, ratio, skipped
 from ..steps import NAIVE_SPEC, Spec, mnist_batches
 from .common import setup_worker, side_words
 
@@ -65,21 +65,32 @@ def measure_cpu_traps(p: TrapsParams) -> list:
         return []
     rows = []
     cases = {**TRAP_CASES, **(JIT_PIPELINE_CASE if p.jit_pipeline_case else {})}
-    for case in alternating(list(cases), p.rounds):
+    for process, case in enumerate(alternating(list(cases), p.rounds)):
         env = cases[case]
         # without the ISA cap a step is ~10x slower: fewer steps per repeat keep the time per case similar
         steps = p.steps if "ONEDNN_MAX_CPU_ISA" in env else max(3, p.steps // 5)
         sub = StepRatesParams(**{**p.common(), "steps": steps, "repeats": round_repeats(p.repeats, p.rounds)},
                               specs=p.specs)
         out, _ = run_worker("step_rates", sub, env=env)
-        rows += [dict(r, case=case) for r in out["rows"]]
-    return merge_rounds(rows)
+        rows += [dict(r, case=case, process=process) for r in out["rows"]]
+    return rows   # one row per process and configuration: summarise_cpu_traps merges and pairs them
 
 
 def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     if not rows:
         return skipped("cpu_traps", tr("the oneDNN and host busy-wait traps concern MindSpore's CPU backend, "
                                        "not {device}", device=p.device))
+    # rows of single processes (numbered by ``process``, as ``alternating`` ran them): pair them round by round
+    raw = rows if rows and "process" in rows[0] else []
+    rows = merge_rounds(raw) if raw else rows
+
+    def paired(cfg: str, on_case: str, off_case: str) -> Optional[dict]:
+        """The rate of ``on_case`` over ``off_case`` for ``cfg``, repeat i of round r against repeat i of round r:
+        the two processes of a round ran one after the other, so load that lasts across both cancels."""
+        from .pipeline import paired_reading
+        pair = round_pairs([r for r in raw if r["config"] == cfg], off_case, on_case)
+        return paired_reading(pair[1], [pair[0]]) if pair else None
+
     naive = pick(rows, case="no fixes", config=NAIVE_SPEC)
     rows = [dict(r, vs_naive=r["steps_per_s"] / naive["steps_per_s"]) for r in rows]
     course = [r for r in rows if r["case"] == "both fixes"]   # what runtime.setup() applies
@@ -125,18 +136,27 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
                                    (N_("host blocking"), "ONEDNN_MAX_CPU_ISA=AVX2", "host_blocking")):
             off = next((r for r in rows if r["case"] == without and r["config"] == cfg), None)
             if off is not None:
+                pr = paired(cfg, "both fixes", without)
                 effects[key][cfg] = {"label": on["label"], "x": on["steps_per_s"] / off["steps_per_s"],
-                                     "verdict": verdict(on, off, p.noise_pct)}
-                said.append(tr("{fix} {a:.1f} -> {b:.1f} steps/s ({x:.2f}x), {verdict}", fix=tr(name),
-                               a=off["steps_per_s"], b=on["steps_per_s"], x=on["steps_per_s"] / off["steps_per_s"],
-                               verdict=tr(FIX_VERDICT[verdict(on, off, p.noise_pct)])))
+                                     "verdict": verdict(on, off, p.noise_pct), "paired": pr}
+                if pr:   # the verdict: the paired interval; the medians against the floor follow
+                    said.append(tr("{fix} {a:.1f} -> {b:.1f} steps/s, paired {med:.2f}x ({lo:.2f}-{hi:.2f}), {where}",
+                                   fix=tr(name), a=off["steps_per_s"], b=on["steps_per_s"], med=pr["median"],
+                                   lo=pr["low"], hi=pr["high"], where=tr(PAIRED_CELLS[pr["reading"]])))
+                else:
+                    said.append(tr("{fix} {a:.1f} -> {b:.1f} steps/s ({x:.2f}x), {verdict}", fix=tr(name),
+                                   a=off["steps_per_s"], b=on["steps_per_s"], x=on["steps_per_s"] / off["steps_per_s"],
+                                   verdict=tr(FIX_VERDICT[verdict(on, off, p.noise_pct)])))
         if said:
             lines.append(tr("- {label}: {said}", label=on["label"], said=tr("; ").join(said)))
     if lines:
-        text += "\n" + tr("Each fix on top of the other (noise floor {noise:.1f}%):", noise=p.noise_pct)
+        text += "\n" + (tr("Each fix on top of the other, paired round by round (repeat i of a case's process "
+                           "against repeat i of the other case's process in the same round; 95% interval):") if raw else
+                        tr("Each fix on top of the other (noise floor {noise:.1f}%):", noise=p.noise_pct))
         text += "\n" + "\n".join(lines)
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": fixed["steps_per_s"],
                "fixes_vs_naive_speedup": speedup, "fixes_vs_naive_speedup_verdict": verdict(fixed, naive, p.noise_pct),
+               "fixes_vs_naive_paired": paired(NAIVE_SPEC, "both fixes", "no fixes") if raw else None,
                **effects}   # each fix's effect per configuration, the other fix on
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
                                       "max_steps_per_s", "vs_naive"], text, metrics)
@@ -272,15 +292,20 @@ POOL_LAYERS = (N_("relu+pool 1"), N_("relu+pool 2"))   # LeNet-5's two ReLU + 2x
 
 
 def measure_find_trap(p: FindTrapParams) -> list:
-    """Per-layer times and the oneDNN verbose log, without and with the ISA cap (one process each).
+    """Per-layer times without and with the ISA cap (one process each, oneDNN's log off), then the oneDNN verbose log
+    of each case from a separate short process, not timed.
     Rows: one per (case, layer), and one per (case, oneDNN convolution implementation)."""
     if p.device != "CPU":
         return []
     small = LayerTimesParams(**{**p.common(), "steps": max(3, p.steps // 3), "repeats": max(1, p.repeats - 1)})
     rows = []
-    for case, env in FIND_CASES.items():
-        out, stdout = run_worker("layer_times", small, env={**env, "ONEDNN_VERBOSE": "1"})
+    for case, env in FIND_CASES.items():   # timed without oneDNN's log: logging costs time
+        out, _ = run_worker("layer_times", small, env=env)
         rows += [dict(r, case=case, kind="layer") for r in out["rows"]]
+    # oneDNN's log in one short process per case, not timed (as measure_pool_cap collects it)
+    logged = LayerTimesParams(**{**p.common(), "steps": 3, "repeats": 1})
+    for case, env in FIND_CASES.items():
+        _, stdout = run_worker("layer_times", logged, env={**env, "ONEDNN_VERBOSE": "1"})
         rows += [dict(r, case=case, kind="onednn") for r in parse_onednn_verbose(stdout)
                  if r["primitive"] == "convolution"]
     return rows
@@ -472,7 +497,19 @@ def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ra
     return text
 
 
-def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: Mapping[str, str],
+#: How lessons word ``bench.verdict``'s four answers (two medians against the noise floor)
+SAID = {"tie": N_("a tie (within the noise floor)"),
+        "undecided": N_("undecided (beyond the noise floor, but the repeats overlap)"),
+        "faster": N_("faster (beyond the noise floor, repeats apart)"),
+        "slower": N_("slower (beyond the noise floor, repeats apart)")}
+
+
+def said_words(said: Optional[Mapping[str, str]] = None) -> dict:
+    """``said``, or ``SAID`` in the lesson's language."""
+    return dict(said) if said else {k: tr(v) for k, v in SAID.items()}
+
+
+def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: Optional[Mapping[str, str]] = None,
                           baseline: str = "nn.MaxPool2d", pool_share: Optional[float] = None) -> str:
     """Each rewrite of the pooling layer against ``baseline`` (all checked equal before they were timed), and whether
     any is worth switching to. The verdict is the paired interval (``compare`` alternated them round by round, lesson
@@ -481,7 +518,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: M
     profile of the same setting; even free pooling kernels make a step at most 1 / (1 - share) as fast, so a larger
     gain is flagged as not explained by pooling's kernel time alone (a rewrite also changes the graph and its
     dispatch)."""
-    base = pools[baseline]
+    base, said = pools[baseline], said_words(said)
     lines, winners, too_large = [], [], []
     for name, t in pools.items():
         if name == baseline:

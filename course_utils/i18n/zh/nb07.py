@@ -234,11 +234,11 @@ MESSAGES = {
         '同一配置为 {fixed_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍。',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), a tie within the noise floor of "
     "{noise:.1f}% with {others}":
-        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），但与 {others} 相差在 {noise:.1f}% 的'
+        '加上两项优化设置后，中位数最高的是{best}，为 {best_rate:.1f} 步/秒，但与 {others} 相差在 {noise:.1f}% 的'
         '噪声水平之内，视为持平',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), beyond the noise floor of "
     "{noise:.1f}% above {runner}'s but with overlapping repeats: undecided":
-        '加上两项优化设置后，中位数最高的是{best}（{best_rate:.1f} 步/秒），领先{runner}的幅度超过 {noise:.1f}% 的'
+        '加上两项优化设置后，中位数最高的是{best}，为 {best_rate:.1f} 步/秒，领先{runner}的幅度超过 {noise:.1f}% 的'
         '噪声水平，但两者各次重复的范围有重叠，无法判定快慢',
     " With both fixes {best} ran fastest ({best_rate:.1f} steps/s)":
         '加上两项优化设置后，最快的是{best}（{best_rate:.1f} 步/秒）',
@@ -359,6 +359,8 @@ MESSAGES = {
         '对比 {a} 的噪声水平读数',
     'verdict: paired ratio (lowest-highest)':
         '结论：配对比值（最低～最高）',
+    'verdict: paired ratio (95% interval)':
+        '结论：配对比值（95% 区间）',
     'verdict vs {a}':
         '对比 {a} 的结论',
     'about {s:.0f} s':
@@ -525,8 +527,8 @@ MESSAGES = {
     'naive_s': '朴素（秒）',
     'naive_how': '朴素耗时的来源',
     'speedup': '加速比',
-    'naive_s_high': '朴素上限（秒）',
-    'speedup_high': '加速比上限',
+    'naive_s_high': '朴素（秒，范围上端）',
+    'speedup_high': '加速比（范围上端）',
     'op_type': '算子类型',
     'calls_per_step': '每步调用次数',
     'mean_ms': '平均（毫秒）',

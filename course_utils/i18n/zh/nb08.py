@@ -53,41 +53,53 @@ MESSAGES = {
     # ---- q2: what the pipeline does to the step
     'what the pipeline does to the step':
         '数据处理流水线对训练步的影响',
-    "First the tie rule: the pipeline costs the step something only if the step on in-memory batches is faster than "
-    "the fed step by more than noise_pct percent, 100 * (in_memory / fed - 1) > noise_pct. If it is not, answer "
-    "'tie'. If it is, look at the pipeline alone: fewer batches per second than the step runs on in-memory batches "
-    "means 'bottleneck', otherwise 'costs'.":
-        '先用持平规则：只有当使用内存中的批的训练步比由流水线供数的训练步快出 noise_pct% 以上，'
-        '即 100 * (in_memory / fed - 1) > noise_pct 时，流水线才算拖慢了训练步；否则回答 \'tie\'。如果确实拖慢了，再看流水线单独运行的速度：'
-        '每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，就是 \'bottleneck\'，否则是 \'costs\'。',
+    "First the paired verdict: the per-round ratios (fed rate over in-memory rate) span an interval from the lowest "
+    "to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'tie'; if every ratio is above "
+    "1.0, answer 'faster' (feeding cannot speed a step up: the machine changed). Only when every ratio is below 1.0 "
+    "does the pipeline cost the step something; then look at the pipeline alone: fewer batches per second than the "
+    "step runs on in-memory batches means 'bottleneck', otherwise 'costs'.":
+        '先做配对判定：各轮比值（供数速率除以内存中批的速率）从最小到最大构成一个区间。'
+        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'tie\'；每一轮的比值都大于 1.0，回答 \'faster\''
+        '（供数不可能让训练步变快，是机器状态变了）。只有每一轮的比值都小于 1.0，流水线才算拖慢了训练步；'
+        '这时再看流水线单独运行的速度：每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，就是 \'bottleneck\'，'
+        '否则是 \'costs\'。',
     'pipeline_verdict should be a function, got {type}.':
         'pipeline_verdict 应当是一个函数，得到的却是 {type}。',
     'pipeline_verdict(...) returned {got!r}; return one of {answers}.':
         'pipeline_verdict(...) 返回了 {got!r}；请返回 {answers} 之一。',
-    'step {mem:g} steps/s on in-memory batches, {fed:g} fed by the pipeline, the pipeline alone {alone:g} '
-    'batches/s, noise floor {noise:g}%':
-        '训练步使用内存中的批时为 {mem:g} 步/秒，由流水线供数时为 {fed:g} 步/秒，流水线单独运行为 {alone:g} 批/秒，'
-        '噪声水平 {noise:g}%',
-    ' The fed step is within the noise floor of the in-memory one: a tie, whatever the pipeline\'s own rate.':
-        '由流水线供数的训练步与使用内存中的批的训练步相差在噪声水平以内：持平，无论流水线自身的速度如何。',
-    ' The pipeline alone delivers more batches than the step consumes: it keeps up, so it is not the bottleneck, '
-    'yet feeding the step costs it part of its rate.':
-        '流水线单独运行时产出的批数多于训练步的消耗：它跟得上，所以不是瓶颈，但为训练步供数时仍会拖慢它。',
-    ' The pipeline alone delivers fewer batches per second than the step consumes.':
-        '流水线单独运行时每秒产出的批数少于训练步每秒消耗的批数。',
+    'per-round ratios {ratios}, the step {mem:g} steps/s on in-memory batches, the pipeline alone {alone:g} '
+    'batches/s':
+        '各轮比值为 {ratios}，训练步使用内存中的批时为 {mem:g} 步/秒，流水线单独运行为 {alone:g} 批/秒',
+    ' 1.00 lies between the lowest and the highest ratio: no cost detected, a tie, whatever the median and the '
+    'pipeline\'s own rate.':
+        '1.00 落在最小比值与最大比值之间：没有检测到开销，判为持平，与中位数和流水线自身的速度都无关。',
+    " Every round ran faster fed than in memory: feeding cannot make a step faster, so the machine changed; answer "
+    "'faster' (time again), not a cost.":
+        "每一轮都是由流水线供数时更快：供数不可能让训练步变快，说明机器状态变了；应回答 'faster'（需要重新计时），"
+        "而不是开销。",
+    ' Every ratio is below 1.00, and the pipeline alone delivers more batches than the step consumes: it keeps up, '
+    'so it is not the bottleneck, yet feeding the step costs it part of its rate.':
+        '每一轮的比值都低于 1.00，而流水线单独运行时产出的批数多于训练步的消耗：它跟得上，所以不是瓶颈，'
+        '但为训练步供数时仍会拖慢它。',
+    ' Every ratio is below 1.00, and the pipeline alone delivers fewer batches per second than the step consumes.':
+        '每一轮的比值都低于 1.00，而流水线单独运行时每秒产出的批数少于训练步每秒消耗的批数。',
     # q2's solution with its comments in Chinese
-    ('def pipeline_verdict(in_memory, fed, alone, noise_pct):\n'
-     '    if not 100 * (in_memory / fed - 1) > noise_pct:\n'
-     '        return "tie"            # not faster in memory beyond the noise floor: no measurable cost\n'
+    ('def pipeline_verdict(ratios, in_memory, alone):\n'
+     '    if min(ratios) <= 1 <= max(ratios):\n'
+     '        return "tie"            # 1.00 inside the paired interval: no cost detected\n'
+     '    if min(ratios) > 1:\n'
+     '        return "faster"         # faster in every round: the machine changed, not the pipeline\n'
      '    if alone < in_memory:\n'
      '        return "bottleneck"     # it cannot deliver what the step consumes\n'
-     '    return "costs"              # it keeps up, yet the fed step is slower beyond the floor'):
-        ('def pipeline_verdict(in_memory, fed, alone, noise_pct):\n'
-         '    if not 100 * (in_memory / fed - 1) > noise_pct:\n'
-         '        return "tie"            # 使用内存中的批时没有快出噪声水平：没有可测量的开销\n'
+     '    return "costs"              # it keeps up, yet the fed step is slower in every round'):
+        ('def pipeline_verdict(ratios, in_memory, alone):\n'
+         '    if min(ratios) <= 1 <= max(ratios):\n'
+         '        return "tie"            # 1.00 落在配对区间内：没有检测到开销\n'
+         '    if min(ratios) > 1:\n'
+         '        return "faster"         # 每一轮都更快：变的是机器，不是流水线\n'
          '    if alone < in_memory:\n'
          '        return "bottleneck"     # 它产出的批数跟不上训练步的消耗\n'
-         '    return "costs"              # 它跟得上，但由它供数的训练步慢得超出了噪声水平'),
+         '    return "costs"              # 它跟得上，但由它供数的训练步每一轮都更慢'),
     # ---- q3: which operators got slower
     'which operators got slower':
         '哪些算子变慢了',
@@ -127,7 +139,7 @@ MESSAGES = {
     ' ReLU is in the second profile only: there is nothing to compare it with.':
         'ReLU 只出现在第二份性能数据中，没有可以比较的对象。',
     'slower_ops(before, after) ({about}): expected {expected}, got {got}.{why}':
-        'slower_ops(before, after)（{about}）：应为 {expected}，得到的却是 {got}。{why}',
+        'slower_ops(before, after)（{about}）：期望 {expected}，得到 {got}。{why}',
     # q3's solution with its comments in Chinese
     ('def slower_ops(before, after, factor=1.5, min_ms=0.1):\n'
      '    def per_step(rows):         # op type -> ms per step\n'
@@ -304,15 +316,45 @@ MESSAGES = {
         '{where}值得换用：{names}（更快，配对区间高于 1.00；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
     # ---- lesson 08's results read together (course_utils/bench/experiments/findings.py)
     "Two measurements of pooling, the time with the cap over the time without: per-layer timing (eager PyNative, one "
-    "process per case, oneDNN's log on, {calls} calls per repeat) {eager}; pool_cap (compiled, {k} alternated "
-    "processes per case, {calls_c} calls per repeat) {comp}.":
+    "process per case, {calls} calls per repeat) {eager}; pool_cap (compiled, {k} alternated processes per case, "
+    "{calls_c} calls per repeat) {comp}.":
         '池化的两次测量，以限制指令集时的耗时除以不限制时的耗时：逐层计时（动态图模式逐算子执行，每种情形一个进程，'
-        '开着 oneDNN 的日志，每次重复调用 {calls} 次）为 {eager}；pool_cap（编译执行，每种情形 {k} 个交替运行的进程，'
+        '每次重复调用 {calls} 次）为 {eager}；pool_cap（编译执行，每种情形 {k} 个交替运行的进程，'
         '每次重复调用 {calls_c} 次）为 {comp}。',
     "They agree on the direction; read pool_cap's digits, which time the layers compiled, as the training step runs "
-    "them (an eager call also pays its dispatch from Python and here oneDNN's logging).":
+    "them (an eager call also pays its dispatch from Python).":
         '两者方向一致；数字以 pool_cap 的为准，它像训练步那样为编译后的层计时（逐算子执行的每次调用还要付出从 Python '
-        '下发算子、以及这里 oneDNN 写日志的开销）。',
+        '下发算子的开销）。',
+    '{fix} {a:.1f} -> {b:.1f} steps/s, paired {med:.2f}x ({lo:.2f}-{hi:.2f}), {where}':
+        '{fix}使速率从 {a:.1f} 变为 {b:.1f} 步/秒；逐轮配对为 {med:.2f} 倍（{lo:.2f}～{hi:.2f}），{where}',
+    "Each fix on top of the other, paired round by round (repeat i of a case's process against repeat i of the "
+    "other case's process in the same round; 95% interval):":
+        '在已启用另一项设置的基础上，再单独加上这一项（逐轮配对：同一轮中，一种情形进程的第 i 次重复对另一种情形进程的'
+        '第 i 次重复；95% 区间）：',
+    'With both settings the naive configuration ran {x:.1f}x as fast as with neither (paired round by round: '
+    '{med:.1f}x, 95% interval {lo:.1f}-{hi:.1f}, {where}).':
+        '加上两项 CPU 优化设置后，同一训练步的速度是朴素默认设置下的 {x:.1f} 倍（逐轮配对：{med:.1f} 倍，'
+        '95% 区间 {lo:.1f}～{hi:.1f}，{where}）。',
+    'a tie (within the noise floor)':
+        '持平（在噪声水平之内）',
+    'undecided (beyond the noise floor, but the repeats overlap)':
+        '无法判定（超出噪声水平，但各次重复的范围有重叠）',
+    'faster (beyond the noise floor, repeats apart)':
+        '更快（超出噪声水平，且各次重复的范围不重叠）',
+    'slower (beyond the noise floor, repeats apart)':
+        '更慢（超出噪声水平，且各次重复的范围不重叠）',
+    "Model.train with sink mode off against the step fed by the pipeline: paired round by round, {said}. The two are "
+    "different loops: Model.train calls the network without waiting for each step's result (its loop never reads the "
+    "loss), while the fed pass here waits for every step (force), as a training loop that logs its loss does; so "
+    "compare Model.train's two rows with each other, not with the fed step.":
+        'Model.train（关闭数据下沉）对比由流水线供数的训练步：逐轮配对为 {said}。两者是不同的训练循环：Model.train '
+        '调用网络后不等待每一步的结果（它的循环从不读取损失），而这里由流水线供数的那一遍每一步都等待完成（force），'
+        '就像每步都记录损失的训练循环那样；所以 Model.train 的两行只应互相比较，不应与由流水线供数的训练步比较。',
+    "But O2 and O3 are the same network here (LeNet-5 has no normalisation layer for O2 to keep in float32; part 5 "
+    "checks that the two compute alike), so their different verdicts show how far an interval from {n} rounds can be "
+    "trusted: {levels}'s verdict is borderline, not a finding.":
+        '但 O2 与 O3 在这里是同一个网络（LeNet-5 没有需要 O2 保留为 float32 的归一化层，第 5 节验证了两者的计算相同），'
+        '两者的判定却不同，这说明 {n} 轮得到的区间可信到什么程度：{levels} 的判定处于边缘，不能算作结论。',
     "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
     "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
     "measurement.":
@@ -333,8 +375,12 @@ MESSAGES = {
         '第 2 节中为 {rate:.1f} 步/秒，即最快的一行',
     '{label}, {case}':
         '{label}，{case}',
-    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by part 2's rule: {said}":
-        '第 2 节中为 {rate:.1f} 步/秒；最快的一行（{where}）为 {top:.1f}；按第 2 节的判定规则比较两者：{said}',
+    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two differ in host blocking only, and "
+    "part 2 paired them round by round: {said}":
+        '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者只差在阻塞执行，第 2 节已把它们逐轮配对：{said}',
+    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by their medians against the noise "
+    "floor: {said}":
+        '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；按中位数对照噪声水平比较两者：{said}',
     'naive defaults':
         '朴素默认设置',
     'naive: {s:.0f} s (measured)':
@@ -372,9 +418,9 @@ MESSAGES = {
     'The cap made no pooling layer measurably slower here.':
         '限制指令集没有让任何池化层明显变慢。',
     '{layer} {lo:.2f}-{hi:.2f}x':
-        '{layer} {lo:.2f}～{hi:.2f} 倍',
+        '{layer}：{lo:.2f}～{hi:.2f} 倍',
     '{layer} {x:.2f}x':
-        '{layer} {x:.2f} 倍',
+        '{layer}：{x:.2f} 倍',
     'Part 3, pooling rewrites (the whole training step):':
         '第 3 节，池化层的改写（完整训练步）：',
     'Faster, paired interval above 1.00: {names}.':
