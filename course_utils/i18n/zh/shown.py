@@ -40,6 +40,8 @@ SHOWN = {
         '以 "<metric>_verdict" 为名存放在该比值旁边',
     "a paired ratio's verdict names its interval (kept as <metric>_low/_high)":
         "逐轮配对比值的判定写出它的区间（区间存为 <metric>_low/_high）",
+    'a sentence the verdict carries too (the "15%" ruling of part 3): "<metric>_note"':
+        '结论中还要附上的一句话（第 3 节对“快约 15%”的判定）："<metric>_note"',
     "a medians' noise floor is no figure of this table: its verdicts are the paired intervals":
         "中位数的噪声水平不列入这张表：表中的结论都来自配对区间",
     "the A/A' control: in its ratio's verdict, not a row":
