@@ -89,7 +89,7 @@ class Lab:
         as a dict (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;
         ``parts``: what the lesson calls an experiment ("part 2"), instead of its name."""
         best, text = best_measured(self.results, parts)
-        figures, verdicts, medians, together = dict(best), {}, {}, set()
+        figures, verdicts, medians, together, notes = dict(best), {}, {}, set(), {}
         for name in experiments:
             res = self.results.get(name)
             if res is not None and not res.skipped:
@@ -101,6 +101,8 @@ class Lab:
                 # it as "<metric>_verdict"
                 verdicts.update({k[:-len("_verdict")]: v for k, v in res.metrics.items() if k.endswith("_verdict")})
                 medians.update({k[:-len("_medians")]: v for k, v in res.metrics.items() if k.endswith("_medians")})
+                # a sentence the verdict carries too (the "15%" ruling of part 3): "<metric>_note"
+                notes.update({k[:-len("_note")]: v for k, v in res.metrics.items() if k.endswith("_note")})
         if noise_pct is not None:
             figures["noise_floor_pct"] = noise_pct
         figures["lab_seconds"] = time.perf_counter() - started
@@ -114,6 +116,8 @@ class Lab:
                             hi=figures[f"{k}_high"])]
                 if k in medians:
                     parts.append(tr(MEDIANS_VERDICTS[medians[k]]))
+                if k in notes:
+                    parts.append(notes[k][:1].lower() + notes[k][1:].rstrip(".。"))
                 if f"{k}_control_low" in figures:
                     parts.append(tr("the copy against its original {lo:.2f}-{hi:.2f}, without 1.00: read with care",
                                     lo=figures[f"{k}_control_low"], hi=figures[f"{k}_control_high"]))

@@ -46,6 +46,17 @@ def side_words(lo: float, hi: float) -> str:
     return tr(SIDE_WORDS[interval_side(lo, hi)])
 
 
+#: Not forced against forced: skipping a wait cannot make the same work slower, so an interval below 1.00 is no
+#: verdict but a broken premise (pairing assumes a steady load within a round): "inconclusive", never "slower".
+INCONCLUSIVE = N_("below 1.00: inconclusive. Pairing assumes a steady load within a round, and this run broke it "
+                  "(skipping a wait cannot make the same work slower): re-run the cell")
+
+
+def forcing_words(lo: float, hi: float) -> str:
+    """``side_words`` for a not-forced-over-forced interval: "below" reads "inconclusive" (``INCONCLUSIVE``)."""
+    return tr(INCONCLUSIVE) if interval_side(lo, hi) == "below" else side_words(lo, hi)
+
+
 def forcing_conclusion(forced, unforced, blocking: bool) -> str:
     """Lesson 07's forced-vs-not-forced comparison (two ``Timing`` objects or rows from one ``compare``) in words:
     not forced's steps/s over forced's, round by round, with its paired 95% interval (``interval_side``).
@@ -54,11 +65,9 @@ def forcing_conclusion(forced, unforced, blocking: bool) -> str:
     med, lo, hi = paired_ratio(unforced, forced)
     side = interval_side(lo, hi)
     text = tr("Not forced over forced, steps/s over steps/s round by round: {med:.2f}x (95% interval "
-              "{lo:.2f}-{hi:.2f}), {side}.", med=med, lo=lo, hi=hi, side=side_words(lo, hi))
+              "{lo:.2f}-{hi:.2f}), {side}.", med=med, lo=lo, hi=hi, side=forcing_words(lo, hi))
     if side == "above":
         text += tr(" The calls returned before their work was done.")   # a second sentence: its space translated too
-    elif side == "below":
-        text += tr(" Not waiting cannot make a step slower: the machine changed under the measurement.")
     if blocking and side != "above":
         text += "\n" + tr("This kernel runs with MS_DEV_HOST_BLOCKING_RUN=1: the next cell says what it does and "
                           "measures without it.")

@@ -21,7 +21,7 @@ from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesPara
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
 from ..turns import thread_cpu_during
-from .common import SIDE_WORDS, judged, setup_worker, side_words, spread_pct
+from .common import forcing_words, judged, setup_worker, side_words, spread_pct
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -156,16 +156,11 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
         med, lo, hi = paired[key] = _paired_both(row, each, copy)
         lines.append(tr("{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x "
                         "(95% intervals together {lo:.2f}-{hi:.2f}), {side}.", what=said, med=med, lo=lo, hi=hi,
-                        side=side_words(lo, hi)))
+                        side=side_words(lo, hi) if key == "end" else forcing_words(lo, hi)))
     # not forced against forced at the end: the same work, only the last wait skipped, so not forced cannot be slower
     med, lo, hi = paired_ratio(none, end)
-    side = interval_side(lo, hi)
-    line = tr("Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), "
-              "{side}.", med=med, lo=lo, hi=hi, side=tr(SIDE_WORDS[side]))
-    if side == "below":   # skipping the last wait cannot make the same work slower
-        line += tr(" Skipping only the last wait cannot make the same work slower: the machine changed under "
-                   "the measurement.")
-    lines.append(line)
+    lines.append(tr("Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), "
+                    "{side}.", med=med, lo=lo, hi=hi, side=forcing_words(lo, hi)))
     cpu = each.get("thread_cpu")
     if _thread_line(cpu, p.steps):
         lines.append(_thread_line(cpu, p.steps))
@@ -267,8 +262,8 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
     if twice:
         metrics["modes_noise_floor_pct"] = noise
     if all(len(r.get("repeat_s", ())) >= 2 for r in rows):
-        # the verdicts: check 2's rule, one rate over another round by round, where the grid ran both; the medians'
-        # reading (the A/A' floor, which lesson 08 picks its configuration by) follows as secondary lines
+        # the verdicts: check 2's rule, one rate over another round by round, where the grid ran both. The medians'
+        # reading (the A/A' floor) is not printed: it only picks ``best_config``, lesson 08's step off the CPU
         paired = []
         for a, b, key in PAIRS:
             if {a, b} <= names:
@@ -279,11 +274,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                 if key:
                     metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
                                     f"{key}_verdict": interval_side(lo, hi)})
-        medians = ([tr("Noise floor of this grid: {floor:.1f}%, from {label} timed twice (the second copy is no "
-                       "contestant).", floor=noise, label=twice)] if twice else []) + lines[:-1]
-        text = "\n".join(paired + lines[-1:] + [tr("Secondary, the medians against the grid's A/A' floor (lesson 08 "
-                                                   "picks its configuration by them):")]
-                         + ["  " + line for line in medians])
+        text = "\n".join(paired + lines[-1:])
         return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
     # no rounds to pair (rows without their repeats): the medians against the floor are all there is
     if "graph_steps_per_s" in metrics:
@@ -386,6 +377,16 @@ def claim_reading(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: floa
     return tr("{said}; {zero}.", said=said[:1].upper() + said[1:], zero=zero)
 
 
+def control_line(lo: float, hi: float, fed: bool = False) -> str:
+    """An A/A' control of the styles experiment in one line: the functional step's second copy over it, on in-memory
+    batches or (``fed``) fed by the pipeline."""
+    what = tr("Control, fed by the pipeline: the functional loop's second copy over it") if fed else \
+        tr("Control: the functional step's second copy over it")
+    return tr("{what}, 95% paired interval {lo:.2f}-{hi:.2f}, {said}.", what=what, lo=lo, hi=hi,
+              said=tr("1.00 inside, as it should be") if interval_side(lo, hi) == "inside" else
+              tr("without 1.00 although they are one configuration: read the intervals above with care"))
+
+
 def style_intervals(rows: list) -> dict:
     """The paired readings of the styles experiment, ``{key: (median, low, high)}``, a's steps/s over b's round by
     round: ``cell`` TrainOneStepCell over the functional step (in-memory batches), ``control`` the functional step's
@@ -433,22 +434,28 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     else:
         lines.append(tr("Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box "
                         "below).", med=med, lo=lo, hi=hi))
-    if copy is not None and interval_side(c_lo, c_hi) != "inside":
-        lines.append(tr("The copy against the functional step: {c_lo:.2f}-{c_hi:.2f}, without 1.00 although they are "
-                        "one configuration: read the range above with care.", c_lo=c_lo, c_hi=c_hi))
+    if copy is not None:
+        lines.append(control_line(c_lo, c_hi))
     lines.append(claim_reading(lo, hi))
     lo, hi = round(lo, 2), round(hi, 2)
+    fed_copy = next((r for r in rows if r["config"] == PIPELINE_COPY), None)
     for key, row, said in (("cell_fed", pick(rows, config="graph/cell +pipeline"),
                             tr("Fed by the pipeline, TrainOneStepCell over the functional loop")),
                            ("model", model, tr("Model.train over the functional loop"))):
         f_med, f_lo, f_hi = pairs[key]
-        lines.append(tr("{what}: {med:.2f}x ({rate:.1f} steps/s; 95% paired interval {lo:.2f}-{hi:.2f}), {side}.",
-                        what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi, side=side_words(f_lo, f_hi)))
+        lines.append(tr("{what}: {med:.2f}x ({rate:.1f} steps/s; {which} {lo:.2f}-{hi:.2f}), {side}.",
+                        what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi, side=side_words(f_lo, f_hi),
+                        which=tr("the two 95% paired intervals together") if fed_copy is not None else
+                        tr("95% paired interval")))
+    if fed_copy is not None:
+        _, p_lo, p_hi = paired_ratio(fed_copy, func_fed)
+        lines.append(control_line(p_lo, p_hi, fed=True))
     # the headline's verdict comes from the paired intervals (both together, their union, when the copy ran), not
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
                "cell_vs_functional_verdict": interval_side(lo, hi),
-               "model_train_steps_per_s": model["steps_per_s"], "cell_vs_functional_together": copy is not None}
+               "model_train_steps_per_s": model["steps_per_s"], "cell_vs_functional_together": copy is not None,
+               "cell_vs_functional_note": claim_reading(lo, hi)}   # the headline's verdict: the "15%" ruling too
     if copy is not None:
         if interval_side(c_lo, c_hi) != "inside":   # the A/A' control's interval left out 1.00: the headline says so
             metrics.update(cell_vs_functional_control_low=round(c_lo, 2),
@@ -534,7 +541,8 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     said = {r["config"]: verdict(top, r, noise, "samples_per_s") for r in rows if r is not top}
     by_overlap = [r for r in rows if said.get(r["config"]) == "faster"]   # the top size is faster than these
     others = [r for r in rows if r is not top]
-    if not all(len(r.get("repeat_s", ())) >= 2 for r in rows):   # no rounds to pair: the overlap rule decides
+    paired_rounds = all(len(r.get("repeat_s", ())) >= 2 for r in rows)
+    if not paired_rounds:   # no rounds to pair: the overlap rule decides
         slower = by_overlap
         tied = [r for r in rows if said.get(r["config"]) == "tie"]
         undecided = [r for r in rows if said.get(r["config"]) == "undecided"]
@@ -580,25 +588,12 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
                             parts=tr("; it is ").join(parts)))
         else:
             slower = []
-        if others:   # the overlap rule on the same rows, and why it can say less
-            rule = tr("The overlap rule (median beyond the {floor:.1f}% floor, and the two sizes' ranges of rounds "
-                      "apart)", floor=noise)
-            by_rule, by_pairs = {r["config"] for r in by_overlap}, {r["config"] for r in slower}
-            which = tr("batch {sizes}", sizes=sizes(r["batch_size"] for r in by_overlap)) if by_overlap else \
-                tr("no size")
-            if by_rule == by_pairs:
-                lines.append(tr("{rule} separates the same sizes: the two rules agree here.", rule=rule))
-            else:
-                paired_which = tr("batch {sizes}", sizes=sizes(r["batch_size"] for r in slower)) if slower else \
-                    tr("no size")
-                lines.append(tr("{rule} separates {which} from batch {top}; the paired intervals separate {paired}, "
-                                "and the verdict is the paired one (the text above the cell says why).", rule=rule,
-                                which=which, top=top["batch_size"], paired=paired_which))
     metrics = {"top_batch_size": top["batch_size"], "top_samples_per_s": top["samples_per_s"],
                "batch_sizes_slower": len(slower)}
     if twice:
-        lines.insert(0, tr("Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no "
-                           "contestant).", floor=noise, label=twice))
+        if not paired_rounds:   # the overlap rule decided: its floor is part of the verdict
+            lines.insert(0, tr("Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is "
+                               "no contestant).", floor=noise, label=twice))
         metrics["batch_sizes_noise_floor_pct"] = noise
     cols = ["label", "first_call_s", "steps_per_round", "steps_per_s", "samples_per_s", "min_samples_per_s",
             "max_samples_per_s", "epoch_s"]

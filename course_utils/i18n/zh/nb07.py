@@ -23,7 +23,7 @@ MESSAGES = {
     'host queues it (up to {host:.0f} steps/s here). Read the last result of each repeat with .asnumpy() before you '
     'stop the clock.':
         '设备上每步需要 {work_ms:.0f} 毫秒的计算，你却测得 {got:.0f} 步/秒（最多只可能是 {true_rate:.0f}）：'
-        '计时区间内没有等待计算完成，测到的只是主机下发任务的速度（这里最多 {host:.0f} 步/秒）。'
+        '计时区间内没有等待计算完成，测到的只是 Host 侧下发任务的速度（这里最多 {host:.0f} 步/秒）。'
         '请在停止计时之前，对每次重复的最后一个结果调用 .asnumpy()。',
     'you read {n} results with .asnumpy(), about one per step: that is part 1\'s measurement, forced every step, and '
     'it gives the latency ({latency:.0f} steps/s on this fake device) while the steps could overlap. Read only the '
@@ -102,7 +102,7 @@ MESSAGES = {
         'b 有几轮快 40%，另几轮慢 30%：两者的中位数相差不小，区间却包含 1.00，判为持平',
     ("a 0.35% faster in every round: a real gap, but inside the lab's margin of equivalence: read as printed, with "
      'two decimals, the interval is 1.00-1.00, so it holds 1.00, a tie'):
-        'a 每一轮都快 0.35%：差距确实存在，但落在本实验室的等效范围之内：按打印出来的两位小数读，区间是 1.00～1.00，'
+        'a 每一轮都快 0.35%：差距确实存在，但落在本课的等效范围之内：按打印出来的两位小数读，区间是 1.00～1.00，'
         '包含 1.00，判为持平',
     'a at {ra} steps/s, b at {rb} steps/s, round by round ({about}): expected {expected!r}, got {got!r}.':
         '逐轮来看，a 为 {ra} 步/秒，b 为 {rb} 步/秒（{about}）：期望 {expected!r}，得到 {got!r}。',
@@ -500,7 +500,7 @@ MESSAGES = {
     'batches_per_s': '批/秒',
     'min_batches_per_s': '最小批/秒',
     'max_batches_per_s': '最大批/秒',
-    'epoch_s': '每轮次（秒）',
+    'epoch_s': '每个轮次（秒）',
     'share_pct': '占比（%）',
     'vs_baseline': '相对首行基线',
     'vs_functional': '相对函数式训练步',
@@ -661,13 +661,15 @@ MESSAGES = {
     'above 1.00: faster': '高于 1.00：更快',
     'below 1.00: slower': '低于 1.00：更慢',
     '1.00 inside: a tie': '包含 1.00：持平',
+    'below 1.00: inconclusive. Pairing assumes a steady load within a round, and this run broke it (skipping a wait '
+    'cannot make the same work slower): re-run the cell':
+        '低于 1.00：无法下结论。配对的前提是同一轮之内负载不变，这次运行没有满足这一前提（省去等待不可能让同样的计算变慢）：'
+        '请重新运行本单元格',
     'Not forced over forced, steps/s over steps/s round by round: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), '
     '{side}.':
         '逐轮计算不同步等待与同步等待的每秒步数之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
     ' The calls returned before their work was done.':
         '调用在计算完成之前就已返回。',
-    ' Not waiting cannot make a step slower: the machine changed under the measurement.':
-        '不等待计算完成不可能让训练步变慢：测量期间机器的状况变了。',
     '{setting}: median time per step, {n} rounds of {steps} steps: forced every step {each:.1f} and {copy:.1f} ms '
     "(A and A'), forced at the end of each repeat {end:.1f} ms, not forced {none:.1f} ms.":
         '{setting}：每步耗时的中位数（{n} 轮，每轮 {steps} 步）：每步同步等待 {each:.1f} 毫秒和 {copy:.1f} 毫秒'
@@ -682,8 +684,6 @@ MESSAGES = {
         '{lo:.2f}～{hi:.2f}），{side}。',
     'Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}.':
         '不同步等待与只在每次重复结束时同步等待之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
-    ' Skipping only the last wait cannot make the same work slower: the machine changed under the measurement.':
-        '只省去最后一次等待，不可能让同样的计算变慢：测量期间机器的状况变了。',
     'CPU time of {n} more steps forced every step ({wall:.2f} s of wall clock): the Python thread {main:.2f} s '
     '({pct:.0f}% of the wall clock){others}.':
         '再按每步同步等待运行 {n} 步（实际耗时 {wall:.2f} 秒）期间各线程占用的 CPU 时间：Python 主线程 {main:.2f} 秒'
@@ -736,8 +736,6 @@ MESSAGES = {
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒），{verdict}。',
     '{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}), {side}.':
         '{a} 与 {b} 之比：{med:.2f} 倍（95% 配对区间 {lo:.2f}～{hi:.2f}），{side}。',
-    "Secondary, the medians against the grid's A/A' floor (lesson 08 picks its configuration by them):":
-        '次要读法：用这组对比的 A/A′ 噪声水平衡量中位数（第 08 课按这种读法选择配置）：',
     # styles
     'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} steps).':
         '中位数：TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒（交替 {n} 轮，每轮 {steps} 步）。',
@@ -746,9 +744,14 @@ MESSAGES = {
     'Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} (how: the optional '
     'box below).':
         '逐轮配对比较，比值为 {med:.2f} 倍；两个 95% 配对区间合起来为 {lo:.2f}～{hi:.2f}（计算方法见下面的选读部分）。',
-    'The copy against the functional step: {c_lo:.2f}-{c_hi:.2f}, without 1.00 although they are one '
-    'configuration: read the range above with care.':
-        '副本与函数式训练步之比的区间为 {c_lo:.2f}～{c_hi:.2f}，虽是同一种配置，区间却不含 1.00，因此上面的区间要谨慎看待。',
+    "Control, fed by the pipeline: the functional loop's second copy over it":
+        '流水线供数下的对照：函数式训练循环的第二份副本与它之比',
+    "Control: the functional step's second copy over it":
+        '对照：函数式训练步的第二份副本与它之比',
+    '{what}, 95% paired interval {lo:.2f}-{hi:.2f}, {said}.':
+        '{what}，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
+    'without 1.00 although they are one configuration: read the intervals above with care':
+        '两者本是同一种配置，区间却不包含 1.00：上面的区间请谨慎解读',
     '{said}; {zero}.':
         '{said}；{zero}。',
     "the article's {claim:.2f}x lies above the interval, ruled out here":
@@ -771,8 +774,12 @@ MESSAGES = {
         '由流水线供数时，TrainOneStepCell 与函数式训练循环的速度之比',
     'Model.train over the functional loop':
         'Model.train 与函数式训练循环的速度之比',
-    '{what}: {med:.2f}x ({rate:.1f} steps/s; 95% paired interval {lo:.2f}-{hi:.2f}), {side}.':
-        '{what}：{med:.2f} 倍（{rate:.1f} 步/秒；95% 配对区间 {lo:.2f}～{hi:.2f}），{side}。',
+    '{what}: {med:.2f}x ({rate:.1f} steps/s; {which} {lo:.2f}-{hi:.2f}), {side}.':
+        '{what}：{med:.2f} 倍（{rate:.1f} 步/秒；{which} {lo:.2f}～{hi:.2f}），{side}。',
+    'the two 95% paired intervals together':
+        '两个 95% 配对区间合起来',
+    '95% paired interval':
+        '95% 配对区间',
     'Part 2, same alternation: {cell_label} {cell:.1f} vs {jit_label} {jit:.1f} steps/s, {r:.2f}x, {judged}.':
         '第 2 节在同一轮交替中测得{cell_label}为 {cell:.1f} 步/秒，{jit_label}为 {jit:.1f} 步/秒，'
         '前者是后者的 {r:.2f} 倍，{judged}。',
@@ -822,17 +829,6 @@ MESSAGES = {
         '按配对区间得出的结论：批大小 {top} {parts}。',
     '; it is ':
         '；',
-    "The overlap rule (median beyond the {floor:.1f}% floor, and the two sizes' ranges of rounds apart)":
-        '重叠准则（中位数之差超出 {floor:.1f}% 的噪声水平，且两个批大小各轮结果的范围互不重叠）',
-    'batch {sizes}':
-        '批大小 {sizes}',
-    'no size':
-        '一个也没有',
-    '{rule} separates the same sizes: the two rules agree here.':
-        '{rule}下区分出的批大小与此相同：这次两条规则的结论一致。',
-    '{rule} separates {which} from batch {top}; the paired intervals separate {paired}, and the verdict is the paired '
-    'one (the text above the cell says why).':
-        '{rule}下，能与批大小 {top} 区分开的：{which}；配对区间区分开的：{paired}。结论以配对区间为准（原因见本单元格上方的说明）。',
     'Slower than it, beyond the noise floor with repeats apart: batch {sizes}.':
         '比它慢、超出噪声水平且各次重复互不重叠的有：批大小 {sizes}。',
     'Within the noise floor of it, a tie: batch {sizes}.':

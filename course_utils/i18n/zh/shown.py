@@ -36,10 +36,12 @@ SHOWN = {
         "``parts``：本课对某个实验的称呼（如“第 2 节”），用来代替实验名称。",
     'a ratio\'s verdict (the lab\'s two rules, or where 1.00 lies against a paired interval), stored beside\n'
     'it as "<metric>_verdict"':
-        '对比值作出的判定（按本实验的两条规则，或看 1.00 落在配对区间的哪一侧），\n'
+        '对比值作出的判定（按本课的两条规则，或看 1.00 落在配对区间的哪一侧），\n'
         '以 "<metric>_verdict" 为名存放在该比值旁边',
     "a paired ratio's verdict names its interval (kept as <metric>_low/_high)":
         "逐轮配对比值的判定写出它的区间（区间存为 <metric>_low/_high）",
+    'a sentence the verdict carries too (the "15%" ruling of part 3): "<metric>_note"':
+        '结论中还要附上的一句话（第 3 节对“快约 15%”的判定）："<metric>_note"',
     "a medians' noise floor is no figure of this table: its verdicts are the paired intervals":
         "中位数的噪声水平不列入这张表：表中的结论都来自配对区间",
     "the A/A' control: in its ratio's verdict, not a row":
@@ -75,7 +77,7 @@ SHOWN = {
     "What a naive benchmark reports: steps/s of the first ``steps`` calls, compile included and\n"
     "nothing forced. Shown in the lab next to the honest number; do not use it for anything else.":
         "常见的简单基准测试报告的数字：前 ``steps`` 次调用的步/秒，包含编译，也不同步等待。\n"
-        "本实验把它放在如实测得的数字旁边作对照；不要把它用于其他任何用途。",
+        "本课把它放在如实测得的数字旁边作对照；不要把它用于其他任何用途。",
 
     # ---- bench.compare (course_utils/bench/harness.py)
     "Time several configurations fairly; returns ``{name: Timing}`` in the given order.\n"
