@@ -464,11 +464,9 @@ def _name_of(proc):
         return f"pid {proc.pid}"
     if command == "tail":
         return "tail"
-    role, rank = environ.get("MS_ROLE"), environ.get("RANK_ID")
-    if role == "MS_WORKER" and rank is not None and rank.isdigit():
-        return int(rank)
-    if role == "MS_SCHED":
-        return "scheduler"
+    role, rank = environ.get("MS_ROLE"), environ.get("RANK_ID", "")
+    if role == "MS_SCHED" or (role == "MS_WORKER" and rank.isdigit()):
+        return _role_name(role, int(rank) if role == "MS_WORKER" else None)
     return f"pid {proc.pid} ({command})"
 
 
