@@ -463,6 +463,26 @@ def _timed(config, sps, wobble, n=5, **fields):
     return dict(rate(config, sps, **fields), repeat_s=[10 / (sps * (1 + wobble[i % len(wobble)])) for i in range(n)])
 
 
+def test_modes_prints_its_control_first_and_gives_no_verdict_when_the_copy_leaves_out_one():
+    p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
+    wobble = (0, 0.05, -0.05, 0.02, -0.02)
+    base = [_timed("pynative/cell", 20, wobble), _timed("graph/cell", 80, wobble)]
+    same = dict(_timed("graph/cell copy", 80, wobble[::-1]), label="GRAPH_MODE, TrainOneStepCell, second copy")
+    lines = modes.summarise_modes(shuffled(base + [same]), p).conclusion.splitlines()
+    assert lines[0].startswith("Control, the second copy of GRAPH_MODE, TrainOneStepCell over it: 95% paired "
+                               "interval ") and lines[0].endswith(", 1.00 inside, as it should be.")
+    assert lines[1].endswith("above 1.00: faster.") and not any(line.startswith("Verdict") for line in lines)
+    # the copy faster in every round, as in a stored run (1.18-1.65): no verdict, the intervals still shown
+    apart = dict(_timed("graph/cell copy", 120, wobble), label="GRAPH_MODE, TrainOneStepCell, second copy")
+    res = modes.summarise_modes(shuffled(base + [apart]), p)
+    lines = res.conclusion.splitlines()
+    assert lines[0].endswith("without 1.00 although they are one configuration: no verdict below.")
+    assert lines[1].startswith("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (95% paired "
+                               "interval ") and lines[1].endswith(").")
+    assert lines[2].startswith("Verdict: none, because the control failed")
+    assert res.metrics["graph_vs_pynative_control_low"] == pytest.approx(1.5)
+
+
 def test_modes_and_batch_sizes_judge_against_the_floor_of_their_own_copy():
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/jit:O1"), noise_pct=40)
     assert p.copy == "graph/cell"

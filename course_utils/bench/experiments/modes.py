@@ -263,17 +263,38 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         metrics["modes_noise_floor_pct"] = noise
     if all(len(r.get("repeat_s", ())) >= 2 for r in rows):
         # the verdicts: check 2's rule, one rate over another round by round, where the grid ran both. The medians'
-        # reading (the A/A' floor) is not printed: it only picks ``best_config``, lesson 08's step off the CPU
-        paired = []
+        # reading (the A/A' floor) is not printed: it only picks ``best_config``, lesson 08's step off the CPU.
+        # First the A/A' control (one configuration timed twice, paired the same way): when its interval leaves out
+        # 1.00, pairing did not cancel what differs between two instances, and the grid gives no verdict (part 4's rule)
+        paired, control = [], None
+        copy = next((r for r in everything if r["config"].endswith(" copy")), None)
+        if copy is not None and len(copy.get("repeat_s", ())) >= 2:
+            original = pick(rows, config=copy["config"][:-len(" copy")])
+            _, c_lo, c_hi = paired_ratio(copy, original)
+            control = (c_lo, c_hi) if interval_side(c_lo, c_hi) != "inside" else None
+            paired.append(tr("Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, "
+                             "{said}.", label=original["label"], lo=c_lo, hi=c_hi,
+                             said=tr("1.00 inside, as it should be") if control is None else
+                             tr("without 1.00 although they are one configuration: no verdict below")))
         for a, b, key in PAIRS:
             if {a, b} <= names:
                 ra, rb = pick(rows, config=a), pick(rows, config=b)
                 med, lo, hi = paired_ratio(ra, rb)
                 paired.append(tr("{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}), {side}.",
-                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=side_words(lo, hi)))
+                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=side_words(lo, hi))
+                              if control is None else
+                              tr("{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}).",
+                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi))
                 if key:
                     metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
                                     f"{key}_verdict": interval_side(lo, hi)})
+                    if control is not None:   # the headline says so beside the verdict, as part 3's does
+                        metrics.update({f"{key}_control_low": round(control[0], 2),
+                                        f"{key}_control_high": round(control[1], 2)})
+        if control is not None:
+            paired.append(tr("Verdict: none, because the control failed: two copies of one configuration came out "
+                             "apart round by round, so these intervals cannot tell a configuration from an instance "
+                             "of it. Re-run the cell."))
         text = "\n".join(paired + lines[-1:])
         return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
     # no rounds to pair (rows without their repeats): the medians against the floor are all there is

@@ -72,7 +72,7 @@ MESSAGES = {
         '机器繁忙：索引 2 和 4 的调用约为中位数的 4 倍，但远不到一次编译的耗时',
     'a longer hiccup: the call at index 3 is over 7x the median, yet about a twentieth of the first call: noise, not '
     'a compilation':
-        '一次较长的卡顿：索引 3 的调用超过中位数的 7 倍，却只有首次调用的二十分之一左右：这是噪声，不是编译',
+        '一次较长的卡顿：索引 3 的调用超过中位数的 7 倍，却只有首次调用的二十分之一左右，因此是噪声，不是编译',
     'three new shapes first, then steady':
         '先是三种新形状，之后进入稳态',
     'only the first call compiled':
@@ -736,6 +736,16 @@ MESSAGES = {
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒），{verdict}。',
     '{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}), {side}.':
         '{a} 与 {b} 之比：{med:.2f} 倍（95% 配对区间 {lo:.2f}～{hi:.2f}），{side}。',
+    '{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}).':
+        '{a} 与 {b} 之比：{med:.2f} 倍（95% 配对区间 {lo:.2f}～{hi:.2f}）。',
+    'Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, {said}.':
+        '对照：{label}的第二份副本与它之比，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
+    'without 1.00 although they are one configuration: no verdict below':
+        '两者本是同一种配置，区间却不含 1.00，因此下面不作判定',
+    ('Verdict: none, because the control failed: two copies of one configuration came out apart round by round, so '
+     'these intervals cannot tell a configuration from an instance of it. Re-run the cell.'):
+        '结论：不作判定。对照没有通过，同一配置的两份副本逐轮比较也分出了快慢，所以这些区间分不清差别来自配置本身，'
+        '还是来自同一配置的两个实例。请重新运行本单元格。',
     # styles
     'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} steps).':
         '中位数：TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒（交替 {n} 轮，每轮 {steps} 步）。',
@@ -810,11 +820,11 @@ MESSAGES = {
         '{part}中为 {rate:.1f}',
     ("below every round they timed: the sweep ran in a slower stretch, so its ranking is that stretch's; re-run the "
      'cell before relying on it'):
-        '低于它们计时的每一轮：这组对比赶上了机器较慢的一阵，排名只代表那一阵；依赖它之前，请重新运行这个单元格',
+        '低于它们计时的每一轮，说明这组对比赶上了机器较慢的一阵，排名只代表那一阵，依赖它之前请重新运行这个单元格',
     'above every round they timed: the sweep ran in a quieter stretch':
-        '高于它们计时的每一轮：这组对比赶上了机器较空闲的一阵',
+        '高于它们计时的每一轮，说明这组对比赶上了机器较空闲的一阵',
     'within the rounds they timed: no sign that the sweep ran in a slower stretch':
-        '落在它们计时的各轮范围之内：看不出这组对比赶上了机器较慢的一阵',
+        '落在它们计时的各轮范围之内，看不出这组对比赶上了机器较慢的一阵',
     'Verdict: none, because the control failed: two copies of one size came out apart round by round, so the paired '
     'intervals cannot tell a size from an instance of it.':
         '结论：不作判定，因为对照组没有通过：同一批大小的两份副本逐轮比较也分出了快慢，'
