@@ -276,18 +276,24 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                              "{said}.", label=original["label"], lo=c_lo, hi=c_hi,
                              said=tr("1.00 inside, as it should be") if control is None else
                              tr("without 1.00 although they are one configuration: no verdict below")))
+        twin = copy["config"][:-len(" copy")] if copy is not None and len(copy.get("repeat_s", ())) >= 2 else None
         for a, b, key in PAIRS:
             if {a, b} <= names:
                 ra, rb = pick(rows, config=a), pick(rows, config=b)
                 med, lo, hi = paired_ratio(ra, rb)
-                paired.append(tr("{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}), {side}.",
+                both = twin in (a, b)   # a pair with the copied configuration: paired with both copies ([11])
+                if both:
+                    _, lo2, hi2 = paired_ratio(copy, rb) if a == twin else paired_ratio(ra, copy)
+                    lo, hi = min(lo, lo2), max(hi, hi2)
+                which = tr("the two 95% paired intervals together") if both else tr("95% paired interval")
+                paired.append(tr("{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.", which=which,
                                  a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=side_words(lo, hi))
                               if control is None else
-                              tr("{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}).",
+                              tr("{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}).", which=which,
                                  a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi))
                 if key:
                     metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
-                                    f"{key}_verdict": interval_side(lo, hi)})
+                                    f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
                     if control is not None:   # the headline says so beside the verdict, as part 3's does
                         metrics.update({f"{key}_control_low": round(control[0], 2),
                                         f"{key}_control_high": round(control[1], 2)})
@@ -709,8 +715,8 @@ def best_measured(results: Mapping[str, Result], names: Optional[Mapping[str, st
                                "noise floor of {floor_exp} ({floor:.1f}%), so noise or drift, this run cannot tell.",
                                **said) if gap <= floors[wide] else
                             tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: beyond the "
-                               "noise floor of {floor_exp} ({floor:.1f}%), so the machine's speed drifted between "
-                               "the two.", **said))
+                               "noise floor of {floor_exp} ({floor:.1f}%); measured minutes apart, the cause is not "
+                               "identified.", **said))
     text += "\n" + tr("A figure, not a winner: a configuration is called the fastest only within one alternated "
                       "comparison (the lines under each experiment).")
     return {"best_steps_per_s": best["steps_per_s"]}, text

@@ -734,10 +734,10 @@ MESSAGES = {
         '（{jit_rate:.1f} 步/秒对 {plain_rate:.1f} 步/秒），{verdict}。',
     'jit_level O1 against O0, same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.':
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒），{verdict}。',
-    '{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}), {side}.':
-        '{a} 与 {b} 之比：{med:.2f} 倍（95% 配对区间 {lo:.2f}～{hi:.2f}），{side}。',
-    '{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}).':
-        '{a} 与 {b} 之比：{med:.2f} 倍（95% 配对区间 {lo:.2f}～{hi:.2f}）。',
+    '{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.':
+        '{a} 与 {b} 之比：{med:.2f} 倍（{which} {lo:.2f}～{hi:.2f}），{side}。',
+    '{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}).':
+        '{a} 与 {b} 之比：{med:.2f} 倍（{which} {lo:.2f}～{hi:.2f}）。',
     'Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, {said}.':
         '对照：{label}的第二份副本与它之比，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
     'without 1.00 although they are one configuration: no verdict below':
@@ -863,9 +863,9 @@ MESSAGES = {
         '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，在{floor_exp}的噪声水平（{floor:.1f}%）之内：'
         '是噪声还是漂移，本次运行无法区分。',
     '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: beyond the noise floor of '
-    '{floor_exp} ({floor:.1f}%), so the machine\'s speed drifted between the two.':
-        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，超出了{floor_exp}的噪声水平（{floor:.1f}%）：'
-        '两次测量之间机器的速度发生了漂移。',
+    '{floor_exp} ({floor:.1f}%); measured minutes apart, the cause is not identified.':
+        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，超出了{floor_exp}的噪声水平（{floor:.1f}%）。'
+        '两次测量相隔几分钟，原因尚未查明。',
     'A figure, not a winner: a configuration is called the fastest only within one alternated comparison (the lines '
     'under each experiment).':
         '这只是一个数字，不代表胜出者。只有在同一轮交替比较之内（各实验下方的结论），才能判定某种配置最快。',
