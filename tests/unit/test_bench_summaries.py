@@ -632,8 +632,12 @@ def test_batch_sizes_verdict_when_the_control_fails_or_a_size_wins_round_by_roun
     apart = dict(sizes[1], config="batch 64 copy", label="batch 64, second copy",
                  repeat_s=[t * 1.1 for t in sizes[1]["repeat_s"]])
     res = modes.summarise_batch_sizes(sizes + [apart], bp)
-    assert "without 1.00 although they are one configuration" in res.conclusion
-    assert "Verdict: none, because the control failed" in res.conclusion
+    lines = res.conclusion.splitlines()
+    # the control first, then the pairs, batch 64 against both of its copies (their intervals together)
+    assert lines[1].startswith("The control, batch 64 against its second copy: 0.91-0.91, without 1.00")
+    assert lines[2].endswith("batch 32 1.44x (1.44-1.44); batch 64 1.20x (1.20-1.32, both copies).")
+    assert modes.sweep_intervals(sizes + [apart])[64] == pytest.approx((1.2, 1.2, 1.32))   # what the figure draws
+    assert lines[3].startswith("Verdict: none, because the control failed")
     assert res.metrics["batch_sizes_slower"] == 0
     # the highest median, yet behind another size in every round: said as it is
     top = dict(sizes[2], repeat_s=[10 / r for r in (36, 35, 40, 36, 37)])   # batch 128: 4,480-5,120 samples/s

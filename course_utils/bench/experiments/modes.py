@@ -541,6 +541,29 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
     return rows
 
 
+def sweep_intervals(rows: list) -> dict:
+    """The sweep's paired readings, ``{batch_size: (median, low, high)}``: the top size's samples/s (the highest
+    median throughput, second copies left out) over each other size's, round by round. Where the copied size is one
+    of the two, it is paired with both of its copies: the interval is the two intervals together (their union), the
+    median the one against the first copy."""
+    sizes = [r for r in rows if not r["config"].endswith(" copy")]
+    copy = next((r for r in rows if r["config"].endswith(" copy")), None)
+    twin = copy["config"][:-len(" copy")] if copy is not None else None
+    top = max(sizes, key=lambda r: r["samples_per_s"])
+    out = {}
+    for r in sizes:
+        if r["config"] == top["config"]:
+            continue
+        scale = top["batch_size"] / r["batch_size"]   # steps/s ratio x batch-size ratio: samples/s
+        med, lo, hi = (scale * v for v in paired_ratio(top, r))
+        if twin in (top["config"], r["config"]):
+            _, lo2, hi2 = (scale * v for v in (paired_ratio(copy, r) if top["config"] == twin else
+                                               paired_ratio(top, copy)))
+            lo, hi = min(lo, lo2), max(hi, hi2)
+        out[r["batch_size"]] = (med, lo, hi)
+    return out
+
+
 def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     rows = _labelled(rows)
     def per_epoch(r, rate):   # seconds per MNIST epoch (60,000 images, whole batches) at ``rate`` steps/s
@@ -583,14 +606,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     else:
         # the verdict: the rounds read pairwise, as part 3 reads its pair. Every round ran all sizes back to back, so
         # a slow moment slows all of them alike and cancels in that round's ratio
-        paired, above, below, inside = [], [], [], []
-        for r in others:
-            med, lo, hi = (top["batch_size"] / r["batch_size"] * v for v in paired_ratio(top, r))   # samples/s
-            paired.append(tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})", n=r["batch_size"], med=med, lo=lo, hi=hi))
-            {"above": above, "below": below, "inside": inside}[interval_side(lo, hi)].append(r)
-        if paired:
-            lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
-                            top=top["batch_size"], pairs=tr("; ").join(paired)))
+        # First the control (A/A'), then the pairs; a pair with the copied size is paired with both of its copies
         trusted = True
         copy = next((r for r in everything if r["config"].endswith(" copy")), None)
         if copy is not None:
@@ -600,7 +616,19 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
             lines.append(tr("The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.",
                             n=copy["batch_size"], lo=c_lo, hi=c_hi,
                             inside=tr("1.00 inside, as it should be") if trusted else
-                            tr("without 1.00 although they are one configuration: read the intervals with care")))
+                            tr("without 1.00 although they are one configuration: no verdict below")))
+        intervals = sweep_intervals(everything)
+        twin = copy["config"][:-len(" copy")] if copy is not None else None
+        paired, above, below, inside = [], [], [], []
+        for r in others:
+            med, lo, hi = intervals[r["batch_size"]]
+            paired.append(tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f}, both copies)", n=r["batch_size"], med=med,
+                             lo=lo, hi=hi) if twin in (top["config"], r["config"]) else
+                          tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})", n=r["batch_size"], med=med, lo=lo, hi=hi))
+            {"above": above, "below": below, "inside": inside}[interval_side(lo, hi)].append(r)
+        if paired:
+            lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
+                            top=top["batch_size"], pairs=tr("; ").join(paired)))
         if not trusted:
             slower = []
             lines.append(tr("Verdict: none, because the control failed: two copies of one size came out apart round "

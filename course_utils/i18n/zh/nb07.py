@@ -795,14 +795,14 @@ MESSAGES = {
         '前者是后者的 {r:.2f} 倍，{judged}。',
     'batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})':
         '批大小 {n}：{med:.2f} 倍（{lo:.2f}～{hi:.2f}）',
+    'batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f}, both copies)':
+        '批大小 {n}：{med:.2f} 倍（{lo:.2f}～{hi:.2f}，两份副本合起来）',
     "Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.":
         '逐轮配对比较，批大小 {top} 的每秒样本数与各批大小之比（95% 区间）：{pairs}。',
     'The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.':
         '对照组，批大小 {n} 与其第二份副本之比：{lo:.2f}～{hi:.2f}，{inside}。',
     '1.00 inside, as it should be':
         '包含 1.00，符合预期',
-    'without 1.00 although they are one configuration: read the intervals with care':
-        '虽是同一种配置，区间却不含 1.00，因此上面的区间要谨慎看待',
     # batch sizes
     'Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
         '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
