@@ -474,6 +474,8 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                         what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi, side=side_words(f_lo, f_hi),
                         which=tr("the two 95% paired intervals together") if fed_copy is not None else
                         tr("95% paired interval")))
+        if key == "cell_fed":   # the claim on this input too: where 1.15 and 1.00 lie against this interval
+            lines.append(claim_reading(f_lo, f_hi))
     if fed_copy is not None:
         _, p_lo, p_hi = paired_ratio(fed_copy, func_fed)
         lines.append(control_line(p_lo, p_hi, fed=True))
