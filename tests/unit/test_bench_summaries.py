@@ -463,6 +463,29 @@ def _timed(config, sps, wobble, n=5, **fields):
     return dict(rate(config, sps, **fields), repeat_s=[10 / (sps * (1 + wobble[i % len(wobble)])) for i in range(n)])
 
 
+def test_modes_prints_its_control_first_and_gives_no_verdict_when_the_copy_leaves_out_one():
+    p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
+    wobble = (0, 0.05, -0.05, 0.02, -0.02)
+    base = [_timed("pynative/cell", 20, wobble), _timed("graph/cell", 80, wobble)]
+    same = dict(_timed("graph/cell copy", 80, wobble[::-1]), label="GRAPH_MODE, TrainOneStepCell, second copy")
+    lines = modes.summarise_modes(shuffled(base + [same]), p).conclusion.splitlines()
+    assert lines[0].startswith("Control, the second copy of GRAPH_MODE, TrainOneStepCell over it: 95% paired "
+                               "interval ") and lines[0].endswith(", 1.00 inside, as it should be.")
+    assert lines[1].startswith("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (the two 95% "
+                               "paired intervals together ") and lines[1].endswith("above 1.00: faster.")
+    assert not any(line.startswith("Verdict") for line in lines)
+    # the copy faster in every round, as in a stored run (1.18-1.65): no verdict, the intervals still shown
+    apart = dict(_timed("graph/cell copy", 120, wobble), label="GRAPH_MODE, TrainOneStepCell, second copy")
+    res = modes.summarise_modes(shuffled(base + [apart]), p)
+    lines = res.conclusion.splitlines()
+    assert lines[0].endswith("without 1.00 although they are one configuration: no verdict below.")
+    # paired with both copies (their intervals together), as [11] says; no verdict words
+    assert lines[1] == ("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (the two 95% paired "
+                        "intervals together 4.00-6.00).")
+    assert lines[2].startswith("Verdict: none, because the control failed")
+    assert res.metrics["graph_vs_pynative_control_low"] == pytest.approx(1.5)
+
+
 def test_modes_and_batch_sizes_judge_against_the_floor_of_their_own_copy():
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/jit:O1"), noise_pct=40)
     assert p.copy == "graph/cell"
@@ -571,8 +594,12 @@ def test_verdicts_name_the_edge_the_undecided_and_never_the_copy():
     # the claim just above the interval (margin < 0.02): at its edge, not ruled out
     rows = _styles_rows(113.5, (0, 0.01, -0.01, 0.005))
     res = modes.summarise_styles(rows, bench.StylesParams(noise_pct=20))
-    assert "The article's 1.15x lies at the interval's upper edge, not firmly ruled out" in res.conclusion
-    assert "ruled out here" not in res.conclusion
+    first = next(line for line in res.conclusion.splitlines() if line.startswith("The article's"))   # in memory
+    assert first.startswith("The article's 1.15x lies at the interval's upper edge, not firmly ruled out")
+    # the pipeline's pair gets its own reading of the claim, on the line after its interval
+    lines = res.conclusion.splitlines()
+    fed = next(i for i, line in enumerate(lines) if line.startswith("Fed by the pipeline, TrainOneStepCell"))
+    assert lines[fed + 1].startswith("The article's 1.15x")
     # a configuration beyond the floor whose repeats overlap the leader's is named undecided
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/jit:O1"), noise_pct=4)
     grid = [rate("pynative/cell", 70, spread=0.3), rate("graph/cell", 76, spread=0.01),
@@ -609,8 +636,12 @@ def test_batch_sizes_verdict_when_the_control_fails_or_a_size_wins_round_by_roun
     apart = dict(sizes[1], config="batch 64 copy", label="batch 64, second copy",
                  repeat_s=[t * 1.1 for t in sizes[1]["repeat_s"]])
     res = modes.summarise_batch_sizes(sizes + [apart], bp)
-    assert "without 1.00 although they are one configuration" in res.conclusion
-    assert "Verdict: none, because the control failed" in res.conclusion
+    lines = res.conclusion.splitlines()
+    # the control first, then the pairs, batch 64 against both of its copies (their intervals together)
+    assert lines[1].startswith("The control, batch 64 against its second copy: 0.91-0.91, without 1.00")
+    assert lines[2].endswith("batch 32 1.44x (1.44-1.44); batch 64 1.20x (1.20-1.32, both copies).")
+    assert modes.sweep_intervals(sizes + [apart])[64] == pytest.approx((1.2, 1.2, 1.32))   # what the figure draws
+    assert lines[3].startswith("Verdict: none, because the control failed")
     assert res.metrics["batch_sizes_slower"] == 0
     # the highest median, yet behind another size in every round: said as it is
     top = dict(sizes[2], repeat_s=[10 / r for r in (36, 35, 40, 36, 37)])   # batch 128: 4,480-5,120 samples/s
@@ -677,7 +708,8 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
             "part 2 (20.3%), so noise or drift, this run cannot tell.") in text
     grid.metrics["modes_noise_floor_pct"] = 5.0
     _, text = modes.best_measured({"modes": grid, "styles": styles})
-    assert "in [modes], 16.3% apart: beyond the noise floor of [styles] (7.5%), so the machine's speed drifted" in text
+    assert ("in [modes], 16.3% apart: beyond the noise floor of [styles] (7.5%); measured minutes apart, the cause is "
+            "not identified." in text)
     # part 5 counts compilations and says nothing about the speed of single, unalternated calls
     res = shapes.summarise_dynamic_shapes(shape_rows(True), bench.ShapesParams(n_shapes=2))
     assert "time(s)" not in res.conclusion and "ms" not in res.conclusion

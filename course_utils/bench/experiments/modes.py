@@ -263,17 +263,44 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         metrics["modes_noise_floor_pct"] = noise
     if all(len(r.get("repeat_s", ())) >= 2 for r in rows):
         # the verdicts: check 2's rule, one rate over another round by round, where the grid ran both. The medians'
-        # reading (the A/A' floor) is not printed: it only picks ``best_config``, lesson 08's step off the CPU
-        paired = []
+        # reading (the A/A' floor) is not printed: it only picks ``best_config``, lesson 08's step off the CPU.
+        # First the A/A' control (one configuration timed twice, paired the same way): when its interval leaves out
+        # 1.00, pairing did not cancel what differs between two instances, and the grid gives no verdict (part 4's rule)
+        paired, control = [], None
+        copy = next((r for r in everything if r["config"].endswith(" copy")), None)
+        if copy is not None and len(copy.get("repeat_s", ())) >= 2:
+            original = pick(rows, config=copy["config"][:-len(" copy")])
+            _, c_lo, c_hi = paired_ratio(copy, original)
+            control = (c_lo, c_hi) if interval_side(c_lo, c_hi) != "inside" else None
+            paired.append(tr("Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, "
+                             "{said}.", label=original["label"], lo=c_lo, hi=c_hi,
+                             said=tr("1.00 inside, as it should be") if control is None else
+                             tr("without 1.00 although they are one configuration: no verdict below")))
+        twin = copy["config"][:-len(" copy")] if copy is not None and len(copy.get("repeat_s", ())) >= 2 else None
         for a, b, key in PAIRS:
             if {a, b} <= names:
                 ra, rb = pick(rows, config=a), pick(rows, config=b)
                 med, lo, hi = paired_ratio(ra, rb)
-                paired.append(tr("{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}), {side}.",
-                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=side_words(lo, hi)))
+                both = twin in (a, b)   # a pair with the copied configuration: paired with both copies ([11])
+                if both:
+                    _, lo2, hi2 = paired_ratio(copy, rb) if a == twin else paired_ratio(ra, copy)
+                    lo, hi = min(lo, lo2), max(hi, hi2)
+                which = tr("the two 95% paired intervals together") if both else tr("95% paired interval")
+                paired.append(tr("{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.", which=which,
+                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=side_words(lo, hi))
+                              if control is None else
+                              tr("{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}).", which=which,
+                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi))
                 if key:
                     metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
-                                    f"{key}_verdict": interval_side(lo, hi)})
+                                    f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
+                    if control is not None:   # the headline says so beside the verdict, as part 3's does
+                        metrics.update({f"{key}_control_low": round(control[0], 2),
+                                        f"{key}_control_high": round(control[1], 2)})
+        if control is not None:
+            paired.append(tr("Verdict: none, because the control failed: two copies of one configuration came out "
+                             "apart round by round, so these intervals cannot tell a configuration from an instance "
+                             "of it. Re-run the cell."))
         text = "\n".join(paired + lines[-1:])
         return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
     # no rounds to pair (rows without their repeats): the medians against the floor are all there is
@@ -447,6 +474,8 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                         what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi, side=side_words(f_lo, f_hi),
                         which=tr("the two 95% paired intervals together") if fed_copy is not None else
                         tr("95% paired interval")))
+        if key == "cell_fed":   # the claim on this input too: where 1.15 and 1.00 lie against this interval
+            lines.append(claim_reading(f_lo, f_hi))
     if fed_copy is not None:
         _, p_lo, p_hi = paired_ratio(fed_copy, func_fed)
         lines.append(control_line(p_lo, p_hi, fed=True))
@@ -514,6 +543,29 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
     return rows
 
 
+def sweep_intervals(rows: list) -> dict:
+    """The sweep's paired readings, ``{batch_size: (median, low, high)}``: the top size's samples/s (the highest
+    median throughput, second copies left out) over each other size's, round by round. Where the copied size is one
+    of the two, it is paired with both of its copies: the interval is the two intervals together (their union), the
+    median the one against the first copy."""
+    sizes = [r for r in rows if not r["config"].endswith(" copy")]
+    copy = next((r for r in rows if r["config"].endswith(" copy")), None)
+    twin = copy["config"][:-len(" copy")] if copy is not None else None
+    top = max(sizes, key=lambda r: r["samples_per_s"])
+    out = {}
+    for r in sizes:
+        if r["config"] == top["config"]:
+            continue
+        scale = top["batch_size"] / r["batch_size"]   # steps/s ratio x batch-size ratio: samples/s
+        med, lo, hi = (scale * v for v in paired_ratio(top, r))
+        if twin in (top["config"], r["config"]):
+            _, lo2, hi2 = (scale * v for v in (paired_ratio(copy, r) if top["config"] == twin else
+                                               paired_ratio(top, copy)))
+            lo, hi = min(lo, lo2), max(hi, hi2)
+        out[r["batch_size"]] = (med, lo, hi)
+    return out
+
+
 def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     rows = _labelled(rows)
     def per_epoch(r, rate):   # seconds per MNIST epoch (60,000 images, whole batches) at ``rate`` steps/s
@@ -556,14 +608,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     else:
         # the verdict: the rounds read pairwise, as part 3 reads its pair. Every round ran all sizes back to back, so
         # a slow moment slows all of them alike and cancels in that round's ratio
-        paired, above, below, inside = [], [], [], []
-        for r in others:
-            med, lo, hi = (top["batch_size"] / r["batch_size"] * v for v in paired_ratio(top, r))   # samples/s
-            paired.append(tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})", n=r["batch_size"], med=med, lo=lo, hi=hi))
-            {"above": above, "below": below, "inside": inside}[interval_side(lo, hi)].append(r)
-        if paired:
-            lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
-                            top=top["batch_size"], pairs=tr("; ").join(paired)))
+        # First the control (A/A'), then the pairs; a pair with the copied size is paired with both of its copies
         trusted = True
         copy = next((r for r in everything if r["config"].endswith(" copy")), None)
         if copy is not None:
@@ -573,7 +618,19 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
             lines.append(tr("The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.",
                             n=copy["batch_size"], lo=c_lo, hi=c_hi,
                             inside=tr("1.00 inside, as it should be") if trusted else
-                            tr("without 1.00 although they are one configuration: read the intervals with care")))
+                            tr("without 1.00 although they are one configuration: no verdict below")))
+        intervals = sweep_intervals(everything)
+        twin = copy["config"][:-len(" copy")] if copy is not None else None
+        paired, above, below, inside = [], [], [], []
+        for r in others:
+            med, lo, hi = intervals[r["batch_size"]]
+            paired.append(tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f}, both copies)", n=r["batch_size"], med=med,
+                             lo=lo, hi=hi) if twin in (top["config"], r["config"]) else
+                          tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})", n=r["batch_size"], med=med, lo=lo, hi=hi))
+            {"above": above, "below": below, "inside": inside}[interval_side(lo, hi)].append(r)
+        if paired:
+            lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
+                            top=top["batch_size"], pairs=tr("; ").join(paired)))
         if not trusted:
             slower = []
             lines.append(tr("Verdict: none, because the control failed: two copies of one size came out apart round "
@@ -688,8 +745,8 @@ def best_measured(results: Mapping[str, Result], names: Optional[Mapping[str, st
                                "noise floor of {floor_exp} ({floor:.1f}%), so noise or drift, this run cannot tell.",
                                **said) if gap <= floors[wide] else
                             tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: beyond the "
-                               "noise floor of {floor_exp} ({floor:.1f}%), so the machine's speed drifted between "
-                               "the two.", **said))
+                               "noise floor of {floor_exp} ({floor:.1f}%); measured minutes apart, the cause is not "
+                               "identified.", **said))
     text += "\n" + tr("A figure, not a winner: a configuration is called the fastest only within one alternated "
                       "comparison (the lines under each experiment).")
     return {"best_steps_per_s": best["steps_per_s"]}, text

@@ -72,7 +72,7 @@ MESSAGES = {
         '机器繁忙：索引 2 和 4 的调用约为中位数的 4 倍，但远不到一次编译的耗时',
     'a longer hiccup: the call at index 3 is over 7x the median, yet about a twentieth of the first call: noise, not '
     'a compilation':
-        '一次较长的卡顿：索引 3 的调用超过中位数的 7 倍，却只有首次调用的二十分之一左右：这是噪声，不是编译',
+        '一次较长的卡顿：索引 3 的调用超过中位数的 7 倍，却只有首次调用的二十分之一左右，因此是噪声，不是编译',
     'three new shapes first, then steady':
         '先是三种新形状，之后进入稳态',
     'only the first call compiled':
@@ -734,8 +734,18 @@ MESSAGES = {
         '（{jit_rate:.1f} 步/秒对 {plain_rate:.1f} 步/秒），{verdict}。',
     'jit_level O1 against O0, same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.':
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒），{verdict}。',
-    '{a} over {b}: {med:.2f}x (95% paired interval {lo:.2f}-{hi:.2f}), {side}.':
-        '{a} 与 {b} 之比：{med:.2f} 倍（95% 配对区间 {lo:.2f}～{hi:.2f}），{side}。',
+    '{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.':
+        '{a} 与 {b} 之比：{med:.2f} 倍（{which} {lo:.2f}～{hi:.2f}），{side}。',
+    '{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}).':
+        '{a} 与 {b} 之比：{med:.2f} 倍（{which} {lo:.2f}～{hi:.2f}）。',
+    'Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, {said}.':
+        '对照：{label}的第二份副本与它之比，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
+    'without 1.00 although they are one configuration: no verdict below':
+        '两者本是同一种配置，区间却不含 1.00，因此下面不作判定',
+    ('Verdict: none, because the control failed: two copies of one configuration came out apart round by round, so '
+     'these intervals cannot tell a configuration from an instance of it. Re-run the cell.'):
+        '结论：不作判定。对照没有通过，同一配置的两份副本逐轮比较也分出了快慢，所以这些区间分不清差别来自配置本身，'
+        '还是来自同一配置的两个实例。请重新运行本单元格。',
     # styles
     'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} steps).':
         '中位数：TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒（交替 {n} 轮，每轮 {steps} 步）。',
@@ -785,14 +795,14 @@ MESSAGES = {
         '前者是后者的 {r:.2f} 倍，{judged}。',
     'batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})':
         '批大小 {n}：{med:.2f} 倍（{lo:.2f}～{hi:.2f}）',
+    'batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f}, both copies)':
+        '批大小 {n}：{med:.2f} 倍（{lo:.2f}～{hi:.2f}，两份副本合起来）',
     "Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.":
         '逐轮配对比较，批大小 {top} 的每秒样本数与各批大小之比（95% 区间）：{pairs}。',
     'The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.':
         '对照组，批大小 {n} 与其第二份副本之比：{lo:.2f}～{hi:.2f}，{inside}。',
     '1.00 inside, as it should be':
         '包含 1.00，符合预期',
-    'without 1.00 although they are one configuration: read the intervals with care':
-        '虽是同一种配置，区间却不含 1.00，因此上面的区间要谨慎看待',
     # batch sizes
     'Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
         '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
@@ -810,11 +820,11 @@ MESSAGES = {
         '{part}中为 {rate:.1f}',
     ("below every round they timed: the sweep ran in a slower stretch, so its ranking is that stretch's; re-run the "
      'cell before relying on it'):
-        '低于它们计时的每一轮：这组对比赶上了机器较慢的一阵，排名只代表那一阵；依赖它之前，请重新运行这个单元格',
+        '低于它们计时的每一轮，说明这组对比赶上了机器较慢的一阵，排名只代表那一阵，依赖它之前请重新运行这个单元格',
     'above every round they timed: the sweep ran in a quieter stretch':
-        '高于它们计时的每一轮：这组对比赶上了机器较空闲的一阵',
+        '高于它们计时的每一轮，说明这组对比赶上了机器较空闲的一阵',
     'within the rounds they timed: no sign that the sweep ran in a slower stretch':
-        '落在它们计时的各轮范围之内：看不出这组对比赶上了机器较慢的一阵',
+        '落在它们计时的各轮范围之内，看不出这组对比赶上了机器较慢的一阵',
     'Verdict: none, because the control failed: two copies of one size came out apart round by round, so the paired '
     'intervals cannot tell a size from an instance of it.':
         '结论：不作判定，因为对照组没有通过：同一批大小的两份副本逐轮比较也分出了快慢，'
@@ -853,9 +863,9 @@ MESSAGES = {
         '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，在{floor_exp}的噪声水平（{floor:.1f}%）之内：'
         '是噪声还是漂移，本次运行无法区分。',
     '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: beyond the noise floor of '
-    '{floor_exp} ({floor:.1f}%), so the machine\'s speed drifted between the two.':
-        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，超出了{floor_exp}的噪声水平（{floor:.1f}%）：'
-        '两次测量之间机器的速度发生了漂移。',
+    '{floor_exp} ({floor:.1f}%); measured minutes apart, the cause is not identified.':
+        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，超出了{floor_exp}的噪声水平（{floor:.1f}%）。'
+        '两次测量相隔几分钟，原因尚未查明。',
     'A figure, not a winner: a configuration is called the fastest only within one alternated comparison (the lines '
     'under each experiment).':
         '这只是一个数字，不代表胜出者。只有在同一轮交替比较之内（各实验下方的结论），才能判定某种配置最快。',
