@@ -190,8 +190,10 @@ METRIC_TITLES = {
     "naive_time_to_99_0_s_estimate": N_("naive defaults to 99.0%, estimated (training s)"),
     "naive_time_to_98_5_s_wide_range": N_("naive defaults to 98.5%, step count's uncertainty included (training s)"),
     "naive_time_to_99_0_s_wide_range": N_("naive defaults to 99.0%, step count's uncertainty included (training s)"),
-    "speedup_to_98_5_wide_range": N_("course settings' speed-up to 98.5%, step count's uncertainty included (x, range)"),
-    "speedup_to_99_0_wide_range": N_("course settings' speed-up to 99.0%, step count's uncertainty included (x, range)"),
+    "speedup_to_98_5_wide_range":
+        N_("course settings' speed-up to 98.5%, step count's uncertainty included (x, range)"),
+    "speedup_to_99_0_wide_range":
+        N_("course settings' speed-up to 99.0%, step count's uncertainty included (x, range)"),
     "claim_noise_floor_pct": N_("noise floor of the 15% test (%)"),
     "modes_noise_floor_pct": N_("noise floor of the modes grid (%)"),
     "batch_sizes_noise_floor_pct": N_("noise floor of the batch-size sweep (%)"),

@@ -324,7 +324,8 @@ def test_time_to_accuracy_measured_estimated_and_missed():
     assert est.row(config="0.990")["naive_s"] == pytest.approx(80.0)
     assert est.metrics["naive_time_to_99_0_s_estimate"] == pytest.approx(80.0)
     assert "naive_time_to_99_0_s_low" not in est.metrics
-    # two estimates bracket the naive run: its steps at the naive rate alone, the course-settings run's time scaled by the rates
+    # two estimates bracket the naive run: its steps at the naive rate alone, the course-settings run's time scaled by
+    # the rates
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0, 130.0), p)
     assert "estimates them at 80-104 s. The course settings were 4.0-5.2x faster." in est.conclusion
     assert est.metrics["naive_time_to_99_0_s_low"] == pytest.approx(80.0)
@@ -447,8 +448,9 @@ def test_a_rewrite_faster_than_pooling_s_share_allows_is_not_trusted_for_its_siz
              (("nn.MaxPool2d", 50.0), ("ops.max_pool2d", 20.0), ("reshape + max", 70.0))}
     # 1.40x, with pooling 20% of operator time: at most 1 / (1 - 0.20) = 1.25x
     text = traps.explain_pool_rewrites(pools, 10, said, pool_share=20.0)
-    assert "paired round by round with nn.MaxPool2d, its step rate 1.40x (95% interval 1.40-1.40), above 1.00" in text
-    assert "ops.max_pool2d" in text and "0.40x (95% interval 0.40-0.40), below 1.00" in text
+    assert ("paired round by round with nn.MaxPool2d, its step rate 1.40x (3 rounds: lowest-highest ratio 1.40-1.40), "
+            "above 1.00") in text
+    assert "ops.max_pool2d" in text and "0.40x (3 rounds: lowest-highest ratio 0.40-0.40), below 1.00" in text
     assert "reshape + max's 1.40x is more than free pooling kernels could give" in text and "= 1.25x" in text
     where = "with ONEDNN_MAX_CPU_ISA=AVX2, on this CPU"
     assert f"Worth trying {where}: reshape + max" in text and "Worth switching" not in text
@@ -703,8 +705,8 @@ def test_pool_cap_pairs_the_repeats_of_each_round_and_time_to_accuracy_widens_by
                                                                           "train_s": 10.0}]}]
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
     assert est.row(config="0.985")["naive_steps"] == "1000 (assumed)"
-    assert "the course-settings run was at 98.30% at its previous evaluation (step 800) and crossed 98.5% at step 1000" \
-        in est.conclusion
+    assert ("the course-settings run was at 98.30% at its previous evaluation (step 800) and crossed 98.5% at step "
+            "1000") in est.conclusion
     assert "With 800-1200 naive steps the estimate widens to 32-48 s (3.2-4.8x)." in est.conclusion
 
 

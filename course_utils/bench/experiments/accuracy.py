@@ -108,9 +108,9 @@ def best_env_text(p: TimeToAccuracyParams) -> str:
 
 
 def widened(rows: list, last: dict) -> Optional[dict]:
-    """The naive estimate widened by one evaluation interval either way (the course-settings run crossed the target somewhere
-    between its previous evaluation and ``last["best_steps"]``): ``low``, ``high`` (s), ``x_lo``, ``x_hi`` and the
-    figures behind them; None without a previous evaluation."""
+    """The naive estimate widened by one evaluation interval either way (the course-settings run crossed the target
+    somewhere between its previous evaluation and ``last["best_steps"]``): ``low``, ``high`` (s), ``x_lo``, ``x_hi``
+    and the figures behind them; None without a previous evaluation."""
     curve = next((r["curve"] for r in rows if r["run"] == "best" and r.get("curve")), None)
     steps = last["best_steps"]
     before = [c for c in (curve or []) if c["step"] < steps and c.get("accuracy") is not None]
@@ -133,10 +133,10 @@ def step_uncertainty(rows: list, last: dict) -> str:
         return ""
     prev, every, steps = w["prev"], w["every"], last["best_steps"]
     return "\n" + tr(
-        "The step count is itself uncertain: the course-settings run was at {prev_acc:.2f}% at its previous evaluation (step "
-        "{prev}) and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, and a "
-        "naive run, whose arithmetic differs by rounding, may cross one evaluation earlier or later. With {lo_steps}-"
-        "{hi_steps} naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).",
+        "The step count is itself uncertain: the course-settings run was at {prev_acc:.2f}% at its previous evaluation "
+        "(step {prev}) and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, "
+        "and a naive run, whose arithmetic differs by rounding, may cross one evaluation earlier or later. With "
+        "{lo_steps}-{hi_steps} naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).",
         prev_acc=100 * prev["accuracy"], prev=prev["step"], pct=last["target_pct"], steps=steps, every=every,
         lo_steps=steps - every, hi_steps=steps + every, low=w["low"], high=w["high"], x_lo=w["x_lo"], x_hi=w["x_hi"])
 
@@ -155,7 +155,8 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         elif rate and best_rate and b["step"]:
             # Two estimates bracket the naive run (from the figures as the conclusion prints them, one decimal, so
             # the reader can redo them): its steps at the naive step rate alone (fit's own overhead left out), and
-            # the course-settings run's time scaled by the ratio of the step rates (that overhead taken as proportional).
+            # the course-settings run's time scaled by the ratio of the step rates (that overhead taken as
+            # proportional).
             n_steps = b["step"]
             direct, scaled = n_steps / round(rate, 1), round(b["train_s"], 1) * round(best_rate, 1) / round(rate, 1)
             direct, scaled = round(direct, 1), round(scaled, 1)   # as the formula line prints them
@@ -190,8 +191,8 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                     tr("{low:.0f}-{high:.0f} s", low=last["naive_s"], high=last["naive_s_high"]))
         text = tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training "
                   "({steps} steps, {fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, "
-                  "and applying the step-rate ratio to the course-settings run's step count, this run estimates them at "
-                  "{estimate}.",
+                  "and applying the step-rate ratio to the course-settings run's step count, this run estimates them "
+                  "at {estimate}.",
                   pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, env=best_env_text(p),
                   best_s=last["best_s"], steps=last["best_steps"], fit_rate=last["best_steps"] / last["best_s"],
                   naive=naive_label, estimate=estimate)
@@ -223,9 +224,10 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                         "{best_rate:.1f} steps/s): if the naive run would lose as much, the scaled end "
                         "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer)
                      if fit_rate < best_rate
-                     else tr(" The course-settings run itself trained at least as fast under fit as that ({fit_rate:.1f} against "
-                             "{best_rate:.1f} steps/s): if the naive run would gain as much, the scaled end "
-                             "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer))
+                     else tr(" The course-settings run itself trained at least as fast under fit as that "
+                             "({fit_rate:.1f} against {best_rate:.1f} steps/s): if the naive run would gain as much, "
+                             "the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).",
+                             **nearer))
         text += step_uncertainty(rows, last)   # the step count itself: a line of its own, last
     else:
         text = (tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of "

@@ -47,8 +47,9 @@ def pooling_measurements(found: Result, pool_cap: Result) -> str:
               eager=_per_layer(x_eager), comp=_per_layer(x_comp))
     split = [layer for layer in POOL_LAYERS if (x_eager[layer] > 1) != (x_comp[layer] > 1)]
     if not split:
-        return text + _gap(text) + tr("They agree on the direction; read pool_cap's digits, which time the layers compiled, "
-                               "as the training step runs them (an eager call also pays its dispatch from Python).")
+        return text + _gap(text) + tr("They agree on the direction; read pool_cap's digits, which time the layers "
+                                      "compiled, as the training step runs them (an eager call also pays its dispatch "
+                                      "from Python).")
     return text + _gap(text) + tr(
         "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
         "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
@@ -96,7 +97,8 @@ def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str
 
 def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
     """Part 6's curves: test accuracy against training seconds, the targets as dotted lines, and the naive time as
-    a line where measured, a band from its low to its high end where estimated. ``best``: the course-settings run's legend."""
+    a line where measured, a band from its low to its high end where estimated.
+    ``best``: the course-settings run's legend."""
     for key, curve in tta.extra["curves"].items():
         if curve:
             ax.plot([p["train_s"] for p in curve], [100 * p["accuracy"] for p in curve], "o-", ms=3,

@@ -129,7 +129,8 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     if both:   # the verdict: the paired interval; the medians against the floor come second, and say so
         text += tr(" Paired round by round: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {where}.", med=both["median"],
                    lo=both["low"], hi=both["high"], where=tr(PAIRED_CELLS[both["reading"]]))
-        second = " " + tr("Secondary, the medians against the noise floor: ") + second.lstrip()[:1].lower() + second.lstrip()[1:]
+        first, rest = second.lstrip()[:1], second.lstrip()[1:]
+        second = " " + tr("Secondary, the medians against the noise floor: ") + first.lower() + rest
     text += "\n" + second.lstrip()
     # what each fix adds on top of the other, per configuration, by the lab's two rules: one line each
     lines = []
@@ -545,10 +546,15 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
         med, lo, hi = paired_ratio(t, base)
         side = interval_side(lo, hi)
         winners += [name] if side == "above" else []
+        ratios = [(t.steps / a) / (base.steps / b) for a, b in zip(t.repeat_s, base.repeat_s)]   # round by round
+        if (round(lo, 2), round(hi, 2)) == (round(min(ratios), 2), round(max(ratios), 2)):   # say so, as part 4 does
+            spread = tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=len(ratios), lo=lo, hi=hi)
+        else:
+            spread = tr("95% interval {lo:.2f}-{hi:.2f}", lo=lo, hi=hi)
         lines.append(tr("{name}: the same outputs and parameters' gradients; paired round by round with {base}, its "
-                        "step rate {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}. Secondary, the medians "
-                        "({x:.2f}x) against the noise floor of {noise:.1f}%: {said}.", name=name, base=baseline,
-                        med=med, lo=lo, hi=hi, side=side_words(lo, hi), x=x, said=said[word], noise=noise_pct))
+                        "step rate {med:.2f}x ({spread}), {side}. Secondary, the medians ({x:.2f}x) against the noise "
+                        "floor of {noise:.1f}%: {said}.", name=name, base=baseline, med=med, spread=spread,
+                        side=side_words(lo, hi), x=x, said=said[word], noise=noise_pct))
         if pool_share is not None and med > 1:   # a gain: what free pooling kernels could allow at most
             share = round(pool_share)   # the bound from the share as printed, so that a reader can redo it
             bound = 1 / (1 - share / 100) if share < 100 else float("inf")

@@ -313,10 +313,10 @@ MESSAGES = {
     'The cap did not change':
         '限制指令集没有改变',
     "{name}: the same outputs and parameters' gradients; paired round by round with {base}, its step rate "
-    "{med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}. Secondary, the medians ({x:.2f}x) against the noise floor "
-    "of {noise:.1f}%: {said}.":
-        '{name}：输出和参数的梯度相同；与 {base} 逐轮配对，训练步速度是其 {med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），'
-        '{side}。次要参考，中位数（{x:.2f} 倍）对照 {noise:.1f}% 的噪声水平：{said}。',
+    "{med:.2f}x ({spread}), {side}. Secondary, the medians ({x:.2f}x) against the noise floor of {noise:.1f}%: "
+    "{said}.":
+        '{name}：输出和参数的梯度相同；与 {base} 逐轮配对，训练步速度是其 {med:.2f} 倍（{spread}），'
+        '{side}。次要参考，按噪声水平的判定（中位数 {x:.2f} 倍，噪声水平 {noise:.1f}%）：{said}。',
     'Keep {base}: neither equivalent formulation was measurably faster here.':
         '保留 {base}：两种等价写法在这里都没有可测出的速度优势。',
     '{label}, {case} (fresh process)':
