@@ -58,16 +58,17 @@ class Lab:
         self.results: Dict[str, Result] = {}   # experiment name -> its Result
 
     def run(self, name: str, params, in_kernel: bool = True, max_rows: Optional[int] = None,
-            key: Optional[str] = None) -> Result:
+            key: Optional[str] = None, table: bool = True) -> Result:
         """Measure (in this kernel, or in the processes the experiment launches), summarise, print the table and
         its conclusion. Every row goes to ``run_dir/<name>.json``; the screen shows ``max_rows`` of them (the largest
-        ``key`` first). The kernel's mode comes back afterwards (experiments switch modes)."""
+        ``key`` first), or none (``table=False``: a later cell shows them). The kernel's mode comes back afterwards
+        (experiments switch modes)."""
         res = run_experiment(name, params, isolate=not in_kernel)
         set_mode(self.mode)
         self.results[name] = res
         saved = self.run_dir / f"{name}.json"
         save_json([res], saved)
-        print(res.report(max_rows, key, saved))
+        print(res.report(max_rows, key, saved, table=table))
         return res
 
     def launch(self, script, args: Sequence, env: Mapping[str, str], timeout: float = 1800) -> str:

@@ -89,7 +89,8 @@ _LIST = [
          P.AmpParams, amp, cwd_temp=True),
     _exp("dynamic_shapes", N_("Recompilation on every new batch shape, measured, and two fixes"), P.ShapesParams,
          shapes),
-    _exp("time_to_accuracy", N_("Training time to 98.5% / 99.0% test accuracy: best CPU settings vs naive defaults"),
+    _exp("time_to_accuracy",
+         N_("Training time to 98.5% / 99.0% test accuracy: course's CPU settings vs naive defaults"),
          P.TimeToAccuracyParams, accuracy, isolated=False),
     # Ascend only: where sink mode, float16 and the jit level change the answer.
     _exp("sink_mode", N_("Model.train with dataset sink mode off and on, several sink sizes"),

@@ -1,4 +1,4 @@
-"""Time to accuracy: training seconds to a test accuracy, best CPU settings vs MindSpore's defaults.
+"""Time to accuracy: training seconds to a test accuracy, course's CPU settings vs MindSpore's defaults.
 
 The training loop is the course's own, ``course_utils.training.fit``; a stop condition (all targets
 reached, or the time limit) ends it through its ``stop_when`` hook, which ``fit`` calls after every
@@ -70,9 +70,9 @@ def summarise_train_to_accuracy(rows: list, p: TrainParams) -> Result:
 
 
 def measure_time_to_accuracy(p: TimeToAccuracyParams) -> list:
-    """The best settings train to the targets in a process with the CPU fixes. The naive defaults run
+    """The course settings train to the targets in a process with the CPU fixes. The naive defaults run
     the same arithmetic, so need the same steps: trained too in full runs when that fits in the time
-    limit, otherwise estimated (marked so) from the best run's time and the ratio of the two step rates,
+    limit, otherwise estimated (marked so) from the course-settings run's time and the ratio of the two step rates,
     both measured the way that time was: fed by the MNIST pipeline and timed by ``fit``, each in a fresh
     process with its own environment, so that the input pipeline's share is in both."""
     fixes = runtime.cpu_fix_env(p.device) if p.best_env is None else dict(p.best_env)
@@ -102,15 +102,15 @@ HOW = {"measured": (N_("measured"), N_("measured")),
 
 
 def best_env_text(p: TimeToAccuracyParams) -> str:
-    """The best run's environment as a sentence shows it."""
+    """The course-settings run's environment as a sentence shows it."""
     env = runtime.cpu_fix_env(p.device) if p.best_env is None else p.best_env
     return runtime.listing(f"{k}={v}" for k, v in env.items()) or tr("no CPU settings")
 
 
 def widened(rows: list, last: dict) -> Optional[dict]:
-    """The naive estimate widened by one evaluation interval either way (the best run crossed the target somewhere
-    between its previous evaluation and ``last["best_steps"]``): ``low``, ``high`` (s), ``x_lo``, ``x_hi`` and the
-    figures behind them; None without a previous evaluation."""
+    """The naive estimate widened by one evaluation interval either way (the course-settings run crossed the target
+    somewhere between its previous evaluation and ``last["best_steps"]``): ``low``, ``high`` (s), ``x_lo``, ``x_hi``
+    and the figures behind them; None without a previous evaluation."""
     curve = next((r["curve"] for r in rows if r["run"] == "best" and r.get("curve")), None)
     steps = last["best_steps"]
     before = [c for c in (curve or []) if c["step"] < steps and c.get("accuracy") is not None]
@@ -125,7 +125,7 @@ def widened(rows: list, last: dict) -> Optional[dict]:
 
 
 def step_uncertainty(rows: list, last: dict) -> str:
-    """The step count behind an estimate is known only to one evaluation interval: the best run was below the
+    """The step count behind an estimate is known only to one evaluation interval: the course-settings run was below the
     target at its previous evaluation and reached it at ``last["best_steps"]``; a naive run (the same arithmetic up to
     rounding) may cross one evaluation earlier or later. A sentence with the range widened by that interval."""
     w = widened(rows, last)
@@ -133,10 +133,10 @@ def step_uncertainty(rows: list, last: dict) -> str:
         return ""
     prev, every, steps = w["prev"], w["every"], last["best_steps"]
     return "\n" + tr(
-        "The step count is itself uncertain: the best run was at {prev_acc:.2f}% at its previous evaluation (step "
-        "{prev}) and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, and a "
-        "naive run, whose arithmetic differs by rounding, may cross one evaluation earlier or later. With {lo_steps}-"
-        "{hi_steps} naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).",
+        "The step count is itself uncertain: the course-settings run was at {prev_acc:.2f}% at its previous evaluation "
+        "(step {prev}) and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, "
+        "and a naive run, whose arithmetic differs by rounding, may cross one evaluation earlier or later. With "
+        "{lo_steps}-{hi_steps} naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).",
         prev_acc=100 * prev["accuracy"], prev=prev["step"], pct=last["target_pct"], steps=steps, every=every,
         lo_steps=steps - every, hi_steps=steps + every, low=w["low"], high=w["high"], x_lo=w["x_lo"], x_hi=w["x_hi"])
 
@@ -155,7 +155,8 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         elif rate and best_rate and b["step"]:
             # Two estimates bracket the naive run (from the figures as the conclusion prints them, one decimal, so
             # the reader can redo them): its steps at the naive step rate alone (fit's own overhead left out), and
-            # the best run's time scaled by the ratio of the step rates (that overhead taken as proportional).
+            # the course-settings run's time scaled by the ratio of the step rates (that overhead taken as
+            # proportional).
             n_steps = b["step"]
             direct, scaled = n_steps / round(rate, 1), round(b["train_s"], 1) * round(best_rate, 1) / round(rate, 1)
             direct, scaled = round(direct, 1), round(scaled, 1)   # as the formula line prints them
@@ -165,7 +166,7 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         if how != "estimated":
             n_s_high = direct = scaled = n_s
         table.append({"config": f"{t:.3f}", "target_pct": 100 * t, "best_steps": b["step"], "best_s": b["train_s"],
-                      # an estimate assumes the best run's step count: the table says so
+                      # an estimate assumes the course-settings run's step count: the table says so
                       "naive_steps": tr("{n} (assumed)", n=n_steps) if how == "estimated" else n_steps,
                       "naive_steps_n": n_steps, "naive_s": n_s, "naive_s_high": n_s_high, "how": how,
                       "naive_s_direct": direct, "naive_s_scaled": scaled,
@@ -180,7 +181,7 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         text = tr("The {pct:.1f}% target was not reached within the {limit:.0f} s limit; raise time_limit.",
                   pct=last["target_pct"], limit=p.time_limit)
     elif last["naive_s"] is None:
-        text = tr("The best settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not "
+        text = tr("The course settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not "
                   "within the limit.", pct=last["target_pct"], s=last["best_s"])
     elif last["how"] == "estimated":
         fed = next(r["batches"] for r in rows if r["run"] == "best step rate")
@@ -188,25 +189,25 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         one = last["naive_s_high"] <= 1.01 * last["naive_s"]
         estimate = (tr("about {s:.0f} s", s=(last["naive_s"] + last["naive_s_high"]) / 2) if one else
                     tr("{low:.0f}-{high:.0f} s", low=last["naive_s"], high=last["naive_s_high"]))
-        text = tr("To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training "
+        text = tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training "
                   "({steps} steps, {fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, "
-                  "and applying the step-rate ratio to the best run's step count, this run estimates them at "
-                  "{estimate}.",
+                  "and applying the step-rate ratio to the course-settings run's step count, this run estimates them "
+                  "at {estimate}.",
                   pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, env=best_env_text(p),
                   best_s=last["best_s"], steps=last["best_steps"], fit_rate=last["best_steps"] / last["best_s"],
                   naive=naive_label, estimate=estimate)
         x_lo, x_hi = last["speedup"], last["speedup_high"]
         if x_lo >= 1:
-            text += (tr(" The best settings were {x:.1f}x faster.", x=(x_lo + x_hi) / 2) if one else
-                     tr(" The best settings were {lo:.1f}-{hi:.1f}x faster.", lo=x_lo, hi=x_hi))
+            text += (tr(" The course settings were {x:.1f}x faster.", x=(x_lo + x_hi) / 2) if one else
+                     tr(" The course settings were {lo:.1f}-{hi:.1f}x faster.", lo=x_lo, hi=x_hi))
         elif one:
-            text += tr(" The best settings took {x:.1f}x as long: SLOWER, the best step rate measured in part 2 did "
+            text += tr(" The course settings took {x:.1f}x as long: SLOWER, the best step rate measured in part 2 did "
                        "not hold here.", x=2 / (x_lo + x_hi))
         else:
-            text += tr(" The best settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in "
+            text += tr(" The course settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in "
                        "part 2 did not hold here.", lo=1 / x_hi, hi=1 / x_lo)
         ends = tr(" The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = "
-                  "{direct:.1f} s; scaled, the best run's time times the ratio of the two step rates, "
+                  "{direct:.1f} s; scaled, the course-settings run's time times the ratio of the two step rates, "
                   "{best_s:.1f} s x ({best_rate:.1f} steps/s best / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. "
                   "Both rates come from the "
                   "step fed {fed} batches by the MNIST pipeline in a fresh process, timed as fit times it.",
@@ -219,16 +220,17 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         if one:
             text += tr(" The two ends are less than 1% apart: one figure.")
         else:
-            text += (tr(" The best run itself trained slower under fit than that ({fit_rate:.1f} against "
+            text += (tr(" The course-settings run itself trained slower under fit than that ({fit_rate:.1f} against "
                         "{best_rate:.1f} steps/s): if the naive run would lose as much, the scaled end "
                         "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer)
                      if fit_rate < best_rate
-                     else tr(" The best run itself trained at least as fast under fit as that ({fit_rate:.1f} against "
-                             "{best_rate:.1f} steps/s): if the naive run would gain as much, the scaled end "
-                             "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer))
+                     else tr(" The course-settings run itself trained at least as fast under fit as that "
+                             "({fit_rate:.1f} against {best_rate:.1f} steps/s): if the naive run would gain as much, "
+                             "the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).",
+                             **nearer))
         text += step_uncertainty(rows, last)   # the step count itself: a line of its own, last
     else:
-        text = (tr("To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of "
+        text = (tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of "
                    "training ({steps} steps) against {naive_s:.0f} s for the {naive} ({how}): ",
                    pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, env=best_env_text(p),
                    best_s=last["best_s"],

@@ -47,9 +47,10 @@ def pooling_measurements(found: Result, pool_cap: Result) -> str:
               eager=_per_layer(x_eager), comp=_per_layer(x_comp))
     split = [layer for layer in POOL_LAYERS if (x_eager[layer] > 1) != (x_comp[layer] > 1)]
     if not split:
-        return text + " " + tr("They agree on the direction; read pool_cap's digits, which time the layers compiled, "
-                               "as the training step runs them (an eager call also pays its dispatch from Python).")
-    return text + " " + tr(
+        return text + _gap(text) + tr("They agree on the direction; read pool_cap's digits, which time the layers "
+                                      "compiled, as the training step runs them (an eager call also pays its dispatch "
+                                      "from Python).")
+    return text + _gap(text) + tr(
         "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
         "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
         "measurement.", layers=runtime.listing([tr(layer) for layer in split]))
@@ -70,6 +71,11 @@ def pynative_vs_graph(traps: Result, case: str = "no fixes") -> str:
               where=where)
 
 
+def _gap(text: str) -> str:
+    """The space between two sentences: none after a Chinese full stop."""
+    return "" if text.endswith("。") else " "
+
+
 def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str:
     """Where part 2's row (``case``, ``spec``) stands against part 2's fastest row: paired round by round where the two
     differ in host blocking only (part 2's own verdict), otherwise by the medians against the noise floor."""
@@ -84,14 +90,15 @@ def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str
         return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two differ in host blocking "
                   "only, and part 2 paired them round by round: {said}", rate=row["steps_per_s"],
                   top=top["steps_per_s"], where=where, said=paired_words(hb))
-    return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two by their medians against the "
-              "noise floor: {said}", rate=row["steps_per_s"], top=top["steps_per_s"], said=judged(row, top, noise_pct),
-              where=where)
+    return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; part 2 did not pair these two, so "
+              "only the medians against the noise floor compare them: {said}", rate=row["steps_per_s"],
+              top=top["steps_per_s"], said=judged(row, top, noise_pct), where=where)
 
 
 def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
     """Part 6's curves: test accuracy against training seconds, the targets as dotted lines, and the naive time as
-    a line where measured, a band from its low to its high end where estimated. ``best``: the best run's legend."""
+    a line where measured, a band from its low to its high end where estimated.
+    ``best``: the course-settings run's legend."""
     for key, curve in tta.extra["curves"].items():
         if curve:
             ax.plot([p["train_s"] for p in curve], [100 * p["accuracy"] for p in curve], "o-", ms=3,
@@ -197,10 +204,10 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
         wide = (tr("; {lo:.1f}-{hi:.1f}x with the step count's own uncertainty",
                    lo=tta.metrics[f"speedup_to_{tag}_wide_low"], hi=tta.metrics[f"speedup_to_{tag}_wide_high"])
                 if f"speedup_to_{tag}_wide_low" in tta.metrics else "")
-        parts.append(tr("Part 6: to {target:.1f}% the naive defaults needed about {x} the best settings' training "
+        parts.append(tr("Part 6: to {target:.1f}% the naive defaults needed about {x} the course settings' training "
                         "time (estimated{wide}).", target=row["target_pct"], x=x, wide=wide))
     elif row["speedup"]:
-        parts.append(tr("Part 6: to {target:.1f}% the naive defaults needed {x:.1f}x the best settings' training "
+        parts.append(tr("Part 6: to {target:.1f}% the naive defaults needed {x:.1f}x the course settings' training "
                         "time (measured).", target=row["target_pct"], x=row["speedup"]))
     return "\n".join(parts)
 

@@ -167,7 +167,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                    how=tr("{n} worker(s)", n=workers)))
     text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "
-        "({a:.1f} and {b:.1f} batches/s): {noise:.1f}%. ", n=mem_row["batches"], a=mem, noise=noise,
+        "({a:.1f} and {b:.1f} batches/s), the larger of the chance gap between two such medians and their actual "
+        "gap, as in part 1: {noise:.1f}%. ", n=mem_row["batches"], a=mem, noise=noise,
         b=again["batches_per_s"]).rstrip() + "\n"
     def cell(ref: dict, word: str) -> str:   # in the table, a fed step faster beyond the floor shows as such
         return "faster" if faster_beyond(fed, ref["batches_per_s"], noise) else word

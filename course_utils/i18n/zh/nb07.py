@@ -313,10 +313,10 @@ MESSAGES = {
     'The cap did not change':
         '限制指令集没有改变',
     "{name}: the same outputs and parameters' gradients; paired round by round with {base}, its step rate "
-    "{med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}. Secondary, the medians ({x:.2f}x) against the noise floor "
-    "of {noise:.1f}%: {said}.":
-        '{name}：输出和参数的梯度相同；与 {base} 逐轮配对，训练步速度是其 {med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），'
-        '{side}。次要参考，中位数（{x:.2f} 倍）对照 {noise:.1f}% 的噪声水平：{said}。',
+    "{med:.2f}x ({spread}), {side}. Secondary, the medians ({x:.2f}x) against the noise floor of {noise:.1f}%: "
+    "{said}.":
+        '{name}：输出和参数的梯度相同；与 {base} 逐轮配对，训练步速度是其 {med:.2f} 倍（{spread}），'
+        '{side}。次要参考，按噪声水平的判定（中位数 {x:.2f} 倍，噪声水平 {noise:.1f}%）：{said}。',
     'Keep {base}: neither equivalent formulation was measurably faster here.':
         '保留 {base}：两种等价写法在这里都没有可测出的速度优势。',
     '{label}, {case} (fresh process)':
@@ -335,14 +335,14 @@ MESSAGES = {
     'faster (beyond the noise floor)': '更快（超出噪声水平）',
     'slower (beyond the noise floor)': '更慢（超出噪声水平）',
     "{script} failed (environment {env}):": "{script} 运行失败（环境 {env}）：",
-    "To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
+    "To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
     "{fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, and applying the step-rate ratio "
-    "to the best run's step count, this run estimates them at {estimate}.":
-        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
-        '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到最佳运行的步数上，'
+    "to the course-settings run's step count, this run estimates them at {estimate}.":
+        '要达到 {pct:.1f}% 的测试准确率，课程设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
+        '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到课程设置的运行的步数上，'
         '本次运行估算其耗时{estimate}。',
-    ' The best settings took {x:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold here.':
-        '最佳设置的耗时反而是它的 {x:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
+    ' The course settings took {x:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold here.':
+        '课程设置的耗时反而是它的 {x:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
     'tie':
         '持平',
     'faster (repeats apart)':
@@ -356,7 +356,7 @@ MESSAGES = {
     '{med:.2f}x ({lo:.2f}-{hi:.2f}), {where}':
         '{med:.2f} 倍（{lo:.2f}～{hi:.2f}），{where}',
     'floor reading vs {a}':
-        '对比 {a} 的噪声水平读数',
+        '按噪声水平的判定（对比 {a}）',
     'verdict: paired ratio (lowest-highest)':
         '结论：配对比值（最低～最高）',
     'verdict: paired ratio (95% interval)':
@@ -367,35 +367,36 @@ MESSAGES = {
         '约 {s:.0f} 秒',
     '{low:.0f}-{high:.0f} s':
         '为 {low:.0f}～{high:.0f} 秒',
-    ' The best settings were {x:.1f}x faster.':
-        '最佳设置的速度是它的 {x:.1f} 倍。',
+    ' The course settings were {x:.1f}x faster.':
+        '课程设置的速度是它的 {x:.1f} 倍。',
     ' The two ends are less than 1% apart: one figure.':
         '两端相差不到 1%，合为一个数。',
     " The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = {direct:.1f} s; "
-    "scaled, the best run's time times the ratio of the two step rates, {best_s:.1f} s x ({best_rate:.1f} steps/s "
+    "scaled, the course-settings run's time times the ratio of the two step rates, {best_s:.1f} s x ({best_rate:.1f} steps/s "
     "best / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. Both rates come from the step fed {fed} batches by the "
     "MNIST pipeline in a fresh process, timed as fit times it.":
         '范围的两端：直接相除的一端，用步数除以朴素默认设置的单步速率，{steps} / {naive_rate:.1f} 步/秒 = {direct:.1f} 秒；'
-        '按比例换算的一端，把最佳运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 ×（最佳 {best_rate:.1f} 步/秒 ÷ 朴素 '
+        '按比例换算的一端，把课程设置的运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 ×（最佳 {best_rate:.1f} 步/秒 ÷ 朴素 '
         '{naive_rate:.1f} 步/秒）= {scaled:.1f} 秒。'
         '两种速率都是在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
-    " The best run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
+    " The course-settings run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
     "naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).":
-        '而最佳运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）低于上面用来估算的 {best_rate:.1f} 步/秒：如果朴素运行也会慢同样多，'
+        '而课程设置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）低于上面用来估算的 {best_rate:.1f} 步/秒：如果朴素运行也会慢同样多，'
         '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
-    " The best run itself trained at least as fast under fit as that ({fit_rate:.1f} against {best_rate:.1f} steps/s): "
+    " The course-settings run itself trained at least as fast under fit as that ({fit_rate:.1f} against {best_rate:.1f} steps/s): "
     "if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one "
     "({direct:.0f} s).":
-        '而最佳运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）不低于上面用来估算的 {best_rate:.1f} 步/秒：如果朴素运行也会快同样多，'
+        '而课程设置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）不低于上面用来估算的 {best_rate:.1f} 步/秒：如果朴素运行也会快同样多，'
         '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
     'The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation '
-    '({a:.1f} and {b:.1f} batches/s): {noise:.1f}%. ':
+    '({a:.1f} and {b:.1f} batches/s), the larger of the chance gap between two such medians and their actual gap, '
+    'as in part 1: {noise:.1f}%. ':
         '以 {n} 个批为一遍时的噪声水平：同一遍内存中的批在交替计时中测了两次（{a:.1f} 和 {b:.1f} 批/秒），'
-        '由此得出 {noise:.1f}%。',
+        '与第 1 节一样，取两个这样的中位数之间的偶然差距与两者实际差距中的较大者：{noise:.1f}%。',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x). ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）。',
     'Secondary, the medians against the noise floor: ':
-        '次要参考，中位数对照噪声水平：',
+        '次要参考，按噪声水平的判定（比较中位数）：',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it faster, so the '
@@ -463,19 +464,19 @@ MESSAGES = {
         '{spec}（{device} 上没有 CPU 优化设置）',
     'The {pct:.1f}% target was not reached within the {limit:.0f} s limit; raise time_limit.':
         '在 {limit:.0f} 秒的时间限制内没有达到 {pct:.1f}% 的目标；请调高 time_limit。',
-    'The best settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not within the limit.':
-        '最佳设置训练 {s:.0f} 秒后达到 {pct:.1f}%；朴素默认设置在时间限制内没有达到。',
-    'To {pct:.1f}% test accuracy the best settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} '
+    'The course settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not within the limit.':
+        '课程设置训练 {s:.0f} 秒后达到 {pct:.1f}%；朴素默认设置在时间限制内没有达到。',
+    'To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} '
     'steps) against {naive_s:.0f} s for the {naive} ({how}): ':
-        '要达到 {pct:.1f}% 的测试准确率，最佳设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} '
+        '要达到 {pct:.1f}% 的测试准确率，课程设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} '
         '步），{naive}则需要 {naive_s:.0f} 秒（{how}）：',
     'no CPU settings':
         '不加 CPU 优化设置',
-    " The best settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold "
+    " The course settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold "
     "here.":
-        '最佳设置的耗时反而是它的 {lo:.1f}～{hi:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
-    ' The best settings were {lo:.1f}-{hi:.1f}x faster.':
-        '最佳设置的速度是它的 {lo:.1f}～{hi:.1f} 倍。',
+        '课程设置的耗时反而是它的 {lo:.1f}～{hi:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
+    ' The course settings were {lo:.1f}-{hi:.1f}x faster.':
+        '课程设置的速度是它的 {lo:.1f}～{hi:.1f} 倍。',
     '{x:.1f}x faster.':
         '速度是后者的 {x:.1f} 倍。',
     '{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.':
@@ -521,8 +522,8 @@ MESSAGES = {
     'accuracy_pct': '准确率（%）',
     'us_per_sample': '每样本（微秒）',
     'target_pct': '目标（%）',
-    'best_steps': '最佳步数',
-    'best_s': '最佳（秒）',
+    'best_steps': '课程设置的步数',
+    'best_s': '课程设置（秒）',
     'naive_steps': '朴素步数',
     'naive_s': '朴素（秒）',
     'naive_how': '朴素耗时的来源',
@@ -620,9 +621,9 @@ MESSAGES = {
     'naive defaults (steps/s)': '朴素默认设置（步/秒）',
     'naive configuration with the two CPU settings (steps/s)': '同一训练步加上两项 CPU 优化设置（步/秒）',
     'two CPU settings / naive defaults, same configuration (x)': '同一配置：两项 CPU 优化设置 / 朴素默认设置（倍）',
-    'best settings to 98.5% (training s)': '最佳设置达到 98.5%（训练秒数）',
+    'course settings to 98.5% (training s)': '课程设置达到 98.5%（训练秒数）',
     'naive defaults to 98.5% (training s)': '朴素默认设置达到 98.5%（训练秒数）',
-    'best settings to 99.0% (training s)': '最佳设置达到 99.0%（训练秒数）',
+    'course settings to 99.0% (training s)': '课程设置达到 99.0%（训练秒数）',
     'naive defaults to 99.0% (training s)': '朴素默认设置达到 99.0%（训练秒数）',
     'naive defaults to 98.5%, estimated range (training s)': '朴素默认设置达到 98.5%，估算范围（训练秒数）',
     'naive defaults to 99.0%, estimated range (training s)': '朴素默认设置达到 99.0%，估算范围（训练秒数）',
@@ -632,10 +633,10 @@ MESSAGES = {
         '朴素默认设置达到 98.5%，计入步数的不确定性（训练秒数）',
     "naive defaults to 99.0%, step count's uncertainty included (training s)":
         '朴素默认设置达到 99.0%，计入步数的不确定性（训练秒数）',
-    "best settings' speed-up to 98.5%, step count's uncertainty included (x, range)":
-        '最佳设置达到 98.5% 的加速比，计入步数的不确定性（倍，范围）',
-    "best settings' speed-up to 99.0%, step count's uncertainty included (x, range)":
-        '最佳设置达到 99.0% 的加速比，计入步数的不确定性（倍，范围）',
+    "course settings' speed-up to 98.5%, step count's uncertainty included (x, range)":
+        '课程设置达到 98.5% 的加速比，计入步数的不确定性（倍，范围）',
+    "course settings' speed-up to 99.0%, step count's uncertainty included (x, range)":
+        '课程设置达到 99.0% 的加速比，计入步数的不确定性（倍，范围）',
     'naive defaults to 98.5%, estimated low end (training s)': '朴素默认设置达到 98.5%，估算下限（训练秒数）',
     'naive defaults to 98.5%, estimated high end (training s)': '朴素默认设置达到 98.5%，估算上限（训练秒数）',
     'naive defaults to 99.0%, estimated low end (training s)': '朴素默认设置达到 99.0%，估算下限（训练秒数）',
@@ -647,8 +648,8 @@ MESSAGES = {
         'auto_mixed_precision O0-O3：训练相同步数后的步/秒和准确率',
     'Recompilation on every new batch shape, measured, and two fixes':
         '每遇到新的批形状就重新编译：实测，以及两种解决办法',
-    'Training time to 98.5% / 99.0% test accuracy: best CPU settings vs naive defaults':
-        '达到 98.5% / 99.0% 测试准确率所需的训练时间：CPU 最佳设置与朴素默认设置对比',
+    "Training time to 98.5% / 99.0% test accuracy: course's CPU settings vs naive defaults":
+        '达到 98.5% / 99.0% 测试准确率所需的训练时间：课程的 CPU 设置与朴素默认设置对比',
     'Model.train with dataset sink mode off and on, several sink sizes':
         'Model.train 关闭与开启数据下沉模式，多种下沉大小',
     'AMP O2/O3 with a fixed loss scale (TrainOneStepWithLossScaleCell) vs O0':
@@ -851,7 +852,7 @@ MESSAGES = {
     'The highest step rate of the experiments {exps}: {rate:.1f} steps/s, {best}, in {exp}.':
         '实验 {exps} 中最高的训练速度为 {rate:.1f} 步/秒，来自 {exp} 中的{best}。',
     'The highest step rate of experiment {exp}: {rate:.1f} steps/s, {best}.':
-        '实验 {exp} 中最高的训练速度为 {rate:.1f} 步/秒，来自{best}。',
+        '{exp}的实验中，最高的训练速度为 {rate:.1f} 步/秒，来自{best}。',
     ' It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings outside these '
     'experiments are not counted.':
         '它是内存中的批上测得的 {n} 个速率中最高的一个，不计第二份副本、流水线供数的各遍，也不计这些实验之外的计时。',
