@@ -189,12 +189,12 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     fine = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams()).conclusion
     lines = fine.splitlines()   # the floor, a small table, then the sentences
     assert lines[0] == ("以 200 个批为一遍时的噪声水平：同一遍内存中的批在交替计时中测了两次（100.0 和 100.0 批/秒），"
-                        "由此得出 4.1%。")
+                        "与第 1 节一样，取两个这样的中位数之间的偶然差距与两者实际差距中的较大者：4.1%。")
     assert lines[1].split()[:3] == ["配置", "相对", "A"]
     # the verdict first (the paired interval), then the medians against the floor, secondary
     assert lines[4].startswith("由流水线供数时，训练步为 90 步/秒，使用内存中的批时为 100 步/秒（0.90 倍）。逐轮配对")
     assert lines[4].endswith("每一轮都低于 1.00：流水线拖慢了训练步。")
-    assert lines[5].startswith("次要参考，中位数对照噪声水平：使用内存中的批时快 11.1%")
+    assert lines[5].startswith("次要参考，按噪声水平的判定（比较中位数）：使用内存中的批时快 11.1%")
     assert "每秒能送出 600 个批（2 个工作线程），是训练步消耗速度的 6.0 倍" in fine
     assert "由它供数会使训练步速率降低 10%。" in fine and "不加提示地改用普通循环。" in fine
     tie = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 99), bench.PipelineParams(noise_pct=5)).conclusion
@@ -210,7 +210,7 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert rows[0].split() == ["amp", "O1", "0.90", "0.90", "倍（0.90～0.90），低于", "1.00：更慢",
                                "更慢（重复不重叠）"]
     assert rows[1].split()[:5] == ["amp", "O3", "0.40", "0.40", "倍（0.40～0.40），低于"]
-    assert cpu.endswith("次要参考，中位数对照噪声水平：这里最快的就是 O0 本身。\n"
+    assert cpu.endswith("次要参考，按噪声水平的判定（比较中位数）：这里最快的就是 O0 本身。\n"
                         "结论（与 O0 及其副本逐轮配对）：O1、O3 比 O0 慢（区间低于 1.00）。")
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), bench.ShapesParams(n_shapes=2)).conclusion
     assert res.startswith("2 种批形状（64、57）导致 2 次编译，8 次调用共 4.1 秒，其中编译占 4.0 秒。")
@@ -226,13 +226,13 @@ def test_time_to_accuracy_in_chinese(zh):
     p = bench.TimeToAccuracyParams(targets=(0.985, 0.99))
     best, rows = accuracy_rows()
     res = accuracy.summarise_time_to_accuracy(shuffled(rows), p)
-    assert res.conclusion.startswith("要达到 99.0% 的测试准确率，最佳设置（")
+    assert res.conclusion.startswith("要达到 99.0% 的测试准确率，课程设置（")
     assert "朴素默认设置则需要 160 秒（实测）：速度是后者的 8.0 倍。" in res.conclusion
     assert res.row(config="0.990")["naive_how"] == "实测"   # the table and the plot's label speak Chinese too
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
-    assert "本次运行估算其耗时约 80 秒。最佳设置的速度是它的 4.0 倍。" in est.conclusion   # ends <1% apart
+    assert "本次运行估算其耗时约 80 秒。课程设置的速度是它的 4.0 倍。" in est.conclusion   # ends <1% apart
     slower = accuracy.summarise_time_to_accuracy(best + step_rates(200.0), p)
-    assert "最佳设置的耗时反而是它的 2.0 倍" in slower.conclusion
+    assert "课程设置的耗时反而是它的 2.0 倍" in slower.conclusion
     missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
     res = accuracy.summarise_time_to_accuracy(missed + step_rates(25.0), p)
     assert "在 60 秒的时间限制内没有达到 99.0% 的目标" in res.conclusion
@@ -262,7 +262,7 @@ def test_the_lab_tables_names_and_titles_in_chinese(zh):
     for text in (table, found, res.table()):
         assert not english_words(text), text
     with i18n.speaking("en"):   # the same rows, English again when shown in English
-        assert met.table().splitlines()[0].split()[:2] == ["case", "label"] and "no fixes" in met.table()
+        assert met.table().splitlines()[0].split()[:2] == ["case", "configuration"] and "no fixes" in met.table()
         assert bench.Spec.parse("pynative/jit:O1").label == "PyNative, @jit functional step O1"
 
 

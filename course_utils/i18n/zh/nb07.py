@@ -339,7 +339,7 @@ MESSAGES = {
     "{fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, and applying the step-rate ratio "
     "to the course-settings run's step count, this run estimates them at {estimate}.":
         '要达到 {pct:.1f}% 的测试准确率，课程设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
-        '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到课程设置的运行的步数上，'
+        '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到课程设置那次运行的步数上，'
         '本次运行估算其耗时{estimate}。',
     ' The course settings took {x:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold here.':
         '课程设置的耗时反而是它的 {x:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
@@ -376,7 +376,7 @@ MESSAGES = {
     "best / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. Both rates come from the step fed {fed} batches by the "
     "MNIST pipeline in a fresh process, timed as fit times it.":
         '范围的两端：直接相除的一端，用步数除以朴素默认设置的单步速率，{steps} / {naive_rate:.1f} 步/秒 = {direct:.1f} 秒；'
-        '按比例换算的一端，把课程设置的运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 ×（最佳 {best_rate:.1f} 步/秒 ÷ 朴素 '
+        '按比例换算的一端，把课程设置那次运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 ×（课程设置 {best_rate:.1f} 步/秒 ÷ 朴素 '
         '{naive_rate:.1f} 步/秒）= {scaled:.1f} 秒。'
         '两种速率都是在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
     " The course-settings run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
