@@ -186,8 +186,10 @@ LESSONS: Tuple[Lesson, ...] = (
                   "与 `Model.train`，批大小，每个新的批形状编译一次"},
            requires=("02", "04"), exercises=_ex("07"),
            quick={"QUICK": True, "REPEATS": 2, "STEPS": 5, "BATCH_SIZES": [32, 128]},
-           run_note={"en": " (QUICK); several times longer with `QUICK = False`",
-                     "zh": "（QUICK）；`QUICK = False` 时要长几倍"}),
+           # the lesson sets REPEATS, STEPS and CLAIM_REPEATS itself, so QUICK = False only adds two configurations to
+           # part 2 and four batch shapes to part 5: estimated from those parts' times in a QUICK run, not timed
+           run_note={"en": " (QUICK); 5-10 s more with `QUICK = False` (estimated)",
+                     "zh": "（QUICK）；`QUICK = False` 时多 5～10 秒（估计值）"}),
     Lesson("08", "bottlenecks",
            {"en": "Finding and fixing bottlenecks: CPU traps, the profiler, the data pipeline, mixed precision",
             "zh": "定位并消除性能瓶颈：CPU 陷阱、Profiler、数据处理流水线与混合精度"},
