@@ -151,8 +151,9 @@ def _spread(pr: Mapping) -> str:
             if pr.get("span") else tr("95% interval {lo:.1f}-{hi:.1f}", lo=pr["low"], hi=pr["high"]))
 
 
-def _finding(title: str, entries: Sequence[Mapping], baseline: str, sentence: str, copy: Optional[str] = None) -> str:
-    return f"{title}\n{format_verdicts(entries, baseline, copy)}\n{sentence}\n"
+def _finding(title: str, entries: Sequence[Mapping], baseline: str, sentence: str, copy: Optional[str] = None,
+             titles: Optional[Mapping[str, str]] = None) -> str:
+    return f"{title}\n{format_verdicts(entries, baseline, copy, titles)}\n{sentence}\n"
 
 
 def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
@@ -186,7 +187,8 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
             [{"config": tr(r["config"]), "x": r["ms"] / pick(pool_cap.rows, case=a, config=r["config"])["ms"],
               "vs_a": _pool_cell(r["config"], words, paired)} for r in pool_cap.rows if r["case"] == b],
             tr("the time without the cap"),
-            _pooling_sentence(words, paired, span=pool_cap.metrics.get("pool_cap_span", False))))
+            _pooling_sentence(words, paired, span=pool_cap.metrics.get("pool_cap_span", False)),
+            titles={"x": tr("time, cap / no cap (x)"), "vs_a": tr("verdict")}))
     base = pools["nn.MaxPool2d"]
     rewrites = {name: verdict(t, base, noise_pct) for name, t in pools.items() if name != "nn.MaxPool2d"}
     paired_rw = {}   # the verdict: each rewrite's rate over nn.MaxPool2d's, round by round (one alternation)

@@ -481,4 +481,6 @@ MESSAGES = {
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，低于 1.00：更慢',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, 1.00 inside: a tie':
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，包含 1.00：持平',
+    'time, cap / no cap (x)':
+        '耗时倍数（限制/不限制）',
 }
