@@ -19,7 +19,8 @@ Importing the package does not import MindSpore.
 """
 
 from .harness import (Config, Timing, compare, cycle, faster_beyond, force, interval_side, leaders, naive_time,
-                      noise_floor_pct, paired_ratio, ranges_overlap, rate_range, time_steps, verdict)
+                      noise_floor_pct, paired_ratio, ranges_overlap, rate_range, spans_rounds, time_steps,
+                      verdict)
 from .isolation import LOAD_TIME_VARS, TRAP_VARS, WorkerError, env_without_cpu_fixes, run_worker
 from .params import (AmpParams, BatchSizesParams, Common, FindTrapParams, ForcingParams, LayerTimesParams,
                      ModesParams,
@@ -42,7 +43,7 @@ from .experiments import (EXPERIMENTS, HEADLINE, PUBLIC, StopWhen, compile_calls
 __all__ = [
     # timing (harness)
     "Config", "Timing", "compare", "cycle", "faster_beyond", "force", "interval_side", "leaders", "naive_time",
-    "noise_floor_pct", "paired_ratio", "ranges_overlap", "rate_range", "time_steps", "verdict",
+    "noise_floor_pct", "paired_ratio", "ranges_overlap", "rate_range", "spans_rounds", "time_steps", "verdict",
     # fresh processes (isolation)
     "LOAD_TIME_VARS", "TRAP_VARS", "WorkerError", "env_without_cpu_fixes", "run_worker",
     # parameters

@@ -284,6 +284,14 @@ def paired_ratio(a: Union[Timing, Mapping], b: Union[Timing, Mapping], draws: in
     return float(np.median(ratios)), float(np.percentile(meds, tail)), float(np.percentile(meds, 100 - tail))
 
 
+def spans_rounds(a: Union[Timing, Mapping], b: Union[Timing, Mapping], lo: float, hi: float, digits: int = 2) -> bool:
+    """True when ``paired_ratio(a, b)``'s interval ``lo``-``hi``, as printed (``digits``), is just the lowest to the
+    highest per-round ratio: with five rounds or fewer a median resampled from the rounds lands on either end often
+    enough (~6% each way with five) that its 95% interval is that range, and the lab then names it so."""
+    ratios = [x / y for x, y in zip(_repeat_rates(a), _repeat_rates(b))]
+    return (round(lo, digits), round(hi, digits)) == (round(min(ratios), digits), round(max(ratios), digits))
+
+
 def interval_side(lo: float, hi: float, digits: Optional[int] = 2) -> str:
     """Where 1.00 lies against a paired interval ``lo``-``hi`` (from ``paired_ratio``): ``"above"`` when the whole
     interval is above 1 (a faster), ``"below"`` when it is below 1 (a slower), ``"inside"`` when it holds 1 (no

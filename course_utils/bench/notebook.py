@@ -36,6 +36,10 @@ PAIRED_VERDICTS = {"above": N_("the two paired intervals together {lo:.2f}-{hi:.
 PAIRED_VERDICT = {"above": N_("95% paired interval {lo:.2f}-{hi:.2f}, above 1.00: faster"),
                   "below": N_("95% paired interval {lo:.2f}-{hi:.2f}, below 1.00: slower"),
                   "inside": N_("95% paired interval {lo:.2f}-{hi:.2f}, 1.00 inside: a tie")}
+#: The same where the interval is just the lowest to the highest paired ratio (few rounds: ``<metric>_span``)
+PAIRED_SPAN = {"above": N_("lowest-highest paired ratio {lo:.2f}-{hi:.2f}, above 1.00: faster"),
+               "below": N_("lowest-highest paired ratio {lo:.2f}-{hi:.2f}, below 1.00: slower"),
+               "inside": N_("lowest-highest paired ratio {lo:.2f}-{hi:.2f}, 1.00 inside: a tie")}
 #: The medians' verdict (the lab's two rules) after a paired one.
 MEDIANS_VERDICTS = {"tie": N_("medians: a tie"), "undecided": N_("medians: undecided"),
                     "faster": N_("medians: faster"), "slower": N_("medians: slower")}
@@ -90,7 +94,7 @@ class Lab:
         as a dict (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;
         ``parts``: what the lesson calls an experiment ("part 2"), instead of its name."""
         best, text = best_measured(self.results, parts)
-        figures, verdicts, medians, together, notes = dict(best), {}, {}, set(), {}
+        figures, verdicts, medians, together, notes, spans = dict(best), {}, {}, set(), {}, set()
         for name in experiments:
             res = self.results.get(name)
             if res is not None and not res.skipped:
@@ -98,6 +102,7 @@ class Lab:
                 figures.update({k: v for k, v in res.metrics.items() if isinstance(v, (int, float))
                                 and not isinstance(v, bool) and v is not None and not k.endswith("_noise_floor_pct")})
                 together.update(k[:-len("_together")] for k, v in res.metrics.items() if k.endswith("_together") and v)
+                spans.update(k[:-len("_span")] for k, v in res.metrics.items() if k.endswith("_span") and v is True)
                 # a ratio's verdict (the lab's two rules, or where 1.00 lies against a paired interval), stored beside
                 # it as "<metric>_verdict"
                 verdicts.update({k[:-len("_verdict")]: v for k, v in res.metrics.items() if k.endswith("_verdict")})
@@ -113,8 +118,8 @@ class Lab:
                 "inside": tr("a difference of zero not ruled out (1.00 inside)")}
         for k, word in verdicts.items():   # a paired ratio's verdict names its interval (kept as <metric>_low/_high)
             if f"{k}_low" in figures and word in ("above", "below", "inside"):
-                parts = [tr((PAIRED_VERDICTS if k in together else PAIRED_VERDICT)[word], lo=figures[f"{k}_low"],
-                            hi=figures[f"{k}_high"])]
+                named = PAIRED_VERDICTS if k in together else PAIRED_SPAN if k in spans else PAIRED_VERDICT
+                parts = [tr(named[word], lo=figures[f"{k}_low"], hi=figures[f"{k}_high"])]
                 if k in medians:
                     parts.append(tr(MEDIANS_VERDICTS[medians[k]]))
                 if k in notes:

@@ -279,13 +279,14 @@ PAIRED_CELLS = {"below": N_("below 1.00: slower"), "above": N_("above 1.00: fast
                 "inside": N_("1.00 inside: a tie")}
 
 
-def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[str] = None) -> str:
+def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[str] = None,
+                    titles: Optional[Mapping[str, str]] = None) -> str:
     """A small table of configurations judged against ``baseline`` (A) and, where one was timed, its ``copy`` (A'):
     one row per entry, with ``config``, ``x`` (its rate over A's), ``vs_a`` and ``vs_copy`` (one-word verdicts, or a
     cell's own message such as ``traps.TIME_SIDE_CELLS``) and
     ``paired`` (a ``paired_reading``: its median ratio, the lowest-highest range and where 1.00 lies; or None). Where
     an entry has one, its column comes first and is the verdict (lesson 07's rule); the medians' columns are titled
-    as the floor readings they are."""
+    as the floor readings they are. ``titles``: a column's own title instead (where the generic one reads badly)."""
     def paired(pr):
         return "-" if not pr else tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {where}", med=pr["median"], lo=pr["low"],
                                      hi=pr["high"], where=tr(PAIRED_CELLS[pr["reading"]]))
@@ -294,13 +295,13 @@ def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[st
     pairs = any(e.get("paired") for e in entries)   # then the paired interval is the verdict, the medians secondary
     cols = ["config", "x"] + (["paired"] if pairs else []) + ["vs_a"] + (["vs_copy"] if copy else [])
     against = N_("floor reading vs {a}") if pairs else N_("verdict vs {a}")
-    titles = {"config": tr("configuration"), "x": no_space_between_cjk(tr("x {baseline}", baseline=baseline)),
-              "vs_a": no_space_between_cjk(tr(against, a=baseline)),
-              "vs_copy": no_space_between_cjk(tr(against, a=copy or "")),
-              "paired": tr("verdict: paired ratio (lowest-highest)")
-              if all(e["paired"].get("span", True) for e in entries if e.get("paired")) else
-              tr("verdict: paired ratio (95% interval)")}
-    return format_rows(rows, cols, titles, left=["vs_a", "vs_copy", "paired"])
+    heads = {"config": tr("configuration"), "x": no_space_between_cjk(tr("x {baseline}", baseline=baseline)),
+             "vs_a": no_space_between_cjk(tr(against, a=baseline)),
+             "vs_copy": no_space_between_cjk(tr(against, a=copy or "")),
+             "paired": tr("verdict: paired ratio (lowest-highest)")
+             if all(e["paired"].get("span", True) for e in entries if e.get("paired")) else
+             tr("verdict: paired ratio (95% interval)"), **(titles or {})}
+    return format_rows(rows, cols, heads, left=["vs_a", "vs_copy", "paired"])
 
 
 def pick(rows: Sequence[Mapping], **match) -> dict:

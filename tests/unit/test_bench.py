@@ -468,6 +468,18 @@ def test_rate_range_reads_a_timing_or_a_row_alike():
                                                      "2.00x (95% interval 2.00-2.00), above 1.00: faster.")
 
 
+def test_a_paired_interval_of_five_rounds_is_named_as_their_range():
+    """With five rounds the 95% bootstrap interval of the median is the lowest to the highest per-round ratio, and
+    ``spans_rounds`` says so (the lab then names it "lowest-highest"); with twenty rounds it is narrower."""
+    a = bench.Timing("a", 1.0, [], [1.0, 1.0, 1.0, 1.0, 1.0], steps=10)
+    b = bench.Timing("b", 1.0, [], [1.1, 1.2, 1.3, 1.4, 1.5], steps=10)   # ratios 1.1 ... 1.5
+    med, lo, hi = bench.paired_ratio(a, b)
+    assert (lo, hi) == pytest.approx((1.1, 1.5)) and bench.spans_rounds(a, b, lo, hi)
+    many = [1.0 + 0.025 * i for i in range(20)]
+    c, d = bench.Timing("c", 1.0, [], [1.0] * 20, steps=10), bench.Timing("d", 1.0, [], many, steps=10)
+    assert not bench.spans_rounds(c, d, *bench.paired_ratio(c, d)[1:])
+
+
 def test_interval_side_reads_a_paired_interval_as_printed():
     assert bench.interval_side(1.01, 1.20) == "above" and bench.interval_side(0.80, 0.99) == "below"
     assert bench.interval_side(0.95, 1.05) == "inside"

@@ -5,7 +5,7 @@ rows are picked by name, so their order does not matter."""
 import pytest
 
 from course_utils import bench
-from course_utils.bench.experiments import accuracy, amp, modes, pipeline, shapes, sink, traps
+from course_utils.bench.experiments import accuracy, amp, findings, modes, pipeline, shapes, sink, traps
 from support.bench_rows import (accuracy_rows, amp_rows, find_rows, pipeline_rows, rate, shape_rows, shuffled,
                                 step_rates, trap_results)
 
@@ -754,3 +754,21 @@ def test_a_table_inside_a_chinese_conclusion_keeps_its_column_padding():
     finally:
         i18n.set_language("en")
     assert "第一句话。" in shown and table.splitlines()[0] in shown and table.splitlines()[2] in shown
+
+
+def test_part_2_names_its_paired_intervals_lowest_highest_when_few_pairs_make_them_the_range():
+    """One round of processes with three repeats each: three pairs, so every interval in part 2's lines, in the
+    summary's sentence and in the headline is the lowest to the highest ratio, and is named so (not "95%")."""
+    rows = []
+    for process, (case, g, pyn) in enumerate((("no fixes", 10.0, 3.0), ("ONEDNN_MAX_CPU_ISA=AVX2", 60.0, 15.0),
+                                              ("MS_DEV_HOST_BLOCKING_RUN=1", 11.0, 5.0), ("both fixes", 90.0, 60.0))):
+        for cfg, sps in (("graph/cell", g), ("pynative/cell", pyn)):
+            row = rate(cfg, sps, case=case, process=process)
+            row["repeat_s"] = [10 / (sps * f) for f in (0.9, 1.0, 1.05)[::1 if process % 2 else -1]]
+            rows.append(row)
+    res = traps.summarise_cpu_traps(rows, bench.TrapsParams(specs=("graph/cell", "pynative/cell"), noise_pct=10))
+    assert "(3 pairs: lowest-highest ratio " in res.conclusion and "95%" not in res.conclusion
+    assert "3 pairs, lowest-highest ratio):" in res.conclusion
+    assert res.metrics["fixes_vs_naive_speedup_span"] is True
+    assert "3 pairs, lowest-highest ratio" in findings.pynative_vs_graph(res)
+

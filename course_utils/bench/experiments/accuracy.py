@@ -201,14 +201,15 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
             text += (tr(" The course settings were {x:.1f}x faster.", x=(x_lo + x_hi) / 2) if one else
                      tr(" The course settings were {lo:.1f}-{hi:.1f}x faster.", lo=x_lo, hi=x_hi))
         elif one:
-            text += tr(" The course settings took {x:.1f}x as long: SLOWER, the best step rate measured in part 2 did "
-                       "not hold here.", x=2 / (x_lo + x_hi))
+            text += tr(" The course settings took {x:.1f}x as long: SLOWER, they did not speed training up here.",
+                       x=2 / (x_lo + x_hi))
         else:
-            text += tr(" The course settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in "
-                       "part 2 did not hold here.", lo=1 / x_hi, hi=1 / x_lo)
+            text += tr(" The course settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, they did not speed training up "
+                       "here.", lo=1 / x_hi, hi=1 / x_lo)
         ends = tr(" The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = "
                   "{direct:.1f} s; scaled, the course-settings run's time times the ratio of the two step rates, "
-                  "{best_s:.1f} s x ({best_rate:.1f} steps/s best / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. "
+                  "{best_s:.1f} s x ({best_rate:.1f} steps/s course settings / {naive_rate:.1f} steps/s naive) = "
+                  "{scaled:.1f} s. "
                   "Both rates come from the "
                   "step fed {fed} batches by the MNIST pipeline in a fresh process, timed as fit times it.",
                   steps=last["best_steps"], naive_rate=rate, direct=last["naive_s_direct"],
@@ -236,7 +237,7 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                    best_s=last["best_s"],
                    steps=last["best_steps"], naive_s=last["naive_s"], naive=naive_label, how=tr(HOW[last["how"]][0]))
                 + (tr("{x:.1f}x faster.", x=last["speedup"]) if last["speedup"] >= 1 else
-                   tr("{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.",
+                   tr("{x:.1f}x SLOWER: the course settings did not speed training up here.",
                       x=1 / last["speedup"])))
     metrics = {}
     for r in table:

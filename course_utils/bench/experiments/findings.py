@@ -13,7 +13,7 @@ from typing import Mapping, Optional, Sequence
 from course_utils import runtime
 from course_utils.i18n import tr
 
-from ..harness import Timing, interval_side, paired_ratio, verdict
+from ..harness import Timing, interval_side, paired_ratio, spans_rounds, verdict
 from ..report import PAIRED_CELLS, Result, format_verdicts, pick
 from ..steps import NAIVE_SPEC, Spec
 from .common import judged
@@ -64,11 +64,12 @@ def pynative_vs_graph(traps: Result, case: str = "no fixes") -> str:
     med, lo, hi = paired_ratio(eager, graph)
     where = (tr("slower in this run") if hi < 1 else tr("faster in this run") if lo > 1 else
              tr("no difference detected (1.00 inside the interval)"))
+    spread = (tr("{n} pairs, lowest-highest ratio {lo:.2f}-{hi:.2f}", n=len(eager["repeat_s"]), lo=lo, hi=hi)
+              if spans_rounds(eager, graph, lo, hi) else
+              tr("{n} pairs, 95% interval {lo:.2f}-{hi:.2f}", n=len(eager["repeat_s"]), lo=lo, hi=hi))
     return tr("In part 2 ({case}), PyNative's TrainOneStepCell, where MindSpore 2.x starts, ran at {med:.2f}x the rate "
-              "of {graph} (paired repeat by repeat, both timed in alternation in the same processes: {n} pairs, 95% "
-              "interval {lo:.2f}-{hi:.2f}): {where}.",
-              case=tr(case), med=med, graph=Spec.parse(NAIVE_SPEC).label, n=len(eager["repeat_s"]), lo=lo, hi=hi,
-              where=where)
+              "of {graph} (paired repeat by repeat, both timed in alternation in the same processes: {spread}): "
+              "{where}.", case=tr(case), med=med, graph=Spec.parse(NAIVE_SPEC).label, spread=spread, where=where)
 
 
 def _gap(text: str) -> str:
@@ -123,14 +124,19 @@ def _pool_cell(layer: str, words: Mapping[str, str], paired: Mapping[str, tuple]
     return TIME_SIDE_CELLS[interval_side(*paired[layer][1:])] if layer in paired else words[layer]
 
 
-def _pooling_sentence(words: Mapping[str, str], paired: Mapping[str, tuple]) -> str:
+def _pooling_sentence(words: Mapping[str, str], paired: Mapping[str, tuple], span: bool = False) -> str:
     """The closing line of part 3's pooling: which layers the cap made slower, by the paired interval of their
-    times (the lab's one rule; ``summarise_pool_cap`` falls back to the medians only where rounds do not pair)."""
+    times (the lab's one rule; ``summarise_pool_cap`` falls back to the medians only where rounds do not pair).
+    ``span``: the intervals are the lowest-highest ratios (few pairs), and the sentence names them so."""
     slower = [layer for layer, word in words.items() if word == "slower"]
     if not slower:
         return tr("The cap made no pooling layer measurably slower here.")
     listing = runtime.listing([tr("{layer} {lo:.2f}-{hi:.2f}x", layer=tr(layer), lo=paired[layer][1],
                                   hi=paired[layer][2]) for layer in slower if layer in paired])
+    if listing and span:
+        return tr("The cap made {layers} slower: paired repeat by repeat, the time with the cap over the time without "
+                  "lies above 1.00 ({listing}, lowest-highest ratio).", layers=runtime.listing([tr(x) for x in slower]),
+                  listing=listing)
     return (tr("The cap made {layers} slower: paired repeat by repeat, the time with the cap over the time without "
                "lies above 1.00 ({listing}, 95% interval).", layers=runtime.listing([tr(x) for x in slower]),
                listing=listing) if listing else
@@ -138,8 +144,16 @@ def _pooling_sentence(words: Mapping[str, str], paired: Mapping[str, tuple]) -> 
                layers=runtime.listing([tr(x) for x in slower])))
 
 
-def _finding(title: str, entries: Sequence[Mapping], baseline: str, sentence: str, copy: Optional[str] = None) -> str:
-    return f"{title}\n{format_verdicts(entries, baseline, copy)}\n{sentence}\n"
+def _spread(pr: Mapping) -> str:
+    """A ``paired_reading``'s interval, one decimal, named as it is: the lowest-highest ratio of its pairs, or a 95%
+    interval."""
+    return (tr("{n} pairs, lowest-highest ratio {lo:.1f}-{hi:.1f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
+            if pr.get("span") else tr("95% interval {lo:.1f}-{hi:.1f}", lo=pr["low"], hi=pr["high"]))
+
+
+def _finding(title: str, entries: Sequence[Mapping], baseline: str, sentence: str, copy: Optional[str] = None,
+             titles: Optional[Mapping[str, str]] = None) -> str:
+    return f"{title}\n{format_verdicts(entries, baseline, copy, titles)}\n{sentence}\n"
 
 
 def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
@@ -161,9 +175,9 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
                x=m["fixes_vs_naive_speedup"], said=said[m["fixes_vs_naive_speedup_verdict"]])
             if not m.get("fixes_vs_naive_paired") else
             tr("With both settings the naive configuration ran {x:.1f}x as fast as with neither (paired round by "
-               "round: {med:.1f}x, 95% interval {lo:.1f}-{hi:.1f}, {where}).", x=m["fixes_vs_naive_speedup"],
-               med=m["fixes_vs_naive_paired"]["median"], lo=m["fixes_vs_naive_paired"]["low"],
-               hi=m["fixes_vs_naive_paired"]["high"], where=tr(PAIRED_CELLS[m["fixes_vs_naive_paired"]["reading"]]))))
+               "round: {med:.1f}x, {spread}, {where}).", x=m["fixes_vs_naive_speedup"],
+               med=m["fixes_vs_naive_paired"]["median"], spread=_spread(m["fixes_vs_naive_paired"]),
+               where=tr(PAIRED_CELLS[m["fixes_vs_naive_paired"]["reading"]]))))
     if pool_cap is not None and pool_cap.rows:
         a, b = FIND_CASES
         words, paired = pool_cap.metrics["pool_cap_verdicts"], pool_cap.metrics["pool_cap_paired"]
@@ -172,7 +186,9 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
                "the cap over the time without):"),
             [{"config": tr(r["config"]), "x": r["ms"] / pick(pool_cap.rows, case=a, config=r["config"])["ms"],
               "vs_a": _pool_cell(r["config"], words, paired)} for r in pool_cap.rows if r["case"] == b],
-            tr("the time without the cap"), _pooling_sentence(words, paired)))
+            tr("the time without the cap"),
+            _pooling_sentence(words, paired, span=pool_cap.metrics.get("pool_cap_span", False)),
+            titles={"x": tr("time, cap / no cap (x)"), "vs_a": tr("verdict")}))
     base = pools["nn.MaxPool2d"]
     rewrites = {name: verdict(t, base, noise_pct) for name, t in pools.items() if name != "nn.MaxPool2d"}
     paired_rw = {}   # the verdict: each rewrite's rate over nn.MaxPool2d's, round by round (one alternation)

@@ -16,7 +16,8 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import Timing, force, interval_side, leaders, paired_ratio, ranges_overlap, time_steps, verdict
+from ..harness import (Timing, force, interval_side, leaders, paired_ratio, ranges_overlap, spans_rounds, time_steps,
+                       verdict)
 from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, PoolCapParams, StepRatesParams, TrapsParams
 from ..report import PAIRED_CELLS, VERDICT_CELLS, Result, format_rows, pick, ratio, skipped
@@ -127,8 +128,11 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
                      verdict=tr(FIX_VERDICT[verdict(best_any, best, p.noise_pct)]))
     both = paired(NAIVE_SPEC, "both fixes", "no fixes") if raw else None
     if both:   # the verdict: the paired interval; the medians against the floor come second, and say so
-        text += tr(" Paired round by round: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {where}.", med=both["median"],
-                   lo=both["low"], hi=both["high"], where=tr(PAIRED_CELLS[both["reading"]]))
+        spread = (tr("{n} pairs: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=both["rounds"], lo=both["low"],
+                     hi=both["high"]) if both["span"] else
+                  tr("95% interval {lo:.2f}-{hi:.2f}", lo=both["low"], hi=both["high"]))   # named as it is
+        text += tr(" Paired round by round: {med:.2f}x ({spread}), {where}.", med=both["median"], spread=spread,
+                   where=tr(PAIRED_CELLS[both["reading"]]))
         first, rest = second.lstrip()[:1], second.lstrip()[1:]
         second = " " + tr("Secondary, the medians against the noise floor: ") + first.lower() + rest
     text += "\n" + second.lstrip()
@@ -155,17 +159,23 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
                                    verdict=tr(FIX_VERDICT[verdict(on, off, p.noise_pct)])))
         if said:
             lines.append(tr("- {label}: {said}", label=on["label"], said=tr("; ").join(said)))
-    if lines:
+    readings = [e["paired"] for fix in effects.values() for e in fix.values() if e["paired"]]
+    if lines and raw and readings and all(pr["span"] for pr in readings):   # each interval: the lowest-highest ratio
+        text += "\n" + tr("Each fix on top of the other, paired round by round (repeat i of a case's process against "
+                          "repeat i of the other case's process in the same round; {n} pairs, lowest-highest ratio):",
+                          n=readings[0]["rounds"])
+    elif lines:
         text += "\n" + (tr("Each fix on top of the other, paired round by round (repeat i of a case's process "
                            "against repeat i of the other case's process in the same round; 95% interval):") if raw else
                         tr("Each fix on top of the other (noise floor {noise:.1f}%):", noise=p.noise_pct))
+    if lines:
         text += "\n" + "\n".join(lines)
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": fixed["steps_per_s"],
                "fixes_vs_naive_speedup": speedup, "fixes_vs_naive_speedup_verdict": verdict(fixed, naive, p.noise_pct),
                "fixes_vs_naive_paired": both, **effects}   # each fix's effect per configuration, the other fix on
     if both:   # the headline's verdict: the paired interval (where 1.00 lies), not the medians against the floor
         metrics.update(fixes_vs_naive_speedup_verdict=both["reading"], fixes_vs_naive_speedup_low=both["low"],
-                       fixes_vs_naive_speedup_high=both["high"])
+                       fixes_vs_naive_speedup_high=both["high"], fixes_vs_naive_speedup_span=both["span"])
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
                                       "max_steps_per_s", "vs_naive"], text, metrics)
 
@@ -380,7 +390,7 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
         return skipped("pool_cap", tr("the ISA cap concerns MindSpore's CPU backend, not {device}", device=p.device))
     merged = merge_rounds([r for r in rows if r["kind"] == "layer"])
     a, b = FIND_CASES
-    table, verdicts, on_ms, off_ms, paired = [], {}, 0.0, 0.0, {}
+    table, verdicts, on_ms, off_ms, paired, spans = [], {}, 0.0, 0.0, {}, []
     for layer in POOL_LAYERS:
         off, on = pick(merged, case=a, config=layer), pick(merged, case=b, config=layer)
         on_ms, off_ms = on_ms + on["median_step_ms"], off_ms + off["median_step_ms"]
@@ -388,6 +398,7 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
         if pair is not None:
             paired[layer] = paired_ratio(*pair)   # rate without over rate with: the time ratio with the cap
             med, lo, hi = paired[layer]
+            spans.append(spans_rounds(*pair, lo, hi))   # few pairs: the interval is the lowest-highest ratio
             verdicts[layer] = TIME_SIDE[interval_side(lo, hi)]   # the lab's rule: the paired interval
             said = tr(TIME_SIDE_CELLS[interval_side(lo, hi)])
             shown = tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {n} pairs", med=med, lo=lo, hi=hi, n=len(pair[0]["repeat_s"]))
@@ -402,7 +413,8 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
     text += "\n" + format_rows(table, ["layer", "on", "off", "x", "paired", "verdict"],
                                {"layer": tr("layer"), "on": tr("ms, cap"), "off": tr("ms, no cap"),
                                 "x": tr("x the time, medians"), "verdict": tr("with the cap"),
-                                "paired": tr("paired, x the time (95% interval)")},
+                                "paired": tr("paired, x the time (lowest-highest)") if spans and all(spans) else
+                                tr("paired, x the time (95% interval)")},
                                left=["verdict", "paired"])
     text += "\n" + tr("Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.",
                       on=on_ms, off=off_ms)
@@ -416,7 +428,8 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
                           "cancels load that lasts across both, so the paired interval is often narrower than the "
                           "merged ranges.")
     metrics = {"pool_ms_avx2": on_ms, "pool_ms_uncapped": off_ms, "noise_pct": p.noise_pct, "pool_cap_paired": paired,
-               "pool_cap_verdicts": verdicts, "pool_impl_uncapped": impl[a], "pool_impl_avx2": impl[b]}
+               "pool_cap_verdicts": verdicts,
+               "pool_cap_span": bool(spans) and all(spans), "pool_impl_uncapped": impl[a], "pool_impl_avx2": impl[b]}
     shown = [dict(r, ms=r["median_step_ms"], min_ms=1e3 / r["max_steps_per_s"], max_ms=1e3 / r["min_steps_per_s"])
              for r in merged]   # ms per forward+backward pass: the median and the fastest-slowest repeat
     return Result("pool_cap", shown, ["case", "layer", "ms", "min_ms", "max_ms", "processes"], text, metrics)
@@ -546,9 +559,8 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
         med, lo, hi = paired_ratio(t, base)
         side = interval_side(lo, hi)
         winners += [name] if side == "above" else []
-        ratios = [(t.steps / a) / (base.steps / b) for a, b in zip(t.repeat_s, base.repeat_s)]   # round by round
-        if (round(lo, 2), round(hi, 2)) == (round(min(ratios), 2), round(max(ratios), 2)):   # say so, as part 4 does
-            spread = tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=len(ratios), lo=lo, hi=hi)
+        if spans_rounds(t, base, lo, hi):   # the interval is the lowest-highest ratio: say so, as part 4 does
+            spread = tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=len(t.repeat_s), lo=lo, hi=hi)
         else:
             spread = tr("95% interval {lo:.2f}-{hi:.2f}", lo=lo, hi=hi)
         lines.append(tr("{name}: the same outputs and parameters' gradients; paired round by round with {base}, its "

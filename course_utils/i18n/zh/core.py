@@ -47,7 +47,7 @@ MESSAGES = {
     "(measured on 2-core CPUs: steps run from PyNative, eager or @jit, several times faster with it; "
     "GRAPH_MODE steps, no consistent effect)":
         "{cores} 核：异步的 Host 流水线会忙等，抢占计算资源"
-        "（在 2 核 CPU 上实测：打开它后，从动态图模式运行的训练步（逐算子执行或 @jit）快数倍；静态图模式的训练步没有稳定的效果）",
+        "（在 2 核 CPU 上实测：打开它后，在动态图模式下运行的训练步（逐算子执行或 @jit）快数倍，对静态图模式的训练步没有稳定的效果）",
     "MindSpore is not installed in this Python ({python}). The course supports MindSpore "
     "{supported}: run `make setup`, or on an Ascend image use the image's own environment.":
         "当前 Python（{python}）中没有安装 MindSpore。本课程支持 MindSpore {supported}："

@@ -341,8 +341,8 @@ MESSAGES = {
         '要达到 {pct:.1f}% 的测试准确率，课程设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
         '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到课程设置那次运行的步数上，'
         '本次运行估算其耗时{estimate}。',
-    ' The course settings took {x:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold here.':
-        '课程设置的耗时反而是它的 {x:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
+    ' The course settings took {x:.1f}x as long: SLOWER, they did not speed training up here.':
+        '课程设置的耗时反而是它的 {x:.1f} 倍：课程设置在这里没有加快训练。',
     'tie':
         '持平',
     'faster (repeats apart)':
@@ -373,7 +373,7 @@ MESSAGES = {
         '两端相差不到 1%，合为一个数。',
     " The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = {direct:.1f} s; "
     "scaled, the course-settings run's time times the ratio of the two step rates, {best_s:.1f} s x ({best_rate:.1f} steps/s "
-    "best / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. Both rates come from the step fed {fed} batches by the "
+    "course settings / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. Both rates come from the step fed {fed} batches by the "
     "MNIST pipeline in a fresh process, timed as fit times it.":
         '范围的两端：直接相除的一端，用步数除以朴素默认设置的单步速率，{steps} / {naive_rate:.1f} 步/秒 = {direct:.1f} 秒；'
         '按比例换算的一端，把课程设置那次运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 ×（课程设置 {best_rate:.1f} 步/秒 ÷ 朴素 '
@@ -472,15 +472,14 @@ MESSAGES = {
         '步），{naive}则需要 {naive_s:.0f} 秒（{how}）：',
     'no CPU settings':
         '不加 CPU 优化设置',
-    " The course settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, the best step rate measured in part 2 did not hold "
-    "here.":
-        '课程设置的耗时反而是它的 {lo:.1f}～{hi:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
+    " The course settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, they did not speed training up here.":
+        '课程设置的耗时反而是它的 {lo:.1f}～{hi:.1f} 倍：课程设置在这里没有加快训练。',
     ' The course settings were {lo:.1f}-{hi:.1f}x faster.':
         '课程设置的速度是它的 {lo:.1f}～{hi:.1f} 倍。',
     '{x:.1f}x faster.':
         '速度是后者的 {x:.1f} 倍。',
-    '{x:.1f}x SLOWER, the best step rate measured in part 2 did not hold here.':
-        '耗时反而是后者的 {x:.1f} 倍：第 2 节测得的最佳单步速率在这里没有体现出来。',
+    '{x:.1f}x SLOWER: the course settings did not speed training up here.':
+        '耗时反而是后者的 {x:.1f} 倍：课程设置在这里没有加快训练。',
     # ---- the lab's tables (course_utils.bench: report.COLUMN_TITLES, the names of cases, inputs and labels)
     'label': '配置',
     'config': '配置',

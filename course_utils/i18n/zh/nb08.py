@@ -332,9 +332,9 @@ MESSAGES = {
         '在已启用另一项设置的基础上，再单独加上这一项（逐轮配对：同一轮中，一种情形进程的第 i 次重复对另一种情形进程的'
         '第 i 次重复；95% 区间）：',
     'With both settings the naive configuration ran {x:.1f}x as fast as with neither (paired round by round: '
-    '{med:.1f}x, 95% interval {lo:.1f}-{hi:.1f}, {where}).':
+    '{med:.1f}x, {spread}, {where}).':
         '加上两项 CPU 优化设置后，同一训练步的速度是朴素默认设置下的 {x:.1f} 倍（逐轮配对：{med:.1f} 倍，'
-        '95% 区间 {lo:.1f}～{hi:.1f}，{where}）。',
+        '{spread}，{where}）。',
     'a tie (within the noise floor)':
         '持平（在噪声水平之内）',
     'undecided (beyond the noise floor, but the repeats overlap)':
@@ -367,10 +367,9 @@ MESSAGES = {
     'no difference detected (1.00 inside the interval)':
         '没有测出差别（1.00 在区间之内）',
     "In part 2 ({case}), PyNative's TrainOneStepCell, where MindSpore 2.x starts, ran at {med:.2f}x the rate of "
-    "{graph} (paired repeat by repeat, both timed in alternation in the same processes: {n} pairs, 95% interval "
-    "{lo:.2f}-{hi:.2f}): {where}.":
+    "{graph} (paired repeat by repeat, both timed in alternation in the same processes: {spread}): {where}.":
         '第 2 节（{case}）中，动态图模式（MindSpore 2.x 的默认模式）下的 TrainOneStepCell 的速度是{graph} 的 '
-        '{med:.2f} 倍（两者在同一批进程中交替计时，逐次重复配对：{n} 对，95% 区间 {lo:.2f}～{hi:.2f}）：{where}。',
+        '{med:.2f} 倍（两者在同一批进程中交替计时，逐次重复配对：{spread}）：{where}。',
     'part 2: {rate:.1f} steps/s, the fastest row':
         '第 2 节中为 {rate:.1f} 步/秒，即最快的一行',
     '{label}, {case}':
@@ -443,8 +442,8 @@ MESSAGES = {
     "Part 6: to {target:.1f}% the naive defaults needed {x:.1f}x the course settings' training time (measured).":
         '第 6 节：达到 {target:.1f}% 时，朴素默认设置的训练时间是课程设置的 {x:.1f} 倍（实测）。',
     # ---- the lab, lesson 08's own sentences
-    ' Paired round by round: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {where}.':
-        '逐轮配对：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{where}。',
+    ' Paired round by round: {med:.2f}x ({spread}), {where}.':
+        '逐轮配对：{med:.2f} 倍（{spread}），{where}。',
     " That accounts for the small capped time, not for the uncapped one: without the cap the profiler's {ms:.1f} ms "
     "per step is also the largest of the three ({listing}), although the other two include dispatch and first calls. "
     "The profiler times MindSpore's whole convolution kernel, of which oneDNN's logged execution is one part; what "
@@ -456,4 +455,32 @@ MESSAGES = {
         '{tool} {ms:.1f} 毫秒',
     '95% interval {lo:.2f}-{hi:.2f}':
         '95% 区间 {lo:.2f}～{hi:.2f}',
+    # ---- a paired interval named as it is: with few pairs, the lowest to the highest ratio
+    '{n} pairs: lowest-highest ratio {lo:.2f}-{hi:.2f}':
+        '{n} 对：各对比值最低 {lo:.2f}，最高 {hi:.2f}',
+    '{n} pairs, lowest-highest ratio {lo:.2f}-{hi:.2f}':
+        '{n} 对，各对比值最低 {lo:.2f}，最高 {hi:.2f}',
+    '{n} pairs, 95% interval {lo:.2f}-{hi:.2f}':
+        '{n} 对，95% 区间 {lo:.2f}～{hi:.2f}',
+    '{n} pairs, lowest-highest ratio {lo:.1f}-{hi:.1f}':
+        '{n} 对，各对比值最低 {lo:.1f}，最高 {hi:.1f}',
+    '95% interval {lo:.1f}-{hi:.1f}':
+        '95% 区间 {lo:.1f}～{hi:.1f}',
+    "Each fix on top of the other, paired round by round (repeat i of a case's process against repeat i of the "
+    "other case's process in the same round; {n} pairs, lowest-highest ratio):":
+        '在已启用另一项设置的基础上，再单独加上这一项（逐轮配对：同一轮中，一种情形进程的第 i 次重复对另一种情形进程的'
+        '第 i 次重复；共 {n} 对，括号内为各对比值的最低～最高）：',
+    'paired, x the time (lowest-highest)':
+        '配对耗时倍数（最低～最高）',
+    'The cap made {layers} slower: paired repeat by repeat, the time with the cap over the time without lies above '
+    '1.00 ({listing}, lowest-highest ratio).':
+        '限制指令集让 {layers} 变慢：逐次重复配对，限制时与不限制时的耗时之比高于 1.00（{listing}，为各对比值的最低～最高）。',
+    'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, above 1.00: faster':
+        '配对比值最低 {lo:.2f}，最高 {hi:.2f}，高于 1.00：更快',
+    'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, below 1.00: slower':
+        '配对比值最低 {lo:.2f}，最高 {hi:.2f}，低于 1.00：更慢',
+    'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, 1.00 inside: a tie':
+        '配对比值最低 {lo:.2f}，最高 {hi:.2f}，包含 1.00：持平',
+    'time, cap / no cap (x)':
+        '耗时倍数（限制/不限制）',
 }
