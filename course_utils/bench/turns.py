@@ -30,7 +30,8 @@ from .. import runtime
 from .harness import Config, Timing, force
 from .report import Conditions, Measuring
 
-__all__ = ["Alongside", "cpu_pinned", "kernel_threads", "thread_cpu_during", "time_alongside", "worker_pause"]
+__all__ = ["Alongside", "cpu_pinned", "kernel_threads", "pin_threads", "thread_cpu_during", "time_alongside",
+           "worker_pause"]
 
 #: Name prefixes of the threads in which MindSpore's CPU runtime runs the kernels of a step.
 KERNEL_THREAD_PREFIXES = ("ActorThread", "KernelThread")
@@ -89,19 +90,34 @@ def thread_cpu_during(fn: Callable[[], Any]) -> Optional[dict]:
     return {"wall_s": wall, "threads": threads}
 
 
+def pin_threads(cpus: set) -> Dict[int, set]:
+    """Let every thread of this process run only on ``cpus``, and return what each was allowed before
+    (``{thread id: cpus}``). Threads and processes started afterwards inherit it from the thread that starts them.
+    A no-op returning ``{}`` where threads cannot be pinned (not Linux).
+
+    Why the lab offers it (lesson 07, check 2): on a 2-vCPU machine a compiled step whose threads may use both CPUs
+    can jump between speed levels within a round of an alternation; pinned to one CPU it holds steady."""
+    if not hasattr(os, "sched_setaffinity"):
+        return {}
+    if not cpus:
+        raise ValueError(f"pin_threads needs a non-empty set of CPUs, got {cpus!r}")
+    before = {}
+    for tid in _threads():
+        with contextlib.suppress(OSError):   # a thread that ended meanwhile
+            before[tid] = os.sched_getaffinity(tid)
+            os.sched_setaffinity(tid, cpus)
+    return before
+
+
 @contextlib.contextmanager
 def cpu_pinned(cpus: Optional[set]) -> Iterator[None]:
     """Inside the block, every thread of this process may run only on ``cpus`` (None: no change).
 
-    Affinity is per thread on Linux, so each thread is pinned, and put back afterwards."""
-    if not cpus or not hasattr(os, "sched_setaffinity"):
+    Affinity is per thread on Linux, so each thread is pinned (``pin_threads``), and put back afterwards."""
+    if not cpus:
         yield
         return
-    before = {}
-    for tid in _threads():
-        with contextlib.suppress(OSError):
-            before[tid] = os.sched_getaffinity(tid)
-            os.sched_setaffinity(tid, cpus)
+    before = pin_threads(cpus)
     try:
         yield
     finally:

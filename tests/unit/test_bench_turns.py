@@ -3,6 +3,7 @@
 The job here is a thread that pauses like the workers of ``scripts/train_dp.py`` do (no MindSpore, no msrun):
 the handshake, the warm-up turn, the alternating order, the pinning and the failure paths."""
 
+import contextlib
 import os
 
 import pytest
@@ -66,6 +67,33 @@ def test_cpu_pinned_pins_every_thread_and_puts_it_back():
     assert os.sched_getaffinity(0) == before
     with bench.cpu_pinned(None):
         assert os.sched_getaffinity(0) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="no CPU affinity on this platform")
+def test_pin_threads_pins_for_good_and_children_inherit_it():
+    import subprocess
+    import sys
+    import threading
+
+    before = os.sched_getaffinity(0)
+    one, previous = {min(before)}, {}
+    try:
+        previous = bench.pin_threads(one)
+        assert previous[os.getpid()] == before and os.sched_getaffinity(0) == one
+        seen = []
+        thread = threading.Thread(target=lambda: seen.append(os.sched_getaffinity(0)))   # started afterwards
+        thread.start()
+        thread.join()
+        child = subprocess.run([sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
+                               capture_output=True, text=True, check=True)
+        assert seen == [one] and child.stdout.strip() == str(sorted(one))
+    finally:
+        for tid, allowed in previous.items():   # every thread back as it was
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(tid, allowed)
+        os.sched_setaffinity(0, before)
+    with pytest.raises(ValueError, match="non-empty set of CPUs"):
+        bench.pin_threads(set())
 
 
 def test_kernel_threads_is_a_count_or_unknown():
