@@ -719,12 +719,14 @@ def temporary_mode(mode) -> Iterator[None]:
 # the parts of a machine_header() (and of bench.header()) that are words, in English: each is tr()-ed when printed,
 # and localize_header() re-renders them from a stored English line (a placeholder stands for any value)
 HEADER_CPUS = N_("{n} CPUs")
+HEADER_CPUS_OF = N_("{n} of {total} CPUs")   # this process may use fewer than the machine has (taskset, PIN_CPU)
 HEADER_DEVICE = N_("device {device}, {mode}")
 HEADER_NO_FIXES = N_("env: no CPU fixes")
 HEADER_ENV = N_("env: {variables}")
 HEADER_LOAD = N_("load {values}")
 HEADER_NO_MINDSPORE = N_("MindSpore not installed")
-_HEADER_PARTS = (HEADER_CPUS, HEADER_DEVICE, HEADER_NO_FIXES, HEADER_ENV, HEADER_LOAD, HEADER_NO_MINDSPORE)
+_HEADER_PARTS = (HEADER_CPUS_OF, HEADER_CPUS, HEADER_DEVICE, HEADER_NO_FIXES, HEADER_ENV, HEADER_LOAD,
+                 HEADER_NO_MINDSPORE)
 
 
 def machine_header(env: bool = True) -> str:
@@ -732,7 +734,9 @@ def machine_header(env: bool = True) -> str:
     ``env=False`` leaves out the CPU-fix variables."""
     import numpy as np
 
-    parts = [platform.machine(), tr(HEADER_CPUS, n=cpu_count()), f"Python {platform.python_version()}",
+    usable, total = cpu_count(), os.cpu_count() or cpu_count()
+    cpus = tr(HEADER_CPUS, n=usable) if usable >= total else tr(HEADER_CPUS_OF, n=usable, total=total)
+    parts = [platform.machine(), cpus, f"Python {platform.python_version()}",
              f"NumPy {np.__version__}"]
     try:
         from importlib.metadata import version

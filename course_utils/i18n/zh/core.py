@@ -441,6 +441,7 @@ MESSAGES = {
 
     # course_utils.runtime.machine_header() and bench.report.header(): the line printed with every measurement
     "{n} CPUs": "{n} 个 CPU",
+    "{n} of {total} CPUs": "{total} 个 CPU 中的 {n} 个",
     "2.7.1 to 2.10.x": "2.7.1 至 2.10.x",
     "MindSpore not installed": "未安装 MindSpore",
     "device {device}, {mode}": "设备 {device}，{mode}",
