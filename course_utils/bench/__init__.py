@@ -18,9 +18,9 @@ One concern per module:
 Importing the package does not import MindSpore.
 """
 
-from .harness import (Config, Timing, compare, cycle, faster_beyond, force, interval_side, leaders, naive_time,
-                      noise_floor_pct, paired_ratio, ranges_overlap, rate_range, spans_rounds, time_steps,
-                      verdict)
+from .harness import (Config, Timing, compare, control_gap, cycle, faster_beyond, force, interval_side, leaders,
+                      naive_time, noise_floor_pct, paired_ratio, ranges_overlap, rate_range, spans_rounds, time_steps,
+                      verdict, widened)
 from .isolation import LOAD_TIME_VARS, TRAP_VARS, WorkerError, env_without_cpu_fixes, run_worker
 from .params import (AmpParams, BatchSizesParams, Common, FindTrapParams, ForcingParams, LayerTimesParams,
                      ModesParams,
@@ -42,8 +42,9 @@ from .experiments import (EXPERIMENTS, HEADLINE, PUBLIC, StopWhen, compile_calls
 #: ``profile`` (reading MindSpore's profiler output back) and ``lenet_study`` (notebook 05's stored recipe study).
 __all__ = [
     # timing (harness)
-    "Config", "Timing", "compare", "cycle", "faster_beyond", "force", "interval_side", "leaders", "naive_time",
-    "noise_floor_pct", "paired_ratio", "ranges_overlap", "rate_range", "spans_rounds", "time_steps", "verdict",
+    "Config", "Timing", "compare", "control_gap", "cycle", "faster_beyond", "force", "interval_side", "leaders",
+    "naive_time", "noise_floor_pct", "paired_ratio", "ranges_overlap", "rate_range", "spans_rounds", "time_steps",
+    "verdict", "widened",
     # fresh processes (isolation)
     "LOAD_TIME_VARS", "TRAP_VARS", "WorkerError", "env_without_cpu_fixes", "run_worker",
     # parameters

@@ -292,6 +292,24 @@ def spans_rounds(a: Union[Timing, Mapping], b: Union[Timing, Mapping], lo: float
     return (round(lo, digits), round(hi, digits)) == (round(min(ratios), digits), round(max(ratios), digits))
 
 
+def control_gap(c_lo: float, c_hi: float) -> Optional[tuple]:
+    """How far apart two copies of one configuration came in this run, from the A/A' control's paired interval
+    (A' over A): ``(low, high)`` factors, the interval and its mirror (A over A') with 1.00, or None when the interval
+    holds 1.00 (read as printed, ``interval_side``): the copies agree and nothing needs widening."""
+    if interval_side(c_lo, c_hi) == "inside":
+        return None
+    return min(c_lo, 1 / c_hi, 1.0), max(c_hi, 1 / c_lo, 1.0)
+
+
+def widened(lo: float, hi: float, gap: Optional[tuple]) -> tuple:
+    """A paired interval ``lo``-``hi`` widened by a failed control's ``gap`` (``control_gap``): two instances of one
+    configuration differed by that much in this run, so a ratio between two configurations is known only to within
+    it. ``gap`` None: unchanged. The widened interval is read like any other (``interval_side``)."""
+    if gap is None:
+        return lo, hi
+    return lo * gap[0], hi * gap[1]
+
+
 def interval_side(lo: float, hi: float, digits: Optional[int] = 2) -> str:
     """Where 1.00 lies against a paired interval ``lo``-``hi`` (from ``paired_ratio``): ``"above"`` when the whole
     interval is above 1 (a faster), ``"below"`` when it is below 1 (a slower), ``"inside"`` when it holds 1 (no

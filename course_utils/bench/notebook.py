@@ -125,7 +125,7 @@ class Lab:
                 if k in notes:
                     parts.append(notes[k][:1].lower() + notes[k][1:].rstrip(".。"))
                 if f"{k}_control_low" in figures:
-                    parts.append(tr("the copy against its original {lo:.2f}-{hi:.2f}, without 1.00: read with care",
+                    parts.append(tr("widened by the control (the copy against its original {lo:.2f}-{hi:.2f})",
                                     lo=figures[f"{k}_control_low"], hi=figures[f"{k}_control_high"]))
                 said[(k, word)] = tr("; ").join(parts)
                 verdicts[k] = (k, word)

@@ -104,12 +104,14 @@ def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
     assert "without 1.00 although" not in res.conclusion
     assert "The article's 1.15x lies above the interval, ruled out here" in res.conclusion
     assert all(len(line.split()) <= 30 for line in res.conclusion.splitlines())   # one short sentence per line
-    # the copy 5% slower in every round: the instances differ, so both intervals together judge the claim
+    # the copy 5% slower in every round: the instances differ, so both intervals together (1.12-1.18), widened by
+    # the copies' gap (x0.95 and x1.05), judge the claim
     rows[2] = dict(rows[2], repeat_s=[r * 1.05 for r in rows[0]["repeat_s"]])
     res = modes.summarise_styles(rows, bench.StylesParams(noise_pct=20))
-    assert "the two 95% paired intervals together 1.12-1.18 (how: the optional box below)." in res.conclusion
+    assert "the two 95% paired intervals together, widened by the control, 1.07-1.23." in res.conclusion
     assert "without 1.00 although they are one configuration" in res.conclusion
     assert "The article's 1.15x lies inside the interval, not ruled out" in res.conclusion
+    assert (res.metrics["cell_vs_functional_low"], res.metrics["cell_vs_functional_high"]) == (1.07, 1.23)
 
 
 def test_batch_sizes():
@@ -466,7 +468,7 @@ def _timed(config, sps, wobble, n=5, **fields):
     return dict(rate(config, sps, **fields), repeat_s=[10 / (sps * (1 + wobble[i % len(wobble)])) for i in range(n)])
 
 
-def test_modes_prints_its_control_first_and_gives_no_verdict_when_the_copy_leaves_out_one():
+def test_modes_prints_its_control_first_and_widens_its_intervals_when_the_copy_leaves_out_one():
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
     wobble = (0, 0.05, -0.05, 0.02, -0.02)
     base = [_timed("pynative/cell", 20, wobble), _timed("graph/cell", 80, wobble)]
@@ -477,16 +479,20 @@ def test_modes_prints_its_control_first_and_gives_no_verdict_when_the_copy_leave
     assert lines[1].startswith("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (the two 95% "
                                "paired intervals together ") and lines[1].endswith("above 1.00: faster.")
     assert not any(line.startswith("Verdict") for line in lines)
-    # the copy faster in every round, as in a stored run (1.18-1.65): no verdict, the intervals still shown
+    # the copy faster in every round, as in a stored run (1.18-1.65): the intervals are widened by the copies' gap
+    # (x1/1.5 at the low end, x1.5 at the high end) and read as usual
     apart = dict(_timed("graph/cell copy", 120, wobble), label="GRAPH_MODE, TrainOneStepCell, second copy")
     res = modes.summarise_modes(shuffled(base + [apart]), p)
     lines = res.conclusion.splitlines()
-    assert lines[0].endswith("without 1.00 although they are one configuration: no verdict below.")
-    # paired with both copies (their intervals together), as [11] says; no verdict words
-    assert lines[1] == ("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (the two 95% paired "
-                        "intervals together 4.00-6.00).")
-    assert lines[2].startswith("Verdict: none, because the control failed")
+    assert lines[0].endswith("without 1.00 although they are one configuration, so every interval read with this "
+                             "control is widened by the copies' gap, x0.67 at its low end and x1.50 at its high end, "
+                             "before it is read.")
+    # paired with both copies (their intervals together, 4.00-6.00), as [11] says, then widened: 2.67-9.00
+    assert lines[1] == ("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (widened by the control "
+                        "2.67-9.00), above 1.00: faster.")
+    assert not any(line.startswith("Verdict") for line in lines)
     assert res.metrics["graph_vs_pynative_control_low"] == pytest.approx(1.5)
+    assert (res.metrics["graph_vs_pynative_low"], res.metrics["graph_vs_pynative_high"]) == (2.67, 9.0)
 
 
 def test_modes_and_batch_sizes_judge_against_the_floor_of_their_own_copy():
@@ -559,9 +565,9 @@ def test_headline_names_a_paired_verdict(tmp_path, capsys):
                    cell_vs_functional_control_high=0.98)
     lab.headline(["styles"], 10.0, time.perf_counter())
     out = capsys.readouterr().out
-    assert ("the two paired intervals together 1.02-1.12, above 1.00: faster; medians: a tie; the copy against its "
-            "original 0.84-0.98, without 1.00: read with care") in out
-    assert "control" not in out and "_range" not in out
+    assert ("the two paired intervals together 1.02-1.12, above 1.00: faster; medians: a tie; widened by the control "
+            "(the copy against its original 0.84-0.98)") in out
+    assert "_control" not in out and "_range" not in out
 
 
 def test_headline_reads_part_2s_ratios_by_their_paired_interval_and_shows_no_medians_floor(tmp_path, capsys):
@@ -635,17 +641,21 @@ def test_batch_sizes_verdict_when_the_control_fails_or_a_size_wins_round_by_roun
     bp = bench.BatchSizesParams(batch_sizes=(32, 64, 128), noise_pct=50)
     sizes = [_timed(f"batch {b}", s, (0, 0.01, -0.01), batch_size=b, samples_per_s=b * s)
              for b, s in ((32, 100), (64, 60), (128, 36))]
-    # the copy 10% slower in every round: one configuration, two instances apart, so no size is ranked
+    # the copy 10% slower in every round: one configuration, two instances apart, so every interval is widened by
+    # their gap (x1/1.1 at the low end, x1.1 at the high end) before it is read
     apart = dict(sizes[1], config="batch 64 copy", label="batch 64, second copy",
                  repeat_s=[t * 1.1 for t in sizes[1]["repeat_s"]])
     res = modes.summarise_batch_sizes(sizes + [apart], bp)
     lines = res.conclusion.splitlines()
     # the control first, then the pairs, batch 64 against both of its copies (their intervals together)
     assert lines[1].startswith("The control, batch 64 against its second copy: 0.91-0.91, without 1.00")
-    assert lines[2].endswith("batch 32 1.44x (1.44-1.44); batch 64 1.20x (1.20-1.32, both copies).")
-    assert modes.sweep_intervals(sizes + [apart])[64] == pytest.approx((1.2, 1.2, 1.32))   # what the figure draws
-    assert lines[3].startswith("Verdict: none, because the control failed")
-    assert res.metrics["batch_sizes_slower"] == 0
+    assert lines[2].endswith("(95% interval, widened by the control): batch 32 1.44x (1.31-1.58); batch 64 1.20x "
+                             "(1.09-1.45, both copies).")
+    # what the figure draws: widened too
+    assert modes.sweep_intervals(sizes + [apart])[64] == pytest.approx((1.2, 1.2 / 1.1, 1.32 * 1.1))
+    assert lines[3] == ("Verdict, from the paired intervals: batch 128 is faster than batch 32, 64 (intervals above "
+                        "1.00).")
+    assert res.metrics["batch_sizes_slower"] == 2
     # the highest median, yet behind another size in every round: said as it is
     top = dict(sizes[2], repeat_s=[10 / r for r in (36, 35, 40, 36, 37)])   # batch 128: 4,480-5,120 samples/s
     rival = dict(sizes[1], repeat_s=[10 / r for r in (80, 80, 85, 80, 82)])   # batch 64: 5,120-5,440 a round

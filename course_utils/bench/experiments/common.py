@@ -7,7 +7,7 @@ from typing import Mapping
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import interval_side, paired_ratio, ranges_overlap, verdict
+from ..harness import control_gap, interval_side, paired_ratio, ranges_overlap, verdict
 
 
 def setup_worker(params, mode: str = "graph") -> None:
@@ -72,3 +72,15 @@ def forcing_conclusion(forced, unforced, blocking: bool) -> str:
         text += "\n" + tr("This kernel runs with MS_DEV_HOST_BLOCKING_RUN=1: the next cell says what it does and "
                           "measures without it.")
     return text
+
+
+def control_said(c_lo: float, c_hi: float) -> str:
+    """What an A/A' control's interval (A' over A) means for the intervals read with it, in words: "1.00 inside, as it
+    should be", or, when the copies came apart, that every interval compared with them is widened by their gap
+    (``harness.widened``) before it is read. The one treatment of a failed control in the lab."""
+    gap = control_gap(c_lo, c_hi)
+    if gap is None:
+        return tr("1.00 inside, as it should be")
+    return tr("without 1.00 although they are one configuration, so every interval read with this control is widened "
+              "by the copies' gap, x{lo:.2f} at its low end and x{hi:.2f} at its high end, before it is read",
+              lo=gap[0], hi=gap[1])

@@ -14,14 +14,14 @@ from typing import Mapping, Optional, Sequence, Tuple
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import (Config, compare, cycle, faster_beyond, force, interval_side, leaders, noise_floor_pct,
-                       paired_ratio, ranges_overlap, verdict)
+from ..harness import (Config, compare, control_gap, cycle, faster_beyond, force, interval_side, leaders,
+                       noise_floor_pct, paired_ratio, ranges_overlap, verdict, widened)
 from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
 from ..turns import thread_cpu_during
-from .common import forcing_words, judged, setup_worker, side_words, spread_pct
+from .common import control_said, forcing_words, judged, setup_worker, side_words, spread_pct
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -148,17 +148,20 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
                 setting=tr("MS_DEV_HOST_BLOCKING_RUN=1") if each.get("host_blocking") == "1" else
                 tr("Without MS_DEV_HOST_BLOCKING_RUN"), n=len(each["repeat_s"]), steps=each["steps"], **ms)]
     _, c_lo, c_hi = paired_ratio(copy, each)
+    gap = control_gap(c_lo, c_hi)   # a failed control widens every interval of this grid (``widened``)
     lines.append(tr("Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.", lo=c_lo, hi=c_hi,
-                    said=tr("1.00 inside, as it should be") if interval_side(c_lo, c_hi) == "inside" else
-                    tr("without 1.00 although they are one configuration: read the lines below with care")))
+                    said=control_said(c_lo, c_hi)))
     paired = {}
     for key, row, said in (("end", end, tr("Forced at the end of each repeat")), ("none", none, tr("Not forced"))):
-        med, lo, hi = paired[key] = _paired_both(row, each, copy)
+        med, lo, hi = _paired_both(row, each, copy)
+        lo, hi = widened(lo, hi, gap)
+        paired[key] = med, lo, hi
         lines.append(tr("{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x "
                         "(95% intervals together {lo:.2f}-{hi:.2f}), {side}.", what=said, med=med, lo=lo, hi=hi,
                         side=side_words(lo, hi) if key == "end" else forcing_words(lo, hi)))
     # not forced against forced at the end: the same work, only the last wait skipped, so not forced cannot be slower
     med, lo, hi = paired_ratio(none, end)
+    lo, hi = widened(lo, hi, gap)
     lines.append(tr("Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), "
                     "{side}.", med=med, lo=lo, hi=hi, side=forcing_words(lo, hi)))
     cpu = each.get("thread_cpu")
@@ -273,9 +276,8 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
             _, c_lo, c_hi = paired_ratio(copy, original)
             control = (c_lo, c_hi) if interval_side(c_lo, c_hi) != "inside" else None
             paired.append(tr("Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, "
-                             "{said}.", label=original["label"], lo=c_lo, hi=c_hi,
-                             said=tr("1.00 inside, as it should be") if control is None else
-                             tr("without 1.00 although they are one configuration: no verdict below")))
+                             "{said}.", label=original["label"], lo=c_lo, hi=c_hi, said=control_said(c_lo, c_hi)))
+        gap = control_gap(*control) if control is not None else None
         twin = copy["config"][:-len(" copy")] if copy is not None and len(copy.get("repeat_s", ())) >= 2 else None
         for a, b, key in PAIRS:
             if {a, b} <= names:
@@ -285,22 +287,17 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                 if both:
                     _, lo2, hi2 = paired_ratio(copy, rb) if a == twin else paired_ratio(ra, copy)
                     lo, hi = min(lo, lo2), max(hi, hi2)
-                which = tr("the two 95% paired intervals together") if both else tr("95% paired interval")
+                lo, hi = widened(lo, hi, gap)
+                which = (tr("the two 95% paired intervals together") if both else tr("95% paired interval")) \
+                    if gap is None else tr("widened by the control")
                 paired.append(tr("{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.", which=which,
-                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=side_words(lo, hi))
-                              if control is None else
-                              tr("{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}).", which=which,
-                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi))
+                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=side_words(lo, hi)))
                 if key:
                     metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
                                     f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
                     if control is not None:   # the headline says so beside the verdict, as part 3's does
                         metrics.update({f"{key}_control_low": round(control[0], 2),
                                         f"{key}_control_high": round(control[1], 2)})
-        if control is not None:
-            paired.append(tr("Verdict: none, because the control failed: two copies of one configuration came out "
-                             "apart round by round, so these intervals cannot tell a configuration from an instance "
-                             "of it. Re-run the cell."))
         text = "\n".join(paired + lines[-1:])
         return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
     # no rounds to pair (rows without their repeats): the medians against the floor are all there is
@@ -410,16 +407,16 @@ def control_line(lo: float, hi: float, fed: bool = False) -> str:
     what = tr("Control, fed by the pipeline: the functional loop's second copy over it") if fed else \
         tr("Control: the functional step's second copy over it")
     return tr("{what}, 95% paired interval {lo:.2f}-{hi:.2f}, {said}.", what=what, lo=lo, hi=hi,
-              said=tr("1.00 inside, as it should be") if interval_side(lo, hi) == "inside" else
-              tr("without 1.00 although they are one configuration: read the intervals above with care"))
+              said=control_said(lo, hi))
 
 
 def style_intervals(rows: list) -> dict:
     """The paired readings of the styles experiment, ``{key: (median, low, high)}``, a's steps/s over b's round by
     round: ``cell`` TrainOneStepCell over the functional step (in-memory batches), ``control`` the functional step's
     second copy over it (when it ran), ``cell_fed`` and ``model`` TrainOneStepCell and Model.train over the functional
-    loop fed by the pipeline. Where a second copy of the functional step ran, a reading against it counts too: the
-    interval is the two paired intervals together (their union), the median the one against the first copy."""
+    loop fed by the pipeline, ``control_fed`` the fed loop's second copy over it. Where a second copy ran, a reading
+    against it counts too: the interval is the two paired intervals together (their union), the median the one
+    against the first copy; where a copy came apart from its original, the interval is also widened by their gap."""
     func, cell = pick(rows, config="graph/functional"), pick(rows, config="graph/cell")
     copy = next((r for r in rows if r["config"] == COPY), None)
     fed = pick(rows, config="graph/functional +pipeline")
@@ -432,11 +429,18 @@ def style_intervals(rows: list) -> dict:
             lo, hi = min(lo, lo2), max(hi, hi2)
         return med, lo, hi
 
-    out = {"cell": together(cell, func, copy)}
+    def read(med_lo_hi, control):   # widened by a failed control (``harness.widened``)
+        med, lo, hi = med_lo_hi
+        return (med, *widened(lo, hi, control_gap(*control[1:]) if control is not None else None))
+
+    out = {}
     if copy is not None:
         out["control"] = paired_ratio(copy, func)
-    out["cell_fed"] = together(pick(rows, config="graph/cell +pipeline"), fed, fed_copy)
-    out["model"] = together(pick(rows, config="Model.train"), fed, fed_copy)
+    if fed_copy is not None:
+        out["control_fed"] = paired_ratio(fed_copy, fed)
+    out["cell"] = read(together(cell, func, copy), out.get("control"))
+    out["cell_fed"] = read(together(pick(rows, config="graph/cell +pipeline"), fed, fed_copy), out.get("control_fed"))
+    out["model"] = read(together(pick(rows, config="Model.train"), fed, fed_copy), out.get("control_fed"))
     return out
 
 
@@ -456,29 +460,32 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     med, lo, hi = pairs["cell"]
     if copy is not None:
         _, c_lo, c_hi = pairs["control"]
+        lines.append(control_line(c_lo, c_hi))   # first: a failed control widens the interval below
         lines.append(tr("Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} "
-                        "(how: the optional box below).", med=med, lo=lo, hi=hi))
+                        "(how: the optional box below).", med=med, lo=lo, hi=hi) if control_gap(c_lo, c_hi) is None
+                     else tr("Paired round by round: {med:.2f}x; the two 95% paired intervals together, widened by the "
+                             "control, {lo:.2f}-{hi:.2f}.", med=med, lo=lo, hi=hi))
     else:
         lines.append(tr("Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box "
                         "below).", med=med, lo=lo, hi=hi))
-    if copy is not None:
-        lines.append(control_line(c_lo, c_hi))
     lines.append(claim_reading(lo, hi))
     lo, hi = round(lo, 2), round(hi, 2)
     fed_copy = next((r for r in rows if r["config"] == PIPELINE_COPY), None)
+    if fed_copy is not None:
+        _, p_lo, p_hi = pairs["control_fed"]
+        lines.append(control_line(p_lo, p_hi, fed=True))
+    fed_gap = control_gap(p_lo, p_hi) if fed_copy is not None else None
     for key, row, said in (("cell_fed", pick(rows, config="graph/cell +pipeline"),
                             tr("Fed by the pipeline, TrainOneStepCell over the functional loop")),
                            ("model", model, tr("Model.train over the functional loop"))):
         f_med, f_lo, f_hi = pairs[key]
         lines.append(tr("{what}: {med:.2f}x ({rate:.1f} steps/s; {which} {lo:.2f}-{hi:.2f}), {side}.",
                         what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi, side=side_words(f_lo, f_hi),
-                        which=tr("the two 95% paired intervals together") if fed_copy is not None else
+                        which=tr("widened by the control") if fed_gap is not None else
+                        tr("the two 95% paired intervals together") if fed_copy is not None else
                         tr("95% paired interval")))
         if key == "cell_fed":   # the claim on this input too: where 1.15 and 1.00 lie against this interval
             lines.append(claim_reading(f_lo, f_hi))
-    if fed_copy is not None:
-        _, p_lo, p_hi = paired_ratio(fed_copy, func_fed)
-        lines.append(control_line(p_lo, p_hi, fed=True))
     # the headline's verdict comes from the paired intervals (both together, their union, when the copy ran), not
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
@@ -547,11 +554,16 @@ def sweep_intervals(rows: list) -> dict:
     """The sweep's paired readings, ``{batch_size: (median, low, high)}``: the top size's samples/s (the highest
     median throughput, second copies left out) over each other size's, round by round. Where the copied size is one
     of the two, it is paired with both of its copies: the interval is the two intervals together (their union), the
-    median the one against the first copy."""
+    median the one against the first copy. Where the copy came apart from its original, every interval is widened by
+    their gap (``harness.widened``)."""
     sizes = [r for r in rows if not r["config"].endswith(" copy")]
     copy = next((r for r in rows if r["config"].endswith(" copy")), None)
     twin = copy["config"][:-len(" copy")] if copy is not None else None
     top = max(sizes, key=lambda r: r["samples_per_s"])
+    gap = None
+    if copy is not None:   # a control that came apart widens every interval (``harness.widened``)
+        _, c_lo, c_hi = paired_ratio(copy, pick(sizes, config=twin))
+        gap = control_gap(c_lo, c_hi)
     out = {}
     for r in sizes:
         if r["config"] == top["config"]:
@@ -562,7 +574,7 @@ def sweep_intervals(rows: list) -> dict:
             _, lo2, hi2 = (scale * v for v in (paired_ratio(copy, r) if top["config"] == twin else
                                                paired_ratio(top, copy)))
             lo, hi = min(lo, lo2), max(hi, hi2)
-        out[r["batch_size"]] = (med, lo, hi)
+        out[r["batch_size"]] = (med, *widened(lo, hi, gap))
     return out
 
 
@@ -616,9 +628,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
             _, c_lo, c_hi = paired_ratio(copy, original)
             trusted = interval_side(c_lo, c_hi) == "inside"
             lines.append(tr("The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.",
-                            n=copy["batch_size"], lo=c_lo, hi=c_hi,
-                            inside=tr("1.00 inside, as it should be") if trusted else
-                            tr("without 1.00 although they are one configuration: no verdict below")))
+                            n=copy["batch_size"], lo=c_lo, hi=c_hi, inside=control_said(c_lo, c_hi)))
         intervals = sweep_intervals(everything)
         twin = copy["config"][:-len(" copy")] if copy is not None else None
         paired, above, below, inside = [], [], [], []
@@ -630,12 +640,10 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
             {"above": above, "below": below, "inside": inside}[interval_side(lo, hi)].append(r)
         if paired:
             lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
-                            top=top["batch_size"], pairs=tr("; ").join(paired)))
-        if not trusted:
-            slower = []
-            lines.append(tr("Verdict: none, because the control failed: two copies of one size came out apart round "
-                            "by round, so the paired intervals cannot tell a size from an instance of it."))
-        elif others:
+                            top=top["batch_size"], pairs=tr("; ").join(paired)) if trusted else
+                         tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval, widened by "
+                            "the control): {pairs}.", top=top["batch_size"], pairs=tr("; ").join(paired)))
+        if others:
             slower = above
             parts = named([(N_("faster than batch {sizes} (intervals above 1.00)"), above),
                            (N_("not separated from batch {sizes} (intervals containing 1.00)"), inside),

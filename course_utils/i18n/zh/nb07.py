@@ -220,8 +220,8 @@ MESSAGES = {
     'medians: undecided': '按中位数无法判定',
     'medians: faster': '按中位数更快',
     'medians: slower': '按中位数更慢',
-    'the copy against its original {lo:.2f}-{hi:.2f}, without 1.00: read with care':
-        '副本与原配置之比的区间为 {lo:.2f}～{hi:.2f}，不含 1.00，须谨慎看待',
+    'widened by the control (the copy against its original {lo:.2f}-{hi:.2f})':
+        '已按对照放宽（副本与原配置之比为 {lo:.2f}～{hi:.2f}）',
     '1.00 inside the two paired intervals together, {lo:.2f}-{hi:.2f}: a tie':
         '1.00 落在两个配对区间合起来的范围 {lo:.2f}～{hi:.2f} 之内：持平',
     'PyNative functional step, with @jit / without, paired round by round (x)':
@@ -676,8 +676,12 @@ MESSAGES = {
         '（A 与 A′），只在每次重复结束时同步等待 {end:.1f} 毫秒，不同步等待 {none:.1f} 毫秒。',
     "Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.":
         '对照：每步同步等待 A′ 与 A 之比的 95% 区间为 {lo:.2f}～{hi:.2f}，{said}。',
-    'without 1.00 although they are one configuration: read the lines below with care':
-        '两者本是同一种配置，区间却不包含 1.00：请谨慎解读下面几行',
+    "without 1.00 although they are one configuration, so every interval read with this control is widened by the "
+    "copies' gap, x{lo:.2f} at its low end and x{hi:.2f} at its high end, before it is read":
+        '两者本是同一种配置，区间却不包含 1.00，所以凡是与这项对照一起解读的区间，都要先按两份副本之间的差距放宽：'
+        '下端乘以 {lo:.2f}，上端乘以 {hi:.2f}，然后再解读',
+    'widened by the control':
+        '按对照放宽后',
     '{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x (95% intervals '
     'together {lo:.2f}-{hi:.2f}), {side}.':
         '逐轮计算{what}与每步同步等待（两份副本）的每秒步数之比：{med:.2f} 倍（两个 95% 区间合起来为 '
@@ -736,16 +740,8 @@ MESSAGES = {
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒），{verdict}。',
     '{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.':
         '{a} 与 {b} 之比：{med:.2f} 倍（{which} {lo:.2f}～{hi:.2f}），{side}。',
-    '{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}).':
-        '{a} 与 {b} 之比：{med:.2f} 倍（{which} {lo:.2f}～{hi:.2f}）。',
     'Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, {said}.':
         '对照：{label}的第二份副本与它之比，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
-    'without 1.00 although they are one configuration: no verdict below':
-        '两者本是同一种配置，区间却不含 1.00，因此下面不作判定',
-    ('Verdict: none, because the control failed: two copies of one configuration came out apart round by round, so '
-     'these intervals cannot tell a configuration from an instance of it. Re-run the cell.'):
-        '结论：不作判定。对照没有通过，同一配置的两份副本逐轮比较也分出了快慢，所以这些区间分不清差别来自配置本身，'
-        '还是来自同一配置的两个实例。请重新运行本单元格。',
     # styles
     'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} steps).':
         '中位数：TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒（交替 {n} 轮，每轮 {steps} 步）。',
@@ -754,14 +750,15 @@ MESSAGES = {
     'Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} (how: the optional '
     'box below).':
         '逐轮配对比较，比值为 {med:.2f} 倍；两个 95% 配对区间合起来为 {lo:.2f}～{hi:.2f}（计算方法见下面的选读部分）。',
+    'Paired round by round: {med:.2f}x; the two 95% paired intervals together, widened by the control, '
+    '{lo:.2f}-{hi:.2f}.':
+        '逐轮配对比较，比值为 {med:.2f} 倍；两个 95% 配对区间合起来并按对照放宽后为 {lo:.2f}～{hi:.2f}。',
     "Control, fed by the pipeline: the functional loop's second copy over it":
         '流水线供数下的对照：函数式训练循环的第二份副本与它之比',
     "Control: the functional step's second copy over it":
         '对照：函数式训练步的第二份副本与它之比',
     '{what}, 95% paired interval {lo:.2f}-{hi:.2f}, {said}.':
         '{what}，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
-    'without 1.00 although they are one configuration: read the intervals above with care':
-        '两者本是同一种配置，区间却不包含 1.00：上面的区间请谨慎解读',
     '{said}; {zero}.':
         '{said}；{zero}。',
     "the article's {claim:.2f}x lies above the interval, ruled out here":
@@ -799,6 +796,9 @@ MESSAGES = {
         '批大小 {n}：{med:.2f} 倍（{lo:.2f}～{hi:.2f}，两份副本合起来）',
     "Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.":
         '逐轮配对比较，批大小 {top} 的每秒样本数与各批大小之比（95% 区间）：{pairs}。',
+    "Paired round by round, batch {top}'s samples/s over each size's (95% interval, widened by the control): "
+    "{pairs}.":
+        '逐轮配对比较，批大小 {top} 的每秒样本数与各批大小之比（95% 区间，已按对照放宽）：{pairs}。',
     'The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.':
         '对照组，批大小 {n} 与其第二份副本之比：{lo:.2f}～{hi:.2f}，{inside}。',
     '1.00 inside, as it should be':
@@ -825,10 +825,6 @@ MESSAGES = {
         '高于它们计时的每一轮，说明这组对比赶上了机器较空闲的一阵',
     'within the rounds they timed: no sign that the sweep ran in a slower stretch':
         '落在它们计时的各轮范围之内，看不出这组对比赶上了机器较慢的一阵',
-    'Verdict: none, because the control failed: two copies of one size came out apart round by round, so the paired '
-    'intervals cannot tell a size from an instance of it.':
-        '结论：不作判定，因为对照组没有通过：同一批大小的两份副本逐轮比较也分出了快慢，'
-        '所以配对区间分不清差别来自批大小本身，还是来自同一配置的不同实例。',
     'faster than batch {sizes} (intervals above 1.00)':
         '比批大小 {sizes} 快（区间都高于 1.00）',
     'not separated from batch {sizes} (intervals containing 1.00)':
