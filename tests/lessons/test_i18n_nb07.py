@@ -214,7 +214,7 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert cpu.endswith("次要参考，按噪声水平的判定（比较中位数）：这里最快的就是 O0 本身。\n"
                         "结论（与 O0 及其副本逐轮配对）：O1、O3 比 O0 慢（区间低于 1.00）。")
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), bench.ShapesParams(n_shapes=2)).conclusion
-    assert res.startswith("2 种批形状（64、57）导致 2 次编译，8 次调用共 4.1 秒，其中编译占 4.0 秒。")
+    assert res.startswith("2 种批形状（64、57）导致 2 次编译，8 次调用共 4.06 秒，其中编译占 4.00 秒。")
     assert "没有引起重新编译" in shapes.summarise_dynamic_shapes(shape_rows(False),
                                                            bench.ShapesParams(n_shapes=2)).conclusion
     rows = [rate("sink off", 100, key="batches_per_s"), rate("sink on, sink_size 10", 300, key="batches_per_s")]

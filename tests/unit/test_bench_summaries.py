@@ -297,7 +297,7 @@ def test_amp_slower_on_cpu_and_faster_elsewhere():
 def test_dynamic_shapes_recompiles_or_not():
     p = bench.ShapesParams(n_shapes=2)
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), p)
-    assert res.conclusion.startswith("2 batch shapes (64, 57) cost 2 compilations: 4.0 s of 4.1 s over 8 calls.")
+    assert res.conclusion.startswith("2 batch shapes (64, 57) cost 2 compilations: 4.00 s of 4.06 s over 8 calls.")
     assert "time(s)" not in res.conclusion
     assert "did not recompile" not in res.conclusion
     res = shapes.summarise_dynamic_shapes(shape_rows(False), p)
@@ -721,8 +721,8 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
             "part 2 (20.3%), so noise or drift, this run cannot tell.") in text
     grid.metrics["modes_noise_floor_pct"] = 5.0
     _, text = modes.best_measured({"modes": grid, "styles": styles})
-    assert ("in [modes], 16.3% apart: beyond the noise floor of [styles] (7.5%); measured minutes apart, the cause is "
-            "not identified." in text)
+    assert ("in [modes], 16.3% apart: beyond the noise floor of [styles] (7.5%); timed in two separate alternations, "
+            "the cause is not identified." in text)
     # part 5 counts compilations and says nothing about the speed of single, unalternated calls
     res = shapes.summarise_dynamic_shapes(shape_rows(True), bench.ShapesParams(n_shapes=2))
     assert "time(s)" not in res.conclusion and "ms" not in res.conclusion

@@ -541,7 +541,10 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
         for _ in range(p.steps):                   # a first estimate of this size's step time
             force(step())
         step_s = (time.perf_counter() - start) / p.steps
-        configs[name] = Config(step, batch_size=bs, steps=max(p.steps, math.ceil(p.round_s / step_s)))
+        steps = max(p.steps, math.ceil(p.round_s / step_s))
+        if name.endswith(" copy"):   # the same configuration as its original: its step count too
+            steps = configs[name[:-len(" copy")]].steps
+        configs[name] = Config(step, batch_size=bs, steps=steps)
     timings = compare(configs, steps=p.steps, repeats=p.repeats, warmup=1)   # already compiled: one warm-up call
     rows = timing_rows(timings)
     for row in rows:
@@ -739,13 +742,13 @@ def best_measured(results: Mapping[str, Result], names: Optional[Mapping[str, st
                "outside these experiments are not counted.", n=len(rows))
     again = next((r for r in rows if r is not best and r["exp"] != best["exp"] and r["config"] == best["config"]
                   and "case" not in r), None)
-    if again is not None:   # the same configuration in another experiment, minutes apart: noise or drift?
+    if again is not None:   # the same configuration in another experiment (another alternation): noise or drift?
         gap = 100 * (best["steps_per_s"] / again["steps_per_s"] - 1)
         floors = {e: f for e in (best["exp"], again["exp"]) for f in [_floor_of(results[e])] if f is not None}
         said = dict(label=best["label"], other=again["steps_per_s"], other_exp=called[again["exp"]], gap=gap)
         if not floors:
             text += "\n" + tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: measured "
-                              "minutes apart, with no floor for the gap.", **said)
+                              "in two separate alternations, with no floor for the gap.", **said)
         else:
             wide = max(floors, key=floors.get)   # the wider of the two experiments' own floors
             said.update(floor=floors[wide], floor_exp=called[wide])
@@ -753,8 +756,8 @@ def best_measured(results: Mapping[str, Result], names: Optional[Mapping[str, st
                                "noise floor of {floor_exp} ({floor:.1f}%), so noise or drift, this run cannot tell.",
                                **said) if gap <= floors[wide] else
                             tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: beyond the "
-                               "noise floor of {floor_exp} ({floor:.1f}%); measured minutes apart, the cause is not "
-                               "identified.", **said))
+                               "noise floor of {floor_exp} ({floor:.1f}%); timed in two separate alternations, the "
+                               "cause is not identified.", **said))
     text += "\n" + tr("A figure, not a winner: a configuration is called the fastest only within one alternated "
                       "comparison (the lines under each experiment).")
     return {"best_steps_per_s": best["steps_per_s"]}, text

@@ -85,7 +85,7 @@ def summarise_dynamic_shapes(rows: list, p: ShapesParams) -> Result:
                         compile_s=sum(times[i] for i in slow), total_s=sum(times), steady_ms=1e3 * steady,
                         mean_batch=statistics.mean(r["sizes"]), us_per_sample=1e6 * per_sample))
     a, b, c = (pick(out, config=k) for k in ("changing", "dynamic", "one shape"))
-    lines = [tr("{shapes} batch shapes ({sizes}) cost {compiles} compilations: {compile_s:.1f} s of {total_s:.1f} s "
+    lines = [tr("{shapes} batch shapes ({sizes}) cost {compiles} compilations: {compile_s:.2f} s of {total_s:.2f} s "
                 "over {calls} calls.", sizes=runtime.listing(dict.fromkeys(a["sizes"])), shapes=a["shapes"],
                 compiles=a["compiles"], compile_s=a["compile_s"], total_s=a["total_s"], calls=a["calls"]),
              tr("Compilations with a dynamic batch dimension: {dyn}; with one fixed shape: {one} ({dyn_total_s:.1f} s "

@@ -851,17 +851,17 @@ MESSAGES = {
     ' It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings outside these '
     'experiments are not counted.':
         '它是内存中的批上测得的 {n} 个速率中最高的一个，不计第二份副本、流水线供数的各遍，也不计这些实验之外的计时。',
-    '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: measured minutes apart, with no '
-    'floor for the gap.':
-        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%。两次测量相隔几分钟，没有可用来衡量这个差距的噪声水平。',
+    '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: measured in two separate '
+    'alternations, with no floor for the gap.':
+        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%。两次测量分属两轮不同的交替计时，没有可用来衡量这个差距的噪声水平。',
     '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: within the noise floor of '
     '{floor_exp} ({floor:.1f}%), so noise or drift, this run cannot tell.':
         '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，在{floor_exp}的噪声水平（{floor:.1f}%）之内：'
         '是噪声还是漂移，本次运行无法区分。',
     '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: beyond the noise floor of '
-    '{floor_exp} ({floor:.1f}%); measured minutes apart, the cause is not identified.':
+    '{floor_exp} ({floor:.1f}%); timed in two separate alternations, the cause is not identified.':
         '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，超出了{floor_exp}的噪声水平（{floor:.1f}%）。'
-        '两次测量相隔几分钟，原因尚未查明。',
+        '两次测量分属两轮不同的交替计时，原因尚未查明。',
     'A figure, not a winner: a configuration is called the fastest only within one alternated comparison (the lines '
     'under each experiment).':
         '这只是一个数字，不代表胜出者。只有在同一轮交替比较之内（各实验下方的结论），才能判定某种配置最快。',
@@ -870,9 +870,9 @@ MESSAGES = {
     # dynamic shapes
     'one fixed batch of {n} (as drop_remainder / padding give)':
         '固定批大小 {n}（drop_remainder / 填充的效果）',
-    '{shapes} batch shapes ({sizes}) cost {compiles} compilations: {compile_s:.1f} s of {total_s:.1f} s over '
+    '{shapes} batch shapes ({sizes}) cost {compiles} compilations: {compile_s:.2f} s of {total_s:.2f} s over '
     '{calls} calls.':
-        '{shapes} 种批形状（{sizes}）导致 {compiles} 次编译，{calls} 次调用共 {total_s:.1f} 秒，其中编译占 {compile_s:.1f} 秒。',
+        '{shapes} 种批形状（{sizes}）导致 {compiles} 次编译，{calls} 次调用共 {total_s:.2f} 秒，其中编译占 {compile_s:.2f} 秒。',
     'Compilations with a dynamic batch dimension: {dyn}; with one fixed shape: {one} ({dyn_total_s:.1f} s and '
     '{one_total_s:.1f} s for all {calls} calls).':
         '声明动态批维度时编译 {dyn} 次，固定单一形状时编译 {one} 次（{calls} 次调用的总耗时分别为 {dyn_total_s:.1f} 秒'

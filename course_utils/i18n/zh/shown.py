@@ -132,6 +132,8 @@ SHOWN = {
         "首次调用会编译：单独报告",
     "a first estimate of this size's step time":
         "初步估计这个批大小每步的耗时",
+    "the same configuration as its original: its step count too":
+        "与原配置是同一种配置：每轮步数也与原配置相同",
     "already compiled: one warm-up call":
         "已经编译过：只预热一次",
     "A and A': one size twice":
