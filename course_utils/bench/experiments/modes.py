@@ -433,14 +433,15 @@ def style_intervals(rows: list) -> dict:
         med, lo, hi = med_lo_hi
         return (med, *widened(lo, hi, control_gap(*control[1:]) if control is not None else None))
 
-    out = {}
-    if copy is not None:
-        out["control"] = paired_ratio(copy, func)
-    if fed_copy is not None:
-        out["control_fed"] = paired_ratio(fed_copy, fed)
-    out["cell"] = read(together(cell, func, copy), out.get("control"))
-    out["cell_fed"] = read(together(pick(rows, config="graph/cell +pipeline"), fed, fed_copy), out.get("control_fed"))
-    out["model"] = read(together(pick(rows, config="Model.train"), fed, fed_copy), out.get("control_fed"))
+    control = paired_ratio(copy, func) if copy is not None else None
+    control_fed = paired_ratio(fed_copy, fed) if fed_copy is not None else None
+    out = {"cell": read(together(cell, func, copy), control)}
+    if control is not None:
+        out["control"] = control
+    out["cell_fed"] = read(together(pick(rows, config="graph/cell +pipeline"), fed, fed_copy), control_fed)
+    out["model"] = read(together(pick(rows, config="Model.train"), fed, fed_copy), control_fed)
+    if control_fed is not None:
+        out["control_fed"] = control_fed
     return out
 
 
