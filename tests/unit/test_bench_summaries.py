@@ -709,20 +709,19 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
                                                   copy="", noise_pct=5))
     assert ("Tied at the bottom, within the noise floor (69.8-70.4 steps/s): PyNative, TrainOneStepCell; "
             "PyNative, functional step.") in low.conclusion and "Slowest:" not in low.conclusion
-    # the highest rate's configuration measured again in another experiment: within the wider of the two
-    # experiments' own floors the gap may be noise or drift; beyond it, drift. The lesson names its parts.
+    # the highest rate's configuration measured again in another experiment: another alternation, so the two figures
+    # are said side by side and not compared (no floor, no second rule). The lesson names its parts.
     styles = bench.Result("styles", [dict(rate("graph/cell", 93.0), input=modes.IN_MEMORY)], [], "",
                           {"claim_noise_floor_pct": 7.5})
     grid.metrics["modes_noise_floor_pct"] = 20.3
     _, text = modes.best_measured({"modes": grid, "styles": styles}, {"modes": "part 2", "styles": "part 3"})
     assert text.startswith("The highest step rate: 93.0 steps/s, GRAPH_MODE, TrainOneStepCell (this kernel, CPU "
                            "settings on), in part 3.")
-    assert ("GRAPH_MODE, TrainOneStepCell also ran at 80.0 steps/s in part 2, 16.3% apart: within the noise floor of "
-            "part 2 (20.3%), so noise or drift, this run cannot tell.") in text
-    grid.metrics["modes_noise_floor_pct"] = 5.0
+    assert ("GRAPH_MODE, TrainOneStepCell also ran at 80.0 steps/s in part 2, 16.3% apart: two separate alternations, "
+            "so the two figures are not compared (the machine's speed moves between them).") in text
+    assert "noise floor" not in text
     _, text = modes.best_measured({"modes": grid, "styles": styles})
-    assert ("in [modes], 16.3% apart: beyond the noise floor of [styles] (7.5%); timed in two separate alternations, "
-            "the cause is not identified." in text)
+    assert "in [modes], 16.3% apart: two separate alternations" in text
     # part 5 counts compilations and says nothing about the speed of single, unalternated calls
     res = shapes.summarise_dynamic_shapes(shape_rows(True), bench.ShapesParams(n_shapes=2))
     assert "time(s)" not in res.conclusion and "ms" not in res.conclusion

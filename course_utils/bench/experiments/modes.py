@@ -743,27 +743,11 @@ def best_measured(results: Mapping[str, Result], names: Optional[Mapping[str, st
                "outside these experiments are not counted.", n=len(rows))
     again = next((r for r in rows if r is not best and r["exp"] != best["exp"] and r["config"] == best["config"]
                   and "case" not in r), None)
-    if again is not None:   # the same configuration in another experiment (another alternation): noise or drift?
-        gap = 100 * (best["steps_per_s"] / again["steps_per_s"] - 1)
-        floors = {e: f for e in (best["exp"], again["exp"]) for f in [_floor_of(results[e])] if f is not None}
-        said = dict(label=best["label"], other=again["steps_per_s"], other_exp=called[again["exp"]], gap=gap)
-        if not floors:
-            text += "\n" + tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: measured "
-                              "in two separate alternations, with no floor for the gap.", **said)
-        else:
-            wide = max(floors, key=floors.get)   # the wider of the two experiments' own floors
-            said.update(floor=floors[wide], floor_exp=called[wide])
-            text += "\n" + (tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: within the "
-                               "noise floor of {floor_exp} ({floor:.1f}%), so noise or drift, this run cannot tell.",
-                               **said) if gap <= floors[wide] else
-                            tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: beyond the "
-                               "noise floor of {floor_exp} ({floor:.1f}%); timed in two separate alternations, the "
-                               "cause is not identified.", **said))
+    if again is not None:   # the same configuration in another experiment: another alternation, not compared
+        text += "\n" + tr("{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: two separate "
+                          "alternations, so the two figures are not compared (the machine's speed moves between "
+                          "them).", label=best["label"], other=again["steps_per_s"], other_exp=called[again["exp"]],
+                          gap=100 * (best["steps_per_s"] / again["steps_per_s"] - 1))
     text += "\n" + tr("A figure, not a winner: a configuration is called the fastest only within one alternated "
                       "comparison (the lines under each experiment).")
     return {"best_steps_per_s": best["steps_per_s"]}, text
-
-
-def _floor_of(res: Result) -> Optional[float]:
-    """The noise floor an experiment measured for its in-memory step rates from its own A/A' copy, or None."""
-    return next((v for k, v in res.metrics.items() if k in ("modes_noise_floor_pct", "claim_noise_floor_pct")), None)

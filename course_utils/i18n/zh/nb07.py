@@ -800,7 +800,7 @@ MESSAGES = {
     "{pairs}.":
         '逐轮配对比较，批大小 {top} 的每秒样本数与各批大小之比（95% 区间，已按对照放宽）：{pairs}。',
     'The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.':
-        '对照组，批大小 {n} 与其第二份副本之比：{lo:.2f}～{hi:.2f}，{inside}。',
+        '对照，批大小 {n} 与其第二份副本之比：{lo:.2f}～{hi:.2f}，{inside}。',
     '1.00 inside, as it should be':
         '包含 1.00，符合预期',
     # batch sizes
@@ -851,17 +851,10 @@ MESSAGES = {
     ' It is the highest of {n} rates on in-memory batches; second copies, pipeline passes and timings outside these '
     'experiments are not counted.':
         '它是内存中的批上测得的 {n} 个速率中最高的一个，不计第二份副本、流水线供数的各遍，也不计这些实验之外的计时。',
-    '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: measured in two separate '
-    'alternations, with no floor for the gap.':
-        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%。两次测量分属两轮不同的交替计时，没有可用来衡量这个差距的噪声水平。',
-    '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: within the noise floor of '
-    '{floor_exp} ({floor:.1f}%), so noise or drift, this run cannot tell.':
-        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，在{floor_exp}的噪声水平（{floor:.1f}%）之内：'
-        '是噪声还是漂移，本次运行无法区分。',
-    '{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: beyond the noise floor of '
-    '{floor_exp} ({floor:.1f}%); timed in two separate alternations, the cause is not identified.':
-        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%，超出了{floor_exp}的噪声水平（{floor:.1f}%）。'
-        '两次测量分属两轮不同的交替计时，原因尚未查明。',
+    "{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: two separate alternations, so the "
+    "two figures are not compared (the machine's speed moves between them).":
+        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%：两者分属两轮不同的交替计时，所以不拿来比较'
+        '（机器的速度在两轮之间会有变化）。',
     'A figure, not a winner: a configuration is called the fastest only within one alternated comparison (the lines '
     'under each experiment).':
         '这只是一个数字，不代表胜出者。只有在同一轮交替比较之内（各实验下方的结论），才能判定某种配置最快。',
