@@ -377,6 +377,13 @@ MESSAGES = {
     "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two differ in host blocking only, and "
     "part 2 paired them round by round: {said}":
         '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者只差在阻塞执行，第 2 节已把它们逐轮配对：{said}',
+    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two ran in alternation in the same "
+    "processes: paired repeat by repeat, the fastest row's rate over this one's, {said}":
+        '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者在同一批进程中交替计时，'
+        '逐次配对，最快一行的速度与这一行之比为 {said}',
+    "With both fixes, {best} against {runner} (timed in alternation in the same processes), paired repeat by "
+    "repeat: {said}.":
+        '加上两项优化设置后，{best}对比{runner}（在同一批进程中交替计时），逐次配对：{said}。',
     "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; part 2 did not pair these two, so only the "
     "medians against the noise floor compare them: {said}":
         '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；第 2 节没有把这两者配对，'
