@@ -112,6 +112,8 @@ def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
                     label=best if key == "best" else tr("naive defaults"))
     for row in tta.rows:
         ax.axhline(row["target_pct"], color="gray", ls=":", lw=1)
+        ax.text(0.01, row["target_pct"], tr("target {t:.1f}%", t=row["target_pct"]), transform=ax.get_yaxis_transform(),
+                fontsize=8, color="gray", va="bottom")   # x in axes fractions, y in data: the line's own label
         if row["naive_s"]:
             ax.axvspan(row["naive_s"], row["naive_s_high"], color="tab:red", alpha=0.15)
             ax.axvline(row["naive_s"], color="tab:red", ls="--", lw=1)
@@ -119,7 +121,7 @@ def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
             label = (tr("naive: {s:.0f} s (measured)", s=row["naive_s"]) if row["how"] != "estimated" else
                      tr("naive: {s:.0f} s (estimated)", s=(row["naive_s"] + row["naive_s_high"]) / 2) if one else
                      tr("naive: {lo:.0f}-{hi:.0f} s (estimated)", lo=row["naive_s"], hi=row["naive_s_high"]))
-            ax.annotate(label, (row["naive_s"], 96), fontsize=8, rotation=90, ha="right")
+            ax.annotate(label, (row["naive_s"], 95.2), fontsize=8, rotation=90, ha="right", va="bottom")   # inside the axes
     ax.set(xlabel=tr("training seconds"), ylabel=tr("test accuracy %"), ylim=(95, 100),
            title=tr("Test accuracy vs training time"))
     ax.legend(fontsize=8)

@@ -388,6 +388,8 @@ MESSAGES = {
     "medians against the noise floor compare them: {said}":
         '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；第 2 节没有把这两者配对，'
         '只能按噪声水平的判定（比较中位数）：{said}',
+    'target {t:.1f}%':
+        '目标 {t:.1f}%',
     'naive defaults':
         '朴素默认设置',
     'naive: {s:.0f} s (measured)':
