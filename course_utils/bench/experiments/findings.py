@@ -121,7 +121,8 @@ def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
             label = (tr("naive: {s:.0f} s (measured)", s=row["naive_s"]) if row["how"] != "estimated" else
                      tr("naive: {s:.0f} s (estimated)", s=(row["naive_s"] + row["naive_s_high"]) / 2) if one else
                      tr("naive: {lo:.0f}-{hi:.0f} s (estimated)", lo=row["naive_s"], hi=row["naive_s_high"]))
-            ax.annotate(label, (row["naive_s"], 95.2), fontsize=8, rotation=90, ha="right", va="bottom")   # inside the axes
+            ax.annotate(label, (row["naive_s"], 95.2), fontsize=8, rotation=90, ha="right",
+                        va="bottom")   # from the bottom up: inside the axes
     ax.set(xlabel=tr("training seconds"), ylabel=tr("test accuracy %"), ylim=(95, 100),
            title=tr("Test accuracy vs training time"))
     ax.legend(fontsize=8)
