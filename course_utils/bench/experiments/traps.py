@@ -242,8 +242,8 @@ def layer_functions(net) -> list:
         return net.pool(net.relu(t))
 
     return [("conv1", net.conv1), (N_("relu+pool 1"), relu_pool), ("conv2", net.conv2), (N_("relu+pool 2"), relu_pool),
-            ("flatten", net.flatten), ("fc1", net.fc1), ("relu 1", net.relu), ("fc2", net.fc2),
-            ("relu 2", net.relu), ("fc3", net.fc3)]
+            (N_("flatten"), net.flatten), ("fc1", net.fc1), (N_("relu 1"), net.relu), ("fc2", net.fc2),
+            (N_("relu 2"), net.relu), ("fc3", net.fc3)]
 
 
 def summed(layer):

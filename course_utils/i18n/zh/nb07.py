@@ -553,6 +553,12 @@ MESSAGES = {
         '两项 CPU 优化设置',
     'both + MS_DEV_JIT_PIPELINE=0':
         '两项 CPU 优化设置 + MS_DEV_JIT_PIPELINE=0',
+    'flatten':
+        '展平',
+    'relu 1':
+        'ReLU 1',
+    'relu 2':
+        'ReLU 2',
     'relu+pool 1':
         'ReLU+池化 1',
     'relu+pool 2':
