@@ -84,20 +84,23 @@ def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str
     row = pick(traps.rows, case=case, config=spec)
     top = max(traps.rows, key=lambda r: r["steps_per_s"])
     if row["steps_per_s"] == top["steps_per_s"]:
-        return tr("part 2: {rate:.1f} steps/s, the fastest row", rate=row["steps_per_s"])
+        return tr("In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row", rate=row["steps_per_s"])
     where = tr("{label}, {case}", label=top["label"], case=tr(top["case"]))
     hb = traps.metrics.get("host_blocking", {}).get(spec, {}).get("paired")
     if hb and case == "both fixes" and top["config"] == spec and top["case"] == "ONEDNN_MAX_CPU_ISA=AVX2":
         # the two differ in host blocking only: part 2 paired them round by round, and that is its verdict
-        return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two differ in host blocking "
+        return tr("In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
+                  "the two differ in host blocking "
                   "only, and part 2 paired them round by round: {said}", rate=row["steps_per_s"],
                   top=top["steps_per_s"], where=where, said=paired_words(hb))
     if top["case"] == case and len(top.get("repeat_s", ())) == len(row.get("repeat_s", ())) >= 3:
         # the same environment: both timed in alternation in the same processes, so part 2 paired them
-        return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two ran in alternation in the "
+        return tr("In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
+                  "the two ran in alternation in the "
                   "same processes: paired repeat by repeat, the fastest row's rate over this one's, {said}",
                   rate=row["steps_per_s"], top=top["steps_per_s"], where=where, said=same_process_paired(top, row))
-    return tr("part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; part 2 did not pair these two, so "
+    return tr("In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
+              "part 2 did not pair these two, so "
               "only the medians against the noise floor compare them: {said}", rate=row["steps_per_s"],
               top=top["steps_per_s"], said=judged(row, top, noise_pct), where=where)
 

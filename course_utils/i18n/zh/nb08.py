@@ -370,23 +370,26 @@ MESSAGES = {
     "{graph} (paired repeat by repeat, both timed in alternation in the same processes: {spread}): {where}.":
         '第 2 节（{case}）中，动态图模式（MindSpore 2.x 的默认模式）下的 TrainOneStepCell 的速度是{graph} 的 '
         '{med:.2f} 倍（两者在同一批进程中交替计时，逐次重复配对：{spread}）：{where}。',
-    'part 2: {rate:.1f} steps/s, the fastest row':
-        '第 2 节中为 {rate:.1f} 步/秒，即最快的一行',
+    'In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row':
+        '第 2 节中，这一配置为 {rate:.1f} 步/秒，即最快的一行',
     '{label}, {case}':
         '{label}，{case}',
-    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two differ in host blocking only, and "
+    "In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
+    "the two differ in host blocking only, and "
     "part 2 paired them round by round: {said}":
-        '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者只差在阻塞执行，第 2 节已把它们逐轮配对：{said}',
-    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two ran in alternation in the same "
+        '第 2 节中，这一配置为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者只差在阻塞执行，第 2 节已把它们逐轮配对：{said}',
+    "In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
+    "the two ran in alternation in the same "
     "processes: paired repeat by repeat, the fastest row's rate over this one's, {said}":
-        '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者在同一批进程中交替计时，'
+        '第 2 节中，这一配置为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者在同一批进程中交替计时，'
         '逐次配对，最快一行的速度与这一行之比为 {said}',
     "With both fixes, {best} against {runner} (timed in alternation in the same processes), paired repeat by "
     "repeat: {said}.":
         '加上两项优化设置后，{best}对比{runner}（在同一批进程中交替计时），逐次配对：{said}。',
-    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; part 2 did not pair these two, so only the "
+    "In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
+    "part 2 did not pair these two, so only the "
     "medians against the noise floor compare them: {said}":
-        '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；第 2 节没有把这两者配对，'
+        '第 2 节中，这一配置为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；第 2 节没有把这两者配对，'
         '只能按噪声水平的判定（比较中位数）：{said}',
     'target {t:.1f}%':
         '目标 {t:.1f}%',
@@ -433,7 +436,7 @@ MESSAGES = {
     'Part 3, pooling rewrites (the whole training step):':
         '第 3 节，池化层的改写（完整训练步）：',
     'Faster, paired interval above 1.00: {names}.':
-        '更快，配对区间高于 1.00：{names}。',
+        '配对区间高于 1.00、判为更快的改写：{names}。',
     'Neither rewrite was measurably faster: keep nn.MaxPool2d.':
         '两种改写都没有明显更快：保留 nn.MaxPool2d。',
     'Part 4, the data pipeline (its own floor, {noise:.1f}%):':
