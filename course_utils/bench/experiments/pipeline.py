@@ -7,11 +7,12 @@ from typing import Mapping, Optional, Sequence
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import compare, cycle, faster_beyond, force, interval_side, noise_floor_pct, paired_ratio, verdict
+from ..harness import (compare, control_gap, cycle, faster_beyond, force, interval_side, noise_floor_pct, paired_ratio,
+                       spans_rounds, verdict, widened)
 from ..params import PipelineParams
 from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import judged, setup_worker
+from .common import control_said, judged, setup_worker
 
 
 MEMORY, AGAIN = "training step, in-memory batches", "training step, in-memory batches, again"   # row keys
@@ -80,9 +81,32 @@ def paired_reading(row: Mapping, refs: Sequence[Optional[Mapping]]) -> Optional[
         high.append(hi)
         ratios += [ref_s / row_s for row_s, ref_s in zip(row["repeat_s"], ref["repeat_s"])]   # rate over rate
     lo, hi = round(min(low), 2), round(max(high), 2)   # judged as printed: an end shown as 1.00 is 1
-    return {"median": paired_ratio(row, refs[0])[0], "low": lo, "high": hi, "rounds": rounds,
-            "span": (lo, hi) == (round(min(ratios), 2), round(max(ratios), 2)),
-            "reading": interval_side(lo, hi)}
+    span = (lo, hi) == (round(min(ratios), 2), round(max(ratios), 2))
+    control = None
+    if len(refs) == 2:   # two copies of one configuration: the A/A' control, read as lesson 07 reads it
+        _, c_lo, c_hi = paired_ratio(refs[1], refs[0])
+        control = {"low": round(c_lo, 2), "high": round(c_hi, 2), "span": spans_rounds(refs[1], refs[0], c_lo, c_hi)}
+        gap = control_gap(c_lo, c_hi)   # a failed control widens the interval read with it
+        if gap is not None:
+            lo, hi = (round(x, 2) for x in widened(lo, hi, gap))
+            span = False
+        control["widened"] = gap is not None
+    return {"median": paired_ratio(row, refs[0])[0], "low": lo, "high": hi, "rounds": rounds, "span": span,
+            "reading": interval_side(lo, hi), "control": control,
+            "widened": bool(control and control["widened"])}
+
+
+def control_text(pr: Optional[Mapping], a: str, b: str) -> str:
+    """The A/A' control of a ``paired_reading`` against two copies (``b`` over ``a``) as a sentence; empty without
+    one. Lesson 07's rule: 1.00 inside, as it should be; otherwise every interval read with it is widened."""
+    c = (pr or {}).get("control")
+    if not c:
+        return ""
+    spread = (tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=c["low"], hi=c["high"])
+              if c["span"] else tr("95% interval {lo:.2f}-{hi:.2f}, {n} rounds", n=pr["rounds"], lo=c["low"],
+                                   hi=c["high"]))
+    return tr("Control, {b} over {a} (one configuration timed twice), paired round by round ({spread}): {said}.",
+              a=a, b=b, spread=spread, said=control_said(c["low"], c["high"]))
 
 
 def paired_words(pr: Mapping, verdict: bool = True) -> str:
@@ -90,6 +114,8 @@ def paired_words(pr: Mapping, verdict: bool = True) -> str:
     slower" (``verdict=False``: without ": slower")."""
     spread = (tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
               if pr["span"] else
+              tr("{n} rounds, widened by the control: {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
+              if pr.get("widened") else
               tr("95% interval {lo:.2f}-{hi:.2f}, {n} rounds", n=pr["rounds"], lo=pr["low"], hi=pr["high"]))
     where = {"below": tr("below 1.00 in every round") if pr["span"] else tr("the interval below 1.00"),
              "above": tr("above 1.00 in every round") if pr["span"] else tr("the interval above 1.00"),
@@ -180,6 +206,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                             "A", tr("A'") if again is not None else None) + "\n"
     paired = fed_entry["paired"]
     said_from = len(text)   # the verdict in words: kept for the lesson's summary
+    if paired is not None and paired.get("control"):   # first the A/A' control, as lesson 07 reads it
+        text += control_text(paired, "A", tr("A'")) + "\n"
     if paired is not None:   # the verdict: the paired interval; the medians against the floor follow, secondary
         text += (tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
                     "({x:.2f}x). ", fed=fed, mem=mem, x=fed / mem)

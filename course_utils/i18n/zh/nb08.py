@@ -157,6 +157,12 @@ MESSAGES = {
     # paired readings (pipeline.paired_reading / paired_words), the pipeline's and amp's
     '{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}':
         '{n} 轮：各轮比值最低 {lo:.2f}，最高 {hi:.2f}',
+    '{n} rounds, widened by the control: {lo:.2f}-{hi:.2f}':
+        '{n} 轮，按对照放宽后为 {lo:.2f}～{hi:.2f}',
+    "Control, {b} over {a} (one configuration timed twice), paired round by round ({spread}): {said}.":
+        '对照：{b} 与 {a} 之比（同一配置计时两次），逐轮配对（{spread}）：{said}。',
+    'verdict: paired ratio (widened by the control)':
+        '结论：配对比值（按对照放宽）',
     '95% interval {lo:.2f}-{hi:.2f}, {n} rounds':
         '{n} 轮，95% 区间 {lo:.2f}～{hi:.2f}',
     'below 1.00 in every round':
@@ -385,7 +391,7 @@ MESSAGES = {
         '逐次配对，最快一行的速度与这一行之比为 {said}',
     "With both fixes, {best} against {runner} (timed in alternation in the same processes), paired repeat by "
     "repeat: {said}.":
-        '加上两项优化设置后，{best}对比{runner}（在同一批进程中交替计时），逐次配对：{said}。',
+        '加上两项优化设置后，{best} 对比{runner}（在同一批进程中交替计时），逐次配对：{said}。',
     "In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
     "part 2 did not pair these two, so only the "
     "medians against the noise floor compare them: {said}":
