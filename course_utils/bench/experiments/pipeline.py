@@ -19,8 +19,8 @@ MEMORY, AGAIN = "training step, in-memory batches", "training step, in-memory ba
 
 
 def measure_data_pipeline(p: PipelineParams) -> list:
-    """Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed
-    by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,
+    """Batches/s of: the pipeline alone (1, 2, 4 workers, capped at the CPU count), the step on in-memory batches, the
+    step fed by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,
     20 x steps otherwise) per repeat, the first (compiling) pass untimed. The in-memory pass is timed twice, as
     two configurations (A and A'), for this part's own noise floor: passes scatter differently from short repeats."""
     import mindspore as ms
@@ -36,7 +36,7 @@ def measure_data_pipeline(p: PipelineParams) -> list:
         data = mnist_dataset("train", batch_size=bs, subset=bs * n, num_parallel_workers=workers)
         key = f"pipeline alone, {workers} worker(s)"
         passes[key] = lambda data=data: [None for _ in data.create_tuple_iterator(num_epochs=1)]
-        labels[key] = tr("pipeline alone, {n} worker(s)", n=workers)
+        labels[key] = tr("pipeline alone, 1 worker") if workers == 1 else tr("pipeline alone, {n} workers", n=workers)
     step = build_step(p.spec, *lenet_setup())
     in_memory = cycle(step, mnist_batches(bs, count=8))
     passes[MEMORY] = lambda: [force(in_memory()) for _ in range(n)][-1]
@@ -148,6 +148,11 @@ WORDS = {"tie": N_("a tie"), "undecided": N_("undecided (the repeats overlap)"),
          "bottleneck": N_("a cost beyond the floor")}
 
 
+def _workers(n: str) -> str:
+    """"1 worker", "2 workers" in the current language."""
+    return tr("1 worker") if n == "1" else tr("{n} workers", n=n)
+
+
 def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     """The pipeline is judged by what it does to the step: the step fed by it against the same step on in-memory
     batches, a tie within the noise floor. Its rate alone only says whether it could keep up on idle cores."""
@@ -187,10 +192,10 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     # whether the pipeline alone could feed the in-memory step: what "bottleneck" rests on, from the printed rates
     keeps_up = (tr("The pipeline alone delivered {rate:.0f} batches/s ({how}), {x:.1f}x the in-memory step's rate: it "
                    "keeps up, so it is not the bottleneck. ", rate=pipe["batches_per_s"], x=pipe["batches_per_s"] / mem,
-                   how=tr("{n} worker(s)", n=workers)) if pipe["batches_per_s"] >= mem else
+                   how=_workers(workers)) if pipe["batches_per_s"] >= mem else
                 tr("The pipeline alone delivered only {rate:.0f} batches/s ({how}), {x:.2f}x the in-memory step's "
                    "rate: alone it could not keep up. ", rate=pipe["batches_per_s"], x=pipe["batches_per_s"] / mem,
-                   how=tr("{n} worker(s)", n=workers)))
+                   how=_workers(workers)))
     text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "
         "({a:.1f} and {b:.1f} batches/s), the larger of the chance gap between two such medians and their actual "
@@ -236,12 +241,12 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the "
                    "pipeline alone delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the "
                    "pipeline IS the bottleneck. ", gap=gap, noise=noise, rate=pipe["batches_per_s"],
-                   how=tr("{n} worker(s)", n=workers))
+                   how=_workers(workers))
     else:
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, although "
                    "the pipeline alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes: it "
                    "keeps up, but feeding the step costs it {cost:.0f}% of its rate. ", gap=gap, cost=cost, noise=noise,
-                   rate=pipe["batches_per_s"], how=tr("{n} worker(s)", n=workers), x=pipe["batches_per_s"] / mem)
+                   rate=pipe["batches_per_s"], how=_workers(workers), x=pipe["batches_per_s"] / mem)
     said = text[said_from:].strip()
     text = text.rstrip() + "\n"   # the sink-mode comparison: a line of its own
     on_row, off_row = pick(rows, config="Model.train, sink mode on"), pick(rows, config="Model.train, sink mode off")

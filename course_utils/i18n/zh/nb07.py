@@ -565,9 +565,13 @@ MESSAGES = {
         'ReLU+池化 2',
     'no ISA cap':
         '不限制指令集',
-    'pipeline alone, {n} worker(s)':
+    'pipeline alone, 1 worker':
+        '仅流水线，1 个工作线程',
+    'pipeline alone, {n} workers':
         '仅流水线，{n} 个工作线程',
-    '{n} worker(s)':
+    '1 worker':
+        '1 个工作线程',
+    '{n} workers':
         '{n} 个工作线程',
     'training step, in-memory batches':
         '训练步，内存中的批',

@@ -174,11 +174,11 @@ SHOWN = {
         "再按每步同步等待运行一遍：本进程的哪些线程占用了 CPU，各占用了多久",
 
     # ---- lab.measure_data_pipeline (course_utils/bench/experiments/pipeline.py)
-    "Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed\n"
-    "by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,\n"
+    "Batches/s of: the pipeline alone (1, 2, 4 workers, capped at the CPU count), the step on in-memory batches, the\n"
+    "step fed by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,\n"
     "20 x steps otherwise) per repeat, the first (compiling) pass untimed. The in-memory pass is timed twice, as\n"
     "two configurations (A and A'), for this part's own noise floor: passes scatter differently from short repeats.":
-        "测量以下各项每秒处理的批数：仅数据处理流水线（1、2、4 个工作线程）、使用内存中的批的训练步、\n"
+        "测量以下各项每秒处理的批数：仅数据处理流水线（1、2、4 个工作线程，不超过 CPU 核数）、使用内存中的批的训练步、\n"
         "由流水线供数的训练步，以及关闭和开启数据下沉模式的 Model.train；每次重复遍历 n 个批（QUICK\n"
         "运行时为 200，否则为 20 x steps），第一遍（包含编译）不计时。使用内存中的批的那一遍计时两次，\n"
         "当作两种配置（A 和 A′），以得出本节自己的噪声水平：整遍遍历的离散程度与短的重复不同。",
