@@ -222,9 +222,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
         text += tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
                    "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
     if disagree:
-        text += tr("against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two "
-                   "verdicts disagree, so by the medians this run does not say whether the pipeline costs the step "
-                   "anything: undecided. ", a=tr(WORDS[word_a]), b=tr(WORDS[word_b]), again=again["batches_per_s"])
+        text += tr("against A, {a}; against A' ({again:.0f} batches/s), {b}; the two disagree: undecided. ",
+                   a=tr(WORDS[word_a]), b=tr(WORDS[word_b]), again=again["batches_per_s"])
     elif fed_faster:
         text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it "
                    "faster, so the machine changed under the measurement; this run detects no cost of the pipeline. ",

@@ -195,10 +195,8 @@ MESSAGES = {
         '：没有测出开销。',
     ', which feeding cannot cause: the machine changed under the measurement; no cost detected. ':
         '，而供数不可能让训练步变快，说明测量期间机器的状态变了；没有测出开销。',
-    "against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two verdicts "
-    "disagree, so by the medians this run does not say whether the pipeline costs the step anything: undecided. ":
-        '与这一遍（A）相比为{a}；与它的副本 A′（{again:.0f} 批/秒）相比则为{b}。两个结论不一致，所以按中位数，'
-        '本次运行说明不了流水线是否拖慢了训练步，无法判定。',
+    "against A, {a}; against A' ({again:.0f} batches/s), {b}; the two disagree: undecided. ":
+        '与 A 相比为{a}；与 A′（{again:.0f} 批/秒）相比为{b}；两者不一致，无法判定。',
     'a tie: this run cannot detect a difference below {noise:.1f}%':
         '持平：本次运行测不出低于 {noise:.1f}% 的差别',
     "undecided: beyond the noise floor of {noise:.1f}%, but the repeats' ranges overlap":
