@@ -210,9 +210,9 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     text += format_verdicts([fed_entry],
                             "A", tr("A'") if again is not None else None) + "\n"
     paired = fed_entry["paired"]
-    said_from = len(text)   # the verdict in words: kept for the lesson's summary
     if paired is not None and paired.get("control"):   # first the A/A' control, as lesson 07 reads it
         text += control_text(paired, "A", tr("A'")) + "\n"
+    said_from = len(text)   # the verdict in words: kept for the lesson's summary
     if paired is not None:   # the verdict: the paired interval; the medians against the floor follow, secondary
         text += (tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
                     "({x:.2f}x). ", fed=fed, mem=mem, x=fed / mem)
