@@ -87,14 +87,16 @@ class Lab:
 
 
     def headline(self, experiments: Sequence[str], noise_pct: Optional[float], started: float,
-                 titles: Optional[Mapping[str, str]] = None, parts: Optional[Mapping[str, str]] = None) -> dict:
+                 titles: Optional[Mapping[str, str]] = None, parts: Optional[Mapping[str, str]] = None,
+                 best: bool = True) -> dict:
         """Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric
         metrics of ``experiments``, the noise floor (``noise_pct``, if not None) and the lesson's run time (since
         ``started``, a ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them
         as a dict (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;
-        ``parts``: what the lesson calls an experiment ("part 2"), instead of its name."""
-        best, text = best_measured(self.results, parts)
-        figures, verdicts, medians, together, notes, spans = dict(best), {}, {}, set(), {}, set()
+        ``parts``: what the lesson calls an experiment ("part 2"), instead of its name. ``best=False``: without the
+        highest step rate (a lesson whose experiments already name their fastest configuration, paired)."""
+        top, text = best_measured(self.results, parts) if best else ({}, "")
+        figures, verdicts, medians, together, notes, spans = dict(top), {}, {}, set(), {}, set()
         for name in experiments:
             res = self.results.get(name)
             if res is not None and not res.skipped:

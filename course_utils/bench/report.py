@@ -300,6 +300,8 @@ def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[st
              "vs_copy": no_space_between_cjk(tr(against, a=copy or "")),
              "paired": tr("verdict: paired ratio (lowest-highest)")
              if all(e["paired"].get("span", True) for e in entries if e.get("paired")) else
+             tr("verdict: paired ratio (widened by the control)")
+             if any(e["paired"].get("widened") for e in entries if e.get("paired")) else
              tr("verdict: paired ratio (95% interval)"), **(titles or {})}
     return format_rows(rows, cols, heads, left=["vs_a", "vs_copy", "paired"])
 

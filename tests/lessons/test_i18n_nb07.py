@@ -182,7 +182,7 @@ def test_cpu_traps_and_finding_them_in_chinese(zh):
     assert fastest_text in fastest.conclusion and not english_words(fastest.conclusion), fastest.conclusion
     assert "与 Ascend 无关" in str(traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")))
     found = traps.summarise_find_trap(shuffled(find_rows(40.0, 4.0)), bench.FindTrapParams()).conclusion
-    assert "两个卷积层占 42.0 毫秒中的 40.0 毫秒（95%）" in found and "约为原来的 1/10.0。" in found
+    assert "两个卷积层占 42.0 毫秒中的 40.0 毫秒（95%）" in found and "不限制时的耗时是限制后的 10.0 倍。" in found
     assert "无济于事" in traps.summarise_find_trap(find_rows(4.0, 4.0), bench.FindTrapParams()).conclusion
 
 
@@ -192,10 +192,12 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert lines[0] == ("以 200 个批为一遍时的噪声水平：同一遍内存中的批在交替计时中测了两次（100.0 和 100.0 批/秒），"
                         "与第 1 节一样，取两个这样的中位数之间的偶然差距与两者实际差距中的较大者：4.1%。")
     assert lines[1].split()[:3] == ["配置", "相对", "A"]
-    # the verdict first (the paired interval), then the medians against the floor, secondary
-    assert lines[4].startswith("由流水线供数时，训练步为 90 步/秒，使用内存中的批时为 100 步/秒（0.90 倍）。逐轮配对")
-    assert lines[4].endswith("每一轮都低于 1.00：流水线拖慢了训练步。")
-    assert lines[5].startswith("次要参考，按噪声水平的判定（比较中位数）：使用内存中的批时快 11.1%")
+    # the A/A' control first (lesson 07's), then the verdict (the paired interval), then the medians, secondary
+    assert lines[4] == ("对照：A′ 与 A 之比（同一配置计时两次），逐轮配对（3 轮：各轮比值最低 1.00，最高 1.00）："
+                        "包含 1.00，符合预期。")
+    assert lines[5].startswith("由流水线供数时，训练步为 90 步/秒，使用内存中的批时为 100 步/秒（0.90 倍）。逐轮配对")
+    assert lines[5].endswith("每一轮都低于 1.00：流水线拖慢了训练步。")
+    assert lines[6].startswith("次要参考，按噪声水平的判定（比较中位数）：使用内存中的批时快 11.1%")
     assert "每秒能送出 600 个批（2 个工作线程），是训练步消耗速度的 6.0 倍" in fine
     assert "由它供数会使训练步速率降低 10%。" in fine and "不加提示地改用普通循环。" in fine
     tie = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 99), bench.PipelineParams(noise_pct=5)).conclusion

@@ -194,7 +194,7 @@ def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     assert "the step ran at 90 steps/s against 100 on in-memory batches (0.90x). Paired round by round with the " \
         "in-memory pass" in res.conclusion and ": the pipeline costs the step.\nSecondary, the medians against the " \
         "noise floor: on in-memory batches it ran 11.1% faster, beyond the noise floor of 5.0%, although the " \
-        "pipeline alone delivers 600 batches/s (2 worker(s)), 6.0x" \
+        "pipeline alone delivers 600 batches/s (2 workers), 6.0x" \
         in res.conclusion and "costs it 10% of its rate" in res.conclusion
     assert "not the bottleneck" not in res.conclusion and "falls back" in res.conclusion
     assert res.metrics["pipeline_costs_step"] and not res.metrics["pipeline_is_bottleneck"]
@@ -225,17 +225,18 @@ def test_data_pipeline_takes_its_own_floor_from_the_in_memory_pass_timed_twice()
     # A and A' 12% apart: an 8% cost is within the floor against A, beyond it against A': the copies disagree
     res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 92.6, again=112)), bench.PipelineParams())
     assert res.metrics["noise_pct"] >= 12 and res.metrics["pipeline_verdict"] == "undecided"
-    assert "against that pass (A) this is a tie; against its copy A' (112 batches/s), a cost beyond the floor. The " \
-        "two verdicts disagree" in res.conclusion
-    # paired round by round with A and A' (every round of these made-up rows slower): the verdict is a cost, and
-    # the medians' disagreement follows as a secondary line; 3 rounds: the lowest to the highest ratio
-    assert "Paired round by round with both copies of the in-memory pass, A and A' (the passes of a round ran back " \
-        "to back), the fed step ran at 0.93x (3 rounds: lowest-highest ratio 0.83-0.93), below 1.00 in every round: " \
-        "the pipeline costs the step.\nSecondary, the medians against the noise floor: against that pass (A)" \
+    assert "against A, a tie; against A' (112 batches/s), a cost beyond the floor; the two disagree: undecided." \
         in res.conclusion
-    assert res.metrics["said"].startswith("Fed by the pipeline") and "the pipeline costs the step." in \
-        res.metrics["said"]
-    assert res.metrics["paired"]["reading"] == "below" and res.metrics["paired"]["span"]
+    # A' over A, paired (lesson 07's control): 1.12 in every round, without 1.00 although one pass, so the fed
+    # step's interval against A and A' (0.83-0.93, 3 rounds) is widened by the copies' gap before it is read
+    assert "Control, A' over A (one configuration timed twice), paired round by round (3 rounds: lowest-highest " \
+        "ratio 1.12-1.12): without 1.00 although they are one configuration" in res.conclusion
+    assert "Paired round by round with both copies of the in-memory pass, A and A' (the passes of a round ran back " \
+        "to back), the fed step ran at 0.93x (3 rounds, widened by the control: 0.74-1.04), 1.00 inside: no cost " \
+        "detected.\nSecondary, the medians against the noise floor: against A," in res.conclusion
+    assert res.metrics["said"].startswith("Fed by the pipeline")
+    pr = res.metrics["paired"]
+    assert pr["reading"] == "inside" and pr["widened"] and not pr["span"] and pr["control"]["widened"]
     # the same rows with the floor given: no floor sentence, and 8% beyond a 5% floor with repeats apart costs
     res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 92.6, again=112), bench.PipelineParams(noise_pct=5))
     assert "The noise floor for passes" not in res.conclusion and res.metrics["pipeline_verdict"] == "costs"
@@ -282,8 +283,12 @@ def test_amp_slower_on_cpu_and_faster_elsewhere():
     # copy: the two disagree, so undecided
     assert "its copy ran 52 steps/s, 1.04x O0's rate" in res.conclusion
     o3 = next(line for line in res.conclusion.splitlines() if line.startswith("amp O3"))
-    assert o3.split() == ["amp", "O3", "1.02", "1.02x", "(0.98-1.02),", "1.00", "inside:", "a", "tie", "undecided",
+    # the copy over O0 is 1.04 in every round: a failed control (lesson 07's rule), so every interval read with it is
+    # widened by that gap (0.98-1.02 against both copies -> 0.94-1.06), and the control line says so
+    assert o3.split() == ["amp", "O3", "1.02", "1.02x", "(0.94-1.06),", "1.00", "inside:", "a", "tie", "undecided",
                           "tie"]
+    assert "Control, O0's copy over O0 (one configuration timed twice), paired round by round (3 rounds: " \
+        "lowest-highest ratio 1.04-1.04): without 1.00 although they are one configuration" in res.conclusion
     assert res.row(config="O3")["verdict"] == "undecided"
     assert "amp_O0 copy_steps_per_s" not in res.metrics and res.row(config="O0 copy")["vs_O0"] == 52 / 50
     res = amp.summarise_amp(amp_rows(150, 0.95), bench.AmpParams(levels=("O0", "O1", "O3"), device="Ascend"))

@@ -13,7 +13,7 @@ from ..params import AmpParams
 from ..report import Result, format_verdicts, no_space_between_cjk, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
 from .common import setup_worker, spread_pct
-from .pipeline import paired_reading
+from .pipeline import control_text, paired_reading
 
 COPY = "O0 copy"   # O0 timed a second time, so that each level's paired reading is checked against two copies
 
@@ -126,6 +126,9 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
                 "interval from {n} rounds can be trusted: {levels}'s verdict is borderline, not a finding.",
                 n=twins["O2"]["rounds"], levels=runtime.listing(odd))
             verdict_line = no_space_between_cjk(verdict_line)   # "。 但" -> "。但" in Chinese
+        control = control_text(next(r["paired"] for r in others if r["paired"]), "O0", tr("O0's copy"))
+        if control:   # first the A/A' control, as lesson 07 reads it
+            text += "\n" + control
         text += "\n" + tr("Secondary, the medians against the noise floor: {said}", said=medians)
         text += "\n" + verdict_line
     else:

@@ -7,19 +7,20 @@ from typing import Mapping, Optional, Sequence
 from course_utils import runtime
 from course_utils.i18n import N_, tr
 
-from ..harness import compare, cycle, faster_beyond, force, interval_side, noise_floor_pct, paired_ratio, verdict
+from ..harness import (compare, control_gap, cycle, faster_beyond, force, interval_side, noise_floor_pct, paired_ratio,
+                       spans_rounds, verdict, widened)
 from ..params import PipelineParams
 from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import judged, setup_worker
+from .common import control_said, judged, setup_worker
 
 
 MEMORY, AGAIN = "training step, in-memory batches", "training step, in-memory batches, again"   # row keys
 
 
 def measure_data_pipeline(p: PipelineParams) -> list:
-    """Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed
-    by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,
+    """Batches/s of: the pipeline alone (1, 2, 4 workers, capped at the CPU count), the step on in-memory batches, the
+    step fed by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,
     20 x steps otherwise) per repeat, the first (compiling) pass untimed. The in-memory pass is timed twice, as
     two configurations (A and A'), for this part's own noise floor: passes scatter differently from short repeats."""
     import mindspore as ms
@@ -35,7 +36,7 @@ def measure_data_pipeline(p: PipelineParams) -> list:
         data = mnist_dataset("train", batch_size=bs, subset=bs * n, num_parallel_workers=workers)
         key = f"pipeline alone, {workers} worker(s)"
         passes[key] = lambda data=data: [None for _ in data.create_tuple_iterator(num_epochs=1)]
-        labels[key] = tr("pipeline alone, {n} worker(s)", n=workers)
+        labels[key] = tr("pipeline alone, 1 worker") if workers == 1 else tr("pipeline alone, {n} workers", n=workers)
     step = build_step(p.spec, *lenet_setup())
     in_memory = cycle(step, mnist_batches(bs, count=8))
     passes[MEMORY] = lambda: [force(in_memory()) for _ in range(n)][-1]
@@ -80,9 +81,32 @@ def paired_reading(row: Mapping, refs: Sequence[Optional[Mapping]]) -> Optional[
         high.append(hi)
         ratios += [ref_s / row_s for row_s, ref_s in zip(row["repeat_s"], ref["repeat_s"])]   # rate over rate
     lo, hi = round(min(low), 2), round(max(high), 2)   # judged as printed: an end shown as 1.00 is 1
-    return {"median": paired_ratio(row, refs[0])[0], "low": lo, "high": hi, "rounds": rounds,
-            "span": (lo, hi) == (round(min(ratios), 2), round(max(ratios), 2)),
-            "reading": interval_side(lo, hi)}
+    span = (lo, hi) == (round(min(ratios), 2), round(max(ratios), 2))
+    control = None
+    if len(refs) == 2:   # two copies of one configuration: the A/A' control, read as lesson 07 reads it
+        _, c_lo, c_hi = paired_ratio(refs[1], refs[0])
+        control = {"low": round(c_lo, 2), "high": round(c_hi, 2), "span": spans_rounds(refs[1], refs[0], c_lo, c_hi)}
+        gap = control_gap(c_lo, c_hi)   # a failed control widens the interval read with it
+        if gap is not None:
+            lo, hi = (round(x, 2) for x in widened(lo, hi, gap))
+            span = False
+        control["widened"] = gap is not None
+    return {"median": paired_ratio(row, refs[0])[0], "low": lo, "high": hi, "rounds": rounds, "span": span,
+            "reading": interval_side(lo, hi), "control": control,
+            "widened": bool(control and control["widened"])}
+
+
+def control_text(pr: Optional[Mapping], a: str, b: str) -> str:
+    """The A/A' control of a ``paired_reading`` against two copies (``b`` over ``a``) as a sentence; empty without
+    one. Lesson 07's rule: 1.00 inside, as it should be; otherwise every interval read with it is widened."""
+    c = (pr or {}).get("control")
+    if not c:
+        return ""
+    spread = (tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=c["low"], hi=c["high"])
+              if c["span"] else tr("95% interval {lo:.2f}-{hi:.2f}, {n} rounds", n=pr["rounds"], lo=c["low"],
+                                   hi=c["high"]))
+    return tr("Control, {b} over {a} (one configuration timed twice), paired round by round ({spread}): {said}.",
+              a=a, b=b, spread=spread, said=control_said(c["low"], c["high"]))
 
 
 def paired_words(pr: Mapping, verdict: bool = True) -> str:
@@ -90,6 +114,8 @@ def paired_words(pr: Mapping, verdict: bool = True) -> str:
     slower" (``verdict=False``: without ": slower")."""
     spread = (tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
               if pr["span"] else
+              tr("{n} rounds, widened by the control: {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
+              if pr.get("widened") else
               tr("95% interval {lo:.2f}-{hi:.2f}, {n} rounds", n=pr["rounds"], lo=pr["low"], hi=pr["high"]))
     where = {"below": tr("below 1.00 in every round") if pr["span"] else tr("the interval below 1.00"),
              "above": tr("above 1.00 in every round") if pr["span"] else tr("the interval above 1.00"),
@@ -120,6 +146,11 @@ def paired_text(pr: Optional[Mapping], copies: int = 2) -> str:
 #: How the pipeline's one-word verdict against one in-memory pass reads inside a sentence
 WORDS = {"tie": N_("a tie"), "undecided": N_("undecided (the repeats overlap)"), "costs": N_("a cost beyond the floor"),
          "bottleneck": N_("a cost beyond the floor")}
+
+
+def _workers(n: str) -> str:
+    """"1 worker", "2 workers" in the current language."""
+    return tr("1 worker") if n == "1" else tr("{n} workers", n=n)
 
 
 def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
@@ -161,10 +192,10 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     # whether the pipeline alone could feed the in-memory step: what "bottleneck" rests on, from the printed rates
     keeps_up = (tr("The pipeline alone delivered {rate:.0f} batches/s ({how}), {x:.1f}x the in-memory step's rate: it "
                    "keeps up, so it is not the bottleneck. ", rate=pipe["batches_per_s"], x=pipe["batches_per_s"] / mem,
-                   how=tr("{n} worker(s)", n=workers)) if pipe["batches_per_s"] >= mem else
+                   how=_workers(workers)) if pipe["batches_per_s"] >= mem else
                 tr("The pipeline alone delivered only {rate:.0f} batches/s ({how}), {x:.2f}x the in-memory step's "
                    "rate: alone it could not keep up. ", rate=pipe["batches_per_s"], x=pipe["batches_per_s"] / mem,
-                   how=tr("{n} worker(s)", n=workers)))
+                   how=_workers(workers)))
     text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "
         "({a:.1f} and {b:.1f} batches/s), the larger of the chance gap between two such medians and their actual "
@@ -179,6 +210,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     text += format_verdicts([fed_entry],
                             "A", tr("A'") if again is not None else None) + "\n"
     paired = fed_entry["paired"]
+    if paired is not None and paired.get("control"):   # first the A/A' control, as lesson 07 reads it
+        text += control_text(paired, "A", tr("A'")) + "\n"
     said_from = len(text)   # the verdict in words: kept for the lesson's summary
     if paired is not None:   # the verdict: the paired interval; the medians against the floor follow, secondary
         text += (tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
@@ -189,9 +222,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
         text += tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
                    "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
     if disagree:
-        text += tr("against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two "
-                   "verdicts disagree, so by the medians this run does not say whether the pipeline costs the step "
-                   "anything: undecided. ", a=tr(WORDS[word_a]), b=tr(WORDS[word_b]), again=again["batches_per_s"])
+        text += tr("against A, {a}; against A' ({again:.0f} batches/s), {b}; the two disagree: undecided. ",
+                   a=tr(WORDS[word_a]), b=tr(WORDS[word_b]), again=again["batches_per_s"])
     elif fed_faster:
         text += tr("faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it "
                    "faster, so the machine changed under the measurement; this run detects no cost of the pipeline. ",
@@ -208,12 +240,12 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, and the "
                    "pipeline alone delivers only {rate:.0f} batches/s ({how}), fewer than the step consumes: the "
                    "pipeline IS the bottleneck. ", gap=gap, noise=noise, rate=pipe["batches_per_s"],
-                   how=tr("{n} worker(s)", n=workers))
+                   how=_workers(workers))
     else:
         text += tr("on in-memory batches it ran {gap:.1f}% faster, beyond the noise floor of {noise:.1f}%, although "
                    "the pipeline alone delivers {rate:.0f} batches/s ({how}), {x:.1f}x what the step consumes: it "
                    "keeps up, but feeding the step costs it {cost:.0f}% of its rate. ", gap=gap, cost=cost, noise=noise,
-                   rate=pipe["batches_per_s"], how=tr("{n} worker(s)", n=workers), x=pipe["batches_per_s"] / mem)
+                   rate=pipe["batches_per_s"], how=_workers(workers), x=pipe["batches_per_s"] / mem)
     said = text[said_from:].strip()
     text = text.rstrip() + "\n"   # the sink-mode comparison: a line of its own
     on_row, off_row = pick(rows, config="Model.train, sink mode on"), pick(rows, config="Model.train, sink mode off")

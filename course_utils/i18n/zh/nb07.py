@@ -238,7 +238,7 @@ MESSAGES = {
         '噪声水平之内，视为持平',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), beyond the noise floor of "
     "{noise:.1f}% above {runner}'s but with overlapping repeats: undecided":
-        '加上两项优化设置后，中位数最高的是{best}，为 {best_rate:.1f} 步/秒，领先{runner}的幅度超过 {noise:.1f}% 的'
+        '加上两项优化设置后，中位数最高的是{best}，为 {best_rate:.1f} 步/秒，领先{runner} 的幅度超过 {noise:.1f}% 的'
         '噪声水平，但两者各次重复的范围有重叠，无法判定快慢',
     " With both fixes {best} ran fastest ({best_rate:.1f} steps/s)":
         '加上两项优化设置后，最快的是{best}（{best_rate:.1f} 步/秒）',
@@ -279,7 +279,7 @@ MESSAGES = {
         '不限制指令集时，两个卷积层占 {total:.1f} 毫秒中的 {conv:.1f} 毫秒（{pct:.0f}%），oneDNN 报告的主要卷积实现是 '
         "'{impl}'；设置 ONEDNN_MAX_CPU_ISA=AVX2 后，它们耗时 {conv_capped:.1f} 毫秒（'{impl_capped}'），",
     '{x:.1f}x less.':
-        '约为原来的 1/{x:.1f}。',
+        '不限制时的耗时是限制后的 {x:.1f} 倍。',
     'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
         '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
     # ---- the cap's price: pooling (traps.summarise_pool_cap), and lesson 08's part 3 in words (traps.explain_*)
@@ -553,15 +553,25 @@ MESSAGES = {
         '两项 CPU 优化设置',
     'both + MS_DEV_JIT_PIPELINE=0':
         '两项 CPU 优化设置 + MS_DEV_JIT_PIPELINE=0',
+    'flatten':
+        '展平',
+    'relu 1':
+        'ReLU 1',
+    'relu 2':
+        'ReLU 2',
     'relu+pool 1':
         'ReLU+池化 1',
     'relu+pool 2':
         'ReLU+池化 2',
     'no ISA cap':
         '不限制指令集',
-    'pipeline alone, {n} worker(s)':
+    'pipeline alone, 1 worker':
+        '仅流水线，1 个工作线程',
+    'pipeline alone, {n} workers':
         '仅流水线，{n} 个工作线程',
-    '{n} worker(s)':
+    '1 worker':
+        '1 个工作线程',
+    '{n} workers':
         '{n} 个工作线程',
     'training step, in-memory batches':
         '训练步，内存中的批',

@@ -157,6 +157,12 @@ MESSAGES = {
     # paired readings (pipeline.paired_reading / paired_words), the pipeline's and amp's
     '{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}':
         '{n} 轮：各轮比值最低 {lo:.2f}，最高 {hi:.2f}',
+    '{n} rounds, widened by the control: {lo:.2f}-{hi:.2f}':
+        '{n} 轮，按对照放宽后为 {lo:.2f}～{hi:.2f}',
+    "Control, {b} over {a} (one configuration timed twice), paired round by round ({spread}): {said}.":
+        '对照：{b} 与 {a} 之比（同一配置计时两次），逐轮配对（{spread}）：{said}。',
+    'verdict: paired ratio (widened by the control)':
+        '结论：配对比值（按对照放宽）',
     '95% interval {lo:.2f}-{hi:.2f}, {n} rounds':
         '{n} 轮，95% 区间 {lo:.2f}～{hi:.2f}',
     'below 1.00 in every round':
@@ -189,10 +195,8 @@ MESSAGES = {
         '：没有测出开销。',
     ', which feeding cannot cause: the machine changed under the measurement; no cost detected. ':
         '，而供数不可能让训练步变快，说明测量期间机器的状态变了；没有测出开销。',
-    "against that pass (A) this is {a}; against its copy A' ({again:.0f} batches/s), {b}. The two verdicts "
-    "disagree, so by the medians this run does not say whether the pipeline costs the step anything: undecided. ":
-        '与这一遍（A）相比为{a}；与它的副本 A′（{again:.0f} 批/秒）相比则为{b}。两个结论不一致，所以按中位数，'
-        '本次运行说明不了流水线是否拖慢了训练步，无法判定。',
+    "against A, {a}; against A' ({again:.0f} batches/s), {b}; the two disagree: undecided. ":
+        '与 A 相比为{a}；与 A′（{again:.0f} 批/秒）相比为{b}；两者不一致，无法判定。',
     'a tie: this run cannot detect a difference below {noise:.1f}%':
         '持平：本次运行测不出低于 {noise:.1f}% 的差别',
     "undecided: beyond the noise floor of {noise:.1f}%, but the repeats' ranges overlap":
@@ -370,17 +374,29 @@ MESSAGES = {
     "{graph} (paired repeat by repeat, both timed in alternation in the same processes: {spread}): {where}.":
         '第 2 节（{case}）中，动态图模式（MindSpore 2.x 的默认模式）下的 TrainOneStepCell 的速度是{graph} 的 '
         '{med:.2f} 倍（两者在同一批进程中交替计时，逐次重复配对：{spread}）：{where}。',
-    'part 2: {rate:.1f} steps/s, the fastest row':
-        '第 2 节中为 {rate:.1f} 步/秒，即最快的一行',
+    'In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row':
+        '第 2 节中，这一配置为 {rate:.1f} 步/秒，即最快的一行',
     '{label}, {case}':
         '{label}，{case}',
-    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; the two differ in host blocking only, and "
+    "In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
+    "the two differ in host blocking only, and "
     "part 2 paired them round by round: {said}":
-        '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者只差在阻塞执行，第 2 节已把它们逐轮配对：{said}',
-    "part 2: {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; part 2 did not pair these two, so only the "
+        '第 2 节中，这一配置为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者只差在阻塞执行，第 2 节已把它们逐轮配对：{said}',
+    "In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
+    "the two ran in alternation in the same "
+    "processes: paired repeat by repeat, the fastest row's rate over this one's, {said}":
+        '第 2 节中，这一配置为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；两者在同一批进程中交替计时，'
+        '逐次配对，最快一行的速度与这一行之比为 {said}',
+    "With both fixes, {best} against {runner} (timed in alternation in the same processes), paired repeat by "
+    "repeat: {said}.":
+        '加上两项优化设置后，{best} 对比{runner}（在同一批进程中交替计时），逐次配对：{said}。',
+    "In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
+    "part 2 did not pair these two, so only the "
     "medians against the noise floor compare them: {said}":
-        '第 2 节中为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；第 2 节没有把这两者配对，'
+        '第 2 节中，这一配置为 {rate:.1f} 步/秒；最快的一行是{where}，为 {top:.1f} 步/秒；第 2 节没有把这两者配对，'
         '只能按噪声水平的判定（比较中位数）：{said}',
+    'target {t:.1f}%':
+        '目标 {t:.1f}%',
     'naive defaults':
         '朴素默认设置',
     'naive: {s:.0f} s (measured)':
@@ -424,7 +440,7 @@ MESSAGES = {
     'Part 3, pooling rewrites (the whole training step):':
         '第 3 节，池化层的改写（完整训练步）：',
     'Faster, paired interval above 1.00: {names}.':
-        '更快，配对区间高于 1.00：{names}。',
+        '配对区间高于 1.00、判为更快的改写：{names}。',
     'Neither rewrite was measurably faster: keep nn.MaxPool2d.':
         '两种改写都没有明显更快：保留 nn.MaxPool2d。',
     'Part 4, the data pipeline (its own floor, {noise:.1f}%):':

@@ -29,12 +29,14 @@ SHOWN = {
     "metrics of ``experiments``, the noise floor (``noise_pct``, if not None) and the lesson's run time (since\n"
     "``started``, a ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them\n"
     "as a dict (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;\n"
-    "``parts``: what the lesson calls an experiment (\"part 2\"), instead of its name.":
+    "``parts``: what the lesson calls an experiment (\"part 2\"), instead of its name. ``best=False``: without the\n"
+    "highest step rate (a lesson whose experiments already name their fastest configuration, paired).":
         "打印本课的主要数据：测得的最高训练速度（只是一个数据，不代表谁胜出）、``experiments`` 的各项\n"
         "数值指标、噪声水平（``noise_pct`` 不为 None 时），以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
         "读数）；若有实验是在繁忙的机器上运行的，还会给出警告。以字典形式返回这些数据（供 ``record()``\n"
         "使用）。``titles``：按本课的说法给某个数据另起的名称，用来代替它通常的名称；\n"
-        "``parts``：本课对某个实验的称呼（如“第 2 节”），用来代替实验名称。",
+        "``parts``：本课对某个实验的称呼（如“第 2 节”），用来代替实验名称。``best=False``：不列最高训练速度\n"
+        "（适用于各实验已通过配对比较指出最快配置的课程）。",
     'a ratio\'s verdict (the lab\'s two rules, or where 1.00 lies against a paired interval), stored beside\n'
     'it as "<metric>_verdict"':
         '对比值作出的判定（按本课的两条规则，或看 1.00 落在配对区间的哪一侧），\n'
@@ -172,11 +174,11 @@ SHOWN = {
         "再按每步同步等待运行一遍：本进程的哪些线程占用了 CPU，各占用了多久",
 
     # ---- lab.measure_data_pipeline (course_utils/bench/experiments/pipeline.py)
-    "Batches/s of: the pipeline alone (1, 2, 4 workers), the step on in-memory batches, the step fed\n"
-    "by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,\n"
+    "Batches/s of: the pipeline alone (1, 2, 4 workers, capped at the CPU count), the step on in-memory batches, the\n"
+    "step fed by the pipeline, and Model.train with sink mode off and on; one pass of n batches (200 in QUICK runs,\n"
     "20 x steps otherwise) per repeat, the first (compiling) pass untimed. The in-memory pass is timed twice, as\n"
     "two configurations (A and A'), for this part's own noise floor: passes scatter differently from short repeats.":
-        "测量以下各项每秒处理的批数：仅数据处理流水线（1、2、4 个工作线程）、使用内存中的批的训练步、\n"
+        "测量以下各项每秒处理的批数：仅数据处理流水线（1、2、4 个工作线程，不超过 CPU 核数）、使用内存中的批的训练步、\n"
         "由流水线供数的训练步，以及关闭和开启数据下沉模式的 Model.train；每次重复遍历 n 个批（QUICK\n"
         "运行时为 200，否则为 20 x steps），第一遍（包含编译）不计时。使用内存中的批的那一遍计时两次，\n"
         "当作两种配置（A 和 A′），以得出本节自己的噪声水平：整遍遍历的离散程度与短的重复不同。",

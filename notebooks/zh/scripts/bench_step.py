@@ -1,6 +1,6 @@
 """在当前进程中、以启动时的环境为 LeNet-5 的训练步计时。
 
-性能实验（第 08 课第 2 节）为每种环境各启动它一次，因为它所比较的变量（ONEDNN_MAX_CPU_ISA、
+第 08 课第 2 节的实验为每种环境各启动它一次，因为它所比较的变量（ONEDNN_MAX_CPU_ISA、
 MS_DEV_HOST_BLOCKING_RUN、MS_DEV_JIT_PIPELINE、线程设置）只在 MindSpore 加载时读取：
 
     ONEDNN_MAX_CPU_ISA=AVX2 python scripts/bench_step.py --specs graph/cell pynative/cell --json out.json
