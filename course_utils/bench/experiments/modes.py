@@ -268,16 +268,16 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         # the verdicts: check 2's rule, one rate over another round by round, where the grid ran both. The medians'
         # reading (the A/A' floor) is not printed: it only picks ``best_config``, lesson 08's step off the CPU.
         # First the A/A' control (one configuration timed twice, paired the same way): when its interval leaves out
-        # 1.00, pairing did not cancel what differs between two instances, and the grid gives no verdict (part 4's rule)
-        paired, control = [], None
+        # 1.00, pairing did not cancel what differs between two instances, and every interval is widened by the gap
+        paired, control, gap = [], None, None
         copy = next((r for r in everything if r["config"].endswith(" copy")), None)
         if copy is not None and len(copy.get("repeat_s", ())) >= 2:
             original = pick(rows, config=copy["config"][:-len(" copy")])
             _, c_lo, c_hi = paired_ratio(copy, original)
-            control = (c_lo, c_hi) if interval_side(c_lo, c_hi) != "inside" else None
+            gap = control_gap(c_lo, c_hi)
+            control = (c_lo, c_hi) if gap is not None else None   # kept for the headline beside each verdict
             paired.append(tr("Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, "
                              "{said}.", label=original["label"], lo=c_lo, hi=c_hi, said=control_said(c_lo, c_hi)))
-        gap = control_gap(*control) if control is not None else None
         twin = copy["config"][:-len(" copy")] if copy is not None and len(copy.get("repeat_s", ())) >= 2 else None
         for a, b, key in PAIRS:
             if {a, b} <= names:

@@ -96,15 +96,20 @@ def paired_reading(row: Mapping, refs: Sequence[Optional[Mapping]]) -> Optional[
             "widened": bool(control and control["widened"])}
 
 
+def _spread(rounds: int, lo: float, hi: float, span: bool) -> str:
+    """An interval as printed: "5 rounds: lowest-highest ratio lo-hi" where it is just that range, else "95% interval
+    lo-hi, n rounds"."""
+    return (tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=rounds, lo=lo, hi=hi) if span else
+            tr("95% interval {lo:.2f}-{hi:.2f}, {n} rounds", n=rounds, lo=lo, hi=hi))
+
+
 def control_text(pr: Optional[Mapping], a: str, b: str) -> str:
     """The A/A' control of a ``paired_reading`` against two copies (``b`` over ``a``) as a sentence; empty without
     one. Lesson 07's rule: 1.00 inside, as it should be; otherwise every interval read with it is widened."""
     c = (pr or {}).get("control")
     if not c:
         return ""
-    spread = (tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=c["low"], hi=c["high"])
-              if c["span"] else tr("95% interval {lo:.2f}-{hi:.2f}, {n} rounds", n=pr["rounds"], lo=c["low"],
-                                   hi=c["high"]))
+    spread = _spread(pr["rounds"], c["low"], c["high"], c["span"])
     return tr("Control, {b} over {a} (one configuration timed twice), paired round by round ({spread}): {said}.",
               a=a, b=b, spread=spread, said=control_said(c["low"], c["high"]))
 
@@ -112,11 +117,8 @@ def control_text(pr: Optional[Mapping], a: str, b: str) -> str:
 def paired_words(pr: Mapping, verdict: bool = True) -> str:
     """A ``paired_reading`` in words: "0.91x (5 rounds: lowest-highest ratio 0.74-0.93), below 1.00 in every round:
     slower" (``verdict=False``: without ": slower")."""
-    spread = (tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
-              if pr["span"] else
-              tr("{n} rounds, widened by the control: {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
-              if pr.get("widened") else
-              tr("95% interval {lo:.2f}-{hi:.2f}, {n} rounds", n=pr["rounds"], lo=pr["low"], hi=pr["high"]))
+    spread = (tr("{n} rounds, widened by the control: {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
+              if pr.get("widened") and not pr["span"] else _spread(pr["rounds"], pr["low"], pr["high"], pr["span"]))
     where = {"below": tr("below 1.00 in every round") if pr["span"] else tr("the interval below 1.00"),
              "above": tr("above 1.00 in every round") if pr["span"] else tr("the interval above 1.00"),
              "inside": tr("1.00 inside")}[pr["reading"]]
