@@ -55,12 +55,12 @@ MESSAGES = {
         '数据处理流水线对训练步的影响',
     "First the paired verdict: the per-round ratios (fed rate over in-memory rate) span an interval from the lowest "
     "to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'tie'; if every ratio is above "
-    "1.0, answer 'faster' (feeding cannot speed a step up: the machine changed). Only when every ratio is below 1.0 "
-    "does the pipeline cost the step something; then look at the pipeline alone: fewer batches per second than the "
-    "step runs on in-memory batches means 'bottleneck', otherwise 'costs'.":
+    "1.0, answer 'recheck' (feeding cannot speed a step up: the machine changed, so time again). Only when every "
+    "ratio is below 1.0 does the pipeline cost the step something; then look at the pipeline alone: fewer batches "
+    "per second than the step runs on in-memory batches means 'bottleneck', otherwise 'costs'.":
         '先做配对判定：各轮比值（供数速率除以内存中批的速率）从最小到最大构成一个区间。'
-        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'tie\'；每一轮的比值都大于 1.0，回答 \'faster\''
-        '（供数不可能让训练步变快，是机器状态变了）。只有每一轮的比值都小于 1.0，流水线才算拖慢了训练步；'
+        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'tie\'；每一轮的比值都大于 1.0，回答 \'recheck\''
+        '（供数不可能让训练步变快，是机器状态变了，需要重新计时）。只有每一轮的比值都小于 1.0，流水线才算拖慢了训练步；'
         '这时再看流水线单独运行的速度：每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，就是 \'bottleneck\'，'
         '否则是 \'costs\'。',
     'pipeline_verdict should be a function, got {type}.':
@@ -74,8 +74,8 @@ MESSAGES = {
     'pipeline\'s own rate.':
         '1.00 落在最小比值与最大比值之间：没有检测到开销，判为持平，与中位数和流水线自身的速度都无关。',
     " Every round ran faster fed than in memory: feeding cannot make a step faster, so the machine changed; answer "
-    "'faster' (time again), not a cost.":
-        "每一轮都是由流水线供数时更快：供数不可能让训练步变快，说明机器状态变了；应回答 'faster'（需要重新计时），"
+    "'recheck' (time again), not a cost.":
+        "每一轮都是由流水线供数时更快：供数不可能让训练步变快，说明机器状态变了；应回答 'recheck'（需要重新计时），"
         "而不是开销。",
     ' Every ratio is below 1.00, and the pipeline alone delivers more batches than the step consumes: it keeps up, '
     'so it is not the bottleneck, yet feeding the step costs it part of its rate.':
@@ -88,7 +88,7 @@ MESSAGES = {
      '    if min(ratios) <= 1 <= max(ratios):\n'
      '        return "tie"            # 1.00 inside the paired interval: no cost detected\n'
      '    if min(ratios) > 1:\n'
-     '        return "faster"         # faster in every round: the machine changed, not the pipeline\n'
+     '        return "recheck"        # faster in every round: the machine changed; time again\n'
      '    if alone < in_memory:\n'
      '        return "bottleneck"     # it cannot deliver what the step consumes\n'
      '    return "costs"              # it keeps up, yet the fed step is slower in every round'):
@@ -96,7 +96,7 @@ MESSAGES = {
          '    if min(ratios) <= 1 <= max(ratios):\n'
          '        return "tie"            # 1.00 落在配对区间内：没有检测到开销\n'
          '    if min(ratios) > 1:\n'
-         '        return "faster"         # 每一轮都更快：变的是机器，不是流水线\n'
+         '        return "recheck"        # 每一轮都更快：变的是机器，需要重新计时\n'
          '    if alone < in_memory:\n'
          '        return "bottleneck"     # 它产出的批数跟不上训练步的消耗\n'
          '    return "costs"              # 它跟得上，但由它供数的训练步每一轮都更慢'),
