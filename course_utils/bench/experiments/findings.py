@@ -92,7 +92,7 @@ def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str
         return tr("In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
                   "the two differ in host blocking "
                   "only, and part 2 paired them round by round: {said}", rate=row["steps_per_s"],
-                  top=top["steps_per_s"], where=where, said=paired_words(hb))
+                  top=top["steps_per_s"], where=where, said=paired_words(hb, pairs=True))
     if top["case"] == case and len(top.get("repeat_s", ())) == len(row.get("repeat_s", ())) >= 3:
         # the same environment: both timed in alternation in the same processes, so part 2 paired them
         return tr("In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "

@@ -114,11 +114,16 @@ def control_text(pr: Optional[Mapping], a: str, b: str) -> str:
               a=a, b=b, spread=spread, said=control_said(c["low"], c["high"]))
 
 
-def paired_words(pr: Mapping, verdict: bool = True) -> str:
+def paired_words(pr: Mapping, verdict: bool = True, pairs: bool = False) -> str:
     """A ``paired_reading`` in words: "0.91x (5 rounds: lowest-highest ratio 0.74-0.93), below 1.00 in every round:
-    slower" (``verdict=False``: without ": slower")."""
+    slower" (``verdict=False``: without ": slower"; ``pairs``: its ``rounds`` count pairs of repeats, as part 2's
+    processes give several per round)."""
     spread = (tr("{n} rounds, widened by the control: {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
-              if pr.get("widened") and not pr["span"] else _spread(pr["rounds"], pr["low"], pr["high"], pr["span"]))
+              if pr.get("widened") and not pr["span"] else
+              (tr("{n} pairs, lowest-highest ratio {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
+               if pr["span"] else
+               tr("{n} pairs, 95% interval {lo:.2f}-{hi:.2f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"]))
+              if pairs else _spread(pr["rounds"], pr["low"], pr["high"], pr["span"]))
     where = {"below": tr("below 1.00 in every round") if pr["span"] else tr("the interval below 1.00"),
              "above": tr("above 1.00 in every round") if pr["span"] else tr("the interval above 1.00"),
              "inside": tr("1.00 inside")}[pr["reading"]]

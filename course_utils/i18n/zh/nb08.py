@@ -197,8 +197,9 @@ MESSAGES = {
         '，而供数不可能让训练步变快，说明测量期间机器的状态变了；没有测出开销。',
     "against A, {a}; against A' ({again:.0f} batches/s), {b}; the two disagree: undecided. ":
         '与 A 相比为{a}；与 A′（{again:.0f} 批/秒）相比为{b}；两者不一致，无法判定。',
-    'a tie: this run cannot detect a difference below {noise:.1f}%':
-        '持平：本次运行测不出低于 {noise:.1f}% 的差别',
+    'a tie: the medians cannot tell a difference below {noise:.1f}% from noise; the paired intervals below are '
+    'sharper':
+        '持平：按中位数，低于 {noise:.1f}% 的差别与噪声无法区分；下面的配对区间更精确',
     "undecided: beyond the noise floor of {noise:.1f}%, but the repeats' ranges overlap":
         '无法判定：超出 {noise:.1f}% 的噪声水平，但各次重复的范围有重叠',
     'faster: beyond the noise floor, repeats apart':
@@ -499,4 +500,22 @@ MESSAGES = {
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，包含 1.00：持平',
     'time, cap / no cap (x)':
         '耗时倍数（限制/不限制）',
+    # ---- session 17: the verdict tables without floor columns; the fed step against both copies; sink mode
+    'x {a} / {b}':
+        '相对 {a} / {b} 的倍数',
+    "Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} and {again:.0f} on the in-memory "
+    "passes A and A' ({x:.2f}x A, {y:.2f}x A'). ":
+        '由流水线供数时，训练步为 {fed:.0f} 步/秒；使用内存中的批的两遍 A 和 A′ 分别为 {mem:.0f} 和 {again:.0f} 步/秒'
+        '（是 A 的 {x:.2f} 倍、A′ 的 {y:.2f} 倍）。',
+    "; on CPU MindSpore silently falls back to the normal loop, so the two rows run one loop: this interval is a "
+    "false positive of the method on this machine, not an effect (lesson 07's check 2 found why; PIN_CPU = True runs "
+    "this lesson on one CPU).":
+        '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环，所以这两行跑的是同一个循环：这个区间是该方法在这台机器上的'
+        '一次误报，并不是下沉的效果（原因见第 07 课的检查 2；设置 PIN_CPU = True 可让本课只在一个 CPU 上运行）。',
+    "The levels' verdicts differ, but their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one): with {n} rounds "
+    "that split is the intervals' limit, not a difference between the levels.":
+        '各级别的判定不同，但它们的区间相互重叠（{lo:.2f}～{hi:.2f} 落在每个区间内）：只有 {n} 轮时，这种分歧反映的是'
+        '区间的局限，而不是级别之间的差别。',
+    'Secondary, their medians against the noise floor of {noise:.1f}%: {verdict}.':
+        '次要参考，两者的中位数按 {noise:.1f}% 的噪声水平判定：{verdict}。',
 }
