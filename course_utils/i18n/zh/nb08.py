@@ -401,11 +401,11 @@ MESSAGES = {
     'naive defaults':
         '朴素默认设置',
     'naive: {s:.0f} s (measured)':
-        '朴素：{s:.0f} 秒（实测）',
+        '朴素默认设置：{s:.0f} 秒（实测）',
     'naive: {s:.0f} s (estimated)':
-        '朴素：{s:.0f} 秒（估算）',
+        '朴素默认设置：{s:.0f} 秒（估算）',
     'naive: {lo:.0f}-{hi:.0f} s (estimated)':
-        '朴素：{lo:.0f}～{hi:.0f} 秒（估算）',
+        '朴素默认设置：{lo:.0f}～{hi:.0f} 秒（估算）',
     'training seconds':
         '训练时间（秒）',
     'test accuracy %':
