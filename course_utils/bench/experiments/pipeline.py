@@ -230,6 +230,10 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                      "({x:.2f}x). ", fed=fed, mem=mem, x=fed / mem))
                  + paired_text(paired, copies=1 if again is None else 2).rstrip() + "\n"
                  + tr("Secondary, the medians against the noise floor: "))
+    elif again is not None:
+        text += tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} and {again:.0f} on the "
+                   "in-memory passes A and A' ({x:.2f}x A, {y:.2f}x A'): ", fed=fed, mem=mem,
+                   again=again["batches_per_s"], x=fed / mem, y=fed / again["batches_per_s"])
     else:
         text += tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
                    "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)

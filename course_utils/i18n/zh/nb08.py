@@ -512,6 +512,10 @@ MESSAGES = {
     "this lesson on one CPU).":
         '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环，所以这两行跑的是同一个循环：这个区间是该方法在这台机器上的'
         '一次误报，并不是下沉的效果（原因见第 07 课的检查 2；设置 PIN_CPU = True 可让本课只在一个 CPU 上运行）。',
+    "Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} and {again:.0f} on the in-memory "
+    "passes A and A' ({x:.2f}x A, {y:.2f}x A'): ":
+        '由流水线供数时，训练步为 {fed:.0f} 步/秒；使用内存中的批的两遍 A 和 A′ 分别为 {mem:.0f} 和 {again:.0f} 步/秒'
+        '（是 A 的 {x:.2f} 倍、A′ 的 {y:.2f} 倍）：',
     "The levels' verdicts differ, but their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one): with {n} rounds "
     "that split is the intervals' limit, not a difference between the levels.":
         '各级别的判定不同，但它们的区间相互重叠（{lo:.2f}～{hi:.2f} 落在每个区间内）：只有 {n} 轮时，这种分歧反映的是'
