@@ -282,20 +282,23 @@ PAIRED_CELLS = {"below": N_("below 1.00: slower"), "above": N_("above 1.00: fast
 def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[str] = None,
                     titles: Optional[Mapping[str, str]] = None) -> str:
     """A small table of configurations judged against ``baseline`` (A) and, where one was timed, its ``copy`` (A'):
-    one row per entry, with ``config``, ``x`` (its rate over A's), ``vs_a`` and ``vs_copy`` (one-word verdicts, or a
-    cell's own message such as ``traps.TIME_SIDE_CELLS``) and
-    ``paired`` (a ``paired_reading``: its median ratio, the lowest-highest range and where 1.00 lies; or None). Where
-    an entry has one, its column comes first and is the verdict (lesson 07's rule); the medians' columns are titled
-    as the floor readings they are. ``titles``: a column's own title instead (where the generic one reads badly)."""
+    one row per entry, with ``config``, ``x`` (its rate over A's; with ``x_copy``, over A''s too), and either
+    ``paired`` (a ``paired_reading``: its median ratio, the lowest-highest range and where 1.00 lies), the verdict
+    (lesson 07's rule), or, where no entry pairs, ``vs_a`` and ``vs_copy`` (the medians' one-word verdicts, or a
+    cell's own message such as ``traps.TIME_SIDE_CELLS``). A paired table leaves the medians' floor readings out: the
+    lines under it give them, where they add anything. ``titles``: a column's own title instead."""
     def paired(pr):
         return "-" if not pr else tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {where}", med=pr["median"], lo=pr["low"],
                                      hi=pr["high"], where=tr(PAIRED_CELLS[pr["reading"]]))
-    rows = [{"config": e["config"], "x": f"{e['x']:.2f}", "vs_a": tr(VERDICT_CELLS.get(e.get("vs_a"), e.get("vs_a"))),
+    both = copy and all(e.get("x_copy") is not None for e in entries)   # the ratio over A and over A'
+    rows = [{"config": e["config"], "x": f"{e['x']:.2f} / {e['x_copy']:.2f}" if both else f"{e['x']:.2f}",
+             "vs_a": tr(VERDICT_CELLS.get(e.get("vs_a"), e.get("vs_a"))),
              "vs_copy": tr(VERDICT_CELLS[e.get("vs_copy")]), "paired": paired(e.get("paired"))} for e in entries]
-    pairs = any(e.get("paired") for e in entries)   # then the paired interval is the verdict, the medians secondary
-    cols = ["config", "x"] + (["paired"] if pairs else []) + ["vs_a"] + (["vs_copy"] if copy else [])
-    against = N_("floor reading vs {a}") if pairs else N_("verdict vs {a}")
-    heads = {"config": tr("configuration"), "x": no_space_between_cjk(tr("x {baseline}", baseline=baseline)),
+    pairs = any(e.get("paired") for e in entries)   # then the paired interval is the verdict, the medians left out
+    cols = ["config", "x"] + (["paired"] if pairs else ["vs_a"] + (["vs_copy"] if copy else []))
+    against = N_("verdict vs {a}")
+    x_head = (tr("x {a} / {b}", a=baseline, b=copy) if both else tr("x {baseline}", baseline=baseline))
+    heads = {"config": tr("configuration"), "x": no_space_between_cjk(x_head),
              "vs_a": no_space_between_cjk(tr(against, a=baseline)),
              "vs_copy": no_space_between_cjk(tr(against, a=copy or "")),
              "paired": tr("verdict: paired ratio (lowest-highest)")

@@ -3,8 +3,8 @@
 q1 ``same_function``: prove a rewrite equal before timing it: the same outputs *and* the same input gradients,
    within float32 rounding; the notebook then applies it to part 3's pooling layers.
 q2 ``pipeline_verdict``: what the input pipeline does to the step it feeds, from per-round ratios: first the paired
-   verdict ("tie": 1.00 inside, "faster": the machine changed), then, for a cost, "costs" (it keeps up) or
-   "bottleneck"; the notebook then applies it to part 4's measurements.
+   verdict ("tie": 1.00 inside, "recheck": faster fed than in memory, the machine changed), then, for a cost,
+   "costs" (it keeps up) or "bottleneck"; the notebook then applies it to part 4's measurements.
 q3 ``slower_ops``: read two profiles (``bench.profile.op_type_times`` rows): which operator types take more time per
    step in the second, judged by time per step (not by share, not by totals over different numbers of steps), above
    a size worth judging; the notebook then applies it to part 3's two profiles (without and with the ISA cap).
@@ -127,7 +127,7 @@ class SameFunction(Exercise):
 # q2: what the pipeline does to the step
 # ----------------------------------------------------------------------------------------------
 
-NO_COST, COSTS, BOTTLENECK, FASTER = "tie", "costs", "bottleneck", "faster"
+NO_COST, COSTS, BOTTLENECK, RECHECK = "tie", "costs", "bottleneck", "recheck"
 
 
 class PipelineVerdict(Exercise):
@@ -135,16 +135,16 @@ class PipelineVerdict(Exercise):
     title = "what the pipeline does to the step"
     hint_text = ("First the paired verdict: the per-round ratios (fed rate over in-memory rate) span an interval from "
                  "the lowest to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'tie'; "
-                 "if every ratio is above 1.0, answer 'faster' (feeding cannot speed a step up: the machine changed). "
-                 "Only when every ratio is below 1.0 does the pipeline cost the step something; then look at the "
-                 "pipeline alone: fewer batches per second than the step runs on in-memory batches means "
-                 "'bottleneck', otherwise 'costs'.")
+                 "if every ratio is above 1.0, answer 'recheck' (feeding cannot speed a step up: the machine "
+                 "changed, so time again). Only when every ratio is below 1.0 does the pipeline cost the step "
+                 "something; then look at the pipeline alone: fewer batches per second than the step runs on "
+                 "in-memory batches means 'bottleneck', otherwise 'costs'.")
     solution_text = '''
         def pipeline_verdict(ratios, in_memory, alone):
             if min(ratios) <= 1 <= max(ratios):
                 return "tie"            # 1.00 inside the paired interval: no cost detected
             if min(ratios) > 1:
-                return "faster"         # faster in every round: the machine changed, not the pipeline
+                return "recheck"        # faster in every round: the machine changed; time again
             if alone < in_memory:
                 return "bottleneck"     # it cannot deliver what the step consumes
             return "costs"              # it keeps up, yet the fed step is slower in every round
@@ -155,7 +155,7 @@ class PipelineVerdict(Exercise):
              ([0.80, 0.78, 0.83, 0.79, 0.85], 100.0, 600.0, COSTS),
              ([0.45, 0.47, 0.44, 0.46, 0.45], 100.0, 50.0, BOTTLENECK),
              ([0.90, 0.95, 1.01, 0.93, 0.92], 100.0, 600.0, NO_COST),
-             ([1.05, 1.08, 1.03, 1.10, 1.04], 100.0, 600.0, FASTER),
+             ([1.05, 1.08, 1.03, 1.10, 1.04], 100.0, 600.0, RECHECK),
              ([0.97, 0.98, 0.99, 0.96, 0.97], 100.0, 600.0, COSTS)]
 
     def reference(self):
@@ -163,7 +163,7 @@ class PipelineVerdict(Exercise):
             if min(ratios) <= 1 <= max(ratios):   # the lab's paired rule (bench.interval_side), five rounds
                 return NO_COST
             if min(ratios) > 1:
-                return FASTER
+                return RECHECK
             return BOTTLENECK if alone < in_memory else COSTS
 
         return (pipeline_verdict,)
@@ -172,7 +172,7 @@ class PipelineVerdict(Exercise):
         if not callable(pipeline_verdict):
             raise Incorrect(tr("pipeline_verdict should be a function, got {type}.",
                                type=type(pipeline_verdict).__name__))
-        answers = (NO_COST, COSTS, BOTTLENECK, FASTER)
+        answers = (NO_COST, COSTS, BOTTLENECK, RECHECK)
         for ratios, mem, alone, expected in self.CASES:
             got = self.call(pipeline_verdict, list(ratios), mem, alone)
             if got not in answers:
@@ -186,9 +186,9 @@ class PipelineVerdict(Exercise):
                 if expected == NO_COST:
                     why = tr(" 1.00 lies between the lowest and the highest ratio: no cost detected, a tie, "
                              "whatever the median and the pipeline's own rate.")
-                elif expected == FASTER:
+                elif expected == RECHECK:
                     why = tr(" Every round ran faster fed than in memory: feeding cannot make a step faster, so "
-                             "the machine changed; answer 'faster' (time again), not a cost.")
+                             "the machine changed; answer 'recheck' (time again), not a cost.")
                 elif expected == COSTS:
                     why = tr(" Every ratio is below 1.00, and the pipeline alone delivers more batches than the step "
                              "consumes: it keeps up, so it is not the bottleneck, yet feeding the step costs it part "

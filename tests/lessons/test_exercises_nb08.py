@@ -28,7 +28,7 @@ def median_rule(ratios, in_memory, alone):   # reads the median, not the interva
     return "bottleneck" if alone < in_memory else "costs"
 
 
-def no_faster(ratios, in_memory, alone):   # a faster fed step passes for a tie
+def no_recheck(ratios, in_memory, alone):   # a faster fed step passes for a tie
     if max(ratios) >= 1:
         return "tie"
     return "bottleneck" if alone < in_memory else "costs"
@@ -39,7 +39,7 @@ def alone_only(ratios, in_memory, alone):   # looks at the pipeline's own rate o
 
 
 def never_bottleneck(ratios, in_memory, alone):   # the paired rule, but never asks whether it keeps up
-    return "tie" if min(ratios) <= 1 <= max(ratios) else "faster" if min(ratios) > 1 else "costs"
+    return "tie" if min(ratios) <= 1 <= max(ratios) else "recheck" if min(ratios) > 1 else "costs"
 
 
 def _slower_by(column, threshold=True, order=-1, both=True):
@@ -64,7 +64,7 @@ REJECTED = [
     (nb08.q1, bit_for_bit, "float32 rounding"),
     (nb08.q1, lambda a, b, x, atol=1e-6: "same", "True or False"),
     (nb08.q2, median_rule, "whatever the median"),
-    (nb08.q2, no_faster, "the machine changed"),
+    (nb08.q2, no_recheck, "the machine changed"),
     (nb08.q2, alone_only, "costs it part of its rate"),
     (nb08.q2, never_bottleneck, "fewer batches per second"),
     (nb08.q2, lambda r, m, a: "slow", "return one of"),

@@ -77,7 +77,8 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
     others = sorted((r for r in rows if r["config"] not in ("O0", COPY)), key=lambda r: r["config"])   # O1, O2, O3
     text = tr("On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps", device=p.device,
               rate=base["steps_per_s"], acc=100 * base["accuracy"], steps=base["trained_steps"])
-    words = {"tie": tr("a tie: this run cannot detect a difference below {noise:.1f}%", noise=noise),
+    words = {"tie": tr("a tie: the medians cannot tell a difference below {noise:.1f}% from noise; the paired "
+                       "intervals below are sharper", noise=noise),
              "undecided": tr("undecided: beyond the noise floor of {noise:.1f}%, but the repeats' ranges overlap",
                              noise=noise),
              "faster": tr("faster: beyond the noise floor, repeats apart"),
@@ -126,6 +127,15 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
                 "interval from {n} rounds can be trusted: {levels}'s verdict is borderline, not a finding.",
                 n=twins["O2"]["rounds"], levels=runtime.listing(odd))
             verdict_line = no_space_between_cjk(verdict_line)   # "。 但" -> "。但" in Chinese
+        else:
+            judged_levels = [r["paired"] for r in others if r["paired"]]
+            lo, hi = max(pr["low"] for pr in judged_levels), min(pr["high"] for pr in judged_levels)
+            if len({pr["reading"] for pr in judged_levels}) > 1 and lo <= hi:   # other verdicts, one shared range
+                verdict_line += " " + tr(
+                    "The levels' verdicts differ, but their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one): "
+                    "with {n} rounds that split is the intervals' limit, not a difference between the levels.",
+                    lo=lo, hi=hi, n=judged_levels[0]["rounds"])
+                verdict_line = no_space_between_cjk(verdict_line)
         control = control_text(next(r["paired"] for r in others if r["paired"]), "O0", tr("O0's copy"))
         if control:   # first the A/A' control, as lesson 07 reads it
             text += "\n" + control

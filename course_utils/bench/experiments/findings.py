@@ -92,7 +92,7 @@ def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str
         return tr("In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
                   "the two differ in host blocking "
                   "only, and part 2 paired them round by round: {said}", rate=row["steps_per_s"],
-                  top=top["steps_per_s"], where=where, said=paired_words(hb))
+                  top=top["steps_per_s"], where=where, said=paired_words(hb, pairs=True))
     if top["case"] == case and len(top.get("repeat_s", ())) == len(row.get("repeat_s", ())) >= 3:
         # the same environment: both timed in alternation in the same processes, so part 2 paired them
         return tr("In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
@@ -171,8 +171,8 @@ def _finding(title: str, entries: Sequence[Mapping], baseline: str, sentence: st
 def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
                    pipe: Result, amp: Result, tta: Result, noise_pct: float, device: str,
                    said: Optional[Mapping[str, str]] = None) -> str:
-    """Lesson 08's closing list: per experiment a small table of verdicts (the paired interval where rounds pair, the
-    medians against the floor beside it; part 2, unpaired across processes: the lab's two rules) and one sentence.
+    """Lesson 08's closing list: per experiment a small table of verdicts (the paired interval where rounds pair;
+    otherwise the medians against the floor, the lab's two rules) and one sentence.
     ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel; ``said``: how the
     lesson words each verdict."""
     parts, said = [], said_words(said)

@@ -133,13 +133,15 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
                   tr("95% interval {lo:.2f}-{hi:.2f}", lo=both["low"], hi=both["high"]))   # named as it is
         text += tr(" Paired round by round: {med:.2f}x ({spread}), {where}.", med=both["median"], spread=spread,
                    where=tr(PAIRED_CELLS[both["reading"]]))
-        first, rest = second.lstrip()[:1], second.lstrip()[1:]
-        second = " " + tr("Secondary, the medians against the noise floor: ") + first.lower() + rest
+        # the medians come second: one short sentence on the two rows the paired line below compares
+        second = "" if runner is None else " " + tr(
+            "Secondary, their medians against the noise floor of {noise:.1f}%: {verdict}.", noise=p.noise_pct,
+            verdict=tr(FIX_VERDICT[verdict(best, runner, p.noise_pct)]))
     if raw and runner is not None:   # the two fastest rows with both fixes ran in the same processes: paired
         text += "\n" + tr("With both fixes, {best} against {runner} (timed in alternation in the same processes), "
                            "paired repeat by repeat: {said}.", best=best["label"], runner=runner["label"],
                            said=same_process_paired(best, runner))
-    text += "\n" + second.lstrip()
+    text += "\n" + second.lstrip() if second.strip() else ""
     # what each fix adds on top of the other, per configuration, by the lab's two rules: one line each
     lines = []
     effects = {"isa_cap": {}, "host_blocking": {}}   # fix -> configuration -> {"x", "verdict"}: on top of the other

@@ -355,8 +355,6 @@ MESSAGES = {
         '瓶颈',
     '{med:.2f}x ({lo:.2f}-{hi:.2f}), {where}':
         '{med:.2f} 倍（{lo:.2f}～{hi:.2f}），{where}',
-    'floor reading vs {a}':
-        '按噪声水平的判定（对比 {a}）',
     'verdict: paired ratio (lowest-highest)':
         '结论：配对比值（最低～最高）',
     'verdict: paired ratio (95% interval)':
@@ -436,8 +434,6 @@ MESSAGES = {
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍；逐轮配对来看，{said}',
     'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍，{verdict}',
-    '; on CPU MindSpore silently falls back to the normal loop, so the gap does not come from sinking.':
-        '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环，所以这一差距不能归因于下沉。',
     'On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps':
         '在 {device} 上，O0 为 {rate:.0f} 步/秒，训练 {steps} 步后准确率为 {acc:.1f}%',
     'Without sink mode Model.train ran {rate:.0f} batches/s on {device}; ':
@@ -523,11 +519,11 @@ MESSAGES = {
     'target_pct': '目标（%）',
     'best_steps': '课程设置的步数',
     'best_s': '课程设置（秒）',
-    'naive_steps': '朴素步数',
-    'naive_s': '朴素（秒）',
-    'naive_how': '朴素耗时的来源',
+    'naive_steps': '朴素默认设置的步数',
+    'naive_s': '朴素默认设置（秒）',
+    'naive_how': '朴素默认设置耗时的来源',
     'speedup': '加速比',
-    'naive_s_high': '朴素（秒，范围上端）',
+    'naive_s_high': '朴素默认设置（秒，范围上端）',
     'speedup_high': '加速比（范围上端）',
     'op_type': '算子类型',
     'calls_per_step': '每步调用次数',

@@ -55,12 +55,12 @@ MESSAGES = {
         '数据处理流水线对训练步的影响',
     "First the paired verdict: the per-round ratios (fed rate over in-memory rate) span an interval from the lowest "
     "to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'tie'; if every ratio is above "
-    "1.0, answer 'faster' (feeding cannot speed a step up: the machine changed). Only when every ratio is below 1.0 "
-    "does the pipeline cost the step something; then look at the pipeline alone: fewer batches per second than the "
-    "step runs on in-memory batches means 'bottleneck', otherwise 'costs'.":
+    "1.0, answer 'recheck' (feeding cannot speed a step up: the machine changed, so time again). Only when every "
+    "ratio is below 1.0 does the pipeline cost the step something; then look at the pipeline alone: fewer batches "
+    "per second than the step runs on in-memory batches means 'bottleneck', otherwise 'costs'.":
         '先做配对判定：各轮比值（供数速率除以内存中批的速率）从最小到最大构成一个区间。'
-        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'tie\'；每一轮的比值都大于 1.0，回答 \'faster\''
-        '（供数不可能让训练步变快，是机器状态变了）。只有每一轮的比值都小于 1.0，流水线才算拖慢了训练步；'
+        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'tie\'；每一轮的比值都大于 1.0，回答 \'recheck\''
+        '（供数不可能让训练步变快，是机器状态变了，需要重新计时）。只有每一轮的比值都小于 1.0，流水线才算拖慢了训练步；'
         '这时再看流水线单独运行的速度：每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，就是 \'bottleneck\'，'
         '否则是 \'costs\'。',
     'pipeline_verdict should be a function, got {type}.':
@@ -74,8 +74,8 @@ MESSAGES = {
     'pipeline\'s own rate.':
         '1.00 落在最小比值与最大比值之间：没有检测到开销，判为持平，与中位数和流水线自身的速度都无关。',
     " Every round ran faster fed than in memory: feeding cannot make a step faster, so the machine changed; answer "
-    "'faster' (time again), not a cost.":
-        "每一轮都是由流水线供数时更快：供数不可能让训练步变快，说明机器状态变了；应回答 'faster'（需要重新计时），"
+    "'recheck' (time again), not a cost.":
+        "每一轮都是由流水线供数时更快：供数不可能让训练步变快，说明机器状态变了；应回答 'recheck'（需要重新计时），"
         "而不是开销。",
     ' Every ratio is below 1.00, and the pipeline alone delivers more batches than the step consumes: it keeps up, '
     'so it is not the bottleneck, yet feeding the step costs it part of its rate.':
@@ -88,7 +88,7 @@ MESSAGES = {
      '    if min(ratios) <= 1 <= max(ratios):\n'
      '        return "tie"            # 1.00 inside the paired interval: no cost detected\n'
      '    if min(ratios) > 1:\n'
-     '        return "faster"         # faster in every round: the machine changed, not the pipeline\n'
+     '        return "recheck"        # faster in every round: the machine changed; time again\n'
      '    if alone < in_memory:\n'
      '        return "bottleneck"     # it cannot deliver what the step consumes\n'
      '    return "costs"              # it keeps up, yet the fed step is slower in every round'):
@@ -96,7 +96,7 @@ MESSAGES = {
          '    if min(ratios) <= 1 <= max(ratios):\n'
          '        return "tie"            # 1.00 落在配对区间内：没有检测到开销\n'
          '    if min(ratios) > 1:\n'
-         '        return "faster"         # 每一轮都更快：变的是机器，不是流水线\n'
+         '        return "recheck"        # 每一轮都更快：变的是机器，需要重新计时\n'
          '    if alone < in_memory:\n'
          '        return "bottleneck"     # 它产出的批数跟不上训练步的消耗\n'
          '    return "costs"              # 它跟得上，但由它供数的训练步每一轮都更慢'),
@@ -197,8 +197,9 @@ MESSAGES = {
         '，而供数不可能让训练步变快，说明测量期间机器的状态变了；没有测出开销。',
     "against A, {a}; against A' ({again:.0f} batches/s), {b}; the two disagree: undecided. ":
         '与 A 相比为{a}；与 A′（{again:.0f} 批/秒）相比为{b}；两者不一致，无法判定。',
-    'a tie: this run cannot detect a difference below {noise:.1f}%':
-        '持平：本次运行测不出低于 {noise:.1f}% 的差别',
+    'a tie: the medians cannot tell a difference below {noise:.1f}% from noise; the paired intervals below are '
+    'sharper':
+        '持平：按中位数，低于 {noise:.1f}% 的差别与噪声无法区分；下面的配对区间更精确',
     "undecided: beyond the noise floor of {noise:.1f}%, but the repeats' ranges overlap":
         '无法判定：超出 {noise:.1f}% 的噪声水平，但各次重复的范围有重叠',
     'faster: beyond the noise floor, repeats apart':
@@ -400,11 +401,11 @@ MESSAGES = {
     'naive defaults':
         '朴素默认设置',
     'naive: {s:.0f} s (measured)':
-        '朴素：{s:.0f} 秒（实测）',
+        '朴素默认设置：{s:.0f} 秒（实测）',
     'naive: {s:.0f} s (estimated)':
-        '朴素：{s:.0f} 秒（估算）',
+        '朴素默认设置：{s:.0f} 秒（估算）',
     'naive: {lo:.0f}-{hi:.0f} s (estimated)':
-        '朴素：{lo:.0f}～{hi:.0f} 秒（估算）',
+        '朴素默认设置：{lo:.0f}～{hi:.0f} 秒（估算）',
     'training seconds':
         '训练时间（秒）',
     'test accuracy %':
@@ -499,4 +500,26 @@ MESSAGES = {
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，包含 1.00：持平',
     'time, cap / no cap (x)':
         '耗时倍数（限制/不限制）',
+    # ---- session 17: the verdict tables without floor columns; the fed step against both copies; sink mode
+    'x {a} / {b}':
+        '相对 {a} / {b} 的倍数',
+    "Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} and {again:.0f} on the in-memory "
+    "passes A and A' ({x:.2f}x A, {y:.2f}x A'). ":
+        '由流水线供数时，训练步为 {fed:.0f} 步/秒；使用内存中的批的两遍 A 和 A′ 分别为 {mem:.0f} 和 {again:.0f} 步/秒'
+        '（是 A 的 {x:.2f} 倍、A′ 的 {y:.2f} 倍）。',
+    "; on CPU MindSpore silently falls back to the normal loop, so the two rows run one loop: this interval is a "
+    "false positive of the method on this machine, not an effect (lesson 07's check 2 found why; PIN_CPU = True runs "
+    "this lesson on one CPU).":
+        '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环，所以这两行跑的是同一个循环：这个区间是该方法在这台机器上的'
+        '一次误报，并不是下沉的效果（原因见第 07 课的检查 2；设置 PIN_CPU = True 可让本课只在一个 CPU 上运行）。',
+    "Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} and {again:.0f} on the in-memory "
+    "passes A and A' ({x:.2f}x A, {y:.2f}x A'): ":
+        '由流水线供数时，训练步为 {fed:.0f} 步/秒；使用内存中的批的两遍 A 和 A′ 分别为 {mem:.0f} 和 {again:.0f} 步/秒'
+        '（是 A 的 {x:.2f} 倍、A′ 的 {y:.2f} 倍）：',
+    "The levels' verdicts differ, but their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one): with {n} rounds "
+    "that split is the intervals' limit, not a difference between the levels.":
+        '各级别的判定不同，但它们的区间相互重叠（{lo:.2f}～{hi:.2f} 落在每个区间内）：只有 {n} 轮时，这种分歧反映的是'
+        '区间的局限，而不是级别之间的差别。',
+    'Secondary, their medians against the noise floor of {noise:.1f}%: {verdict}.':
+        '次要参考，两者的中位数按 {noise:.1f}% 的噪声水平判定：{verdict}。',
 }
