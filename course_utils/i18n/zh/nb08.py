@@ -210,7 +210,7 @@ MESSAGES = {
     'their repeats merged), with the cap against without; every ratio is the time with the cap over the time '
     'without, and the verdict is the paired interval\'s (above 1.00: slower with the cap):':
         'ReLU + 最大池化的正向加反向，每层单独编译后计时（每种情形 {k} 个全新进程，合并各进程的重复），'
-        '限制指令集与不限制对比。表中的倍数都是限制时的耗时除以不限制时的耗时，结论按配对区间判定'
+        '比较限制指令集与不限制两种情形。表中的倍数都是限制时的耗时除以不限制时的耗时，结论按配对区间判定'
         '（高于 1.00 即限制后更慢）：',
     'slower (interval above 1.00)':
         '更慢（区间高于 1.00）',
@@ -283,7 +283,7 @@ MESSAGES = {
         '{levels} 比 O0 快（区间高于 1.00）',
     '{levels}: no difference from O0 detected (1.00 inside)':
         '{levels}：未测出与 O0 的差别（区间包含 1.00）',
-    ' The three ratios ({listing}) are measured differently, so compare their direction and order of magnitude, not '
+    'The three ratios ({listing}) are measured differently, so compare their direction and order of magnitude, not '
     'their digits.':
         '三个比值（{listing}）的测法各不相同，所以要比较的是方向和数量级，而不是具体数字。',
     'the profiler':
@@ -352,7 +352,7 @@ MESSAGES = {
     "different loops: Model.train calls the network without waiting for each step's result (its loop never reads the "
     "loss), while the fed pass here waits for every step (force), as a training loop that logs its loss does; so "
     "compare Model.train's two rows with each other, not with the fed step.":
-        'Model.train（关闭数据下沉）对比由流水线供数的训练步：逐轮配对为 {said}。两者是不同的训练循环：Model.train '
+        'Model.train（关闭数据下沉）与由流水线供数的训练步相比，逐轮配对为 {said}。两者是不同的训练循环：Model.train '
         '调用网络后不等待每一步的结果（它的循环从不读取损失），而这里由流水线供数的那一遍每一步都等待完成（force），'
         '就像每步都记录损失的训练循环那样；所以 Model.train 的两行只应互相比较，不应与由流水线供数的训练步比较。',
     "But O2 and O3 are the same network here (LeNet-5 has no normalisation layer for O2 to keep in float32; part 5 "
@@ -390,7 +390,7 @@ MESSAGES = {
         '逐次配对，最快一行的速度与这一行之比为 {said}',
     "With both fixes, {best} against {runner} (timed in alternation in the same processes), paired repeat by "
     "repeat: {said}.":
-        '加上两项优化设置后，{best} 对比{runner}（在同一批进程中交替计时），逐次配对：{said}。',
+        '加上两项优化设置后，{best} 与{runner}相比（两者在同一批进程中交替计时），逐次配对：{said}。',
     "In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
     "part 2 did not pair these two, so only the "
     "medians against the noise floor compare them: {said}":
@@ -461,7 +461,7 @@ MESSAGES = {
     # ---- the lab, lesson 08's own sentences
     ' Paired round by round: {med:.2f}x ({spread}), {where}.':
         '逐轮配对：{med:.2f} 倍（{spread}），{where}。',
-    " That accounts for the small capped time, not for the uncapped one: without the cap the profiler's {ms:.1f} ms "
+    "That accounts for the small capped time, not for the uncapped one: without the cap the profiler's {ms:.1f} ms "
     "per step is also the largest of the three ({listing}), although the other two include dispatch and first calls. "
     "The profiler times MindSpore's whole convolution kernel, of which oneDNN's logged execution is one part; what "
     "else that kernel spends the time on, this lesson did not measure: the gap is unexplained.":
@@ -474,24 +474,24 @@ MESSAGES = {
         '95% 区间 {lo:.2f}～{hi:.2f}',
     # ---- a paired interval named as it is: with few pairs, the lowest to the highest ratio
     '{n} pairs: lowest-highest ratio {lo:.2f}-{hi:.2f}':
-        '{n} 对：各对比值最低 {lo:.2f}，最高 {hi:.2f}',
+        '{n} 对：各对的比值最低 {lo:.2f}，最高 {hi:.2f}',
     '{n} pairs, lowest-highest ratio {lo:.2f}-{hi:.2f}':
-        '{n} 对，各对比值最低 {lo:.2f}，最高 {hi:.2f}',
+        '{n} 对，各对的比值最低 {lo:.2f}，最高 {hi:.2f}',
     '{n} pairs, 95% interval {lo:.2f}-{hi:.2f}':
         '{n} 对，95% 区间 {lo:.2f}～{hi:.2f}',
     '{n} pairs, lowest-highest ratio {lo:.1f}-{hi:.1f}':
-        '{n} 对，各对比值最低 {lo:.1f}，最高 {hi:.1f}',
+        '{n} 对，各对的比值最低 {lo:.1f}，最高 {hi:.1f}',
     '95% interval {lo:.1f}-{hi:.1f}':
         '95% 区间 {lo:.1f}～{hi:.1f}',
     "Each fix on top of the other, paired round by round (repeat i of a case's process against repeat i of the "
     "other case's process in the same round; {n} pairs, lowest-highest ratio):":
         '在已启用另一项设置的基础上，再单独加上这一项（逐轮配对：同一轮中，一种情形进程的第 i 次重复对另一种情形进程的'
-        '第 i 次重复；共 {n} 对，括号内为各对比值的最低～最高）：',
+        '第 i 次重复；共 {n} 对，括号内为各对的比值的最低～最高）：',
     'paired, x the time (lowest-highest)':
         '配对耗时倍数（最低～最高）',
     'The cap made {layers} slower: paired repeat by repeat, the time with the cap over the time without lies above '
     '1.00 ({listing}, lowest-highest ratio).':
-        '限制指令集让 {layers} 变慢：逐次重复配对，限制时与不限制时的耗时之比高于 1.00（{listing}，为各对比值的最低～最高）。',
+        '限制指令集让 {layers} 变慢：逐次重复配对，限制时与不限制时的耗时之比高于 1.00（{listing}，为各对的比值的最低～最高）。',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, above 1.00: faster':
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，高于 1.00：更快',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, below 1.00: slower':
