@@ -786,3 +786,20 @@ def test_part_2_names_its_paired_intervals_lowest_highest_when_few_pairs_make_th
     assert res.metrics["fixes_vs_naive_speedup_span"] is True
     assert "3 pairs, lowest-highest ratio" in findings.pynative_vs_graph(res)
 
+
+
+def test_one_helper_finds_the_copy_its_original_and_the_gap_for_modes_styles_and_the_sweep():
+    wobble = (0, 0.05, -0.05, 0.02, -0.02)
+    base, copy = _timed("graph/cell", 80, wobble), _timed("graph/cell copy", 120, wobble)
+    twin = modes.find_twin(shuffled([_timed("pynative/cell", 20, wobble), base, copy]))
+    assert twin.config == "graph/cell" and twin.copy["config"] == "graph/cell copy"
+    assert (twin.low, twin.high) == pytest.approx((1.5, 1.5)) and twin.gap == pytest.approx((1 / 1.5, 1.5))
+    # paired with both copies where the original is one side, then widened by the gap; untouched otherwise
+    other = _timed("pynative/cell", 20, wobble)
+    assert modes.paired_with_twin(base, other, twin) == pytest.approx((4.0, 4.0 / 1.5, 6.0 * 1.5, True))
+    assert modes.paired_with_twin(other, other, None) == pytest.approx((1.0, 1.0, 1.0, False))
+    assert modes.find_twin([base]) is None and modes.find_twin([base, dict(copy, repeat_s=[0.1])]) is None
+    # styles: its two copies by key, and the widening decided once (style_intervals, which summarise_styles reads)
+    rows = _styles_rows(103, (0, 0.1, -0.1, 0.05))
+    assert modes.find_twin(rows, modes.COPY).config == "graph/functional"
+    assert modes.find_twin(rows, modes.PIPELINE_COPY) is None   # _pipeline_rows has no second functional loop
