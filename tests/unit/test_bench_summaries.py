@@ -803,3 +803,27 @@ def test_one_helper_finds_the_copy_its_original_and_the_gap_for_modes_styles_and
     rows = _styles_rows(103, (0, 0.1, -0.1, 0.05))
     assert modes.find_twin(rows, modes.COPY).config == "graph/functional"
     assert modes.find_twin(rows, modes.PIPELINE_COPY) is None   # _pipeline_rows has no second functional loop
+
+
+def test_part_1s_readings_say_how_long_the_warm_up_lasted_and_why_two_readings_of_one_step_differ():
+    from course_utils.bench.experiments import common
+
+    settled = [0.46] + [0.0034] * 29   # one compiling call, then one level
+    assert common.warmup_reading(settled) == (
+        "calls 1-29: median 3.4 ms, range 3.4-3.4 ms; more than twice that median: none; call 1 already within 20% "
+        "of the level of calls 10-29 (3.4 ms): the warm-up was the compiling call alone.")
+    warming = [0.46, 0.006, 0.005] + [0.0034] * 26 + [0.009]   # two slow calls after it, a spike at the end
+    said = common.warmup_reading(warming)
+    assert "more than twice that median: 29;" in said
+    assert said.endswith("calls 1-2 in a row ran more than 20% above the level of calls 10-29 (3.4 ms): here the "
+                         "warm-up took 2 call(s) beyond the compiling one.")
+    single = [3.0, 3.4, 3.8]   # median 3.4, slowest 3.8
+    assert common.two_readings(3.5, single) == ("one step, two readings: a repeat's time per step is 1.03x the single "
+                                                "calls' median. Within 10% of each other.")
+    beyond = common.two_readings(4.7, single)
+    assert "1.38x" in beyond and "slower than even the slowest single call" in beyond
+    assert beyond.endswith("are not compared (rule 4).")
+    slower = common.two_readings(3.9, [3.0, 3.4, 4.0])   # slower than the median, not than the slowest call
+    assert "1.15x" in slower and "The repeats were slower. A repeat counts every step" in slower
+    faster = common.two_readings(3.0, single)
+    assert "0.88x" in faster and "The repeats were faster" in faster and faster.endswith("(rule 4).")
