@@ -178,6 +178,30 @@ def _thread_line(cpu: Optional[dict], steps: int) -> str:
               others="".join(tr(", {name} {s:.2f} s", name=n, s=s) for n, s in others))
 
 
+#: What the forcing test's readings are called in the line that says they are too wide to decide.
+FORCING_READINGS = {"end": N_("forced at the end of each repeat over forced every step"),
+                    "none": N_("not forced over forced every step"),
+                    "none_vs_end": N_("not forced over forced at the end of each repeat")}
+
+
+def _too_few_rounds(paired: Mapping[str, tuple], rows: list, rounds: int, enough: int = 20,
+                    wide: float = 1.2) -> str:
+    """The forcing test's readings whose interval holds 1.00 but is wide (high over low end at least ``wide``) in one
+    line: with this few ``rounds`` they decide nothing (no effect and a large one both fit), and what would settle
+    them: ``enough`` rounds, with the time that takes at this run's pace (its rows' repeats, scaled). "" when every
+    reading decided or the run already had ``enough`` rounds."""
+    loose = [(key, lo, hi) for key, (_, lo, hi) in paired.items()
+             if interval_side(lo, hi) == "inside" and round(hi, 2) >= wide * round(lo, 2)]
+    if not loose or rounds >= enough:
+        return ""
+    round_s = sum(sum(r["repeat_s"]) for r in rows) / rounds   # one round of every configuration, this run
+    return tr("With {n} rounds, 1.00 inside an interval this wide is inconclusive, not a tie ({which}): no effect "
+              "and a large one both fit. {enough} rounds would settle it (repeats={enough} in ForcingParams: about "
+              "{s:.0f} s at this run's pace).", n=rounds, enough=enough, s=enough * round_s,
+              which=tr("; ").join(tr("{what} {lo:.2f}-{hi:.2f}", what=tr(FORCING_READINGS[k]), lo=lo, hi=hi)
+                                  for k, lo, hi in loose))
+
+
 def summarise_forcing(rows: list, p: ForcingParams) -> Result:
     rows = _labelled(rows)
     each, copy, end, none = (pick(rows, config=k) for k, _ in FORCING)
@@ -201,6 +225,9 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
     lo, hi = widened(lo, hi, twin.gap)
     lines.append(tr("Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), "
                     "{side}.", med=med, lo=lo, hi=hi, side=forcing_words(lo, hi)))
+    undecided = _too_few_rounds({**paired, "none_vs_end": (med, lo, hi)}, rows, len(each["repeat_s"]))
+    if undecided:
+        lines.append(undecided)
     cpu = each.get("thread_cpu")
     if _thread_line(cpu, p.steps):
         lines.append(_thread_line(cpu, p.steps))
