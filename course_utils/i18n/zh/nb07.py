@@ -500,7 +500,7 @@ MESSAGES = {
     'batches_per_s': '批/秒',
     'min_batches_per_s': '最小批/秒',
     'max_batches_per_s': '最大批/秒',
-    'epoch_s': '每个轮次（秒）',
+    'epoch_s': '一个轮次耗时（秒）',
     'share_pct': '占比（%）',
     'vs_baseline': '相对首行基线',
     'vs_functional': '相对函数式训练步',
