@@ -829,7 +829,7 @@ def test_part_1s_readings_say_how_long_the_warm_up_lasted_and_why_two_readings_o
     assert "0.88x" in faster and "The repeats were faster" in faster and faster.endswith("(rule 4).")
 
 
-def test_forcing_says_a_wide_interval_holding_one_is_inconclusive_and_what_would_settle_it():
+def test_forcing_says_a_wide_interval_holding_one_is_inconclusive_and_what_narrows_it():
     wobble = (0, 0.3, -0.3, 0.2, -0.25)
     rows = [_timed("each", 100, wobble), _timed("each copy", 100, wobble[::-1]), _timed("end", 105, wobble[1:]),
             _timed("none", 300, (0, 0.01, -0.01))]
@@ -838,8 +838,8 @@ def test_forcing_says_a_wide_interval_holding_one_is_inconclusive_and_what_would
     assert "inconclusive, not a tie (forced at the end of each repeat over forced every step " in said
     assert "not forced over" not in said   # not forced decided: 3x, its interval above 1.00
     round_s = sum(sum(r["repeat_s"]) for r in rows) / 5
-    assert said.endswith(f"20 rounds would settle it (repeats=20 in ForcingParams: about {20 * round_s:.0f} s at "
-                         "this run's pace).")
+    assert said.endswith(f"More rounds narrow it: 20 (repeats=20 in ForcingParams) would take about "
+                         f"{20 * round_s:.0f} s at this run's pace.")
     # enough rounds, or narrow intervals: no such line
     many = [dict(r, repeat_s=r["repeat_s"] * 4) for r in rows]
     assert not any(line.startswith("With ") for line in

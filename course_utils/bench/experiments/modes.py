@@ -187,7 +187,7 @@ FORCING_READINGS = {"end": N_("forced at the end of each repeat over forced ever
 def _too_few_rounds(paired: Mapping[str, tuple], rows: list, rounds: int, enough: int = 20,
                     wide: float = 1.2) -> str:
     """The forcing test's readings whose interval holds 1.00 but is wide (high over low end at least ``wide``) in one
-    line: with this few ``rounds`` they decide nothing (no effect and a large one both fit), and what would settle
+    line: with this few ``rounds`` they decide nothing (no effect and a large one both fit), and what narrows
     them: ``enough`` rounds, with the time that takes at this run's pace (its rows' repeats, scaled). "" when every
     reading decided or the run already had ``enough`` rounds."""
     loose = [(key, lo, hi) for key, (_, lo, hi) in paired.items()
@@ -196,8 +196,8 @@ def _too_few_rounds(paired: Mapping[str, tuple], rows: list, rounds: int, enough
         return ""
     round_s = sum(sum(r["repeat_s"]) for r in rows) / rounds   # one round of every configuration, this run
     return tr("With {n} rounds, 1.00 inside an interval this wide is inconclusive, not a tie ({which}): no effect "
-              "and a large one both fit. {enough} rounds would settle it (repeats={enough} in ForcingParams: about "
-              "{s:.0f} s at this run's pace).", n=rounds, enough=enough, s=enough * round_s,
+              "and a large one both fit. More rounds narrow it: {enough} (repeats={enough} in ForcingParams) would "
+              "take about {s:.0f} s at this run's pace.", n=rounds, enough=enough, s=enough * round_s,
               which=tr("; ").join(tr("{what} {lo:.2f}-{hi:.2f}", what=tr(FORCING_READINGS[k]), lo=lo, hi=hi)
                                   for k, lo, hi in loose))
 
