@@ -834,13 +834,13 @@ def test_forcing_says_a_wide_interval_holding_one_is_inconclusive_and_what_narro
     rows = [_timed("each", 100, wobble), _timed("each copy", 100, wobble[::-1]), _timed("end", 105, wobble[1:]),
             _timed("none", 300, (0, 0.01, -0.01))]
     lines = modes.summarise_forcing(rows, bench.ForcingParams()).conclusion.splitlines()
-    said = next(line for line in lines if line.startswith("With 5 rounds"))
-    assert "inconclusive, not a tie (forced at the end of each repeat over forced every step " in said
-    assert "not forced over" not in said   # not forced decided: 3x, its interval above 1.00
+    assert lines[2].startswith("Forced at the end of each repeat over forced every step") and lines[2].endswith(
+        "1.00 inside, but too wide to decide with 5 rounds: inconclusive, not a tie.")
+    assert lines[3].endswith("above 1.00: faster.")   # not forced decided: 3x
     round_s = sum(sum(r["repeat_s"]) for r in rows) / 5
-    assert said.endswith(f"More rounds narrow it: 20 (repeats=20 in ForcingParams) would take about "
-                         f"{20 * round_s:.0f} s at this run's pace.")
-    # enough rounds, or narrow intervals: no such line
+    assert lines[5] == (f"More rounds narrow an interval: 20 (repeats=20 in ForcingParams) would take about "
+                        f"{20 * round_s:.0f} s at this run's pace.")
+    # enough rounds: the interval narrows and is read as usual, with no such line
     many = [dict(r, repeat_s=r["repeat_s"] * 4) for r in rows]
-    assert not any(line.startswith("With ") for line in
-                   modes.summarise_forcing(many, bench.ForcingParams()).conclusion.splitlines())
+    said = modes.summarise_forcing(many, bench.ForcingParams()).conclusion
+    assert "More rounds" not in said and "too wide" not in said

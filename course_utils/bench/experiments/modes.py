@@ -178,28 +178,30 @@ def _thread_line(cpu: Optional[dict], steps: int) -> str:
               others="".join(tr(", {name} {s:.2f} s", name=n, s=s) for n, s in others))
 
 
-#: What the forcing test's readings are called in the line that says they are too wide to decide.
-FORCING_READINGS = {"end": N_("forced at the end of each repeat over forced every step"),
-                    "none": N_("not forced over forced every step"),
-                    "none_vs_end": N_("not forced over forced at the end of each repeat")}
+#: Rounds that narrow the forcing test's intervals enough to read (part 3's claim test runs as many).
+FORCING_ENOUGH_ROUNDS = 20
 
 
-def _too_few_rounds(paired: Mapping[str, tuple], rows: list, rounds: int, enough: int = 20,
-                    wide: float = 1.2) -> str:
-    """The forcing test's readings whose interval holds 1.00 but is wide (high over low end at least ``wide``) in one
-    line: with this few ``rounds`` they decide nothing (no effect and a large one both fit), and what narrows
-    them: ``enough`` rounds, with the time that takes at this run's pace (its rows' repeats, scaled). "" when every
-    reading decided or the run already had ``enough`` rounds."""
-    loose = [(key, lo, hi) for key, (_, lo, hi) in paired.items()
-             if interval_side(lo, hi) == "inside" and round(hi, 2) >= wide * round(lo, 2)]
-    if not loose or rounds >= enough:
-        return ""
+def _too_wide(lo: float, hi: float, rounds: int, wide: float = 1.2) -> bool:
+    """A forcing reading that holds 1.00 in an interval too wide to mean "a tie": high over low end at least ``wide``,
+    with fewer than ``FORCING_ENOUGH_ROUNDS`` rounds. No effect and a large one both fit it."""
+    return rounds < FORCING_ENOUGH_ROUNDS and interval_side(lo, hi) == "inside" and round(hi, 2) >= wide * round(lo, 2)
+
+
+def _forcing_side(lo: float, hi: float, rounds: int, not_forced: bool) -> str:
+    """How a forcing line reads its interval: "inconclusive with N rounds" where it is too wide (``_too_wide``),
+    otherwise ``side_words`` (``forcing_words`` for a not-forced line)."""
+    if _too_wide(lo, hi, rounds):
+        return tr("1.00 inside, but too wide to decide with {n} rounds: inconclusive, not a tie", n=rounds)
+    return forcing_words(lo, hi) if not_forced else side_words(lo, hi)
+
+
+def _more_rounds(rows: list, rounds: int) -> str:
+    """What narrows a too-wide forcing interval: ``FORCING_ENOUGH_ROUNDS`` rounds, and what they take at this run's
+    pace (its rows' repeats, scaled)."""
     round_s = sum(sum(r["repeat_s"]) for r in rows) / rounds   # one round of every configuration, this run
-    return tr("With {n} rounds, 1.00 inside an interval this wide is inconclusive, not a tie ({which}): no effect "
-              "and a large one both fit. More rounds narrow it: {enough} (repeats={enough} in ForcingParams) would "
-              "take about {s:.0f} s at this run's pace.", n=rounds, enough=enough, s=enough * round_s,
-              which=tr("; ").join(tr("{what} {lo:.2f}-{hi:.2f}", what=tr(FORCING_READINGS[k]), lo=lo, hi=hi)
-                                  for k, lo, hi in loose))
+    return tr("More rounds narrow an interval: {enough} (repeats={enough} in ForcingParams) would take about {s:.0f} s "
+              "at this run's pace.", enough=FORCING_ENOUGH_ROUNDS, s=FORCING_ENOUGH_ROUNDS * round_s)
 
 
 def summarise_forcing(rows: list, p: ForcingParams) -> Result:
@@ -211,6 +213,7 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
                 setting=tr("MS_DEV_HOST_BLOCKING_RUN=1") if each.get("host_blocking") == "1" else
                 tr("Without MS_DEV_HOST_BLOCKING_RUN"), n=len(each["repeat_s"]), steps=each["steps"], **ms)]
     twin = find_twin(rows, "each copy")   # a failed control widens every interval of this grid
+    rounds = len(each["repeat_s"])
     lines.append(tr("Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.", lo=twin.low,
                     hi=twin.high, said=control_said(twin.low, twin.high)))
     paired = {}
@@ -219,15 +222,14 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
         paired[key] = med, lo, hi
         lines.append(tr("{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x "
                         "(95% intervals together {lo:.2f}-{hi:.2f}), {side}.", what=said, med=med, lo=lo, hi=hi,
-                        side=side_words(lo, hi) if key == "end" else forcing_words(lo, hi)))
+                        side=_forcing_side(lo, hi, rounds, key == "none")))
     # not forced against forced at the end: the same work, only the last wait skipped, so not forced cannot be slower
     med, lo, hi = paired_ratio(none, end)
     lo, hi = widened(lo, hi, twin.gap)
     lines.append(tr("Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), "
-                    "{side}.", med=med, lo=lo, hi=hi, side=forcing_words(lo, hi)))
-    undecided = _too_few_rounds({**paired, "none_vs_end": (med, lo, hi)}, rows, len(each["repeat_s"]))
-    if undecided:
-        lines.append(undecided)
+                    "{side}.", med=med, lo=lo, hi=hi, side=_forcing_side(lo, hi, rounds, True)))
+    if any(_too_wide(a, b, rounds) for a, b in [(lo, hi)] + [v[1:] for v in paired.values()]):
+        lines.append(_more_rounds(rows, rounds))
     cpu = each.get("thread_cpu")
     if _thread_line(cpu, p.steps):
         lines.append(_thread_line(cpu, p.steps))

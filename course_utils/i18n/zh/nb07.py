@@ -726,14 +726,10 @@ MESSAGES = {
     'together {lo:.2f}-{hi:.2f}), {side}.':
         '逐轮计算{what}与每步同步等待（两份副本）的每秒步数之比：{med:.2f} 倍（两个 95% 区间合起来为 '
         '{lo:.2f}～{hi:.2f}），{side}。',
-    'forced at the end of each repeat over forced every step': '只在每次重复结束时同步等待与每步同步等待之比',
-    'not forced over forced every step': '不同步等待与每步同步等待之比',
-    'not forced over forced at the end of each repeat': '不同步等待与只在每次重复结束时同步等待之比',
-    '{what} {lo:.2f}-{hi:.2f}': '{what}为 {lo:.2f}～{hi:.2f}',
-    'With {n} rounds, 1.00 inside an interval this wide is inconclusive, not a tie ({which}): no effect and a large '
-    'one both fit. More rounds narrow it: {enough} (repeats={enough} in ForcingParams) would take about {s:.0f} s at '
-    "this run's pace.":
-        '只有 {n} 轮时，这么宽的区间即使包含 1.00，也只是无法下结论，而不是持平（{which}）：没有影响和影响很大都与它相符。'
+    '1.00 inside, but too wide to decide with {n} rounds: inconclusive, not a tie':
+        '包含 1.00，但只有 {n} 轮，区间太宽，无法判定：这是无法下结论，不是持平',
+    "More rounds narrow an interval: {enough} (repeats={enough} in ForcingParams) would take about {s:.0f} s at this "
+    "run's pace.":
         '轮数越多，区间越窄：跑 {enough} 轮（在 ForcingParams 中设置 repeats={enough}）按本次运行的速度约需 {s:.0f} 秒。',
     'Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}.':
         '不同步等待与只在每次重复结束时同步等待之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
