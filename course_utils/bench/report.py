@@ -154,7 +154,9 @@ ENGLISH_COLUMN_TITLES = {
     "best_s": "s, course settings", "naive_steps": "steps, naive", "naive_s": "s, naive",
     "naive_s_high": "s, naive (high end)", "naive_how": "naive time from", "speedup": "speed-up (x)",
     "speedup_high": "speed-up, high end (x)", "op_type": "operator type", "calls_per_step": "calls/step",
-    "mean_ms": "ms/call", "total_ms": "total ms",
+    "mean_ms": "ms/call", "total_ms": "total ms", "min_samples_per_s": "min samples/s",
+    "max_samples_per_s": "max samples/s", "steps_per_round": "steps a round", "epoch_s": "s per epoch",
+    "vs_baseline": "x first row", "vs_functional": "x functional step",
 }
 
 

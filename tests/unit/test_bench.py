@@ -485,3 +485,12 @@ def test_interval_side_reads_a_paired_interval_as_printed():
     assert bench.interval_side(0.95, 1.05) == "inside"
     # judged on the bounds as printed (2 decimals): 1.004 shows as 1.00, which holds 1
     assert bench.interval_side(1.004, 1.16) == "inside" and bench.interval_side(1.004, 1.16, digits=None) == "above"
+
+
+def test_lesson_07s_table_columns_have_readable_titles_not_their_keys():
+    cols = ["label", "steps_per_round", "min_samples_per_s", "max_samples_per_s", "epoch_s", "vs_baseline",
+            "vs_functional"]
+    head = bench.format_rows([dict.fromkeys(cols, 1.0)], cols).splitlines()[0]
+    assert [t.strip() for t in head.split("  ") if t.strip()] == [
+        "configuration", "steps a round", "min samples/s", "max samples/s", "s per epoch", "x first row",
+        "x functional step"]

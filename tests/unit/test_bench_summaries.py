@@ -783,3 +783,61 @@ def test_part_2_names_its_paired_intervals_lowest_highest_when_few_pairs_make_th
     assert res.metrics["fixes_vs_naive_speedup_span"] is True
     assert "3 pairs, lowest-highest ratio" in findings.pynative_vs_graph(res)
 
+
+
+def test_one_helper_finds_the_copy_its_original_and_the_gap_for_modes_styles_and_the_sweep():
+    wobble = (0, 0.05, -0.05, 0.02, -0.02)
+    base, copy = _timed("graph/cell", 80, wobble), _timed("graph/cell copy", 120, wobble)
+    twin = modes.find_twin(shuffled([_timed("pynative/cell", 20, wobble), base, copy]))
+    assert twin.config == "graph/cell" and twin.copy["config"] == "graph/cell copy"
+    assert (twin.low, twin.high) == pytest.approx((1.5, 1.5)) and twin.gap == pytest.approx((1 / 1.5, 1.5))
+    # paired with both copies where the original is one side, then widened by the gap; untouched otherwise
+    other = _timed("pynative/cell", 20, wobble)
+    assert modes.paired_with_twin(base, other, twin) == pytest.approx((4.0, 4.0 / 1.5, 6.0 * 1.5, True))
+    assert modes.paired_with_twin(other, other, None) == pytest.approx((1.0, 1.0, 1.0, False))
+    assert modes.find_twin([base]) is None and modes.find_twin([base, dict(copy, repeat_s=[0.1])]) is None
+    # styles: its two copies by key, and the widening decided once (style_intervals, which summarise_styles reads)
+    rows = _styles_rows(103, (0, 0.1, -0.1, 0.05))
+    assert modes.find_twin(rows, modes.COPY).config == "graph/functional"
+    assert modes.find_twin(rows, modes.PIPELINE_COPY) is None   # _pipeline_rows has no second functional loop
+
+
+def test_part_1s_readings_say_how_long_the_warm_up_lasted_and_why_two_readings_of_one_step_differ():
+    from course_utils.bench.experiments import common
+
+    settled = [0.46] + [0.0034] * 29   # one compiling call, then one level
+    assert common.warmup_reading(settled) == (
+        "calls 1-29: median 3.4 ms, range 3.4-3.4 ms; more than twice that median: none; call 1 already within 20% "
+        "of the level of calls 10-29 (3.4 ms): the warm-up was the compiling call alone.")
+    warming = [0.46, 0.006, 0.005] + [0.0034] * 26 + [0.009]   # two slow calls after it, a spike at the end
+    said = common.warmup_reading(warming)
+    assert "more than twice that median: 29;" in said
+    assert said.endswith("calls 1-2 in a row ran more than 20% above the level of calls 10-29 (3.4 ms): here the "
+                         "warm-up took 2 call(s) beyond the compiling one.")
+    single = [3.0, 3.4, 3.8]   # median 3.4, slowest 3.8
+    assert common.two_readings(3.5, single) == ("one step, two readings: a repeat's time per step is 1.03x the single "
+                                                "calls' median. Within 10% of each other.")
+    beyond = common.two_readings(4.7, single)
+    assert "1.38x" in beyond and "slower than even the slowest single call" in beyond
+    assert beyond.endswith("are not compared (rule 4).")
+    slower = common.two_readings(3.9, [3.0, 3.4, 4.0])   # slower than the median, not than the slowest call
+    assert "1.15x" in slower and "The repeats were slower. A repeat counts every step" in slower
+    faster = common.two_readings(3.0, single)
+    assert "0.88x" in faster and "The repeats were faster" in faster and faster.endswith("(rule 4).")
+
+
+def test_forcing_says_a_wide_interval_holding_one_is_inconclusive_and_what_narrows_it():
+    wobble = (0, 0.3, -0.3, 0.2, -0.25)
+    rows = [_timed("each", 100, wobble), _timed("each copy", 100, wobble[::-1]), _timed("end", 105, wobble[1:]),
+            _timed("none", 300, (0, 0.01, -0.01))]
+    lines = modes.summarise_forcing(rows, bench.ForcingParams()).conclusion.splitlines()
+    assert lines[2].startswith("Forced at the end of each repeat over forced every step") and lines[2].endswith(
+        "1.00 inside, but too wide to decide with 5 rounds: inconclusive, not a tie.")
+    assert lines[3].endswith("above 1.00: faster.")   # not forced decided: 3x
+    round_s = sum(sum(r["repeat_s"]) for r in rows) / 5
+    assert lines[5] == (f"More rounds narrow an interval: 20 (repeats=20 in ForcingParams) would take about "
+                        f"{20 * round_s:.0f} s at this run's pace.")
+    # enough rounds: the interval narrows and is read as usual, with no such line
+    many = [dict(r, repeat_s=r["repeat_s"] * 4) for r in rows]
+    said = modes.summarise_forcing(many, bench.ForcingParams()).conclusion
+    assert "More rounds" not in said and "too wide" not in said

@@ -1,8 +1,10 @@
-"""Small pieces the experiments share: worker-side setup and comparing two measured rows."""
+"""Small pieces the experiments share: worker-side setup, comparing two measured rows, and the words lesson 07's
+plain-MindSpore cells print (part 1's readings, the forcing test)."""
 
 from __future__ import annotations
 
-from typing import Mapping
+import statistics
+from typing import Mapping, Sequence
 
 from course_utils import runtime
 from course_utils.i18n import N_, tr
@@ -84,3 +86,53 @@ def control_said(c_lo: float, c_hi: float) -> str:
     return tr("without 1.00 although they are one configuration, so every interval read with this control is widened "
               "by the copies' gap, x{lo:.2f} at its low end and x{hi:.2f} at its high end, before it is read",
               lo=gap[0], hi=gap[1])
+
+
+def warmup_reading(per_call_s: Sequence[float], settled_from: int = 10) -> str:
+    """Lesson 07 part 1's reading of a fresh step's calls after the first, each timed on its own (``per_call_s``, in
+    seconds, call 0 the compiling one): their median and range, the calls more than twice that median (a busy moment),
+    and how many calls from call 1 on ran more than 20% above the level the step settled at (the median of the calls
+    from ``settled_from`` on): the warm-up beyond the compiling call."""
+    ms = [1e3 * t for t in per_call_s]
+    single = ms[1:]
+    median = statistics.median(single)
+    spikes = [i for i, t in enumerate(ms) if i > 0 and t > 2 * median]   # call indices
+    settled = statistics.median(ms[settled_from:])
+    warming = 0   # calls from call 1 on, one after another, more than 20% above the settled level
+    while warming < settled_from - 1 and ms[warming + 1] > 1.2 * settled:
+        warming += 1
+    text = tr("calls 1-{last}: median {median:.1f} ms, range {lo:.1f}-{hi:.1f} ms; more than twice that median: "
+              "{spikes}; ", last=len(ms) - 1, median=median, lo=min(single), hi=max(single),
+              spikes=", ".join(map(str, spikes)) if spikes else tr("none"))
+    if not warming:
+        return text + tr("call 1 already within 20% of the level of calls {n}-{last} ({settled:.1f} ms): the warm-up "
+                         "was the compiling call alone.", n=settled_from, last=len(ms) - 1, settled=settled)
+    return text + tr("calls 1-{k} in a row ran more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): "
+                     "here the warm-up took {k} call(s) beyond the compiling one.", k=warming, n=settled_from,
+                     last=len(ms) - 1, settled=settled)
+
+
+def two_readings(repeat_ms: float, single_ms: Sequence[float]) -> str:
+    """Lesson 07 part 1's last line: one unchanged step read two ways a few seconds apart, a repeat's time per step
+    (``repeat_ms``) against the median of single calls each timed on its own (``single_ms``), and why the two may
+    differ (within 10%; the repeats slower than even the slowest single call; slower; faster)."""
+    gap = repeat_ms / statistics.median(single_ms)
+    if 1 / 1.1 <= gap <= 1.1:
+        why = tr("Within 10% of each other.")
+    elif gap > 1.1 and repeat_ms > max(single_ms):   # slower than even the slowest single call
+        why = tr("The repeats were slower than even the slowest single call, so no slow moment the single calls left "
+                 "out explains it: a step's speed can shift between levels for a second or more (check 2's optional "
+                 "section).")
+    elif gap > 1.1:
+        why = tr("The repeats were slower. A repeat counts every step in it, slow moments included, which the median "
+                 "of single calls leaves out; and a step's speed can shift between levels for a second or more "
+                 "(check 2's optional section).")
+    else:   # the repeats faster, although they count their slow moments too
+        why = tr("The repeats were faster, although a repeat counts its slow moments too. The single calls ran just "
+                 "before them, right after the compiling call: a slower moment of the machine, or a step not yet at "
+                 "its steady pace.")
+    if not 1 / 1.1 <= gap <= 1.1:
+        why += tr(" The machine's speed moves from second to second, so figures taken at different moments are not "
+                  "compared (rule 4).")
+    return tr("one step, two readings: a repeat's time per step is {gap:.2f}x the single calls' median. {why}",
+              gap=gap, why=why)

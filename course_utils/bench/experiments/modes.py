@@ -6,6 +6,7 @@ Result`` (pure: the table and a conclusion computed from the rows, picked by nam
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import time
@@ -48,6 +49,52 @@ def label_of(config: str) -> str:
 
 def _labelled(rows: list) -> list:
     return [dict(r, label=label_of(r["config"])) for r in rows]
+
+
+# -- the A/A' control: one configuration timed twice --------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Twin:
+    """A configuration timed twice in one alternation: its second copy's row (key ``"<config> copy"``), the original's
+    row, and the A/A' control, the copy's rate over the original's round by round (``median``, ``low``-``high``), with
+    the ``gap`` a failed control widens every interval read with it by (``harness.control_gap``; None when the control
+    holds 1.00). Found by ``find_twin``: the one place these experiments find a copy and decide the widening."""
+
+    copy: dict
+    original: dict
+    median: float
+    low: float
+    high: float
+    gap: Optional[tuple]
+
+    @property
+    def config(self) -> str:
+        return self.original["config"]
+
+
+def find_twin(rows: list, key: Optional[str] = None) -> Optional[Twin]:
+    """The ``Twin`` of ``rows``: the copy ``key`` (by default the first row whose key ends in " copy"), its original
+    (the key without " copy") and their control; None without a copy, or with one of fewer than two rounds to pair."""
+    copy = next((r for r in rows if (r["config"] == key if key else r["config"].endswith(" copy"))), None)
+    if copy is None or len(copy.get("repeat_s", ())) < 2:
+        return None
+    original = pick(rows, config=copy["config"][:-len(" copy")])
+    med, lo, hi = paired_ratio(copy, original)
+    return Twin(copy, original, med, lo, hi, control_gap(lo, hi))
+
+
+def paired_with_twin(a: dict, b: dict, twin: Optional[Twin], scale: float = 1.0) -> Tuple[float, float, float, bool]:
+    """``a``'s rate over ``b``'s round by round, times ``scale`` (a batch-size ratio turns steps/s into samples/s):
+    ``(median, low, high, both)``. Where ``a`` or ``b`` is the twin's original, it is paired with both copies
+    (``both``): the interval is the two intervals together (their union), the median the one against the first copy.
+    Then the interval is widened by the twin's gap (``harness.widened``), if its control failed."""
+    med, lo, hi = (scale * v for v in paired_ratio(a, b))
+    both = twin is not None and twin.config in (a["config"], b["config"])
+    if both:
+        _, lo2, hi2 = (scale * v for v in (paired_ratio(twin.copy, b) if a["config"] == twin.config else
+                                           paired_ratio(a, twin.copy)))
+        lo, hi = min(lo, lo2), max(hi, hi2)
+    return (med, *widened(lo, hi, twin.gap if twin is not None else None), both)
 
 
 # -- step_rates: the worker behind cpu_traps (and notebooks/scripts/bench_step.py's twin) -----------
@@ -118,14 +165,6 @@ def measure_forcing(p: ForcingParams) -> list:
     return timing_rows(timings, host_blocking=blocking, thread_cpu=cpu)
 
 
-def _paired_both(row: dict, each: dict, copy: dict) -> tuple:
-    """``row``'s steps/s over forced-every-step's, round by round, against both of its copies (A and A'): the
-    median against A and the two 95% intervals taken together (from the lower low end to the higher high end)."""
-    med, lo, hi = paired_ratio(row, each)
-    _, lo2, hi2 = paired_ratio(row, copy)
-    return med, min(lo, lo2), max(hi, hi2)
-
-
 def _thread_line(cpu: Optional[dict], steps: int) -> str:
     """Where the CPU time of ``steps`` steps forced every step went, thread by thread (``thread_cpu_during``)."""
     if not cpu:
@@ -139,6 +178,32 @@ def _thread_line(cpu: Optional[dict], steps: int) -> str:
               others="".join(tr(", {name} {s:.2f} s", name=n, s=s) for n, s in others))
 
 
+#: Rounds that narrow the forcing test's intervals enough to read (part 3's claim test runs as many).
+FORCING_ENOUGH_ROUNDS = 20
+
+
+def _too_wide(lo: float, hi: float, rounds: int, wide: float = 1.2) -> bool:
+    """A forcing reading that holds 1.00 in an interval too wide to mean "a tie": high over low end at least ``wide``,
+    with fewer than ``FORCING_ENOUGH_ROUNDS`` rounds. No effect and a large one both fit it."""
+    return rounds < FORCING_ENOUGH_ROUNDS and interval_side(lo, hi) == "inside" and round(hi, 2) >= wide * round(lo, 2)
+
+
+def _forcing_side(lo: float, hi: float, rounds: int, not_forced: bool) -> str:
+    """How a forcing line reads its interval: "inconclusive with N rounds" where it is too wide (``_too_wide``),
+    otherwise ``side_words`` (``forcing_words`` for a not-forced line)."""
+    if _too_wide(lo, hi, rounds):
+        return tr("1.00 inside, but too wide to decide with {n} rounds: inconclusive, not a tie", n=rounds)
+    return forcing_words(lo, hi) if not_forced else side_words(lo, hi)
+
+
+def _more_rounds(rows: list, rounds: int) -> str:
+    """What narrows a too-wide forcing interval: ``FORCING_ENOUGH_ROUNDS`` rounds, and what they take at this run's
+    pace (its rows' repeats, scaled)."""
+    round_s = sum(sum(r["repeat_s"]) for r in rows) / rounds   # one round of every configuration, this run
+    return tr("More rounds narrow an interval: {enough} (repeats={enough} in ForcingParams) would take about {s:.0f} s "
+              "at this run's pace.", enough=FORCING_ENOUGH_ROUNDS, s=FORCING_ENOUGH_ROUNDS * round_s)
+
+
 def summarise_forcing(rows: list, p: ForcingParams) -> Result:
     rows = _labelled(rows)
     each, copy, end, none = (pick(rows, config=k) for k, _ in FORCING)
@@ -147,23 +212,24 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
                 "{copy:.1f} ms (A and A'), forced at the end of each repeat {end:.1f} ms, not forced {none:.1f} ms.",
                 setting=tr("MS_DEV_HOST_BLOCKING_RUN=1") if each.get("host_blocking") == "1" else
                 tr("Without MS_DEV_HOST_BLOCKING_RUN"), n=len(each["repeat_s"]), steps=each["steps"], **ms)]
-    _, c_lo, c_hi = paired_ratio(copy, each)
-    gap = control_gap(c_lo, c_hi)   # a failed control widens every interval of this grid (``widened``)
-    lines.append(tr("Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.", lo=c_lo, hi=c_hi,
-                    said=control_said(c_lo, c_hi)))
+    twin = find_twin(rows, "each copy")   # a failed control widens every interval of this grid
+    rounds = len(each["repeat_s"])
+    lines.append(tr("Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.", lo=twin.low,
+                    hi=twin.high, said=control_said(twin.low, twin.high)))
     paired = {}
     for key, row, said in (("end", end, tr("Forced at the end of each repeat")), ("none", none, tr("Not forced"))):
-        med, lo, hi = _paired_both(row, each, copy)
-        lo, hi = widened(lo, hi, gap)
+        med, lo, hi, _ = paired_with_twin(row, each, twin)   # against both copies of forced every step
         paired[key] = med, lo, hi
         lines.append(tr("{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x "
                         "(95% intervals together {lo:.2f}-{hi:.2f}), {side}.", what=said, med=med, lo=lo, hi=hi,
-                        side=side_words(lo, hi) if key == "end" else forcing_words(lo, hi)))
+                        side=_forcing_side(lo, hi, rounds, key == "none")))
     # not forced against forced at the end: the same work, only the last wait skipped, so not forced cannot be slower
     med, lo, hi = paired_ratio(none, end)
-    lo, hi = widened(lo, hi, gap)
+    lo, hi = widened(lo, hi, twin.gap)
     lines.append(tr("Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), "
-                    "{side}.", med=med, lo=lo, hi=hi, side=forcing_words(lo, hi)))
+                    "{side}.", med=med, lo=lo, hi=hi, side=_forcing_side(lo, hi, rounds, True)))
+    if any(_too_wide(a, b, rounds) for a, b in [(lo, hi)] + [v[1:] for v in paired.values()]):
+        lines.append(_more_rounds(rows, rounds))
     cpu = each.get("thread_cpu")
     if _thread_line(cpu, p.steps):
         lines.append(_thread_line(cpu, p.steps))
@@ -269,25 +335,18 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         # reading (the A/A' floor) is not printed: it only picks ``best_config``, lesson 08's step off the CPU.
         # First the A/A' control (one configuration timed twice, paired the same way): when its interval leaves out
         # 1.00, pairing did not cancel what differs between two instances, and every interval is widened by the gap
-        paired, control, gap = [], None, None
-        copy = next((r for r in everything if r["config"].endswith(" copy")), None)
-        if copy is not None and len(copy.get("repeat_s", ())) >= 2:
-            original = pick(rows, config=copy["config"][:-len(" copy")])
-            _, c_lo, c_hi = paired_ratio(copy, original)
-            gap = control_gap(c_lo, c_hi)
-            control = (c_lo, c_hi) if gap is not None else None   # kept for the headline beside each verdict
+        paired = []
+        twin = find_twin(everything)
+        gap = twin.gap if twin is not None else None
+        if twin is not None:
             paired.append(tr("Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, "
-                             "{said}.", label=original["label"], lo=c_lo, hi=c_hi, said=control_said(c_lo, c_hi)))
-        twin = copy["config"][:-len(" copy")] if copy is not None and len(copy.get("repeat_s", ())) >= 2 else None
+                             "{said}.", label=twin.original["label"], lo=twin.low, hi=twin.high,
+                             said=control_said(twin.low, twin.high)))
         for a, b, key in PAIRS:
             if {a, b} <= names:
                 ra, rb = pick(rows, config=a), pick(rows, config=b)
-                med, lo, hi = paired_ratio(ra, rb)
-                both = twin in (a, b)   # a pair with the copied configuration: paired with both copies ([11])
-                if both:
-                    _, lo2, hi2 = paired_ratio(copy, rb) if a == twin else paired_ratio(ra, copy)
-                    lo, hi = min(lo, lo2), max(hi, hi2)
-                lo, hi = widened(lo, hi, gap)
+                # a pair with the copied configuration: paired with both copies; widened by a failed control
+                med, lo, hi, both = paired_with_twin(ra, rb, twin)
                 which = (tr("the two 95% paired intervals together") if both else tr("95% paired interval")) \
                     if gap is None else tr("widened by the control")
                 paired.append(tr("{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.", which=which,
@@ -295,9 +354,9 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                 if key:
                     metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
                                     f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
-                    if control is not None:   # the headline says so beside the verdict, as part 3's does
-                        metrics.update({f"{key}_control_low": round(control[0], 2),
-                                        f"{key}_control_high": round(control[1], 2)})
+                    if gap is not None:   # the headline says so beside the verdict, as part 3's does
+                        metrics.update({f"{key}_control_low": round(twin.low, 2),
+                                        f"{key}_control_high": round(twin.high, 2)})
         text = "\n".join(paired + lines[-1:])
         return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
     # no rounds to pair (rows without their repeats): the medians against the floor are all there is
@@ -416,40 +475,30 @@ def style_intervals(rows: list) -> dict:
     second copy over it (when it ran), ``cell_fed`` and ``model`` TrainOneStepCell and Model.train over the functional
     loop fed by the pipeline, ``control_fed`` the fed loop's second copy over it. Where a second copy ran, a reading
     against it counts too: the interval is the two paired intervals together (their union), the median the one
-    against the first copy; where a copy came apart from its original, the interval is also widened by their gap."""
+    against the first copy; where a copy came apart from its original, the interval is also widened by their gap
+    (``paired_with_twin``)."""
+    return _style_readings(rows)[0]
+
+
+def _style_readings(rows: list) -> Tuple[dict, Optional[Twin], Optional[Twin]]:
+    """``style_intervals`` and the two twins they were read with: (intervals, in-memory twin, pipeline twin)."""
     func, cell = pick(rows, config="graph/functional"), pick(rows, config="graph/cell")
-    copy = next((r for r in rows if r["config"] == COPY), None)
     fed = pick(rows, config="graph/functional +pipeline")
-    fed_copy = next((r for r in rows if r["config"] == PIPELINE_COPY), None)
-
-    def together(a, b, b2):   # a over b, and over b's second copy when it ran
-        med, lo, hi = paired_ratio(a, b)
-        if b2 is not None:
-            _, lo2, hi2 = paired_ratio(a, b2)
-            lo, hi = min(lo, lo2), max(hi, hi2)
-        return med, lo, hi
-
-    def read(med_lo_hi, control):   # widened by a failed control (``harness.widened``)
-        med, lo, hi = med_lo_hi
-        return (med, *widened(lo, hi, control_gap(*control[1:]) if control is not None else None))
-
-    control = paired_ratio(copy, func) if copy is not None else None
-    control_fed = paired_ratio(fed_copy, fed) if fed_copy is not None else None
-    out = {"cell": read(together(cell, func, copy), control)}
-    if control is not None:
-        out["control"] = control
-    out["cell_fed"] = read(together(pick(rows, config="graph/cell +pipeline"), fed, fed_copy), control_fed)
-    out["model"] = read(together(pick(rows, config="Model.train"), fed, fed_copy), control_fed)
-    if control_fed is not None:
-        out["control_fed"] = control_fed
-    return out
+    twin, fed_twin = find_twin(rows, COPY), find_twin(rows, PIPELINE_COPY)
+    out = {"cell": paired_with_twin(cell, func, twin)[:3]}
+    if twin is not None:
+        out["control"] = (twin.median, twin.low, twin.high)
+    out["cell_fed"] = paired_with_twin(pick(rows, config="graph/cell +pipeline"), fed, fed_twin)[:3]
+    out["model"] = paired_with_twin(pick(rows, config="Model.train"), fed, fed_twin)[:3]
+    if fed_twin is not None:
+        out["control_fed"] = (fed_twin.median, fed_twin.low, fed_twin.high)
+    return out, twin, fed_twin
 
 
 def summarise_styles(rows: list, p: StylesParams) -> Result:
     rows = _labelled(rows)
     func, cell = pick(rows, config="graph/functional"), pick(rows, config="graph/cell")
     func_fed, model = pick(rows, config="graph/functional +pipeline"), pick(rows, config="Model.train")
-    copy = next((r for r in rows if r["config"] == COPY), None)
     rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == IN_MEMORY else func_fed)["steps_per_s"],
                  label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
     lines = [tr("Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} "
@@ -457,13 +506,12 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                 steps=func["steps"])]
     # a sharper test: compare alternated the pair, so each round's repeats ran back to back under the same load.
     # Pairing cancels the load of a round, not what differs between two instances of one step: hence the copy
-    pairs = style_intervals(rows)
+    pairs, twin, fed_twin = _style_readings(rows)   # the widening is decided there, once
     med, lo, hi = pairs["cell"]
-    if copy is not None:
-        _, c_lo, c_hi = pairs["control"]
-        lines.append(control_line(c_lo, c_hi))   # first: a failed control widens the interval below
+    if twin is not None:
+        lines.append(control_line(twin.low, twin.high))   # first: a failed control widens the interval below
         lines.append(tr("Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} "
-                        "(how: the optional box below).", med=med, lo=lo, hi=hi) if control_gap(c_lo, c_hi) is None
+                        "(how: the optional box below).", med=med, lo=lo, hi=hi) if twin.gap is None
                      else tr("Paired round by round: {med:.2f}x; the two 95% paired intervals together, widened by the "
                              "control, {lo:.2f}-{hi:.2f}.", med=med, lo=lo, hi=hi))
     else:
@@ -471,19 +519,16 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                         "below).", med=med, lo=lo, hi=hi))
     lines.append(claim_reading(lo, hi))
     lo, hi = round(lo, 2), round(hi, 2)
-    fed_copy = next((r for r in rows if r["config"] == PIPELINE_COPY), None)
-    if fed_copy is not None:
-        _, p_lo, p_hi = pairs["control_fed"]
-        lines.append(control_line(p_lo, p_hi, fed=True))
-    fed_gap = control_gap(p_lo, p_hi) if fed_copy is not None else None
+    if fed_twin is not None:
+        lines.append(control_line(fed_twin.low, fed_twin.high, fed=True))
     for key, row, said in (("cell_fed", pick(rows, config="graph/cell +pipeline"),
                             tr("Fed by the pipeline, TrainOneStepCell over the functional loop")),
                            ("model", model, tr("Model.train over the functional loop"))):
         f_med, f_lo, f_hi = pairs[key]
         lines.append(tr("{what}: {med:.2f}x ({rate:.1f} steps/s; {which} {lo:.2f}-{hi:.2f}), {side}.",
                         what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi, side=side_words(f_lo, f_hi),
-                        which=tr("widened by the control") if fed_gap is not None else
-                        tr("the two 95% paired intervals together") if fed_copy is not None else
+                        which=tr("widened by the control") if fed_twin is not None and fed_twin.gap is not None
+                        else tr("the two 95% paired intervals together") if fed_twin is not None else
                         tr("95% paired interval")))
         if key == "cell_fed":   # the claim on this input too: where 1.15 and 1.00 lie against this interval
             lines.append(claim_reading(f_lo, f_hi))
@@ -491,12 +536,11 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
                "cell_vs_functional_verdict": interval_side(lo, hi),
-               "model_train_steps_per_s": model["steps_per_s"], "cell_vs_functional_together": copy is not None,
+               "model_train_steps_per_s": model["steps_per_s"], "cell_vs_functional_together": twin is not None,
                "cell_vs_functional_note": claim_reading(lo, hi)}   # the headline's verdict: the "15%" ruling too
-    if copy is not None:
-        if interval_side(c_lo, c_hi) != "inside":   # the A/A' control's interval left out 1.00: the headline says so
-            metrics.update(cell_vs_functional_control_low=round(c_lo, 2),
-                           cell_vs_functional_control_high=round(c_hi, 2))
+    if twin is not None and twin.gap is not None:   # the A/A' control left out 1.00: the headline says so
+        metrics.update(cell_vs_functional_control_low=round(twin.low, 2),
+                       cell_vs_functional_control_high=round(twin.high, 2))
     cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
     return Result("styles", rows, cols, "\n".join(lines), metrics)
 
@@ -561,25 +605,11 @@ def sweep_intervals(rows: list) -> dict:
     median the one against the first copy. Where the copy came apart from its original, every interval is widened by
     their gap (``harness.widened``)."""
     sizes = [r for r in rows if not r["config"].endswith(" copy")]
-    copy = next((r for r in rows if r["config"].endswith(" copy")), None)
-    twin = copy["config"][:-len(" copy")] if copy is not None else None
+    twin = find_twin(rows)   # a control that came apart widens every interval
     top = max(sizes, key=lambda r: r["samples_per_s"])
-    gap = None
-    if copy is not None:   # a control that came apart widens every interval (``harness.widened``)
-        _, c_lo, c_hi = paired_ratio(copy, pick(sizes, config=twin))
-        gap = control_gap(c_lo, c_hi)
-    out = {}
-    for r in sizes:
-        if r["config"] == top["config"]:
-            continue
-        scale = top["batch_size"] / r["batch_size"]   # steps/s ratio x batch-size ratio: samples/s
-        med, lo, hi = (scale * v for v in paired_ratio(top, r))
-        if twin in (top["config"], r["config"]):
-            _, lo2, hi2 = (scale * v for v in (paired_ratio(copy, r) if top["config"] == twin else
-                                               paired_ratio(top, copy)))
-            lo, hi = min(lo, lo2), max(hi, hi2)
-        out[r["batch_size"]] = (med, *widened(lo, hi, gap))
-    return out
+    # steps/s ratio x batch-size ratio: samples/s
+    return {r["batch_size"]: paired_with_twin(top, r, twin, scale=top["batch_size"] / r["batch_size"])[:3]
+            for r in sizes if r["config"] != top["config"]}
 
 
 def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
@@ -625,21 +655,18 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         # the verdict: the rounds read pairwise, as part 3 reads its pair. Every round ran all sizes back to back, so
         # a slow moment slows all of them alike and cancels in that round's ratio
         # First the control (A/A'), then the pairs; a pair with the copied size is paired with both of its copies
-        trusted = True
-        copy = next((r for r in everything if r["config"].endswith(" copy")), None)
-        if copy is not None:
-            original = pick(rows, config=copy["config"][:-len(" copy")])
-            _, c_lo, c_hi = paired_ratio(copy, original)
-            trusted = interval_side(c_lo, c_hi) == "inside"
+        twin = find_twin(everything)
+        trusted = twin is None or twin.gap is None
+        if twin is not None:
             lines.append(tr("The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.",
-                            n=copy["batch_size"], lo=c_lo, hi=c_hi, inside=control_said(c_lo, c_hi)))
+                            n=twin.copy["batch_size"], lo=twin.low, hi=twin.high,
+                            inside=control_said(twin.low, twin.high)))
         intervals = sweep_intervals(everything)
-        twin = copy["config"][:-len(" copy")] if copy is not None else None
         paired, above, below, inside = [], [], [], []
         for r in others:
             med, lo, hi = intervals[r["batch_size"]]
             paired.append(tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f}, both copies)", n=r["batch_size"], med=med,
-                             lo=lo, hi=hi) if twin in (top["config"], r["config"]) else
+                             lo=lo, hi=hi) if twin is not None and twin.config in (top["config"], r["config"]) else
                           tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})", n=r["batch_size"], med=med, lo=lo, hi=hi))
             {"above": above, "below": below, "inside": inside}[interval_side(lo, hi)].append(r)
         if paired:

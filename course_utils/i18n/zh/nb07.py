@@ -496,7 +496,7 @@ MESSAGES = {
     'batches_per_s': '批/秒',
     'min_batches_per_s': '最小批/秒',
     'max_batches_per_s': '最大批/秒',
-    'epoch_s': '每个轮次（秒）',
+    'epoch_s': '一个轮次耗时（秒）',
     'share_pct': '占比（%）',
     'vs_baseline': '相对首行基线',
     'vs_functional': '相对函数式训练步',
@@ -663,6 +663,36 @@ MESSAGES = {
         '函数式训练步和 Cell 的 jit_level O0 与 O1 对比，并与 GRAPH_MODE 对比',
     # ---- round 4 (reader round of lesson 07): one finding, one short sentence, per line
     # forced vs not forced (common.forcing_conclusion) and rule 2 in a fresh process (modes.measure_forcing)
+    # part 1's two readings of one step (common.warmup_reading, common.two_readings)
+    'calls 1-{last}: median {median:.1f} ms, range {lo:.1f}-{hi:.1f} ms; more than twice that median: {spikes}; ':
+        '第 1～{last} 次调用：中位数 {median:.1f} 毫秒，范围 {lo:.1f}～{hi:.1f} 毫秒；超过该中位数两倍的调用：{spikes}；',
+    'call 1 already within 20% of the level of calls {n}-{last} ({settled:.1f} ms): the warm-up was the compiling '
+    'call alone.':
+        '第 1 次调用已在第 {n}～{last} 次调用水平（{settled:.1f} 毫秒）的 20% 以内：预热就只是那次编译的调用。',
+    'calls 1-{k} in a row ran more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): here the warm-up '
+    'took {k} call(s) beyond the compiling one.':
+        '第 1～{k} 次调用连续比第 {n}～{last} 次调用的水平（{settled:.1f} 毫秒）高出 20% 以上：这里的预热除了编译'
+        '那次调用，还多用了 {k} 次调用。',
+    'Within 10% of each other.':
+        '两者相差不到 10%。',
+    "The repeats were slower than even the slowest single call, so no slow moment the single calls left out explains "
+    "it: a step's speed can shift between levels for a second or more (check 2's optional section).":
+        '按多次重复测得的速度，比最慢的一次单独调用还慢，所以单次调用排除在外的偏慢时刻解释不了这个差距：'
+        '训练步的速度会在几个档位之间切换，每个档位可持续一秒以上（见检查 2 的选读部分）。',
+    "The repeats were slower. A repeat counts every step in it, slow moments included, which the median of single "
+    "calls leaves out; and a step's speed can shift between levels for a second or more (check 2's optional "
+    "section).":
+        '按多次重复测得的速度更慢。一次重复计入其中的每一步，包括机器偏慢的时刻，单次调用的中位数则把这些时刻'
+        '排除在外；而且训练步的速度会在几个档位之间切换，每个档位可持续一秒以上（见检查 2 的选读部分）。',
+    'The repeats were faster, although a repeat counts its slow moments too. The single calls ran just before them, '
+    'right after the compiling call: a slower moment of the machine, or a step not yet at its steady pace.':
+        '多次重复反而更快，尽管一次重复同样计入了偏慢的时刻。单次调用就在它们之前、紧跟编译那次调用运行，'
+        '可能赶上了机器偏慢的时刻，也可能训练步还没有进入稳定的节奏。',
+    " The machine's speed moves from second to second, so figures taken at different moments are not compared "
+    "(rule 4).":
+        '机器的速度每秒都在变化，所以不同时刻测得的数字不能相互比较（规则 4）。',
+    "one step, two readings: a repeat's time per step is {gap:.2f}x the single calls' median. {why}":
+        '同一训练步的两种读数：多次重复测得的每步耗时是单次调用中位数的 {gap:.2f} 倍。{why}',
     # forced vs not forced, read by the paired interval (common.forcing_conclusion, modes.summarise_forcing)
     'above 1.00: faster': '高于 1.00：更快',
     'below 1.00: slower': '低于 1.00：更慢',
@@ -692,6 +722,11 @@ MESSAGES = {
     'together {lo:.2f}-{hi:.2f}), {side}.':
         '逐轮计算{what}与每步同步等待（两份副本）的每秒步数之比：{med:.2f} 倍（两个 95% 区间合起来为 '
         '{lo:.2f}～{hi:.2f}），{side}。',
+    '1.00 inside, but too wide to decide with {n} rounds: inconclusive, not a tie':
+        '包含 1.00，但只有 {n} 轮，区间太宽，无法判定：这是无法下结论，不是持平',
+    "More rounds narrow an interval: {enough} (repeats={enough} in ForcingParams) would take about {s:.0f} s at this "
+    "run's pace.":
+        '轮数越多，区间越窄：跑 {enough} 轮（在 ForcingParams 中设置 repeats={enough}）按本次运行的速度约需 {s:.0f} 秒。',
     'Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}.':
         '不同步等待与只在每次重复结束时同步等待之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
     'CPU time of {n} more steps forced every step ({wall:.2f} s of wall clock): the Python thread {main:.2f} s '
