@@ -515,7 +515,8 @@ def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ra
                    cause=tr("Without AVX-512 the cap cannot change") if not avx512 else tr("The cap did not change"))
     if trap and ratios:
         every = {**ratios, tr("the profiler"): ratio}
-        text += "\n" + tr("The three ratios ({listing}) are measured differently, so compare their direction and order of "
+        text += "\n"   # a paragraph of its own
+        text += tr("The three ratios ({listing}) are measured differently, so compare their direction and order of "
                    "magnitude, not their digits.", listing=tr(", ").join(tr("{tool} {x:.1f}x", tool=k, x=v)
                                                                          for k, v in every.items()))
         if ratio >= max(ratios.values()):
@@ -525,7 +526,8 @@ def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ra
                        "small capped time.")
             mine = ms_per_step(op_rows[a], CONV_OPS)
             if uncapped and mine > max(uncapped.values()):   # the numerator is the largest too: not explained above
-                text += "\n" + tr("That accounts for the small capped time, not for the uncapped one: without the cap the "
+                text += "\n"
+                text += tr("That accounts for the small capped time, not for the uncapped one: without the cap the "
                            "profiler's {ms:.1f} ms per step is also the largest of the three ({listing}), although "
                            "the other two include dispatch and first calls. The profiler times MindSpore's whole "
                            "convolution kernel, of which oneDNN's logged execution is one part; what else that kernel "
