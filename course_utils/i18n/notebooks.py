@@ -29,6 +29,7 @@ and every Chinese notebook whose cells differ from what ``build`` would write.
 
 from __future__ import annotations
 
+import ast
 import copy
 import hashlib
 import io
@@ -209,22 +210,53 @@ def _tokens(python: str):
         return []
 
 
+# A translation may call these inside an f-string field where the English does not (CJK-aware padding, for one).
+PRESENTATION_NAMES = frozenset({"pad", "display_width", "len", "str"})
+
+
+def _fstring_names(literal: str) -> frozenset:
+    """The names an f-string literal's replacement fields read (``f"{min(r):.1f} of {n}"`` -> ``{"min", "r", "n"}``);
+    empty for a plain string."""
+    try:
+        tree = ast.parse(literal.strip(), mode="eval").body
+    except SyntaxError:
+        return frozenset()
+    return frozenset(node.id for field in ast.walk(tree) if isinstance(field, ast.FormattedValue)
+                     for node in ast.walk(field.value) if isinstance(node, ast.Name))
+
+
 def code_signature(code: str) -> List[tuple]:
-    """The tokens of a cell with comments, blank lines and the contents of string literals left out, then its
-    magic lines."""
+    """The tokens of a cell with comments, blank lines and the wording of string literals left out, then its magic
+    lines. A string literal's token also carries the names its f-string fields read (the third element; a run of
+    adjacent literals, implicit concatenation, is one token), which ``code_difference`` compares."""
     python, magics = _split_magics(code)
     skip = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING}
-    tokens = [(tok.type, "<str>" if tok.type == tokenize.STRING else tok.string)
-              for tok in _tokens(python) if tok.type not in skip]
-    return tokens + [(-1, line) for line in magics]
+    tokens: List[tuple] = []
+    for tok in _tokens(python):
+        if tok.type in skip:
+            continue
+        if tok.type != tokenize.STRING:
+            tokens.append((tok.type, tok.string, frozenset()))
+            continue
+        names = _fstring_names(tok.string)
+        if tokens and tokens[-1][0] == tokenize.STRING:   # continues the run of literals before it
+            names |= tokens.pop()[2]
+        tokens.append((tokenize.STRING, "<str>", names))
+    return tokens + [(-1, line, frozenset()) for line in magics]
 
 
 def code_difference(english: str, translated: str) -> Optional[str]:
-    """None if the two cells differ only in comments and string literals; else the first differing token."""
+    """None if the two cells differ only in comments and the wording of string literals; else the first difference.
+    Code inside an f-string is code: a translation's fields may reword, reorder and pad, but read no name the
+    English fields do not (``PRESENTATION_NAMES`` apart), so that a stale variable cannot hide in a string."""
     a, b = code_signature(english), code_signature(translated)
     for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
+        if x[:2] != y[:2]:
             return f"token {i}: English has {x[1]!r}, the translation has {y[1]!r}"
+        extra = y[2] - x[2] - PRESENTATION_NAMES
+        if extra:
+            return (f"token {i}: the translation's f-string reads {', '.join(sorted(extra))}, which the English "
+                    f"string does not (it reads {', '.join(sorted(x[2])) or 'nothing'})")
     if len(a) != len(b):
         return f"English has {len(a)} tokens, the translation {len(b)}"
     return None

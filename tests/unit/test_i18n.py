@@ -412,3 +412,14 @@ def test_speaking_switches_the_language_for_a_while_only():
     import os
 
     assert i18n.language() == "en" and i18n.ENV_VAR not in os.environ
+
+
+def test_code_inside_an_f_string_is_compared_too():
+    # the translation of a cell may reword, reorder and pad an f-string's fields, and translate strings inside them
+    english = 'print(f"{name}: {min(their):.1f}-{max(their):.1f} of {d[\'free\']}")'
+    chinese = 'print(f"{pad(name, 8)}：{d[\'不绑核\']} 中 {min(their):.1f}～{max(their):.1f}")'
+    assert nbs.code_difference(english, chinese) is None
+    assert nbs.code_difference('print(f"a {x}" f"b {y}")', 'print(f"甲 {y}" f"乙 {x}")') is None   # a split literal
+    # but not read a name the English does not: a stale variable hides in a string otherwise (07's check 2, 2026-12)
+    problem = nbs.code_difference(english, 'print(f"{name}：{min(rates):.1f}～{max(their):.1f}，{d[\'free\']}")')
+    assert problem and "rates" in problem
