@@ -17,7 +17,7 @@ from typing import Dict, Mapping, Optional, Sequence
 from course_utils.i18n import N_, tr
 from course_utils.i18n.shown import source_of
 
-from .experiments import best_measured, run_experiment
+from .experiments import best_measured, not_ruled_out_pct, run_experiment
 from .isolation import env_without_cpu_fixes
 from .report import METRIC_TITLES, Result, format_rows, header, metric_title, save_json
 from .steps import set_mode
@@ -40,6 +40,15 @@ PAIRED_VERDICT = {"above": N_("95% paired interval {lo:.2f}-{hi:.2f}, above 1.00
 PAIRED_SPAN = {"above": N_("lowest-highest paired ratio {lo:.2f}-{hi:.2f}, above 1.00: faster"),
                "below": N_("lowest-highest paired ratio {lo:.2f}-{hi:.2f}, below 1.00: slower"),
                "inside": N_("lowest-highest paired ratio {lo:.2f}-{hi:.2f}, 1.00 inside: a tie")}
+#: Lesson 07's reading of an interval that holds 1.00 (``headline(..., bound=True)``): not separated, and the largest
+#: difference it does not rule out (``experiments.not_ruled_out_pct``).
+PAIRED_NOT_SEPARATED = {
+    "together": N_("the two paired intervals together {lo:.2f}-{hi:.2f}, 1.00 inside: not separated; differences up "
+                   "to {pct:.0f}% not ruled out"),
+    "one": N_("95% paired interval {lo:.2f}-{hi:.2f}, 1.00 inside: not separated; differences up to {pct:.0f}% not "
+              "ruled out"),
+    "span": N_("lowest-highest paired ratio {lo:.2f}-{hi:.2f}, 1.00 inside: not separated; differences up to "
+               "{pct:.0f}% not ruled out")}
 #: The medians' verdict (the lab's two rules) after a paired one.
 MEDIANS_VERDICTS = {"tie": N_("medians: a tie"), "undecided": N_("medians: undecided"),
                     "faster": N_("medians: faster"), "slower": N_("medians: slower")}
@@ -88,13 +97,15 @@ class Lab:
 
     def headline(self, experiments: Sequence[str], noise_pct: Optional[float], started: float,
                  titles: Optional[Mapping[str, str]] = None, parts: Optional[Mapping[str, str]] = None,
-                 best: bool = True) -> dict:
+                 best: bool = True, bound: bool = False) -> dict:
         """Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric
         metrics of ``experiments``, the noise floor (``noise_pct``, if not None) and the lesson's run time (since
         ``started``, a ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them
         as a dict (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;
         ``parts``: what the lesson calls an experiment ("part 2"), instead of its name. ``best=False``: without the
-        highest step rate (a lesson whose experiments already name their fastest configuration, paired)."""
+        highest step rate (a lesson whose experiments already name their fastest configuration, paired).
+        ``bound=True``: an interval that holds 1.00 reads "not separated" with the largest difference it does not rule
+        out (lesson 07's reading), instead of "a tie"."""
         top, text = best_measured(self.results, parts) if best else ({}, "")
         figures, verdicts, medians, together, notes, spans = dict(top), {}, {}, set(), {}, set()
         for name in experiments:
@@ -121,7 +132,12 @@ class Lab:
         for k, word in verdicts.items():   # a paired ratio's verdict names its interval (kept as <metric>_low/_high)
             if f"{k}_low" in figures and word in ("above", "below", "inside"):
                 named = PAIRED_VERDICTS if k in together else PAIRED_SPAN if k in spans else PAIRED_VERDICT
-                parts = [tr(named[word], lo=figures[f"{k}_low"], hi=figures[f"{k}_high"])]
+                lo, hi = figures[f"{k}_low"], figures[f"{k}_high"]
+                if bound and word == "inside":
+                    how = "together" if k in together else "span" if k in spans else "one"
+                    parts = [tr(PAIRED_NOT_SEPARATED[how], lo=lo, hi=hi, pct=not_ruled_out_pct(lo, hi))]
+                else:
+                    parts = [tr(named[word], lo=lo, hi=hi)]
                 if k in medians:
                     parts.append(tr(MEDIANS_VERDICTS[medians[k]]))
                 if k in notes:

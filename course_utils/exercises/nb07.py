@@ -245,11 +245,11 @@ _CASES = (
     ([100 * f for f in _LOAD], [100 * f * 1.06 for f in _LOAD], "b",
      N_("b 6% faster in every round: the interval of a over b lies below 1.00")),
     ([100 * f for f in _LOAD], [100 * f * (1.4 if i % 2 else 0.7) for i, f in enumerate(_LOAD)], None,
-     N_("b 40% faster in some rounds and 30% slower in others: the medians lie apart, the interval holds 1.00, a "
-        "tie")),
+     N_("b 40% faster in some rounds and 30% slower in others: the medians lie apart, the interval holds 1.00: "
+        "not separated")),
     ([100 * f * 1.0035 for f in _LOAD], [100 * f for f in _LOAD], None,
      N_("a 0.35% faster in every round: a real gap, but inside the lab's margin of equivalence: read as printed, with "
-        "two decimals, the interval is 1.00-1.00, so it holds 1.00, a tie")),
+        "two decimals, the interval is 1.00-1.00, so it holds 1.00: not separated")),
 )
 
 

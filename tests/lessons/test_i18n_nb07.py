@@ -64,7 +64,7 @@ def test_q3_messages_in_chinese(zh):
     assert nb07.q3.check(*nb07.q3.reference()) == Outcome.CORRECT
     assert nb07.q3.check(____) == Outcome.NOT_ATTEMPTED
     greedy = nb07.q3.check(lambda a, b: a.name if a.steps_per_s > b.steps_per_s else b.name)
-    assert greedy == Outcome.INCORRECT and "区间却包含 1.00，判为持平" in greedy.message
+    assert greedy == Outcome.INCORRECT and "区间却包含 1.00：分不出快慢" in greedy.message
     assert "期望 None" in greedy.message
     shy = nb07.q3.check(lambda a, b: None)
     assert shy == Outcome.INCORRECT and "配对区间却高于 1.00" in shy.message and "期望 'a'，得到 None" in shy.message

@@ -34,8 +34,8 @@ def test_modes_judges_by_the_paired_interval_alone_and_keeps_the_medians_pick_in
     same = [_timed("pynative/cell", 50, (0, 0.1, -0.1, 0.05, -0.05, 0.1, -0.1, 0), n=8),
             _timed("graph/cell", 52, (0, -0.1, 0.1, -0.05, 0.05, -0.1, 0.1, 0), n=8), rate("pynative/jit:O1", 40)]
     res = modes.summarise_modes(same, p)
-    assert "TrainOneStepCell: 1.04x (95% paired interval" in res.conclusion and "), 1.00 inside: a tie." in \
-        res.conclusion
+    assert ("TrainOneStepCell: 1.04x (95% paired interval 0.85-1.21), 1.00 inside: not separated; differences up to "
+            "21% not ruled out.") in res.conclusion
     assert res.metrics["graph_vs_pynative_verdict"] == "inside"
     # rows without their rounds (nothing to pair): the medians against the floor, as before
     bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in fast]
@@ -83,7 +83,7 @@ def test_styles_claim_holds_or_not():
             "slower.") in res.conclusion
     assert res.row(config="Model.train")["vs_functional"] == pytest.approx(0.5)
     # the paired test: each round's ratio is 1.01, so 1.15 lies above its interval, and so does 1.00
-    assert ("Paired round by round: 1.01x, 95% interval 1.01-1.01 (how: the optional box below).\nThe article's 1.15x "
+    assert ("Paired round by round: 1.01x, 95% interval 1.01-1.01 (how: check 2's rule).\nThe article's 1.15x "
             "lies above the interval, ruled out here; 1.00 (no difference) lies below it, ruled out.") \
         in res.conclusion
     assert "Noise floor" not in res.conclusion and "tie within" not in res.conclusion   # one rule: the paired one
@@ -477,7 +477,8 @@ def test_modes_prints_its_control_first_and_widens_its_intervals_when_the_copy_l
     same = dict(_timed("graph/cell copy", 80, wobble[::-1]), label="GRAPH_MODE, TrainOneStepCell, second copy")
     lines = modes.summarise_modes(shuffled(base + [same]), p).conclusion.splitlines()
     assert lines[0].startswith("Control, the second copy of GRAPH_MODE, TrainOneStepCell over it: 95% paired "
-                               "interval ") and lines[0].endswith(", 1.00 inside, as it should be.")
+                               "interval 0.97-1.03")
+    assert lines[0].endswith(", 1.00 inside, as it should be; differences up to 3% not ruled out.")
     assert lines[1].startswith("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (the two 95% "
                                "paired intervals together ") and lines[1].endswith("above 1.00: faster.")
     assert not any(line.startswith("Verdict") for line in lines)
@@ -584,6 +585,9 @@ def test_headline_reads_part_2s_ratios_by_their_paired_interval_and_shows_no_med
     out = capsys.readouterr().out
     assert "95% paired interval 1.83-2.76, above 1.00: faster" in out
     assert "95% paired interval 0.90-1.10, 1.00 inside: a tie" in out
+    lab.headline(["modes"], None, time.perf_counter(), bound=True)   # lesson 07's reading
+    assert "95% paired interval 0.90-1.10, 1.00 inside: not separated; differences up to 10% not ruled out" in \
+        capsys.readouterr().out
     assert "noise floor" not in out and "beyond the noise floor" not in out and "modes_noise_floor_pct" not in figures
 
 
@@ -668,26 +672,22 @@ def test_batch_sizes_verdict_when_the_control_fails_or_a_size_wins_round_by_roun
 
 
 def test_forcing_compiled_pair_drift_and_dynamic_lines():
-    # rule 2 in a fresh process: its own floor from forcing every step twice, one short line per comparison
+    # rule 2 in a fresh process: three lines, each paired round by round (check 2's rule): the control first
     rows = [_timed("each", 100, (0, 0.01, -0.01)), _timed("each copy", 101, (0.01, 0, -0.01)),
             _timed("end", 104, (0, 0.01, -0.01)), _timed("none", 300, (0, 0.01, -0.01))]
     rows = [dict(r, host_blocking="") for r in rows]
-    rows[0]["thread_cpu"] = {"wall_s": 2.0, "threads": {"main": 1.9, "frontend_queue": 0.8, "KernelThread": 0.5}}
     res = modes.summarise_forcing(rows, bench.ForcingParams())
     lines = res.conclusion.splitlines()
-    # every rate as time per step (like with like), then each comparison as steps/s over steps/s, round by round
-    assert lines[0] == ("Without MS_DEV_HOST_BLOCKING_RUN: median time per step, 5 rounds of 10 steps: forced every "
-                        "step 10.0 and 9.9 ms (A and A'), forced at the end of each repeat 9.6 ms, not forced 3.3 ms.")
-    assert lines[1].startswith("Control, forced every step A' over A: 95% interval ")
-    assert lines[3].startswith("Not forced over forced every step (both copies), steps/s over steps/s round by round: "
-                               "3.00x") and lines[3].endswith("above 1.00: faster.")
-    assert lines[4].startswith("Not forced over forced at the end of each repeat: 2.88x")
-    assert lines[5] == ("CPU time of 10 more steps forced every step (2.00 s of wall clock): the Python thread 1.90 s "
-                        "(95% of the wall clock), frontend_queue 0.80 s, KernelThread 0.50 s.")
+    assert len(lines) == 3
+    assert lines[0] == ("Control, forced every step A' over A: 95% interval 1.00-1.02, 1.00 inside, as it should be; "
+                        "differences up to 2% not ruled out.")
+    assert lines[1].startswith("Forced at the end of each repeat over forced every step (both copies)")
+    assert lines[2].startswith("Not forced over forced every step (both copies), steps/s over steps/s round by round: "
+                               "3.00x") and lines[2].endswith("above 1.00: faster.")
     assert res.metrics["forced_each_steps_per_s"] == 100 and res.metrics["none_vs_each_side"] == "above"
-    # not forced below forced at the end in every round: skipping only the last wait cannot do that
+    # not forced below forced every step in every round: skipping a wait cannot do that
     low = rows[:3] + [dict(_timed("none", 90, (0, 0.01, -0.01)), host_blocking="")]
-    said = modes.summarise_forcing(low, bench.ForcingParams()).conclusion.splitlines()[4]
+    said = modes.summarise_forcing(low, bench.ForcingParams()).conclusion.splitlines()[2]
     assert "below 1.00: inconclusive" in said and "slower" not in said.replace("cannot make the same work slower", "")
     assert said.endswith("re-run the cell.")
     # part 3 quotes part 2's compiled pairs, judged against part 2's own floor
@@ -826,18 +826,25 @@ def test_part_1s_readings_say_how_long_the_warm_up_lasted_and_why_two_readings_o
     assert "0.88x" in faster and "The repeats were faster" in faster and faster.endswith("(rule 4).")
 
 
-def test_forcing_says_a_wide_interval_holding_one_is_inconclusive_and_what_narrows_it():
+def test_forcing_reads_a_wide_interval_holding_one_as_not_separated_with_its_bound():
     wobble = (0, 0.3, -0.3, 0.2, -0.25)
     rows = [_timed("each", 100, wobble), _timed("each copy", 100, wobble[::-1]), _timed("end", 105, wobble[1:]),
             _timed("none", 300, (0, 0.01, -0.01))]
     lines = modes.summarise_forcing(rows, bench.ForcingParams()).conclusion.splitlines()
-    assert lines[2].startswith("Forced at the end of each repeat over forced every step") and lines[2].endswith(
-        "1.00 inside, but too wide to decide with 5 rounds: inconclusive, not a tie.")
-    assert lines[3].endswith("above 1.00: faster.")   # not forced decided: 3x
-    round_s = sum(sum(r["repeat_s"]) for r in rows) / 5
-    assert lines[5] == (f"More rounds narrow an interval: 20 (repeats=20 in ForcingParams) would take about "
-                        f"{20 * round_s:.0f} s at this run's pace.")
-    # enough rounds: the interval narrows and is read as usual, with no such line
-    many = [dict(r, repeat_s=r["repeat_s"] * 4) for r in rows]
-    said = modes.summarise_forcing(many, bench.ForcingParams()).conclusion
-    assert "More rounds" not in said and "too wide" not in said
+    assert lines[1].startswith("Forced at the end of each repeat over forced every step")
+    assert "1.00 inside: not separated; differences up to " in lines[1] and lines[1].endswith("% not ruled out.")
+    assert lines[2].endswith("above 1.00: faster.")   # not forced decided: 3x
+    assert "too wide" not in "\n".join(lines) and "a tie" not in "\n".join(lines)
+
+
+def test_paired_reading_gives_the_largest_difference_an_interval_holding_one_cannot_rule_out():
+    from course_utils.bench.experiments import common
+
+    assert common.paired_reading(0.65, 1.44) == "1.00 inside: not separated; differences up to 44% not ruled out"
+    assert common.paired_reading(0.79, 1.004) == "1.00 inside: not separated; differences up to 21% not ruled out"
+    assert common.paired_reading(1.02, 1.21) == "above 1.00: faster"
+    assert common.side_words(0.65, 1.44) == "1.00 inside: a tie"   # lesson 08's wording, unchanged
+    assert common.control_said(0.91, 1.03) == "1.00 inside, as it should be"
+    assert common.control_said(0.91, 1.03, bound=True) == ("1.00 inside, as it should be; differences up to 9% not "
+                                                           "ruled out")
+

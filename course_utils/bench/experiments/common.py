@@ -54,9 +54,29 @@ INCONCLUSIVE = N_("below 1.00: inconclusive. Pairing assumes a steady load withi
                   "(skipping a wait cannot make the same work slower): re-run the cell")
 
 
+def not_ruled_out_pct(lo: float, hi: float) -> float:
+    """The largest difference a paired interval that holds 1.00 cannot rule out, in percent: the distance of its
+    farther end from 1.00, the ends as printed (0.65-1.44: 44)."""
+    return 100 * max(1 - round(lo, 2), round(hi, 2) - 1, 0.0)
+
+
+#: Lesson 07's reading of an interval that holds 1.00: no difference detected, and how large one it still allows.
+NOT_SEPARATED = N_("1.00 inside: not separated; differences up to {pct:.0f}% not ruled out")
+
+
+def paired_reading(lo: float, hi: float) -> str:
+    """Lesson 07's reading of a paired interval ``lo``-``hi`` (check 2's rule): "above 1.00: faster", "below 1.00:
+    slower", or "1.00 inside: not separated; differences up to N% not ruled out" (``not_ruled_out_pct``): an interval
+    that holds 1.00 says nothing is detected, never that the two are equal."""
+    side = interval_side(lo, hi)
+    if side == "inside":
+        return tr(NOT_SEPARATED, pct=not_ruled_out_pct(lo, hi))
+    return tr(SIDE_WORDS[side])
+
+
 def forcing_words(lo: float, hi: float) -> str:
-    """``side_words`` for a not-forced-over-forced interval: "below" reads "inconclusive" (``INCONCLUSIVE``)."""
-    return tr(INCONCLUSIVE) if interval_side(lo, hi) == "below" else side_words(lo, hi)
+    """``paired_reading`` for a not-forced-over-forced interval: "below" reads "inconclusive" (``INCONCLUSIVE``)."""
+    return tr(INCONCLUSIVE) if interval_side(lo, hi) == "below" else paired_reading(lo, hi)
 
 
 def forcing_conclusion(forced, unforced, blocking: bool) -> str:
@@ -76,11 +96,15 @@ def forcing_conclusion(forced, unforced, blocking: bool) -> str:
     return text
 
 
-def control_said(c_lo: float, c_hi: float) -> str:
+def control_said(c_lo: float, c_hi: float, bound: bool = False) -> str:
     """What an A/A' control's interval (A' over A) means for the intervals read with it, in words: "1.00 inside, as it
-    should be", or, when the copies came apart, that every interval compared with them is widened by their gap
-    (``harness.widened``) before it is read. The one treatment of a failed control in the lab."""
+    should be" (``bound``: with the largest difference it does not rule out, lesson 07's reading), or, when the copies
+    came apart, that every interval compared with them is widened by their gap (``harness.widened``) before it is
+    read. The one treatment of a failed control in the lab."""
     gap = control_gap(c_lo, c_hi)
+    if gap is None and bound:
+        return tr("1.00 inside, as it should be; differences up to {pct:.0f}% not ruled out",
+                  pct=not_ruled_out_pct(c_lo, c_hi))
     if gap is None:
         return tr("1.00 inside, as it should be")
     return tr("without 1.00 although they are one configuration, so every interval read with this control is widened "

@@ -21,8 +21,7 @@ from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
-from ..turns import thread_cpu_during
-from .common import control_said, forcing_words, judged, setup_worker, side_words, spread_pct
+from .common import control_said, forcing_words, judged, paired_reading, setup_worker, spread_pct
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -159,86 +158,28 @@ def measure_forcing(p: ForcingParams) -> list:
     configs = {"each": Config(step, drain), "each copy": Config(step, drain), "end": Config(forced_at_end, drain),
                "none": Config(not_forced, drain)}
     timings = compare(configs, steps=p.steps, repeats=p.repeats)
-    # once more, forced every step: which threads of this process were on a CPU, and for how long
-    cpu = thread_cpu_during(lambda: [force(step()) for _ in range(p.steps)])
-    blocking = os.environ.get("MS_DEV_HOST_BLOCKING_RUN", "")
-    return timing_rows(timings, host_blocking=blocking, thread_cpu=cpu)
-
-
-def _thread_line(cpu: Optional[dict], steps: int) -> str:
-    """Where the CPU time of ``steps`` steps forced every step went, thread by thread (``thread_cpu_during``)."""
-    if not cpu:
-        return ""
-    threads = dict(cpu["threads"])
-    main = threads.pop("main", 0.0)
-    others = sorted(((n, s) for n, s in threads.items() if s >= 0.01), key=lambda kv: -kv[1])[:3]
-    return tr("CPU time of {n} more steps forced every step ({wall:.2f} s of wall clock): the Python thread "
-              "{main:.2f} s ({pct:.0f}% of the wall clock){others}.", n=steps, wall=cpu["wall_s"], main=main,
-              pct=100 * main / cpu["wall_s"],
-              others="".join(tr(", {name} {s:.2f} s", name=n, s=s) for n, s in others))
-
-
-#: Rounds that narrow the forcing test's intervals enough to read (part 3's claim test runs as many).
-FORCING_ENOUGH_ROUNDS = 20
-
-
-def _too_wide(lo: float, hi: float, rounds: int, wide: float = 1.2) -> bool:
-    """A forcing reading that holds 1.00 in an interval too wide to mean "a tie": high over low end at least ``wide``,
-    with fewer than ``FORCING_ENOUGH_ROUNDS`` rounds. No effect and a large one both fit it."""
-    return rounds < FORCING_ENOUGH_ROUNDS and interval_side(lo, hi) == "inside" and round(hi, 2) >= wide * round(lo, 2)
-
-
-def _forcing_side(lo: float, hi: float, rounds: int, not_forced: bool) -> str:
-    """How a forcing line reads its interval: "inconclusive with N rounds" where it is too wide (``_too_wide``),
-    otherwise ``side_words`` (``forcing_words`` for a not-forced line)."""
-    if _too_wide(lo, hi, rounds):
-        return tr("1.00 inside, but too wide to decide with {n} rounds: inconclusive, not a tie", n=rounds)
-    return forcing_words(lo, hi) if not_forced else side_words(lo, hi)
-
-
-def _more_rounds(rows: list, rounds: int) -> str:
-    """What narrows a too-wide forcing interval: ``FORCING_ENOUGH_ROUNDS`` rounds, and what they take at this run's
-    pace (its rows' repeats, scaled)."""
-    round_s = sum(sum(r["repeat_s"]) for r in rows) / rounds   # one round of every configuration, this run
-    return tr("More rounds narrow an interval: {enough} (repeats={enough} in ForcingParams) would take about {s:.0f} s "
-              "at this run's pace.", enough=FORCING_ENOUGH_ROUNDS, s=FORCING_ENOUGH_ROUNDS * round_s)
+    return timing_rows(timings, host_blocking=os.environ.get("MS_DEV_HOST_BLOCKING_RUN", ""))
 
 
 def summarise_forcing(rows: list, p: ForcingParams) -> Result:
+    """Three lines, each paired round by round (check 2's rule, ``paired_reading``): the control (A' over A), then
+    forced at the end of each repeat and not forced, each over both copies of forced every step."""
     rows = _labelled(rows)
     each, copy, end, none = (pick(rows, config=k) for k, _ in FORCING)
-    ms = {k: 1e3 / r["steps_per_s"] for k, r in (("each", each), ("copy", copy), ("end", end), ("none", none))}
-    lines = [tr("{setting}: median time per step, {n} rounds of {steps} steps: forced every step {each:.1f} and "
-                "{copy:.1f} ms (A and A'), forced at the end of each repeat {end:.1f} ms, not forced {none:.1f} ms.",
-                setting=tr("MS_DEV_HOST_BLOCKING_RUN=1") if each.get("host_blocking") == "1" else
-                tr("Without MS_DEV_HOST_BLOCKING_RUN"), n=len(each["repeat_s"]), steps=each["steps"], **ms)]
     twin = find_twin(rows, "each copy")   # a failed control widens every interval of this grid
-    rounds = len(each["repeat_s"])
-    lines.append(tr("Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.", lo=twin.low,
-                    hi=twin.high, said=control_said(twin.low, twin.high)))
+    lines = [tr("Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.", lo=twin.low,
+                hi=twin.high, said=control_said(twin.low, twin.high, bound=True))]
     paired = {}
     for key, row, said in (("end", end, tr("Forced at the end of each repeat")), ("none", none, tr("Not forced"))):
         med, lo, hi, _ = paired_with_twin(row, each, twin)   # against both copies of forced every step
         paired[key] = med, lo, hi
         lines.append(tr("{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x "
                         "(95% intervals together {lo:.2f}-{hi:.2f}), {side}.", what=said, med=med, lo=lo, hi=hi,
-                        side=_forcing_side(lo, hi, rounds, key == "none")))
-    # not forced against forced at the end: the same work, only the last wait skipped, so not forced cannot be slower
-    med, lo, hi = paired_ratio(none, end)
-    lo, hi = widened(lo, hi, twin.gap)
-    lines.append(tr("Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), "
-                    "{side}.", med=med, lo=lo, hi=hi, side=_forcing_side(lo, hi, rounds, True)))
-    if any(_too_wide(a, b, rounds) for a, b in [(lo, hi)] + [v[1:] for v in paired.values()]):
-        lines.append(_more_rounds(rows, rounds))
-    cpu = each.get("thread_cpu")
-    if _thread_line(cpu, p.steps):
-        lines.append(_thread_line(cpu, p.steps))
+                        side=forcing_words(lo, hi) if key == "none" else paired_reading(lo, hi)))
     metrics = {"forced_each_steps_per_s": each["steps_per_s"]}
     for key, (med, lo, hi) in paired.items():
         metrics.update({f"{key}_vs_each": med, f"{key}_vs_each_low": round(lo, 2), f"{key}_vs_each_high": round(hi, 2),
                         f"{key}_vs_each_side": interval_side(lo, hi)})
-    if cpu:
-        metrics["main_thread_cpu_pct"] = 100 * cpu["threads"].get("main", 0.0) / cpu["wall_s"]
     return Result("forcing", rows, ["label", "steps_per_s", "min_steps_per_s", "max_steps_per_s"], "\n".join(lines),
                   metrics)
 
@@ -341,7 +282,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         if twin is not None:
             paired.append(tr("Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, "
                              "{said}.", label=twin.original["label"], lo=twin.low, hi=twin.high,
-                             said=control_said(twin.low, twin.high)))
+                             said=control_said(twin.low, twin.high, bound=True)))
         for a, b, key in PAIRS:
             if {a, b} <= names:
                 ra, rb = pick(rows, config=a), pick(rows, config=b)
@@ -350,7 +291,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                 which = (tr("the two 95% paired intervals together") if both else tr("95% paired interval")) \
                     if gap is None else tr("widened by the control")
                 paired.append(tr("{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.", which=which,
-                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=side_words(lo, hi)))
+                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=paired_reading(lo, hi)))
                 if key:
                     metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
                                     f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
@@ -466,7 +407,7 @@ def control_line(lo: float, hi: float, fed: bool = False) -> str:
     what = tr("Control, fed by the pipeline: the functional loop's second copy over it") if fed else \
         tr("Control: the functional step's second copy over it")
     return tr("{what}, 95% paired interval {lo:.2f}-{hi:.2f}, {said}.", what=what, lo=lo, hi=hi,
-              said=control_said(lo, hi))
+              said=control_said(lo, hi, bound=True))
 
 
 def style_intervals(rows: list) -> dict:
@@ -511,12 +452,12 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     if twin is not None:
         lines.append(control_line(twin.low, twin.high))   # first: a failed control widens the interval below
         lines.append(tr("Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} "
-                        "(how: the optional box below).", med=med, lo=lo, hi=hi) if twin.gap is None
+                        "(how: part 1's control rule).", med=med, lo=lo, hi=hi) if twin.gap is None
                      else tr("Paired round by round: {med:.2f}x; the two 95% paired intervals together, widened by the "
                              "control, {lo:.2f}-{hi:.2f}.", med=med, lo=lo, hi=hi))
     else:
-        lines.append(tr("Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box "
-                        "below).", med=med, lo=lo, hi=hi))
+        lines.append(tr("Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: check 2's "
+                        "rule).", med=med, lo=lo, hi=hi))
     lines.append(claim_reading(lo, hi))
     lo, hi = round(lo, 2), round(hi, 2)
     if fed_twin is not None:
@@ -526,7 +467,8 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                            ("model", model, tr("Model.train over the functional loop"))):
         f_med, f_lo, f_hi = pairs[key]
         lines.append(tr("{what}: {med:.2f}x ({rate:.1f} steps/s; {which} {lo:.2f}-{hi:.2f}), {side}.",
-                        what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi, side=side_words(f_lo, f_hi),
+                        what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi,
+                        side=paired_reading(f_lo, f_hi),
                         which=tr("widened by the control") if fed_twin is not None and fed_twin.gap is not None
                         else tr("the two 95% paired intervals together") if fed_twin is not None else
                         tr("95% paired interval")))
@@ -660,7 +602,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         if twin is not None:
             lines.append(tr("The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.",
                             n=twin.copy["batch_size"], lo=twin.low, hi=twin.high,
-                            inside=control_said(twin.low, twin.high)))
+                            inside=control_said(twin.low, twin.high, bound=True)))
         intervals = sweep_intervals(everything)
         paired, above, below, inside = [], [], [], []
         for r in others:

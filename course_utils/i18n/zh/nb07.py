@@ -98,12 +98,13 @@ MESSAGES = {
         'a 每一轮都快 5%，而负载让两者的速度一起变化多达 30%：两者中位数的范围相互重叠，配对区间却高于 1.00',
     'b 6% faster in every round: the interval of a over b lies below 1.00':
         'b 每一轮都快 6%：a 与 b 之比的区间低于 1.00',
-    'b 40% faster in some rounds and 30% slower in others: the medians lie apart, the interval holds 1.00, a tie':
-        'b 有几轮快 40%，另几轮慢 30%：两者的中位数相差不小，区间却包含 1.00，判为持平',
+    'b 40% faster in some rounds and 30% slower in others: the medians lie apart, the interval holds 1.00: not '
+    'separated':
+        'b 有几轮快 40%，另几轮慢 30%：两者的中位数相差不小，区间却包含 1.00：分不出快慢',
     ("a 0.35% faster in every round: a real gap, but inside the lab's margin of equivalence: read as printed, with "
-     'two decimals, the interval is 1.00-1.00, so it holds 1.00, a tie'):
+     'two decimals, the interval is 1.00-1.00, so it holds 1.00: not separated'):
         'a 每一轮都快 0.35%：差距确实存在，但落在本课的等效范围之内：按打印出来的两位小数读，区间是 1.00～1.00，'
-        '包含 1.00，判为持平',
+        '包含 1.00：分不出快慢',
     'a at {ra} steps/s, b at {rb} steps/s, round by round ({about}): expected {expected!r}, got {got!r}.':
         '逐轮来看，a 为 {ra} 步/秒，b 为 {rb} 步/秒（{about}）：期望 {expected!r}，得到 {got!r}。',
     ('def faster_variant(a, b):\n'
@@ -213,6 +214,14 @@ MESSAGES = {
         '95% 配对区间 {lo:.2f}～{hi:.2f}，高于 1.00：更快',
     '95% paired interval {lo:.2f}-{hi:.2f}, below 1.00: slower':
         '95% 配对区间 {lo:.2f}～{hi:.2f}，低于 1.00：更慢',
+    'the two paired intervals together {lo:.2f}-{hi:.2f}, 1.00 inside: not separated; differences up to {pct:.0f}% '
+    'not ruled out':
+        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，包含 1.00：分不出快慢；{pct:.0f}% 以内的差别都不能排除',
+    '95% paired interval {lo:.2f}-{hi:.2f}, 1.00 inside: not separated; differences up to {pct:.0f}% not ruled out':
+        '95% 配对区间 {lo:.2f}～{hi:.2f}，包含 1.00：分不出快慢；{pct:.0f}% 以内的差别都不能排除',
+    'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, 1.00 inside: not separated; differences up to {pct:.0f}% not '
+    'ruled out':
+        '各轮比值的最低到最高 {lo:.2f}～{hi:.2f}，包含 1.00：分不出快慢；{pct:.0f}% 以内的差别都不能排除',
     '95% paired interval {lo:.2f}-{hi:.2f}, 1.00 inside: a tie':
         '95% 配对区间 {lo:.2f}～{hi:.2f}，包含 1.00：持平',
     'medians: a tie': '按中位数持平',
@@ -697,6 +706,8 @@ MESSAGES = {
     'above 1.00: faster': '高于 1.00：更快',
     'below 1.00: slower': '低于 1.00：更慢',
     '1.00 inside: a tie': '包含 1.00：持平',
+    '1.00 inside: not separated; differences up to {pct:.0f}% not ruled out':
+        '包含 1.00：分不出快慢；{pct:.0f}% 以内的差别都不能排除',
     'below 1.00: inconclusive. Pairing assumes a steady load within a round, and this run broke it (skipping a wait '
     'cannot make the same work slower): re-run the cell':
         '低于 1.00：无法下结论。配对的前提是同一轮之内负载不变，这次运行没有满足这一前提（省去等待不可能让同样的计算变慢）：'
@@ -706,10 +717,6 @@ MESSAGES = {
         '逐轮计算不同步等待与同步等待的每秒步数之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
     ' The calls returned before their work was done.':
         '调用在计算完成之前就已返回。',
-    '{setting}: median time per step, {n} rounds of {steps} steps: forced every step {each:.1f} and {copy:.1f} ms '
-    "(A and A'), forced at the end of each repeat {end:.1f} ms, not forced {none:.1f} ms.":
-        '{setting}：每步耗时的中位数（{n} 轮，每轮 {steps} 步）：每步同步等待 {each:.1f} 毫秒和 {copy:.1f} 毫秒'
-        '（A 与 A′），只在每次重复结束时同步等待 {end:.1f} 毫秒，不同步等待 {none:.1f} 毫秒。',
     "Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.":
         '对照：每步同步等待 A′ 与 A 之比的 95% 区间为 {lo:.2f}～{hi:.2f}，{said}。',
     "without 1.00 although they are one configuration, so every interval read with this control is widened by the "
@@ -722,18 +729,6 @@ MESSAGES = {
     'together {lo:.2f}-{hi:.2f}), {side}.':
         '逐轮计算{what}与每步同步等待（两份副本）的每秒步数之比：{med:.2f} 倍（两个 95% 区间合起来为 '
         '{lo:.2f}～{hi:.2f}），{side}。',
-    '1.00 inside, but too wide to decide with {n} rounds: inconclusive, not a tie':
-        '包含 1.00，但只有 {n} 轮，区间太宽，无法判定：这是无法下结论，不是持平',
-    "More rounds narrow an interval: {enough} (repeats={enough} in ForcingParams) would take about {s:.0f} s at this "
-    "run's pace.":
-        '轮数越多，区间越窄：跑 {enough} 轮（在 ForcingParams 中设置 repeats={enough}）按本次运行的速度约需 {s:.0f} 秒。',
-    'Not forced over forced at the end of each repeat: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), {side}.':
-        '不同步等待与只在每次重复结束时同步等待之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
-    'CPU time of {n} more steps forced every step ({wall:.2f} s of wall clock): the Python thread {main:.2f} s '
-    '({pct:.0f}% of the wall clock){others}.':
-        '再按每步同步等待运行 {n} 步（实际耗时 {wall:.2f} 秒）期间各线程占用的 CPU 时间：Python 主线程 {main:.2f} 秒'
-        '（占实际耗时的 {pct:.0f}%）{others}。',
-    ', {name} {s:.2f} s': '，{name} {s:.2f} 秒',
     'This kernel runs with MS_DEV_HOST_BLOCKING_RUN=1: the next cell says what it does and measures without it.':
         '当前内核设置了 MS_DEV_HOST_BLOCKING_RUN=1：下一个单元格说明它的作用，并在不设置它的情况下再测一次。',
     'forced every step':
@@ -744,10 +739,6 @@ MESSAGES = {
         '只在每次重复结束时同步等待',
     'not forced':
         '不同步等待',
-    'MS_DEV_HOST_BLOCKING_RUN=1':
-        'MS_DEV_HOST_BLOCKING_RUN=1',
-    'Without MS_DEV_HOST_BLOCKING_RUN':
-        '未设置 MS_DEV_HOST_BLOCKING_RUN',
     'Not forced':
         '不同步等待',
     'Forced at the end of each repeat':
@@ -786,11 +777,11 @@ MESSAGES = {
     # styles
     'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} steps).':
         '中位数：TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒（交替 {n} 轮，每轮 {steps} 步）。',
-    'Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: the optional box below).':
-        '逐轮配对比较，比值为 {med:.2f} 倍，95% 区间为 {lo:.2f}～{hi:.2f}（计算方法见下面的选读部分）。',
-    'Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} (how: the optional '
-    'box below).':
-        '逐轮配对比较，比值为 {med:.2f} 倍；两个 95% 配对区间合起来为 {lo:.2f}～{hi:.2f}（计算方法见下面的选读部分）。',
+    "Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: check 2's rule).":
+        '逐轮配对比较，比值为 {med:.2f} 倍，95% 区间为 {lo:.2f}～{hi:.2f}（算法见检查 2 的准则）。',
+    "Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} (how: part 1's "
+    "control rule).":
+        '逐轮配对比较，比值为 {med:.2f} 倍；两个 95% 配对区间合起来为 {lo:.2f}～{hi:.2f}（算法见第 1 节的对照准则）。',
     'Paired round by round: {med:.2f}x; the two 95% paired intervals together, widened by the control, '
     '{lo:.2f}-{hi:.2f}.':
         '逐轮配对比较，比值为 {med:.2f} 倍；两个 95% 配对区间合起来并按对照放宽后为 {lo:.2f}～{hi:.2f}。',
@@ -842,6 +833,8 @@ MESSAGES = {
         '逐轮配对比较，批大小 {top} 的每秒样本数与各批大小之比（95% 区间，已按对照放宽）：{pairs}。',
     'The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.':
         '对照，批大小 {n} 与其第二份副本之比：{lo:.2f}～{hi:.2f}，{inside}。',
+    '1.00 inside, as it should be; differences up to {pct:.0f}% not ruled out':
+        '包含 1.00，符合预期；{pct:.0f}% 以内的差别都不能排除',
     '1.00 inside, as it should be':
         '包含 1.00，符合预期',
     # batch sizes

@@ -30,13 +30,17 @@ SHOWN = {
     "``started``, a ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them\n"
     "as a dict (for ``record()``). ``titles``: a figure's label in this lesson's words, instead of its usual one;\n"
     "``parts``: what the lesson calls an experiment (\"part 2\"), instead of its name. ``best=False``: without the\n"
-    "highest step rate (a lesson whose experiments already name their fastest configuration, paired).":
+    "highest step rate (a lesson whose experiments already name their fastest configuration, paired).\n"
+    "``bound=True``: an interval that holds 1.00 reads \"not separated\" with the largest difference it does not rule\n"
+    "out (lesson 07's reading), instead of \"a tie\".":
         "打印本课的主要数据：测得的最高训练速度（只是一个数据，不代表谁胜出）、``experiments`` 的各项\n"
         "数值指标、噪声水平（``noise_pct`` 不为 None 时），以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
         "读数）；若有实验是在繁忙的机器上运行的，还会给出警告。以字典形式返回这些数据（供 ``record()``\n"
         "使用）。``titles``：按本课的说法给某个数据另起的名称，用来代替它通常的名称；\n"
         "``parts``：本课对某个实验的称呼（如“第 2 节”），用来代替实验名称。``best=False``：不列最高训练速度\n"
-        "（适用于各实验已通过配对比较指出最快配置的课程）。",
+        "（适用于各实验已通过配对比较指出最快配置的课程）。\n"
+        "``bound=True``：包含 1.00 的区间读作“分不出快慢”，并给出它不能排除的最大差别（第 07 课的读法），\n"
+        "而不是“持平”。",
     'a ratio\'s verdict (the lab\'s two rules, or where 1.00 lies against a paired interval), stored beside\n'
     'it as "<metric>_verdict"':
         '对比值作出的判定（按本课的两条规则，或看 1.00 落在配对区间的哪一侧），\n'
@@ -170,8 +174,6 @@ SHOWN = {
         "返回 None：compare 的 force() 无需等待任何结果",
     "the repeat's last step waits inside the timed region: the whole repeat's work counted":
         "每次重复的最后一步在计时区间内等待完成：整次重复的计算都计入在内",
-    "once more, forced every step: which threads of this process were on a CPU, and for how long":
-        "再按每步同步等待运行一遍：本进程的哪些线程占用了 CPU，各占用了多久",
 
     # ---- lab.measure_data_pipeline (course_utils/bench/experiments/pipeline.py)
     "Batches/s of: the pipeline alone (1, 2, 4 workers, capped at the CPU count), the step on in-memory batches, the\n"
