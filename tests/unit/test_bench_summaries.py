@@ -654,7 +654,8 @@ def test_batch_sizes_verdict_when_the_control_fails_or_a_size_wins_round_by_roun
     res = modes.summarise_batch_sizes(sizes + [apart], bp)
     lines = res.conclusion.splitlines()
     # the control first, then the pairs, batch 64 against both of its copies (their intervals together)
-    assert lines[1].startswith("The control, batch 64 against its second copy: 0.91-0.91, without 1.00")
+    assert lines[1].startswith("Control, the second copy of batch 64 over it: 95% paired interval 0.91-0.91, "
+                               "without 1.00")
     assert lines[2].endswith("(95% interval, widened by the control): batch 32 1.44x (1.31-1.58); batch 64 1.20x "
                              "(1.09-1.45, both copies).")
     # what the figure draws: widened too
@@ -807,8 +808,8 @@ def test_part_1s_readings_say_how_long_the_warm_up_lasted_and_why_two_readings_o
 
     settled = [0.46] + [0.0034] * 29   # one compiling call, then one level
     assert common.warmup_reading(settled) == (
-        "calls 1-29: median 3.4 ms, range 3.4-3.4 ms; more than twice that median: none; call 1 already within 20% "
-        "of the level of calls 10-29 (3.4 ms): the warm-up was the compiling call alone.")
+        "calls 1-29: median 3.4 ms, range 3.4-3.4 ms; more than twice that median: none; call 1 no more than 20% above "
+        "the level of calls 10-29 (3.4 ms): the warm-up was the compiling call alone.")
     warming = [0.46, 0.006, 0.005] + [0.0034] * 26 + [0.009]   # two slow calls after it, a spike at the end
     said = common.warmup_reading(warming)
     assert "more than twice that median: 29;" in said

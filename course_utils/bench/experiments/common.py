@@ -129,7 +129,7 @@ def warmup_reading(per_call_s: Sequence[float], settled_from: int = 10) -> str:
               "{spikes}; ", last=len(ms) - 1, median=median, lo=min(single), hi=max(single),
               spikes=", ".join(map(str, spikes)) if spikes else tr("none"))
     if not warming:
-        return text + tr("call 1 already within 20% of the level of calls {n}-{last} ({settled:.1f} ms): the warm-up "
+        return text + tr("call 1 no more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): the warm-up "
                          "was the compiling call alone.", n=settled_from, last=len(ms) - 1, settled=settled)
     return text + tr("calls 1-{k} in a row ran more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): "
                      "here the warm-up took {k} call(s) beyond the compiling one.", k=warming, n=settled_from,

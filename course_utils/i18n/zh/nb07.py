@@ -43,15 +43,15 @@ MESSAGES = {
         '{times} -> {expected}：{about}',
     'find_compiles uses course_utils.bench.compile_calls (under any name), the lab\'s own detector: write the two '
     'yardsticks yourself.':
-        'find_compiles 用到了 course_utils.bench.compile_calls（无论换成什么名字），那是实验自带的检测函数：'
+        'find_compiles 用到了 course_utils.bench.compile_calls（不论以什么名字导入），那是实验自带的检测函数：'
         '请自己写出这两把尺子。',
     'throughput uses course_utils.bench (time_steps or compare, under any name), which does the exercise for you: '
     'write the loop with time.perf_counter and statistics.median.':
-        'throughput 用到了 course_utils.bench（time_steps 或 compare，无论换成什么名字），它们替你完成了这道练习：'
+        'throughput 用到了 course_utils.bench（time_steps 或 compare，不论以什么名字导入），它们替你完成了这道练习：'
         '请用 time.perf_counter 和 statistics.median 自己写出计时循环。',
     'faster_variant uses course_utils.bench (paired_ratio or interval_side, under any name): pair the rounds '
     'yourself, as check 2\'s paired_interval does.':
-        'faster_variant 用到了 course_utils.bench（paired_ratio 或 interval_side，无论换成什么名字）：'
+        'faster_variant 用到了 course_utils.bench（paired_ratio 或 interval_side，不论以什么名字导入）：'
         '请像检查 2 的 paired_interval 那样，自己逐轮配对。',
     'find_compiles should be a function of the per-call times, got {type}.':
         'find_compiles 应当是以每次调用耗时为参数的函数，得到的却是 {type}。',
@@ -501,11 +501,11 @@ MESSAGES = {
     'samples_per_s': '样本/秒',
     'min_samples_per_s': '最小样本/秒',
     'max_samples_per_s': '最大样本/秒',
-    'steps_per_round': '每轮步数',
+    'steps_per_round': '每轮交替的步数',
     'batches_per_s': '批/秒',
     'min_batches_per_s': '最小批/秒',
     'max_batches_per_s': '最大批/秒',
-    'epoch_s': '一个轮次耗时（秒）',
+    'epoch_s': '一个轮次（epoch）耗时（秒）',
     'share_pct': '占比（%）',
     'vs_baseline': '相对首行基线',
     'vs_functional': '相对函数式训练步',
@@ -675,9 +675,9 @@ MESSAGES = {
     # part 1's two readings of one step (common.warmup_reading, common.two_readings)
     'calls 1-{last}: median {median:.1f} ms, range {lo:.1f}-{hi:.1f} ms; more than twice that median: {spikes}; ':
         '第 1～{last} 次调用：中位数 {median:.1f} 毫秒，范围 {lo:.1f}～{hi:.1f} 毫秒；超过该中位数两倍的调用：{spikes}；',
-    'call 1 already within 20% of the level of calls {n}-{last} ({settled:.1f} ms): the warm-up was the compiling '
+    'call 1 no more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): the warm-up was the compiling '
     'call alone.':
-        '第 1 次调用已在第 {n}～{last} 次调用水平（{settled:.1f} 毫秒）的 20% 以内：预热就只是那次编译的调用。',
+        '第 1 次调用并不比第 {n}～{last} 次调用的水平（{settled:.1f} 毫秒）高出 20% 以上：预热就只是那次编译的调用。',
     'calls 1-{k} in a row ran more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): here the warm-up '
     'took {k} call(s) beyond the compiling one.':
         '第 1～{k} 次调用连续比第 {n}～{last} 次调用的水平（{settled:.1f} 毫秒）高出 20% 以上：这里的预热除了编译'
@@ -686,12 +686,12 @@ MESSAGES = {
         '两者相差不到 10%。',
     "The repeats were slower than even the slowest single call, so no slow moment the single calls left out explains "
     "it: a step's speed can shift between levels for a second or more (check 2's optional section).":
-        '按多次重复测得的速度，比最慢的一次单独调用还慢，所以单次调用排除在外的偏慢时刻解释不了这个差距：'
+        '多次重复测得的速度比最慢的一次单独调用还慢，所以单次调用排除在外的偏慢时刻解释不了这个差距：'
         '训练步的速度会在几个档位之间切换，每个档位可持续一秒以上（见检查 2 的选读部分）。',
     "The repeats were slower. A repeat counts every step in it, slow moments included, which the median of single "
     "calls leaves out; and a step's speed can shift between levels for a second or more (check 2's optional "
     "section).":
-        '按多次重复测得的速度更慢。一次重复计入其中的每一步，包括机器偏慢的时刻，单次调用的中位数则把这些时刻'
+        '多次重复测得的速度更慢。一次重复计入其中的每一步，包括机器偏慢的时刻，单次调用的中位数则把这些时刻'
         '排除在外；而且训练步的速度会在几个档位之间切换，每个档位可持续一秒以上（见检查 2 的选读部分）。',
     'The repeats were faster, although a repeat counts its slow moments too. The single calls ran just before them, '
     'right after the compiling call: a slower moment of the machine, or a step not yet at its steady pace.':
@@ -745,7 +745,7 @@ MESSAGES = {
         '只在每次重复结束时同步等待',
     # modes
     'Noise floor of this grid: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
-        '本组对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
+        '本组对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本只用作对照）。',
     '{best} has the highest median, {rate:.1f} steps/s, {gap:.0f}% above {runner}, but their repeats overlap: '
     'undecided.':
         '{best}的中位数最高（{rate:.1f} 步/秒），比{runner}高 {gap:.0f}%，但两者各次重复有重叠，无法判定。',
@@ -773,7 +773,7 @@ MESSAGES = {
     '{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.':
         '{a} 与 {b} 之比：{med:.2f} 倍（{which} {lo:.2f}～{hi:.2f}），{side}。',
     'Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, {said}.':
-        '对照：{label}的第二份副本与它之比，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
+        '对照：{label}，其第二份副本与它之比，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
     # styles
     'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} steps).':
         '中位数：TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒（交替 {n} 轮，每轮 {steps} 步）。',
@@ -793,6 +793,8 @@ MESSAGES = {
         '{what}，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
     '{said}; {zero}.':
         '{said}；{zero}。',
+    '{said}.':
+        '{said}。',
     "the article's {claim:.2f}x lies above the interval, ruled out here":
         '文章所说的 {claim:.2f} 倍高于区间，在这里可以排除',
     "the article's {claim:.2f}x lies at the interval's upper edge, not firmly ruled out":
@@ -831,15 +833,15 @@ MESSAGES = {
     "Paired round by round, batch {top}'s samples/s over each size's (95% interval, widened by the control): "
     "{pairs}.":
         '逐轮配对比较，批大小 {top} 的每秒样本数与各批大小之比（95% 区间，已按对照放宽）：{pairs}。',
-    'The control, batch {n} against its second copy: {lo:.2f}-{hi:.2f}, {inside}.':
-        '对照，批大小 {n} 与其第二份副本之比：{lo:.2f}～{hi:.2f}，{inside}。',
+    'Control, the second copy of batch {n} over it: 95% paired interval {lo:.2f}-{hi:.2f}, {inside}.':
+        '对照：批大小 {n} 的第二份副本与它之比，95% 配对区间为 {lo:.2f}～{hi:.2f}，{inside}。',
     '1.00 inside, as it should be; differences up to {pct:.0f}% not ruled out':
         '包含 1.00，符合预期；{pct:.0f}% 以内的差别都不能排除',
     '1.00 inside, as it should be':
         '包含 1.00，符合预期',
     # batch sizes
     'Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
-        '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本不参与比较）。',
+        '本组批大小对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本只用作对照）。',
     'This run cannot rank the sizes: each is within the noise floor of batch {top} or undecided against it.':
         '本次运行无法给这几个批大小排出快慢：每个批大小与批大小 {top} 相比，要么在噪声水平之内，要么无法判定。',
     ('Batch {top} has the highest median throughput: {rate:,.0f} samples/s; at that rate the training steps of one '
