@@ -550,8 +550,8 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
     any is a candidate. The verdict is the paired interval (``compare`` alternated them round by round, lesson 07's
     rule), the only reading printed (``noise_pct`` and ``said``: kept for callers that pass them). ``pool_share``: the
     pooling operators' share of operator time, in percent, in the profile of the same setting; even free pooling
-    kernels make a step at most 1 / (1 - share) as fast, so a larger gain is flagged as not explained by pooling's kernel time alone (a rewrite also changes the graph and its
-    dispatch)."""
+    kernels make a step at most 1 / (1 - share) as fast, so a larger gain is flagged as not explained by pooling's
+    kernel time alone (a rewrite also changes the graph and its dispatch)."""
     base = pools[baseline]
     lines, winners, too_large = [], [], []
     for name, t in pools.items():
