@@ -226,8 +226,6 @@ MESSAGES = {
         '1.00 落在两个配对区间合起来的范围 {lo:.2f}～{hi:.2f} 之内：持平',
     'PyNative functional step, with @jit / without, paired round by round (x)':
         '动态图模式下的函数式训练步：加 @jit / 不加，逐轮配对（倍）',
-    "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
-        'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
     "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the course's two "
     "fixes the same configuration ran at {fixed_rate:.1f}, {speedup:.2f}x the naive rate.":
         '朴素默认设置（不加 CPU 优化设置）下，{naive} 为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
@@ -312,11 +310,6 @@ MESSAGES = {
         '不支持 AVX-512 时，限制指令集无法改变',
     'The cap did not change':
         '限制指令集没有改变',
-    "{name}: the same outputs and parameters' gradients; paired round by round with {base}, its step rate "
-    "{med:.2f}x ({spread}), {side}. Secondary, the medians ({x:.2f}x) against the noise floor of {noise:.1f}%: "
-    "{said}.":
-        '{name}：输出和参数的梯度相同；与 {base} 逐轮配对，训练步速度是其 {med:.2f} 倍（{spread}），'
-        '{side}。次要参考，按噪声水平的判定（中位数 {x:.2f} 倍，噪声水平 {noise:.1f}%）：{said}。',
     'Keep {base}: neither equivalent formulation was measurably faster here.':
         '保留 {base}：两种等价写法在这里都没有可测出的速度优势。',
     '{label}, {case} (fresh process)':
@@ -391,10 +384,6 @@ MESSAGES = {
     'as in part 1: {noise:.1f}%. ':
         '以 {n} 个批为一遍时的噪声水平：同一遍内存中的批在交替计时中测了两次（{a:.1f} 和 {b:.1f} 批/秒），'
         '与第 1 节一样，取两个这样的中位数之间的偶然差距与两者实际差距中的较大者：{noise:.1f}%。',
-    'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x). ':
-        '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）。',
-    'Secondary, the medians against the noise floor: ':
-        '次要参考，按噪声水平的判定（比较中位数）：',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it faster, so the '
@@ -430,8 +419,6 @@ MESSAGES = {
         '超出噪声水平的拖慢',
     '; on CPU MindSpore silently falls back to the normal loop.':
         '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环。',
-    'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off; paired round by round, {said}':
-        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍；逐轮配对来看，{said}',
     'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍，{verdict}',
     'On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps':
@@ -625,7 +612,6 @@ MESSAGES = {
     'Model.train fed by the pipeline (steps/s)': 'Model.train，流水线供数（步/秒）',
     'naive defaults (steps/s)': '朴素默认设置（步/秒）',
     'naive configuration with the two CPU settings (steps/s)': '同一训练步加上两项 CPU 优化设置（步/秒）',
-    'two CPU settings / naive defaults, same configuration (x)': '同一配置：两项 CPU 优化设置 / 朴素默认设置（倍）',
     'course settings to 98.5% (training s)': '课程设置达到 98.5%（训练秒数）',
     'naive defaults to 98.5% (training s)': '朴素默认设置达到 98.5%（训练秒数）',
     'course settings to 99.0% (training s)': '课程设置达到 99.0%（训练秒数）',
