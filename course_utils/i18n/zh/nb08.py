@@ -287,9 +287,9 @@ MESSAGES = {
     'and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, and a naive run, '
     'whose arithmetic differs by rounding, may cross one evaluation earlier or later. With {lo_steps}-{hi_steps} '
     'naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).':
-        '步数本身也不确定：课程设置的运行在上一次评估（第 {prev} 步）时为 {prev_acc:.2f}%，到第 {steps} 步才越过 {pct:.1f}%，'
-        '所以真正越过目标的位置在这 {every} 步之间的某处；而朴素运行的计算只在舍入上有差别，可能早一次或晚一次评估'
-        '才越过目标。按 {lo_steps}～{hi_steps} 个朴素步数计算，估算范围放宽到 {low:.0f}～{high:.0f} 秒'
+        '步数本身也不确定：推荐配置的运行在上一次评估（第 {prev} 步）时为 {prev_acc:.2f}%，到第 {steps} 步才越过 {pct:.1f}%，'
+        '所以真正越过目标的位置在这 {every} 步之间的某处；而默认配置的运行的计算只在舍入上有差别，可能早一次或晚一次评估'
+        '才越过目标。按 {lo_steps}～{hi_steps} 个默认配置的步数计算，估算范围放宽到 {low:.0f}～{high:.0f} 秒'
         '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
     'with ONEDNN_MAX_CPU_ISA={cap}, on this CPU':
         '在这颗 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
@@ -371,13 +371,13 @@ MESSAGES = {
     'target {t:.1f}%':
         '目标 {t:.1f}%',
     'naive defaults':
-        '朴素默认设置',
+        '未调优的默认配置',
     'naive: {s:.0f} s (measured)':
-        '朴素默认设置：{s:.0f} 秒（实测）',
+        '未调优的默认配置：{s:.0f} 秒（实测）',
     'naive: {s:.0f} s (estimated)':
-        '朴素默认设置：{s:.0f} 秒（估算）',
+        '未调优的默认配置：{s:.0f} 秒（估算）',
     'naive: {lo:.0f}-{hi:.0f} s (estimated)':
-        '朴素默认设置：{lo:.0f}～{hi:.0f} 秒（估算）',
+        '未调优的默认配置：{lo:.0f}～{hi:.0f} 秒（估算）',
     'training seconds':
         '训练时间（秒）',
     'test accuracy %':
@@ -397,9 +397,9 @@ MESSAGES = {
     "; {lo:.1f}-{hi:.1f}x with the step count's own uncertainty":
         '；计入步数本身的不确定性则为 {lo:.1f}～{hi:.1f} 倍',
     "Part 6: to {target:.1f}% the naive defaults needed about {x} the course settings' training time (estimated{wide}).":
-        '第 6 节：达到 {target:.1f}% 时，朴素默认设置的训练时间约为课程设置的 {x}（估算值{wide}）。',
+        '第 6 节：达到 {target:.1f}% 时，未调优的默认配置的训练时间约为推荐配置的 {x}（估算值{wide}）。',
     "Part 6: to {target:.1f}% the naive defaults needed {x:.1f}x the course settings' training time (measured).":
-        '第 6 节：达到 {target:.1f}% 时，朴素默认设置的训练时间是课程设置的 {x:.1f} 倍（实测）。',
+        '第 6 节：达到 {target:.1f}% 时，未调优的默认配置的训练时间是推荐配置的 {x:.1f} 倍（实测）。',
     # ---- the lab, lesson 08's own sentences
     '95% interval {lo:.2f}-{hi:.2f}':
         '95% 区间 {lo:.2f}～{hi:.2f}',
