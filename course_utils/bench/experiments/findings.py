@@ -84,7 +84,7 @@ def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str
     row = pick(traps.rows, case=case, config=spec)
     top = max(traps.rows, key=lambda r: r["steps_per_s"])
     if row["steps_per_s"] == top["steps_per_s"]:
-        return tr("In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row", rate=row["steps_per_s"])
+        return tr("In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row.", rate=row["steps_per_s"])
     where = tr("{label}, {case}", label=top["label"], case=tr(top["case"]))
     hb = traps.metrics.get("host_blocking", {}).get(spec, {}).get("paired")
     if hb and case == "both fixes" and top["config"] == spec and top["case"] == "ONEDNN_MAX_CPU_ISA=AVX2":

@@ -347,8 +347,8 @@ MESSAGES = {
     "{graph} (paired repeat by repeat, both timed in alternation in the same processes: {spread}): {where}.":
         '第 2 节（{case}）中，动态图模式（MindSpore 2.x 的默认模式）下的 TrainOneStepCell 的速度是{graph} 的 '
         '{med:.2f} 倍（两者在同一批进程中交替计时，逐次重复配对：{spread}）：{where}。',
-    'In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row':
-        '第 2 节中，这一配置为 {rate:.1f} 步/秒，即最快的一行',
+    'In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row.':
+        '第 2 节中，这一配置为 {rate:.1f} 步/秒，是最快的一行。',
     '{label}, {case}':
         '{label}，{case}',
     "In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
