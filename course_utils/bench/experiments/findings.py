@@ -18,7 +18,7 @@ from ..report import PAIRED_CELLS, Result, pick
 from ..steps import NAIVE_SPEC, Spec
 from .common import judged
 from .pipeline import paired_words
-from .traps import FIND_CASES, POOL_LAYERS, TIME_SIDE_CELLS, same_process_paired
+from .traps import FIND_CASES, POOL_LAYERS, TIME_SIDE_CELLS, said_words, same_process_paired
 
 
 def _per_layer(x: Mapping[str, float]) -> str:
@@ -143,9 +143,15 @@ def _one(name: str, med: float, lo: float, hi: float, span: bool, cells: Mapping
               where=tr(cells[interval_side(lo, hi)]))
 
 
-def _reading(name: str, pr: Optional[Mapping]) -> str:
-    """A ``paired_reading`` as ``_one``'s words; "-" without one."""
-    return _one(name, pr["median"], pr["low"], pr["high"], pr["span"]) if pr else tr("{name}: -", name=name)
+def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -> str:
+    """A ``paired_reading`` as ``_one``'s words; without one (too few rounds), the medians' ratio ``x`` and the floor's
+    ``word`` (``bench.verdict``'s answer)."""
+    if pr:
+        return _one(name, pr["median"], pr["low"], pr["high"], pr["span"])
+    if word:
+        said = said_words().get(word) or tr(PAIRED_CELLS.get(word, word))   # the floor's word, else a side of 1.00
+        return tr("{name} {x:.2f}x, {said}", name=name, x=x, said=said)
+    return tr("{name}: -", name=name)
 
 
 def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
@@ -157,10 +163,10 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
     parts = []
     if traps is not None:
         m = traps.metrics
-        if m.get("fixes_vs_naive_paired"):
-            parts.append(tr("Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.",
-                            said=_reading("", m["fixes_vs_naive_paired"]).strip()))
-        blocking = [_reading(e["label"], e.get("paired")) for e in m["host_blocking"].values()]
+        parts.append(tr("Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.",
+                        said=_reading("", m.get("fixes_vs_naive_paired"), m["fixes_vs_naive_speedup"],
+                                      m["fixes_vs_naive_speedup_verdict"]).strip()))
+        blocking = [_reading(e["label"], e.get("paired"), e["x"], e["verdict"]) for e in m["host_blocking"].values()]
         if blocking:
             parts.append(tr("Part 2, host blocking on top of the ISA cap, step rate: {said}.",
                             said=tr("; ").join(blocking)))
@@ -178,7 +184,7 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
     pr = pipe.metrics.get("paired")
     parts.append(tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.",
                     said=_reading("", pr).strip()) if pr else pipe.metrics["said"])
-    levels = [_reading(r["label"], r.get("paired")) for r in amp.rows if "verdict" in r]
+    levels = [_reading(r["label"], r.get("paired"), r["vs_O0"], r["verdict"]) for r in amp.rows if "verdict" in r]
     parts.append(tr("Part 5, float16 on {device}, step rate over O0's: {said}.", device=device,
                     said=tr("; ").join(levels)))
     row = max(tta.rows, key=lambda r: r["target_pct"])

@@ -439,7 +439,7 @@ MESSAGES = {
         'oneDNN 陷阱和阻塞执行陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
     "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the course's two "
     "fixes the same configuration ran at {fixed_rate:.1f}.":
-        '默认配置（基线，不加 CPU 优化设置）下，{naive} 为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
+        '未调优的默认配置（不加 CPU 优化设置）下，{naive} 为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
         '同一配置为 {fixed_rate:.1f} 步/秒。',
     ' Paired round by round, the fixes made it {med:.2f}x as fast ({spread}), {where}.':
         '逐轮配对比较，两项设置使它的速度提高到 {med:.2f} 倍（{spread}），{where}。',
@@ -464,8 +464,8 @@ MESSAGES = {
     'Their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one), so the levels do not differ measurably from each '
     'other.':
         '不过各级别的区间相互重叠（{lo:.2f}～{hi:.2f} 落在每个区间内），所以各级别之间测不出差别。',
-    'two CPU settings / naive defaults, same configuration, paired round by round (x)':
-        '同一配置：两项 CPU 优化设置 / 默认配置（基线），逐轮配对（倍）',
+    'two CPU settings / naive defaults, same configuration (x)':
+        '同一配置：两项 CPU 优化设置 / 未调优的默认配置（倍）',
     'lowest-highest ratio {lo:.2f}-{hi:.2f}':
         '比值最低 {lo:.2f}，最高 {hi:.2f}',
     '{name} {med:.2f}x ({spread}), {where}':
@@ -473,7 +473,9 @@ MESSAGES = {
     '{name}: -':
         '{name}：-',
     "Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.":
-        '第 2 节，默认配置（基线）的训练步加上两项 CPU 优化设置与不加相比：{said}。',
+        '第 2 节，未调优的默认配置加上两项 CPU 优化设置与不加相比，训练步速度：{said}。',
+    '{name} {x:.2f}x, {said}':
+        '{name} {x:.2f} 倍，{said}',
     'Part 2, host blocking on top of the ISA cap, step rate: {said}.':
         '第 2 节，在限制指令集的基础上再加阻塞执行，训练步速度：{said}。',
     'Part 3, pooling with the cap, its time over the time without: {said}.':
