@@ -199,7 +199,7 @@ LESSONS: Tuple[Lesson, ...] = (
                   "Ascend-only experiments; an optional PyTorch comparison",
             "zh": "两项 CPU 设置及其各自起作用的场合；用逐层计时、MindSpore 的 Profiler 和 oneDNN 日志找出这类陷阱；"
                   "检查一种等价的池化写法确实与原写法相等，再测量它；数据处理流水线与数据下沉模式；混合精度（CPU 上的 float16）；"
-                  "达到目标准确率所需的时间，课程设置与朴素默认设置对比；仅限昇腾的实验；可选的 PyTorch 对比"},
+                  "达到目标准确率所需的时间，推荐配置与未调优的默认配置对比；仅限昇腾的实验；可选的 PyTorch 对比"},
            requires=("05", "07"), exercises=_ex("08"),
            quick={"QUICK": True, "REPEATS": 2, "STEPS": 5},
            optional_packages=("torch",),

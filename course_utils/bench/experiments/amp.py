@@ -83,8 +83,10 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
                              noise=noise),
              "faster": tr("faster: beyond the noise floor, repeats apart"),
              "slower": tr("slower: beyond the noise floor, repeats apart")}
+    judged = copy is not None and any(paired_reading(r, [base, copy]) for r in others)   # paired: the verdict
     if copy is not None:   # O0 and its copy are the same step: how far apart they landed, by the same rules
         same = verdict(copy, base, noise)
+    if copy is not None and not judged:   # with paired verdicts the control line below says it
         text += tr("; O0 timed twice, the same step: its copy ran {copy:.0f} steps/s, {x:.2f}x O0's rate ({verdict})",
                    copy=copy["steps_per_s"], x=copy["steps_per_s"] / base["steps_per_s"], verdict=words[same])
         if same != "tie":
@@ -132,14 +134,12 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
             lo, hi = max(pr["low"] for pr in judged_levels), min(pr["high"] for pr in judged_levels)
             if len({pr["reading"] for pr in judged_levels}) > 1 and lo <= hi:   # other verdicts, one shared range
                 verdict_line += " " + tr(
-                    "The levels' verdicts differ, but their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one): "
-                    "with {n} rounds that split is the intervals' limit, not a difference between the levels.",
-                    lo=lo, hi=hi, n=judged_levels[0]["rounds"])
+                    "Their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one), so the levels do not differ "
+                    "measurably from each other.", lo=lo, hi=hi)
                 verdict_line = no_space_between_cjk(verdict_line)
         control = control_text(next(r["paired"] for r in others if r["paired"]), "O0", tr("O0's copy"))
         if control:   # first the A/A' control, as lesson 07 reads it
             text += "\n" + control
-        text += "\n" + tr("Secondary, the medians against the noise floor: {said}", said=medians)
         text += "\n" + verdict_line
     else:
         verdict_line = medians

@@ -8,13 +8,13 @@ figure they print comes from the results they are given.
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence
+from typing import Mapping, Optional
 
 from course_utils import runtime
 from course_utils.i18n import tr
 
-from ..harness import Timing, interval_side, paired_ratio, spans_rounds, verdict
-from ..report import PAIRED_CELLS, Result, format_verdicts, pick
+from ..harness import Timing, interval_side, paired_ratio, spans_rounds
+from ..report import PAIRED_CELLS, Result, pick
 from ..steps import NAIVE_SPEC, Spec
 from .common import judged
 from .pipeline import paired_words
@@ -84,7 +84,7 @@ def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str
     row = pick(traps.rows, case=case, config=spec)
     top = max(traps.rows, key=lambda r: r["steps_per_s"])
     if row["steps_per_s"] == top["steps_per_s"]:
-        return tr("In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row", rate=row["steps_per_s"])
+        return tr("In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row.", rate=row["steps_per_s"])
     where = tr("{label}, {case}", label=top["label"], case=tr(top["case"]))
     hb = traps.metrics.get("host_blocking", {}).get(spec, {}).get("paired")
     if hb and case == "both fixes" and top["config"] == spec and top["case"] == "ONEDNN_MAX_CPU_ISA=AVX2":
@@ -131,98 +131,62 @@ def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
     ax.legend(fontsize=8)
 
 
-def _pool_cell(layer: str, words: Mapping[str, str], paired: Mapping[str, tuple]) -> str:
-    """A pooling layer's verdict cell: where its paired interval of times lies, or the medians' verdict unpaired."""
-    return TIME_SIDE_CELLS[interval_side(*paired[layer][1:])] if layer in paired else words[layer]
+def _interval(lo: float, hi: float, span: bool) -> str:
+    """A paired interval named as it is: the lowest-highest ratio of its pairs (five or fewer), or a 95% interval."""
+    return (tr("lowest-highest ratio {lo:.2f}-{hi:.2f}", lo=lo, hi=hi) if span else
+            tr("95% interval {lo:.2f}-{hi:.2f}", lo=lo, hi=hi))
 
 
-def _pooling_sentence(words: Mapping[str, str], paired: Mapping[str, tuple], span: bool = False) -> str:
-    """The closing line of part 3's pooling: which layers the cap made slower, by the paired interval of their
-    times (the lab's one rule; ``summarise_pool_cap`` falls back to the medians only where rounds do not pair).
-    ``span``: the intervals are the lowest-highest ratios (few pairs), and the sentence names them so."""
-    slower = [layer for layer, word in words.items() if word == "slower"]
-    if not slower:
-        return tr("The cap made no pooling layer measurably slower here.")
-    listing = runtime.listing([tr("{layer} {lo:.2f}-{hi:.2f}x", layer=tr(layer), lo=paired[layer][1],
-                                  hi=paired[layer][2]) for layer in slower if layer in paired])
-    if listing and span:
-        return tr("The cap made {layers} slower: paired repeat by repeat, the time with the cap over the time without "
-                  "lies above 1.00 ({listing}, lowest-highest ratio).", layers=runtime.listing([tr(x) for x in slower]),
-                  listing=listing)
-    return (tr("The cap made {layers} slower: paired repeat by repeat, the time with the cap over the time without "
-               "lies above 1.00 ({listing}, 95% interval).", layers=runtime.listing([tr(x) for x in slower]),
-               listing=listing) if listing else
-            tr("The cap made {layers} slower, beyond the noise floor with repeats apart.",
-               layers=runtime.listing([tr(x) for x in slower])))
+def _one(name: str, med: float, lo: float, hi: float, span: bool, cells: Mapping[str, str] = PAIRED_CELLS) -> str:
+    """"reshape + max 1.55x (lowest-highest ratio 1.41-1.64), above 1.00: faster": one paired reading."""
+    return tr("{name} {med:.2f}x ({spread}), {where}", name=name, med=med, spread=_interval(lo, hi, span),
+              where=tr(cells[interval_side(lo, hi)]))
 
 
-def _spread(pr: Mapping) -> str:
-    """A ``paired_reading``'s interval, one decimal, named as it is: the lowest-highest ratio of its pairs, or a 95%
-    interval."""
-    return (tr("{n} pairs, lowest-highest ratio {lo:.1f}-{hi:.1f}", n=pr["rounds"], lo=pr["low"], hi=pr["high"])
-            if pr.get("span") else tr("95% interval {lo:.1f}-{hi:.1f}", lo=pr["low"], hi=pr["high"]))
-
-
-def _finding(title: str, entries: Sequence[Mapping], baseline: str, sentence: str, copy: Optional[str] = None,
-             titles: Optional[Mapping[str, str]] = None) -> str:
-    return f"{title}\n{format_verdicts(entries, baseline, copy, titles)}\n{sentence}\n"
+def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -> str:
+    """A ``paired_reading`` as ``_one``'s words; without one (too few rounds), the medians' ratio ``x`` and the floor's
+    ``word`` (``bench.verdict``'s answer)."""
+    if pr:
+        return _one(name, pr["median"], pr["low"], pr["high"], pr["span"])
+    if word:
+        said = said_words().get(word) or tr(PAIRED_CELLS.get(word, word))   # the floor's word, else a side of 1.00
+        return tr("{name} {x:.2f}x, {said}", name=name, x=x, said=said)
+    return tr("{name}: -", name=name)
 
 
 def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
                    pipe: Result, amp: Result, tta: Result, noise_pct: float, device: str,
                    said: Optional[Mapping[str, str]] = None) -> str:
-    """Lesson 08's closing list: per experiment a small table of verdicts (the paired interval where rounds pair;
-    otherwise the medians against the floor, the lab's two rules) and one sentence.
-    ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel; ``said``: how the
-    lesson words each verdict."""
-    parts, said = [], said_words(said)
+    """Lesson 08's closing list: one line per experiment, its finding as paired readings (median and interval, the
+    lab's verdict). ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel;
+    ``noise_pct`` and ``said``: kept for callers that pass them."""
+    parts = []
     if traps is not None:
         m = traps.metrics
-        parts.append(_finding(
-            tr("Part 2, host blocking on top of the ISA cap:"),
-            [{"config": e["label"], "x": e["x"], "vs_a": e["verdict"], "paired": e.get("paired")}
-             for e in m["host_blocking"].values()],
-            tr("the cap alone"),
-            tr("With both settings the naive configuration ran {x:.1f}x as fast as with neither: {said}.",
-               x=m["fixes_vs_naive_speedup"], said=said[m["fixes_vs_naive_speedup_verdict"]])
-            if not m.get("fixes_vs_naive_paired") else
-            tr("With both settings the naive configuration ran {x:.1f}x as fast as with neither (paired round by "
-               "round: {med:.1f}x, {spread}, {where}).", x=m["fixes_vs_naive_speedup"],
-               med=m["fixes_vs_naive_paired"]["median"], spread=_spread(m["fixes_vs_naive_paired"]),
-               where=tr(PAIRED_CELLS[m["fixes_vs_naive_paired"]["reading"]]))))
+        parts.append(tr("Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.",
+                        said=_reading("", m.get("fixes_vs_naive_paired"), m["fixes_vs_naive_speedup"],
+                                      m["fixes_vs_naive_speedup_verdict"]).strip()))
+        blocking = [_reading(e["label"], e.get("paired"), e["x"], e["verdict"]) for e in m["host_blocking"].values()]
+        if blocking:
+            parts.append(tr("Part 2, host blocking on top of the ISA cap, step rate: {said}.",
+                            said=tr("; ").join(blocking)))
     if pool_cap is not None and pool_cap.rows:
-        a, b = FIND_CASES
-        words, paired = pool_cap.metrics["pool_cap_verdicts"], pool_cap.metrics["pool_cap_paired"]
-        parts.append(_finding(
-            tr("Part 3, pooling with the cap against without (forward and backward, each layer alone; the time with "
-               "the cap over the time without):"),
-            [{"config": tr(r["config"]), "x": r["ms"] / pick(pool_cap.rows, case=a, config=r["config"])["ms"],
-              "vs_a": _pool_cell(r["config"], words, paired)} for r in pool_cap.rows if r["case"] == b],
-            tr("the time without the cap"),
-            _pooling_sentence(words, paired, span=pool_cap.metrics.get("pool_cap_span", False)),
-            titles={"x": tr("time, cap / no cap (x)"), "vs_a": tr("verdict")}))
+        paired, span = pool_cap.metrics["pool_cap_paired"], pool_cap.metrics.get("pool_cap_span", False)
+        parts.append(tr("Part 3, pooling with the cap, its time over the time without: {said}.", said=tr("; ").join(
+            _one(tr(layer), *paired[layer], span, TIME_SIDE_CELLS) for layer in POOL_LAYERS if layer in paired)))
     base = pools["nn.MaxPool2d"]
-    rewrites = {name: verdict(t, base, noise_pct) for name, t in pools.items() if name != "nn.MaxPool2d"}
-    paired_rw = {}   # the verdict: each rewrite's rate over nn.MaxPool2d's, round by round (one alternation)
-    for name in rewrites:
-        med, lo, hi = paired_ratio(pools[name], base)
-        paired_rw[name] = {"median": med, "low": lo, "high": hi, "reading": interval_side(lo, hi)}
-    faster = [n for n, pr in paired_rw.items() if pr["reading"] == "above"]
-    parts.append(_finding(
-        tr("Part 3, pooling rewrites (the whole training step):"),
-        [{"config": name, "x": pools[name].steps_per_s / base.steps_per_s, "vs_a": word, "paired": paired_rw[name]}
-         for name, word in rewrites.items()], "nn.MaxPool2d",
-        tr("Faster, paired interval above 1.00: {names}.", names=runtime.listing(faster)) if faster else
-        tr("Neither rewrite was measurably faster: keep nn.MaxPool2d.")))
-    parts.append(_finding(tr("Part 4, the data pipeline (its own floor, {noise:.1f}%):",
-                             noise=pipe.metrics["noise_pct"]),
-                          [pipe.metrics["fed_entry"]], "A", pipe.metrics["said"], copy=tr("A'")))
-    parts.append(_finding(
-        tr("Part 5, float16 on {device}:", device=device),
-        [{"config": r["label"], "x": r["vs_O0"], "vs_a": r["verdict_O0"], "vs_copy": r["verdict_copy"],
-          "paired": r["paired"]} for r in amp.rows if "verdict" in r],
-        "O0", amp.metrics.get("said", amp.conclusion.splitlines()[-1]),
-        copy=tr("O0's copy") if "amp_copy_vs_O0" in amp.metrics else None))
+    rewrites = []
+    for name, t in pools.items():
+        if name != "nn.MaxPool2d":
+            med, lo, hi = paired_ratio(t, base)
+            rewrites.append(_one(name, med, lo, hi, spans_rounds(t, base, lo, hi)))
+    parts.append(tr("Part 3, pooling rewrites, step rate over nn.MaxPool2d's: {said}.", said=tr("; ").join(rewrites)))
+    pr = pipe.metrics.get("paired")
+    parts.append(tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.",
+                    said=_reading("", pr).strip()) if pr else pipe.metrics["said"])
+    levels = [_reading(r["label"], r.get("paired"), r["vs_O0"], r["verdict"]) for r in amp.rows if "verdict" in r]
+    parts.append(tr("Part 5, float16 on {device}, step rate over O0's: {said}.", device=device,
+                    said=tr("; ").join(levels)))
     row = max(tta.rows, key=lambda r: r["target_pct"])
     tag = f"{row['target_pct']:.1f}".replace(".", "_")
     if row["speedup"] and row["how"] == "estimated":

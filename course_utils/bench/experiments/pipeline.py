@@ -221,15 +221,13 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     if paired is not None and paired.get("control"):   # first the A/A' control, as lesson 07 reads it
         text += control_text(paired, "A", tr("A'")) + "\n"
     said_from = len(text)   # the verdict in words: kept for the lesson's summary
-    if paired is not None:   # the verdict: the paired interval; the medians against the floor follow, secondary
+    if paired is not None:   # the verdict: the paired interval, the only reading printed (part 1's rule)
         text += ((tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} and {again:.0f} on the "
-                     "in-memory passes A and A' ({x:.2f}x A, {y:.2f}x A'). ", fed=fed, mem=mem,
-                     again=again["batches_per_s"], x=fed / mem, y=fed / again["batches_per_s"])
+                     "in-memory passes A and A'. ", fed=fed, mem=mem, again=again["batches_per_s"])
                   if again is not None else
-                  tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
-                     "({x:.2f}x). ", fed=fed, mem=mem, x=fed / mem))
-                 + paired_text(paired, copies=1 if again is None else 2).rstrip() + "\n"
-                 + tr("Secondary, the medians against the noise floor: "))
+                  tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory "
+                     "batches. ", fed=fed, mem=mem))
+                 + paired_text(paired, copies=1 if again is None else 2).rstrip())
     elif again is not None:
         text += tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} and {again:.0f} on the "
                    "in-memory passes A and A' ({x:.2f}x A, {y:.2f}x A'): ", fed=fed, mem=mem,
@@ -237,7 +235,9 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     else:
         text += tr("Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches "
                    "({x:.2f}x): ", fed=fed, mem=mem, x=fed / mem)
-    if disagree:
+    if paired is not None:
+        pass              # the medians against the floor: not printed beside a paired verdict
+    elif disagree:
         text += tr("against A, {a}; against A' ({again:.0f} batches/s), {b}; the two disagree: undecided. ",
                    a=tr(WORDS[word_a]), b=tr(WORDS[word_b]), again=again["batches_per_s"])
     elif fed_faster:
@@ -267,8 +267,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     on_row, off_row = pick(rows, config="Model.train, sink mode on"), pick(rows, config="Model.train, sink mode off")
     sink = paired_reading(on_row, [off_row])   # the same alternation: paired round by round, the verdict
     if sink is not None:
-        text += tr("Sink mode on {device} ran at {r:.2f}x the rate of sink mode off; paired round by round, {said}",
-                   device=p.device, r=on / off, said=paired_words(sink))
+        text += tr("Sink mode on against off, on {device}, paired round by round: {said}", device=p.device,
+                   said=paired_words(sink))
         differs = sink["reading"] != "inside"
     else:
         text += tr("Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})", device=p.device,
@@ -279,13 +279,6 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                  "found why; PIN_CPU = True runs this lesson on one CPU).")
               if differs else tr("; on CPU MindSpore silently falls back to the normal loop."))
              if p.device == "CPU" else tr("."))
-    fed_loop = paired_reading(off_row, [fed_row])   # Model.train (sink off) against the hand-fed pass
-    if fed_loop is not None:
-        text += "\n" + tr("Model.train with sink mode off against the step fed by the pipeline: paired round by round, "
-                          "{said}. The two are different loops: Model.train calls the network without waiting for "
-                          "each step's result (its loop never reads the loss), while the fed pass here waits for every "
-                          "step (force), as a training loop that logs its loss does; so compare Model.train's two "
-                          "rows with each other, not with the fed step.", said=paired_words(fed_loop))
     metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                "pipeline_costs_step": costs, "pipeline_is_bottleneck": word == "bottleneck",
                "sink_speedup": on / off, "noise_pct": noise,   # the floor the verdicts used

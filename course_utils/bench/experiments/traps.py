@@ -1,4 +1,4 @@
-"""The two CPU traps (oneDNN's AVX-512 convolutions, the host busy-wait) and how to find them.
+"""The two CPU traps (oneDNN's AVX-512 convolutions, host blocking) and how to find them.
 
 ``cpu_traps`` and ``find_trap`` spawn one worker process per environment: the variables involved
 are read when MindSpore loads.
@@ -79,7 +79,7 @@ def measure_cpu_traps(p: TrapsParams) -> list:
 
 def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     if not rows:
-        return skipped("cpu_traps", tr("the oneDNN and host busy-wait traps concern MindSpore's CPU backend, "
+        return skipped("cpu_traps", tr("the oneDNN and host-blocking traps concern MindSpore's CPU backend, "
                                        "not {device}", device=p.device))
     # rows of single processes (numbered by ``process``, as ``alternating`` ran them): pair them round by round
     raw = rows if rows and "process" in rows[0] else []
@@ -102,10 +102,14 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     best_no = max((r for r in rows if r["case"] == "no fixes"), key=lambda r: r["steps_per_s"])
     best_any = max(rows, key=lambda r: r["steps_per_s"])
     speedup = fixed["vs_naive"]
-    text = tr("The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the "
-              "course's two fixes the same configuration ran at {fixed_rate:.1f}, {speedup:.2f}x the naive rate.",
-              naive=Spec.parse(NAIVE_SPEC).label, naive_rate=naive["steps_per_s"], fixed_rate=fixed["steps_per_s"],
-              speedup=speedup)
+    both = paired(NAIVE_SPEC, "both fixes", "no fixes") if raw else None
+    text = (tr("The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the "
+               "course's two fixes the same configuration ran at {fixed_rate:.1f}, {speedup:.2f}x the naive rate.",
+               naive=Spec.parse(NAIVE_SPEC).label, naive_rate=naive["steps_per_s"], fixed_rate=fixed["steps_per_s"],
+               speedup=speedup) if not both else   # paired: the paired median is the one figure (part 1's rule)
+            tr("The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the "
+               "course's two fixes the same configuration ran at {fixed_rate:.1f}.", naive=Spec.parse(NAIVE_SPEC).label,
+               naive_rate=naive["steps_per_s"], fixed_rate=fixed["steps_per_s"]))
     # the second sentence on a line of its own
     second = ""
     if len(tied) > 1:
@@ -126,17 +130,13 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
                      "against {best} with both fixes, {verdict}.", label=best_any["label"], case=tr(best_any["case"]),
                      rate=best_any["steps_per_s"], best=best["label"],
                      verdict=tr(FIX_VERDICT[verdict(best_any, best, p.noise_pct)]))
-    both = paired(NAIVE_SPEC, "both fixes", "no fixes") if raw else None
-    if both:   # the verdict: the paired interval; the medians against the floor come second, and say so
+    if both:   # the verdict: the paired interval, the only reading printed (part 1's rule)
         spread = (tr("{n} pairs: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=both["rounds"], lo=both["low"],
                      hi=both["high"]) if both["span"] else
                   tr("95% interval {lo:.2f}-{hi:.2f}", lo=both["low"], hi=both["high"]))   # named as it is
-        text += tr(" Paired round by round: {med:.2f}x ({spread}), {where}.", med=both["median"], spread=spread,
-                   where=tr(PAIRED_CELLS[both["reading"]]))
-        # the medians come second: one short sentence on the two rows the paired line below compares
-        second = "" if runner is None else " " + tr(
-            "Secondary, their medians against the noise floor of {noise:.1f}%: {verdict}.", noise=p.noise_pct,
-            verdict=tr(FIX_VERDICT[verdict(best, runner, p.noise_pct)]))
+        text += tr(" Paired round by round, the fixes made it {med:.2f}x as fast ({spread}), {where}.",
+                   med=both["median"], spread=spread, where=tr(PAIRED_CELLS[both["reading"]]))
+        second = ""   # the medians against the floor: not printed beside a paired verdict
     if raw and runner is not None:   # the two fastest rows with both fixes ran in the same processes: paired
         text += "\n" + tr("With both fixes, {best} against {runner} (timed in alternation in the same processes), "
                            "paired repeat by repeat: {said}.", best=best["label"], runner=runner["label"],
@@ -179,8 +179,9 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": fixed["steps_per_s"],
                "fixes_vs_naive_speedup": speedup, "fixes_vs_naive_speedup_verdict": verdict(fixed, naive, p.noise_pct),
                "fixes_vs_naive_paired": both, **effects}   # each fix's effect per configuration, the other fix on
-    if both:   # the headline's verdict: the paired interval (where 1.00 lies), not the medians against the floor
-        metrics.update(fixes_vs_naive_speedup_verdict=both["reading"], fixes_vs_naive_speedup_low=both["low"],
+    if both:   # the headline's figure and verdict: the paired median and interval, not the medians' ratio
+        metrics.update(fixes_vs_naive_speedup=both["median"], fixes_vs_naive_speedup_verdict=both["reading"],
+                       fixes_vs_naive_speedup_low=both["low"],
                        fixes_vs_naive_speedup_high=both["high"], fixes_vs_naive_speedup_span=both["span"])
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
                                       "max_steps_per_s", "vs_naive"], text, metrics)
@@ -489,8 +490,8 @@ def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ra
     the cap (lesson 08 times that next).
     ``op_rows``: the profiler's ``op_type_times`` per case (``FIND_CASES`` order); ``impl``: oneDNN's main convolution
     implementation per case; ``ratio``: the profiler's convolution time without the cap over with it; ``ratios``: the
-    other tools' ratios by name (per-layer timing, oneDNN's log), to say how far the three agree; ``uncapped``: the
-    other tools' convolution ms per step without the cap, by the same names."""
+    other tools' ratios by name (per-layer timing, oneDNN's log), for the range of the three; ``uncapped``: not
+    used (kept for callers that pass it)."""
     from ..profile import ms_per_step, share_pct
 
     a, b = FIND_CASES
@@ -513,26 +514,11 @@ def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ra
                    "run-to-run noise (noise floor {noise:.1f}%). Only oneDNN's log can tell the two cases apart: the "
                    "implementation name.", x=ratio, noise=noise_pct,
                    cause=tr("Without AVX-512 the cap cannot change") if not avx512 else tr("The cap did not change"))
-    if trap and ratios:
-        every = {**ratios, tr("the profiler"): ratio}
-        text += "\n"   # a paragraph of its own
-        text += tr("The three ratios ({listing}) are measured differently, so compare their direction and order of "
-                   "magnitude, not their digits.", listing=tr(", ").join(tr("{tool} {x:.1f}x", tool=k, x=v)
-                                                                         for k, v in every.items()))
-        if ratio >= max(ratios.values()):
-            text += tr(" The profiler's is the largest because it counts operator time inside the compiled step only: "
-                       "per-layer timing adds each operator's dispatch from Python, and oneDNN's log counts the "
-                       "process's first calls too, costs that do not shrink with the cap and so weigh most in the "
-                       "small capped time.")
-            mine = ms_per_step(op_rows[a], CONV_OPS)
-            if uncapped and mine > max(uncapped.values()):   # the numerator is the largest too: not explained above
-                text += "\n"
-                text += tr("That accounts for the small capped time, not for the uncapped one: without the cap the "
-                           "profiler's {ms:.1f} ms per step is also the largest of the three ({listing}), although "
-                           "the other two include dispatch and first calls. The profiler times MindSpore's whole "
-                           "convolution kernel, of which oneDNN's logged execution is one part; what else that kernel "
-                           "spends the time on, this lesson did not measure: the gap is unexplained.", ms=mine,
-                           listing=tr(", ").join(tr("{tool} {ms:.1f} ms", tool=k, ms=v) for k, v in uncapped.items()))
+    every = [*(ratios or {}).values(), ratio]
+    if trap and ratios and min(every) > 1:   # one sentence: the direction and the range, not the digits
+        text += "\n" + tr("All three point at the convolutions, which the cap made {lo:.1f}-{hi:.1f}x as fast by the "
+                          "three tools' ratios; they measure differently, so compare the direction and the order of "
+                          "magnitude, not the digits.", lo=min(every), hi=max(every))
     text += "\n"   # which operator types got slower under the cap is exercise 3's question: not answered here
     names = [r["op_type"] for r in op_rows[b]]   # under the cap, costliest first
     rank = names.index("MaxPoolGrad") + 1 if "MaxPoolGrad" in names else len(names) + 1
@@ -561,19 +547,16 @@ def said_words(said: Optional[Mapping[str, str]] = None) -> dict:
 def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: Optional[Mapping[str, str]] = None,
                           baseline: str = "nn.MaxPool2d", pool_share: Optional[float] = None) -> str:
     """Each rewrite of the pooling layer against ``baseline`` (all checked equal before they were timed), and whether
-    any is worth switching to. The verdict is the paired interval (``compare`` alternated them round by round, lesson
-    07's rule); the medians against the noise floor are printed beside it, secondary (``said``: how the lesson words
-    each of ``verdict``'s answers). ``pool_share``: the pooling operators' share of operator time, in percent, in the
-    profile of the same setting; even free pooling kernels make a step at most 1 / (1 - share) as fast, so a larger
-    gain is flagged as not explained by pooling's kernel time alone (a rewrite also changes the graph and its
-    dispatch)."""
-    base, said = pools[baseline], said_words(said)
+    any is a candidate. The verdict is the paired interval (``compare`` alternated them round by round, lesson 07's
+    rule), the only reading printed (``noise_pct`` and ``said``: kept for callers that pass them). ``pool_share``: the
+    pooling operators' share of operator time, in percent, in the profile of the same setting; even free pooling
+    kernels make a step at most 1 / (1 - share) as fast, so a larger gain is flagged as not explained by pooling's
+    kernel time alone (a rewrite also changes the graph and its dispatch)."""
+    base = pools[baseline]
     lines, winners, too_large = [], [], []
     for name, t in pools.items():
         if name == baseline:
             continue
-        x = t.steps_per_s / base.steps_per_s
-        word = verdict(t, base, noise_pct)
         med, lo, hi = paired_ratio(t, base)
         side = interval_side(lo, hi)
         winners += [name] if side == "above" else []
@@ -582,9 +565,8 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
         else:
             spread = tr("95% interval {lo:.2f}-{hi:.2f}", lo=lo, hi=hi)
         lines.append(tr("{name}: the same outputs and parameters' gradients; paired round by round with {base}, its "
-                        "step rate {med:.2f}x ({spread}), {side}. Secondary, the medians ({x:.2f}x) against the noise "
-                        "floor of {noise:.1f}%: {said}.", name=name, base=baseline, med=med, spread=spread,
-                        side=side_words(lo, hi), x=x, said=said[word], noise=noise_pct))
+                        "step rate {med:.2f}x ({spread}), {side}.", name=name, base=baseline, med=med, spread=spread,
+                        side=side_words(lo, hi)))   # the paired verdict only (part 1's rule)
         if pool_share is not None and med > 1:   # a gain: what free pooling kernels could allow at most
             share = round(pool_share)   # the bound from the share as printed, so that a reader can redo it
             bound = 1 / (1 - share / 100) if share < 100 else float("inf")
@@ -610,8 +592,9 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
                         "more than pooling's kernel time: remeasure before relying on the size; checked equal for "
                         "LeNet-5's weights on one batch only).", where=where, names=tr(", ").join(winners)))
     else:
-        lines.append(tr("Worth switching {where}: {names} (faster, paired interval above 1.00; checked equal for "
-                        "LeNet-5's weights on one batch only).", where=where, names=tr(", ").join(winners))
+        lines.append(tr("Faster here {where}: {names}, a candidate, not a default (paired interval above 1.00; "
+                        "checked equal for LeNet-5's weights on one batch only).", where=where,
+                        names=tr(", ").join(winners))
                      if winners else
                      tr("Keep {base}: neither equivalent formulation was measurably faster here.", base=baseline))
     return "\n".join(lines)

@@ -235,11 +235,9 @@ MESSAGES = {
         '1.00 落在两个配对区间合起来的范围 {lo:.2f}～{hi:.2f} 之内：持平',
     'PyNative functional step, with @jit / without, paired round by round (x)':
         '动态图模式下的函数式训练步：加 @jit / 不加，逐轮配对（倍）',
-    "the oneDNN and host busy-wait traps concern MindSpore's CPU backend, not {device}":
-        'oneDNN 陷阱和主机忙等待陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
     "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the course's two "
     "fixes the same configuration ran at {fixed_rate:.1f}, {speedup:.2f}x the naive rate.":
-        '朴素默认设置（不加 CPU 优化设置）下，{naive} 为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
+        '未调优的默认配置（不加 CPU 优化设置）下，{naive} 为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
         '同一配置为 {fixed_rate:.1f} 步/秒，是前者的 {speedup:.2f} 倍。',
     " With both fixes the highest median was {best}'s ({best_rate:.1f} steps/s), a tie within the noise floor of "
     "{noise:.1f}% with {others}":
@@ -321,11 +319,6 @@ MESSAGES = {
         '不支持 AVX-512 时，限制指令集无法改变',
     'The cap did not change':
         '限制指令集没有改变',
-    "{name}: the same outputs and parameters' gradients; paired round by round with {base}, its step rate "
-    "{med:.2f}x ({spread}), {side}. Secondary, the medians ({x:.2f}x) against the noise floor of {noise:.1f}%: "
-    "{said}.":
-        '{name}：输出和参数的梯度相同；与 {base} 逐轮配对，训练步速度是其 {med:.2f} 倍（{spread}），'
-        '{side}。次要参考，按噪声水平的判定（中位数 {x:.2f} 倍，噪声水平 {noise:.1f}%）：{said}。',
     'Keep {base}: neither equivalent formulation was measurably faster here.':
         '保留 {base}：两种等价写法在这里都没有可测出的速度优势。',
     '{label}, {case} (fresh process)':
@@ -347,11 +340,11 @@ MESSAGES = {
     "To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
     "{fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, and applying the step-rate ratio "
     "to the course-settings run's step count, this run estimates them at {estimate}.":
-        '要达到 {pct:.1f}% 的测试准确率，课程设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
-        '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到课程设置那次运行的步数上，'
+        '要达到 {pct:.1f}% 的测试准确率，推荐配置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
+        '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到推荐配置那次运行的步数上，'
         '本次运行估算其耗时{estimate}。',
     ' The course settings took {x:.1f}x as long: SLOWER, they did not speed training up here.':
-        '课程设置的耗时反而是它的 {x:.1f} 倍：课程设置在这里没有加快训练。',
+        '推荐配置的耗时反而是它的 {x:.1f} 倍：推荐配置在这里没有加快训练。',
     'tie':
         '持平',
     'faster (repeats apart)':
@@ -375,35 +368,31 @@ MESSAGES = {
     '{low:.0f}-{high:.0f} s':
         '为 {low:.0f}～{high:.0f} 秒',
     ' The course settings were {x:.1f}x faster.':
-        '课程设置的速度是它的 {x:.1f} 倍。',
+        '推荐配置的速度是它的 {x:.1f} 倍。',
     ' The two ends are less than 1% apart: one figure.':
         '两端相差不到 1%，合为一个数。',
     " The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = {direct:.1f} s; "
     "scaled, the course-settings run's time times the ratio of the two step rates, {best_s:.1f} s x ({best_rate:.1f} steps/s "
     "course settings / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. Both rates come from the step fed {fed} batches by the "
     "MNIST pipeline in a fresh process, timed as fit times it.":
-        '范围的两端：直接相除的一端，用步数除以朴素默认设置的单步速率，{steps} / {naive_rate:.1f} 步/秒 = {direct:.1f} 秒；'
-        '按比例换算的一端，把课程设置那次运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 ×（课程设置 {best_rate:.1f} 步/秒 ÷ 朴素 '
+        '范围的两端：直接相除的一端，用步数除以未调优的默认配置的单步速率，{steps} / {naive_rate:.1f} 步/秒 = {direct:.1f} 秒；'
+        '按比例换算的一端，把推荐配置那次运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 ×（推荐配置 {best_rate:.1f} 步/秒 ÷ 默认配置 '
         '{naive_rate:.1f} 步/秒）= {scaled:.1f} 秒。'
         '两种速率都是在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
     " The course-settings run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
     "naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).":
-        '而课程设置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）低于上面用来估算的 {best_rate:.1f} 步/秒：如果朴素运行也会慢同样多，'
+        '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）低于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会慢同样多，'
         '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
     " The course-settings run itself trained at least as fast under fit as that ({fit_rate:.1f} against {best_rate:.1f} steps/s): "
     "if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one "
     "({direct:.0f} s).":
-        '而课程设置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）不低于上面用来估算的 {best_rate:.1f} 步/秒：如果朴素运行也会快同样多，'
+        '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）不低于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会快同样多，'
         '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
     'The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation '
     '({a:.1f} and {b:.1f} batches/s), the larger of the chance gap between two such medians and their actual gap, '
     'as in part 1: {noise:.1f}%. ':
         '以 {n} 个批为一遍时的噪声水平：同一遍内存中的批在交替计时中测了两次（{a:.1f} 和 {b:.1f} 批/秒），'
         '与第 1 节一样，取两个这样的中位数之间的偶然差距与两者实际差距中的较大者：{noise:.1f}%。',
-    'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x). ':
-        '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）。',
-    'Secondary, the medians against the noise floor: ':
-        '次要参考，按噪声水平的判定（比较中位数）：',
     'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches ({x:.2f}x): ':
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒（{x:.2f} 倍）：',
     'faster fed by the pipeline, beyond the noise floor of {noise:.1f}%. Feeding a step cannot make it faster, so the '
@@ -439,8 +428,6 @@ MESSAGES = {
         '超出噪声水平的拖慢',
     '; on CPU MindSpore silently falls back to the normal loop.':
         '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环。',
-    'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off; paired round by round, {said}':
-        '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍；逐轮配对来看，{said}',
     'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍，{verdict}',
     'On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps':
@@ -464,27 +451,27 @@ MESSAGES = {
     'estimated':
         '估算',
     'naive defaults':
-        '朴素默认设置',
+        '未调优的默认配置',
     '{spec} (no CPU fixes exist on {device})':
         '{spec}（{device} 上没有 CPU 优化设置）',
     'The {pct:.1f}% target was not reached within the {limit:.0f} s limit; raise time_limit.':
         '在 {limit:.0f} 秒的时间限制内没有达到 {pct:.1f}% 的目标；请调高 time_limit。',
     'The course settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not within the limit.':
-        '课程设置训练 {s:.0f} 秒后达到 {pct:.1f}%；朴素默认设置在时间限制内没有达到。',
+        '推荐配置训练 {s:.0f} 秒后达到 {pct:.1f}%；未调优的默认配置在时间限制内没有达到。',
     'To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} '
     'steps) against {naive_s:.0f} s for the {naive} ({how}): ':
-        '要达到 {pct:.1f}% 的测试准确率，课程设置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} '
+        '要达到 {pct:.1f}% 的测试准确率，推荐配置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} '
         '步），{naive}则需要 {naive_s:.0f} 秒（{how}）：',
     'no CPU settings':
         '不加 CPU 优化设置',
     " The course settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, they did not speed training up here.":
-        '课程设置的耗时反而是它的 {lo:.1f}～{hi:.1f} 倍：课程设置在这里没有加快训练。',
+        '推荐配置的耗时反而是它的 {lo:.1f}～{hi:.1f} 倍：推荐配置在这里没有加快训练。',
     ' The course settings were {lo:.1f}-{hi:.1f}x faster.':
-        '课程设置的速度是它的 {lo:.1f}～{hi:.1f} 倍。',
+        '推荐配置的速度是它的 {lo:.1f}～{hi:.1f} 倍。',
     '{x:.1f}x faster.':
         '速度是后者的 {x:.1f} 倍。',
     '{x:.1f}x SLOWER: the course settings did not speed training up here.':
-        '耗时反而是后者的 {x:.1f} 倍：课程设置在这里没有加快训练。',
+        '耗时反而是后者的 {x:.1f} 倍：推荐配置在这里没有加快训练。',
     # ---- the lab's tables (course_utils.bench: report.COLUMN_TITLES, the names of cases, inputs and labels)
     'label': '配置',
     'config': '配置',
@@ -509,7 +496,7 @@ MESSAGES = {
     'share_pct': '占比（%）',
     'vs_baseline': '相对首行基线',
     'vs_functional': '相对函数式训练步',
-    'vs_naive': '相对朴素默认设置（倍）',
+    'vs_naive': '相对未调优的默认配置（倍）',
     'vs_O0': '相对 O0',
     'final_loss': '最终损失',
     'calls': '调用次数',
@@ -526,13 +513,13 @@ MESSAGES = {
     'accuracy_pct': '准确率（%）',
     'us_per_sample': '每样本（微秒）',
     'target_pct': '目标（%）',
-    'best_steps': '课程设置的步数',
-    'best_s': '课程设置（秒）',
-    'naive_steps': '朴素默认设置的步数',
-    'naive_s': '朴素默认设置（秒）',
-    'naive_how': '朴素默认设置耗时的来源',
+    'best_steps': '推荐配置的步数',
+    'best_s': '推荐配置（秒）',
+    'naive_steps': '未调优的默认配置的步数',
+    'naive_s': '未调优的默认配置（秒）',
+    'naive_how': '未调优的默认配置耗时的来源',
     'speedup': '加速比',
-    'naive_s_high': '朴素默认设置（秒，范围上端）',
+    'naive_s_high': '未调优的默认配置（秒，范围上端）',
     'speedup_high': '加速比（范围上端）',
     'op_type': '算子类型',
     'calls_per_step': '每步调用次数',
@@ -632,29 +619,28 @@ MESSAGES = {
         'TrainOneStepCell：静态图模式 / 动态图模式，逐轮配对（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
     'Model.train fed by the pipeline (steps/s)': 'Model.train，流水线供数（步/秒）',
-    'naive defaults (steps/s)': '朴素默认设置（步/秒）',
+    'naive defaults (steps/s)': '未调优的默认配置（步/秒）',
     'naive configuration with the two CPU settings (steps/s)': '同一训练步加上两项 CPU 优化设置（步/秒）',
-    'two CPU settings / naive defaults, same configuration (x)': '同一配置：两项 CPU 优化设置 / 朴素默认设置（倍）',
-    'course settings to 98.5% (training s)': '课程设置达到 98.5%（训练秒数）',
-    'naive defaults to 98.5% (training s)': '朴素默认设置达到 98.5%（训练秒数）',
-    'course settings to 99.0% (training s)': '课程设置达到 99.0%（训练秒数）',
-    'naive defaults to 99.0% (training s)': '朴素默认设置达到 99.0%（训练秒数）',
-    'naive defaults to 98.5%, estimated range (training s)': '朴素默认设置达到 98.5%，估算范围（训练秒数）',
-    'naive defaults to 99.0%, estimated range (training s)': '朴素默认设置达到 99.0%，估算范围（训练秒数）',
-    'naive defaults to 98.5%, estimated (training s)': '朴素默认设置达到 98.5%，估算值（训练秒数）',
-    'naive defaults to 99.0%, estimated (training s)': '朴素默认设置达到 99.0%，估算值（训练秒数）',
+    'course settings to 98.5% (training s)': '推荐配置达到 98.5%（训练秒数）',
+    'naive defaults to 98.5% (training s)': '未调优的默认配置达到 98.5%（训练秒数）',
+    'course settings to 99.0% (training s)': '推荐配置达到 99.0%（训练秒数）',
+    'naive defaults to 99.0% (training s)': '未调优的默认配置达到 99.0%（训练秒数）',
+    'naive defaults to 98.5%, estimated range (training s)': '未调优的默认配置达到 98.5%，估算范围（训练秒数）',
+    'naive defaults to 99.0%, estimated range (training s)': '未调优的默认配置达到 99.0%，估算范围（训练秒数）',
+    'naive defaults to 98.5%, estimated (training s)': '未调优的默认配置达到 98.5%，估算值（训练秒数）',
+    'naive defaults to 99.0%, estimated (training s)': '未调优的默认配置达到 99.0%，估算值（训练秒数）',
     "naive defaults to 98.5%, step count's uncertainty included (training s)":
-        '朴素默认设置达到 98.5%，计入步数的不确定性（训练秒数）',
+        '未调优的默认配置达到 98.5%，计入步数的不确定性（训练秒数）',
     "naive defaults to 99.0%, step count's uncertainty included (training s)":
-        '朴素默认设置达到 99.0%，计入步数的不确定性（训练秒数）',
+        '未调优的默认配置达到 99.0%，计入步数的不确定性（训练秒数）',
     "course settings' speed-up to 98.5%, step count's uncertainty included (x, range)":
-        '课程设置达到 98.5% 的加速比，计入步数的不确定性（倍，范围）',
+        '推荐配置达到 98.5% 的加速比，计入步数的不确定性（倍，范围）',
     "course settings' speed-up to 99.0%, step count's uncertainty included (x, range)":
-        '课程设置达到 99.0% 的加速比，计入步数的不确定性（倍，范围）',
-    'naive defaults to 98.5%, estimated low end (training s)': '朴素默认设置达到 98.5%，估算下限（训练秒数）',
-    'naive defaults to 98.5%, estimated high end (training s)': '朴素默认设置达到 98.5%，估算上限（训练秒数）',
-    'naive defaults to 99.0%, estimated low end (training s)': '朴素默认设置达到 99.0%，估算下限（训练秒数）',
-    'naive defaults to 99.0%, estimated high end (training s)': '朴素默认设置达到 99.0%，估算上限（训练秒数）',
+        '推荐配置达到 99.0% 的加速比，计入步数的不确定性（倍，范围）',
+    'naive defaults to 98.5%, estimated low end (training s)': '未调优的默认配置达到 98.5%，估算下限（训练秒数）',
+    'naive defaults to 98.5%, estimated high end (training s)': '未调优的默认配置达到 98.5%，估算上限（训练秒数）',
+    'naive defaults to 99.0%, estimated low end (training s)': '未调优的默认配置达到 99.0%，估算下限（训练秒数）',
+    'naive defaults to 99.0%, estimated high end (training s)': '未调优的默认配置达到 99.0%，估算上限（训练秒数）',
     'noise floor of part 1 (%)': '第 1 节的噪声水平（%）',
     'lesson run time (s)': '本课运行时间（秒）',
     'amp {level}': '混合精度 {level}',
@@ -663,7 +649,7 @@ MESSAGES = {
     'Recompilation on every new batch shape, measured, and two fixes':
         '每遇到新的批形状就重新编译：实测，以及两种解决办法',
     "Training time to 98.5% / 99.0% test accuracy: course's CPU settings vs naive defaults":
-        '达到 98.5% / 99.0% 测试准确率所需的训练时间：课程的 CPU 设置与朴素默认设置对比',
+        '达到 98.5% / 99.0% 测试准确率所需的训练时间：课程的 CPU 设置与未调优的默认配置对比',
     'Model.train with dataset sink mode off and on, several sink sizes':
         'Model.train 关闭与开启数据下沉模式，多种下沉大小',
     'AMP O2/O3 with a fixed loss scale (TrainOneStepWithLossScaleCell) vs O0':

@@ -248,8 +248,6 @@ MESSAGES = {
         '这里最快的就是 O0 本身。',
     'The verdict, paired round by round against O0 and its copy: {said}.':
         '结论（与 O0 及其副本逐轮配对）：{said}。',
-    'Secondary, the medians against the noise floor: {said}':
-        '次要参考，按噪声水平的判定（比较中位数）：{said}',
     'No level ran measurably faster than O0 here.':
         '这里没有哪个级别明显快于 O0。',
     'With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step '
@@ -283,28 +281,16 @@ MESSAGES = {
         '{levels} 比 O0 快（区间高于 1.00）',
     '{levels}: no difference from O0 detected (1.00 inside)':
         '{levels}：未测出与 O0 的差别（区间包含 1.00）',
-    'The three ratios ({listing}) are measured differently, so compare their direction and order of magnitude, not '
-    'their digits.':
-        '三个比值（{listing}）的测法各不相同，所以要比较的是方向和数量级，而不是具体数字。',
-    'the profiler':
-        '性能分析工具',
-    " The profiler's is the largest because it counts operator time inside the compiled step only: per-layer timing "
-    "adds each operator's dispatch from Python, and oneDNN's log counts the process's first calls too, costs that do "
-    'not shrink with the cap and so weigh most in the small capped time.':
-        '性能分析工具给出的比值最大，因为它只统计编译后训练步内部的算子耗时：逐层计时还包含每个算子从 Python 下发的开销，'
-        'oneDNN 的日志还计入了进程最初的几次调用；这些开销不会因限制指令集而缩小，所以在限制后本就很短的耗时里占比最大。',
     '{n} (assumed)':
         '{n}（假定）',
     'The step count is itself uncertain: the course-settings run was at {prev_acc:.2f}% at its previous evaluation (step {prev}) '
     'and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, and a naive run, '
     'whose arithmetic differs by rounding, may cross one evaluation earlier or later. With {lo_steps}-{hi_steps} '
     'naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).':
-        '步数本身也不确定：课程设置的运行在上一次评估（第 {prev} 步）时为 {prev_acc:.2f}%，到第 {steps} 步才越过 {pct:.1f}%，'
-        '所以真正越过目标的位置在这 {every} 步之间的某处；而朴素运行的计算只在舍入上有差别，可能早一次或晚一次评估'
-        '才越过目标。按 {lo_steps}～{hi_steps} 个朴素步数计算，估算范围放宽到 {low:.0f}～{high:.0f} 秒'
+        '步数本身也不确定：推荐配置的运行在上一次评估（第 {prev} 步）时为 {prev_acc:.2f}%，到第 {steps} 步才越过 {pct:.1f}%，'
+        '所以真正越过目标的位置在这 {every} 步之间的某处；而默认配置的运行的计算只在舍入上有差别，可能早一次或晚一次评估'
+        '才越过目标。按 {lo_steps}～{hi_steps} 个默认配置的步数计算，估算范围放宽到 {low:.0f}～{high:.0f} 秒'
         '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
-    '{tool} {x:.1f}x':
-        '{tool} {x:.1f} 倍',
     'with ONEDNN_MAX_CPU_ISA={cap}, on this CPU':
         '在这颗 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
     'on this CPU':
@@ -316,9 +302,6 @@ MESSAGES = {
     "only).":
         '{where}值得一试：{names}（在本次交替计时中更快，配对区间高于 1.00，但快出的部分超过了池化的内核耗时，'
         '要依赖这个幅度之前请重新测量；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
-    "Worth switching {where}: {names} (faster, paired interval above 1.00; checked equal for LeNet-5's weights on "
-    "one batch only).":
-        '{where}值得换用：{names}（更快，配对区间高于 1.00；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
     # ---- lesson 08's results read together (course_utils/bench/experiments/findings.py)
     "Two measurements of pooling, the time with the cap over the time without: per-layer timing (eager PyNative, one "
     "process per case, {calls} calls per repeat) {eager}; pool_cap (compiled, {k} alternated processes per case, "
@@ -336,10 +319,6 @@ MESSAGES = {
     "other case's process in the same round; 95% interval):":
         '在已启用另一项设置的基础上，再单独加上这一项（逐轮配对：同一轮中，一种情形进程的第 i 次重复对另一种情形进程的'
         '第 i 次重复；95% 区间）：',
-    'With both settings the naive configuration ran {x:.1f}x as fast as with neither (paired round by round: '
-    '{med:.1f}x, {spread}, {where}).':
-        '加上两项 CPU 优化设置后，同一训练步的速度是朴素默认设置下的 {x:.1f} 倍（逐轮配对：{med:.1f} 倍，'
-        '{spread}，{where}）。',
     'a tie (within the noise floor)':
         '持平（在噪声水平之内）',
     'undecided (beyond the noise floor, but the repeats overlap)':
@@ -348,13 +327,6 @@ MESSAGES = {
         '更快（超出噪声水平，且各次重复的范围不重叠）',
     'slower (beyond the noise floor, repeats apart)':
         '更慢（超出噪声水平，且各次重复的范围不重叠）',
-    "Model.train with sink mode off against the step fed by the pipeline: paired round by round, {said}. The two are "
-    "different loops: Model.train calls the network without waiting for each step's result (its loop never reads the "
-    "loss), while the fed pass here waits for every step (force), as a training loop that logs its loss does; so "
-    "compare Model.train's two rows with each other, not with the fed step.":
-        'Model.train（关闭数据下沉）与由流水线供数的训练步相比，逐轮配对为 {said}。两者是不同的训练循环：Model.train '
-        '调用网络后不等待每一步的结果（它的循环从不读取损失），而这里由流水线供数的那一遍每一步都等待完成（force），'
-        '就像每步都记录损失的训练循环那样；所以 Model.train 的两行只应互相比较，不应与由流水线供数的训练步比较。',
     "But O2 and O3 are the same network here (LeNet-5 has no normalisation layer for O2 to keep in float32; part 5 "
     "checks that the two compute alike), so their different verdicts show how far an interval from {n} rounds can be "
     "trusted: {levels}'s verdict is borderline, not a finding.":
@@ -375,8 +347,8 @@ MESSAGES = {
     "{graph} (paired repeat by repeat, both timed in alternation in the same processes: {spread}): {where}.":
         '第 2 节（{case}）中，动态图模式（MindSpore 2.x 的默认模式）下的 TrainOneStepCell 的速度是{graph} 的 '
         '{med:.2f} 倍（两者在同一批进程中交替计时，逐次重复配对：{spread}）：{where}。',
-    'In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row':
-        '第 2 节中，这一配置为 {rate:.1f} 步/秒，即最快的一行',
+    'In part 2 this configuration ran at {rate:.1f} steps/s, the fastest row.':
+        '第 2 节中，这一配置为 {rate:.1f} 步/秒，是最快的一行。',
     '{label}, {case}':
         '{label}，{case}',
     "In part 2 this configuration ran at {rate:.1f} steps/s; the fastest row, {where}: {top:.1f}; "
@@ -399,55 +371,25 @@ MESSAGES = {
     'target {t:.1f}%':
         '目标 {t:.1f}%',
     'naive defaults':
-        '朴素默认设置',
+        '未调优的默认配置',
     'naive: {s:.0f} s (measured)':
-        '朴素默认设置：{s:.0f} 秒（实测）',
+        '未调优的默认配置：{s:.0f} 秒（实测）',
     'naive: {s:.0f} s (estimated)':
-        '朴素默认设置：{s:.0f} 秒（估算）',
+        '未调优的默认配置：{s:.0f} 秒（估算）',
     'naive: {lo:.0f}-{hi:.0f} s (estimated)':
-        '朴素默认设置：{lo:.0f}～{hi:.0f} 秒（估算）',
+        '未调优的默认配置：{lo:.0f}～{hi:.0f} 秒（估算）',
     'training seconds':
         '训练时间（秒）',
     'test accuracy %':
         '测试准确率（%）',
     'Test accuracy vs training time':
         '测试准确率与训练时间',
-    'Part 2, host blocking on top of the ISA cap:':
-        '第 2 节，在限制指令集的基础上再加阻塞执行：',
-    'the cap alone':
-        '只限制指令集',
-    'With both settings the naive configuration ran {x:.1f}x as fast as with neither: {said}.':
-        '加上两项 CPU 优化设置后，同一训练步的速度是朴素默认设置下的 {x:.1f} 倍：{said}。',
-    'Part 3, pooling with the cap against without (forward and backward, each layer alone; the time with the cap '
-    'over the time without):':
-        '第 3 节，限制指令集与不限制时的池化相比（正向加反向，每层单独计时；倍数为限制时的耗时除以不限制时的耗时）：',
-    'the time without the cap':
-        '不限制时',
-    'The cap made {layers} slower: paired repeat by repeat, the time with the cap over the time without lies above '
-    '1.00 ({listing}, 95% interval).':
-        '限制指令集让 {layers} 变慢：逐次重复配对，限制时与不限制时的耗时之比高于 1.00（{listing}，95% 区间）。',
     "A'":
         'A′',
     '{lo}-{hi}':
         '{lo}～{hi}',
-    'The cap made {layers} slower, beyond the noise floor with repeats apart.':
-        '限制指令集让 {layers} 变慢，超出噪声水平，且各次重复的范围不重叠。',
-    'The cap made no pooling layer measurably slower here.':
-        '限制指令集没有让任何池化层明显变慢。',
-    '{layer} {lo:.2f}-{hi:.2f}x':
-        '{layer}：{lo:.2f}～{hi:.2f} 倍',
     '{layer} {x:.2f}x':
         '{layer}：{x:.2f} 倍',
-    'Part 3, pooling rewrites (the whole training step):':
-        '第 3 节，池化层的改写（完整训练步）：',
-    'Faster, paired interval above 1.00: {names}.':
-        '配对区间高于 1.00、判为更快的改写：{names}。',
-    'Neither rewrite was measurably faster: keep nn.MaxPool2d.':
-        '两种改写都没有明显更快：保留 nn.MaxPool2d。',
-    'Part 4, the data pipeline (its own floor, {noise:.1f}%):':
-        '第 4 节，数据处理流水线（本节自身的噪声水平为 {noise:.1f}%）：',
-    'Part 5, float16 on {device}:':
-        '第 5 节，{device} 上的 float16：',
     '{x:.1f}x':
         '{x:.1f} 倍',
     '{lo:.1f}-{hi:.1f}x':
@@ -455,21 +397,10 @@ MESSAGES = {
     "; {lo:.1f}-{hi:.1f}x with the step count's own uncertainty":
         '；计入步数本身的不确定性则为 {lo:.1f}～{hi:.1f} 倍',
     "Part 6: to {target:.1f}% the naive defaults needed about {x} the course settings' training time (estimated{wide}).":
-        '第 6 节：达到 {target:.1f}% 时，朴素默认设置的训练时间约为课程设置的 {x}（估算值{wide}）。',
+        '第 6 节：达到 {target:.1f}% 时，未调优的默认配置的训练时间约为推荐配置的 {x}（估算值{wide}）。',
     "Part 6: to {target:.1f}% the naive defaults needed {x:.1f}x the course settings' training time (measured).":
-        '第 6 节：达到 {target:.1f}% 时，朴素默认设置的训练时间是课程设置的 {x:.1f} 倍（实测）。',
+        '第 6 节：达到 {target:.1f}% 时，未调优的默认配置的训练时间是推荐配置的 {x:.1f} 倍（实测）。',
     # ---- the lab, lesson 08's own sentences
-    ' Paired round by round: {med:.2f}x ({spread}), {where}.':
-        '逐轮配对：{med:.2f} 倍（{spread}），{where}。',
-    "That accounts for the small capped time, not for the uncapped one: without the cap the profiler's {ms:.1f} ms "
-    "per step is also the largest of the three ({listing}), although the other two include dispatch and first calls. "
-    "The profiler times MindSpore's whole convolution kernel, of which oneDNN's logged execution is one part; what "
-    "else that kernel spends the time on, this lesson did not measure: the gap is unexplained.":
-        '但这只解释了限制指令集时耗时小的原因，解释不了不限制时的数字：不限制指令集时，性能分析工具测得的 {ms:.1f} 毫秒/步'
-        '也是三者中最大的（{listing}），尽管另外两种工具还计入了下发开销和首次调用。性能分析工具计时的是 MindSpore 的整个'
-        '卷积算子，oneDNN 日志记录的执行只是其中一部分；这个算子还把时间花在了什么上，本课没有测量：这一差距尚无解释。',
-    '{tool} {ms:.1f} ms':
-        '{tool} {ms:.1f} 毫秒',
     '95% interval {lo:.2f}-{hi:.2f}':
         '95% 区间 {lo:.2f}～{hi:.2f}',
     # ---- a paired interval named as it is: with few pairs, the lowest to the highest ratio
@@ -479,34 +410,21 @@ MESSAGES = {
         '{n} 对，各对的比值最低 {lo:.2f}，最高 {hi:.2f}',
     '{n} pairs, 95% interval {lo:.2f}-{hi:.2f}':
         '{n} 对，95% 区间 {lo:.2f}～{hi:.2f}',
-    '{n} pairs, lowest-highest ratio {lo:.1f}-{hi:.1f}':
-        '{n} 对，各对的比值最低 {lo:.1f}，最高 {hi:.1f}',
-    '95% interval {lo:.1f}-{hi:.1f}':
-        '95% 区间 {lo:.1f}～{hi:.1f}',
     "Each fix on top of the other, paired round by round (repeat i of a case's process against repeat i of the "
     "other case's process in the same round; {n} pairs, lowest-highest ratio):":
         '在已启用另一项设置的基础上，再单独加上这一项（逐轮配对：同一轮中，一种情形进程的第 i 次重复对另一种情形进程的'
         '第 i 次重复；共 {n} 对，括号内为各对的比值的最低～最高）：',
     'paired, x the time (lowest-highest)':
         '配对耗时倍数（最低～最高）',
-    'The cap made {layers} slower: paired repeat by repeat, the time with the cap over the time without lies above '
-    '1.00 ({listing}, lowest-highest ratio).':
-        '限制指令集让 {layers} 变慢：逐次重复配对，限制时与不限制时的耗时之比高于 1.00（{listing}，为各对的比值的最低～最高）。',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, above 1.00: faster':
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，高于 1.00：更快',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, below 1.00: slower':
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，低于 1.00：更慢',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, 1.00 inside: a tie':
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，包含 1.00：持平',
-    'time, cap / no cap (x)':
-        '耗时倍数（限制/不限制）',
     # ---- session 17: the verdict tables without floor columns; the fed step against both copies; sink mode
     'x {a} / {b}':
         '相对 {a} / {b} 的倍数',
-    "Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} and {again:.0f} on the in-memory "
-    "passes A and A' ({x:.2f}x A, {y:.2f}x A'). ":
-        '由流水线供数时，训练步为 {fed:.0f} 步/秒；使用内存中的批的两遍 A 和 A′ 分别为 {mem:.0f} 和 {again:.0f} 步/秒'
-        '（是 A 的 {x:.2f} 倍、A′ 的 {y:.2f} 倍）。',
     "; on CPU MindSpore silently falls back to the normal loop, so the two rows run one loop: this interval is a "
     "false positive of the method on this machine, not an effect (lesson 07's check 2 found why; PIN_CPU = True runs "
     "this lesson on one CPU).":
@@ -516,10 +434,56 @@ MESSAGES = {
     "passes A and A' ({x:.2f}x A, {y:.2f}x A'): ":
         '由流水线供数时，训练步为 {fed:.0f} 步/秒；使用内存中的批的两遍 A 和 A′ 分别为 {mem:.0f} 和 {again:.0f} 步/秒'
         '（是 A 的 {x:.2f} 倍、A′ 的 {y:.2f} 倍）：',
-    "The levels' verdicts differ, but their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one): with {n} rounds "
-    "that split is the intervals' limit, not a difference between the levels.":
-        '各级别的判定不同，但它们的区间相互重叠（{lo:.2f}～{hi:.2f} 落在每个区间内）：只有 {n} 轮时，这种分歧反映的是'
-        '区间的局限，而不是级别之间的差别。',
-    'Secondary, their medians against the noise floor of {noise:.1f}%: {verdict}.':
-        '次要参考，两者的中位数按 {noise:.1f}% 的噪声水平判定：{verdict}。',
+    # ---- fix-l08l: one verdict line per experiment (the paired reading), the closing list one line each
+    "the oneDNN and host-blocking traps concern MindSpore's CPU backend, not {device}":
+        'oneDNN 陷阱和阻塞执行陷阱只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
+    "The naive baseline ({naive} without the CPU settings) ran at {naive_rate:.1f} steps/s; with the course's two "
+    "fixes the same configuration ran at {fixed_rate:.1f}.":
+        '未调优的默认配置（不加 CPU 优化设置）下，{naive} 为 {naive_rate:.1f} 步/秒；加上本课程的两项 CPU 优化设置后，'
+        '同一配置为 {fixed_rate:.1f} 步/秒。',
+    ' Paired round by round, the fixes made it {med:.2f}x as fast ({spread}), {where}.':
+        '逐轮配对比较，两项设置使它的速度提高到 {med:.2f} 倍（{spread}），{where}。',
+    "All three point at the convolutions, which the cap made {lo:.1f}-{hi:.1f}x as fast by the three tools' ratios; "
+    "they measure differently, so compare the direction and the order of magnitude, not the digits.":
+        '三种工具都指向卷积：按三者的比值，限制指令集后卷积的速度提高到 {lo:.1f}～{hi:.1f} 倍。三者的测法各不相同，'
+        '所以要比较的是方向和数量级，而不是具体数字。',
+    "{name}: the same outputs and parameters' gradients; paired round by round with {base}, its step rate {med:.2f}x "
+    "({spread}), {side}.":
+        '{name}：输出和参数的梯度都相同；与 {base} 逐轮配对比较，训练步速度为其 {med:.2f} 倍（{spread}），{side}。',
+    "Faster here {where}: {names}, a candidate, not a default (paired interval above 1.00; checked equal for "
+    "LeNet-5's weights on one batch only).":
+        '{where}更快的是 {names}：可以作为候选，但不宜作为默认做法（配对区间高于 1.00；只在一个批上检查过它对 '
+        'LeNet-5 权重的梯度相等）。',
+    "Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} and {again:.0f} on the in-memory "
+    "passes A and A'. ":
+        '由流水线供数时，训练步为 {fed:.0f} 步/秒；使用内存中的批的两遍 A 和 A′ 分别为 {mem:.0f} 和 {again:.0f} 步/秒。',
+    'Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} on in-memory batches. ':
+        '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒。',
+    'Sink mode on against off, on {device}, paired round by round: {said}':
+        '在 {device} 上，开启数据下沉模式与关闭时逐轮配对比较：{said}',
+    'Their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one), so the levels do not differ measurably from each '
+    'other.':
+        '不过各级别的区间相互重叠（{lo:.2f}～{hi:.2f} 落在每个区间内），所以各级别之间测不出差别。',
+    'two CPU settings / naive defaults, same configuration (x)':
+        '同一配置：两项 CPU 优化设置 / 未调优的默认配置（倍）',
+    'lowest-highest ratio {lo:.2f}-{hi:.2f}':
+        '比值最低 {lo:.2f}，最高 {hi:.2f}',
+    '{name} {med:.2f}x ({spread}), {where}':
+        '{name} {med:.2f} 倍（{spread}），{where}',
+    '{name}: -':
+        '{name}：-',
+    "Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.":
+        '第 2 节，未调优的默认配置加上两项 CPU 优化设置与不加相比，训练步速度：{said}。',
+    '{name} {x:.2f}x, {said}':
+        '{name} {x:.2f} 倍，{said}',
+    'Part 2, host blocking on top of the ISA cap, step rate: {said}.':
+        '第 2 节，在限制指令集的基础上再加阻塞执行，训练步速度：{said}。',
+    'Part 3, pooling with the cap, its time over the time without: {said}.':
+        '第 3 节，限制指令集时的池化耗时除以不限制时的耗时：{said}。',
+    "Part 3, pooling rewrites, step rate over nn.MaxPool2d's: {said}.":
+        '第 3 节，池化层的改写，训练步速度相对 nn.MaxPool2d 的倍数：{said}。',
+    "Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.":
+        '第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}。',
+    "Part 5, float16 on {device}, step rate over O0's: {said}.":
+        '第 5 节，{device} 上的 float16，训练步速度相对 O0 的倍数：{said}。',
 }
