@@ -182,7 +182,7 @@ LESSONS: Tuple[Lesson, ...] = (
                   "`jit` and `jit_level`, functional step vs `TrainOneStepCell` vs `Model.train`, batch size, one "
                   "compilation per new batch shape",
             "zh": "诚实地测量：先用纯 MindSpore 代码写出核心测量，再运行会打印自身代码的各组实验；只用一条准则判定差异，即配对"
-                  "区间（包含 1.00 即为未分出高下）；动态图模式、静态图模式与 `jit` 及 `jit_level`，函数式训练步、`TrainOneStepCell` "
+                  "区间（包含 1.00 即为分不出快慢）；动态图模式、静态图模式与 `jit` 及 `jit_level`，函数式训练步、`TrainOneStepCell` "
                   "与 `Model.train`，批大小，每个新的批形状编译一次"},
            requires=("02", "04"), exercises=_ex("07"),
            quick={"QUICK": True, "REPEATS": 2, "STEPS": 5, "BATCH_SIZES": [32, 128]},
