@@ -30,7 +30,7 @@ from .. import runtime
 from .harness import Config, Timing, force
 from .report import Conditions, Measuring
 
-__all__ = ["Alongside", "cpu_pinned", "kernel_threads", "pin_threads", "thread_cpu_during", "time_alongside",
+__all__ = ["Alongside", "cpu_pinned", "kernel_threads", "pin_threads", "time_alongside",
            "worker_pause"]
 
 #: Name prefixes of the threads in which MindSpore's CPU runtime runs the kernels of a step.
@@ -56,38 +56,6 @@ def kernel_threads() -> Optional[int]:
     if not names:
         return None
     return sum(name.startswith(KERNEL_THREAD_PREFIXES) for name in names)
-
-
-def _thread_cpu_s() -> Dict[int, tuple]:
-    """{thread id: (name, CPU seconds used so far)} for this process's threads; empty without /proc."""
-    tick, out = os.sysconf("SC_CLK_TCK"), {}
-    for tid in _threads():
-        try:
-            name = Path(f"/proc/self/task/{tid}/comm").read_text().strip()
-            fields = Path(f"/proc/self/task/{tid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:   # the thread ended meanwhile
-            continue
-        out[tid] = (name, (int(fields[11]) + int(fields[12])) / tick)   # utime + stime, in clock ticks
-    return out
-
-
-def thread_cpu_during(fn: Callable[[], Any]) -> Optional[dict]:
-    """Run ``fn`` and say where the CPU time went: ``{"wall_s": ..., "threads": {name: CPU seconds}}``, the threads
-    grouped by name without their number (``KernelThread_0``, ``KernelThread_1`` -> ``KernelThread``) and the one
-    that called ``fn`` named ``main``. A thread that waits by sleeping adds little CPU time; one that polls in a loop
-    (spins) adds about as much as the wall-clock time. None where /proc cannot tell (not Linux)."""
-    before = _thread_cpu_s()
-    start = time.perf_counter()
-    fn()
-    wall = time.perf_counter() - start
-    after = _thread_cpu_s()
-    if not before or not after:
-        return None
-    threads: Dict[str, float] = {}
-    for tid, (name, cpu) in after.items():
-        key = "main" if tid == os.getpid() else name.rstrip("0123456789").rstrip("_") or name
-        threads[key] = threads.get(key, 0.0) + cpu - before.get(tid, (name, 0.0))[1]
-    return {"wall_s": wall, "threads": threads}
 
 
 def pin_threads(cpus: set) -> Dict[int, set]:
