@@ -814,6 +814,9 @@ def test_part_1s_readings_say_how_long_the_warm_up_lasted_and_why_two_readings_o
     assert "more than twice that median: 29;" in said
     assert said.endswith("calls 1-2 in a row ran more than 20% above the level of calls 10-29 (3.4 ms): here the "
                          "warm-up took 2 call(s) beyond the compiling one.")
+    one_slow = common.warmup_reading([0.46, 0.006] + [0.0034] * 28)   # one slow call: said so, not "calls 1-1"
+    assert one_slow.endswith("call 1 ran more than 20% above the level of calls 10-29 (3.4 ms): here the warm-up took "
+                             "one call beyond the compiling one.")
     single = [3.0, 3.4, 3.8]   # median 3.4, slowest 3.8
     assert common.two_readings(3.5, single) == ("one step, two readings: a repeat's time per step is 1.03x the single "
                                                 "calls' median. Within 10% of each other.")

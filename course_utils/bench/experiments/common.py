@@ -131,6 +131,10 @@ def warmup_reading(per_call_s: Sequence[float], settled_from: int = 10) -> str:
     if not warming:
         return text + tr("call 1 no more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): the warm-up "
                          "was the compiling call alone.", n=settled_from, last=len(ms) - 1, settled=settled)
+    if warming == 1:
+        return text + tr("call 1 ran more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): here the "
+                         "warm-up took one call beyond the compiling one.", n=settled_from, last=len(ms) - 1,
+                         settled=settled)
     return text + tr("calls 1-{k} in a row ran more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): "
                      "here the warm-up took {k} call(s) beyond the compiling one.", k=warming, n=settled_from,
                      last=len(ms) - 1, settled=settled)

@@ -664,6 +664,10 @@ MESSAGES = {
     'call 1 no more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): the warm-up was the compiling '
     'call alone.':
         '第 1 次调用并不比第 {n}～{last} 次调用的水平（{settled:.1f} 毫秒）高出 20% 以上：预热就只是那次编译的调用。',
+    'call 1 ran more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): here the warm-up took one call '
+    'beyond the compiling one.':
+        '第 1 次调用比第 {n}～{last} 次调用的水平（{settled:.1f} 毫秒）高出 20% 以上：这里的预热除了编译那次调用，'
+        '还多用了 1 次调用。',
     'calls 1-{k} in a row ran more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): here the warm-up '
     'took {k} call(s) beyond the compiling one.':
         '第 1～{k} 次调用连续比第 {n}～{last} 次调用的水平（{settled:.1f} 毫秒）高出 20% 以上：这里的预热除了编译'
@@ -808,7 +812,7 @@ MESSAGES = {
     '95% paired interval':
         '95% 配对区间',
     'Part 2, same alternation: {cell_label} {cell:.1f} vs {jit_label} {jit:.1f} steps/s, {r:.2f}x, {judged}.':
-        '第 2 节在同一轮交替中测得{cell_label}为 {cell:.1f} 步/秒，{jit_label}为 {jit:.1f} 步/秒，'
+        '第 2 节在同一次交替运行中测得{cell_label}为 {cell:.1f} 步/秒，{jit_label}为 {jit:.1f} 步/秒，'
         '前者是后者的 {r:.2f} 倍，{judged}。',
     'batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})':
         '批大小 {n}：{med:.2f} 倍（{lo:.2f}～{hi:.2f}）',
@@ -875,11 +879,11 @@ MESSAGES = {
         '它是内存中的批上测得的 {n} 个速率中最高的一个，不计第二份副本、流水线供数的各遍，也不计这些实验之外的计时。',
     "{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: two separate alternations, so the "
     "two figures are not compared (the machine's speed moves between them).":
-        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%：两者分属两轮不同的交替计时，所以不拿来比较'
+        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%：两者分属两次不同的交替运行，所以不拿来比较'
         '（机器的速度在两轮之间会有变化）。',
     'A figure, not a winner: a configuration is called the fastest only within one alternated comparison (the lines '
     'under each experiment).':
-        '这只是一个数字，不代表胜出者。只有在同一轮交替比较之内（各实验下方的结论），才能判定某种配置最快。',
+        '这只是一个数字，不代表胜出者。只有在同一次交替运行之内（各实验下方的结论），才能判定某种配置最快。',
     'TrainOneStepCell / functional step, paired round by round (x)':
         'TrainOneStepCell / 函数式训练步，逐轮配对（倍）',
     # dynamic shapes

@@ -130,7 +130,7 @@ SHOWN = {
     "``p.copy_size`` in the same alternation (one configuration timed twice: the noise floor of this sweep). Every\n"
     "size runs enough steps a round to last about ``p.round_s`` seconds (at least ``p.steps``), so that no size's\n"
     "repeat is a few milliseconds that one busy moment decides.":
-        "以 ``p.batch_sizes`` 中的每个批大小交替测量 ``p.spec``，并在同一轮交替中加入批大小\n"
+        "以 ``p.batch_sizes`` 中的每个批大小交替测量 ``p.spec``，并在同一次交替运行中加入批大小\n"
         "``p.copy_size`` 的第二份副本（同一种配置计时两次：这组批大小对比的噪声水平）。每个批大小\n"
         "每轮跑足够多的步数，约持续 ``p.round_s`` 秒（至少 ``p.steps`` 步），免得某个批大小的一次重复\n"
         "只有几毫秒，机器忙一下就决定了结果。",
@@ -146,7 +146,7 @@ SHOWN = {
         "A 与 A′：同一个批大小计时两次",
     "Every configuration in ``p.specs``, timed in this process in alternation, with a second copy of ``p.copy``\n"
     "in the same alternation (one configuration timed twice: the noise floor of this grid).":
-        "在本进程中交替为 ``p.specs`` 中的每个配置计时，并在同一轮交替中加入 ``p.copy`` 的第二份副本\n"
+        "在本进程中交替为 ``p.specs`` 中的每个配置计时，并在同一次交替运行中加入 ``p.copy`` 的第二份副本\n"
         "（同一种配置计时两次：这组对比的噪声水平）。",
     "The functional step and TrainOneStepCell on in-memory batches, with a second copy of the functional\n"
     "step (one configuration timed twice: the noise floor of exactly these settings), ``p.claim_repeats``\n"
