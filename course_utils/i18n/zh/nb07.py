@@ -695,7 +695,7 @@ MESSAGES = {
     # forced vs not forced, read by the paired interval (common.forcing_conclusion, modes.summarise_forcing)
     'above 1.00: faster': '高于 1.00：更快',
     'below 1.00: slower': '低于 1.00：更慢',
-    '1.00 inside: a tie': '包含 1.00：持平',
+    '1.00 inside: a tie': '包含 1.00：未测出差别',
     '1.00 inside: not separated; differences up to {pct:.0f}% not ruled out':
         '包含 1.00：分不出快慢；{pct:.0f}% 以内的差别都不能排除',
     'below 1.00: inconclusive. Pairing assumes a steady load within a round, and this run broke it (skipping a wait '

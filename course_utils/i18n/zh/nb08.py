@@ -217,7 +217,7 @@ MESSAGES = {
     'faster (interval below 1.00)':
         '更快（区间低于 1.00）',
     'a tie (1.00 inside)':
-        '持平（区间包含 1.00）',
+        '未测出差别（区间包含 1.00）',
     '{verdict}, by the medians':
         '{verdict}（按中位数判定）',
     'Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.':
@@ -261,7 +261,7 @@ MESSAGES = {
     "in the profile with the cap (above), so at most 1 / (1 - {frac:.2f}) = {bound:.2f}x. A rewrite also changes "
     "the compiled graph and its dispatch, and rates drift during an alternation, so the gap is not explained by "
     "pooling's kernel time alone.":
-        '  {name} 的 {x:.2f} 倍超出了池化内核完全不耗时所能带来的上限：在上面限制指令集的性能分析中，池化占算子时间的 '
+        '  {name} 的 {x:.2f} 倍超出了池化算子完全不耗时所能带来的上限：在上面限制指令集的性能分析中，池化占算子时间的 '
         '{share:.0f}%，所以最多快到 1 / (1 - {frac:.2f}) = {bound:.2f} 倍。改写还会改变编译出的图及其下发，而且交替计时'
         '期间速率本身也会漂移，所以这一差距不能只用池化的内核耗时来解释。',
     "  Within what pooling allows: it takes {share:.0f}% of operator time in the profile with the cap (above), so "
@@ -373,11 +373,11 @@ MESSAGES = {
     'naive defaults':
         '未调优的默认配置',
     'naive: {s:.0f} s (measured)':
-        '未调优的默认配置：{s:.0f} 秒（实测）',
+        '默认配置：{s:.0f} 秒（实测）',
     'naive: {s:.0f} s (estimated)':
-        '未调优的默认配置：{s:.0f} 秒（估算）',
+        '默认配置：{s:.0f} 秒（估算）',
     'naive: {lo:.0f}-{hi:.0f} s (estimated)':
-        '未调优的默认配置：{lo:.0f}～{hi:.0f} 秒（估算）',
+        '默认配置：{lo:.0f}～{hi:.0f} 秒（估算）',
     'training seconds':
         '训练时间（秒）',
     'test accuracy %':
@@ -421,7 +421,7 @@ MESSAGES = {
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, below 1.00: slower':
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，低于 1.00：更慢',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, 1.00 inside: a tie':
-        '配对比值最低 {lo:.2f}，最高 {hi:.2f}，包含 1.00：持平',
+        '配对比值最低 {lo:.2f}，最高 {hi:.2f}，包含 1.00：未测出差别',
     # ---- session 17: the verdict tables without floor columns; the fed step against both copies; sink mode
     'x {a} / {b}':
         '相对 {a} / {b} 的倍数',
