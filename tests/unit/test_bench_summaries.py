@@ -851,3 +851,17 @@ def test_paired_reading_gives_the_largest_difference_an_interval_holding_one_can
     assert common.control_said(0.91, 1.03, bound=True) == ("1.00 inside, as it should be; differences up to 9% not "
                                                            "ruled out")
 
+
+
+def test_verdict_table_prints_one_row_per_comparison_with_its_interval_and_short_reading():
+    from course_utils.bench.experiments import common
+
+    text = common.verdict_table([("B over A", 1.07, 0.89, 1.07), ("C over A", 2.24, 2.06, 2.36),
+                                 ("D over A", None, 0.5, 0.8, "own words")])
+    lines = text.splitlines()
+    assert lines[0].split() == ["comparison", "ratio", "95%", "interval", "verdict"]
+    assert set(lines[1].replace(" ", "")) == {"-"}
+    assert lines[2].split(None, 5)[3:] == ["1.07x", "0.89-1.07", "not separated (up to 11% not ruled out)"]
+    assert lines[3].split(None, 5)[3:] == ["2.24x", "2.06-2.36", "above 1.00: faster"]
+    assert lines[4].split(None, 4)[3:] == ["0.50-0.80", "own words"]   # no median: an empty ratio cell
+    assert common.short_reading(0.5, 0.8) == "below 1.00: slower"

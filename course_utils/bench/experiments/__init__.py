@@ -21,8 +21,8 @@ from . import accuracy, amp, findings, modes, pipeline, shapes, sink, traps
 # What lessons 07 and 08 show and call themselves (each experiment's code is in sight there), named here: the face.
 from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accuracy
 from .amp import measure_amp
-from .common import (SIDE_WORDS, forcing_conclusion, forcing_words, not_ruled_out_pct, paired_reading, side_words,
-                     two_readings, warmup_reading)
+from .common import (SIDE_WORDS, forcing_conclusion, forcing_words, not_ruled_out_pct, paired_reading, short_reading,
+                     side_words, two_readings, verdict_table, warmup_reading)
 from .findings import part2_standing, plot_time_to_accuracy, pooling_measurements, pynative_vs_graph, this_run_found
 from .modes import (CLAIMED_RATIO, best_measured, compiled_pair, measure_batch_sizes, measure_forcing, measure_modes,
                     measure_step_rates, measure_styles, style_intervals, sweep_against_parts,
@@ -179,6 +179,8 @@ def worker_main(name: str, params_json: str, out: str) -> int:
 
 
 __all__ = [
+    # the verdicts as a table a person reads
+    "short_reading", "verdict_table",
     # the registry and the runner
     "EXPERIMENTS", "Experiment", "HEADLINE", "PUBLIC", "get", "run_experiment", "select_experiments", "worker_main",
     # each experiment's measurement, as lessons 07 and 08 show and call it

@@ -7,6 +7,7 @@ import statistics
 from typing import Mapping, Sequence
 
 from course_utils import runtime
+from course_utils.fmt import display_width, text_table
 from course_utils.i18n import N_, tr
 
 from ..harness import control_gap, interval_side, paired_ratio, ranges_overlap, verdict
@@ -72,6 +73,35 @@ def paired_reading(lo: float, hi: float) -> str:
     if side == "inside":
         return tr(NOT_SEPARATED, pct=not_ruled_out_pct(lo, hi))
     return tr(SIDE_WORDS[side])
+
+
+#: A verdict table's last column: the reading of an interval, short. One word for "1.00 inside" across the lab.
+NOT_SEPARATED_SHORT = N_("not separated (up to {pct:.0f}% not ruled out)")
+#: A verdict table's column titles.
+VERDICT_COLUMNS = (N_("comparison"), N_("ratio"), N_("95% interval"), N_("verdict"))
+
+
+def short_reading(lo: float, hi: float) -> str:
+    """``paired_reading`` for a table cell: "above 1.00: faster", "below 1.00: slower" or "not separated (up to N% not
+    ruled out)"."""
+    side = interval_side(lo, hi)
+    if side == "inside":
+        return tr(NOT_SEPARATED_SHORT, pct=not_ruled_out_pct(lo, hi))
+    return tr(SIDE_WORDS[side])
+
+
+def verdict_table(rows: Sequence[Sequence]) -> str:
+    """The lab's verdicts as one small table a person reads: a row per comparison, ``(label, median, low, high)`` or
+    ``(label, median, low, high, verdict)``; the median may be ``None`` (not printed), the verdict defaults to
+    ``short_reading(low, high)``. Columns: comparison | ratio | 95% interval | verdict."""
+    lines = [[tr(c) for c in VERDICT_COLUMNS]]
+    for row in rows:
+        label, med, lo, hi = row[:4]
+        words = row[4] if len(row) > 4 else short_reading(lo, hi)
+        lines.append([label, "" if med is None else f"{med:.2f}x", f"{lo:.2f}-{hi:.2f}", words])
+    widths = [max(display_width(line[i]) for line in lines) for i in range(4)]
+    lines.insert(1, ["-" * w for w in widths])
+    return text_table(lines, right=(1, 2))
 
 
 def forcing_words(lo: float, hi: float) -> str:

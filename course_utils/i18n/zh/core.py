@@ -475,4 +475,9 @@ MESSAGES = {
         "记录已关闭（COURSE_PROGRESS={value}）：检查结果不会被记录。",
     "No check recorded yet: each nbNN.qK.check() you run in a notebook adds one line to this file.":
         "还没有任何记录：你在 Notebook 中每运行一次 nbNN.qK.check()，就会在这个文件中追加一行。",
+    # the lab's verdict tables (bench.experiments.common.verdict_table)
+    'not separated (up to {pct:.0f}% not ruled out)': '分不出快慢（{pct:.0f}% 以内的差别不能排除）',
+    'comparison': '比较',
+    'ratio': '比值',
+    '95% interval': '95% 区间',
 }
