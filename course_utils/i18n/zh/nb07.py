@@ -6,6 +6,23 @@ sentences, ``common.compared`` gives "1.8 倍（更快）": the Chinese template
 """
 
 MESSAGES = {
+    # ---- pinning the lab lessons to one CPU (course_utils/bench/turns.py: pin_choice)
+    'not pinned (PIN_CPU = False)':
+        '不绑核（PIN_CPU = False）',
+    'not pinned: the device is {device}, not the CPU':
+        '不绑核：设备是 {device}，不是 CPU',
+    'not pinned: this system cannot pin threads (Linux only)':
+        '不绑核：本系统无法绑定线程（仅限 Linux）',
+    'not pinned: this process may use one CPU only already':
+        '不绑核：本进程本来就只能使用一个 CPU',
+    'pinned to CPU {cpu} of {n} (PIN_CPU = True)':
+        '已绑定到 {n} 个 CPU 中的 CPU {cpu}（PIN_CPU = True）',
+    'not pinned: {env}=0 (lessons executed side by side)':
+        '不绑核：{env}=0（多个课程同时执行）',
+    'not pinned: a shared JupyterHub server, where every pinned kernel would share one CPU':
+        '不绑核：这是共享的 JupyterHub 服务器，每个绑核的内核都会挤到同一个 CPU 上',
+    'pinned to CPU {cpu} of {n} (PIN_CPU = "auto": CPU device, Linux, not a shared server)':
+        '已绑定到 {n} 个 CPU 中的 CPU {cpu}（PIN_CPU = "auto"：CPU 设备、Linux、非共享服务器）',
     # ---- forced vs not forced, in words (course_utils/bench/experiments/common.py: forcing_conclusion)
     # ---- exercises (course_utils/exercises/nb07.py)
     'throughput, steps overlapping':
