@@ -6,6 +6,69 @@ sentences, ``common.compared`` gives "1.8 倍（更快）": the Chinese template
 """
 
 MESSAGES = {
+    # ---- the lab's verdict tables and found lines (course_utils/bench/experiments/modes.py)
+    'apart: the rows below widened by its gap':
+        '不含 1.00：下面各行已按两份副本的差距放宽',
+    'faster than':
+        '相比更快',
+    'slower than':
+        '相比更慢',
+    'not separated from':
+        '分不出快慢',
+    'This run found: {items}.':
+        '本次运行的结论：{items}。',
+    'control: {label}, A′ / A':
+        '对照：{label}，A′ / A',
+    'GRAPH_MODE / PyNative, TrainOneStepCell':
+        'TrainOneStepCell，GRAPH_MODE / PyNative',
+    '@jit O0 / no jit, functional step':
+        '函数式训练步，@jit O0 / 不加 jit',
+    'O1 / O0, @jit functional step':
+        '@jit 函数式训练步，O1 / O0',
+    'TrainOneStepCell (GRAPH_MODE) / @jit O0':
+        'TrainOneStepCell（GRAPH_MODE）/ @jit O0',
+    'jit(TrainOneStepCell) / @jit, both O1':
+        'jit(TrainOneStepCell) / @jit，均为 O1',
+    'GRAPH_MODE {side} PyNative':
+        'GRAPH_MODE 与 PyNative {side}',
+    '@jit {side} no jit':
+        '加 @jit 与不加 jit {side}',
+    'O1 {side} O0':
+        'O1 与 O0 {side}',
+    'TrainOneStepCell {side} @jit':
+        'TrainOneStepCell 与 @jit {side}',
+    'jit(TrainOneStepCell) {side} @jit':
+        'jit(TrainOneStepCell) 与 @jit {side}',
+    'control: functional step, A′ / A':
+        '对照：函数式训练步，A′ / A',
+    'TrainOneStepCell / functional step':
+        'TrainOneStepCell / 函数式训练步',
+    'TrainOneStepCell / @jit functional step':
+        'TrainOneStepCell / @jit 函数式训练步',
+    'control, pipeline: functional loop, A′ / A':
+        '对照，数据管道：函数式循环，A′ / A',
+    'pipeline: TrainOneStepCell / functional loop':
+        '数据管道：TrainOneStepCell / 函数式循环',
+    'pipeline: Model.train / functional loop':
+        '数据管道：Model.train / 函数式循环',
+    "The article's {claim:.2f}x: in memory, {mem}; fed by the pipeline, {fed}.":
+        '文章所说的 {claim:.2f} 倍：内存中的批数据，{mem}；由数据管道供数，{fed}。',
+    'ruled out (above the interval)':
+        '已排除（高于区间）',
+    "at the interval's edge":
+        '在区间边缘',
+    'not ruled out (inside)':
+        '不能排除（在区间内）',
+    'below the interval: even faster':
+        '低于区间：实际更快',
+    'TrainOneStepCell {side} the functional step':
+        'TrainOneStepCell 与函数式训练步{side}',
+    'TrainOneStepCell {side} the @jit functional step':
+        'TrainOneStepCell 与 @jit 函数式训练步{side}',
+    'control: batch {n}, A′ / A':
+        '对照：批大小 {n}，A′ / A',
+    'batch {top} / batch {n}':
+        '批大小 {top} / 批大小 {n}',
     # ---- pinning the lab lessons to one CPU (course_utils/bench/turns.py: pin_choice)
     'not pinned (PIN_CPU = False)':
         '不绑核（PIN_CPU = False）',
