@@ -148,13 +148,13 @@ SHOWN = {
     "in the same alternation (one configuration timed twice: the noise floor of this grid).":
         "在本进程中交替为 ``p.specs`` 中的每个配置计时，并在同一次交替运行中加入 ``p.copy`` 的第二份副本\n"
         "（同一种配置计时两次：这组对比的噪声水平）。",
-    "The functional step and TrainOneStepCell on in-memory batches, with a second copy of the functional\n"
-    "step (one configuration timed twice: the noise floor of exactly these settings), ``p.claim_repeats``\n"
-    "rounds; then both and Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat,\n"
-    "with a second copy of the functional loop (the floor of the pipeline passes).":
-        "先用内存中的批测量函数式训练步和 TrainOneStepCell，同时运行函数式训练步的第二份副本\n"
-        "（同一种配置计时两次：正是这组设置下的噪声水平），共交替 ``p.claim_repeats`` 轮；再由同一条 MNIST\n"
-        "数据处理流水线为这两者和 Model.train 供数，每次重复遍历 ``p.steps`` 个批，同时运行函数式训练循环的\n"
+    "The functional step, TrainOneStepCell and the functional step under @jit on in-memory batches, with a second\n"
+    "copy of the functional step (one configuration timed twice: the noise floor of exactly these settings),\n"
+    "``p.claim_repeats`` rounds; then the first two and Model.train fed by the same MNIST pipeline, one pass of\n"
+    "``p.steps`` batches per repeat, with a second copy of the functional loop (the floor of the pipeline passes).":
+        "先用内存中的批测量函数式训练步、TrainOneStepCell 和加 @jit 的函数式训练步，同时运行函数式训练步的\n"
+        "第二份副本（同一种配置计时两次：正是这组设置下的噪声水平），共交替 ``p.claim_repeats`` 轮；再由同一条\n"
+        "MNIST 数据处理流水线为前两者和 Model.train 供数，每次重复遍历 ``p.steps`` 个批，同时运行函数式训练循环的\n"
         "第二份副本（由流水线供数这一组的噪声水平）。",
     "the functional loop twice: A and A' of the pipeline passes":
         "函数式训练循环运行两份：由流水线供数这一组的 A 与 A′",
