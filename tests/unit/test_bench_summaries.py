@@ -868,3 +868,20 @@ def test_verdict_table_prints_one_row_per_comparison_with_its_interval_and_short
     assert lines[3].split(None, 5)[3:] == ["2.24x", "2.06-2.36", "above 1.00: faster"]
     assert lines[4].split(None, 4)[3:] == ["0.50-0.80", "own words"]   # no median: an empty ratio cell
     assert common.short_reading(0.5, 0.8) == "below 1.00: slower"
+
+
+def test_a_short_headline_prints_its_figures_then_its_paired_ratios_as_one_narrow_verdict_table(tmp_path, capsys):
+    import time
+
+    lab = bench.Lab(tmp_path, "graph")
+    p = bench.ModesParams(specs=("pynative/functional", "pynative/cell", "graph/cell", "pynative/jit:O0"))
+    lab.results["modes"] = modes.summarise_modes([rate("pynative/functional", 40), rate("pynative/cell", 20),
+                                                  rate("graph/cell", 80), rate("pynative/jit:O0", 60)], p)
+    figures = lab.headline(["modes"], None, time.perf_counter(), parts={"modes": "part 2"}, bound=True, short=True)
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert any(line.startswith("part 2: GRAPH_MODE / PyNative, TrainOneStepCell") and line.endswith(
+        "4.00x     4.00-4.00  above 1.00: faster") for line in lines)
+    assert "part 2: TrainOneStepCell (GRAPH_MODE) / @jit O0" in out
+    assert max(len(line) for line in lines[1:] if not line.startswith(("The highest", "A figure"))) <= 110
+    assert figures["graph_vs_pynative"] == pytest.approx(4.0) and figures["graph_vs_pynative_low"] == 4.0

@@ -232,16 +232,16 @@ def _own_floor(rows: list, default: float) -> Tuple[list, str, float]:
 #: headline keeps the ratio of those with a metric name (and its interval, ``<metric>_low``/``_high``).
 PAIRS = (("graph/cell", "pynative/cell", "graph_vs_pynative"),
          ("pynative/jit:O0", "pynative/functional", "jit_vs_no_jit"),
-         ("pynative/jit:O1", "pynative/jit:O0", "o1_vs_o0"), ("graph/cell", "pynative/jit:O0", "cell_vs_jit"),
+         ("pynative/jit:O1", "pynative/jit:O0", "o1_vs_o0"), ("graph/cell", "pynative/jit:O0", "graph_cell_vs_jit"),
          ("pynative/jit_cell:O1", "pynative/jit:O1", "jit_cell_vs_jit"))
 #: Each pair's name in part 2's verdict table (short: the table fits a notebook's width), and in its found line.
 PAIR_LABELS = {"graph_vs_pynative": N_("GRAPH_MODE / PyNative, TrainOneStepCell"),
                "jit_vs_no_jit": N_("@jit O0 / no jit, functional step"),
                "o1_vs_o0": N_("O1 / O0, @jit functional step"),
-               "cell_vs_jit": N_("TrainOneStepCell (GRAPH_MODE) / @jit O0"),
+               "graph_cell_vs_jit": N_("TrainOneStepCell (GRAPH_MODE) / @jit O0"),
                "jit_cell_vs_jit": N_("jit(TrainOneStepCell) / @jit, both O1")}
 PAIR_FOUND = {"graph_vs_pynative": N_("GRAPH_MODE {side} PyNative"), "jit_vs_no_jit": N_("@jit {side} no jit"),
-              "o1_vs_o0": N_("O1 {side} O0"), "cell_vs_jit": N_("TrainOneStepCell {side} @jit"),
+              "o1_vs_o0": N_("O1 {side} O0"), "graph_cell_vs_jit": N_("TrainOneStepCell {side} @jit"),
               "jit_cell_vs_jit": N_("jit(TrainOneStepCell) {side} @jit")}
 
 

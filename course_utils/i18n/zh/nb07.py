@@ -20,17 +20,17 @@ MESSAGES = {
     'control: {label}, A′ / A':
         '对照：{label}，A′ / A',
     'GRAPH_MODE / PyNative, TrainOneStepCell':
-        'TrainOneStepCell，GRAPH_MODE / PyNative',
+        'TrainOneStepCell，静态图模式 / 动态图模式',
     '@jit O0 / no jit, functional step':
         '函数式训练步，@jit O0 / 不加 jit',
     'O1 / O0, @jit functional step':
         '@jit 函数式训练步，O1 / O0',
     'TrainOneStepCell (GRAPH_MODE) / @jit O0':
-        'TrainOneStepCell（GRAPH_MODE）/ @jit O0',
+        'TrainOneStepCell（静态图模式）/ @jit O0',
     'jit(TrainOneStepCell) / @jit, both O1':
         'jit(TrainOneStepCell) / @jit，均为 O1',
     'GRAPH_MODE {side} PyNative':
-        'GRAPH_MODE 与 PyNative {side}',
+        '静态图模式与动态图模式{side}',
     '@jit {side} no jit':
         '加 @jit 与不加 jit {side}',
     'O1 {side} O0':
@@ -67,6 +67,10 @@ MESSAGES = {
         'TrainOneStepCell 与 @jit 函数式训练步{side}',
     'control: batch {n}, A′ / A':
         '对照：批大小 {n}，A′ / A',
+    '{part}: {title}':
+        '{part}：{title}',
+    ', widened':
+        '，已放宽',
     'batch {top} / batch {n}':
         '批大小 {top} / 批大小 {n}',
     # ---- pinning the lab lessons to one CPU (course_utils/bench/turns.py: pin_choice)
