@@ -96,6 +96,8 @@ def pin_choice(pin, device: str, environ: Optional[Mapping[str, str]] = None,
     environ = os.environ if environ is None else environ
     if cpus is None and hasattr(os, "sched_getaffinity"):
         cpus = os.sched_getaffinity(0)
+    if isinstance(pin, str) and pin.strip().lower() in ("true", "false"):   # as a command line may pass it
+        pin = pin.strip().lower() == "true"
     if pin not in (True, False, "auto"):
         raise ValueError(f"PIN_CPU must be True, False or \"auto\", got {pin!r}")
     if pin is False:

@@ -112,6 +112,8 @@ def test_kernel_threads_is_a_count_or_unknown():
     (True, "CPU", {"COURSE_PIN_CPU": "0", "JUPYTERHUB_API_TOKEN": "t"}, {0, 1}, True, "PIN_CPU = True"),
     (True, "Ascend", {}, {0, 1}, False, "the device is Ascend"),
     (False, "CPU", {}, {0, 1}, False, "PIN_CPU = False"),
+    ("True", "CPU", {}, {0, 1}, True, "PIN_CPU = True"),   # as `make run -p PIN_CPU=true` may pass it
+    ("false", "CPU", {}, {0, 1}, False, "PIN_CPU = False"),
 ])
 def test_pin_choice_pins_only_where_it_helps_and_harms_nobody(pin, device, environ, cpus, pinned, said, monkeypatch):
     if cpus is None:   # a platform without sched_getaffinity: nothing to pin with
