@@ -213,7 +213,7 @@ SHOWN = {
     "what declared the batch dimension dynamic: the row's label names it":
         "是什么把批维度声明成了动态：这一行的标签会写明",
     "ask jit for dynamic shapes":
-        "让 jit 按动态形状编译",
+        "让 jit 按动态shape编译",
     "a Cell: declare the batch dim dynamic":
         "是 Cell：把批维度声明为动态",
 
