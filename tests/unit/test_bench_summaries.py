@@ -681,18 +681,18 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
     rows = [dict(r, host_blocking="") for r in rows]
     res = modes.summarise_forcing(rows, bench.ForcingParams())
     lines = res.conclusion.splitlines()
-    assert len(lines) == 3
-    assert lines[0] == ("Control, forced every step A' over A: 95% interval 1.00-1.02, 1.00 inside, as it should be; "
-                        "differences up to 2% not ruled out.")
-    assert lines[1].startswith("Forced at the end of each repeat over forced every step (both copies)")
-    assert lines[2].startswith("Not forced over forced every step (both copies), steps/s over steps/s round by round: "
-                               "3.00x") and lines[2].endswith("above 1.00: faster.")
+    assert len(lines) == 5   # one verdict table: its head, the control, then the two pairs
+    assert lines[2].startswith("control: forced every step, A′ / A") and lines[2].endswith(
+        "1.00-1.02  1.00 inside, as it should be")
+    assert lines[3].startswith("forced at the end of each repeat / every step")
+    assert lines[4].startswith("not forced / forced every step") and lines[4].split()[-5:] == [
+        "3.00x", "2.94-3.00", "above", "1.00:", "faster"]
     assert res.metrics["forced_each_steps_per_s"] == 100 and res.metrics["none_vs_each_side"] == "above"
     # not forced below forced every step in every round: skipping a wait cannot do that
     low = rows[:3] + [dict(_timed("none", 90, (0, 0.01, -0.01)), host_blocking="")]
-    said = modes.summarise_forcing(low, bench.ForcingParams()).conclusion.splitlines()[2]
+    said = modes.summarise_forcing(low, bench.ForcingParams()).conclusion.splitlines()[4]
     assert "below 1.00: inconclusive" in said and "slower" not in said.replace("cannot make the same work slower", "")
-    assert said.endswith("re-run the cell.")
+    assert said.endswith("re-run the cell")
     # part 3 quotes part 2's compiled pairs, judged against part 2's own floor
     grid = modes.summarise_modes([rate("graph/cell", 80.0), rate("pynative/jit:O0", 79.0)],
                                  bench.ModesParams(specs=("graph/cell", "pynative/jit:O0"), copy="", noise_pct=5))
@@ -837,9 +837,9 @@ def test_forcing_reads_a_wide_interval_holding_one_as_not_separated_with_its_bou
     rows = [_timed("each", 100, wobble), _timed("each copy", 100, wobble[::-1]), _timed("end", 105, wobble[1:]),
             _timed("none", 300, (0, 0.01, -0.01))]
     lines = modes.summarise_forcing(rows, bench.ForcingParams()).conclusion.splitlines()
-    assert lines[1].startswith("Forced at the end of each repeat over forced every step")
-    assert "1.00 inside: not separated; differences up to " in lines[1] and lines[1].endswith("% not ruled out.")
-    assert lines[2].endswith("above 1.00: faster.")   # not forced decided: 3x
+    assert lines[3].startswith("forced at the end of each repeat / every step")
+    assert "not separated (up to " in lines[3] and lines[3].endswith("% not ruled out)")
+    assert lines[4].endswith("above 1.00: faster")   # not forced decided: 3x
     assert "too wide" not in "\n".join(lines) and "a tie" not in "\n".join(lines)
 
 

@@ -21,8 +21,7 @@ from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
-from .common import (control_said, forcing_words, judged, paired_reading, setup_worker, spread_pct,
-                     verdict_table)
+from .common import (control_said, forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table)
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -182,20 +181,19 @@ def measure_forcing(p: ForcingParams) -> list:
 
 
 def summarise_forcing(rows: list, p: ForcingParams) -> Result:
-    """Three lines, each paired round by round (check 2's rule, ``paired_reading``): the control (A' over A), then
+    """One verdict table, each pair read round by round (check 2's rule): the control (A' over A), then
     forced at the end of each repeat and not forced, each over both copies of forced every step."""
     rows = _labelled(rows)
     each, copy, end, none = (pick(rows, config=k) for k, _ in FORCING)
     twin = find_twin(rows, "each copy")   # a failed control widens every interval of this grid
-    lines = [tr("Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.", lo=twin.low,
-                hi=twin.high, said=control_said(twin.low, twin.high, bound=True))]
-    paired = {}
-    for key, row, said in (("end", end, tr("Forced at the end of each repeat")), ("none", none, tr("Not forced"))):
+    table, paired = [control_row(tr("control: forced every step, A′ / A"), twin)], {}
+    for key, row, said in (("end", end, tr("forced at the end of each repeat / every step")),
+                           ("none", none, tr("not forced / forced every step"))):
         med, lo, hi, _ = paired_with_twin(row, each, twin)   # against both copies of forced every step
         paired[key] = med, lo, hi
-        lines.append(tr("{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x "
-                        "(95% intervals together {lo:.2f}-{hi:.2f}), {side}.", what=said, med=med, lo=lo, hi=hi,
-                        side=forcing_words(lo, hi) if key == "none" else paired_reading(lo, hi)))
+        table.append((said, med, lo, hi, forcing_words(lo, hi) if key == "none" and interval_side(lo, hi) == "below"
+                      else short_reading(lo, hi)))
+    lines = [verdict_table(table)]
     metrics = {"forced_each_steps_per_s": each["steps_per_s"]}
     for key, (med, lo, hi) in paired.items():
         metrics.update({f"{key}_vs_each": med, f"{key}_vs_each_low": round(lo, 2), f"{key}_vs_each_high": round(hi, 2),

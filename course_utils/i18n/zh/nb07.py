@@ -71,6 +71,12 @@ MESSAGES = {
         '{part}：{title}',
     ', widened':
         '，已放宽',
+    'control: forced every step, A′ / A':
+        '对照：每步同步等待，A′ / A',
+    'forced at the end of each repeat / every step':
+        '只在每次重复结束时同步等待 / 每步同步等待',
+    'not forced / forced every step':
+        '不同步等待 / 每步同步等待',
     'batch {top} / batch {n}':
         '批大小 {top} / 批大小 {n}',
     # ---- pinning the lab lessons to one CPU (course_utils/bench/turns.py: pin_choice)
