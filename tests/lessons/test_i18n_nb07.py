@@ -122,8 +122,8 @@ def test_the_conclusion_follows_the_language_at_the_time_it_is_computed():
     # the rows' labels too: summarise names them in the language of the moment
     medians = modes.summarise_modes([{k: v for k, v in r.items() if k != "repeat_s"} for r in rows], p).conclusion
     assert "超出噪声水平、判定最快的是静态图模式下的 TrainOneStepCell，80.0 步/秒，是最慢者" in medians
-    assert chinese.startswith("比较") and "TrainOneStepCell，静态图模式 / 动态图模式  4.00x  4.00-4.00  高于 1.00：更快" \
-        in chinese
+    assert chinese.startswith("比较")
+    assert "TrainOneStepCell，静态图模式 / 动态图模式  4.00x  4.00-4.00  高于 1.00：更快" in chinese
     assert chinese.endswith("本次运行的结论：静态图模式与动态图模式相比更快。")
     assert "噪声水平" not in chinese   # with rounds to pair: the paired verdicts alone
 
@@ -152,8 +152,8 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
     assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒；按这个速度，一个 MNIST 轮次的训练步共需 11.7 秒"
             "（批数据在内存中，不含数据处理流水线）。\n") in text
-    assert "批大小 64 / 批大小 32  1.60x  1.60-1.60  高于 1.00：更快\n按配对区间得出的结论：批大小 64 比批大小 32 快（区间都" \
-        "高于 1.00）。" in text
+    assert ("批大小 64 / 批大小 32  1.60x  1.60-1.60  高于 1.00：更快\n"
+            "按配对区间得出的结论：批大小 64 比批大小 32 快（区间都高于 1.00）。") in text
     assert text.endswith("（区间都高于 1.00）。") and "重叠准则" not in text   # one rule: the paired verdict
     bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in sizes]
     alone = modes.summarise_batch_sizes(bare, bench.BatchSizesParams(batch_sizes=(32, 64), noise_pct=70)).conclusion
