@@ -705,6 +705,14 @@ MESSAGES = {
     # ---- the headline tables of notebooks 07 and 08 (report.METRIC_TITLES)
     'highest step rate of the experiments named below (steps/s)': '下文所列实验中最高的训练速度（步/秒）',
     'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式下的 TrainOneStepCell（步/秒）',
+    '@jit functional step, O1 / O0, paired round by round (x)':
+        '@jit 函数式训练步，O1 / O0，逐轮配对（倍）',
+    'GRAPH_MODE TrainOneStepCell / @jit functional step O0, paired round by round (x)':
+        '静态图模式下的 TrainOneStepCell / @jit 函数式训练步 O0，逐轮配对（倍）',
+    'jit(TrainOneStepCell) / @jit functional step, both O1, paired round by round (x)':
+        'jit(TrainOneStepCell) / @jit 函数式训练步，均为 O1，逐轮配对（倍）',
+    'TrainOneStepCell / @jit functional step (part 3), paired round by round (x)':
+        'TrainOneStepCell / @jit 函数式训练步（第 3 节），逐轮配对（倍）',
     'GRAPH_MODE / PyNative TrainOneStepCell, paired round by round (x)':
         'TrainOneStepCell：静态图模式 / 动态图模式，逐轮配对（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
