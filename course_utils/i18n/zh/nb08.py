@@ -54,12 +54,12 @@ MESSAGES = {
     'what the pipeline does to the step':
         '数据处理流水线对训练步的影响',
     "First the paired verdict: the per-round ratios (fed rate over in-memory rate) span an interval from the lowest "
-    "to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'tie'; if every ratio is above "
+    "to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'not separated'; if every ratio is above "
     "1.0, answer 'recheck' (feeding cannot speed a step up: the machine changed, so time again). Only when every "
     "ratio is below 1.0 does the pipeline cost the step something; then look at the pipeline alone: fewer batches "
     "per second than the step runs on in-memory batches means 'bottleneck', otherwise 'costs'.":
         '先做配对判定：各轮比值（供数速率除以内存中批的速率）从最小到最大构成一个区间。'
-        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'tie\'；每一轮的比值都大于 1.0，回答 \'recheck\''
+        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'not separated\'（即第 4 节表中的“分不出快慢”）；每一轮的比值都大于 1.0，回答 \'recheck\''
         '（供数不可能让训练步变快，是机器状态变了，需要重新计时）。只有每一轮的比值都小于 1.0，流水线才算拖慢了训练步；'
         '这时再看流水线单独运行的速度：每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，就是 \'bottleneck\'，'
         '否则是 \'costs\'。',
@@ -70,9 +70,9 @@ MESSAGES = {
     'per-round ratios {ratios}, the step {mem:g} steps/s on in-memory batches, the pipeline alone {alone:g} '
     'batches/s':
         '各轮比值为 {ratios}，训练步使用内存中的批时为 {mem:g} 步/秒，流水线单独运行为 {alone:g} 批/秒',
-    ' 1.00 lies between the lowest and the highest ratio: no cost detected, a tie, whatever the median and the '
-    'pipeline\'s own rate.':
-        '1.00 落在最小比值与最大比值之间：没有检测到开销，判为持平，与中位数和流水线自身的速度都无关。',
+    ' 1.00 lies between the lowest and the highest ratio: not separated, no cost detected, whatever the median and '
+    'the pipeline\'s own rate.':
+        '1.00 落在最小比值与最大比值之间：分不出快慢，没有检测到开销，与中位数和流水线自身的速度都无关。',
     " Every round ran faster fed than in memory: feeding cannot make a step faster, so the machine changed; answer "
     "'recheck' (time again), not a cost.":
         "每一轮都是由流水线供数时更快：供数不可能让训练步变快，说明机器状态变了；应回答 'recheck'（需要重新计时），"
@@ -86,7 +86,7 @@ MESSAGES = {
     # q2's solution with its comments in Chinese
     ('def pipeline_verdict(ratios, in_memory, alone):\n'
      '    if min(ratios) <= 1 <= max(ratios):\n'
-     '        return "tie"            # 1.00 inside the paired interval: no cost detected\n'
+     '        return "not separated"  # 1.00 inside the paired interval: no cost detected\n'
      '    if min(ratios) > 1:\n'
      '        return "recheck"        # faster in every round: the machine changed; time again\n'
      '    if alone < in_memory:\n'
@@ -94,7 +94,7 @@ MESSAGES = {
      '    return "costs"              # it keeps up, yet the fed step is slower in every round'):
         ('def pipeline_verdict(ratios, in_memory, alone):\n'
          '    if min(ratios) <= 1 <= max(ratios):\n'
-         '        return "tie"            # 1.00 落在配对区间内：没有检测到开销\n'
+         '        return "not separated"  # 1.00 落在配对区间内：分不出快慢，没有检测到开销\n'
          '    if min(ratios) > 1:\n'
          '        return "recheck"        # 每一轮都更快：变的是机器，需要重新计时\n'
          '    if alone < in_memory:\n'
@@ -486,4 +486,85 @@ MESSAGES = {
         '第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}。',
     "Part 5, float16 on {device}, step rate over O0's: {said}.":
         '第 5 节，{device} 上的 float16，训练步速度相对 O0 的倍数：{said}。',
+    # ---- lesson 08's verdict tables (one table per experiment, lesson 07's reading)
+    '1.00 inside: not separated':
+        '包含 1.00：分不出快慢',
+    "in-memory pass A' / A (control)":
+        "内存中的批 A' / A（对照）",
+    'apart: the next row is widened by their gap':
+        '两份副本分开了：下一行按它们的差距放宽后再判定',
+    "fed by the pipeline / in-memory (A and A')":
+        "流水线供数 / 内存中的批（A 与 A'）",
+    'Model.train, sink mode on / off':
+        'Model.train，数据下沉开 / 关',
+    "Sink mode on CPU runs the normal loop, so its row separated two runs of one loop: a false positive of the "
+    "method on this machine (lesson 07's check 2 found why).":
+        'CPU 上的数据下沉模式运行的就是普通循环，所以这一行分开的是同一个循环的两次运行：'
+        '这是本机上测量方法的假阳性（原因见第 07 课的检查 2）。',
+    "O0's copy / O0 (control)":
+        'O0 的副本 / O0（对照）',
+    'apart: the rows below are widened by their gap':
+        '两份副本分开了：下面各行按它们的差距放宽后再判定',
+    '{level} / O0 and its copy':
+        '{level} / O0 及其副本',
+    '{level} {said}':
+        '{level} {said}',
+    'O2 and O3 are one network here (LeNet-5 has no normalisation layer for O2 to keep in float32; the next cell '
+    'checks it), so their rows are two measurements of one step, read together as lesson 07 reads two copies: '
+    '{lo:.2f}-{hi:.2f}, {said}.':
+        'O2 和 O3 在这里是同一个网络（LeNet-5 没有需要 O2 保留为 float32 的归一化层；下一个单元格会验证），'
+        '所以这两行是对同一个训练步的两次测量，按第 07 课对待两份副本的方式合起来读：{lo:.2f}～{hi:.2f}，{said}。',
+    '{low}: accuracy {acc:.1f}% ({drop:.1f} points lower: check accuracy, not only speed)':
+        '{low}：准确率 {acc:.1f}%（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
+    'both fixes / none: {label}':
+        '两项设置 / 不加设置：{label}',
+    '+ ISA cap':
+        '+ 限制指令集',
+    '+ host blocking':
+        '+ 阻塞执行',
+    '{fix}: {label}':
+        '{fix}：{label}',
+    '{best} / {runner}, both fixes':
+        '{best} / {runner}，两项设置',
+    "Each ratio is a step rate over a step rate, paired round by round: '+ ISA cap' adds the cap to host blocking, "
+    "'+ host blocking' the reverse; the last row pairs two configurations timed in the same processes.":
+        '每个比值都是两个训练步速率之比，逐轮配对：“+ 限制指令集”是在阻塞执行之上再限制指令集，'
+        '“+ 阻塞执行”则反过来；最后一行配对的是在同一批进程中计时的两种配置。',
+    '{layer}: time with the cap / without':
+        '{layer}：限制指令集 / 不限制时的耗时',
+    "oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.":
+        'oneDNN 的日志给出了池化所用的实现：不限制指令集时为 {off}，限制后为 {on}。',
+    'slower with the cap (above 1.00)':
+        '限制指令集后更慢（高于 1.00）',
+    'faster with the cap (below 1.00)':
+        '限制指令集后更快（低于 1.00）',
+    '{name} / {base}':
+        '{name} / {base}',
+    "Pooling takes {share:.0f}% of operator time in the profile with the cap, so even free pooling kernels make the "
+    "step at most 1 / (1 - {frac:.2f}) = {bound:.2f}x as fast; {name}'s {x:.2f}x ":
+        '在限制指令集的性能数据中，池化占算子时间的 {share:.0f}%，所以即使池化算子完全不耗时，训练步最多也只能快到 '
+        '1 / (1 - {frac:.2f}) = {bound:.2f} 倍；{name} 的 {x:.2f} 倍',
+    'is more: a rewrite also changes the compiled graph and its dispatch, and rates drift during an alternation.':
+        '超过了这个上限：改写还会改变编译后的图及其下发，而且在一次交替计时中速率也会漂移。',
+    'reaches that bound.':
+        '正好达到这个上限。',
+    'stays under it.':
+        '低于这个上限。',
+    "The trap is here: oneDNN ran '{impl_a}' without the cap and '{impl_b}' with it, and the three tools put the "
+    "convolutions at {lo:.1f}-{hi:.1f}x as fast with the cap (they measure differently: compare the direction and "
+    "the order of magnitude, not the digits).":
+        "陷阱就在这里：不限制指令集时 oneDNN 运行的是 '{impl_a}'，限制后是 '{impl_b}'；按三种工具的比值，"
+        '限制指令集后卷积快到原来的 {lo:.1f}～{hi:.1f} 倍（三者测法不同：比较方向和数量级，而不是具体数字）。',
+    "The trap is here: oneDNN ran '{impl_a}' without the cap and '{impl_b}' with it, and the profiler's "
+    "convolutions ran {x:.1f}x as fast with the cap.":
+        "陷阱就在这里：不限制指令集时 oneDNN 运行的是 '{impl_a}'，限制后是 '{impl_b}'；"
+        '按性能分析工具的数据，限制指令集后卷积快到原来的 {x:.1f} 倍。',
+    "No trap on this CPU. {cause} oneDNN's choice ('{impl_a}' both times is the sign), so the {x:.1f}x between the "
+    "two profiles is run-to-run noise (noise floor {noise:.1f}%).":
+        "这台 CPU 上没有这个陷阱。{cause} oneDNN 的选择（两次都是 '{impl_a}' 就是证据），"
+        '所以两份性能数据之间的 {x:.1f} 倍是不同运行之间的噪声（噪声水平 {noise:.1f}%）。',
+    'fed by the pipeline / in-memory':
+        '流水线供数 / 内存中的批',
+    'above 1.00: feeding cannot do that, the machine changed (time again)':
+        '高于 1.00：供数不可能让训练步变快，是机器状态变了（需要重新计时）',
 }
