@@ -447,8 +447,9 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
                            {"layer": tr("layer"), "on": tr("ms, cap"), "off": tr("ms, no cap"),
                             "x": tr("x the time, medians"), "verdict": tr("with the cap")}, left=["verdict"])
     if impl[a] and impl[b]:
-        text += "\n" + tr("oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.",
-                          off=tr(", ").join(f"'{i}'" for i in impl[a]), on=tr(", ").join(f"'{i}'" for i in impl[b]))
+        text += "\n" + tr(" oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.",
+                          off=tr(", ").join(f"'{i}'" for i in impl[a]),
+                          on=tr(", ").join(f"'{i}'" for i in impl[b])).strip()
     metrics = {"pool_ms_avx2": on_ms, "pool_ms_uncapped": off_ms, "noise_pct": p.noise_pct, "pool_cap_paired": paired,
                "pool_cap_verdicts": verdicts,
                "pool_cap_span": bool(spans) and all(spans), "pool_impl_uncapped": impl[a], "pool_impl_avx2": impl[b]}

@@ -206,26 +206,8 @@ MESSAGES = {
         '更快：超出噪声水平，且各次重复的范围不重叠',
     'slower: beyond the noise floor, repeats apart':
         '更慢：超出噪声水平，且各次重复的范围不重叠',
-    'ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, '
-    'their repeats merged), with the cap against without; every ratio is the time with the cap over the time '
-    'without, and the verdict is the paired interval\'s (above 1.00: slower with the cap):':
-        'ReLU + 最大池化的正向加反向，每层单独编译后计时（每种情形 {k} 个全新进程，合并各进程的重复），'
-        '比较限制指令集与不限制两种情形。表中的倍数都是限制时的耗时除以不限制时的耗时，结论按配对区间判定'
-        '（高于 1.00 即限制后更慢）：',
-    'slower (interval above 1.00)':
-        '更慢（区间高于 1.00）',
-    'faster (interval below 1.00)':
-        '更快（区间低于 1.00）',
-    'a tie (1.00 inside)':
-        '未测出差别（区间包含 1.00）',
     '{verdict}, by the medians':
         '{verdict}（按中位数判定）',
-    'Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.':
-        '两层合计，每次正向加反向在限制指令集时耗时 {on:.2f} 毫秒，不限制时 {off:.2f} 毫秒。',
-    'A round is one process per case, run one after the other: pairing repeat i of the two cancels load that lasts '
-    'across both, so the paired interval is often narrower than the merged ranges.':
-        '一轮是每种情形各一个进程，先后运行：把两者的第 i 次重复配成一对，可以抵消贯穿两个进程的负载，'
-        '所以配对区间往往比合并后的范围窄。',
     '{med:.2f}x ({lo:.2f}-{hi:.2f}), {n} pairs':
         '{med:.2f} 倍（{lo:.2f}～{hi:.2f}），{n} 对',
     'ms, cap':
@@ -236,38 +218,14 @@ MESSAGES = {
         '耗时倍数（中位数）',
     'with the cap':
         '限制后',
-    'paired, x the time (95% interval)':
-        '配对耗时倍数（95% 区间）',
     "O0's copy":
         'O0 的副本',
-    '; {low}: accuracy {acc:.1f}% ({drop:.1f} points lower: check accuracy, not only speed)':
-        '；{low}：准确率 {acc:.1f}%（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
     'The fastest level here was {level}.':
         '这里最快的级别是 {level}。',
     'O0 itself was the fastest level here.':
         '这里最快的就是 O0 本身。',
-    'The verdict, paired round by round against O0 and its copy: {said}.':
-        '结论（与 O0 及其副本逐轮配对）：{said}。',
     'No level ran measurably faster than O0 here.':
         '这里没有哪个级别明显快于 O0。',
-    'With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step '
-    '({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator types), against {off:.1f} ms '
-    'without the cap in the other profile. Two profiles of a few steps each are not a timed comparison: the next '
-    'cell times pooling with and without the cap.':
-        '限制指令集之后，池化算子（MaxPool 及其反向 MaxPoolGrad）每步耗时 {on:.1f} 毫秒（占算子时间的 {share:.0f}%；'
-        'MaxPoolGrad 在 {n} 类算子中排第 {rank}），而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。'
-        '两次各只记录几步的性能分析算不上计时比较，下一个单元格会为限制与不限制指令集时的池化计时。',
-    "  {name}'s {x:.2f}x is more than free pooling kernels could give: pooling takes {share:.0f}% of operator time "
-    "in the profile with the cap (above), so at most 1 / (1 - {frac:.2f}) = {bound:.2f}x. A rewrite also changes "
-    "the compiled graph and its dispatch, and rates drift during an alternation, so the gap is not explained by "
-    "pooling's kernel time alone.":
-        '  {name} 的 {x:.2f} 倍超出了池化算子完全不耗时所能带来的上限：在上面限制指令集的性能分析中，池化占算子时间的 '
-        '{share:.0f}%，所以最多快到 1 / (1 - {frac:.2f}) = {bound:.2f} 倍。改写还会改变编译出的图及其下发，而且交替计时'
-        '期间速率本身也会漂移，所以这一差距不能只用池化的内核耗时来解释。',
-    "  Within what pooling allows: it takes {share:.0f}% of operator time in the profile with the cap (above), so "
-    "even free pooling kernels give at most 1 / (1 - {frac:.2f}) = {bound:.2f}x; {name}'s {x:.2f}x is within that.":
-        '  在池化所能带来的上限之内：在上面限制指令集的性能分析中，池化占算子时间的 {share:.0f}%，所以即使池化内核'
-        '完全不耗时，最多也只能快到 1 / (1 - {frac:.2f}) = {bound:.2f} 倍；{name} 的 {x:.2f} 倍在这一上限之内。',
     'amp O0, second copy':
         '混合精度 O0（第二份副本）',
     "; O0 timed twice, the same step: its copy ran {copy:.0f} steps/s, {x:.2f}x O0's rate ({verdict})":
@@ -275,12 +233,6 @@ MESSAGES = {
     ': the same step landed beyond the floor, so each level is judged against both, and a level whose two verdicts '
     'disagree is undecided':
         '：同一个训练步的两次结果相差超出了噪声水平，所以每个级别都要与两者分别比较，两个结论不一致的级别判为无法判定',
-    '{levels} ran slower than O0 (interval below 1.00)':
-        '{levels} 比 O0 慢（区间低于 1.00）',
-    '{levels} ran faster than O0 (interval above 1.00)':
-        '{levels} 比 O0 快（区间高于 1.00）',
-    '{levels}: no difference from O0 detected (1.00 inside)':
-        '{levels}：未测出与 O0 的差别（区间包含 1.00）',
     '{n} (assumed)':
         '{n}（假定）',
     'The step count is itself uncertain: the course-settings run was at {prev_acc:.2f}% at its previous evaluation (step {prev}) '
@@ -327,11 +279,6 @@ MESSAGES = {
         '更快（超出噪声水平，且各次重复的范围不重叠）',
     'slower (beyond the noise floor, repeats apart)':
         '更慢（超出噪声水平，且各次重复的范围不重叠）',
-    "But O2 and O3 are the same network here (LeNet-5 has no normalisation layer for O2 to keep in float32; part 5 "
-    "checks that the two compute alike), so their different verdicts show how far an interval from {n} rounds can be "
-    "trusted: {levels}'s verdict is borderline, not a finding.":
-        '但 O2 与 O3 在这里是同一个网络（LeNet-5 没有需要 O2 保留为 float32 的归一化层，第 5 节验证了两者的计算相同），'
-        '两者的判定却不同，这说明 {n} 轮得到的区间可信到什么程度：{levels} 的判定处于边缘，不能算作结论。',
     "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
     "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
     "measurement.":
@@ -414,8 +361,6 @@ MESSAGES = {
     "other case's process in the same round; {n} pairs, lowest-highest ratio):":
         '在已启用另一项设置的基础上，再单独加上这一项（逐轮配对：同一轮中，一种情形进程的第 i 次重复对另一种情形进程的'
         '第 i 次重复；共 {n} 对，括号内为各对的比值的最低～最高）：',
-    'paired, x the time (lowest-highest)':
-        '配对耗时倍数（最低～最高）',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, above 1.00: faster':
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，高于 1.00：更快',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, below 1.00: slower':
@@ -443,13 +388,6 @@ MESSAGES = {
         '同一配置为 {fixed_rate:.1f} 步/秒。',
     ' Paired round by round, the fixes made it {med:.2f}x as fast ({spread}), {where}.':
         '逐轮配对比较，两项设置使它的速度提高到 {med:.2f} 倍（{spread}），{where}。',
-    "All three point at the convolutions, which the cap made {lo:.1f}-{hi:.1f}x as fast by the three tools' ratios; "
-    "they measure differently, so compare the direction and the order of magnitude, not the digits.":
-        '三种工具都指向卷积：按三者的比值，限制指令集后卷积的速度提高到 {lo:.1f}～{hi:.1f} 倍。三者的测法各不相同，'
-        '所以要比较的是方向和数量级，而不是具体数字。',
-    "{name}: the same outputs and parameters' gradients; paired round by round with {base}, its step rate {med:.2f}x "
-    "({spread}), {side}.":
-        '{name}：输出和参数的梯度都相同；与 {base} 逐轮配对比较，训练步速度为其 {med:.2f} 倍（{spread}），{side}。',
     "Faster here {where}: {names}, a candidate, not a default (paired interval above 1.00; checked equal for "
     "LeNet-5's weights on one batch only).":
         '{where}更快的是 {names}：可以作为候选，但不宜作为默认做法（配对区间高于 1.00；只在一个批上检查过它对 '
@@ -461,9 +399,6 @@ MESSAGES = {
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒。',
     'Sink mode on against off, on {device}, paired round by round: {said}':
         '在 {device} 上，开启数据下沉模式与关闭时逐轮配对比较：{said}',
-    'Their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one), so the levels do not differ measurably from each '
-    'other.':
-        '不过各级别的区间相互重叠（{lo:.2f}～{hi:.2f} 落在每个区间内），所以各级别之间测不出差别。',
     'two CPU settings / naive defaults, same configuration (x)':
         '同一配置：两项 CPU 优化设置 / 未调优的默认配置（倍）',
     'lowest-highest ratio {lo:.2f}-{hi:.2f}':
@@ -532,8 +467,6 @@ MESSAGES = {
         '“+ 阻塞执行”则反过来；最后一行配对的是在同一批进程中计时的两种配置。',
     '{layer}: time with the cap / without':
         '{layer}：限制指令集 / 不限制时的耗时',
-    "oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.":
-        'oneDNN 的日志给出了池化所用的实现：不限制指令集时为 {off}，限制后为 {on}。',
     'slower with the cap (above 1.00)':
         '限制指令集后更慢（高于 1.00）',
     'faster with the cap (below 1.00)':
