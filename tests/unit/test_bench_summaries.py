@@ -868,3 +868,25 @@ def test_verdict_table_prints_one_row_per_comparison_with_its_interval_and_short
     assert lines[3].split(None, 5)[3:] == ["2.24x", "2.06-2.36", "above 1.00: faster"]
     assert lines[4].split(None, 4)[3:] == ["0.50-0.80", "own words"]   # no median: an empty ratio cell
     assert common.short_reading(0.5, 0.8) == "below 1.00: slower"
+
+
+def test_lesson_08_reads_o2_and_o3_together_and_times_by_the_same_rule():
+    """Part 5: O2 and O3 are one network on LeNet-5, so their two paired intervals are read together, as lesson 07
+    reads two copies (from the lower low end to the higher high end); part 3's time ratios (the cap over no cap) read
+    above 1.00 as slower with the cap, and an interval holding 1.00 as 'not separated'."""
+    from course_utils.bench.experiments import common
+
+    rows = amp_rows(45, 0.95) + [rate("O2", 40, label="amp O2", accuracy=0.95, trained_steps=100,
+                                      wrapper="_OutputTo32")]
+    for r in rows:   # made-up rounds in which every configuration moves alike
+        r["repeat_s"] = [s * f for s, f in zip(r["repeat_s"], (1.0, 1.1, 0.95))]
+    res = amp.summarise_amp(rows, bench.AmpParams(levels=("O0", "O1", "O2", "O3")))
+    twins = [r["paired"] for r in res.rows if r["config"] in ("O2", "O3")]
+    lo, hi = min(t["low"] for t in twins), max(t["high"] for t in twins)
+    assert res.conclusion.splitlines()[-1] == (
+        "O2 and O3 are one network here (LeNet-5 has no normalisation layer for O2 to keep in float32; the next cell "
+        f"checks it), so their rows are two measurements of one step, read together as lesson 07 reads two copies: "
+        f"{lo:.2f}-{hi:.2f}, {common.short_reading(lo, hi)}.")
+    assert traps.time_reading(1.2, 1.4) == "slower with the cap (above 1.00)"
+    assert traps.time_reading(0.6, 0.9) == "faster with the cap (below 1.00)"
+    assert traps.time_reading(0.9, 1.3) == "not separated (up to 30% not ruled out)"

@@ -498,30 +498,33 @@ POOL_OPS = ("MaxPool", "MaxPoolGrad")                                    # nn.Ma
 def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ratio: float, noise_pct: float,
                         ratios: Optional[Mapping[str, float]] = None,
                         uncapped: Optional[Mapping[str, float]] = None) -> str:
-    """The three tools' verdict in one sentence: whether the oneDNN trap is on this CPU.
+    """The three tools' verdict: whether the oneDNN trap is on this CPU, and which tool says what.
     ``op_rows``: the profiler's ``op_type_times`` per case (``FIND_CASES`` order); ``impl``: oneDNN's main convolution
     implementation per case; ``ratio``: the profiler's convolution time without the cap over with it; ``ratios``: the
     other tools' ratios by name (per-layer timing, oneDNN's log), for the range of the three; ``uncapped``: not
     used (kept for callers that pass it)."""
+    from ..profile import ms_per_step, share_pct
+
     a, b = FIND_CASES
     avx512 = runtime.has_avx512()
     # the trap's signature: an AVX-512 CPU, oneDNN switching implementation under the cap, and the profiler's
     # convolution time dropping by more than the noise floor
     trap = avx512 and impl[a] != impl[b] and ratio > 1 + noise_pct / 100
-    every = [*(ratios or {}).values(), ratio]
-    if trap and min(every) > 1:   # one sentence: the direction and the range, not the digits
-        text = tr("The trap is here: oneDNN ran '{impl_a}' without the cap and '{impl_b}' with it, and the three tools "
-                  "put the convolutions at {lo:.1f}-{hi:.1f}x as fast with the cap (they measure differently: compare "
-                  "the direction and the order of magnitude, not the digits).", impl_a=impl[a], impl_b=impl[b],
-                  lo=min(every), hi=max(every))
-    elif trap:
-        text = tr("The trap is here: oneDNN ran '{impl_a}' without the cap and '{impl_b}' with it, and the profiler's "
-                  "convolutions ran {x:.1f}x as fast with the cap.", impl_a=impl[a], impl_b=impl[b], x=ratio)
+    text = tr("This CPU {has} AVX-512; oneDNN used '{impl_a}' without the cap and '{impl_b}' with it. The profiler "
+              "puts {share_a:.0f}% of operator time in the convolution operators without the cap ({ms_a:.1f} ms per "
+              "step) and {share_b:.0f}% with it ({ms_b:.1f} ms): ", has=tr("has") if avx512 else tr("does not have"),
+              impl_a=impl[a], impl_b=impl[b], share_a=share_pct(op_rows[a], CONV_OPS),
+              ms_a=ms_per_step(op_rows[a], CONV_OPS), share_b=share_pct(op_rows[b], CONV_OPS),
+              ms_b=ms_per_step(op_rows[b], CONV_OPS))
+    if trap:
+        text += tr("the trap is here, and the three tools divide the work: the per-layer timing says where (the conv "
+                   "layers), the profiler which operators and how much of the step, and only oneDNN's log says why "
+                   "(the implementation it switched away from).")
     else:
-        text = tr("No trap on this CPU. {cause} oneDNN's choice ('{impl_a}' both times is the sign), so the {x:.1f}x "
-                  "between the two profiles is run-to-run noise (noise floor {noise:.1f}%).", x=ratio, noise=noise_pct,
-                  impl_a=impl[a], cause=tr("Without AVX-512 the cap cannot change") if not avx512 else
-                  tr("The cap did not change"))
+        text += tr("no trap on this CPU. {cause} oneDNN's choice, so the {x:.1f}x between the two profiles is "
+                   "run-to-run noise (noise floor {noise:.1f}%). Only oneDNN's log can tell the two cases apart: the "
+                   "implementation name.", x=ratio, noise=noise_pct,
+                   cause=tr("Without AVX-512 the cap cannot change") if not avx512 else tr("The cap did not change"))
     return text
 
 

@@ -483,19 +483,6 @@ MESSAGES = {
         '正好达到这个上限。',
     'stays under it.':
         '低于这个上限。',
-    "The trap is here: oneDNN ran '{impl_a}' without the cap and '{impl_b}' with it, and the three tools put the "
-    "convolutions at {lo:.1f}-{hi:.1f}x as fast with the cap (they measure differently: compare the direction and "
-    "the order of magnitude, not the digits).":
-        "陷阱就在这里：不限制指令集时 oneDNN 运行的是 '{impl_a}'，限制后是 '{impl_b}'；按三种工具的比值，"
-        '限制指令集后卷积快到原来的 {lo:.1f}～{hi:.1f} 倍（三者测法不同：比较方向和数量级，而不是具体数字）。',
-    "The trap is here: oneDNN ran '{impl_a}' without the cap and '{impl_b}' with it, and the profiler's "
-    "convolutions ran {x:.1f}x as fast with the cap.":
-        "陷阱就在这里：不限制指令集时 oneDNN 运行的是 '{impl_a}'，限制后是 '{impl_b}'；"
-        '按性能分析工具的数据，限制指令集后卷积快到原来的 {x:.1f} 倍。',
-    "No trap on this CPU. {cause} oneDNN's choice ('{impl_a}' both times is the sign), so the {x:.1f}x between the "
-    "two profiles is run-to-run noise (noise floor {noise:.1f}%).":
-        "这台 CPU 上没有这个陷阱。{cause} oneDNN 的选择（两次都是 '{impl_a}' 就是证据），"
-        '所以两份性能数据之间的 {x:.1f} 倍是不同运行之间的噪声（噪声水平 {noise:.1f}%）。',
     'fed by the pipeline / in-memory':
         '流水线供数 / 内存中的批',
     'above 1.00: feeding cannot do that, the machine changed (time again)':
