@@ -235,13 +235,11 @@ MESSAGES = {
         '：同一个训练步的两次结果相差超出了噪声水平，所以每个级别都要与两者分别比较，两个结论不一致的级别判为无法判定',
     '{n} (assumed)':
         '{n}（假定）',
-    'The step count is itself uncertain: the course-settings run was at {prev_acc:.2f}% at its previous evaluation (step {prev}) '
-    'and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, and a naive run, '
-    'whose arithmetic differs by rounding, may cross one evaluation earlier or later. With {lo_steps}-{hi_steps} '
-    'naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).':
-        '步数本身也不确定：推荐配置的运行在上一次评估（第 {prev} 步）时为 {prev_acc:.2f}%，到第 {steps} 步才越过 {pct:.1f}%，'
-        '所以真正越过目标的位置在这 {every} 步之间的某处；而默认配置的运行的计算只在舍入上有差别，可能早一次或晚一次评估'
-        '才越过目标。按 {lo_steps}～{hi_steps} 个默认配置的步数计算，估算范围放宽到 {low:.0f}～{high:.0f} 秒'
+    'The course-settings run crossed {pct:.1f}% between its evaluations at step {prev} ({prev_acc:.2f}%) and step '
+    '{steps}, and a naive run may cross one evaluation earlier or later: with {lo_steps}-{hi_steps} naive steps, the '
+    'estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).':
+        '推荐配置的运行在第 {prev} 步（{prev_acc:.2f}%）和第 {steps} 步两次评估之间越过了 {pct:.1f}%，'
+        '而未调优的运行可能早一次或晚一次评估越过：按 {lo_steps}～{hi_steps} 步计，估计值放宽到 {low:.0f}～{high:.0f} 秒'
         '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
     'with ONEDNN_MAX_CPU_ISA={cap}, on this CPU':
         '在这颗 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
