@@ -282,7 +282,7 @@ VERDICT_CELLS = {"tie": N_("tie"), "undecided": N_("undecided"), "faster": N_("f
                  None: "-"}
 #: Where 1.00 lies against a paired interval, in a table cell
 PAIRED_CELLS = {"below": N_("below 1.00: slower"), "above": N_("above 1.00: faster"),
-                "inside": N_("1.00 inside: a tie")}
+                "inside": N_("1.00 inside: not separated")}
 
 
 def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[str] = None,

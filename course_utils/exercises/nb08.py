@@ -3,7 +3,8 @@
 q1 ``same_function``: prove a rewrite equal before timing it: the same outputs *and* the same input gradients,
    within float32 rounding; the notebook then applies it to part 3's pooling layers.
 q2 ``pipeline_verdict``: what the input pipeline does to the step it feeds, from per-round ratios: first the paired
-   verdict ("tie": 1.00 inside, "recheck": faster fed than in memory, the machine changed), then, for a cost,
+   verdict ("not separated": 1.00 inside, as part 4 prints it; "recheck": faster fed than in memory, the machine
+   changed), then, for a cost,
    "costs" (it keeps up) or "bottleneck"; the notebook then applies it to part 4's measurements.
 q3 ``slower_ops``: read two profiles (``bench.profile.op_type_times`` rows): which operator types take more time per
    step in the second, judged by time per step (not by share, not by totals over different numbers of steps), above
@@ -127,14 +128,15 @@ class SameFunction(Exercise):
 # q2: what the pipeline does to the step
 # ----------------------------------------------------------------------------------------------
 
-NO_COST, COSTS, BOTTLENECK, RECHECK = "tie", "costs", "bottleneck", "recheck"
+NO_COST, COSTS, BOTTLENECK, RECHECK = "not separated", "costs", "bottleneck", "recheck"   # the words part 4 prints
 
 
 class PipelineVerdict(Exercise):
     names = ("pipeline_verdict",)
     title = "what the pipeline does to the step"
     hint_text = ("First the paired verdict: the per-round ratios (fed rate over in-memory rate) span an interval from "
-                 "the lowest to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'tie'; "
+                 "the lowest to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer "
+                 "'not separated'; "
                  "if every ratio is above 1.0, answer 'recheck' (feeding cannot speed a step up: the machine "
                  "changed, so time again). Only when every ratio is below 1.0 does the pipeline cost the step "
                  "something; then look at the pipeline alone: fewer batches per second than the step runs on "
@@ -142,7 +144,7 @@ class PipelineVerdict(Exercise):
     solution_text = '''
         def pipeline_verdict(ratios, in_memory, alone):
             if min(ratios) <= 1 <= max(ratios):
-                return "tie"            # 1.00 inside the paired interval: no cost detected
+                return "not separated"  # 1.00 inside the paired interval: no cost detected
             if min(ratios) > 1:
                 return "recheck"        # faster in every round: the machine changed; time again
             if alone < in_memory:
@@ -184,7 +186,7 @@ class PipelineVerdict(Exercise):
                           alone=alone)
                 why = ""
                 if expected == NO_COST:
-                    why = tr(" 1.00 lies between the lowest and the highest ratio: no cost detected, a tie, "
+                    why = tr(" 1.00 lies between the lowest and the highest ratio: not separated, no cost detected, "
                              "whatever the median and the pipeline's own rate.")
                 elif expected == RECHECK:
                     why = tr(" Every round ran faster fed than in memory: feeding cannot make a step faster, so "

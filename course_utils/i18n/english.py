@@ -75,6 +75,8 @@ _MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
 _PATH = re.compile(r"(?<![\w/])(?:\.{1,2}/|/)[\w./-]+|\b[\w.-]+/(?:[\w.-]+/)*(?:[\w-]*\.[A-Za-z]\w*\b|(?=[\s,;:)]|$))"
                    r"|\b\w+(?:/\w+){2,}")
 _ERROR_LINE = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning|Interrupt|Exit)\b\s*:.*$", re.MULTILINE)
+#: A line a tool prints, shown as it is so that the lesson can read it (oneDNN's verbose log, lesson 08): its words
+_TOOL_LINE = re.compile(r"^onednn_verbose,[^\n]*$", re.MULTILINE)
 _COMMAND = re.compile(r"^\s*(?:\$ |python3? |msrun |papermill |make |git |pip |source |bash |cd |export )[^\n]*$",
                       re.MULTILINE)
 _FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]*(?:=\S+| (?![-(])[^\s,;]+)?")  # a flag and its value
@@ -134,6 +136,7 @@ def _strip_output(text: str) -> str:
 
 
 def _strip_common(text: str) -> str:
+    text = _TOOL_LINE.sub(" ¶ ", text)
     text = _ERROR_LINE.sub(" ¶ ", text)
     text = _COMMAND.sub(" ¶ ", text)
     text = _FLAG.sub(" ¶ ", text)
@@ -233,7 +236,7 @@ _SNAKE = re.compile(r"(?<![\w.$/-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/-]|\.\w)"
 #: architecture.
 ALLOWED_NAMES = frozenset("""
 moving_mean beta1_power beta2_power global_step
-jit_uni_ncsp forward_training backward_data backward_weights
+jit_uni_ncsp forward_training backward_data backward_weights avx512_core simple_nchw
 sink_mode amp_loss_scale jit_levels
 x86_64
 """.split())
@@ -254,7 +257,7 @@ def _code_names(cells) -> set:
 def stray_names(text: str, known) -> List[str]:
     """The snake_case identifiers in ``text`` (Markdown outside code, or printed output) that are neither in
     ``known`` (the lesson's code) nor in ``ALLOWED_NAMES``: a key printed where a reader expects words."""
-    for pattern in (_ERROR_LINE, _COMMAND, _FLAG, _URL, _PATH):
+    for pattern in (_TOOL_LINE, _ERROR_LINE, _COMMAND, _FLAG, _URL, _PATH):
         text = pattern.sub(" ¶ ", text)
     return [n for n in _SNAKE.findall(text) if n not in known and n not in ALLOWED_NAMES]
 

@@ -24,22 +24,22 @@ def bit_for_bit(a, b, x, atol=1e-6):
 def median_rule(ratios, in_memory, alone):   # reads the median, not the interval
     med = sorted(ratios)[len(ratios) // 2]
     if med >= 1:
-        return "tie"
+        return "not separated"
     return "bottleneck" if alone < in_memory else "costs"
 
 
-def no_recheck(ratios, in_memory, alone):   # a faster fed step passes for a tie
+def no_recheck(ratios, in_memory, alone):   # a faster fed step passes for not separated
     if max(ratios) >= 1:
-        return "tie"
+        return "not separated"
     return "bottleneck" if alone < in_memory else "costs"
 
 
 def alone_only(ratios, in_memory, alone):   # looks at the pipeline's own rate only
-    return "bottleneck" if alone < in_memory else "tie"
+    return "bottleneck" if alone < in_memory else "not separated"
 
 
 def never_bottleneck(ratios, in_memory, alone):   # the paired rule, but never asks whether it keeps up
-    return "tie" if min(ratios) <= 1 <= max(ratios) else "recheck" if min(ratios) > 1 else "costs"
+    return "not separated" if min(ratios) <= 1 <= max(ratios) else "recheck" if min(ratios) > 1 else "costs"
 
 
 def _slower_by(column, threshold=True, order=-1, both=True):

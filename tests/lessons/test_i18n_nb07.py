@@ -190,28 +190,18 @@ def test_cpu_traps_and_finding_them_in_chinese(zh):
 
 def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     fine = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams()).conclusion
-    lines = fine.splitlines()   # the floor, a small table, then the sentences
-    assert lines[0] == ("以 200 个批为一遍时的噪声水平：同一遍内存中的批在交替计时中测了两次（100.0 和 100.0 批/秒），"
-                        "与第 1 节一样，取两个这样的中位数之间的偶然差距与两者实际差距中的较大者：4.1%。")
-    assert lines[1].split()[:3] == ["配置", "相对", "A"]
-    # the A/A' control first (lesson 07's), then the verdict (the paired interval), then the medians, secondary
-    assert lines[4] == ("对照：A′ 与 A 之比（同一配置计时两次），逐轮配对（3 轮：各轮比值最低 1.00，最高 1.00）："
-                        "包含 1.00，符合预期。")
-    assert lines[5].startswith("由流水线供数时，训练步为 90 步/秒；使用内存中的批的两遍 A 和 A′ 分别为 100 和 100 "
-                               "步/秒。逐轮配对")
-    assert lines[5].endswith("每一轮都低于 1.00：流水线拖慢了训练步。")
-    assert lines[6].startswith("在 CPU 上，开启数据下沉模式与关闭时逐轮配对比较：1.00 倍") and "次要参考" not in fine
-    assert "不加提示地改用普通循环。" in fine   # the paired verdict only: the medians' floor reading is not printed
+    lines = fine.splitlines()   # lesson 08's verdict table (the A/A' control first), then one sentence
+    assert lines[0].split() == ["比较", "比值", "95%", "区间", "结论"]
+    assert lines[2].startswith("内存中的批 A' / A（对照）") and lines[2].endswith("包含 1.00，符合预期")
+    assert lines[3].startswith("流水线供数 / 内存中的批（A 与 A'）") and lines[3].endswith("低于 1.00：更慢")
+    assert lines[4].startswith("Model.train，数据下沉开 / 关")
+    assert lines[4].endswith("分不出快慢（0% 以内的差别不能排除）")
+    assert lines[5].startswith("流水线单独运行时每秒产出 600 个批") and len(lines) == 6
     cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
-    assert cpu.startswith("在 CPU 上，O0 为 50 步/秒，训练 100 步后准确率为 95.0%；amp O3：准确率 90.0%"
-                          "（低了 5.0 个百分点：不要只看速度，也要检查准确率）。")
-    # one table row per level, in order: its ratio and its verdict (the paired ratio), no floor reading; then the
-    # medians' sentence, secondary, and the verdict's
-    rows = cpu.splitlines()[3:5]
-    assert rows[0].split() == ["amp", "O1", "0.90", "0.90", "倍（0.90～0.90），低于", "1.00：更慢"]
-    assert rows[1].split()[:5] == ["amp", "O3", "0.40", "0.40", "倍（0.40～0.40），低于"]
-    assert cpu.endswith("\n结论（与 O0 及其副本逐轮配对）：O1、O3 比 O0 慢（区间低于 1.00）。")
-    assert "次要参考" not in cpu
+    rows = cpu.splitlines()   # one verdict table row per level, then the accuracy that fell
+    assert rows[2].split() == ["O1", "/", "O0", "及其副本", "0.90x", "0.90-0.90", "低于", "1.00：更慢"]
+    assert rows[3].split()[:5] == ["O3", "/", "O0", "及其副本", "0.40x"]
+    assert rows[4] == "amp O3：准确率 90.0%（低了 5.0 个百分点：不要只看速度，也要检查准确率）。"
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), bench.ShapesParams(n_shapes=2)).conclusion
     assert res.startswith("2 种批形状（64、57）导致 2 次编译，8 次调用共 4.06 秒，其中编译占 4.00 秒。")
     assert "没有引起重新编译" in shapes.summarise_dynamic_shapes(shape_rows(False),

@@ -31,6 +31,9 @@ def test_runs_of_english_are_found(text, found):
     "ValueError: The tensor should have only one element, but got 3",  # a real error message, quoted
     "if，3 个样本；for 循环；返回 None",                            # Python keywords and constants
     "见 https://www.mindspore.cn/docs/zh-CN/r2.10.0/index.html 与 notebooks/scripts/train_dp.py",
+    # a line of oneDNN's log, as the tool prints it
+    "oneDNN 日志中的一行：\nonednn_verbose,v1,primitive,exec,cpu,convolution,jit_uni_ncsp:conv+ref:any,"
+    "forward_training,src:f32::blocked:abcd::f0,,alg:convolution_direct,mb64_ic1oc6_ih28oh24kh5,43.4\n",
 ])
 def test_code_names_errors_and_paths_are_not_english(text):
     assert english.runs(english._strip_common(english._strip_output(text))) == []
@@ -84,6 +87,8 @@ def test_a_snake_case_key_printed_in_a_chinese_output_is_found_unless_the_code_s
     assert [(f.where, f.text) for f in english.check_notebook(path)] == [
         ("output", "cell_vs_functional_control_range"), ("markdown", "graph_vs_pynative")]
     assert english.stray_names("见 runs/07_lab/modes_x.json 与 MS_DEV_HOST_BLOCKING_RUN", set()) == []
+    assert english.stray_names("onednn_verbose,v1,primitive,exec,cpu,pooling,simple_nchw:any,forward_training,"
+                               "alg:pooling_max,mb64ic6_ih24oh12kh2,1.29", set()) == []   # oneDNN's own line
 
 
 def test_residue_is_compared_as_a_multiset():

@@ -133,11 +133,10 @@ def step_uncertainty(rows: list, last: dict) -> str:
         return ""
     prev, every, steps = w["prev"], w["every"], last["best_steps"]
     return "\n" + tr(
-        "The step count is itself uncertain: the course-settings run was at {prev_acc:.2f}% at its previous evaluation "
-        "(step {prev}) and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, "
-        "and a naive run, whose arithmetic differs by rounding, may cross one evaluation earlier or later. With "
-        "{lo_steps}-{hi_steps} naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).",
-        prev_acc=100 * prev["accuracy"], prev=prev["step"], pct=last["target_pct"], steps=steps, every=every,
+        "The course-settings run crossed {pct:.1f}% between its evaluations at step {prev} ({prev_acc:.2f}%) and step "
+        "{steps}, and a naive run may cross one evaluation earlier or later: with {lo_steps}-{hi_steps} naive steps, "
+        "the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).",
+        prev_acc=100 * prev["accuracy"], prev=prev["step"], pct=last["target_pct"], steps=steps,
         lo_steps=steps - every, hi_steps=steps + every, low=w["low"], high=w["high"], x_lo=w["x_lo"], x_hi=w["x_hi"])
 
 

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import statistics
 
-from course_utils import runtime
 from course_utils.evaluate import mnist_test_accuracy
-from course_utils.i18n import N_, tr
+from course_utils.i18n import tr
 
-from ..harness import WARMUP, Config, compare, cycle, force, verdict
+from ..harness import WARMUP, Config, compare, control_gap, cycle, force, verdict
 from ..params import AmpParams
-from ..report import Result, format_verdicts, no_space_between_cjk, pick
+from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import setup_worker, spread_pct
-from .pipeline import control_text, paired_reading
+from .common import setup_worker, short_reading, spread_pct, verdict_table
+from .pipeline import paired_reading
 
 COPY = "O0 copy"   # O0 timed a second time, so that each level's paired reading is checked against two copies
 
@@ -63,12 +62,6 @@ def measure_amp(p: AmpParams) -> list:
     return rows
 
 
-#: A paired interval against O0 in words, for the levels whose intervals lie there
-PAIRED_SAID = {"below": N_("{levels} ran slower than O0 (interval below 1.00)"),
-               "above": N_("{levels} ran faster than O0 (interval above 1.00)"),
-               "inside": N_("{levels}: no difference from O0 detected (1.00 inside)")}
-
-
 def summarise_amp(rows: list, p: AmpParams) -> Result:
     base = pick(rows, config="O0")
     copy = next((r for r in rows if r["config"] == COPY), None)
@@ -92,6 +85,7 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
         if same != "tie":
             text += tr(": the same step landed beyond the floor, so each level is judged against both, and a level "
                        "whose two verdicts disagree is undecided")
+    lower = []   # levels whose accuracy fell more than a point below O0's
     for r in others:   # one verdict per level against O0 and one against its copy, by the medians; then paired
         r["verdict_O0"] = verdict(r, base, noise)        # the lab's two rules
         r["verdict_copy"] = verdict(r, copy, noise) if copy is not None else None
@@ -100,8 +94,9 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
         r["paired"] = paired_reading(r, [base, copy])  # against O0 and its copy: None with fewer than 3 rounds
         drop = 100 * (base["accuracy"] - r["accuracy"])
         if drop > 1:
-            text += tr("; {low}: accuracy {acc:.1f}% ({drop:.1f} points lower: check accuracy, not only speed)",
-                       low=r["label"], acc=100 * r["accuracy"], drop=drop)
+            lower.append(tr("{low}: accuracy {acc:.1f}% ({drop:.1f} points lower: check accuracy, not only speed)",
+                            low=r["label"], acc=100 * r["accuracy"], drop=drop))
+            text += tr("; ") + lower[-1]
     text += tr(".") + "\n" + format_verdicts([{"config": r["label"], "x": r["vs_O0"], "vs_a": r["verdict_O0"],
                                        "vs_copy": r["verdict_copy"], "paired": r["paired"]} for r in others],
                                      "O0", tr("O0's copy") if copy is not None else None)
@@ -114,33 +109,27 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
         medians = tr("O0 itself was the fastest level here.")
     else:
         medians = tr("No level ran measurably faster than O0 here.")
-    paired = {way: [r["config"] for r in others if r["paired"] and r["paired"]["reading"] == way]
-              for way in ("below", "above", "inside")}
-    if any(r["paired"] for r in others):   # the verdict: the paired interval (lesson 07's rule); the medians secondary
-        verdict_line = tr("The verdict, paired round by round against O0 and its copy: {said}.", said=tr("; ").join(
-            tr(PAIRED_SAID[way], levels=runtime.listing(paired[way]))
-            for way in ("below", "above", "inside") if paired[way]))
+    if any(r["paired"] for r in others):   # the verdict: the paired interval (lesson 07's rule), one table
+        first = next(r["paired"] for r in others if r["paired"])
+        table = []
+        c = first.get("control")
+        if c:   # lesson 07's control: O0 timed twice should not separate from itself
+            table.append((tr("O0's copy / O0 (control)"), c["median"], c["low"], c["high"],
+                          tr("1.00 inside, as it should be") if control_gap(c["low"], c["high"]) is None else
+                          tr("apart: the rows below are widened by their gap")))
+        table += [(tr("{level} / O0 and its copy", level=r["config"]), r["paired"]["median"], r["paired"]["low"],
+                   r["paired"]["high"]) for r in others if r["paired"]]
+        verdict_line = tr("; ").join(tr("{level} {said}", level=r["config"],
+                                        said=short_reading(r["paired"]["low"], r["paired"]["high"]))
+                                     for r in others if r["paired"])
+        text = verdict_table(table) + "".join("\n" + line + tr(".") for line in lower)
         twins = {r["config"]: r["paired"] for r in others if r["config"] in ("O2", "O3") and r["paired"]}
-        if len(twins) == 2 and twins["O2"]["reading"] != twins["O3"]["reading"]:   # one network, two verdicts
-            odd = [lv for lv, pr in twins.items() if pr["reading"] != "inside"] or list(twins)
-            verdict_line += " " + tr(
-                "But O2 and O3 are the same network here (LeNet-5 has no normalisation layer for O2 to keep in "
-                "float32; part 5 checks that the two compute alike), so their different verdicts show how far an "
-                "interval from {n} rounds can be trusted: {levels}'s verdict is borderline, not a finding.",
-                n=twins["O2"]["rounds"], levels=runtime.listing(odd))
-            verdict_line = no_space_between_cjk(verdict_line)   # "。 但" -> "。但" in Chinese
-        else:
-            judged_levels = [r["paired"] for r in others if r["paired"]]
-            lo, hi = max(pr["low"] for pr in judged_levels), min(pr["high"] for pr in judged_levels)
-            if len({pr["reading"] for pr in judged_levels}) > 1 and lo <= hi:   # other verdicts, one shared range
-                verdict_line += " " + tr(
-                    "Their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one), so the levels do not differ "
-                    "measurably from each other.", lo=lo, hi=hi)
-                verdict_line = no_space_between_cjk(verdict_line)
-        control = control_text(next(r["paired"] for r in others if r["paired"]), "O0", tr("O0's copy"))
-        if control:   # first the A/A' control, as lesson 07 reads it
-            text += "\n" + control
-        text += "\n" + verdict_line
+        if len(twins) == 2:   # one network here: read the two as two copies of one configuration (lesson 07)
+            lo, hi = min(t["low"] for t in twins.values()), max(t["high"] for t in twins.values())
+            text += "\n" + tr("O2 and O3 are one network here (LeNet-5 has no normalisation layer for O2 to keep "
+                              "in float32; the next cell checks it), so their rows are two measurements of one "
+                              "step, read together as lesson 07 reads two copies: {lo:.2f}-{hi:.2f}, {said}.",
+                              lo=lo, hi=hi, said=short_reading(lo, hi))
     else:
         verdict_line = medians
         text += "\n" + medians

@@ -13,12 +13,12 @@ from typing import Mapping, Optional
 from course_utils import runtime
 from course_utils.i18n import tr
 
-from ..harness import Timing, interval_side, paired_ratio, spans_rounds
-from ..report import PAIRED_CELLS, Result, pick
+from ..harness import Timing, paired_ratio, spans_rounds
+from ..report import Result, pick
 from ..steps import NAIVE_SPEC, Spec
-from .common import judged
+from .common import judged, short_reading
 from .pipeline import paired_words
-from .traps import FIND_CASES, POOL_LAYERS, TIME_SIDE_CELLS, said_words, same_process_paired
+from .traps import FIND_CASES, POOL_LAYERS, said_words, same_process_paired, time_reading
 
 
 def _per_layer(x: Mapping[str, float]) -> str:
@@ -137,10 +137,11 @@ def _interval(lo: float, hi: float, span: bool) -> str:
             tr("95% interval {lo:.2f}-{hi:.2f}", lo=lo, hi=hi))
 
 
-def _one(name: str, med: float, lo: float, hi: float, span: bool, cells: Mapping[str, str] = PAIRED_CELLS) -> str:
-    """"reshape + max 1.55x (lowest-highest ratio 1.41-1.64), above 1.00: faster": one paired reading."""
+def _one(name: str, med: float, lo: float, hi: float, span: bool, reading=short_reading) -> str:
+    """"reshape + max 1.55x (lowest-highest ratio 1.41-1.64), above 1.00: faster": one paired reading, its interval
+    read by ``reading`` (``short_reading``: rates; ``traps.time_reading``: times)."""
     return tr("{name} {med:.2f}x ({spread}), {where}", name=name, med=med, spread=_interval(lo, hi, span),
-              where=tr(cells[interval_side(lo, hi)]))
+              where=reading(lo, hi))
 
 
 def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -> str:
@@ -149,17 +150,15 @@ def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -
     if pr:
         return _one(name, pr["median"], pr["low"], pr["high"], pr["span"])
     if word:
-        said = said_words().get(word) or tr(PAIRED_CELLS.get(word, word))   # the floor's word, else a side of 1.00
+        said = said_words().get(word, word)   # the floor's word
         return tr("{name} {x:.2f}x, {said}", name=name, x=x, said=said)
     return tr("{name}: -", name=name)
 
 
 def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
-                   pipe: Result, amp: Result, tta: Result, noise_pct: float, device: str,
-                   said: Optional[Mapping[str, str]] = None) -> str:
+                   pipe: Result, amp: Result, tta: Result, device: str) -> str:
     """Lesson 08's closing list: one line per experiment, its finding as paired readings (median and interval, the
-    lab's verdict). ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel;
-    ``noise_pct`` and ``said``: kept for callers that pass them."""
+    lab's verdict). ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel."""
     parts = []
     if traps is not None:
         m = traps.metrics
@@ -173,7 +172,7 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
     if pool_cap is not None and pool_cap.rows:
         paired, span = pool_cap.metrics["pool_cap_paired"], pool_cap.metrics.get("pool_cap_span", False)
         parts.append(tr("Part 3, pooling with the cap, its time over the time without: {said}.", said=tr("; ").join(
-            _one(tr(layer), *paired[layer], span, TIME_SIDE_CELLS) for layer in POOL_LAYERS if layer in paired)))
+            _one(tr(layer), *paired[layer], span, time_reading) for layer in POOL_LAYERS if layer in paired)))
     base = pools["nn.MaxPool2d"]
     rewrites = []
     for name, t in pools.items():

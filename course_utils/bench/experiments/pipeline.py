@@ -12,7 +12,7 @@ from ..harness import (compare, control_gap, cycle, faster_beyond, force, interv
 from ..params import PipelineParams
 from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import control_said, judged, setup_worker
+from .common import control_said, judged, setup_worker, short_reading, verdict_table
 
 
 MEMORY, AGAIN = "training step, in-memory batches", "training step, in-memory batches, again"   # row keys
@@ -84,8 +84,9 @@ def paired_reading(row: Mapping, refs: Sequence[Optional[Mapping]]) -> Optional[
     span = (lo, hi) == (round(min(ratios), 2), round(max(ratios), 2))
     control = None
     if len(refs) == 2:   # two copies of one configuration: the A/A' control, read as lesson 07 reads it
-        _, c_lo, c_hi = paired_ratio(refs[1], refs[0])
-        control = {"low": round(c_lo, 2), "high": round(c_hi, 2), "span": spans_rounds(refs[1], refs[0], c_lo, c_hi)}
+        _, c_lo, c_hi = paired_ratio(refs[1], refs[0])   # _: the control's median ratio
+        control = {"median": _, "low": round(c_lo, 2), "high": round(c_hi, 2),
+                   "span": spans_rounds(refs[1], refs[0], c_lo, c_hi)}
         gap = control_gap(c_lo, c_hi)   # a failed control widens the interval read with it
         if gap is not None:
             lo, hi = (round(x, 2) for x in widened(lo, hi, gap))
@@ -150,6 +151,24 @@ def paired_text(pr: Optional[Mapping], copies: int = 2) -> str:
     return text
 
 
+def _verdict_rows(fed: Mapping, sink: Optional[Mapping]) -> list:
+    """Part 4's rows for ``verdict_table``: the A/A' control, the fed step over the in-memory pass (A and A'), sink
+    mode on over off; each a paired reading (``paired_reading``)."""
+    rows = []
+    c = fed.get("control")
+    if c:   # lesson 07's control: one pass timed twice should not separate from itself
+        rows.append((tr("in-memory pass A' / A (control)"), c["median"], c["low"], c["high"],
+                     tr("1.00 inside, as it should be") if control_gap(c["low"], c["high"]) is None else
+                     tr("apart: the next row is widened by their gap")))
+    label = tr("fed by the pipeline / in-memory (A and A')") if c else tr("fed by the pipeline / in-memory")
+    rows.append((label, fed["median"], fed["low"], fed["high"],
+                 tr("above 1.00: feeding cannot do that, the machine changed (time again)")
+                 if fed["reading"] == "above" else short_reading(fed["low"], fed["high"])))
+    if sink is not None:
+        rows.append((tr("Model.train, sink mode on / off"), sink["median"], sink["low"], sink["high"]))
+    return rows
+
+
 #: How the pipeline's one-word verdict against one in-memory pass reads inside a sentence
 WORDS = {"tie": N_("a tie"), "undecided": N_("undecided (the repeats overlap)"), "costs": N_("a cost beyond the floor"),
          "bottleneck": N_("a cost beyond the floor")}
@@ -203,6 +222,22 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                 tr("The pipeline alone delivered only {rate:.0f} batches/s ({how}), {x:.2f}x the in-memory step's "
                    "rate: alone it could not keep up. ", rate=pipe["batches_per_s"], x=pipe["batches_per_s"] / mem,
                    how=_workers(workers)))
+    sink = paired_reading(pick(rows, config="Model.train, sink mode on"),
+                          [pick(rows, config="Model.train, sink mode off")])   # the same alternation: paired
+    paired = paired_reading(fed_row, [mem_row, again])   # against A and A': two copies of one pass
+    if paired is not None:   # the verdicts as one table (lesson 07's rule), one sentence under it
+        text = verdict_table(_verdict_rows(paired, sink)) + "\n" + keeps_up.strip()
+        if sink is not None and sink["reading"] != "inside" and p.device == "CPU":
+            text += " " + tr("Sink mode on CPU runs the normal loop, so its row separated two runs of one loop: a "
+                             "false positive of the method on this machine (lesson 07's check 2 found why).")
+        fed_entry = {"config": tr("training step fed by the pipeline"), "x": fed / mem, "paired": paired,
+                     "x_copy": fed / again["batches_per_s"] if again is not None else None}
+        return Result("data_pipeline", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"],
+                      text, {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
+                             "pipeline_costs_step": costs, "pipeline_is_bottleneck": word == "bottleneck",
+                             "sink_speedup": on / off, "noise_pct": noise, "pipeline_verdict": word,
+                             "paired": paired, "sink_paired": sink, "fed_entry": fed_entry,
+                             "said": short_reading(paired["low"], paired["high"])})
     text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "
         "({a:.1f} and {b:.1f} batches/s), the larger of the chance gap between two such medians and their actual "

@@ -22,7 +22,7 @@ from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, PoolCapParams, StepRatesParams, TrapsParams
 from ..report import PAIRED_CELLS, VERDICT_CELLS, Result, format_rows, pick, ratio, skipped
 from ..steps import NAIVE_SPEC, Spec, mnist_batches
-from .common import setup_worker, side_words
+from .common import setup_worker, short_reading, verdict_table
 
 AVX2 = {"ONEDNN_MAX_CPU_ISA": "AVX2"}
 BLOCKING = {"MS_DEV_HOST_BLOCKING_RUN": "1"}
@@ -176,6 +176,19 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
                         tr("Each fix on top of the other (noise floor {noise:.1f}%):", noise=p.noise_pct))
     if lines:
         text += "\n" + "\n".join(lines)
+    if both:   # paired round by round: the verdicts as one table (lesson 07's rule), one sentence under it
+        table = [(tr("both fixes / none: {label}", label=naive["label"]), both["median"], both["low"], both["high"])]
+        for key, name in (("isa_cap", N_("+ ISA cap")), ("host_blocking", N_("+ host blocking"))):
+            table += [(tr("{fix}: {label}", fix=tr(name), label=e["label"]), e["paired"]["median"],
+                       e["paired"]["low"], e["paired"]["high"]) for e in effects[key].values() if e["paired"]]
+        if runner is not None:   # the two fastest rows with both fixes: the same processes, repeat by repeat
+            med, lo, hi = paired_ratio(best, runner)
+            table.append((tr("{best} / {runner}, both fixes", best=best["label"], runner=runner["label"]), med, lo,
+                          hi))
+        text = verdict_table(table) + "\n" + tr(
+            "Each ratio is a step rate over a step rate, paired round by round: '+ ISA cap' adds the cap to host "
+            "blocking, '+ host blocking' the reverse; the last row pairs two configurations timed in the same "
+            "processes.")
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": fixed["steps_per_s"],
                "fixes_vs_naive_speedup": speedup, "fixes_vs_naive_speedup_verdict": verdict(fixed, naive, p.noise_pct),
                "fixes_vs_naive_paired": both, **effects}   # each fix's effect per configuration, the other fix on
@@ -194,7 +207,7 @@ def same_process_paired(a: Mapping, b: Mapping) -> str:
     n = len(a["repeat_s"])
     spread = (tr("{n} pairs, lowest-highest ratio {lo:.2f}-{hi:.2f}", n=n, lo=lo, hi=hi) if spans_rounds(a, b, lo, hi)
               else tr("{n} pairs, 95% interval {lo:.2f}-{hi:.2f}", n=n, lo=lo, hi=hi))
-    return tr("{med:.2f}x ({spread}), {where}", med=med, spread=spread, where=tr(PAIRED_CELLS[interval_side(lo, hi)]))
+    return tr("{med:.2f}x ({spread}), {where}", med=med, spread=spread, where=short_reading(lo, hi))
 
 
 def eager(spec) -> bool:
@@ -417,33 +430,26 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
             med, lo, hi = paired[layer]
             spans.append(spans_rounds(*pair, lo, hi))   # few pairs: the interval is the lowest-highest ratio
             verdicts[layer] = TIME_SIDE[interval_side(lo, hi)]   # the lab's rule: the paired interval
-            said = tr(TIME_SIDE_CELLS[interval_side(lo, hi)])
+            said = time_reading(lo, hi)
             shown = tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {n} pairs", med=med, lo=lo, hi=hi, n=len(pair[0]["repeat_s"]))
         else:
             verdicts[layer] = verdict(on, off, p.noise_pct)      # no pairs: the medians' two rules
             said, shown = tr("{verdict}, by the medians", verdict=tr(VERDICT_CELLS[verdicts[layer]])), "-"
         table.append({"layer": tr(layer), "on": on["median_step_ms"], "off": off["median_step_ms"],
                       "x": f"{on['median_step_ms'] / off['median_step_ms']:.2f}", "paired": shown, "verdict": said})
-    text = tr("ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, "
-              "their repeats merged), with the cap against without; every ratio is the time with the cap over the "
-              "time without, and the verdict is the paired interval's (above 1.00: slower with the cap):", k=p.rounds)
-    text += "\n" + format_rows(table, ["layer", "on", "off", "x", "paired", "verdict"],
-                               {"layer": tr("layer"), "on": tr("ms, cap"), "off": tr("ms, no cap"),
-                                "x": tr("x the time, medians"), "verdict": tr("with the cap"),
-                                "paired": tr("paired, x the time (lowest-highest)") if spans and all(spans) else
-                                tr("paired, x the time (95% interval)")},
-                               left=["verdict", "paired"])
-    text += "\n" + tr("Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.",
-                      on=on_ms, off=off_ms)
     impl = {case: sorted({r["implementation"] for r in rows if r["kind"] == "onednn" and r["case"] == case})
             for case in FIND_CASES}
+    if paired:   # the verdicts as one table (lesson 07's rule): a time with the cap over the time without
+        text = verdict_table([(tr("{layer}: time with the cap / without", layer=tr(layer)), *paired[layer],
+                               time_reading(*paired[layer][1:])) for layer in POOL_LAYERS if layer in paired])
+    else:
+        text = format_rows(table, ["layer", "on", "off", "x", "verdict"],
+                           {"layer": tr("layer"), "on": tr("ms, cap"), "off": tr("ms, no cap"),
+                            "x": tr("x the time, medians"), "verdict": tr("with the cap")}, left=["verdict"])
     if impl[a] and impl[b]:
-        text += tr(" oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.",
-                         off=tr(", ").join(f"'{i}'" for i in impl[a]), on=tr(", ").join(f"'{i}'" for i in impl[b]))
-    if paired:
-        text += "\n" + tr("A round is one process per case, run one after the other: pairing repeat i of the two "
-                          "cancels load that lasts across both, so the paired interval is often narrower than the "
-                          "merged ranges.")
+        text += "\n" + tr(" oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.",
+                          off=tr(", ").join(f"'{i}'" for i in impl[a]),
+                          on=tr(", ").join(f"'{i}'" for i in impl[b])).strip()
     metrics = {"pool_ms_avx2": on_ms, "pool_ms_uncapped": off_ms, "noise_pct": p.noise_pct, "pool_cap_paired": paired,
                "pool_cap_verdicts": verdicts,
                "pool_cap_span": bool(spans) and all(spans), "pool_impl_uncapped": impl[a], "pool_impl_avx2": impl[b]}
@@ -454,8 +460,14 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
 
 #: A paired interval of times (with the cap over without) read by the lab's rule: above 1.00 the cap is slower
 TIME_SIDE = {"above": "slower", "below": "faster", "inside": "tie"}
-TIME_SIDE_CELLS = {"above": N_("slower (interval above 1.00)"), "below": N_("faster (interval below 1.00)"),
-                   "inside": N_("a tie (1.00 inside)")}
+TIME_SIDE_CELLS = {"above": N_("slower with the cap (above 1.00)"), "below": N_("faster with the cap (below 1.00)")}
+
+
+def time_reading(lo: float, hi: float) -> str:
+    """A paired interval of *times* (with the cap over without) read by lesson 07's rule: "slower with the cap (above
+    1.00)", "faster with the cap (below 1.00)" or "not separated (up to N% not ruled out)"."""
+    side = interval_side(lo, hi)
+    return short_reading(lo, hi) if side == "inside" else tr(TIME_SIDE_CELLS[side])
 
 
 def round_pairs(rows: Sequence[dict], a: str, b: str) -> Optional[tuple]:
@@ -486,8 +498,7 @@ POOL_OPS = ("MaxPool", "MaxPoolGrad")                                    # nn.Ma
 def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ratio: float, noise_pct: float,
                         ratios: Optional[Mapping[str, float]] = None,
                         uncapped: Optional[Mapping[str, float]] = None) -> str:
-    """The three tools' verdict: whether the oneDNN trap is on this CPU, and what the pooling operators cost under
-    the cap (lesson 08 times that next).
+    """The three tools' verdict: whether the oneDNN trap is on this CPU, and which tool says what.
     ``op_rows``: the profiler's ``op_type_times`` per case (``FIND_CASES`` order); ``impl``: oneDNN's main convolution
     implementation per case; ``ratio``: the profiler's convolution time without the cap over with it; ``ratios``: the
     other tools' ratios by name (per-layer timing, oneDNN's log), for the range of the three; ``uncapped``: not
@@ -514,21 +525,6 @@ def explain_three_tools(op_rows: Mapping[str, list], impl: Mapping[str, str], ra
                    "run-to-run noise (noise floor {noise:.1f}%). Only oneDNN's log can tell the two cases apart: the "
                    "implementation name.", x=ratio, noise=noise_pct,
                    cause=tr("Without AVX-512 the cap cannot change") if not avx512 else tr("The cap did not change"))
-    every = [*(ratios or {}).values(), ratio]
-    if trap and ratios and min(every) > 1:   # one sentence: the direction and the range, not the digits
-        text += "\n" + tr("All three point at the convolutions, which the cap made {lo:.1f}-{hi:.1f}x as fast by the "
-                          "three tools' ratios; they measure differently, so compare the direction and the order of "
-                          "magnitude, not the digits.", lo=min(every), hi=max(every))
-    text += "\n"   # which operator types got slower under the cap is exercise 3's question: not answered here
-    names = [r["op_type"] for r in op_rows[b]]   # under the cap, costliest first
-    rank = names.index("MaxPoolGrad") + 1 if "MaxPoolGrad" in names else len(names) + 1
-    text += tr(
-        "With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step "
-        "({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator types), against {off:.1f} ms "
-        "without the cap in the other profile. Two profiles of a few steps each are not a timed comparison: the next "
-        "cell times pooling with and without the cap.",
-        on=ms_per_step(op_rows[b], POOL_OPS), share=share_pct(op_rows[b], POOL_OPS), rank=rank, n=len(names),
-        off=ms_per_step(op_rows[a], POOL_OPS))
     return text
 
 
@@ -553,36 +549,28 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
     kernels make a step at most 1 / (1 - share) as fast, so a larger gain is flagged as not explained by pooling's
     kernel time alone (a rewrite also changes the graph and its dispatch)."""
     base = pools[baseline]
-    lines, winners, too_large = [], [], []
+    lines, winners, too_large, table = [], [], [], []
     for name, t in pools.items():
         if name == baseline:
             continue
-        med, lo, hi = paired_ratio(t, base)
+        med, lo, hi = paired_ratio(t, base)   # the paired verdict only (lesson 07's rule)
+        table.append((tr("{name} / {base}", name=name, base=baseline), med, lo, hi))
         side = interval_side(lo, hi)
         winners += [name] if side == "above" else []
-        if spans_rounds(t, base, lo, hi):   # the interval is the lowest-highest ratio: say so, as part 4 does
-            spread = tr("{n} rounds: lowest-highest ratio {lo:.2f}-{hi:.2f}", n=len(t.repeat_s), lo=lo, hi=hi)
-        else:
-            spread = tr("95% interval {lo:.2f}-{hi:.2f}", lo=lo, hi=hi)
-        lines.append(tr("{name}: the same outputs and parameters' gradients; paired round by round with {base}, its "
-                        "step rate {med:.2f}x ({spread}), {side}.", name=name, base=baseline, med=med, spread=spread,
-                        side=side_words(lo, hi)))   # the paired verdict only (part 1's rule)
         if pool_share is not None and med > 1:   # a gain: what free pooling kernels could allow at most
             share = round(pool_share)   # the bound from the share as printed, so that a reader can redo it
             bound = 1 / (1 - share / 100) if share < 100 else float("inf")
-            if med > bound:
-                too_large += [name] if side == "above" else []
-                lines.append(tr("  {name}'s {x:.2f}x is more than free pooling kernels could give: pooling takes "
-                                "{share:.0f}% of operator time in the profile with the cap (above), so at most "
-                                "1 / (1 - {frac:.2f}) = {bound:.2f}x. A rewrite also changes the compiled graph and "
-                                "its dispatch, and rates drift during an alternation, so the gap is not explained by "
-                                "pooling's kernel time alone.", name=name, x=med, share=share,
-                                frac=share / 100, bound=bound))
-            else:
-                lines.append(tr("  Within what pooling allows: it takes {share:.0f}% of operator time in the profile "
-                                "with the cap (above), so even free pooling kernels give at most 1 / (1 - {frac:.2f}) "
-                                "= {bound:.2f}x; {name}'s {x:.2f}x is within that.", share=share,
-                                frac=share / 100, bound=bound, name=name, x=med))
+            where = ("above" if round(med, 2) > round(bound, 2) else "equal" if round(med, 2) == round(bound, 2)
+                     else "below")   # compared as printed, two decimals
+            too_large += [name] if side == "above" and where == "above" else []
+            lines.append(tr("Pooling takes {share:.0f}% of operator time in the profile with the cap, so even free "
+                            "pooling kernels make the step at most 1 / (1 - {frac:.2f}) = {bound:.2f}x as fast; "
+                            "{name}'s {x:.2f}x ", share=share, frac=share / 100, bound=bound, name=name, x=med)
+                         + tr({"above": N_("is more: a rewrite also changes the compiled graph and its dispatch, and "
+                                           "rates drift during an alternation."),
+                               "equal": N_("reaches that bound."),
+                               "below": N_("stays under it.")}[where]))
+    lines.insert(0, verdict_table(table))
     info = runtime.current()   # a verdict holds for the setting it was measured in: name it
     cap = os.environ.get("ONEDNN_MAX_CPU_ISA")
     where = (tr("with ONEDNN_MAX_CPU_ISA={cap}, on this CPU", cap=cap) if cap else tr("on this CPU"))  \

@@ -54,12 +54,12 @@ MESSAGES = {
     'what the pipeline does to the step':
         '数据处理流水线对训练步的影响',
     "First the paired verdict: the per-round ratios (fed rate over in-memory rate) span an interval from the lowest "
-    "to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'tie'; if every ratio is above "
+    "to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'not separated'; if every ratio is above "
     "1.0, answer 'recheck' (feeding cannot speed a step up: the machine changed, so time again). Only when every "
     "ratio is below 1.0 does the pipeline cost the step something; then look at the pipeline alone: fewer batches "
     "per second than the step runs on in-memory batches means 'bottleneck', otherwise 'costs'.":
         '先做配对判定：各轮比值（供数速率除以内存中批的速率）从最小到最大构成一个区间。'
-        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'tie\'；每一轮的比值都大于 1.0，回答 \'recheck\''
+        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'not separated\'（即第 4 节表中的“分不出快慢”）；每一轮的比值都大于 1.0，回答 \'recheck\''
         '（供数不可能让训练步变快，是机器状态变了，需要重新计时）。只有每一轮的比值都小于 1.0，流水线才算拖慢了训练步；'
         '这时再看流水线单独运行的速度：每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，就是 \'bottleneck\'，'
         '否则是 \'costs\'。',
@@ -70,9 +70,9 @@ MESSAGES = {
     'per-round ratios {ratios}, the step {mem:g} steps/s on in-memory batches, the pipeline alone {alone:g} '
     'batches/s':
         '各轮比值为 {ratios}，训练步使用内存中的批时为 {mem:g} 步/秒，流水线单独运行为 {alone:g} 批/秒',
-    ' 1.00 lies between the lowest and the highest ratio: no cost detected, a tie, whatever the median and the '
-    'pipeline\'s own rate.':
-        '1.00 落在最小比值与最大比值之间：没有检测到开销，判为持平，与中位数和流水线自身的速度都无关。',
+    ' 1.00 lies between the lowest and the highest ratio: not separated, no cost detected, whatever the median and '
+    'the pipeline\'s own rate.':
+        '1.00 落在最小比值与最大比值之间：分不出快慢，没有检测到开销，与中位数和流水线自身的速度都无关。',
     " Every round ran faster fed than in memory: feeding cannot make a step faster, so the machine changed; answer "
     "'recheck' (time again), not a cost.":
         "每一轮都是由流水线供数时更快：供数不可能让训练步变快，说明机器状态变了；应回答 'recheck'（需要重新计时），"
@@ -86,7 +86,7 @@ MESSAGES = {
     # q2's solution with its comments in Chinese
     ('def pipeline_verdict(ratios, in_memory, alone):\n'
      '    if min(ratios) <= 1 <= max(ratios):\n'
-     '        return "tie"            # 1.00 inside the paired interval: no cost detected\n'
+     '        return "not separated"  # 1.00 inside the paired interval: no cost detected\n'
      '    if min(ratios) > 1:\n'
      '        return "recheck"        # faster in every round: the machine changed; time again\n'
      '    if alone < in_memory:\n'
@@ -94,7 +94,7 @@ MESSAGES = {
      '    return "costs"              # it keeps up, yet the fed step is slower in every round'):
         ('def pipeline_verdict(ratios, in_memory, alone):\n'
          '    if min(ratios) <= 1 <= max(ratios):\n'
-         '        return "tie"            # 1.00 落在配对区间内：没有检测到开销\n'
+         '        return "not separated"  # 1.00 落在配对区间内：分不出快慢，没有检测到开销\n'
          '    if min(ratios) > 1:\n'
          '        return "recheck"        # 每一轮都更快：变的是机器，需要重新计时\n'
          '    if alone < in_memory:\n'
@@ -206,26 +206,8 @@ MESSAGES = {
         '更快：超出噪声水平，且各次重复的范围不重叠',
     'slower: beyond the noise floor, repeats apart':
         '更慢：超出噪声水平，且各次重复的范围不重叠',
-    'ReLU + max pooling, forward and backward, each layer alone and compiled ({k} fresh processes per case, '
-    'their repeats merged), with the cap against without; every ratio is the time with the cap over the time '
-    'without, and the verdict is the paired interval\'s (above 1.00: slower with the cap):':
-        'ReLU + 最大池化的正向加反向，每层单独编译后计时（每种情形 {k} 个全新进程，合并各进程的重复），'
-        '比较限制指令集与不限制两种情形。表中的倍数都是限制时的耗时除以不限制时的耗时，结论按配对区间判定'
-        '（高于 1.00 即限制后更慢）：',
-    'slower (interval above 1.00)':
-        '更慢（区间高于 1.00）',
-    'faster (interval below 1.00)':
-        '更快（区间低于 1.00）',
-    'a tie (1.00 inside)':
-        '未测出差别（区间包含 1.00）',
     '{verdict}, by the medians':
         '{verdict}（按中位数判定）',
-    'Together {on:.2f} ms with the cap and {off:.2f} ms without, per forward and backward pass.':
-        '两层合计，每次正向加反向在限制指令集时耗时 {on:.2f} 毫秒，不限制时 {off:.2f} 毫秒。',
-    'A round is one process per case, run one after the other: pairing repeat i of the two cancels load that lasts '
-    'across both, so the paired interval is often narrower than the merged ranges.':
-        '一轮是每种情形各一个进程，先后运行：把两者的第 i 次重复配成一对，可以抵消贯穿两个进程的负载，'
-        '所以配对区间往往比合并后的范围窄。',
     '{med:.2f}x ({lo:.2f}-{hi:.2f}), {n} pairs':
         '{med:.2f} 倍（{lo:.2f}～{hi:.2f}），{n} 对',
     'ms, cap':
@@ -236,38 +218,14 @@ MESSAGES = {
         '耗时倍数（中位数）',
     'with the cap':
         '限制后',
-    'paired, x the time (95% interval)':
-        '配对耗时倍数（95% 区间）',
     "O0's copy":
         'O0 的副本',
-    '; {low}: accuracy {acc:.1f}% ({drop:.1f} points lower: check accuracy, not only speed)':
-        '；{low}：准确率 {acc:.1f}%（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
     'The fastest level here was {level}.':
         '这里最快的级别是 {level}。',
     'O0 itself was the fastest level here.':
         '这里最快的就是 O0 本身。',
-    'The verdict, paired round by round against O0 and its copy: {said}.':
-        '结论（与 O0 及其副本逐轮配对）：{said}。',
     'No level ran measurably faster than O0 here.':
         '这里没有哪个级别明显快于 O0。',
-    'With the cap, the pooling operators (MaxPool and its backward pass MaxPoolGrad) take {on:.1f} ms per step '
-    '({share:.0f}% of operator time; MaxPoolGrad is number {rank} of {n} operator types), against {off:.1f} ms '
-    'without the cap in the other profile. Two profiles of a few steps each are not a timed comparison: the next '
-    'cell times pooling with and without the cap.':
-        '限制指令集之后，池化算子（MaxPool 及其反向 MaxPoolGrad）每步耗时 {on:.1f} 毫秒（占算子时间的 {share:.0f}%；'
-        'MaxPoolGrad 在 {n} 类算子中排第 {rank}），而在不限制指令集的那次性能分析中是 {off:.1f} 毫秒。'
-        '两次各只记录几步的性能分析算不上计时比较，下一个单元格会为限制与不限制指令集时的池化计时。',
-    "  {name}'s {x:.2f}x is more than free pooling kernels could give: pooling takes {share:.0f}% of operator time "
-    "in the profile with the cap (above), so at most 1 / (1 - {frac:.2f}) = {bound:.2f}x. A rewrite also changes "
-    "the compiled graph and its dispatch, and rates drift during an alternation, so the gap is not explained by "
-    "pooling's kernel time alone.":
-        '  {name} 的 {x:.2f} 倍超出了池化算子完全不耗时所能带来的上限：在上面限制指令集的性能分析中，池化占算子时间的 '
-        '{share:.0f}%，所以最多快到 1 / (1 - {frac:.2f}) = {bound:.2f} 倍。改写还会改变编译出的图及其下发，而且交替计时'
-        '期间速率本身也会漂移，所以这一差距不能只用池化的内核耗时来解释。',
-    "  Within what pooling allows: it takes {share:.0f}% of operator time in the profile with the cap (above), so "
-    "even free pooling kernels give at most 1 / (1 - {frac:.2f}) = {bound:.2f}x; {name}'s {x:.2f}x is within that.":
-        '  在池化所能带来的上限之内：在上面限制指令集的性能分析中，池化占算子时间的 {share:.0f}%，所以即使池化内核'
-        '完全不耗时，最多也只能快到 1 / (1 - {frac:.2f}) = {bound:.2f} 倍；{name} 的 {x:.2f} 倍在这一上限之内。',
     'amp O0, second copy':
         '混合精度 O0（第二份副本）',
     "; O0 timed twice, the same step: its copy ran {copy:.0f} steps/s, {x:.2f}x O0's rate ({verdict})":
@@ -275,21 +233,13 @@ MESSAGES = {
     ': the same step landed beyond the floor, so each level is judged against both, and a level whose two verdicts '
     'disagree is undecided':
         '：同一个训练步的两次结果相差超出了噪声水平，所以每个级别都要与两者分别比较，两个结论不一致的级别判为无法判定',
-    '{levels} ran slower than O0 (interval below 1.00)':
-        '{levels} 比 O0 慢（区间低于 1.00）',
-    '{levels} ran faster than O0 (interval above 1.00)':
-        '{levels} 比 O0 快（区间高于 1.00）',
-    '{levels}: no difference from O0 detected (1.00 inside)':
-        '{levels}：未测出与 O0 的差别（区间包含 1.00）',
     '{n} (assumed)':
         '{n}（假定）',
-    'The step count is itself uncertain: the course-settings run was at {prev_acc:.2f}% at its previous evaluation (step {prev}) '
-    'and crossed {pct:.1f}% at step {steps}, so the crossing lies somewhere in those {every} steps, and a naive run, '
-    'whose arithmetic differs by rounding, may cross one evaluation earlier or later. With {lo_steps}-{hi_steps} '
-    'naive steps the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).':
-        '步数本身也不确定：推荐配置的运行在上一次评估（第 {prev} 步）时为 {prev_acc:.2f}%，到第 {steps} 步才越过 {pct:.1f}%，'
-        '所以真正越过目标的位置在这 {every} 步之间的某处；而默认配置的运行的计算只在舍入上有差别，可能早一次或晚一次评估'
-        '才越过目标。按 {lo_steps}～{hi_steps} 个默认配置的步数计算，估算范围放宽到 {low:.0f}～{high:.0f} 秒'
+    'The course-settings run crossed {pct:.1f}% between its evaluations at step {prev} ({prev_acc:.2f}%) and step '
+    '{steps}, and a naive run may cross one evaluation earlier or later: with {lo_steps}-{hi_steps} naive steps, the '
+    'estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).':
+        '推荐配置的运行在第 {prev} 步（{prev_acc:.2f}%）和第 {steps} 步两次评估之间越过了 {pct:.1f}%，'
+        '而未调优的运行可能早一次或晚一次评估越过：按 {lo_steps}～{hi_steps} 步计，估计值放宽到 {low:.0f}～{high:.0f} 秒'
         '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
     'with ONEDNN_MAX_CPU_ISA={cap}, on this CPU':
         '在这颗 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
@@ -327,11 +277,6 @@ MESSAGES = {
         '更快（超出噪声水平，且各次重复的范围不重叠）',
     'slower (beyond the noise floor, repeats apart)':
         '更慢（超出噪声水平，且各次重复的范围不重叠）',
-    "But O2 and O3 are the same network here (LeNet-5 has no normalisation layer for O2 to keep in float32; part 5 "
-    "checks that the two compute alike), so their different verdicts show how far an interval from {n} rounds can be "
-    "trusted: {levels}'s verdict is borderline, not a finding.":
-        '但 O2 与 O3 在这里是同一个网络（LeNet-5 没有需要 O2 保留为 float32 的归一化层，第 5 节验证了两者的计算相同），'
-        '两者的判定却不同，这说明 {n} 轮得到的区间可信到什么程度：{levels} 的判定处于边缘，不能算作结论。',
     "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
     "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
     "measurement.":
@@ -414,8 +359,6 @@ MESSAGES = {
     "other case's process in the same round; {n} pairs, lowest-highest ratio):":
         '在已启用另一项设置的基础上，再单独加上这一项（逐轮配对：同一轮中，一种情形进程的第 i 次重复对另一种情形进程的'
         '第 i 次重复；共 {n} 对，括号内为各对的比值的最低～最高）：',
-    'paired, x the time (lowest-highest)':
-        '配对耗时倍数（最低～最高）',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, above 1.00: faster':
         '配对比值最低 {lo:.2f}，最高 {hi:.2f}，高于 1.00：更快',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, below 1.00: slower':
@@ -443,13 +386,6 @@ MESSAGES = {
         '同一配置为 {fixed_rate:.1f} 步/秒。',
     ' Paired round by round, the fixes made it {med:.2f}x as fast ({spread}), {where}.':
         '逐轮配对比较，两项设置使它的速度提高到 {med:.2f} 倍（{spread}），{where}。',
-    "All three point at the convolutions, which the cap made {lo:.1f}-{hi:.1f}x as fast by the three tools' ratios; "
-    "they measure differently, so compare the direction and the order of magnitude, not the digits.":
-        '三种工具都指向卷积：按三者的比值，限制指令集后卷积的速度提高到 {lo:.1f}～{hi:.1f} 倍。三者的测法各不相同，'
-        '所以要比较的是方向和数量级，而不是具体数字。',
-    "{name}: the same outputs and parameters' gradients; paired round by round with {base}, its step rate {med:.2f}x "
-    "({spread}), {side}.":
-        '{name}：输出和参数的梯度都相同；与 {base} 逐轮配对比较，训练步速度为其 {med:.2f} 倍（{spread}），{side}。',
     "Faster here {where}: {names}, a candidate, not a default (paired interval above 1.00; checked equal for "
     "LeNet-5's weights on one batch only).":
         '{where}更快的是 {names}：可以作为候选，但不宜作为默认做法（配对区间高于 1.00；只在一个批上检查过它对 '
@@ -461,9 +397,6 @@ MESSAGES = {
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒。',
     'Sink mode on against off, on {device}, paired round by round: {said}':
         '在 {device} 上，开启数据下沉模式与关闭时逐轮配对比较：{said}',
-    'Their intervals overlap ({lo:.2f}-{hi:.2f} lies in every one), so the levels do not differ measurably from each '
-    'other.':
-        '不过各级别的区间相互重叠（{lo:.2f}～{hi:.2f} 落在每个区间内），所以各级别之间测不出差别。',
     'two CPU settings / naive defaults, same configuration (x)':
         '同一配置：两项 CPU 优化设置 / 未调优的默认配置（倍）',
     'lowest-highest ratio {lo:.2f}-{hi:.2f}':
@@ -486,4 +419,70 @@ MESSAGES = {
         '第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}。',
     "Part 5, float16 on {device}, step rate over O0's: {said}.":
         '第 5 节，{device} 上的 float16，训练步速度相对 O0 的倍数：{said}。',
+    # ---- lesson 08's verdict tables (one table per experiment, lesson 07's reading)
+    '1.00 inside: not separated':
+        '包含 1.00：分不出快慢',
+    "in-memory pass A' / A (control)":
+        "内存中的批 A' / A（对照）",
+    'apart: the next row is widened by their gap':
+        '两份副本分开了：下一行按它们的差距放宽后再判定',
+    "fed by the pipeline / in-memory (A and A')":
+        "流水线供数 / 内存中的批（A 与 A'）",
+    'Model.train, sink mode on / off':
+        'Model.train，数据下沉开 / 关',
+    "Sink mode on CPU runs the normal loop, so its row separated two runs of one loop: a false positive of the "
+    "method on this machine (lesson 07's check 2 found why).":
+        'CPU 上的数据下沉模式运行的就是普通循环，所以这一行分开的是同一个循环的两次运行：'
+        '这是本机上测量方法的假阳性（原因见第 07 课的检查 2）。',
+    "O0's copy / O0 (control)":
+        'O0 的副本 / O0（对照）',
+    'apart: the rows below are widened by their gap':
+        '两份副本分开了：下面各行按它们的差距放宽后再判定',
+    '{level} / O0 and its copy':
+        '{level} / O0 及其副本',
+    '{level} {said}':
+        '{level} {said}',
+    'O2 and O3 are one network here (LeNet-5 has no normalisation layer for O2 to keep in float32; the next cell '
+    'checks it), so their rows are two measurements of one step, read together as lesson 07 reads two copies: '
+    '{lo:.2f}-{hi:.2f}, {said}.':
+        'O2 和 O3 在这里是同一个网络（LeNet-5 没有需要 O2 保留为 float32 的归一化层；下一个单元格会验证），'
+        '所以这两行是对同一个训练步的两次测量，按第 07 课对待两份副本的方式合起来读：{lo:.2f}～{hi:.2f}，{said}。',
+    '{low}: accuracy {acc:.1f}% ({drop:.1f} points lower: check accuracy, not only speed)':
+        '{low}：准确率 {acc:.1f}%（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
+    'both fixes / none: {label}':
+        '两项设置 / 不加设置：{label}',
+    '+ ISA cap':
+        '+ 限制指令集',
+    '+ host blocking':
+        '+ 阻塞执行',
+    '{fix}: {label}':
+        '{fix}：{label}',
+    '{best} / {runner}, both fixes':
+        '{best} / {runner}，两项设置',
+    "Each ratio is a step rate over a step rate, paired round by round: '+ ISA cap' adds the cap to host blocking, "
+    "'+ host blocking' the reverse; the last row pairs two configurations timed in the same processes.":
+        '每个比值都是两个训练步速率之比，逐轮配对：“+ 限制指令集”是在阻塞执行之上再限制指令集，'
+        '“+ 阻塞执行”则反过来；最后一行配对的是在同一批进程中计时的两种配置。',
+    '{layer}: time with the cap / without':
+        '{layer}：限制指令集 / 不限制时的耗时',
+    'slower with the cap (above 1.00)':
+        '限制指令集后更慢（高于 1.00）',
+    'faster with the cap (below 1.00)':
+        '限制指令集后更快（低于 1.00）',
+    '{name} / {base}':
+        '{name} / {base}',
+    "Pooling takes {share:.0f}% of operator time in the profile with the cap, so even free pooling kernels make the "
+    "step at most 1 / (1 - {frac:.2f}) = {bound:.2f}x as fast; {name}'s {x:.2f}x ":
+        '在限制指令集的性能数据中，池化占算子时间的 {share:.0f}%，所以即使池化算子完全不耗时，训练步最多也只能快到 '
+        '1 / (1 - {frac:.2f}) = {bound:.2f} 倍；{name} 的 {x:.2f} 倍',
+    'is more: a rewrite also changes the compiled graph and its dispatch, and rates drift during an alternation.':
+        '超过了这个上限：改写还会改变编译后的图及其下发，而且在一次交替计时中速率也会漂移。',
+    'reaches that bound.':
+        '正好达到这个上限。',
+    'stays under it.':
+        '低于这个上限。',
+    'fed by the pipeline / in-memory':
+        '流水线供数 / 内存中的批',
+    'above 1.00: feeding cannot do that, the machine changed (time again)':
+        '高于 1.00：供数不可能让训练步变快，是机器状态变了（需要重新计时）',
 }

@@ -224,34 +224,7 @@ SHOWN = {
         "训练时某一层要做的反向传播，对该层输出之和求导：求对其权重（如果有）和对其输入的梯度，但第一层的输入除外\n"
         "（那是图像：训练步从不计算它的梯度，第 3 节的性能分析数据可以证明）。没有权重的函数（ReLU + 池化、展平）：\n"
         "只求对输入的梯度。",
-    "Time of each LeNet-5 layer on its own, forward and the backward pass training runs for it (``layer_grad``), in\n"
-    "PyNative (``p.compiled``: under ``mindspore.jit``).":
-        "在动态图模式（PyNative）下，单独测量 LeNet-5 每一层的耗时：正向计算，加上训练时该层要做的反向传播\n"
-        "（``layer_grad``）（``p.compiled``：在 ``mindspore.jit`` 下编译后测量）。",
-    "weights and input; conv1: its weights only":
-        "权重和输入；conv1：只求权重",
-    "not timed: only its output, the next layer's input":
-        "不计时：只取它的输出，作为下一层的输入",
-    "at least steps // 3 calls per repeat (a convolution without the cap takes tens of ms), and enough calls\n"
-    "for a repeat of MIN_REPEAT_S: a repeat of a few 1-ms calls is undone by one time slice of another process":
-        "每次重复至少调用 steps // 3 次（不限制指令集时一次卷积要几十毫秒），并且调用次数要足以让一次重复\n"
-        "持续 MIN_REPEAT_S：只有几次 1 毫秒调用的重复，被别的进程占去一个时间片就失准了",
 
-    # ---- lab.measure_pool_cap (course_utils/bench/experiments/traps.py)
-    "LeNet-5's two ReLU+max-pooling layers, forward and backward, each alone and compiled with ``mindspore.jit``,\n"
-    "without and with the ISA cap: ``p.rounds`` fresh processes per case (the cap is read when MindSpore loads), the\n"
-    "cases in alternating order. One row per (process, layer); ``summarise_pool_cap`` merges them.":
-        "LeNet-5 的两个 ReLU + 最大池化层，正向加反向，每层单独用 ``mindspore.jit`` 编译后计时，分别在不限制和\n"
-        "限制指令集时测量：每种情形 ``p.rounds`` 个全新进程（指令集限制在 MindSpore 加载时读取），两种情形交替\n"
-        "进行。每个（进程，层）一行；由 ``summarise_pool_cap`` 合并。",
-    "layer_times runs steps // 3 calls per repeat (its convolutions are slow without the cap); a pooling layer\n"
-    "takes a few ms, so ten times the steps keep a repeat long enough to time":
-        "layer_times 每次重复调用 steps // 3 次（不限制指令集时卷积很慢）；池化层一次只要几毫秒，\n"
-        "所以把步数放大十倍，让每次重复足够长，便于计时",
-    "which implementation oneDNN runs the pooling with: one short process per case with its log on (logging costs\n"
-    "time, so these processes are not timed)":
-        "oneDNN 用哪种实现运行池化：每种情形再开一个打开日志的短进程（记录日志本身要花时间，\n"
-        "所以这些进程不计时）",
     # ---- the storage probes lesson 06 prints (course_utils/storage_probes.py)
     "One parameter ``w = [1, 1, 1]``; ``Scale()(x) = w * x``.":
         "只有一个参数 ``w = [1, 1, 1]``；``Scale()(x) = w * x``。",
