@@ -21,7 +21,7 @@ from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
-from .common import (control_said, forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table)
+from .common import forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -444,15 +444,6 @@ def claim_words(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: float 
     key = ("above" if claim > hi + edge else "edge" if claim > hi else "below" if claim < lo - edge else
            "edge" if claim < lo else "inside")
     return tr(CLAIM_WORDS[key])
-
-
-def control_line(lo: float, hi: float, fed: bool = False) -> str:
-    """An A/A' control of the styles experiment in one line: the functional step's second copy over it, on in-memory
-    batches or (``fed``) fed by the pipeline."""
-    what = tr("Control, fed by the pipeline: the functional loop's second copy over it") if fed else \
-        tr("Control: the functional step's second copy over it")
-    return tr("{what}, 95% paired interval {lo:.2f}-{hi:.2f}, {said}.", what=what, lo=lo, hi=hi,
-              said=control_said(lo, hi, bound=True))
 
 
 def style_intervals(rows: list) -> dict:

@@ -847,12 +847,6 @@ MESSAGES = {
     'jit_level O1 against O0, same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.':
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒），{verdict}。',
     # styles
-    "Control, fed by the pipeline: the functional loop's second copy over it":
-        '流水线供数下的对照：函数式训练循环的第二份副本与它之比',
-    "Control: the functional step's second copy over it":
-        '对照：函数式训练步的第二份副本与它之比',
-    '{what}, 95% paired interval {lo:.2f}-{hi:.2f}, {said}.':
-        '{what}，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
     '{said}; {zero}.':
         '{said}；{zero}。',
     '{said}.':
