@@ -45,6 +45,9 @@ pytest_plugins = ["support.mnist_fakes"]
 def pytest_configure(config):
     # Kernels the tests start check exercises: their outcomes are not the developer's progress (course_utils.progress).
     os.environ.setdefault("COURSE_PROGRESS", "0")
+    # Lessons the tests execute run side by side (-n 2, the browser and hub suites): none pins itself to one CPU, or
+    # two would share it (the lab lessons' PIN_CPU = "auto", course_utils.bench.pin_choice).
+    os.environ.setdefault("COURSE_PIN_CPU", "0")
     if os.environ.get("PYTEST_XDIST_WORKER") and hasattr(signal, "SIGTERM"):
         # A worker killed by SIGTERM prints where every thread was (a segfault already does: pytest's faulthandler);
         # then it dies as before and its test is re-run once (Makefile XDIST).

@@ -32,7 +32,7 @@ from .steps import (JIT_LEVELS, NAIVE_SPEC, Spec, TIMING_COLUMNS, build_step, le
                     set_mode, step_configs, timing_rows)
 from . import experiments, lenet_study, profile
 from .notebook import Lab, rate_bars, show
-from .turns import Alongside, cpu_pinned, kernel_threads, pin_threads, time_alongside, worker_pause
+from .turns import Alongside, cpu_pinned, kernel_threads, pin_choice, pin_threads, time_alongside, worker_pause
 from .data_parallel import DataParallelTiming, summarise_data_parallel
 from .experiments import (EXPERIMENTS, HEADLINE, PUBLIC, StopWhen, compile_calls, parse_onednn_verbose,
                           run_experiment, select_experiments)
@@ -63,8 +63,8 @@ __all__ = [
     "select_experiments",
     # the lab lessons' set-up cell (notebook)
     "Lab", "rate_bars", "show",
-    # one process timed alongside a distributed job (turns; notebook 09)
-    "Alongside", "cpu_pinned", "kernel_threads", "pin_threads", "time_alongside", "worker_pause",
+    # one process timed alongside a distributed job (turns; notebook 09); pinning the lab lessons to one CPU
+    "Alongside", "cpu_pinned", "kernel_threads", "pin_choice", "pin_threads", "time_alongside", "worker_pause",
     "DataParallelTiming", "summarise_data_parallel",
     # namespaces
     "experiments", "lenet_study", "profile",

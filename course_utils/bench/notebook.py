@@ -18,9 +18,16 @@ from course_utils.i18n import N_, tr
 from course_utils.i18n.shown import source_of
 
 from .experiments import best_measured, not_ruled_out_pct, run_experiment
+from .experiments.common import short_reading, verdict_table
+from .experiments.modes import PAIR_LABELS
 from .isolation import env_without_cpu_fixes
 from .report import METRIC_TITLES, Result, format_rows, header, metric_title, save_json
 from .steps import set_mode
+
+#: A paired ratio's name in a short headline's verdict table (``Lab.headline(short=True)``): part 2's pairs as its
+#: own table names them, part 3's likewise.
+SHORT_TITLES = {**PAIR_LABELS, "cell_vs_functional": N_("TrainOneStepCell / functional step"),
+                "cell_vs_jit": N_("TrainOneStepCell / @jit functional step")}
 
 __all__ = ["Lab", "rate_bars", "show"]
 
@@ -97,7 +104,7 @@ class Lab:
 
     def headline(self, experiments: Sequence[str], noise_pct: Optional[float], started: float,
                  titles: Optional[Mapping[str, str]] = None, parts: Optional[Mapping[str, str]] = None,
-                 best: bool = True, bound: bool = False) -> dict:
+                 best: bool = True, bound: bool = False, short: bool = False) -> dict:
         """Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric
         metrics of ``experiments``, the noise floor (``noise_pct``, if not None) and the lesson's run time (since
         ``started``, a ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them
@@ -105,7 +112,10 @@ class Lab:
         ``parts``: what the lesson calls an experiment ("part 2"), instead of its name. ``best=False``: without the
         highest step rate (a lesson whose experiments already name their fastest configuration, paired).
         ``bound=True``: an interval that holds 1.00 reads "not separated" with the largest difference it does not rule
-        out (lesson 07's reading), instead of "a tie"."""
+        out (lesson 07's reading), instead of "a tie". ``short=True`` (lesson 07): the paired ratios as one verdict
+        table (``verdict_table``: comparison | ratio | 95% interval | verdict, each named by its experiment's part and
+        ``SHORT_TITLES``), the other figures as a figure | value table above it: narrow enough for a notebook."""
+        part_names = dict(parts or {})   # (``parts`` is reused below)
         top, text = best_measured(self.results, parts) if best else ({}, "")
         figures, verdicts, medians, together, notes, spans = dict(top), {}, {}, set(), {}, set()
         for name in experiments:
@@ -158,6 +168,23 @@ class Lab:
             elif not k.endswith(("_low", "_high")):
                 shown[k] = v
         print(header())
+        if short:   # the figures, then the paired ratios as one verdict table
+            owner = {k: name for name in experiments if self.results.get(name) is not None
+                     for k in self.results[name].metrics}
+            paired = [k for k in shown if f"{k}_low" in figures and isinstance(verdicts.get(k), tuple)]
+            print(format_rows([{"figure": (titles or {}).get(k) or metric_title(k), "value": v}
+                               for k, v in shown.items() if k not in paired], ["figure", "value"]))
+            if paired:
+                print()
+                print(verdict_table([(tr("{part}: {title}", part=part_names.get(owner.get(k), owner.get(k, "")),
+                                         title=tr(SHORT_TITLES.get(k, METRIC_TITLES.get(k, k)))),
+                                      shown[k], figures[f"{k}_low"], figures[f"{k}_high"],
+                                      short_reading(figures[f"{k}_low"], figures[f"{k}_high"]) +
+                                      (tr(", widened") if f"{k}_control_low" in figures else ""))
+                                     for k in paired]))
+            if text:
+                print("\n" + text)
+            return figures
         # a ratio "(x)" with two decimals, as the sentences under the experiments print it (1.05, not 1.1)
         titles = titles or {}
         print(format_rows([{"figure": titles.get(k) or metric_title(k), "verdict": said.get(verdicts.get(k), ""),

@@ -27,11 +27,16 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
 from .. import runtime
+from ..i18n import tr
 from .harness import Config, Timing, force
 from .report import Conditions, Measuring
 
-__all__ = ["Alongside", "cpu_pinned", "kernel_threads", "pin_threads", "time_alongside",
+__all__ = ["Alongside", "PIN_ENV", "cpu_pinned", "kernel_threads", "pin_choice", "pin_threads", "time_alongside",
            "worker_pause"]
+
+#: ``COURSE_PIN_CPU=0`` turns the lab lessons' automatic pinning off (``pin_choice``): what a harness that executes
+#: lessons side by side sets (tests/conftest.py), so that two lessons are not pinned onto one CPU.
+PIN_ENV = "COURSE_PIN_CPU"
 
 #: Name prefixes of the threads in which MindSpore's CPU runtime runs the kernels of a step.
 KERNEL_THREAD_PREFIXES = ("ActorThread", "KernelThread")
@@ -75,6 +80,42 @@ def pin_threads(cpus: set) -> Dict[int, set]:
             before[tid] = os.sched_getaffinity(tid)
             os.sched_setaffinity(tid, cpus)
     return before
+
+
+def pin_choice(pin, device: str, environ: Optional[Mapping[str, str]] = None,
+               cpus: Optional[set] = None) -> tuple:
+    """Whether a lab lesson pins its kernel (and every process it starts) to one CPU: ``(pin it, why)``, the reason a
+    short clause in the course's language. ``pin``: the lesson's ``PIN_CPU``, True, False or ``"auto"``; ``device``:
+    the device in use. ``environ`` (default ``os.environ``) and ``cpus`` (default this process's affinity set; None
+    where the platform cannot pin threads, i.e. not Linux) are parameters for the tests.
+
+    ``"auto"`` pins only where it helps and harms nobody: the CPU device, Linux, more than one CPU allowed, not under
+    the classroom JupyterHub (its single-user servers have ``JUPYTERHUB_API_TOKEN``: every kernel pinned the same way
+    would share one CPU) and not with ``COURSE_PIN_CPU=0`` (a harness running lessons side by side). True pins wherever
+    it can; False never does. Why the lab pins at all: lesson 07, check 2's optional section."""
+    environ = os.environ if environ is None else environ
+    if cpus is None and hasattr(os, "sched_getaffinity"):
+        cpus = os.sched_getaffinity(0)
+    if isinstance(pin, str) and pin.strip().lower() in ("true", "false"):   # as a command line may pass it
+        pin = pin.strip().lower() == "true"
+    if pin not in (True, False, "auto"):
+        raise ValueError(f"PIN_CPU must be True, False or \"auto\", got {pin!r}")
+    if pin is False:
+        return False, tr("not pinned (PIN_CPU = False)")
+    if device != "CPU":
+        return False, tr("not pinned: the device is {device}, not the CPU", device=device)
+    if cpus is None:
+        return False, tr("not pinned: this system cannot pin threads (Linux only)")
+    if len(cpus) < 2:
+        return False, tr("not pinned: this process may use one CPU only already")
+    if pin is True:
+        return True, tr("pinned to CPU {cpu} of {n} (PIN_CPU = True)", cpu=min(cpus), n=len(cpus))
+    if environ.get(PIN_ENV) == "0":
+        return False, tr("not pinned: {env}=0 (lessons executed side by side)", env=PIN_ENV)
+    if environ.get("JUPYTERHUB_API_TOKEN"):
+        return False, tr("not pinned: a shared JupyterHub server, where every pinned kernel would share one CPU")
+    return True, tr("pinned to CPU {cpu} of {n} (PIN_CPU = \"auto\": CPU device, Linux, not a shared server)",
+                    cpu=min(cpus), n=len(cpus))
 
 
 @contextlib.contextmanager

@@ -117,19 +117,21 @@ def test_the_conclusion_follows_the_language_at_the_time_it_is_computed():
     english = modes.summarise_modes(rows, p).conclusion
     i18n.set_language("zh")
     chinese = modes.summarise_modes(rows, p).conclusion
-    assert english.startswith("GRAPH_MODE, TrainOneStepCell over PyNative") and not CJK.search(english)
+    assert english.startswith("comparison") and "GRAPH_MODE / PyNative, TrainOneStepCell" in english
+    assert not CJK.search(english)
     # the rows' labels too: summarise names them in the language of the moment
     medians = modes.summarise_modes([{k: v for k, v in r.items() if k != "repeat_s"} for r in rows], p).conclusion
     assert "超出噪声水平、判定最快的是静态图模式下的 TrainOneStepCell，80.0 步/秒，是最慢者" in medians
-    assert chinese.startswith("静态图模式下的 TrainOneStepCell 与 动态图模式下的 TrainOneStepCell 之比：4.00 倍"
-                              "（95% 配对区间 4.00～4.00），高于 1.00：更快。")
+    assert chinese.startswith("比较")
+    assert "TrainOneStepCell，静态图模式 / 动态图模式  4.00x  4.00-4.00  高于 1.00：更快" in chinese
+    assert chinese.endswith("本次运行的结论：静态图模式与动态图模式相比更快。")
     assert "噪声水平" not in chinese   # with rounds to pair: the paired verdicts alone
 
 
 def test_modes_styles_and_batch_sizes_in_chinese(zh):
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
     slow = modes.summarise_modes([rate("pynative/cell", 50), rate("graph/cell", 30)], p).conclusion
-    assert "之比：0.60 倍（95% 配对区间 0.60～0.60），低于 1.00：更慢。" in slow
+    assert "0.60x  0.60-0.60  低于 1.00：更慢" in slow and slow.endswith("静态图模式与动态图模式相比更慢。")
     close = (rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1))
     same = modes.summarise_modes([{k: v for k, v in r.items() if k != "repeat_s"} for r in close], p)
     assert "以下配置并列最快，彼此相差在噪声水平之内" in same.conclusion   # the medians' reading: rounds unpaired
@@ -138,19 +140,19 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
             rate("graph/functional +pipeline", 80, input="data pipeline"),
             rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
     styles = modes.summarise_styles(shuffled(rows), bench.StylesParams()).conclusion
-    assert "文章所说的 1.15 倍高于区间，在这里可以排除；1.00（两者没有差别）低于区间，可以排除。" in styles
-    assert ("Model.train 与函数式训练循环的速度之比：0.50 倍（40.0 步/秒；95% 配对区间 0.50～0.50），"
-            "低于 1.00：更慢。") in styles
+    assert ("文章所说的 1.15 倍：内存中的批数据，已排除（高于区间）；由数据处理流水线供数，已排除（高于区间）。"
+            in styles)
+    assert "流水线供数：Model.train / 函数式训练循环       0.50x  0.50-0.50  低于 1.00：更慢" in styles
     copied = modes.summarise_styles(rows + [rate(modes.COPY, 101, input=modes.IN_MEMORY, claim_s=30.0)],
                                     bench.StylesParams(noise_pct=20)).conclusion
     # the copy 1% apart in every round: its control fails, so the interval is widened
-    assert "（交替 3 轮，每轮 10 步）" in copied and "两个 95% 配对区间合起来并按对照放宽后为" in copied
+    assert "对照：函数式训练步，A′ / A" in copied and "不含 1.00：下面各行已按两份副本的差距放宽" in copied
     assert not english_words(copied), copied
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
     assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒；按这个速度，一个 MNIST 轮次的训练步共需 11.7 秒"
-            "（批数据在内存中，不含数据处理流水线）。\n"
-            "逐轮配对比较，批大小 64 的每秒样本数与各批大小之比（95% 区间）：批大小 32：1.60 倍（1.60～1.60）。\n"
+            "（批数据在内存中，不含数据处理流水线）。\n") in text
+    assert ("批大小 64 / 批大小 32  1.60x  1.60-1.60  高于 1.00：更快\n"
             "按配对区间得出的结论：批大小 64 比批大小 32 快（区间都高于 1.00）。") in text
     assert text.endswith("（区间都高于 1.00）。") and "重叠准则" not in text   # one rule: the paired verdict
     bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in sizes]

@@ -18,24 +18,26 @@ def test_modes_judges_by_the_paired_interval_alone_and_keeps_the_medians_pick_in
     fast = [rate("pynative/cell", 20), rate("graph/cell", 80, first=3.0), rate("pynative/jit:O1", 60)]
     res = modes.summarise_modes(shuffled(fast), p)
     lines = res.conclusion.splitlines()
-    assert lines[0] == ("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (95% paired interval "
-                        "4.00-4.00), above 1.00: faster.")
+    # one verdict table (comparison | ratio | 95% interval | verdict), then the first call and the found line
+    assert lines[0].split() == ["comparison", "ratio", "95%", "interval", "verdict"]
+    assert lines[2].split() == ["GRAPH_MODE", "/", "PyNative,", "TrainOneStepCell", "4.00x", "4.00-4.00", "above",
+                                "1.00:", "faster"]
+    assert lines[-1] == "This run found: GRAPH_MODE faster than PyNative."
+    assert max(len(line) for line in lines[:3]) <= 110   # narrow enough for a notebook
     assert SECONDARY not in res.conclusion and "noise floor" not in res.conclusion
-    assert lines[-1].startswith("Biggest first call: 3.00 s (GRAPH_MODE, TrainOneStepCell)")
+    assert lines[-2].startswith("Biggest first call: 3.00 s (GRAPH_MODE, TrainOneStepCell)")
     assert res.metrics["best_config"] == "graph/cell"   # lesson 08's step off the CPU, by the medians' floor
     assert res.metrics["graph_vs_pynative"] == pytest.approx(4.0)
     assert res.metrics["graph_vs_pynative_verdict"] == "above"
     assert res.row(config="graph/cell")["vs_baseline"] == pytest.approx(4.0)   # baseline: the first spec asked for
     slow = [rate("pynative/cell", 50), rate("graph/cell", 30), rate("pynative/jit:O1", 40)]
-    assert modes.summarise_modes(slow, p).conclusion.startswith(
-        "GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 0.60x (95% paired interval 0.60-0.60), below "
-        "1.00: slower.")
+    assert "0.60x     0.60-0.60  below 1.00: slower" in modes.summarise_modes(slow, p).conclusion
     # the medians 4% apart, but round by round graph is 10% faster or 10% slower: the paired interval holds 1.00
     same = [_timed("pynative/cell", 50, (0, 0.1, -0.1, 0.05, -0.05, 0.1, -0.1, 0), n=8),
             _timed("graph/cell", 52, (0, -0.1, 0.1, -0.05, 0.05, -0.1, 0.1, 0), n=8), rate("pynative/jit:O1", 40)]
     res = modes.summarise_modes(same, p)
-    assert ("TrainOneStepCell: 1.04x (95% paired interval 0.85-1.21), 1.00 inside: not separated; differences up to "
-            "21% not ruled out.") in res.conclusion
+    assert "1.04x     0.85-1.21  not separated (up to 21% not ruled out)" in res.conclusion
+    assert res.conclusion.endswith("This run found: GRAPH_MODE not separated from PyNative.")
     assert res.metrics["graph_vs_pynative_verdict"] == "inside"
     # rows without their rounds (nothing to pair): the medians against the floor, as before
     bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in fast]
@@ -79,13 +81,20 @@ def test_styles_claim_holds_or_not():
             *_pipeline_rows()]
     res = modes.summarise_styles(shuffled(rows), bench.StylesParams())
     # every row judged by the paired interval, the pipeline rows against the functional loop fed the same way
-    assert ("Model.train over the functional loop: 0.50x (40.0 steps/s; 95% paired interval 0.50-0.50), below 1.00: "
-            "slower.") in res.conclusion
+    table = {line[:44].strip(): line[44:].split() for line in res.conclusion.splitlines()[2:]}
+    assert table["pipeline: Model.train / functional loop"] == ["0.50x", "0.50-0.50", "below", "1.00:", "slower"]
     assert res.row(config="Model.train")["vs_functional"] == pytest.approx(0.5)
     # the paired test: each round's ratio is 1.01, so 1.15 lies above its interval, and so does 1.00
-    assert ("Paired round by round: 1.01x, 95% interval 1.01-1.01 (how: check 2's rule).\nThe article's 1.15x "
-            "lies above the interval, ruled out here; 1.00 (no difference) lies below it, ruled out.") \
-        in res.conclusion
+    assert table["TrainOneStepCell / functional step"] == ["1.01x", "1.01-1.01", "above", "1.00:", "faster"]
+    assert ("The article's 1.15x: in memory, ruled out (above the interval); fed by the pipeline, ruled out (above the "
+            "interval).") in res.conclusion
+    assert "@jit" not in res.conclusion   # rows stored before the compiled pair was timed: no such row
+    rows.append(rate("pynative/jit:O0", 95, input=modes.IN_MEMORY))
+    res = modes.summarise_styles(shuffled(rows), bench.StylesParams())
+    assert "TrainOneStepCell / @jit functional step       1.06x     1.06-1.06  above 1.00: faster" in res.conclusion
+    assert res.conclusion.endswith("This run found: TrainOneStepCell faster than the functional step; TrainOneStepCell "
+                                   "faster than the @jit functional step.")
+    assert res.metrics["cell_vs_jit_verdict"] == "above"
     assert "Noise floor" not in res.conclusion and "tie within" not in res.conclusion   # one rule: the paired one
 
 
@@ -98,19 +107,19 @@ def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
             timed(modes.COPY, 101, (0.01, -0.02, 0.02, 0)),
             *_pipeline_rows()]
     res = modes.summarise_styles(shuffled(rows), bench.StylesParams(noise_pct=20))
-    assert "Medians: TrainOneStepCell 112.0, functional step 100.0 steps/s (20 rounds of 10 steps)." in res.conclusion
     assert "claim_noise_floor_pct" not in res.metrics   # no floor: the paired interval is the one rule
     # TrainOneStepCell paired against each copy; the two intervals together decide; the copy's own interval holds 1.00
     assert "without 1.00 although" not in res.conclusion
-    assert "The article's 1.15x lies above the interval, ruled out here" in res.conclusion
+    assert "The article's 1.15x: in memory, ruled out (above the interval)" in res.conclusion
+    assert "control: functional step, A′ / A" in res.conclusion and "as it should be" in res.conclusion
     assert all(len(line.split()) <= 30 for line in res.conclusion.splitlines())   # one short sentence per line
     # the copy 5% slower in every round: the instances differ, so both intervals together (1.12-1.18), widened by
     # the copies' gap (x0.95 and x1.05), judge the claim
     rows[2] = dict(rows[2], repeat_s=[r * 1.05 for r in rows[0]["repeat_s"]])
     res = modes.summarise_styles(rows, bench.StylesParams(noise_pct=20))
-    assert "the two 95% paired intervals together, widened by the control, 1.07-1.23." in res.conclusion
-    assert "without 1.00 although they are one configuration" in res.conclusion
-    assert "The article's 1.15x lies inside the interval, not ruled out" in res.conclusion
+    assert "1.12x     1.07-1.23" in res.conclusion
+    assert "apart: the rows below widened by its gap" in res.conclusion
+    assert "The article's 1.15x: in memory, not ruled out (inside)" in res.conclusion
     assert (res.metrics["cell_vs_functional_low"], res.metrics["cell_vs_functional_high"]) == (1.07, 1.23)
 
 
@@ -119,7 +128,7 @@ def test_batch_sizes():
     res = modes.summarise_batch_sizes(shuffled(rows), bench.BatchSizesParams(batch_sizes=(32, 64, 128)))
     assert ("Batch 64 has the highest median throughput: 5,120 samples/s; at that rate the training steps of one MNIST "
             "epoch take 11.7 s (in-memory batches, no data pipeline).\n"
-            "Paired round by round") in res.conclusion
+            "comparison") in res.conclusion
     assert "Verdict, from the paired intervals: batch 64 is faster than batch 32, 128 (intervals above 1.00)." in \
         res.conclusion
     assert "overlap rule" not in res.conclusion and "two rules" not in res.conclusion   # one rule: the paired one
@@ -143,11 +152,13 @@ def test_batch_sizes():
     res = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=1))
     lines = res.conclusion.splitlines()
     # the rounds read pairwise, each size's samples/s against the top one's, with an interval
-    assert lines[1] == ("Paired round by round, batch 256's samples/s over each size's (95% interval): batch 32 1.68x "
-                        "(1.68-1.68); batch 64 1.05x (1.05-1.05); batch 128 1.40x (1.40-1.40).")
-    assert lines[2] == ("Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128 (intervals "
+    assert [line.split()[:5] for line in lines[3:6]] == [["batch", "256", "/", "batch", "32"],
+                                                         ["batch", "256", "/", "batch", "64"],
+                                                         ["batch", "256", "/", "batch", "128"]]
+    assert [line.split()[5] for line in lines[3:6]] == ["1.68x", "1.05x", "1.40x"]
+    assert lines[6] == ("Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128 (intervals "
                         "above 1.00).")
-    assert len(lines) == 3   # the paired verdict, no second reading after it
+    assert len(lines) == 7   # the top size, the verdict table, the paired verdict: no second reading after it
     # without per-round times nothing can be paired: the overlap rule decides alone
     bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in wide]
     res = modes.summarise_batch_sizes(bare, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=1))
@@ -475,23 +486,18 @@ def test_modes_prints_its_control_first_and_widens_its_intervals_when_the_copy_l
     base = [_timed("pynative/cell", 20, wobble), _timed("graph/cell", 80, wobble)]
     same = dict(_timed("graph/cell copy", 80, wobble[::-1]), label="GRAPH_MODE, TrainOneStepCell, second copy")
     lines = modes.summarise_modes(shuffled(base + [same]), p).conclusion.splitlines()
-    assert lines[0].startswith("Control, the second copy of GRAPH_MODE, TrainOneStepCell over it: 95% paired "
-                               "interval 0.97-1.03")
-    assert lines[0].endswith(", 1.00 inside, as it should be; differences up to 3% not ruled out.")
-    assert lines[1].startswith("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (the two 95% "
-                               "paired intervals together ") and lines[1].endswith("above 1.00: faster.")
+    assert lines[2].startswith("control: GRAPH_MODE, TrainOneStepCell, A′ / A") and "0.97-1.03" in lines[2]
+    assert lines[2].endswith("1.00 inside, as it should be")
+    assert lines[3].startswith("GRAPH_MODE / PyNative, TrainOneStepCell") and lines[3].endswith("above 1.00: faster")
     assert not any(line.startswith("Verdict") for line in lines)
     # the copy faster in every round, as in a stored run (1.18-1.65): the intervals are widened by the copies' gap
     # (x1/1.5 at the low end, x1.5 at the high end) and read as usual
     apart = dict(_timed("graph/cell copy", 120, wobble), label="GRAPH_MODE, TrainOneStepCell, second copy")
     res = modes.summarise_modes(shuffled(base + [apart]), p)
     lines = res.conclusion.splitlines()
-    assert lines[0].endswith("without 1.00 although they are one configuration, so every interval read with this "
-                             "control is widened by the copies' gap, x0.67 at its low end and x1.50 at its high end, "
-                             "before it is read.")
+    assert lines[2].endswith("apart: the rows below widened by its gap")
     # paired with both copies (their intervals together, 4.00-6.00), as [11] says, then widened: 2.67-9.00
-    assert lines[1] == ("GRAPH_MODE, TrainOneStepCell over PyNative, TrainOneStepCell: 4.00x (widened by the control "
-                        "2.67-9.00), above 1.00: faster.")
+    assert lines[3].split()[-5:] == ["4.00x", "2.67-9.00", "above", "1.00:", "faster"]
     assert not any(line.startswith("Verdict") for line in lines)
     assert res.metrics["graph_vs_pynative_control_low"] == pytest.approx(1.5)
     assert (res.metrics["graph_vs_pynative_low"], res.metrics["graph_vs_pynative_high"]) == (2.67, 9.0)
@@ -608,12 +614,9 @@ def test_verdicts_name_the_edge_the_undecided_and_never_the_copy():
     # the claim just above the interval (margin < 0.02): at its edge, not ruled out
     rows = _styles_rows(113.5, (0, 0.01, -0.01, 0.005))
     res = modes.summarise_styles(rows, bench.StylesParams(noise_pct=20))
-    first = next(line for line in res.conclusion.splitlines() if line.startswith("The article's"))   # in memory
-    assert first.startswith("The article's 1.15x lies at the interval's upper edge, not firmly ruled out")
-    # the pipeline's pair gets its own reading of the claim, on the line after its interval
-    lines = res.conclusion.splitlines()
-    fed = next(i for i, line in enumerate(lines) if line.startswith("Fed by the pipeline, TrainOneStepCell"))
-    assert lines[fed + 1].startswith("The article's 1.15x")
+    first = next(line for line in res.conclusion.splitlines() if line.startswith("The article's"))
+    # in memory first, then the pipeline's pair, in one sentence
+    assert first.startswith("The article's 1.15x: in memory, at the interval's edge; fed by the pipeline, ")
     # a configuration beyond the floor whose repeats overlap the leader's is named undecided
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/jit:O1"), noise_pct=4)
     grid = [rate("pynative/cell", 70, spread=0.3), rate("graph/cell", 76, spread=0.01),
@@ -653,13 +656,13 @@ def test_batch_sizes_verdict_when_the_control_fails_or_a_size_wins_round_by_roun
     res = modes.summarise_batch_sizes(sizes + [apart], bp)
     lines = res.conclusion.splitlines()
     # the control first, then the pairs, batch 64 against both of its copies (their intervals together)
-    assert lines[1].startswith("Control, the second copy of batch 64 over it: 95% paired interval 0.91-0.91, "
-                               "without 1.00")
-    assert lines[2].endswith("(95% interval, widened by the control): batch 32 1.44x (1.31-1.58); batch 64 1.20x "
-                             "(1.09-1.45, both copies).")
+    assert lines[3].startswith("control: batch 64, A′ / A") and "0.91-0.91" in lines[3]
+    assert lines[3].endswith("apart: the rows below widened by its gap")
+    assert lines[4].split()[-6:-3] == ["32", "1.44x", "1.31-1.58"] and lines[5].split()[-6:-3] == ["64", "1.20x",
+                                                                                                  "1.09-1.45"]
     # what the figure draws: widened too
     assert modes.sweep_intervals(sizes + [apart])[64] == pytest.approx((1.2, 1.2 / 1.1, 1.32 * 1.1))
-    assert lines[3] == ("Verdict, from the paired intervals: batch 128 is faster than batch 32, 64 (intervals above "
+    assert lines[6] == ("Verdict, from the paired intervals: batch 128 is faster than batch 32, 64 (intervals above "
                         "1.00).")
     assert res.metrics["batch_sizes_slower"] == 2
     # the highest median, yet behind another size in every round: said as it is
@@ -678,18 +681,18 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
     rows = [dict(r, host_blocking="") for r in rows]
     res = modes.summarise_forcing(rows, bench.ForcingParams())
     lines = res.conclusion.splitlines()
-    assert len(lines) == 3
-    assert lines[0] == ("Control, forced every step A' over A: 95% interval 1.00-1.02, 1.00 inside, as it should be; "
-                        "differences up to 2% not ruled out.")
-    assert lines[1].startswith("Forced at the end of each repeat over forced every step (both copies)")
-    assert lines[2].startswith("Not forced over forced every step (both copies), steps/s over steps/s round by round: "
-                               "3.00x") and lines[2].endswith("above 1.00: faster.")
+    assert len(lines) == 5   # one verdict table: its head, the control, then the two pairs
+    assert lines[2].startswith("control: forced every step, A′ / A") and lines[2].endswith(
+        "1.00-1.02  1.00 inside, as it should be")
+    assert lines[3].startswith("forced at the end of each repeat / every step")
+    assert lines[4].startswith("not forced / forced every step") and lines[4].split()[-5:] == [
+        "3.00x", "2.94-3.00", "above", "1.00:", "faster"]
     assert res.metrics["forced_each_steps_per_s"] == 100 and res.metrics["none_vs_each_side"] == "above"
     # not forced below forced every step in every round: skipping a wait cannot do that
     low = rows[:3] + [dict(_timed("none", 90, (0, 0.01, -0.01)), host_blocking="")]
-    said = modes.summarise_forcing(low, bench.ForcingParams()).conclusion.splitlines()[2]
+    said = modes.summarise_forcing(low, bench.ForcingParams()).conclusion.splitlines()[4]
     assert "below 1.00: inconclusive" in said and "slower" not in said.replace("cannot make the same work slower", "")
-    assert said.endswith("re-run the cell.")
+    assert said.endswith("re-run the cell")
     # part 3 quotes part 2's compiled pairs, judged against part 2's own floor
     grid = modes.summarise_modes([rate("graph/cell", 80.0), rate("pynative/jit:O0", 79.0)],
                                  bench.ModesParams(specs=("graph/cell", "pynative/jit:O0"), copy="", noise_pct=5))
@@ -837,9 +840,9 @@ def test_forcing_reads_a_wide_interval_holding_one_as_not_separated_with_its_bou
     rows = [_timed("each", 100, wobble), _timed("each copy", 100, wobble[::-1]), _timed("end", 105, wobble[1:]),
             _timed("none", 300, (0, 0.01, -0.01))]
     lines = modes.summarise_forcing(rows, bench.ForcingParams()).conclusion.splitlines()
-    assert lines[1].startswith("Forced at the end of each repeat over forced every step")
-    assert "1.00 inside: not separated; differences up to " in lines[1] and lines[1].endswith("% not ruled out.")
-    assert lines[2].endswith("above 1.00: faster.")   # not forced decided: 3x
+    assert lines[3].startswith("forced at the end of each repeat / every step")
+    assert "not separated (up to " in lines[3] and lines[3].endswith("% not ruled out)")
+    assert lines[4].endswith("above 1.00: faster")   # not forced decided: 3x
     assert "too wide" not in "\n".join(lines) and "a tie" not in "\n".join(lines)
 
 
@@ -868,6 +871,23 @@ def test_verdict_table_prints_one_row_per_comparison_with_its_interval_and_short
     assert lines[3].split(None, 5)[3:] == ["2.24x", "2.06-2.36", "above 1.00: faster"]
     assert lines[4].split(None, 4)[3:] == ["0.50-0.80", "own words"]   # no median: an empty ratio cell
     assert common.short_reading(0.5, 0.8) == "below 1.00: slower"
+
+
+def test_a_short_headline_prints_its_figures_then_its_paired_ratios_as_one_narrow_verdict_table(tmp_path, capsys):
+    import time
+
+    lab = bench.Lab(tmp_path, "graph")
+    p = bench.ModesParams(specs=("pynative/functional", "pynative/cell", "graph/cell", "pynative/jit:O0"))
+    lab.results["modes"] = modes.summarise_modes([rate("pynative/functional", 40), rate("pynative/cell", 20),
+                                                  rate("graph/cell", 80), rate("pynative/jit:O0", 60)], p)
+    figures = lab.headline(["modes"], None, time.perf_counter(), parts={"modes": "part 2"}, bound=True, short=True)
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert any(line.startswith("part 2: GRAPH_MODE / PyNative, TrainOneStepCell") and line.endswith(
+        "4.00x     4.00-4.00  above 1.00: faster") for line in lines)
+    assert "part 2: TrainOneStepCell (GRAPH_MODE) / @jit O0" in out
+    assert max(len(line) for line in lines[1:] if not line.startswith(("The highest", "A figure"))) <= 110
+    assert figures["graph_vs_pynative"] == pytest.approx(4.0) and figures["graph_vs_pynative_low"] == 4.0
 
 
 def test_lesson_08_reads_o2_and_o3_together_and_times_by_the_same_rule():

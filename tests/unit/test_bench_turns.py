@@ -99,3 +99,34 @@ def test_pin_threads_pins_for_good_and_children_inherit_it():
 def test_kernel_threads_is_a_count_or_unknown():
     count = bench.kernel_threads()
     assert count is None or (isinstance(count, int) and count >= 0)
+
+
+@pytest.mark.parametrize("pin, device, environ, cpus, pinned, said", [
+    ("auto", "CPU", {}, {0, 1}, True, "pinned to CPU 0 of 2"),
+    ("auto", "CPU", {"COURSE_PIN_CPU": "0"}, {0, 1}, False, "COURSE_PIN_CPU=0"),
+    ("auto", "CPU", {"COURSE_PIN_CPU": "1"}, {2, 3}, True, "pinned to CPU 2 of 2"),
+    ("auto", "CPU", {"JUPYTERHUB_API_TOKEN": "t"}, {0, 1}, False, "JupyterHub"),
+    ("auto", "GPU", {}, {0, 1}, False, "the device is GPU"),
+    ("auto", "CPU", {}, {3}, False, "one CPU only already"),
+    ("auto", "CPU", {}, None, False, "Linux only"),
+    (True, "CPU", {"COURSE_PIN_CPU": "0", "JUPYTERHUB_API_TOKEN": "t"}, {0, 1}, True, "PIN_CPU = True"),
+    (True, "Ascend", {}, {0, 1}, False, "the device is Ascend"),
+    (False, "CPU", {}, {0, 1}, False, "PIN_CPU = False"),
+    ("True", "CPU", {}, {0, 1}, True, "PIN_CPU = True"),   # as `make run -p PIN_CPU=true` may pass it
+    ("false", "CPU", {}, {0, 1}, False, "PIN_CPU = False"),
+])
+def test_pin_choice_pins_only_where_it_helps_and_harms_nobody(pin, device, environ, cpus, pinned, said, monkeypatch):
+    if cpus is None:   # a platform without sched_getaffinity: nothing to pin with
+        monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    got, why = bench.pin_choice(pin, device, environ=environ, cpus=cpus)
+    assert got is pinned and said in why, (got, why)
+
+
+def test_pin_choice_refuses_anything_but_true_false_or_auto():
+    with pytest.raises(ValueError, match="PIN_CPU"):
+        bench.pin_choice("yes", "CPU", environ={}, cpus={0, 1})
+
+
+def test_the_test_suite_turns_automatic_pinning_off_for_the_lessons_it_executes():
+    # lessons executed side by side (pytest-xdist, the browser suite, the hub tests) inherit this environment
+    assert os.environ.get(bench.turns.PIN_ENV) == "0"

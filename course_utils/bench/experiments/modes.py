@@ -21,7 +21,7 @@ from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
-from .common import control_said, forcing_words, judged, paired_reading, setup_worker, spread_pct
+from .common import forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -96,6 +96,25 @@ def paired_with_twin(a: dict, b: dict, twin: Optional[Twin], scale: float = 1.0)
     return (med, *widened(lo, hi, twin.gap if twin is not None else None), both)
 
 
+#: A verdict table's reading of an A/A' control (the control rule): the one row whose words differ.
+CONTROL_INSIDE, CONTROL_APART = N_("1.00 inside, as it should be"), N_("apart: the rows below widened by its gap")
+#: The one-line summary of a part, its pairs' sides in one word each.
+SIDE_WORD = {"above": N_("faster than"), "below": N_("slower than"), "inside": N_("not separated from")}
+
+
+def control_row(label: str, twin: Twin) -> tuple:
+    """A verdict table's row for an A/A' control: ``label``, its median and interval, and its reading."""
+    return (label, twin.median, twin.low, twin.high, tr(CONTROL_INSIDE if twin.gap is None else CONTROL_APART))
+
+
+def found_line(items: Sequence[tuple]) -> str:
+    """"This run found: A faster than B; C not separated from D." from ``(template, low, high)`` items, each template
+    with a ``{side}`` ("faster than", "slower than", "not separated from": ``interval_side`` on its interval): a part's
+    verdicts in one computed line."""
+    return tr("This run found: {items}.", items=tr("; ").join(
+        tr(what, side=tr(SIDE_WORD[interval_side(lo, hi)])) for what, lo, hi in items))
+
+
 # -- step_rates: the worker behind cpu_traps (and notebooks/scripts/bench_step.py's twin) -----------
 
 def measure_step_rates(p: StepRatesParams) -> list:
@@ -162,20 +181,19 @@ def measure_forcing(p: ForcingParams) -> list:
 
 
 def summarise_forcing(rows: list, p: ForcingParams) -> Result:
-    """Three lines, each paired round by round (check 2's rule, ``paired_reading``): the control (A' over A), then
+    """One verdict table, each pair read round by round (check 2's rule): the control (A' over A), then
     forced at the end of each repeat and not forced, each over both copies of forced every step."""
     rows = _labelled(rows)
     each, copy, end, none = (pick(rows, config=k) for k, _ in FORCING)
     twin = find_twin(rows, "each copy")   # a failed control widens every interval of this grid
-    lines = [tr("Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.", lo=twin.low,
-                hi=twin.high, said=control_said(twin.low, twin.high, bound=True))]
-    paired = {}
-    for key, row, said in (("end", end, tr("Forced at the end of each repeat")), ("none", none, tr("Not forced"))):
+    table, paired = [control_row(tr("control: forced every step, A′ / A"), twin)], {}
+    for key, row, said in (("end", end, tr("forced at the end of each repeat / every step")),
+                           ("none", none, tr("not forced / forced every step"))):
         med, lo, hi, _ = paired_with_twin(row, each, twin)   # against both copies of forced every step
         paired[key] = med, lo, hi
-        lines.append(tr("{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x "
-                        "(95% intervals together {lo:.2f}-{hi:.2f}), {side}.", what=said, med=med, lo=lo, hi=hi,
-                        side=forcing_words(lo, hi) if key == "none" else paired_reading(lo, hi)))
+        table.append((said, med, lo, hi, forcing_words(lo, hi) if key == "none" and interval_side(lo, hi) == "below"
+                      else short_reading(lo, hi)))
+    lines = [verdict_table(table)]
     metrics = {"forced_each_steps_per_s": each["steps_per_s"]}
     for key, (med, lo, hi) in paired.items():
         metrics.update({f"{key}_vs_each": med, f"{key}_vs_each_low": round(lo, 2), f"{key}_vs_each_high": round(hi, 2),
@@ -212,8 +230,17 @@ def _own_floor(rows: list, default: float) -> Tuple[list, str, float]:
 #: headline keeps the ratio of those with a metric name (and its interval, ``<metric>_low``/``_high``).
 PAIRS = (("graph/cell", "pynative/cell", "graph_vs_pynative"),
          ("pynative/jit:O0", "pynative/functional", "jit_vs_no_jit"),
-         ("pynative/jit:O1", "pynative/jit:O0", None), ("graph/cell", "pynative/jit:O0", None),
-         ("pynative/jit_cell:O1", "pynative/jit:O1", None))
+         ("pynative/jit:O1", "pynative/jit:O0", "o1_vs_o0"), ("graph/cell", "pynative/jit:O0", "graph_cell_vs_jit"),
+         ("pynative/jit_cell:O1", "pynative/jit:O1", "jit_cell_vs_jit"))
+#: Each pair's name in part 2's verdict table (short: the table fits a notebook's width), and in its found line.
+PAIR_LABELS = {"graph_vs_pynative": N_("GRAPH_MODE / PyNative, TrainOneStepCell"),
+               "jit_vs_no_jit": N_("@jit O0 / no jit, functional step"),
+               "o1_vs_o0": N_("O1 / O0, @jit functional step"),
+               "graph_cell_vs_jit": N_("TrainOneStepCell (GRAPH_MODE) / @jit O0"),
+               "jit_cell_vs_jit": N_("jit(TrainOneStepCell) / @jit, both O1")}
+PAIR_FOUND = {"graph_vs_pynative": N_("GRAPH_MODE {side} PyNative"), "jit_vs_no_jit": N_("@jit {side} no jit"),
+              "o1_vs_o0": N_("O1 {side} O0"), "graph_cell_vs_jit": N_("TrainOneStepCell {side} @jit"),
+              "jit_cell_vs_jit": N_("jit(TrainOneStepCell) {side} @jit")}
 
 
 def summarise_modes(rows: list, p: ModesParams) -> Result:
@@ -276,29 +303,27 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         # reading (the A/A' floor) is not printed: it only picks ``best_config``, lesson 08's step off the CPU.
         # First the A/A' control (one configuration timed twice, paired the same way): when its interval leaves out
         # 1.00, pairing did not cancel what differs between two instances, and every interval is widened by the gap
-        paired = []
+        table, found = [], []
         twin = find_twin(everything)
         gap = twin.gap if twin is not None else None
         if twin is not None:
-            paired.append(tr("Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, "
-                             "{said}.", label=twin.original["label"], lo=twin.low, hi=twin.high,
-                             said=control_said(twin.low, twin.high, bound=True)))
+            table.append(control_row(tr("control: {label}, A′ / A", label=twin.original["label"]), twin))
         for a, b, key in PAIRS:
             if {a, b} <= names:
                 ra, rb = pick(rows, config=a), pick(rows, config=b)
                 # a pair with the copied configuration: paired with both copies; widened by a failed control
                 med, lo, hi, both = paired_with_twin(ra, rb, twin)
-                which = (tr("the two 95% paired intervals together") if both else tr("95% paired interval")) \
-                    if gap is None else tr("widened by the control")
-                paired.append(tr("{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.", which=which,
-                                 a=ra["label"], b=rb["label"], med=med, lo=lo, hi=hi, side=paired_reading(lo, hi)))
-                if key:
-                    metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
-                                    f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
-                    if gap is not None:   # the headline says so beside the verdict, as part 3's does
-                        metrics.update({f"{key}_control_low": round(twin.low, 2),
-                                        f"{key}_control_high": round(twin.high, 2)})
-        text = "\n".join(paired + lines[-1:])
+                table.append((tr(PAIR_LABELS[key]), med, lo, hi))
+                found.append((PAIR_FOUND[key], lo, hi))
+                metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
+                                f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
+                if gap is not None:   # the headline says so beside the verdict, as part 3's does
+                    metrics.update({f"{key}_control_low": round(twin.low, 2),
+                                    f"{key}_control_high": round(twin.high, 2)})
+        paired = [verdict_table(table)] if table else []
+        if found:
+            lines.append(found_line(found))
+        text = "\n".join(paired + lines[-2:] if found else paired + lines[-1:])
         return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
     # no rounds to pair (rows without their repeats): the medians against the floor are all there is
     if "graph_steps_per_s" in metrics:
@@ -330,6 +355,8 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
 # -- styles -----------------------------------------------------------------------------------------
 
 STYLE_SPECS = ("graph/functional", "graph/cell")
+#: The functional step compiled too, on in-memory batches only: TrainOneStepCell's like-for-like rival.
+JIT_SPEC = "pynative/jit:O0"
 #: The ``input`` of a styles row (a key; tables show it in the course's language).
 IN_MEMORY, PIPELINE = N_("in-memory batches"), N_("data pipeline")
 #: The second copy of the functional step in the claim's comparison (its label: ``COPY_LABEL``).
@@ -337,16 +364,16 @@ COPY, COPY_LABEL = "graph/functional copy", N_("{label}, second copy")
 
 
 def measure_styles(p: StylesParams) -> list:
-    """The functional step and TrainOneStepCell on in-memory batches, with a second copy of the functional
-    step (one configuration timed twice: the noise floor of exactly these settings), ``p.claim_repeats``
-    rounds; then both and Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat,
-    with a second copy of the functional loop (the floor of the pipeline passes)."""
+    """The functional step, TrainOneStepCell and the functional step under @jit on in-memory batches, with a second
+    copy of the functional step (one configuration timed twice: the noise floor of exactly these settings),
+    ``p.claim_repeats`` rounds; then the first two and Model.train fed by the same MNIST pipeline, one pass of
+    ``p.steps`` batches per repeat, with a second copy of the functional loop (the floor of the pipeline passes)."""
     import mindspore as ms
 
     from course_utils.data import mnist_dataset
 
     setup_worker(p)
-    configs = step_configs(STYLE_SPECS, p.batch_size)
+    configs = step_configs(STYLE_SPECS + (JIT_SPEC,), p.batch_size)
     # A and A': one configuration twice
     configs[COPY] = step_configs(["graph/functional"], p.batch_size)["graph/functional"]
     start = time.perf_counter()
@@ -405,13 +432,18 @@ def claim_reading(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: floa
     return tr("{said}; {zero}.", said=said[:1].upper() + said[1:], zero=zero)
 
 
-def control_line(lo: float, hi: float, fed: bool = False) -> str:
-    """An A/A' control of the styles experiment in one line: the functional step's second copy over it, on in-memory
-    batches or (``fed``) fed by the pipeline."""
-    what = tr("Control, fed by the pipeline: the functional loop's second copy over it") if fed else \
-        tr("Control: the functional step's second copy over it")
-    return tr("{what}, 95% paired interval {lo:.2f}-{hi:.2f}, {said}.", what=what, lo=lo, hi=hi,
-              said=control_said(lo, hi, bound=True))
+#: Where the claimed ratio lies against a paired interval, in a few words (``claim_words``).
+CLAIM_WORDS = {"above": N_("ruled out (above the interval)"), "edge": N_("at the interval's edge"),
+               "inside": N_("not ruled out (inside)"), "below": N_("below the interval: even faster")}
+
+
+def claim_words(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: float = 0.02) -> str:
+    """``claim_reading``'s verdict on the claim in a few words: ruled out above the interval, at an edge (within
+    ``edge``), not ruled out inside it, or below it (TrainOneStepCell even faster); the ends as printed."""
+    lo, hi = round(lo, 2), round(hi, 2)
+    key = ("above" if claim > hi + edge else "edge" if claim > hi else "below" if claim < lo - edge else
+           "edge" if claim < lo else "inside")
+    return tr(CLAIM_WORDS[key])
 
 
 def style_intervals(rows: list) -> dict:
@@ -431,6 +463,9 @@ def _style_readings(rows: list) -> Tuple[dict, Optional[Twin], Optional[Twin]]:
     fed = pick(rows, config="graph/functional +pipeline")
     twin, fed_twin = find_twin(rows, COPY), find_twin(rows, PIPELINE_COPY)
     out = {"cell": paired_with_twin(cell, func, twin)[:3]}
+    jit = next((r for r in rows if r["config"] == JIT_SPEC), None)
+    if jit is not None:   # the like-for-like pair: both compiled
+        out["cell_jit"] = paired_ratio(cell, jit)
     if twin is not None:
         out["control"] = (twin.median, twin.low, twin.high)
     out["cell_fed"] = paired_with_twin(pick(rows, config="graph/cell +pipeline"), fed, fed_twin)[:3]
@@ -442,42 +477,31 @@ def _style_readings(rows: list) -> Tuple[dict, Optional[Twin], Optional[Twin]]:
 
 def summarise_styles(rows: list, p: StylesParams) -> Result:
     rows = _labelled(rows)
-    func, cell = pick(rows, config="graph/functional"), pick(rows, config="graph/cell")
+    func = pick(rows, config="graph/functional")
     func_fed, model = pick(rows, config="graph/functional +pipeline"), pick(rows, config="Model.train")
     rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == IN_MEMORY else func_fed)["steps_per_s"],
                  label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
-    lines = [tr("Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} "
-                "steps).", cell=cell["steps_per_s"], func=func["steps_per_s"], n=len(func["repeat_s"]),
-                steps=func["steps"])]
-    # a sharper test: compare alternated the pair, so each round's repeats ran back to back under the same load.
-    # Pairing cancels the load of a round, not what differs between two instances of one step: hence the copy
+    lines = []
     pairs, twin, fed_twin = _style_readings(rows)   # the widening is decided there, once
     med, lo, hi = pairs["cell"]
+    table = []
     if twin is not None:
-        lines.append(control_line(twin.low, twin.high))   # first: a failed control widens the interval below
-        lines.append(tr("Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} "
-                        "(how: part 1's control rule).", med=med, lo=lo, hi=hi) if twin.gap is None
-                     else tr("Paired round by round: {med:.2f}x; the two 95% paired intervals together, widened by the "
-                             "control, {lo:.2f}-{hi:.2f}.", med=med, lo=lo, hi=hi))
-    else:
-        lines.append(tr("Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: check 2's "
-                        "rule).", med=med, lo=lo, hi=hi))
-    lines.append(claim_reading(lo, hi))
-    lo, hi = round(lo, 2), round(hi, 2)
+        table.append(control_row(tr("control: functional step, A′ / A"), twin))
+    table.append((tr("TrainOneStepCell / functional step"), med, lo, hi))
+    if "cell_jit" in pairs:
+        table.append((tr("TrainOneStepCell / @jit functional step"), *pairs["cell_jit"]))
     if fed_twin is not None:
-        lines.append(control_line(fed_twin.low, fed_twin.high, fed=True))
-    for key, row, said in (("cell_fed", pick(rows, config="graph/cell +pipeline"),
-                            tr("Fed by the pipeline, TrainOneStepCell over the functional loop")),
-                           ("model", model, tr("Model.train over the functional loop"))):
-        f_med, f_lo, f_hi = pairs[key]
-        lines.append(tr("{what}: {med:.2f}x ({rate:.1f} steps/s; {which} {lo:.2f}-{hi:.2f}), {side}.",
-                        what=said, med=f_med, rate=row["steps_per_s"], lo=f_lo, hi=f_hi,
-                        side=paired_reading(f_lo, f_hi),
-                        which=tr("widened by the control") if fed_twin is not None and fed_twin.gap is not None
-                        else tr("the two 95% paired intervals together") if fed_twin is not None else
-                        tr("95% paired interval")))
-        if key == "cell_fed":   # the claim on this input too: where 1.15 and 1.00 lie against this interval
-            lines.append(claim_reading(f_lo, f_hi))
+        table.append(control_row(tr("control, pipeline: functional loop, A′ / A"), fed_twin))
+    table += [(tr("pipeline: TrainOneStepCell / functional loop"), *pairs["cell_fed"]),
+              (tr("pipeline: Model.train / functional loop"), *pairs["model"])]
+    lines.append(verdict_table(table))
+    lines.append(tr("The article's {claim:.2f}x: in memory, {mem}; fed by the pipeline, {fed}.", claim=CLAIMED_RATIO,
+                    mem=claim_words(lo, hi), fed=claim_words(*pairs["cell_fed"][1:])))
+    found = [(N_("TrainOneStepCell {side} the functional step"), lo, hi)]
+    if "cell_jit" in pairs:
+        found.append((N_("TrainOneStepCell {side} the @jit functional step"), *pairs["cell_jit"][1:]))
+    lines.append(found_line(found))
+    lo, hi = round(lo, 2), round(hi, 2)
     # the headline's verdict comes from the paired intervals (both together, their union, when the copy ran), not
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
@@ -485,6 +509,10 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                "model_train_steps_per_s": model["steps_per_s"], "cell_vs_functional_together": twin is not None,
                # the headline's verdict: the "15%" ruling too (where 1.00 lies, the verdict itself says)
                "cell_vs_functional_note": claim_reading(lo, hi, with_zero=False)}
+    if "cell_jit" in pairs:   # the like-for-like pair, both compiled
+        j_med, j_lo, j_hi = pairs["cell_jit"]
+        metrics.update(cell_vs_jit=j_med, cell_vs_jit_low=round(j_lo, 2), cell_vs_jit_high=round(j_hi, 2),
+                       cell_vs_jit_verdict=interval_side(j_lo, j_hi))
     if twin is not None and twin.gap is not None:   # the A/A' control left out 1.00: the headline says so
         metrics.update(cell_vs_functional_control_low=round(twin.low, 2),
                        cell_vs_functional_control_high=round(twin.high, 2))
@@ -603,26 +631,16 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         # a slow moment slows all of them alike and cancels in that round's ratio
         # First the control (A/A'), then the pairs; a pair with the copied size is paired with both of its copies
         twin = find_twin(everything)
-        trusted = twin is None or twin.gap is None
-        if twin is not None:
-            lines.append(tr("Control, the second copy of batch {n} over it: 95% paired interval {lo:.2f}-{hi:.2f}, "
-                            "{inside}.",
-                            n=twin.copy["batch_size"], lo=twin.low, hi=twin.high,
-                            inside=control_said(twin.low, twin.high, bound=True)))
+        table = [control_row(tr("control: batch {n}, A′ / A", n=twin.copy["batch_size"]), twin)] \
+            if twin is not None else []
         intervals = sweep_intervals(everything)
-        paired, above, below, inside = [], [], [], []
+        above, below, inside = [], [], []
         for r in others:
             med, lo, hi = intervals[r["batch_size"]]
-            paired.append(tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f}, both copies)", n=r["batch_size"], med=med,
-                             lo=lo, hi=hi) if twin is not None and twin.config in (top["config"], r["config"]) else
-                          tr("batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})", n=r["batch_size"], med=med, lo=lo, hi=hi))
+            table.append((tr("batch {top} / batch {n}", top=top["batch_size"], n=r["batch_size"]), med, lo, hi))
             {"above": above, "below": below, "inside": inside}[interval_side(lo, hi)].append(r)
-        if paired:
-            lines.append(tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.",
-                            top=top["batch_size"], pairs=tr("; ").join(paired)) if trusted else
-                         tr("Paired round by round, batch {top}'s samples/s over each size's (95% interval, widened by "
-                            "the control): {pairs}.", top=top["batch_size"], pairs=tr("; ").join(paired)))
         if others:
+            lines.append(verdict_table(table))
             slower = above
             parts = named([(N_("faster than batch {sizes} (intervals above 1.00)"), above),
                            (N_("not separated from batch {sizes} (intervals containing 1.00)"), inside),

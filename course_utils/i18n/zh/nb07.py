@@ -6,6 +6,96 @@ sentences, ``common.compared`` gives "1.8 倍（更快）": the Chinese template
 """
 
 MESSAGES = {
+    # ---- the lab's verdict tables and found lines (course_utils/bench/experiments/modes.py)
+    'apart: the rows below widened by its gap':
+        '不含 1.00：下面各行已按两份副本的差距放宽',
+    'faster than':
+        '相比更快',
+    'slower than':
+        '相比更慢',
+    'not separated from':
+        '分不出快慢',
+    'This run found: {items}.':
+        '本次运行的结论：{items}。',
+    'control: {label}, A′ / A':
+        '对照：{label}，A′ / A',
+    'GRAPH_MODE / PyNative, TrainOneStepCell':
+        'TrainOneStepCell，静态图模式 / 动态图模式',
+    '@jit O0 / no jit, functional step':
+        '函数式训练步，@jit O0 / 不加 jit',
+    'O1 / O0, @jit functional step':
+        '@jit 函数式训练步，O1 / O0',
+    'TrainOneStepCell (GRAPH_MODE) / @jit O0':
+        'TrainOneStepCell（静态图模式）/ @jit O0',
+    'jit(TrainOneStepCell) / @jit, both O1':
+        'jit(TrainOneStepCell) / @jit，均为 O1',
+    'GRAPH_MODE {side} PyNative':
+        '静态图模式与动态图模式{side}',
+    '@jit {side} no jit':
+        '加 @jit 与不加 jit {side}',
+    'O1 {side} O0':
+        'O1 与 O0 {side}',
+    'TrainOneStepCell {side} @jit':
+        'TrainOneStepCell 与 @jit {side}',
+    'jit(TrainOneStepCell) {side} @jit':
+        'jit(TrainOneStepCell) 与 @jit {side}',
+    'control: functional step, A′ / A':
+        '对照：函数式训练步，A′ / A',
+    'TrainOneStepCell / functional step':
+        'TrainOneStepCell / 函数式训练步',
+    'TrainOneStepCell / @jit functional step':
+        'TrainOneStepCell / @jit 函数式训练步',
+    'control, pipeline: functional loop, A′ / A':
+        '对照，流水线供数：函数式训练循环，A′ / A',
+    'pipeline: TrainOneStepCell / functional loop':
+        '流水线供数：TrainOneStepCell / 函数式训练循环',
+    'pipeline: Model.train / functional loop':
+        '流水线供数：Model.train / 函数式训练循环',
+    "The article's {claim:.2f}x: in memory, {mem}; fed by the pipeline, {fed}.":
+        '文章所说的 {claim:.2f} 倍：内存中的批数据，{mem}；由数据处理流水线供数，{fed}。',
+    'ruled out (above the interval)':
+        '已排除（高于区间）',
+    "at the interval's edge":
+        '在区间边缘',
+    'not ruled out (inside)':
+        '不能排除（在区间内）',
+    'below the interval: even faster':
+        '低于区间：实际更快',
+    'TrainOneStepCell {side} the functional step':
+        'TrainOneStepCell 与函数式训练步{side}',
+    'TrainOneStepCell {side} the @jit functional step':
+        'TrainOneStepCell 与 @jit 函数式训练步{side}',
+    'control: batch {n}, A′ / A':
+        '对照：批大小 {n}，A′ / A',
+    '{part}: {title}':
+        '{part}：{title}',
+    ', widened':
+        '，已放宽',
+    'control: forced every step, A′ / A':
+        '对照：每步同步等待，A′ / A',
+    'forced at the end of each repeat / every step':
+        '只在每次重复结束时同步等待 / 每步同步等待',
+    'not forced / forced every step':
+        '不同步等待 / 每步同步等待',
+    'batch {top} / batch {n}':
+        '批大小 {top} / 批大小 {n}',
+    # ---- pinning the lab lessons to one CPU (course_utils/bench/turns.py: pin_choice)
+    'not pinned (PIN_CPU = False)':
+        '不绑核（PIN_CPU = False）',
+    'not pinned: the device is {device}, not the CPU':
+        '不绑核：设备是 {device}，不是 CPU',
+    'not pinned: this system cannot pin threads (Linux only)':
+        '不绑核：本系统无法绑定线程（仅限 Linux）',
+    'not pinned: this process may use one CPU only already':
+        '不绑核：本进程本来就只能使用一个 CPU',
+    'pinned to CPU {cpu} of {n} (PIN_CPU = True)':
+        '已绑定到 {n} 个 CPU 中的 CPU {cpu}（PIN_CPU = True）',
+    'not pinned: {env}=0 (lessons executed side by side)':
+        '不绑核：{env}=0（多个课程同时执行）',
+    'not pinned: a shared JupyterHub server, where every pinned kernel would share one CPU':
+        '不绑核：这是共享的 JupyterHub 服务器，每个绑核的内核都会挤到同一个 CPU 上',
+    'pinned to CPU {cpu} of {n} (PIN_CPU = "auto": CPU device, Linux, not a shared server)':
+        '已绑定到 {n} 个 CPU 中的 CPU {cpu}（PIN_CPU = "auto"：CPU 设备、Linux、非共享服务器）',
     # ---- forced vs not forced, in words (course_utils/bench/experiments/common.py: forcing_conclusion)
     # ---- exercises (course_utils/exercises/nb07.py)
     'throughput, steps overlapping':
@@ -615,6 +705,14 @@ MESSAGES = {
     # ---- the headline tables of notebooks 07 and 08 (report.METRIC_TITLES)
     'highest step rate of the experiments named below (steps/s)': '下文所列实验中最高的训练速度（步/秒）',
     'GRAPH_MODE TrainOneStepCell (steps/s)': '静态图模式下的 TrainOneStepCell（步/秒）',
+    '@jit functional step, O1 / O0, paired round by round (x)':
+        '@jit 函数式训练步，O1 / O0，逐轮配对（倍）',
+    'GRAPH_MODE TrainOneStepCell / @jit functional step O0, paired round by round (x)':
+        '静态图模式下的 TrainOneStepCell / @jit 函数式训练步 O0，逐轮配对（倍）',
+    'jit(TrainOneStepCell) / @jit functional step, both O1, paired round by round (x)':
+        'jit(TrainOneStepCell) / @jit 函数式训练步，均为 O1，逐轮配对（倍）',
+    'TrainOneStepCell / @jit functional step (part 3), paired round by round (x)':
+        'TrainOneStepCell / @jit 函数式训练步（第 3 节），逐轮配对（倍）',
     'GRAPH_MODE / PyNative TrainOneStepCell, paired round by round (x)':
         'TrainOneStepCell：静态图模式 / 动态图模式，逐轮配对（倍）',
     'PyNative TrainOneStepCell (steps/s)': '动态图模式下的 TrainOneStepCell（步/秒）',
@@ -707,18 +805,10 @@ MESSAGES = {
         '逐轮计算不同步等待与同步等待的每秒步数之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
     ' The calls returned before their work was done.':
         '调用在计算完成之前就已返回。',
-    "Control, forced every step A' over A: 95% interval {lo:.2f}-{hi:.2f}, {said}.":
-        '对照：每步同步等待 A′ 与 A 之比的 95% 区间为 {lo:.2f}～{hi:.2f}，{said}。',
     "without 1.00 although they are one configuration, so every interval read with this control is widened by the "
     "copies' gap, x{lo:.2f} at its low end and x{hi:.2f} at its high end, before it is read":
         '两者本是同一种配置，区间却不包含 1.00，所以凡是与这项对照一起解读的区间，都要先按两份副本之间的差距放宽：'
         '下端乘以 {lo:.2f}，上端乘以 {hi:.2f}，然后再解读',
-    'widened by the control':
-        '按对照放宽后',
-    '{what} over forced every step (both copies), steps/s over steps/s round by round: {med:.2f}x (95% intervals '
-    'together {lo:.2f}-{hi:.2f}), {side}.':
-        '逐轮计算{what}与每步同步等待（两份副本）的每秒步数之比：{med:.2f} 倍（两个 95% 区间合起来为 '
-        '{lo:.2f}～{hi:.2f}），{side}。',
     'This kernel runs with MS_DEV_HOST_BLOCKING_RUN=1: the next cell says what it does and measures without it.':
         '当前内核设置了 MS_DEV_HOST_BLOCKING_RUN=1：下一个单元格说明它的作用，并在不设置它的情况下再测一次。',
     'forced every step':
@@ -729,10 +819,6 @@ MESSAGES = {
         '只在每次重复结束时同步等待',
     'not forced':
         '不同步等待',
-    'Not forced':
-        '不同步等待',
-    'Forced at the end of each repeat':
-        '只在每次重复结束时同步等待',
     # modes
     'Noise floor of this grid: {floor:.1f}%, from {label} timed twice (the second copy is no contestant).':
         '本组对比的噪声水平为 {floor:.1f}%，由{label} 计时两次得出（第二份副本只用作对照）。',
@@ -760,27 +846,7 @@ MESSAGES = {
         '（{jit_rate:.1f} 步/秒对 {plain_rate:.1f} 步/秒），{verdict}。',
     'jit_level O1 against O0, same step: {r:.2f}x ({o1:.1f} vs {o0:.1f} steps/s), {verdict}.':
         '同一训练步使用 jit_level O1 时的速度是 O0 的 {r:.2f} 倍（{o1:.1f} 步/秒对 {o0:.1f} 步/秒），{verdict}。',
-    '{a} over {b}: {med:.2f}x ({which} {lo:.2f}-{hi:.2f}), {side}.':
-        '{a} 与 {b} 之比：{med:.2f} 倍（{which} {lo:.2f}～{hi:.2f}），{side}。',
-    'Control, the second copy of {label} over it: 95% paired interval {lo:.2f}-{hi:.2f}, {said}.':
-        '对照：{label}，其第二份副本与它之比，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
     # styles
-    'Medians: TrainOneStepCell {cell:.1f}, functional step {func:.1f} steps/s ({n} rounds of {steps} steps).':
-        '中位数：TrainOneStepCell 为 {cell:.1f} 步/秒，函数式训练步为 {func:.1f} 步/秒（交替 {n} 轮，每轮 {steps} 步）。',
-    "Paired round by round: {med:.2f}x, 95% interval {lo:.2f}-{hi:.2f} (how: check 2's rule).":
-        '逐轮配对比较，比值为 {med:.2f} 倍，95% 区间为 {lo:.2f}～{hi:.2f}（算法见检查 2 的准则）。',
-    "Paired round by round: {med:.2f}x; the two 95% paired intervals together {lo:.2f}-{hi:.2f} (how: part 1's "
-    "control rule).":
-        '逐轮配对比较，比值为 {med:.2f} 倍；两个 95% 配对区间合起来为 {lo:.2f}～{hi:.2f}（算法见第 1 节的对照准则）。',
-    'Paired round by round: {med:.2f}x; the two 95% paired intervals together, widened by the control, '
-    '{lo:.2f}-{hi:.2f}.':
-        '逐轮配对比较，比值为 {med:.2f} 倍；两个 95% 配对区间合起来并按对照放宽后为 {lo:.2f}～{hi:.2f}。',
-    "Control, fed by the pipeline: the functional loop's second copy over it":
-        '流水线供数下的对照：函数式训练循环的第二份副本与它之比',
-    "Control: the functional step's second copy over it":
-        '对照：函数式训练步的第二份副本与它之比',
-    '{what}, 95% paired interval {lo:.2f}-{hi:.2f}, {said}.':
-        '{what}，95% 配对区间为 {lo:.2f}～{hi:.2f}，{said}。',
     '{said}; {zero}.':
         '{said}；{zero}。',
     '{said}.':
@@ -801,30 +867,9 @@ MESSAGES = {
         '1.00 高于区间，TrainOneStepCell 更慢',
     '1.00 (no difference) lies inside it, not ruled out':
         '1.00（两者没有差别）落在区间之内，不能排除',
-    'Fed by the pipeline, TrainOneStepCell over the functional loop':
-        '由流水线供数时，TrainOneStepCell 与函数式训练循环的速度之比',
-    'Model.train over the functional loop':
-        'Model.train 与函数式训练循环的速度之比',
-    '{what}: {med:.2f}x ({rate:.1f} steps/s; {which} {lo:.2f}-{hi:.2f}), {side}.':
-        '{what}：{med:.2f} 倍（{rate:.1f} 步/秒；{which} {lo:.2f}～{hi:.2f}），{side}。',
-    'the two 95% paired intervals together':
-        '两个 95% 配对区间合起来',
-    '95% paired interval':
-        '95% 配对区间',
     'Part 2, same alternation: {cell_label} {cell:.1f} vs {jit_label} {jit:.1f} steps/s, {r:.2f}x, {judged}.':
         '第 2 节在同一次交替运行中测得{cell_label}为 {cell:.1f} 步/秒，{jit_label}为 {jit:.1f} 步/秒，'
         '前者是后者的 {r:.2f} 倍，{judged}。',
-    'batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f})':
-        '批大小 {n}：{med:.2f} 倍（{lo:.2f}～{hi:.2f}）',
-    'batch {n} {med:.2f}x ({lo:.2f}-{hi:.2f}, both copies)':
-        '批大小 {n}：{med:.2f} 倍（{lo:.2f}～{hi:.2f}，两份副本合起来）',
-    "Paired round by round, batch {top}'s samples/s over each size's (95% interval): {pairs}.":
-        '逐轮配对比较，批大小 {top} 的每秒样本数与各批大小之比（95% 区间）：{pairs}。',
-    "Paired round by round, batch {top}'s samples/s over each size's (95% interval, widened by the control): "
-    "{pairs}.":
-        '逐轮配对比较，批大小 {top} 的每秒样本数与各批大小之比（95% 区间，已按对照放宽）：{pairs}。',
-    'Control, the second copy of batch {n} over it: 95% paired interval {lo:.2f}-{hi:.2f}, {inside}.':
-        '对照：批大小 {n} 的第二份副本与它之比，95% 配对区间为 {lo:.2f}～{hi:.2f}，{inside}。',
     '1.00 inside, as it should be; differences up to {pct:.0f}% not ruled out':
         '包含 1.00，符合预期；{pct:.0f}% 以内的差别都不能排除',
     '1.00 inside, as it should be':

@@ -32,7 +32,9 @@ SHOWN = {
     "``parts``: what the lesson calls an experiment (\"part 2\"), instead of its name. ``best=False``: without the\n"
     "highest step rate (a lesson whose experiments already name their fastest configuration, paired).\n"
     "``bound=True``: an interval that holds 1.00 reads \"not separated\" with the largest difference it does not rule\n"
-    "out (lesson 07's reading), instead of \"a tie\".":
+    "out (lesson 07's reading), instead of \"a tie\". ``short=True`` (lesson 07): the paired ratios as one verdict\n"
+    "table (``verdict_table``: comparison | ratio | 95% interval | verdict, each named by its experiment's part and\n"
+    "``SHORT_TITLES``), the other figures as a figure | value table above it: narrow enough for a notebook.":
         "打印本课的主要数据：测得的最高训练速度（只是一个数据，不代表谁胜出）、``experiments`` 的各项\n"
         "数值指标、噪声水平（``noise_pct`` 不为 None 时），以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
         "读数）；若有实验是在繁忙的机器上运行的，还会给出警告。以字典形式返回这些数据（供 ``record()``\n"
@@ -40,7 +42,13 @@ SHOWN = {
         "``parts``：本课对某个实验的称呼（如“第 2 节”），用来代替实验名称。``best=False``：不列最高训练速度\n"
         "（适用于各实验已通过配对比较指出最快配置的课程）。\n"
         "``bound=True``：包含 1.00 的区间读作“分不出快慢”，并给出它不能排除的最大差别（第 07 课的读法），\n"
-        "而不是“持平”。",
+        "而不是“持平”。``short=True``（第 07 课）：把配对比值列成一张结论表（``verdict_table``：比较 | 比值 |\n"
+        "95% 区间 | 结论，每行以所属实验的小节和 ``SHORT_TITLES`` 命名），其余数据列成“指标 | 数值”表放在它上面：\n"
+        "宽度适合在 Notebook 中阅读。",
+    "(``parts`` is reused below)":
+        "（下面会复用 ``parts`` 这个名字）",
+    "the figures, then the paired ratios as one verdict table":
+        "先列数据，再把配对比值列成一张结论表",
     'a ratio\'s verdict (the lab\'s two rules, or where 1.00 lies against a paired interval), stored beside\n'
     'it as "<metric>_verdict"':
         '对比值作出的判定（按本课的两条规则，或看 1.00 落在配对区间的哪一侧），\n'
@@ -148,13 +156,13 @@ SHOWN = {
     "in the same alternation (one configuration timed twice: the noise floor of this grid).":
         "在本进程中交替为 ``p.specs`` 中的每个配置计时，并在同一次交替运行中加入 ``p.copy`` 的第二份副本\n"
         "（同一种配置计时两次：这组对比的噪声水平）。",
-    "The functional step and TrainOneStepCell on in-memory batches, with a second copy of the functional\n"
-    "step (one configuration timed twice: the noise floor of exactly these settings), ``p.claim_repeats``\n"
-    "rounds; then both and Model.train fed by the same MNIST pipeline, one pass of ``p.steps`` batches per repeat,\n"
-    "with a second copy of the functional loop (the floor of the pipeline passes).":
-        "先用内存中的批测量函数式训练步和 TrainOneStepCell，同时运行函数式训练步的第二份副本\n"
-        "（同一种配置计时两次：正是这组设置下的噪声水平），共交替 ``p.claim_repeats`` 轮；再由同一条 MNIST\n"
-        "数据处理流水线为这两者和 Model.train 供数，每次重复遍历 ``p.steps`` 个批，同时运行函数式训练循环的\n"
+    "The functional step, TrainOneStepCell and the functional step under @jit on in-memory batches, with a second\n"
+    "copy of the functional step (one configuration timed twice: the noise floor of exactly these settings),\n"
+    "``p.claim_repeats`` rounds; then the first two and Model.train fed by the same MNIST pipeline, one pass of\n"
+    "``p.steps`` batches per repeat, with a second copy of the functional loop (the floor of the pipeline passes).":
+        "先用内存中的批测量函数式训练步、TrainOneStepCell 和加 @jit 的函数式训练步，同时运行函数式训练步的\n"
+        "第二份副本（同一种配置计时两次：正是这组设置下的噪声水平），共交替 ``p.claim_repeats`` 轮；再由同一条\n"
+        "MNIST 数据处理流水线为前两者和 Model.train 供数，每次重复遍历 ``p.steps`` 个批，同时运行函数式训练循环的\n"
         "第二份副本（由流水线供数这一组的噪声水平）。",
     "the functional loop twice: A and A' of the pipeline passes":
         "函数式训练循环运行两份：由流水线供数这一组的 A 与 A′",
@@ -205,7 +213,7 @@ SHOWN = {
     "what declared the batch dimension dynamic: the row's label names it":
         "是什么把批维度声明成了动态：这一行的标签会写明",
     "ask jit for dynamic shapes":
-        "让 jit 按动态形状编译",
+        "让 jit 按动态shape编译",
     "a Cell: declare the batch dim dynamic":
         "是 Cell：把批维度声明为动态",
 
