@@ -22,7 +22,7 @@ from . import accuracy, amp, findings, modes, pipeline, shapes, sink, traps
 from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accuracy
 from .amp import measure_amp
 from .common import (SIDE_WORDS, forcing_conclusion, forcing_words, not_ruled_out_pct, paired_reading, short_reading,
-                     side_words, two_readings, verdict_table, warmup_reading)
+                     two_readings, verdict_table, warmup_reading)
 from .findings import part2_standing, plot_time_to_accuracy, pooling_measurements, pynative_vs_graph, this_run_found
 from .modes import (CLAIMED_RATIO, best_measured, compiled_pair, measure_batch_sizes, measure_forcing, measure_modes,
                     measure_step_rates, measure_styles, style_intervals, sweep_against_parts,
@@ -194,7 +194,7 @@ __all__ = [
     "CLAIMED_RATIO", "style_intervals", "sweep_against_parts", "sweep_intervals",
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
     "explain_three_tools", "explain_pool_rewrites", "layer_functions", "CONV_OPS", "POOL_OPS", "forcing_conclusion",
-    "paired_words", "side_words", "SIDE_WORDS", "forcing_words", "paired_reading", "not_ruled_out_pct",
+    "paired_words", "SIDE_WORDS", "forcing_words", "paired_reading", "not_ruled_out_pct",
     "two_readings", "warmup_reading",
     # lesson 08's results read together (findings.py)
     "pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy", "this_run_found",

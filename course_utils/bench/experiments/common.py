@@ -40,13 +40,7 @@ def spread_pct(row: Mapping, key: str = "steps_per_s") -> float:
 
 
 #: The reading of a paired interval (``interval_side``) in words: the one rule the lab judges a difference by.
-SIDE_WORDS = {"above": N_("above 1.00: faster"), "below": N_("below 1.00: slower"), "inside": N_("1.00 inside: a tie")}
-
-
-def side_words(lo: float, hi: float) -> str:
-    """A paired interval ``lo``-``hi`` read by the lab's rule, in words: "above 1.00: faster", "below 1.00: slower" or
-    "1.00 inside: a tie" (``interval_side``, on the bounds as printed)."""
-    return tr(SIDE_WORDS[interval_side(lo, hi)])
+SIDE_WORDS = {"above": N_("above 1.00: faster"), "below": N_("below 1.00: slower")}   # inside: ``paired_reading``
 
 
 #: Not forced against forced: skipping a wait cannot make the same work slower, so an interval below 1.00 is no
@@ -126,15 +120,11 @@ def forcing_conclusion(forced, unforced, blocking: bool) -> str:
     return text
 
 
-def control_said(c_lo: float, c_hi: float, bound: bool = False) -> str:
+def control_said(c_lo: float, c_hi: float) -> str:
     """What an A/A' control's interval (A' over A) means for the intervals read with it, in words: "1.00 inside, as it
-    should be" (``bound``: with the largest difference it does not rule out, lesson 07's reading), or, when the copies
-    came apart, that every interval compared with them is widened by their gap (``harness.widened``) before it is
-    read. The one treatment of a failed control in the lab."""
+    should be", or, when the copies came apart, that every interval compared with them is widened by their gap
+    (``harness.widened``) before it is read. The one treatment of a failed control in the lab."""
     gap = control_gap(c_lo, c_hi)
-    if gap is None and bound:
-        return tr("1.00 inside, as it should be; differences up to {pct:.0f}% not ruled out",
-                  pct=not_ruled_out_pct(c_lo, c_hi))
     if gap is None:
         return tr("1.00 inside, as it should be")
     return tr("without 1.00 although they are one configuration, so every interval read with this control is widened "

@@ -793,7 +793,6 @@ MESSAGES = {
     # forced vs not forced, read by the paired interval (common.forcing_conclusion, modes.summarise_forcing)
     'above 1.00: faster': '高于 1.00：更快',
     'below 1.00: slower': '低于 1.00：更慢',
-    '1.00 inside: a tie': '包含 1.00：未测出差别',
     '1.00 inside: not separated; differences up to {pct:.0f}% not ruled out':
         '包含 1.00：分不出快慢；{pct:.0f}% 以内的差别都不能排除',
     'below 1.00: inconclusive. Pairing assumes a steady load within a round, and this run broke it (skipping a wait '
@@ -870,8 +869,6 @@ MESSAGES = {
     'Part 2, same alternation: {cell_label} {cell:.1f} vs {jit_label} {jit:.1f} steps/s, {r:.2f}x, {judged}.':
         '第 2 节在同一次交替运行中测得{cell_label}为 {cell:.1f} 步/秒，{jit_label}为 {jit:.1f} 步/秒，'
         '前者是后者的 {r:.2f} 倍，{judged}。',
-    '1.00 inside, as it should be; differences up to {pct:.0f}% not ruled out':
-        '包含 1.00，符合预期；{pct:.0f}% 以内的差别都不能排除',
     '1.00 inside, as it should be':
         '包含 1.00，符合预期',
     # batch sizes
