@@ -87,7 +87,8 @@ class Conditions:
         def one(load):
             return "?" if not load else f"{load[0]:.2f}"
 
-        text = tr("{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after",
+        text = tr("{seconds:.0f} s on 1 CPU, 1-min load average {before} before / {after} after" if self.cpus == 1 else
+                  "{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after",
                   seconds=self.seconds, cpus=self.cpus, before=one(self.load_before), after=one(self.load_after))
         if self.others_cores is not None:
             text += tr(", other processes used {cores:.2f} cores meanwhile", cores=self.others_cores)

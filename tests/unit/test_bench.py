@@ -494,3 +494,10 @@ def test_lesson_07s_table_columns_have_readable_titles_not_their_keys():
     assert [t.strip() for t in head.split("  ") if t.strip()] == [
         "configuration", "steps a round", "min samples/s", "max samples/s", "s per epoch", "x first row",
         "x functional step"]
+
+
+def test_conditions_name_one_cpu_in_the_singular():
+    one = bench.Conditions(cpus=1, load_before=(0.5, 0.1, 0.1), load_after=(0.9, 0.2, 0.1), seconds=30.0,
+                           others_cores=None)
+    assert one.describe().startswith("conditions: 30 s on 1 CPU, 1-min load average 0.50 before")
+    assert "on 2 CPUs," in bench.Conditions(2, (0.5, 0, 0), (0.5, 0, 0), 30.0, None).describe()

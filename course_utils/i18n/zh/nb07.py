@@ -233,6 +233,8 @@ MESSAGES = {
          '        times.append(time.perf_counter() - start)\n'
          '    return steps / statistics.median(times)'),
     # ---- the performance lab's conclusions (course_utils/bench)
+    '{seconds:.0f} s on 1 CPU, 1-min load average {before} before / {after} after':
+        '用时 {seconds:.0f} 秒，1 个 CPU；1 分钟平均负载：测量前 {before}，测量后 {after}',
     '{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after':
         '用时 {seconds:.0f} 秒，{cpus} 个 CPU；1 分钟平均负载：测量前 {before}，测量后 {after}',
     ', other processes used {cores:.2f} cores meanwhile':
