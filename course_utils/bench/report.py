@@ -65,6 +65,11 @@ def header(env: bool = True) -> str:
     return text + f" | {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}"
 
 
+#: An experiment's conditions: its time, the CPUs it may use, and the load average around it
+FACTS = N_("{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after")
+FACTS_ONE_CPU = N_("{seconds:.0f} s on 1 CPU, 1-min load average {before} before / {after} after")   # pinned
+
+
 @dataclasses.dataclass
 class Conditions:
     """The machine's state around one experiment."""
@@ -87,9 +92,8 @@ class Conditions:
         def one(load):
             return "?" if not load else f"{load[0]:.2f}"
 
-        text = tr("{seconds:.0f} s on 1 CPU, 1-min load average {before} before / {after} after" if self.cpus == 1 else
-                  "{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after",
-                  seconds=self.seconds, cpus=self.cpus, before=one(self.load_before), after=one(self.load_after))
+        text = tr(FACTS_ONE_CPU if self.cpus == 1 else FACTS, seconds=self.seconds, cpus=self.cpus,
+                  before=one(self.load_before), after=one(self.load_after))
         if self.others_cores is not None:
             text += tr(", other processes used {cores:.2f} cores meanwhile", cores=self.others_cores)
         return text
