@@ -144,6 +144,7 @@ COLUMN_TITLES = (
     N_("us_per_sample"), N_("target_pct"), N_("best_steps"), N_("best_s"), N_("naive_steps"), N_("naive_s"),
     N_("naive_how"), N_("speedup"), N_("naive_s_high"), N_("speedup_high"), N_("figure"), N_("value"), N_("verdict"),
     N_("op_type"), N_("calls_per_step"), N_("mean_ms"), N_("total_ms"), N_("implementation"), N_("propagation"),
+    N_("primitive"),
     N_("ms"), N_("accuracy_pct"), N_("min_ms"), N_("max_ms"), N_("processes"),
 )
 
