@@ -97,4 +97,4 @@ def summarise_dynamic_shapes(rows: list, p: ShapesParams) -> Result:
     # the steady-step figures (steady_ms, us_per_sample) stay in the saved rows only: single, unalternated calls
     return Result("dynamic_shapes", out, ["label", "calls", "shapes", "compiles", "compile_s", "total_s"],
                   "\n".join(lines),
-                  metrics)
+                  metrics, alternated=False)   # single, unalternated calls: the busy warning says so

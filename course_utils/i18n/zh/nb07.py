@@ -239,6 +239,12 @@ MESSAGES = {
         '用时 {seconds:.0f} 秒，{cpus} 个 CPU；1 分钟平均负载：测量前 {before}，测量后 {after}',
     ', other processes used {cores:.2f} cores meanwhile':
         '；期间其他进程平均占用 {cores:.2f} 个核',
+    ', other processes used {cores:.2f} of that CPU meanwhile':
+        '；期间其他进程平均占用该 CPU 的 {cores:.2f}',
+    'WARNING: the machine was busy ({facts}). Other processes competed for the CPU: these timings are single, '
+    'unalternated calls, so their times are too high and noisy to compare; re-run on a quiet machine for the times.':
+        '警告：机器繁忙（{facts}）。其他进程在争用 CPU：这些耗时来自单次、未交替的调用，偏高且噪声大，不能相互比较；'
+        '要得到可引用的耗时，请在空闲（负载低）的机器上重新运行。',
     'conditions: {facts}':
         '测量条件：{facts}',
     'WARNING: the machine was busy ({facts}). Other processes competed for the cores: absolute rates are too low '
