@@ -214,7 +214,7 @@ METRIC_TITLES = {
     "graph_vs_pynative": N_("GRAPH_MODE / PyNative TrainOneStepCell, paired round by round (x)"),
     "jit_vs_no_jit": N_("PyNative functional step, with @jit / without, paired round by round (x)"),
     "pynative_steps_per_s": N_("PyNative TrainOneStepCell (steps/s)"),
-    "cell_vs_functional": N_("TrainOneStepCell / functional step, paired round by round (x)"),
+    "cell_vs_functional": N_("TrainOneStepCell / functional step without @jit (GRAPH_MODE), paired round by round (x)"),
     "o1_vs_o0": N_("@jit functional step, O1 / O0, paired round by round (x)"),
     "graph_cell_vs_jit": N_("GRAPH_MODE TrainOneStepCell / @jit functional step O0, paired round by round (x)"),
     "jit_cell_vs_jit": N_("jit(TrainOneStepCell) / @jit functional step, both O1, paired round by round (x)"),

@@ -41,8 +41,8 @@ MESSAGES = {
         'jit(TrainOneStepCell) 与 @jit {side}',
     'control: functional step, A′ / A':
         '对照：函数式训练步，A′ / A',
-    'TrainOneStepCell / functional step':
-        'TrainOneStepCell / 函数式训练步',
+    'TrainOneStepCell / functional step, no @jit (GRAPH_MODE)':
+        'TrainOneStepCell / 函数式训练步，不加 @jit（静态图模式）',
     'TrainOneStepCell / @jit functional step':
         'TrainOneStepCell / @jit 函数式训练步',
     'control, pipeline: functional loop, A′ / A':
@@ -61,8 +61,8 @@ MESSAGES = {
         '不能排除（在区间内）',
     'below the interval: even faster':
         '低于区间：实际更快',
-    'TrainOneStepCell {side} the functional step':
-        'TrainOneStepCell 与函数式训练步{side}',
+    'TrainOneStepCell {side} the functional step without @jit':
+        '与不加 @jit 的函数式训练步相比，TrainOneStepCell {side}',
     'TrainOneStepCell {side} the @jit functional step':
         'TrainOneStepCell 与 @jit 函数式训练步{side}',
     'control: batch {n}, A′ / A':
@@ -934,8 +934,8 @@ MESSAGES = {
     'A figure, not a winner: a configuration is called the fastest only within one alternated comparison (the lines '
     'under each experiment).':
         '这只是一个数字，不代表胜出者。只有在同一次交替运行之内（各实验下方的结论），才能判定某种配置最快。',
-    'TrainOneStepCell / functional step, paired round by round (x)':
-        'TrainOneStepCell / 函数式训练步，逐轮配对（倍）',
+    'TrainOneStepCell / functional step without @jit (GRAPH_MODE), paired round by round (x)':
+        'TrainOneStepCell / 不加 @jit 的函数式训练步（静态图模式），逐轮配对（倍）',
     # dynamic shapes
     'one fixed batch of {n} (as drop_remainder / padding give)':
         '固定批大小 {n}（drop_remainder / 填充的效果）',
