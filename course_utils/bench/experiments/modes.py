@@ -487,7 +487,8 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     table = []
     if twin is not None:
         table.append(control_row(tr("control: functional step, A′ / A"), twin))
-    table.append((tr("TrainOneStepCell / functional step, no @jit (GRAPH_MODE)"), med, lo, hi))   # two compiled pieces, not a whole step
+    # two compiled pieces run from Python, not a whole step: the label says so
+    table.append((tr("TrainOneStepCell / functional step, no @jit (GRAPH_MODE)"), med, lo, hi))
     if "cell_jit" in pairs:
         table.append((tr("TrainOneStepCell / @jit functional step"), *pairs["cell_jit"]))
     if fed_twin is not None:
