@@ -26,7 +26,7 @@ from .steps import set_mode
 
 #: A paired ratio's name in a short headline's verdict table (``Lab.headline(short=True)``): part 2's pairs as its
 #: own table names them, part 3's likewise.
-SHORT_TITLES = {**PAIR_LABELS, "cell_vs_functional": N_("TrainOneStepCell / functional step"),
+SHORT_TITLES = {**PAIR_LABELS, "cell_vs_functional": N_("TrainOneStepCell / functional step, no @jit (GRAPH_MODE)"),
                 "cell_vs_jit": N_("TrainOneStepCell / @jit functional step")}
 
 __all__ = ["Lab", "rate_bars", "show"]

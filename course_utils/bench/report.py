@@ -39,15 +39,40 @@ def load_average() -> Optional[tuple]:
         return None
 
 
-def _cpu_busy_s() -> Optional[float]:
-    """Seconds of CPU time all processes used since boot (Linux), or None."""
+def _cpu_busy_s(cpus: Optional[Iterable[int]] = None) -> Optional[float]:
+    """Seconds of CPU time all processes used since boot on the CPUs ``cpus`` (Linux), or None. ``cpus=None``: the
+    CPUs this process may use (its affinity set), so that a kernel pinned to CPU 0 does not count other processes'
+    work on CPU 1 as competition."""
+    if cpus is None:
+        cpus = _affinity()
     try:
         with open("/proc/stat", encoding="ascii") as fh:
-            fields = [int(v) for v in fh.readline().split()[1:]]
-    except (OSError, ValueError):
+            lines = [line.split() for line in fh if line.startswith("cpu")]
+    except OSError:
         return None
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)       # idle + iowait
-    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+    return _busy_from_stat(lines, cpus)
+
+
+def _affinity() -> Optional[frozenset]:
+    try:
+        return frozenset(os.sched_getaffinity(0))
+    except AttributeError:   # not Linux
+        return None
+
+
+def _busy_from_stat(lines: Sequence[Sequence[str]], cpus: Optional[Iterable[int]]) -> Optional[float]:
+    """Busy seconds from /proc/stat's split ``cpu`` lines: the aggregate line, or the sum over ``cpus``' lines."""
+    wanted = None if cpus is None else {f"cpu{n}" for n in cpus}
+    busy = 0
+    try:
+        for fields in lines:
+            if (fields[0] == "cpu") if wanted is None else (fields[0] in wanted):
+                values = [int(v) for v in fields[1:]]
+                idle = values[3] + (values[4] if len(values) > 4 else 0)       # idle + iowait
+                busy += sum(values[:8]) - idle
+    except (ValueError, IndexError):
+        return None
+    return busy / os.sysconf("SC_CLK_TCK")
 
 
 def _own_cpu_s() -> float:
@@ -68,6 +93,13 @@ def header(env: bool = True) -> str:
 #: An experiment's conditions: its time, the CPUs it may use, and the load average around it
 FACTS = N_("{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after")
 FACTS_ONE_CPU = N_("{seconds:.0f} s on 1 CPU, 1-min load average {before} before / {after} after")   # pinned
+#: Other processes' CPU use, counted on the CPUs this process may use only
+OTHERS = N_(", other processes used {cores:.2f} cores meanwhile")
+OTHERS_ONE_CPU = N_(", other processes used {cores:.2f} of that CPU meanwhile")
+#: The warning of an experiment whose timings are single, unalternated calls (no alternated ratio to read instead)
+WARNING_UNALTERNATED = N_("WARNING: the machine was busy ({facts}). Other processes competed for the CPU: these "
+                          "timings are single, unalternated calls, so their times are too high and noisy to compare; "
+                          "re-run on a quiet machine for the times.")
 
 
 @dataclasses.dataclass
@@ -94,8 +126,8 @@ class Conditions:
 
         text = tr(FACTS_ONE_CPU if self.cpus == 1 else FACTS, seconds=self.seconds, cpus=self.cpus,
                   before=one(self.load_before), after=one(self.load_after))
-        if self.others_cores is not None:
-            text += tr(", other processes used {cores:.2f} cores meanwhile", cores=self.others_cores)
+        if self.others_cores is not None:   # measured on the CPUs this process may use (_cpu_busy_s)
+            text += tr(OTHERS_ONE_CPU if self.cpus == 1 else OTHERS, cores=self.others_cores)
         return text
 
     def describe(self) -> str:
@@ -105,10 +137,13 @@ class Conditions:
         """The conditions without the "conditions:" label, for a sentence that names them itself."""
         return self._facts()
 
-    def warning(self) -> str:
-        """An empty string on a quiet machine; otherwise what the figures are worth."""
+    def warning(self, alternated: bool = True) -> str:
+        """An empty string on a quiet machine; otherwise what the figures are worth (``alternated=False``: an
+        experiment of single, unalternated timings, which has no alternated ratios to fall back on)."""
         if not self.busy:
             return ""
+        if not alternated:
+            return tr(WARNING_UNALTERNATED, facts=self._facts())
         return tr("WARNING: the machine was busy ({facts}). Other processes competed for the cores: absolute rates "
                   "are too low and noisy; only ratios between configurations measured in alternation in this run "
                   "mean something. Re-run on a quiet machine for the figures.", facts=self._facts())
@@ -118,13 +153,14 @@ class Measuring:
     """``with Measuring() as m: ...`` then ``m.conditions``: load and other processes' CPU use around a block."""
 
     def __enter__(self):
-        self._load, self._busy, self._own = load_average(), _cpu_busy_s(), _own_cpu_s()
+        self._cpus = _affinity()   # the CPUs counted at both ends, even if the block changes the affinity
+        self._load, self._busy, self._own = load_average(), _cpu_busy_s(self._cpus), _own_cpu_s()
         self._start = time.perf_counter()
         return self
 
     def __exit__(self, *exc):
         seconds = time.perf_counter() - self._start
-        busy = _cpu_busy_s()
+        busy = _cpu_busy_s(self._cpus)
         others = None
         if busy is not None and self._busy is not None and seconds > 0:
             others = max(0.0, ((busy - self._busy) - (_own_cpu_s() - self._own)) / seconds)
@@ -179,7 +215,7 @@ METRIC_TITLES = {
     "graph_vs_pynative": N_("GRAPH_MODE / PyNative TrainOneStepCell, paired round by round (x)"),
     "jit_vs_no_jit": N_("PyNative functional step, with @jit / without, paired round by round (x)"),
     "pynative_steps_per_s": N_("PyNative TrainOneStepCell (steps/s)"),
-    "cell_vs_functional": N_("TrainOneStepCell / functional step, paired round by round (x)"),
+    "cell_vs_functional": N_("TrainOneStepCell / functional step without @jit (GRAPH_MODE), paired round by round (x)"),
     "o1_vs_o0": N_("@jit functional step, O1 / O0, paired round by round (x)"),
     "graph_cell_vs_jit": N_("GRAPH_MODE TrainOneStepCell / @jit functional step O0, paired round by round (x)"),
     "jit_cell_vs_jit": N_("jit(TrainOneStepCell) / @jit functional step, both O1, paired round by round (x)"),
@@ -346,6 +382,7 @@ class Result:
     skipped: Optional[str] = None
     extra: Dict[str, Any] = dataclasses.field(default_factory=dict)
     conditions: Optional[Conditions] = None
+    alternated: bool = True   # False: single, unalternated timings (the busy-machine warning says so)
 
     def table(self, max_rows: Optional[int] = None, key: Optional[str] = None, saved: Optional[str] = None) -> str:
         """The rows as a table; with ``max_rows``, only that many (the largest ``key`` first, if given),
@@ -372,8 +409,8 @@ class Result:
         conclusion = "\n".join(line if "  " in line else no_space_between_cjk(line)
                                 for line in self.conclusion.split("\n"))
         parts += [self.table(max_rows, key, saved) if table else "", conclusion]
-        if self.conditions is not None and self.conditions.warning():
-            parts.append(self.conditions.warning())
+        if self.conditions is not None and self.conditions.warning(self.alternated):
+            parts.append(self.conditions.warning(self.alternated))
         return "\n".join(p for p in parts if p)
 
     def __str__(self) -> str:

@@ -501,3 +501,27 @@ def test_conditions_name_one_cpu_in_the_singular():
                            others_cores=None)
     assert one.describe().startswith("conditions: 30 s on 1 CPU, 1-min load average 0.50 before")
     assert "on 2 CPUs," in bench.Conditions(2, (0.5, 0, 0), (0.5, 0, 0), 30.0, None).describe()
+
+
+def test_cpu_busy_counts_only_the_given_cpus():
+    # /proc/stat's cpu lines: user nice system idle iowait irq softirq steal; a pinned kernel counts its CPUs only
+    from course_utils.bench import report
+    lines = [["cpu", "300", "0", "100", "1000", "0", "0", "0", "0"],
+             ["cpu0", "100", "0", "0", "500", "0", "0", "0", "0"],
+             ["cpu1", "200", "0", "100", "500", "0", "0", "0", "0"]]
+    tick = os.sysconf("SC_CLK_TCK")
+    assert report._busy_from_stat(lines, None) == 400 / tick        # the aggregate line
+    assert report._busy_from_stat(lines, {0}) == 100 / tick         # pinned to CPU 0: CPU 1's work not counted
+    assert report._busy_from_stat(lines, {0, 1}) == 400 / tick
+    assert report._busy_from_stat([["cpu0", "x"]], {0}) is None
+
+
+def test_busy_warning_of_unalternated_timings():
+    one = bench.Conditions(cpus=1, load_before=(3.0, 1, 1), load_after=(4.0, 1, 1), seconds=4.0, others_cores=0.9)
+    assert "of that CPU meanwhile" in one.describe()
+    assert "single, unalternated calls" in one.warning(alternated=False)
+    assert "alternation" not in one.warning(alternated=False)
+    assert "measured in alternation" in one.warning()
+    r = bench.Result("x", [], [], "done", conditions=one, alternated=False)
+    assert "single, unalternated calls" in str(r)
+    assert bench.Result.from_dict(bench.Result("x", [], [], "done").as_dict()).alternated

@@ -487,7 +487,8 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     table = []
     if twin is not None:
         table.append(control_row(tr("control: functional step, A′ / A"), twin))
-    table.append((tr("TrainOneStepCell / functional step"), med, lo, hi))
+    # two compiled pieces run from Python, not a whole step: the label says so
+    table.append((tr("TrainOneStepCell / functional step, no @jit (GRAPH_MODE)"), med, lo, hi))
     if "cell_jit" in pairs:
         table.append((tr("TrainOneStepCell / @jit functional step"), *pairs["cell_jit"]))
     if fed_twin is not None:
@@ -497,7 +498,7 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     lines.append(verdict_table(table))
     lines.append(tr("The article's {claim:.2f}x: in memory, {mem}; fed by the pipeline, {fed}.", claim=CLAIMED_RATIO,
                     mem=claim_words(lo, hi), fed=claim_words(*pairs["cell_fed"][1:])))
-    found = [(N_("TrainOneStepCell {side} the functional step"), lo, hi)]
+    found = [(N_("TrainOneStepCell {side} the functional step without @jit"), lo, hi)]
     if "cell_jit" in pairs:
         found.append((N_("TrainOneStepCell {side} the @jit functional step"), *pairs["cell_jit"][1:]))
     lines.append(found_line(found))

@@ -88,8 +88,8 @@ def summarise_dynamic_shapes(rows: list, p: ShapesParams) -> Result:
     lines = [tr("{shapes} batch shapes ({sizes}) cost {compiles} compilations: {compile_s:.2f} s of {total_s:.2f} s "
                 "over {calls} calls.", sizes=runtime.listing(dict.fromkeys(a["sizes"])), shapes=a["shapes"],
                 compiles=a["compiles"], compile_s=a["compile_s"], total_s=a["total_s"], calls=a["calls"]),
-             tr("Compilations with a dynamic batch dimension: {dyn}; with one fixed shape: {one} ({dyn_total_s:.1f} s "
-                "and {one_total_s:.1f} s for all {calls} calls).", dyn=b["compiles"], one=c["compiles"],
+             tr("Compilations with a dynamic batch dimension: {dyn}; with one fixed shape: {one} ({dyn_total_s:.2f} s "
+                "and {one_total_s:.2f} s for all {calls} calls).", dyn=b["compiles"], one=c["compiles"],
                 dyn_total_s=b["total_s"], one_total_s=c["total_s"], calls=a["calls"])]
     if a["compiles"] <= c["compiles"]:
         lines.append(tr("Changing shapes did not recompile here: this step style does not specialise on shapes."))
@@ -97,4 +97,4 @@ def summarise_dynamic_shapes(rows: list, p: ShapesParams) -> Result:
     # the steady-step figures (steady_ms, us_per_sample) stay in the saved rows only: single, unalternated calls
     return Result("dynamic_shapes", out, ["label", "calls", "shapes", "compiles", "compile_s", "total_s"],
                   "\n".join(lines),
-                  metrics)
+                  metrics, alternated=False)   # single, unalternated calls: the busy warning says so

@@ -10,9 +10,9 @@ MESSAGES = {
     'apart: the rows below widened by its gap':
         '不含 1.00：下面各行已按两份副本的差距放宽',
     'faster than':
-        '相比更快',
+        '更快',
     'slower than':
-        '相比更慢',
+        '更慢',
     'not separated from':
         '分不出快慢',
     'This run found: {items}.':
@@ -30,19 +30,19 @@ MESSAGES = {
     'jit(TrainOneStepCell) / @jit, both O1':
         'jit(TrainOneStepCell) / @jit，均为 O1',
     'GRAPH_MODE {side} PyNative':
-        '静态图模式与动态图模式{side}',
+        '与动态图模式相比，静态图模式{side}',
     '@jit {side} no jit':
-        '加 @jit 与不加 jit {side}',
+        '与不加 jit 相比，加 @jit {side}',
     'O1 {side} O0':
-        'O1 与 O0 {side}',
+        '与 O0 相比，O1 {side}',
     'TrainOneStepCell {side} @jit':
-        'TrainOneStepCell 与 @jit {side}',
+        '与 @jit 相比，TrainOneStepCell {side}',
     'jit(TrainOneStepCell) {side} @jit':
-        'jit(TrainOneStepCell) 与 @jit {side}',
+        '与 @jit 相比，jit(TrainOneStepCell) {side}',
     'control: functional step, A′ / A':
         '对照：函数式训练步，A′ / A',
-    'TrainOneStepCell / functional step':
-        'TrainOneStepCell / 函数式训练步',
+    'TrainOneStepCell / functional step, no @jit (GRAPH_MODE)':
+        'TrainOneStepCell / 函数式训练步，不加 @jit（静态图模式）',
     'TrainOneStepCell / @jit functional step':
         'TrainOneStepCell / @jit 函数式训练步',
     'control, pipeline: functional loop, A′ / A':
@@ -61,10 +61,10 @@ MESSAGES = {
         '不能排除（在区间内）',
     'below the interval: even faster':
         '低于区间：实际更快',
-    'TrainOneStepCell {side} the functional step':
-        'TrainOneStepCell 与函数式训练步{side}',
+    'TrainOneStepCell {side} the functional step without @jit':
+        '与不加 @jit 的函数式训练步相比，TrainOneStepCell {side}',
     'TrainOneStepCell {side} the @jit functional step':
-        'TrainOneStepCell 与 @jit 函数式训练步{side}',
+        '与 @jit 函数式训练步相比，TrainOneStepCell {side}',
     'control: batch {n}, A′ / A':
         '对照：批大小 {n}，A′ / A',
     '{part}: {title}':
@@ -239,6 +239,12 @@ MESSAGES = {
         '用时 {seconds:.0f} 秒，{cpus} 个 CPU；1 分钟平均负载：测量前 {before}，测量后 {after}',
     ', other processes used {cores:.2f} cores meanwhile':
         '；期间其他进程平均占用 {cores:.2f} 个核',
+    ', other processes used {cores:.2f} of that CPU meanwhile':
+        '；期间其他进程平均占用该 CPU 的 {cores:.2f}',
+    'WARNING: the machine was busy ({facts}). Other processes competed for the CPU: these timings are single, '
+    'unalternated calls, so their times are too high and noisy to compare; re-run on a quiet machine for the times.':
+        '警告：机器繁忙（{facts}）。其他进程在争用 CPU：这些耗时来自单次、未交替的调用，偏高且噪声大，不能相互比较；'
+        '要得到可引用的耗时，请在空闲（负载低）的机器上重新运行。',
     'conditions: {facts}':
         '测量条件：{facts}',
     'WARNING: the machine was busy ({facts}). Other processes competed for the cores: absolute rates are too low '
@@ -761,18 +767,17 @@ MESSAGES = {
     # forced vs not forced (common.forcing_conclusion) and rule 2 in a fresh process (modes.measure_forcing)
     # part 1's two readings of one step (common.warmup_reading, common.two_readings)
     'calls 1-{last}: median {median:.1f} ms, range {lo:.1f}-{hi:.1f} ms; more than twice that median: {spikes}; ':
-        '第 1～{last} 次调用：中位数 {median:.1f} 毫秒，范围 {lo:.1f}～{hi:.1f} 毫秒；超过该中位数两倍的调用：{spikes}；',
+        '索引 1～{last} 的调用：中位数 {median:.1f} 毫秒，范围 {lo:.1f}～{hi:.1f} 毫秒；超过该中位数两倍的调用：{spikes}；',
     'call 1 no more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): the warm-up was the compiling '
     'call alone.':
-        '第 1 次调用并不比第 {n}～{last} 次调用的水平（{settled:.1f} 毫秒）高出 20% 以上：预热就只是那次编译的调用。',
+        '索引 1 的调用与索引 {n}～{last} 的水平（{settled:.1f} 毫秒）相差不到 20%：需要预热的只有编译的那一次。',
     'call 1 ran more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): here the warm-up took one call '
     'beyond the compiling one.':
-        '第 1 次调用比第 {n}～{last} 次调用的水平（{settled:.1f} 毫秒）高出 20% 以上：这里的预热除了编译那次调用，'
-        '还多用了 1 次调用。',
+        '索引 1 的调用比索引 {n}～{last} 的水平（{settled:.1f} 毫秒）高出 20% 以上：除编译那次外，预热还多用了 1 次调用。',
     'calls 1-{k} in a row ran more than 20% above the level of calls {n}-{last} ({settled:.1f} ms): here the warm-up '
     'took {k} call(s) beyond the compiling one.':
-        '第 1～{k} 次调用连续比第 {n}～{last} 次调用的水平（{settled:.1f} 毫秒）高出 20% 以上：这里的预热除了编译'
-        '那次调用，还多用了 {k} 次调用。',
+        '索引 1～{k} 的调用连续比索引 {n}～{last} 的水平（{settled:.1f} 毫秒）高出 20% 以上：除编译那次外，预热还多用了 '
+        '{k} 次调用。',
     'Within 10% of each other.':
         '两者相差不到 10%。',
     "The repeats were slower than even the slowest single call, so no slow moment the single calls left out explains "
@@ -924,23 +929,23 @@ MESSAGES = {
         '它是内存中的批上测得的 {n} 个速率中最高的一个，不计第二份副本、流水线供数的各遍，也不计这些实验之外的计时。',
     "{label} also ran at {other:.1f} steps/s in {other_exp}, {gap:.1f}% apart: two separate alternations, so the "
     "two figures are not compared (the machine's speed moves between them).":
-        '{label} 在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%：两者分属两次不同的交替运行，所以不拿来比较'
-        '（机器的速度在两轮之间会有变化）。',
+        '{label}在{other_exp}中测得 {other:.1f} 步/秒，两者相差 {gap:.1f}%：两者分属两次不同的交替运行，所以不拿来比较'
+        '（两次运行之间机器的速度会有变化）。',
     'A figure, not a winner: a configuration is called the fastest only within one alternated comparison (the lines '
     'under each experiment).':
         '这只是一个数字，不代表胜出者。只有在同一次交替运行之内（各实验下方的结论），才能判定某种配置最快。',
-    'TrainOneStepCell / functional step, paired round by round (x)':
-        'TrainOneStepCell / 函数式训练步，逐轮配对（倍）',
+    'TrainOneStepCell / functional step without @jit (GRAPH_MODE), paired round by round (x)':
+        'TrainOneStepCell / 不加 @jit 的函数式训练步（静态图模式），逐轮配对（倍）',
     # dynamic shapes
     'one fixed batch of {n} (as drop_remainder / padding give)':
         '固定批大小 {n}（drop_remainder / 填充的效果）',
     '{shapes} batch shapes ({sizes}) cost {compiles} compilations: {compile_s:.2f} s of {total_s:.2f} s over '
     '{calls} calls.':
         '{shapes} 种批形状（{sizes}）导致 {compiles} 次编译，{calls} 次调用共 {total_s:.2f} 秒，其中编译占 {compile_s:.2f} 秒。',
-    'Compilations with a dynamic batch dimension: {dyn}; with one fixed shape: {one} ({dyn_total_s:.1f} s and '
-    '{one_total_s:.1f} s for all {calls} calls).':
-        '声明动态批维度时编译 {dyn} 次，固定单一形状时编译 {one} 次（{calls} 次调用的总耗时分别为 {dyn_total_s:.1f} 秒'
-        '和 {one_total_s:.1f} 秒）。',
+    'Compilations with a dynamic batch dimension: {dyn}; with one fixed shape: {one} ({dyn_total_s:.2f} s and '
+    '{one_total_s:.2f} s for all {calls} calls).':
+        '声明动态批维度时编译 {dyn} 次，固定单一形状时编译 {one} 次（{calls} 次调用的总耗时分别为 {dyn_total_s:.2f} 秒'
+        '和 {one_total_s:.2f} 秒）。',
     'Changing shapes did not recompile here: this step style does not specialise on shapes.':
         '这里改变形状并没有引起重新编译，因为这种训练步写法不针对形状做特化。',
     # exercise 1
