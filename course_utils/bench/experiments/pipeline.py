@@ -179,6 +179,19 @@ def _workers(n: str) -> str:
     return tr("1 worker") if n == "1" else tr("{n} workers", n=n)
 
 
+#: The one-word verdicts exercise 2 asks for, by the side of 1.00 the paired interval lies on.
+EXERCISE_WORDS = {"inside": "not separated", "above": "recheck"}
+
+
+def exercise_word(reading: str, alone: float, in_memory: float) -> str:
+    """Part 4's verdict in exercise 2's words: "not separated" (the paired interval holds 1.00), "recheck" (fed
+    faster than in memory: the machine changed), else "bottleneck" (the pipeline alone is slower than the step
+    consumes) or "costs" (it keeps up, yet the fed step is slower). ``reading``: "below", "inside" or "above"."""
+    if reading in EXERCISE_WORDS:
+        return EXERCISE_WORDS[reading]
+    return "bottleneck" if alone < in_memory else "costs"
+
+
 def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     """The pipeline is judged by what it does to the step: the step fed by it against the same step on in-memory
     batches, a tie within the noise floor. Its rate alone only says whether it could keep up on idle cores."""
@@ -230,13 +243,20 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
         if sink is not None and sink["reading"] != "inside" and p.device == "CPU":
             text += " " + tr("Sink mode on CPU runs the normal loop, so its row separated two runs of one loop: a "
                              "false positive of the method on this machine (lesson 07's check 2 found why).")
+        one_word = exercise_word(paired["reading"], pipe["batches_per_s"], mem)
+        text += "\n" + tr("The verdict in one word (exercise 2's): '{word}'.", word=one_word)
+        if one_word == "costs":
+            text += " " + tr("The pipeline keeps up, yet the step it feeds ran {pct:.0f}% slower than on in-memory "
+                             "batches (the paired median). A likely cause, not measured here: the pipeline's worker "
+                             "threads run on the {cpus} cores the step computes on.",
+                             pct=100 * (1 - paired["median"]), cpus=runtime.cpu_count())
         fed_entry = {"config": tr("training step fed by the pipeline"), "x": fed / mem, "paired": paired,
                      "x_copy": fed / again["batches_per_s"] if again is not None else None}
         return Result("data_pipeline", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"],
                       text, {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                              "pipeline_costs_step": costs, "pipeline_is_bottleneck": word == "bottleneck",
                              "sink_speedup": on / off, "noise_pct": noise, "pipeline_verdict": word,
-                             "paired": paired, "sink_paired": sink, "fed_entry": fed_entry,
+                             "pipeline_word": one_word, "paired": paired, "sink_paired": sink, "fed_entry": fed_entry,
                              "said": short_reading(paired["low"], paired["high"])})
     text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "

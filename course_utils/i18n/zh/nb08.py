@@ -485,4 +485,12 @@ MESSAGES = {
         '流水线供数 / 内存中的批',
     'above 1.00: feeding cannot do that, the machine changed (time again)':
         '高于 1.00：供数不可能让训练步变快，是机器状态变了（需要重新计时）',
+    "The verdict in one word (exercise 2's): '{word}'.":
+        "一词结论（练习 08.2 的用词）：'{word}'。",
+    'The pipeline keeps up, yet the step it feeds ran {pct:.0f}% slower than on in-memory batches (the paired median). '
+    "A likely cause, not measured here: the pipeline's worker threads run on the {cpus} cores the step computes on.":
+        '流水线跟得上，但由它供数的训练步比使用内存中的批时慢了 {pct:.0f}%（配对中位数）。'
+        '一个可能的原因（本课未测量）：流水线的工作线程与训练步共用同样的 {cpus} 个核。',
+    'x (this tool only)':
+        '倍数（仅限本工具）',
 }
