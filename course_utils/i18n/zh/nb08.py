@@ -493,4 +493,23 @@ MESSAGES = {
         '一个可能的原因（本课未测量）：流水线的工作线程与训练步共用同样的 {cpus} 个核。',
     'x (this tool only)':
         '倍数（仅限本工具）',
+    'MMACs':
+        '百万次乘加',
+    '% of MACs':
+        '占乘加 %',
+    '% of time':
+        '占耗时 %',
+    'ns/MAC':
+        '纳秒/乘加',
+    'operator':
+        '算子',
+    'oneDNN primitives':
+        'oneDNN 原语',
+    'profiler ms/step':
+        '性能分析工具，每步毫秒数',
+    'oneDNN log ms/step':
+        'oneDNN 日志，每步毫秒数',
+    'Per MAC, the convolutions took {c0:.2f} ns without the cap and {c1:.2f} ns with it; the dense layers {d0:.2f} '
+    'and {d1:.2f} ns.':
+        '按每次乘加计，卷积层不限制指令集时用 {c0:.2f} 纳秒，限制时用 {c1:.2f} 纳秒；全连接层分别为 {d0:.2f} 和 {d1:.2f} 纳秒。',
 }
