@@ -206,11 +206,15 @@ def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     assert lines[0].split() == ["comparison", "ratio", "95%", "interval", "verdict"]
     assert lines[2].startswith("fed by the pipeline / in-memory ") and lines[2].endswith("0.90x     0.90-0.90  "
                                                                                          "below 1.00: slower")
-    assert lines[3].startswith("Model.train, sink mode on / off") and lines[3].endswith("not separated (up to 0% "
+    # Model.train's loop fed by the same pipeline, paired with the same in-memory passes
+    assert lines[3].startswith("Model.train, sink mode off / in-memory") and lines[3].endswith("0.20x     0.20-0.20  "
+                                                                                                "below 1.00: slower")
+    assert res.metrics["model_paired"]["median"] == pytest.approx(0.2)
+    assert lines[4].startswith("Model.train, sink mode on / off") and lines[4].endswith("not separated (up to 0% "
                                                                                          "not ruled out)")
-    assert lines[4] == ("The pipeline alone delivered 600 batches/s (2 workers), 6.0x the in-memory step's rate: it "
-                        "keeps up, so it is not the bottleneck.") and len(lines) == 6
-    assert lines[5].startswith("The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step "
+    assert lines[5] == ("The pipeline alone delivered 600 batches/s (2 workers), 6.0x the in-memory step's rate: it "
+                        "keeps up, so it is not the bottleneck.") and len(lines) == 7
+    assert lines[6].startswith("The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step "
                                "it feeds ran 10% slower")   # the paired median, computed
     assert res.metrics["pipeline_word"] == "costs"
     assert "noise floor of 5.0%" not in res.conclusion and "a tie" not in res.conclusion

@@ -512,4 +512,8 @@ MESSAGES = {
     'Per MAC, the convolutions took {c0:.2f} ns without the cap and {c1:.2f} ns with it; the dense layers {d0:.2f} '
     'and {d1:.2f} ns.':
         '按每次乘加计，卷积层不限制指令集时用 {c0:.2f} 纳秒，限制时用 {c1:.2f} 纳秒；全连接层分别为 {d0:.2f} 和 {d1:.2f} 纳秒。',
+    "Model.train, sink mode off / in-memory (A and A')":
+        "Model.train（关闭下沉）/ 内存中的批（A 与 A'）",
+    'Model.train, sink mode off / in-memory':
+        'Model.train（关闭下沉）/ 内存中的批',
 }
