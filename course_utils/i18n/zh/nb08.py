@@ -491,8 +491,6 @@ MESSAGES = {
     "A likely cause, not measured here: the pipeline's worker threads run on the {cpus} cores the step computes on.":
         '流水线跟得上，但由它供数的训练步比使用内存中的批时慢了 {pct:.0f}%（配对中位数）。'
         '一个可能的原因（本课未测量）：流水线的工作线程与训练步共用同样的 {cpus} 个核。',
-    'x (this tool only)':
-        '倍数（仅限本工具）',
     'MMACs':
         '百万次乘加',
     '% of MACs':
