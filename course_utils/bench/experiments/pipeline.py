@@ -261,7 +261,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                       text, {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                              "pipeline_costs_step": costs, "pipeline_is_bottleneck": word == "bottleneck",
                              "sink_speedup": on / off, "noise_pct": noise, "pipeline_verdict": word,
-                             "pipeline_word": one_word, "model_paired": model_off, "paired": paired, "sink_paired": sink, "fed_entry": fed_entry,
+                             "pipeline_word": one_word, "model_paired": model_off, "paired": paired,
+                             "sink_paired": sink, "fed_entry": fed_entry,
                              "said": short_reading(paired["low"], paired["high"])})
     text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "
