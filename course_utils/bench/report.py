@@ -65,6 +65,11 @@ def header(env: bool = True) -> str:
     return text + f" | {_dt.datetime.now().strftime('%Y-%m-%d %H:%M')}"
 
 
+#: An experiment's conditions: its time, the CPUs it may use, and the load average around it
+FACTS = N_("{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after")
+FACTS_ONE_CPU = N_("{seconds:.0f} s on 1 CPU, 1-min load average {before} before / {after} after")   # pinned
+
+
 @dataclasses.dataclass
 class Conditions:
     """The machine's state around one experiment."""
@@ -87,9 +92,8 @@ class Conditions:
         def one(load):
             return "?" if not load else f"{load[0]:.2f}"
 
-        text = tr("{seconds:.0f} s on 1 CPU, 1-min load average {before} before / {after} after" if self.cpus == 1 else
-                  "{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after",
-                  seconds=self.seconds, cpus=self.cpus, before=one(self.load_before), after=one(self.load_after))
+        text = tr(FACTS_ONE_CPU if self.cpus == 1 else FACTS, seconds=self.seconds, cpus=self.cpus,
+                  before=one(self.load_before), after=one(self.load_after))
         if self.others_cores is not None:
             text += tr(", other processes used {cores:.2f} cores meanwhile", cores=self.others_cores)
         return text
@@ -140,6 +144,7 @@ COLUMN_TITLES = (
     N_("us_per_sample"), N_("target_pct"), N_("best_steps"), N_("best_s"), N_("naive_steps"), N_("naive_s"),
     N_("naive_how"), N_("speedup"), N_("naive_s_high"), N_("speedup_high"), N_("figure"), N_("value"), N_("verdict"),
     N_("op_type"), N_("calls_per_step"), N_("mean_ms"), N_("total_ms"), N_("implementation"), N_("propagation"),
+    N_("primitive"),
     N_("ms"), N_("accuracy_pct"), N_("min_ms"), N_("max_ms"), N_("processes"),
 )
 

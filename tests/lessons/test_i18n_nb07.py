@@ -123,7 +123,7 @@ def test_the_conclusion_follows_the_language_at_the_time_it_is_computed():
     medians = modes.summarise_modes([{k: v for k, v in r.items() if k != "repeat_s"} for r in rows], p).conclusion
     assert "超出噪声水平、判定最快的是静态图模式下的 TrainOneStepCell，80.0 步/秒，是最慢者" in medians
     assert chinese.startswith("比较")
-    assert "TrainOneStepCell，静态图模式 / 动态图模式  4.00x  4.00-4.00  高于 1.00：更快" in chinese
+    assert "TrainOneStepCell，静态图模式 / 动态图模式  4.00 倍  4.00～4.00  高于 1.00：更快" in chinese
     assert chinese.endswith("本次运行的结论：静态图模式与动态图模式相比更快。")
     assert "噪声水平" not in chinese   # with rounds to pair: the paired verdicts alone
 
@@ -131,7 +131,7 @@ def test_the_conclusion_follows_the_language_at_the_time_it_is_computed():
 def test_modes_styles_and_batch_sizes_in_chinese(zh):
     p = bench.ModesParams(specs=("pynative/cell", "graph/cell"))
     slow = modes.summarise_modes([rate("pynative/cell", 50), rate("graph/cell", 30)], p).conclusion
-    assert "0.60x  0.60-0.60  低于 1.00：更慢" in slow and slow.endswith("静态图模式与动态图模式相比更慢。")
+    assert "0.60 倍  0.60～0.60  低于 1.00：更慢" in slow and slow.endswith("静态图模式与动态图模式相比更慢。")
     close = (rate("pynative/cell", 50, spread=0.1), rate("graph/cell", 52, spread=0.1))
     same = modes.summarise_modes([{k: v for k, v in r.items() if k != "repeat_s"} for r in close], p)
     assert "以下配置并列最快，彼此相差在噪声水平之内" in same.conclusion   # the medians' reading: rounds unpaired
@@ -142,7 +142,7 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     styles = modes.summarise_styles(shuffled(rows), bench.StylesParams()).conclusion
     assert ("文章所说的 1.15 倍：内存中的批数据，已排除（高于区间）；由数据处理流水线供数，已排除（高于区间）。"
             in styles)
-    assert "流水线供数：Model.train / 函数式训练循环       0.50x  0.50-0.50  低于 1.00：更慢" in styles
+    assert "流水线供数：Model.train / 函数式训练循环       0.50 倍  0.50～0.50  低于 1.00：更慢" in styles
     copied = modes.summarise_styles(rows + [rate(modes.COPY, 101, input=modes.IN_MEMORY, claim_s=30.0)],
                                     bench.StylesParams(noise_pct=20)).conclusion
     # the copy 1% apart in every round: its control fails, so the interval is widened
@@ -152,7 +152,7 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
     assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒；按这个速度，一个 MNIST 轮次的训练步共需 11.7 秒"
             "（批数据在内存中，不含数据处理流水线）。\n") in text
-    assert ("批大小 64 / 批大小 32  1.60x  1.60-1.60  高于 1.00：更快\n"
+    assert ("批大小 64 / 批大小 32  1.60 倍  1.60～1.60  高于 1.00：更快\n"
             "按配对区间得出的结论：批大小 64 比批大小 32 快（区间都高于 1.00）。") in text
     assert text.endswith("（区间都高于 1.00）。") and "重叠准则" not in text   # one rule: the paired verdict
     bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in sizes]
@@ -199,8 +199,8 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert lines[5].startswith("流水线单独运行时每秒产出 600 个批") and len(lines) == 6
     cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
     rows = cpu.splitlines()   # one verdict table row per level, then the accuracy that fell
-    assert rows[2].split() == ["O1", "/", "O0", "及其副本", "0.90x", "0.90-0.90", "低于", "1.00：更慢"]
-    assert rows[3].split()[:5] == ["O3", "/", "O0", "及其副本", "0.40x"]
+    assert rows[2].split() == ["O1", "/", "O0", "及其副本", "0.90", "倍", "0.90～0.90", "低于", "1.00：更慢"]
+    assert rows[3].split()[:5] == ["O3", "/", "O0", "及其副本", "0.40"]
     assert rows[4] == "amp O3：准确率 90.0%（低了 5.0 个百分点：不要只看速度，也要检查准确率）。"
     res = shapes.summarise_dynamic_shapes(shuffled(shape_rows(True)), bench.ShapesParams(n_shapes=2)).conclusion
     assert res.startswith("2 种批形状（64、57）导致 2 次编译，8 次调用共 4.06 秒，其中编译占 4.00 秒。")

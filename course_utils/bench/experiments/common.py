@@ -92,7 +92,8 @@ def verdict_table(rows: Sequence[Sequence]) -> str:
     for row in rows:
         label, med, lo, hi = row[:4]
         words = row[4] if len(row) > 4 else short_reading(lo, hi)
-        lines.append([label, "" if med is None else f"{med:.2f}x", f"{lo:.2f}-{hi:.2f}", words])
+        lines.append([label, "" if med is None else tr("{med:.2f}x", med=med), tr("{lo:.2f}-{hi:.2f}", lo=lo, hi=hi),
+                      words])
     widths = [max(display_width(line[i]) for line in lines) for i in range(4)]
     lines.insert(1, ["-" * w for w in widths])
     return text_table(lines, right=(1, 2))

@@ -479,5 +479,7 @@ MESSAGES = {
     'not separated (up to {pct:.0f}% not ruled out)': '分不出快慢（{pct:.0f}% 以内的差别不能排除）',
     'comparison': '比较',
     'ratio': '比值',
+    '{med:.2f}x': '{med:.2f} 倍',
+    '{lo:.2f}-{hi:.2f}': '{lo:.2f}～{hi:.2f}',
     '95% interval': '95% 区间',
 }

@@ -571,7 +571,7 @@ MESSAGES = {
     'input': '输入',
     'layer': '层',
     'output': '输出形状',
-    'wrapper': '包装类',
+    'wrapper': '返回的网络类型',
     'accuracy': '准确率',
     'first_call_s': '首次调用（秒）',
     'steps_per_s': '步/秒',
@@ -619,6 +619,7 @@ MESSAGES = {
     'total_ms': '总计（毫秒）',
     'implementation': '实现',
     'propagation': '传播方向',
+    'primitive': '原语',
     'functional step':
         '函数式训练步',
     '@jit functional step':
