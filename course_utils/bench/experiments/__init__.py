@@ -186,7 +186,8 @@ __all__ = [
     "EXPERIMENTS", "Experiment", "HEADLINE", "PUBLIC", "get", "run_experiment", "select_experiments", "worker_main",
     # each experiment's measurement, as lessons 07 and 08 show and call it
     "measure_modes", "measure_styles", "measure_batch_sizes", "measure_step_rates", "measure_cpu_traps",
-    "measure_find_trap", "layer_grad", "measure_layer_times", "measure_pool_cap", "measure_data_pipeline",
+    "measure_find_trap", "layer_grad", "layer_macs", "layer_cost_rows", "format_layer_costs", "cap_price_rows",
+    "format_cap_price", "measure_layer_times", "measure_pool_cap", "measure_data_pipeline",
     "measure_amp", "measure_dynamic_shapes", "measure_forcing", "measure_time_to_accuracy",
     "measure_train_to_accuracy", "measure_sink_mode",
     "summarise_cpu_traps",

@@ -249,12 +249,12 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
             text += " " + tr("Sink mode on CPU runs the normal loop, so its row separated two runs of one loop: a "
                              "false positive of the method on this machine (lesson 07's check 2 found why).")
         one_word = exercise_word(paired["reading"], pipe["batches_per_s"], mem)
-        text += "\n" + tr("The verdict in one word (exercise 2's): '{word}'.", word=one_word)
-        if one_word == "costs":
-            text += " " + tr("The pipeline keeps up, yet the step it feeds ran {pct:.0f}% slower than on in-memory "
-                             "batches (the paired median). A likely cause, not measured here: the pipeline's worker "
-                             "threads run on the {cpus} cores the step computes on.",
-                             pct=100 * (1 - paired["median"]), cpus=runtime.cpu_count())
+        text += "\n" + (tr("The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step it "
+                           "feeds ran {pct:.0f}% slower than on in-memory batches (the paired median). A likely cause, "
+                           "not measured here: the pipeline's worker threads run on the {cpus} cores the step "
+                           "computes on.", pct=100 * (1 - paired["median"]), cpus=runtime.cpu_count())
+                        if one_word == "costs" else
+                        tr("The verdict in one word (exercise 2's): '{word}'.", word=one_word))
         fed_entry = {"config": tr("training step fed by the pipeline"), "x": fed / mem, "paired": paired,
                      "x_copy": fed / again["batches_per_s"] if again is not None else None}
         return Result("data_pipeline", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"],
