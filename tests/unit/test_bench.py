@@ -525,3 +525,56 @@ def test_busy_warning_of_unalternated_timings():
     r = bench.Result("x", [], [], "done", conditions=one, alternated=False)
     assert "single, unalternated calls" in str(r)
     assert bench.Result.from_dict(bench.Result("x", [], [], "done").as_dict()).alternated
+
+
+LENET_OUTPUTS = {"conv1": "64x6x24x24", "relu+pool 1": "64x6x12x12", "conv2": "64x16x8x8", "relu+pool 2": "64x16x4x4",
+                 "flatten": "64x256", "fc1": "64x120", "relu 1": "64x120", "fc2": "64x84", "relu 2": "64x84",
+                 "fc3": "64x10"}
+
+
+def test_layer_cost_rows_count_macs_and_time_per_mac():
+    from course_utils.bench.experiments import traps
+    from course_utils.models import LeNet5
+
+    cases = ("no ISA cap", "ONEDNN_MAX_CPU_ISA=AVX2")
+    rows = [{"case": c, "layer": name, "kind": "layer", "output": out,
+             "ms": (10.0 if name.startswith("conv") else 1.0) * (1 if c == cases[0] else 0.5)}
+            for c in cases for name, out in LENET_OUTPUTS.items()]
+    rows.append({"case": cases[0], "kind": "onednn", "primitive": "convolution"})   # not a layer: skipped
+    got = {r["layer"]: r for r in traps.layer_cost_rows(rows, cases, LeNet5())}
+    # conv1: 64x6x24x24 outputs x 1 channel x 5x5, forward and the weights' gradient only (no input gradient)
+    assert got["conv1"]["mmacs"] == pytest.approx(64 * 6 * 24 * 24 * 25 * 2 / 1e6)
+    assert got["conv2"]["mmacs"] == pytest.approx(64 * 16 * 8 * 8 * 6 * 25 * 3 / 1e6)   # and the input's gradient
+    assert got["fc1"]["mmacs"] == pytest.approx(64 * 120 * 256 * 3 / 1e6)
+    assert got["relu+pool 1"]["mmacs"] == 0 and got["relu+pool 1"]["ns_a"] is None
+    assert got["conv1"]["ns_a"] == pytest.approx(1e6 * 10.0 / (64 * 6 * 24 * 24 * 25 * 2))
+    assert sum(float(r["macs_pct"]) for r in got.values()) == pytest.approx(100, abs=0.3)
+    conv = traps.ns_per_mac(list(got.values()), "Conv2d")
+    assert conv[1] == pytest.approx(conv[0] / 2)
+    text = traps.format_layer_costs(list(got.values()))
+    assert text.splitlines()[0].split()[:3] == ["layer", "MMACs", "%"]
+    assert text.splitlines()[-1].startswith(f"Per MAC, the convolutions took {conv[0]:.2f} ns without the cap")
+
+
+def test_cap_price_rows_read_both_tools_per_step():
+    from course_utils.bench.experiments import traps
+
+    cases = ("no ISA cap", "ONEDNN_MAX_CPU_ISA=AVX2")
+    op_rows = {c: [{"op_type": "MaxPoolGrad", "mean_ms": 0.5 * (i + 1), "calls_per_step": 2},
+                   {"op_type": "Conv2DBackpropFilter", "mean_ms": 1.0, "calls_per_step": 2}]
+               for i, c in enumerate(cases)}
+    onednn = {c: [{"primitive": "pooling", "propagation": "backward_data", "total_ms": 4.0 * (i + 1),
+                   "implementation": ("jit:avx512_core", "simple_nchw:any")[i]},
+                  {"primitive": "pooling", "propagation": "forward_training", "total_ms": 4.0,
+                   "implementation": ("jit:avx512_core", "simple_nchw:any")[i]},
+                  {"primitive": "convolution", "propagation": "backward_data", "total_ms": 99.0,
+                   "implementation": "jit_uni_ncsp:conv+ref:any"},   # another propagation: not counted
+                  {"primitive": "convolution", "propagation": "backward_weights", "total_ms": 8.0,
+                   "implementation": "x64:gemm:jit"}]
+              for i, c in enumerate(cases)}
+    price = {r["op"]: r for r in traps.cap_price_rows(op_rows, onednn, cases, logged_steps=4)}
+    assert price["MaxPoolGrad"]["prof"] == "1.00 -> 2.00" and price["MaxPoolGrad"]["log"] == "2.00 -> 3.00"
+    assert price["MaxPoolGrad"]["impl"] == "jit:avx512_core -> simple_nchw:any"
+    assert price["Conv2DBackpropFilter"] == {"op": "Conv2DBackpropFilter", "runs": "convolution backward_weights",
+                                             "impl": "x64:gemm:jit", "prof": "2.00 -> 2.00", "log": "2.00 -> 2.00"}
+    assert traps.format_cap_price(list(price.values())).splitlines()[0].split()[0] == "operator"

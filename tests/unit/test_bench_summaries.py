@@ -211,10 +211,17 @@ def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     assert lines[0].split() == ["comparison", "ratio", "95%", "interval", "verdict"]
     assert lines[2].startswith("fed by the pipeline / in-memory ") and lines[2].endswith("0.90x     0.90-0.90  "
                                                                                          "below 1.00: slower")
-    assert lines[3].startswith("Model.train, sink mode on / off") and lines[3].endswith("not separated (up to 0% "
+    # Model.train's loop fed by the same pipeline, paired with the same in-memory passes
+    assert lines[3].startswith("Model.train, sink mode off / in-memory") and lines[3].endswith("0.20x     0.20-0.20  "
+                                                                                                "below 1.00: slower")
+    assert res.metrics["model_paired"]["median"] == pytest.approx(0.2)
+    assert lines[4].startswith("Model.train, sink mode on / off") and lines[4].endswith("not separated (up to 0% "
                                                                                          "not ruled out)")
-    assert lines[4] == ("The pipeline alone delivered 600 batches/s (2 workers), 6.0x the in-memory step's rate: it "
-                        "keeps up, so it is not the bottleneck.") and len(lines) == 5
+    assert lines[5] == ("The pipeline alone delivered 600 batches/s (2 workers), 6.0x the in-memory step's rate: it "
+                        "keeps up, so it is not the bottleneck.") and len(lines) == 7
+    assert lines[6].startswith("The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step "
+                               "it feeds ran 10% slower")   # the paired median, computed
+    assert res.metrics["pipeline_word"] == "costs"
     assert "noise floor of 5.0%" not in res.conclusion and "a tie" not in res.conclusion
     assert "Model.train with sink mode off against" not in res.conclusion   # two loops: not compared
     assert res.metrics["pipeline_costs_step"] and not res.metrics["pipeline_is_bottleneck"]
@@ -912,3 +919,16 @@ def test_lesson_08_reads_o2_and_o3_together_and_times_by_the_same_rule():
     assert traps.time_reading(1.2, 1.4) == "slower with the cap (above 1.00)"
     assert traps.time_reading(0.6, 0.9) == "faster with the cap (below 1.00)"
     assert traps.time_reading(0.9, 1.3) == "not separated (up to 30% not ruled out)"
+
+
+def test_exercise_word_speaks_exercise_2s_vocabulary_and_agrees_with_its_reference():
+    from course_utils.exercises import nb08
+
+    assert pipeline.exercise_word("inside", 600, 100) == "not separated"
+    assert pipeline.exercise_word("above", 600, 100) == "recheck"
+    assert pipeline.exercise_word("below", 600, 100) == "costs"
+    assert pipeline.exercise_word("below", 50, 100) == "bottleneck"
+    reference = nb08.q2.reference()[0]
+    for ratios, mem, alone, expected in nb08.PipelineVerdict.CASES:   # five rounds: the lowest to the highest ratio
+        side = bench.interval_side(min(ratios), max(ratios))
+        assert pipeline.exercise_word(side, alone, mem) == expected == reference(ratios, mem, alone)

@@ -30,10 +30,11 @@ from .modes import (CLAIMED_RATIO, best_measured, compiled_pair, measure_batch_s
 from .pipeline import measure_data_pipeline, paired_words
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
-from .traps import (CONV_OPS, FIND_CASES, JIT_PIPELINE_CASE, POOL_OPS, TRAP_CASES, alternating, eager,
-                    explain_pool_rewrites, explain_three_tools, fastest_run, measure_cpu_traps, measure_find_trap,
-                    layer_functions, layer_grad, measure_layer_times, measure_pool_cap, merge_rounds,
-                    parse_onednn_verbose, round_repeats, summarise_cpu_traps)
+from .traps import (CONV_OPS, FIND_CASES, JIT_PIPELINE_CASE, POOL_OPS, TRAP_CASES, alternating, cap_price_rows, eager,
+                    explain_pool_rewrites, explain_three_tools, fastest_run, format_cap_price, format_layer_costs,
+                    layer_cost_rows, layer_functions, layer_grad, layer_macs, measure_cpu_traps, measure_find_trap,
+                    measure_layer_times, measure_pool_cap, merge_rounds, parse_onednn_verbose, round_repeats,
+                    summarise_cpu_traps)
 
 ALL_DEVICES = runtime.DEVICES
 
@@ -185,7 +186,8 @@ __all__ = [
     "EXPERIMENTS", "Experiment", "HEADLINE", "PUBLIC", "get", "run_experiment", "select_experiments", "worker_main",
     # each experiment's measurement, as lessons 07 and 08 show and call it
     "measure_modes", "measure_styles", "measure_batch_sizes", "measure_step_rates", "measure_cpu_traps",
-    "measure_find_trap", "layer_grad", "measure_layer_times", "measure_pool_cap", "measure_data_pipeline",
+    "measure_find_trap", "layer_grad", "layer_macs", "layer_cost_rows", "format_layer_costs", "cap_price_rows",
+    "format_cap_price", "measure_layer_times", "measure_pool_cap", "measure_data_pipeline",
     "measure_amp", "measure_dynamic_shapes", "measure_forcing", "measure_time_to_accuracy",
     "measure_train_to_accuracy", "measure_sink_mode",
     "summarise_cpu_traps",

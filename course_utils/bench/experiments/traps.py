@@ -262,6 +262,93 @@ def layer_functions(net) -> list:
             (N_("relu 2"), net.relu), ("fc3", net.fc3)]
 
 
+def layer_macs(layer, output_shape: Sequence[int], first: bool) -> int:
+    """Multiply-accumulates of one layer's forward pass, its weights' gradient and its input's gradient (the first
+    layer: no input gradient, as ``layer_grad`` times it); 0 for a layer without weights (ReLU, pooling and flatten
+    only compare or copy)."""
+    import mindspore as ms
+
+    out = math.prod(int(d) for d in output_shape)
+    if isinstance(layer, ms.nn.Conv2d):
+        fwd = out * layer.in_channels * math.prod(layer.kernel_size)
+    elif isinstance(layer, ms.nn.Dense):
+        fwd = out * layer.in_channels
+    else:
+        fwd = 0
+    return fwd * (2 if first else 3)
+
+
+def layer_cost_rows(rows: Sequence[Mapping], cases: Sequence[str], net) -> List[dict]:
+    """One row per layer of ``net`` (``layer_functions``): its MMACs, and for each of the two ``cases`` its time
+    (``rows`` as ``find_trap`` returns them: ``case``, ``layer``, ``ms``, ``output`` "64x6x24x24"), the time's
+    share and ns per MAC; ``kind`` is the layer's class."""
+    a, b = cases
+    timed = {(r["case"], r["layer"]): r for r in rows if r.get("kind", "layer") == "layer"}
+    out = []
+    for i, (name, layer) in enumerate(layer_functions(net)):
+        macs = layer_macs(layer, timed[a, name]["output"].split("x"), first=i == 0)
+        ms_a, ms_b = timed[a, name]["ms"], timed[b, name]["ms"]
+        out.append({"layer": name, "kind": type(layer).__name__, "mmacs": macs / 1e6, "ms_a": ms_a, "ms_b": ms_b,
+                    "ns_a": 1e6 * ms_a / macs if macs else None, "ns_b": 1e6 * ms_b / macs if macs else None})
+    total = {k: sum(r[k] for r in out) for k in ("mmacs", "ms_a", "ms_b")}
+    for r in out:   # one decimal each
+        r.update({k: f"{100 * r[m] / total[m]:.1f}" for k, m in (("macs_pct", "mmacs"), ("pct_a", "ms_a"),
+                                                                   ("pct_b", "ms_b"))})
+    return out
+
+
+def ns_per_mac(layer_rows: Sequence[Mapping], kind: str) -> Tuple[float, float]:
+    """ns per MAC of the layers of one ``kind`` ("Conv2d", "Dense") taken together, without and with the cap."""
+    mine = [r for r in layer_rows if r["kind"] == kind]
+    macs = sum(r["mmacs"] * 1e6 for r in mine)
+    return tuple(1e6 * sum(r[k] for r in mine) / macs for k in ("ms_a", "ms_b"))
+
+
+LAYER_COLUMNS = {"layer": N_("layer"), "mmacs": N_("MMACs"), "macs_pct": N_("% of MACs"), "ms_a": N_("ms, no cap"),
+                 "pct_a": N_("% of time"), "ns_a": N_("ns/MAC"), "ms_b": N_("ms, cap"), "pct_b": N_("% of time"),
+                 "ns_b": N_("ns/MAC")}
+
+
+def format_layer_costs(layer_rows: Sequence[Mapping]) -> str:
+    """``layer_cost_rows`` as a table, then the ns per MAC of the convolutions and of the dense layers."""
+    table = format_rows([dict(r, layer=tr(r["layer"])) for r in layer_rows], list(LAYER_COLUMNS),
+                        {k: tr(v) for k, v in LAYER_COLUMNS.items()})
+    conv, dense = ns_per_mac(layer_rows, "Conv2d"), ns_per_mac(layer_rows, "Dense")
+    return table + "\n" + tr("Per MAC, the convolutions took {c0:.2f} ns without the cap and {c1:.2f} ns with it; the "
+                             "dense layers {d0:.2f} and {d1:.2f} ns.", c0=conv[0], c1=conv[1], d0=dense[0], d1=dense[1])
+
+
+#: Operators whose price under the cap part 3 reads, and the oneDNN primitive and propagations each runs (as oneDNN's
+#: log names them).
+PRICE_OPS = {"Conv2DBackpropFilter": ("convolution", ("backward_weights",)),
+             "MaxPoolGrad": ("pooling", ("forward_training", "backward_data"))}
+PRICE_COLUMNS = {"op": N_("operator"), "runs": N_("oneDNN primitives"), "impl": N_("implementation"),
+                 "prof": N_("profiler ms/step"), "log": N_("oneDNN log ms/step")}
+
+
+def cap_price_rows(op_rows: Mapping[str, list], onednn: Mapping[str, list], cases: Sequence[str],
+                   logged_steps: int) -> List[dict]:
+    """The cap's price elsewhere: for each of ``PRICE_OPS``, its ms per step in the profiler (``op_rows[case]``, as
+    ``profile.op_type_times`` reads them) and in oneDNN's log (``onednn[case]``, ``parse_onednn_verbose`` rows over
+    ``logged_steps`` steps), "uncapped -> capped", and the implementations oneDNN named."""
+    a, b = cases
+    per_step = {case: {r["op_type"]: r["mean_ms"] * r["calls_per_step"] for r in op_rows[case]} for case in cases}
+    out = []
+    for op, (prim, props) in PRICE_OPS.items():
+        mine = {case: [r for r in onednn[case] if r["primitive"] == prim and r["propagation"] in props]
+                for case in cases}
+        prof = {case: per_step[case].get(op, 0.0) for case in cases}
+        logged = {case: sum(r["total_ms"] for r in mine[case]) / logged_steps for case in cases}
+        out.append({"op": op, "runs": f"{prim} {' + '.join(props)}",
+                    "impl": " -> ".join(dict.fromkeys(r["implementation"] for c in cases for r in mine[c])),
+                    "prof": f"{prof[a]:.2f} -> {prof[b]:.2f}", "log": f"{logged[a]:.2f} -> {logged[b]:.2f}"})
+    return out
+
+
+def format_cap_price(price: Sequence[Mapping]) -> str:
+    return format_rows(price, list(PRICE_COLUMNS), {k: tr(v) for k, v in PRICE_COLUMNS.items()})
+
+
 def summed(layer):
     """``t -> layer(t).sum()``, a scalar to differentiate (a closure, not a lambda with a default argument, which
     ``mindspore.jit`` cannot parse)."""

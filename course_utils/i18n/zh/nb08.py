@@ -485,4 +485,34 @@ MESSAGES = {
         '流水线供数 / 内存中的批',
     'above 1.00: feeding cannot do that, the machine changed (time again)':
         '高于 1.00：供数不可能让训练步变快，是机器状态变了（需要重新计时）',
+    "The verdict in one word (exercise 2's): '{word}'.":
+        "一词结论（练习 08.2 的用词）：'{word}'。",
+    "The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step it feeds ran {pct:.0f}% "
+    "slower than on in-memory batches (the paired median). A likely cause, not measured here: the pipeline's worker "
+    "threads run on the {cpus} cores the step computes on.":
+        "一词结论（练习 08.2 的用词）：'costs'。流水线跟得上，但由它供数的训练步比使用内存中的批时慢了 {pct:.0f}%"
+        "（配对中位数）。一个可能的原因（本课未测量）：流水线的工作线程与训练步共用同样的 {cpus} 个核。",
+    'MMACs':
+        '百万次乘加',
+    '% of MACs':
+        '占乘加 %',
+    '% of time':
+        '占耗时 %',
+    'ns/MAC':
+        '纳秒/乘加',
+    'operator':
+        '算子',
+    'oneDNN primitives':
+        'oneDNN 原语',
+    'profiler ms/step':
+        '性能分析工具，每步毫秒数',
+    'oneDNN log ms/step':
+        'oneDNN 日志，每步毫秒数',
+    'Per MAC, the convolutions took {c0:.2f} ns without the cap and {c1:.2f} ns with it; the dense layers {d0:.2f} '
+    'and {d1:.2f} ns.':
+        '按每次乘加计，卷积层不限制指令集时用 {c0:.2f} 纳秒，限制时用 {c1:.2f} 纳秒；全连接层分别为 {d0:.2f} 和 {d1:.2f} 纳秒。',
+    "Model.train, sink mode off / in-memory (A and A')":
+        "Model.train，数据下沉关 / 内存中的批（A 与 A'）",
+    'Model.train, sink mode off / in-memory':
+        'Model.train，数据下沉关 / 内存中的批',
 }

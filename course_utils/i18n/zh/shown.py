@@ -225,6 +225,13 @@ SHOWN = {
         "（那是图像：训练步从不计算它的梯度，第 3 节的性能分析数据可以证明）。没有权重的函数（ReLU + 池化、展平）：\n"
         "只求对输入的梯度。",
 
+    # ---- lab.layer_macs (course_utils/bench/experiments/traps.py)
+    "Multiply-accumulates of one layer's forward pass, its weights' gradient and its input's gradient (the first\n"
+    "layer: no input gradient, as ``layer_grad`` times it); 0 for a layer without weights (ReLU, pooling and flatten\n"
+    "only compare or copy).":
+        "一层的正向计算、权重梯度和输入梯度的乘加次数（第一层不求输入梯度，与 ``layer_grad`` 的计时一致）；\n"
+        "没有权重的层为 0（ReLU、池化和展平只做比较或复制）。",
+
     # ---- the storage probes lesson 06 prints (course_utils/storage_probes.py)
     "One parameter ``w = [1, 1, 1]``; ``Scale()(x) = w * x``.":
         "只有一个参数 ``w = [1, 1, 1]``；``Scale()(x) = w * x``。",
