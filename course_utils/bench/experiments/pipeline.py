@@ -246,8 +246,9 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     if paired is not None:   # the verdicts as one table (lesson 07's rule), one sentence under it
         text = verdict_table(_verdict_rows(paired, sink, model_off)) + "\n" + keeps_up.strip()
         if sink is not None and sink["reading"] != "inside" and p.device == "CPU":
-            text += " " + tr("Sink mode on CPU runs the normal loop, so its row separated two runs of one loop: a "
-                             "false positive of the method on this machine (lesson 07's check 2 found why).")
+            text += " " + tr("Sink mode on CPU runs the normal loop, so its row compares two runs of one loop: the "
+                             "gap is not sink mode's (it may come from the two Model instances or from their places "
+                             "in the alternation).")
         one_word = exercise_word(paired["reading"], pipe["batches_per_s"], mem)
         text += "\n" + (tr("The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step it "
                            "feeds ran {pct:.0f}% slower than on in-memory batches (the paired median). A likely cause, "
@@ -335,10 +336,10 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
         text += tr("Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})", device=p.device,
                    r=on / off, verdict=judged(on_row, off_row, noise, "batches_per_s"))
         differs = verdict(on_row, off_row, noise, "batches_per_s") != "tie"
-    text += ((tr("; on CPU MindSpore silently falls back to the normal loop, so the two rows run one loop: this "
-                 "interval is a false positive of the method on this machine, not an effect (lesson 07's check 2 "
-                 "found why; PIN_CPU = True runs this lesson on one CPU).")
-              if differs else tr("; on CPU MindSpore silently falls back to the normal loop."))
+    text += ((tr("; on CPU MindSpore falls back to the normal loop with only an INFO-level log, so the two rows run "
+                 "one loop: this gap is not sink mode's (it may come from the two Model instances or from their "
+                 "places in the alternation).")
+              if differs else tr("; on CPU MindSpore falls back to the normal loop with only an INFO-level log."))
              if p.device == "CPU" else tr("."))
     metrics = {"pipeline_batches_per_s": pipe["batches_per_s"], "pipeline_cost_pct": cost,
                "pipeline_costs_step": costs, "pipeline_is_bottleneck": word == "bottleneck",

@@ -473,19 +473,18 @@ MESSAGES = {
     "scaled, the course-settings run's time times the ratio of the two step rates, {best_s:.1f} s x ({best_rate:.1f} steps/s "
     "course settings / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. Both rates come from the step fed {fed} batches by the "
     "MNIST pipeline in a fresh process, timed as fit times it.":
-        '范围的两端：直接相除的一端，用步数除以未调优的默认配置的单步速率，{steps} / {naive_rate:.1f} 步/秒 = {direct:.1f} 秒；'
-        '按比例换算的一端，把推荐配置那次运行的耗时乘以两种单步速率之比，{best_s:.1f} 秒 ×（推荐配置 {best_rate:.1f} 步/秒 ÷ 默认配置 '
-        '{naive_rate:.1f} 步/秒）= {scaled:.1f} 秒。'
-        '两种速率都是在全新进程中由 MNIST 数据处理流水线为训练步供给 {fed} 个批，并按 fit 的方式计时测得的。',
+        '范围的两端：直接法，{steps} / {naive_rate:.1f} 步/秒 = {direct:.1f} 秒；'
+        '缩放法，{best_s:.1f} 秒 ×（推荐配置 {best_rate:.1f} 步/秒 ÷ 默认配置 {naive_rate:.1f} 步/秒）= {scaled:.1f} 秒'
+        '（两种速率均由流水线供给 {fed} 个批测得）。',
     " The course-settings run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
     "naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).":
         '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）低于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会慢同样多，'
-        '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
+        '缩放法的一端（{scaled:.0f} 秒）更接近实际；否则是直接法的一端（{direct:.0f} 秒）。',
     " The course-settings run itself trained at least as fast under fit as that ({fit_rate:.1f} against {best_rate:.1f} steps/s): "
     "if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one "
     "({direct:.0f} s).":
         '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）不低于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会快同样多，'
-        '按比例换算的一端（{scaled:.0f} 秒）更接近实际；否则是直接相除的一端（{direct:.0f} 秒）。',
+        '缩放法的一端（{scaled:.0f} 秒）更接近实际；否则是直接法的一端（{direct:.0f} 秒）。',
     'The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation '
     '({a:.1f} and {b:.1f} batches/s), the larger of the chance gap between two such medians and their actual gap, '
     'as in part 1: {noise:.1f}%. ':
@@ -524,8 +523,8 @@ MESSAGES = {
         '本次运行说明不了流水线是否拖慢了训练步。',
     'a cost beyond the floor':
         '超出噪声水平的拖慢',
-    '; on CPU MindSpore silently falls back to the normal loop.':
-        '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环。',
+    '; on CPU MindSpore falls back to the normal loop with only an INFO-level log.':
+        '。CPU 不支持数据下沉，MindSpore 只在 INFO 级日志中提示一句就改用普通循环。',
     'Sink mode on {device} ran at {r:.2f}x the rate of sink mode off ({verdict})':
         '在 {device} 上，开启数据下沉模式的速度是关闭时的 {r:.2f} 倍，{verdict}',
     'On {device}, O0 ran {rate:.0f} steps/s and reached {acc:.1f}% after {steps} steps':

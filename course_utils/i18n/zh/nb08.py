@@ -368,11 +368,10 @@ MESSAGES = {
     # ---- session 17: the verdict tables without floor columns; the fed step against both copies; sink mode
     'x {a} / {b}':
         '相对 {a} / {b} 的倍数',
-    "; on CPU MindSpore silently falls back to the normal loop, so the two rows run one loop: this interval is a "
-    "false positive of the method on this machine, not an effect (lesson 07's check 2 found why; PIN_CPU = True runs "
-    "this lesson on one CPU).":
-        '。CPU 不支持数据下沉，MindSpore 会不加提示地改用普通循环，所以这两行跑的是同一个循环：这个区间是该方法在这台机器上的'
-        '一次误报，并不是下沉的效果（原因见第 07 课的检查 2；设置 PIN_CPU = True 可让本课只在一个 CPU 上运行）。',
+    "; on CPU MindSpore falls back to the normal loop with only an INFO-level log, so the two rows run one loop: this "
+    "gap is not sink mode's (it may come from the two Model instances or from their places in the alternation).":
+        '。CPU 不支持数据下沉，MindSpore 只在 INFO 级日志中提示一句就改用普通循环，所以这两行跑的是同一个循环：'
+        '这个差别不能归因于数据下沉（它可能来自两个 Model 实例本身，或它们在交替顺序中的位置）。',
     "Fed by the pipeline, the step ran at {fed:.0f} steps/s against {mem:.0f} and {again:.0f} on the in-memory "
     "passes A and A' ({x:.2f}x A, {y:.2f}x A'): ":
         '由流水线供数时，训练步为 {fed:.0f} 步/秒；使用内存中的批的两遍 A 和 A′ 分别为 {mem:.0f} 和 {again:.0f} 步/秒'
@@ -402,13 +401,13 @@ MESSAGES = {
     'lowest-highest ratio {lo:.2f}-{hi:.2f}':
         '比值最低 {lo:.2f}，最高 {hi:.2f}',
     '{name} {med:.2f}x ({spread}), {where}':
-        '{name} {med:.2f} 倍（{spread}），{where}',
+        '{name}：{med:.2f} 倍（{spread}），{where}',
     '{name}: -':
         '{name}：-',
     "Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.":
-        '第 2 节，未调优的默认配置加上两项 CPU 优化设置与不加相比，训练步速度：{said}。',
+        '第 2 节，加上两项 CPU 优化设置后，未调优默认配置的训练步速度为不加时的 {said}。',
     '{name} {x:.2f}x, {said}':
-        '{name} {x:.2f} 倍，{said}',
+        '{name}：{x:.2f} 倍，{said}',
     'Part 2, host blocking on top of the ISA cap, step rate: {said}.':
         '第 2 节，在限制指令集的基础上再加阻塞执行，训练步速度：{said}。',
     'Part 3, pooling with the cap, its time over the time without: {said}.':
@@ -430,10 +429,10 @@ MESSAGES = {
         "流水线供数 / 内存中的批（A 与 A'）",
     'Model.train, sink mode on / off':
         'Model.train，数据下沉开 / 关',
-    "Sink mode on CPU runs the normal loop, so its row separated two runs of one loop: a false positive of the "
-    "method on this machine (lesson 07's check 2 found why).":
-        'CPU 上的数据下沉模式运行的就是普通循环，所以这一行分开的是同一个循环的两次运行：'
-        '这是本机上测量方法的假阳性（原因见第 07 课的检查 2）。',
+    "Sink mode on CPU runs the normal loop, so its row compares two runs of one loop: the gap is not sink mode's (it "
+    "may come from the two Model instances or from their places in the alternation).":
+        'CPU 不支持数据下沉，这一行比较的是同一个普通循环的两次运行，所以这里的差别不能归因于数据下沉'
+        '（它可能来自两个 Model 实例本身，或它们在交替顺序中的位置）。',
     "O0's copy / O0 (control)":
         'O0 的副本 / O0（对照）',
     'apart: the rows below are widened by their gap':
