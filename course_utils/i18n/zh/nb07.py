@@ -14,7 +14,9 @@ MESSAGES = {
     'slower than':
         '更慢',
     'not separated from':
-        '分不出快慢',
+        '没有测出快慢差别',
+    "within the copies' gap of":
+        '的快慢差别在两份副本的差距之内',
     'This run found: {items}.':
         '本次运行的结论：{items}。',
     'control: {label}, A′ / A':
@@ -70,7 +72,7 @@ MESSAGES = {
     '{part}: {title}':
         '{part}：{title}',
     ', widened':
-        '，已放宽',
+        '；区间已按对照放宽',
     'control: forced every step, A′ / A':
         '对照：每步同步等待，A′ / A',
     'forced at the end of each repeat / every step':
@@ -904,6 +906,8 @@ MESSAGES = {
         '比批大小 {sizes} 快（区间都高于 1.00）',
     'not separated from batch {sizes} (intervals containing 1.00)':
         '与批大小 {sizes} 分不出快慢（区间包含 1.00）',
+    "within the copies' gap of batch {sizes} (beyond 1.00 by no more than the control's own spread)":
+        '与批大小 {sizes} 的差别在两份副本的差距之内（区间虽不含 1.00，但离 1.00 不超过对照自身的离散）',
     'slower than batch {sizes} round by round (intervals below 1.00), although its median is the highest':
         '逐轮比较却比批大小 {sizes} 慢（区间低于 1.00），尽管它的中位数最高',
     'Verdict, from the paired intervals: batch {top} is {parts}.':
