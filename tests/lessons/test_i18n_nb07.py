@@ -193,13 +193,13 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     fine = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams()).conclusion
     lines = fine.splitlines()   # lesson 08's verdict table (the A/A' control first), then one sentence
     assert lines[0].split() == ["比较", "比值", "95%", "区间", "结论"]
-    assert lines[2].startswith("内存中的批 A' / A（对照）") and lines[2].endswith("包含 1.00，符合预期")
-    assert lines[3].startswith("流水线供数 / 内存中的批（A 与 A'）") and lines[3].endswith("低于 1.00：更慢")
-    assert lines[4].startswith("Model.train，数据下沉关 / 内存中的批（A 与 A'）")   # Model.train's own loop, paired
+    assert lines[2].startswith("内存中的批 A′ / A（对照）") and lines[2].endswith("包含 1.00，符合预期")
+    assert lines[3].startswith("流水线供数 / 内存中的批（A 与 A′）") and lines[3].endswith("低于 1.00：更慢")
+    assert lines[4].startswith("Model.train，数据下沉关 / 内存中的批（A 与 A′）")   # Model.train's own loop, paired
     assert lines[5].startswith("Model.train，数据下沉开 / 关")
     assert lines[5].endswith("分不出快慢（0% 以内的差别不能排除）")
     assert lines[6].startswith("流水线单独运行时每秒产出 600 个批") and len(lines) == 8
-    assert lines[7].startswith("一词结论（练习 08.2 的用词）：'costs'。流水线跟得上，"
+    assert lines[7].startswith("判定词（练习 08.2 要返回的词）：'costs'。流水线跟得上，"
                                "但由它供数的训练步比使用内存中的批时慢了 10%")
     cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
     rows = cpu.splitlines()   # one verdict table row per level, then the accuracy that fell

@@ -954,3 +954,17 @@ def test_exercise_word_speaks_exercise_2s_vocabulary_and_agrees_with_its_referen
     for ratios, mem, alone, expected in nb08.PipelineVerdict.CASES:   # five rounds: the lowest to the highest ratio
         side = bench.interval_side(min(ratios), max(ratios))
         assert pipeline.exercise_word(side, alone, mem) == expected == reference(ratios, mem, alone)
+
+
+def test_an_unnamed_reading_starts_with_its_ratio_in_both_languages():
+    from course_utils.bench.experiments import findings
+    from course_utils.i18n import set_language
+
+    assert findings._one("", 1.5, 1.2, 1.8, span=True).startswith("1.50x (lowest-highest ratio 1.20-1.80)")
+    assert findings._reading("", None, x=0.9, word="tie").startswith("0.90x, ")
+    try:
+        set_language("zh")
+        assert findings._one("", 1.5, 1.2, 1.8, span=True).startswith("1.50 倍")
+        assert findings._one("池化", 1.5, 1.2, 1.8, span=True).startswith("池化：1.50 倍")
+    finally:
+        set_language("en")

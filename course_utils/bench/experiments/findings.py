@@ -140,8 +140,13 @@ def _interval(lo: float, hi: float, span: bool) -> str:
 def _one(name: str, med: float, lo: float, hi: float, span: bool, reading=short_reading) -> str:
     """"reshape + max 1.55x (lowest-highest ratio 1.41-1.64), above 1.00: faster": one paired reading, its interval
     read by ``reading`` (``short_reading``: rates; ``traps.time_reading``: times)."""
-    return tr("{name} {med:.2f}x ({spread}), {where}", name=name, med=med, spread=_interval(lo, hi, span),
-              where=reading(lo, hi))
+    return _unnamed(tr("{name} {med:.2f}x ({spread}), {where}", name=name, med=med, spread=_interval(lo, hi, span),
+                       where=reading(lo, hi)), name)
+
+
+def _unnamed(text: str, name: str) -> str:
+    """``text`` without the separator its template puts after an empty ``name`` (" " in English, "：" in Chinese)."""
+    return text if name else text.lstrip(" ：:")
 
 
 def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -> str:
@@ -151,7 +156,7 @@ def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -
         return _one(name, pr["median"], pr["low"], pr["high"], pr["span"])
     if word:
         said = said_words().get(word, word)   # the floor's word
-        return tr("{name} {x:.2f}x, {said}", name=name, x=x, said=said)
+        return _unnamed(tr("{name} {x:.2f}x, {said}", name=name, x=x, said=said), name)
     return tr("{name}: -", name=name)
 
 

@@ -422,11 +422,11 @@ MESSAGES = {
     '1.00 inside: not separated':
         '包含 1.00：分不出快慢',
     "in-memory pass A' / A (control)":
-        "内存中的批 A' / A（对照）",
+        "内存中的批 A′ / A（对照）",
     'apart: the next row is widened by their gap':
         '两份副本分开了：下一行按它们的差距放宽后再判定',
     "fed by the pipeline / in-memory (A and A')":
-        "流水线供数 / 内存中的批（A 与 A'）",
+        "流水线供数 / 内存中的批（A 与 A′）",
     'Model.train, sink mode on / off':
         'Model.train，数据下沉开 / 关',
     "Sink mode on CPU runs the normal loop, so its row compares two runs of one loop: the gap is not sink mode's (it "
@@ -485,11 +485,11 @@ MESSAGES = {
     'above 1.00: feeding cannot do that, the machine changed (time again)':
         '高于 1.00：供数不可能让训练步变快，是机器状态变了（需要重新计时）',
     "The verdict in one word (exercise 2's): '{word}'.":
-        "一词结论（练习 08.2 的用词）：'{word}'。",
+        "判定词（练习 08.2 要返回的词）：'{word}'。",
     "The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step it feeds ran {pct:.0f}% "
     "slower than on in-memory batches (the paired median). A likely cause, not measured here: the pipeline's worker "
     "threads run on the {cpus} cores the step computes on.":
-        "一词结论（练习 08.2 的用词）：'costs'。流水线跟得上，但由它供数的训练步比使用内存中的批时慢了 {pct:.0f}%"
+        "判定词（练习 08.2 要返回的词）：'costs'。流水线跟得上，但由它供数的训练步比使用内存中的批时慢了 {pct:.0f}%"
         "（配对中位数）。一个可能的原因（本课未测量）：流水线的工作线程与训练步共用同样的 {cpus} 个核。",
     'MMACs':
         '百万次乘加',
@@ -511,7 +511,7 @@ MESSAGES = {
     'and {d1:.2f} ns.':
         '按每次乘加计，卷积层不限制指令集时用 {c0:.2f} 纳秒，限制时用 {c1:.2f} 纳秒；全连接层分别为 {d0:.2f} 和 {d1:.2f} 纳秒。',
     "Model.train, sink mode off / in-memory (A and A')":
-        "Model.train，数据下沉关 / 内存中的批（A 与 A'）",
+        "Model.train，数据下沉关 / 内存中的批（A 与 A′）",
     'Model.train, sink mode off / in-memory':
         'Model.train，数据下沉关 / 内存中的批',
 }
