@@ -161,7 +161,7 @@ class Lab:
         shown = {}
         for k, v in figures.items():
             base = k[:-len("_low")] if k.endswith("_low") else None
-            if base and base.endswith("_control"):   # the A/A' control: in its ratio's verdict, not a row
+            if base and base.endswith(("_control", "_copies")):   # the A/A' control: in its ratio's verdict, not a row
                 continue
             if base and base not in figures and f"{base}_high" in figures:
                 shown[f"{base}_range"] = tr("{lo:.1f}-{hi:.1f}", lo=v, hi=figures[f"{base}_high"])
@@ -179,7 +179,9 @@ class Lab:
                 print(verdict_table([(tr("{part}: {title}", part=part_names.get(owner.get(k), owner.get(k, "")),
                                          title=tr(SHORT_TITLES.get(k, METRIC_TITLES.get(k, k)))),
                                       shown[k], figures[f"{k}_low"], figures[f"{k}_high"],
-                                      short_reading(figures[f"{k}_low"], figures[f"{k}_high"]) +
+                                      short_reading(figures[f"{k}_low"], figures[f"{k}_high"],
+                                                    (figures[f"{k}_copies_low"], figures[f"{k}_copies_high"])
+                                                    if f"{k}_copies_low" in figures else None) +
                                       (tr(", widened") if f"{k}_control_low" in figures else ""))
                                      for k in paired]))
             if text:

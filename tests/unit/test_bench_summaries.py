@@ -882,6 +882,28 @@ def test_verdict_table_prints_one_row_per_comparison_with_its_interval_and_short
     assert common.short_reading(0.5, 0.8) == "below 1.00: slower"
 
 
+def test_an_interval_beyond_one_but_within_the_copies_gap_reads_within_the_copies_gap():
+    """Control 0.97-1.02: the copies came apart by up to 3%, so 0.98-0.99 or 1.01-1.03 is no verdict; 0.95-0.96 is.
+    Without ``copies`` (lesson 08) the reading is unchanged."""
+    from course_utils.bench.experiments import common
+
+    copies = (0.97, 1.02)
+    assert common.copies_gap_pct(*copies) == pytest.approx(3)
+    assert common.short_reading(0.98, 0.99, copies=copies) == "within the copies' gap (up to 3%)"
+    assert common.short_reading(1.01, 1.06, copies=copies) == "within the copies' gap (up to 3%)"
+    assert common.short_reading(1.03, 1.06, copies=copies) == "within the copies' gap (up to 3%)"   # 3%: within
+    assert common.short_reading(1.04, 1.06, copies=copies) == "above 1.00: faster"
+    assert common.short_reading(0.95, 0.96, copies=copies) == "below 1.00: slower"
+    assert common.short_reading(0.99, 1.05, copies=copies) == "not separated (up to 5% not ruled out)"
+    assert common.short_reading(0.98, 0.99) == "below 1.00: slower"   # no control: as before
+    assert not common.within_copies(1.01, 1.06, None)
+    table = common.verdict_table([("B over A", 1.02, 1.01, 1.03)], copies=copies).splitlines()
+    assert table[2].endswith("within the copies' gap (up to 3%)")
+    assert common.verdict_table([("B over A", 1.02, 1.01, 1.03)]).splitlines()[2].endswith("above 1.00: faster")
+    assert modes.found_line([("A {side} B", 1.01, 1.03, copies), ("C {side} D", 1.01, 1.03)]) == (
+        "This run found: A within the copies' gap of B; C faster than D.")
+
+
 def test_a_short_headline_prints_its_figures_then_its_paired_ratios_as_one_narrow_verdict_table(tmp_path, capsys):
     import time
 

@@ -4,7 +4,7 @@ plain-MindSpore cells print (part 1's readings, the forcing test)."""
 from __future__ import annotations
 
 import statistics
-from typing import Mapping, Sequence
+from typing import Mapping, Optional, Sequence
 
 from course_utils import runtime
 from course_utils.fmt import display_width, text_table
@@ -75,23 +75,52 @@ NOT_SEPARATED_SHORT = N_("not separated (up to {pct:.0f}% not ruled out)")
 VERDICT_COLUMNS = (N_("comparison"), N_("ratio"), N_("95% interval"), N_("verdict"))
 
 
-def short_reading(lo: float, hi: float) -> str:
+#: A verdict table's reading of an interval beyond 1.00 whose near end lies within the A/A' control's own spread.
+WITHIN_COPIES_SHORT = N_("within the copies' gap (up to {pct:.0f}%)")
+
+
+def copies_gap_pct(c_lo: float, c_hi: float) -> float:
+    """How far two copies of one configuration came apart in this run, in percent: the A/A' control interval's
+    distance from 1.00, its farther end as printed (0.97-1.02: 3)."""
+    return not_ruled_out_pct(c_lo, c_hi) if interval_side(c_lo, c_hi) == "inside" else \
+        100 * max(abs(round(c_lo, 2) - 1), abs(round(c_hi, 2) - 1))
+
+
+def within_copies(lo: float, hi: float, copies: Optional[tuple]) -> bool:
+    """Whether an interval ``lo``-``hi`` that lies beyond 1.00 has its near end within the gap two copies of one
+    configuration showed (``copies``: the A/A' control's ``(low, high)``; ``copies_gap_pct``): a difference that
+    small is one the copies show too, so it is not read as faster or slower. False without ``copies`` or when the
+    interval holds 1.00. The ends as printed (two decimals)."""
+    if copies is None:
+        return False
+    side = interval_side(lo, hi)
+    if side == "inside":
+        return False
+    near = round(lo, 2) - 1 if side == "above" else 1 - round(hi, 2)
+    return round(100 * near, 6) <= round(copies_gap_pct(*copies), 6)
+
+
+def short_reading(lo: float, hi: float, copies: Optional[tuple] = None) -> str:
     """``paired_reading`` for a table cell: "above 1.00: faster", "below 1.00: slower" or "not separated (up to N% not
-    ruled out)"."""
+    ruled out)"; with ``copies`` (an A/A' control's ``(low, high)``), an interval beyond 1.00 whose near end is within
+    the copies' gap (``within_copies``) reads "within the copies' gap (up to N%)"."""
     side = interval_side(lo, hi)
     if side == "inside":
         return tr(NOT_SEPARATED_SHORT, pct=not_ruled_out_pct(lo, hi))
+    if within_copies(lo, hi, copies):
+        return tr(WITHIN_COPIES_SHORT, pct=copies_gap_pct(*copies))
     return tr(SIDE_WORDS[side])
 
 
-def verdict_table(rows: Sequence[Sequence]) -> str:
+def verdict_table(rows: Sequence[Sequence], copies: Optional[tuple] = None) -> str:
     """The lab's verdicts as one small table a person reads: a row per comparison, ``(label, median, low, high)`` or
     ``(label, median, low, high, verdict)``; the median may be ``None`` (not printed), the verdict defaults to
-    ``short_reading(low, high)``. Columns: comparison | ratio | 95% interval | verdict."""
+    ``short_reading(low, high, copies)`` (``copies``: the experiment's A/A' control, or None). Columns: comparison |
+    ratio | 95% interval | verdict."""
     lines = [[tr(c) for c in VERDICT_COLUMNS]]
     for row in rows:
         label, med, lo, hi = row[:4]
-        words = row[4] if len(row) > 4 else short_reading(lo, hi)
+        words = row[4] if len(row) > 4 else short_reading(lo, hi, copies)
         lines.append([label, "" if med is None else tr("{med:.2f}x", med=med), tr("{lo:.2f}-{hi:.2f}", lo=lo, hi=hi),
                       words])
     widths = [max(display_width(line[i]) for line in lines) for i in range(4)]

@@ -21,7 +21,7 @@ from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
 from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
-from .common import forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table
+from .common import forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table, within_copies
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -99,7 +99,20 @@ def paired_with_twin(a: dict, b: dict, twin: Optional[Twin], scale: float = 1.0)
 #: A verdict table's reading of an A/A' control (the control rule): the one row whose words differ.
 CONTROL_INSIDE, CONTROL_APART = N_("1.00 inside, as it should be"), N_("apart: the rows below widened by its gap")
 #: The one-line summary of a part, its pairs' sides in one word each.
-SIDE_WORD = {"above": N_("faster than"), "below": N_("slower than"), "inside": N_("not separated from")}
+SIDE_WORD = {"above": N_("faster than"), "below": N_("slower than"), "inside": N_("not separated from"),
+             "within": N_("within the copies' gap of")}
+
+
+def copies_of(twin: Optional[Twin]) -> Optional[tuple]:
+    """The A/A' control's ``(low, high)`` for ``short_reading``'s ``copies``, where it holds 1.00; None without a
+    control, or when it came apart (its gap already widened every interval: ``paired_with_twin``)."""
+    return (twin.low, twin.high) if twin is not None and twin.gap is None else None
+
+
+def side_of(lo: float, hi: float, copies: Optional[tuple] = None) -> str:
+    """``interval_side``, or ``"within"`` where an interval beyond 1.00 lies within the copies' gap
+    (``common.within_copies``)."""
+    return "within" if within_copies(lo, hi, copies) else interval_side(lo, hi)
 
 
 def control_row(label: str, twin: Twin) -> tuple:
@@ -108,11 +121,11 @@ def control_row(label: str, twin: Twin) -> tuple:
 
 
 def found_line(items: Sequence[tuple]) -> str:
-    """"This run found: A faster than B; C not separated from D." from ``(template, low, high)`` items, each template
-    with a ``{side}`` ("faster than", "slower than", "not separated from": ``interval_side`` on its interval): a part's
-    verdicts in one computed line."""
+    """"This run found: A faster than B; C not separated from D." from ``(template, low, high[, copies])`` items, each
+    template with a ``{side}`` ("faster than", "slower than", "not separated from", or with ``copies`` (the A/A'
+    control's interval) "within the copies' gap of": ``side_of``): a part's verdicts in one computed line."""
     return tr("This run found: {items}.", items=tr("; ").join(
-        tr(what, side=tr(SIDE_WORD[interval_side(lo, hi)])) for what, lo, hi in items))
+        tr(item[0], side=tr(SIDE_WORD[side_of(*item[1:])])) for item in items))
 
 
 # -- step_rates: the worker behind cpu_traps (and notebooks/scripts/bench_step.py's twin) -----------
@@ -314,13 +327,15 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                 # a pair with the copied configuration: paired with both copies; widened by a failed control
                 med, lo, hi, both = paired_with_twin(ra, rb, twin)
                 table.append((tr(PAIR_LABELS[key]), med, lo, hi))
-                found.append((PAIR_FOUND[key], lo, hi))
+                found.append((PAIR_FOUND[key], lo, hi, copies_of(twin)))
                 metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
                                 f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
                 if gap is not None:   # the headline says so beside the verdict, as part 3's does
                     metrics.update({f"{key}_control_low": round(twin.low, 2),
                                     f"{key}_control_high": round(twin.high, 2)})
-        paired = [verdict_table(table)] if table else []
+                elif twin is not None:   # the headline reads the verdict against the copies' gap too
+                    metrics.update({f"{key}_copies_low": round(twin.low, 2), f"{key}_copies_high": round(twin.high, 2)})
+        paired = [verdict_table(table, copies_of(twin))] if table else []
         if found:
             lines.append(found_line(found))
         text = "\n".join(paired + lines[-2:] if found else paired + lines[-1:])
@@ -493,14 +508,17 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
         table.append((tr("TrainOneStepCell / @jit functional step"), *pairs["cell_jit"]))
     if fed_twin is not None:
         table.append(control_row(tr("control, pipeline: functional loop, A′ / A"), fed_twin))
-    table += [(tr("pipeline: TrainOneStepCell / functional loop"), *pairs["cell_fed"]),
-              (tr("pipeline: Model.train / functional loop"), *pairs["model"])]
+    mem, fed = copies_of(twin), copies_of(fed_twin)   # each pair read against its own control's gap
+    table = [row if len(row) > 4 else (*row, short_reading(*row[2:4], mem)) for row in table]
+    table += [(tr("pipeline: TrainOneStepCell / functional loop"), *pairs["cell_fed"],
+               short_reading(*pairs["cell_fed"][1:], fed)),
+              (tr("pipeline: Model.train / functional loop"), *pairs["model"], short_reading(*pairs["model"][1:], fed))]
     lines.append(verdict_table(table))
     lines.append(tr("The article's {claim:.2f}x: in memory, {mem}; fed by the pipeline, {fed}.", claim=CLAIMED_RATIO,
                     mem=claim_words(lo, hi), fed=claim_words(*pairs["cell_fed"][1:])))
-    found = [(N_("TrainOneStepCell {side} the functional step without @jit"), lo, hi)]
+    found = [(N_("TrainOneStepCell {side} the functional step without @jit"), lo, hi, mem)]
     if "cell_jit" in pairs:
-        found.append((N_("TrainOneStepCell {side} the @jit functional step"), *pairs["cell_jit"][1:]))
+        found.append((N_("TrainOneStepCell {side} the @jit functional step"), *pairs["cell_jit"][1:], mem))
     lines.append(found_line(found))
     lo, hi = round(lo, 2), round(hi, 2)
     # the headline's verdict comes from the paired intervals (both together, their union, when the copy ran), not
@@ -517,6 +535,9 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     if twin is not None and twin.gap is not None:   # the A/A' control left out 1.00: the headline says so
         metrics.update(cell_vs_functional_control_low=round(twin.low, 2),
                        cell_vs_functional_control_high=round(twin.high, 2))
+    elif mem is not None:   # the headline reads these verdicts against the copies' gap too
+        for key in ("cell_vs_functional", "cell_vs_jit") if "cell_jit" in pairs else ("cell_vs_functional",):
+            metrics.update({f"{key}_copies_low": round(mem[0], 2), f"{key}_copies_high": round(mem[1], 2)})
     cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
     return Result("styles", rows, cols, "\n".join(lines), metrics)
 
@@ -635,16 +656,19 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         table = [control_row(tr("control: batch {n}, A′ / A", n=twin.copy["batch_size"]), twin)] \
             if twin is not None else []
         intervals = sweep_intervals(everything)
-        above, below, inside = [], [], []
+        above, below, inside, within = [], [], [], []
+        copies = copies_of(twin)   # an interval beyond 1.00 but within the copies' gap: not read as a difference
         for r in others:
             med, lo, hi = intervals[r["batch_size"]]
             table.append((tr("batch {top} / batch {n}", top=top["batch_size"], n=r["batch_size"]), med, lo, hi))
-            {"above": above, "below": below, "inside": inside}[interval_side(lo, hi)].append(r)
+            {"above": above, "below": below, "inside": inside, "within": within}[side_of(lo, hi, copies)].append(r)
         if others:
-            lines.append(verdict_table(table))
+            lines.append(verdict_table(table, copies))
             slower = above
             parts = named([(N_("faster than batch {sizes} (intervals above 1.00)"), above),
                            (N_("not separated from batch {sizes} (intervals containing 1.00)"), inside),
+                           (N_("within the copies' gap of batch {sizes} (beyond 1.00 by no more than the control's "
+                               "own spread)"), within),
                            (N_("slower than batch {sizes} round by round (intervals below 1.00), although its median "
                                "is the highest"), below)])
             lines.append(tr("Verdict, from the paired intervals: batch {top} is {parts}.", top=top["batch_size"],

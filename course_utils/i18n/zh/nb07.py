@@ -14,7 +14,9 @@ MESSAGES = {
     'slower than':
         '更慢',
     'not separated from':
-        '分不出快慢',
+        '没有测出快慢差别',
+    "within the copies' gap of":
+        '的快慢差别在两份副本的差距之内',
     'This run found: {items}.':
         '本次运行的结论：{items}。',
     'control: {label}, A′ / A':
@@ -36,9 +38,9 @@ MESSAGES = {
     'O1 {side} O0':
         '与 O0 相比，O1 {side}',
     'TrainOneStepCell {side} @jit':
-        '与 @jit 相比，TrainOneStepCell {side}',
+        '与 @jit（O0）相比，静态图模式下的 TrainOneStepCell {side}',
     'jit(TrainOneStepCell) {side} @jit':
-        '与 @jit 相比，jit(TrainOneStepCell) {side}',
+        '与 @jit 相比（均为 O1），jit(TrainOneStepCell) {side}',
     'control: functional step, A′ / A':
         '对照：函数式训练步，A′ / A',
     'TrainOneStepCell / functional step, no @jit (GRAPH_MODE)':
@@ -70,7 +72,7 @@ MESSAGES = {
     '{part}: {title}':
         '{part}：{title}',
     ', widened':
-        '，已放宽',
+        '；区间已按对照放宽',
     'control: forced every step, A′ / A':
         '对照：每步同步等待，A′ / A',
     'forced at the end of each repeat / every step':
@@ -240,7 +242,7 @@ MESSAGES = {
     ', other processes used {cores:.2f} cores meanwhile':
         '；期间其他进程平均占用 {cores:.2f} 个核',
     ', other processes used {cores:.2f} of that CPU meanwhile':
-        '；期间其他进程平均占用该 CPU 的 {cores:.2f}',
+        '；期间其他进程平均占用了该 CPU 的 {cores:.0%}',
     'WARNING: the machine was busy ({facts}). Other processes competed for the CPU: these timings are single, '
     'unalternated calls, so their times are too high and noisy to compare; re-run on a quiet machine for the times.':
         '警告：机器繁忙（{facts}）。其他进程在争用 CPU：这些耗时来自单次、未交替的调用，偏高且噪声大，不能相互比较；'
@@ -314,12 +316,12 @@ MESSAGES = {
         '95% 配对区间 {lo:.2f}～{hi:.2f}，低于 1.00：更慢',
     'the two paired intervals together {lo:.2f}-{hi:.2f}, 1.00 inside: not separated; differences up to {pct:.0f}% '
     'not ruled out':
-        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，包含 1.00：分不出快慢；{pct:.0f}% 以内的差别都不能排除',
+        '两个配对区间合起来为 {lo:.2f}～{hi:.2f}，包含 1.00，分不出快慢（{pct:.0f}% 以内的差别不能排除）',
     '95% paired interval {lo:.2f}-{hi:.2f}, 1.00 inside: not separated; differences up to {pct:.0f}% not ruled out':
-        '95% 配对区间 {lo:.2f}～{hi:.2f}，包含 1.00：分不出快慢；{pct:.0f}% 以内的差别都不能排除',
+        '95% 配对区间 {lo:.2f}～{hi:.2f}，包含 1.00，分不出快慢（{pct:.0f}% 以内的差别不能排除）',
     'lowest-highest paired ratio {lo:.2f}-{hi:.2f}, 1.00 inside: not separated; differences up to {pct:.0f}% not '
     'ruled out':
-        '各轮比值的最低到最高 {lo:.2f}～{hi:.2f}，包含 1.00：分不出快慢；{pct:.0f}% 以内的差别都不能排除',
+        '各轮比值的最低到最高 {lo:.2f}～{hi:.2f}，包含 1.00，分不出快慢（{pct:.0f}% 以内的差别不能排除）',
     '95% paired interval {lo:.2f}-{hi:.2f}, 1.00 inside: a tie':
         '95% 配对区间 {lo:.2f}～{hi:.2f}，包含 1.00：持平',
     'medians: a tie': '按中位数持平',
@@ -591,8 +593,8 @@ MESSAGES = {
     'max_batches_per_s': '最大批/秒',
     'epoch_s': '一个轮次（epoch）耗时（秒）',
     'share_pct': '占比（%）',
-    'vs_baseline': '相对首行基线',
-    'vs_functional': '相对函数式训练步',
+    'vs_baseline': '相对首行的倍数',
+    'vs_functional': '相对函数式训练步的倍数',
     'vs_naive': '相对未调优的默认配置（倍）',
     'vs_O0': '相对 O0',
     'final_loss': '最终损失',
@@ -801,7 +803,7 @@ MESSAGES = {
     'above 1.00: faster': '高于 1.00：更快',
     'below 1.00: slower': '低于 1.00：更慢',
     '1.00 inside: not separated; differences up to {pct:.0f}% not ruled out':
-        '包含 1.00：分不出快慢；{pct:.0f}% 以内的差别都不能排除',
+        '包含 1.00，分不出快慢（{pct:.0f}% 以内的差别不能排除）',
     'below 1.00: inconclusive. Pairing assumes a steady load within a round, and this run broke it (skipping a wait '
     'cannot make the same work slower): re-run the cell':
         '低于 1.00：无法下结论。配对的前提是同一轮之内负载不变，这次运行没有满足这一前提（省去等待不可能让同样的计算变慢）：'
@@ -889,21 +891,23 @@ MESSAGES = {
         '（批数据在内存中，不含数据处理流水线）。',
     ('The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others} (their rounds '
      '{lo:.1f}-{hi:.1f}). The sweep\'s median lies {where}.'):
-        '同一个训练步（{label}，批大小 {batch}）：这组对比中为 {rate:.1f} 步/秒，{others}（它们各轮的范围为 '
-        '{lo:.1f}～{hi:.1f}）。这组对比的中位数{where}。',
+        '同一个训练步（{label}，批大小 {batch}）：扫描中为 {rate:.1f} 步/秒，{others}（它们各轮的范围为 '
+        '{lo:.1f}～{hi:.1f}）。扫描的中位数{where}。',
     '{rate:.1f} in {part}':
         '{part}中为 {rate:.1f}',
     ("below every round they timed: the sweep ran in a slower stretch, so its ranking is that stretch's; re-run the "
      'cell before relying on it'):
-        '低于它们计时的每一轮，说明这组对比赶上了机器较慢的一阵，排名只代表那一阵，依赖它之前请重新运行这个单元格',
+        '低于它们计时的每一轮，说明扫描赶上了机器较慢的一阵，排名只代表那一阵，依赖它之前请重新运行这个单元格',
     'above every round they timed: the sweep ran in a quieter stretch':
-        '高于它们计时的每一轮，说明这组对比赶上了机器较空闲的一阵',
+        '高于它们计时的每一轮，说明扫描赶上了机器较空闲的一阵',
     'within the rounds they timed: no sign that the sweep ran in a slower stretch':
-        '落在它们计时的各轮范围之内，看不出这组对比赶上了机器较慢的一阵',
+        '落在它们计时的各轮范围之内，看不出扫描赶上了机器较慢的一阵',
     'faster than batch {sizes} (intervals above 1.00)':
         '比批大小 {sizes} 快（区间都高于 1.00）',
     'not separated from batch {sizes} (intervals containing 1.00)':
         '与批大小 {sizes} 分不出快慢（区间包含 1.00）',
+    "within the copies' gap of batch {sizes} (beyond 1.00 by no more than the control's own spread)":
+        '与批大小 {sizes} 的差别在两份副本的差距之内（区间虽不含 1.00，但离 1.00 不超过对照自身的离散）',
     'slower than batch {sizes} round by round (intervals below 1.00), although its median is the highest':
         '逐轮比较却比批大小 {sizes} 慢（区间低于 1.00），尽管它的中位数最高',
     'Verdict, from the paired intervals: batch {top} is {parts}.':

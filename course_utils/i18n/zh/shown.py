@@ -91,7 +91,7 @@ SHOWN = {
     # ---- bench.naive_time (course_utils/bench/harness.py)
     "What a naive benchmark reports: steps/s of the first ``steps`` calls, compile included and\n"
     "nothing forced. Shown in the lab next to the honest number; do not use it for anything else.":
-        "常见的简单基准测试报告的数字：前 ``steps`` 次调用的步/秒，包含编译，也不同步等待。\n"
+        "常见的简单基准测试报告的数字：前 ``steps`` 次调用的步/秒，计入编译，且不同步等待。\n"
         "本课把它放在如实测得的数字旁边作对照；不要把它用于其他任何用途。",
 
     # ---- bench.compare (course_utils/bench/harness.py)
