@@ -258,10 +258,12 @@ def recommended_cpu_fixes(device: str = "CPU", mode: Optional[str] = None) -> di
     return fixes
 
 
-#: Older names a fix must also be set under: the oneDNN that MindSpore 2.7.1 bundles (before oneDNN 3) reads only
-#: ``DNNL_MAX_CPU_ISA`` and ignores ``ONEDNN_MAX_CPU_ISA`` (measured with ONEDNN_VERBOSE/DNNL_VERBOSE: "isa:Intel
-#: AVX-512" with the new name, "isa:Intel AVX2" with the old one); 2.10's oneDNN reads either.
-LEGACY_NAMES = {"ONEDNN_MAX_CPU_ISA": "DNNL_MAX_CPU_ISA"}
+#: Older names a oneDNN variable must also be set under: the oneDNN that MindSpore 2.7.1 bundles (v2.2, before
+#: oneDNN 3) reads only ``DNNL_MAX_CPU_ISA`` and ``DNNL_VERBOSE`` and ignores the ``ONEDNN_`` names (measured: with
+#: ``ONEDNN_MAX_CPU_ISA=AVX2`` its log says "isa:Intel AVX-512", with ``DNNL_MAX_CPU_ISA=AVX2`` "isa:Intel AVX2";
+#: ``ONEDNN_VERBOSE=1`` prints nothing, ``DNNL_VERBOSE=1`` prints ``dnnl_verbose,...`` lines); 2.10's oneDNN reads
+#: either name.
+LEGACY_NAMES = {"ONEDNN_MAX_CPU_ISA": "DNNL_MAX_CPU_ISA", "ONEDNN_VERBOSE": "DNNL_VERBOSE"}
 
 
 def with_legacy_names(fixes: Mapping[str, str]) -> dict:
@@ -304,7 +306,8 @@ def child_env(device: str = "CPU", cpu_fixes: Optional[bool] = True,
       (the "without" of a measurement);
     * ``cpu_fixes=None``: none set here: the child's ``setup()`` decides, as in a fresh kernel.
 
-    ``env`` goes on top (a value ``None`` removes that variable).
+    ``env`` goes on top (a value ``None`` removes that variable), each oneDNN variable also under its older name
+    (``with_legacy_names``: MindSpore 2.7.1's oneDNN reads only that one).
     """
     out = {k: v for k, v in os.environ.items() if k not in _NOT_INHERITED}
     out.update(quiet_env())
@@ -315,7 +318,7 @@ def child_env(device: str = "CPU", cpu_fixes: Optional[bool] = True,
         out.update({k: os.environ[k] for k, v in mine.items() if str(v).endswith("(set by you)") and k in os.environ})
     elif cpu_fixes is False:
         out[OPT_OUT_VAR] = "0"
-    for name, value in (env or {}).items():
+    for name, value in with_legacy_names(env or {}).items():
         if value is None:
             out.pop(name, None)
         else:

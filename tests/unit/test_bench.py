@@ -233,6 +233,17 @@ def test_env_without_cpu_fixes_controls_the_load_time_variables(monkeypatch):
     assert bench.env_without_cpu_fixes({"MS_DEV_HOST_BLOCKING_RUN": 1})["MS_DEV_HOST_BLOCKING_RUN"] == "1"
 
 
+def test_child_env_sets_onednn_variables_under_their_older_names_too(monkeypatch):
+    """MindSpore 2.7.1's oneDNN 2.2 reads only DNNL_MAX_CPU_ISA and DNNL_VERBOSE: a case that sets the new name must
+    reach it too (before, 08's capped case ran uncapped on 2.7.1 and its oneDNN log was empty)."""
+    monkeypatch.setenv("DNNL_VERBOSE", "1")   # inherited: dropped like any load-time variable
+    env = bench.env_without_cpu_fixes({"ONEDNN_MAX_CPU_ISA": "AVX2"})
+    assert env["DNNL_MAX_CPU_ISA"] == "AVX2" and "DNNL_VERBOSE" not in env
+    env = bench.env_without_cpu_fixes({"ONEDNN_VERBOSE": "1", "ONEDNN_MAX_CPU_ISA": None})
+    assert env["DNNL_VERBOSE"] == "1" and "DNNL_MAX_CPU_ISA" not in env
+    assert bench.env_without_cpu_fixes({"ONEDNN_VERBOSE": "1", "DNNL_VERBOSE": "0"})["DNNL_VERBOSE"] == "0"
+
+
 def test_parse_onednn_verbose():
     text = "\n".join([
         "onednn_verbose,info,oneDNN v3.1.0",
@@ -243,11 +254,16 @@ def test_parse_onednn_verbose():
         "onednn_verbose,primitive,exec,cpu,convolution,brg:avx2,backward_data,src_f32::blocked:abcd::f0,,"
         "alg:convolution_direct,mb64,1.0",
         "unrelated line",
+        # oneDNN 2.2 (MindSpore 2.7.1, DNNL_VERBOSE=1): another prefix, no version or "primitive" field
+        "dnnl_verbose,exec,cpu,matmul,gemm:jit,undef,src_f32::blocked:ab:f0 wei_f32::blocked:ba:f0,,,64x256:256x120,"
+        "0.5",
     ])
     rows = bench.parse_onednn_verbose(text)
     assert rows[0] == {"primitive": "convolution", "implementation": "ref:any", "propagation": "forward_training",
                        "calls": 2, "total_ms": 8.0, "mean_ms": 4.0}
     assert rows[1]["implementation"] == "brg:avx2" and rows[1]["calls"] == 1
+    assert rows[2] == {"primitive": "matmul", "implementation": "gemm:jit", "propagation": "undef",
+                       "calls": 1, "total_ms": 0.5, "mean_ms": 0.5}
 
 
 def test_result_round_trip_and_json(tmp_path):

@@ -232,13 +232,15 @@ def fastest_run(traps: Result, noise_pct: float) -> Tuple[str, str, dict]:
 
 # -- finding the trap -------------------------------------------------------------------------------
 
-_ONEDNN_LINE = re.compile(r"^onednn_verbose,(?:[^,]*,)*?exec,cpu,(?P<prim>[a-z_]+),(?P<impl>[^,]+),"
+#: One executed primitive in oneDNN's log: ``onednn_verbose,v1,primitive,exec,...`` (oneDNN 3, MindSpore 2.10) or
+#: ``dnnl_verbose,exec,...`` (oneDNN 2.2, MindSpore 2.7.1).
+_ONEDNN_LINE = re.compile(r"^(?:onednn|dnnl)_verbose,(?:[^,]*,)*?exec,cpu,(?P<prim>[a-z_]+),(?P<impl>[^,]+),"
                           r"(?P<kind>[^,]*),.*,(?P<ms>[0-9.]+)\s*$")
 
 
 def parse_onednn_verbose(text: str) -> List[dict]:
-    """Summarise ``ONEDNN_VERBOSE=1`` output: one row per (primitive, implementation, propagation)
-    with the number of calls and the total and mean milliseconds, largest total first."""
+    """Summarise ``ONEDNN_VERBOSE=1`` output (either oneDNN version's lines): one row per (primitive, implementation,
+    propagation) with the number of calls and the total and mean milliseconds, largest total first."""
     stats: Dict[tuple, list] = {}
     for line in text.splitlines():
         m = _ONEDNN_LINE.match(line.strip())
