@@ -189,6 +189,9 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
             "Each ratio is a step rate over a step rate, paired round by round: '+ ISA cap' adds the cap to host "
             "blocking, '+ host blocking' the reverse; the last row pairs two configurations timed in the same "
             "processes.")
+    alone = fixes_alone_and_both(rows)
+    if alone:
+        text += "\n" + alone
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": fixed["steps_per_s"],
                "fixes_vs_naive_speedup": speedup, "fixes_vs_naive_speedup_verdict": verdict(fixed, naive, p.noise_pct),
                "fixes_vs_naive_paired": both, **effects}   # each fix's effect per configuration, the other fix on
@@ -198,6 +201,28 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
                        fixes_vs_naive_speedup_high=both["high"], fixes_vs_naive_speedup_span=both["span"])
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
                                       "max_steps_per_s", "vs_naive"], text, metrics)
+
+
+def fixes_alone_and_both(rows: Sequence[Mapping]) -> str:
+    """Each fix alone and both against neither, per configuration, as ratios of medians (part 2's table read
+    across its four cases): "- PyNative, TrainOneStepCell: the ISA cap alone 2.93x, host blocking alone 2.93x, both
+    20.59x". Empty when a configuration lacks one of the four cases."""
+    (none, cap, blocking, both) = TRAP_CASES
+    lines = []
+    for cfg in dict.fromkeys(r["config"] for r in rows):
+        got = {case: next((r for r in rows if r["case"] == case and r["config"] == cfg), None)
+               for case in (none, cap, blocking, both)}
+        if any(r is None for r in got.values()):
+            continue
+        base = got[none]["steps_per_s"]
+        lines.append(tr("- {label}: the ISA cap alone {cap:.2f}x, host blocking alone {blocking:.2f}x, "
+                        "both {both:.2f}x",
+                        label=got[none]["label"], cap=got[cap]["steps_per_s"] / base,
+                        blocking=got[blocking]["steps_per_s"] / base, both=got[both]["steps_per_s"] / base))
+    if not lines:
+        return ""
+    return "\n".join([tr("Each fix alone and both, step rate over the rate with neither (ratios of medians):"),
+                      *lines])
 
 
 def same_process_paired(a: Mapping, b: Mapping) -> str:

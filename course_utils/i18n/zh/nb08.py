@@ -427,6 +427,24 @@ MESSAGES = {
         '两份副本分开了：下一行按它们的差距放宽后再判定',
     "fed by the pipeline / in-memory (A and A')":
         "流水线供数 / 内存中的批（A 与 A′）",
+    'Model.train, sink mode on / off (one loop on CPU: a control)':
+        'Model.train，数据下沉开 / 关（CPU 上是同一个循环：对照）',
+    'without 1.00: a failed control':
+        '不含 1.00：对照失败',
+    "On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop timed twice: it "
+    "held 1.00.":
+        'CPU 上数据下沉运行的是普通循环，所以“数据下沉开 / 关”是第二个对照，即同一个循环计时两次：区间包含 1.00。',
+    "On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop timed twice, and it "
+    "failed: the same loop came {pct:.0f}% apart from itself.":
+        'CPU 上数据下沉运行的是普通循环，所以“数据下沉开 / 关”是第二个对照，即同一个循环计时两次；这个对照失败了：'
+        '同一个循环两次相差 {pct:.0f}%。',
+    "Part 4 reads no difference smaller than its controls' larger distance from 1.00: {pct:.0f}%.":
+        '两个对照中离 1.00 较远的那个相差 {pct:.0f}%，第 4 节不解读比这更小的差别。',
+    "But the interval's near end lies within the controls' {pct:.0f}%: this run cannot tell that difference from "
+    "the gap between two runs of one configuration.":
+        '但区间靠近 1.00 的一端落在对照的 {pct:.0f}% 以内：本次运行分不清这个差别与同一配置两次运行之间的差距。',
+    "The interval's near end lies beyond the controls' {pct:.0f}%.":
+        '区间靠近 1.00 的一端超出了对照的 {pct:.0f}%。',
     'Model.train, sink mode on / off':
         'Model.train，数据下沉开 / 关',
     "Sink mode on CPU runs the normal loop, so its row compares two runs of one loop: the gap is not sink mode's (it "
@@ -462,6 +480,10 @@ MESSAGES = {
     "'+ host blocking' the reverse; the last row pairs two configurations timed in the same processes.":
         '每个比值都是两个训练步速率之比，逐轮配对：“+ 限制指令集”是在阻塞执行之上再限制指令集，'
         '“+ 阻塞执行”则反过来；最后一行配对的是在同一批进程中计时的两种配置。',
+    'Each fix alone and both, step rate over the rate with neither (ratios of medians):':
+        '单独使用每项设置和两项同时使用时，训练步速率是两项都不加时的几倍（中位数之比）：',
+    '- {label}: the ISA cap alone {cap:.2f}x, host blocking alone {blocking:.2f}x, both {both:.2f}x':
+        '- {label}：只限制指令集 {cap:.2f} 倍，只开阻塞执行 {blocking:.2f} 倍，两项都开 {both:.2f} 倍',
     '{layer}: time with the cap / without':
         '{layer}：限制指令集 / 不限制时的耗时',
     'slower with the cap (above 1.00)':
