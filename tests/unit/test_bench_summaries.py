@@ -526,6 +526,28 @@ def test_a_rewrite_faster_than_pooling_s_share_allows_is_not_trusted_for_its_siz
     assert "Faster here on this CPU: reshape + max" in traps.explain_pool_rewrites(pools, 10, said)
 
 
+def test_a_pooling_rewrite_s_saving_is_compared_in_ms_with_all_of_pooling_and_read_against_a_copy(monkeypatch):
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    pools = {name: bench.Timing.from_row(rate(name, sps)) for name, sps in
+             (("nn.MaxPool2d", 50.0), ("ops.max_pool2d", 20.0), ("reshape + max", 70.0),
+              ("nn.MaxPool2d again", 50.0))}
+    # 20 ms -> 14.3 ms: 5.7 ms saved, more than the 2.6 ms of pooling in the profile
+    text = traps.explain_pool_rewrites(pools, 10, pool_ms=2.6, copy="nn.MaxPool2d again")
+    lines = text.splitlines()
+    assert lines[2].startswith("nn.MaxPool2d again / nn.MaxPool2d (control)") and \
+        lines[2].endswith("1.00 inside, as it should be")   # the control first
+    assert "reshape + max saves 5.7 ms per step here (20.0 -> 14.3 ms, the medians of this block); the profile with " \
+        "the cap gives all pooling (MaxPool and MaxPoolGrad) 2.6 ms per step: more than all of pooling's kernel " \
+        "time" in text
+    assert "Worth trying on this CPU: reshape + max" in text and "nn.MaxPool2d again /" not in lines[3:]
+    assert "within it." in traps.explain_pool_rewrites(pools, 10, pool_ms=6.0)
+    # the copy 1.50x apart: the rewrite's 1.40x lies within the copies' gap, so it is no winner
+    pools["nn.MaxPool2d again"] = bench.Timing.from_row(rate("nn.MaxPool2d again", 75.0))
+    text = traps.explain_pool_rewrites(pools, 10, copy="nn.MaxPool2d again")
+    assert "without 1.00: a gap this small between the rows below is not read" in text
+    assert "Keep nn.MaxPool2d" in text
+
+
 def _timed(config, sps, wobble, n=5, **fields):
     """A made-up row of ``n`` repeats of 10 steps, each off ``sps`` by ``wobble[i % len(wobble)]``."""
     return dict(rate(config, sps, **fields), repeat_s=[10 / (sps * (1 + wobble[i % len(wobble)])) for i in range(n)])

@@ -655,23 +655,48 @@ def said_words(said: Optional[Mapping[str, str]] = None) -> dict:
 
 
 def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: Optional[Mapping[str, str]] = None,
-                          baseline: str = "nn.MaxPool2d", pool_share: Optional[float] = None) -> str:
+                          baseline: str = "nn.MaxPool2d", pool_share: Optional[float] = None,
+                          pool_ms: Optional[float] = None, copy: Optional[str] = None) -> str:
     """Each rewrite of the pooling layer against ``baseline`` (all checked equal before they were timed), and whether
     any is a candidate. The verdict is the paired interval (``compare`` alternated them round by round, lesson 07's
     rule), the only reading printed (``noise_pct`` and ``said``: kept for callers that pass them). ``pool_share``: the
     pooling operators' share of operator time, in percent, in the profile of the same setting; even free pooling
     kernels make a step at most 1 / (1 - share) as fast, so a larger gain is flagged as not explained by pooling's
-    kernel time alone (a rewrite also changes the graph and its dispatch)."""
+    kernel time alone (a rewrite also changes the graph and its dispatch). ``pool_ms``: the pooling operators'
+    milliseconds per step in that profile, the bound in ms: a rewrite's saving (the medians' step times, baseline minus
+    rewrite) larger than all of pooling's kernel time is flagged the same way (used instead of ``pool_share``).
+    ``copy``: the name in ``pools`` of ``baseline`` timed a second time (A'), the control: its row comes first, and a
+    rewrite whose interval's near end lies within the copies' gap is not read as faster or slower."""
+    from .common import within_copies
+
     base = pools[baseline]
     lines, winners, too_large, table = [], [], [], []
+    copies = None
+    if copy:   # lesson 07's control: one step timed twice should not separate from itself
+        _, c_lo, c_hi = paired_ratio(pools[copy], base)
+        copies = (c_lo, c_hi)
+        table.append((tr("{name} / {base} (control)", name=copy, base=baseline), _, c_lo, c_hi,
+                      tr("1.00 inside, as it should be") if interval_side(c_lo, c_hi) == "inside" else
+                      tr("without 1.00: a gap this small between the rows below is not read")))
     for name, t in pools.items():
-        if name == baseline:
+        if name in (baseline, copy):
             continue
         med, lo, hi = paired_ratio(t, base)   # the paired verdict only (lesson 07's rule)
         table.append((tr("{name} / {base}", name=name, base=baseline), med, lo, hi))
         side = interval_side(lo, hi)
-        winners += [name] if side == "above" else []
-        if pool_share is not None and med > 1:   # a gain: what free pooling kernels could allow at most
+        winners += [name] if side == "above" and not within_copies(lo, hi, copies) else []
+        if pool_ms is not None and med > 1:   # a gain: in ms, against all of pooling's kernel time in the profile
+            saved = 1000 / base.steps_per_s - 1000 / t.steps_per_s
+            more = round(saved, 1) > round(pool_ms, 1)   # compared as printed, one decimal
+            too_large += [name] if side == "above" and more else []
+            lines.append(tr("{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this "
+                            "block); the profile with the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} "
+                            "ms per step: ", name=name, saved=saved, a=1000 / base.steps_per_s,
+                            b=1000 / t.steps_per_s, pool=pool_ms)
+                         + tr(N_("more than all of pooling's kernel time: a rewrite also changes the compiled graph "
+                                 "and its dispatch, and rates drift during an alternation.") if more else
+                              N_("within it.")))
+        elif pool_share is not None and med > 1:   # a gain: what free pooling kernels could allow at most
             share = round(pool_share)   # the bound from the share as printed, so that a reader can redo it
             bound = 1 / (1 - share / 100) if share < 100 else float("inf")
             where = ("above" if round(med, 2) > round(bound, 2) else "equal" if round(med, 2) == round(bound, 2)
@@ -684,7 +709,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
                                            "rates drift during an alternation."),
                                "equal": N_("reaches that bound."),
                                "below": N_("stays under it.")}[where]))
-    lines.insert(0, verdict_table(table))
+    lines.insert(0, verdict_table(table, copies))
     info = runtime.current()   # a verdict holds for the setting it was measured in: name it
     cap = os.environ.get("ONEDNN_MAX_CPU_ISA")
     where = (tr("with ONEDNN_MAX_CPU_ISA={cap}, on this CPU", cap=cap) if cap else tr("on this CPU"))  \
