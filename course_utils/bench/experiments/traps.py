@@ -366,9 +366,10 @@ def cap_price_rows(op_rows: Mapping[str, list], onednn: Mapping[str, list], case
                 for case in cases}
         prof = {case: per_step[case].get(op, 0.0) for case in cases}
         logged = {case: sum(r["total_ms"] for r in mine[case]) / logged_steps for case in cases}
+        arrow = tr(" -> ")   # "uncapped -> capped"; an arrow in the Chinese edition
         out.append({"op": op, "runs": f"{prim} {' + '.join(props)}",
-                    "impl": " -> ".join(dict.fromkeys(r["implementation"] for c in cases for r in mine[c])),
-                    "prof": f"{prof[a]:.2f} -> {prof[b]:.2f}", "log": f"{logged[a]:.2f} -> {logged[b]:.2f}"})
+                    "impl": arrow.join(dict.fromkeys(r["implementation"] for c in cases for r in mine[c])),
+                    "prof": f"{prof[a]:.2f}{arrow}{prof[b]:.2f}", "log": f"{logged[a]:.2f}{arrow}{logged[b]:.2f}"})
     return out
 
 

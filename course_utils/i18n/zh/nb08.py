@@ -492,6 +492,8 @@ MESSAGES = {
         '限制指令集后更快（低于 1.00）',
     '{name} / {base}':
         '{name} / {base}',
+    ' -> ':
+        ' → ',
     '{name} / {base} (control)':
         '{name} / {base}（对照）',
     'without 1.00: a gap this small between the rows below is not read':
