@@ -494,6 +494,18 @@ MESSAGES = {
         '{name} / {base}',
     ' -> ':
         ' → ',
+    'level':
+        '级别',
+    'net.conv1 is a':
+        'net.conv1 的类',
+    'conv1 returns':
+        'conv1 输出类型',
+    'conv1 max diff':
+        '与 O0 的 conv1 最大差',
+    'network returns':
+        '网络输出类型',
+    'output max diff':
+        '与 O0 输出最大差',
     '{name} / {base} (control)':
         '{name} / {base}（对照）',
     'without 1.00: a gap this small between the rows below is not read':
