@@ -544,7 +544,7 @@ def test_a_pooling_rewrite_s_saving_is_compared_in_ms_with_all_of_pooling_and_re
     # the copy 1.50x apart: the rewrite's 1.40x lies within the copies' gap, so it is no winner
     pools["nn.MaxPool2d again"] = bench.Timing.from_row(rate("nn.MaxPool2d again", 75.0))
     text = traps.explain_pool_rewrites(pools, 10, copy="nn.MaxPool2d again")
-    assert "without 1.00: a gap this small between the rows below is not read" in text
+    assert "without 1.00: a rewrite within this gap is not read" in text
     assert "Keep nn.MaxPool2d" in text
 
 

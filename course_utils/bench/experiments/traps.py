@@ -678,7 +678,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
         copies = (c_lo, c_hi)
         table.append((tr("{name} / {base} (control)", name=copy, base=baseline), _, c_lo, c_hi,
                       tr("1.00 inside, as it should be") if interval_side(c_lo, c_hi) == "inside" else
-                      tr("without 1.00: a gap this small between the rows below is not read")))
+                      tr("without 1.00: a rewrite within this gap is not read")))
     for name, t in pools.items():
         if name in (baseline, copy):
             continue

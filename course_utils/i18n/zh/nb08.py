@@ -508,8 +508,8 @@ MESSAGES = {
         '与 O0 输出最大差',
     '{name} / {base} (control)':
         '{name} / {base}（对照）',
-    'without 1.00: a gap this small between the rows below is not read':
-        '不含 1.00：下面各行不解读这么小的差距',
+    'without 1.00: a rewrite within this gap is not read':
+        '不含 1.00：落在这个差距以内的改写不作解读',
     "{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this block); the profile with "
     "the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
         '{name} 在这里每步节省 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数）；限制指令集的性能数据中，'
