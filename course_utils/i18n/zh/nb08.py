@@ -447,10 +447,6 @@ MESSAGES = {
         '区间靠近 1.00 的一端超出了对照的 {pct:.0f}%。',
     'Model.train, sink mode on / off':
         'Model.train，数据下沉开 / 关',
-    "Sink mode on CPU runs the normal loop, so its row compares two runs of one loop: the gap is not sink mode's (it "
-    "may come from the two Model instances or from their places in the alternation).":
-        'CPU 不支持数据下沉，这一行比较的是同一个普通循环的两次运行，所以这里的差别不能归因于数据下沉'
-        '（它可能来自两个 Model 实例本身，或它们在交替顺序中的位置）。',
     "O0's copy / O0 (control)":
         'O0 的副本 / O0（对照）',
     'apart: the rows below are widened by their gap':
@@ -494,18 +490,6 @@ MESSAGES = {
         '{name} / {base}',
     ' -> ':
         ' → ',
-    'level':
-        '级别',
-    'net.conv1 is a':
-        'net.conv1 的类',
-    'conv1 returns':
-        'conv1 输出类型',
-    'conv1 max diff':
-        '与 O0 的 conv1 最大差',
-    'network returns':
-        '网络输出类型',
-    'output max diff':
-        '与 O0 输出最大差',
     '{name} / {base} (control)':
         '{name} / {base}（对照）',
     'without 1.00: a rewrite within this gap is not read':
