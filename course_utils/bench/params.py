@@ -127,11 +127,12 @@ class BatchSizesParams(Common):
             raise ValueError(f"copy_size must be one of the batch sizes {self.batch_sizes}, got {self.copy_size}")
 
 
-TRAP_SPECS = ("graph/cell", "graph/functional", "pynative/cell", "pynative/jit:O0", "pynative/jit:O1",
+TRAP_SPECS = ("graph/cell", "graph/functional", "pynative/cell", "pynative/jit:O0", "graph/jit:O0", "pynative/jit:O1",
               "pynative/jit_cell:O1")
 # PyNative TrainOneStepCell is where the host busy-wait shows most; a @jit function shows what a compiled step
-# launched from PyNative does with it.
-QUICK_TRAP_SPECS = ("graph/cell", "pynative/cell", "pynative/jit:O0")
+# launched from PyNative does with it, and the same function called with the context in GRAPH_MODE that MindSpore
+# 2.10 still calls through PyNative's executor (``_JitExecutor.__call__`` -> ``_pynative_executor.grad_jit``).
+QUICK_TRAP_SPECS = ("graph/cell", "pynative/cell", "pynative/jit:O0", "graph/jit:O0")
 
 
 @dataclasses.dataclass

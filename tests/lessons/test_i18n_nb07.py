@@ -196,10 +196,12 @@ def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     assert lines[2].startswith("内存中的批 A′ / A（对照）") and lines[2].endswith("包含 1.00，符合预期")
     assert lines[3].startswith("流水线供数 / 内存中的批（A 与 A′）") and lines[3].endswith("低于 1.00：更慢")
     assert lines[4].startswith("Model.train，数据下沉关 / 内存中的批（A 与 A′）")   # Model.train's own loop, paired
-    assert lines[5].startswith("Model.train，数据下沉开 / 关")
-    assert lines[5].endswith("分不出快慢（0% 以内的差别不能排除）")
-    assert lines[6].startswith("流水线单独运行时每秒产出 600 个批") and len(lines) == 8
-    assert lines[7].startswith("判定词（练习 08.2 要返回的词）：'costs'。流水线跟得上，"
+    assert lines[5].startswith("Model.train，数据下沉开 / 关（CPU 上是同一个循环：对照）")
+    assert lines[5].endswith("包含 1.00，符合预期")
+    assert lines[6].startswith("流水线单独运行时每秒产出 600 个批") and len(lines) == 9
+    assert lines[7] == ("CPU 上数据下沉运行的是普通循环，所以“数据下沉开 / 关”是第二个对照，"
+                        "即同一个循环计时两次：区间包含 1.00。")
+    assert lines[8].startswith("判定词（练习 08.2 要返回的词）：'costs'。流水线跟得上，"
                                "但由它供数的训练步比使用内存中的批时慢了 10%")
     cpu = amp.summarise_amp(shuffled(amp_rows(20, 0.90)), bench.AmpParams(levels=("O0", "O1", "O3"))).conclusion
     rows = cpu.splitlines()   # one verdict table row per level, then the accuracy that fell

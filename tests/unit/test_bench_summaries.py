@@ -9,7 +9,7 @@ import pytest
 from course_utils import bench
 from course_utils.bench.experiments import accuracy, amp, findings, modes, pipeline, shapes, sink, traps
 from support.bench_rows import (accuracy_rows, amp_rows, find_rows, pipeline_rows, rate, shape_rows, shuffled,
-                                step_rates, trap_results)
+                                step_rates, trap_results, trap_rows)
 
 
 SECONDARY = "Secondary"   # the medians' reading: kept in the metrics (best_config), never printed beside the pairs
@@ -192,6 +192,17 @@ def test_cpu_traps_states_what_was_measured():
         "ONEDNN_MAX_CPU_ISA=AVX2 alone: against GRAPH_MODE, TrainOneStepCell with both fixes, " in fastest.conclusion
     assert "With neither fix, no configuration ran faster than" in fastest.conclusion
     assert traps.summarise_cpu_traps([], bench.TrapsParams(device="Ascend")).skipped
+    # each fix alone and both against neither, per configuration, ratios of medians
+    assert "- PyNative, TrainOneStepCell: the ISA cap alone 5.00x, host blocking alone 1.67x, both 20.00x" \
+        in met.conclusion
+
+
+def test_fixes_alone_and_both_skips_a_configuration_without_all_four_cases():
+    rows = [r for r in trap_rows() if not (r["config"] == "pynative/cell" and r["case"] == "no fixes")]
+    text = traps.fixes_alone_and_both(rows)
+    assert "- GRAPH_MODE, TrainOneStepCell: the ISA cap alone 6.00x, host blocking alone 1.10x, both 9.00x" in text
+    assert "PyNative" not in text
+    assert traps.fixes_alone_and_both([r for r in rows if r["config"] == "pynative/cell"]) == ""
 
 
 def test_find_trap_found_and_not():
@@ -215,12 +226,16 @@ def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     assert lines[3].startswith("Model.train, sink mode off / in-memory") and lines[3].endswith("0.20x     0.20-0.20  "
                                                                                                 "below 1.00: slower")
     assert res.metrics["model_paired"]["median"] == pytest.approx(0.2)
-    assert lines[4].startswith("Model.train, sink mode on / off") and lines[4].endswith("not separated (up to 0% "
-                                                                                         "not ruled out)")
+    # on CPU sink mode runs the normal loop: its row is a second control, read as one
+    assert lines[4].startswith("Model.train, sink mode on / off (one loop on CPU: a control)") and \
+        lines[4].endswith("1.00 inside, as it should be")
     assert lines[5] == ("The pipeline alone delivered 600 batches/s (2 workers), 6.0x the in-memory step's rate: it "
-                        "keeps up, so it is not the bottleneck.") and len(lines) == 7
-    assert lines[6].startswith("The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step "
+                        "keeps up, so it is not the bottleneck.") and len(lines) == 8
+    assert lines[6] == ("On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop "
+                        "timed twice: it held 1.00.")   # both controls exact: nothing bounds the reading
+    assert lines[7].startswith("The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step "
                                "it feeds ran 10% slower")   # the paired median, computed
+    assert res.metrics["controls_bound_pct"] == 0 and not res.metrics["fed_within_bound"]
     assert res.metrics["pipeline_word"] == "costs"
     assert "noise floor of 5.0%" not in res.conclusion and "a tie" not in res.conclusion
     assert "Model.train with sink mode off against" not in res.conclusion   # two loops: not compared
@@ -238,6 +253,30 @@ def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     res = pipeline.summarise_data_pipeline(pipeline_rows(50, 100, 45), bench.PipelineParams())
     assert res.metrics["pipeline_is_bottleneck"]
     assert res.metrics["pipeline_verdict"] == "bottleneck"
+
+
+def test_data_pipeline_reads_sink_mode_on_cpu_as_a_control_that_bounds_its_verdicts():
+    # sink on runs 25% faster than off, one loop on CPU: a failed control; the fed step's 10% is within its gap
+    res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90, on=25.0, off=20.0)),
+                                           bench.PipelineParams(noise_pct=5))
+    lines = res.conclusion.splitlines()
+    assert lines[4].endswith("1.25x     1.25-1.25  without 1.00: a failed control")
+    assert "slower" not in lines[4] and "faster" not in lines[4]
+    assert lines[6] == ("On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop "
+                        "timed twice, and it failed: the same loop came 25% apart from itself. Part 4 reads no "
+                        "difference smaller than its controls' larger distance from 1.00: 25%.")
+    assert lines[7].endswith("But the interval's near end lies within the controls' 25%: this run cannot tell that "
+                             "difference from the gap between two runs of one configuration.")
+    assert res.metrics["controls_bound_pct"] == 25 and res.metrics["fed_within_bound"]
+    # a 5% gap between the sink runs: the fed step's 10% lies beyond it
+    res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 90, on=21.0, off=20.0),
+                                           bench.PipelineParams(noise_pct=5))
+    assert res.conclusion.splitlines()[7].endswith("The interval's near end lies beyond the controls' 5%.")
+    assert not res.metrics["fed_within_bound"]
+    # elsewhere sink mode is sink mode: its row is a comparison, not a control
+    res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 90, on=25.0, off=20.0),
+                                           bench.PipelineParams(noise_pct=5, device="Ascend"))
+    assert "second control" not in res.conclusion and "above 1.00: faster" in res.conclusion
 
 
 def test_data_pipeline_takes_its_own_floor_from_the_in_memory_pass_timed_twice():
@@ -485,6 +524,28 @@ def test_a_rewrite_faster_than_pooling_s_share_allows_is_not_trusted_for_its_siz
     assert f"Faster here {where}: reshape + max" in traps.explain_pool_rewrites(pools, 10, said)   # no profile
     monkeypatch.delenv("ONEDNN_MAX_CPU_ISA")
     assert "Faster here on this CPU: reshape + max" in traps.explain_pool_rewrites(pools, 10, said)
+
+
+def test_a_pooling_rewrite_s_saving_is_compared_in_ms_with_all_of_pooling_and_read_against_a_copy(monkeypatch):
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    pools = {name: bench.Timing.from_row(rate(name, sps)) for name, sps in
+             (("nn.MaxPool2d", 50.0), ("ops.max_pool2d", 20.0), ("reshape + max", 70.0),
+              ("nn.MaxPool2d again", 50.0))}
+    # 20 ms -> 14.3 ms: 5.7 ms saved, more than the 2.6 ms of pooling in the profile
+    text = traps.explain_pool_rewrites(pools, 10, pool_ms=2.6, copy="nn.MaxPool2d again")
+    lines = text.splitlines()
+    assert lines[2].startswith("nn.MaxPool2d again / nn.MaxPool2d (control)") and \
+        lines[2].endswith("1.00 inside, as it should be")   # the control first
+    assert "reshape + max saves 5.7 ms per step here (20.0 -> 14.3 ms, the medians of this block); the profile with " \
+        "the cap gives all pooling (MaxPool and MaxPoolGrad) 2.6 ms per step: more than all of pooling's kernel " \
+        "time" in text
+    assert "Worth trying on this CPU: reshape + max" in text and "nn.MaxPool2d again /" not in lines[3:]
+    assert "within it." in traps.explain_pool_rewrites(pools, 10, pool_ms=6.0)
+    # the copy 1.50x apart: the rewrite's 1.40x lies within the copies' gap, so it is no winner
+    pools["nn.MaxPool2d again"] = bench.Timing.from_row(rate("nn.MaxPool2d again", 75.0))
+    text = traps.explain_pool_rewrites(pools, 10, copy="nn.MaxPool2d again")
+    assert "without 1.00: a rewrite within this gap is not read" in text
+    assert "Keep nn.MaxPool2d" in text
 
 
 def _timed(config, sps, wobble, n=5, **fields):

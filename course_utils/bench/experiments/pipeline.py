@@ -12,7 +12,7 @@ from ..harness import (compare, control_gap, cycle, faster_beyond, force, interv
 from ..params import PipelineParams
 from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import control_said, judged, setup_worker, short_reading, verdict_table
+from .common import control_said, copies_gap_pct, judged, setup_worker, short_reading, verdict_table
 
 
 MEMORY, AGAIN = "training step, in-memory batches", "training step, in-memory batches, again"   # row keys
@@ -151,10 +151,12 @@ def paired_text(pr: Optional[Mapping], copies: int = 2) -> str:
     return text
 
 
-def _verdict_rows(fed: Mapping, sink: Optional[Mapping], model: Optional[Mapping] = None) -> list:
+def _verdict_rows(fed: Mapping, sink: Optional[Mapping], model: Optional[Mapping] = None,
+                  same_loop: bool = False) -> list:
     """Part 4's rows for ``verdict_table``: the A/A' control, the fed step over the in-memory pass (A and A'),
     ``Model.train`` with sink mode off over the in-memory pass (``model``, if given), sink mode on over off; each a
-    paired reading (``paired_reading``)."""
+    paired reading (``paired_reading``). ``same_loop``: sink mode runs the normal loop (CPU), so its row is a second
+    control, read as one."""
     rows = []
     c = fed.get("control")
     if c:   # lesson 07's control: one pass timed twice should not separate from itself
@@ -168,9 +170,31 @@ def _verdict_rows(fed: Mapping, sink: Optional[Mapping], model: Optional[Mapping
     if model is not None:   # Model.train's own loop, fed by the same pipeline, against the same in-memory passes
         rows.append((tr("Model.train, sink mode off / in-memory (A and A')") if c else
                      tr("Model.train, sink mode off / in-memory"), model["median"], model["low"], model["high"]))
-    if sink is not None:
+    if sink is not None and same_loop:   # one loop timed twice: a control, which holds 1.00 or fails
+        rows.append((tr("Model.train, sink mode on / off (one loop on CPU: a control)"), sink["median"], sink["low"],
+                     sink["high"], tr("1.00 inside, as it should be") if interval_side(sink["low"], sink["high"]) ==
+                     "inside" else tr("without 1.00: a failed control")))
+    elif sink is not None:
         rows.append((tr("Model.train, sink mode on / off"), sink["median"], sink["low"], sink["high"]))
     return rows
+
+
+def controls_bound_pct(fed: Mapping, sink: Optional[Mapping]) -> float:
+    """The smallest difference part 4 reads, in percent: the larger of its two same-configuration controls' distances
+    from 1.00 (``copies_gap_pct``: the A/A' control of the in-memory pass and, on CPU, sink mode on / off, one loop
+    timed twice), each interval's farther end as printed."""
+    gaps = [copies_gap_pct(c["low"], c["high"]) for c in (fed.get("control"), sink) if c]
+    return max(gaps, default=0.0)
+
+
+def within_bound(pr: Mapping, bound_pct: float) -> bool:
+    """Whether a paired interval beyond 1.00 has its near end within ``bound_pct`` of 1.00 (ends as printed): a
+    difference the controls show too, so not read. False for an interval that holds 1.00."""
+    side = interval_side(pr["low"], pr["high"])
+    if side == "inside":
+        return False
+    near = 1 - round(pr["high"], 2) if side == "below" else round(pr["low"], 2) - 1
+    return round(100 * near, 6) <= round(bound_pct, 6)
 
 
 #: How the pipeline's one-word verdict against one in-memory pass reads inside a sentence
@@ -244,11 +268,19 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     paired = paired_reading(fed_row, [mem_row, again])   # against A and A': two copies of one pass
     model_off = paired_reading(pick(rows, config="Model.train, sink mode off"), [mem_row, again])   # the same rounds
     if paired is not None:   # the verdicts as one table (lesson 07's rule), one sentence under it
-        text = verdict_table(_verdict_rows(paired, sink, model_off)) + "\n" + keeps_up.strip()
-        if sink is not None and sink["reading"] != "inside" and p.device == "CPU":
-            text += " " + tr("Sink mode on CPU runs the normal loop, so its row compares two runs of one loop: the "
-                             "gap is not sink mode's (it may come from the two Model instances or from their places "
-                             "in the alternation).")
+        same_loop = sink is not None and p.device == "CPU"   # sink mode on CPU runs the normal loop
+        text = verdict_table(_verdict_rows(paired, sink, model_off, same_loop)) + "\n" + keeps_up.strip()
+        bound = controls_bound_pct(paired, sink if same_loop else None)
+        if same_loop:
+            held = interval_side(sink["low"], sink["high"]) == "inside"
+            text += "\n" + (tr("On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, "
+                               "one loop timed twice: it held 1.00.") if held else
+                            tr("On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, "
+                               "one loop timed twice, and it failed: the same loop came {pct:.0f}% apart from "
+                               "itself.", pct=copies_gap_pct(sink["low"], sink["high"])))
+        if same_loop and bound:
+            text += " " + tr("Part 4 reads no difference smaller than its controls' larger distance from 1.00: "
+                             "{pct:.0f}%.", pct=bound)
         one_word = exercise_word(paired["reading"], pipe["batches_per_s"], mem)
         text += "\n" + (tr("The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step it "
                            "feeds ran {pct:.0f}% slower than on in-memory batches (the paired median). A likely cause, "
@@ -256,6 +288,11 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                            "computes on.", pct=100 * (1 - paired["median"]), cpus=runtime.cpu_count())
                         if one_word == "costs" else
                         tr("The verdict in one word (exercise 2's): '{word}'.", word=one_word))
+        if bound and paired["reading"] != "inside":   # the verdict against the controls' bound
+            text += " " + (tr("But the interval's near end lies within the controls' {pct:.0f}%: this run cannot "
+                              "tell that difference from the gap between two runs of one configuration.", pct=bound)
+                           if within_bound(paired, bound) else
+                           tr("The interval's near end lies beyond the controls' {pct:.0f}%.", pct=bound))
         fed_entry = {"config": tr("training step fed by the pipeline"), "x": fed / mem, "paired": paired,
                      "x_copy": fed / again["batches_per_s"] if again is not None else None}
         return Result("data_pipeline", rows, ["label", "batches_per_s", "min_batches_per_s", "max_batches_per_s"],
@@ -263,7 +300,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                              "pipeline_costs_step": costs, "pipeline_is_bottleneck": word == "bottleneck",
                              "sink_speedup": on / off, "noise_pct": noise, "pipeline_verdict": word,
                              "pipeline_word": one_word, "model_paired": model_off, "paired": paired,
-                             "sink_paired": sink, "fed_entry": fed_entry,
+                             "sink_paired": sink, "fed_entry": fed_entry, "controls_bound_pct": bound,
+                             "fed_within_bound": within_bound(paired, bound) if bound else False,
                              "said": short_reading(paired["low"], paired["high"])})
     text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "

@@ -189,6 +189,9 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
             "Each ratio is a step rate over a step rate, paired round by round: '+ ISA cap' adds the cap to host "
             "blocking, '+ host blocking' the reverse; the last row pairs two configurations timed in the same "
             "processes.")
+    alone = fixes_alone_and_both(rows)
+    if alone:
+        text += "\n" + alone
     metrics = {"naive_steps_per_s": naive["steps_per_s"], "fixes_steps_per_s": fixed["steps_per_s"],
                "fixes_vs_naive_speedup": speedup, "fixes_vs_naive_speedup_verdict": verdict(fixed, naive, p.noise_pct),
                "fixes_vs_naive_paired": both, **effects}   # each fix's effect per configuration, the other fix on
@@ -198,6 +201,28 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
                        fixes_vs_naive_speedup_high=both["high"], fixes_vs_naive_speedup_span=both["span"])
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
                                       "max_steps_per_s", "vs_naive"], text, metrics)
+
+
+def fixes_alone_and_both(rows: Sequence[Mapping]) -> str:
+    """Each fix alone and both against neither, per configuration, as ratios of medians (part 2's table read
+    across its four cases): "- PyNative, TrainOneStepCell: the ISA cap alone 2.93x, host blocking alone 2.93x, both
+    20.59x". Empty when a configuration lacks one of the four cases."""
+    (none, cap, blocking, both) = TRAP_CASES
+    lines = []
+    for cfg in dict.fromkeys(r["config"] for r in rows):
+        got = {case: next((r for r in rows if r["case"] == case and r["config"] == cfg), None)
+               for case in (none, cap, blocking, both)}
+        if any(r is None for r in got.values()):
+            continue
+        base = got[none]["steps_per_s"]
+        lines.append(tr("- {label}: the ISA cap alone {cap:.2f}x, host blocking alone {blocking:.2f}x, "
+                        "both {both:.2f}x",
+                        label=got[none]["label"], cap=got[cap]["steps_per_s"] / base,
+                        blocking=got[blocking]["steps_per_s"] / base, both=got[both]["steps_per_s"] / base))
+    if not lines:
+        return ""
+    return "\n".join([tr("Each fix alone and both, step rate over the rate with neither (ratios of medians):"),
+                      *lines])
 
 
 def same_process_paired(a: Mapping, b: Mapping) -> str:
@@ -341,9 +366,10 @@ def cap_price_rows(op_rows: Mapping[str, list], onednn: Mapping[str, list], case
                 for case in cases}
         prof = {case: per_step[case].get(op, 0.0) for case in cases}
         logged = {case: sum(r["total_ms"] for r in mine[case]) / logged_steps for case in cases}
+        arrow = tr(" -> ")   # "uncapped -> capped"; an arrow in the Chinese edition
         out.append({"op": op, "runs": f"{prim} {' + '.join(props)}",
-                    "impl": " -> ".join(dict.fromkeys(r["implementation"] for c in cases for r in mine[c])),
-                    "prof": f"{prof[a]:.2f} -> {prof[b]:.2f}", "log": f"{logged[a]:.2f} -> {logged[b]:.2f}"})
+                    "impl": arrow.join(dict.fromkeys(r["implementation"] for c in cases for r in mine[c])),
+                    "prof": f"{prof[a]:.2f}{arrow}{prof[b]:.2f}", "log": f"{logged[a]:.2f}{arrow}{logged[b]:.2f}"})
     return out
 
 
@@ -630,23 +656,48 @@ def said_words(said: Optional[Mapping[str, str]] = None) -> dict:
 
 
 def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: Optional[Mapping[str, str]] = None,
-                          baseline: str = "nn.MaxPool2d", pool_share: Optional[float] = None) -> str:
+                          baseline: str = "nn.MaxPool2d", pool_share: Optional[float] = None,
+                          pool_ms: Optional[float] = None, copy: Optional[str] = None) -> str:
     """Each rewrite of the pooling layer against ``baseline`` (all checked equal before they were timed), and whether
     any is a candidate. The verdict is the paired interval (``compare`` alternated them round by round, lesson 07's
     rule), the only reading printed (``noise_pct`` and ``said``: kept for callers that pass them). ``pool_share``: the
     pooling operators' share of operator time, in percent, in the profile of the same setting; even free pooling
     kernels make a step at most 1 / (1 - share) as fast, so a larger gain is flagged as not explained by pooling's
-    kernel time alone (a rewrite also changes the graph and its dispatch)."""
+    kernel time alone (a rewrite also changes the graph and its dispatch). ``pool_ms``: the pooling operators'
+    milliseconds per step in that profile, the bound in ms: a rewrite's saving (the medians' step times, baseline minus
+    rewrite) larger than all of pooling's kernel time is flagged the same way (used instead of ``pool_share``).
+    ``copy``: the name in ``pools`` of ``baseline`` timed a second time (A'), the control: its row comes first, and a
+    rewrite whose interval's near end lies within the copies' gap is not read as faster or slower."""
+    from .common import within_copies
+
     base = pools[baseline]
     lines, winners, too_large, table = [], [], [], []
+    copies = None
+    if copy:   # lesson 07's control: one step timed twice should not separate from itself
+        _, c_lo, c_hi = paired_ratio(pools[copy], base)
+        copies = (c_lo, c_hi)
+        table.append((tr("{name} / {base} (control)", name=copy, base=baseline), _, c_lo, c_hi,
+                      tr("1.00 inside, as it should be") if interval_side(c_lo, c_hi) == "inside" else
+                      tr("without 1.00: a rewrite within this gap is not read")))
     for name, t in pools.items():
-        if name == baseline:
+        if name in (baseline, copy):
             continue
         med, lo, hi = paired_ratio(t, base)   # the paired verdict only (lesson 07's rule)
         table.append((tr("{name} / {base}", name=name, base=baseline), med, lo, hi))
         side = interval_side(lo, hi)
-        winners += [name] if side == "above" else []
-        if pool_share is not None and med > 1:   # a gain: what free pooling kernels could allow at most
+        winners += [name] if side == "above" and not within_copies(lo, hi, copies) else []
+        if pool_ms is not None and med > 1:   # a gain: in ms, against all of pooling's kernel time in the profile
+            saved = 1000 / base.steps_per_s - 1000 / t.steps_per_s
+            more = round(saved, 1) > round(pool_ms, 1)   # compared as printed, one decimal
+            too_large += [name] if side == "above" and more else []
+            lines.append(tr("{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this "
+                            "block); the profile with the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} "
+                            "ms per step: ", name=name, saved=saved, a=1000 / base.steps_per_s,
+                            b=1000 / t.steps_per_s, pool=pool_ms)
+                         + tr(N_("more than all of pooling's kernel time: a rewrite also changes the compiled graph "
+                                 "and its dispatch, and rates drift during an alternation.") if more else
+                              N_("within it.")))
+        elif pool_share is not None and med > 1:   # a gain: what free pooling kernels could allow at most
             share = round(pool_share)   # the bound from the share as printed, so that a reader can redo it
             bound = 1 / (1 - share / 100) if share < 100 else float("inf")
             where = ("above" if round(med, 2) > round(bound, 2) else "equal" if round(med, 2) == round(bound, 2)
@@ -659,7 +710,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
                                            "rates drift during an alternation."),
                                "equal": N_("reaches that bound."),
                                "below": N_("stays under it.")}[where]))
-    lines.insert(0, verdict_table(table))
+    lines.insert(0, verdict_table(table, copies))
     info = runtime.current()   # a verdict holds for the setting it was measured in: name it
     cap = os.environ.get("ONEDNN_MAX_CPU_ISA")
     where = (tr("with ONEDNN_MAX_CPU_ISA={cap}, on this CPU", cap=cap) if cap else tr("on this CPU"))  \

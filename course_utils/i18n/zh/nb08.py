@@ -427,12 +427,26 @@ MESSAGES = {
         '两份副本分开了：下一行按它们的差距放宽后再判定',
     "fed by the pipeline / in-memory (A and A')":
         "流水线供数 / 内存中的批（A 与 A′）",
+    'Model.train, sink mode on / off (one loop on CPU: a control)':
+        'Model.train，数据下沉开 / 关（CPU 上是同一个循环：对照）',
+    'without 1.00: a failed control':
+        '不含 1.00：对照失败',
+    "On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop timed twice: it "
+    "held 1.00.":
+        'CPU 上数据下沉运行的是普通循环，所以“数据下沉开 / 关”是第二个对照，即同一个循环计时两次：区间包含 1.00。',
+    "On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop timed twice, and it "
+    "failed: the same loop came {pct:.0f}% apart from itself.":
+        'CPU 上数据下沉运行的是普通循环，所以“数据下沉开 / 关”是第二个对照，即同一个循环计时两次；这个对照失败了：'
+        '同一个循环两次相差 {pct:.0f}%。',
+    "Part 4 reads no difference smaller than its controls' larger distance from 1.00: {pct:.0f}%.":
+        '两个对照中离 1.00 较远的那个相差 {pct:.0f}%，第 4 节不解读比这更小的差别。',
+    "But the interval's near end lies within the controls' {pct:.0f}%: this run cannot tell that difference from "
+    "the gap between two runs of one configuration.":
+        '但区间靠近 1.00 的一端落在对照的 {pct:.0f}% 以内：本次运行分不清这个差别与同一配置两次运行之间的差距。',
+    "The interval's near end lies beyond the controls' {pct:.0f}%.":
+        '区间靠近 1.00 的一端超出了对照的 {pct:.0f}%。',
     'Model.train, sink mode on / off':
         'Model.train，数据下沉开 / 关',
-    "Sink mode on CPU runs the normal loop, so its row compares two runs of one loop: the gap is not sink mode's (it "
-    "may come from the two Model instances or from their places in the alternation).":
-        'CPU 不支持数据下沉，这一行比较的是同一个普通循环的两次运行，所以这里的差别不能归因于数据下沉'
-        '（它可能来自两个 Model 实例本身，或它们在交替顺序中的位置）。',
     "O0's copy / O0 (control)":
         'O0 的副本 / O0（对照）',
     'apart: the rows below are widened by their gap':
@@ -462,6 +476,10 @@ MESSAGES = {
     "'+ host blocking' the reverse; the last row pairs two configurations timed in the same processes.":
         '每个比值都是两个训练步速率之比，逐轮配对：“+ 限制指令集”是在阻塞执行之上再限制指令集，'
         '“+ 阻塞执行”则反过来；最后一行配对的是在同一批进程中计时的两种配置。',
+    'Each fix alone and both, step rate over the rate with neither (ratios of medians):':
+        '单独使用每项设置和两项同时使用时，训练步速率是两项都不加时的几倍（中位数之比）：',
+    '- {label}: the ISA cap alone {cap:.2f}x, host blocking alone {blocking:.2f}x, both {both:.2f}x':
+        '- {label}：只限制指令集 {cap:.2f} 倍，只开阻塞执行 {blocking:.2f} 倍，两项都开 {both:.2f} 倍',
     '{layer}: time with the cap / without':
         '{layer}：限制指令集 / 不限制时的耗时',
     'slower with the cap (above 1.00)':
@@ -470,6 +488,21 @@ MESSAGES = {
         '限制指令集后更快（低于 1.00）',
     '{name} / {base}':
         '{name} / {base}',
+    ' -> ':
+        ' → ',
+    '{name} / {base} (control)':
+        '{name} / {base}（对照）',
+    'without 1.00: a rewrite within this gap is not read':
+        '不含 1.00：落在这个差距以内的改写不作解读',
+    "{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this block); the profile with "
+    "the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
+        '{name} 在这里每步节省 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数）；限制指令集的性能数据中，'
+        '全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒：',
+    "more than all of pooling's kernel time: a rewrite also changes the compiled graph and its dispatch, and rates "
+    "drift during an alternation.":
+        '比池化算子的全部耗时还多：改写还会改变编译后的图及其下发，而且在一次交替计时中速率也会漂移。',
+    'within it.':
+        '在这个范围之内。',
     "Pooling takes {share:.0f}% of operator time in the profile with the cap, so even free pooling kernels make the "
     "step at most 1 / (1 - {frac:.2f}) = {bound:.2f}x as fast; {name}'s {x:.2f}x ":
         '在限制指令集的性能数据中，池化占算子时间的 {share:.0f}%，所以即使池化算子完全不耗时，训练步最多也只能快到 '
