@@ -54,7 +54,7 @@ MESSAGES = {
     'pipeline: Model.train / functional loop':
         '流水线供数：Model.train / 函数式训练循环',
     "The article's {claim:.2f}x: in memory, {mem}; fed by the pipeline, {fed}.":
-        '文章所说的 {claim:.2f} 倍：内存中的批数据，{mem}；由数据处理流水线供数，{fed}。',
+        '文章所说的 {claim:.2f} 倍：内存中的批，{mem}；由数据处理流水线供数，{fed}。',
     'ruled out (above the interval)':
         '已排除（高于区间）',
     "at the interval's edge":
@@ -591,7 +591,7 @@ MESSAGES = {
     'batches_per_s': '批/秒',
     'min_batches_per_s': '最小批/秒',
     'max_batches_per_s': '最大批/秒',
-    'epoch_s': '一个轮次（epoch）耗时（秒）',
+    'epoch_s': '每个 epoch 耗时（秒）',
     'share_pct': '占比（%）',
     'vs_baseline': '相对首行的倍数',
     'vs_functional': '相对函数式训练步的倍数',
@@ -703,7 +703,7 @@ MESSAGES = {
     'Functional step vs TrainOneStepCell vs Model.train (the source\'s "15% faster" claim)':
         '函数式训练步、TrainOneStepCell 与 Model.train 对比（原文“快约 15%”的说法）',
     'Samples/s and time per epoch against the batch size':
-        '样本/秒和每个轮次的耗时随批大小的变化',
+        '样本/秒和每个 epoch 的耗时随批大小的变化',
     'The two CPU traps: every combination of the two fixes, each in its own process':
         '两个 CPU 陷阱：两项 CPU 优化设置的每种组合，各在独立的进程中运行',
     "The ISA cap's price: the pooling layers' forward and backward, with and without the cap":
@@ -887,21 +887,19 @@ MESSAGES = {
         '本次运行无法给这几个批大小排出快慢：每个批大小与批大小 {top} 相比，要么在噪声水平之内，要么无法判定。',
     ('Batch {top} has the highest median throughput: {rate:,.0f} samples/s; at that rate the training steps of one '
      'MNIST epoch take {epoch:.1f} s (in-memory batches, no data pipeline).'):
-        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒；按这个速度，一个 MNIST 轮次的训练步共需 {epoch:.1f} 秒'
+        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒；按这个速度，MNIST 一个 epoch 的训练步共需 {epoch:.1f} 秒'
         '（批数据在内存中，不含数据处理流水线）。',
     ('The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others} (their rounds '
-     '{lo:.1f}-{hi:.1f}). The sweep\'s median lies {where}.'):
-        '同一个训练步（{label}，批大小 {batch}）：扫描中为 {rate:.1f} 步/秒，{others}（它们各轮的范围为 '
-        '{lo:.1f}～{hi:.1f}）。扫描的中位数{where}。',
+     "{lo:.1f}-{hi:.1f}). The sweep's absolute rates are not compared with theirs: its rounds differ in method "
+     '(steps a round: {steps} against {their_steps}; in-memory batches cycled: {batches} against {their_batches}; '
+     'warm-up calls in the alternation: {warmup} against {their_warmup}).'):
+        '同一个训练步（{label}，批大小 {batch}）：扫描中为 {rate:.1f} 步/秒，{others}（两节各轮的范围为 '
+        '{lo:.1f}～{hi:.1f}）。扫描的绝对速度不与这两节比较，因为测法不同：每轮步数，扫描 {steps}，{their_steps}；'
+        '循环使用的内存中的批，扫描 {batches} 个，两节 {their_batches} 个；交替中的预热调用，扫描 {warmup} 次，{their_warmup}。',
     '{rate:.1f} in {part}':
         '{part}中为 {rate:.1f}',
-    ("below every round they timed: the sweep ran in a slower stretch, so its ranking is that stretch's; re-run the "
-     'cell before relying on it'):
-        '低于它们计时的每一轮，说明扫描赶上了机器较慢的一阵，排名只代表那一阵，依赖它之前请重新运行这个单元格',
-    'above every round they timed: the sweep ran in a quieter stretch':
-        '高于它们计时的每一轮，说明扫描赶上了机器较空闲的一阵',
-    'within the rounds they timed: no sign that the sweep ran in a slower stretch':
-        '落在它们计时的各轮范围之内，看不出扫描赶上了机器较慢的一阵',
+    '{n} in {part}':
+        '{part} {n}',
     'faster than batch {sizes} (intervals above 1.00)':
         '比批大小 {sizes} 快（区间都高于 1.00）',
     'not separated from batch {sizes} (intervals containing 1.00)':
