@@ -982,3 +982,13 @@ def test_sweep_against_parts_lists_the_method_differences_and_reads_no_cause_int
             "alternation: 1 against 3 in part 2)") in line
     assert "stretch" not in line and "not compared" in line
     assert modes.sweep_against_parts(sweep, [(None, "part 2")]) == ""
+
+
+def test_copies_band_is_the_control_intervals_farther_end_from_one_on_both_sides():
+    wobble = (0, 0.01, -0.01, 0.02, -0.02)
+    rows = [_timed("batch 64", 100, wobble, batch_size=64), _timed("batch 64 copy", 100, wobble[::-1], batch_size=64)]
+    twin = modes.find_twin(rows)
+    gap = bench.experiments.common.copies_gap_pct(twin.low, twin.high) / 100
+    assert gap > 0 and modes.copies_band(rows) == pytest.approx((1 - gap, 1 + gap))
+    assert modes.copies_band(rows[:1]) is None                      # no control: nothing to shade
+    assert modes.copies_band(rows, "graph/functional copy") is None   # a copy this experiment did not time

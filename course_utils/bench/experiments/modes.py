@@ -22,7 +22,8 @@ from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesPara
 from ..report import Result, pick
 from ..steps import (IN_MEMORY_BATCHES, TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs,
                      timing_rows)
-from .common import forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table, within_copies
+from .common import (copies_gap_pct, forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table,
+                     within_copies)
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -598,6 +599,18 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
         bs = sizes[row["config"]]
         row.update(batch_size=bs, samples_per_s=bs * row["steps_per_s"], first_call_s=first[row["config"]])
     return rows
+
+
+def copies_band(rows: list, key: Optional[str] = None) -> Optional[Tuple[float, float]]:
+    """The band around 1.00 that a plot of paired intervals shades for the A/A' control of ``rows`` (the copy ``key``,
+    ``find_twin``'s default without one): 1.00 minus and plus the copies' gap (``copies_gap_pct``, the control
+    interval's farther end from 1.00). An interval beyond 1.00 whose near end lies in the band reads "within the
+    copies' gap". None without a control."""
+    twin = find_twin(rows, key)
+    if twin is None:
+        return None
+    gap = copies_gap_pct(twin.low, twin.high) / 100
+    return 1 - gap, 1 + gap
 
 
 def sweep_intervals(rows: list) -> dict:
