@@ -919,6 +919,19 @@ def test_a_short_headline_prints_its_figures_then_its_paired_ratios_as_one_narro
     assert "part 2: TrainOneStepCell (GRAPH_MODE) / @jit O0" in out
     assert max(len(line) for line in lines[1:] if not line.startswith(("The highest", "A figure"))) <= 110
     assert figures["graph_vs_pynative"] == pytest.approx(4.0) and figures["graph_vs_pynative_low"] == 4.0
+    # claims=: only those paired rows, in that order, and no other ratio turns up among the figures
+    lab.headline(["modes"], None, time.perf_counter(), parts={"modes": "part 2"}, bound=True, short=True,
+                 claims=["jit_vs_no_jit", "no_such_metric"])
+    out = capsys.readouterr().out
+    assert "part 2: @jit O0 / no jit, functional step" in out
+    assert "GRAPH_MODE / PyNative" not in out and "TrainOneStepCell (GRAPH_MODE) / @jit O0" not in out
+    assert "graph_vs_pynative" not in out and "GRAPH_MODE / PyNative, TrainOneStepCell (x)" not in out
+    lab.results["styles"] = modes.summarise_styles(_styles_rows(103, (0, 0.1, -0.1, 0.05)), bench.StylesParams())
+    lab.headline(["modes", "styles"], None, time.perf_counter(), best=False, bound=True, short=True,
+                 claims=["cell_vs_functional"])
+    out = capsys.readouterr().out
+    note = lab.results["styles"].metrics["cell_vs_functional_note"]   # the claim's sentence, named by its row
+    assert out.rstrip().endswith("TrainOneStepCell / functional step, no @jit (GRAPH_MODE): " + note[0].lower() + note[1:])
 
 
 def test_lesson_08_reads_o2_and_o3_together_and_times_by_the_same_rule():

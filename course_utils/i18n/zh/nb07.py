@@ -71,6 +71,8 @@ MESSAGES = {
         '对照：批大小 {n}，A′ / A',
     '{part}: {title}':
         '{part}：{title}',
+    '{title}: {note}':
+        '{title}：{note}',
     ', widened':
         '；区间已按对照放宽',
     'control: forced every step, A′ / A':
