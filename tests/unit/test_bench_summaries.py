@@ -931,7 +931,8 @@ def test_a_short_headline_prints_its_figures_then_its_paired_ratios_as_one_narro
                  claims=["cell_vs_functional"])
     out = capsys.readouterr().out
     note = lab.results["styles"].metrics["cell_vs_functional_note"]   # the claim's sentence, named by its row
-    assert out.rstrip().endswith("TrainOneStepCell / functional step, no @jit (GRAPH_MODE): " + note[0].lower() + note[1:])
+    named = "TrainOneStepCell / functional step, no @jit (GRAPH_MODE): "
+    assert out.rstrip().endswith(named + note[0].lower() + note[1:])
 
 
 def test_lesson_08_reads_o2_and_o3_together_and_times_by_the_same_rule():
