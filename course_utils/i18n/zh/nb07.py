@@ -129,10 +129,19 @@ MESSAGES = {
         '从每次调用的耗时找出重新编译',
     'Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the median of all '
     'calls is the steady step. A compiling call has to stand out against both: far above the steady step, and '
-    'comparable to the first call. The traces printed by nb07.q2.traces() show how far. Return the list of indices.':
+    'comparable to the first call. The traces printed by nb07.q2.traces() bound k and f from both sides; '
+    "bench.compile_calls' k = 5, f = 0.3 and 50 ms floor lie inside those bounds. Return the list of indices.":
         '用两把尺子衡量：首次调用总会编译，它的耗时就是这里一次编译的代价；所有调用耗时的中位数就是稳态单步耗时。'
-        '发生编译的调用必须同时在两方面显得突出：远高于稳态单步耗时，并且与首次调用的耗时相当。具体差多少，'
-        '可以参考 nb07.q2.traces() 打印的几条耗时记录。返回这些调用的索引列表。',
+        '发生编译的调用必须同时在两方面显得突出：远高于稳态单步耗时，并且与首次调用的耗时相当。nb07.q2.traces() '
+        '打印的几条耗时记录从上下两侧限定了 k 和 f 的取值范围；bench.compile_calls 的 k = 5、f = 0.3 和 50 毫秒的下限'
+        '都在这个范围之内。返回这些调用的索引列表。',
+    "# k = 5 with a 50 ms floor, f = 0.3: bench.compile_calls' rule":
+        '# k = 5，另加 50 毫秒的下限，f = 0.3：即 bench.compile_calls 的规则',
+    ("find_compiles fits the made-up traces, but on part 5's real per-call times ({label}) it finds {got} where "
+     'bench.compile_calls (over 5x the median + 50 ms and over 0.3x the first call) finds {expected}: choose k and f '
+     'that agree with both.'):
+        'find_compiles 符合虚构的耗时记录，但在第 5 节实测的逐次耗时（{label}）上找到的是 {got}，而 bench.compile_calls'
+        '（超过中位数的 5 倍再加 50 毫秒，并且超过首次调用的 0.3 倍）找到的是 {expected}：请选择与两者都一致的 k 和 f。',
     '{times} -> {expected}: {about}':
         '{times} -> {expected}：{about}',
     'find_compiles uses course_utils.bench.compile_calls (under any name), the lab\'s own detector: write the two '
