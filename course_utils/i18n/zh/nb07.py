@@ -916,7 +916,7 @@ MESSAGES = {
     'not separated from batch {sizes} (intervals containing 1.00)':
         '与批大小 {sizes} 分不出快慢（区间包含 1.00）',
     "within the copies' gap of batch {sizes} (beyond 1.00 by no more than the control's own spread)":
-        '与批大小 {sizes} 的差别在两份副本的差距之内（区间虽不含 1.00，但离 1.00 不超过对照自身的离散）',
+        '与批大小 {sizes} 的差别在两份副本的差距之内（区间虽不含 1.00，但靠近 1.00 的一端离 1.00 不超过对照的差距）',
     'slower than batch {sizes} round by round (intervals below 1.00), although its median is the highest':
         '逐轮比较却比批大小 {sizes} 慢（区间低于 1.00），尽管它的中位数最高',
     'Verdict, from the paired intervals: batch {top} is {parts}.':
