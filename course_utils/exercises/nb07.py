@@ -205,19 +205,7 @@ class FindCompiles(Exercise):
             raise Incorrect(tr("find_compiles should be a function of the per-call times, got {type}.",
                                type=type(find_compiles).__name__))
         for times, expected, about in _TRACES:
-            with refusing(_bench_answers("compile_calls"),
-                           tr("find_compiles uses course_utils.bench.compile_calls (under any name), the lab's own "
-                              "detector: write the two yardsticks yourself.")):
-                got = self.call(find_compiles, list(times))
-            if isinstance(got, (int, float)) and not isinstance(got, bool):
-                raise Incorrect(tr("find_compiles({times}) returned the number {got!r}; return the list of call "
-                                   "indices that compiled (expected {expected}).", times=times, got=got,
-                                   expected=expected))
-            try:
-                got = sorted(int(i) for i in got)
-            except TypeError:
-                raise Incorrect(tr("find_compiles(...) returned {got!r}; return a list of call indices.",
-                                   got=got)) from None
+            got = self._indices(find_compiles, times, expected)
             if got != expected:
                 extra = ""
                 if 0 not in got:
@@ -230,20 +218,28 @@ class FindCompiles(Exercise):
 
         for label, times in dict(self.real_traces).items():   # part 5's real per-call times
             expected = compile_calls(list(times))
-            with refusing(_bench_answers("compile_calls"),
-                          tr("find_compiles uses course_utils.bench.compile_calls (under any name), the lab's own "
-                             "detector: write the two yardsticks yourself.")):
-                got = self.call(find_compiles, list(times))
-            try:
-                got = sorted(int(i) for i in got)
-            except TypeError:
-                raise Incorrect(tr("find_compiles(...) returned {got!r}; return a list of call indices.",
-                                   got=got)) from None
+            got = self._indices(find_compiles, times, expected)
             if got != expected:
                 raise Incorrect(tr("find_compiles fits the made-up traces, but on part 5's real per-call times "
                                    "({label}) it finds {got} where bench.compile_calls (over 5x the median + 50 ms "
                                    "and over 0.3x the first call) finds {expected}: choose k and f that agree with "
                                    "both.", label=label, got=got, expected=expected))
+
+    def _indices(self, find_compiles, times, expected) -> list:
+        """The answer's call indices for ``times``, sorted, with ``bench.compile_calls`` refused meanwhile."""
+        with refusing(_bench_answers("compile_calls"),
+                      tr("find_compiles uses course_utils.bench.compile_calls (under any name), the lab's own "
+                         "detector: write the two yardsticks yourself.")):
+            got = self.call(find_compiles, list(times))
+        if isinstance(got, (int, float)) and not isinstance(got, bool):
+            raise Incorrect(tr("find_compiles({times}) returned the number {got!r}; return the list of call "
+                               "indices that compiled (expected {expected}).", times=times, got=got,
+                               expected=expected))
+        try:
+            return sorted(int(i) for i in got)
+        except TypeError:
+            raise Incorrect(tr("find_compiles(...) returned {got!r}; return a list of call indices.",
+                               got=got)) from None
 
 
 # ----------------------------------------------------------------------------------------------
