@@ -104,7 +104,8 @@ class Lab:
 
     def headline(self, experiments: Sequence[str], noise_pct: Optional[float], started: float,
                  titles: Optional[Mapping[str, str]] = None, parts: Optional[Mapping[str, str]] = None,
-                 best: bool = True, bound: bool = False, short: bool = False) -> dict:
+                 best: bool = True, bound: bool = False, short: bool = False,
+                 claims: Optional[Sequence[str]] = None) -> dict:
         """Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric
         metrics of ``experiments``, the noise floor (``noise_pct``, if not None) and the lesson's run time (since
         ``started``, a ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them
@@ -114,7 +115,10 @@ class Lab:
         ``bound=True``: an interval that holds 1.00 reads "not separated" with the largest difference it does not rule
         out (lesson 07's reading), instead of "a tie". ``short=True`` (lesson 07): the paired ratios as one verdict
         table (``verdict_table``: comparison | ratio | 95% interval | verdict, each named by its experiment's part and
-        ``SHORT_TITLES``), the other figures as a figure | value table above it: narrow enough for a notebook."""
+        ``SHORT_TITLES``), the other figures as a figure | value table above it: narrow enough for a notebook.
+        ``claims`` (with ``short``): the paired ratios (metric keys) the verdict table keeps, in their order here
+        (lesson 07: the two claims' rows, already printed with the rest by their experiments), each row's note
+        printed under the table; all of them, without notes, by default."""
         part_names = dict(parts or {})   # (``parts`` is reused below)
         top, text = best_measured(self.results, parts) if best else ({}, "")
         figures, verdicts, medians, together, notes, spans = dict(top), {}, {}, set(), {}, set()
@@ -171,19 +175,26 @@ class Lab:
         if short:   # the figures, then the paired ratios as one verdict table
             owner = {k: name for name in experiments if self.results.get(name) is not None
                      for k in self.results[name].metrics}
-            paired = [k for k in shown if f"{k}_low" in figures and isinstance(verdicts.get(k), tuple)]
+            ratios = [k for k in shown if f"{k}_low" in figures and isinstance(verdicts.get(k), tuple)]
+            paired = ratios if claims is None else [k for k in claims if k in ratios]
             print(format_rows([{"figure": (titles or {}).get(k) or metric_title(k), "value": v}
-                               for k, v in shown.items() if k not in paired], ["figure", "value"]))
+                               for k, v in shown.items() if k not in ratios], ["figure", "value"]))
             if paired:
                 print()
-                print(verdict_table([(tr("{part}: {title}", part=part_names.get(owner.get(k), owner.get(k, "")),
-                                         title=tr(SHORT_TITLES.get(k, METRIC_TITLES.get(k, k)))),
-                                      shown[k], figures[f"{k}_low"], figures[f"{k}_high"],
+                def row_title(k):
+                    return tr("{part}: {title}", part=part_names.get(owner.get(k), owner.get(k, "")),
+                              title=tr(SHORT_TITLES.get(k, METRIC_TITLES.get(k, k))))
+
+                print(verdict_table([(row_title(k), shown[k], figures[f"{k}_low"], figures[f"{k}_high"],
                                       short_reading(figures[f"{k}_low"], figures[f"{k}_high"],
                                                     (figures[f"{k}_copies_low"], figures[f"{k}_copies_high"])
                                                     if f"{k}_copies_low" in figures else None) +
                                       (tr(", widened") if f"{k}_control_low" in figures else ""))
                                      for k in paired]))
+                if claims is not None:   # a claim's own sentence (the "15%" ruling of part 3), under the table
+                    for k in paired:
+                        if k in notes:
+                            print(tr("{title}: {note}", title=row_title(k), note=notes[k][:1].lower() + notes[k][1:]))
             if text:
                 print("\n" + text)
             return figures

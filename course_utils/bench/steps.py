@@ -142,7 +142,11 @@ def mnist_batches(batch_size: int = 64, count: int = 8, split: str = "train", st
             for i in range(0, len(x), batch_size)]
 
 
-def step_configs(specs: Sequence[str], batch_size: int = 64, batches: int = 8) -> Dict[str, Config]:
+#: The in-memory batches a configuration of ``step_configs`` cycles over (parts 2 and 3 of lesson 07).
+IN_MEMORY_BATCHES = 8
+
+
+def step_configs(specs: Sequence[str], batch_size: int = 64, batches: int = IN_MEMORY_BATCHES) -> Dict[str, Config]:
     """``{spec: Config}`` for ``harness.compare``: a fresh LeNet-5 step per configuration, cycling
     over the same in-memory batches, its mode switched back on before each of its repeats."""
     data = mnist_batches(batch_size, count=batches)

@@ -176,18 +176,22 @@ class FindCompiles(Exercise):
     title = "recompilations from per-call times"
     hint_text = ("Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the "
                  "median of all calls is the steady step. A compiling call has to stand out against both: far above "
-                 "the steady step, and comparable to the first call. The traces printed by nb07.q2.traces() show "
-                 "how far. Return the list of indices.")
+                 "the steady step, and comparable to the first call. The traces printed by nb07.q2.traces() bound k "
+                 "and f from both sides; bench.compile_calls' k = 5, f = 0.3 and 50 ms floor lie inside those bounds. "
+                 "Return the list of indices.")
     solution_text = '''
         def find_compiles(times):
-            steady = statistics.median(times)
-            return [i for i, t in enumerate(times) if t > 5 * steady and t > 0.3 * times[0]]
+            steady = statistics.median(times)   # k = 5 with a 50 ms floor, f = 0.3: bench.compile_calls' rule
+            return [i for i, t in enumerate(times) if t > 5 * steady + 0.05 and t > 0.3 * times[0]]
     '''
+    #: part 5's per-call times, ``{label: seconds}``, set by the notebook before ``check()``: there the answer must
+    #: agree with ``bench.compile_calls`` (empty: the made-up traces only)
+    real_traces: dict = {}
 
     def reference(self):
         def find_compiles(times):
             steady = statistics.median(times)
-            return [i for i, t in enumerate(times) if t > 5 * steady and t > 0.3 * times[0]]
+            return [i for i, t in enumerate(times) if t > 5 * steady + 0.05 and t > 0.3 * times[0]]
 
         return (find_compiles,)
 
@@ -201,19 +205,7 @@ class FindCompiles(Exercise):
             raise Incorrect(tr("find_compiles should be a function of the per-call times, got {type}.",
                                type=type(find_compiles).__name__))
         for times, expected, about in _TRACES:
-            with refusing(_bench_answers("compile_calls"),
-                           tr("find_compiles uses course_utils.bench.compile_calls (under any name), the lab's own "
-                              "detector: write the two yardsticks yourself.")):
-                got = self.call(find_compiles, list(times))
-            if isinstance(got, (int, float)) and not isinstance(got, bool):
-                raise Incorrect(tr("find_compiles({times}) returned the number {got!r}; return the list of call "
-                                   "indices that compiled (expected {expected}).", times=times, got=got,
-                                   expected=expected))
-            try:
-                got = sorted(int(i) for i in got)
-            except TypeError:
-                raise Incorrect(tr("find_compiles(...) returned {got!r}; return a list of call indices.",
-                                   got=got)) from None
+            got = self._indices(find_compiles, times, expected)
             if got != expected:
                 extra = ""
                 if 0 not in got:
@@ -222,6 +214,32 @@ class FindCompiles(Exercise):
                     extra = tr(" A call a few times slower than the others is noise, not a compilation.")
                 raise Incorrect(tr("for per-call seconds {times} ({about}) expected {expected}, got {got}.{extra}",
                                    times=times, about=tr(about), expected=expected, got=got, extra=extra))
+        from course_utils.bench import compile_calls
+
+        for label, times in dict(self.real_traces).items():   # part 5's real per-call times
+            expected = compile_calls(list(times))
+            got = self._indices(find_compiles, times, expected)
+            if got != expected:
+                raise Incorrect(tr("find_compiles fits the made-up traces, but on part 5's real per-call times "
+                                   "({label}) it finds {got} where bench.compile_calls (over 5x the median + 50 ms "
+                                   "and over 0.3x the first call) finds {expected}: choose k and f that agree with "
+                                   "both.", label=label, got=got, expected=expected))
+
+    def _indices(self, find_compiles, times, expected) -> list:
+        """The answer's call indices for ``times``, sorted, with ``bench.compile_calls`` refused meanwhile."""
+        with refusing(_bench_answers("compile_calls"),
+                      tr("find_compiles uses course_utils.bench.compile_calls (under any name), the lab's own "
+                         "detector: write the two yardsticks yourself.")):
+            got = self.call(find_compiles, list(times))
+        if isinstance(got, (int, float)) and not isinstance(got, bool):
+            raise Incorrect(tr("find_compiles({times}) returned the number {got!r}; return the list of call "
+                               "indices that compiled (expected {expected}).", times=times, got=got,
+                               expected=expected))
+        try:
+            return sorted(int(i) for i in got)
+        except TypeError:
+            raise Incorrect(tr("find_compiles(...) returned {got!r}; return a list of call indices.",
+                               got=got)) from None
 
 
 # ----------------------------------------------------------------------------------------------

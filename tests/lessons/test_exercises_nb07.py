@@ -195,3 +195,14 @@ def test_q3_refuses_the_paired_reading_of_the_bench():
         assert refused == Outcome.INCORRECT and "course_utils.bench" in refused.message
     assert nb07.q3.check(*nb07.q3.reference()) == Outcome.CORRECT
     assert bench.interval_side(1.01, 1.2) == "above"   # restored
+
+
+def test_q2_must_agree_with_compile_calls_on_part_5s_real_times_and_says_where_it_does_not(monkeypatch):
+    # a real trace where a rule without compile_calls' 50 ms floor finds a compile the reference does not
+    monkeypatch.setattr(nb07.q2, "real_traces", {"changing shapes": [0.3, 0.01, 0.01, 0.07, 0.01, 0.01]})
+    assert nb07.q2.check(*nb07.q2.reference()) == Outcome.CORRECT
+    no_floor = nb07.q2.check(lambda times: [i for i, t in enumerate(times)
+                                            if t > 5 * statistics.median(times) and t > 0.2 * times[0]])
+    assert no_floor == Outcome.INCORRECT
+    assert "(changing shapes) it finds [0, 3] where bench.compile_calls" in no_floor.message
+    assert "finds [0]" in no_floor.message

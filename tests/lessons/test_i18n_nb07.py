@@ -140,7 +140,7 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
             rate("graph/functional +pipeline", 80, input="data pipeline"),
             rate("graph/cell +pipeline", 81, input="data pipeline"), rate("Model.train", 40, input="data pipeline")]
     styles = modes.summarise_styles(shuffled(rows), bench.StylesParams()).conclusion
-    assert ("文章所说的 1.15 倍：内存中的批数据，已排除（高于区间）；由数据处理流水线供数，已排除（高于区间）。"
+    assert ("文章所说的 1.15 倍：内存中的批，已排除（高于区间）；由数据处理流水线供数，已排除（高于区间）。"
             in styles)
     assert re.search(r"流水线供数：Model.train / 函数式训练循环 +0.50 倍  0.50～0.50  低于 1.00：更慢", styles)
     assert styles.endswith("本次运行的结论：与不加 @jit 的函数式训练步相比，TrainOneStepCell 更快。")
@@ -151,7 +151,7 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     assert not english_words(copied), copied
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
-    assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒；按这个速度，一个 MNIST 轮次的训练步共需 11.7 秒"
+    assert ("批大小 64 的吞吐量中位数最高：5,120 样本/秒；按这个速度，MNIST 一个 epoch 的训练步共需 11.7 秒"
             "（批数据在内存中，不含数据处理流水线）。\n") in text
     assert ("批大小 64 / 批大小 32  1.60 倍  1.60～1.60  高于 1.00：更快\n"
             "按配对区间得出的结论：批大小 64 比批大小 32 快（区间都高于 1.00）。") in text

@@ -980,6 +980,20 @@ def test_a_short_headline_prints_its_figures_then_its_paired_ratios_as_one_narro
     assert "part 2: TrainOneStepCell (GRAPH_MODE) / @jit O0" in out
     assert max(len(line) for line in lines[1:] if not line.startswith(("The highest", "A figure"))) <= 110
     assert figures["graph_vs_pynative"] == pytest.approx(4.0) and figures["graph_vs_pynative_low"] == 4.0
+    # claims=: only those paired rows, in that order, and no other ratio turns up among the figures
+    lab.headline(["modes"], None, time.perf_counter(), parts={"modes": "part 2"}, bound=True, short=True,
+                 claims=["jit_vs_no_jit", "no_such_metric"])
+    out = capsys.readouterr().out
+    assert "part 2: @jit O0 / no jit, functional step" in out
+    assert "GRAPH_MODE / PyNative" not in out and "TrainOneStepCell (GRAPH_MODE) / @jit O0" not in out
+    assert "graph_vs_pynative" not in out and "GRAPH_MODE / PyNative, TrainOneStepCell (x)" not in out
+    lab.results["styles"] = modes.summarise_styles(_styles_rows(103, (0, 0.1, -0.1, 0.05)), bench.StylesParams())
+    lab.headline(["modes", "styles"], None, time.perf_counter(), best=False, bound=True, short=True,
+                 claims=["cell_vs_functional"])
+    out = capsys.readouterr().out
+    note = lab.results["styles"].metrics["cell_vs_functional_note"]   # the claim's sentence, named by its row
+    named = "TrainOneStepCell / functional step, no @jit (GRAPH_MODE): "
+    assert out.rstrip().endswith(named + note[0].lower() + note[1:])
 
 
 def test_lesson_08_reads_o2_and_o3_together_and_times_by_the_same_rule():
@@ -1029,3 +1043,27 @@ def test_an_unnamed_reading_starts_with_its_ratio_in_both_languages():
         assert findings._one("池化", 1.5, 1.2, 1.8, span=True).startswith("池化：1.50 倍")
     finally:
         set_language("en")
+
+
+def test_sweep_against_parts_lists_the_method_differences_and_reads_no_cause_into_the_rates():
+    from course_utils.bench.report import Result
+    sweep = Result("batch_sizes", [dict(rate("batch 64", 130.0), batch_size=64, steps=32, warmup_s=[])], [], "")
+    part = Result("modes", [dict(rate("graph/cell", 110.0, spread=0.1), batch_size=64, steps=15,
+                                 warmup_s=[0.01, 0.01])], [], "")
+    line = modes.sweep_against_parts(sweep, [(part, "part 2"), (None, "part 3")])
+    assert line.startswith("The same step, GRAPH_MODE, TrainOneStepCell at batch 64: 130.0 steps/s in the sweep, "
+                           "110.0 in part 2 (their rounds 99.0-121.0).")
+    assert ("(steps a round: 32 against 15 in part 2; in-memory batches cycled: 4 against 8; warm-up calls in the "
+            "alternation: 1 against 3 in part 2)") in line
+    assert "stretch" not in line and "not compared" in line
+    assert modes.sweep_against_parts(sweep, [(None, "part 2")]) == ""
+
+
+def test_copies_band_is_the_control_intervals_farther_end_from_one_on_both_sides():
+    wobble = (0, 0.01, -0.01, 0.02, -0.02)
+    rows = [_timed("batch 64", 100, wobble, batch_size=64), _timed("batch 64 copy", 100, wobble[::-1], batch_size=64)]
+    twin = modes.find_twin(rows)
+    gap = bench.experiments.common.copies_gap_pct(twin.low, twin.high) / 100
+    assert gap > 0 and modes.copies_band(rows) == pytest.approx((1 - gap, 1 + gap))
+    assert modes.copies_band(rows[:1]) is None                      # no control: nothing to shade
+    assert modes.copies_band(rows, "graph/functional copy") is None   # a copy this experiment did not time

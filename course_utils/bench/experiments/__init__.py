@@ -24,9 +24,9 @@ from .amp import measure_amp
 from .common import (SIDE_WORDS, forcing_conclusion, forcing_words, not_ruled_out_pct, paired_reading, short_reading,
                      two_readings, verdict_table, warmup_reading)
 from .findings import part2_standing, plot_time_to_accuracy, pooling_measurements, pynative_vs_graph, this_run_found
-from .modes import (CLAIMED_RATIO, best_measured, compiled_pair, measure_batch_sizes, measure_forcing, measure_modes,
-                    measure_step_rates, measure_styles, style_intervals, sweep_against_parts,
-                    sweep_intervals)
+from .modes import (CLAIMED_RATIO, COPY, PIPELINE_COPY, best_measured, compiled_pair, copies_band,
+                    measure_batch_sizes, measure_forcing, measure_modes, measure_step_rates, measure_styles,
+                    style_intervals, sweep_against_parts, sweep_intervals)
 from .pipeline import measure_data_pipeline, paired_words
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
@@ -193,7 +193,8 @@ __all__ = [
     "summarise_cpu_traps",
     # the cases and helpers those cells use
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls", "compiled_pair",
-    "CLAIMED_RATIO", "style_intervals", "sweep_against_parts", "sweep_intervals",
+    "CLAIMED_RATIO", "COPY", "PIPELINE_COPY", "copies_band", "style_intervals", "sweep_against_parts",
+    "sweep_intervals",
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
     "explain_three_tools", "explain_pool_rewrites", "layer_functions", "CONV_OPS", "POOL_OPS", "forcing_conclusion",
     "paired_words", "SIDE_WORDS", "forcing_words", "paired_reading", "not_ruled_out_pct",

@@ -20,8 +20,10 @@ from ..harness import (Config, compare, control_gap, cycle, faster_beyond, force
 from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
-from ..steps import TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs, timing_rows
-from .common import forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table, within_copies
+from ..steps import (IN_MEMORY_BATCHES, TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs,
+                     timing_rows)
+from .common import (copies_gap_pct, forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table,
+                     within_copies)
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -564,6 +566,9 @@ def compiled_pair(modes: Result, noise_pct: float = 0.0) -> str:
 
 # -- batch sizes ------------------------------------------------------------------------------------
 
+#: The sweep's in-memory batches, cycled, and its warm-up calls per size (each size is compiled before the timing).
+SWEEP_BATCHES, SWEEP_WARMUP = 4, 1
+
 def measure_batch_sizes(p: BatchSizesParams) -> list:
     """``p.spec`` at every batch size in ``p.batch_sizes``, in alternation, with a second copy of batch
     ``p.copy_size`` in the same alternation (one configuration timed twice: the noise floor of this sweep). Every
@@ -575,7 +580,7 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
         sizes[f"batch {p.copy_size} copy"] = p.copy_size
     configs, first = {}, {}
     for name, bs in sizes.items():
-        step = cycle(build_step(p.spec, *lenet_setup()), mnist_batches(bs, count=4))
+        step = cycle(build_step(p.spec, *lenet_setup()), mnist_batches(bs, count=SWEEP_BATCHES))
         start = time.perf_counter()
         force(step())                              # the first call compiles: reported apart
         first[name] = time.perf_counter() - start
@@ -587,12 +592,25 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
         if name.endswith(" copy"):   # the same configuration as its original: its step count too
             steps = configs[name[:-len(" copy")]].steps
         configs[name] = Config(step, batch_size=bs, steps=steps)
-    timings = compare(configs, steps=p.steps, repeats=p.repeats, warmup=1)   # already compiled: one warm-up call
+    # already compiled: one warm-up call
+    timings = compare(configs, steps=p.steps, repeats=p.repeats, warmup=SWEEP_WARMUP)
     rows = timing_rows(timings)
     for row in rows:
         bs = sizes[row["config"]]
         row.update(batch_size=bs, samples_per_s=bs * row["steps_per_s"], first_call_s=first[row["config"]])
     return rows
+
+
+def copies_band(rows: list, key: Optional[str] = None) -> Optional[Tuple[float, float]]:
+    """The band around 1.00 that a plot of paired intervals shades for the A/A' control of ``rows`` (the copy ``key``,
+    ``find_twin``'s default without one): 1.00 minus and plus the copies' gap (``copies_gap_pct``, the control
+    interval's farther end from 1.00). An interval beyond 1.00 whose near end lies in the band reads "within the
+    copies' gap". None without a control."""
+    twin = find_twin(rows, key)
+    if twin is None:
+        return None
+    gap = copies_gap_pct(twin.low, twin.high) / 100
+    return 1 - gap, 1 + gap
 
 
 def sweep_intervals(rows: list) -> dict:
@@ -691,8 +709,9 @@ def sweep_against_parts(sweep: Result, parts: Sequence[Tuple[Optional[Result], s
                         spec: str = "graph/cell") -> str:
     """One sentence: the sweep's rate at ``batch`` beside the rates other experiments of the run measured for the same
     step (``spec`` at ``batch``, in-memory batches), ``parts`` being ``(experiment's Result, what to call it)`` pairs,
-    and whether the sweep's median lies below, within or above every round they timed. A sweep that ran in a slower
-    stretch ranks the sizes of that stretch; "" when the sweep has no such size or no other experiment timed it."""
+    and how the sweep's rounds differ from theirs in method (steps a round, in-memory batches cycled, warm-up calls):
+    the absolute rates are not compared, and no cause is read into them. "" when the sweep has no such size or no
+    other experiment timed it."""
     mine = next((r for r in sweep.rows if r["config"] == f"batch {batch}"), None)
     seen = []
     for res, called in parts:
@@ -705,15 +724,19 @@ def sweep_against_parts(sweep: Result, parts: Sequence[Tuple[Optional[Result], s
     if mine is None or not seen:
         return ""
     lo, hi = min(r["min_steps_per_s"] for _, r in seen), max(r["max_steps_per_s"] for _, r in seen)
-    where = (tr("below every round they timed: the sweep ran in a slower stretch, so its ranking is that stretch's; "
-                "re-run the cell before relying on it") if mine["steps_per_s"] < lo else
-             tr("above every round they timed: the sweep ran in a quieter stretch") if mine["steps_per_s"] > hi else
-             tr("within the rounds they timed: no sign that the sweep ran in a slower stretch"))
+    sep = tr(", ")
     return tr("The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others} (their rounds "
-              "{lo:.1f}-{hi:.1f}). The sweep's median lies {where}.", label=Spec.parse(spec).label, batch=batch,
-              rate=mine["steps_per_s"], lo=lo, hi=hi, where=where,
-              others=tr(", ").join(tr("{rate:.1f} in {part}", rate=r["steps_per_s"], part=called)
-                                   for called, r in seen))
+              "{lo:.1f}-{hi:.1f}). The sweep's absolute rates are not compared with theirs: its rounds differ in "
+              "method (steps a round: {steps} against {their_steps}; in-memory batches cycled: {batches} against "
+              "{their_batches}; warm-up calls in the alternation: {warmup} against {their_warmup}).",
+              label=Spec.parse(spec).label, batch=batch, rate=mine["steps_per_s"], lo=lo, hi=hi,
+              others=sep.join(tr("{rate:.1f} in {part}", rate=r["steps_per_s"], part=called) for called, r in seen),
+              steps=mine["steps"], their_steps=sep.join(tr("{n} in {part}", n=r["steps"], part=called)
+                                                        for called, r in seen),
+              batches=SWEEP_BATCHES, their_batches=IN_MEMORY_BATCHES,
+              warmup=1 + len(mine.get("warmup_s", ())),   # the first call and the untimed ones after it
+              their_warmup=sep.join(tr("{n} in {part}", n=1 + len(r.get("warmup_s", ())), part=called)
+                                    for called, r in seen))
 
 
 # -- the best of everything measured ------------------------------------------------------------------

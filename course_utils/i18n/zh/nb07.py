@@ -54,7 +54,7 @@ MESSAGES = {
     'pipeline: Model.train / functional loop':
         '流水线供数：Model.train / 函数式训练循环',
     "The article's {claim:.2f}x: in memory, {mem}; fed by the pipeline, {fed}.":
-        '文章所说的 {claim:.2f} 倍：内存中的批数据，{mem}；由数据处理流水线供数，{fed}。',
+        '文章所说的 {claim:.2f} 倍：内存中的批，{mem}；由数据处理流水线供数，{fed}。',
     'ruled out (above the interval)':
         '已排除（高于区间）',
     "at the interval's edge":
@@ -71,6 +71,8 @@ MESSAGES = {
         '对照：批大小 {n}，A′ / A',
     '{part}: {title}':
         '{part}：{title}',
+    '{title}: {note}':
+        '{title}：{note}',
     ', widened':
         '；区间已按对照放宽',
     'control: forced every step, A′ / A':
@@ -127,10 +129,19 @@ MESSAGES = {
         '从每次调用的耗时找出重新编译',
     'Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the median of all '
     'calls is the steady step. A compiling call has to stand out against both: far above the steady step, and '
-    'comparable to the first call. The traces printed by nb07.q2.traces() show how far. Return the list of indices.':
+    'comparable to the first call. The traces printed by nb07.q2.traces() bound k and f from both sides; '
+    "bench.compile_calls' k = 5, f = 0.3 and 50 ms floor lie inside those bounds. Return the list of indices.":
         '用两把尺子衡量：首次调用总会编译，它的耗时就是这里一次编译的代价；所有调用耗时的中位数就是稳态单步耗时。'
-        '发生编译的调用必须同时在两方面显得突出：远高于稳态单步耗时，并且与首次调用的耗时相当。具体差多少，'
-        '可以参考 nb07.q2.traces() 打印的几条耗时记录。返回这些调用的索引列表。',
+        '发生编译的调用必须同时在两方面显得突出：远高于稳态单步耗时，并且与首次调用的耗时相当。nb07.q2.traces() '
+        '打印的几条耗时记录从上下两侧限定了 k 和 f 的取值范围；bench.compile_calls 的 k = 5、f = 0.3 和 50 毫秒的下限'
+        '都在这个范围之内。返回这些调用的索引列表。',
+    "# k = 5 with a 50 ms floor, f = 0.3: bench.compile_calls' rule":
+        '# k = 5，另加 50 毫秒的下限，f = 0.3：即 bench.compile_calls 的规则',
+    ("find_compiles fits the made-up traces, but on part 5's real per-call times ({label}) it finds {got} where "
+     'bench.compile_calls (over 5x the median + 50 ms and over 0.3x the first call) finds {expected}: choose k and f '
+     'that agree with both.'):
+        'find_compiles 符合虚构的耗时记录，但在第 5 节实测的逐次耗时（{label}）上找到的是 {got}，而 bench.compile_calls'
+        '（超过中位数的 5 倍再加 50 毫秒，并且超过首次调用的 0.3 倍）找到的是 {expected}：请选择与两者都一致的 k 和 f。',
     '{times} -> {expected}: {about}':
         '{times} -> {expected}：{about}',
     'find_compiles uses course_utils.bench.compile_calls (under any name), the lab\'s own detector: write the two '
@@ -591,7 +602,7 @@ MESSAGES = {
     'batches_per_s': '批/秒',
     'min_batches_per_s': '最小批/秒',
     'max_batches_per_s': '最大批/秒',
-    'epoch_s': '一个轮次（epoch）耗时（秒）',
+    'epoch_s': '每个 epoch 耗时（秒）',
     'share_pct': '占比（%）',
     'vs_baseline': '相对首行的倍数',
     'vs_functional': '相对函数式训练步的倍数',
@@ -703,7 +714,7 @@ MESSAGES = {
     'Functional step vs TrainOneStepCell vs Model.train (the source\'s "15% faster" claim)':
         '函数式训练步、TrainOneStepCell 与 Model.train 对比（原文“快约 15%”的说法）',
     'Samples/s and time per epoch against the batch size':
-        '样本/秒和每个轮次的耗时随批大小的变化',
+        '样本/秒和每个 epoch 的耗时随批大小的变化',
     'The two CPU traps: every combination of the two fixes, each in its own process':
         '两个 CPU 陷阱：两项 CPU 优化设置的每种组合，各在独立的进程中运行',
     "The ISA cap's price: the pooling layers' forward and backward, with and without the cap":
@@ -887,27 +898,25 @@ MESSAGES = {
         '本次运行无法给这几个批大小排出快慢：每个批大小与批大小 {top} 相比，要么在噪声水平之内，要么无法判定。',
     ('Batch {top} has the highest median throughput: {rate:,.0f} samples/s; at that rate the training steps of one '
      'MNIST epoch take {epoch:.1f} s (in-memory batches, no data pipeline).'):
-        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒；按这个速度，一个 MNIST 轮次的训练步共需 {epoch:.1f} 秒'
+        '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒；按这个速度，MNIST 一个 epoch 的训练步共需 {epoch:.1f} 秒'
         '（批数据在内存中，不含数据处理流水线）。',
     ('The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others} (their rounds '
-     '{lo:.1f}-{hi:.1f}). The sweep\'s median lies {where}.'):
-        '同一个训练步（{label}，批大小 {batch}）：扫描中为 {rate:.1f} 步/秒，{others}（它们各轮的范围为 '
-        '{lo:.1f}～{hi:.1f}）。扫描的中位数{where}。',
+     "{lo:.1f}-{hi:.1f}). The sweep's absolute rates are not compared with theirs: its rounds differ in method "
+     '(steps a round: {steps} against {their_steps}; in-memory batches cycled: {batches} against {their_batches}; '
+     'warm-up calls in the alternation: {warmup} against {their_warmup}).'):
+        '同一个训练步（{label}，批大小 {batch}）：扫描中为 {rate:.1f} 步/秒，{others}（两节各轮的范围为 '
+        '{lo:.1f}～{hi:.1f}）。扫描的绝对速度不与这两节比较，因为测法不同：每轮步数，扫描 {steps}，{their_steps}；'
+        '循环使用的内存中的批，扫描 {batches} 个，两节 {their_batches} 个；交替中的预热调用，扫描 {warmup} 次，{their_warmup}。',
     '{rate:.1f} in {part}':
         '{part}中为 {rate:.1f}',
-    ("below every round they timed: the sweep ran in a slower stretch, so its ranking is that stretch's; re-run the "
-     'cell before relying on it'):
-        '低于它们计时的每一轮，说明扫描赶上了机器较慢的一阵，排名只代表那一阵，依赖它之前请重新运行这个单元格',
-    'above every round they timed: the sweep ran in a quieter stretch':
-        '高于它们计时的每一轮，说明扫描赶上了机器较空闲的一阵',
-    'within the rounds they timed: no sign that the sweep ran in a slower stretch':
-        '落在它们计时的各轮范围之内，看不出扫描赶上了机器较慢的一阵',
+    '{n} in {part}':
+        '{part} {n}',
     'faster than batch {sizes} (intervals above 1.00)':
         '比批大小 {sizes} 快（区间都高于 1.00）',
     'not separated from batch {sizes} (intervals containing 1.00)':
         '与批大小 {sizes} 分不出快慢（区间包含 1.00）',
     "within the copies' gap of batch {sizes} (beyond 1.00 by no more than the control's own spread)":
-        '与批大小 {sizes} 的差别在两份副本的差距之内（区间虽不含 1.00，但离 1.00 不超过对照自身的离散）',
+        '与批大小 {sizes} 的差别在两份副本的差距之内（区间虽不含 1.00，但靠近 1.00 的一端离 1.00 不超过对照的差距）',
     'slower than batch {sizes} round by round (intervals below 1.00), although its median is the highest':
         '逐轮比较却比批大小 {sizes} 慢（区间低于 1.00），尽管它的中位数最高',
     'Verdict, from the paired intervals: batch {top} is {parts}.':

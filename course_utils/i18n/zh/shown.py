@@ -34,7 +34,10 @@ SHOWN = {
     "``bound=True``: an interval that holds 1.00 reads \"not separated\" with the largest difference it does not rule\n"
     "out (lesson 07's reading), instead of \"a tie\". ``short=True`` (lesson 07): the paired ratios as one verdict\n"
     "table (``verdict_table``: comparison | ratio | 95% interval | verdict, each named by its experiment's part and\n"
-    "``SHORT_TITLES``), the other figures as a figure | value table above it: narrow enough for a notebook.":
+    "``SHORT_TITLES``), the other figures as a figure | value table above it: narrow enough for a notebook.\n"
+    "``claims`` (with ``short``): the paired ratios (metric keys) the verdict table keeps, in their order here\n"
+    "(lesson 07: the two claims' rows, already printed with the rest by their experiments), each row's note\n"
+    "printed under the table; all of them, without notes, by default.":
         "打印本课的主要数据：测得的最高训练速度（只是一个数据，不代表谁胜出）、``experiments`` 的各项\n"
         "数值指标、噪声水平（``noise_pct`` 不为 None 时），以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
         "读数）；若有实验是在繁忙的机器上运行的，还会给出警告。以字典形式返回这些数据（供 ``record()``\n"
@@ -44,7 +47,10 @@ SHOWN = {
         "``bound=True``：包含 1.00 的区间读作“分不出快慢”，并给出它不能排除的最大差别（第 07 课的读法），\n"
         "而不是“持平”。``short=True``（第 07 课）：把配对比值列成一张结论表（``verdict_table``：比较 | 比值 |\n"
         "95% 区间 | 结论，每行以所属实验的小节和 ``SHORT_TITLES`` 命名），其余数据列成“指标 | 数值”表放在它上面：\n"
-        "宽度适合在 Notebook 中阅读。",
+        "宽度适合在 Notebook 中阅读。``claims``（与 ``short`` 同用）：结论表保留的配对比值（指标键），按这里的顺序排列\n"
+        "（第 07 课：两种说法对应的行，各实验已连同其余各行打印过），每行的附注打印在表下；默认保留全部，不打印附注。",
+    "a claim's own sentence (the \"15%\" ruling of part 3), under the table":
+        "某种说法自带的一句话（第 3 节对“15%”的判定），打印在表下",
     "(``parts`` is reused below)":
         "（下面会复用 ``parts`` 这个名字）",
     "the figures, then the paired ratios as one verdict table":
