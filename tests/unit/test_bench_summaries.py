@@ -958,6 +958,13 @@ def test_an_interval_beyond_one_but_within_the_copies_gap_reads_within_the_copie
     assert common.short_reading(0.99, 1.05, copies=copies) == "not separated (up to 5% not ruled out)"
     assert common.short_reading(0.98, 0.99) == "below 1.00: slower"   # no control: as before
     assert not common.within_copies(1.01, 1.06, None)
+    # the ratio scale: a control that strayed to 2.38 (138%) does not swallow a slowdown to 0.33 (1/0.33 = 3.0x),
+    # but does one to 0.45 (2.2x); 0.97-1.02's factor is 1/0.97
+    assert common.copies_factor(0.97, 1.02) == pytest.approx(1 / 0.97)
+    wild = (0.80, 2.38)
+    assert common.short_reading(0.13, 0.33, copies=wild) == "below 1.00: slower"
+    assert common.short_reading(0.40, 0.45, copies=wild) == "within the copies' gap (up to 138%)"
+    assert common.short_reading(2.40, 2.60, copies=wild) == "above 1.00: faster"
     table = common.verdict_table([("B over A", 1.02, 1.01, 1.03)], copies=copies).splitlines()
     assert table[2].endswith("within the copies' gap (up to 3%)")
     assert common.verdict_table([("B over A", 1.02, 1.01, 1.03)]).splitlines()[2].endswith("above 1.00: faster")
@@ -1060,10 +1067,11 @@ def test_sweep_against_parts_lists_the_method_differences_and_reads_no_cause_int
 
 
 def test_copies_band_is_the_control_intervals_farther_end_from_one_on_both_sides():
+    """On the ratio scale, as within_copies reads it: 1/factor to factor."""
     wobble = (0, 0.01, -0.01, 0.02, -0.02)
     rows = [_timed("batch 64", 100, wobble, batch_size=64), _timed("batch 64 copy", 100, wobble[::-1], batch_size=64)]
     twin = modes.find_twin(rows)
-    gap = bench.experiments.common.copies_gap_pct(twin.low, twin.high) / 100
-    assert gap > 0 and modes.copies_band(rows) == pytest.approx((1 - gap, 1 + gap))
+    factor = bench.experiments.common.copies_factor(twin.low, twin.high)
+    assert factor > 1 and modes.copies_band(rows) == pytest.approx((1 / factor, factor))
     assert modes.copies_band(rows[:1]) is None                      # no control: nothing to shade
     assert modes.copies_band(rows, "graph/functional copy") is None   # a copy this experiment did not time

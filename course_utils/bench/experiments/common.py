@@ -86,18 +86,26 @@ def copies_gap_pct(c_lo: float, c_hi: float) -> float:
     return 100 * max(abs(round(c_lo, 2) - 1), abs(round(c_hi, 2) - 1))
 
 
+def copies_factor(c_lo: float, c_hi: float) -> float:
+    """How far two copies of one configuration came apart in this run, as a factor on the ratio scale: the A/A'
+    control interval's farther end from 1.00, a low end counted by its reciprocal (0.97-1.02: 1/0.97 = 1.031;
+    0.42-2.38: 2.38), the ends as printed. On this scale 0.50 is as far from 1.00 as 2.00."""
+    return max(round(c_hi, 2), 1 / max(round(c_lo, 2), 0.01), 1.0)
+
+
 def within_copies(lo: float, hi: float, copies: Optional[tuple]) -> bool:
     """Whether an interval ``lo``-``hi`` that lies beyond 1.00 has its near end within the gap two copies of one
-    configuration showed (``copies``: the A/A' control's ``(low, high)``; ``copies_gap_pct``): a difference that
-    small is one the copies show too, so it is not read as faster or slower. False without ``copies`` or when the
-    interval holds 1.00. The ends as printed (two decimals)."""
+    configuration showed (``copies``: the A/A' control's ``(low, high)``): a difference that small is one the copies
+    show too, so it is not read as faster or slower. Compared on the ratio scale (``copies_factor``): a near end
+    below 1.00 counts by its reciprocal, so a control that strayed to 2.38 does not swallow a slowdown to 0.33
+    (1/0.33 = 3.0). False without ``copies`` or when the interval holds 1.00. The ends as printed (two decimals)."""
     if copies is None:
         return False
     side = interval_side(lo, hi)
     if side == "inside":
         return False
-    near = round(lo, 2) - 1 if side == "above" else 1 - round(hi, 2)
-    return round(100 * near, 6) <= round(copies_gap_pct(*copies), 6)
+    near = round(lo, 2) if side == "above" else 1 / max(round(hi, 2), 0.01)
+    return round(near, 6) <= round(copies_factor(*copies), 6)
 
 
 def short_reading(lo: float, hi: float, copies: Optional[tuple] = None) -> str:

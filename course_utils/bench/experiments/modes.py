@@ -22,7 +22,7 @@ from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesPara
 from ..report import Result, pick
 from ..steps import (IN_MEMORY_BATCHES, TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs,
                      timing_rows)
-from .common import (copies_gap_pct, forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table,
+from .common import (copies_factor, forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table,
                      within_copies)
 
 
@@ -603,14 +603,14 @@ def measure_batch_sizes(p: BatchSizesParams) -> list:
 
 def copies_band(rows: list, key: Optional[str] = None) -> Optional[Tuple[float, float]]:
     """The band around 1.00 that a plot of paired intervals shades for the A/A' control of ``rows`` (the copy ``key``,
-    ``find_twin``'s default without one): 1.00 minus and plus the copies' gap (``copies_gap_pct``, the control
-    interval's farther end from 1.00). An interval beyond 1.00 whose near end lies in the band reads "within the
-    copies' gap". None without a control."""
+    ``find_twin``'s default without one): 1.00 divided and multiplied by the copies' factor (``copies_factor``, the
+    control interval's farther end from 1.00 on the ratio scale). An interval beyond 1.00 whose near end lies in the
+    band reads "within the copies' gap" (``within_copies``). None without a control."""
     twin = find_twin(rows, key)
     if twin is None:
         return None
-    gap = copies_gap_pct(twin.low, twin.high) / 100
-    return 1 - gap, 1 + gap
+    factor = copies_factor(twin.low, twin.high)
+    return 1 / factor, factor
 
 
 def sweep_intervals(rows: list) -> dict:
