@@ -900,17 +900,13 @@ MESSAGES = {
      'MNIST epoch take {epoch:.1f} s (in-memory batches, no data pipeline).'):
         '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒；按这个速度，MNIST 一个 epoch 的训练步共需 {epoch:.1f} 秒'
         '（批数据在内存中，不含数据处理流水线）。',
-    ('The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others} (their rounds '
-     "{lo:.1f}-{hi:.1f}). The sweep's absolute rates are not compared with theirs: its rounds differ in method "
-     '(steps a round: {steps} against {their_steps}; in-memory batches cycled: {batches} against {their_batches}; '
-     'warm-up calls in the alternation: {warmup} against {their_warmup}).'):
-        '同一个训练步（{label}，批大小 {batch}）：扫描中为 {rate:.1f} 步/秒，{others}（两节各轮的范围为 '
-        '{lo:.1f}～{hi:.1f}）。扫描的绝对速度不与这两节比较，因为测法不同：每轮步数，扫描 {steps}，{their_steps}；'
-        '循环使用的内存中的批，扫描 {batches} 个，两节 {their_batches} 个；交替中的预热调用，扫描 {warmup} 次，{their_warmup}。',
+    ("The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others}. The sweep's rounds are "
+     "timed differently from those of {parts} (steps a round, batches cycled, warm-up): compare rates only within "
+     "the sweep."):
+        '同一个训练步（{label}，批大小 {batch}）：扫描中为 {rate:.1f} 步/秒，{others}。扫描每轮的计时方式与{parts}不同'
+        '（每轮步数、循环使用的批、预热），速度只在扫描内部相互比较。',
     '{rate:.1f} in {part}':
         '{part}中为 {rate:.1f}',
-    '{n} in {part}':
-        '{part} {n}',
     'faster than batch {sizes} (intervals above 1.00)':
         '比批大小 {sizes} 快（区间都高于 1.00）',
     'not separated from batch {sizes} (intervals containing 1.00)':
