@@ -182,8 +182,8 @@ class FindCompiles(Exercise):
     hint_text = ("Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the "
                  "median of all calls is the steady step. A compiling call has to stand out against both: far above "
                  "the steady step, and comparable to the first call. The traces printed by nb07.q2.traces() bound k "
-                 "and f from both sides; part 5's real traces, checked against bench.compile_calls, narrow them further. "
-                 "Return the list of indices.")
+                 "and f from both sides; part 5's real traces, checked against bench.compile_calls, narrow them "
+                 "further. Return the list of indices.")
     solution_text = '''
         def find_compiles(times):
             steady = statistics.median(times)   # k = 5 with a 50 ms floor, f = 0.3: bench.compile_calls' rule
