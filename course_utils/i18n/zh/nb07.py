@@ -104,9 +104,18 @@ MESSAGES = {
     # ---- exercises (course_utils/exercises/nb07.py)
     'throughput, steps overlapping':
         '训练步相互重叠时的吞吐量',
+    "The check calls throughput(step, 8, 3) on a fake asynchronous device: each call costs 4 ms on the host and "
+    "queues 20 ms of work; reading a result waits for its work; the first call compiles for 0.4 s; one step of the "
+    "second repeat takes 0.3 s longer. Part 1's loop, waiting after every step, gets 24 ms a step (about 42 "
+    "steps/s); yours should get about 20 ms (about 49 steps/s), with a median that shrugs off the slow repeat. The "
+    "check counts the calls and the reads. "
     'Call step() once and read its result before the clock starts (that call compiles). Then, for each repeat: read '
     'time.perf_counter(), run `steps` calls keeping only the last result, call .asnumpy() on that one (it waits for '
     'all the work queued before it), read the clock again. Return steps / statistics.median(repeat_times).':
+        '检查会在一个模拟的异步设备上调用 throughput(step, 8, 3)：每次调用在 Host 侧耗时 4 毫秒，并下发 20 毫秒的计算；'
+        '读取结果时要等它的计算完成；首次调用会“编译” 0.4 秒；第二次重复中有一步多耗时 0.3 秒。第 1 节的循环每步都等待，'
+        '每步 24 毫秒（约 42 步/秒）；你的函数应测得每步约 20 毫秒（约 49 步/秒），并且中位数不受那次慢重复的影响。'
+        '检查还会统计调用次数和读取次数。'
         '开始计时之前先调用一次 step() 并读取结果（这次调用会编译）。然后在每次重复中：读取 time.perf_counter()，'
         '调用 `steps` 次，只保留最后一个结果，对它调用 .asnumpy()（它会等待排在它前面的全部计算完成），'
         '再读取一次时钟。返回 steps / statistics.median(repeat_times)。',
@@ -130,11 +139,11 @@ MESSAGES = {
     'Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the median of all '
     'calls is the steady step. A compiling call has to stand out against both: far above the steady step, and '
     'comparable to the first call. The traces printed by nb07.q2.traces() bound k and f from both sides; '
-    "bench.compile_calls' k = 5, f = 0.3 and 50 ms floor lie inside those bounds. Return the list of indices.":
+    "part 5's real traces, checked against bench.compile_calls, narrow them further. Return the list of indices.":
         '用两把尺子衡量：首次调用总会编译，它的耗时就是这里一次编译的代价；所有调用耗时的中位数就是稳态单步耗时。'
         '发生编译的调用必须同时在两方面显得突出：远高于稳态单步耗时，并且与首次调用的耗时相当。nb07.q2.traces() '
-        '打印的几条耗时记录从上下两侧限定了 k 和 f 的取值范围；bench.compile_calls 的 k = 5、f = 0.3 和 50 毫秒的下限'
-        '都在这个范围之内。返回这些调用的索引列表。',
+        '打印的几条耗时记录从上下两侧限定了 k 和 f 的取值范围；第 5 节的真实耗时记录（与 bench.compile_calls 的结果比对）'
+        '会把范围进一步缩小。返回这些调用的索引列表。',
     "# k = 5 with a 50 ms floor, f = 0.3: bench.compile_calls' rule":
         '# k = 5，另加 50 毫秒的下限，f = 0.3：即 bench.compile_calls 的规则',
     ("find_compiles fits the made-up traces, but on part 5's real per-call times ({label}) it finds {got} where "
