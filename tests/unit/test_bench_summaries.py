@@ -765,7 +765,7 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
     low = rows[:3] + [dict(_timed("none", 90, (0, 0.01, -0.01)), host_blocking="")]
     said = modes.summarise_forcing(low, bench.ForcingParams()).conclusion.splitlines()[4]
     assert "below 1.00: inconclusive" in said and "slower" not in said.replace("cannot make the same work slower", "")
-    assert said.endswith("re-run the cell")
+    assert said.endswith("or the code around the step)")
     # part 3 quotes part 2's compiled pairs, judged against part 2's own floor
     grid = modes.summarise_modes([rate("graph/cell", 80.0), rate("pynative/jit:O0", 79.0)],
                                  bench.ModesParams(specs=("graph/cell", "pynative/jit:O0"), copy="", noise_pct=5))

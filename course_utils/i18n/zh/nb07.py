@@ -824,10 +824,9 @@ MESSAGES = {
     'below 1.00: slower': '低于 1.00：更慢',
     '1.00 inside: not separated; differences up to {pct:.0f}% not ruled out':
         '包含 1.00，分不出快慢（{pct:.0f}% 以内的差别不能排除）',
-    'below 1.00: inconclusive. Pairing assumes a steady load within a round, and this run broke it (skipping a wait '
-    'cannot make the same work slower): re-run the cell':
-        '低于 1.00：无法下结论。配对的前提是同一轮之内负载不变，这次运行没有满足这一前提（省去等待不可能让同样的计算变慢）：'
-        '请重新运行本单元格',
+    'below 1.00: inconclusive. Skipping a wait cannot make the same work slower, so something else differed between '
+    'the two (the load within a round, or the code around the step)':
+        '低于 1.00：无法下结论。省去等待不可能让同样的计算变慢，所以两者之间还有别的差异（同一轮之内负载有变化，或训练步之外的代码不同）',
     'Not forced over forced, steps/s over steps/s round by round: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), '
     '{side}.':
         '逐轮计算不同步等待与同步等待的每秒步数之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
