@@ -949,10 +949,10 @@ def test_an_interval_beyond_one_but_within_the_copies_gap_reads_within_the_copie
     from course_utils.bench.experiments import common
 
     copies = (0.97, 1.02)
-    assert common.copies_gap_pct(*copies) == pytest.approx(3)
-    assert common.short_reading(0.98, 0.99, copies=copies) == "within the copies' gap (up to 3%)"
-    assert common.short_reading(1.01, 1.06, copies=copies) == "within the copies' gap (up to 3%)"
-    assert common.short_reading(1.03, 1.06, copies=copies) == "within the copies' gap (up to 3%)"   # 3%: within
+    assert common.copies_gap_pct(*copies) == pytest.approx(100 / 0.97 - 100)   # 3.1: the ratio scale
+    assert common.short_reading(0.98, 0.99, copies=copies) == "within the copies' gap (copies up to 3% apart)"
+    assert common.short_reading(1.01, 1.06, copies=copies) == "within the copies' gap (copies up to 3% apart)"
+    assert common.short_reading(1.03, 1.06, copies=copies) == "within the copies' gap (copies up to 3% apart)"   # 3%
     assert common.short_reading(1.04, 1.06, copies=copies) == "above 1.00: faster"
     assert common.short_reading(0.95, 0.96, copies=copies) == "below 1.00: slower"
     assert common.short_reading(0.99, 1.05, copies=copies) == "not separated (up to 5% not ruled out)"
@@ -963,10 +963,10 @@ def test_an_interval_beyond_one_but_within_the_copies_gap_reads_within_the_copie
     assert common.copies_factor(0.97, 1.02) == pytest.approx(1 / 0.97)
     wild = (0.80, 2.38)
     assert common.short_reading(0.13, 0.33, copies=wild) == "below 1.00: slower"
-    assert common.short_reading(0.40, 0.45, copies=wild) == "within the copies' gap (up to 138%)"
+    assert common.short_reading(0.40, 0.45, copies=wild) == "within the copies' gap (copies up to 138% apart)"
     assert common.short_reading(2.40, 2.60, copies=wild) == "above 1.00: faster"
     table = common.verdict_table([("B over A", 1.02, 1.01, 1.03)], copies=copies).splitlines()
-    assert table[2].endswith("within the copies' gap (up to 3%)")
+    assert table[2].endswith("within the copies' gap (copies up to 3% apart)")
     assert common.verdict_table([("B over A", 1.02, 1.01, 1.03)]).splitlines()[2].endswith("above 1.00: faster")
     assert modes.found_line([("A {side} B", 1.01, 1.03, copies), ("C {side} D", 1.01, 1.03)]) == (
         "This run found: A within the copies' gap of B; C faster than D.")

@@ -76,14 +76,13 @@ VERDICT_COLUMNS = (N_("comparison"), N_("ratio"), N_("95% interval"), N_("verdic
 
 
 #: A verdict table's reading of an interval beyond 1.00 whose near end lies within the A/A' control's own spread.
-WITHIN_COPIES_SHORT = N_("within the copies' gap (up to {pct:.0f}%)")
+WITHIN_COPIES_SHORT = N_("within the copies' gap (copies up to {pct:.0f}% apart)")
 
 
 def copies_gap_pct(c_lo: float, c_hi: float) -> float:
-    """How far two copies of one configuration came apart in this run, in percent: the A/A' control interval's
-    distance from 1.00, its farther end as printed (0.97-1.02: 3); for an interval holding 1.00 this is
-    ``not_ruled_out_pct``."""
-    return 100 * max(abs(round(c_lo, 2) - 1), abs(round(c_hi, 2) - 1))
+    """How far two copies of one configuration came apart in this run, in percent, on the ratio scale that
+    ``within_copies`` decides on: ``copies_factor`` minus 1 (0.97-1.02: 3.1; 0.72-1.11: 39)."""
+    return 100 * (copies_factor(c_lo, c_hi) - 1)
 
 
 def copies_factor(c_lo: float, c_hi: float) -> float:
@@ -111,7 +110,7 @@ def within_copies(lo: float, hi: float, copies: Optional[tuple]) -> bool:
 def short_reading(lo: float, hi: float, copies: Optional[tuple] = None) -> str:
     """``paired_reading`` for a table cell: "above 1.00: faster", "below 1.00: slower" or "not separated (up to N% not
     ruled out)"; with ``copies`` (an A/A' control's ``(low, high)``), an interval beyond 1.00 whose near end is within
-    the copies' gap (``within_copies``) reads "within the copies' gap (up to N%)"."""
+    the copies' gap (``within_copies``) reads "within the copies' gap (copies up to N% apart)"."""
     side = interval_side(lo, hi)
     if side == "inside":
         return tr(NOT_SEPARATED_SHORT, pct=not_ruled_out_pct(lo, hi))
