@@ -1052,6 +1052,24 @@ def test_an_unnamed_reading_starts_with_its_ratio_in_both_languages():
         set_language("en")
 
 
+def test_the_summary_keeps_part_4s_recheck_when_the_fed_step_came_out_faster():
+    from course_utils.bench.experiments import findings
+    from course_utils.i18n import set_language
+
+    faster = {"paired": {"median": 1.45, "low": 1.07, "high": 1.78, "span": True, "reading": "above"}}
+    said = findings.part4_said(faster)
+    assert "'recheck'" in said and "the machine changed" in said and ": faster" not in said
+    tie = {"paired": {"median": 1.01, "low": 0.95, "high": 1.06, "span": True, "reading": "inside"}}
+    assert "recheck" not in findings.part4_said(tie) and "not separated" in findings.part4_said(tie)
+    assert findings.part4_said({"said": "a tie"}) == "a tie"   # no paired reading: the medians' sentence
+    try:
+        set_language("zh")
+        zh = findings.part4_said(faster)
+        assert "'recheck'" in zh and "需要重新计时" in zh and "更快" not in zh
+    finally:
+        set_language("en")
+
+
 def test_sweep_against_parts_lists_the_method_differences_and_reads_no_cause_into_the_rates():
     from course_utils.bench.report import Result
     sweep = Result("batch_sizes", [dict(rate("batch 64", 130.0), batch_size=64, steps=32, warmup_s=[])], [], "")

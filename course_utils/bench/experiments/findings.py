@@ -149,6 +149,21 @@ def _unnamed(text: str, name: str) -> str:
     return text if name else text.lstrip(" ：:")
 
 
+def part4_said(metrics: Mapping) -> str:
+    """Part 4's line in the closing list, in part 4's own verdict: a fed step faster than in memory is no gain but
+    'recheck' (feeding cannot make a step faster: the machine changed), not the generic "faster"."""
+    pr = metrics.get("paired")
+    if not pr:
+        return metrics["said"]
+    if pr["reading"] == "above":
+        said = _one("", pr["median"], pr["low"], pr["high"], pr["span"], lambda lo, hi: tr(
+            "above 1.00: feeding cannot do that, the machine changed (time again)"))
+        return tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}; part 4's verdict: "
+                  "'recheck'.", said=said.strip())
+    return tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.",
+              said=_reading("", pr).strip())
+
+
 def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -> str:
     """A ``paired_reading`` as ``_one``'s words; without one (too few rounds), the medians' ratio ``x`` and the floor's
     ``word`` (``bench.verdict``'s answer)."""
@@ -185,9 +200,7 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
             med, lo, hi = paired_ratio(t, base)
             rewrites.append(_one(name, med, lo, hi, spans_rounds(t, base, lo, hi)))
     parts.append(tr("Part 3, pooling rewrites, step rate over nn.MaxPool2d's: {said}.", said=tr("; ").join(rewrites)))
-    pr = pipe.metrics.get("paired")
-    parts.append(tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.",
-                    said=_reading("", pr).strip()) if pr else pipe.metrics["said"])
+    parts.append(part4_said(pipe.metrics))
     levels = [_reading(r["label"], r.get("paired"), r["vs_O0"], r["verdict"]) for r in amp.rows if "verdict" in r]
     parts.append(tr("Part 5, float16 on {device}, step rate over O0's: {said}.", device=device,
                     said=tr("; ").join(levels)))

@@ -416,6 +416,8 @@ MESSAGES = {
         '第 3 节，池化层的改写，训练步速度相对 nn.MaxPool2d 的倍数：{said}。',
     "Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.":
         '第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}。',
+    "Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}; part 4's verdict: 'recheck'.":
+        "第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}；第 4 节的判定为 'recheck'。",
     "Part 5, float16 on {device}, step rate over O0's: {said}.":
         '第 5 节，{device} 上的 float16，训练步速度相对 O0 的倍数：{said}。',
     # ---- lesson 08's verdict tables (one table per experiment, lesson 07's reading)
