@@ -242,6 +242,14 @@ METRIC_TITLES = {
         N_("course settings' speed-up to 98.5%, step count's uncertainty included (x, range)"),
     "speedup_to_99_0_wide_range":
         N_("course settings' speed-up to 99.0%, step count's uncertainty included (x, range)"),
+    "naive_time_to_98_5_s_noise_range":
+        N_("naive defaults to 98.5%, widened by the noise floor (training s, two figures)"),
+    "naive_time_to_99_0_s_noise_range":
+        N_("naive defaults to 99.0%, widened by the noise floor (training s, two figures)"),
+    "speedup_to_98_5_noise_range":
+        N_("course settings' speed-up to 98.5%, widened by the noise floor (x, two figures)"),
+    "speedup_to_99_0_noise_range":
+        N_("course settings' speed-up to 99.0%, widened by the noise floor (x, two figures)"),
     "claim_noise_floor_pct": N_("noise floor of the 15% test (%)"),
     "modes_noise_floor_pct": N_("noise floor of the modes grid (%)"),
     "batch_sizes_noise_floor_pct": N_("noise floor of the batch-size sweep (%)"),

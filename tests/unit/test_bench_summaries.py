@@ -399,6 +399,17 @@ def test_time_to_accuracy_measured_estimated_and_missed():
     assert (est.metrics["speedup_to_99_0_wide_low"], est.metrics["speedup_to_99_0_wide_high"]) == \
         pytest.approx((3.0, 5.0))
     assert "the estimate widens to 60-100 s (3.0-5.0x)" in est.conclusion
+    assert "noise_low" not in str(est.metrics) and "noise floor" not in est.conclusion   # no floor given: not widened
+    # the naive rate is unpaired: with part 1's floor the widest range widens by it, printed to two figures
+    noisy = accuracy.summarise_time_to_accuracy([dict(r, curve=curve) for r in best] + step_rates(25.0),
+                                                bench.TimeToAccuracyParams(targets=(0.985, 0.99), noise_pct=50.0))
+    assert (noisy.metrics["naive_time_to_99_0_s_noise_low"], noisy.metrics["naive_time_to_99_0_s_noise_high"]) == \
+        pytest.approx((40.0, 150.0))
+    assert (noisy.metrics["speedup_to_99_0_noise_low"], noisy.metrics["speedup_to_99_0_noise_high"]) == \
+        pytest.approx((2.0, 7.5))
+    assert noisy.conclusion.splitlines()[-1].endswith("noise floor (50%). Widened by it either way, the estimate is "
+                                                      "40-150 s, the course settings 2.0-7.5x faster (two "
+                                                      "significant figures: no more is known).")
     missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
     res = accuracy.summarise_time_to_accuracy(missed + step_rates(25.0), p)
     assert "The 99.0% target was not reached within the 60 s limit" in res.conclusion
@@ -681,6 +692,23 @@ def test_headline_shows_an_estimated_naive_time_as_one_row_of_its_two_ends(tmp_p
     line = next(line for line in out.splitlines() if "naive defaults to 98.5%" in line)
     assert "estimated range" in line and line.rstrip().endswith("172.2-248.6")
     assert "low end" not in out and figures["naive_time_to_98_5_s_low"] == 172.2   # record() keeps both ends
+
+
+def test_headline_quotes_only_the_noise_widened_range_to_two_figures(tmp_path, capsys):
+    import time
+
+    lab = bench.Lab(tmp_path, "graph")
+    metrics = {"time_to_98_5_s": 29.6, "naive_time_to_98_5_s_low": 742.9, "naive_time_to_98_5_s_high": 755.2,
+               "naive_time_to_98_5_s_wide_low": 685.8, "naive_time_to_98_5_s_wide_high": 813.3,
+               "speedup_to_98_5_wide_low": 23.2, "speedup_to_98_5_wide_high": 27.5,
+               "naive_time_to_98_5_s_noise_low": 466.5, "naive_time_to_98_5_s_noise_high": 1195.6,
+               "speedup_to_98_5_noise_low": 15.8, "speedup_to_98_5_noise_high": 40.4}
+    lab.results["time_to_accuracy"] = bench.Result("time_to_accuracy", [], [], "", metrics)
+    lab.headline(["time_to_accuracy"], 47.0, time.perf_counter())
+    out = capsys.readouterr().out
+    assert "742.9" not in out and "685.8" not in out and "23.2" not in out   # the narrower ranges: not quoted
+    assert next(line for line in out.splitlines() if "naive defaults to 98.5%" in line).rstrip().endswith("470-1200")
+    assert next(line for line in out.splitlines() if "speed-up to 98.5%" in line).rstrip().endswith("16-40")
 
 
 def test_verdicts_name_the_edge_the_undecided_and_never_the_copy():
@@ -1068,6 +1096,19 @@ def test_the_summary_keeps_part_4s_recheck_when_the_fed_step_came_out_faster():
         assert "'recheck'" in zh and "需要重新计时" in zh and "更快" not in zh
     finally:
         set_language("en")
+
+
+def test_part_6s_naive_rate_is_set_beside_part_2s_with_the_cause_unmeasured():
+    from course_utils.bench.experiments import findings
+
+    tta = bench.Result("time_to_accuracy", [], [], "", {}, extra={"naive_steps_per_s": 3.5, "best_steps_per_s": 89.3})
+    traps = bench.Result("cpu_traps", [], [], "", {"naive_steps_per_s": 9.8, "fixes_steps_per_s": 92.6})
+    said = findings.naive_rates(tta, traps)
+    assert "ran at 3.5 steps/s against 9.8 on in-memory batches in part 2 (0.36x)" in said
+    assert "at 89.3 against 92.6 (0.96x)" in said
+    assert "part 6's step-rate ratio (25.5x) is part 2's ratio of medians (9.4x) times 2.7" in said
+    assert "not measured" in said
+    assert findings.naive_rates(tta, None) == ""   # off the CPU: no part 2
 
 
 def test_sweep_against_parts_lists_the_method_differences_and_reads_no_cause_into_the_rates():

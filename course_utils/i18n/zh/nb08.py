@@ -241,6 +241,30 @@ MESSAGES = {
         '推荐配置的运行在第 {prev} 步（{prev_acc:.2f}%）和第 {steps} 步两次评估之间越过了 {pct:.1f}%，'
         '而未调优的运行可能早一次或晚一次评估越过：按 {lo_steps}～{hi_steps} 步计，估计值放宽到 {low:.0f}～{high:.0f} 秒'
         '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
+    "The naive step rate is one reading in a fresh process, paired with nothing: it is known only to part 1's noise "
+    'floor ({noise:.0f}%). Widened by it either way, the estimate is {low}-{high} s, the course settings '
+    '{x_lo}-{x_hi}x faster (two significant figures: no more is known).':
+        '未调优配置的步速只是新进程中的一次读数，没有与任何读数配对，其精度只能以第 1 节的噪声水平（{noise:.0f}%）为准。'
+        '按该噪声水平向两侧放宽后，估计值为 {low}～{high} 秒，推荐配置快 {x_lo}～{x_hi} 倍（只保留两位有效数字，'
+        '更多的位数并无依据）。',
+    'naive defaults to 98.5%, widened by the noise floor (training s, two figures)':
+        '未调优的默认配置达到 98.5%，按噪声水平放宽（训练秒数，两位有效数字）',
+    'naive defaults to 99.0%, widened by the noise floor (training s, two figures)':
+        '未调优的默认配置达到 99.0%，按噪声水平放宽（训练秒数，两位有效数字）',
+    "course settings' speed-up to 98.5%, widened by the noise floor (x, two figures)":
+        '推荐配置达到 98.5% 的加速比，按噪声水平放宽（倍，两位有效数字）',
+    "course settings' speed-up to 99.0%, widened by the noise floor (x, two figures)":
+        '推荐配置达到 99.0% 的加速比，按噪声水平放宽（倍，两位有效数字）',
+    "Part 6's rates against part 2's: fed by the pipeline in a fresh process, the naive step ran at {n6:.1f} "
+    'steps/s against {n2:.1f} on in-memory batches in part 2 ({xn:.2f}x), the step with the two CPU settings at '
+    "{b6:.1f} against {b2:.1f} ({xb:.2f}x). So part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians "
+    "({g2:.1f}x) times {z:.1f}. Why the naive step lost more when fed here is not measured (the pipeline's threads on "
+    "the same cores, the fresh process and the machine's load at that time are candidates, none of them timed "
+    'apart).':
+        '第 6 节与第 2 节的步速对照：在新进程中由流水线供数时，未调优配置的训练步为 {n6:.1f} 步/秒，而第 2 节使用内存中的批时为 '
+        '{n2:.1f} 步/秒（{xn:.2f} 倍）；加上两项 CPU 优化设置的训练步为 {b6:.1f} 步/秒，第 2 节为 {b2:.1f} 步/秒（{xb:.2f} 倍）。'
+        '因此第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}。未调优的训练步在供数时为何慢得更多，'
+        '本课没有测量：流水线的工作线程与训练步争用同一批 CPU 核、新进程、当时的机器负载都有可能，但都没有单独计时。',
     'with ONEDNN_MAX_CPU_ISA={cap}, on this CPU':
         '在这颗 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
     'on this CPU':
@@ -339,6 +363,9 @@ MESSAGES = {
         '{x:.1f} 倍',
     '{lo:.1f}-{hi:.1f}x':
         '{lo:.1f}～{hi:.1f} 倍',
+    "{lo}-{hi}x": '{lo}～{hi} 倍',
+    ", with the step count's own uncertainty and part 1's noise floor, to two figures":
+        '，计入步数本身的不确定性和第 1 节的噪声水平，保留两位有效数字',
     "; {lo:.1f}-{hi:.1f}x with the step count's own uncertainty":
         '；计入步数本身的不确定性则为 {lo:.1f}～{hi:.1f} 倍',
     "Part 6: to {target:.1f}% the naive defaults needed about {x} the course settings' training time (estimated{wide}).":
