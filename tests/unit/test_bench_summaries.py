@@ -559,6 +559,21 @@ def test_a_pooling_rewrite_s_saving_is_compared_in_ms_with_all_of_pooling_and_re
     assert "Keep nn.MaxPool2d" in text
 
 
+def test_a_pooling_rewrite_s_ms_line_is_printed_only_where_the_medians_agree_with_the_paired_median(monkeypatch):
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+
+    def timed(name, sps, rates):   # repeats of 10 steps at these rates, the median rate ``sps``
+        return bench.Timing.from_row(dict(rate(name, sps), repeat_s=[10 / r for r in rates]))
+
+    # paired round by round 1.50, 1.50, 1.10, 0.90, 0.90: median 1.10x; the medians 100 -> 90 steps/s: slower
+    pools = {"nn.MaxPool2d": timed("nn.MaxPool2d", 100.0, (40, 40, 100, 100, 100)),
+             "reshape + max": timed("reshape + max", 90.0, (60, 60, 110, 90, 90))}
+    text = traps.explain_pool_rewrites(pools, 10, pool_ms=2.6)
+    assert "saves" not in text
+    assert "reshape + max: the paired median (1.10x) and the medians (10.0 -> 11.1 ms per step) disagree in " \
+        "direction: the block drifted" in text
+
+
 def _timed(config, sps, wobble, n=5, **fields):
     """A made-up row of ``n`` repeats of 10 steps, each off ``sps`` by ``wobble[i % len(wobble)]``."""
     return dict(rate(config, sps, **fields), repeat_s=[10 / (sps * (1 + wobble[i % len(wobble)])) for i in range(n)])

@@ -265,6 +265,10 @@ MESSAGES = {
         '{n2:.1f} 步/秒（{xn:.2f} 倍）；加上两项 CPU 优化设置的训练步为 {b6:.1f} 步/秒，第 2 节为 {b2:.1f} 步/秒（{xb:.2f} 倍）。'
         '因此第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}。未调优的训练步在供数时为何慢得更多，'
         '本课没有测量：流水线的工作线程与训练步争用同一批 CPU 核、新进程、当时的机器负载都有可能，但都没有单独计时。',
+    '{name}: the paired median ({x:.2f}x) and the medians ({a:.1f} -> {b:.1f} ms per step) disagree in direction: '
+    'the block drifted during the alternation, so no saving in ms is read.':
+        '{name}：逐轮配对比值的中位数（{x:.2f} 倍）与两个中位数（每步 {a:.1f} -> {b:.1f} 毫秒）方向相反，'
+        '说明这段计时在交替运行中发生了漂移，因此不按毫秒解读节省了多少。',
     'with ONEDNN_MAX_CPU_ISA={cap}, on this CPU':
         '在这颗 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
     'on this CPU':
