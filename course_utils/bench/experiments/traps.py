@@ -188,7 +188,9 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
         text = verdict_table(table) + "\n" + tr(
             "Each ratio is a step rate over a step rate, paired round by round: '+ ISA cap' adds the cap to host "
             "blocking, '+ host blocking' the reverse; the last row pairs two configurations timed in the same "
-            "processes.")
+            "processes.") + " " + tr(
+            "These are medians of the ratios paired round by round; the table's 'x naive' above is a ratio of "
+            "medians (a row's median rate over the naive row's): on a noisy machine the two can differ a lot.")
     alone = fixes_alone_and_both(rows)
     if alone:
         text += "\n" + alone

@@ -427,8 +427,12 @@ MESSAGES = {
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒。',
     'Sink mode on against off, on {device}, paired round by round: {said}':
         '在 {device} 上，开启数据下沉模式与关闭时逐轮配对比较：{said}',
-    'two CPU settings / naive defaults, same configuration (x)':
-        '同一配置：两项 CPU 优化设置 / 未调优的默认配置（倍）',
+    'two CPU settings / naive defaults, same configuration (x, median of paired ratios)':
+        '同一配置：两项 CPU 优化设置 / 未调优的默认配置（逐轮配对比值的中位数，倍）',
+    "These are medians of the ratios paired round by round; the table's 'x naive' above is a ratio of medians (a "
+    "row's median rate over the naive row's): on a noisy machine the two can differ a lot.":
+        '判定表中的“比值”是逐轮配对比值的中位数；上表“相对未调优的默认配置（倍）”一列则是两个中位数之比（该行速率的中位数除以默认配置那一行的）：'
+        '机器噪声大时，两者可能相差很多。',
     'lowest-highest ratio {lo:.2f}-{hi:.2f}':
         '比值最低 {lo:.2f}，最高 {hi:.2f}',
     '{name} {med:.2f}x ({spread}), {where}':
