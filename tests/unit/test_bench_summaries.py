@@ -902,6 +902,7 @@ def test_part_2_names_its_paired_intervals_lowest_highest_when_few_pairs_make_th
     assert [line.split(":")[0] for line in lines[3:7]] == ["+ ISA cap", "+ ISA cap", "+ host blocking",
                                                             "+ host blocking"]
     assert "a tie" not in res.conclusion
+    assert "the table's 'x naive' above is a ratio of medians" in res.conclusion   # which figure is which
     assert res.metrics["fixes_vs_naive_speedup_span"] is True
     assert "3 pairs, lowest-highest ratio" in findings.pynative_vs_graph(res)
 
