@@ -250,6 +250,10 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                         "{best_rate:.1f} steps/s): if the naive run would lose as much, the scaled end "
                         "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer)
                      if fit_rate < best_rate
+                     else tr(" The course-settings run itself trained faster under fit than that ({fit_rate:.1f} "
+                             "against {best_rate:.1f} steps/s): if the naive run would gain as much, the scaled end "
+                             "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer)
+                     if round(fit_rate, 1) > round(best_rate, 1)
                      else tr(" The course-settings run itself trained at least as fast under fit as that "
                              "({fit_rate:.1f} against {best_rate:.1f} steps/s): if the naive run would gain as much, "
                              "the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).",
@@ -288,7 +292,13 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
             metrics[f"speedup_to_{tag}_noise_low"], metrics[f"speedup_to_{tag}_noise_high"] = n["x_lo"], n["x_hi"]
     curves = {run: next((r["curve"] for r in rows if r["run"] == run), None) for run in ("best", "naive")}
     ranges = any(r["how"] == "estimated" for r in table)   # then each estimate's two ends, and both speed-ups
-    columns = (["target_pct", "best_steps", "best_s", "naive_steps", "naive_s"] + (["naive_s_high"] if ranges else [])
-               + ["naive_how", "speedup"] + (["speedup_high"] if ranges else []))
+    for r in table:   # with an estimate, each range in one column: "low-high"
+        est = r["how"] == "estimated" and r["naive_s_high"] > 1.01 * r["naive_s"]
+        r["naive_s_range"] = (tr("{lo:.1f}-{hi:.1f}", lo=r["naive_s"], hi=r["naive_s_high"]) if est else
+                              None if r["naive_s"] is None else f"{(r['naive_s'] + r['naive_s_high']) / 2:.1f}")
+        r["speedup_range"] = (tr("{lo:.1f}-{hi:.1f}", lo=r["speedup"], hi=r["speedup_high"]) if est else
+                              None if r["speedup"] is None else f"{(r['speedup'] + r['speedup_high']) / 2:.1f}")
+    columns = (["target_pct", "best_steps", "best_s", "naive_steps"]
+               + (["naive_s_range", "naive_how", "speedup_range"] if ranges else ["naive_s", "naive_how", "speedup"]))
     return Result("time_to_accuracy", table, columns, text, metrics,
                   extra={"curves": curves, "naive_steps_per_s": rate, "best_steps_per_s": best_rate})

@@ -493,6 +493,11 @@ MESSAGES = {
     "naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).":
         '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）低于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会慢同样多，'
         '缩放法的一端（{scaled:.0f} 秒）更接近实际；否则是直接法的一端（{direct:.0f} 秒）。',
+    " The course-settings run itself trained faster under fit than that ({fit_rate:.1f} against {best_rate:.1f} "
+    "steps/s): if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the "
+    "direct one ({direct:.0f} s).":
+        '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）高于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会快同样多，'
+        '缩放法的一端（{scaled:.0f} 秒）更接近实际；否则是直接法的一端（{direct:.0f} 秒）。',
     " The course-settings run itself trained at least as fast under fit as that ({fit_rate:.1f} against {best_rate:.1f} steps/s): "
     "if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one "
     "({direct:.0f} s).":
@@ -623,11 +628,13 @@ MESSAGES = {
     'accuracy_pct': '准确率（%）',
     'us_per_sample': '每样本（微秒）',
     'target_pct': '目标（%）',
-    'best_steps': '推荐配置的步数',
-    'best_s': '推荐配置（秒）',
+    'best_steps': '推荐配置步数',
+    'best_s': '推荐配置用时（秒）',
     'naive_steps': '默认配置步数',
     'naive_s': '默认配置（秒）',
-    'naive_how': '默认配置耗时来源',
+    'naive_how': '来源',
+    'naive_s_range': '默认配置用时（秒）',
+    'speedup_range': '加速比',
     'speedup': '加速比',
     'naive_s_high': '默认配置（秒，上端）',
     'speedup_high': '加速比（上端）',
@@ -676,10 +683,10 @@ MESSAGES = {
         '1 个工作线程',
     '{n} workers':
         '{n} 个工作线程',
-    'training step, in-memory batches':
-        '训练步，内存中的批',
-    'the same in-memory pass again (noise floor)':
-        '同一遍内存中的批，再测一次（噪声水平）',
+    'training step, in-memory batches (A)':
+        '训练步，内存中的批（A）',
+    'training step, in-memory batches (A′, the control)':
+        '训练步，内存中的批（A′，对照）',
     'training step fed by the pipeline':
         '训练步，由流水线供数',
     'Model.train, sink mode on':

@@ -246,7 +246,7 @@ SHOWN = {
     "at least steps // 3 calls per repeat (a convolution without the cap takes tens of ms), and enough calls\n"
     "for a repeat of MIN_REPEAT_S: a repeat of a few 1-ms calls is undone by one time slice of another process":
         "每次重复至少调用 steps // 3 次（不限制指令集时，一次卷积要几十毫秒），且调用次数要让一次重复持续\n"
-        "MIN_REPEAT_S：只有几次 1 毫秒调用的重复，会被其他进程的一个时间片完全打乱",
+        "MIN_REPEAT_S：只有几次 1 毫秒调用的重复，其他进程的一个时间片就会让它失去意义",
 
     # ---- lab.amp_step (course_utils/bench/experiments/amp.py)
     "``(net, step)``: a fresh LeNet-5 at amp ``level``; with ``loss_scale`` (float16 levels) a\n"
