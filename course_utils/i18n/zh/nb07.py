@@ -399,7 +399,7 @@ MESSAGES = {
     '{x:.1f}x less.':
         '不限制时的耗时是限制后的 {x:.1f} 倍。',
     'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
-        '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
+        '并没有减少：在本机 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
     # ---- the cap's price: pooling (traps.summarise_pool_cap), and lesson 08's part 3 in words (traps.explain_*)
     "the ISA cap concerns MindSpore's CPU backend, not {device}":
         '限制指令集只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
@@ -410,7 +410,7 @@ MESSAGES = {
     "This CPU {has} AVX-512; oneDNN used '{impl_a}' without the cap and '{impl_b}' with it. The profiler puts "
     '{share_a:.0f}% of operator time in the convolution operators without the cap ({ms_a:.1f} ms per step) and '
     '{share_b:.0f}% with it ({ms_b:.1f} ms): ':
-        "这颗 CPU {has} AVX-512；oneDNN 不限制指令集时使用 '{impl_a}'，限制后使用 '{impl_b}'。性能分析工具显示："
+        "本机 CPU {has} AVX-512；oneDNN 不限制指令集时使用 '{impl_a}'，限制后使用 '{impl_b}'。性能分析工具显示："
         '不限制时，算子耗时的 {share_a:.0f}% 花在卷积算子上（每步 {ms_a:.1f} 毫秒），限制后为 {share_b:.0f}%'
         '（{ms_b:.1f} 毫秒）。',
     'has':
@@ -424,7 +424,7 @@ MESSAGES = {
         '而只有 oneDNN 的日志能说明原因（限制指令集后它不再选用的那种慢实现）。',
     "no trap on this CPU. {cause} oneDNN's choice, so the {x:.1f}x between the two profiles is run-to-run noise "
     "(noise floor {noise:.1f}%). Only oneDNN's log can tell the two cases apart: the implementation name.":
-        '这颗 CPU 上没有陷阱。{cause} oneDNN 的选择，因此两次性能分析之间 {x:.1f} 倍的差别是运行之间的噪声'
+        '本机 CPU 上没有陷阱。{cause} oneDNN 的选择，因此两次性能分析之间 {x:.1f} 倍的差别是运行之间的噪声'
         '（噪声水平 {noise:.1f}%）。只有 oneDNN 的日志能区分这两种情况：看实现的名称。',
     'Without AVX-512 the cap cannot change':
         '不支持 AVX-512 时，限制指令集无法改变',

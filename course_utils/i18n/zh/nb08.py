@@ -270,9 +270,9 @@ MESSAGES = {
         '{name}：逐轮配对比值的中位数（{x:.2f} 倍）与两个中位数（每步 {a:.1f} -> {b:.1f} 毫秒）方向相反，'
         '说明这段计时在交替运行中发生了漂移，因此不按毫秒解读节省了多少。',
     'with ONEDNN_MAX_CPU_ISA={cap}, on this CPU':
-        '在这颗 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
+        '在本机 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
     'on this CPU':
-        '在这颗 CPU 上',
+        '在本机 CPU 上',
     'on this {device}':
         '在这台 {device} 设备上',
     "Worth trying {where}: {names} (faster, paired interval above 1.00, in this alternation, by more than "
@@ -564,9 +564,9 @@ MESSAGES = {
     'MMACs':
         '百万次乘加',
     '% of MACs':
-        '占乘加 %',
+        '乘加占比（%）',
     '% of time':
-        '占耗时 %',
+        '耗时占比（%）',
     'ns/MAC':
         '纳秒/乘加',
     'operator':
