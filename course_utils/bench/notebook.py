@@ -79,13 +79,17 @@ class Lab:
         self.results: Dict[str, Result] = {}   # experiment name -> its Result
 
     def run(self, name: str, params, in_kernel: bool = True, max_rows: Optional[int] = None,
-            key: Optional[str] = None, table: bool = True) -> Result:
+            key: Optional[str] = None, table: bool = True, env: Optional[Mapping[str, str]] = None,
+            label: Optional[str] = None) -> Result:
         """Measure (in this kernel, or in the processes the experiment launches), summarise, print the table and
         its conclusion. Every row goes to ``run_dir/<name>.json``; the screen shows ``max_rows`` of them (the largest
         ``key`` first), or none (``table=False``: a later cell shows them). The kernel's mode comes back afterwards
-        (experiments switch modes)."""
-        res = run_experiment(name, params, isolate=not in_kernel)
+        (experiments switch modes).
+        ``env``: measure in a fresh process with exactly these settings instead (nothing of the CPU settings but
+        ``env``); the result is kept, and saved, under ``label`` (default ``name``)."""
+        res = run_experiment(name, params, isolate=not in_kernel or env is not None, env=env)
         set_mode(self.mode)
+        name = label or name
         self.results[name] = res
         saved = self.run_dir / f"{name}.json"
         save_json([res], saved)

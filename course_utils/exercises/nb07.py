@@ -81,7 +81,12 @@ class _Result:
 class Throughput(Exercise):
     names = ("throughput",)
     title = "throughput, steps overlapping"
-    hint_text = ("Call step() once and read its result before the clock starts (that call compiles). Then, for each "
+    hint_text = ("The check calls throughput(step, 8, 3) on a fake asynchronous device: each call costs 4 ms on the "
+                 "host and queues 20 ms of work; reading a result waits for its work; the first call compiles for "
+                 "0.4 s; one step of the second repeat takes 0.3 s longer. Part 1's loop, waiting after every step, "
+                 "gets 24 ms a step (about 42 steps/s); yours should get about 20 ms (about 49 steps/s), with a median "
+                 "that shrugs off the slow repeat. The check counts the calls and the reads. "
+                 "Call step() once and read its result before the clock starts (that call compiles). Then, for each "
                  "repeat: read time.perf_counter(), run `steps` calls keeping only the last result, call .asnumpy() "
                  "on that one (it waits for all the work queued before it), read the clock again. Return "
                  "steps / statistics.median(repeat_times).")
@@ -177,8 +182,8 @@ class FindCompiles(Exercise):
     hint_text = ("Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the "
                  "median of all calls is the steady step. A compiling call has to stand out against both: far above "
                  "the steady step, and comparable to the first call. The traces printed by nb07.q2.traces() bound k "
-                 "and f from both sides; bench.compile_calls' k = 5, f = 0.3 and 50 ms floor lie inside those bounds. "
-                 "Return the list of indices.")
+                 "and f from both sides; part 5's real traces, checked against bench.compile_calls, narrow them "
+                 "further. Return the list of indices.")
     solution_text = '''
         def find_compiles(times):
             steady = statistics.median(times)   # k = 5 with a 50 ms floor, f = 0.3: bench.compile_calls' rule

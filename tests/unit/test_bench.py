@@ -594,3 +594,28 @@ def test_cap_price_rows_read_both_tools_per_step():
     assert price["Conv2DBackpropFilter"] == {"op": "Conv2DBackpropFilter", "runs": "convolution backward_weights",
                                              "impl": "x64:gemm:jit", "prof": "2.00 -> 2.00", "log": "2.00 -> 2.00"}
     assert traps.format_cap_price(list(price.values())).splitlines()[0].split()[0] == "operator"
+
+
+def test_lab_run_with_env_measures_in_a_fresh_process_with_exactly_that_env_and_keeps_it_apart(tmp_path, monkeypatch,
+                                                                                               capsys):
+    """Lesson 07 times part 2's pairs again without host blocking: ``env`` goes to the worker as the whole of its CPU
+    settings, and the result is kept (and saved) under ``label``, beside the kernel's own ``modes``."""
+    from course_utils.bench import experiments
+    from course_utils.bench.notebook import Lab
+
+    seen = {}
+
+    def fake_worker(name, params, env=None, cwd_temp=False):
+        seen.update(name=name, env=dict(env))
+        rows = [bench.Timing(s, 0.5, [], [0.1] * params.repeats, steps=params.steps, batch_size=64).as_dict()
+                | {"config": s, "label": s} for s in params.specs]
+        return {"rows": rows, "header": "hdr"}, ""
+
+    monkeypatch.setattr(experiments, "run_worker", fake_worker)
+    lab = Lab(tmp_path, "graph")
+    params = bench.ModesParams(quick=True, device="CPU", repeats=2, steps=3, specs=("pynative/cell", "graph/cell"))
+    res = lab.run("modes", params, env={"ONEDNN_MAX_CPU_ISA": "AVX2"}, label="modes_defaults")
+    assert seen == {"name": "modes", "env": {"ONEDNN_MAX_CPU_ISA": "AVX2"}}   # no host blocking added
+    assert lab.results == {"modes_defaults": res} and (tmp_path / "modes_defaults.json").exists()
+    with pytest.raises(ValueError, match="isolated experiment only"):
+        experiments.run_experiment("cpu_traps", bench.TrapsParams(device="CPU"), env={"X": "1"})

@@ -808,7 +808,7 @@ def test_forcing_compiled_pair_drift_and_dynamic_lines():
     low = rows[:3] + [dict(_timed("none", 90, (0, 0.01, -0.01)), host_blocking="")]
     said = modes.summarise_forcing(low, bench.ForcingParams()).conclusion.splitlines()[4]
     assert "below 1.00: inconclusive" in said and "slower" not in said.replace("cannot make the same work slower", "")
-    assert said.endswith("re-run the cell")
+    assert said.endswith("or the code around the step)")
     # part 3 quotes part 2's compiled pairs, judged against part 2's own floor
     grid = modes.summarise_modes([rate("graph/cell", 80.0), rate("pynative/jit:O0", 79.0)],
                                  bench.ModesParams(specs=("graph/cell", "pynative/jit:O0"), copy="", noise_pct=5))
@@ -1127,17 +1127,19 @@ def test_part_6s_naive_rate_is_set_beside_part_2s_with_the_cause_unmeasured():
     assert findings.naive_rates(tta, None) == ""   # off the CPU: no part 2
 
 
-def test_sweep_against_parts_lists_the_method_differences_and_reads_no_cause_into_the_rates():
+def test_sweep_against_parts_gives_the_rates_and_one_short_reminder_not_to_compare_them():
     from course_utils.bench.report import Result
     sweep = Result("batch_sizes", [dict(rate("batch 64", 130.0), batch_size=64, steps=32, warmup_s=[])], [], "")
     part = Result("modes", [dict(rate("graph/cell", 110.0, spread=0.1), batch_size=64, steps=15,
                                  warmup_s=[0.01, 0.01])], [], "")
+    styles = Result("styles", [dict(rate("graph/cell", 112.0), batch_size=64, steps=30, warmup_s=[0.01])], [], "")
     line = modes.sweep_against_parts(sweep, [(part, "part 2"), (None, "part 3")])
-    assert line.startswith("The same step, GRAPH_MODE, TrainOneStepCell at batch 64: 130.0 steps/s in the sweep, "
-                           "110.0 in part 2 (their rounds 99.0-121.0).")
-    assert ("(steps a round: 32 against 15 in part 2; in-memory batches cycled: 4 against 8; warm-up calls in the "
-            "alternation: 1 against 3 in part 2)") in line
-    assert "stretch" not in line and "not compared" in line
+    assert line == ("The same step, GRAPH_MODE, TrainOneStepCell at batch 64: 130.0 steps/s in the sweep, 110.0 in "
+                    "part 2. The sweep's rounds are timed differently from those of part 2 (steps a round, batches "
+                    "cycled, warm-up): compare rates only within the sweep.")
+    both = modes.sweep_against_parts(sweep, [(part, "part 2"), (styles, "part 3")])
+    assert "110.0 in part 2, 112.0 in part 3." in both and "from those of part 2, part 3 (" in both
+    assert "\n" not in both
     assert modes.sweep_against_parts(sweep, [(None, "part 2")]) == ""
 
 

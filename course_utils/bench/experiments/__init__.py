@@ -137,21 +137,26 @@ def get(name: str) -> Experiment:
     return EXPERIMENTS[name]
 
 
-def run_experiment(name: str, params=None, isolate: bool = True, **kwargs) -> Result:
+def run_experiment(name: str, params=None, isolate: bool = True, env: Optional[Mapping[str, str]] = None,
+                   **kwargs) -> Result:
     """Measure and summarise experiment ``name`` (``params`` or ``kwargs`` for its parameter class).
 
-    Isolated experiments measure in a fresh process with the CPU fixes (``isolate=False``: in this
-    process, which must be set up already); the others spawn their own processes. The result carries
-    the header and the conditions; an experiment not meant for the device is skipped, saying why.
+    Isolated experiments measure in a fresh process with the CPU fixes (``env``: with these settings instead, on top
+    of an environment without the fixes; ``isolate=False``: in this process, which must be set up already); the
+    others spawn their own processes. The result carries the header and the conditions; an experiment not meant for
+    the device is skipped, saying why.
     """
     exp = get(name)
     params = params if params is not None else exp.make_params(**kwargs)
     if params.device not in exp.devices:
         return skipped(name, tr("{name} is measured on {devices} only, not {device}", name=name,
                                 devices=tr(" and ").join(exp.devices), device=params.device))
+    if env is not None and not exp.isolated:
+        raise ValueError(f"{name} launches its own processes: env applies to an isolated experiment only")
     with Measuring() as m:
         if exp.isolated and isolate:
-            env = exp.env(params) if exp.env else runtime.cpu_fix_env(params.device)
+            if env is None:
+                env = exp.env(params) if exp.env else runtime.cpu_fix_env(params.device)
             out, _ = run_worker(name, params, env=env, cwd_temp=exp.cwd_temp)
             rows, hdr = out["rows"], out["header"]
         else:

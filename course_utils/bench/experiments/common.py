@@ -45,8 +45,8 @@ SIDE_WORDS = {"above": N_("above 1.00: faster"), "below": N_("below 1.00: slower
 
 #: Not forced against forced: skipping a wait cannot make the same work slower, so an interval below 1.00 is no
 #: verdict but a broken premise (pairing assumes a steady load within a round): "inconclusive", never "slower".
-INCONCLUSIVE = N_("below 1.00: inconclusive. Pairing assumes a steady load within a round, and this run broke it "
-                  "(skipping a wait cannot make the same work slower): re-run the cell")
+INCONCLUSIVE = N_("below 1.00: inconclusive. Skipping a wait cannot make the same work slower, so something else "
+                  "differed between the two (the load within a round, or the code around the step)")
 
 
 def not_ruled_out_pct(lo: float, hi: float) -> float:

@@ -20,7 +20,7 @@ from ..harness import (Config, compare, control_gap, cycle, faster_beyond, force
 from ..isolation import TRAP_VARS
 from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesParams, StylesParams
 from ..report import Result, pick
-from ..steps import (IN_MEMORY_BATCHES, TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs,
+from ..steps import (TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs,
                      timing_rows)
 from .common import (copies_factor, forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table,
                      within_copies)
@@ -707,11 +707,11 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
 
 def sweep_against_parts(sweep: Result, parts: Sequence[Tuple[Optional[Result], str]], batch: int = 64,
                         spec: str = "graph/cell") -> str:
-    """One sentence: the sweep's rate at ``batch`` beside the rates other experiments of the run measured for the same
+    """One line: the sweep's rate at ``batch`` beside the rates other experiments of the run measured for the same
     step (``spec`` at ``batch``, in-memory batches), ``parts`` being ``(experiment's Result, what to call it)`` pairs,
-    and how the sweep's rounds differ from theirs in method (steps a round, in-memory batches cycled, warm-up calls):
-    the absolute rates are not compared, and no cause is read into them. "" when the sweep has no such size or no
-    other experiment timed it."""
+    and a reminder that the sweep's rounds are timed differently (steps a round, in-memory batches cycled, warm-up
+    calls), so its rates are compared only within the sweep. "" when the sweep has no such size or no other
+    experiment timed it."""
     mine = next((r for r in sweep.rows if r["config"] == f"batch {batch}"), None)
     seen = []
     for res, called in parts:
@@ -723,20 +723,11 @@ def sweep_against_parts(sweep: Result, parts: Sequence[Tuple[Optional[Result], s
             seen.append((called, row))
     if mine is None or not seen:
         return ""
-    lo, hi = min(r["min_steps_per_s"] for _, r in seen), max(r["max_steps_per_s"] for _, r in seen)
-    sep = tr(", ")
-    return tr("The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others} (their rounds "
-              "{lo:.1f}-{hi:.1f}). The sweep's absolute rates are not compared with theirs: its rounds differ in "
-              "method (steps a round: {steps} against {their_steps}; in-memory batches cycled: {batches} against "
-              "{their_batches}; warm-up calls in the alternation: {warmup} against {their_warmup}).",
-              label=Spec.parse(spec).label, batch=batch, rate=mine["steps_per_s"], lo=lo, hi=hi,
-              others=sep.join(tr("{rate:.1f} in {part}", rate=r["steps_per_s"], part=called) for called, r in seen),
-              steps=mine["steps"], their_steps=sep.join(tr("{n} in {part}", n=r["steps"], part=called)
-                                                        for called, r in seen),
-              batches=SWEEP_BATCHES, their_batches=IN_MEMORY_BATCHES,
-              warmup=1 + len(mine.get("warmup_s", ())),   # the first call and the untimed ones after it
-              their_warmup=sep.join(tr("{n} in {part}", n=1 + len(r.get("warmup_s", ())), part=called)
-                                    for called, r in seen))
+    others = tr(", ").join(tr("{rate:.1f} in {part}", rate=r["steps_per_s"], part=called) for called, r in seen)
+    return tr("The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others}. The sweep's rounds "
+              "are timed differently from those of {parts} (steps a round, batches cycled, warm-up): compare rates "
+              "only within the sweep.", label=Spec.parse(spec).label, batch=batch, rate=mine["steps_per_s"],
+              others=others, parts=runtime.listing(called for called, _ in seen))
 
 
 # -- the best of everything measured ------------------------------------------------------------------

@@ -104,9 +104,18 @@ MESSAGES = {
     # ---- exercises (course_utils/exercises/nb07.py)
     'throughput, steps overlapping':
         '训练步相互重叠时的吞吐量',
+    "The check calls throughput(step, 8, 3) on a fake asynchronous device: each call costs 4 ms on the host and "
+    "queues 20 ms of work; reading a result waits for its work; the first call compiles for 0.4 s; one step of the "
+    "second repeat takes 0.3 s longer. Part 1's loop, waiting after every step, gets 24 ms a step (about 42 "
+    "steps/s); yours should get about 20 ms (about 49 steps/s), with a median that shrugs off the slow repeat. The "
+    "check counts the calls and the reads. "
     'Call step() once and read its result before the clock starts (that call compiles). Then, for each repeat: read '
     'time.perf_counter(), run `steps` calls keeping only the last result, call .asnumpy() on that one (it waits for '
     'all the work queued before it), read the clock again. Return steps / statistics.median(repeat_times).':
+        '检查会在一个模拟的异步设备上调用 throughput(step, 8, 3)：每次调用在 Host 侧耗时 4 毫秒，并下发 20 毫秒的计算；'
+        '读取结果时要等它的计算完成；首次调用会“编译” 0.4 秒；第二次重复中有一步多耗时 0.3 秒。第 1 节的循环每步都等待，'
+        '每步 24 毫秒（约 42 步/秒）；你的函数应测得每步约 20 毫秒（约 49 步/秒），并且中位数不受那次慢重复的影响。'
+        '检查还会统计调用次数和读取次数。'
         '开始计时之前先调用一次 step() 并读取结果（这次调用会编译）。然后在每次重复中：读取 time.perf_counter()，'
         '调用 `steps` 次，只保留最后一个结果，对它调用 .asnumpy()（它会等待排在它前面的全部计算完成），'
         '再读取一次时钟。返回 steps / statistics.median(repeat_times)。',
@@ -130,11 +139,11 @@ MESSAGES = {
     'Two yardsticks: the first call always compiles, so its time is what a compilation costs here; the median of all '
     'calls is the steady step. A compiling call has to stand out against both: far above the steady step, and '
     'comparable to the first call. The traces printed by nb07.q2.traces() bound k and f from both sides; '
-    "bench.compile_calls' k = 5, f = 0.3 and 50 ms floor lie inside those bounds. Return the list of indices.":
+    "part 5's real traces, checked against bench.compile_calls, narrow them further. Return the list of indices.":
         '用两把尺子衡量：首次调用总会编译，它的耗时就是这里一次编译的代价；所有调用耗时的中位数就是稳态单步耗时。'
         '发生编译的调用必须同时在两方面显得突出：远高于稳态单步耗时，并且与首次调用的耗时相当。nb07.q2.traces() '
-        '打印的几条耗时记录从上下两侧限定了 k 和 f 的取值范围；bench.compile_calls 的 k = 5、f = 0.3 和 50 毫秒的下限'
-        '都在这个范围之内。返回这些调用的索引列表。',
+        '打印的几条耗时记录从上下两侧限定了 k 和 f 的取值范围；第 5 节的真实耗时记录（与 bench.compile_calls 的结果比对）'
+        '会把范围进一步缩小。返回这些调用的索引列表。',
     "# k = 5 with a 50 ms floor, f = 0.3: bench.compile_calls' rule":
         '# k = 5，另加 50 毫秒的下限，f = 0.3：即 bench.compile_calls 的规则',
     ("find_compiles fits the made-up traces, but on part 5's real per-call times ({label}) it finds {got} where "
@@ -822,10 +831,9 @@ MESSAGES = {
     'below 1.00: slower': '低于 1.00：更慢',
     '1.00 inside: not separated; differences up to {pct:.0f}% not ruled out':
         '包含 1.00，分不出快慢（{pct:.0f}% 以内的差别不能排除）',
-    'below 1.00: inconclusive. Pairing assumes a steady load within a round, and this run broke it (skipping a wait '
-    'cannot make the same work slower): re-run the cell':
-        '低于 1.00：无法下结论。配对的前提是同一轮之内负载不变，这次运行没有满足这一前提（省去等待不可能让同样的计算变慢）：'
-        '请重新运行本单元格',
+    'below 1.00: inconclusive. Skipping a wait cannot make the same work slower, so something else differed between '
+    'the two (the load within a round, or the code around the step)':
+        '低于 1.00：无法下结论。省去等待不可能让同样的计算变慢，所以两者之间还有别的差异（同一轮之内负载有变化，或训练步之外的代码不同）',
     'Not forced over forced, steps/s over steps/s round by round: {med:.2f}x (95% interval {lo:.2f}-{hi:.2f}), '
     '{side}.':
         '逐轮计算不同步等待与同步等待的每秒步数之比：{med:.2f} 倍（95% 区间 {lo:.2f}～{hi:.2f}），{side}。',
@@ -907,17 +915,13 @@ MESSAGES = {
      'MNIST epoch take {epoch:.1f} s (in-memory batches, no data pipeline).'):
         '批大小 {top} 的吞吐量中位数最高：{rate:,.0f} 样本/秒；按这个速度，MNIST 一个 epoch 的训练步共需 {epoch:.1f} 秒'
         '（批数据在内存中，不含数据处理流水线）。',
-    ('The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others} (their rounds '
-     "{lo:.1f}-{hi:.1f}). The sweep's absolute rates are not compared with theirs: its rounds differ in method "
-     '(steps a round: {steps} against {their_steps}; in-memory batches cycled: {batches} against {their_batches}; '
-     'warm-up calls in the alternation: {warmup} against {their_warmup}).'):
-        '同一个训练步（{label}，批大小 {batch}）：扫描中为 {rate:.1f} 步/秒，{others}（两节各轮的范围为 '
-        '{lo:.1f}～{hi:.1f}）。扫描的绝对速度不与这两节比较，因为测法不同：每轮步数，扫描 {steps}，{their_steps}；'
-        '循环使用的内存中的批，扫描 {batches} 个，两节 {their_batches} 个；交替中的预热调用，扫描 {warmup} 次，{their_warmup}。',
+    ("The same step, {label} at batch {batch}: {rate:.1f} steps/s in the sweep, {others}. The sweep's rounds are "
+     "timed differently from those of {parts} (steps a round, batches cycled, warm-up): compare rates only within "
+     "the sweep."):
+        '同一个训练步（{label}，批大小 {batch}）：扫描中为 {rate:.1f} 步/秒，{others}。扫描每轮的计时方式与{parts}不同'
+        '（每轮步数、循环使用的批、预热），速度只在扫描内部相互比较。',
     '{rate:.1f} in {part}':
         '{part}中为 {rate:.1f}',
-    '{n} in {part}':
-        '{part} {n}',
     'faster than batch {sizes} (intervals above 1.00)':
         '比批大小 {sizes} 快（区间都高于 1.00）',
     'not separated from batch {sizes} (intervals containing 1.00)':

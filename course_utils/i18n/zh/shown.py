@@ -17,10 +17,14 @@ SHOWN = {
     "Measure (in this kernel, or in the processes the experiment launches), summarise, print the table and\n"
     "its conclusion. Every row goes to ``run_dir/<name>.json``; the screen shows ``max_rows`` of them (the largest\n"
     "``key`` first), or none (``table=False``: a later cell shows them). The kernel's mode comes back afterwards\n"
-    "(experiments switch modes).":
+    "(experiments switch modes).\n"
+    "``env``: measure in a fresh process with exactly these settings instead (nothing of the CPU settings but\n"
+    "``env``); the result is kept, and saved, under ``label`` (default ``name``).":
         "测量（在本内核中，或在实验启动的进程中），汇总，然后打印结果表及其结论。每一行都写入\n"
         "``run_dir/<name>.json``；屏幕上只显示其中 ``max_rows`` 行（``key`` 最大的在前），或者一行都不显示\n"
-        "（``table=False``：由后面的单元格显示）。结束后内核恢复原来的执行模式（实验会切换模式）。",
+        "（``table=False``：由后面的单元格显示）。结束后内核恢复原来的执行模式（实验会切换模式）。\n"
+        "``env``：改为在全新进程中、只按这些设置测量（CPU 优化设置只保留 ``env`` 中的）；结果以 ``label``\n"
+        "（默认为 ``name``）为名保存。",
     "Run ``script`` in a fresh process whose environment is this one's without the CPU settings, plus ``env``;\n"
     "return what it printed. A failure raises with the last lines of its error output.":
         "在一个全新的进程中运行 ``script``：它的环境变量是当前进程的环境变量去掉 CPU 优化设置，再加上\n"
