@@ -17,7 +17,7 @@ import math
 import unicodedata
 from typing import Any, Iterable, Optional, Sequence
 
-__all__ = ["display_width", "duration", "number", "pad", "significant", "table_cell", "text_table"]
+__all__ = ["display_width", "duration", "number", "pad", "plain_figures", "significant", "table_cell", "text_table"]
 
 MISSING = "-"
 
@@ -25,6 +25,18 @@ MISSING = "-"
 def significant(x: Any, digits: int = 6) -> str:
     """``x`` (a number, 0-d array or tensor item) with ``digits`` significant digits."""
     return f"{float(x):.{digits}g}"
+
+
+def plain_figures(x: float, digits: int = 2) -> str:
+    """``x`` rounded to ``digits`` significant figures and written without an exponent: ``813.3`` -> ``"810"``,
+    ``23.2`` -> ``"23"``, ``0.153`` -> ``"0.15"`` (an estimate printed no more precisely than it is known)."""
+    x = float(x)
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    places = digits - 1 - math.floor(math.log10(abs(x)))
+    if math.floor(math.log10(abs(round(x, places)))) > math.floor(math.log10(abs(x))):   # 9.96 -> 10: one place fewer
+        places -= 1
+    return f"{round(x, places):.{max(places, 0)}f}"
 
 
 def number(value: Any, spec: Optional[str] = ".4g", missing: str = MISSING) -> str:

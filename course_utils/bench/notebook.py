@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Dict, Mapping, Optional, Sequence
 
+from course_utils.fmt import plain_figures
 from course_utils.i18n import N_, tr
 from course_utils.i18n.shown import source_of
 
@@ -171,7 +172,12 @@ class Lab:
             base = k[:-len("_low")] if k.endswith("_low") else None
             if base and base.endswith(("_control", "_copies")):   # the A/A' control: in its ratio's verdict, not a row
                 continue
-            if base and base not in figures and f"{base}_high" in figures:
+            root = base[:-len("_wide")] if base and base.endswith("_wide") else base
+            if base and not base.endswith("_noise") and f"{root}_noise_low" in figures:
+                continue   # an estimate widened by the noise floor too: only that widest range is quoted
+            if base and base.endswith("_noise") and f"{base}_high" in figures:   # to two figures: no more is known
+                shown[f"{base}_range"] = tr("{lo}-{hi}", lo=plain_figures(v), hi=plain_figures(figures[f"{base}_high"]))
+            elif base and base not in figures and f"{base}_high" in figures:
                 shown[f"{base}_range"] = tr("{lo:.1f}-{hi:.1f}", lo=v, hi=figures[f"{base}_high"])
             elif not k.endswith(("_low", "_high")):
                 shown[k] = v

@@ -243,6 +243,7 @@ class TimeToAccuracyParams(Common):
     targets: Tuple[float, ...] = ()     # empty: (0.985,) QUICK, (0.985, 0.99) full
     time_limit: Optional[float] = None  # 60 s QUICK, 180 s full
     best_env: Optional[Dict[str, str]] = None   # the best run's environment (None: the course's CPU fixes)
+    noise_pct: float = 0.0              # an estimate's unpaired step rates: its range widened by this (0: not widened)
 
     def __post_init__(self):
         super().__post_init__()

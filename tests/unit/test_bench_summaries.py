@@ -399,6 +399,17 @@ def test_time_to_accuracy_measured_estimated_and_missed():
     assert (est.metrics["speedup_to_99_0_wide_low"], est.metrics["speedup_to_99_0_wide_high"]) == \
         pytest.approx((3.0, 5.0))
     assert "the estimate widens to 60-100 s (3.0-5.0x)" in est.conclusion
+    assert "noise_low" not in str(est.metrics) and "noise floor" not in est.conclusion   # no floor given: not widened
+    # the naive rate is unpaired: with part 1's floor the widest range widens by it, printed to two figures
+    noisy = accuracy.summarise_time_to_accuracy([dict(r, curve=curve) for r in best] + step_rates(25.0),
+                                                bench.TimeToAccuracyParams(targets=(0.985, 0.99), noise_pct=50.0))
+    assert (noisy.metrics["naive_time_to_99_0_s_noise_low"], noisy.metrics["naive_time_to_99_0_s_noise_high"]) == \
+        pytest.approx((40.0, 150.0))
+    assert (noisy.metrics["speedup_to_99_0_noise_low"], noisy.metrics["speedup_to_99_0_noise_high"]) == \
+        pytest.approx((2.0, 7.5))
+    assert noisy.conclusion.splitlines()[-1].endswith("noise floor (50%). Widened by it either way, the estimate is "
+                                                      "40-150 s, the course settings 2.0-7.5x faster (two "
+                                                      "significant figures: no more is known).")
     missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
     res = accuracy.summarise_time_to_accuracy(missed + step_rates(25.0), p)
     assert "The 99.0% target was not reached within the 60 s limit" in res.conclusion
@@ -548,6 +559,21 @@ def test_a_pooling_rewrite_s_saving_is_compared_in_ms_with_all_of_pooling_and_re
     assert "Keep nn.MaxPool2d" in text
 
 
+def test_a_pooling_rewrite_s_ms_line_is_printed_only_where_the_medians_agree_with_the_paired_median(monkeypatch):
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+
+    def timed(name, sps, rates):   # repeats of 10 steps at these rates, the median rate ``sps``
+        return bench.Timing.from_row(dict(rate(name, sps), repeat_s=[10 / r for r in rates]))
+
+    # paired round by round 1.50, 1.50, 1.10, 0.90, 0.90: median 1.10x; the medians 100 -> 90 steps/s: slower
+    pools = {"nn.MaxPool2d": timed("nn.MaxPool2d", 100.0, (40, 40, 100, 100, 100)),
+             "reshape + max": timed("reshape + max", 90.0, (60, 60, 110, 90, 90))}
+    text = traps.explain_pool_rewrites(pools, 10, pool_ms=2.6)
+    assert "saves" not in text
+    assert "reshape + max: the paired median (1.10x) and the medians (10.0 -> 11.1 ms per step) disagree in " \
+        "direction: the block drifted" in text
+
+
 def _timed(config, sps, wobble, n=5, **fields):
     """A made-up row of ``n`` repeats of 10 steps, each off ``sps`` by ``wobble[i % len(wobble)]``."""
     return dict(rate(config, sps, **fields), repeat_s=[10 / (sps * (1 + wobble[i % len(wobble)])) for i in range(n)])
@@ -681,6 +707,23 @@ def test_headline_shows_an_estimated_naive_time_as_one_row_of_its_two_ends(tmp_p
     line = next(line for line in out.splitlines() if "naive defaults to 98.5%" in line)
     assert "estimated range" in line and line.rstrip().endswith("172.2-248.6")
     assert "low end" not in out and figures["naive_time_to_98_5_s_low"] == 172.2   # record() keeps both ends
+
+
+def test_headline_quotes_only_the_noise_widened_range_to_two_figures(tmp_path, capsys):
+    import time
+
+    lab = bench.Lab(tmp_path, "graph")
+    metrics = {"time_to_98_5_s": 29.6, "naive_time_to_98_5_s_low": 742.9, "naive_time_to_98_5_s_high": 755.2,
+               "naive_time_to_98_5_s_wide_low": 685.8, "naive_time_to_98_5_s_wide_high": 813.3,
+               "speedup_to_98_5_wide_low": 23.2, "speedup_to_98_5_wide_high": 27.5,
+               "naive_time_to_98_5_s_noise_low": 466.5, "naive_time_to_98_5_s_noise_high": 1195.6,
+               "speedup_to_98_5_noise_low": 15.8, "speedup_to_98_5_noise_high": 40.4}
+    lab.results["time_to_accuracy"] = bench.Result("time_to_accuracy", [], [], "", metrics)
+    lab.headline(["time_to_accuracy"], 47.0, time.perf_counter())
+    out = capsys.readouterr().out
+    assert "742.9" not in out and "685.8" not in out and "23.2" not in out   # the narrower ranges: not quoted
+    assert next(line for line in out.splitlines() if "naive defaults to 98.5%" in line).rstrip().endswith("470-1200")
+    assert next(line for line in out.splitlines() if "speed-up to 98.5%" in line).rstrip().endswith("16-40")
 
 
 def test_verdicts_name_the_edge_the_undecided_and_never_the_copy():
@@ -859,6 +902,7 @@ def test_part_2_names_its_paired_intervals_lowest_highest_when_few_pairs_make_th
     assert [line.split(":")[0] for line in lines[3:7]] == ["+ ISA cap", "+ ISA cap", "+ host blocking",
                                                             "+ host blocking"]
     assert "a tie" not in res.conclusion
+    assert "the table's 'x naive' above is a ratio of medians" in res.conclusion   # which figure is which
     assert res.metrics["fixes_vs_naive_speedup_span"] is True
     assert "3 pairs, lowest-highest ratio" in findings.pynative_vs_graph(res)
 
@@ -1050,6 +1094,37 @@ def test_an_unnamed_reading_starts_with_its_ratio_in_both_languages():
         assert findings._one("池化", 1.5, 1.2, 1.8, span=True).startswith("池化：1.50 倍")
     finally:
         set_language("en")
+
+
+def test_the_summary_keeps_part_4s_recheck_when_the_fed_step_came_out_faster():
+    from course_utils.bench.experiments import findings
+    from course_utils.i18n import set_language
+
+    faster = {"paired": {"median": 1.45, "low": 1.07, "high": 1.78, "span": True, "reading": "above"}}
+    said = findings.part4_said(faster)
+    assert "'recheck'" in said and "the machine changed" in said and ": faster" not in said
+    tie = {"paired": {"median": 1.01, "low": 0.95, "high": 1.06, "span": True, "reading": "inside"}}
+    assert "recheck" not in findings.part4_said(tie) and "not separated" in findings.part4_said(tie)
+    assert findings.part4_said({"said": "a tie"}) == "a tie"   # no paired reading: the medians' sentence
+    try:
+        set_language("zh")
+        zh = findings.part4_said(faster)
+        assert "'recheck'" in zh and "需要重新计时" in zh and "更快" not in zh
+    finally:
+        set_language("en")
+
+
+def test_part_6s_naive_rate_is_set_beside_part_2s_with_the_cause_unmeasured():
+    from course_utils.bench.experiments import findings
+
+    tta = bench.Result("time_to_accuracy", [], [], "", {}, extra={"naive_steps_per_s": 3.5, "best_steps_per_s": 89.3})
+    traps = bench.Result("cpu_traps", [], [], "", {"naive_steps_per_s": 9.8, "fixes_steps_per_s": 92.6})
+    said = findings.naive_rates(tta, traps)
+    assert "ran at 3.5 steps/s against 9.8 on in-memory batches in part 2 (0.36x)" in said
+    assert "at 89.3 against 92.6 (0.96x)" in said
+    assert "part 6's step-rate ratio (25.5x) is part 2's ratio of medians (9.4x) times 2.7" in said
+    assert "not measured" in said
+    assert findings.naive_rates(tta, None) == ""   # off the CPU: no part 2
 
 
 def test_sweep_against_parts_gives_the_rates_and_one_short_reminder_not_to_compare_them():

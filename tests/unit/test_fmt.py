@@ -2,7 +2,13 @@
 
 import numpy as np
 
-from course_utils.fmt import number, significant, table_cell
+from course_utils.fmt import number, plain_figures, significant, table_cell
+
+
+def test_plain_figures_rounds_to_two_figures_without_an_exponent():
+    assert [plain_figures(x) for x in (23.2, 813.3, 1195.6, 0.153, 9.96, -3.14, 0)] == [
+        "23", "810", "1200", "0.15", "10", "-3.1", "0"]
+    assert plain_figures(25.14, 3) == "25.1"
 
 
 def test_significant():

@@ -20,10 +20,11 @@ from ..report import Measuring, Result, header, skipped
 from . import accuracy, amp, findings, modes, pipeline, shapes, sink, traps
 # What lessons 07 and 08 show and call themselves (each experiment's code is in sight there), named here: the face.
 from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accuracy
-from .amp import measure_amp
+from .amp import amp_step, measure_amp
 from .common import (SIDE_WORDS, forcing_conclusion, forcing_words, not_ruled_out_pct, paired_reading, short_reading,
                      two_readings, verdict_table, warmup_reading)
-from .findings import part2_standing, plot_time_to_accuracy, pooling_measurements, pynative_vs_graph, this_run_found
+from .findings import (naive_rates, part2_standing, plot_time_to_accuracy, pooling_measurements, pynative_vs_graph,
+                       this_run_found)
 from .modes import (CLAIMED_RATIO, COPY, PIPELINE_COPY, best_measured, compiled_pair, copies_band,
                     measure_batch_sizes, measure_forcing, measure_modes, measure_step_rates, measure_styles,
                     style_intervals, sweep_against_parts, sweep_intervals)
@@ -193,7 +194,7 @@ __all__ = [
     "measure_modes", "measure_styles", "measure_batch_sizes", "measure_step_rates", "measure_cpu_traps",
     "measure_find_trap", "layer_grad", "layer_macs", "layer_cost_rows", "format_layer_costs", "cap_price_rows",
     "format_cap_price", "measure_layer_times", "measure_pool_cap", "measure_data_pipeline",
-    "measure_amp", "measure_dynamic_shapes", "measure_forcing", "measure_time_to_accuracy",
+    "amp_step", "measure_amp", "measure_dynamic_shapes", "measure_forcing", "measure_time_to_accuracy",
     "measure_train_to_accuracy", "measure_sink_mode",
     "summarise_cpu_traps",
     # the cases and helpers those cells use
@@ -205,5 +206,6 @@ __all__ = [
     "paired_words", "SIDE_WORDS", "forcing_words", "paired_reading", "not_ruled_out_pct",
     "two_readings", "warmup_reading",
     # lesson 08's results read together (findings.py)
-    "pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy", "this_run_found",
+    "naive_rates", "pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy",
+    "this_run_found",
 ]

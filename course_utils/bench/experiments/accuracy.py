@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from course_utils import runtime
+from course_utils.fmt import plain_figures
 from course_utils.i18n import N_, tr
 
 from ..isolation import run_worker
@@ -140,6 +141,31 @@ def step_uncertainty(rows: list, last: dict) -> str:
         lo_steps=steps - every, hi_steps=steps + every, low=w["low"], high=w["high"], x_lo=w["x_lo"], x_hi=w["x_hi"])
 
 
+def noise_widened(rows: list, last: dict, noise_pct: float) -> Optional[dict]:
+    """The estimate's widest range (``widened``'s, else its two ends) widened by ``noise_pct`` either way on the ratio
+    scale: the naive step rate is one reading in a fresh process, paired with nothing, so it is known only to the
+    noise floor. ``low``, ``high`` (s), ``x_lo``, ``x_hi``; None without a floor."""
+    if not noise_pct or last["how"] != "estimated" or not last["best_s"]:
+        return None
+    w = widened(rows, last) or {"low": last["naive_s"], "high": last["naive_s_high"]}
+    f = 1 + noise_pct / 100
+    low, high = w["low"] / f, w["high"] * f
+    return {"low": low, "high": high, "x_lo": low / last["best_s"], "x_hi": high / last["best_s"]}
+
+
+def noise_line(rows: list, last: dict, noise_pct: float) -> str:
+    """The sentence that widens the estimate by the noise floor, its figures to two significant figures."""
+    n = noise_widened(rows, last, noise_pct)
+    if n is None:
+        return ""
+    return "\n" + tr(
+        "The naive step rate is one reading in a fresh process, paired with nothing: it is known only to part 1's "
+        "noise floor ({noise:.0f}%). Widened by it either way, the estimate is {low}-{high} s, the course settings "
+        "{x_lo}-{x_hi}x faster (two significant figures: no more is known).", noise=noise_pct,
+        low=plain_figures(n["low"]), high=plain_figures(n["high"]), x_lo=plain_figures(n["x_lo"]),
+        x_hi=plain_figures(n["x_hi"]))
+
+
 def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
     def of(run, target):
         return next((r for r in rows if r["run"] == run and r["target"] == target), None)
@@ -224,11 +250,16 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                         "{best_rate:.1f} steps/s): if the naive run would lose as much, the scaled end "
                         "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer)
                      if fit_rate < best_rate
+                     else tr(" The course-settings run itself trained faster under fit than that ({fit_rate:.1f} "
+                             "against {best_rate:.1f} steps/s): if the naive run would gain as much, the scaled end "
+                             "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer)
+                     if round(fit_rate, 1) > round(best_rate, 1)
                      else tr(" The course-settings run itself trained at least as fast under fit as that "
                              "({fit_rate:.1f} against {best_rate:.1f} steps/s): if the naive run would gain as much, "
                              "the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).",
                              **nearer))
-        text += step_uncertainty(rows, last)   # the step count itself: a line of its own, last
+        text += step_uncertainty(rows, last)   # the step count itself: a line of its own
+        text += noise_line(rows, last, p.noise_pct)   # the unpaired rate: the widest range, last
     else:
         text = (tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of "
                    "training ({steps} steps) against {naive_s:.0f} s for the {naive} ({how}): ",
@@ -254,9 +285,20 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
             metrics[f"naive_time_to_{tag}_s_wide_low"] = w["low"]
             metrics[f"naive_time_to_{tag}_s_wide_high"] = w["high"]
             metrics[f"speedup_to_{tag}_wide_low"], metrics[f"speedup_to_{tag}_wide_high"] = w["x_lo"], w["x_hi"]
+        n = noise_widened(rows, r, p.noise_pct)
+        if n is not None:   # and with the noise floor: the range the lesson quotes
+            metrics[f"naive_time_to_{tag}_s_noise_low"] = n["low"]
+            metrics[f"naive_time_to_{tag}_s_noise_high"] = n["high"]
+            metrics[f"speedup_to_{tag}_noise_low"], metrics[f"speedup_to_{tag}_noise_high"] = n["x_lo"], n["x_hi"]
     curves = {run: next((r["curve"] for r in rows if r["run"] == run), None) for run in ("best", "naive")}
     ranges = any(r["how"] == "estimated" for r in table)   # then each estimate's two ends, and both speed-ups
-    columns = (["target_pct", "best_steps", "best_s", "naive_steps", "naive_s"] + (["naive_s_high"] if ranges else [])
-               + ["naive_how", "speedup"] + (["speedup_high"] if ranges else []))
+    for r in table:   # with an estimate, each range in one column: "low-high"
+        est = r["how"] == "estimated" and r["naive_s_high"] > 1.01 * r["naive_s"]
+        r["naive_s_range"] = (tr("{lo:.1f}-{hi:.1f}", lo=r["naive_s"], hi=r["naive_s_high"]) if est else
+                              None if r["naive_s"] is None else f"{(r['naive_s'] + r['naive_s_high']) / 2:.1f}")
+        r["speedup_range"] = (tr("{lo:.1f}-{hi:.1f}", lo=r["speedup"], hi=r["speedup_high"]) if est else
+                              None if r["speedup"] is None else f"{(r['speedup'] + r['speedup_high']) / 2:.1f}")
+    columns = (["target_pct", "best_steps", "best_s", "naive_steps"]
+               + (["naive_s_range", "naive_how", "speedup_range"] if ranges else ["naive_s", "naive_how", "speedup"]))
     return Result("time_to_accuracy", table, columns, text, metrics,
                   extra={"curves": curves, "naive_steps_per_s": rate, "best_steps_per_s": best_rate})

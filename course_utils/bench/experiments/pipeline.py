@@ -40,7 +40,7 @@ def measure_data_pipeline(p: PipelineParams) -> list:
     step = build_step(p.spec, *lenet_setup())
     in_memory = cycle(step, mnist_batches(bs, count=8))
     passes[MEMORY] = lambda: [force(in_memory()) for _ in range(n)][-1]
-    labels[MEMORY] = tr("training step, in-memory batches")
+    labels[MEMORY] = tr("training step, in-memory batches (A)")
     data = mnist_dataset("train", batch_size=bs, subset=bs * n)
     passes["training step fed by the pipeline"] = (
         lambda: [force(step(x, y)) for x, y in data.create_tuple_iterator(num_epochs=1)][-1])
@@ -54,7 +54,7 @@ def measure_data_pipeline(p: PipelineParams) -> list:
         passes[key] = lambda model=model, d=sink_data, sink=sink: model.train(1, d, dataset_sink_mode=sink)
         labels[key] = tr("Model.train, sink mode on") if sink else tr("Model.train, sink mode off")
     passes[AGAIN] = passes[MEMORY]   # A': the same pass again, last in the order (first in every other round)
-    labels[AGAIN] = tr("the same in-memory pass again (noise floor)")
+    labels[AGAIN] = tr("training step, in-memory batches (A′, the control)")
     rows = timing_rows(compare(passes, steps=1, repeats=p.repeats, warmup=1), labels, device=p.device)
     for r in rows:   # one "step" of compare is a pass of n batches
         r.update(batches=n, batches_per_s=n * r["steps_per_s"], min_batches_per_s=n * r["min_steps_per_s"],

@@ -188,7 +188,9 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
         text = verdict_table(table) + "\n" + tr(
             "Each ratio is a step rate over a step rate, paired round by round: '+ ISA cap' adds the cap to host "
             "blocking, '+ host blocking' the reverse; the last row pairs two configurations timed in the same "
-            "processes.")
+            "processes.") + " " + tr(
+            "These are medians of the ratios paired round by round; the table's 'x naive' above is a ratio of "
+            "medians (a row's median rate over the naive row's): on a noisy machine the two can differ a lot.")
     alone = fixes_alone_and_both(rows)
     if alone:
         text += "\n" + alone
@@ -688,6 +690,12 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
         winners += [name] if side == "above" and not within_copies(lo, hi, copies) else []
         if pool_ms is not None and med > 1:   # a gain: in ms, against all of pooling's kernel time in the profile
             saved = 1000 / base.steps_per_s - 1000 / t.steps_per_s
+            if round(saved, 1) <= 0:   # the medians point the other way than the paired median: no ms to read
+                lines.append(tr("{name}: the paired median ({x:.2f}x) and the medians ({a:.1f} -> {b:.1f} ms per "
+                                "step) disagree in direction: the block drifted during the alternation, so no saving "
+                                "in ms is read.", name=name, x=med, a=1000 / base.steps_per_s,
+                                b=1000 / t.steps_per_s))
+                continue
             more = round(saved, 1) > round(pool_ms, 1)   # compared as printed, one decimal
             too_large += [name] if side == "above" and more else []
             lines.append(tr("{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this "

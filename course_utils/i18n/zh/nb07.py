@@ -408,7 +408,7 @@ MESSAGES = {
     '{x:.1f}x less.':
         '不限制时的耗时是限制后的 {x:.1f} 倍。',
     'no less: the cap does not help on this CPU (no AVX-512 convolution trap here).':
-        '并没有减少：在这颗 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
+        '并没有减少：在本机 CPU 上限制指令集无济于事（这里没有 AVX-512 卷积陷阱）。',
     # ---- the cap's price: pooling (traps.summarise_pool_cap), and lesson 08's part 3 in words (traps.explain_*)
     "the ISA cap concerns MindSpore's CPU backend, not {device}":
         '限制指令集只涉及 MindSpore 的 CPU 后端，与 {device} 无关',
@@ -419,7 +419,7 @@ MESSAGES = {
     "This CPU {has} AVX-512; oneDNN used '{impl_a}' without the cap and '{impl_b}' with it. The profiler puts "
     '{share_a:.0f}% of operator time in the convolution operators without the cap ({ms_a:.1f} ms per step) and '
     '{share_b:.0f}% with it ({ms_b:.1f} ms): ':
-        "这颗 CPU {has} AVX-512；oneDNN 不限制指令集时使用 '{impl_a}'，限制后使用 '{impl_b}'。性能分析工具显示："
+        "本机 CPU {has} AVX-512；oneDNN 不限制指令集时使用 '{impl_a}'，限制后使用 '{impl_b}'。性能分析工具显示："
         '不限制时，算子耗时的 {share_a:.0f}% 花在卷积算子上（每步 {ms_a:.1f} 毫秒），限制后为 {share_b:.0f}%'
         '（{ms_b:.1f} 毫秒）。',
     'has':
@@ -433,7 +433,7 @@ MESSAGES = {
         '而只有 oneDNN 的日志能说明原因（限制指令集后它不再选用的那种慢实现）。',
     "no trap on this CPU. {cause} oneDNN's choice, so the {x:.1f}x between the two profiles is run-to-run noise "
     "(noise floor {noise:.1f}%). Only oneDNN's log can tell the two cases apart: the implementation name.":
-        '这颗 CPU 上没有陷阱。{cause} oneDNN 的选择，因此两次性能分析之间 {x:.1f} 倍的差别是运行之间的噪声'
+        '本机 CPU 上没有陷阱。{cause} oneDNN 的选择，因此两次性能分析之间 {x:.1f} 倍的差别是运行之间的噪声'
         '（噪声水平 {noise:.1f}%）。只有 oneDNN 的日志能区分这两种情况：看实现的名称。',
     'Without AVX-512 the cap cannot change':
         '不支持 AVX-512 时，限制指令集无法改变',
@@ -501,6 +501,11 @@ MESSAGES = {
     " The course-settings run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
     "naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).":
         '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）低于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会慢同样多，'
+        '缩放法的一端（{scaled:.0f} 秒）更接近实际；否则是直接法的一端（{direct:.0f} 秒）。',
+    " The course-settings run itself trained faster under fit than that ({fit_rate:.1f} against {best_rate:.1f} "
+    "steps/s): if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the "
+    "direct one ({direct:.0f} s).":
+        '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）高于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会快同样多，'
         '缩放法的一端（{scaled:.0f} 秒）更接近实际；否则是直接法的一端（{direct:.0f} 秒）。',
     " The course-settings run itself trained at least as fast under fit as that ({fit_rate:.1f} against {best_rate:.1f} steps/s): "
     "if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one "
@@ -632,11 +637,13 @@ MESSAGES = {
     'accuracy_pct': '准确率（%）',
     'us_per_sample': '每样本（微秒）',
     'target_pct': '目标（%）',
-    'best_steps': '推荐配置的步数',
-    'best_s': '推荐配置（秒）',
+    'best_steps': '推荐配置步数',
+    'best_s': '推荐配置用时（秒）',
     'naive_steps': '默认配置步数',
     'naive_s': '默认配置（秒）',
-    'naive_how': '默认配置耗时来源',
+    'naive_how': '来源',
+    'naive_s_range': '默认配置用时（秒）',
+    'speedup_range': '加速比',
     'speedup': '加速比',
     'naive_s_high': '默认配置（秒，上端）',
     'speedup_high': '加速比（上端）',
@@ -685,10 +692,10 @@ MESSAGES = {
         '1 个工作线程',
     '{n} workers':
         '{n} 个工作线程',
-    'training step, in-memory batches':
-        '训练步，内存中的批',
-    'the same in-memory pass again (noise floor)':
-        '同一遍内存中的批，再测一次（噪声水平）',
+    'training step, in-memory batches (A)':
+        '训练步，内存中的批（A）',
+    'training step, in-memory batches (A′, the control)':
+        '训练步，内存中的批（A′，对照）',
     'training step fed by the pipeline':
         '训练步，由流水线供数',
     'Model.train, sink mode on':

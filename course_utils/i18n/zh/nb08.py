@@ -241,10 +241,38 @@ MESSAGES = {
         '推荐配置的运行在第 {prev} 步（{prev_acc:.2f}%）和第 {steps} 步两次评估之间越过了 {pct:.1f}%，'
         '而未调优的运行可能早一次或晚一次评估越过：按 {lo_steps}～{hi_steps} 步计，估计值放宽到 {low:.0f}～{high:.0f} 秒'
         '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
+    "The naive step rate is one reading in a fresh process, paired with nothing: it is known only to part 1's noise "
+    'floor ({noise:.0f}%). Widened by it either way, the estimate is {low}-{high} s, the course settings '
+    '{x_lo}-{x_hi}x faster (two significant figures: no more is known).':
+        '未调优配置的步速只是新进程中的一次读数，没有与任何读数配对，其精度只能以第 1 节的噪声水平（{noise:.0f}%）为准。'
+        '按该噪声水平向两侧放宽后，估计值为 {low}～{high} 秒，推荐配置快 {x_lo}～{x_hi} 倍（只保留两位有效数字，'
+        '更多的位数并无依据）。',
+    'naive defaults to 98.5%, widened by the noise floor (training s, two figures)':
+        '未调优的默认配置达到 98.5%，按噪声水平放宽（训练秒数，两位有效数字）',
+    'naive defaults to 99.0%, widened by the noise floor (training s, two figures)':
+        '未调优的默认配置达到 99.0%，按噪声水平放宽（训练秒数，两位有效数字）',
+    "course settings' speed-up to 98.5%, widened by the noise floor (x, two figures)":
+        '推荐配置达到 98.5% 的加速比，按噪声水平放宽（倍，两位有效数字）',
+    "course settings' speed-up to 99.0%, widened by the noise floor (x, two figures)":
+        '推荐配置达到 99.0% 的加速比，按噪声水平放宽（倍，两位有效数字）',
+    "Part 6's rates against part 2's: fed by the pipeline in a fresh process, the naive step ran at {n6:.1f} "
+    'steps/s against {n2:.1f} on in-memory batches in part 2 ({xn:.2f}x), the step with the two CPU settings at '
+    "{b6:.1f} against {b2:.1f} ({xb:.2f}x). So part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians "
+    "({g2:.1f}x) times {z:.1f}. Why the naive step lost more when fed here is not measured (the pipeline's threads on "
+    "the same cores, the fresh process and the machine's load at that time are candidates, none of them timed "
+    'apart).':
+        '第 6 节与第 2 节的步速对照：在新进程中由流水线供数时，未调优配置的训练步为 {n6:.1f} 步/秒，而第 2 节使用内存中的批时为 '
+        '{n2:.1f} 步/秒（{xn:.2f} 倍）；加上两项 CPU 优化设置的训练步为 {b6:.1f} 步/秒，第 2 节为 {b2:.1f} 步/秒（{xb:.2f} 倍）。'
+        '因此第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}。未调优的训练步在供数时为何慢得更多，'
+        '本课没有测量：流水线的工作线程与训练步争用同一批 CPU 核、新进程、当时的机器负载都有可能，但都没有单独计时。',
+    '{name}: the paired median ({x:.2f}x) and the medians ({a:.1f} -> {b:.1f} ms per step) disagree in direction: '
+    'the block drifted during the alternation, so no saving in ms is read.':
+        '{name}：逐轮配对比值的中位数（{x:.2f} 倍）与两个中位数（每步 {a:.1f} -> {b:.1f} 毫秒）方向相反，'
+        '说明这段计时在交替运行中发生了漂移，因此不按毫秒解读节省了多少。',
     'with ONEDNN_MAX_CPU_ISA={cap}, on this CPU':
-        '在这颗 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
+        '在本机 CPU 上、设置 ONEDNN_MAX_CPU_ISA={cap} 时',
     'on this CPU':
-        '在这颗 CPU 上',
+        '在本机 CPU 上',
     'on this {device}':
         '在这台 {device} 设备上',
     "Worth trying {where}: {names} (faster, paired interval above 1.00, in this alternation, by more than "
@@ -339,6 +367,9 @@ MESSAGES = {
         '{x:.1f} 倍',
     '{lo:.1f}-{hi:.1f}x':
         '{lo:.1f}～{hi:.1f} 倍',
+    "{lo}-{hi}x": '{lo}～{hi} 倍',
+    ", with the step count's own uncertainty and part 1's noise floor, to two figures":
+        '，计入步数本身的不确定性和第 1 节的噪声水平，保留两位有效数字',
     "; {lo:.1f}-{hi:.1f}x with the step count's own uncertainty":
         '；计入步数本身的不确定性则为 {lo:.1f}～{hi:.1f} 倍',
     "Part 6: to {target:.1f}% the naive defaults needed about {x} the course settings' training time (estimated{wide}).":
@@ -396,8 +427,12 @@ MESSAGES = {
         '由流水线供数时，训练步为 {fed:.0f} 步/秒，使用内存中的批时为 {mem:.0f} 步/秒。',
     'Sink mode on against off, on {device}, paired round by round: {said}':
         '在 {device} 上，开启数据下沉模式与关闭时逐轮配对比较：{said}',
-    'two CPU settings / naive defaults, same configuration (x)':
-        '同一配置：两项 CPU 优化设置 / 未调优的默认配置（倍）',
+    'two CPU settings / naive defaults, same configuration (x, median of paired ratios)':
+        '同一配置：两项 CPU 优化设置 / 未调优的默认配置（逐轮配对比值的中位数，倍）',
+    "These are medians of the ratios paired round by round; the table's 'x naive' above is a ratio of medians (a "
+    "row's median rate over the naive row's): on a noisy machine the two can differ a lot.":
+        '判定表中的“比值”是逐轮配对比值的中位数；上表“相对未调优的默认配置（倍）”一列则是两个中位数之比（该行速率的中位数除以默认配置那一行的）：'
+        '机器噪声大时，两者可能相差很多。',
     'lowest-highest ratio {lo:.2f}-{hi:.2f}':
         '比值最低 {lo:.2f}，最高 {hi:.2f}',
     '{name} {med:.2f}x ({spread}), {where}':
@@ -416,6 +451,8 @@ MESSAGES = {
         '第 3 节，池化层的改写，训练步速度相对 nn.MaxPool2d 的倍数：{said}。',
     "Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.":
         '第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}。',
+    "Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}; part 4's verdict: 'recheck'.":
+        "第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}；第 4 节的判定为 'recheck'。",
     "Part 5, float16 on {device}, step rate over O0's: {said}.":
         '第 5 节，{device} 上的 float16，训练步速度相对 O0 的倍数：{said}。',
     # ---- lesson 08's verdict tables (one table per experiment, lesson 07's reading)
@@ -527,9 +564,9 @@ MESSAGES = {
     'MMACs':
         '百万次乘加',
     '% of MACs':
-        '占乘加 %',
+        '乘加占比（%）',
     '% of time':
-        '占耗时 %',
+        '耗时占比（%）',
     'ns/MAC':
         '纳秒/乘加',
     'operator':

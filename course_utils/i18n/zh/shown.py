@@ -71,6 +71,10 @@ SHOWN = {
         "中位数的噪声水平不列入这张表：表中的结论都来自配对区间",
     "the A/A' control: in its ratio's verdict, not a row":
         "A/A′ 对照：写进它所属比值的结论里，不单列一行",
+    "an estimate widened by the noise floor too: only that widest range is quoted":
+        "还按噪声水平放宽过的估计值：只引用那个最宽的范围",
+    "to two figures: no more is known":
+        "保留两位有效数字：更多的位数并无依据",
     'an estimate given only as its two ends (<metric>_low/_high, no <metric>): one row, "low-high"':
         '只以两端给出的估算值（有 <metric>_low/_high，没有 <metric>）：合为一行，写作“下限-上限”',
     'a ratio "(x)" with two decimals, as the sentences under the experiments print it (1.05, not 1.1)':
@@ -234,6 +238,25 @@ SHOWN = {
         "训练时某一层要做的反向传播，对该层输出之和求导：求对其权重（如果有）和对其输入的梯度，但第一层的输入除外\n"
         "（那是图像：训练步从不计算它的梯度，第 3 节的性能分析数据可以证明）。没有权重的函数（ReLU + 池化、展平）：\n"
         "只求对输入的梯度。",
+
+    "Time of each LeNet-5 layer on its own, forward and the backward pass training runs for it (``layer_grad``), in\n"
+    "PyNative (``p.compiled``: under ``mindspore.jit``).":
+        "在动态图模式下单独计时 LeNet-5 的每一层：正向计算，以及训练时该层要做的反向传播（``layer_grad``）；\n"
+        "``p.compiled`` 为真时在 ``mindspore.jit`` 下计时。",
+    "not timed: only its output, the next layer's input":
+        "不计时：只需要它的输出，作为下一层的输入",
+    "weights and input; conv1: its weights only":
+        "对权重和输入求梯度；conv1 只对权重求梯度",
+    "at least steps // 3 calls per repeat (a convolution without the cap takes tens of ms), and enough calls\n"
+    "for a repeat of MIN_REPEAT_S: a repeat of a few 1-ms calls is undone by one time slice of another process":
+        "每次重复至少调用 steps // 3 次（不限制指令集时，一次卷积要几十毫秒），且调用次数要让一次重复持续\n"
+        "MIN_REPEAT_S：只有几次 1 毫秒调用的重复，其他进程的一个时间片就会让它失去意义",
+
+    # ---- lab.amp_step (course_utils/bench/experiments/amp.py)
+    "``(net, step)``: a fresh LeNet-5 at amp ``level``; with ``loss_scale`` (float16 levels) a\n"
+    "``TrainOneStepWithLossScaleCell`` with a fixed scale, whatever the spec's style.":
+        "返回 ``(net, step)``：一个按混合精度级别 ``level`` 新建的 LeNet-5；给出 ``loss_scale`` 时（float16 各级别），\n"
+        "无论 spec 是哪种写法，训练步都是使用固定损失缩放系数的 ``TrainOneStepWithLossScaleCell``。",
 
     # ---- lab.layer_macs (course_utils/bench/experiments/traps.py)
     "Multiply-accumulates of one layer's forward pass, its weights' gradient and its input's gradient (the first\n"
