@@ -292,12 +292,13 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
             metrics[f"speedup_to_{tag}_noise_low"], metrics[f"speedup_to_{tag}_noise_high"] = n["x_lo"], n["x_hi"]
     curves = {run: next((r["curve"] for r in rows if r["run"] == run), None) for run in ("best", "naive")}
     ranges = any(r["how"] == "estimated" for r in table)   # then each estimate's two ends, and both speed-ups
+    def span(lo, hi, est):   # an estimate's two ends as "low-high", else one figure (their mean), or None
+        return (tr("{lo:.1f}-{hi:.1f}", lo=lo, hi=hi) if est else None if lo is None else f"{(lo + hi) / 2:.1f}")
+
     for r in table:   # with an estimate, each range in one column: "low-high"
         est = r["how"] == "estimated" and r["naive_s_high"] > 1.01 * r["naive_s"]
-        r["naive_s_range"] = (tr("{lo:.1f}-{hi:.1f}", lo=r["naive_s"], hi=r["naive_s_high"]) if est else
-                              None if r["naive_s"] is None else f"{(r['naive_s'] + r['naive_s_high']) / 2:.1f}")
-        r["speedup_range"] = (tr("{lo:.1f}-{hi:.1f}", lo=r["speedup"], hi=r["speedup_high"]) if est else
-                              None if r["speedup"] is None else f"{(r['speedup'] + r['speedup_high']) / 2:.1f}")
+        r["naive_s_range"] = span(r["naive_s"], r["naive_s_high"], est)
+        r["speedup_range"] = span(r["speedup"], r["speedup_high"], est)
     columns = (["target_pct", "best_steps", "best_s", "naive_steps"]
                + (["naive_s_range", "naive_how", "speedup_range"] if ranges else ["naive_s", "naive_how", "speedup"]))
     return Result("time_to_accuracy", table, columns, text, metrics,

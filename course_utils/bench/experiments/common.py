@@ -92,19 +92,24 @@ def copies_factor(c_lo: float, c_hi: float) -> float:
     return max(round(c_hi, 2), 1 / max(round(c_lo, 2), 0.01), 1.0)
 
 
-def within_copies(lo: float, hi: float, copies: Optional[tuple]) -> bool:
-    """Whether an interval ``lo``-``hi`` that lies beyond 1.00 has its near end within the gap two copies of one
-    configuration showed (``copies``: the A/A' control's ``(low, high)``): a difference that small is one the copies
-    show too, so it is not read as faster or slower. Compared on the ratio scale (``copies_factor``): a near end
-    below 1.00 counts by its reciprocal, so a control that strayed to 2.38 does not swallow a slowdown to 0.33
-    (1/0.33 = 3.0). False without ``copies`` or when the interval holds 1.00. The ends as printed (two decimals)."""
-    if copies is None:
-        return False
+def within_gap(lo: float, hi: float, factor: float) -> bool:
+    """Whether an interval ``lo``-``hi`` that lies beyond 1.00 has its near end no farther from 1.00 than ``factor``
+    on the ratio scale (a near end below 1.00 counts by its reciprocal: 0.50 is as far as 2.00). False when the
+    interval holds 1.00. The ends as printed (two decimals)."""
     side = interval_side(lo, hi)
     if side == "inside":
         return False
     near = round(lo, 2) if side == "above" else 1 / max(round(hi, 2), 0.01)
-    return round(near, 6) <= round(copies_factor(*copies), 6)
+    return round(near, 6) <= round(factor, 6)
+
+
+def within_copies(lo: float, hi: float, copies: Optional[tuple]) -> bool:
+    """Whether an interval ``lo``-``hi`` that lies beyond 1.00 has its near end within the gap two copies of one
+    configuration showed (``copies``: the A/A' control's ``(low, high)``): a difference that small is one the copies
+    show too, so it is not read as faster or slower. Compared on the ratio scale (``within_gap`` with
+    ``copies_factor``): a control that strayed to 2.38 does not swallow a slowdown to 0.33 (1/0.33 = 3.0). False
+    without ``copies`` or when the interval holds 1.00."""
+    return copies is not None and within_gap(lo, hi, copies_factor(*copies))
 
 
 def short_reading(lo: float, hi: float, copies: Optional[tuple] = None) -> str:

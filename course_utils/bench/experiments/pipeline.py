@@ -12,7 +12,7 @@ from ..harness import (compare, control_gap, cycle, faster_beyond, force, interv
 from ..params import PipelineParams
 from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import control_said, copies_gap_pct, judged, setup_worker, short_reading, verdict_table
+from .common import control_said, copies_gap_pct, judged, setup_worker, short_reading, verdict_table, within_gap
 
 
 MEMORY, AGAIN = "training step, in-memory batches", "training step, in-memory batches, again"   # row keys
@@ -188,13 +188,10 @@ def controls_bound_pct(fed: Mapping, sink: Optional[Mapping]) -> float:
 
 
 def within_bound(pr: Mapping, bound_pct: float) -> bool:
-    """Whether a paired interval beyond 1.00 has its near end within ``bound_pct`` of 1.00 (ends as printed): a
-    difference the controls show too, so not read. False for an interval that holds 1.00."""
-    side = interval_side(pr["low"], pr["high"])
-    if side == "inside":
-        return False
-    near = 1 - round(pr["high"], 2) if side == "below" else round(pr["low"], 2) - 1
-    return round(100 * near, 6) <= round(bound_pct, 6)
+    """Whether a paired interval beyond 1.00 has its near end within ``bound_pct`` of 1.00, on the ratio scale that
+    ``copies_gap_pct`` measures the controls on (``within_gap``): a difference the controls show too, so not read.
+    False for an interval that holds 1.00."""
+    return within_gap(pr["low"], pr["high"], 1 + bound_pct / 100)
 
 
 #: How the pipeline's one-word verdict against one in-memory pass reads inside a sentence

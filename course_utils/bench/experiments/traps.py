@@ -22,7 +22,7 @@ from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, PoolCapParams, StepRatesParams, TrapsParams
 from ..report import PAIRED_CELLS, VERDICT_CELLS, Result, format_rows, pick, ratio, skipped
 from ..steps import NAIVE_SPEC, Spec, mnist_batches
-from .common import setup_worker, short_reading, verdict_table
+from .common import setup_worker, short_reading, verdict_table, within_copies
 
 AVX2 = {"ONEDNN_MAX_CPU_ISA": "AVX2"}
 BLOCKING = {"MS_DEV_HOST_BLOCKING_RUN": "1"}
@@ -670,15 +670,13 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
     rewrite) larger than all of pooling's kernel time is flagged the same way (used instead of ``pool_share``).
     ``copy``: the name in ``pools`` of ``baseline`` timed a second time (A'), the control: its row comes first, and a
     rewrite whose interval's near end lies within the copies' gap is not read as faster or slower."""
-    from .common import within_copies
-
     base = pools[baseline]
     lines, winners, too_large, table = [], [], [], []
     copies = None
     if copy:   # lesson 07's control: one step timed twice should not separate from itself
-        _, c_lo, c_hi = paired_ratio(pools[copy], base)
+        c_med, c_lo, c_hi = paired_ratio(pools[copy], base)
         copies = (c_lo, c_hi)
-        table.append((tr("{name} / {base} (control)", name=copy, base=baseline), _, c_lo, c_hi,
+        table.append((tr("{name} / {base} (control)", name=copy, base=baseline), c_med, c_lo, c_hi,
                       tr("1.00 inside, as it should be") if interval_side(c_lo, c_hi) == "inside" else
                       tr("without 1.00: a rewrite within this gap is not read")))
     for name, t in pools.items():
