@@ -50,9 +50,10 @@ INCONCLUSIVE = N_("below 1.00: inconclusive. Skipping a wait cannot make the sam
 
 
 def not_ruled_out_pct(lo: float, hi: float) -> float:
-    """The largest difference a paired interval that holds 1.00 cannot rule out, in percent: the distance of its
-    farther end from 1.00, the ends as printed (0.65-1.44: 44)."""
-    return 100 * max(1 - round(lo, 2), round(hi, 2) - 1, 0.0)
+    """The largest difference a paired interval that holds 1.00 cannot rule out, in percent, on the ratio scale the
+    lab decides on (``copies_factor`` minus 1): its farther end from 1.00, a low end counted by its reciprocal, the
+    ends as printed (0.80-1.44: 44; 0.58-1.20: 72, as 1/0.58 = 1.72)."""
+    return 100 * (copies_factor(lo, hi) - 1)
 
 
 #: Lesson 07's reading of an interval that holds 1.00: no difference detected, and how large one it still allows.
