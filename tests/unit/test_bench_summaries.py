@@ -12,6 +12,11 @@ from support.bench_rows import (accuracy_rows, amp_rows, find_rows, pipeline_row
                                 step_rates, trap_results, trap_rows)
 
 
+def squeezed(line: str) -> str:
+    """A table line with its runs of spaces as one: its words, whatever the column widths."""
+    return " ".join(line.split())
+
+
 SECONDARY = "Secondary"   # the medians' reading: kept in the metrics (best_config), never printed beside the pairs
 
 
@@ -219,12 +224,12 @@ def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams(noise_pct=5))
     # the verdict, from the paired interval, is the only reading printed: no floor reading beside it
     lines = res.conclusion.splitlines()   # one verdict table (lesson 07's rule), one sentence under it
-    assert lines[0].split() == ["comparison", "ratio", "95%", "interval", "verdict"]
-    assert lines[2].startswith("fed by the pipeline / in-memory ") and lines[2].endswith("0.90x     0.90-0.90  "
-                                                                                         "below 1.00: slower")
+    assert lines[0].split() == ["comparison", "ratio", "range", "(lowest-highest", "round)", "verdict"]   # 5 rounds
+    assert lines[2].startswith("fed by the pipeline / in-memory ") and squeezed(lines[2]).endswith(
+        "0.90x 0.90-0.90 below 1.00: slower")
     # Model.train's loop fed by the same pipeline, paired with the same in-memory passes
-    assert lines[3].startswith("Model.train, sink mode off / in-memory") and lines[3].endswith("0.20x     0.20-0.20  "
-                                                                                                "below 1.00: slower")
+    assert lines[3].startswith("Model.train, sink mode off / in-memory") and squeezed(lines[3]).endswith(
+        "0.20x 0.20-0.20 below 1.00: slower")
     assert res.metrics["model_paired"]["median"] == pytest.approx(0.2)
     # on CPU sink mode runs the normal loop: its row is a second control, read as one
     assert lines[4].startswith("Model.train, sink mode on / off (one loop on CPU: a control)") and \
@@ -260,7 +265,7 @@ def test_data_pipeline_reads_sink_mode_on_cpu_as_a_control_that_bounds_its_verdi
     res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90, on=25.0, off=20.0)),
                                            bench.PipelineParams(noise_pct=5))
     lines = res.conclusion.splitlines()
-    assert lines[4].endswith("1.25x     1.25-1.25  without 1.00: a failed control")
+    assert squeezed(lines[4]).endswith("1.25x 1.25-1.25 without 1.00: a failed control")
     assert "slower" not in lines[4] and "faster" not in lines[4]
     assert lines[6] == ("On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop "
                         "timed twice, and it failed: the same loop came 25% apart from itself. Part 4 reads no "
@@ -319,7 +324,7 @@ def test_amp_slower_on_cpu_and_faster_elsewhere():
     # one table row per level: its ratio and its verdict (the paired ratio), no floor reading; then the verdict's
     # sentence (no "Secondary" line: part 1's rule)
     lines = res.conclusion.splitlines()   # one verdict table (lesson 07's rule), then the accuracy drop
-    assert lines[0].split() == ["comparison", "ratio", "95%", "interval", "verdict"]
+    assert lines[0].split() == ["comparison", "ratio", "range", "(lowest-highest", "round)", "verdict"]
     assert lines[2].split() == ["O1", "/", "O0", "and", "its", "copy", "0.90x", "0.90-0.90", "below", "1.00:", "slower"]
     assert lines[3].split()[:7] == ["O3", "/", "O0", "and", "its", "copy", "0.40x"]
     assert lines[4] == "amp O3: accuracy 90.0% (5.0 points lower: check accuracy, not only speed)."
@@ -328,7 +333,7 @@ def test_amp_slower_on_cpu_and_faster_elsewhere():
     res = amp.summarise_amp(amp_rows(51, 0.95), bench.AmpParams(levels=("O0", "O1", "O3")))
     assert res.row(config="O3")["verdict"] == "undecided" and "fastest level" not in res.conclusion
     # ...while pairing (these made-up rounds all move together) decides: only the paired reading is said
-    assert res.conclusion.splitlines()[3].endswith("1.02x     1.02-1.02  above 1.00: faster")
+    assert squeezed(res.conclusion.splitlines()[3]).endswith("1.02x 1.02-1.02 above 1.00: faster")
     # with O0's second copy, each level is judged against both; one that differs from O0 by less than the two
     # copies do from each other has 1.00 inside its interval
     rows = amp_rows(51, 0.95) + [rate("O0 copy", 52, label="amp O0, second copy", accuracy=0.95, trained_steps=100,
@@ -519,8 +524,8 @@ def test_a_rewrite_faster_than_pooling_s_share_allows_is_not_trusted_for_its_siz
     # 1.40x, with pooling 20% of operator time: at most 1 / (1 - 0.20) = 1.25x
     text = traps.explain_pool_rewrites(pools, 10, said, pool_share=20.0)
     lines = text.splitlines()   # a verdict table: one row per rewrite
-    assert lines[2].startswith("ops.max_pool2d / nn.MaxPool2d") and lines[2].endswith("0.40x     0.40-0.40  below "
-                                                                                      "1.00: slower")
+    assert lines[2].startswith("ops.max_pool2d / nn.MaxPool2d") and squeezed(lines[2]).endswith(
+        "0.40x 0.40-0.40 below 1.00: slower")
     assert lines[3].startswith("reshape + max / nn.MaxPool2d") and lines[3].endswith("above 1.00: faster")
     assert "= 1.25x as fast; reshape + max's 1.40x is more: a rewrite also changes" in text
     where = "with ONEDNN_MAX_CPU_ISA=AVX2, on this CPU"
@@ -1163,3 +1168,49 @@ def test_the_difference_an_interval_does_not_rule_out_is_read_on_the_ratio_scale
     assert common.not_ruled_out_pct(0.80, 1.44) == pytest.approx(44)
     assert common.not_ruled_out_pct(0.99, 1.01) == pytest.approx(100 / 0.99 - 100)
     assert common.short_reading(0.58, 1.20) == "not separated (up to 72% not ruled out)"
+
+
+def _rounds(name, rates, **fields):
+    """A made-up row whose five rounds ran at ``rates`` (10 steps each), its median the median rate."""
+    ordered = sorted(rates)
+    return dict(rate(name, ordered[len(ordered) // 2], **fields), repeat_s=[10 / r for r in rates])
+
+
+def test_the_summary_reads_each_experiment_as_its_table_does_word_for_word(monkeypatch):
+    """Lesson 08's closing list says what each part's verdict table says: part 3's rewrites and part 5's levels read
+    against their A/A' control (within the copies' gap: not read), part 4's fed step against its controls' bound, and
+    O2 and O3, one network that part 5 reads together, as that one reading."""
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    # part 3: the copy came up to 1.30x from A; the reshape's 1.15-1.40 lies within that gap
+    pools = {name: bench.Timing.from_row(_rounds(name, rates)) for name, rates in (
+        ("nn.MaxPool2d", (100, 100, 100, 100, 100)), ("reshape + max", (115, 120, 118, 125, 140)),
+        ("nn.MaxPool2d (A′)", (130, 125, 90, 110, 112)))}
+    table = traps.explain_pool_rewrites(pools, 10, copy="nn.MaxPool2d (A′)")
+    row = next(line for line in table.splitlines() if line.startswith("reshape + max /"))
+    words = "within the copies' gap (copies up to 30% apart)"
+    assert row.endswith(words) and table.splitlines()[0].split()[2:5] == ["range", "(lowest-highest", "round)"]
+    assert findings.part3_said(pools) == ("Part 3, pooling rewrites, step rate over nn.MaxPool2d's: reshape + max "
+                                          f"1.20x (lowest-highest ratio 1.15-1.40), {words}.")
+    # part 4: sink mode on / off 25% apart, a failed second control: the fed step's 10% cost is within its bound
+    res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90, on=25.0, off=20.0)),
+                                           bench.PipelineParams(noise_pct=5))
+    fed = next(line for line in res.conclusion.splitlines() if line.startswith("fed by the pipeline"))
+    assert fed.endswith("within the copies' gap (copies up to 25% apart)")
+    assert findings.part4_said(res.metrics).endswith("within the copies' gap (copies up to 25% apart).")
+    # part 5: O0 and its copy up to 1.40x apart; every level below 1.00 with its near end within that gap
+    rows = [_rounds(cfg, rates, label=label, accuracy=0.95, trained_steps=100, wrapper="LeNet5")
+            for cfg, label, rates in (
+        ("O0", "amp O0", (100, 100, 100, 100, 100)), ("O0 copy", "amp O0, second copy", (100, 140, 90, 110, 95)),
+        ("O1", "amp O1", (80, 85, 82, 90, 78)), ("O2", "amp O2", (75, 80, 84, 72, 70)),
+        ("O3", "amp O3", (74, 81, 83, 73, 71)))]
+    res = amp.summarise_amp(rows, bench.AmpParams(levels=("O0", "O1", "O2", "O3")))
+    lines = res.conclusion.splitlines()
+    said = findings.part5_said(res, "CPU")
+    for level in ("O1", "O2", "O3"):
+        r = res.row(config=level)
+        assert r["said"].startswith("within the copies' gap")
+        assert next(line for line in lines if line.startswith(f"{level} /")).endswith(r["said"])
+    assert said.count("within the copies' gap") == 2   # O1, and O2 with O3 read together: one reading
+    twins = res.metrics["amp_twins"]
+    assert f"amp O2 and O3 (one network, read together) {twins['low']:.2f}-{twins['high']:.2f}, {twins['said']}" in said
+    assert "amp O3 " not in said and lines[-1].endswith(f"{twins['said']}.")

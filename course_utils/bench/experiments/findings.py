@@ -19,7 +19,7 @@ from ..report import Result, pick
 from ..steps import NAIVE_SPEC, Spec
 from .common import judged, short_reading
 from .pipeline import paired_words
-from .traps import FIND_CASES, POOL_LAYERS, said_words, same_process_paired, time_reading
+from .traps import FIND_CASES, POOL_LAYERS, pool_copies, said_words, same_process_paired, time_reading
 
 
 def _per_layer(x: Mapping[str, float]) -> str:
@@ -118,9 +118,10 @@ def naive_rates(tta: Result, traps: Optional[Result]) -> str:
     return tr("Part 6's rates against part 2's: fed by the pipeline in a fresh process, the naive step ran at "
               "{n6:.1f} steps/s against {n2:.1f} on in-memory batches in part 2 ({xn:.2f}x), the step with the two "
               "CPU settings at {b6:.1f} against {b2:.1f} ({xb:.2f}x). So part 6's step-rate ratio ({g6:.1f}x) is part "
-              "2's ratio of medians ({g2:.1f}x) times {z:.1f}. Why the naive step lost more when fed here is not "
-              "measured (the pipeline's threads on the same cores, the fresh process and the machine's load at "
-              "that time are candidates, none of them timed apart).", n6=naive6, n2=naive2, xn=naive6 / naive2,
+              "2's ratio of medians ({g2:.1f}x) times {z:.1f}. Why the two steps' rates changed by different factors "
+              "between part 2 and part 6 is not measured (the pipeline's threads on the same cores, the fresh process "
+              "and the machine's load at that time are candidates, none of them timed apart).", n6=naive6, n2=naive2,
+              xn=naive6 / naive2,
               b6=best6, b2=best2, xb=best6 / best2, g6=best6 / naive6, g2=best2 / naive2,
               z=(best6 / naive6) / (best2 / naive2))
 
@@ -180,8 +181,9 @@ def part4_said(metrics: Mapping) -> str:
             "above 1.00: feeding cannot do that, the machine changed (time again)"))
         return tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}; part 4's verdict: "
                   "'recheck'.", said=said.strip())
-    return tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.",
-              said=_reading("", pr).strip())
+    words = metrics.get("fed_said") or short_reading(pr["low"], pr["high"])   # the table's verdict, word for word
+    said = _one("", pr["median"], pr["low"], pr["high"], pr["span"], lambda lo, hi: words)
+    return tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.", said=said.strip())
 
 
 def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -> str:
@@ -193,6 +195,41 @@ def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -
         said = said_words().get(word, word)   # the floor's word
         return _unnamed(tr("{name} {x:.2f}x, {said}", name=name, x=x, said=said), name)
     return tr("{name}: -", name=name)
+
+
+def part3_said(pools: Mapping[str, Timing]) -> str:
+    """Part 3's rewrites in the closing list, each read as part 3's table reads it (``traps.explain_pool_rewrites``):
+    against the A/A' control, so that the two say the same words."""
+    base = pools["nn.MaxPool2d"]
+    copy = next((name for name in pools if name.startswith("nn.MaxPool2d") and name != "nn.MaxPool2d"), None)
+    copies = pool_copies(pools, "nn.MaxPool2d", copy)   # the A/A' control, read as part 3's table reads it
+    rewrites = []
+    for name, t in pools.items():
+        if not name.startswith("nn.MaxPool2d"):   # the baseline and its copy (A′, the control) are no rewrites
+            med, lo, hi = paired_ratio(t, base)
+            rewrites.append(_one(name, med, lo, hi, spans_rounds(t, base, lo, hi),
+                                 lambda lo, hi: short_reading(lo, hi, copies)))
+    return tr("Part 3, pooling rewrites, step rate over nn.MaxPool2d's: {said}.", said=tr("; ").join(rewrites))
+
+
+def part5_said(amp: Result, device: str) -> str:
+    """Part 5's line in the closing list, in the words of part 5's table (``amp.summarise_amp`` keeps them on each
+    row); O2 and O3, one network that part 5 read together, as that one reading."""
+    twins = amp.metrics.get("amp_twins")   # O2 and O3 one network: part 5 read them together, so one line
+    levels = []
+    for r in amp.rows:
+        if "verdict" not in r or (twins and r["config"] == "O3"):
+            continue
+        pr = r.get("paired")
+        if twins and r["config"] == "O2":
+            levels.append(tr("amp O2 and O3 (one network, read together) {lo:.2f}-{hi:.2f}, {said}", lo=twins["low"],
+                             hi=twins["high"], said=twins["said"]))
+        elif pr and r.get("said"):   # the table's words, word for word
+            levels.append(_one(r["label"], pr["median"], pr["low"], pr["high"], pr["span"],
+                               lambda lo, hi, said=r["said"]: said))
+        else:
+            levels.append(_reading(r["label"], pr, r["vs_O0"], r["verdict"]))
+    return tr("Part 5, float16 on {device}, step rate over O0's: {said}.", device=device, said=tr("; ").join(levels))
 
 
 def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
@@ -213,17 +250,9 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
         paired, span = pool_cap.metrics["pool_cap_paired"], pool_cap.metrics.get("pool_cap_span", False)
         parts.append(tr("Part 3, pooling with the cap, its time over the time without: {said}.", said=tr("; ").join(
             _one(tr(layer), *paired[layer], span, time_reading) for layer in POOL_LAYERS if layer in paired)))
-    base = pools["nn.MaxPool2d"]
-    rewrites = []
-    for name, t in pools.items():
-        if not name.startswith("nn.MaxPool2d"):   # the baseline and its copy (A′, the control) are no rewrites
-            med, lo, hi = paired_ratio(t, base)
-            rewrites.append(_one(name, med, lo, hi, spans_rounds(t, base, lo, hi)))
-    parts.append(tr("Part 3, pooling rewrites, step rate over nn.MaxPool2d's: {said}.", said=tr("; ").join(rewrites)))
+    parts.append(part3_said(pools))
     parts.append(part4_said(pipe.metrics))
-    levels = [_reading(r["label"], r.get("paired"), r["vs_O0"], r["verdict"]) for r in amp.rows if "verdict" in r]
-    parts.append(tr("Part 5, float16 on {device}, step rate over O0's: {said}.", device=device,
-                    said=tr("; ").join(levels)))
+    parts.append(part5_said(amp, device))
     row = max(tta.rows, key=lambda r: r["target_pct"])
     tag = f"{row['target_pct']:.1f}".replace(".", "_")
     if row["speedup"] and row["how"] == "estimated":

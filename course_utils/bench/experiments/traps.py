@@ -558,7 +558,8 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
             for case in FIND_CASES}
     if paired:   # the verdicts as one table (lesson 07's rule): a time with the cap over the time without
         text = verdict_table([(tr("{layer}: time with the cap / without", layer=tr(layer)), *paired[layer],
-                               time_reading(*paired[layer][1:])) for layer in POOL_LAYERS if layer in paired])
+                               time_reading(*paired[layer][1:])) for layer in POOL_LAYERS if layer in paired],
+                             spans=bool(spans) and all(spans))
     else:
         text = format_rows(table, ["layer", "on", "off", "x", "verdict"],
                            {"layer": tr("layer"), "on": tr("ms, cap"), "off": tr("ms, no cap"),
@@ -657,6 +658,16 @@ def said_words(said: Optional[Mapping[str, str]] = None) -> dict:
     return dict(said) if said else {k: tr(v) for k, v in SAID.items()}
 
 
+def pool_copies(pools: Mapping[str, Timing], baseline: str = "nn.MaxPool2d",
+                copy: Optional[str] = None) -> Optional[tuple]:
+    """Part 3's A/A' control for the pooling rewrites: ``copy`` (the baseline timed a second time) over ``baseline``,
+    paired round by round, as ``(low, high)``; None without a copy. The table and the summary read every rewrite
+    with it (``short_reading``'s ``copies``)."""
+    if not copy or copy not in pools:
+        return None
+    return tuple(paired_ratio(pools[copy], pools[baseline])[1:])
+
+
 def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: Optional[Mapping[str, str]] = None,
                           baseline: str = "nn.MaxPool2d", pool_share: Optional[float] = None,
                           pool_ms: Optional[float] = None, copy: Optional[str] = None) -> str:
@@ -672,10 +683,11 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
     rewrite whose interval's near end lies within the copies' gap is not read as faster or slower."""
     base = pools[baseline]
     lines, winners, too_large, table = [], [], [], []
-    copies = None
+    copies = pool_copies(pools, baseline, copy)
+    spans = True   # every interval its rounds' lowest-highest ratio: the table's column says so
     if copy:   # lesson 07's control: one step timed twice should not separate from itself
         c_med, c_lo, c_hi = paired_ratio(pools[copy], base)
-        copies = (c_lo, c_hi)
+        spans = spans_rounds(pools[copy], base, c_lo, c_hi)
         table.append((tr("{name} / {base} (control)", name=copy, base=baseline), c_med, c_lo, c_hi,
                       tr("1.00 inside, as it should be") if interval_side(c_lo, c_hi) == "inside" else
                       tr("without 1.00: a rewrite within this gap is not read")))
@@ -684,6 +696,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
             continue
         med, lo, hi = paired_ratio(t, base)   # the paired verdict only (lesson 07's rule)
         table.append((tr("{name} / {base}", name=name, base=baseline), med, lo, hi))
+        spans = spans and spans_rounds(t, base, lo, hi)
         side = interval_side(lo, hi)
         winners += [name] if side == "above" and not within_copies(lo, hi, copies) else []
         if pool_ms is not None and med > 1:   # a gain: in ms, against all of pooling's kernel time in the profile
@@ -716,7 +729,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
                                            "rates drift during an alternation."),
                                "equal": N_("reaches that bound."),
                                "below": N_("stays under it.")}[where]))
-    lines.insert(0, verdict_table(table, copies))
+    lines.insert(0, verdict_table(table, copies, spans=spans))
     info = runtime.current()   # a verdict holds for the setting it was measured in: name it
     cap = os.environ.get("ONEDNN_MAX_CPU_ISA")
     where = (tr("with ONEDNN_MAX_CPU_ISA={cap}, on this CPU", cap=cap) if cap else tr("on this CPU"))  \

@@ -258,13 +258,13 @@ MESSAGES = {
     "Part 6's rates against part 2's: fed by the pipeline in a fresh process, the naive step ran at {n6:.1f} "
     'steps/s against {n2:.1f} on in-memory batches in part 2 ({xn:.2f}x), the step with the two CPU settings at '
     "{b6:.1f} against {b2:.1f} ({xb:.2f}x). So part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians "
-    "({g2:.1f}x) times {z:.1f}. Why the naive step lost more when fed here is not measured (the pipeline's threads on "
-    "the same cores, the fresh process and the machine's load at that time are candidates, none of them timed "
-    'apart).':
+    "({g2:.1f}x) times {z:.1f}. Why the two steps' rates changed by different factors between part 2 and part 6 is "
+    "not measured (the pipeline's threads on the same cores, the fresh process and the machine's load at that time "
+    'are candidates, none of them timed apart).':
         '第 6 节与第 2 节的步速对照：在新进程中由流水线供数时，未调优配置的训练步为 {n6:.1f} 步/秒，而第 2 节使用内存中的批时为 '
         '{n2:.1f} 步/秒（{xn:.2f} 倍）；加上两项 CPU 优化设置的训练步为 {b6:.1f} 步/秒，第 2 节为 {b2:.1f} 步/秒（{xb:.2f} 倍）。'
-        '因此第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}。未调优的训练步在供数时为何慢得更多，'
-        '本课没有测量：流水线的工作线程与训练步争用同一批 CPU 核、新进程、当时的机器负载都有可能，但都没有单独计时。',
+        '因此第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}。两种训练步的速度从第 2 节到第 6 节'
+        '变化的倍数为何不同，本课没有测量：流水线的工作线程与训练步争用同一批 CPU 核、新进程、当时的机器负载都有可能，但都没有单独计时。',
     '{name}: the paired median ({x:.2f}x) and the medians ({a:.1f} -> {b:.1f} ms per step) disagree in direction: '
     'the block drifted during the alternation, so no saving in ms is read.':
         '{name}：逐轮配对比值的中位数（{x:.2f} 倍）与两个中位数（每步 {a:.1f} -> {b:.1f} 毫秒）方向相反，'
@@ -440,7 +440,9 @@ MESSAGES = {
     '{name}: -':
         '{name}：-',
     "Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.":
-        '第 2 节，加上两项 CPU 优化设置后，未调优默认配置的训练步速度为不加时的 {said}。',
+        '第 2 节，静态图模式的 TrainOneStepCell 加上两项 CPU 优化设置后，速度是不加时的 {said}。',
+    'amp O2 and O3 (one network, read together) {lo:.2f}-{hi:.2f}, {said}':
+        'amp O2 与 O3（同一个网络，合并解读）：{lo:.2f}～{hi:.2f}，{said}',
     '{name} {x:.2f}x, {said}':
         '{name}：{x:.2f} 倍，{said}',
     'Part 2, host blocking on top of the ISA cap, step rate: {said}.':
