@@ -1214,3 +1214,28 @@ def test_the_summary_reads_each_experiment_as_its_table_does_word_for_word(monke
     twins = res.metrics["amp_twins"]
     assert f"amp O2 and O3 (one network, read together) {twins['low']:.2f}-{twins['high']:.2f}, {twins['said']}" in said
     assert "amp O3 " not in said and lines[-1].endswith(f"{twins['said']}.")
+
+
+def test_part_6s_figure_draws_the_widened_range_the_text_quotes_and_names_both_bands():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from course_utils.fmt import plain_figures
+
+    best, _ = accuracy_rows()
+    curve = [{"step": 1500, "accuracy": 0.985, "train_s": 8.0}, {"step": 2000, "accuracy": 0.99, "train_s": 20.0}]
+    noisy = accuracy.summarise_time_to_accuracy([dict(r, curve=curve) for r in best] + step_rates(25.0, 130.0),
+                                                bench.TimeToAccuracyParams(targets=(0.99,), noise_pct=50.0))
+    fig, ax = plt.subplots()
+    try:
+        findings.plot_time_to_accuracy(ax, noisy, best="course settings")
+        labels = [h.get_label() for h in ax.get_legend().legend_handles]
+        bands = [(round(p.get_x(), 1), round(p.get_x() + p.get_width(), 1)) for p in ax.patches]
+    finally:
+        plt.close(fig)
+    low, high = (noisy.metrics[f"naive_time_to_99_0_s_noise_{end}"] for end in ("low", "high"))
+    assert f"estimated: {plain_figures(low)}-{plain_figures(high)} s (widened by the noise floor)" in labels[1]
+    assert f"is {plain_figures(low)}-{plain_figures(high)} s" in noisy.conclusion   # the text's range
+    assert labels[2] == "the estimate before widening: 80-104 s"
+    assert (round(low, 1), round(high, 1)) in bands and (80.0, 104.0) in bands

@@ -128,7 +128,8 @@ def naive_rates(tta: Result, traps: Optional[Result]) -> str:
 
 def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
     """Part 6's curves: test accuracy against training seconds, the targets as dotted lines, and the naive time as
-    a line where measured, a band from its low to its high end where estimated.
+    a line where measured; where estimated, a pale band over the range the text quotes (widened by the noise floor)
+    and a darker one over the estimate's two ends before widening.
     ``best``: the course-settings run's legend."""
     for key, curve in tta.extra["curves"].items():
         if curve:
@@ -139,6 +140,19 @@ def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
         ax.text(0.01, row["target_pct"], tr("target {t:.1f}%", t=row["target_pct"]), transform=ax.get_yaxis_transform(),
                 fontsize=8, color="gray", va="bottom")   # x in axes fractions, y in data: the line's own label
         if row["naive_s"]:
+            tag = f"{row['target_pct']:.1f}".replace(".", "_")
+            low, high = (tta.metrics.get(f"naive_time_to_{tag}_s_noise_{end}") for end in ("low", "high"))
+            wide = row["how"] == "estimated" and low is not None and high is not None
+            if wide:   # the range the text and the summary quote: the estimate widened by the noise floor
+                ax.axvspan(low, high, color="tab:red", alpha=0.12, label=tr(
+                    "naive defaults to {t:.1f}%, estimated: {lo}-{hi} s (widened by the noise floor)",
+                    t=row["target_pct"], lo=plain_figures(low), hi=plain_figures(high)))
+                one = row["naive_s_high"] <= 1.01 * row["naive_s"]   # two ends less than 1% apart: one figure
+                ax.axvspan(row["naive_s"], row["naive_s_high"], color="tab:red", alpha=0.3, label=tr(
+                    "the estimate before widening: about {s:.0f} s", s=(row["naive_s"] + row["naive_s_high"]) / 2)
+                    if one else tr("the estimate before widening: {lo:.0f}-{hi:.0f} s", lo=row["naive_s"],
+                                   hi=row["naive_s_high"]))
+                continue   # both bands named in the legend
             ax.axvspan(row["naive_s"], row["naive_s_high"], color="tab:red", alpha=0.15)
             ax.axvline(row["naive_s"], color="tab:red", ls="--", lw=1)
             one = row["naive_s_high"] <= 1.01 * row["naive_s"]   # two ends less than 1% apart: one figure

@@ -349,6 +349,12 @@ MESSAGES = {
         '默认配置：{s:.0f} 秒（实测）',
     'naive: {s:.0f} s (estimated)':
         '默认配置：{s:.0f} 秒（估算）',
+    'naive defaults to {t:.1f}%, estimated: {lo}-{hi} s (widened by the noise floor)':
+        '默认配置达到 {t:.1f}%：估算 {lo}～{hi} 秒（按噪声水平放宽）',
+    'the estimate before widening: about {s:.0f} s':
+        '放宽前的估算：约 {s:.0f} 秒',
+    'the estimate before widening: {lo:.0f}-{hi:.0f} s':
+        '放宽前的估算：{lo:.0f}～{hi:.0f} 秒',
     'naive: {lo:.0f}-{hi:.0f} s (estimated)':
         '默认配置：{lo:.0f}～{hi:.0f} 秒（估算）',
     'training seconds':
