@@ -1239,3 +1239,13 @@ def test_part_6s_figure_draws_the_widened_range_the_text_quotes_and_names_both_b
     assert f"is {plain_figures(low)}-{plain_figures(high)} s" in noisy.conclusion   # the text's range
     assert labels[2] == "the estimate before widening: 80-104 s"
     assert (round(low, 1), round(high, 1)) in bands and (80.0, 104.0) in bands
+
+
+def test_a_full_run_gives_the_naive_run_a_time_limit_from_its_own_estimate():
+    full = bench.TimeToAccuracyParams(quick=False, noise_pct=20.0)   # time_limit 180 s
+    # 2600 steps at 10 steps/s: 260 s, 312 s with the floor; 1.5x that: 468 s, above the 180 s limit
+    assert accuracy.naive_time_limit(2600, 10.0, full) == pytest.approx(468.0)
+    assert accuracy.naive_time_limit(260, 10.0, full) == 180.0                  # never below time_limit
+    assert accuracy.naive_time_limit(6500, 10.0, full) == accuracy.NAIVE_LIMIT_CAP   # 780 s: capped
+    assert accuracy.naive_time_limit(8000, 10.0, full) is None                  # 960 s: estimated only
+    assert accuracy.naive_time_limit(2600, 10.0, bench.TimeToAccuracyParams(quick=True)) is None   # QUICK: estimated
