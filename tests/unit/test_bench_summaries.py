@@ -1249,3 +1249,13 @@ def test_a_full_run_gives_the_naive_run_a_time_limit_from_its_own_estimate():
     assert accuracy.naive_time_limit(6500, 10.0, full) == accuracy.NAIVE_LIMIT_CAP   # 780 s: capped
     assert accuracy.naive_time_limit(8000, 10.0, full) is None                  # 960 s: estimated only
     assert accuracy.naive_time_limit(2600, 10.0, bench.TimeToAccuracyParams(quick=True)) is None   # QUICK: estimated
+
+
+def test_a_rewrite_not_read_as_faster_has_its_ms_told_as_a_lower_median_not_a_saving(monkeypatch):
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    pools = {name: bench.Timing.from_row(_rounds(name, rates)) for name, rates in (
+        ("nn.MaxPool2d", (100, 100, 100, 100, 100)), ("reshape + max", (95, 104, 103, 110, 102)))}
+    text = traps.explain_pool_rewrites(pools, 10, pool_ms=2.6)
+    assert "saves" not in text
+    assert "reshape + max's median step time was 0.3 ms lower here (10.0 -> 9.7 ms, the medians of this block; not " \
+        "separated (up to 10% not ruled out)); the profile with the cap gives all pooling" in text

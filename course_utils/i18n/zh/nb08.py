@@ -542,12 +542,16 @@ MESSAGES = {
     "{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this block); the profile with "
     "the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
         '{name} 在这里每步节省 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数）；限制指令集的性能数据中，'
-        '全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒：',
+        '全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒。',
+    "{name}'s median step time was {saved:.1f} ms lower here ({a:.1f} -> {b:.1f} ms, the medians of this block; "
+    "{said}); the profile with the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
+        '{name} 在这里每步耗时的中位数低 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数；{said}）；'
+        '限制指令集的性能数据中，全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒。',
     "more than all of pooling's kernel time: a rewrite also changes the compiled graph and its dispatch, and rates "
     "drift during an alternation.":
-        '比池化算子的全部耗时还多：改写还会改变编译后的图及其下发，而且在一次交替计时中速率也会漂移。',
+        '节省的时间比池化算子的全部耗时还多，不能全算作池化变快：改写还会改变编译后的图及其下发，而且一次交替计时之内速率也会漂移。',
     'within it.':
-        '在这个范围之内。',
+        '节省的时间没有超出这个上限。',
     "Pooling takes {share:.0f}% of operator time in the profile with the cap, so even free pooling kernels make the "
     "step at most 1 / (1 - {frac:.2f}) = {bound:.2f}x as fast; {name}'s {x:.2f}x ":
         '在限制指令集的性能数据中，池化占算子时间的 {share:.0f}%，所以即使池化算子完全不耗时，训练步最多也只能快到 '
