@@ -1259,3 +1259,10 @@ def test_a_rewrite_not_read_as_faster_has_its_ms_told_as_a_lower_median_not_a_sa
     assert "saves" not in text
     assert "reshape + max's median step time was 0.3 ms lower here (10.0 -> 9.7 ms, the medians of this block; not " \
         "separated (up to 10% not ruled out)); the profile with the cap gives all pooling" in text
+
+
+def test_what_this_run_can_resolve_comes_from_part_1s_floor_and_its_copies():
+    copies = [("B / A", 0.96, 0.89, 1.06), ("C / A", 0.95, 0.80, 1.26), ("D / A", 1.07, 0.75, 1.30)]
+    said = findings.resolution(26.8, copies)
+    assert "noise floor is 27%" in said and "differences below 27% cannot be resolved" in said
+    assert "left up to 33% not ruled out" in said   # 0.75: 1 / 0.75 = 1.33 on the ratio scale

@@ -8,7 +8,7 @@ figure they print comes from the results they are given.
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from typing import Mapping, Optional, Sequence
 
 from course_utils import runtime
 from course_utils.fmt import plain_figures
@@ -17,7 +17,7 @@ from course_utils.i18n import tr
 from ..harness import Timing, paired_ratio, spans_rounds
 from ..report import Result, pick
 from ..steps import NAIVE_SPEC, Spec
-from .common import judged, short_reading
+from .common import judged, not_ruled_out_pct, short_reading
 from .pipeline import paired_words
 from .traps import FIND_CASES, POOL_LAYERS, pool_copies, said_words, same_process_paired, time_reading
 
@@ -71,6 +71,17 @@ def pynative_vs_graph(traps: Result, case: str = "no fixes") -> str:
     return tr("In part 2 ({case}), PyNative's TrainOneStepCell, where MindSpore 2.x starts, ran at {med:.2f}x the rate "
               "of {graph} (paired repeat by repeat, both timed in alternation in the same processes: {spread}): "
               "{where}.", case=tr(case), med=med, graph=Spec.parse(NAIVE_SPEC).label, spread=spread, where=where)
+
+
+def resolution(noise_pct: float, copies: Sequence[Sequence]) -> str:
+    """What this run can resolve, said before parts 4 and 5 run: part 1's noise floor (``noise_pct``, two medians of
+    one step) and the largest difference part 1's paired copies (``copies``: ``(label, median, low, high)`` rows, one
+    step timed as several) left not ruled out, the sharper reading's own limit here."""
+    widest = max((not_ruled_out_pct(lo, hi) for _, _, lo, hi in copies), default=0.0)
+    return tr("What this run can resolve: part 1's noise floor is {noise:.0f}% (two medians of one step landed that "
+              "far apart), so read by their medians, differences below {noise:.0f}% cannot be resolved on this machine "
+              "in this run; the paired intervals are sharper, yet part 1's copies of one step still left up to "
+              "{widest:.0f}% not ruled out.", noise=noise_pct, widest=widest)
 
 
 def _gap(text: str) -> str:
@@ -289,5 +300,5 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
     return "\n".join(parts)
 
 
-__all__ = ["naive_rates", "pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy",
-           "this_run_found"]
+__all__ = ["naive_rates", "resolution", "pooling_measurements", "pynative_vs_graph", "part2_standing",
+           "plot_time_to_accuracy", "this_run_found"]
