@@ -334,8 +334,8 @@ def ns_per_mac(layer_rows: Sequence[Mapping], kind: str) -> Tuple[float, float]:
 
 
 LAYER_COLUMNS = {"layer": N_("layer"), "mmacs": N_("MMACs"), "macs_pct": N_("% of MACs"), "ms_a": N_("ms, no cap"),
-                 "pct_a": N_("% of time"), "ns_a": N_("ns/MAC"), "ms_b": N_("ms, cap"), "pct_b": N_("% of time"),
-                 "ns_b": N_("ns/MAC")}
+                 "pct_a": N_("% time, no cap"), "ns_a": N_("ns/MAC, no cap"), "ms_b": N_("ms, cap"),
+                 "pct_b": N_("% time, cap"), "ns_b": N_("ns/MAC, cap")}   # each column names its case
 
 
 def format_layer_costs(layer_rows: Sequence[Mapping]) -> str:

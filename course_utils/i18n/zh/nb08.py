@@ -583,10 +583,14 @@ MESSAGES = {
         '百万次乘加',
     '% of MACs':
         '乘加占比（%）',
-    '% of time':
-        '耗时占比（%）',
-    'ns/MAC':
-        '纳秒/乘加',
+    '% time, no cap':
+        '耗时占比（%，不限制）',
+    'ns/MAC, no cap':
+        '纳秒/乘加（不限制）',
+    '% time, cap':
+        '耗时占比（%，限制）',
+    'ns/MAC, cap':
+        '纳秒/乘加（限制）',
     'operator':
         '算子',
     'oneDNN primitives':
