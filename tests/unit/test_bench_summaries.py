@@ -1189,14 +1189,14 @@ def test_the_summary_reads_each_experiment_as_its_table_does_word_for_word(monke
     row = next(line for line in table.splitlines() if line.startswith("reshape + max /"))
     words = "within the copies' gap (copies up to 30% apart)"
     assert row.endswith(words) and table.splitlines()[0].split()[2:5] == ["range", "(lowest-highest", "round)"]
-    assert findings.part3_said(pools) == ("Part 3, pooling rewrites, step rate over nn.MaxPool2d's: reshape + max "
-                                          f"1.20x (lowest-highest ratio 1.15-1.40), {words}.")
+    assert findings.part3_rows(pools) == [("part 3: reshape + max / nn.MaxPool2d ‡", pytest.approx(1.20),
+                                           pytest.approx(1.15), pytest.approx(1.40), words)]
     # part 4: sink mode on / off 25% apart, a failed second control: the fed step's 10% cost is within its bound
     res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90, on=25.0, off=20.0)),
                                            bench.PipelineParams(noise_pct=5))
     fed = next(line for line in res.conclusion.splitlines() if line.startswith("fed by the pipeline"))
     assert fed.endswith("within the copies' gap (copies up to 25% apart)")
-    assert findings.part4_said(res.metrics).endswith("within the copies' gap (copies up to 25% apart).")
+    assert findings.part4_said(res.metrics) == "within the copies' gap (copies up to 25% apart)"
     # part 5: O0 and its copy up to 1.40x apart; every level below 1.00 with its near end within that gap
     rows = [_rounds(cfg, rates, label=label, accuracy=0.95, trained_steps=100, wrapper="LeNet5")
             for cfg, label, rates in (
@@ -1205,15 +1205,16 @@ def test_the_summary_reads_each_experiment_as_its_table_does_word_for_word(monke
         ("O3", "amp O3", (74, 81, 83, 73, 71)))]
     res = amp.summarise_amp(rows, bench.AmpParams(levels=("O0", "O1", "O2", "O3")))
     lines = res.conclusion.splitlines()
-    said = findings.part5_said(res, "CPU")
+    rows = findings.part5_rows(res)
     for level in ("O1", "O2", "O3"):
         r = res.row(config=level)
         assert r["said"].startswith("within the copies' gap")
         assert next(line for line in lines if line.startswith(f"{level} /")).endswith(r["said"])
-    assert said.count("within the copies' gap") == 2   # O1, and O2 with O3 read together: one reading
     twins = res.metrics["amp_twins"]
-    assert f"amp O2 and O3 (one network, read together) {twins['low']:.2f}-{twins['high']:.2f}, {twins['said']}" in said
-    assert "amp O3 " not in said and lines[-1].endswith(f"{twins['said']}.")
+    assert [row[0] for row in rows] == ["part 5: O1 / O0 ‡", "part 5: O2 and O3 / O0 (one network)"]   # one reading
+    assert rows[0][4] == res.row(config="O1")["said"] and rows[1][1:] == (None, twins["low"], twins["high"],
+                                                                          twins["said"])
+    assert lines[-1].endswith(f"{twins['said']}.")
 
 
 def test_part_6s_figure_draws_the_widened_range_the_text_quotes_and_names_both_bands():
@@ -1266,3 +1267,38 @@ def test_what_this_run_can_resolve_comes_from_part_1s_floor_and_its_copies():
     said = findings.resolution(26.8, copies)
     assert "noise floor is 27%" in said and "differences below 27% cannot be resolved" in said
     assert "left up to 33% not ruled out" in said   # 0.75: 1 / 0.75 = 1.33 on the ratio scale
+
+
+def test_the_closing_list_is_one_verdict_table_then_part_6s_estimate(monkeypatch):
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    traps_res = trap_results()[0]
+    pools = {name: bench.Timing.from_row(_rounds(name, rates)) for name, rates in (
+        ("nn.MaxPool2d", (100, 100, 100, 100, 100)), ("ops.max_pool2d", (20, 21, 19, 20, 22)),
+        ("nn.MaxPool2d (A′)", (101, 99, 100, 102, 98)))}
+    pipe = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams(noise_pct=5))
+    amp_res = amp.summarise_amp(amp_rows(45, 0.95), bench.AmpParams(levels=("O0", "O1", "O3")))
+    best, _ = accuracy_rows()
+    tta = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), bench.TimeToAccuracyParams())
+    text = findings.this_run_found(traps=traps_res, pool_cap=None, pools=pools, pipe=pipe, amp=amp_res, tta=tta,
+                                   device="CPU")
+    lines = text.splitlines()
+    assert lines[0].split()[:2] == ["comparison", "ratio"]
+    assert any(line.startswith("part 3: ops.max_pool2d / nn.MaxPool2d ‡") and line.endswith("below 1.00: slower")
+               for line in lines)
+    assert any(line.startswith("part 4: fed by the pipeline / in-memory") for line in lines)
+    assert any(line.startswith("part 5: O1 / O0") for line in lines)
+    assert lines[-1].startswith("Part 6: to 98.5% the naive defaults needed")
+    assert "‡ five rounds or fewer" in text
+
+
+def test_headline_hides_the_figures_a_lesson_already_gives_but_records_them(tmp_path, capsys):
+    import time
+
+    lab = bench.Lab(tmp_path, "graph")
+    metrics = {"time_to_98_5_s": 20.9, "naive_time_to_98_5_s_low": 172.2, "naive_time_to_98_5_s_high": 248.6,
+               "speedup_to_98_5_wide_low": 8.0, "speedup_to_98_5_wide_high": 12.0}
+    lab.results["time_to_accuracy"] = bench.Result("time_to_accuracy", [], [], "", metrics)
+    figures = lab.headline(["time_to_accuracy"], 10.0, time.perf_counter(), hide=("naive_time_to_", "speedup_to_"))
+    out = capsys.readouterr().out
+    assert "172.2" not in out and "12.0" not in out and "20.9" in out
+    assert figures["naive_time_to_98_5_s_low"] == 172.2 and figures["speedup_to_98_5_wide_high"] == 12.0

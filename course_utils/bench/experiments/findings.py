@@ -17,7 +17,7 @@ from course_utils.i18n import tr
 from ..harness import Timing, paired_ratio, spans_rounds
 from ..report import Result, pick
 from ..steps import NAIVE_SPEC, Spec
-from .common import judged, not_ruled_out_pct, short_reading
+from .common import judged, not_ruled_out_pct, short_reading, verdict_table
 from .pipeline import paired_words
 from .traps import FIND_CASES, POOL_LAYERS, pool_copies, said_words, same_process_paired, time_reading
 
@@ -195,22 +195,6 @@ def _unnamed(text: str, name: str) -> str:
     return text if name else text.lstrip(" ：:")
 
 
-def part4_said(metrics: Mapping) -> str:
-    """Part 4's line in the closing list, in part 4's own verdict: a fed step faster than in memory is no gain but
-    'recheck' (feeding cannot make a step faster: the machine changed), not the generic "faster"."""
-    pr = metrics.get("paired")
-    if not pr:
-        return metrics["said"]
-    if pr["reading"] == "above":
-        said = _one("", pr["median"], pr["low"], pr["high"], pr["span"], lambda lo, hi: tr(
-            "above 1.00: feeding cannot do that, the machine changed (time again)"))
-        return tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}; part 4's verdict: "
-                  "'recheck'.", said=said.strip())
-    words = metrics.get("fed_said") or short_reading(pr["low"], pr["high"])   # the table's verdict, word for word
-    said = _one("", pr["median"], pr["low"], pr["high"], pr["span"], lambda lo, hi: words)
-    return tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.", said=said.strip())
-
-
 def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -> str:
     """A ``paired_reading`` as ``_one``'s words; without one (too few rounds), the medians' ratio ``x`` and the floor's
     ``word`` (``bench.verdict``'s answer)."""
@@ -222,62 +206,105 @@ def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -
     return tr("{name}: -", name=name)
 
 
-def part3_said(pools: Mapping[str, Timing]) -> str:
-    """Part 3's rewrites in the closing list, each read as part 3's table reads it (``traps.explain_pool_rewrites``):
+#: A row of the closing table: (label, median or None, low, high, verdict), as ``verdict_table`` takes it.
+Row = tuple
+
+
+def _row(label: str, pr: Mapping, words: str) -> Row:
+    """One closing-table row from a paired reading; its label marked when its interval is just the rounds'
+    lowest-highest ratio (the note under the table says so)."""
+    return (label + (" ‡" if pr.get("span") else ""), pr.get("median"), pr["low"], pr["high"], words)
+
+
+def part3_rows(pools: Mapping[str, Timing]) -> list:
+    """Part 3's rewrites as closing-table rows, each read as part 3's table reads it (``traps.explain_pool_rewrites``):
     against the A/A' control, so that the two say the same words."""
     base = pools["nn.MaxPool2d"]
     copy = next((name for name in pools if name.startswith("nn.MaxPool2d") and name != "nn.MaxPool2d"), None)
     copies = pool_copies(pools, "nn.MaxPool2d", copy)   # the A/A' control, read as part 3's table reads it
-    rewrites = []
+    rows = []
     for name, t in pools.items():
         if not name.startswith("nn.MaxPool2d"):   # the baseline and its copy (A′, the control) are no rewrites
             med, lo, hi = paired_ratio(t, base)
-            rewrites.append(_one(name, med, lo, hi, spans_rounds(t, base, lo, hi),
-                                 lambda lo, hi: short_reading(lo, hi, copies)))
-    return tr("Part 3, pooling rewrites, step rate over nn.MaxPool2d's: {said}.", said=tr("; ").join(rewrites))
+            rows.append(_row(tr("part 3: {name} / nn.MaxPool2d", name=name),
+                             {"median": med, "low": lo, "high": hi, "span": spans_rounds(t, base, lo, hi)},
+                             short_reading(lo, hi, copies)))
+    return rows
 
 
-def part5_said(amp: Result, device: str) -> str:
-    """Part 5's line in the closing list, in the words of part 5's table (``amp.summarise_amp`` keeps them on each
+def part4_said(metrics: Mapping) -> str:
+    """Part 4's verdict on the fed step in the words of part 4's table: a fed step faster than in memory is no gain
+    but 'recheck' (feeding cannot make a step faster: the machine changed), not the generic "faster"; without a
+    paired reading, the medians' sentence."""
+    pr = metrics.get("paired")
+    if not pr:
+        return metrics["said"]
+    if pr["reading"] == "above":
+        return tr("above 1.00: feeding cannot do that, the machine changed (time again); part 4's verdict: 'recheck'")
+    return metrics.get("fed_said") or short_reading(pr["low"], pr["high"])   # the table's verdict, word for word
+
+
+def part5_rows(amp: Result) -> list:
+    """Part 5's levels as closing-table rows, in the words of part 5's table (``amp.summarise_amp`` keeps them on each
     row); O2 and O3, one network that part 5 read together, as that one reading."""
-    twins = amp.metrics.get("amp_twins")   # O2 and O3 one network: part 5 read them together, so one line
-    levels = []
+    twins = amp.metrics.get("amp_twins")   # O2 and O3 one network: part 5 read them together, so one row
+    rows = []
     for r in amp.rows:
-        if "verdict" not in r or (twins and r["config"] == "O3"):
-            continue
         pr = r.get("paired")
+        if "verdict" not in r or not pr or (twins and r["config"] == "O3"):
+            continue
         if twins and r["config"] == "O2":
-            levels.append(tr("amp O2 and O3 (one network, read together) {lo:.2f}-{hi:.2f}, {said}", lo=twins["low"],
-                             hi=twins["high"], said=twins["said"]))
-        elif pr and r.get("said"):   # the table's words, word for word
-            levels.append(_one(r["label"], pr["median"], pr["low"], pr["high"], pr["span"],
-                               lambda lo, hi, said=r["said"]: said))
+            rows.append(_row(tr("part 5: O2 and O3 / O0 (one network)"), dict(twins, median=None), twins["said"]))
         else:
-            levels.append(_reading(r["label"], pr, r["vs_O0"], r["verdict"]))
-    return tr("Part 5, float16 on {device}, step rate over O0's: {said}.", device=device, said=tr("; ").join(levels))
+            rows.append(_row(tr("part 5: {level} / O0", level=r["config"]), pr,
+                             r.get("said") or short_reading(pr["low"], pr["high"])))
+    return rows
 
 
 def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
                    pipe: Result, amp: Result, tta: Result, device: str) -> str:
-    """Lesson 08's closing list: one line per experiment, its finding as paired readings (median and interval, the
-    lab's verdict). ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel."""
-    parts = []
+    """Lesson 08's closing table: one row per paired reading (experiment | ratio | interval | verdict), each in the
+    words of its part's own table; readings without pairs as sentences under it, then part 6's estimate. ``traps``
+    and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel."""
+    rows, parts = [], []
     if traps is not None:
         m = traps.metrics
-        parts.append(tr("Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.",
-                        said=_reading("", m.get("fixes_vs_naive_paired"), m["fixes_vs_naive_speedup"],
-                                      m["fixes_vs_naive_speedup_verdict"]).strip()))
-        blocking = [_reading(e["label"], e.get("paired"), e["x"], e["verdict"]) for e in m["host_blocking"].values()]
-        if blocking:
-            parts.append(tr("Part 2, host blocking on top of the ISA cap, step rate: {said}.",
-                            said=tr("; ").join(blocking)))
+        pr = m.get("fixes_vs_naive_paired")
+        if pr:
+            rows.append(_row(tr("part 2: both CPU settings / neither (naive configuration)"), pr,
+                             short_reading(pr["low"], pr["high"])))
+        else:
+            parts.append(tr("Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.",
+                            said=_reading("", None, m["fixes_vs_naive_speedup"],
+                                          m["fixes_vs_naive_speedup_verdict"]).strip()))
+        for e in m["host_blocking"].values():
+            if e.get("paired"):
+                rows.append(_row(tr("part 2: + host blocking, {label}", label=e["label"]), e["paired"],
+                                 short_reading(e["paired"]["low"], e["paired"]["high"])))
+            else:
+                parts.append(tr("Part 2, host blocking on top of the ISA cap, step rate: {said}.",
+                                said=_reading(e["label"], None, e["x"], e["verdict"])))
     if pool_cap is not None and pool_cap.rows:
         paired, span = pool_cap.metrics["pool_cap_paired"], pool_cap.metrics.get("pool_cap_span", False)
-        parts.append(tr("Part 3, pooling with the cap, its time over the time without: {said}.", said=tr("; ").join(
-            _one(tr(layer), *paired[layer], span, time_reading) for layer in POOL_LAYERS if layer in paired)))
-    parts.append(part3_said(pools))
-    parts.append(part4_said(pipe.metrics))
-    parts.append(part5_said(amp, device))
+        rows += [_row(tr("part 3: {layer}, time with the cap / without", layer=tr(layer)),
+                      {"median": paired[layer][0], "low": paired[layer][1], "high": paired[layer][2], "span": span},
+                      time_reading(*paired[layer][1:])) for layer in POOL_LAYERS if layer in paired]
+    rows += part3_rows(pools)
+    pr = pipe.metrics.get("paired")
+    if pr:
+        rows.append(_row(tr("part 4: fed by the pipeline / in-memory"), pr, part4_said(pipe.metrics)))
+    else:
+        parts.append(tr("Part 4, the step fed by the pipeline against the in-memory step: {said}",
+                        said=part4_said(pipe.metrics)))
+    rows += part5_rows(amp)
+    if not any(r.get("paired") for r in amp.rows):
+        parts.append(tr("Part 5, float16 on {device}, step rate over O0's: {said}.", device=device,
+                        said=tr("; ").join(_reading(r["label"], None, r["vs_O0"], r["verdict"])
+                                           for r in amp.rows if "verdict" in r)))
+    if any(label.endswith(" ‡") for label, *_ in rows):
+        parts.insert(0, tr("‡ five rounds or fewer: the interval is their lowest to highest ratio."))
+    if rows:
+        parts.insert(0, verdict_table(rows))
     row = max(tta.rows, key=lambda r: r["target_pct"])
     tag = f"{row['target_pct']:.1f}".replace(".", "_")
     if row["speedup"] and row["how"] == "estimated":

@@ -453,20 +453,30 @@ MESSAGES = {
         '本次运行能分辨多大的差别：第 1 节的噪声水平为 {noise:.0f}%（同一个训练步的两个中位数就相差这么多），所以只比较中位数时，'
         '在这台机器上、这次运行中分辨不出小于 {noise:.0f}% 的差别；配对区间更灵敏，但第 1 节同一个训练步的几份副本之间，'
         '仍有最多 {widest:.0f}% 的差别不能排除。',
-    'amp O2 and O3 (one network, read together) {lo:.2f}-{hi:.2f}, {said}':
-        'amp O2 与 O3（同一个网络，合并解读）：{lo:.2f}～{hi:.2f}，{said}',
     '{name} {x:.2f}x, {said}':
         '{name}：{x:.2f} 倍，{said}',
     'Part 2, host blocking on top of the ISA cap, step rate: {said}.':
         '第 2 节，在限制指令集的基础上再加阻塞执行，训练步速度：{said}。',
-    'Part 3, pooling with the cap, its time over the time without: {said}.':
-        '第 3 节，限制指令集时的池化耗时除以不限制时的耗时：{said}。',
-    "Part 3, pooling rewrites, step rate over nn.MaxPool2d's: {said}.":
-        '第 3 节，池化层的改写，训练步速度相对 nn.MaxPool2d 的倍数：{said}。',
-    "Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.":
-        '第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}。',
-    "Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}; part 4's verdict: 'recheck'.":
-        "第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}；第 4 节的判定为 'recheck'。",
+    'part 2: both CPU settings / neither (naive configuration)':
+        '第 2 节：两项 CPU 优化设置 / 都不加（静态图模式的 TrainOneStepCell）',
+    'part 2: + host blocking, {label}':
+        '第 2 节：+ 阻塞执行，{label}',
+    'part 3: {layer}, time with the cap / without':
+        '第 3 节：{layer}，限制指令集时的耗时 / 不限制时',
+    'part 3: {name} / nn.MaxPool2d':
+        '第 3 节：{name} / nn.MaxPool2d',
+    'part 4: fed by the pipeline / in-memory':
+        '第 4 节：由流水线供数 / 使用内存中的批',
+    'part 5: {level} / O0':
+        '第 5 节：{level} / O0',
+    'part 5: O2 and O3 / O0 (one network)':
+        '第 5 节：O2 与 O3 / O0（同一个网络）',
+    '‡ five rounds or fewer: the interval is their lowest to highest ratio.':
+        '‡ 不超过 5 轮：区间为各轮比值的最低～最高。',
+    "above 1.00: feeding cannot do that, the machine changed (time again); part 4's verdict: 'recheck'":
+        "高于 1.00：供数不可能让训练步变快，是机器状态变了（需要重新计时）；第 4 节的判定为 'recheck'",
+    'Part 4, the step fed by the pipeline against the in-memory step: {said}':
+        '第 4 节，由流水线供数的训练步与使用内存中的批相比：{said}',
     "Part 5, float16 on {device}, step rate over O0's: {said}.":
         '第 5 节，{device} 上的 float16，训练步速度相对 O0 的倍数：{said}。',
     # ---- lesson 08's verdict tables (one table per experiment, lesson 07's reading)
