@@ -214,7 +214,8 @@ class Lab:
         titles = titles or {}
         print(format_rows([{"figure": titles.get(k) or metric_title(k), "verdict": said.get(verdicts.get(k), ""),
                             "value": f"{v:.2f}" if METRIC_TITLES.get(k, "").endswith("(x)") else v}
-                           for k, v in shown.items()], ["figure", "value"] + (["verdict"] if verdicts else []),
+                           for k, v in shown.items()],
+                          ["figure", "value"] + (["verdict"] if any(said.get(verdicts.get(k)) for k in shown) else []),
                           left=["verdict"]))
         if text:
             print("\n" + text)

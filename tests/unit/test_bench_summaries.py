@@ -1300,5 +1300,5 @@ def test_headline_hides_the_figures_a_lesson_already_gives_but_records_them(tmp_
     lab.results["time_to_accuracy"] = bench.Result("time_to_accuracy", [], [], "", metrics)
     figures = lab.headline(["time_to_accuracy"], 10.0, time.perf_counter(), hide=("naive_time_to_", "speedup_to_"))
     out = capsys.readouterr().out
-    assert "172.2" not in out and "12.0" not in out and "20.9" in out
+    assert "172.2" not in out and "12.0" not in out and "20.9" in out and "verdict" not in out   # no empty column
     assert figures["naive_time_to_98_5_s_low"] == 172.2 and figures["speedup_to_98_5_wide_high"] == 12.0
