@@ -1125,8 +1125,8 @@ def test_part_6s_naive_rate_is_set_beside_part_2s_with_the_cause_unmeasured():
     tta = bench.Result("time_to_accuracy", [], [], "", {}, extra={"naive_steps_per_s": 3.5, "best_steps_per_s": 89.3})
     traps = bench.Result("cpu_traps", [], [], "", {"naive_steps_per_s": 9.8, "fixes_steps_per_s": 92.6})
     said = findings.naive_rates(tta, traps)
-    assert "ran at 3.5 steps/s against 9.8 on in-memory batches in part 2 (0.36x)" in said
-    assert "at 89.3 against 92.6 (0.96x)" in said
+    assert "the naive step ran at 0.36x its part 2 rate (9.8 -> 3.5 steps/s)" in said
+    assert "the two CPU settings at 0.96x (92.6 -> 89.3)" in said
     assert "part 6's step-rate ratio (25.5x) is part 2's ratio of medians (9.4x) times 2.7" in said
     assert "not measured" in said
     assert findings.naive_rates(tta, None) == ""   # off the CPU: no part 2

@@ -126,13 +126,11 @@ def naive_rates(tta: Result, traps: Optional[Result]) -> str:
     naive2, best2 = m.get("naive_steps_per_s"), m.get("fixes_steps_per_s")
     if not (naive6 and best6 and naive2 and best2):
         return ""
-    return tr("Part 6's rates against part 2's: fed by the pipeline in a fresh process, the naive step ran at "
-              "{n6:.1f} steps/s against {n2:.1f} on in-memory batches in part 2 ({xn:.2f}x), the step with the two "
-              "CPU settings at {b6:.1f} against {b2:.1f} ({xb:.2f}x). So part 6's step-rate ratio ({g6:.1f}x) is part "
-              "2's ratio of medians ({g2:.1f}x) times {z:.1f}. Why the two steps' rates changed by different factors "
-              "between part 2 and part 6 is not measured (the pipeline's threads on the same cores, the fresh process "
-              "and the machine's load at that time are candidates, none of them timed apart).", n6=naive6, n2=naive2,
-              xn=naive6 / naive2,
+    return tr("Against part 2: part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians ({g2:.1f}x) times "
+              "{z:.1f}, as fed by the pipeline in a fresh process the naive step ran at {xn:.2f}x its part 2 rate "
+              "({n2:.1f} -> {n6:.1f} steps/s) and the step with the two CPU settings at {xb:.2f}x ({b2:.1f} -> "
+              "{b6:.1f}); why the two changed by different factors is not measured (the pipeline's threads, the "
+              "fresh process and the machine's load are candidates).", n6=naive6, n2=naive2, xn=naive6 / naive2,
               b6=best6, b2=best2, xb=best6 / best2, g6=best6 / naive6, g2=best2 / naive2,
               z=(best6 / naive6) / (best2 / naive2))
 

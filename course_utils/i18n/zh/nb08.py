@@ -255,16 +255,14 @@ MESSAGES = {
         '推荐配置达到 98.5% 的加速比，按噪声水平放宽（倍，两位有效数字）',
     "course settings' speed-up to 99.0%, widened by the noise floor (x, two figures)":
         '推荐配置达到 99.0% 的加速比，按噪声水平放宽（倍，两位有效数字）',
-    "Part 6's rates against part 2's: fed by the pipeline in a fresh process, the naive step ran at {n6:.1f} "
-    'steps/s against {n2:.1f} on in-memory batches in part 2 ({xn:.2f}x), the step with the two CPU settings at '
-    "{b6:.1f} against {b2:.1f} ({xb:.2f}x). So part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians "
-    "({g2:.1f}x) times {z:.1f}. Why the two steps' rates changed by different factors between part 2 and part 6 is "
-    "not measured (the pipeline's threads on the same cores, the fresh process and the machine's load at that time "
-    'are candidates, none of them timed apart).':
-        '第 6 节与第 2 节的步速对照：在新进程中由流水线供数时，未调优配置的训练步为 {n6:.1f} 步/秒，而第 2 节使用内存中的批时为 '
-        '{n2:.1f} 步/秒（{xn:.2f} 倍）；加上两项 CPU 优化设置的训练步为 {b6:.1f} 步/秒，第 2 节为 {b2:.1f} 步/秒（{xb:.2f} 倍）。'
-        '因此第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}。两种训练步的速度从第 2 节到第 6 节'
-        '变化的倍数为何不同，本课没有测量：流水线的工作线程与训练步争用同一批 CPU 核、新进程、当时的机器负载都有可能，但都没有单独计时。',
+    "Against part 2: part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians ({g2:.1f}x) times {z:.1f}, as "
+    "fed by the pipeline in a fresh process the naive step ran at {xn:.2f}x its part 2 rate ({n2:.1f} -> {n6:.1f} "
+    "steps/s) and the step with the two CPU settings at {xb:.2f}x ({b2:.1f} -> {b6:.1f}); why the two changed by "
+    "different factors is not measured (the pipeline's threads, the fresh process and the machine's load are "
+    "candidates).":
+        '与第 2 节对照：第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}，因为在新进程中由流水线供数时，'
+        '未调优配置的训练步速度是第 2 节的 {xn:.2f} 倍（{n2:.1f} → {n6:.1f} 步/秒），加上两项 CPU 优化设置的训练步是 {xb:.2f} 倍'
+        '（{b2:.1f} → {b6:.1f}）；两者变化的倍数为何不同，本课没有测量（流水线的线程、新进程和当时的机器负载都有可能）。',
     '{name}: the paired median ({x:.2f}x) and the medians ({a:.1f} -> {b:.1f} ms per step) disagree in direction: '
     'the block drifted during the alternation, so no saving in ms is read.':
         '{name}：逐轮配对比值的中位数（{x:.2f} 倍）与两个中位数（每步 {a:.1f} -> {b:.1f} 毫秒）方向相反，'
