@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import statistics
 import time
 from typing import Mapping, Optional, Sequence, Tuple
 
@@ -22,8 +23,8 @@ from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesPara
 from ..report import Result, pick
 from ..steps import (TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs,
                      timing_rows)
-from .common import (copies_factor, forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table,
-                     within_copies)
+from .common import (CONTROL_LIMIT, CONTROL_TOO_WIDE, UNDECIDED_WIDE, control_too_wide, copies_factor, copies_gap_pct,
+                     forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table, within_copies)
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -117,9 +118,24 @@ def side_of(lo: float, hi: float, copies: Optional[tuple] = None) -> str:
     return "within" if within_copies(lo, hi, copies) else interval_side(lo, hi)
 
 
+def too_wide(twin: Optional[Twin]) -> bool:
+    """Whether the A/A' control of ``twin`` came more than ``CONTROL_LIMIT`` apart (``common.control_too_wide``):
+    then every interval read with it is "undecided (control too wide)"."""
+    return twin is not None and control_too_wide(twin.low, twin.high)
+
+
 def control_row(label: str, twin: Twin) -> tuple:
-    """A verdict table's row for an A/A' control: ``label``, its median and interval, and its reading."""
-    return (label, twin.median, twin.low, twin.high, tr(CONTROL_INSIDE if twin.gap is None else CONTROL_APART))
+    """A verdict table's row for an A/A' control: ``label``, its median and interval, and its reading: "1.00 inside,
+    as it should be", "apart: the rows below widened by its gap" or "control too wide: nothing below is decided"."""
+    words = CONTROL_TOO_WIDE if too_wide(twin) else CONTROL_INSIDE if twin.gap is None else CONTROL_APART
+    return (label, twin.median, twin.low, twin.high, tr(words))
+
+
+def nothing_found(twin: Twin) -> str:
+    """A part's found line when its control was too wide: nothing decided, and why."""
+    return tr("This run found: nothing decided; two copies of one configuration came up to {pct:.0f}% apart, more "
+              "than the {limit:.0f}% the control rule allows.", pct=copies_gap_pct(twin.low, twin.high),
+              limit=100 * (CONTROL_LIMIT - 1))
 
 
 def found_line(items: Sequence[tuple]) -> str:
@@ -206,8 +222,8 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
                            ("none", none, tr("not forced / forced every step"))):
         med, lo, hi, _ = paired_with_twin(row, each, twin)   # against both copies of forced every step
         paired[key] = med, lo, hi
-        table.append((said, med, lo, hi, forcing_words(lo, hi) if key == "none" and interval_side(lo, hi) == "below"
-                      else short_reading(lo, hi)))
+        table.append((said, med, lo, hi, tr(UNDECIDED_WIDE) if too_wide(twin) else forcing_words(lo, hi)
+                      if key == "none" and interval_side(lo, hi) == "below" else short_reading(lo, hi)))
     lines = [verdict_table(table)]
     metrics = {"forced_each_steps_per_s": each["steps_per_s"]}
     for key, (med, lo, hi) in paired.items():
@@ -246,16 +262,19 @@ def _own_floor(rows: list, default: float) -> Tuple[list, str, float]:
 PAIRS = (("graph/cell", "pynative/cell", "graph_vs_pynative"),
          ("pynative/jit:O0", "pynative/functional", "jit_vs_no_jit"),
          ("pynative/jit:O1", "pynative/jit:O0", "o1_vs_o0"), ("graph/cell", "pynative/jit:O0", "graph_cell_vs_jit"),
-         ("pynative/jit_cell:O1", "pynative/jit:O1", "jit_cell_vs_jit"))
+         ("pynative/jit_cell:O1", "pynative/jit:O1", "jit_cell_vs_jit"),
+         ("graph/cell", "pynative/jit_cell:O0", "graph_cell_vs_jit_cell"))
 #: Each pair's name in part 2's verdict table (short: the table fits a notebook's width), and in its found line.
 PAIR_LABELS = {"graph_vs_pynative": N_("GRAPH_MODE / PyNative, TrainOneStepCell"),
                "jit_vs_no_jit": N_("@jit O0 / no jit, functional step"),
                "o1_vs_o0": N_("O1 / O0, @jit functional step"),
                "graph_cell_vs_jit": N_("TrainOneStepCell (GRAPH_MODE) / @jit O0"),
-               "jit_cell_vs_jit": N_("jit(TrainOneStepCell) / @jit, both O1")}
+               "jit_cell_vs_jit": N_("jit(TrainOneStepCell) / @jit, both O1"),
+               "graph_cell_vs_jit_cell": N_("TrainOneStepCell (GRAPH_MODE) / jit(TrainOneStepCell) O0")}
 PAIR_FOUND = {"graph_vs_pynative": N_("GRAPH_MODE {side} PyNative"), "jit_vs_no_jit": N_("@jit {side} no jit"),
               "o1_vs_o0": N_("O1 {side} O0"), "graph_cell_vs_jit": N_("TrainOneStepCell {side} @jit"),
-              "jit_cell_vs_jit": N_("jit(TrainOneStepCell) {side} @jit")}
+              "jit_cell_vs_jit": N_("jit(TrainOneStepCell) {side} @jit"),
+              "graph_cell_vs_jit_cell": N_("TrainOneStepCell {side} jit(TrainOneStepCell)")}
 
 
 def summarise_modes(rows: list, p: ModesParams) -> Result:
@@ -321,6 +340,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         table, found = [], []
         twin = find_twin(everything)
         gap = twin.gap if twin is not None else None
+        wide = too_wide(twin)   # copies too far apart: every row undecided
         if twin is not None:
             table.append(control_row(tr("control: {label}, A′ / A", label=twin.original["label"]), twin))
         for a, b, key in PAIRS:
@@ -328,10 +348,10 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                 ra, rb = pick(rows, config=a), pick(rows, config=b)
                 # a pair with the copied configuration: paired with both copies; widened by a failed control
                 med, lo, hi, both = paired_with_twin(ra, rb, twin)
-                table.append((tr(PAIR_LABELS[key]), med, lo, hi))
+                table.append((tr(PAIR_LABELS[key]), med, lo, hi) + ((tr(UNDECIDED_WIDE),) if wide else ()))
                 found.append((PAIR_FOUND[key], lo, hi, copies_of(twin)))
                 metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
-                                f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
+                                f"{key}_verdict": "wide" if wide else interval_side(lo, hi), f"{key}_together": both})
                 if gap is not None:   # the headline says so beside the verdict, as part 3's does
                     metrics.update({f"{key}_control_low": round(twin.low, 2),
                                     f"{key}_control_high": round(twin.high, 2)})
@@ -339,7 +359,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                     metrics.update({f"{key}_copies_low": round(twin.low, 2), f"{key}_copies_high": round(twin.high, 2)})
         paired = [verdict_table(table, copies_of(twin))] if table else []
         if found:
-            lines.append(found_line(found))
+            lines.append(nothing_found(twin) if wide else found_line(found))
         text = "\n".join(paired + lines[-2:] if found else paired + lines[-1:])
         return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
     # no rounds to pair (rows without their repeats): the medians against the floor are all there is
@@ -495,7 +515,7 @@ def _style_readings(rows: list) -> Tuple[dict, Optional[Twin], Optional[Twin]]:
 def summarise_styles(rows: list, p: StylesParams) -> Result:
     rows = _labelled(rows)
     func = pick(rows, config="graph/functional")
-    func_fed, model = pick(rows, config="graph/functional +pipeline"), pick(rows, config="Model.train")
+    func_fed = pick(rows, config="graph/functional +pipeline")
     rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == IN_MEMORY else func_fed)["steps_per_s"],
                  label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
     lines = []
@@ -511,29 +531,36 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     if fed_twin is not None:
         table.append(control_row(tr("control, pipeline: functional loop, A′ / A"), fed_twin))
     mem, fed = copies_of(twin), copies_of(fed_twin)   # each pair read against its own control's gap
-    table = [row if len(row) > 4 else (*row, short_reading(*row[2:4], mem)) for row in table]
+    wide, fed_wide = too_wide(twin), too_wide(fed_twin)   # a control too wide: its rows decide nothing
+
+    def reading(lo_hi, copies, undecided):
+        return tr(UNDECIDED_WIDE) if undecided else short_reading(*lo_hi, copies)
+
+    table = [row if len(row) > 4 else (*row, reading(row[2:4], mem, wide)) for row in table]
     table += [(tr("pipeline: TrainOneStepCell / functional loop"), *pairs["cell_fed"],
-               short_reading(*pairs["cell_fed"][1:], fed)),
-              (tr("pipeline: Model.train / functional loop"), *pairs["model"], short_reading(*pairs["model"][1:], fed))]
+               reading(pairs["cell_fed"][1:], fed, fed_wide)),
+              (tr("pipeline: Model.train / functional loop"), *pairs["model"],
+               reading(pairs["model"][1:], fed, fed_wide))]
     lines.append(verdict_table(table))
     lines.append(tr("The article's {claim:.2f}x: in memory, {mem}; fed by the pipeline, {fed}.", claim=CLAIMED_RATIO,
-                    mem=claim_words(lo, hi), fed=claim_words(*pairs["cell_fed"][1:])))
+                    mem=tr(UNDECIDED_WIDE) if wide else claim_words(lo, hi),
+                    fed=tr(UNDECIDED_WIDE) if fed_wide else claim_words(*pairs["cell_fed"][1:])))
     found = [(N_("TrainOneStepCell {side} the functional step without @jit"), lo, hi, mem)]
     if "cell_jit" in pairs:
         found.append((N_("TrainOneStepCell {side} the @jit functional step"), *pairs["cell_jit"][1:], mem))
-    lines.append(found_line(found))
+    lines.append(nothing_found(twin) if wide else found_line(found))
     lo, hi = round(lo, 2), round(hi, 2)
     # the headline's verdict comes from the paired intervals (both together, their union, when the copy ran), not
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
-               "cell_vs_functional_verdict": interval_side(lo, hi),
-               "model_train_steps_per_s": model["steps_per_s"], "cell_vs_functional_together": twin is not None,
-               # the headline's verdict: the "15%" ruling too (where 1.00 lies, the verdict itself says)
-               "cell_vs_functional_note": claim_reading(lo, hi, with_zero=False)}
+               "cell_vs_functional_verdict": "wide" if wide else interval_side(lo, hi),
+               "cell_vs_functional_together": twin is not None}
+    if not wide:   # the headline's verdict: the "15%" ruling too (where 1.00 lies, the verdict itself says)
+        metrics["cell_vs_functional_note"] = claim_reading(lo, hi, with_zero=False)
     if "cell_jit" in pairs:   # the like-for-like pair, both compiled
         j_med, j_lo, j_hi = pairs["cell_jit"]
         metrics.update(cell_vs_jit=j_med, cell_vs_jit_low=round(j_lo, 2), cell_vs_jit_high=round(j_hi, 2),
-                       cell_vs_jit_verdict=interval_side(j_lo, j_hi))
+                       cell_vs_jit_verdict="wide" if wide else interval_side(j_lo, j_hi))
     if twin is not None and twin.gap is not None:   # the A/A' control left out 1.00: the headline says so
         metrics.update(cell_vs_functional_control_low=round(twin.low, 2),
                        cell_vs_functional_control_high=round(twin.high, 2))
@@ -678,9 +705,13 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         copies = copies_of(twin)   # an interval beyond 1.00 but within the copies' gap: not read as a difference
         for r in others:
             med, lo, hi = intervals[r["batch_size"]]
-            table.append((tr("batch {top} / batch {n}", top=top["batch_size"], n=r["batch_size"]), med, lo, hi))
+            table.append((tr("batch {top} / batch {n}", top=top["batch_size"], n=r["batch_size"]), med, lo, hi)
+                         + ((tr(UNDECIDED_WIDE),) if too_wide(twin) else ()))
             {"above": above, "below": below, "inside": inside, "within": within}[side_of(lo, hi, copies)].append(r)
-        if others:
+        if others and too_wide(twin):   # the copies came too far apart: no size is ranked
+            lines += [verdict_table(table, copies), nothing_found(twin)]
+            slower = []
+        elif others:
             lines.append(verdict_table(table, copies))
             slower = above
             parts = named([(N_("faster than batch {sizes} (intervals above 1.00)"), above),
@@ -703,6 +734,39 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     cols = ["label", "first_call_s", "steps_per_round", "steps_per_s", "samples_per_s", "min_samples_per_s",
             "max_samples_per_s", "epoch_s"]
     return Result("batch_sizes", everything, cols, "\n".join(lines), metrics)
+
+
+def round_samples(row: Mapping) -> list:
+    """A sweep row's samples/s in each of its rounds (``steps`` a round of ``batch_size`` samples, ``repeat_s``)."""
+    return [row["steps"] * row["batch_size"] / t for t in row["repeat_s"]]
+
+
+def sweep_quartiles(rows: Sequence[Mapping]) -> list:
+    """``(low quartile, median, high quartile)`` of each row's samples/s over its rounds, in the order of ``rows``:
+    the middle half of the rounds, which one slow round does not stretch as it stretches a min-max bar."""
+    out = []
+    for r in rows:
+        q1, q2, q3 = statistics.quantiles(round_samples(r), n=4, method="inclusive")
+        out.append((q1, q2, q3))
+    return out
+
+
+def slowest_round(rows: Sequence[Mapping]) -> str:
+    """One line on the sweep's slowest round: its index (from 1) and how fast the sizes ran in it, as a share of each
+    size's own median (the median of those shares) and as the slowest size's samples/s there; second copies left
+    out. "" with fewer than two rounds."""
+    sizes = [r for r in rows if not r["config"].endswith(" copy")]
+    n = min(len(r["repeat_s"]) for r in sizes)
+    if n < 2:
+        return ""
+    share = [statistics.median(round_samples(r)[i] / statistics.median(round_samples(r)) for r in sizes)
+             for i in range(n)]
+    i = min(range(n), key=share.__getitem__)
+    low = min(sizes, key=lambda r: round_samples(r)[i] / statistics.median(round_samples(r)))
+    return tr("Slowest round: round {i} of {n}, where the sizes ran at {pct:.0f}% of their medians (batch {bs}: "
+              "{rate:,.0f} samples/s). The bars span the middle half of the rounds (interquartile range), so a slow "
+              "round does not stretch them; the verdicts pair every round, that one included.", i=i + 1, n=n,
+              pct=100 * share[i], bs=low["batch_size"], rate=round_samples(low)[i])
 
 
 def sweep_against_parts(sweep: Result, parts: Sequence[Tuple[Optional[Result], str]], batch: int = 64,
@@ -783,3 +847,83 @@ def best_measured(results: Mapping[str, Result], names: Optional[Mapping[str, st
     text += "\n" + tr("A figure, not a winner: a configuration is called the fastest only within one alternated "
                       "comparison (the lines under each experiment).")
     return {"best_steps_per_s": best["steps_per_s"]}, text
+
+
+# -- the summary's advice: which compiled form, with host blocking on and off --------------------------
+
+#: The pairs the advice reads, in order: the GRAPH_MODE Cell against each jit form, and the two jit forms.
+ADVICE_PAIRS = ("graph_cell_vs_jit", "graph_cell_vs_jit_cell", "jit_cell_vs_jit")
+#: The advice, by what the pairs decided (``advice_of``).
+ADVICE = {"cell": N_("prefer a GRAPH_MODE Cell such as TrainOneStepCell"),
+          "cells": N_("prefer a Cell (GRAPH_MODE, or jit on the Cell) to a @jit function"),
+          "jit": N_("prefer a jit form to a GRAPH_MODE Cell"), "any": N_("any compiled form"),
+          "undecided": N_("undecided in this run")}
+
+
+def pair_side(metrics: Mapping, key: str) -> str:
+    """The side of a part-2 pair ``key`` as its verdict table read it: "above", "below", "inside", "within" (beyond
+    1.00 within the copies' gap) or "wide" (its control too wide)."""
+    if metrics.get(f"{key}_verdict") == "wide":
+        return "wide"
+    copies = ((metrics[f"{key}_copies_low"], metrics[f"{key}_copies_high"]) if f"{key}_copies_low" in metrics
+              else None)
+    return side_of(metrics[f"{key}_low"], metrics[f"{key}_high"], copies)
+
+
+def pair_reading(metrics: Mapping, key: str) -> str:
+    """A part-2 pair's verdict words as its own table printed them (for a table built from stored metrics)."""
+    side = pair_side(metrics, key)
+    if side == "wide":
+        return tr(UNDECIDED_WIDE)
+    copies = ((metrics[f"{key}_copies_low"], metrics[f"{key}_copies_high"]) if f"{key}_copies_low" in metrics
+              else None)
+    words = short_reading(metrics[f"{key}_low"], metrics[f"{key}_high"], copies)
+    return words + (tr(", widened") if f"{key}_control_low" in metrics else "")
+
+
+def advice_of(metrics: Mapping) -> str:
+    """What one part-2 grid says about which compiled form to use (an ``ADVICE`` key): the GRAPH_MODE Cell against
+    the @jit function (and jit on the Cell, where timed), and the two jit forms. "cell": the Cell faster than every
+    jit form timed; "cells": faster than the @jit function, not separated from jit on the Cell; "jit": slower than
+    every jit form timed; "any": no pair separated; otherwise, or without the pair against @jit, "undecided"."""
+    sides = {k: pair_side(metrics, k) for k in ADVICE_PAIRS if f"{k}_low" in metrics}
+    if "graph_cell_vs_jit" not in sides or "wide" in sides.values():
+        return "undecided"
+    cell = [sides[k] for k in ("graph_cell_vs_jit", "graph_cell_vs_jit_cell") if k in sides]
+    tied = {"inside", "within"}
+    if set(sides.values()) <= tied:
+        return "any"
+    if set(cell) == {"above"}:
+        return "cell"
+    if cell[0] == "above" and set(cell[1:]) <= tied and sides.get("jit_cell_vs_jit", "above") == "above":
+        return "cells"
+    if set(cell) == {"below"}:
+        return "jit"
+    return "undecided"
+
+
+def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]]) -> str:
+    """The summary's two lines for a learner's own loop, built from this run's part-2 verdicts: with host blocking on
+    (``on``, part 2's grid) and off (``off``: ``(where, Result)`` of the fresh processes without it, MindSpore's
+    default), which compiled form to prefer (``advice_of``), each with the pairs that decide it. Runs that disagree,
+    or decide nothing, give "undecided in this run"."""
+    def line(title, runs):
+        runs = [(where, res.metrics) for where, res in runs if res is not None and not res.skipped]
+        said = [advice_of(m) for _, m in runs]
+        decided = {a for a in said if a != "undecided"}
+        advice = decided.pop() if len(decided) == 1 else "undecided"
+        evidence = []
+        for where, m in runs:
+            shown = [tr("{label} {med:.2f}x, {lo:.2f}-{hi:.2f}", label=tr(PAIR_LABELS[k]), med=m[k], lo=m[f"{k}_low"],
+                        hi=m[f"{k}_high"]) for k in ADVICE_PAIRS if f"{k}_low" in m]
+            body = tr(UNDECIDED_WIDE) if "wide" in {pair_side(m, k) for k in ADVICE_PAIRS if f"{k}_low" in m} \
+                else tr("; ").join(shown) or tr(ADVICE["undecided"])
+            evidence.append(tr("{where}: {body}", where=where, body=body) if where else body)
+        if not runs:
+            return tr("{title}: not measured in this run.", title=title)
+        return tr("{title}: {advice} ({evidence}).", title=title, advice=tr(ADVICE[advice]),
+                  evidence=tr("; ").join(evidence))
+
+    return "\n".join([tr("What this run's verdicts say for your loop, among the compiled forms:"),
+                       line(tr("host blocking on"), [("", on)]),
+                       line(tr("host blocking off (MindSpore's default)"), off)])
