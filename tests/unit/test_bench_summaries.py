@@ -644,6 +644,9 @@ def test_the_control_line_says_how_far_the_copies_came_apart():
                                                   "that gap is read")
     assert common.control_reading(1.02, 1.54) == "apart: the rows below widened by its gap"
     assert common.control_reading(0.50, 0.98) == "apart: the rows below widened by its gap"
+    # cell 13's examples: copies up to 39% apart (0.72-1.11) blank no row
+    assert common.short_reading(6.0, 14.0, (0.72, 1.11)) == "above 1.00: faster"
+    assert common.short_reading(1.12, 5.25, (0.72, 1.11)) == "within the copies' gap (copies up to 39% apart)"
     # lesson 08's ops.max_pool2d: 0.16-0.24 against a control of 0.77-1.47 lies beyond the gap (1/0.24 = 4.2)
     assert common.short_reading(0.16, 0.24, (0.77, 1.47)) == "below 1.00: slower"
 
