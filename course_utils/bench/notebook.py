@@ -19,7 +19,7 @@ from course_utils.i18n import N_, tr
 from course_utils.i18n.shown import source_of
 
 from .experiments import best_measured, not_ruled_out_pct, run_experiment
-from .experiments.common import UNDECIDED_WIDE, short_reading, verdict_table
+from .experiments.common import short_reading, verdict_table
 from .experiments.modes import PAIR_LABELS
 from .isolation import env_without_cpu_fixes
 from .report import METRIC_TITLES, Result, format_rows, header, metric_title, save_json
@@ -147,7 +147,7 @@ class Lab:
         said = {"tie": tr("tie (within the noise floor)"), "undecided": tr("undecided (repeats overlap)"),
                 "faster": tr("faster (beyond the noise floor)"), "slower": tr("slower (beyond the noise floor)"),
                 "above": tr("faster (paired, above 1.00)"), "below": tr("slower (paired, below 1.00)"),
-                "inside": tr("a difference of zero not ruled out (1.00 inside)"), "wide": tr(UNDECIDED_WIDE)}
+                "inside": tr("a difference of zero not ruled out (1.00 inside)")}
         for k, word in verdicts.items():   # a paired ratio's verdict names its interval (kept as <metric>_low/_high)
             if f"{k}_low" in figures and word in ("above", "below", "inside"):
                 named = PAIRED_VERDICTS if k in together else PAIRED_SPAN if k in spans else PAIRED_VERDICT
@@ -185,8 +185,7 @@ class Lab:
         if short:   # the figures, then the paired ratios as one verdict table
             owner = {k: name for name in experiments if self.results.get(name) is not None
                      for k in self.results[name].metrics}
-            ratios = [k for k in shown if f"{k}_low" in figures
-                      and (isinstance(verdicts.get(k), tuple) or verdicts.get(k) == "wide")]
+            ratios = [k for k in shown if f"{k}_low" in figures and isinstance(verdicts.get(k), tuple)]
             paired = ratios if claims is None else [k for k in claims if k in ratios]
             print(format_rows([{"figure": (titles or {}).get(k) or metric_title(k), "value": v}
                                for k, v in shown.items() if k not in ratios], ["figure", "value"]))
@@ -197,7 +196,6 @@ class Lab:
                               title=tr(SHORT_TITLES.get(k, METRIC_TITLES.get(k, k))))
 
                 print(verdict_table([(row_title(k), shown[k], figures[f"{k}_low"], figures[f"{k}_high"],
-                                      tr(UNDECIDED_WIDE) if verdicts.get(k) == "wide" else
                                       short_reading(figures[f"{k}_low"], figures[f"{k}_high"],
                                                     (figures[f"{k}_copies_low"], figures[f"{k}_copies_high"])
                                                     if f"{k}_copies_low" in figures else None) +

@@ -93,17 +93,28 @@ def copies_factor(c_lo: float, c_hi: float) -> float:
     return max(round(c_hi, 2), 1 / max(round(c_lo, 2), 0.01), 1.0)
 
 
-#: The widest A/A' control a table is read with, on the ratio scale (``copies_factor``): two copies of one configuration
-#: more than 20% apart leave every verdict read with them undecided (a QUICK run's five rounds often do).
-CONTROL_LIMIT = 1.20
-CONTROL_TOO_WIDE = N_("control too wide: nothing below is decided")
-UNDECIDED_WIDE = N_("undecided (control too wide)")
+#: The widest A/A' control whose line reads "1.00 inside, as it should be", on the ratio scale (``copies_factor``):
+#: copies up to 10% apart. Wider, the line says how far they came apart, since every row within that gap reads "within
+#: the copies' gap" (10%, not 20%: lesson 07 tests a 15% claim, which copies 15% apart could not separate).
+CONTROL_LIMIT = 1.10
+#: An A/A' control's line (``control_reading``): holds 1.00 within ``CONTROL_LIMIT``; holds 1.00, copies farther apart;
+#: leaves out 1.00.
+CONTROL_INSIDE = N_("1.00 inside, as it should be")
+CONTROL_WIDE = N_("1.00 inside, but the copies came up to {pct:.0f}% apart: only a row beyond that gap is read")
+CONTROL_APART = N_("apart: the rows below widened by its gap")
 
 
-def control_too_wide(c_lo: float, c_hi: float) -> bool:
-    """Whether an A/A' control's interval ``c_lo``-``c_hi`` puts its copies more than ``CONTROL_LIMIT`` apart on the
-    ratio scale (0.80-1.05: 1/0.80 = 1.25, too wide; 0.90-1.12: 1.12, not): then nothing read with it is decided."""
-    return copies_factor(c_lo, c_hi) > CONTROL_LIMIT + 1e-9
+def control_reading(c_lo: float, c_hi: float) -> str:
+    """An A/A' control's line in a verdict table, from its interval ``c_lo``-``c_hi`` (A' over A): "1.00 inside, as it
+    should be" where it holds 1.00 and the copies came no more than ``CONTROL_LIMIT`` apart (0.95-1.08); "1.00 inside,
+    but the copies came up to N% apart: only a row beyond that gap is read" where it holds 1.00 wider (0.60-1.31: 67%,
+    ``copies_gap_pct``), every row then read with the copies' gap rule (``short_reading`` with ``copies``); "apart:
+    the rows below widened by its gap" where it leaves out 1.00 (``harness.widened``)."""
+    if interval_side(c_lo, c_hi) != "inside":
+        return tr(CONTROL_APART)
+    if copies_factor(c_lo, c_hi) > CONTROL_LIMIT + 1e-9:
+        return tr(CONTROL_WIDE, pct=copies_gap_pct(c_lo, c_hi))
+    return tr(CONTROL_INSIDE)
 
 
 def within_gap(lo: float, hi: float, factor: float) -> bool:

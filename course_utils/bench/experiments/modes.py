@@ -23,8 +23,8 @@ from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesPara
 from ..report import Result, pick
 from ..steps import (TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs,
                      timing_rows)
-from .common import (CONTROL_LIMIT, CONTROL_TOO_WIDE, UNDECIDED_WIDE, control_too_wide, copies_factor, copies_gap_pct,
-                     forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table, within_copies)
+from .common import (INCONCLUSIVE, control_reading, copies_factor, judged, setup_worker, short_reading, spread_pct,
+                     verdict_table, within_copies)
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -99,8 +99,6 @@ def paired_with_twin(a: dict, b: dict, twin: Optional[Twin], scale: float = 1.0)
     return (med, *widened(lo, hi, twin.gap if twin is not None else None), both)
 
 
-#: A verdict table's reading of an A/A' control (the control rule): the one row whose words differ.
-CONTROL_INSIDE, CONTROL_APART = N_("1.00 inside, as it should be"), N_("apart: the rows below widened by its gap")
 #: The one-line summary of a part, its pairs' sides in one word each.
 SIDE_WORD = {"above": N_("faster than"), "below": N_("slower than"), "inside": N_("not separated from"),
              "within": N_("within the copies' gap of")}
@@ -118,24 +116,11 @@ def side_of(lo: float, hi: float, copies: Optional[tuple] = None) -> str:
     return "within" if within_copies(lo, hi, copies) else interval_side(lo, hi)
 
 
-def too_wide(twin: Optional[Twin]) -> bool:
-    """Whether the A/A' control of ``twin`` came more than ``CONTROL_LIMIT`` apart (``common.control_too_wide``):
-    then every interval read with it is "undecided (control too wide)"."""
-    return twin is not None and control_too_wide(twin.low, twin.high)
-
-
 def control_row(label: str, twin: Twin) -> tuple:
-    """A verdict table's row for an A/A' control: ``label``, its median and interval, and its reading: "1.00 inside,
-    as it should be", "apart: the rows below widened by its gap" or "control too wide: nothing below is decided"."""
-    words = CONTROL_TOO_WIDE if too_wide(twin) else CONTROL_INSIDE if twin.gap is None else CONTROL_APART
-    return (label, twin.median, twin.low, twin.high, tr(words))
-
-
-def nothing_found(twin: Twin) -> str:
-    """A part's found line when its control was too wide: nothing decided, and why."""
-    return tr("This run found: nothing decided; two copies of one configuration came up to {pct:.0f}% apart, more "
-              "than the {limit:.0f}% the control rule allows.", pct=copies_gap_pct(twin.low, twin.high),
-              limit=100 * (CONTROL_LIMIT - 1))
+    """A verdict table's row for an A/A' control: ``label``, its median and interval, and its line
+    (``common.control_reading``: as it should be; holding 1.00 with the copies N% apart; or apart, the rows widened).
+    Never a verdict on the rows: each is read by itself with the copies' gap rule."""
+    return (label, twin.median, twin.low, twin.high, control_reading(twin.low, twin.high))
 
 
 def found_line(items: Sequence[tuple]) -> str:
@@ -217,13 +202,15 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
     rows = _labelled(rows)
     each, copy, end, none = (pick(rows, config=k) for k, _ in FORCING)
     twin = find_twin(rows, "each copy")   # a failed control widens every interval of this grid
+    copies = copies_of(twin)   # an interval beyond 1.00 within the copies' gap: not read as a difference
     table, paired = [control_row(tr("control: forced every step, A′ / A"), twin)], {}
     for key, row, said in (("end", end, tr("forced at the end of each repeat / every step")),
                            ("none", none, tr("not forced / forced every step"))):
         med, lo, hi, _ = paired_with_twin(row, each, twin)   # against both copies of forced every step
         paired[key] = med, lo, hi
-        table.append((said, med, lo, hi, tr(UNDECIDED_WIDE) if too_wide(twin) else forcing_words(lo, hi)
-                      if key == "none" and interval_side(lo, hi) == "below" else short_reading(lo, hi)))
+        # not forced below forced, beyond the copies' gap: a broken premise, not "slower" (``forcing_words``)
+        table.append((said, med, lo, hi, tr(INCONCLUSIVE) if key == "none" and side_of(lo, hi, copies) == "below"
+                      else short_reading(lo, hi, copies)))
     lines = [verdict_table(table)]
     metrics = {"forced_each_steps_per_s": each["steps_per_s"]}
     for key, (med, lo, hi) in paired.items():
@@ -340,7 +327,6 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         table, found = [], []
         twin = find_twin(everything)
         gap = twin.gap if twin is not None else None
-        wide = too_wide(twin)   # copies too far apart: every row undecided
         if twin is not None:
             table.append(control_row(tr("control: {label}, A′ / A", label=twin.original["label"]), twin))
         for a, b, key in PAIRS:
@@ -348,10 +334,10 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                 ra, rb = pick(rows, config=a), pick(rows, config=b)
                 # a pair with the copied configuration: paired with both copies; widened by a failed control
                 med, lo, hi, both = paired_with_twin(ra, rb, twin)
-                table.append((tr(PAIR_LABELS[key]), med, lo, hi) + ((tr(UNDECIDED_WIDE),) if wide else ()))
+                table.append((tr(PAIR_LABELS[key]), med, lo, hi))   # read with the copies' gap rule
                 found.append((PAIR_FOUND[key], lo, hi, copies_of(twin)))
                 metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
-                                f"{key}_verdict": "wide" if wide else interval_side(lo, hi), f"{key}_together": both})
+                                f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
                 if gap is not None:   # the headline says so beside the verdict, as part 3's does
                     metrics.update({f"{key}_control_low": round(twin.low, 2),
                                     f"{key}_control_high": round(twin.high, 2)})
@@ -359,7 +345,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                     metrics.update({f"{key}_copies_low": round(twin.low, 2), f"{key}_copies_high": round(twin.high, 2)})
         paired = [verdict_table(table, copies_of(twin))] if table else []
         if found:
-            lines.append(nothing_found(twin) if wide else found_line(found))
+            lines.append(found_line(found))
         text = "\n".join(paired + lines[-2:] if found else paired + lines[-1:])
         return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
     # no rounds to pair (rows without their repeats): the medians against the floor are all there is
@@ -531,36 +517,29 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     if fed_twin is not None:
         table.append(control_row(tr("control, pipeline: functional loop, A′ / A"), fed_twin))
     mem, fed = copies_of(twin), copies_of(fed_twin)   # each pair read against its own control's gap
-    wide, fed_wide = too_wide(twin), too_wide(fed_twin)   # a control too wide: its rows decide nothing
-
-    def reading(lo_hi, copies, undecided):
-        return tr(UNDECIDED_WIDE) if undecided else short_reading(*lo_hi, copies)
-
-    table = [row if len(row) > 4 else (*row, reading(row[2:4], mem, wide)) for row in table]
+    table = [row if len(row) > 4 else (*row, short_reading(*row[2:4], mem)) for row in table]
     table += [(tr("pipeline: TrainOneStepCell / functional loop"), *pairs["cell_fed"],
-               reading(pairs["cell_fed"][1:], fed, fed_wide)),
-              (tr("pipeline: Model.train / functional loop"), *pairs["model"],
-               reading(pairs["model"][1:], fed, fed_wide))]
+               short_reading(*pairs["cell_fed"][1:], fed)),
+              (tr("pipeline: Model.train / functional loop"), *pairs["model"], short_reading(*pairs["model"][1:], fed))]
     lines.append(verdict_table(table))
     lines.append(tr("The article's {claim:.2f}x: in memory, {mem}; fed by the pipeline, {fed}.", claim=CLAIMED_RATIO,
-                    mem=tr(UNDECIDED_WIDE) if wide else claim_words(lo, hi),
-                    fed=tr(UNDECIDED_WIDE) if fed_wide else claim_words(*pairs["cell_fed"][1:])))
+                    mem=claim_words(lo, hi), fed=claim_words(*pairs["cell_fed"][1:])))
     found = [(N_("TrainOneStepCell {side} the functional step without @jit"), lo, hi, mem)]
     if "cell_jit" in pairs:
         found.append((N_("TrainOneStepCell {side} the @jit functional step"), *pairs["cell_jit"][1:], mem))
-    lines.append(nothing_found(twin) if wide else found_line(found))
+    lines.append(found_line(found))
     lo, hi = round(lo, 2), round(hi, 2)
     # the headline's verdict comes from the paired intervals (both together, their union, when the copy ran), not
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
-               "cell_vs_functional_verdict": "wide" if wide else interval_side(lo, hi),
-               "cell_vs_functional_together": twin is not None}
-    if not wide:   # the headline's verdict: the "15%" ruling too (where 1.00 lies, the verdict itself says)
-        metrics["cell_vs_functional_note"] = claim_reading(lo, hi, with_zero=False)
+               "cell_vs_functional_verdict": interval_side(lo, hi),
+               "cell_vs_functional_together": twin is not None,
+               # the headline's verdict: the "15%" ruling too (where 1.00 lies, the verdict itself says)
+               "cell_vs_functional_note": claim_reading(lo, hi, with_zero=False)}
     if "cell_jit" in pairs:   # the like-for-like pair, both compiled
         j_med, j_lo, j_hi = pairs["cell_jit"]
         metrics.update(cell_vs_jit=j_med, cell_vs_jit_low=round(j_lo, 2), cell_vs_jit_high=round(j_hi, 2),
-                       cell_vs_jit_verdict="wide" if wide else interval_side(j_lo, j_hi))
+                       cell_vs_jit_verdict=interval_side(j_lo, j_hi))
     if twin is not None and twin.gap is not None:   # the A/A' control left out 1.00: the headline says so
         metrics.update(cell_vs_functional_control_low=round(twin.low, 2),
                        cell_vs_functional_control_high=round(twin.high, 2))
@@ -705,13 +684,9 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         copies = copies_of(twin)   # an interval beyond 1.00 but within the copies' gap: not read as a difference
         for r in others:
             med, lo, hi = intervals[r["batch_size"]]
-            table.append((tr("batch {top} / batch {n}", top=top["batch_size"], n=r["batch_size"]), med, lo, hi)
-                         + ((tr(UNDECIDED_WIDE),) if too_wide(twin) else ()))
+            table.append((tr("batch {top} / batch {n}", top=top["batch_size"], n=r["batch_size"]), med, lo, hi))
             {"above": above, "below": below, "inside": inside, "within": within}[side_of(lo, hi, copies)].append(r)
-        if others and too_wide(twin):   # the copies came too far apart: no size is ranked
-            lines += [verdict_table(table, copies), nothing_found(twin)]
-            slower = []
-        elif others:
+        if others:
             lines.append(verdict_table(table, copies))
             slower = above
             parts = named([(N_("faster than batch {sizes} (intervals above 1.00)"), above),
@@ -861,10 +836,8 @@ ADVICE = {"cell": N_("prefer a GRAPH_MODE Cell such as TrainOneStepCell"),
 
 
 def pair_side(metrics: Mapping, key: str) -> str:
-    """The side of a part-2 pair ``key`` as its verdict table read it: "above", "below", "inside", "within" (beyond
-    1.00 within the copies' gap) or "wide" (its control too wide)."""
-    if metrics.get(f"{key}_verdict") == "wide":
-        return "wide"
+    """The side of a part-2 pair ``key`` as its verdict table read it: "above", "below", "inside" or "within" (beyond
+    1.00 within the copies' gap)."""
     copies = ((metrics[f"{key}_copies_low"], metrics[f"{key}_copies_high"]) if f"{key}_copies_low" in metrics
               else None)
     return side_of(metrics[f"{key}_low"], metrics[f"{key}_high"], copies)
@@ -872,9 +845,6 @@ def pair_side(metrics: Mapping, key: str) -> str:
 
 def pair_reading(metrics: Mapping, key: str) -> str:
     """A part-2 pair's verdict words as its own table printed them (for a table built from stored metrics)."""
-    side = pair_side(metrics, key)
-    if side == "wide":
-        return tr(UNDECIDED_WIDE)
     copies = ((metrics[f"{key}_copies_low"], metrics[f"{key}_copies_high"]) if f"{key}_copies_low" in metrics
               else None)
     words = short_reading(metrics[f"{key}_low"], metrics[f"{key}_high"], copies)
@@ -884,14 +854,16 @@ def pair_reading(metrics: Mapping, key: str) -> str:
 def advice_of(metrics: Mapping) -> str:
     """What one part-2 grid says about which compiled form to use (an ``ADVICE`` key): the GRAPH_MODE Cell against
     the @jit function (and jit on the Cell, where timed), and the two jit forms. "cell": the Cell faster than every
-    jit form timed; "cells": faster than the @jit function, not separated from jit on the Cell; "jit": slower than
-    every jit form timed; "any": no pair separated; otherwise, or without the pair against @jit, "undecided"."""
+    jit form timed; "cells": faster than the @jit function, not separated from jit on the Cell (or within the copies'
+    gap of it), jit on the Cell faster than the @jit function too; "jit": slower than every jit form timed; "any":
+    every pair not separated; otherwise (a pair the advice turns on within the copies' gap: this run could not tell),
+    or without the pair against @jit, "undecided"."""
     sides = {k: pair_side(metrics, k) for k in ADVICE_PAIRS if f"{k}_low" in metrics}
-    if "graph_cell_vs_jit" not in sides or "wide" in sides.values():
+    if "graph_cell_vs_jit" not in sides:
         return "undecided"
     cell = [sides[k] for k in ("graph_cell_vs_jit", "graph_cell_vs_jit_cell") if k in sides]
     tied = {"inside", "within"}
-    if set(sides.values()) <= tied:
+    if set(sides.values()) == {"inside"}:
         return "any"
     if set(cell) == {"above"}:
         return "cell"
@@ -906,7 +878,7 @@ def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]
     """The summary's two lines for a learner's own loop, built from this run's part-2 verdicts: with host blocking on
     (``on``, part 2's grid) and off (``off``: ``(where, Result)`` of the fresh processes without it, MindSpore's
     default), which compiled form to prefer (``advice_of``), each with the pairs that decide it. Runs that disagree,
-    or decide nothing, give "undecided in this run"."""
+    or decide nothing (a pair within its copies' gap included), give "undecided in this run"."""
     def line(title, runs):
         runs = [(where, res.metrics) for where, res in runs if res is not None and not res.skipped]
         said = [advice_of(m) for _, m in runs]
@@ -916,8 +888,7 @@ def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]
         for where, m in runs:
             shown = [tr("{label} {med:.2f}x, {lo:.2f}-{hi:.2f}", label=tr(PAIR_LABELS[k]), med=m[k], lo=m[f"{k}_low"],
                         hi=m[f"{k}_high"]) for k in ADVICE_PAIRS if f"{k}_low" in m]
-            body = tr(UNDECIDED_WIDE) if "wide" in {pair_side(m, k) for k in ADVICE_PAIRS if f"{k}_low" in m} \
-                else tr("; ").join(shown) or tr(ADVICE["undecided"])
+            body = tr("; ").join(shown) or tr(ADVICE["undecided"])
             evidence.append(tr("{where}: {body}", where=where, body=body) if where else body)
         if not runs:
             return tr("{title}: not measured in this run.", title=title)

@@ -9,6 +9,9 @@ MESSAGES = {
     # ---- the lab's verdict tables and found lines (course_utils/bench/experiments/modes.py)
     'apart: the rows below widened by its gap':
         '不含 1.00：下面各行已按两份副本的差距放宽',
+    # a control that holds 1.00 with its copies more than 10% apart (common.CONTROL_LIMIT, control_reading)
+    '1.00 inside, but the copies came up to {pct:.0f}% apart: only a row beyond that gap is read':
+        '包含 1.00，但两份副本相差可达 {pct:.0f}%：只有超出这一差距的行才判定快慢',
     'faster than':
         '更快',
     'slower than':
@@ -45,14 +48,6 @@ MESSAGES = {
         'TrainOneStepCell（静态图模式）/ jit(TrainOneStepCell) O0',
     'TrainOneStepCell {side} jit(TrainOneStepCell)':
         '与 jit(TrainOneStepCell)（O0）相比，静态图模式下的 TrainOneStepCell {side}',
-    # a control whose copies came more than 20% apart (common.CONTROL_LIMIT): nothing read with it is decided
-    'control too wide: nothing below is decided':
-        '对照区间过宽：下面各行都无法判定',
-    'undecided (control too wide)':
-        '无法判定（对照区间过宽）',
-    'This run found: nothing decided; two copies of one configuration came up to {pct:.0f}% apart, more than the '
-    '{limit:.0f}% the control rule allows.':
-        '本次运行的结论：无法判定；同一配置的两份副本相差可达 {pct:.0f}%，超过了对照准则允许的 {limit:.0f}%。',
     # the summary's advice (modes.loop_advice)
     "What this run's verdicts say for your loop, among the compiled forms:":
         '本次运行的结论对你的训练循环意味着什么（在几种编译方式之间选择）：',
