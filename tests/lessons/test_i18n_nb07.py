@@ -102,10 +102,10 @@ def test_the_english_messages_are_unchanged(lang):
 def test_conditions_and_skipped_in_chinese(zh):
     quiet = Conditions(2, (0.5, 0.4, 0.3), (0.6, 0.5, 0.4), 12.0, 0.1)
     assert quiet.describe() == ("测量条件：用时 12 秒，2 个 CPU；1 分钟平均负载：测量前 0.50，测量后 0.60；"
-                                "期间其他进程平均占用 0.10 个核")
+                                "期间其他进程平均占用 0.10 个 CPU")
     assert quiet.warning() == ""
     busy = Conditions(2, (3.0,), (4.0,), 12.0, 1.5)
-    assert busy.warning().startswith("警告：机器繁忙（用时 12 秒，2 个 CPU") and "1.50 个核" in busy.warning()
+    assert busy.warning().startswith("警告：机器繁忙（用时 12 秒，2 个 CPU") and "1.50 个 CPU" in busy.warning()
     assert "交替测量" in busy.warning()
     skipped = bench.run_experiment("sink_mode", bench.SinkParams(device="CPU"))
     assert str(skipped) == "[sink_mode] 已跳过：sink_mode 只在 Ascend 上测量，不在 CPU 上测量"

@@ -594,17 +594,66 @@ def test_modes_prints_its_control_first_and_widens_its_intervals_when_the_copy_l
     assert lines[2].endswith("1.00 inside, as it should be")
     assert lines[3].startswith("GRAPH_MODE / PyNative, TrainOneStepCell") and lines[3].endswith("above 1.00: faster")
     assert not any(line.startswith("Verdict") for line in lines)
-    # the copy faster in every round, as in a stored run (1.18-1.65): the intervals are widened by the copies' gap
-    # (x1/1.5 at the low end, x1.5 at the high end) and read as usual
-    apart = dict(_timed("graph/cell copy", 120, wobble), label="GRAPH_MODE, TrainOneStepCell, second copy")
+    # the copy 15% faster in every round: the intervals are widened by the copies' gap (x1/1.15 at the low end,
+    # x1.15 at the high end) and read as usual
+    apart = dict(_timed("graph/cell copy", 92, wobble), label="GRAPH_MODE, TrainOneStepCell, second copy")
     res = modes.summarise_modes(shuffled(base + [apart]), p)
     lines = res.conclusion.splitlines()
     assert lines[2].endswith("apart: the rows below widened by its gap")
-    # paired with both copies (their intervals together, 4.00-6.00), as [11] says, then widened: 2.67-9.00
-    assert lines[3].split()[-5:] == ["4.00x", "2.67-9.00", "above", "1.00:", "faster"]
+    # paired with both copies (their intervals together, 4.00-4.60), as [13] says, then widened: 3.48-5.29
+    assert lines[3].split()[-5:] == ["4.00x", "3.48-5.29", "above", "1.00:", "faster"]
     assert not any(line.startswith("Verdict") for line in lines)
-    assert res.metrics["graph_vs_pynative_control_low"] == pytest.approx(1.5)
-    assert (res.metrics["graph_vs_pynative_low"], res.metrics["graph_vs_pynative_high"]) == (2.67, 9.0)
+    assert res.metrics["graph_vs_pynative_control_low"] == pytest.approx(1.15)
+    assert (res.metrics["graph_vs_pynative_low"], res.metrics["graph_vs_pynative_high"]) == (3.48, 5.29)
+    # the copy 50% faster, as in a stored five-round run (1.02-1.54): widened by that gap, a 4x is still faster
+    far = dict(_timed("graph/cell copy", 120, wobble), label="GRAPH_MODE, TrainOneStepCell, second copy")
+    lines = modes.summarise_modes(shuffled(base + [far]), p).conclusion.splitlines()
+    assert lines[2].endswith("apart: the rows below widened by its gap")
+    assert lines[3].split()[-5:] == ["4.00x", "2.67-9.00", "above", "1.00:", "faster"]
+
+
+def test_a_wide_control_holding_one_says_how_far_its_copies_came_apart_and_decides_each_row_by_the_gap_rule():
+    # lesson 08's rule in lesson 07 too: no row is blanked by its control's width; a row beyond the copies' gap is
+    # read, a row within it is not
+    p = bench.ModesParams(specs=("pynative/cell", "graph/cell", "pynative/functional", "pynative/jit:O0"))
+    wobble = (0, 0.05, -0.05, 0.02, -0.02)
+    base = [_timed("pynative/cell", 20, wobble), _timed("graph/cell", 80, wobble),
+            _timed("pynative/functional", 10, wobble), _timed("pynative/jit:O0", 11, wobble)]
+    copy = dict(_timed("graph/cell copy", 80, (0.2, -0.15, 0.1, -0.1, 0.0)),
+                label="GRAPH_MODE, TrainOneStepCell, second copy")
+    res = modes.summarise_modes(shuffled(base + [copy]), p)
+    lines = res.conclusion.splitlines()
+    assert "0.81-1.20" in lines[2] and lines[2].endswith(
+        "1.00 inside, but the copies came up to 23% apart: only a row beyond that gap is read")
+    assert lines[3].startswith("GRAPH_MODE / PyNative") and lines[3].split()[-5:] == [
+        "4.00x", "3.24-4.80", "above", "1.00:", "faster"]
+    assert lines[4].startswith("@jit O0 / no jit") and lines[4].endswith(
+        "1.10-1.10  within the copies' gap (copies up to 23% apart)")
+    assert "too wide" not in res.conclusion and "undecided" not in res.conclusion
+    assert lines[-1] == ("This run found: GRAPH_MODE faster than PyNative; @jit within the copies' gap of no jit; "
+                         "TrainOneStepCell faster than @jit.")
+    assert res.metrics["graph_vs_pynative_verdict"] == "above"
+    assert modes.pair_reading(res.metrics, "graph_vs_pynative") == "above 1.00: faster"
+    assert modes.pair_reading(res.metrics, "jit_vs_no_jit") == "within the copies' gap (copies up to 23% apart)"
+    assert modes.advice_of(res.metrics) == "cell"   # TrainOneStepCell beyond the gap of @jit O0
+
+
+def test_the_control_line_says_how_far_the_copies_came_apart():
+    from course_utils.bench.experiments import common
+
+    assert common.control_reading(0.95, 1.08) == "1.00 inside, as it should be"
+    assert common.control_reading(0.91, 1.10) == "1.00 inside, as it should be"   # 1/0.91 = 1.099: within 10%
+    assert common.control_reading(0.60, 1.31) == ("1.00 inside, but the copies came up to 67% apart: only a row beyond "
+                                                  "that gap is read")
+    assert common.control_reading(0.95, 1.12) == ("1.00 inside, but the copies came up to 12% apart: only a row beyond "
+                                                  "that gap is read")
+    assert common.control_reading(1.02, 1.54) == "apart: the rows below widened by its gap"
+    assert common.control_reading(0.50, 0.98) == "apart: the rows below widened by its gap"
+    # cell 13's examples: copies up to 39% apart (0.72-1.11) blank no row
+    assert common.short_reading(6.0, 14.0, (0.72, 1.11)) == "above 1.00: faster"
+    assert common.short_reading(1.12, 5.25, (0.72, 1.11)) == "within the copies' gap (copies up to 39% apart)"
+    # lesson 08's ops.max_pool2d: 0.16-0.24 against a control of 0.77-1.47 lies beyond the gap (1/0.24 = 4.2)
+    assert common.short_reading(0.16, 0.24, (0.77, 1.47)) == "below 1.00: slower"
 
 
 def test_modes_and_batch_sizes_judge_against_the_floor_of_their_own_copy():
@@ -946,26 +995,40 @@ def test_part_1s_readings_say_how_long_the_warm_up_lasted_and_why_two_readings_o
     assert one_slow.endswith("call 1 ran more than 20% above the level of calls 10-29 (3.4 ms): here the warm-up took "
                              "one call beyond the compiling one.")
     single = [3.0, 3.4, 3.8]   # median 3.4, slowest 3.8
-    assert common.two_readings(3.5, single) == ("one step, two readings: a repeat's time per step is 1.03x the single "
-                                                "calls' median. Within 10% of each other.")
+    assert common.two_readings(3.5, single) == ("one step, two readings: the median repeat's time per step is 1.03x "
+                                                "the single calls' median. Within 10% of each other.")
     beyond = common.two_readings(4.7, single)
-    assert "1.38x" in beyond and "slower than even the slowest single call" in beyond
-    assert beyond.endswith("are not compared (rule 4).")
+    assert "1.38x" in beyond and "The median repeat was slower than even the slowest single call." in beyond
+    assert beyond.endswith("(check 2's optional section).") and "rule 4" not in beyond
+    # the fastest repeat at the single calls' pace: a slow stretch the single calls missed; pinned: no pinning study
+    stretch = common.two_readings(4.7, single, fastest_ms=3.6, pinned=True)
+    assert stretch.endswith("The fastest repeat (3.6 ms a step) kept the single calls' pace: the other repeats ran in "
+                            "a slow stretch of the machine that the single calls missed.")
+    every = common.two_readings(4.7, single, fastest_ms=4.2, pinned=True)
+    assert every.endswith("Every repeat was: the machine ran slower for the seconds the repeats took.")
     slower = common.two_readings(3.9, [3.0, 3.4, 4.0])   # slower than the median, not than the slowest call
     assert "1.15x" in slower and "The repeats were slower. A repeat counts every step" in slower
+    assert "check 2" not in common.two_readings(3.9, [3.0, 3.4, 4.0], pinned=True)
     faster = common.two_readings(3.0, single)
-    assert "0.88x" in faster and "The repeats were faster" in faster and faster.endswith("(rule 4).")
+    assert "0.88x" in faster and "The repeats were faster" in faster and faster.endswith("steady pace.")
 
 
 def test_forcing_reads_a_wide_interval_holding_one_as_not_separated_with_its_bound():
     wobble = (0, 0.3, -0.3, 0.2, -0.25)
-    rows = [_timed("each", 100, wobble), _timed("each copy", 100, wobble[::-1]), _timed("end", 105, wobble[1:]),
+    rows = [_timed("each", 100, wobble), _timed("each copy", 100, wobble), _timed("end", 105, wobble[1:]),
             _timed("none", 300, (0, 0.01, -0.01))]
     lines = modes.summarise_forcing(rows, bench.ForcingParams()).conclusion.splitlines()
     assert lines[3].startswith("forced at the end of each repeat / every step")
     assert "not separated (up to " in lines[3] and lines[3].endswith("% not ruled out)")
     assert lines[4].endswith("above 1.00: faster")   # not forced decided: 3x
     assert "too wide" not in "\n".join(lines) and "a tie" not in "\n".join(lines)
+    # the copy's rounds in the reverse order: the control holds 1.00 but its copies came far apart; each row is still
+    # read by itself, the 3x beyond that gap
+    rows[1] = _timed("each copy", 100, wobble[::-1])
+    lines = modes.summarise_forcing(rows, bench.ForcingParams()).conclusion.splitlines()
+    assert "1.00 inside, but the copies came up to " in lines[2]
+    assert "not separated (up to " in lines[3] and lines[4].endswith("above 1.00: faster")
+    assert "undecided" not in "\n".join(lines)
 
 
 def test_paired_reading_gives_the_largest_difference_an_interval_holding_one_cannot_rule_out():
@@ -1302,3 +1365,63 @@ def test_headline_hides_the_figures_a_lesson_already_gives_but_records_them(tmp_
     out = capsys.readouterr().out
     assert "172.2" not in out and "12.0" not in out and "20.9" in out and "verdict" not in out   # no empty column
     assert figures["naive_time_to_98_5_s_low"] == 172.2 and figures["speedup_to_98_5_wide_high"] == 12.0
+
+
+def test_the_summary_advice_reads_part_2s_verdicts_with_host_blocking_on_and_off():
+    from course_utils.bench.report import Result
+
+    def grid(**pairs):   # {key: (median, low, high, verdict)} as summarise_modes stores them
+        out = {}
+        for key, (med, lo, hi, side) in pairs.items():
+            out.update({key: med, f"{key}_low": lo, f"{key}_high": hi, f"{key}_verdict": side})
+        return Result("modes", [], [], "", out)
+
+    on = grid(graph_cell_vs_jit=(0.99, 0.96, 1.03, "inside"), jit_cell_vs_jit=(1.0, 0.98, 1.03, "inside"))
+    one = grid(graph_cell_vs_jit=(10.72, 9.41, 13.05, "above"), graph_cell_vs_jit_cell=(9.0, 8.0, 11.0, "above"))
+    every = grid(graph_cell_vs_jit=(1.3, 1.1, 1.6, "above"))   # beyond 1.00, within its copies' gap (up to 30%)
+    every.metrics.update(graph_cell_vs_jit_copies_low=0.77, graph_cell_vs_jit_copies_high=1.3)
+    assert modes.pair_reading(every.metrics, "graph_cell_vs_jit") == "within the copies' gap (copies up to 30% apart)"
+    assert [modes.advice_of(r.metrics) for r in (on, one, every)] == ["any", "cell", "undecided"]
+    lines = modes.loop_advice(on, [("one CPU", one), ("every CPU", every)]).splitlines()
+    assert lines[1] == ("host blocking on: any compiled form (TrainOneStepCell (GRAPH_MODE) / @jit O0 0.99x, "
+                        "0.96-1.03; jit(TrainOneStepCell) / @jit, both O1 1.00x, 0.98-1.03).")
+    # the run that decided gives the advice; the one within its copies' gap shows its pair beside it
+    assert lines[2].startswith("host blocking off (MindSpore's default): prefer a GRAPH_MODE Cell such as "
+                               "TrainOneStepCell (one CPU: TrainOneStepCell (GRAPH_MODE) / @jit O0 10.72x, 9.41-13.05")
+    assert lines[2].endswith("every CPU: TrainOneStepCell (GRAPH_MODE) / @jit O0 1.30x, 1.10-1.60).")
+    assert "undecided in this run" in modes.loop_advice(on, [("every CPU", every)]).splitlines()[2]
+    # two runs that disagree decide nothing; no run at all is said as such
+    slower = grid(graph_cell_vs_jit=(0.5, 0.4, 0.6, "below"))
+    assert "undecided in this run" in modes.loop_advice(on, [("a", one), ("b", slower)]).splitlines()[2]
+    assert modes.loop_advice(on, []).endswith("host blocking off (MindSpore's default): not measured in this run.")
+    # faster than the @jit function, not separated from jit on the Cell: a Cell, either way
+    cells = grid(graph_cell_vs_jit=(2.0, 1.8, 2.2, "above"), graph_cell_vs_jit_cell=(1.0, 0.9, 1.1, "inside"),
+                 jit_cell_vs_jit=(2.0, 1.8, 2.2, "above"))
+    assert modes.advice_of(cells.metrics) == "cells"
+
+
+def test_a_wide_pipeline_control_reads_the_styles_pipeline_lines_by_its_gap_and_keeps_model_train_out_of_the_headline():
+    rows = _styles_rows(103, (0, 0.01, -0.01, 0.005))
+    fed = modes.pick(rows, config="graph/functional +pipeline")
+    spread = (1.4, 0.75, 1.2, 0.85)   # the copy's rounds up to 40% off the original's: 1.00 inside, far apart
+    rows.append(dict(fed, config=modes.PIPELINE_COPY,
+                     repeat_s=[t / spread[i % len(spread)] for i, t in enumerate(fed["repeat_s"])]))
+    res = modes.summarise_styles(rows, bench.StylesParams(noise_pct=20))
+    lines = res.conclusion.splitlines()
+    control = next(line for line in lines if line.startswith("control, pipeline"))
+    assert control.endswith("0.75-1.40  1.00 inside, but the copies came up to 40% apart: only a row beyond that gap "
+                            "is read")
+    fed_lines = [line for line in lines if line.startswith("pipeline:")]
+    assert fed_lines[0].endswith("not separated (up to 39% not ruled out)")
+    assert fed_lines[1].endswith("0.36-0.67  below 1.00: slower")   # 1/0.67 = 1.49: beyond the copies' 1.40
+    assert "too wide" not in res.conclusion and "undecided (control" not in res.conclusion
+    assert res.metrics["cell_vs_functional_verdict"] == "above" and "model_train_steps_per_s" not in res.metrics
+
+
+def test_the_sweep_figure_draws_quartiles_and_names_its_slowest_round():
+    rows = [dict(_timed(f"batch {b}", s, (0, 0.01, -0.01, -0.5, 0.02), batch_size=b), steps=10)
+            for b, s in ((32, 100), (64, 60))]
+    q1, q2, q3 = modes.sweep_quartiles(rows)[0]
+    assert q1 < q2 < q3 and q1 > 32 * 100 * 0.9   # the round at half speed stretches no quartile
+    assert modes.slowest_round(rows).startswith("Slowest round: round 4 of 5, where the sizes ran at 50% of their "
+                                                "medians (batch 32: 1,600 samples/s).")

@@ -28,6 +28,7 @@ from .findings import (naive_rates, part2_standing, plot_time_to_accuracy, pooli
 from .modes import (CLAIMED_RATIO, COPY, PIPELINE_COPY, best_measured, compiled_pair, copies_band,
                     measure_batch_sizes, measure_forcing, measure_modes, measure_step_rates, measure_styles,
                     style_intervals, sweep_against_parts, sweep_intervals)
+from .modes import loop_advice, pair_reading, slowest_round, sweep_quartiles   # lesson 07's summary and part 4
 from .pipeline import measure_data_pipeline, paired_words
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
@@ -205,6 +206,8 @@ __all__ = [
     "explain_three_tools", "explain_pool_rewrites", "layer_functions", "CONV_OPS", "POOL_OPS", "forcing_conclusion",
     "paired_words", "SIDE_WORDS", "forcing_words", "paired_reading", "not_ruled_out_pct",
     "two_readings", "warmup_reading",
+    # lesson 07's summary advice and part 4's figure (modes.py)
+    "loop_advice", "pair_reading", "slowest_round", "sweep_quartiles",
     # lesson 08's results read together (findings.py)
     "naive_rates", "pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy",
     "this_run_found", "resolution",

@@ -95,6 +95,30 @@ def copies_factor(c_lo: float, c_hi: float) -> float:
     return max(round(c_hi, 2), 1 / max(round(c_lo, 2), 0.01), 1.0)
 
 
+#: The widest A/A' control whose line reads "1.00 inside, as it should be", on the ratio scale (``copies_factor``):
+#: copies up to 10% apart. Wider, the line says how far they came apart, since every row within that gap reads "within
+#: the copies' gap" (10%, not 20%: lesson 07 tests a 15% claim, which copies 15% apart could not separate).
+CONTROL_LIMIT = 1.10
+#: An A/A' control's line (``control_reading``): holds 1.00 within ``CONTROL_LIMIT``; holds 1.00, copies farther apart;
+#: leaves out 1.00.
+CONTROL_INSIDE = N_("1.00 inside, as it should be")
+CONTROL_WIDE = N_("1.00 inside, but the copies came up to {pct:.0f}% apart: only a row beyond that gap is read")
+CONTROL_APART = N_("apart: the rows below widened by its gap")
+
+
+def control_reading(c_lo: float, c_hi: float) -> str:
+    """An A/A' control's line in a verdict table, from its interval ``c_lo``-``c_hi`` (A' over A): "1.00 inside, as it
+    should be" where it holds 1.00 and the copies came no more than ``CONTROL_LIMIT`` apart (0.95-1.08); "1.00 inside,
+    but the copies came up to N% apart: only a row beyond that gap is read" where it holds 1.00 wider (0.60-1.31: 67%,
+    ``copies_gap_pct``), every row then read with the copies' gap rule (``short_reading`` with ``copies``); "apart:
+    the rows below widened by its gap" where it leaves out 1.00 (``harness.widened``)."""
+    if interval_side(c_lo, c_hi) != "inside":
+        return tr(CONTROL_APART)
+    if copies_factor(c_lo, c_hi) > CONTROL_LIMIT + 1e-9:
+        return tr(CONTROL_WIDE, pct=copies_gap_pct(c_lo, c_hi))
+    return tr(CONTROL_INSIDE)
+
+
 def within_gap(lo: float, hi: float, factor: float) -> bool:
     """Whether an interval ``lo``-``hi`` that lies beyond 1.00 has its near end no farther from 1.00 than ``factor``
     on the ratio scale (a near end below 1.00 counts by its reciprocal: 0.50 is as far as 2.00). False when the
@@ -208,27 +232,32 @@ def warmup_reading(per_call_s: Sequence[float], settled_from: int = 10) -> str:
                      last=len(ms) - 1, settled=settled)
 
 
-def two_readings(repeat_ms: float, single_ms: Sequence[float]) -> str:
-    """Lesson 07 part 1's last line: one unchanged step read two ways a few seconds apart, a repeat's time per step
-    (``repeat_ms``) against the median of single calls each timed on its own (``single_ms``), and why the two may
-    differ (within 10%; the repeats slower than even the slowest single call; slower; faster)."""
+def two_readings(repeat_ms: float, single_ms: Sequence[float], fastest_ms: Optional[float] = None,
+                 pinned: bool = False) -> str:
+    """Lesson 07 part 1's last line: one unchanged step read two ways a few seconds apart, the median repeat's time per
+    step (``repeat_ms``) against the median of single calls each timed on its own (``single_ms``), and why the two may
+    differ: within 10%; the median repeat slower than even the slowest single call (with ``fastest_ms``, the fastest
+    repeat's time per step: where that one kept the single calls' pace, the repeats spanned a slow stretch the single
+    calls missed); slower; faster. ``pinned``: this kernel is pinned to one CPU, so check 2's pinning study, which
+    looks at an unpinned step's shifting levels, is not the explanation offered."""
     gap = repeat_ms / statistics.median(single_ms)
+    levels = "" if pinned else tr(" A step's speed can also shift between levels for a second or more (check 2's "
+                                  "optional section).")
     if 1 / 1.1 <= gap <= 1.1:
         why = tr("Within 10% of each other.")
     elif gap > 1.1 and repeat_ms > max(single_ms):   # slower than even the slowest single call
-        why = tr("The repeats were slower than even the slowest single call, so no slow moment the single calls left "
-                 "out explains it: a step's speed can shift between levels for a second or more (check 2's optional "
-                 "section).")
+        why = tr("The median repeat was slower than even the slowest single call.")
+        if fastest_ms is not None and fastest_ms <= max(single_ms):
+            why += tr(" The fastest repeat ({fast:.1f} ms a step) kept the single calls' pace: the other repeats ran "
+                      "in a slow stretch of the machine that the single calls missed.", fast=fastest_ms)
+        else:
+            why += tr(" Every repeat was: the machine ran slower for the seconds the repeats took.") + levels
     elif gap > 1.1:
         why = tr("The repeats were slower. A repeat counts every step in it, slow moments included, which the median "
-                 "of single calls leaves out; and a step's speed can shift between levels for a second or more "
-                 "(check 2's optional section).")
+                 "of single calls leaves out.") + levels
     else:   # the repeats faster, although they count their slow moments too
         why = tr("The repeats were faster, although a repeat counts its slow moments too. The single calls ran just "
                  "before them, right after the compiling call: a slower moment of the machine, or a step not yet at "
                  "its steady pace.")
-    if not 1 / 1.1 <= gap <= 1.1:
-        why += tr(" The machine's speed moves from second to second, so figures taken at different moments are not "
-                  "compared (rule 4).")
-    return tr("one step, two readings: a repeat's time per step is {gap:.2f}x the single calls' median. {why}",
-              gap=gap, why=why)
+    return tr("one step, two readings: the median repeat's time per step is {gap:.2f}x the single calls' median. "
+              "{why}", gap=gap, why=why)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import statistics
 import time
 from typing import Mapping, Optional, Sequence, Tuple
 
@@ -22,8 +23,8 @@ from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesPara
 from ..report import Result, pick
 from ..steps import (TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs,
                      timing_rows)
-from .common import (copies_factor, forcing_words, judged, setup_worker, short_reading, spread_pct, verdict_table,
-                     within_copies)
+from .common import (INCONCLUSIVE, control_reading, copies_factor, judged, setup_worker, short_reading, spread_pct,
+                     verdict_table, within_copies)
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -98,8 +99,6 @@ def paired_with_twin(a: dict, b: dict, twin: Optional[Twin], scale: float = 1.0)
     return (med, *widened(lo, hi, twin.gap if twin is not None else None), both)
 
 
-#: A verdict table's reading of an A/A' control (the control rule): the one row whose words differ.
-CONTROL_INSIDE, CONTROL_APART = N_("1.00 inside, as it should be"), N_("apart: the rows below widened by its gap")
 #: The one-line summary of a part, its pairs' sides in one word each.
 SIDE_WORD = {"above": N_("faster than"), "below": N_("slower than"), "inside": N_("not separated from"),
              "within": N_("within the copies' gap of")}
@@ -118,8 +117,10 @@ def side_of(lo: float, hi: float, copies: Optional[tuple] = None) -> str:
 
 
 def control_row(label: str, twin: Twin) -> tuple:
-    """A verdict table's row for an A/A' control: ``label``, its median and interval, and its reading."""
-    return (label, twin.median, twin.low, twin.high, tr(CONTROL_INSIDE if twin.gap is None else CONTROL_APART))
+    """A verdict table's row for an A/A' control: ``label``, its median and interval, and its line
+    (``common.control_reading``: as it should be; holding 1.00 with the copies N% apart; or apart, the rows widened).
+    Never a verdict on the rows: each is read by itself with the copies' gap rule."""
+    return (label, twin.median, twin.low, twin.high, control_reading(twin.low, twin.high))
 
 
 def found_line(items: Sequence[tuple]) -> str:
@@ -201,13 +202,15 @@ def summarise_forcing(rows: list, p: ForcingParams) -> Result:
     rows = _labelled(rows)
     each, copy, end, none = (pick(rows, config=k) for k, _ in FORCING)
     twin = find_twin(rows, "each copy")   # a failed control widens every interval of this grid
+    copies = copies_of(twin)   # an interval beyond 1.00 within the copies' gap: not read as a difference
     table, paired = [control_row(tr("control: forced every step, A′ / A"), twin)], {}
     for key, row, said in (("end", end, tr("forced at the end of each repeat / every step")),
                            ("none", none, tr("not forced / forced every step"))):
         med, lo, hi, _ = paired_with_twin(row, each, twin)   # against both copies of forced every step
         paired[key] = med, lo, hi
-        table.append((said, med, lo, hi, forcing_words(lo, hi) if key == "none" and interval_side(lo, hi) == "below"
-                      else short_reading(lo, hi)))
+        # not forced below forced, beyond the copies' gap: a broken premise, not "slower" (``forcing_words``)
+        table.append((said, med, lo, hi, tr(INCONCLUSIVE) if key == "none" and side_of(lo, hi, copies) == "below"
+                      else short_reading(lo, hi, copies)))
     lines = [verdict_table(table)]
     metrics = {"forced_each_steps_per_s": each["steps_per_s"]}
     for key, (med, lo, hi) in paired.items():
@@ -246,16 +249,19 @@ def _own_floor(rows: list, default: float) -> Tuple[list, str, float]:
 PAIRS = (("graph/cell", "pynative/cell", "graph_vs_pynative"),
          ("pynative/jit:O0", "pynative/functional", "jit_vs_no_jit"),
          ("pynative/jit:O1", "pynative/jit:O0", "o1_vs_o0"), ("graph/cell", "pynative/jit:O0", "graph_cell_vs_jit"),
-         ("pynative/jit_cell:O1", "pynative/jit:O1", "jit_cell_vs_jit"))
+         ("pynative/jit_cell:O1", "pynative/jit:O1", "jit_cell_vs_jit"),
+         ("graph/cell", "pynative/jit_cell:O0", "graph_cell_vs_jit_cell"))
 #: Each pair's name in part 2's verdict table (short: the table fits a notebook's width), and in its found line.
 PAIR_LABELS = {"graph_vs_pynative": N_("GRAPH_MODE / PyNative, TrainOneStepCell"),
                "jit_vs_no_jit": N_("@jit O0 / no jit, functional step"),
                "o1_vs_o0": N_("O1 / O0, @jit functional step"),
                "graph_cell_vs_jit": N_("TrainOneStepCell (GRAPH_MODE) / @jit O0"),
-               "jit_cell_vs_jit": N_("jit(TrainOneStepCell) / @jit, both O1")}
+               "jit_cell_vs_jit": N_("jit(TrainOneStepCell) / @jit, both O1"),
+               "graph_cell_vs_jit_cell": N_("TrainOneStepCell (GRAPH_MODE) / jit(TrainOneStepCell) O0")}
 PAIR_FOUND = {"graph_vs_pynative": N_("GRAPH_MODE {side} PyNative"), "jit_vs_no_jit": N_("@jit {side} no jit"),
               "o1_vs_o0": N_("O1 {side} O0"), "graph_cell_vs_jit": N_("TrainOneStepCell {side} @jit"),
-              "jit_cell_vs_jit": N_("jit(TrainOneStepCell) {side} @jit")}
+              "jit_cell_vs_jit": N_("jit(TrainOneStepCell) {side} @jit"),
+              "graph_cell_vs_jit_cell": N_("TrainOneStepCell {side} jit(TrainOneStepCell)")}
 
 
 def summarise_modes(rows: list, p: ModesParams) -> Result:
@@ -328,7 +334,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
                 ra, rb = pick(rows, config=a), pick(rows, config=b)
                 # a pair with the copied configuration: paired with both copies; widened by a failed control
                 med, lo, hi, both = paired_with_twin(ra, rb, twin)
-                table.append((tr(PAIR_LABELS[key]), med, lo, hi))
+                table.append((tr(PAIR_LABELS[key]), med, lo, hi))   # read with the copies' gap rule
                 found.append((PAIR_FOUND[key], lo, hi, copies_of(twin)))
                 metrics.update({key: med, f"{key}_low": round(lo, 2), f"{key}_high": round(hi, 2),
                                 f"{key}_verdict": interval_side(lo, hi), f"{key}_together": both})
@@ -495,7 +501,7 @@ def _style_readings(rows: list) -> Tuple[dict, Optional[Twin], Optional[Twin]]:
 def summarise_styles(rows: list, p: StylesParams) -> Result:
     rows = _labelled(rows)
     func = pick(rows, config="graph/functional")
-    func_fed, model = pick(rows, config="graph/functional +pipeline"), pick(rows, config="Model.train")
+    func_fed = pick(rows, config="graph/functional +pipeline")
     rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == IN_MEMORY else func_fed)["steps_per_s"],
                  label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
     lines = []
@@ -527,7 +533,7 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     # from the medians: pairing cancels the load of a round, which the medians' floor has to include
     metrics = {"cell_vs_functional": med, "cell_vs_functional_low": lo, "cell_vs_functional_high": hi,
                "cell_vs_functional_verdict": interval_side(lo, hi),
-               "model_train_steps_per_s": model["steps_per_s"], "cell_vs_functional_together": twin is not None,
+               "cell_vs_functional_together": twin is not None,
                # the headline's verdict: the "15%" ruling too (where 1.00 lies, the verdict itself says)
                "cell_vs_functional_note": claim_reading(lo, hi, with_zero=False)}
     if "cell_jit" in pairs:   # the like-for-like pair, both compiled
@@ -705,6 +711,39 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     return Result("batch_sizes", everything, cols, "\n".join(lines), metrics)
 
 
+def round_samples(row: Mapping) -> list:
+    """A sweep row's samples/s in each of its rounds (``steps`` a round of ``batch_size`` samples, ``repeat_s``)."""
+    return [row["steps"] * row["batch_size"] / t for t in row["repeat_s"]]
+
+
+def sweep_quartiles(rows: Sequence[Mapping]) -> list:
+    """``(low quartile, median, high quartile)`` of each row's samples/s over its rounds, in the order of ``rows``:
+    the middle half of the rounds, which one slow round does not stretch as it stretches a min-max bar."""
+    out = []
+    for r in rows:
+        q1, q2, q3 = statistics.quantiles(round_samples(r), n=4, method="inclusive")
+        out.append((q1, q2, q3))
+    return out
+
+
+def slowest_round(rows: Sequence[Mapping]) -> str:
+    """One line on the sweep's slowest round: its index (from 1) and how fast the sizes ran in it, as a share of each
+    size's own median (the median of those shares) and as the slowest size's samples/s there; second copies left
+    out. "" with fewer than two rounds."""
+    sizes = [r for r in rows if not r["config"].endswith(" copy")]
+    n = min(len(r["repeat_s"]) for r in sizes)
+    if n < 2:
+        return ""
+    share = [statistics.median(round_samples(r)[i] / statistics.median(round_samples(r)) for r in sizes)
+             for i in range(n)]
+    i = min(range(n), key=share.__getitem__)
+    low = min(sizes, key=lambda r: round_samples(r)[i] / statistics.median(round_samples(r)))
+    return tr("Slowest round: round {i} of {n}, where the sizes ran at {pct:.0f}% of their medians (batch {bs}: "
+              "{rate:,.0f} samples/s). The bars span the middle half of the rounds (interquartile range), so a slow "
+              "round does not stretch them; the verdicts pair every round, that one included.", i=i + 1, n=n,
+              pct=100 * share[i], bs=low["batch_size"], rate=round_samples(low)[i])
+
+
 def sweep_against_parts(sweep: Result, parts: Sequence[Tuple[Optional[Result], str]], batch: int = 64,
                         spec: str = "graph/cell") -> str:
     """One line: the sweep's rate at ``batch`` beside the rates other experiments of the run measured for the same
@@ -783,3 +822,79 @@ def best_measured(results: Mapping[str, Result], names: Optional[Mapping[str, st
     text += "\n" + tr("A figure, not a winner: a configuration is called the fastest only within one alternated "
                       "comparison (the lines under each experiment).")
     return {"best_steps_per_s": best["steps_per_s"]}, text
+
+
+# -- the summary's advice: which compiled form, with host blocking on and off --------------------------
+
+#: The pairs the advice reads, in order: the GRAPH_MODE Cell against each jit form, and the two jit forms.
+ADVICE_PAIRS = ("graph_cell_vs_jit", "graph_cell_vs_jit_cell", "jit_cell_vs_jit")
+#: The advice, by what the pairs decided (``advice_of``).
+ADVICE = {"cell": N_("prefer a GRAPH_MODE Cell such as TrainOneStepCell"),
+          "cells": N_("prefer a Cell (GRAPH_MODE, or jit on the Cell) to a @jit function"),
+          "jit": N_("prefer a jit form to a GRAPH_MODE Cell"), "any": N_("any compiled form"),
+          "undecided": N_("undecided in this run")}
+
+
+def pair_side(metrics: Mapping, key: str) -> str:
+    """The side of a part-2 pair ``key`` as its verdict table read it: "above", "below", "inside" or "within" (beyond
+    1.00 within the copies' gap)."""
+    copies = ((metrics[f"{key}_copies_low"], metrics[f"{key}_copies_high"]) if f"{key}_copies_low" in metrics
+              else None)
+    return side_of(metrics[f"{key}_low"], metrics[f"{key}_high"], copies)
+
+
+def pair_reading(metrics: Mapping, key: str) -> str:
+    """A part-2 pair's verdict words as its own table printed them (for a table built from stored metrics)."""
+    copies = ((metrics[f"{key}_copies_low"], metrics[f"{key}_copies_high"]) if f"{key}_copies_low" in metrics
+              else None)
+    words = short_reading(metrics[f"{key}_low"], metrics[f"{key}_high"], copies)
+    return words + (tr(", widened") if f"{key}_control_low" in metrics else "")
+
+
+def advice_of(metrics: Mapping) -> str:
+    """What one part-2 grid says about which compiled form to use (an ``ADVICE`` key): the GRAPH_MODE Cell against
+    the @jit function (and jit on the Cell, where timed), and the two jit forms. "cell": the Cell faster than every
+    jit form timed; "cells": faster than the @jit function, not separated from jit on the Cell (or within the copies'
+    gap of it), jit on the Cell faster than the @jit function too; "jit": slower than every jit form timed; "any":
+    every pair not separated; otherwise (a pair the advice turns on within the copies' gap: this run could not tell),
+    or without the pair against @jit, "undecided"."""
+    sides = {k: pair_side(metrics, k) for k in ADVICE_PAIRS if f"{k}_low" in metrics}
+    if "graph_cell_vs_jit" not in sides:
+        return "undecided"
+    cell = [sides[k] for k in ("graph_cell_vs_jit", "graph_cell_vs_jit_cell") if k in sides]
+    tied = {"inside", "within"}
+    if set(sides.values()) == {"inside"}:
+        return "any"
+    if set(cell) == {"above"}:
+        return "cell"
+    if cell[0] == "above" and set(cell[1:]) <= tied and sides.get("jit_cell_vs_jit", "above") == "above":
+        return "cells"
+    if set(cell) == {"below"}:
+        return "jit"
+    return "undecided"
+
+
+def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]]) -> str:
+    """The summary's two lines for a learner's own loop, built from this run's part-2 verdicts: with host blocking on
+    (``on``, part 2's grid) and off (``off``: ``(where, Result)`` of the fresh processes without it, MindSpore's
+    default), which compiled form to prefer (``advice_of``), each with the pairs that decide it. Runs that disagree,
+    or decide nothing (a pair within its copies' gap included), give "undecided in this run"."""
+    def line(title, runs):
+        runs = [(where, res.metrics) for where, res in runs if res is not None and not res.skipped]
+        said = [advice_of(m) for _, m in runs]
+        decided = {a for a in said if a != "undecided"}
+        advice = decided.pop() if len(decided) == 1 else "undecided"
+        evidence = []
+        for where, m in runs:
+            shown = [tr("{label} {med:.2f}x, {lo:.2f}-{hi:.2f}", label=tr(PAIR_LABELS[k]), med=m[k], lo=m[f"{k}_low"],
+                        hi=m[f"{k}_high"]) for k in ADVICE_PAIRS if f"{k}_low" in m]
+            body = tr("; ").join(shown) or tr(ADVICE["undecided"])
+            evidence.append(tr("{where}: {body}", where=where, body=body) if where else body)
+        if not runs:
+            return tr("{title}: not measured in this run.", title=title)
+        return tr("{title}: {advice} ({evidence}).", title=title, advice=tr(ADVICE[advice]),
+                  evidence=tr("; ").join(evidence))
+
+    return "\n".join([tr("What this run's verdicts say for your loop, among the compiled forms:"),
+                       line(tr("host blocking on"), [("", on)]),
+                       line(tr("host blocking off (MindSpore's default)"), off)])

@@ -9,6 +9,9 @@ MESSAGES = {
     # ---- the lab's verdict tables and found lines (course_utils/bench/experiments/modes.py)
     'apart: the rows below widened by its gap':
         '不含 1.00：下面各行已按两份副本的差距放宽',
+    # a control that holds 1.00 with its copies more than 10% apart (common.CONTROL_LIMIT, control_reading)
+    '1.00 inside, but the copies came up to {pct:.0f}% apart: only a row beyond that gap is read':
+        '包含 1.00，但两份副本相差可达 {pct:.0f}%：只有超出这一差距的行才判定快慢',
     'faster than':
         '更快',
     'slower than':
@@ -41,6 +44,42 @@ MESSAGES = {
         '与 @jit（O0）相比，静态图模式下的 TrainOneStepCell {side}',
     'jit(TrainOneStepCell) {side} @jit':
         '与 @jit 相比（均为 O1），jit(TrainOneStepCell) {side}',
+    'TrainOneStepCell (GRAPH_MODE) / jit(TrainOneStepCell) O0':
+        'TrainOneStepCell（静态图模式）/ jit(TrainOneStepCell) O0',
+    'TrainOneStepCell {side} jit(TrainOneStepCell)':
+        '与 jit(TrainOneStepCell)（O0）相比，静态图模式下的 TrainOneStepCell {side}',
+    # the summary's advice (modes.loop_advice)
+    "What this run's verdicts say for your loop, among the compiled forms:":
+        '本次运行的结论对你的训练循环意味着什么（在几种编译方式之间选择）：',
+    'host blocking on':
+        '开启阻塞执行',
+    "host blocking off (MindSpore's default)":
+        '不开启阻塞执行（MindSpore 的默认设置）',
+    'prefer a GRAPH_MODE Cell such as TrainOneStepCell':
+        '优先用静态图模式下的 Cell，如 TrainOneStepCell',
+    'prefer a Cell (GRAPH_MODE, or jit on the Cell) to a @jit function':
+        '优先用 Cell（静态图模式，或对 Cell 使用 jit），而不是 @jit 函数',
+    'prefer a jit form to a GRAPH_MODE Cell':
+        '优先用 jit 的写法，而不是静态图模式下的 Cell',
+    'any compiled form':
+        '任何一种编译方式都可以',
+    'undecided in this run':
+        '本次运行无法判定',
+    '{label} {med:.2f}x, {lo:.2f}-{hi:.2f}':
+        '{label} {med:.2f} 倍，{lo:.2f}～{hi:.2f}',
+    '{where}: {body}':
+        '{where}：{body}',
+    '{title}: not measured in this run.':
+        '{title}：本次运行没有测量。',
+    '{title}: {advice} ({evidence}).':
+        '{title}：{advice}（{evidence}）。',
+    # part 4's slowest round (modes.slowest_round)
+    'Slowest round: round {i} of {n}, where the sizes ran at {pct:.0f}% of their medians (batch {bs}: {rate:,.0f} '
+    'samples/s). The bars span the middle half of the rounds (interquartile range), so a slow round does not stretch '
+    'them; the verdicts pair every round, that one included.':
+        '最慢的一轮：第 {i} 轮（共 {n} 轮），各批大小在这一轮的速度是各自中位数的 {pct:.0f}%（批大小 {bs}：'
+        '{rate:,.0f} 样本/秒）。误差线只覆盖中间一半的轮次（四分位距），一轮偏慢不会把它拉长；结论则把每一轮都配对，'
+        '这一轮也在内。',
     'control: functional step, A′ / A':
         '对照：函数式训练步，A′ / A',
     'TrainOneStepCell / functional step, no @jit (GRAPH_MODE)':
@@ -260,7 +299,7 @@ MESSAGES = {
     '{seconds:.0f} s on {cpus} CPUs, 1-min load average {before} before / {after} after':
         '用时 {seconds:.0f} 秒，{cpus} 个 CPU；1 分钟平均负载：测量前 {before}，测量后 {after}',
     ', other processes used {cores:.2f} cores meanwhile':
-        '；期间其他进程平均占用 {cores:.2f} 个核',
+        '；期间其他进程平均占用 {cores:.2f} 个 CPU',
     ', other processes used {cores:.2f} of that CPU meanwhile':
         '；期间其他进程平均占用了该 CPU 的 {cores:.0%}',
     'WARNING: the machine was busy ({facts}). Other processes competed for the CPU: these timings are single, '
@@ -808,24 +847,26 @@ MESSAGES = {
         '{k} 次调用。',
     'Within 10% of each other.':
         '两者相差不到 10%。',
-    "The repeats were slower than even the slowest single call, so no slow moment the single calls left out explains "
-    "it: a step's speed can shift between levels for a second or more (check 2's optional section).":
-        '多次重复测得的速度比最慢的一次单独调用还慢，所以单次调用排除在外的偏慢时刻解释不了这个差距：'
-        '训练步的速度会在几个档位之间切换，每个档位可持续一秒以上（见检查 2 的选读部分）。',
-    "The repeats were slower. A repeat counts every step in it, slow moments included, which the median of single "
-    "calls leaves out; and a step's speed can shift between levels for a second or more (check 2's optional "
-    "section).":
+    'The median repeat was slower than even the slowest single call.':
+        '重复的中位数比最慢的一次单独调用还慢。',
+    " The fastest repeat ({fast:.1f} ms a step) kept the single calls' pace: the other repeats ran in a slow stretch "
+    "of the machine that the single calls missed.":
+        '最快的一次重复（每步 {fast:.1f} 毫秒）与单次调用的节奏相当：其余几次重复赶上了机器一段偏慢的时间，'
+        '单次调用恰好没有碰上。',
+    ' Every repeat was: the machine ran slower for the seconds the repeats took.':
+        '每一次重复都是如此：在这几次重复所用的几秒里，机器整体变慢了。',
+    " A step's speed can also shift between levels for a second or more (check 2's optional section).":
+        '训练步的速度还可能在几个档位之间切换，每个档位可持续一秒以上（见检查 2 的选读部分）。',
+    'The repeats were slower. A repeat counts every step in it, slow moments included, which the median of single '
+    'calls leaves out.':
         '多次重复测得的速度更慢。一次重复计入其中的每一步，包括机器偏慢的时刻，单次调用的中位数则把这些时刻'
-        '排除在外；而且训练步的速度会在几个档位之间切换，每个档位可持续一秒以上（见检查 2 的选读部分）。',
+        '排除在外。',
     'The repeats were faster, although a repeat counts its slow moments too. The single calls ran just before them, '
     'right after the compiling call: a slower moment of the machine, or a step not yet at its steady pace.':
         '多次重复反而更快，尽管一次重复同样计入了偏慢的时刻。单次调用就在它们之前、紧跟编译那次调用运行，'
         '可能赶上了机器偏慢的时刻，也可能训练步还没有进入稳定的节奏。',
-    " The machine's speed moves from second to second, so figures taken at different moments are not compared "
-    "(rule 4).":
-        '机器的速度每秒都在变化，所以不同时刻测得的数字不能相互比较（规则 4）。',
-    "one step, two readings: a repeat's time per step is {gap:.2f}x the single calls' median. {why}":
-        '同一训练步的两种读数：多次重复测得的每步耗时是单次调用中位数的 {gap:.2f} 倍。{why}',
+    "one step, two readings: the median repeat's time per step is {gap:.2f}x the single calls' median. {why}":
+        '同一训练步的两种读数：重复的中位数每步耗时是单次调用中位数的 {gap:.2f} 倍。{why}',
     # forced vs not forced, read by the paired interval (common.forcing_conclusion, modes.summarise_forcing)
     'above 1.00: faster': '高于 1.00：更快',
     'below 1.00: slower': '低于 1.00：更慢',
