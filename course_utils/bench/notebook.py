@@ -110,7 +110,7 @@ class Lab:
     def headline(self, experiments: Sequence[str], noise_pct: Optional[float], started: float,
                  titles: Optional[Mapping[str, str]] = None, parts: Optional[Mapping[str, str]] = None,
                  best: bool = True, bound: bool = False, short: bool = False,
-                 claims: Optional[Sequence[str]] = None) -> dict:
+                 claims: Optional[Sequence[str]] = None, hide: Sequence[str] = ()) -> dict:
         """Print the lesson's headline figures: the highest step rate measured (a figure, not a winner), the numeric
         metrics of ``experiments``, the noise floor (``noise_pct``, if not None) and the lesson's run time (since
         ``started``, a ``time.perf_counter()``), with a warning if any experiment ran on a busy machine. Returns them
@@ -123,7 +123,8 @@ class Lab:
         ``SHORT_TITLES``), the other figures as a figure | value table above it: narrow enough for a notebook.
         ``claims`` (with ``short``): the paired ratios (metric keys) the verdict table keeps, in their order here
         (lesson 07: the two claims' rows, already printed with the rest by their experiments), each row's note
-        printed under the table; all of them, without notes, by default."""
+        printed under the table; all of them, without notes, by default. ``hide``: prefixes of metric keys not printed
+        (a lesson that already gives them, lesson 08's closing table), still returned for ``record()``."""
         part_names = dict(parts or {})   # (``parts`` is reused below)
         top, text = best_measured(self.results, parts) if best else ({}, "")
         figures, verdicts, medians, together, notes, spans = dict(top), {}, {}, set(), {}, set()
@@ -181,6 +182,7 @@ class Lab:
                 shown[f"{base}_range"] = tr("{lo:.1f}-{hi:.1f}", lo=v, hi=figures[f"{base}_high"])
             elif not k.endswith(("_low", "_high")):
                 shown[k] = v
+        shown = {k: v for k, v in shown.items() if not k.startswith(tuple(hide))}   # given elsewhere in the lesson
         print(header())
         if short:   # the figures, then the paired ratios as one verdict table
             owner = {k: name for name in experiments if self.results.get(name) is not None
@@ -212,7 +214,8 @@ class Lab:
         titles = titles or {}
         print(format_rows([{"figure": titles.get(k) or metric_title(k), "verdict": said.get(verdicts.get(k), ""),
                             "value": f"{v:.2f}" if METRIC_TITLES.get(k, "").endswith("(x)") else v}
-                           for k, v in shown.items()], ["figure", "value"] + (["verdict"] if verdicts else []),
+                           for k, v in shown.items()],
+                          ["figure", "value"] + (["verdict"] if any(said.get(verdicts.get(k)) for k in shown) else []),
                           left=["verdict"]))
         if text:
             print("\n" + text)

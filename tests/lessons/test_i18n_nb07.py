@@ -192,7 +192,7 @@ def test_cpu_traps_and_finding_them_in_chinese(zh):
 def test_pipeline_amp_shapes_and_sink_in_chinese(zh):
     fine = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams()).conclusion
     lines = fine.splitlines()   # lesson 08's verdict table (the A/A' control first), then one sentence
-    assert lines[0].split() == ["比较", "比值", "95%", "区间", "结论"]
+    assert lines[0].split() == ["比较", "比值", "区间（各轮最低～最高）", "结论"]   # five rounds: their range
     assert lines[2].startswith("内存中的批 A′ / A（对照）") and lines[2].endswith("包含 1.00，符合预期")
     assert lines[3].startswith("流水线供数 / 内存中的批（A 与 A′）") and lines[3].endswith("低于 1.00：更慢")
     assert lines[4].startswith("Model.train，数据下沉关 / 内存中的批（A 与 A′）")   # Model.train's own loop, paired

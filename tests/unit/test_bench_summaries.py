@@ -12,6 +12,11 @@ from support.bench_rows import (accuracy_rows, amp_rows, find_rows, pipeline_row
                                 step_rates, trap_results, trap_rows)
 
 
+def squeezed(line: str) -> str:
+    """A table line with its runs of spaces as one: its words, whatever the column widths."""
+    return " ".join(line.split())
+
+
 SECONDARY = "Secondary"   # the medians' reading: kept in the metrics (best_config), never printed beside the pairs
 
 
@@ -219,12 +224,12 @@ def test_data_pipeline_judged_by_the_fed_step_against_the_in_memory_step():
     res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams(noise_pct=5))
     # the verdict, from the paired interval, is the only reading printed: no floor reading beside it
     lines = res.conclusion.splitlines()   # one verdict table (lesson 07's rule), one sentence under it
-    assert lines[0].split() == ["comparison", "ratio", "95%", "interval", "verdict"]
-    assert lines[2].startswith("fed by the pipeline / in-memory ") and lines[2].endswith("0.90x     0.90-0.90  "
-                                                                                         "below 1.00: slower")
+    assert lines[0].split() == ["comparison", "ratio", "range", "(lowest-highest", "round)", "verdict"]   # 5 rounds
+    assert lines[2].startswith("fed by the pipeline / in-memory ") and squeezed(lines[2]).endswith(
+        "0.90x 0.90-0.90 below 1.00: slower")
     # Model.train's loop fed by the same pipeline, paired with the same in-memory passes
-    assert lines[3].startswith("Model.train, sink mode off / in-memory") and lines[3].endswith("0.20x     0.20-0.20  "
-                                                                                                "below 1.00: slower")
+    assert lines[3].startswith("Model.train, sink mode off / in-memory") and squeezed(lines[3]).endswith(
+        "0.20x 0.20-0.20 below 1.00: slower")
     assert res.metrics["model_paired"]["median"] == pytest.approx(0.2)
     # on CPU sink mode runs the normal loop: its row is a second control, read as one
     assert lines[4].startswith("Model.train, sink mode on / off (one loop on CPU: a control)") and \
@@ -260,7 +265,7 @@ def test_data_pipeline_reads_sink_mode_on_cpu_as_a_control_that_bounds_its_verdi
     res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90, on=25.0, off=20.0)),
                                            bench.PipelineParams(noise_pct=5))
     lines = res.conclusion.splitlines()
-    assert lines[4].endswith("1.25x     1.25-1.25  without 1.00: a failed control")
+    assert squeezed(lines[4]).endswith("1.25x 1.25-1.25 without 1.00: a failed control")
     assert "slower" not in lines[4] and "faster" not in lines[4]
     assert lines[6] == ("On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop "
                         "timed twice, and it failed: the same loop came 25% apart from itself. Part 4 reads no "
@@ -319,7 +324,7 @@ def test_amp_slower_on_cpu_and_faster_elsewhere():
     # one table row per level: its ratio and its verdict (the paired ratio), no floor reading; then the verdict's
     # sentence (no "Secondary" line: part 1's rule)
     lines = res.conclusion.splitlines()   # one verdict table (lesson 07's rule), then the accuracy drop
-    assert lines[0].split() == ["comparison", "ratio", "95%", "interval", "verdict"]
+    assert lines[0].split() == ["comparison", "ratio", "range", "(lowest-highest", "round)", "verdict"]
     assert lines[2].split() == ["O1", "/", "O0", "and", "its", "copy", "0.90x", "0.90-0.90", "below", "1.00:", "slower"]
     assert lines[3].split()[:7] == ["O3", "/", "O0", "and", "its", "copy", "0.40x"]
     assert lines[4] == "amp O3: accuracy 90.0% (5.0 points lower: check accuracy, not only speed)."
@@ -328,7 +333,7 @@ def test_amp_slower_on_cpu_and_faster_elsewhere():
     res = amp.summarise_amp(amp_rows(51, 0.95), bench.AmpParams(levels=("O0", "O1", "O3")))
     assert res.row(config="O3")["verdict"] == "undecided" and "fastest level" not in res.conclusion
     # ...while pairing (these made-up rounds all move together) decides: only the paired reading is said
-    assert res.conclusion.splitlines()[3].endswith("1.02x     1.02-1.02  above 1.00: faster")
+    assert squeezed(res.conclusion.splitlines()[3]).endswith("1.02x 1.02-1.02 above 1.00: faster")
     # with O0's second copy, each level is judged against both; one that differs from O0 by less than the two
     # copies do from each other has 1.00 inside its interval
     rows = amp_rows(51, 0.95) + [rate("O0 copy", 52, label="amp O0, second copy", accuracy=0.95, trained_steps=100,
@@ -519,8 +524,8 @@ def test_a_rewrite_faster_than_pooling_s_share_allows_is_not_trusted_for_its_siz
     # 1.40x, with pooling 20% of operator time: at most 1 / (1 - 0.20) = 1.25x
     text = traps.explain_pool_rewrites(pools, 10, said, pool_share=20.0)
     lines = text.splitlines()   # a verdict table: one row per rewrite
-    assert lines[2].startswith("ops.max_pool2d / nn.MaxPool2d") and lines[2].endswith("0.40x     0.40-0.40  below "
-                                                                                      "1.00: slower")
+    assert lines[2].startswith("ops.max_pool2d / nn.MaxPool2d") and squeezed(lines[2]).endswith(
+        "0.40x 0.40-0.40 below 1.00: slower")
     assert lines[3].startswith("reshape + max / nn.MaxPool2d") and lines[3].endswith("above 1.00: faster")
     assert "= 1.25x as fast; reshape + max's 1.40x is more: a rewrite also changes" in text
     where = "with ONEDNN_MAX_CPU_ISA=AVX2, on this CPU"
@@ -1183,8 +1188,8 @@ def test_part_6s_naive_rate_is_set_beside_part_2s_with_the_cause_unmeasured():
     tta = bench.Result("time_to_accuracy", [], [], "", {}, extra={"naive_steps_per_s": 3.5, "best_steps_per_s": 89.3})
     traps = bench.Result("cpu_traps", [], [], "", {"naive_steps_per_s": 9.8, "fixes_steps_per_s": 92.6})
     said = findings.naive_rates(tta, traps)
-    assert "ran at 3.5 steps/s against 9.8 on in-memory batches in part 2 (0.36x)" in said
-    assert "at 89.3 against 92.6 (0.96x)" in said
+    assert "the naive step ran at 0.36x its part 2 rate (9.8 -> 3.5 steps/s)" in said
+    assert "the two CPU settings at 0.96x (92.6 -> 89.3)" in said
     assert "part 6's step-rate ratio (25.5x) is part 2's ratio of medians (9.4x) times 2.7" in said
     assert "not measured" in said
     assert findings.naive_rates(tta, None) == ""   # off the CPU: no part 2
@@ -1226,6 +1231,140 @@ def test_the_difference_an_interval_does_not_rule_out_is_read_on_the_ratio_scale
     assert common.not_ruled_out_pct(0.80, 1.44) == pytest.approx(44)
     assert common.not_ruled_out_pct(0.99, 1.01) == pytest.approx(100 / 0.99 - 100)
     assert common.short_reading(0.58, 1.20) == "not separated (up to 72% not ruled out)"
+
+
+def _rounds(name, rates, **fields):
+    """A made-up row whose five rounds ran at ``rates`` (10 steps each), its median the median rate."""
+    ordered = sorted(rates)
+    return dict(rate(name, ordered[len(ordered) // 2], **fields), repeat_s=[10 / r for r in rates])
+
+
+def test_the_summary_reads_each_experiment_as_its_table_does_word_for_word(monkeypatch):
+    """Lesson 08's closing list says what each part's verdict table says: part 3's rewrites and part 5's levels read
+    against their A/A' control (within the copies' gap: not read), part 4's fed step against its controls' bound, and
+    O2 and O3, one network that part 5 reads together, as that one reading."""
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    # part 3: the copy came up to 1.30x from A; the reshape's 1.15-1.40 lies within that gap
+    pools = {name: bench.Timing.from_row(_rounds(name, rates)) for name, rates in (
+        ("nn.MaxPool2d", (100, 100, 100, 100, 100)), ("reshape + max", (115, 120, 118, 125, 140)),
+        ("nn.MaxPool2d (A′)", (130, 125, 90, 110, 112)))}
+    table = traps.explain_pool_rewrites(pools, 10, copy="nn.MaxPool2d (A′)")
+    row = next(line for line in table.splitlines() if line.startswith("reshape + max /"))
+    words = "within the copies' gap (copies up to 30% apart)"
+    assert row.endswith(words) and table.splitlines()[0].split()[2:5] == ["range", "(lowest-highest", "round)"]
+    assert findings.part3_rows(pools) == [("part 3: reshape + max / nn.MaxPool2d ‡", pytest.approx(1.20),
+                                           pytest.approx(1.15), pytest.approx(1.40), words)]
+    # part 4: sink mode on / off 25% apart, a failed second control: the fed step's 10% cost is within its bound
+    res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90, on=25.0, off=20.0)),
+                                           bench.PipelineParams(noise_pct=5))
+    fed = next(line for line in res.conclusion.splitlines() if line.startswith("fed by the pipeline"))
+    assert fed.endswith("within the copies' gap (copies up to 25% apart)")
+    assert findings.part4_said(res.metrics) == "within the copies' gap (copies up to 25% apart)"
+    # part 5: O0 and its copy up to 1.40x apart; every level below 1.00 with its near end within that gap
+    rows = [_rounds(cfg, rates, label=label, accuracy=0.95, trained_steps=100, wrapper="LeNet5")
+            for cfg, label, rates in (
+        ("O0", "amp O0", (100, 100, 100, 100, 100)), ("O0 copy", "amp O0, second copy", (100, 140, 90, 110, 95)),
+        ("O1", "amp O1", (80, 85, 82, 90, 78)), ("O2", "amp O2", (75, 80, 84, 72, 70)),
+        ("O3", "amp O3", (74, 81, 83, 73, 71)))]
+    res = amp.summarise_amp(rows, bench.AmpParams(levels=("O0", "O1", "O2", "O3")))
+    lines = res.conclusion.splitlines()
+    rows = findings.part5_rows(res)
+    for level in ("O1", "O2", "O3"):
+        r = res.row(config=level)
+        assert r["said"].startswith("within the copies' gap")
+        assert next(line for line in lines if line.startswith(f"{level} /")).endswith(r["said"])
+    twins = res.metrics["amp_twins"]
+    assert [row[0] for row in rows] == ["part 5: O1 / O0 ‡", "part 5: O2 and O3 / O0 (one network)"]   # one reading
+    assert rows[0][4] == res.row(config="O1")["said"] and rows[1][1:] == (None, twins["low"], twins["high"],
+                                                                          twins["said"])
+    assert lines[-1].endswith(f"{twins['said']}.")
+
+
+def test_part_6s_figure_draws_the_widened_range_the_text_quotes_and_names_both_bands():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from course_utils.fmt import plain_figures
+
+    best, _ = accuracy_rows()
+    curve = [{"step": 1500, "accuracy": 0.985, "train_s": 8.0}, {"step": 2000, "accuracy": 0.99, "train_s": 20.0}]
+    noisy = accuracy.summarise_time_to_accuracy([dict(r, curve=curve) for r in best] + step_rates(25.0, 130.0),
+                                                bench.TimeToAccuracyParams(targets=(0.99,), noise_pct=50.0))
+    fig, ax = plt.subplots()
+    try:
+        findings.plot_time_to_accuracy(ax, noisy, best="course settings")
+        labels = [h.get_label() for h in ax.get_legend().legend_handles]
+        bands = [(round(p.get_x(), 1), round(p.get_x() + p.get_width(), 1)) for p in ax.patches]
+    finally:
+        plt.close(fig)
+    low, high = (noisy.metrics[f"naive_time_to_99_0_s_noise_{end}"] for end in ("low", "high"))
+    assert f"estimated: {plain_figures(low)}-{plain_figures(high)} s (widened by the noise floor)" in labels[1]
+    assert f"is {plain_figures(low)}-{plain_figures(high)} s" in noisy.conclusion   # the text's range
+    assert labels[2] == "the estimate before widening: 80-104 s"
+    assert (round(low, 1), round(high, 1)) in bands and (80.0, 104.0) in bands
+
+
+def test_a_full_run_gives_the_naive_run_a_time_limit_from_its_own_estimate():
+    full = bench.TimeToAccuracyParams(quick=False, noise_pct=20.0)   # time_limit 180 s
+    # 2600 steps at 10 steps/s: 260 s, 312 s with the floor; 1.5x that: 468 s, above the 180 s limit
+    assert accuracy.naive_time_limit(2600, 10.0, full) == pytest.approx(468.0)
+    assert accuracy.naive_time_limit(260, 10.0, full) == 180.0                  # never below time_limit
+    assert accuracy.naive_time_limit(6500, 10.0, full) == accuracy.NAIVE_LIMIT_CAP   # 780 s: capped
+    assert accuracy.naive_time_limit(8000, 10.0, full) is None                  # 960 s: estimated only
+    assert accuracy.naive_time_limit(2600, 10.0, bench.TimeToAccuracyParams(quick=True)) is None   # QUICK: estimated
+
+
+def test_a_rewrite_not_read_as_faster_has_its_ms_told_as_a_lower_median_not_a_saving(monkeypatch):
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    pools = {name: bench.Timing.from_row(_rounds(name, rates)) for name, rates in (
+        ("nn.MaxPool2d", (100, 100, 100, 100, 100)), ("reshape + max", (95, 104, 103, 110, 102)))}
+    text = traps.explain_pool_rewrites(pools, 10, pool_ms=2.6)
+    assert "saves" not in text
+    assert "reshape + max's median step time was 0.3 ms lower here (10.0 -> 9.7 ms, the medians of this block; not " \
+        "separated (up to 10% not ruled out)); the profile with the cap gives all pooling" in text
+
+
+def test_what_this_run_can_resolve_comes_from_part_1s_floor_and_its_copies():
+    copies = [("B / A", 0.96, 0.89, 1.06), ("C / A", 0.95, 0.80, 1.26), ("D / A", 1.07, 0.75, 1.30)]
+    said = findings.resolution(26.8, copies)
+    assert "noise floor is 27%" in said and "differences below 27% cannot be resolved" in said
+    assert "left up to 33% not ruled out" in said   # 0.75: 1 / 0.75 = 1.33 on the ratio scale
+
+
+def test_the_closing_list_is_one_verdict_table_then_part_6s_estimate(monkeypatch):
+    monkeypatch.delenv("ONEDNN_MAX_CPU_ISA", raising=False)
+    traps_res = trap_results()[0]
+    pools = {name: bench.Timing.from_row(_rounds(name, rates)) for name, rates in (
+        ("nn.MaxPool2d", (100, 100, 100, 100, 100)), ("ops.max_pool2d", (20, 21, 19, 20, 22)),
+        ("nn.MaxPool2d (A′)", (101, 99, 100, 102, 98)))}
+    pipe = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams(noise_pct=5))
+    amp_res = amp.summarise_amp(amp_rows(45, 0.95), bench.AmpParams(levels=("O0", "O1", "O3")))
+    best, _ = accuracy_rows()
+    tta = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), bench.TimeToAccuracyParams())
+    text = findings.this_run_found(traps=traps_res, pool_cap=None, pools=pools, pipe=pipe, amp=amp_res, tta=tta,
+                                   device="CPU")
+    lines = text.splitlines()
+    assert lines[0].split()[:2] == ["comparison", "ratio"]
+    assert any(line.startswith("part 3: ops.max_pool2d / nn.MaxPool2d ‡") and line.endswith("below 1.00: slower")
+               for line in lines)
+    assert any(line.startswith("part 4: fed by the pipeline / in-memory") for line in lines)
+    assert any(line.startswith("part 5: O1 / O0") for line in lines)
+    assert lines[-1].startswith("Part 6: to 98.5% the naive defaults needed")
+    assert "‡ five rounds or fewer" in text
+
+
+def test_headline_hides_the_figures_a_lesson_already_gives_but_records_them(tmp_path, capsys):
+    import time
+
+    lab = bench.Lab(tmp_path, "graph")
+    metrics = {"time_to_98_5_s": 20.9, "naive_time_to_98_5_s_low": 172.2, "naive_time_to_98_5_s_high": 248.6,
+               "speedup_to_98_5_wide_low": 8.0, "speedup_to_98_5_wide_high": 12.0}
+    lab.results["time_to_accuracy"] = bench.Result("time_to_accuracy", [], [], "", metrics)
+    figures = lab.headline(["time_to_accuracy"], 10.0, time.perf_counter(), hide=("naive_time_to_", "speedup_to_"))
+    out = capsys.readouterr().out
+    assert "172.2" not in out and "12.0" not in out and "20.9" in out and "verdict" not in out   # no empty column
+    assert figures["naive_time_to_98_5_s_low"] == 172.2 and figures["speedup_to_98_5_wide_high"] == 12.0
 
 
 def test_the_summary_advice_reads_part_2s_verdicts_with_host_blocking_on_and_off():

@@ -89,10 +89,29 @@ def measure_time_to_accuracy(p: TimeToAccuracyParams) -> list:
             out, _ = run_worker("step_rates", sub, env=env)
             rates[run] = out["rows"][0]["steps_per_s"]
             rows.append({"run": run, "steps_per_s": rates[run], "batches": sub.fed_batches})
-        if not (needed and needed / rates["naive step rate"] <= p.time_limit and not p.quick):
+        limit = naive_time_limit(needed, rates["naive step rate"], p)
+        if limit is None:   # QUICK runs, or a naive run longer than the cap: estimated
             return rows
+        train = dict(train, time_limit=limit)
     naive, _ = run_worker("train_to_accuracy", TrainParams(**train, spec=NAIVE_SPEC), env={}, cwd_temp=True)
-    return rows + [dict(r, run="naive") for r in naive["rows"]]
+    return rows + [dict(r, run="naive", time_limit=train["time_limit"]) for r in naive["rows"]]
+
+
+#: The longest a full run trains the naive defaults (s); a naive run estimated to need longer is estimated only.
+NAIVE_LIMIT_CAP = 900.0
+
+
+def naive_time_limit(needed: int, naive_rate: float, p: TimeToAccuracyParams) -> Optional[float]:
+    """The naive run's time limit in a full run, from its own estimate: ``needed`` steps (the course-settings run's)
+    at ``naive_rate`` steps/s, widened by the noise floor, times 1.5; at least ``p.time_limit``, at most
+    ``NAIVE_LIMIT_CAP``. None (estimate it, do not train it) in QUICK runs, without an estimate, or when even the
+    estimate exceeds the cap."""
+    if p.quick or not needed or not naive_rate:
+        return None
+    upper = needed / naive_rate * (1 + p.noise_pct / 100)   # the estimate's upper end, as part 1's floor allows
+    if upper > NAIVE_LIMIT_CAP:
+        return None
+    return min(max(p.time_limit, 1.5 * upper), NAIVE_LIMIT_CAP)
 
 
 #: How the naive time was obtained: the short word the conclusion says, and what the table's ``naive_how`` says

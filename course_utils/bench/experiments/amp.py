@@ -109,27 +109,35 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
         medians = tr("O0 itself was the fastest level here.")
     else:
         medians = tr("No level ran measurably faster than O0 here.")
+    amp_twins = None
     if any(r["paired"] for r in others):   # the verdict: the paired interval (lesson 07's rule), one table
         first = next(r["paired"] for r in others if r["paired"])
         table = []
         c = first.get("control")
+        # the control's interval: a level whose near end lies within the copies' gap is not read (part 3's rule)
+        copies = (c["low"], c["high"]) if c else None
         if c:   # lesson 07's control: O0 timed twice should not separate from itself
             table.append((tr("O0's copy / O0 (control)"), c["median"], c["low"], c["high"],
                           tr("1.00 inside, as it should be") if control_gap(c["low"], c["high"]) is None else
                           tr("apart: the rows below are widened by their gap")))
-        table += [(tr("{level} / O0 and its copy", level=r["config"]), r["paired"]["median"], r["paired"]["low"],
-                   r["paired"]["high"]) for r in others if r["paired"]]
-        verdict_line = tr("; ").join(tr("{level} {said}", level=r["config"],
-                                        said=short_reading(r["paired"]["low"], r["paired"]["high"]))
+        for r in others:
+            if r["paired"]:   # the table's words, kept on the row: the summary repeats them word for word
+                r["said"] = short_reading(r["paired"]["low"], r["paired"]["high"], copies)
+                table.append((tr("{level} / O0 and its copy", level=r["config"]), r["paired"]["median"],
+                              r["paired"]["low"], r["paired"]["high"], r["said"]))
+        verdict_line = tr("; ").join(tr("{level} {said}", level=r["config"], said=r["said"])
                                      for r in others if r["paired"])
-        text = verdict_table(table) + "".join("\n" + line + tr(".") for line in lower)
+        spans = all(r["paired"]["span"] for r in others if r["paired"]) and (c is None or c["span"])
+        text = verdict_table(table, spans=spans) + "".join("\n" + line + tr(".") for line in lower)
         twins = {r["config"]: r["paired"] for r in others if r["config"] in ("O2", "O3") and r["paired"]}
         if len(twins) == 2:   # one network here: read the two as two copies of one configuration (lesson 07)
             lo, hi = min(t["low"] for t in twins.values()), max(t["high"] for t in twins.values())
+            said = short_reading(lo, hi, copies)
+            amp_twins = {"low": lo, "high": hi, "said": said}   # the one reading the summary gives O2 and O3
             text += "\n" + tr("O2 and O3 are one network here (LeNet-5 has no normalisation layer for O2 to keep "
                               "in float32; the next cell checks it), so their rows are two measurements of one "
                               "step, read together as lesson 07 reads two copies: {lo:.2f}-{hi:.2f}, {said}.",
-                              lo=lo, hi=hi, said=short_reading(lo, hi))
+                              lo=lo, hi=hi, said=said)
     else:
         verdict_line = medians
         text += "\n" + medians
@@ -139,4 +147,6 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
     cols = ["label", "wrapper", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_O0",
             "accuracy_pct"] + (["final_loss"] if any(r.get("final_loss") is not None for r in rows) else [])
     metrics["said"] = verdict_line   # the verdict's sentence, for the lesson's summary
+    if amp_twins:
+        metrics["amp_twins"] = amp_twins
     return Result("amp", rows, cols, text, metrics)   # final_loss: only when training went on after the timing

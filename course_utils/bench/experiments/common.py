@@ -74,6 +74,8 @@ def paired_reading(lo: float, hi: float) -> str:
 NOT_SEPARATED_SHORT = N_("not separated (up to {pct:.0f}% not ruled out)")
 #: A verdict table's column titles.
 VERDICT_COLUMNS = (N_("comparison"), N_("ratio"), N_("95% interval"), N_("verdict"))
+#: The interval column's title when every interval is just its rounds' lowest to highest ratio.
+SPAN_COLUMN = N_("range (lowest-highest round)")
 
 
 #: A verdict table's reading of an interval beyond 1.00 whose near end lies within the A/A' control's own spread.
@@ -149,12 +151,15 @@ def short_reading(lo: float, hi: float, copies: Optional[tuple] = None) -> str:
     return tr(SIDE_WORDS[side])
 
 
-def verdict_table(rows: Sequence[Sequence], copies: Optional[tuple] = None) -> str:
+def verdict_table(rows: Sequence[Sequence], copies: Optional[tuple] = None, spans: bool = False) -> str:
     """The lab's verdicts as one small table a person reads: a row per comparison, ``(label, median, low, high)`` or
     ``(label, median, low, high, verdict)``; the median may be ``None`` (not printed), the verdict defaults to
     ``short_reading(low, high, copies)`` (``copies``: the experiment's A/A' control, or None). Columns: comparison |
-    ratio | 95% interval | verdict."""
+    ratio | 95% interval | verdict; ``spans``: every interval is its rounds' lowest to highest ratio
+    (``harness.spans_rounds``, five rounds or fewer), and the column says so."""
     lines = [[tr(c) for c in VERDICT_COLUMNS]]
+    if spans:
+        lines[0][2] = tr(SPAN_COLUMN)
     for row in rows:
         label, med, lo, hi = row[:4]
         words = row[4] if len(row) > 4 else short_reading(lo, hi, copies)

@@ -8,7 +8,7 @@ figure they print comes from the results they are given.
 
 from __future__ import annotations
 
-from typing import Mapping, Optional
+from typing import Mapping, Optional, Sequence
 
 from course_utils import runtime
 from course_utils.fmt import plain_figures
@@ -17,9 +17,9 @@ from course_utils.i18n import tr
 from ..harness import Timing, paired_ratio, spans_rounds
 from ..report import Result, pick
 from ..steps import NAIVE_SPEC, Spec
-from .common import judged, short_reading
+from .common import judged, not_ruled_out_pct, short_reading, verdict_table
 from .pipeline import paired_words
-from .traps import FIND_CASES, POOL_LAYERS, said_words, same_process_paired, time_reading
+from .traps import FIND_CASES, POOL_LAYERS, pool_copies, said_words, same_process_paired, time_reading
 
 
 def _per_layer(x: Mapping[str, float]) -> str:
@@ -73,6 +73,17 @@ def pynative_vs_graph(traps: Result, case: str = "no fixes") -> str:
               "{where}.", case=tr(case), med=med, graph=Spec.parse(NAIVE_SPEC).label, spread=spread, where=where)
 
 
+def resolution(noise_pct: float, copies: Sequence[Sequence]) -> str:
+    """What this run can resolve, said before parts 4 and 5 run: part 1's noise floor (``noise_pct``, two medians of
+    one step) and the largest difference part 1's paired copies (``copies``: ``(label, median, low, high)`` rows, one
+    step timed as several) left not ruled out, the sharper reading's own limit here."""
+    widest = max((not_ruled_out_pct(lo, hi) for _, _, lo, hi in copies), default=0.0)
+    return tr("What this run can resolve: part 1's noise floor is {noise:.0f}% (two medians of one step landed that "
+              "far apart), so read by their medians, differences below {noise:.0f}% cannot be resolved on this machine "
+              "in this run; the paired intervals are sharper, yet part 1's copies of one step still left up to "
+              "{widest:.0f}% not ruled out.", noise=noise_pct, widest=widest)
+
+
 def _gap(text: str) -> str:
     """The space between two sentences: none after a Chinese full stop."""
     return "" if text.endswith("。") else " "
@@ -115,19 +126,19 @@ def naive_rates(tta: Result, traps: Optional[Result]) -> str:
     naive2, best2 = m.get("naive_steps_per_s"), m.get("fixes_steps_per_s")
     if not (naive6 and best6 and naive2 and best2):
         return ""
-    return tr("Part 6's rates against part 2's: fed by the pipeline in a fresh process, the naive step ran at "
-              "{n6:.1f} steps/s against {n2:.1f} on in-memory batches in part 2 ({xn:.2f}x), the step with the two "
-              "CPU settings at {b6:.1f} against {b2:.1f} ({xb:.2f}x). So part 6's step-rate ratio ({g6:.1f}x) is part "
-              "2's ratio of medians ({g2:.1f}x) times {z:.1f}. Why the naive step lost more when fed here is not "
-              "measured (the pipeline's threads on the same cores, the fresh process and the machine's load at "
-              "that time are candidates, none of them timed apart).", n6=naive6, n2=naive2, xn=naive6 / naive2,
+    return tr("Against part 2: part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians ({g2:.1f}x) times "
+              "{z:.1f}, as fed by the pipeline in a fresh process the naive step ran at {xn:.2f}x its part 2 rate "
+              "({n2:.1f} -> {n6:.1f} steps/s) and the step with the two CPU settings at {xb:.2f}x ({b2:.1f} -> "
+              "{b6:.1f}); why the two changed by different factors is not measured (the pipeline's threads, the "
+              "fresh process and the machine's load are candidates).", n6=naive6, n2=naive2, xn=naive6 / naive2,
               b6=best6, b2=best2, xb=best6 / best2, g6=best6 / naive6, g2=best2 / naive2,
               z=(best6 / naive6) / (best2 / naive2))
 
 
 def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
     """Part 6's curves: test accuracy against training seconds, the targets as dotted lines, and the naive time as
-    a line where measured, a band from its low to its high end where estimated.
+    a line where measured; where estimated, a pale band over the range the text quotes (widened by the noise floor)
+    and a darker one over the estimate's two ends before widening.
     ``best``: the course-settings run's legend."""
     for key, curve in tta.extra["curves"].items():
         if curve:
@@ -138,6 +149,19 @@ def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
         ax.text(0.01, row["target_pct"], tr("target {t:.1f}%", t=row["target_pct"]), transform=ax.get_yaxis_transform(),
                 fontsize=8, color="gray", va="bottom")   # x in axes fractions, y in data: the line's own label
         if row["naive_s"]:
+            tag = f"{row['target_pct']:.1f}".replace(".", "_")
+            low, high = (tta.metrics.get(f"naive_time_to_{tag}_s_noise_{end}") for end in ("low", "high"))
+            wide = row["how"] == "estimated" and low is not None and high is not None
+            if wide:   # the range the text and the summary quote: the estimate widened by the noise floor
+                ax.axvspan(low, high, color="tab:red", alpha=0.12, label=tr(
+                    "naive defaults to {t:.1f}%, estimated: {lo}-{hi} s (widened by the noise floor)",
+                    t=row["target_pct"], lo=plain_figures(low), hi=plain_figures(high)))
+                one = row["naive_s_high"] <= 1.01 * row["naive_s"]   # two ends less than 1% apart: one figure
+                ax.axvspan(row["naive_s"], row["naive_s_high"], color="tab:red", alpha=0.3, label=tr(
+                    "the estimate before widening: about {s:.0f} s", s=(row["naive_s"] + row["naive_s_high"]) / 2)
+                    if one else tr("the estimate before widening: {lo:.0f}-{hi:.0f} s", lo=row["naive_s"],
+                                   hi=row["naive_s_high"]))
+                continue   # both bands named in the legend
             ax.axvspan(row["naive_s"], row["naive_s_high"], color="tab:red", alpha=0.15)
             ax.axvline(row["naive_s"], color="tab:red", ls="--", lw=1)
             one = row["naive_s_high"] <= 1.01 * row["naive_s"]   # two ends less than 1% apart: one figure
@@ -169,21 +193,6 @@ def _unnamed(text: str, name: str) -> str:
     return text if name else text.lstrip(" ：:")
 
 
-def part4_said(metrics: Mapping) -> str:
-    """Part 4's line in the closing list, in part 4's own verdict: a fed step faster than in memory is no gain but
-    'recheck' (feeding cannot make a step faster: the machine changed), not the generic "faster"."""
-    pr = metrics.get("paired")
-    if not pr:
-        return metrics["said"]
-    if pr["reading"] == "above":
-        said = _one("", pr["median"], pr["low"], pr["high"], pr["span"], lambda lo, hi: tr(
-            "above 1.00: feeding cannot do that, the machine changed (time again)"))
-        return tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}; part 4's verdict: "
-                  "'recheck'.", said=said.strip())
-    return tr("Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.",
-              said=_reading("", pr).strip())
-
-
 def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -> str:
     """A ``paired_reading`` as ``_one``'s words; without one (too few rounds), the medians' ratio ``x`` and the floor's
     ``word`` (``bench.verdict``'s answer)."""
@@ -195,35 +204,105 @@ def _reading(name: str, pr: Optional[Mapping], x: float = 0.0, word: str = "") -
     return tr("{name}: -", name=name)
 
 
-def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
-                   pipe: Result, amp: Result, tta: Result, device: str) -> str:
-    """Lesson 08's closing list: one line per experiment, its finding as paired readings (median and interval, the
-    lab's verdict). ``traps`` and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel."""
-    parts = []
-    if traps is not None:
-        m = traps.metrics
-        parts.append(tr("Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.",
-                        said=_reading("", m.get("fixes_vs_naive_paired"), m["fixes_vs_naive_speedup"],
-                                      m["fixes_vs_naive_speedup_verdict"]).strip()))
-        blocking = [_reading(e["label"], e.get("paired"), e["x"], e["verdict"]) for e in m["host_blocking"].values()]
-        if blocking:
-            parts.append(tr("Part 2, host blocking on top of the ISA cap, step rate: {said}.",
-                            said=tr("; ").join(blocking)))
-    if pool_cap is not None and pool_cap.rows:
-        paired, span = pool_cap.metrics["pool_cap_paired"], pool_cap.metrics.get("pool_cap_span", False)
-        parts.append(tr("Part 3, pooling with the cap, its time over the time without: {said}.", said=tr("; ").join(
-            _one(tr(layer), *paired[layer], span, time_reading) for layer in POOL_LAYERS if layer in paired)))
+#: A row of the closing table: (label, median or None, low, high, verdict), as ``verdict_table`` takes it.
+Row = tuple
+
+
+def _row(label: str, pr: Mapping, words: str) -> Row:
+    """One closing-table row from a paired reading; its label marked when its interval is just the rounds'
+    lowest-highest ratio (the note under the table says so)."""
+    return (label + (" ‡" if pr.get("span") else ""), pr.get("median"), pr["low"], pr["high"], words)
+
+
+def part3_rows(pools: Mapping[str, Timing]) -> list:
+    """Part 3's rewrites as closing-table rows, each read as part 3's table reads it (``traps.explain_pool_rewrites``):
+    against the A/A' control, so that the two say the same words."""
     base = pools["nn.MaxPool2d"]
-    rewrites = []
+    copy = next((name for name in pools if name.startswith("nn.MaxPool2d") and name != "nn.MaxPool2d"), None)
+    copies = pool_copies(pools, "nn.MaxPool2d", copy)   # the A/A' control, read as part 3's table reads it
+    rows = []
     for name, t in pools.items():
         if not name.startswith("nn.MaxPool2d"):   # the baseline and its copy (A′, the control) are no rewrites
             med, lo, hi = paired_ratio(t, base)
-            rewrites.append(_one(name, med, lo, hi, spans_rounds(t, base, lo, hi)))
-    parts.append(tr("Part 3, pooling rewrites, step rate over nn.MaxPool2d's: {said}.", said=tr("; ").join(rewrites)))
-    parts.append(part4_said(pipe.metrics))
-    levels = [_reading(r["label"], r.get("paired"), r["vs_O0"], r["verdict"]) for r in amp.rows if "verdict" in r]
-    parts.append(tr("Part 5, float16 on {device}, step rate over O0's: {said}.", device=device,
-                    said=tr("; ").join(levels)))
+            rows.append(_row(tr("part 3: {name} / nn.MaxPool2d", name=name),
+                             {"median": med, "low": lo, "high": hi, "span": spans_rounds(t, base, lo, hi)},
+                             short_reading(lo, hi, copies)))
+    return rows
+
+
+def part4_said(metrics: Mapping) -> str:
+    """Part 4's verdict on the fed step in the words of part 4's table: a fed step faster than in memory is no gain
+    but 'recheck' (feeding cannot make a step faster: the machine changed), not the generic "faster"; without a
+    paired reading, the medians' sentence."""
+    pr = metrics.get("paired")
+    if not pr:
+        return metrics["said"]
+    if pr["reading"] == "above":
+        return tr("above 1.00: feeding cannot do that, the machine changed (time again); part 4's verdict: 'recheck'")
+    return metrics.get("fed_said") or short_reading(pr["low"], pr["high"])   # the table's verdict, word for word
+
+
+def part5_rows(amp: Result) -> list:
+    """Part 5's levels as closing-table rows, in the words of part 5's table (``amp.summarise_amp`` keeps them on each
+    row); O2 and O3, one network that part 5 read together, as that one reading."""
+    twins = amp.metrics.get("amp_twins")   # O2 and O3 one network: part 5 read them together, so one row
+    rows = []
+    for r in amp.rows:
+        pr = r.get("paired")
+        if "verdict" not in r or not pr or (twins and r["config"] == "O3"):
+            continue
+        if twins and r["config"] == "O2":
+            rows.append(_row(tr("part 5: O2 and O3 / O0 (one network)"), dict(twins, median=None), twins["said"]))
+        else:
+            rows.append(_row(tr("part 5: {level} / O0", level=r["config"]), pr,
+                             r.get("said") or short_reading(pr["low"], pr["high"])))
+    return rows
+
+
+def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools: Mapping[str, Timing],
+                   pipe: Result, amp: Result, tta: Result, device: str) -> str:
+    """Lesson 08's closing table: one row per paired reading (experiment | ratio | interval | verdict), each in the
+    words of its part's own table; readings without pairs as sentences under it, then part 6's estimate. ``traps``
+    and ``pool_cap``: None off the CPU; ``pools``: part 3's rewrites timed in the kernel."""
+    rows, parts = [], []
+    if traps is not None:
+        m = traps.metrics
+        pr = m.get("fixes_vs_naive_paired")
+        if pr:
+            rows.append(_row(tr("part 2: both CPU settings / neither (naive configuration)"), pr,
+                             short_reading(pr["low"], pr["high"])))
+        else:
+            parts.append(tr("Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.",
+                            said=_reading("", None, m["fixes_vs_naive_speedup"],
+                                          m["fixes_vs_naive_speedup_verdict"]).strip()))
+        for e in m["host_blocking"].values():
+            if e.get("paired"):
+                rows.append(_row(tr("part 2: + host blocking, {label}", label=e["label"]), e["paired"],
+                                 short_reading(e["paired"]["low"], e["paired"]["high"])))
+            else:
+                parts.append(tr("Part 2, host blocking on top of the ISA cap, step rate: {said}.",
+                                said=_reading(e["label"], None, e["x"], e["verdict"])))
+    if pool_cap is not None and pool_cap.rows:
+        paired, span = pool_cap.metrics["pool_cap_paired"], pool_cap.metrics.get("pool_cap_span", False)
+        rows += [_row(tr("part 3: {layer}, time with the cap / without", layer=tr(layer)),
+                      {"median": paired[layer][0], "low": paired[layer][1], "high": paired[layer][2], "span": span},
+                      time_reading(*paired[layer][1:])) for layer in POOL_LAYERS if layer in paired]
+    rows += part3_rows(pools)
+    pr = pipe.metrics.get("paired")
+    if pr:
+        rows.append(_row(tr("part 4: fed by the pipeline / in-memory"), pr, part4_said(pipe.metrics)))
+    else:
+        parts.append(tr("Part 4, the step fed by the pipeline against the in-memory step: {said}",
+                        said=part4_said(pipe.metrics)))
+    rows += part5_rows(amp)
+    if not any(r.get("paired") for r in amp.rows):
+        parts.append(tr("Part 5, float16 on {device}, step rate over O0's: {said}.", device=device,
+                        said=tr("; ").join(_reading(r["label"], None, r["vs_O0"], r["verdict"])
+                                           for r in amp.rows if "verdict" in r)))
+    if any(label.endswith(" ‡") for label, *_ in rows):
+        parts.insert(0, tr("‡ five rounds or fewer: the interval is their lowest to highest ratio."))
+    if rows:
+        parts.insert(0, verdict_table(rows))
     row = max(tta.rows, key=lambda r: r["target_pct"])
     tag = f"{row['target_pct']:.1f}".replace(".", "_")
     if row["speedup"] and row["how"] == "estimated":
@@ -246,5 +325,5 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
     return "\n".join(parts)
 
 
-__all__ = ["naive_rates", "pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy",
-           "this_run_found"]
+__all__ = ["naive_rates", "resolution", "pooling_measurements", "pynative_vs_graph", "part2_standing",
+           "plot_time_to_accuracy", "this_run_found"]

@@ -12,7 +12,8 @@ from ..harness import (compare, control_gap, cycle, faster_beyond, force, interv
 from ..params import PipelineParams
 from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import control_said, copies_gap_pct, judged, setup_worker, short_reading, verdict_table, within_gap
+from .common import (WITHIN_COPIES_SHORT, control_said, copies_gap_pct, judged, setup_worker, short_reading,
+                     verdict_table, within_gap)
 
 
 MEMORY, AGAIN = "training step, in-memory batches", "training step, in-memory batches, again"   # row keys
@@ -151,12 +152,23 @@ def paired_text(pr: Optional[Mapping], copies: int = 2) -> str:
     return text
 
 
+def fed_words(fed: Mapping, bound: float = 0.0) -> str:
+    """Part 4's verdict on the fed step in the words of its table's row (and of the lesson's summary): "above 1.00:
+    feeding cannot do that, ..." (exercise 2's 'recheck'); beyond 1.00 with the near end within the controls'
+    ``bound`` (percent, ``controls_bound_pct``), "within the copies' gap"; else ``short_reading``."""
+    if fed["reading"] == "above":
+        return tr("above 1.00: feeding cannot do that, the machine changed (time again)")
+    if bound and within_bound(fed, bound):
+        return tr(WITHIN_COPIES_SHORT, pct=bound)
+    return short_reading(fed["low"], fed["high"])
+
+
 def _verdict_rows(fed: Mapping, sink: Optional[Mapping], model: Optional[Mapping] = None,
-                  same_loop: bool = False) -> list:
+                  same_loop: bool = False, bound: float = 0.0) -> list:
     """Part 4's rows for ``verdict_table``: the A/A' control, the fed step over the in-memory pass (A and A'),
     ``Model.train`` with sink mode off over the in-memory pass (``model``, if given), sink mode on over off; each a
     paired reading (``paired_reading``). ``same_loop``: sink mode runs the normal loop (CPU), so its row is a second
-    control, read as one."""
+    control, read as one. ``bound``: the controls' larger gap (``fed_words``)."""
     rows = []
     c = fed.get("control")
     if c:   # lesson 07's control: one pass timed twice should not separate from itself
@@ -164,9 +176,7 @@ def _verdict_rows(fed: Mapping, sink: Optional[Mapping], model: Optional[Mapping
                      tr("1.00 inside, as it should be") if control_gap(c["low"], c["high"]) is None else
                      tr("apart: the next row is widened by their gap")))
     label = tr("fed by the pipeline / in-memory (A and A')") if c else tr("fed by the pipeline / in-memory")
-    rows.append((label, fed["median"], fed["low"], fed["high"],
-                 tr("above 1.00: feeding cannot do that, the machine changed (time again)")
-                 if fed["reading"] == "above" else short_reading(fed["low"], fed["high"])))
+    rows.append((label, fed["median"], fed["low"], fed["high"], fed_words(fed, bound)))
     if model is not None:   # Model.train's own loop, fed by the same pipeline, against the same in-memory passes
         rows.append((tr("Model.train, sink mode off / in-memory (A and A')") if c else
                      tr("Model.train, sink mode off / in-memory"), model["median"], model["low"], model["high"]))
@@ -266,8 +276,10 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
     model_off = paired_reading(pick(rows, config="Model.train, sink mode off"), [mem_row, again])   # the same rounds
     if paired is not None:   # the verdicts as one table (lesson 07's rule), one sentence under it
         same_loop = sink is not None and p.device == "CPU"   # sink mode on CPU runs the normal loop
-        text = verdict_table(_verdict_rows(paired, sink, model_off, same_loop)) + "\n" + keeps_up.strip()
         bound = controls_bound_pct(paired, sink if same_loop else None)
+        shown = [pr for pr in (paired, paired.get("control"), model_off, sink) if pr]
+        text = (verdict_table(_verdict_rows(paired, sink, model_off, same_loop, bound),
+                              spans=all(pr["span"] for pr in shown)) + "\n" + keeps_up.strip())
         if same_loop:
             held = interval_side(sink["low"], sink["high"]) == "inside"
             text += "\n" + (tr("On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, "
@@ -299,7 +311,8 @@ def summarise_data_pipeline(rows: list, p: PipelineParams) -> Result:
                              "pipeline_word": one_word, "model_paired": model_off, "paired": paired,
                              "sink_paired": sink, "fed_entry": fed_entry, "controls_bound_pct": bound,
                              "fed_within_bound": within_bound(paired, bound) if bound else False,
-                             "said": short_reading(paired["low"], paired["high"])})
+                             "said": fed_words(paired, bound),   # the table's words: the summary repeats them
+                             "fed_said": fed_words(paired, bound)})
     text = "" if again is None else tr(
         "The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation "
         "({a:.1f} and {b:.1f} batches/s), the larger of the chance gap between two such medians and their actual "

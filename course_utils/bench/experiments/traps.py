@@ -334,8 +334,8 @@ def ns_per_mac(layer_rows: Sequence[Mapping], kind: str) -> Tuple[float, float]:
 
 
 LAYER_COLUMNS = {"layer": N_("layer"), "mmacs": N_("MMACs"), "macs_pct": N_("% of MACs"), "ms_a": N_("ms, no cap"),
-                 "pct_a": N_("% of time"), "ns_a": N_("ns/MAC"), "ms_b": N_("ms, cap"), "pct_b": N_("% of time"),
-                 "ns_b": N_("ns/MAC")}
+                 "pct_a": N_("% time, no cap"), "ns_a": N_("ns/MAC, no cap"), "ms_b": N_("ms, cap"),
+                 "pct_b": N_("% time, cap"), "ns_b": N_("ns/MAC, cap")}   # each column names its case
 
 
 def format_layer_costs(layer_rows: Sequence[Mapping]) -> str:
@@ -558,7 +558,8 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
             for case in FIND_CASES}
     if paired:   # the verdicts as one table (lesson 07's rule): a time with the cap over the time without
         text = verdict_table([(tr("{layer}: time with the cap / without", layer=tr(layer)), *paired[layer],
-                               time_reading(*paired[layer][1:])) for layer in POOL_LAYERS if layer in paired])
+                               time_reading(*paired[layer][1:])) for layer in POOL_LAYERS if layer in paired],
+                             spans=bool(spans) and all(spans))
     else:
         text = format_rows(table, ["layer", "on", "off", "x", "verdict"],
                            {"layer": tr("layer"), "on": tr("ms, cap"), "off": tr("ms, no cap"),
@@ -657,6 +658,16 @@ def said_words(said: Optional[Mapping[str, str]] = None) -> dict:
     return dict(said) if said else {k: tr(v) for k, v in SAID.items()}
 
 
+def pool_copies(pools: Mapping[str, Timing], baseline: str = "nn.MaxPool2d",
+                copy: Optional[str] = None) -> Optional[tuple]:
+    """Part 3's A/A' control for the pooling rewrites: ``copy`` (the baseline timed a second time) over ``baseline``,
+    paired round by round, as ``(low, high)``; None without a copy. The table and the summary read every rewrite
+    with it (``short_reading``'s ``copies``)."""
+    if not copy or copy not in pools:
+        return None
+    return tuple(paired_ratio(pools[copy], pools[baseline])[1:])
+
+
 def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: Optional[Mapping[str, str]] = None,
                           baseline: str = "nn.MaxPool2d", pool_share: Optional[float] = None,
                           pool_ms: Optional[float] = None, copy: Optional[str] = None) -> str:
@@ -672,10 +683,11 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
     rewrite whose interval's near end lies within the copies' gap is not read as faster or slower."""
     base = pools[baseline]
     lines, winners, too_large, table = [], [], [], []
-    copies = None
+    copies = pool_copies(pools, baseline, copy)
+    spans = True   # every interval its rounds' lowest-highest ratio: the table's column says so
     if copy:   # lesson 07's control: one step timed twice should not separate from itself
         c_med, c_lo, c_hi = paired_ratio(pools[copy], base)
-        copies = (c_lo, c_hi)
+        spans = spans_rounds(pools[copy], base, c_lo, c_hi)
         table.append((tr("{name} / {base} (control)", name=copy, base=baseline), c_med, c_lo, c_hi,
                       tr("1.00 inside, as it should be") if interval_side(c_lo, c_hi) == "inside" else
                       tr("without 1.00: a rewrite within this gap is not read")))
@@ -684,6 +696,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
             continue
         med, lo, hi = paired_ratio(t, base)   # the paired verdict only (lesson 07's rule)
         table.append((tr("{name} / {base}", name=name, base=baseline), med, lo, hi))
+        spans = spans and spans_rounds(t, base, lo, hi)
         side = interval_side(lo, hi)
         winners += [name] if side == "above" and not within_copies(lo, hi, copies) else []
         if pool_ms is not None and med > 1:   # a gain: in ms, against all of pooling's kernel time in the profile
@@ -696,10 +709,15 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
                 continue
             more = round(saved, 1) > round(pool_ms, 1)   # compared as printed, one decimal
             too_large += [name] if side == "above" and more else []
-            lines.append(tr("{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this "
-                            "block); the profile with the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} "
-                            "ms per step: ", name=name, saved=saved, a=1000 / base.steps_per_s,
-                            b=1000 / t.steps_per_s, pool=pool_ms)
+            read = side == "above" and not within_copies(lo, hi, copies)   # a verdict "faster": a saving
+            lines.append((tr("{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this "
+                             "block); the profile with the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} "
+                             "ms per step: ", name=name, saved=saved, a=1000 / base.steps_per_s,
+                             b=1000 / t.steps_per_s, pool=pool_ms) if read else
+                          tr("{name}'s median step time was {saved:.1f} ms lower here ({a:.1f} -> {b:.1f} ms, the "
+                             "medians of this block; {said}); the profile with the cap gives all pooling (MaxPool and "
+                             "MaxPoolGrad) {pool:.1f} ms per step: ", name=name, saved=saved, a=1000 / base.steps_per_s,
+                             b=1000 / t.steps_per_s, pool=pool_ms, said=short_reading(lo, hi, copies)))
                          + tr(N_("more than all of pooling's kernel time: a rewrite also changes the compiled graph "
                                  "and its dispatch, and rates drift during an alternation.") if more else
                               N_("within it.")))
@@ -716,7 +734,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
                                            "rates drift during an alternation."),
                                "equal": N_("reaches that bound."),
                                "below": N_("stays under it.")}[where]))
-    lines.insert(0, verdict_table(table, copies))
+    lines.insert(0, verdict_table(table, copies, spans=spans))
     info = runtime.current()   # a verdict holds for the setting it was measured in: name it
     cap = os.environ.get("ONEDNN_MAX_CPU_ISA")
     where = (tr("with ONEDNN_MAX_CPU_ISA={cap}, on this CPU", cap=cap) if cap else tr("on this CPU"))  \

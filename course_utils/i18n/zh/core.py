@@ -483,4 +483,5 @@ MESSAGES = {
     '{med:.2f}x': '{med:.2f} 倍',
     '{lo:.2f}-{hi:.2f}': '{lo:.2f}～{hi:.2f}',
     '95% interval': '95% 区间',
+    'range (lowest-highest round)': '区间（各轮最低～最高）',
 }

@@ -255,16 +255,14 @@ MESSAGES = {
         '推荐配置达到 98.5% 的加速比，按噪声水平放宽（倍，两位有效数字）',
     "course settings' speed-up to 99.0%, widened by the noise floor (x, two figures)":
         '推荐配置达到 99.0% 的加速比，按噪声水平放宽（倍，两位有效数字）',
-    "Part 6's rates against part 2's: fed by the pipeline in a fresh process, the naive step ran at {n6:.1f} "
-    'steps/s against {n2:.1f} on in-memory batches in part 2 ({xn:.2f}x), the step with the two CPU settings at '
-    "{b6:.1f} against {b2:.1f} ({xb:.2f}x). So part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians "
-    "({g2:.1f}x) times {z:.1f}. Why the naive step lost more when fed here is not measured (the pipeline's threads on "
-    "the same cores, the fresh process and the machine's load at that time are candidates, none of them timed "
-    'apart).':
-        '第 6 节与第 2 节的步速对照：在新进程中由流水线供数时，未调优配置的训练步为 {n6:.1f} 步/秒，而第 2 节使用内存中的批时为 '
-        '{n2:.1f} 步/秒（{xn:.2f} 倍）；加上两项 CPU 优化设置的训练步为 {b6:.1f} 步/秒，第 2 节为 {b2:.1f} 步/秒（{xb:.2f} 倍）。'
-        '因此第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}。未调优的训练步在供数时为何慢得更多，'
-        '本课没有测量：流水线的工作线程与训练步争用同一批 CPU 核、新进程、当时的机器负载都有可能，但都没有单独计时。',
+    "Against part 2: part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians ({g2:.1f}x) times {z:.1f}, as "
+    "fed by the pipeline in a fresh process the naive step ran at {xn:.2f}x its part 2 rate ({n2:.1f} -> {n6:.1f} "
+    "steps/s) and the step with the two CPU settings at {xb:.2f}x ({b2:.1f} -> {b6:.1f}); why the two changed by "
+    "different factors is not measured (the pipeline's threads, the fresh process and the machine's load are "
+    "candidates).":
+        '与第 2 节对照：第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}，因为在新进程中由流水线供数时，'
+        '未调优配置的训练步速度是第 2 节的 {xn:.2f} 倍（{n2:.1f} → {n6:.1f} 步/秒），加上两项 CPU 优化设置的训练步是 {xb:.2f} 倍'
+        '（{b2:.1f} → {b6:.1f}）；两者变化的倍数为何不同，本课没有测量（流水线的线程、新进程和当时的机器负载都有可能）。',
     '{name}: the paired median ({x:.2f}x) and the medians ({a:.1f} -> {b:.1f} ms per step) disagree in direction: '
     'the block drifted during the alternation, so no saving in ms is read.':
         '{name}：逐轮配对比值的中位数（{x:.2f} 倍）与两个中位数（每步 {a:.1f} -> {b:.1f} 毫秒）方向相反，'
@@ -349,6 +347,12 @@ MESSAGES = {
         '默认配置：{s:.0f} 秒（实测）',
     'naive: {s:.0f} s (estimated)':
         '默认配置：{s:.0f} 秒（估算）',
+    'naive defaults to {t:.1f}%, estimated: {lo}-{hi} s (widened by the noise floor)':
+        '默认配置达到 {t:.1f}%：估算 {lo}～{hi} 秒（按噪声水平放宽）',
+    'the estimate before widening: about {s:.0f} s':
+        '放宽前的估算：约 {s:.0f} 秒',
+    'the estimate before widening: {lo:.0f}-{hi:.0f} s':
+        '放宽前的估算：{lo:.0f}～{hi:.0f} 秒',
     'naive: {lo:.0f}-{hi:.0f} s (estimated)':
         '默认配置：{lo:.0f}～{hi:.0f} 秒（估算）',
     'training seconds':
@@ -440,19 +444,37 @@ MESSAGES = {
     '{name}: -':
         '{name}：-',
     "Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.":
-        '第 2 节，加上两项 CPU 优化设置后，未调优默认配置的训练步速度为不加时的 {said}。',
+        '第 2 节，静态图模式的 TrainOneStepCell 加上两项 CPU 优化设置后，速度是不加时的 {said}。',
+    "What this run can resolve: part 1's noise floor is {noise:.0f}% (two medians of one step landed that far apart), "
+    "so read by their medians, differences below {noise:.0f}% cannot be resolved on this machine in this run; the "
+    "paired intervals are sharper, yet part 1's copies of one step still left up to {widest:.0f}% not ruled out.":
+        '本次运行能分辨多大的差别：第 1 节的噪声水平为 {noise:.0f}%（同一个训练步的两个中位数就相差这么多），所以只比较中位数时，'
+        '在这台机器上、这次运行中分辨不出小于 {noise:.0f}% 的差别；配对区间更灵敏，但第 1 节同一个训练步的几份副本之间，'
+        '仍有最多 {widest:.0f}% 的差别不能排除。',
     '{name} {x:.2f}x, {said}':
         '{name}：{x:.2f} 倍，{said}',
     'Part 2, host blocking on top of the ISA cap, step rate: {said}.':
         '第 2 节，在限制指令集的基础上再加阻塞执行，训练步速度：{said}。',
-    'Part 3, pooling with the cap, its time over the time without: {said}.':
-        '第 3 节，限制指令集时的池化耗时除以不限制时的耗时：{said}。',
-    "Part 3, pooling rewrites, step rate over nn.MaxPool2d's: {said}.":
-        '第 3 节，池化层的改写，训练步速度相对 nn.MaxPool2d 的倍数：{said}。',
-    "Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}.":
-        '第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}。',
-    "Part 4, the step fed by the pipeline, its rate over the in-memory step's: {said}; part 4's verdict: 'recheck'.":
-        "第 4 节，由流水线供数的训练步，速度相对使用内存中的批的倍数：{said}；第 4 节的判定为 'recheck'。",
+    'part 2: both CPU settings / neither (naive configuration)':
+        '第 2 节：两项 CPU 优化设置 / 都不加（静态图模式的 TrainOneStepCell）',
+    'part 2: + host blocking, {label}':
+        '第 2 节：+ 阻塞执行，{label}',
+    'part 3: {layer}, time with the cap / without':
+        '第 3 节：{layer}，限制指令集时的耗时 / 不限制时',
+    'part 3: {name} / nn.MaxPool2d':
+        '第 3 节：{name} / nn.MaxPool2d',
+    'part 4: fed by the pipeline / in-memory':
+        '第 4 节：由流水线供数 / 使用内存中的批',
+    'part 5: {level} / O0':
+        '第 5 节：{level} / O0',
+    'part 5: O2 and O3 / O0 (one network)':
+        '第 5 节：O2 与 O3 / O0（同一个网络）',
+    '‡ five rounds or fewer: the interval is their lowest to highest ratio.':
+        '‡ 不超过 5 轮：区间为各轮比值的最低～最高。',
+    "above 1.00: feeding cannot do that, the machine changed (time again); part 4's verdict: 'recheck'":
+        "高于 1.00：供数不可能让训练步变快，是机器状态变了（需要重新计时）；第 4 节的判定为 'recheck'",
+    'Part 4, the step fed by the pipeline against the in-memory step: {said}':
+        '第 4 节，由流水线供数的训练步与使用内存中的批相比：{said}',
     "Part 5, float16 on {device}, step rate over O0's: {said}.":
         '第 5 节，{device} 上的 float16，训练步速度相对 O0 的倍数：{said}。',
     # ---- lesson 08's verdict tables (one table per experiment, lesson 07's reading)
@@ -534,12 +556,16 @@ MESSAGES = {
     "{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this block); the profile with "
     "the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
         '{name} 在这里每步节省 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数）；限制指令集的性能数据中，'
-        '全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒：',
+        '全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒。',
+    "{name}'s median step time was {saved:.1f} ms lower here ({a:.1f} -> {b:.1f} ms, the medians of this block; "
+    "{said}); the profile with the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
+        '{name} 在这里每步耗时的中位数低 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数；{said}）；'
+        '限制指令集的性能数据中，全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒。',
     "more than all of pooling's kernel time: a rewrite also changes the compiled graph and its dispatch, and rates "
     "drift during an alternation.":
-        '比池化算子的全部耗时还多：改写还会改变编译后的图及其下发，而且在一次交替计时中速率也会漂移。',
+        '节省的时间比池化算子的全部耗时还多，不能全算作池化变快：改写还会改变编译后的图及其下发，而且一次交替计时之内速率也会漂移。',
     'within it.':
-        '在这个范围之内。',
+        '节省的时间没有超出这个上限。',
     "Pooling takes {share:.0f}% of operator time in the profile with the cap, so even free pooling kernels make the "
     "step at most 1 / (1 - {frac:.2f}) = {bound:.2f}x as fast; {name}'s {x:.2f}x ":
         '在限制指令集的性能数据中，池化占算子时间的 {share:.0f}%，所以即使池化算子完全不耗时，训练步最多也只能快到 '
@@ -565,10 +591,14 @@ MESSAGES = {
         '百万次乘加',
     '% of MACs':
         '乘加占比（%）',
-    '% of time':
-        '耗时占比（%）',
-    'ns/MAC':
-        '纳秒/乘加',
+    '% time, no cap':
+        '耗时占比（%，不限制）',
+    'ns/MAC, no cap':
+        '纳秒/乘加（不限制）',
+    '% time, cap':
+        '耗时占比（%，限制）',
+    'ns/MAC, cap':
+        '纳秒/乘加（限制）',
     'operator':
         '算子',
     'oneDNN primitives':

@@ -41,7 +41,8 @@ SHOWN = {
     "``SHORT_TITLES``), the other figures as a figure | value table above it: narrow enough for a notebook.\n"
     "``claims`` (with ``short``): the paired ratios (metric keys) the verdict table keeps, in their order here\n"
     "(lesson 07: the two claims' rows, already printed with the rest by their experiments), each row's note\n"
-    "printed under the table; all of them, without notes, by default.":
+    "printed under the table; all of them, without notes, by default. ``hide``: prefixes of metric keys not printed\n"
+    "(a lesson that already gives them, lesson 08's closing table), still returned for ``record()``.":
         "打印本课的主要数据：测得的最高训练速度（只是一个数据，不代表谁胜出）、``experiments`` 的各项\n"
         "数值指标、噪声水平（``noise_pct`` 不为 None 时），以及本课的运行时间（从 ``started`` 算起，它是一个 ``time.perf_counter()``\n"
         "读数）；若有实验是在繁忙的机器上运行的，还会给出警告。以字典形式返回这些数据（供 ``record()``\n"
@@ -52,7 +53,10 @@ SHOWN = {
         "而不是“持平”。``short=True``（第 07 课）：把配对比值列成一张结论表（``verdict_table``：比较 | 比值 |\n"
         "95% 区间 | 结论，每行以所属实验的小节和 ``SHORT_TITLES`` 命名），其余数据列成“指标 | 数值”表放在它上面：\n"
         "宽度适合在 Notebook 中阅读。``claims``（与 ``short`` 同用）：结论表保留的配对比值（指标键），按这里的顺序排列\n"
-        "（第 07 课：两种说法对应的行，各实验已连同其余各行打印过），每行的附注打印在表下；默认保留全部，不打印附注。",
+        "（第 07 课：两种说法对应的行，各实验已连同其余各行打印过），每行的附注打印在表下；默认保留全部，不打印附注。\n"
+        "``hide``：不打印的指标键前缀（本课其他地方已经给出的数据，如第 08 课的结论汇总表），仍随返回值交给 ``record()``。",
+    "given elsewhere in the lesson":
+        "本课其他地方已经给出",
     "a claim's own sentence (the \"15%\" ruling of part 3), under the table":
         "某种说法自带的一句话（第 3 节对“15%”的判定），打印在表下",
     "(``parts`` is reused below)":
