@@ -11,7 +11,7 @@ from ..harness import WARMUP, Config, compare, control_gap, cycle, force, verdic
 from ..params import AmpParams
 from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import setup_worker, short_reading, spread_pct, verdict_table
+from .common import control_reading, setup_worker, short_reading, spread_pct, verdict_table
 from .pipeline import paired_reading
 
 COPY = "O0 copy"   # O0 timed a second time, so that each level's paired reading is checked against two copies
@@ -118,7 +118,7 @@ def summarise_amp(rows: list, p: AmpParams) -> Result:
         copies = (c["low"], c["high"]) if c else None
         if c:   # lesson 07's control: O0 timed twice should not separate from itself
             table.append((tr("O0's copy / O0 (control)"), c["median"], c["low"], c["high"],
-                          tr("1.00 inside, as it should be") if control_gap(c["low"], c["high"]) is None else
+                          control_reading(c["low"], c["high"]) if control_gap(c["low"], c["high"]) is None else
                           tr("apart: the rows below are widened by their gap")))
         for r in others:
             if r["paired"]:   # the table's words, kept on the row: the summary repeats them word for word

@@ -198,7 +198,7 @@ def control_said(c_lo: float, c_hi: float) -> str:
     (``harness.widened``) before it is read. The one treatment of a failed control in the lab."""
     gap = control_gap(c_lo, c_hi)
     if gap is None:
-        return tr("1.00 inside, as it should be")
+        return control_reading(c_lo, c_hi)
     return tr("without 1.00 although they are one configuration, so every interval read with this control is widened "
               "by the copies' gap, x{lo:.2f} at its low end and x{hi:.2f} at its high end, before it is read",
               lo=gap[0], hi=gap[1])

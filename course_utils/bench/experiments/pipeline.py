@@ -12,8 +12,8 @@ from ..harness import (compare, control_gap, cycle, faster_beyond, force, interv
 from ..params import PipelineParams
 from ..report import Result, format_verdicts, pick
 from ..steps import Spec, build_step, lenet_setup, mnist_batches, timing_rows
-from .common import (WITHIN_COPIES_SHORT, control_said, copies_gap_pct, judged, setup_worker, short_reading,
-                     verdict_table, within_gap)
+from .common import (WITHIN_COPIES_SHORT, control_reading, control_said, copies_gap_pct, judged, setup_worker,
+                     short_reading, verdict_table, within_gap)
 
 
 MEMORY, AGAIN = "training step, in-memory batches", "training step, in-memory batches, again"   # row keys
@@ -173,7 +173,7 @@ def _verdict_rows(fed: Mapping, sink: Optional[Mapping], model: Optional[Mapping
     c = fed.get("control")
     if c:   # lesson 07's control: one pass timed twice should not separate from itself
         rows.append((tr("in-memory pass A' / A (control)"), c["median"], c["low"], c["high"],
-                     tr("1.00 inside, as it should be") if control_gap(c["low"], c["high"]) is None else
+                     control_reading(c["low"], c["high"]) if control_gap(c["low"], c["high"]) is None else
                      tr("apart: the next row is widened by their gap")))
     label = tr("fed by the pipeline / in-memory (A and A')") if c else tr("fed by the pipeline / in-memory")
     rows.append((label, fed["median"], fed["low"], fed["high"], fed_words(fed, bound)))
@@ -182,8 +182,8 @@ def _verdict_rows(fed: Mapping, sink: Optional[Mapping], model: Optional[Mapping
                      tr("Model.train, sink mode off / in-memory"), model["median"], model["low"], model["high"]))
     if sink is not None and same_loop:   # one loop timed twice: a control, which holds 1.00 or fails
         rows.append((tr("Model.train, sink mode on / off (one loop on CPU: a control)"), sink["median"], sink["low"],
-                     sink["high"], tr("1.00 inside, as it should be") if interval_side(sink["low"], sink["high"]) ==
-                     "inside" else tr("without 1.00: a failed control")))
+                     sink["high"], control_reading(sink["low"], sink["high"])
+                     if interval_side(sink["low"], sink["high"]) == "inside" else tr("without 1.00: a failed control")))
     elif sink is not None:
         rows.append((tr("Model.train, sink mode on / off"), sink["median"], sink["low"], sink["high"]))
     return rows

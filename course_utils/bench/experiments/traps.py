@@ -22,7 +22,7 @@ from ..isolation import TRAP_VARS, run_worker
 from ..params import FindTrapParams, LayerTimesParams, PoolCapParams, StepRatesParams, TrapsParams
 from ..report import PAIRED_CELLS, VERDICT_CELLS, Result, format_rows, pick, ratio, skipped
 from ..steps import NAIVE_SPEC, Spec, mnist_batches
-from .common import setup_worker, short_reading, verdict_table, within_copies
+from .common import control_reading, setup_worker, short_reading, verdict_table, within_copies
 
 AVX2 = {"ONEDNN_MAX_CPU_ISA": "AVX2"}
 BLOCKING = {"MS_DEV_HOST_BLOCKING_RUN": "1"}
@@ -689,7 +689,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
         c_med, c_lo, c_hi = paired_ratio(pools[copy], base)
         spans = spans_rounds(pools[copy], base, c_lo, c_hi)
         table.append((tr("{name} / {base} (control)", name=copy, base=baseline), c_med, c_lo, c_hi,
-                      tr("1.00 inside, as it should be") if interval_side(c_lo, c_hi) == "inside" else
+                      control_reading(c_lo, c_hi) if interval_side(c_lo, c_hi) == "inside" else
                       tr("without 1.00: a rewrite within this gap is not read")))
     for name, t in pools.items():
         if name in (baseline, copy):
