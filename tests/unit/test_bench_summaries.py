@@ -1383,12 +1383,12 @@ def test_the_summary_advice_reads_part_2s_verdicts_with_host_blocking_on_and_off
     assert modes.pair_reading(every.metrics, "graph_cell_vs_jit") == "within the copies' gap (copies up to 30% apart)"
     assert [modes.advice_of(r.metrics) for r in (on, one, every)] == ["any", "cell", "undecided"]
     lines = modes.loop_advice(on, [("one CPU", one), ("every CPU", every)]).splitlines()
-    assert lines[1] == ("host blocking on: any compiled form (TrainOneStepCell (GRAPH_MODE) / @jit O0 0.99x, "
-                        "0.96-1.03; jit(TrainOneStepCell) / @jit, both O1 1.00x, 0.98-1.03).")
+    assert lines[1] == ("host blocking on: any compiled form (TrainOneStepCell (GRAPH_MODE) / @jit O0 0.99x; "
+                        "jit(TrainOneStepCell) / @jit, both O1 1.00x).")
     # the run that decided gives the advice; the one within its copies' gap shows its pair beside it
     assert lines[2].startswith("host blocking off (MindSpore's default): prefer a GRAPH_MODE Cell such as "
-                               "TrainOneStepCell (one CPU: TrainOneStepCell (GRAPH_MODE) / @jit O0 10.72x, 9.41-13.05")
-    assert lines[2].endswith("every CPU: TrainOneStepCell (GRAPH_MODE) / @jit O0 1.30x, 1.10-1.60).")
+                               "TrainOneStepCell (one CPU: TrainOneStepCell (GRAPH_MODE) / @jit O0 10.72x")
+    assert lines[2].endswith("every CPU: TrainOneStepCell (GRAPH_MODE) / @jit O0 1.30x).")
     assert "undecided in this run" in modes.loop_advice(on, [("every CPU", every)]).splitlines()[2]
     # two runs that disagree decide nothing; no run at all is said as such
     slower = grid(graph_cell_vs_jit=(0.5, 0.4, 0.6, "below"))

@@ -877,8 +877,9 @@ def advice_of(metrics: Mapping) -> str:
 def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]]) -> str:
     """The summary's two lines for a learner's own loop, built from this run's part-2 verdicts: with host blocking on
     (``on``, part 2's grid) and off (``off``: ``(where, Result)`` of the fresh processes without it, MindSpore's
-    default), which compiled form to prefer (``advice_of``), each with the pairs that decide it. Runs that disagree,
-    or decide nothing (a pair within its copies' gap included), give "undecided in this run"."""
+    default), which compiled form to prefer (``advice_of``), each with the pairs that decide it (their medians; the
+    intervals are in the tables). Runs that disagree, or decide nothing (a pair within its copies' gap included),
+    give "undecided in this run"."""
     def line(title, runs):
         runs = [(where, res.metrics) for where, res in runs if res is not None and not res.skipped]
         said = [advice_of(m) for _, m in runs]
@@ -886,8 +887,8 @@ def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]
         advice = decided.pop() if len(decided) == 1 else "undecided"
         evidence = []
         for where, m in runs:
-            shown = [tr("{label} {med:.2f}x, {lo:.2f}-{hi:.2f}", label=tr(PAIR_LABELS[k]), med=m[k], lo=m[f"{k}_low"],
-                        hi=m[f"{k}_high"]) for k in ADVICE_PAIRS if f"{k}_low" in m]
+            shown = [tr("{label} {med:.2f}x", label=tr(PAIR_LABELS[k]), med=m[k])   # intervals: in the tables
+                     for k in ADVICE_PAIRS if f"{k}_low" in m]
             body = tr("; ").join(shown) or tr(ADVICE["undecided"])
             evidence.append(tr("{where}: {body}", where=where, body=body) if where else body)
         if not runs:

@@ -65,8 +65,8 @@ MESSAGES = {
         '任何一种编译方式都可以',
     'undecided in this run':
         '本次运行无法判定',
-    '{label} {med:.2f}x, {lo:.2f}-{hi:.2f}':
-        '{label} {med:.2f} 倍，{lo:.2f}～{hi:.2f}',
+    '{label} {med:.2f}x':
+        '{label} {med:.2f} 倍',
     '{where}: {body}':
         '{where}：{body}',
     '{title}: not measured in this run.':
