@@ -78,10 +78,10 @@ def resolution(noise_pct: float, copies: Sequence[Sequence]) -> str:
     one step) and the largest difference part 1's paired copies (``copies``: ``(label, median, low, high)`` rows, one
     step timed as several) left not ruled out, the sharper reading's own limit here."""
     widest = max((not_ruled_out_pct(lo, hi) for _, _, lo, hi in copies), default=0.0)
-    return tr("What this run can resolve: part 1's noise floor is {noise:.0f}% (two medians of one step landed that "
-              "far apart), so read by their medians, differences below {noise:.0f}% cannot be resolved on this machine "
-              "in this run; the paired intervals are sharper, yet part 1's copies of one step still left up to "
-              "{widest:.0f}% not ruled out.", noise=noise_pct, widest=widest)
+    return tr("What this run can resolve: by part 1, two medians of one step can land up to {noise:.0f}% apart by "
+              "chance, so read by their medians, differences below {noise:.0f}% cannot be resolved in this run; paired "
+              "round by round, part 1's copies of one step still left up to {widest:.0f}% not ruled out.",
+              noise=noise_pct, widest=widest)
 
 
 def _gap(text: str) -> str:

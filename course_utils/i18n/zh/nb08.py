@@ -445,12 +445,12 @@ MESSAGES = {
         '{name}：-',
     "Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.":
         '第 2 节，静态图模式的 TrainOneStepCell 加上两项 CPU 优化设置后，速度是不加时的 {said}。',
-    "What this run can resolve: part 1's noise floor is {noise:.0f}% (two medians of one step landed that far apart), "
-    "so read by their medians, differences below {noise:.0f}% cannot be resolved on this machine in this run; the "
-    "paired intervals are sharper, yet part 1's copies of one step still left up to {widest:.0f}% not ruled out.":
-        '本次运行能分辨多大的差别：第 1 节的噪声水平为 {noise:.0f}%（同一个训练步的两个中位数就相差这么多），所以只比较中位数时，'
-        '在这台机器上、这次运行中分辨不出小于 {noise:.0f}% 的差别；配对区间更灵敏，但第 1 节同一个训练步的几份副本之间，'
-        '仍有最多 {widest:.0f}% 的差别不能排除。',
+    "What this run can resolve: by part 1, two medians of one step can land up to {noise:.0f}% apart by chance, so "
+    "read by their medians, differences below {noise:.0f}% cannot be resolved in this run; paired round by round, "
+    "part 1's copies of one step still left up to {widest:.0f}% not ruled out.":
+        '本次运行能分辨多大的差别：按第 1 节，同一个训练步两组重复的中位数仅凭偶然就可能相差 {noise:.0f}%，所以只比较中位数时，'
+        '本次运行分辨不出小于 {noise:.0f}% 的差别；逐轮配对时，第 1 节同一个训练步的几份副本之间仍有最多 {widest:.0f}% '
+        '的差别不能排除。',
     '{name} {x:.2f}x, {said}':
         '{name}：{x:.2f} 倍，{said}',
     'Part 2, host blocking on top of the ISA cap, step rate: {said}.':
