@@ -832,7 +832,8 @@ ADVICE_PAIRS = ("graph_cell_vs_jit", "graph_cell_vs_jit_cell", "jit_cell_vs_jit"
 ADVICE = {"cell": N_("prefer a GRAPH_MODE Cell such as TrainOneStepCell"),
           "cells": N_("prefer a Cell (GRAPH_MODE, or jit on the Cell) to a @jit function"),
           "jit": N_("prefer a jit form to a GRAPH_MODE Cell"), "any": N_("any compiled form"),
-          "undecided": N_("undecided in this run")}
+          "undecided": N_("undecided in this run"),
+          "disagree": N_("undecided in this run: its runs point different ways")}
 
 
 def pair_side(metrics: Mapping, key: str) -> str:
@@ -877,18 +878,19 @@ def advice_of(metrics: Mapping) -> str:
 def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]]) -> str:
     """The summary's two lines for a learner's own loop, built from this run's part-2 verdicts: with host blocking on
     (``on``, part 2's grid) and off (``off``: ``(where, Result)`` of the fresh processes without it, MindSpore's
-    default), which compiled form to prefer (``advice_of``), each with the pairs that decide it (their medians; the
-    intervals are in the tables). Runs that disagree, or decide nothing (a pair within its copies' gap included),
-    give "undecided in this run"."""
+    default), which compiled form to prefer (``advice_of``), each with the pairs that decide it (their 95% paired
+    intervals, which the verdicts rest on; a five-round median can sit anywhere in a wide one). Runs that decide
+    nothing (a pair within its copies' gap included) give "undecided in this run"; runs that decide different ways,
+    "undecided in this run: its runs point different ways"."""
     def line(title, runs):
         runs = [(where, res.metrics) for where, res in runs if res is not None and not res.skipped]
         said = [advice_of(m) for _, m in runs]
         decided = {a for a in said if a != "undecided"}
-        advice = decided.pop() if len(decided) == 1 else "undecided"
+        advice = decided.pop() if len(decided) == 1 else "disagree" if decided else "undecided"
         evidence = []
         for where, m in runs:
-            shown = [tr("{label} {med:.2f}x", label=tr(PAIR_LABELS[k]), med=m[k])   # intervals: in the tables
-                     for k in ADVICE_PAIRS if f"{k}_low" in m]
+            shown = [tr("{label} {lo:.2f}-{hi:.2f}", label=tr(PAIR_LABELS[k]), lo=m[f"{k}_low"], hi=m[f"{k}_high"])
+                     for k in ADVICE_PAIRS if f"{k}_low" in m]   # the intervals the verdicts rest on
             body = tr("; ").join(shown) or tr(ADVICE["undecided"])
             evidence.append(tr("{where}: {body}", where=where, body=body) if where else body)
         if not runs:

@@ -65,8 +65,10 @@ MESSAGES = {
         '任何一种编译方式都可以',
     'undecided in this run':
         '本次运行无法判定',
-    '{label} {med:.2f}x':
-        '{label} {med:.2f} 倍',
+    '{label} {lo:.2f}-{hi:.2f}':
+        '{label} {lo:.2f}～{hi:.2f}',
+    'undecided in this run: its runs point different ways':
+        '本次运行无法判定：几次运行的结论不一致',
     '{where}: {body}':
         '{where}：{body}',
     '{title}: not measured in this run.':
