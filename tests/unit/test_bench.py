@@ -132,6 +132,8 @@ def test_configurations_alternate_and_warm_up_first():
     assert [round(t.steps_per_s) for t in res.values()] == [100, 50, 25]
     table = bench.format_table(res, baseline="A")
     assert "x A" in table and "0.25" in table
+    medians = bench.format_table(res, baseline="A", medians=True)   # beside a paired verdict: named for what it is
+    assert "medians' ratio" in medians and "x A" not in medians and "0.25" in medians
 
 
 def test_cycle_feeds_batches_in_turn():

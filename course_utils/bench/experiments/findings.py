@@ -19,7 +19,7 @@ from ..report import Result, pick
 from ..steps import NAIVE_SPEC, Spec
 from .common import judged, not_ruled_out_pct, short_reading, verdict_table
 from .pipeline import paired_words
-from .traps import FIND_CASES, POOL_LAYERS, pool_copies, said_words, same_process_paired, time_reading
+from .traps import FIND_CASES, POOL_LAYERS, pool_copies, said_words, same_process_paired
 
 
 def _per_layer(x: Mapping[str, float]) -> str:
@@ -183,7 +183,7 @@ def _interval(lo: float, hi: float, span: bool) -> str:
 
 def _one(name: str, med: float, lo: float, hi: float, span: bool, reading=short_reading) -> str:
     """"reshape + max 1.55x (lowest-highest ratio 1.41-1.64), above 1.00: faster": one paired reading, its interval
-    read by ``reading`` (``short_reading``: rates; ``traps.time_reading``: times)."""
+    read by ``reading`` (``short_reading`` unless given)."""
     return _unnamed(tr("{name} {med:.2f}x ({spread}), {where}", name=name, med=med, spread=_interval(lo, hi, span),
                        where=reading(lo, hi)), name)
 
@@ -284,9 +284,9 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
                                 said=_reading(e["label"], None, e["x"], e["verdict"])))
     if pool_cap is not None and pool_cap.rows:
         paired, span = pool_cap.metrics["pool_cap_paired"], pool_cap.metrics.get("pool_cap_span", False)
-        rows += [_row(tr("part 3: {layer}, time with the cap / without", layer=tr(layer)),
+        rows += [_row(tr("part 3: {layer}, with the cap / without", layer=tr(layer)),
                       {"median": paired[layer][0], "low": paired[layer][1], "high": paired[layer][2], "span": span},
-                      time_reading(*paired[layer][1:])) for layer in POOL_LAYERS if layer in paired]
+                      short_reading(*paired[layer][1:])) for layer in POOL_LAYERS if layer in paired]
     rows += part3_rows(pools)
     pr = pipe.metrics.get("paired")
     if pr:

@@ -214,8 +214,8 @@ MESSAGES = {
         '毫秒（限制）',
     'ms, no cap':
         '毫秒（不限制）',
-    'x the time, medians':
-        '耗时倍数（中位数）',
+    "medians' ratio":
+        '中位数之比',
     'with the cap':
         '限制后',
     "O0's copy":
@@ -433,9 +433,9 @@ MESSAGES = {
         '在 {device} 上，开启数据下沉模式与关闭时逐轮配对比较：{said}',
     'two CPU settings / naive defaults, same configuration (x, median of paired ratios)':
         '同一配置：两项 CPU 优化设置 / 未调优的默认配置（逐轮配对比值的中位数，倍）',
-    "These are medians of the ratios paired round by round; the table's 'x naive' above is a ratio of medians (a "
-    "row's median rate over the naive row's): on a noisy machine the two can differ a lot.":
-        '判定表中的“比值”是逐轮配对比值的中位数；上表“相对未调优的默认配置（倍）”一列则是两个中位数之比（该行速率的中位数除以默认配置那一行的）：'
+    "These are medians of the ratios paired round by round; the table's 'medians' ratio' above is a row's median "
+    "rate over the naive row's: on a noisy machine the two can differ a lot.":
+        '判定表中的“比值”是逐轮配对比值的中位数；上表的“中位数之比”一列则是该行速率的中位数除以未调优默认配置那一行的：'
         '机器噪声大时，两者可能相差很多。',
     'lowest-highest ratio {lo:.2f}-{hi:.2f}':
         '比值最低 {lo:.2f}，最高 {hi:.2f}',
@@ -459,8 +459,8 @@ MESSAGES = {
         '第 2 节：两项 CPU 优化设置 / 都不加（静态图模式的 TrainOneStepCell）',
     'part 2: + host blocking, {label}':
         '第 2 节：+ 阻塞执行，{label}',
-    'part 3: {layer}, time with the cap / without':
-        '第 3 节：{layer}，限制指令集时的耗时 / 不限制时',
+    'part 3: {layer}, with the cap / without':
+        '第 3 节：{layer}，限制指令集 / 不限制',
     'part 3: {name} / nn.MaxPool2d':
         '第 3 节：{name} / nn.MaxPool2d',
     'part 4: fed by the pipeline / in-memory':
@@ -539,12 +539,8 @@ MESSAGES = {
         '单独使用每项设置和两项同时使用时，训练步速率是两项都不加时的几倍（中位数之比）：',
     '- {label}: the ISA cap alone {cap:.2f}x, host blocking alone {blocking:.2f}x, both {both:.2f}x':
         '- {label}：只限制指令集 {cap:.2f} 倍，只开阻塞执行 {blocking:.2f} 倍，两项都开 {both:.2f} 倍',
-    '{layer}: time with the cap / without':
-        '{layer}：限制指令集 / 不限制时的耗时',
-    'slower with the cap (above 1.00)':
-        '限制指令集后更慢（高于 1.00）',
-    'faster with the cap (below 1.00)':
-        '限制指令集后更快（低于 1.00）',
+    '{layer}: with the cap / without':
+        '{layer}：限制指令集 / 不限制',
     '{name} / {base}':
         '{name} / {base}',
     ' -> ':
