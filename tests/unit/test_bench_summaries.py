@@ -270,14 +270,16 @@ def test_data_pipeline_reads_sink_mode_on_cpu_as_a_control_that_bounds_its_verdi
     assert lines[6] == ("On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop "
                         "timed twice, and it failed: the same loop came 25% apart from itself. Part 4 reads no "
                         "difference smaller than its controls' larger distance from 1.00: 25%.")
-    assert lines[7].endswith("But the interval's near end lies within the controls' 25%: this run cannot tell that "
-                             "difference from the gap between two runs of one configuration.")
+    assert lines[7] == ("The verdict in one word (exercise 2's): 'not separated'. The interval's near end lies "
+                        "within the controls' 25%: this run cannot tell that difference from the gap between two runs "
+                        "of one configuration.")   # the one word agrees with the table's row
     assert res.metrics["controls_bound_pct"] == 25 and res.metrics["fed_within_bound"]
+    assert res.metrics["pipeline_word"] == "not separated"
     # a 5% gap between the sink runs: the fed step's 10% lies beyond it
     res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 90, on=21.0, off=20.0),
                                            bench.PipelineParams(noise_pct=5))
     assert res.conclusion.splitlines()[7].endswith("The interval's near end lies beyond the controls' 5%.")
-    assert not res.metrics["fed_within_bound"]
+    assert not res.metrics["fed_within_bound"] and res.metrics["pipeline_word"] == "costs"
     # elsewhere sink mode is sink mode: its row is a comparison, not a control
     res = pipeline.summarise_data_pipeline(pipeline_rows(600, 100, 90, on=25.0, off=20.0),
                                            bench.PipelineParams(noise_pct=5, device="Ascend"))
@@ -1134,16 +1136,20 @@ def test_lesson_08_reads_o2_and_o3_together_and_times_by_the_same_rule():
 
 
 def test_exercise_word_speaks_exercise_2s_vocabulary_and_agrees_with_its_reference():
+    from course_utils.bench.experiments import common
     from course_utils.exercises import nb08
 
     assert pipeline.exercise_word("inside", 600, 100) == "not separated"
     assert pipeline.exercise_word("above", 600, 100) == "recheck"
     assert pipeline.exercise_word("below", 600, 100) == "costs"
     assert pipeline.exercise_word("below", 50, 100) == "bottleneck"
+    assert pipeline.exercise_word("below", 600, 100, within=True) == "not separated"   # within the copies' gap
     reference = nb08.q2.reference()[0]
-    for ratios, mem, alone, expected in nb08.PipelineVerdict.CASES:   # five rounds: the lowest to the highest ratio
-        side = bench.interval_side(min(ratios), max(ratios))
-        assert pipeline.exercise_word(side, alone, mem) == expected == reference(ratios, mem, alone)
+    for ratios, mem, alone, copies, expected in nb08.PipelineVerdict.CASES:   # five rounds: lowest to highest ratio
+        lo, hi = min(ratios), max(ratios)
+        within = common.within_copies(lo, hi, (min(copies), max(copies)))   # the lab's rule on the same control
+        side = bench.interval_side(lo, hi)
+        assert pipeline.exercise_word(side, alone, mem, within) == expected == reference(ratios, mem, alone, copies)
 
 
 def test_an_unnamed_reading_starts_with_its_ratio_in_both_languages():
