@@ -1427,3 +1427,27 @@ def test_the_sweep_figure_draws_quartiles_and_names_its_slowest_round():
     assert q1 < q2 < q3 and q1 > 32 * 100 * 0.9   # the round at half speed stretches no quartile
     assert modes.slowest_round(rows).startswith("Slowest round: round 4 of 5, where the sizes ran at 50% of their "
                                                 "medians (batch 32: 1,600 samples/s).")
+
+
+def test_part_6_sets_the_cap_alone_beside_both_settings_only_where_part_2_read_host_blocking_as_slower():
+    """Part 6 trains with runtime.setup()'s defaults (both settings); where part 2's paired verdict read host blocking
+    as slower on that step, one sentence gives part 2's medians for the cap alone and both; otherwise nothing."""
+    def rows_with(capped):
+        rows = []
+        for process, (case, g, pyn) in enumerate((("no fixes", 10.0, 3.0), ("ONEDNN_MAX_CPU_ISA=AVX2", capped, 15.0),
+                                                  ("MS_DEV_HOST_BLOCKING_RUN=1", 11.0, 5.0),
+                                                  ("both fixes", 90.0, 60.0))):
+            for cfg, sps in (("graph/cell", g), ("pynative/cell", pyn)):
+                row = rate(cfg, sps, case=case, process=process)
+                row["repeat_s"] = [10 / (sps * f) for f in (0.9, 1.0, 1.05)[::1 if process % 2 else -1]]
+                rows.append(row)
+        return traps.summarise_cpu_traps(rows, bench.TrapsParams(specs=("graph/cell", "pynative/cell"), noise_pct=10))
+
+    slower = rows_with(120.0)
+    assert slower.metrics["host_blocking"]["graph/cell"]["paired"]["reading"] == "below"
+    text = findings.part6_setting(slower)
+    assert text.startswith("Part 2 read host blocking on this step as slower (0.75x")
+    assert "the ISA cap alone ran 120.0 steps/s and both settings 90.0 (medians)" in text
+    assert "runtime.setup()'s defaults" in text
+    assert findings.part6_setting(rows_with(60.0)) == ""   # host blocking faster there: nothing to set beside it
+    assert findings.part6_setting(None) == ""

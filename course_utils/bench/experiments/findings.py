@@ -325,5 +325,23 @@ def this_run_found(*, traps: Optional[Result], pool_cap: Optional[Result], pools
     return "\n".join(parts)
 
 
+def part6_setting(traps: Optional[Result], spec: str = NAIVE_SPEC) -> str:
+    """Part 6 trains ``spec`` with both CPU settings, ``runtime.setup()``'s defaults, as a learner's script would.
+    Where part 2's paired verdict read host blocking (on top of the ISA cap) as slower on that step, one sentence sets
+    part 2's medians side by side: the cap alone and both settings. Empty otherwise (or without part 2's rows)."""
+    if traps is None:
+        return ""
+    effect = traps.metrics.get("host_blocking", {}).get(spec)
+    pr = (effect or {}).get("paired")
+    if not pr or pr["reading"] != "below":
+        return ""
+    cap = pick(traps.rows, case="ONEDNN_MAX_CPU_ISA=AVX2", config=spec)
+    both = pick(traps.rows, case="both fixes", config=spec)
+    return tr("Part 2 read host blocking on this step as slower ({med:.2f}x, {lo:.2f}-{hi:.2f}): there the ISA cap "
+              "alone ran {cap:.1f} steps/s and both settings {both:.1f} (medians). Part 6 still trains with both, "
+              "runtime.setup()'s defaults, as a learner's script would; its time to accuracy is that setting's.",
+              med=pr["median"], lo=pr["low"], hi=pr["high"], cap=cap["steps_per_s"], both=both["steps_per_s"])
+
+
 __all__ = ["naive_rates", "resolution", "pooling_measurements", "pynative_vs_graph", "part2_standing",
-           "plot_time_to_accuracy", "this_run_found"]
+           "plot_time_to_accuracy", "this_run_found", "part6_setting"]

@@ -597,6 +597,12 @@ MESSAGES = {
         '流水线供数 / 内存中的批',
     'above 1.00: feeding cannot do that, the machine changed (time again)':
         '高于 1.00：供数不可能让训练步变快，是机器状态变了（需要重新计时）',
+    "Part 2 read host blocking on this step as slower ({med:.2f}x, {lo:.2f}-{hi:.2f}): there the ISA cap alone ran "
+    "{cap:.1f} steps/s and both settings {both:.1f} (medians). Part 6 still trains with both, runtime.setup()'s "
+    "defaults, as a learner's script would; its time to accuracy is that setting's.":
+        '第 2 节判定阻塞执行让这个训练步变慢了（{med:.2f} 倍，{lo:.2f}-{hi:.2f}）：那里只限制指令集时为 {cap:.1f} 步/秒，'
+        '两项设置都开时为 {both:.1f} 步/秒（中位数）。第 6 节仍按 runtime.setup() 的默认做法两项都开，与学习者自己的脚本一样；'
+        '它的达标时间就是这种设置下的时间。',
     "The verdict in one word (exercise 2's): '{word}'.":
         "判定词（练习 08.2 要返回的词）：'{word}'。",
     "The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step it feeds ran {pct:.0f}% "
