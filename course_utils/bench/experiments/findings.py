@@ -172,7 +172,8 @@ def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
                         va="bottom")   # from the bottom up: inside the axes
     ax.set(xlabel=tr("training seconds"), ylabel=tr("test accuracy %"), ylim=(95, 100),
            title=tr("Test accuracy vs training time"))
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.3),   # under the x label: clear of the curves,
+              frameon=False)                                               # the bands and the targets' labels
 
 
 def _interval(lo: float, hi: float, span: bool) -> str:
