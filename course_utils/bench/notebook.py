@@ -230,12 +230,13 @@ class Lab:
 def rate_bars(ax, rows: Sequence[Mapping], key: str = "steps_per_s", lo: str = "min_steps_per_s",
               hi: str = "max_steps_per_s", label: str = "label") -> None:
     """Horizontal bars of the median (``key``) with the min-max over the repeats (``lo``, ``hi``) as error bars; a
-    second copy (a ``config`` ending in " copy", which measures the noise and is no contestant) in grey."""
+    second copy (a ``config`` ending in " copy", or in ", again" as part 4 of lesson 08 names its A', which measures
+    the noise and is no contestant) in grey."""
     import numpy as np
 
     med = np.array([r[key] for r in rows])
     err = np.array([[r[key] - r[lo] for r in rows], [r[hi] - r[key] for r in rows]])
-    colors = ["tab:gray" if str(r.get("config", "")).endswith(" copy") else "tab:blue" for r in rows]
+    colors = ["tab:gray" if str(r.get("config", "")).endswith((" copy", ", again")) else "tab:blue" for r in rows]
     ax.barh(range(len(rows)), med, xerr=err, color=colors, alpha=0.8, capsize=3)
     ax.set_yticks(range(len(rows)), [r[label] for r in rows])
     ax.invert_yaxis()

@@ -192,7 +192,7 @@ ENGLISH_COLUMN_TITLES = {
     "label": "configuration", "config": "configuration", "first_call_s": "first call s", "steps_per_s": "steps/s",
     "min_steps_per_s": "min steps/s", "max_steps_per_s": "max steps/s", "samples_per_s": "samples/s",
     "batches_per_s": "batches/s", "min_batches_per_s": "min batches/s", "max_batches_per_s": "max batches/s",
-    "share_pct": "% of time", "vs_naive": "x naive", "vs_O0": "x O0", "min_ms": "min ms", "max_ms": "max ms",
+    "share_pct": "% of time", "vs_naive": "medians' ratio", "vs_O0": "x O0", "min_ms": "min ms", "max_ms": "max ms",
     "accuracy_pct": "test accuracy %", "target_pct": "target %", "best_steps": "steps, course settings",
     "best_s": "s, course settings", "naive_steps": "steps, naive", "naive_s": "s, naive",
     "naive_s_high": "s, naive (high end)", "naive_how": "naive time from", "speedup": "speed-up (x)",
@@ -307,9 +307,10 @@ def format_rows(rows: Sequence[Mapping], columns: Sequence[str], titles: Optiona
 
 
 def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baseline: Optional[str] = None,
-                 first_call: bool = True) -> str:
+                 first_call: bool = True, medians: bool = False) -> str:
     """Table of ``Timing`` results: first call (``first_call=False``: left out, e.g. for steps compiled before),
-    median steps/s with its min-max, ratio to ``baseline``."""
+    median steps/s with its min-max, ratio to ``baseline``. ``medians``: that last column is titled "medians'
+    ratio" (for a table printed beside a paired verdict, so the ratio of medians is not read as the paired one)."""
     items = list(timings.values()) if isinstance(timings, Mapping) else list(timings)
     base = next((t for t in items if t.name == baseline), None)
     rows = []
@@ -324,8 +325,8 @@ def format_table(timings: Union[Mapping[str, Timing], Sequence[Timing]], baselin
     if base:
         cols.append(f"x {baseline}")
     titles = {"configuration": tr("configuration"), "first call s": tr("first call s"), "steps/s": tr("steps/s"),
-              "min-max": tr("min-max"), "samples/s": tr("samples/s"), f"x {baseline}": no_space_between_cjk(
-                  tr("x {baseline}", baseline=baseline))}
+              "min-max": tr("min-max"), "samples/s": tr("samples/s"), f"x {baseline}": tr("medians' ratio") if medians
+              else no_space_between_cjk(tr("x {baseline}", baseline=baseline))}
     return format_rows(rows, cols, titles)
 
 
@@ -344,7 +345,7 @@ def format_verdicts(entries: Sequence[Mapping], baseline: str, copy: Optional[st
     one row per entry, with ``config``, ``x`` (its rate over A's; with ``x_copy``, over A''s too), and either
     ``paired`` (a ``paired_reading``: its median ratio, the lowest-highest range and where 1.00 lies), the verdict
     (lesson 07's rule), or, where no entry pairs, ``vs_a`` and ``vs_copy`` (the medians' one-word verdicts, or a
-    cell's own message such as ``traps.TIME_SIDE_CELLS``). A paired table leaves the medians' floor readings out: the
+    cell's own message). A paired table leaves the medians' floor readings out: the
     lines under it give them, where they add anything. ``titles``: a column's own title instead."""
     def paired(pr):
         return "-" if not pr else tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {where}", med=pr["median"], lo=pr["low"],

@@ -3,8 +3,8 @@
 q1 ``same_function``: prove a rewrite equal before timing it: the same outputs *and* the same input gradients,
    within float32 rounding; the notebook then applies it to part 3's pooling layers.
 q2 ``pipeline_verdict``: what the input pipeline does to the step it feeds, from per-round ratios: first the paired
-   verdict ("not separated": 1.00 inside, as part 4 prints it; "recheck": faster fed than in memory, the machine
-   changed), then, for a cost,
+   verdict read with the A/A' control ("not separated": 1.00 inside, or the near end within the copies' gap, as part
+   4 prints it; "recheck": faster fed than in memory, the machine changed), then, for a cost,
    "costs" (it keeps up) or "bottleneck"; the notebook then applies it to part 4's measurements.
 q3 ``slower_ops``: read two profiles (``bench.profile.op_type_times`` rows): which operator types take more time per
    step in the second, judged by time per step (not by share, not by totals over different numbers of steps), above
@@ -136,35 +136,49 @@ class PipelineVerdict(Exercise):
     title = "what the pipeline does to the step"
     hint_text = ("First the paired verdict: the per-round ratios (fed rate over in-memory rate) span an interval from "
                  "the lowest to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer "
-                 "'not separated'; "
-                 "if every ratio is above 1.0, answer 'recheck' (feeding cannot speed a step up: the machine "
-                 "changed, so time again). Only when every ratio is below 1.0 does the pipeline cost the step "
-                 "something; then look at the pipeline alone: fewer batches per second than the step runs on "
-                 "in-memory batches means 'bottleneck', otherwise 'costs'.")
+                 "'not separated'. Then the control: the copies' gap is max(max(copies), 1 / min(copies)), how far "
+                 "two passes of one configuration came apart; if the interval's near end (max(ratios) below 1.0, "
+                 "min(ratios) above) is no farther from 1.0 than that gap (1 / max(ratios) <= gap, or min(ratios) "
+                 "<= gap), answer 'not separated' too. If every ratio is above 1.0 beyond the gap, answer 'recheck' "
+                 "(feeding cannot speed a step up: the machine changed, so time again). Only when every ratio is "
+                 "below 1.0 beyond the gap does the pipeline cost the step something; then look at the pipeline "
+                 "alone: fewer batches per second than the step runs on in-memory batches means 'bottleneck', "
+                 "otherwise 'costs'.")
     solution_text = '''
-        def pipeline_verdict(ratios, in_memory, alone):
-            if min(ratios) <= 1 <= max(ratios):
+        def pipeline_verdict(ratios, in_memory, alone, copies):
+            lo, hi = min(ratios), max(ratios)
+            gap = max(max(copies), 1 / min(copies))   # how far apart two copies of one pass came
+            if lo <= 1 <= hi:
                 return "not separated"  # 1.00 inside the paired interval: no cost detected
-            if min(ratios) > 1:
+            if (1 / hi if hi < 1 else lo) <= gap:
+                return "not separated"  # the near end within the copies' gap: the control shows as much
+            if lo > 1:
                 return "recheck"        # faster in every round: the machine changed; time again
             if alone < in_memory:
                 return "bottleneck"     # it cannot deliver what the step consumes
             return "costs"              # it keeps up, yet the fed step is slower in every round
     '''
 
-    #: (per-round ratios fed / in-memory, in-memory steps/s, pipeline alone batches/s, verdict)
-    CASES = [([0.97, 1.02, 0.95, 1.01, 0.99], 100.0, 600.0, NO_COST),
-             ([0.80, 0.78, 0.83, 0.79, 0.85], 100.0, 600.0, COSTS),
-             ([0.45, 0.47, 0.44, 0.46, 0.45], 100.0, 50.0, BOTTLENECK),
-             ([0.90, 0.95, 1.01, 0.93, 0.92], 100.0, 600.0, NO_COST),
-             ([1.05, 1.08, 1.03, 1.10, 1.04], 100.0, 600.0, RECHECK),
-             ([0.97, 0.98, 0.99, 0.96, 0.97], 100.0, 600.0, COSTS)]
+    #: (per-round ratios fed / in-memory, in-memory steps/s, pipeline alone batches/s, per-round ratios A' / A,
+    #: verdict)
+    CASES = [([0.97, 1.02, 0.95, 1.01, 0.99], 100.0, 600.0, [1.00, 0.99, 1.01, 1.00, 1.00], NO_COST),
+             ([0.80, 0.78, 0.83, 0.79, 0.85], 100.0, 600.0, [1.00, 0.99, 1.01, 1.00, 1.00], COSTS),
+             ([0.45, 0.47, 0.44, 0.46, 0.45], 100.0, 50.0, [1.00, 0.99, 1.01, 1.00, 1.00], BOTTLENECK),
+             ([0.90, 0.95, 1.01, 0.93, 0.92], 100.0, 600.0, [1.00, 0.99, 1.01, 1.00, 1.00], NO_COST),
+             ([1.05, 1.08, 1.03, 1.10, 1.04], 100.0, 600.0, [1.00, 0.99, 1.01, 1.00, 1.00], RECHECK),
+             ([0.97, 0.98, 0.99, 0.96, 0.97], 100.0, 600.0, [1.02, 0.97, 1.05, 0.99, 1.03], NO_COST),
+             ([0.93, 0.95, 0.96, 0.94, 0.95], 100.0, 600.0, [1.00, 0.99, 1.01, 1.00, 1.00], COSTS),
+             ([0.80, 0.78, 0.83, 0.79, 0.85], 100.0, 600.0, [0.85, 1.10, 0.92, 1.21, 1.02], NO_COST)]
 
     def reference(self):
-        def pipeline_verdict(ratios, in_memory, alone):
-            if min(ratios) <= 1 <= max(ratios):   # the lab's paired rule (bench.interval_side), five rounds
+        def pipeline_verdict(ratios, in_memory, alone, copies):
+            lo, hi = min(ratios), max(ratios)     # five rounds: the interval is the lowest to the highest ratio
+            gap = max(max(copies), 1 / min(copies))   # the A/A' control's distance from 1.00, on the ratio scale
+            if lo <= 1 <= hi:   # the lab's paired rule (bench.interval_side)
                 return NO_COST
-            if min(ratios) > 1:
+            if (1 / hi if hi < 1 else lo) <= gap:   # the near end within the copies' gap (common.within_copies)
+                return NO_COST
+            if lo > 1:
                 return RECHECK
             return BOTTLENECK if alone < in_memory else COSTS
 
@@ -175,19 +189,24 @@ class PipelineVerdict(Exercise):
             raise Incorrect(tr("pipeline_verdict should be a function, got {type}.",
                                type=type(pipeline_verdict).__name__))
         answers = (NO_COST, COSTS, BOTTLENECK, RECHECK)
-        for ratios, mem, alone, expected in self.CASES:
-            got = self.call(pipeline_verdict, list(ratios), mem, alone)
+        for ratios, mem, alone, copies, expected in self.CASES:
+            got = self.call(pipeline_verdict, list(ratios), mem, alone, list(copies))
             if got not in answers:
                 raise Incorrect(tr("pipeline_verdict(...) returned {got!r}; return one of {answers}.", got=got,
                                    answers=runtime.listing(repr(a) for a in answers)))
             if got != expected:
                 what = tr("per-round ratios {ratios}, the step {mem:g} steps/s on in-memory batches, the pipeline "
-                          "alone {alone:g} batches/s", ratios=", ".join(f"{r:.2f}" for r in ratios), mem=mem,
-                          alone=alone)
+                          "alone {alone:g} batches/s, the copies' ratios {copies}",
+                          ratios=", ".join(f"{r:.2f}" for r in ratios), mem=mem, alone=alone,
+                          copies=", ".join(f"{r:.2f}" for r in copies))
                 why = ""
-                if expected == NO_COST:
+                if expected == NO_COST and min(ratios) <= 1 <= max(ratios):
                     why = tr(" 1.00 lies between the lowest and the highest ratio: not separated, no cost detected, "
                              "whatever the median and the pipeline's own rate.")
+                elif expected == NO_COST:
+                    why = tr(" The interval's near end is no farther from 1.00 than the copies came apart "
+                             "(max(max(copies), 1 / min(copies))): two passes of one configuration differ that much "
+                             "too, so the difference is not separated.")
                 elif expected == RECHECK:
                     why = tr(" Every round ran faster fed than in memory: feeding cannot make a step faster, so "
                              "the machine changed; answer 'recheck' (time again), not a cost.")

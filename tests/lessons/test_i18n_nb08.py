@@ -11,7 +11,7 @@ from test_i18n_nb07 import CJK, english_words
 
 #: what each message of REJECTED says in Chinese, in the same order
 SAYS_ZH = ["还要比较对 x 的梯度", "还要比较输出", "舍入误差", "请返回 True 或 False",
-           "与中位数", "机器状态变了", "不是瓶颈", "少于训练步每秒消耗的批数", "之一",
+           "与中位数", "机器状态变了", "不是瓶颈", "少于训练步每秒消耗的批数", "两份副本之间的差距", "之一",
            "而不是 share_pct", "记录的步数不同", "每步运行 9 次", "不到 min_ms", "顺序不对", "只出现在第二份",
            "算子类型名组成的列表"]
 

@@ -132,6 +132,8 @@ def test_configurations_alternate_and_warm_up_first():
     assert [round(t.steps_per_s) for t in res.values()] == [100, 50, 25]
     table = bench.format_table(res, baseline="A")
     assert "x A" in table and "0.25" in table
+    medians = bench.format_table(res, baseline="A", medians=True)   # beside a paired verdict: named for what it is
+    assert "medians' ratio" in medians and "x A" not in medians and "0.25" in medians
 
 
 def test_cycle_feeds_batches_in_turn():
@@ -619,3 +621,21 @@ def test_lab_run_with_env_measures_in_a_fresh_process_with_exactly_that_env_and_
     assert lab.results == {"modes_defaults": res} and (tmp_path / "modes_defaults.json").exists()
     with pytest.raises(ValueError, match="isolated experiment only"):
         experiments.run_experiment("cpu_traps", bench.TrapsParams(device="CPU"), env={"X": "1"})
+
+
+def test_rate_bars_greys_the_controls_a_copy_and_an_again():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from course_utils.bench.notebook import rate_bars
+
+    rows = [{"config": c, "label": c, "steps_per_s": 10.0, "min_steps_per_s": 9.0, "max_steps_per_s": 11.0}
+            for c in ("A", "A copy", "training step, in-memory batches, again")]
+    fig, ax = plt.subplots()
+    try:
+        rate_bars(ax, rows)
+        grey = matplotlib.colors.to_rgba("tab:gray", 0.8)
+        assert [p.get_facecolor() == grey for p in ax.patches] == [False, True, True]
+    finally:
+        plt.close(fig)

@@ -189,8 +189,8 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
             "Each ratio is a step rate over a step rate, paired round by round: '+ ISA cap' adds the cap to host "
             "blocking, '+ host blocking' the reverse; the last row pairs two configurations timed in the same "
             "processes.") + " " + tr(
-            "These are medians of the ratios paired round by round; the table's 'x naive' above is a ratio of "
-            "medians (a row's median rate over the naive row's): on a noisy machine the two can differ a lot.")
+            "These are medians of the ratios paired round by round; the table's 'medians' ratio' above is a row's "
+            "median rate over the naive row's: on a noisy machine the two can differ a lot.")
     alone = fixes_alone_and_both(rows)
     if alone:
         text += "\n" + alone
@@ -529,9 +529,9 @@ def measure_pool_cap(p: PoolCapParams) -> list:
 
 def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
     """Each pooling layer with the cap against without it, by the lab's one rule (lesson 07): the paired interval of
-    the time with the cap over the time without, round by round (``round_pairs``, ``paired_ratio``): above 1.00 the
-    cap makes the layer slower, below faster, 1.00 inside a tie (``interval_side``, on the bounds as printed). Every
-    ratio here is a time ratio, the cap's over no cap's. Where the rounds do not pair up, the medians' two rules
+    the rate with the cap over the rate without, round by round (``round_pairs``, ``paired_ratio``), read like every
+    other row (``short_reading``): below 1.00 the cap makes the layer slower, above faster, 1.00 inside not separated
+    (``interval_side``, on the bounds as printed). Where the rounds do not pair up, the medians' two rules
     (``p.noise_pct`` the floor, repeats apart) decide instead, and the table says so."""
     if not rows:
         return skipped("pool_cap", tr("the ISA cap concerns MindSpore's CPU backend, not {device}", device=p.device))
@@ -543,27 +543,27 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
         on_ms, off_ms = on_ms + on["median_step_ms"], off_ms + off["median_step_ms"]
         pair = round_pairs([r for r in rows if r["kind"] == "layer" and r["config"] == layer], a, b)
         if pair is not None:
-            paired[layer] = paired_ratio(*pair)   # rate without over rate with: the time ratio with the cap
+            paired[layer] = paired_ratio(pair[1], pair[0])   # the rate with the cap over the rate without
             med, lo, hi = paired[layer]
-            spans.append(spans_rounds(*pair, lo, hi))   # few pairs: the interval is the lowest-highest ratio
-            verdicts[layer] = TIME_SIDE[interval_side(lo, hi)]   # the lab's rule: the paired interval
-            said = time_reading(lo, hi)
+            spans.append(spans_rounds(pair[1], pair[0], lo, hi))   # few pairs: the interval is the lowest-highest
+            verdicts[layer] = RATE_SIDE[interval_side(lo, hi)]   # the lab's rule: the paired interval
+            said = short_reading(lo, hi)
             shown = tr("{med:.2f}x ({lo:.2f}-{hi:.2f}), {n} pairs", med=med, lo=lo, hi=hi, n=len(pair[0]["repeat_s"]))
         else:
             verdicts[layer] = verdict(on, off, p.noise_pct)      # no pairs: the medians' two rules
             said, shown = tr("{verdict}, by the medians", verdict=tr(VERDICT_CELLS[verdicts[layer]])), "-"
         table.append({"layer": tr(layer), "on": on["median_step_ms"], "off": off["median_step_ms"],
-                      "x": f"{on['median_step_ms'] / off['median_step_ms']:.2f}", "paired": shown, "verdict": said})
+                      "x": f"{off['median_step_ms'] / on['median_step_ms']:.2f}", "paired": shown, "verdict": said})
     impl = {case: sorted({r["implementation"] for r in rows if r["kind"] == "onednn" and r["case"] == case})
             for case in FIND_CASES}
-    if paired:   # the verdicts as one table (lesson 07's rule): a time with the cap over the time without
-        text = verdict_table([(tr("{layer}: time with the cap / without", layer=tr(layer)), *paired[layer],
-                               time_reading(*paired[layer][1:])) for layer in POOL_LAYERS if layer in paired],
+    if paired:   # the verdicts as one table (lesson 07's rule): the rate with the cap over the rate without
+        text = verdict_table([(tr("{layer}: with the cap / without", layer=tr(layer)), *paired[layer])
+                              for layer in POOL_LAYERS if layer in paired],
                              spans=bool(spans) and all(spans))
     else:
         text = format_rows(table, ["layer", "on", "off", "x", "verdict"],
                            {"layer": tr("layer"), "on": tr("ms, cap"), "off": tr("ms, no cap"),
-                            "x": tr("x the time, medians"), "verdict": tr("with the cap")}, left=["verdict"])
+                            "x": tr("medians' ratio"), "verdict": tr("with the cap")}, left=["verdict"])
     if impl[a] and impl[b]:
         text += "\n" + tr(" oneDNN's log names the pooling implementation: {off} without the cap, {on} with it.",
                           off=tr(", ").join(f"'{i}'" for i in impl[a]),
@@ -576,16 +576,8 @@ def summarise_pool_cap(rows: list, p: PoolCapParams) -> Result:
     return Result("pool_cap", shown, ["case", "layer", "ms", "min_ms", "max_ms", "processes"], text, metrics)
 
 
-#: A paired interval of times (with the cap over without) read by the lab's rule: above 1.00 the cap is slower
-TIME_SIDE = {"above": "slower", "below": "faster", "inside": "tie"}
-TIME_SIDE_CELLS = {"above": N_("slower with the cap (above 1.00)"), "below": N_("faster with the cap (below 1.00)")}
-
-
-def time_reading(lo: float, hi: float) -> str:
-    """A paired interval of *times* (with the cap over without) read by lesson 07's rule: "slower with the cap (above
-    1.00)", "faster with the cap (below 1.00)" or "not separated (up to N% not ruled out)"."""
-    side = interval_side(lo, hi)
-    return short_reading(lo, hi) if side == "inside" else tr(TIME_SIDE_CELLS[side])
+#: A paired interval of rates (with the cap over without) read by the lab's rule: below 1.00 the cap is slower
+RATE_SIDE = {"above": "faster", "below": "slower", "inside": "tie"}
 
 
 def round_pairs(rows: Sequence[dict], a: str, b: str) -> Optional[tuple]:

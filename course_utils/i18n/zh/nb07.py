@@ -661,7 +661,7 @@ MESSAGES = {
     'share_pct': '占比（%）',
     'vs_baseline': '相对首行的倍数',
     'vs_functional': '相对函数式训练步的倍数',
-    'vs_naive': '相对未调优的默认配置（倍）',
+    'vs_naive': '中位数之比',
     'vs_O0': '相对 O0',
     'final_loss': '最终损失',
     'calls': '调用次数',

@@ -54,22 +54,34 @@ MESSAGES = {
     'what the pipeline does to the step':
         '数据处理流水线对训练步的影响',
     "First the paired verdict: the per-round ratios (fed rate over in-memory rate) span an interval from the lowest "
-    "to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'not separated'; if every ratio is above "
-    "1.0, answer 'recheck' (feeding cannot speed a step up: the machine changed, so time again). Only when every "
-    "ratio is below 1.0 does the pipeline cost the step something; then look at the pipeline alone: fewer batches "
-    "per second than the step runs on in-memory batches means 'bottleneck', otherwise 'costs'.":
+    "to the highest. If 1.0 lies inside it (min(ratios) <= 1 <= max(ratios)), answer 'not separated'. Then the "
+    "control: the copies' gap is max(max(copies), 1 / min(copies)), how far two passes of one configuration came "
+    "apart; if the interval's near end (max(ratios) below 1.0, min(ratios) above) is no farther from 1.0 than that "
+    "gap (1 / max(ratios) <= gap, or min(ratios) <= gap), answer 'not separated' too. If every ratio is above 1.0 "
+    "beyond the gap, answer 'recheck' (feeding cannot speed a step up: the machine changed, so time again). Only "
+    "when every ratio is below 1.0 beyond the gap does the pipeline cost the step something; then look at the "
+    "pipeline alone: fewer batches per second than the step runs on in-memory batches means 'bottleneck', "
+    "otherwise 'costs'.":
         '先做配对判定：各轮比值（供数速率除以内存中批的速率）从最小到最大构成一个区间。'
-        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'not separated\'（即第 4 节表中的“分不出快慢”）；每一轮的比值都大于 1.0，回答 \'recheck\''
-        '（供数不可能让训练步变快，是机器状态变了，需要重新计时）。只有每一轮的比值都小于 1.0，流水线才算拖慢了训练步；'
-        '这时再看流水线单独运行的速度：每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，就是 \'bottleneck\'，'
-        '否则是 \'costs\'。',
+        '1.0 落在区间内（min(ratios) <= 1 <= max(ratios)），回答 \'not separated\'（即第 4 节表中的“分不出快慢”）。'
+        '再看对照：副本差距是 max(max(copies), 1 / min(copies))，即同一配置的两遍相差多远；区间靠近 1.0 的一端'
+        '（低于 1.0 时是 max(ratios)，高于时是 min(ratios)）离 1.0 不比这个差距更远（1 / max(ratios) <= gap，'
+        '或 min(ratios) <= gap），同样回答 \'not separated\'。超出这个差距且每一轮的比值都大于 1.0，回答 \'recheck\''
+        '（供数不可能让训练步变快，是机器状态变了，需要重新计时）。只有超出这个差距且每一轮的比值都小于 1.0，'
+        '流水线才算拖慢了训练步；这时再看流水线单独运行的速度：每秒产出的批数少于训练步使用内存中的批时每秒运行的步数，'
+        '就是 \'bottleneck\'，否则是 \'costs\'。',
     'pipeline_verdict should be a function, got {type}.':
         'pipeline_verdict 应当是一个函数，得到的却是 {type}。',
     'pipeline_verdict(...) returned {got!r}; return one of {answers}.':
         'pipeline_verdict(...) 返回了 {got!r}；请返回 {answers} 之一。',
     'per-round ratios {ratios}, the step {mem:g} steps/s on in-memory batches, the pipeline alone {alone:g} '
-    'batches/s':
-        '各轮比值为 {ratios}，训练步使用内存中的批时为 {mem:g} 步/秒，流水线单独运行为 {alone:g} 批/秒',
+    "batches/s, the copies' ratios {copies}":
+        '各轮比值为 {ratios}，训练步使用内存中的批时为 {mem:g} 步/秒，流水线单独运行为 {alone:g} 批/秒，'
+        '两份副本的各轮比值为 {copies}',
+    " The interval's near end is no farther from 1.00 than the copies came apart (max(max(copies), 1 / "
+    "min(copies))): two passes of one configuration differ that much too, so the difference is not separated.":
+        '区间靠近 1.00 的一端离 1.00 不比两份副本之间的差距（max(max(copies), 1 / min(copies))）更远：'
+        '同一配置的两遍也会相差这么多，所以分不出快慢。',
     ' 1.00 lies between the lowest and the highest ratio: not separated, no cost detected, whatever the median and '
     'the pipeline\'s own rate.':
         '1.00 落在最小比值与最大比值之间：分不出快慢，没有检测到开销，与中位数和流水线自身的速度都无关。',
@@ -84,18 +96,26 @@ MESSAGES = {
     ' Every ratio is below 1.00, and the pipeline alone delivers fewer batches per second than the step consumes.':
         '每一轮的比值都低于 1.00，而流水线单独运行时每秒产出的批数少于训练步每秒消耗的批数。',
     # q2's solution with its comments in Chinese
-    ('def pipeline_verdict(ratios, in_memory, alone):\n'
-     '    if min(ratios) <= 1 <= max(ratios):\n'
+    ('def pipeline_verdict(ratios, in_memory, alone, copies):\n'
+     '    lo, hi = min(ratios), max(ratios)\n'
+     '    gap = max(max(copies), 1 / min(copies))   # how far apart two copies of one pass came\n'
+     '    if lo <= 1 <= hi:\n'
      '        return "not separated"  # 1.00 inside the paired interval: no cost detected\n'
-     '    if min(ratios) > 1:\n'
+     '    if (1 / hi if hi < 1 else lo) <= gap:\n'
+     '        return "not separated"  # the near end within the copies\' gap: the control shows as much\n'
+     '    if lo > 1:\n'
      '        return "recheck"        # faster in every round: the machine changed; time again\n'
      '    if alone < in_memory:\n'
      '        return "bottleneck"     # it cannot deliver what the step consumes\n'
      '    return "costs"              # it keeps up, yet the fed step is slower in every round'):
-        ('def pipeline_verdict(ratios, in_memory, alone):\n'
-         '    if min(ratios) <= 1 <= max(ratios):\n'
+        ('def pipeline_verdict(ratios, in_memory, alone, copies):\n'
+         '    lo, hi = min(ratios), max(ratios)\n'
+         '    gap = max(max(copies), 1 / min(copies))   # 同一遍的两份副本相差多远\n'
+         '    if lo <= 1 <= hi:\n'
          '        return "not separated"  # 1.00 落在配对区间内：分不出快慢，没有检测到开销\n'
-         '    if min(ratios) > 1:\n'
+         '    if (1 / hi if hi < 1 else lo) <= gap:\n'
+         '        return "not separated"  # 靠近 1.00 的一端在副本差距以内：对照也会差这么多\n'
+         '    if lo > 1:\n'
          '        return "recheck"        # 每一轮都更快：变的是机器，需要重新计时\n'
          '    if alone < in_memory:\n'
          '        return "bottleneck"     # 它产出的批数跟不上训练步的消耗\n'
@@ -214,8 +234,8 @@ MESSAGES = {
         '毫秒（限制）',
     'ms, no cap':
         '毫秒（不限制）',
-    'x the time, medians':
-        '耗时倍数（中位数）',
+    "medians' ratio":
+        '中位数之比',
     'with the cap':
         '限制后',
     "O0's copy":
@@ -433,9 +453,9 @@ MESSAGES = {
         '在 {device} 上，开启数据下沉模式与关闭时逐轮配对比较：{said}',
     'two CPU settings / naive defaults, same configuration (x, median of paired ratios)':
         '同一配置：两项 CPU 优化设置 / 未调优的默认配置（逐轮配对比值的中位数，倍）',
-    "These are medians of the ratios paired round by round; the table's 'x naive' above is a ratio of medians (a "
-    "row's median rate over the naive row's): on a noisy machine the two can differ a lot.":
-        '判定表中的“比值”是逐轮配对比值的中位数；上表“相对未调优的默认配置（倍）”一列则是两个中位数之比（该行速率的中位数除以默认配置那一行的）：'
+    "These are medians of the ratios paired round by round; the table's 'medians' ratio' above is a row's median "
+    "rate over the naive row's: on a noisy machine the two can differ a lot.":
+        '判定表中的“比值”是逐轮配对比值的中位数；上表的“中位数之比”一列则是该行速率的中位数除以未调优默认配置那一行的：'
         '机器噪声大时，两者可能相差很多。',
     'lowest-highest ratio {lo:.2f}-{hi:.2f}':
         '比值最低 {lo:.2f}，最高 {hi:.2f}',
@@ -459,8 +479,8 @@ MESSAGES = {
         '第 2 节：两项 CPU 优化设置 / 都不加（静态图模式的 TrainOneStepCell）',
     'part 2: + host blocking, {label}':
         '第 2 节：+ 阻塞执行，{label}',
-    'part 3: {layer}, time with the cap / without':
-        '第 3 节：{layer}，限制指令集时的耗时 / 不限制时',
+    'part 3: {layer}, with the cap / without':
+        '第 3 节：{layer}，限制指令集 / 不限制',
     'part 3: {name} / nn.MaxPool2d':
         '第 3 节：{name} / nn.MaxPool2d',
     'part 4: fed by the pipeline / in-memory':
@@ -499,9 +519,10 @@ MESSAGES = {
         '同一个循环两次相差 {pct:.0f}%。',
     "Part 4 reads no difference smaller than its controls' larger distance from 1.00: {pct:.0f}%.":
         '两个对照中离 1.00 较远的那个相差 {pct:.0f}%，第 4 节不解读比这更小的差别。',
-    "But the interval's near end lies within the controls' {pct:.0f}%: this run cannot tell that difference from "
-    "the gap between two runs of one configuration.":
-        '但区间靠近 1.00 的一端落在对照的 {pct:.0f}% 以内：本次运行分不清这个差别与同一配置两次运行之间的差距。',
+    "The verdict in one word (exercise 2's): 'not separated'. The interval's near end lies within the controls' "
+    "{pct:.0f}%: this run cannot tell that difference from the gap between two runs of one configuration.":
+        "判定词（练习 08.2 要返回的词）：'not separated'。区间靠近 1.00 的一端落在对照的 {pct:.0f}% 以内："
+        '本次运行分不清这个差别与同一配置两次运行之间的差距。',
     "The interval's near end lies beyond the controls' {pct:.0f}%.":
         '区间靠近 1.00 的一端超出了对照的 {pct:.0f}%。',
     'Model.train, sink mode on / off':
@@ -539,12 +560,8 @@ MESSAGES = {
         '单独使用每项设置和两项同时使用时，训练步速率是两项都不加时的几倍（中位数之比）：',
     '- {label}: the ISA cap alone {cap:.2f}x, host blocking alone {blocking:.2f}x, both {both:.2f}x':
         '- {label}：只限制指令集 {cap:.2f} 倍，只开阻塞执行 {blocking:.2f} 倍，两项都开 {both:.2f} 倍',
-    '{layer}: time with the cap / without':
-        '{layer}：限制指令集 / 不限制时的耗时',
-    'slower with the cap (above 1.00)':
-        '限制指令集后更慢（高于 1.00）',
-    'faster with the cap (below 1.00)':
-        '限制指令集后更快（低于 1.00）',
+    '{layer}: with the cap / without':
+        '{layer}：限制指令集 / 不限制',
     '{name} / {base}':
         '{name} / {base}',
     ' -> ':
@@ -580,6 +597,12 @@ MESSAGES = {
         '流水线供数 / 内存中的批',
     'above 1.00: feeding cannot do that, the machine changed (time again)':
         '高于 1.00：供数不可能让训练步变快，是机器状态变了（需要重新计时）',
+    "Part 2 read host blocking on this step as slower ({med:.2f}x, {lo:.2f}-{hi:.2f}): there the ISA cap alone ran "
+    "{cap:.1f} steps/s and both settings {both:.1f} (medians). Part 6 still trains with both, runtime.setup()'s "
+    "defaults, as a learner's script would; its time to accuracy is that setting's.":
+        '第 2 节判定阻塞执行让这个训练步变慢了（{med:.2f} 倍，{lo:.2f}-{hi:.2f}）：那里只限制指令集时为 {cap:.1f} 步/秒，'
+        '两项设置都开时为 {both:.1f} 步/秒（中位数）。第 6 节仍按 runtime.setup() 的默认做法两项都开，与学习者自己的脚本一样；'
+        '它的达标时间就是这种设置下的时间。',
     "The verdict in one word (exercise 2's): '{word}'.":
         "判定词（练习 08.2 要返回的词）：'{word}'。",
     "The verdict in one word (exercise 2's): 'costs'. The pipeline keeps up, yet the step it feeds ran {pct:.0f}% "
