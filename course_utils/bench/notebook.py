@@ -62,11 +62,29 @@ MEDIANS_VERDICTS = {"tie": N_("medians: a tie"), "undecided": N_("medians: undec
                     "faster": N_("medians: faster"), "slower": N_("medians: slower")}
 
 
-def show(code) -> None:
+def show(code, folded: bool = False) -> None:
     """Print the measuring code itself: a function's (or class's) source, its docstrings and comments in the
     course's language (``course_utils.i18n.shown``), or a script file's text (the Chinese edition's lessons pass
-    their own ``scripts/``, already translated)."""
-    print(Path(code).read_text(encoding="utf-8") if isinstance(code, (str, Path)) else source_of(code))
+    their own ``scripts/``, already translated). ``folded``: in a notebook, a closed ``<details>`` block the reader
+    opens on purpose (the same text as plain text for any other front end): for listings that back a measurement
+    rather than teach it."""
+    text = Path(code).read_text(encoding="utf-8") if isinstance(code, (str, Path)) else source_of(code)
+    if folded:
+        try:
+            from IPython import get_ipython
+            from IPython.display import display
+        except ImportError:
+            get_ipython = None
+        if get_ipython is not None and get_ipython() is not None:
+            import html
+
+            name = getattr(code, "__qualname__", Path(str(code)).name)
+            summary = tr("The code of {name} ({lines} lines): click to open", name=name,
+                         lines=len(text.rstrip().splitlines()))
+            display({"text/plain": text.rstrip("\n"), "text/html": f"<details><summary>{html.escape(summary)}"
+                     f"</summary><pre>{html.escape(text.rstrip())}</pre></details>"}, raw=True)
+            return
+    print(text)
 
 
 class Lab:

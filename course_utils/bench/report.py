@@ -173,9 +173,9 @@ class Measuring:
 COLUMN_TITLES = (
     N_("label"), N_("config"), N_("case"), N_("input"), N_("layer"), N_("output"), N_("wrapper"), N_("accuracy"),
     N_("first_call_s"), N_("steps_per_s"), N_("min_steps_per_s"), N_("max_steps_per_s"), N_("samples_per_s"),
-    N_("min_samples_per_s"), N_("max_samples_per_s"), N_("steps_per_round"),
+    N_("min_samples_per_s"), N_("max_samples_per_s"), N_("steps_per_round"), N_("middle_half"), N_("vs_reference"),
     N_("batches_per_s"), N_("min_batches_per_s"), N_("max_batches_per_s"), N_("epoch_s"), N_("share_pct"),
-    N_("vs_baseline"), N_("vs_functional"), N_("vs_naive"), N_("vs_O0"), N_("final_loss"), N_("calls"),
+    N_("vs_baseline"), N_("vs_naive"), N_("vs_O0"), N_("final_loss"), N_("calls"),
     N_("shapes"), N_("compiles"), N_("compile_s"), N_("total_s"), N_("mean_batch"), N_("steady_ms"),
     N_("us_per_sample"), N_("target_pct"), N_("best_steps"), N_("best_s"), N_("naive_steps"), N_("naive_s"),
     N_("naive_how"), N_("speedup"), N_("naive_s_high"), N_("speedup_high"), N_("naive_s_range"),
@@ -200,7 +200,8 @@ ENGLISH_COLUMN_TITLES = {
     "op_type": "operator type", "calls_per_step": "calls/step",
     "mean_ms": "ms/call", "total_ms": "total ms", "min_samples_per_s": "min samples/s",
     "max_samples_per_s": "max samples/s", "steps_per_round": "steps a round", "epoch_s": "s per epoch",
-    "vs_baseline": "x first row", "vs_functional": "x functional step",
+    "vs_baseline": "x first row",
+    "middle_half": "samples/s, middle half of rounds", "vs_reference": "x reference, paired",
 }
 
 

@@ -507,11 +507,11 @@ def test_interval_side_reads_a_paired_interval_as_printed():
 
 def test_lesson_07s_table_columns_have_readable_titles_not_their_keys():
     cols = ["label", "steps_per_round", "min_samples_per_s", "max_samples_per_s", "epoch_s", "vs_baseline",
-            "vs_functional"]
+            "middle_half", "vs_reference"]
     head = bench.format_rows([dict.fromkeys(cols, 1.0)], cols).splitlines()[0]
     assert [t.strip() for t in head.split("  ") if t.strip()] == [
         "configuration", "steps a round", "min samples/s", "max samples/s", "s per epoch", "x first row",
-        "x functional step"]
+        "samples/s, middle half of rounds", "x reference, paired"]
 
 
 def test_conditions_name_one_cpu_in_the_singular():

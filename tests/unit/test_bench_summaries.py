@@ -4,6 +4,8 @@ rows are picked by name, so their order does not matter."""
 
 import re
 
+import statistics
+
 import pytest
 
 from course_utils import bench
@@ -91,7 +93,7 @@ def test_styles_claim_holds_or_not():
     table = {re.split(r"\s{2,}", line.strip())[0]: line.strip().split("  ", 1)[1].split()
              for line in res.conclusion.splitlines()[2:] if "  " in line.strip()}
     assert table["pipeline: Model.train / functional loop"] == ["0.50x", "0.50-0.50", "below", "1.00:", "slower"]
-    assert res.row(config="Model.train")["vs_functional"] == pytest.approx(0.5)
+    assert "vs_functional" not in res.columns   # no ratio of medians beside the paired verdicts
     # the paired test: each round's ratio is 1.01, so 1.15 lies above its interval, and so does 1.00
     assert table["TrainOneStepCell / functional step, no @jit (GRAPH_MODE)"] == ["1.01x", "1.01-1.01", "above", "1.00:",
                                                                                  "faster"]
@@ -136,46 +138,64 @@ def test_styles_judges_the_claim_with_the_floor_of_its_own_copy():
 def test_batch_sizes():
     rows = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80), (128, 30))]
     res = modes.summarise_batch_sizes(shuffled(rows), bench.BatchSizesParams(batch_sizes=(32, 64, 128)))
-    assert ("Batch 64 has the highest median throughput: 5,120 samples/s; at that rate the training steps of one MNIST "
-            "epoch take 11.7 s (in-memory batches, no data pipeline).\n"
-            "comparison") in res.conclusion
+    # every round at the same speed: no slow round; batch 64 the reference and the top size
+    assert res.conclusion.startswith("Rounds: none of 3 ran more than 20% below the sizes' medians")
+    assert ("Batch 64, the reference, ranks first: no other size's paired ratio to it is above 1.00.\n"
+            "In the middle half of its rounds it ran ") in res.conclusion
     assert "Verdict, from the paired intervals: batch 64 is faster than batch 32, 128 (intervals above 1.00)." in \
         res.conclusion
     assert "overlap rule" not in res.conclusion and "two rules" not in res.conclusion   # one rule: the paired one
     assert res.metrics["top_batch_size"] == 64 and res.metrics["batch_sizes_slower"] == 2
-    assert res.row(config="batch 64")["max_samples_per_s"] == pytest.approx(64 * 80 * 1.02)
-    # the epoch time with its range: the fastest repeat gives the shortest epoch
-    row = res.row(config="batch 64")
-    assert row["min_epoch_s"] == pytest.approx(937 / (80 * 1.02)) and row["max_epoch_s"] == pytest.approx(937 / 78.4)
-    # one size within the noise floor of the top one, one slower: each named once, no size singled out
+    assert res.row(config="batch 32")["vs_reference"] == pytest.approx(3200 / 5120)
+    assert res.columns[-2:] == ["middle_half", "vs_reference"] and "epoch_s" not in res.columns
+    # one size 5% ahead of the reference in every round: ranked first, the epoch time from its quartiles
     rows += [rate("batch 256", 21, batch_size=256, samples_per_s=256 * 21)]
     res = modes.summarise_batch_sizes(rows, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=10))
-    assert res.conclusion.startswith("Batch 256 has the highest median throughput: 5,376 samples/s")
-    # batch 64 is 5% behind, within the 10% floor, which the medians would call a tie; the paired rounds (every one
-    # 1.05x) separate it, and only the paired verdict is printed
+    assert "Batch 256 ranks first by the paired ratios: 1.05x batch 64" in res.conclusion
     assert "Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128" in res.conclusion
-    assert "overlap rule" not in res.conclusion
-    assert res.metrics["batch_sizes_slower"] == 3
-    # beyond the noise floor, but every other size's rounds overlap the top one's: the overlap rule separates none,
-    # the paired rounds still do
+    assert res.metrics["batch_sizes_slower"] == 3 and res.metrics["reference_batch_size"] == 64
+    # without per-round times nothing can be paired: the overlap rule decides alone, on the medians
     wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in rows]
-    res = modes.summarise_batch_sizes(wide, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=1))
-    lines = res.conclusion.splitlines()
-    # the rounds read pairwise, each size's samples/s against the top one's, with an interval
-    assert [line.split()[:5] for line in lines[3:6]] == [["batch", "256", "/", "batch", "32"],
-                                                         ["batch", "256", "/", "batch", "64"],
-                                                         ["batch", "256", "/", "batch", "128"]]
-    assert [line.split()[5] for line in lines[3:6]] == ["1.68x", "1.05x", "1.40x"]
-    assert lines[6] == ("Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128 (intervals "
-                        "above 1.00).")
-    assert len(lines) == 7   # the top size, the verdict table, the paired verdict: no second reading after it
-    # without per-round times nothing can be paired: the overlap rule decides alone
     bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in wide]
     res = modes.summarise_batch_sizes(bare, bench.BatchSizesParams(batch_sizes=(32, 64, 128, 256), noise_pct=1))
+    assert res.conclusion.startswith("Batch 256 has the highest median throughput: 5,376 samples/s")
     assert res.conclusion.splitlines()[-1] == ("This run cannot rank the sizes: each is within the noise floor of "
                                                "batch 256 or undecided against it.")
     assert "Paired" not in res.conclusion and res.metrics["batch_sizes_slower"] == 0
     assert res.row(config="batch 32")["epoch_s"] == pytest.approx(1875 / 100)
+
+
+def test_the_sweep_ranks_by_paired_rounds_when_the_machine_changes_speed_between_rounds():
+    """Half the rounds at half speed, split unevenly between two copies of one size: their medians land far apart
+    while every round's ratio agrees. The ranking, the verdicts and the epoch time come from the rounds; the line on
+    the copies says the medians are not usable; the slow rounds are counted."""
+    fast, slow = 1.0, 0.5
+    speed = [fast] * 10 + [slow] * 10
+    def row(config, bs, sps, order):
+        rounds = [speed[i] for i in order]
+        return dict(rate(config, sps, batch_size=bs), steps=10, repeats=20,
+                    repeat_s=[10 / (sps * k) for k in rounds],
+                    samples_per_s=bs * sps * statistics.median(rounds))
+    same = list(range(20))
+    rows = [row("batch 64", 64, 100, same), row("batch 128", 128, 55, same),   # 128: 1.10x 64 in every round
+            row("batch 128 copy", 128, 55, same), row("batch 256", 256, 26, same)]
+    # the copy's medians: its own rounds, the same speeds, but its median computed from a run with fewer fast rounds
+    rows[2]["samples_per_s"] = 128 * 55 * 0.5
+    res = modes.summarise_batch_sizes(rows, bench.BatchSizesParams(batch_sizes=(64, 128, 256)))
+    lines = res.conclusion.splitlines()
+    assert lines[0].startswith("Rounds: 10 of 20 ran more than 20% below the sizes' medians (the slowest, round 11, "
+                               "at 67%)")   # a size's median lies between its two speeds: 0.5 / 0.75
+    assert lines[1].startswith("The two copies of batch 128 have medians of 5,280 and 3,520 samples/s (0.67x), but "
+                               "round by round they read 1.00-1.00") and "medians are not usable" in lines[1]
+    assert lines[2].startswith("Batch 128 ranks first by the paired ratios: 1.10x batch 64 (1.10-1.10); the verdict")
+    # its rounds at 3,520 and 7,040 samples/s: 937 steps of 128 in 8.5-17.0 s
+    assert "ran 3,520-7,040 samples/s: the training steps of one MNIST epoch in 8.5-17.0 s" in lines[3]
+    assert res.metrics["top_batch_size"] == 128
+    assert modes.round_shares(rows)[:2] == [pytest.approx(4 / 3), pytest.approx(4 / 3)]   # median of 0.5 and 1: 0.75
+    # a quiet sweep: no line on the copies
+    rows[2]["samples_per_s"] = 128 * 55 * 0.75
+    assert "not usable" not in modes.summarise_batch_sizes(rows, bench.BatchSizesParams(batch_sizes=(64, 128, 256))
+                                                           ).conclusion
 
 
 def test_cpu_traps_states_what_was_measured():
@@ -684,9 +704,9 @@ def test_modes_and_batch_sizes_judge_against_the_floor_of_their_own_copy():
     res = modes.summarise_batch_sizes(shuffled(sizes), bp)
     floor = bench.noise_floor_pct(sizes[1], sizes[3])
     assert "Noise floor" not in res.conclusion   # the rounds are paired: the floor decides nothing here
-    assert "Batch 128 has the highest median throughput" in res.conclusion   # 4,608 vs 3,840: beyond that floor
+    assert "Batch 128 ranks first by the paired ratios" in res.conclusion   # 4,608 vs 3,840
     assert [r["config"] for r in res.rows] == ["batch 32", "batch 64", "batch 64 copy", "batch 128"]
-    assert res.metrics["batch_sizes_noise_floor_pct"] == floor
+    assert "batch_sizes_noise_floor_pct" not in res.metrics and floor < 50   # only the medians' rule used it
 
 
 def _styles_rows(cell_rate, wobble):
@@ -828,23 +848,24 @@ def test_batch_sizes_verdict_when_the_control_fails_or_a_size_wins_round_by_roun
                  repeat_s=[t * 1.1 for t in sizes[1]["repeat_s"]])
     res = modes.summarise_batch_sizes(sizes + [apart], bp)
     lines = res.conclusion.splitlines()
+    lines = lines[next(i for i, line in enumerate(lines) if line.startswith("comparison")):]   # the verdict table
     # the control first, then the pairs, batch 64 against both of its copies (their intervals together)
-    assert lines[3].startswith("control: batch 64, A′ / A") and "0.91-0.91" in lines[3]
-    assert lines[3].endswith("apart: the rows below widened by its gap")
-    assert lines[4].split()[-6:-3] == ["32", "1.44x", "1.31-1.58"] and lines[5].split()[-6:-3] == ["64", "1.20x",
+    assert lines[2].startswith("control: batch 64, A′ / A") and "0.91-0.91" in lines[2]
+    assert lines[2].endswith("apart: the rows below widened by its gap")
+    assert lines[3].split()[-6:-3] == ["32", "1.44x", "1.31-1.58"] and lines[4].split()[-6:-3] == ["64", "1.20x",
                                                                                                   "1.09-1.45"]
-    # what the figure draws: widened too
+    # what the verdicts read: widened too
     assert modes.sweep_intervals(sizes + [apart])[64] == pytest.approx((1.2, 1.2 / 1.1, 1.32 * 1.1))
-    assert lines[6] == ("Verdict, from the paired intervals: batch 128 is faster than batch 32, 64 (intervals above "
+    assert lines[5] == ("Verdict, from the paired intervals: batch 128 is faster than batch 32, 64 (intervals above "
                         "1.00).")
     assert res.metrics["batch_sizes_slower"] == 2
-    # the highest median, yet behind another size in every round: said as it is
+    # the highest median, yet behind another size in every round: ranked by the rounds, not by the medians
     top = dict(sizes[2], repeat_s=[10 / r for r in (36, 35, 40, 36, 37)])   # batch 128: 4,480-5,120 samples/s
     rival = dict(sizes[1], repeat_s=[10 / r for r in (80, 80, 85, 80, 82)])   # batch 64: 5,120-5,440 a round
     rival.update(steps_per_s=60, min_steps_per_s=58, max_steps_per_s=62)
     res = modes.summarise_batch_sizes([sizes[0], rival, top], bp)
-    assert "slower than batch 64 round by round (intervals below 1.00), although its median is the highest" in \
-        res.conclusion
+    assert res.metrics["top_batch_size"] == 64
+    assert "Verdict, from the paired intervals: batch 64 is faster than batch 32, 128" in res.conclusion
 
 
 def test_forcing_compiled_pair_drift_and_dynamic_lines():
@@ -1422,13 +1443,13 @@ def test_a_wide_pipeline_control_reads_the_styles_pipeline_lines_by_its_gap_and_
     assert res.metrics["cell_vs_functional_verdict"] == "above" and "model_train_steps_per_s" not in res.metrics
 
 
-def test_the_sweep_figure_draws_quartiles_and_names_its_slowest_round():
+def test_the_sweep_counts_its_slow_rounds_and_its_quartiles_ignore_one():
     rows = [dict(_timed(f"batch {b}", s, (0, 0.01, -0.01, -0.5, 0.02), batch_size=b), steps=10)
             for b, s in ((32, 100), (64, 60))]
     q1, q2, q3 = modes.sweep_quartiles(rows)[0]
     assert q1 < q2 < q3 and q1 > 32 * 100 * 0.9   # the round at half speed stretches no quartile
-    assert modes.slowest_round(rows).startswith("Slowest round: round 4 of 5, where the sizes ran at 50% of their "
-                                                "medians (batch 32: 1,600 samples/s).")
+    assert modes.slow_rounds(rows).startswith("Rounds: 1 of 5 ran more than 20% below the sizes' medians (the "
+                                              "slowest, round 4, at 50%). A slow round slows every size it runs")
 
 
 def test_part_6_sets_the_cap_alone_beside_both_settings_only_where_part_2_read_host_blocking_as_slower():

@@ -27,8 +27,9 @@ from .findings import (naive_rates, part2_standing, part6_setting, plot_time_to_
                        pynative_vs_graph, resolution, this_run_found)
 from .modes import (CLAIMED_RATIO, COPY, PIPELINE_COPY, best_measured, compiled_pair, copies_band,
                     measure_batch_sizes, measure_forcing, measure_modes, measure_step_rates, measure_styles,
-                    style_intervals, sweep_against_parts, sweep_intervals)
-from .modes import loop_advice, pair_reading, slowest_round, sweep_quartiles   # lesson 07's summary and part 4
+                    style_intervals, sweep_against_parts)
+from .modes import (SLOW_ROUND, loop_advice, pair_reading, round_samples, round_shares,   # lesson 07's summary
+                    sweep_reference, sweep_relative)                                        # and part 4
 from .pipeline import measure_data_pipeline, paired_words
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
@@ -201,13 +202,13 @@ __all__ = [
     # the cases and helpers those cells use
     "TRAP_CASES", "JIT_PIPELINE_CASE", "FIND_CASES", "StopWhen", "best_measured", "compile_calls", "compiled_pair",
     "CLAIMED_RATIO", "COPY", "PIPELINE_COPY", "copies_band", "style_intervals", "sweep_against_parts",
-    "sweep_intervals",
     "parse_onednn_verbose", "alternating", "round_repeats", "merge_rounds", "eager", "fastest_run",
     "explain_three_tools", "explain_pool_rewrites", "layer_functions", "CONV_OPS", "POOL_OPS", "forcing_conclusion",
     "paired_words", "SIDE_WORDS", "forcing_words", "paired_reading", "not_ruled_out_pct",
     "two_readings", "warmup_reading",
     # lesson 07's summary advice and part 4's figure (modes.py)
-    "loop_advice", "pair_reading", "slowest_round", "sweep_quartiles",
+    "loop_advice", "pair_reading", "SLOW_ROUND", "round_samples", "round_shares", "sweep_reference",
+    "sweep_relative",
     # lesson 08's results read together (findings.py)
     "naive_rates", "pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy",
     "this_run_found", "resolution", "part6_setting",

@@ -250,18 +250,21 @@ PAIRS = (("graph/cell", "pynative/cell", "graph_vs_pynative"),
          ("pynative/jit:O0", "pynative/functional", "jit_vs_no_jit"),
          ("pynative/jit:O1", "pynative/jit:O0", "o1_vs_o0"), ("graph/cell", "pynative/jit:O0", "graph_cell_vs_jit"),
          ("pynative/jit_cell:O1", "pynative/jit:O1", "jit_cell_vs_jit"),
-         ("graph/cell", "pynative/jit_cell:O0", "graph_cell_vs_jit_cell"))
+         ("graph/cell", "pynative/jit_cell:O0", "graph_cell_vs_jit_cell"),
+         ("graph/cell", "graph/functional", "graph_cell_vs_functional"))
 #: Each pair's name in part 2's verdict table (short: the table fits a notebook's width), and in its found line.
 PAIR_LABELS = {"graph_vs_pynative": N_("GRAPH_MODE / PyNative, TrainOneStepCell"),
                "jit_vs_no_jit": N_("@jit O0 / no jit, functional step"),
                "o1_vs_o0": N_("O1 / O0, @jit functional step"),
                "graph_cell_vs_jit": N_("TrainOneStepCell (GRAPH_MODE) / @jit O0"),
                "jit_cell_vs_jit": N_("jit(TrainOneStepCell) / @jit, both O1"),
-               "graph_cell_vs_jit_cell": N_("TrainOneStepCell (GRAPH_MODE) / jit(TrainOneStepCell) O0")}
+               "graph_cell_vs_jit_cell": N_("TrainOneStepCell (GRAPH_MODE) / jit(TrainOneStepCell) O0"),
+               "graph_cell_vs_functional": N_("TrainOneStepCell / functional step, no @jit (GRAPH_MODE)")}
 PAIR_FOUND = {"graph_vs_pynative": N_("GRAPH_MODE {side} PyNative"), "jit_vs_no_jit": N_("@jit {side} no jit"),
               "o1_vs_o0": N_("O1 {side} O0"), "graph_cell_vs_jit": N_("TrainOneStepCell {side} @jit"),
               "jit_cell_vs_jit": N_("jit(TrainOneStepCell) {side} @jit"),
-              "graph_cell_vs_jit_cell": N_("TrainOneStepCell {side} jit(TrainOneStepCell)")}
+              "graph_cell_vs_jit_cell": N_("TrainOneStepCell {side} jit(TrainOneStepCell)"),
+              "graph_cell_vs_functional": N_("TrainOneStepCell {side} the functional step without @jit")}
 
 
 def summarise_modes(rows: list, p: ModesParams) -> Result:
@@ -347,7 +350,7 @@ def summarise_modes(rows: list, p: ModesParams) -> Result:
         if found:
             lines.append(found_line(found))
         text = "\n".join(paired + lines[-2:] if found else paired + lines[-1:])
-        return Result("modes", everything, TIMING_COLUMNS + ["vs_baseline"], text, metrics)
+        return Result("modes", everything, TIMING_COLUMNS, text, metrics)   # paired verdicts: no medians' ratio
     # no rounds to pair (rows without their repeats): the medians against the floor are all there is
     if "graph_steps_per_s" in metrics:
         lines.append(tr("GRAPH_MODE against PyNative, TrainOneStepCell: {r:.2f}x, {verdict}.",
@@ -500,10 +503,7 @@ def _style_readings(rows: list) -> Tuple[dict, Optional[Twin], Optional[Twin]]:
 
 def summarise_styles(rows: list, p: StylesParams) -> Result:
     rows = _labelled(rows)
-    func = pick(rows, config="graph/functional")
-    func_fed = pick(rows, config="graph/functional +pipeline")
-    rows = [dict(r, vs_functional=r["steps_per_s"] / (func if r["input"] == IN_MEMORY else func_fed)["steps_per_s"],
-                 label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
+    rows = [dict(r, label_input=tr("{label}, {input}", label=r["label"], input=tr(r["input"]))) for r in rows]
     lines = []
     pairs, twin, fed_twin = _style_readings(rows)   # the widening is decided there, once
     med, lo, hi = pairs["cell"]
@@ -546,7 +546,8 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
     elif mem is not None:   # the headline reads these verdicts against the copies' gap too
         for key in ("cell_vs_functional", "cell_vs_jit") if "cell_jit" in pairs else ("cell_vs_functional",):
             metrics.update({f"{key}_copies_low": round(mem[0], 2), f"{key}_copies_high": round(mem[1], 2)})
-    cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s", "vs_functional"]
+    # no ratio of medians: the verdict table pairs the rounds, and a ratio of medians beside it would disagree
+    cols = ["label", "input", "first_call_s", "steps_per_s", "min_steps_per_s", "max_steps_per_s"]
     return Result("styles", rows, cols, "\n".join(lines), metrics)
 
 
@@ -619,18 +620,76 @@ def copies_band(rows: list, key: Optional[str] = None) -> Optional[Tuple[float, 
     return 1 / factor, factor
 
 
+#: The size every other size of the sweep is paired with for the ranking: parts 1-3's batch (the smallest size
+#: when the sweep has no batch 64)
+SWEEP_REFERENCE = 64
+#: A round of the sweep is "slow" when the sizes ran below this share of their medians in it (``slow_rounds``)
+SLOW_ROUND = 0.8
+
+
+def sweep_reference(rows: Sequence[Mapping]) -> Mapping:
+    """The sweep's reference row: batch ``SWEEP_REFERENCE``, or the smallest size without one (second copies left
+    out)."""
+    sizes = [r for r in rows if not r["config"].endswith(" copy")]
+    return next((r for r in sizes if r["batch_size"] == SWEEP_REFERENCE), min(sizes, key=lambda r: r["batch_size"]))
+
+
+def sweep_relative(rows: list) -> dict:
+    """Each row's samples/s over the reference's (``sweep_reference``), paired round by round, ``{config: (median,
+    low, high)}``, second copies included, the reference itself left out: the ranking the sweep goes by. A slow round
+    slows every size it runs, so it cancels in that round's ratio, where it moves a size's median (and its quartiles)
+    with however many slow rounds that size happened to have. Widened by the control's gap where the copies came
+    apart (``harness.widened``)."""
+    ref, twin = sweep_reference(rows), find_twin(rows)
+    out = {}
+    for r in rows:
+        if r["config"] != ref["config"]:
+            med, lo, hi = (r["batch_size"] / ref["batch_size"] * v for v in paired_ratio(r, ref))
+            out[r["config"]] = (med, *widened(lo, hi, twin.gap if twin is not None else None))
+    return out
+
+
+def sweep_top(rows: list) -> Mapping:
+    """The size with the highest throughput by the paired ranking (``sweep_relative``; the reference counts 1.00),
+    second copies left out."""
+    relative = sweep_relative(rows)
+    sizes = [r for r in rows if not r["config"].endswith(" copy")]
+    return max(sizes, key=lambda r: relative.get(r["config"], (1.0,))[0])
+
+
 def sweep_intervals(rows: list) -> dict:
-    """The sweep's paired readings, ``{batch_size: (median, low, high)}``: the top size's samples/s (the highest
-    median throughput, second copies left out) over each other size's, round by round. Where the copied size is one
-    of the two, it is paired with both of its copies: the interval is the two intervals together (their union), the
+    """The sweep's verdicts' readings, ``{batch_size: (median, low, high)}``: the top size's samples/s
+    (``sweep_top``, second copies left out) over each other size's, round by round. Where the copied size is one of
+    the two, it is paired with both of its copies: the interval is the two intervals together (their union), the
     median the one against the first copy. Where the copy came apart from its original, every interval is widened by
     their gap (``harness.widened``)."""
     sizes = [r for r in rows if not r["config"].endswith(" copy")]
     twin = find_twin(rows)   # a control that came apart widens every interval
-    top = max(sizes, key=lambda r: r["samples_per_s"])
+    top = sweep_top(rows)
     # steps/s ratio x batch-size ratio: samples/s
     return {r["batch_size"]: paired_with_twin(top, r, twin, scale=top["batch_size"] / r["batch_size"])[:3]
             for r in sizes if r["config"] != top["config"]}
+
+
+def epoch_seconds(batch_size: int, samples_per_s: float) -> float:
+    """Seconds the training steps of one MNIST epoch (60,000 images, whole batches) take at ``samples_per_s``."""
+    return (60000 // batch_size) * batch_size / samples_per_s
+
+
+def copies_medians(rows: list) -> str:
+    """A line when the two copies' medians lie farther apart than their paired rounds allow (their ratio outside the
+    copies' band, ``copies_band``): the machine's speed changed between rounds, so the run's medians are not
+    usable, its paired ratios are. "" otherwise, or without a control."""
+    twin, band = find_twin(rows), copies_band(rows)
+    if twin is None or band is None:
+        return ""
+    ratio = twin.copy["samples_per_s"] / twin.original["samples_per_s"]
+    if band[0] <= ratio <= band[1]:
+        return ""
+    return tr("The two copies of batch {n} have medians of {a:,.0f} and {b:,.0f} samples/s ({ratio:.2f}x), but round "
+              "by round they read {lo:.2f}-{hi:.2f}: the machine's speed changed between rounds, so this run's "
+              "medians are not usable; its paired ratios are.", n=twin.original["batch_size"],
+              a=twin.original["samples_per_s"], b=twin.copy["samples_per_s"], ratio=ratio, lo=twin.low, hi=twin.high)
 
 
 def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
@@ -644,76 +703,104 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
                         max_samples_per_s=r["batch_size"] * r["max_steps_per_s"], steps_per_round=r.get("steps"))
                    for r in rows),
                   key=lambda r: (r["batch_size"], r["config"]))   # a copy right after its original
-    everything = rows
-    top = max((r for r in rows if not r["config"].endswith(" copy")), key=lambda r: r["samples_per_s"])
-    rows, twice, noise = _own_floor(rows, p.noise_pct or spread_pct(top, "samples_per_s"))
     sizes = runtime.listing   # "64, 128 and 256"
 
     def named(groups):   # one sentence per non-empty group of rows, naming their batch sizes
         return [tr(text, sizes=sizes(r["batch_size"] for r in group)) for text, group in groups if group]
 
+    if all(len(r.get("repeat_s", ())) >= 2 for r in rows):
+        return _paired_sweep(rows, named)
+    # no rounds to pair (rows without their repeats): the medians against the noise floor are all there is
+    everything = rows
+    top = max((r for r in rows if not r["config"].endswith(" copy")), key=lambda r: r["samples_per_s"])
+    rows, twice, noise = _own_floor(rows, p.noise_pct or spread_pct(top, "samples_per_s"))
     lines = [tr("Batch {top} has the highest median throughput: {rate:,.0f} samples/s; at that rate the training "
                 "steps of one MNIST epoch take {epoch:.1f} s (in-memory batches, no data pipeline).",
                 top=top["batch_size"], rate=top["samples_per_s"], epoch=top["epoch_s"])]
     # the overlap rule: every size against the top one, within the floor a tie; beyond it, undecided while the
     # slowest and fastest of all the rounds overlap; otherwise slower
     said = {r["config"]: verdict(top, r, noise, "samples_per_s") for r in rows if r is not top}
-    by_overlap = [r for r in rows if said.get(r["config"]) == "faster"]   # the top size is faster than these
-    others = [r for r in rows if r is not top]
-    paired_rounds = all(len(r.get("repeat_s", ())) >= 2 for r in rows)
-    if not paired_rounds:   # no rounds to pair: the overlap rule decides
-        slower = by_overlap
-        tied = [r for r in rows if said.get(r["config"]) == "tie"]
-        undecided = [r for r in rows if said.get(r["config"]) == "undecided"]
-        lines += named([(N_("Slower than it, beyond the noise floor with repeats apart: batch {sizes}."), slower),
-                        (N_("Within the noise floor of it, a tie: batch {sizes}."), tied),
-                        (N_("Undecided against it (beyond the floor, repeats overlapping): batch {sizes}."),
-                         undecided)])
-        if not slower:
-            lines.append(tr("This run cannot rank the sizes: each is within the noise floor of batch {top} or "
-                            "undecided against it.", top=top["batch_size"]))
-    else:
-        # the verdict: the rounds read pairwise, as part 3 reads its pair. Every round ran all sizes back to back, so
-        # a slow moment slows all of them alike and cancels in that round's ratio
-        # First the control (A/A'), then the pairs; a pair with the copied size is paired with both of its copies
-        twin = find_twin(everything)
-        table = [control_row(tr("control: batch {n}, A′ / A", n=twin.copy["batch_size"]), twin)] \
-            if twin is not None else []
-        intervals = sweep_intervals(everything)
-        above, below, inside, within = [], [], [], []
-        copies = copies_of(twin)   # an interval beyond 1.00 but within the copies' gap: not read as a difference
-        for r in others:
-            med, lo, hi = intervals[r["batch_size"]]
-            table.append((tr("batch {top} / batch {n}", top=top["batch_size"], n=r["batch_size"]), med, lo, hi))
-            {"above": above, "below": below, "inside": inside, "within": within}[side_of(lo, hi, copies)].append(r)
-        if others:
-            lines.append(verdict_table(table, copies))
-            slower = above
-            parts = named([(N_("faster than batch {sizes} (intervals above 1.00)"), above),
-                           (N_("not separated from batch {sizes} (intervals containing 1.00)"), inside),
-                           (N_("within the copies' gap of batch {sizes} (beyond 1.00 by no more than the control's "
-                               "own spread)"), within),
-                           (N_("slower than batch {sizes} round by round (intervals below 1.00), although its median "
-                               "is the highest"), below)])
-            lines.append(tr("Verdict, from the paired intervals: batch {top} is {parts}.", top=top["batch_size"],
-                            parts=tr("; it is ").join(parts)))
-        else:
-            slower = []
+    slower = [r for r in rows if said.get(r["config"]) == "faster"]   # the top size is faster than these
+    tied = [r for r in rows if said.get(r["config"]) == "tie"]
+    undecided = [r for r in rows if said.get(r["config"]) == "undecided"]
+    lines += named([(N_("Slower than it, beyond the noise floor with repeats apart: batch {sizes}."), slower),
+                    (N_("Within the noise floor of it, a tie: batch {sizes}."), tied),
+                    (N_("Undecided against it (beyond the floor, repeats overlapping): batch {sizes}."), undecided)])
+    if not slower:
+        lines.append(tr("This run cannot rank the sizes: each is within the noise floor of batch {top} or "
+                        "undecided against it.", top=top["batch_size"]))
     metrics = {"top_batch_size": top["batch_size"], "top_samples_per_s": top["samples_per_s"],
                "batch_sizes_slower": len(slower)}
-    if twice:
-        if not paired_rounds:   # the overlap rule decided: its floor is part of the verdict
-            lines.insert(0, tr("Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is "
-                               "no contestant).", floor=noise, label=twice))
+    if twice:   # the overlap rule decided: its floor is part of the verdict
+        lines.insert(0, tr("Noise floor of this sweep: {floor:.1f}%, from {label} timed twice (the second copy is "
+                           "no contestant).", floor=noise, label=twice))
         metrics["batch_sizes_noise_floor_pct"] = noise
     cols = ["label", "first_call_s", "steps_per_round", "steps_per_s", "samples_per_s", "min_samples_per_s",
             "max_samples_per_s", "epoch_s"]
     return Result("batch_sizes", everything, cols, "\n".join(lines), metrics)
 
 
+def _paired_sweep(rows: list, named) -> Result:
+    """``summarise_batch_sizes`` where every size has its rounds: ranked by ``sweep_relative`` (each size against
+    the reference, round by round), the top size then paired with every other size (check 2's rule, the control
+    first, the copies' gap rule), the medians shown but read by nobody."""
+    ref, relative, top = sweep_reference(rows), sweep_relative(rows), sweep_top(rows)
+    quartiles = dict(zip((r["config"] for r in rows), sweep_quartiles(rows)))
+    rows = [dict(r, vs_reference=relative.get(r["config"], (1.0,))[0],
+                 middle_half=tr("{q1:,.0f}-{q3:,.0f}", q1=quartiles[r["config"]][0], q3=quartiles[r["config"]][2]))
+            for r in rows]
+    top = next(r for r in rows if r["config"] == top["config"])
+    q1, _, q3 = quartiles[top["config"]]
+    lines = [slow_rounds(rows), copies_medians(rows)]
+    if top["config"] == ref["config"]:
+        lines.append(tr("Batch {top}, the reference, ranks first: no other size's paired ratio to it is above 1.00.",
+                        top=top["batch_size"]))
+    else:
+        med, lo, hi = relative[top["config"]]
+        lines.append(tr("Batch {top} ranks first by the paired ratios: {med:.2f}x batch {ref} ({lo:.2f}-{hi:.2f}); the "
+                        "verdict table below says which sizes it is separated from.", top=top["batch_size"], med=med,
+                        ref=ref["batch_size"], lo=lo, hi=hi))
+    lines.append(tr("In the middle half of its rounds it ran {q1:,.0f}-{q3:,.0f} samples/s: the training steps of one "
+                    "MNIST epoch in {fast:.1f}-{slow:.1f} s (in-memory batches, no data pipeline).", q1=q1, q3=q3,
+                    fast=epoch_seconds(top["batch_size"], q3), slow=epoch_seconds(top["batch_size"], q1)))
+    # the verdict: the top size against every other, round by round, as part 3 reads its pair; first the control
+    # (A/A'), then the pairs, a pair with the copied size paired with both of its copies
+    twin = find_twin(rows)
+    table = [control_row(tr("control: batch {n}, A′ / A", n=twin.copy["batch_size"]), twin)] if twin is not None else []
+    intervals = sweep_intervals(rows)
+    groups = {"above": [], "below": [], "inside": [], "within": []}
+    others = [r for r in rows if r is not top and not r["config"].endswith(" copy")]
+    for r in others:
+        med, lo, hi = intervals[r["batch_size"]]
+        table.append((tr("batch {top} / batch {n}", top=top["batch_size"], n=r["batch_size"]), med, lo, hi))
+        groups[side_of(lo, hi, copies_of(twin))].append(r)
+    if others:
+        lines.append(verdict_table(table, copies_of(twin)))
+        parts = named([(N_("faster than batch {sizes} (intervals above 1.00)"), groups["above"]),
+                       (N_("not separated from batch {sizes} (intervals containing 1.00)"), groups["inside"]),
+                       (N_("within the copies' gap of batch {sizes} (beyond 1.00 by no more than the control's "
+                           "own spread)"), groups["within"]),
+                       (N_("slower than batch {sizes} round by round (intervals below 1.00)"), groups["below"])])
+        lines.append(tr("Verdict, from the paired intervals: batch {top} is {parts}.", top=top["batch_size"],
+                        parts=tr("; it is ").join(parts)))
+    metrics = {"top_batch_size": top["batch_size"], "top_vs_reference": top["vs_reference"],
+               "reference_batch_size": ref["batch_size"], "batch_sizes_slower": len(groups["above"])}
+    cols = ["label", "first_call_s", "steps_per_round", "samples_per_s", "middle_half", "vs_reference"]
+    return Result("batch_sizes", rows, cols, "\n".join(line for line in lines if line), metrics)
+
+
 def round_samples(row: Mapping) -> list:
     """A sweep row's samples/s in each of its rounds (``steps`` a round of ``batch_size`` samples, ``repeat_s``)."""
     return [row["steps"] * row["batch_size"] / t for t in row["repeat_s"]]
+
+
+def round_shares(rows: Sequence[Mapping]) -> list:
+    """Each round's speed as a share of the sizes' medians: per round, the median over the sizes (second copies left
+    out) of the size's samples/s that round over its median; 1.00 a typical round, 0.5 one at half speed."""
+    sizes = [r for r in rows if not r["config"].endswith(" copy")]
+    n = min(len(r["repeat_s"]) for r in sizes)
+    return [statistics.median(round_samples(r)[i] / statistics.median(round_samples(r)) for r in sizes)
+            for i in range(n)]
 
 
 def sweep_quartiles(rows: Sequence[Mapping]) -> list:
@@ -726,22 +813,21 @@ def sweep_quartiles(rows: Sequence[Mapping]) -> list:
     return out
 
 
-def slowest_round(rows: Sequence[Mapping]) -> str:
-    """One line on the sweep's slowest round: its index (from 1) and how fast the sizes ran in it, as a share of each
-    size's own median (the median of those shares) and as the slowest size's samples/s there; second copies left
-    out. "" with fewer than two rounds."""
-    sizes = [r for r in rows if not r["config"].endswith(" copy")]
-    n = min(len(r["repeat_s"]) for r in sizes)
-    if n < 2:
+def slow_rounds(rows: Sequence[Mapping]) -> str:
+    """One line on how steady the machine ran during the sweep: how many rounds ran below ``SLOW_ROUND`` of the
+    sizes' medians (``round_shares``), and the slowest. "" with fewer than two rounds."""
+    shares = round_shares(rows)
+    if len(shares) < 2:
         return ""
-    share = [statistics.median(round_samples(r)[i] / statistics.median(round_samples(r)) for r in sizes)
-             for i in range(n)]
-    i = min(range(n), key=share.__getitem__)
-    low = min(sizes, key=lambda r: round_samples(r)[i] / statistics.median(round_samples(r)))
-    return tr("Slowest round: round {i} of {n}, where the sizes ran at {pct:.0f}% of their medians (batch {bs}: "
-              "{rate:,.0f} samples/s). The bars span the middle half of the rounds (interquartile range), so a slow "
-              "round does not stretch them; the verdicts pair every round, that one included.", i=i + 1, n=n,
-              pct=100 * share[i], bs=low["batch_size"], rate=round_samples(low)[i])
+    slow = sum(share < SLOW_ROUND for share in shares)
+    i = min(range(len(shares)), key=shares.__getitem__)
+    if not slow:
+        return tr("Rounds: none of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at "
+                  "{share:.0f}%).", n=len(shares), pct=100 * (1 - SLOW_ROUND), i=i + 1, share=100 * shares[i])
+    return tr("Rounds: {slow} of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at "
+              "{share:.0f}%). A slow round slows every size it runs, so it cancels in each round's paired ratio; "
+              "it moves a median, and the quartiles, by however many slow rounds a size had.", slow=slow,
+              n=len(shares), pct=100 * (1 - SLOW_ROUND), i=i + 1, share=100 * shares[i])
 
 
 def sweep_against_parts(sweep: Result, parts: Sequence[Tuple[Optional[Result], str]], batch: int = 64,

@@ -6,6 +6,8 @@ Keys are the English templates exactly as written at the ``tr()`` call sites; ke
 MESSAGES = {
     # course_utils.exercises (base, display)
     "Exercise {number}": "练习 {number}",
+    # course_utils.bench.show(folded=True): the summary line of a folded code listing
+    "The code of {name} ({lines} lines): click to open": "{name} 的代码（{lines} 行），点击展开",
     " ({title})": "（{title}）",
     "{label} - {kind}": "{label}——{kind}",
     ": ": "：",

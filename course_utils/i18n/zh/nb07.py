@@ -75,13 +75,31 @@ MESSAGES = {
         '{title}：本次运行没有测量。',
     '{title}: {advice} ({evidence}).':
         '{title}：{advice}（{evidence}）。',
-    # part 4's slowest round (modes.slowest_round)
-    'Slowest round: round {i} of {n}, where the sizes ran at {pct:.0f}% of their medians (batch {bs}: {rate:,.0f} '
-    'samples/s). The bars span the middle half of the rounds (interquartile range), so a slow round does not stretch '
-    'them; the verdicts pair every round, that one included.':
-        '最慢的一轮：第 {i} 轮（共 {n} 轮），各批大小在这一轮的速度是各自中位数的 {pct:.0f}%（批大小 {bs}：'
-        '{rate:,.0f} 样本/秒）。误差线只覆盖中间一半的轮次（四分位距），一轮偏慢不会把它拉长；结论则把每一轮都配对，'
-        '这一轮也在内。',
+    # part 4's rounds and copies (modes.slow_rounds, modes.copies_medians) and its headline (modes._paired_sweep)
+    "Rounds: none of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at {share:.0f}%).":
+        '各轮：{n} 轮里没有一轮比各批大小的中位数慢 {pct:.0f}% 以上（最慢的是第 {i} 轮，为中位数的 {share:.0f}%）。',
+    "Rounds: {slow} of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at {share:.0f}%). "
+    "A slow round slows every size it runs, so it cancels in each round's paired ratio; it moves a median, and the "
+    "quartiles, by however many slow rounds a size had.":
+        '各轮：{n} 轮里有 {slow} 轮比各批大小的中位数慢 {pct:.0f}% 以上（最慢的是第 {i} 轮，为中位数的 {share:.0f}%）。'
+        '慢的一轮会拖慢这一轮里的每个批大小，所以在逐轮配对的比值里相互抵消；中位数和四分位数却会随某个批大小'
+        '碰上几轮慢轮而移动。',
+    "The two copies of batch {n} have medians of {a:,.0f} and {b:,.0f} samples/s ({ratio:.2f}x), but round by round "
+    "they read {lo:.2f}-{hi:.2f}: the machine's speed changed between rounds, so this run's medians are not usable; "
+    "its paired ratios are.":
+        '批大小 {n} 的两份副本，中位数分别是 {a:,.0f} 和 {b:,.0f} 样本/秒（{ratio:.2f} 倍），逐轮配对却是 '
+        '{lo:.2f}～{hi:.2f}：机器的速度在轮与轮之间变了，所以本次运行的中位数不可用，可用的是逐轮配对的比值。',
+    "Batch {top}, the reference, ranks first: no other size's paired ratio to it is above 1.00.":
+        '排在第一的是基准批大小 {top}：其他批大小与它逐轮配对的比值都不高于 1.00。',
+    'Batch {top} ranks first by the paired ratios: {med:.2f}x batch {ref} ({lo:.2f}-{hi:.2f}); the verdict table '
+    'below says which sizes it is separated from.':
+        '按逐轮配对的比值，排在第一的是批大小 {top}：是批大小 {ref} 的 {med:.2f} 倍（{lo:.2f}～{hi:.2f}）；'
+        '它与哪些批大小分出了快慢，见下面的结论表。',
+    'In the middle half of its rounds it ran {q1:,.0f}-{q3:,.0f} samples/s: the training steps of one MNIST epoch in '
+    '{fast:.1f}-{slow:.1f} s (in-memory batches, no data pipeline).':
+        '在它中间一半的轮次里，速度为 {q1:,.0f}～{q3:,.0f} 样本/秒：MNIST 一个 epoch 的训练步耗时 '
+        '{fast:.1f}～{slow:.1f} 秒（批数据在内存中，不含数据处理流水线）。',
+    '{q1:,.0f}-{q3:,.0f}': '{q1:,.0f}～{q3:,.0f}',
     'control: functional step, A′ / A':
         '对照：函数式训练步，A′ / A',
     'TrainOneStepCell / functional step, no @jit (GRAPH_MODE)':
@@ -653,14 +671,15 @@ MESSAGES = {
     'samples_per_s': '样本/秒',
     'min_samples_per_s': '最小样本/秒',
     'max_samples_per_s': '最大样本/秒',
-    'steps_per_round': '每轮交替的步数',
+    'steps_per_round': '每轮步数',
+    'middle_half': '中间一半轮次的样本/秒',
+    'vs_reference': '相对基准的倍数（逐轮配对）',
     'batches_per_s': '批/秒',
     'min_batches_per_s': '最小批/秒',
     'max_batches_per_s': '最大批/秒',
     'epoch_s': '每个 epoch 耗时（秒）',
     'share_pct': '占比（%）',
     'vs_baseline': '相对首行的倍数',
-    'vs_functional': '相对函数式训练步的倍数',
     'vs_naive': '中位数之比',
     'vs_O0': '相对 O0',
     'final_loss': '最终损失',
@@ -971,8 +990,8 @@ MESSAGES = {
         '与批大小 {sizes} 分不出快慢（区间包含 1.00）',
     "within the copies' gap of batch {sizes} (beyond 1.00 by no more than the control's own spread)":
         '与批大小 {sizes} 的差别在两份副本的差距之内（区间虽不含 1.00，但靠近 1.00 的一端离 1.00 不超过对照的差距）',
-    'slower than batch {sizes} round by round (intervals below 1.00), although its median is the highest':
-        '逐轮比较却比批大小 {sizes} 慢（区间低于 1.00），尽管它的中位数最高',
+    'slower than batch {sizes} round by round (intervals below 1.00)':
+        '逐轮比较却比批大小 {sizes} 慢（区间低于 1.00）',
     'Verdict, from the paired intervals: batch {top} is {parts}.':
         '按配对区间得出的结论：批大小 {top} {parts}。',
     '; it is ':
