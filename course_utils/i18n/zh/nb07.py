@@ -887,7 +887,7 @@ MESSAGES = {
         '多次重复反而更快，尽管一次重复同样计入了偏慢的时刻。单次调用就在它们之前、紧跟编译那次调用运行，'
         '可能赶上了机器偏慢的时刻，也可能训练步还没有进入稳定的节奏。',
     "one step, two readings: the median repeat's time per step is {gap:.2f}x the single calls' median. {why}":
-        '同一训练步的两种读数：重复的中位数每步耗时是单次调用中位数的 {gap:.2f} 倍。{why}',
+        '同一训练步的两种读数：多次重复测得的每步耗时（中位数）是单次调用耗时中位数的 {gap:.2f} 倍。{why}',
     # forced vs not forced, read by the paired interval (common.forcing_conclusion, modes.summarise_forcing)
     'above 1.00: faster': '高于 1.00：更快',
     'below 1.00: slower': '低于 1.00：更慢',
