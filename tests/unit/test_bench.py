@@ -639,3 +639,20 @@ def test_rate_bars_greys_the_controls_a_copy_and_an_again():
         assert [p.get_facecolor() == grey for p in ax.patches] == [False, True, True]
     finally:
         plt.close(fig)
+
+
+def test_show_folded_is_a_closed_details_block_in_a_notebook_and_plain_text_elsewhere(monkeypatch, capsys):
+    import IPython
+    import IPython.display
+
+    bench.show(bench.naive_time, folded=True)   # no IPython shell: the plain listing
+    assert capsys.readouterr().out.startswith("def naive_time(")
+    shown = []
+    monkeypatch.setattr(IPython, "get_ipython", lambda: object())
+    monkeypatch.setattr(IPython.display, "display", lambda data, raw: shown.append(data))
+    bench.show(bench.naive_time, folded=True)
+    (data,) = shown
+    assert data["text/plain"].startswith("def naive_time(")
+    html = data["text/html"]
+    assert html.startswith("<details><summary>The code of naive_time (") and "lines): click to open" in html
+    assert "&lt;" not in data["text/plain"] and "<pre>def naive_time(" in html and "</pre></details>" in html

@@ -19,7 +19,7 @@ from course_utils.i18n import shown
 from course_utils.i18n.zh.shown import SHOWN
 
 LESSONS = ("06_checkpoints_inference.ipynb", "07_performance_lab.ipynb", "08_bottlenecks.ipynb")
-_SHOW = re.compile(r"\bshow\((bench|lab|storage_probes)\.(\w+)\)")
+_SHOW = re.compile(r"\bshow\((bench|lab|storage_probes)\.(\w+)(?:, folded=True)?\)")
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
