@@ -299,16 +299,6 @@ MESSAGES = {
         '{where}值得一试：{names}（在本次交替计时中更快，配对区间高于 1.00，但快出的部分超过了池化的内核耗时，'
         '要依赖这个幅度之前请重新测量；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
     # ---- lesson 08's results read together (course_utils/bench/experiments/findings.py)
-    "Two measurements of pooling, the time with the cap over the time without: per-layer timing (eager PyNative, one "
-    "process per case, {calls} calls per repeat) {eager}; pool_cap (compiled, {k} alternated processes per case, "
-    "{calls_c} calls per repeat) {comp}.":
-        '池化的两次测量，以限制指令集时的耗时除以不限制时的耗时：逐层计时（动态图模式逐算子执行，每种情形一个进程，'
-        '每次重复调用 {calls} 次）为 {eager}；pool_cap（编译执行，每种情形 {k} 个交替运行的进程，'
-        '每次重复调用 {calls_c} 次）为 {comp}。',
-    "They agree on the direction; read pool_cap's digits, which time the layers compiled, as the training step runs "
-    "them (an eager call also pays its dispatch from Python).":
-        '两者方向一致；数字以 pool_cap 的为准，它像训练步那样为编译后的层计时（逐算子执行的每次调用还要付出从 Python '
-        '下发算子的开销）。',
     '{fix} {a:.1f} -> {b:.1f} steps/s, paired {med:.2f}x ({lo:.2f}-{hi:.2f}), {where}':
         '{fix}使速率从 {a:.1f} 变为 {b:.1f} 步/秒；逐轮配对为 {med:.2f} 倍（{lo:.2f}～{hi:.2f}），{where}',
     "Each fix on top of the other, paired round by round (repeat i of a case's process against repeat i of the "
@@ -323,11 +313,6 @@ MESSAGES = {
         '更快（超出噪声水平，且各次重复的范围不重叠）',
     'slower (beyond the noise floor, repeats apart)':
         '更慢（超出噪声水平，且各次重复的范围不重叠）',
-    "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
-    "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
-    "measurement.":
-        '两者在 {layers} 上方向相反：逐层计时每种情形只跑一次，两个进程先后运行，机器忙的一段时间只会落在其中一种'
-        '情形上；pool_cap 让各进程交替运行，所以方向以它为准。',
     'slower in this run':
         '本次运行中更慢',
     'faster in this run':
@@ -385,8 +370,6 @@ MESSAGES = {
         'A′',
     '{lo}-{hi}':
         '{lo}～{hi}',
-    '{layer} {x:.2f}x':
-        '{layer}：{x:.2f} 倍',
     '{x:.1f}x':
         '{x:.1f} 倍',
     '{lo:.1f}-{hi:.1f}x':
