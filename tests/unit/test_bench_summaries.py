@@ -265,7 +265,7 @@ def test_data_pipeline_reads_sink_mode_on_cpu_as_a_control_that_bounds_its_verdi
     res = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90, on=25.0, off=20.0)),
                                            bench.PipelineParams(noise_pct=5))
     lines = res.conclusion.splitlines()
-    assert squeezed(lines[4]).endswith("1.25x 1.25-1.25 without 1.00: a failed control")
+    assert squeezed(lines[4]).endswith("1.25x 1.25-1.25 apart: a failed control")
     assert "slower" not in lines[4] and "faster" not in lines[4]
     assert lines[6] == ("On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop "
                         "timed twice, and it left out 1.00 (copies up to 25% apart): noise or drift, since nothing "
@@ -300,7 +300,7 @@ def test_data_pipeline_takes_its_own_floor_from_the_in_memory_pass_timed_twice()
     # A' over A, paired (lesson 07's control): 1.12 in every round, without 1.00 although one pass, so the fed
     # step's interval against A and A' (0.83-0.93, 3 rounds) is widened by the copies' gap before it is read
     lines = res.conclusion.splitlines()
-    assert lines[2].endswith("1.12x     1.12-1.12  apart: the next row is widened by their gap")
+    assert lines[2].endswith("1.12x     1.12-1.12  apart: the rows against A and A' widened by its gap")
     assert lines[3].endswith("0.93x     0.74-1.04  not separated (up to 35% not ruled out)")
     assert res.metrics["said"] == "not separated (up to 35% not ruled out)"
     pr = res.metrics["paired"]
@@ -349,8 +349,7 @@ def test_amp_slower_on_cpu_and_faster_elsewhere():
     # the copy over O0 is 1.04 in every round: a failed control (lesson 07's rule), so every interval read with it is
     # widened by that gap (0.98-1.02 against both copies -> 0.94-1.06), and the control line says so
     assert o3.split()[6:] == ["1.02x", "0.94-1.06", "not", "separated", "(up", "to", "6%", "not", "ruled", "out)"]
-    assert res.conclusion.splitlines()[2].endswith("1.04x     1.04-1.04  apart: the rows below are widened by their "
-                                                   "gap")
+    assert res.conclusion.splitlines()[2].endswith("1.04x     1.04-1.04  apart: the rows below widened by its gap")
     assert res.row(config="O3")["verdict"] == "undecided"
     assert "amp_O0 copy_steps_per_s" not in res.metrics and res.row(config="O0 copy")["vs_O0"] == 52 / 50
     res = amp.summarise_amp(amp_rows(150, 0.95), bench.AmpParams(levels=("O0", "O1", "O3"), device="Ascend"))
@@ -563,7 +562,7 @@ def test_a_pooling_rewrite_s_saving_is_compared_in_ms_with_all_of_pooling_and_re
     # the copy 1.50x apart: the rewrite's 1.40x lies within the copies' gap, so it is no winner
     pools["nn.MaxPool2d again"] = bench.Timing.from_row(rate("nn.MaxPool2d again", 75.0))
     text = traps.explain_pool_rewrites(pools, 10, copy="nn.MaxPool2d again")
-    assert "without 1.00: a rewrite within this gap is not read" in text
+    assert "apart: a rewrite within this gap is not read" in text
     assert "Keep nn.MaxPool2d" in text
 
 
@@ -652,6 +651,10 @@ def test_the_control_line_says_how_far_the_copies_came_apart():
                                                   "that gap is read")
     assert common.control_reading(1.02, 1.54) == "apart: the rows below widened by its gap"
     assert common.control_reading(0.50, 0.98) == "apart: the rows below widened by its gap"
+    # a lab that does something else with an apart control says what, through the same function
+    assert common.control_reading(1.02, 1.54, apart=traps.REWRITE_APART) == ("apart: a rewrite within this gap is not "
+                                                                             "read")
+    assert common.control_reading(0.95, 1.08, apart=traps.REWRITE_APART) == "1.00 inside, as it should be"
     # cell 13's examples: copies up to 39% apart (0.72-1.11) blank no row
     assert common.short_reading(6.0, 14.0, (0.72, 1.11)) == "above 1.00: faster"
     assert common.short_reading(1.12, 5.25, (0.72, 1.11)) == "within the copies' gap (copies up to 39% apart)"

@@ -650,6 +650,11 @@ def said_words(said: Optional[Mapping[str, str]] = None) -> dict:
     return dict(said) if said else {k: tr(v) for k, v in SAID.items()}
 
 
+#: Part 3's control line where the copies leave out 1.00 (``control_reading``'s ``apart``): nothing is widened, a
+#: rewrite whose near end lies within the copies' gap is not read (``within_copies``).
+REWRITE_APART = N_("apart: a rewrite within this gap is not read")
+
+
 def pool_copies(pools: Mapping[str, Timing], baseline: str = "nn.MaxPool2d",
                 copy: Optional[str] = None) -> Optional[tuple]:
     """Part 3's A/A' control for the pooling rewrites: ``copy`` (the baseline timed a second time) over ``baseline``,
@@ -681,8 +686,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
         c_med, c_lo, c_hi = paired_ratio(pools[copy], base)
         spans = spans_rounds(pools[copy], base, c_lo, c_hi)
         table.append((tr("{name} / {base} (control)", name=copy, base=baseline), c_med, c_lo, c_hi,
-                      control_reading(c_lo, c_hi) if interval_side(c_lo, c_hi) == "inside" else
-                      tr("without 1.00: a rewrite within this gap is not read")))
+                      control_reading(c_lo, c_hi, apart=REWRITE_APART)))
     for name, t in pools.items():
         if name in (baseline, copy):
             continue

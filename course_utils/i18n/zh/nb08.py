@@ -485,13 +485,13 @@ MESSAGES = {
         '包含 1.00：分不出快慢',
     "in-memory pass A' / A (control)":
         "内存中的批 A′ / A（对照）",
-    'apart: the next row is widened by their gap':
-        '两份副本分开了：下一行按它们的差距放宽后再判定',
+    "apart: the rows against A and A' widened by its gap":
+        '不含 1.00：与 A 和 A′ 比较的各行已按两份副本的差距放宽',
     "fed by the pipeline / in-memory (A and A')":
         "流水线供数 / 内存中的批（A 与 A′）",
     'Model.train, sink mode on / off (one loop on CPU: a control)':
         'Model.train，数据下沉开 / 关（CPU 上是同一个循环：对照）',
-    'without 1.00: a failed control':
+    'apart: a failed control':
         '不含 1.00：对照失败',
     "On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop timed twice: it "
     "held 1.00.":
@@ -512,8 +512,6 @@ MESSAGES = {
         'Model.train，数据下沉开 / 关',
     "O0's copy / O0 (control)":
         'O0 的副本 / O0（对照）',
-    'apart: the rows below are widened by their gap':
-        '两份副本分开了：下面各行按它们的差距放宽后再判定',
     '{level} / O0 and its copy':
         '{level} / O0 及其副本',
     '{level} {said}':
@@ -551,7 +549,7 @@ MESSAGES = {
         ' → ',
     '{name} / {base} (control)':
         '{name} / {base}（对照）',
-    'without 1.00: a rewrite within this gap is not read':
+    'apart: a rewrite within this gap is not read':
         '不含 1.00：落在这个差距以内的改写不作解读',
     "{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this block); the profile with "
     "the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
