@@ -551,19 +551,17 @@ MESSAGES = {
         '{name} / {base}（对照）',
     'apart: a rewrite within this gap is not read':
         '不含 1.00：落在这个差距以内的改写不作解读',
-    "{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this block); the profile with "
-    "the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
-        '{name} 在这里每步节省 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数）；限制指令集的性能数据中，'
-        '全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒。',
-    "{name}'s median step time was {saved:.1f} ms lower here ({a:.1f} -> {b:.1f} ms, the medians of this block; "
-    "{said}); the profile with the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
-        '{name} 在这里每步耗时的中位数低 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数；{said}）；'
-        '限制指令集的性能数据中，全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒。',
-    "more than all of pooling's kernel time: a rewrite also changes the compiled graph and its dispatch, and rates "
-    "drift during an alternation.":
-        '节省的时间比池化算子的全部耗时还多，不能全算作池化变快：改写还会改变编译后的图及其下发，而且一次交替计时之内速率也会漂移。',
-    'within it.':
+    "{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this block). All pooling "
+    "(MaxPool and MaxPoolGrad) takes {pool:.1f} ms per step in the profile with the cap, ":
+        '{name} 在这里每步节省 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数）。限制指令集的性能数据中，'
+        '全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒，',
+    "so the saving is larger than all of pooling's kernel time. A rewrite also changes the compiled graph and its "
+    "dispatch, and rates drift during an alternation.":
+        '节省的时间比池化算子的全部耗时还多，不能全算作池化变快。改写还会改变编译后的图及其下发，而且一次交替计时之内速率也会漂移。',
+    'and the saving is within it.':
         '节省的时间没有超出这个上限。',
+    '{name}: {said}, so no saving is read.':
+        '{name}：{said}，不解读节省。',
     "Pooling takes {share:.0f}% of operator time in the profile with the cap, so even free pooling kernels make the "
     "step at most 1 / (1 - {frac:.2f}) = {bound:.2f}x as fast; {name}'s {x:.2f}x ":
         '在限制指令集的性能数据中，池化占算子时间的 {share:.0f}%，所以即使池化算子完全不耗时，训练步最多也只能快到 '
