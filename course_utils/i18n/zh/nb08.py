@@ -447,7 +447,7 @@ MESSAGES = {
     '{name}: -':
         '{name}：-',
     "Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.":
-        '第 2 节，静态图模式的 TrainOneStepCell 加上两项 CPU 优化设置后，速度是不加时的 {said}。',
+        '第 2 节，静态图模式下的 TrainOneStepCell 加上两项 CPU 优化设置后，速度是不加时的 {said}。',
     "What this run can resolve: by part 1, two medians of one step can land up to {noise:.0f}% apart by chance, so "
     "read by their medians, differences below {noise:.0f}% cannot be resolved in this run; paired round by round, "
     "part 1's copies of one step still left up to {widest:.0f}% not ruled out.":
@@ -459,7 +459,7 @@ MESSAGES = {
     'Part 2, host blocking on top of the ISA cap, step rate: {said}.':
         '第 2 节，在限制指令集的基础上再加阻塞执行，训练步速度：{said}。',
     'part 2: both CPU settings / neither (naive configuration)':
-        '第 2 节：两项 CPU 优化设置 / 都不加（静态图模式的 TrainOneStepCell）',
+        '第 2 节：两项 CPU 优化设置 / 都不加（静态图模式下的 TrainOneStepCell）',
     'part 2: + host blocking, {label}':
         '第 2 节：+ 阻塞执行，{label}',
     'part 3: {layer}, with the cap / without':
