@@ -255,18 +255,31 @@ MESSAGES = {
         '：同一个训练步的两次结果相差超出了噪声水平，所以每个级别都要与两者分别比较，两个结论不一致的级别判为无法判定',
     '{n} (assumed)':
         '{n}（假定）',
-    'The course-settings run crossed {pct:.1f}% between its evaluations at step {prev} ({prev_acc:.2f}%) and step '
-    '{steps}, and a naive run may cross one evaluation earlier or later: with {lo_steps}-{hi_steps} naive steps, the '
-    'estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).':
-        '推荐配置的运行在第 {prev} 步（{prev_acc:.2f}%）和第 {steps} 步两次评估之间越过了 {pct:.1f}%，'
-        '而未调优的运行可能早一次或晚一次评估越过：按 {lo_steps}～{hi_steps} 步计，估计值放宽到 {low:.0f}～{high:.0f} 秒'
-        '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
-    "The naive step rate is one reading in a fresh process, paired with nothing: it is known only to part 1's noise "
-    'floor ({noise:.0f}%). Widened by it either way, the estimate is {low}-{high} s, the course settings '
-    '{x_lo}-{x_hi}x faster (two significant figures: no more is known).':
-        '未调优配置的步速只是新进程中的一次读数，没有与任何读数配对，其精度只能以第 1 节的噪声水平（{noise:.0f}%）为准。'
-        '按该噪声水平向两侧放宽后，估计值为 {low}～{high} 秒，推荐配置快 {x_lo}～{x_hi} 倍（只保留两位有效数字，'
-        '更多的位数并无依据）。',
+    "To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
+    "{fit_rate:.1f} steps/s on fit's clock); assuming the {naive} need as many steps, this run estimates them at "
+    "{estimate} from the two step rates.":
+        '要达到 {pct:.1f}% 的测试准确率，推荐配置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
+        '{fit_rate:.1f} 步/秒）；假定{naive}需要同样多的步数，本次运行由两种单步速率估算其耗时{estimate}。',
+    # the naive estimate as one table (accuracy.estimate_table)
+    'estimate':
+        '估算',
+    'naive s':
+        '默认配置用时（秒）',
+    'speed-up (x)':
+        '加速比',
+    'direct: {steps} steps / {naive_rate:.1f} steps/s':
+        '直接法：{steps} 步 ÷ {naive_rate:.1f} 步/秒',
+    'scaled: {best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} steps/s':
+        '缩放法：{best_s:.1f} 秒 × {best_rate:.1f} ÷ {naive_rate:.1f} 步/秒',
+    '{lo_steps}-{hi_steps} steps (one evaluation either way)':
+        '{lo_steps}～{hi_steps} 步（前后各差一次评估）',
+    '{lo:.0f}-{hi:.0f}':
+        '{lo:.0f}～{hi:.0f}',
+    "and part 1's noise floor ({noise:.0f}%) either way":
+        '再计入第 1 节的噪声水平（{noise:.0f}%）',
+    "The last row is the range the summary quotes: the naive step rate is one reading in a fresh process, paired with "
+    "nothing, so it is known only to part 1's noise floor.":
+        '小结引用的是最后一行：默认配置的单步速率只是新进程中的一次读数，没有与任何读数配对，其精度只能以第 1 节的噪声水平为准。',
     'naive defaults to 98.5%, widened by the noise floor (training s, two figures)':
         '未调优的默认配置达到 98.5%，按噪声水平放宽（训练秒数，两位有效数字）',
     'naive defaults to 99.0%, widened by the noise floor (training s, two figures)':
@@ -275,14 +288,14 @@ MESSAGES = {
         '推荐配置达到 98.5% 的加速比，按噪声水平放宽（倍，两位有效数字）',
     "course settings' speed-up to 99.0%, widened by the noise floor (x, two figures)":
         '推荐配置达到 99.0% 的加速比，按噪声水平放宽（倍，两位有效数字）',
-    "Against part 2: part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians ({g2:.1f}x) times {z:.1f}, as "
-    "fed by the pipeline in a fresh process the naive step ran at {xn:.2f}x its part 2 rate ({n2:.1f} -> {n6:.1f} "
-    "steps/s) and the step with the two CPU settings at {xb:.2f}x ({b2:.1f} -> {b6:.1f}); why the two changed by "
-    "different factors is not measured (the pipeline's threads, the fresh process and the machine's load are "
-    "candidates).":
-        '与第 2 节对照：第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}，因为在新进程中由流水线供数时，'
-        '未调优配置的训练步速度是第 2 节的 {xn:.2f} 倍（{n2:.1f} → {n6:.1f} 步/秒），加上两项 CPU 优化设置的训练步是 {xb:.2f} 倍'
-        '（{b2:.1f} → {b6:.1f}）；两者变化的倍数为何不同，本课没有测量（流水线的线程、新进程和当时的机器负载都有可能）。',
+    "Against part 2: part 6's step-rate ratio is {g6:.1f}x, part 2's ratio of medians {g2:.1f}x. Fed by the pipeline "
+    "in a fresh process, the naive step ran at {xn:.2f}x its part 2 rate ({n2:.1f} -> {n6:.1f} steps/s), the step "
+    "with the two CPU settings at {xb:.2f}x ({b2:.1f} -> {b6:.1f}). Why the two changed by different factors is not "
+    "measured (the pipeline's threads, the fresh process and the machine's load are candidates).":
+        '与第 2 节对照：第 6 节的步速比为 {g6:.1f} 倍，第 2 节的中位数之比为 {g2:.1f} 倍。在新进程中由流水线供数时，'
+        '未调优配置的训练步速率是第 2 节的 {xn:.2f} 倍（{n2:.1f} → {n6:.1f} 步/秒），两项 CPU 优化设置都开的训练步是 '
+        '{xb:.2f} 倍（{b2:.1f} → {b6:.1f}）。两者变化的倍数为何不同，本课没有测量（流水线的线程、新进程、当时的机器负载'
+        '都有可能）。',
     '{name}: the paired median ({x:.2f}x) and the medians ({a:.1f} -> {b:.1f} ms per step) disagree in direction: '
     'the block drifted during the alternation, so no saving in ms is read.':
         '{name}：逐轮配对比值的中位数（{x:.2f} 倍）与两个中位数（每步 {a:.1f} -> {b:.1f} 毫秒）方向相反，'
