@@ -23,8 +23,8 @@ from .accuracy import StopWhen, measure_time_to_accuracy, measure_train_to_accur
 from .amp import amp_step, measure_amp
 from .common import (SIDE_WORDS, forcing_conclusion, forcing_words, not_ruled_out_pct, paired_reading, short_reading,
                      two_readings, verdict_table, warmup_reading)
-from .findings import (naive_rates, part2_standing, part6_setting, plot_time_to_accuracy, pooling_measurements,
-                       pynative_vs_graph, resolution, this_run_found)
+from .findings import (naive_rates, part2_standing, part6_setting, plot_time_to_accuracy, pynative_vs_graph,
+                       resolution, this_run_found)
 from .modes import (CLAIMED_RATIO, COPY, PIPELINE_COPY, best_measured, compiled_pair, copies_band,
                     measure_batch_sizes, measure_forcing, measure_modes, measure_step_rates, measure_styles,
                     style_intervals, sweep_against_parts)
@@ -210,6 +210,6 @@ __all__ = [
     "loop_advice", "pair_reading", "SLOW_ROUND", "round_samples", "round_shares", "sweep_reference",
     "sweep_relative",
     # lesson 08's results read together (findings.py)
-    "naive_rates", "pooling_measurements", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy",
+    "naive_rates", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy",
     "this_run_found", "resolution", "part6_setting",
 ]

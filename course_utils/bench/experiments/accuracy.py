@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Optional
 
 from course_utils import runtime
-from course_utils.fmt import plain_figures
+from course_utils.fmt import display_width, plain_figures, text_table
 from course_utils.i18n import N_, tr
 
 from ..isolation import run_worker
@@ -144,22 +144,6 @@ def widened(rows: list, last: dict) -> Optional[dict]:
             "x_hi": high / last["best_s"]}
 
 
-def step_uncertainty(rows: list, last: dict) -> str:
-    """The step count behind an estimate is known only to one evaluation interval: the course-settings run was below the
-    target at its previous evaluation and reached it at ``last["best_steps"]``; a naive run (the same arithmetic up to
-    rounding) may cross one evaluation earlier or later. A sentence with the range widened by that interval."""
-    w = widened(rows, last)
-    if w is None:
-        return ""
-    prev, every, steps = w["prev"], w["every"], last["best_steps"]
-    return "\n" + tr(
-        "The course-settings run crossed {pct:.1f}% between its evaluations at step {prev} ({prev_acc:.2f}%) and step "
-        "{steps}, and a naive run may cross one evaluation earlier or later: with {lo_steps}-{hi_steps} naive steps, "
-        "the estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).",
-        prev_acc=100 * prev["accuracy"], prev=prev["step"], pct=last["target_pct"], steps=steps,
-        lo_steps=steps - every, hi_steps=steps + every, low=w["low"], high=w["high"], x_lo=w["x_lo"], x_hi=w["x_hi"])
-
-
 def noise_widened(rows: list, last: dict, noise_pct: float) -> Optional[dict]:
     """The estimate's widest range (``widened``'s, else its two ends) widened by ``noise_pct`` either way on the ratio
     scale: the naive step rate is one reading in a fresh process, paired with nothing, so it is known only to the
@@ -172,17 +156,37 @@ def noise_widened(rows: list, last: dict, noise_pct: float) -> Optional[dict]:
     return {"low": low, "high": high, "x_lo": low / last["best_s"], "x_hi": high / last["best_s"]}
 
 
-def noise_line(rows: list, last: dict, noise_pct: float) -> str:
-    """The sentence that widens the estimate by the noise floor, its figures to two significant figures."""
+#: The estimate table's column titles (``estimate_table``).
+ESTIMATE_COLUMNS = (N_("estimate"), N_("naive s"), N_("speed-up (x)"))
+
+
+def estimate_table(rows: list, last: dict, rate: float, best_rate: float, noise_pct: float) -> str:
+    """The naive estimate as one small table: its two ends, each with the arithmetic behind it (*direct*, the steps at
+    the naive step rate; *scaled*, the course-settings run's time times the ratio of the two step rates), then the
+    range widened by one evaluation either way (``widened``) and, last, by the noise floor either way
+    (``noise_widened``, two significant figures: the range the lesson's summary quotes); each row with the speed-up
+    it gives. The widened rows are left out where they cannot be computed."""
+    best = last["best_s"]
+    lines = [[tr(c) for c in ESTIMATE_COLUMNS],
+             [tr("direct: {steps} steps / {naive_rate:.1f} steps/s", steps=last["best_steps"], naive_rate=rate),
+              f"{last['naive_s_direct']:.1f}", f"{last['naive_s_direct'] / best:.1f}"],
+             [tr("scaled: {best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} steps/s", best_s=best,
+                 best_rate=best_rate, naive_rate=rate),
+              f"{last['naive_s_scaled']:.1f}", f"{last['naive_s_scaled'] / best:.1f}"]]
+    w = widened(rows, last)
+    if w is not None:   # the step count: the run crossed the target somewhere between two evaluations
+        lines.append([tr("{lo_steps}-{hi_steps} steps (one evaluation either way)",
+                         lo_steps=last["best_steps"] - w["every"], hi_steps=last["best_steps"] + w["every"]),
+                      tr("{lo:.0f}-{hi:.0f}", lo=w["low"], hi=w["high"]),
+                      tr("{lo:.1f}-{hi:.1f}", lo=w["x_lo"], hi=w["x_hi"])])
     n = noise_widened(rows, last, noise_pct)
-    if n is None:
-        return ""
-    return "\n" + tr(
-        "The naive step rate is one reading in a fresh process, paired with nothing: it is known only to part 1's "
-        "noise floor ({noise:.0f}%). Widened by it either way, the estimate is {low}-{high} s, the course settings "
-        "{x_lo}-{x_hi}x faster (two significant figures: no more is known).", noise=noise_pct,
-        low=plain_figures(n["low"]), high=plain_figures(n["high"]), x_lo=plain_figures(n["x_lo"]),
-        x_hi=plain_figures(n["x_hi"]))
+    if n is not None:   # the unpaired naive rate: known only to the noise floor; two significant figures
+        lines.append([tr("and part 1's noise floor ({noise:.0f}%) either way", noise=noise_pct),
+                      tr("{lo}-{hi}", lo=plain_figures(n["low"]), hi=plain_figures(n["high"])),
+                      tr("{lo}-{hi}", lo=plain_figures(n["x_lo"]), hi=plain_figures(n["x_hi"]))])
+    widths = [max(display_width(line[i]) for line in lines) for i in range(3)]
+    lines.insert(1, ["-" * width for width in widths])
+    return text_table(lines, right=(1, 2))
 
 
 def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
@@ -228,15 +232,13 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         text = tr("The course settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not "
                   "within the limit.", pct=last["target_pct"], s=last["best_s"])
     elif last["how"] == "estimated":
-        fed = next(r["batches"] for r in rows if r["run"] == "best step rate")
-        # two ends less than 1% apart are one figure: printed once, with no question of which end is nearer
+        # two ends less than 1% apart are one figure: printed once
         one = last["naive_s_high"] <= 1.01 * last["naive_s"]
         estimate = (tr("about {s:.0f} s", s=(last["naive_s"] + last["naive_s_high"]) / 2) if one else
                     tr("{low:.0f}-{high:.0f} s", low=last["naive_s"], high=last["naive_s_high"]))
         text = tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training "
-                  "({steps} steps, {fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, "
-                  "and applying the step-rate ratio to the course-settings run's step count, this run estimates them "
-                  "at {estimate}.",
+                  "({steps} steps, {fit_rate:.1f} steps/s on fit's clock); assuming the {naive} need as many steps, "
+                  "this run estimates them at {estimate} from the two step rates.",
                   pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, env=best_env_text(p),
                   best_s=last["best_s"], steps=last["best_steps"], fit_rate=last["best_steps"] / last["best_s"],
                   naive=naive_label, estimate=estimate)
@@ -250,35 +252,10 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         else:
             text += tr(" The course settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, they did not speed training up "
                        "here.", lo=1 / x_hi, hi=1 / x_lo)
-        ends = tr(" The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = "
-                  "{direct:.1f} s; scaled, the course-settings run's time times the ratio of the two step rates, "
-                  "{best_s:.1f} s x ({best_rate:.1f} steps/s course settings / {naive_rate:.1f} steps/s naive) = "
-                  "{scaled:.1f} s. "
-                  "Both rates come from the "
-                  "step fed {fed} batches by the MNIST pipeline in a fresh process, timed as fit times it.",
-                  steps=last["best_steps"], naive_rate=rate, direct=last["naive_s_direct"],
-                  best_s=last["best_s"], best_rate=best_rate, scaled=last["naive_s_scaled"], fed=fed)
-        text += "\n" + ends.lstrip()   # how the range was computed: a line of its own
-        fit_rate = last["best_steps"] / last["best_s"]
-        nearer = dict(fit_rate=fit_rate, best_rate=best_rate, scaled=last["naive_s_scaled"],
-                      direct=last["naive_s_direct"])
-        if one:
-            text += tr(" The two ends are less than 1% apart: one figure.")
-        else:
-            text += (tr(" The course-settings run itself trained slower under fit than that ({fit_rate:.1f} against "
-                        "{best_rate:.1f} steps/s): if the naive run would lose as much, the scaled end "
-                        "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer)
-                     if fit_rate < best_rate
-                     else tr(" The course-settings run itself trained faster under fit than that ({fit_rate:.1f} "
-                             "against {best_rate:.1f} steps/s): if the naive run would gain as much, the scaled end "
-                             "({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).", **nearer)
-                     if round(fit_rate, 1) > round(best_rate, 1)
-                     else tr(" The course-settings run itself trained at least as fast under fit as that "
-                             "({fit_rate:.1f} against {best_rate:.1f} steps/s): if the naive run would gain as much, "
-                             "the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).",
-                             **nearer))
-        text += step_uncertainty(rows, last)   # the step count itself: a line of its own
-        text += noise_line(rows, last, p.noise_pct)   # the unpaired rate: the widest range, last
+        text += "\n" + estimate_table(rows, last, rate, best_rate, p.noise_pct)   # how, and how uncertain
+        if noise_widened(rows, last, p.noise_pct) is not None:
+            text += "\n" + tr("The last row is the range the summary quotes: the naive step rate is one reading in a "
+                              "fresh process, paired with nothing, so it is known only to part 1's noise floor.")
     else:
         text = (tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of "
                    "training ({steps} steps) against {naive_s:.0f} s for the {naive} ({how}): ",

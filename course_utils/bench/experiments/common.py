@@ -106,14 +106,15 @@ CONTROL_WIDE = N_("1.00 inside, but the copies came up to {pct:.0f}% apart: only
 CONTROL_APART = N_("apart: the rows below widened by its gap")
 
 
-def control_reading(c_lo: float, c_hi: float) -> str:
+def control_reading(c_lo: float, c_hi: float, apart: str = CONTROL_APART) -> str:
     """An A/A' control's line in a verdict table, from its interval ``c_lo``-``c_hi`` (A' over A): "1.00 inside, as it
     should be" where it holds 1.00 and the copies came no more than ``CONTROL_LIMIT`` apart (0.95-1.08); "1.00 inside,
     but the copies came up to N% apart: only a row beyond that gap is read" where it holds 1.00 wider (0.60-1.31: 67%,
-    ``copies_gap_pct``), every row then read with the copies' gap rule (``short_reading`` with ``copies``); "apart:
-    the rows below widened by its gap" where it leaves out 1.00 (``harness.widened``)."""
+    ``copies_gap_pct``), every row then read with the copies' gap rule (``short_reading`` with ``copies``); ``apart``
+    where it leaves out 1.00: what the table does with such a control, an ``N_`` text translated here, by default
+    "apart: the rows below widened by its gap" (``harness.widened``). The one place a control's line is decided."""
     if interval_side(c_lo, c_hi) != "inside":
-        return tr(CONTROL_APART)
+        return tr(apart)
     if copies_factor(c_lo, c_hi) > CONTROL_LIMIT + 1e-9:
         return tr(CONTROL_WIDE, pct=copies_gap_pct(c_lo, c_hi))
     return tr(CONTROL_INSIDE)

@@ -1,8 +1,8 @@
 """Lesson 08's results read together, in words: the lines and the plot that set one experiment beside another.
 
 Each experiment's ``summarise`` speaks for itself; what lesson 08 also needs is the sentences that compare two of
-them (the two pooling measurements, part 2's rows seen from part 6) and the closing list of what this run found.
-They live here, not in the lesson's cells, so that the cells show MindSpore code and not table plumbing; every
+them (part 1's resolution before parts 4 and 5, part 2's rows seen from part 6) and the closing list of what this run
+found. They live here, not in the lesson's cells, so that the cells show MindSpore code and not table plumbing; every
 figure they print comes from the results they are given.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Mapping, Optional, Sequence
 
-from course_utils import runtime
 from course_utils.fmt import plain_figures
 from course_utils.i18n import tr
 
@@ -19,42 +18,7 @@ from ..report import Result, pick
 from ..steps import NAIVE_SPEC, Spec
 from .common import judged, not_ruled_out_pct, short_reading, verdict_table
 from .pipeline import paired_words
-from .traps import FIND_CASES, POOL_LAYERS, pool_copies, said_words, same_process_paired
-
-
-def _per_layer(x: Mapping[str, float]) -> str:
-    """"relu+pool 1 1.83x, relu+pool 2 1.43x" in the current language."""
-    return runtime.listing([tr("{layer} {x:.2f}x", layer=tr(layer), x=x[layer]) for layer in POOL_LAYERS])
-
-
-def pooling_measurements(found: Result, pool_cap: Result) -> str:
-    """Part 3's two measurements of the pooling layers set side by side: the per-layer timing (eager PyNative, one
-    process per case, oneDNN's log off) and ``pool_cap`` (compiled, processes alternated), each as the time with the
-    cap over the time without; where they point the same way, how far the eager rows' extra cost reaches; where
-    not, why the per-layer timing's rows are the weaker measurement."""
-    a, b = FIND_CASES
-    eager = {(r["case"], r["layer"]): r for r in found.rows}
-    compiled = {(r["case"], r["config"]): r for r in pool_cap.rows}
-    if not all((c, layer) in eager and (c, layer) in compiled for c in (a, b) for layer in POOL_LAYERS):
-        return ""
-    x_eager = {layer: eager[b, layer]["ms"] / eager[a, layer]["ms"] for layer in POOL_LAYERS}
-    x_comp = {layer: compiled[b, layer]["ms"] / compiled[a, layer]["ms"] for layer in POOL_LAYERS}
-    calls = sorted({eager[c, layer]["steps"] for c in (a, b) for layer in POOL_LAYERS})
-    text = tr("Two measurements of pooling, the time with the cap over the time without: per-layer timing (eager "
-              "PyNative, one process per case, {calls} calls per repeat) {eager}; pool_cap "
-              "(compiled, {k} alternated processes per case, {calls_c} calls per repeat) {comp}.",
-              calls=(tr("{lo}-{hi}", lo=calls[0], hi=calls[-1]) if len(calls) > 1 else calls[0]),
-              k=pool_cap.rows[0].get("processes", 1), calls_c=pool_cap.rows[0]["steps"],
-              eager=_per_layer(x_eager), comp=_per_layer(x_comp))
-    split = [layer for layer in POOL_LAYERS if (x_eager[layer] > 1) != (x_comp[layer] > 1)]
-    if not split:
-        return text + _gap(text) + tr("They agree on the direction; read pool_cap's digits, which time the layers "
-                                      "compiled, as the training step runs them (an eager call also pays its dispatch "
-                                      "from Python).")
-    return text + _gap(text) + tr(
-        "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
-        "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
-        "measurement.", layers=runtime.listing([tr(layer) for layer in split]))
+from .traps import POOL_LAYERS, pool_copies, said_words, same_process_paired
 
 
 def pynative_vs_graph(traps: Result, case: str = "no fixes") -> str:
@@ -82,11 +46,6 @@ def resolution(noise_pct: float, copies: Sequence[Sequence]) -> str:
               "chance, so read by their medians, differences below {noise:.0f}% cannot be resolved in this run; paired "
               "round by round, part 1's copies of one step still left up to {widest:.0f}% not ruled out.",
               noise=noise_pct, widest=widest)
-
-
-def _gap(text: str) -> str:
-    """The space between two sentences: none after a Chinese full stop."""
-    return "" if text.endswith("。") else " "
 
 
 def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str:
@@ -126,13 +85,12 @@ def naive_rates(tta: Result, traps: Optional[Result]) -> str:
     naive2, best2 = m.get("naive_steps_per_s"), m.get("fixes_steps_per_s")
     if not (naive6 and best6 and naive2 and best2):
         return ""
-    return tr("Against part 2: part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians ({g2:.1f}x) times "
-              "{z:.1f}, as fed by the pipeline in a fresh process the naive step ran at {xn:.2f}x its part 2 rate "
-              "({n2:.1f} -> {n6:.1f} steps/s) and the step with the two CPU settings at {xb:.2f}x ({b2:.1f} -> "
-              "{b6:.1f}); why the two changed by different factors is not measured (the pipeline's threads, the "
-              "fresh process and the machine's load are candidates).", n6=naive6, n2=naive2, xn=naive6 / naive2,
-              b6=best6, b2=best2, xb=best6 / best2, g6=best6 / naive6, g2=best2 / naive2,
-              z=(best6 / naive6) / (best2 / naive2))
+    return tr("Against part 2: part 6's step-rate ratio is {g6:.1f}x, part 2's ratio of medians {g2:.1f}x. Fed by the "
+              "pipeline in a fresh process, the naive step ran at {xn:.2f}x its part 2 rate ({n2:.1f} -> {n6:.1f} "
+              "steps/s), the step with the two CPU settings at {xb:.2f}x ({b2:.1f} -> {b6:.1f}). Why the two changed "
+              "by different factors is not measured (the pipeline's threads, the fresh process and the machine's "
+              "load are candidates).", n6=naive6, n2=naive2, xn=naive6 / naive2, b6=best6, b2=best2,
+              xb=best6 / best2, g6=best6 / naive6, g2=best2 / naive2)
 
 
 def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:
@@ -344,5 +302,5 @@ def part6_setting(traps: Optional[Result], spec: str = NAIVE_SPEC) -> str:
               med=pr["median"], lo=pr["low"], hi=pr["high"], cap=cap["steps_per_s"], both=both["steps_per_s"])
 
 
-__all__ = ["naive_rates", "resolution", "pooling_measurements", "pynative_vs_graph", "part2_standing",
-           "plot_time_to_accuracy", "this_run_found", "part6_setting"]
+__all__ = ["naive_rates", "resolution", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy",
+           "this_run_found", "part6_setting"]

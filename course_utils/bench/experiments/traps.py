@@ -650,6 +650,11 @@ def said_words(said: Optional[Mapping[str, str]] = None) -> dict:
     return dict(said) if said else {k: tr(v) for k, v in SAID.items()}
 
 
+#: Part 3's control line where the copies leave out 1.00 (``control_reading``'s ``apart``): nothing is widened, a
+#: rewrite whose near end lies within the copies' gap is not read (``within_copies``).
+REWRITE_APART = N_("apart: a rewrite within this gap is not read")
+
+
 def pool_copies(pools: Mapping[str, Timing], baseline: str = "nn.MaxPool2d",
                 copy: Optional[str] = None) -> Optional[tuple]:
     """Part 3's A/A' control for the pooling rewrites: ``copy`` (the baseline timed a second time) over ``baseline``,
@@ -670,7 +675,9 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
     kernels make a step at most 1 / (1 - share) as fast, so a larger gain is flagged as not explained by pooling's
     kernel time alone (a rewrite also changes the graph and its dispatch). ``pool_ms``: the pooling operators'
     milliseconds per step in that profile, the bound in ms: a rewrite's saving (the medians' step times, baseline minus
-    rewrite) larger than all of pooling's kernel time is flagged the same way (used instead of ``pool_share``).
+    rewrite) larger than all of pooling's kernel time is flagged the same way (used instead of ``pool_share``). Only a
+    rewrite read as faster (paired interval above 1.00, beyond the copies' gap) is set beside a bound; any other with a
+    median above 1.00 gets one line, its verdict and that no saving is read.
     ``copy``: the name in ``pools`` of ``baseline`` timed a second time (A'), the control: its row comes first, and a
     rewrite whose interval's near end lies within the copies' gap is not read as faster or slower."""
     base = pools[baseline]
@@ -681,8 +688,7 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
         c_med, c_lo, c_hi = paired_ratio(pools[copy], base)
         spans = spans_rounds(pools[copy], base, c_lo, c_hi)
         table.append((tr("{name} / {base} (control)", name=copy, base=baseline), c_med, c_lo, c_hi,
-                      control_reading(c_lo, c_hi) if interval_side(c_lo, c_hi) == "inside" else
-                      tr("without 1.00: a rewrite within this gap is not read")))
+                      control_reading(c_lo, c_hi, apart=REWRITE_APART)))
     for name, t in pools.items():
         if name in (baseline, copy):
             continue
@@ -690,8 +696,11 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
         table.append((tr("{name} / {base}", name=name, base=baseline), med, lo, hi))
         spans = spans and spans_rounds(t, base, lo, hi)
         side = interval_side(lo, hi)
-        winners += [name] if side == "above" and not within_copies(lo, hi, copies) else []
-        if pool_ms is not None and med > 1:   # a gain: in ms, against all of pooling's kernel time in the profile
+        read = side == "above" and not within_copies(lo, hi, copies)   # a verdict "faster": a gain to size
+        winners += [name] if read else []
+        if med > 1 and not read and (pool_ms is not None or pool_share is not None):   # no gain is read: no bound
+            lines.append(tr("{name}: {said}, so no saving is read.", name=name, said=short_reading(lo, hi, copies)))
+        elif pool_ms is not None and read:   # a gain: in ms, against all of pooling's kernel time in the profile
             saved = 1000 / base.steps_per_s - 1000 / t.steps_per_s
             if round(saved, 1) <= 0:   # the medians point the other way than the paired median: no ms to read
                 lines.append(tr("{name}: the paired median ({x:.2f}x) and the medians ({a:.1f} -> {b:.1f} ms per "
@@ -700,25 +709,20 @@ def explain_pool_rewrites(pools: Mapping[str, Timing], noise_pct: float, said: O
                                 b=1000 / t.steps_per_s))
                 continue
             more = round(saved, 1) > round(pool_ms, 1)   # compared as printed, one decimal
-            too_large += [name] if side == "above" and more else []
-            read = side == "above" and not within_copies(lo, hi, copies)   # a verdict "faster": a saving
-            lines.append((tr("{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this "
-                             "block); the profile with the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} "
-                             "ms per step: ", name=name, saved=saved, a=1000 / base.steps_per_s,
-                             b=1000 / t.steps_per_s, pool=pool_ms) if read else
-                          tr("{name}'s median step time was {saved:.1f} ms lower here ({a:.1f} -> {b:.1f} ms, the "
-                             "medians of this block; {said}); the profile with the cap gives all pooling (MaxPool and "
-                             "MaxPoolGrad) {pool:.1f} ms per step: ", name=name, saved=saved, a=1000 / base.steps_per_s,
-                             b=1000 / t.steps_per_s, pool=pool_ms, said=short_reading(lo, hi, copies)))
-                         + tr(N_("more than all of pooling's kernel time: a rewrite also changes the compiled graph "
-                                 "and its dispatch, and rates drift during an alternation.") if more else
-                              N_("within it.")))
-        elif pool_share is not None and med > 1:   # a gain: what free pooling kernels could allow at most
+            too_large += [name] if more else []
+            lines.append(tr("{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this "
+                            "block). All pooling (MaxPool and MaxPoolGrad) takes {pool:.1f} ms per step in the profile "
+                            "with the cap, ", name=name, saved=saved, a=1000 / base.steps_per_s,
+                            b=1000 / t.steps_per_s, pool=pool_ms)
+                         + tr(N_("so the saving is larger than all of pooling's kernel time. A rewrite also changes "
+                                 "the compiled graph and its dispatch, and rates drift during an alternation.") if more
+                              else N_("and the saving is within it.")))
+        elif pool_share is not None and read:   # a gain: what free pooling kernels could allow at most
             share = round(pool_share)   # the bound from the share as printed, so that a reader can redo it
             bound = 1 / (1 - share / 100) if share < 100 else float("inf")
             where = ("above" if round(med, 2) > round(bound, 2) else "equal" if round(med, 2) == round(bound, 2)
                      else "below")   # compared as printed, two decimals
-            too_large += [name] if side == "above" and where == "above" else []
+            too_large += [name] if where == "above" else []
             lines.append(tr("Pooling takes {share:.0f}% of operator time in the profile with the cap, so even free "
                             "pooling kernels make the step at most 1 / (1 - {frac:.2f}) = {bound:.2f}x as fast; "
                             "{name}'s {x:.2f}x ", share=share, frac=share / 100, bound=bound, name=name, x=med)

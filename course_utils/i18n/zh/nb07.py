@@ -516,12 +516,6 @@ MESSAGES = {
     'faster (beyond the noise floor)': '更快（超出噪声水平）',
     'slower (beyond the noise floor)': '更慢（超出噪声水平）',
     "{script} failed (environment {env}):": "{script} 运行失败（环境 {env}）：",
-    "To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
-    "{fit_rate:.1f} steps/s on fit's clock); the {naive} need about as many steps, and applying the step-rate ratio "
-    "to the course-settings run's step count, this run estimates them at {estimate}.":
-        '要达到 {pct:.1f}% 的测试准确率，推荐配置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
-        '{fit_rate:.1f} 步/秒）；{naive}所需的步数与之相当。把两种单步速率之比套用到推荐配置那次运行的步数上，'
-        '本次运行估算其耗时{estimate}。',
     ' The course settings took {x:.1f}x as long: SLOWER, they did not speed training up here.':
         '推荐配置的耗时反而是它的 {x:.1f} 倍：推荐配置在这里没有加快训练。',
     'tie':
@@ -548,29 +542,6 @@ MESSAGES = {
         '为 {low:.0f}～{high:.0f} 秒',
     ' The course settings were {x:.1f}x faster.':
         '推荐配置的速度是它的 {x:.1f} 倍。',
-    ' The two ends are less than 1% apart: one figure.':
-        '两端相差不到 1%，合为一个数。',
-    " The two ends: direct, the steps at the naive step rate, {steps} / {naive_rate:.1f} steps/s = {direct:.1f} s; "
-    "scaled, the course-settings run's time times the ratio of the two step rates, {best_s:.1f} s x ({best_rate:.1f} steps/s "
-    "course settings / {naive_rate:.1f} steps/s naive) = {scaled:.1f} s. Both rates come from the step fed {fed} batches by the "
-    "MNIST pipeline in a fresh process, timed as fit times it.":
-        '范围的两端：直接法，{steps} / {naive_rate:.1f} 步/秒 = {direct:.1f} 秒；'
-        '缩放法，{best_s:.1f} 秒 ×（推荐配置 {best_rate:.1f} 步/秒 ÷ 默认配置 {naive_rate:.1f} 步/秒）= {scaled:.1f} 秒'
-        '（两种速率均由流水线供给 {fed} 个批测得）。',
-    " The course-settings run itself trained slower under fit than that ({fit_rate:.1f} against {best_rate:.1f} steps/s): if the "
-    "naive run would lose as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one ({direct:.0f} s).":
-        '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）低于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会慢同样多，'
-        '缩放法的一端（{scaled:.0f} 秒）更接近实际；否则是直接法的一端（{direct:.0f} 秒）。',
-    " The course-settings run itself trained faster under fit than that ({fit_rate:.1f} against {best_rate:.1f} "
-    "steps/s): if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the "
-    "direct one ({direct:.0f} s).":
-        '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）高于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会快同样多，'
-        '缩放法的一端（{scaled:.0f} 秒）更接近实际；否则是直接法的一端（{direct:.0f} 秒）。',
-    " The course-settings run itself trained at least as fast under fit as that ({fit_rate:.1f} against {best_rate:.1f} steps/s): "
-    "if the naive run would gain as much, the scaled end ({scaled:.0f} s) is the nearer; if not, the direct one "
-    "({direct:.0f} s).":
-        '而推荐配置的运行在 fit 中的实际速率（{fit_rate:.1f} 步/秒）不低于上面用来估算的 {best_rate:.1f} 步/秒：如果默认配置的运行也会快同样多，'
-        '缩放法的一端（{scaled:.0f} 秒）更接近实际；否则是直接法的一端（{direct:.0f} 秒）。',
     'The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation '
     '({a:.1f} and {b:.1f} batches/s), the larger of the chance gap between two such medians and their actual gap, '
     'as in part 1: {noise:.1f}%. ':

@@ -255,18 +255,31 @@ MESSAGES = {
         '：同一个训练步的两次结果相差超出了噪声水平，所以每个级别都要与两者分别比较，两个结论不一致的级别判为无法判定',
     '{n} (assumed)':
         '{n}（假定）',
-    'The course-settings run crossed {pct:.1f}% between its evaluations at step {prev} ({prev_acc:.2f}%) and step '
-    '{steps}, and a naive run may cross one evaluation earlier or later: with {lo_steps}-{hi_steps} naive steps, the '
-    'estimate widens to {low:.0f}-{high:.0f} s ({x_lo:.1f}-{x_hi:.1f}x).':
-        '推荐配置的运行在第 {prev} 步（{prev_acc:.2f}%）和第 {steps} 步两次评估之间越过了 {pct:.1f}%，'
-        '而未调优的运行可能早一次或晚一次评估越过：按 {lo_steps}～{hi_steps} 步计，估计值放宽到 {low:.0f}～{high:.0f} 秒'
-        '（{x_lo:.1f}～{x_hi:.1f} 倍）。',
-    "The naive step rate is one reading in a fresh process, paired with nothing: it is known only to part 1's noise "
-    'floor ({noise:.0f}%). Widened by it either way, the estimate is {low}-{high} s, the course settings '
-    '{x_lo}-{x_hi}x faster (two significant figures: no more is known).':
-        '未调优配置的步速只是新进程中的一次读数，没有与任何读数配对，其精度只能以第 1 节的噪声水平（{noise:.0f}%）为准。'
-        '按该噪声水平向两侧放宽后，估计值为 {low}～{high} 秒，推荐配置快 {x_lo}～{x_hi} 倍（只保留两位有效数字，'
-        '更多的位数并无依据）。',
+    "To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
+    "{fit_rate:.1f} steps/s on fit's clock); assuming the {naive} need as many steps, this run estimates them at "
+    "{estimate} from the two step rates.":
+        '要达到 {pct:.1f}% 的测试准确率，推荐配置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
+        '{fit_rate:.1f} 步/秒）；假定{naive}需要同样多的步数，本次运行由两种单步速率估算其耗时{estimate}。',
+    # the naive estimate as one table (accuracy.estimate_table)
+    'estimate':
+        '估算',
+    'naive s':
+        '默认配置用时（秒）',
+    'speed-up (x)':
+        '加速比',
+    'direct: {steps} steps / {naive_rate:.1f} steps/s':
+        '直接法：{steps} 步 ÷ {naive_rate:.1f} 步/秒',
+    'scaled: {best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} steps/s':
+        '缩放法：{best_s:.1f} 秒 × {best_rate:.1f} ÷ {naive_rate:.1f} 步/秒',
+    '{lo_steps}-{hi_steps} steps (one evaluation either way)':
+        '{lo_steps}～{hi_steps} 步（前后各差一次评估）',
+    '{lo:.0f}-{hi:.0f}':
+        '{lo:.0f}～{hi:.0f}',
+    "and part 1's noise floor ({noise:.0f}%) either way":
+        '再计入第 1 节的噪声水平（{noise:.0f}%）',
+    "The last row is the range the summary quotes: the naive step rate is one reading in a fresh process, paired with "
+    "nothing, so it is known only to part 1's noise floor.":
+        '小结引用的是最后一行：默认配置的单步速率只是新进程中的一次读数，没有与任何读数配对，其精度只能以第 1 节的噪声水平为准。',
     'naive defaults to 98.5%, widened by the noise floor (training s, two figures)':
         '未调优的默认配置达到 98.5%，按噪声水平放宽（训练秒数，两位有效数字）',
     'naive defaults to 99.0%, widened by the noise floor (training s, two figures)':
@@ -275,14 +288,14 @@ MESSAGES = {
         '推荐配置达到 98.5% 的加速比，按噪声水平放宽（倍，两位有效数字）',
     "course settings' speed-up to 99.0%, widened by the noise floor (x, two figures)":
         '推荐配置达到 99.0% 的加速比，按噪声水平放宽（倍，两位有效数字）',
-    "Against part 2: part 6's step-rate ratio ({g6:.1f}x) is part 2's ratio of medians ({g2:.1f}x) times {z:.1f}, as "
-    "fed by the pipeline in a fresh process the naive step ran at {xn:.2f}x its part 2 rate ({n2:.1f} -> {n6:.1f} "
-    "steps/s) and the step with the two CPU settings at {xb:.2f}x ({b2:.1f} -> {b6:.1f}); why the two changed by "
-    "different factors is not measured (the pipeline's threads, the fresh process and the machine's load are "
-    "candidates).":
-        '与第 2 节对照：第 6 节的步速比（{g6:.1f} 倍）等于第 2 节的中位数之比（{g2:.1f} 倍）乘以 {z:.1f}，因为在新进程中由流水线供数时，'
-        '未调优配置的训练步速度是第 2 节的 {xn:.2f} 倍（{n2:.1f} → {n6:.1f} 步/秒），加上两项 CPU 优化设置的训练步是 {xb:.2f} 倍'
-        '（{b2:.1f} → {b6:.1f}）；两者变化的倍数为何不同，本课没有测量（流水线的线程、新进程和当时的机器负载都有可能）。',
+    "Against part 2: part 6's step-rate ratio is {g6:.1f}x, part 2's ratio of medians {g2:.1f}x. Fed by the pipeline "
+    "in a fresh process, the naive step ran at {xn:.2f}x its part 2 rate ({n2:.1f} -> {n6:.1f} steps/s), the step "
+    "with the two CPU settings at {xb:.2f}x ({b2:.1f} -> {b6:.1f}). Why the two changed by different factors is not "
+    "measured (the pipeline's threads, the fresh process and the machine's load are candidates).":
+        '与第 2 节对照：第 6 节的步速比为 {g6:.1f} 倍，第 2 节的中位数之比为 {g2:.1f} 倍。在新进程中由流水线供数时，'
+        '未调优配置的训练步速率是第 2 节的 {xn:.2f} 倍（{n2:.1f} → {n6:.1f} 步/秒），两项 CPU 优化设置都开的训练步是 '
+        '{xb:.2f} 倍（{b2:.1f} → {b6:.1f}）。两者变化的倍数为何不同，本课没有测量（流水线的线程、新进程、当时的机器负载'
+        '都有可能）。',
     '{name}: the paired median ({x:.2f}x) and the medians ({a:.1f} -> {b:.1f} ms per step) disagree in direction: '
     'the block drifted during the alternation, so no saving in ms is read.':
         '{name}：逐轮配对比值的中位数（{x:.2f} 倍）与两个中位数（每步 {a:.1f} -> {b:.1f} 毫秒）方向相反，'
@@ -299,16 +312,6 @@ MESSAGES = {
         '{where}值得一试：{names}（在本次交替计时中更快，配对区间高于 1.00，但快出的部分超过了池化的内核耗时，'
         '要依赖这个幅度之前请重新测量；只在一个批上检查过它对 LeNet-5 权重的梯度相等）。',
     # ---- lesson 08's results read together (course_utils/bench/experiments/findings.py)
-    "Two measurements of pooling, the time with the cap over the time without: per-layer timing (eager PyNative, one "
-    "process per case, {calls} calls per repeat) {eager}; pool_cap (compiled, {k} alternated processes per case, "
-    "{calls_c} calls per repeat) {comp}.":
-        '池化的两次测量，以限制指令集时的耗时除以不限制时的耗时：逐层计时（动态图模式逐算子执行，每种情形一个进程，'
-        '每次重复调用 {calls} 次）为 {eager}；pool_cap（编译执行，每种情形 {k} 个交替运行的进程，'
-        '每次重复调用 {calls_c} 次）为 {comp}。',
-    "They agree on the direction; read pool_cap's digits, which time the layers compiled, as the training step runs "
-    "them (an eager call also pays its dispatch from Python).":
-        '两者方向一致；数字以 pool_cap 的为准，它像训练步那样为编译后的层计时（逐算子执行的每次调用还要付出从 Python '
-        '下发算子的开销）。',
     '{fix} {a:.1f} -> {b:.1f} steps/s, paired {med:.2f}x ({lo:.2f}-{hi:.2f}), {where}':
         '{fix}使速率从 {a:.1f} 变为 {b:.1f} 步/秒；逐轮配对为 {med:.2f} 倍（{lo:.2f}～{hi:.2f}），{where}',
     "Each fix on top of the other, paired round by round (repeat i of a case's process against repeat i of the "
@@ -323,11 +326,6 @@ MESSAGES = {
         '更快（超出噪声水平，且各次重复的范围不重叠）',
     'slower (beyond the noise floor, repeats apart)':
         '更慢（超出噪声水平，且各次重复的范围不重叠）',
-    "They disagree on {layers}: the per-layer timing ran each case once, one process after the other, so a slow "
-    "stretch of the machine lands in one case only; pool_cap alternates its processes, so its direction is the "
-    "measurement.":
-        '两者在 {layers} 上方向相反：逐层计时每种情形只跑一次，两个进程先后运行，机器忙的一段时间只会落在其中一种'
-        '情形上；pool_cap 让各进程交替运行，所以方向以它为准。',
     'slower in this run':
         '本次运行中更慢',
     'faster in this run':
@@ -385,8 +383,6 @@ MESSAGES = {
         'A′',
     '{lo}-{hi}':
         '{lo}～{hi}',
-    '{layer} {x:.2f}x':
-        '{layer}：{x:.2f} 倍',
     '{x:.1f}x':
         '{x:.1f} 倍',
     '{lo:.1f}-{hi:.1f}x':
@@ -464,7 +460,7 @@ MESSAGES = {
     '{name}: -':
         '{name}：-',
     "Part 2, both CPU settings against neither, the naive configuration's step rate: {said}.":
-        '第 2 节，静态图模式的 TrainOneStepCell 加上两项 CPU 优化设置后，速度是不加时的 {said}。',
+        '第 2 节，静态图模式下的 TrainOneStepCell 加上两项 CPU 优化设置后，速度是不加时的 {said}。',
     "What this run can resolve: by part 1, two medians of one step can land up to {noise:.0f}% apart by chance, so "
     "read by their medians, differences below {noise:.0f}% cannot be resolved in this run; paired round by round, "
     "part 1's copies of one step still left up to {widest:.0f}% not ruled out.":
@@ -476,7 +472,7 @@ MESSAGES = {
     'Part 2, host blocking on top of the ISA cap, step rate: {said}.':
         '第 2 节，在限制指令集的基础上再加阻塞执行，训练步速度：{said}。',
     'part 2: both CPU settings / neither (naive configuration)':
-        '第 2 节：两项 CPU 优化设置 / 都不加（静态图模式的 TrainOneStepCell）',
+        '第 2 节：两项 CPU 优化设置 / 都不加（静态图模式下的 TrainOneStepCell）',
     'part 2: + host blocking, {label}':
         '第 2 节：+ 阻塞执行，{label}',
     'part 3: {layer}, with the cap / without':
@@ -502,13 +498,13 @@ MESSAGES = {
         '包含 1.00：分不出快慢',
     "in-memory pass A' / A (control)":
         "内存中的批 A′ / A（对照）",
-    'apart: the next row is widened by their gap':
-        '两份副本分开了：下一行按它们的差距放宽后再判定',
+    "apart: the rows against A and A' widened by its gap":
+        '不含 1.00：与 A 和 A′ 比较的各行已按两份副本的差距放宽',
     "fed by the pipeline / in-memory (A and A')":
         "流水线供数 / 内存中的批（A 与 A′）",
     'Model.train, sink mode on / off (one loop on CPU: a control)':
         'Model.train，数据下沉开 / 关（CPU 上是同一个循环：对照）',
-    'without 1.00: a failed control':
+    'apart: a failed control':
         '不含 1.00：对照失败',
     "On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop timed twice: it "
     "held 1.00.":
@@ -529,8 +525,6 @@ MESSAGES = {
         'Model.train，数据下沉开 / 关',
     "O0's copy / O0 (control)":
         'O0 的副本 / O0（对照）',
-    'apart: the rows below are widened by their gap':
-        '两份副本分开了：下面各行按它们的差距放宽后再判定',
     '{level} / O0 and its copy':
         '{level} / O0 及其副本',
     '{level} {said}':
@@ -568,21 +562,19 @@ MESSAGES = {
         ' → ',
     '{name} / {base} (control)':
         '{name} / {base}（对照）',
-    'without 1.00: a rewrite within this gap is not read':
+    'apart: a rewrite within this gap is not read':
         '不含 1.00：落在这个差距以内的改写不作解读',
-    "{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this block); the profile with "
-    "the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
-        '{name} 在这里每步节省 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数）；限制指令集的性能数据中，'
-        '全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒。',
-    "{name}'s median step time was {saved:.1f} ms lower here ({a:.1f} -> {b:.1f} ms, the medians of this block; "
-    "{said}); the profile with the cap gives all pooling (MaxPool and MaxPoolGrad) {pool:.1f} ms per step: ":
-        '{name} 在这里每步耗时的中位数低 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数；{said}）；'
-        '限制指令集的性能数据中，全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒。',
-    "more than all of pooling's kernel time: a rewrite also changes the compiled graph and its dispatch, and rates "
-    "drift during an alternation.":
-        '节省的时间比池化算子的全部耗时还多，不能全算作池化变快：改写还会改变编译后的图及其下发，而且一次交替计时之内速率也会漂移。',
-    'within it.':
+    "{name} saves {saved:.1f} ms per step here ({a:.1f} -> {b:.1f} ms, the medians of this block). All pooling "
+    "(MaxPool and MaxPoolGrad) takes {pool:.1f} ms per step in the profile with the cap, ":
+        '{name} 在这里每步节省 {saved:.1f} 毫秒（{a:.1f} → {b:.1f} 毫秒，本单元计时的中位数）。限制指令集的性能数据中，'
+        '全部池化（MaxPool 和 MaxPoolGrad）每步耗时 {pool:.1f} 毫秒，',
+    "so the saving is larger than all of pooling's kernel time. A rewrite also changes the compiled graph and its "
+    "dispatch, and rates drift during an alternation.":
+        '节省的时间比池化算子的全部耗时还多，不能全算作池化变快。改写还会改变编译后的图及其下发，而且一次交替计时之内速率也会漂移。',
+    'and the saving is within it.':
         '节省的时间没有超出这个上限。',
+    '{name}: {said}, so no saving is read.':
+        '{name}：{said}，不解读节省。',
     "Pooling takes {share:.0f}% of operator time in the profile with the cap, so even free pooling kernels make the "
     "step at most 1 / (1 - {frac:.2f}) = {bound:.2f}x as fast; {name}'s {x:.2f}x ":
         '在限制指令集的性能数据中，池化占算子时间的 {share:.0f}%，所以即使池化算子完全不耗时，训练步最多也只能快到 '
