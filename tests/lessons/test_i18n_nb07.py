@@ -151,7 +151,8 @@ def test_modes_styles_and_batch_sizes_in_chinese(zh):
     assert not english_words(copied), copied
     sizes = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80))]
     text = modes.summarise_batch_sizes(sizes, bench.BatchSizesParams(batch_sizes=(32, 64))).conclusion
-    assert text.startswith("各轮：3 轮里没有一轮比各批大小的中位数慢 20% 以上（最慢的是第 1 轮，为中位数的 98%）。\n"
+    assert text.startswith("各轮：3 轮里有 0 轮比各批大小的中位数慢 20% 以上（最慢的是第 1 轮，为中位数的 98%）；"
+                           "另有 0 轮只有部分批大小慢了这么多。\n"
                            "排在第一的是基准批大小 64：其他批大小与它逐轮配对的比值都不高于 1.00。\n"
                            "在它中间一半的轮次里，速度为 ")
     assert "MNIST 一个 epoch 的训练步耗时" in text and "（批数据在内存中，不含数据处理流水线）。\n" in text

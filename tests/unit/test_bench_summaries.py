@@ -139,7 +139,8 @@ def test_batch_sizes():
     rows = [rate(f"batch {b}", sps, batch_size=b, samples_per_s=b * sps) for b, sps in ((32, 100), (64, 80), (128, 30))]
     res = modes.summarise_batch_sizes(shuffled(rows), bench.BatchSizesParams(batch_sizes=(32, 64, 128)))
     # every round at the same speed: no slow round; batch 64 the reference and the top size
-    assert res.conclusion.startswith("Rounds: none of 3 ran more than 20% below the sizes' medians")
+    assert res.conclusion.startswith("Rounds: 0 of 3 ran more than 20% below the sizes' medians (the slowest, round 1, "
+                                     "at 98%); in 0 more, only some sizes did.\n")
     assert ("Batch 64, the reference, ranks first: no other size's paired ratio to it is above 1.00.\n"
             "In the middle half of its rounds it ran ") in res.conclusion
     assert "Verdict, from the paired intervals: batch 64 is faster than batch 32, 128 (intervals above 1.00)." in \
@@ -1464,7 +1465,13 @@ def test_the_sweep_counts_its_slow_rounds_and_its_quartiles_ignore_one():
     q1, q2, q3 = modes.sweep_quartiles(rows)[0]
     assert q1 < q2 < q3 and q1 > 32 * 100 * 0.9   # the round at half speed stretches no quartile
     assert modes.slow_rounds(rows).startswith("Rounds: 1 of 5 ran more than 20% below the sizes' medians (the "
-                                              "slowest, round 4, at 50%). A slow round slows every size it runs")
+                                              "slowest, round 4, at 50%); in 0 more, only some sizes did. A slowdown "
+                                              "that lasts a whole round")
+    # one size of three alone at half speed in round 2: a slowdown within a round, counted apart
+    third = dict(_timed("batch 128", 30, (0, 0.01, -0.01, -0.5, 0.02), batch_size=128), steps=10)
+    alone = [rows[0], dict(rows[1], repeat_s=[t * (2 if i == 1 else 1) for i, t in enumerate(rows[1]["repeat_s"])]),
+             third]
+    assert "at 50%); in 1 more, only some sizes did." in modes.slow_rounds(alone)
 
 
 def test_part_6_sets_the_cap_alone_beside_both_settings_only_where_part_2_read_host_blocking_as_slower():
@@ -1489,3 +1496,25 @@ def test_part_6_sets_the_cap_alone_beside_both_settings_only_where_part_2_read_h
     assert "runtime.setup()'s defaults" in text
     assert findings.part6_setting(rows_with(60.0)) == ""   # host blocking faster there: nothing to set beside it
     assert findings.part6_setting(None) == ""
+
+
+def test_the_claim_is_not_decided_where_the_copies_came_as_far_apart_as_the_claim():
+    # the pipeline's control 0.98-1.24 (copies up to 24% apart): 1.15 above 0.66-1.08 is not ruled out by it
+    assert modes.claim_words(0.66, 1.08, copies=(0.98, 1.24)) == "not decided (the copies came up to 24% apart)"
+    assert modes.claim_words(0.66, 1.08, copies=(0.97, 1.02)) == "ruled out (above the interval)"
+    assert modes.claim_words(0.66, 1.20, copies=(0.98, 1.24)) == "not ruled out (inside)"   # inside: as before
+    assert "not decided" in modes.claim_reading(0.90, 1.05, copies=(0.80, 1.10))   # 1/0.80 = 1.25 >= 1.15
+    assert "ruled out here" in modes.claim_reading(0.90, 1.05)
+
+
+def test_the_like_for_like_pair_is_widened_when_the_control_comes_apart():
+    wobble = (0, 0.05, -0.05, 0.02, -0.02)
+    rows = [_timed("graph/functional", 100, wobble, input=modes.IN_MEMORY, claim_s=30.0),
+            _timed("graph/cell", 100, wobble, input=modes.IN_MEMORY),
+            _timed(modes.JIT_SPEC, 100, wobble, input=modes.IN_MEMORY),
+            dict(_timed(modes.COPY, 95, wobble, input=modes.IN_MEMORY)), *_pipeline_rows()]
+    pairs, twin, _ = modes._style_readings(rows)
+    assert twin.gap is not None   # the copy 5% slower in every round: apart
+    assert pairs["cell_jit"][1] < 0.99 and pairs["cell_jit"][2] > 1.01   # 1.00-1.00 widened by the gap
+    res = modes.summarise_styles(rows, bench.StylesParams())
+    assert "cell_vs_jit_control_low" in res.metrics

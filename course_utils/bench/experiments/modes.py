@@ -23,8 +23,8 @@ from ..params import BatchSizesParams, ForcingParams, ModesParams, StepRatesPara
 from ..report import Result, pick
 from ..steps import (TIMING_COLUMNS, Spec, build_step, lenet_setup, mnist_batches, step_configs,
                      timing_rows)
-from .common import (INCONCLUSIVE, control_reading, copies_factor, judged, setup_worker, short_reading, spread_pct,
-                     verdict_table, within_copies)
+from .common import (INCONCLUSIVE, control_reading, copies_factor, copies_gap_pct, judged, setup_worker,
+                     short_reading, spread_pct, verdict_table, within_copies)
 
 
 # -- labels: what the tables call a configuration key -----------------------------------------------
@@ -434,13 +434,17 @@ PIPELINE_COPY = "graph/functional +pipeline copy"
 
 
 def claim_reading(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: float = 0.02,
-                  with_zero: bool = True) -> str:
+                  with_zero: bool = True, copies: Optional[tuple] = None) -> str:
     """Where the claimed ratio and 1.00 lie against a paired interval ``lo``-``hi``, in one clause each. Within
     ``edge`` of an end the claim is "at the edge": the article says "about 15%", no exact figure, while 1.00 (no
     difference at all) is exact, so 1.00 gets no such margin. ``with_zero=False``: the claim's clause only (the
-    headline's verdict says where 1.00 lies already)."""
+    headline's verdict says where 1.00 lies already). ``copies``: as ``claim_words``."""
+    in_copies = _claim_in_copies(lo, hi, claim, copies)
     lo, hi = round(lo, 2), round(hi, 2)   # judged as printed: an interval shown as 1.00-1.16 does not exclude 1.00
-    if claim > hi + edge:
+    if in_copies:
+        said = tr("the article's {claim:.2f}x lies outside the interval, but the copies came up to {pct:.0f}% apart: "
+                  "not decided", claim=claim, pct=copies_gap_pct(*copies))
+    elif claim > hi + edge:
         said = tr("the article's {claim:.2f}x lies above the interval, ruled out here", claim=claim)
     elif claim > hi:
         said = tr("the article's {claim:.2f}x lies at the interval's upper edge, not firmly ruled out", claim=claim)
@@ -460,12 +464,24 @@ def claim_reading(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: floa
 
 #: Where the claimed ratio lies against a paired interval, in a few words (``claim_words``).
 CLAIM_WORDS = {"above": N_("ruled out (above the interval)"), "edge": N_("at the interval's edge"),
-               "inside": N_("not ruled out (inside)"), "below": N_("below the interval: even faster")}
+               "inside": N_("not ruled out (inside)"), "below": N_("below the interval: even faster"),
+               "copies": N_("not decided (the copies came up to {pct:.0f}% apart)")}
 
 
-def claim_words(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: float = 0.02) -> str:
+def _claim_in_copies(lo: float, hi: float, claim: float, copies: Optional[tuple]) -> bool:
+    """True when the claim lies outside ``lo``-``hi`` but the control's copies (``copies``, its interval) came as
+    far apart as the claim itself (1.24 against 1.15): by the copies' gap rule the run cannot tell the claim from the
+    difference between two copies of one configuration, so it does not rule on it."""
+    return copies is not None and copies_factor(*copies) >= claim and not round(lo, 2) <= claim <= round(hi, 2)
+
+
+def claim_words(lo: float, hi: float, claim: float = CLAIMED_RATIO, edge: float = 0.02,
+                copies: Optional[tuple] = None) -> str:
     """``claim_reading``'s verdict on the claim in a few words: ruled out above the interval, at an edge (within
-    ``edge``), not ruled out inside it, or below it (TrainOneStepCell even faster); the ends as printed."""
+    ``edge``), not ruled out inside it, or below it (TrainOneStepCell even faster); the ends as printed. ``copies``:
+    the control's interval; where its copies came as far apart as the claim, "not decided" (``_claim_in_copies``)."""
+    if _claim_in_copies(lo, hi, claim, copies):
+        return tr(CLAIM_WORDS["copies"], pct=copies_gap_pct(*copies))
     lo, hi = round(lo, 2), round(hi, 2)
     key = ("above" if claim > hi + edge else "edge" if claim > hi else "below" if claim < lo - edge else
            "edge" if claim < lo else "inside")
@@ -490,8 +506,9 @@ def _style_readings(rows: list) -> Tuple[dict, Optional[Twin], Optional[Twin]]:
     twin, fed_twin = find_twin(rows, COPY), find_twin(rows, PIPELINE_COPY)
     out = {"cell": paired_with_twin(cell, func, twin)[:3]}
     jit = next((r for r in rows if r["config"] == JIT_SPEC), None)
-    if jit is not None:   # the like-for-like pair: both compiled
-        out["cell_jit"] = paired_ratio(cell, jit)
+    if jit is not None:   # the like-for-like pair: both compiled; widened by a control that came apart, as every row
+        med, lo, hi = paired_ratio(cell, jit)
+        out["cell_jit"] = (med, *widened(lo, hi, twin.gap if twin is not None else None))
     if twin is not None:
         out["control"] = (twin.median, twin.low, twin.high)
     out["cell_fed"] = paired_with_twin(pick(rows, config="graph/cell +pipeline"), fed, fed_twin)[:3]
@@ -523,7 +540,7 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
               (tr("pipeline: Model.train / functional loop"), *pairs["model"], short_reading(*pairs["model"][1:], fed))]
     lines.append(verdict_table(table))
     lines.append(tr("The article's {claim:.2f}x: in memory, {mem}; fed by the pipeline, {fed}.", claim=CLAIMED_RATIO,
-                    mem=claim_words(lo, hi), fed=claim_words(*pairs["cell_fed"][1:])))
+                    mem=claim_words(lo, hi, copies=mem), fed=claim_words(*pairs["cell_fed"][1:], copies=fed)))
     found = [(N_("TrainOneStepCell {side} the functional step without @jit"), lo, hi, mem)]
     if "cell_jit" in pairs:
         found.append((N_("TrainOneStepCell {side} the @jit functional step"), *pairs["cell_jit"][1:], mem))
@@ -535,14 +552,14 @@ def summarise_styles(rows: list, p: StylesParams) -> Result:
                "cell_vs_functional_verdict": interval_side(lo, hi),
                "cell_vs_functional_together": twin is not None,
                # the headline's verdict: the "15%" ruling too (where 1.00 lies, the verdict itself says)
-               "cell_vs_functional_note": claim_reading(lo, hi, with_zero=False)}
+               "cell_vs_functional_note": claim_reading(lo, hi, with_zero=False, copies=mem)}
     if "cell_jit" in pairs:   # the like-for-like pair, both compiled
         j_med, j_lo, j_hi = pairs["cell_jit"]
         metrics.update(cell_vs_jit=j_med, cell_vs_jit_low=round(j_lo, 2), cell_vs_jit_high=round(j_hi, 2),
                        cell_vs_jit_verdict=interval_side(j_lo, j_hi))
     if twin is not None and twin.gap is not None:   # the A/A' control left out 1.00: the headline says so
-        metrics.update(cell_vs_functional_control_low=round(twin.low, 2),
-                       cell_vs_functional_control_high=round(twin.high, 2))
+        for key in ("cell_vs_functional", "cell_vs_jit") if "cell_jit" in pairs else ("cell_vs_functional",):
+            metrics.update({f"{key}_control_low": round(twin.low, 2), f"{key}_control_high": round(twin.high, 2)})
     elif mem is not None:   # the headline reads these verdicts against the copies' gap too
         for key in ("cell_vs_functional", "cell_vs_jit") if "cell_jit" in pairs else ("cell_vs_functional",):
             metrics.update({f"{key}_copies_low": round(mem[0], 2), f"{key}_copies_high": round(mem[1], 2)})
@@ -815,19 +832,25 @@ def sweep_quartiles(rows: Sequence[Mapping]) -> list:
 
 def slow_rounds(rows: Sequence[Mapping]) -> str:
     """One line on how steady the machine ran during the sweep: how many rounds ran below ``SLOW_ROUND`` of the
-    sizes' medians (``round_shares``), and the slowest. "" with fewer than two rounds."""
+    sizes' medians (``round_shares``: a slowdown over the whole round), the slowest of them, and in how many other
+    rounds only some sizes fell that low (a slowdown within a round); then what pairing does with each. "" with
+    fewer than two rounds."""
+    sizes = [r for r in rows if not r["config"].endswith(" copy")]
     shares = round_shares(rows)
     if len(shares) < 2:
         return ""
+    own = [[round_samples(r)[i] / statistics.median(round_samples(r)) for r in sizes] for i in range(len(shares))]
     slow = sum(share < SLOW_ROUND for share in shares)
+    some = sum(share >= SLOW_ROUND and min(own[i]) < SLOW_ROUND for i, share in enumerate(shares))
     i = min(range(len(shares)), key=shares.__getitem__)
-    if not slow:
-        return tr("Rounds: none of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at "
-                  "{share:.0f}%).", n=len(shares), pct=100 * (1 - SLOW_ROUND), i=i + 1, share=100 * shares[i])
-    return tr("Rounds: {slow} of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at "
-              "{share:.0f}%). A slow round slows every size it runs, so it cancels in each round's paired ratio; "
-              "it moves a median, and the quartiles, by however many slow rounds a size had.", slow=slow,
-              n=len(shares), pct=100 * (1 - SLOW_ROUND), i=i + 1, share=100 * shares[i])
+    line = tr("Rounds: {slow} of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at "
+              "{share:.0f}%); in {some} more, only some sizes did.", slow=slow, n=len(shares),
+              pct=100 * (1 - SLOW_ROUND), i=i + 1, share=100 * shares[i], some=some)
+    if slow or some:
+        line += " " + tr("A slowdown that lasts a whole round slows every size in it and cancels in that round's "
+                         "paired ratios; one that hits only some sizes of a round does not, and widens their "
+                         "intervals.")
+    return line
 
 
 def sweep_against_parts(sweep: Result, parts: Sequence[Tuple[Optional[Result], str]], batch: int = 64,

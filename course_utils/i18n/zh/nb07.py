@@ -76,14 +76,14 @@ MESSAGES = {
     '{title}: {advice} ({evidence}).':
         '{title}：{advice}（{evidence}）。',
     # part 4's rounds and copies (modes.slow_rounds, modes.copies_medians) and its headline (modes._paired_sweep)
-    "Rounds: none of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at {share:.0f}%).":
-        '各轮：{n} 轮里没有一轮比各批大小的中位数慢 {pct:.0f}% 以上（最慢的是第 {i} 轮，为中位数的 {share:.0f}%）。',
-    "Rounds: {slow} of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at {share:.0f}%). "
-    "A slow round slows every size it runs, so it cancels in each round's paired ratio; it moves a median, and the "
-    "quartiles, by however many slow rounds a size had.":
-        '各轮：{n} 轮里有 {slow} 轮比各批大小的中位数慢 {pct:.0f}% 以上（最慢的是第 {i} 轮，为中位数的 {share:.0f}%）。'
-        '慢的一轮会拖慢这一轮里的每个批大小，所以在逐轮配对的比值里相互抵消；中位数和四分位数却会随某个批大小'
-        '碰上几轮慢轮而移动。',
+    "Rounds: {slow} of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at "
+    "{share:.0f}%); in {some} more, only some sizes did.":
+        '各轮：{n} 轮里有 {slow} 轮比各批大小的中位数慢 {pct:.0f}% 以上（最慢的是第 {i} 轮，为中位数的 {share:.0f}%）；'
+        '另有 {some} 轮只有部分批大小慢了这么多。',
+    "A slowdown that lasts a whole round slows every size in it and cancels in that round's paired ratios; one that "
+    "hits only some sizes of a round does not, and widens their intervals.":
+        '持续整轮的变慢会拖慢这一轮里的每个批大小，在这一轮的配对比值里相互抵消；只落在一轮中部分批大小上的变慢则'
+        '抵消不了，会让它们的区间变宽。',
     "The two copies of batch {n} have medians of {a:,.0f} and {b:,.0f} samples/s ({ratio:.2f}x), but round by round "
     "they read {lo:.2f}-{hi:.2f}: the machine's speed changed between rounds, so this run's medians are not usable; "
     "its paired ratios are.":
@@ -118,6 +118,10 @@ MESSAGES = {
         '已排除（高于区间）',
     "at the interval's edge":
         '在区间边缘',
+    'not decided (the copies came up to {pct:.0f}% apart)':
+        '无法判定（两份副本相差多达 {pct:.0f}%）',
+    "the article's {claim:.2f}x lies outside the interval, but the copies came up to {pct:.0f}% apart: not decided":
+        '文章所说的 {claim:.2f} 倍在区间之外，但两份副本相差多达 {pct:.0f}%：无法判定',
     'not ruled out (inside)':
         '不能排除（在区间内）',
     'below the interval: even faster':
