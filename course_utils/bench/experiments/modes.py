@@ -777,8 +777,9 @@ def _paired_sweep(rows: list, named) -> Result:
         lines.append(tr("Batch {top} ranks first by the paired ratios: {med:.2f}x batch {ref} ({lo:.2f}-{hi:.2f}); the "
                         "verdict table below says which sizes it is separated from.", top=top["batch_size"], med=med,
                         ref=ref["batch_size"], lo=lo, hi=hi))
-    lines.append(tr("In the middle half of its rounds it ran {q1:,.0f}-{q3:,.0f} samples/s: the training steps of one "
-                    "MNIST epoch in {fast:.1f}-{slow:.1f} s (in-memory batches, no data pipeline).", q1=q1, q3=q3,
+    lines.append(tr("In the middle half of its rounds it ran {q1:,.0f}-{q3:,.0f} samples/s, for scale only: the "
+                    "training steps of one MNIST epoch in {fast:.1f}-{slow:.1f} s (in-memory batches, no data "
+                    "pipeline).", q1=q1, q3=q3,
                     fast=epoch_seconds(top["batch_size"], q3), slow=epoch_seconds(top["batch_size"], q1)))
     # the verdict: the top size against every other, round by round, as part 3 reads its pair; first the control
     # (A/A'), then the pairs, a pair with the copied size paired with both of its copies
@@ -985,28 +986,27 @@ def advice_of(metrics: Mapping) -> str:
 
 
 def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]]) -> str:
-    """The summary's two lines for a learner's own loop, built from this run's part-2 verdicts: with host blocking on
+    """The summary's advice for a learner's own loop, built from this run's part-2 verdicts: with host blocking on
     (``on``, part 2's grid) and off (``off``: ``(where, Result)`` of the fresh processes without it, MindSpore's
-    default), which compiled form to prefer (``advice_of``), each with the pairs that decide it (their 95% paired
-    intervals, which the verdicts rest on; a five-round median can sit anywhere in a wide one). Runs that decide
+    default), which compiled form to prefer (``advice_of``), one short line each; then one verdict table of the pairs
+    the advice rests on, each run's rows read as its own table read them (``pair_reading``). Runs that decide
     nothing (a pair within its copies' gap included) give "undecided in this run"; runs that decide different ways,
     "undecided in this run: its runs point different ways"."""
-    def line(title, runs):
+    rows = []
+
+    def line(title, runs, called):
         runs = [(where, res.metrics) for where, res in runs if res is not None and not res.skipped]
+        if not runs:
+            return tr("{title}: not measured in this run.", title=title)
         said = [advice_of(m) for _, m in runs]
         decided = {a for a in said if a != "undecided"}
         advice = decided.pop() if len(decided) == 1 else "disagree" if decided else "undecided"
-        evidence = []
-        for where, m in runs:
-            shown = [tr("{label} {lo:.2f}-{hi:.2f}", label=tr(PAIR_LABELS[k]), lo=m[f"{k}_low"], hi=m[f"{k}_high"])
-                     for k in ADVICE_PAIRS if f"{k}_low" in m]   # the intervals the verdicts rest on
-            body = tr("; ").join(shown) or tr(ADVICE["undecided"])
-            evidence.append(tr("{where}: {body}", where=where, body=body) if where else body)
-        if not runs:
-            return tr("{title}: not measured in this run.", title=title)
-        return tr("{title}: {advice} ({evidence}).", title=title, advice=tr(ADVICE[advice]),
-                  evidence=tr("; ").join(evidence))
+        for where, m in runs:   # the pairs the advice rests on, in the table below
+            rows.extend((tr("{where}: {body}", where=called(where), body=tr(PAIR_LABELS[k])), m[k], m[f"{k}_low"],
+                         m[f"{k}_high"], pair_reading(m, k)) for k in ADVICE_PAIRS if f"{k}_low" in m)
+        return tr("{title}: {advice}.", title=title, advice=tr(ADVICE[advice]))
 
-    return "\n".join([tr("What this run's verdicts say for your loop, among the compiled forms:"),
-                       line(tr("host blocking on"), [("", on)]),
-                       line(tr("host blocking off (MindSpore's default)"), off)])
+    lines = [tr("What this run's verdicts say for your loop, among the compiled forms:"),
+             line(tr("host blocking on"), [("", on)], lambda where: tr("on")),
+             line(tr("host blocking off (MindSpore's default)"), off, lambda where: tr("off, {where}", where=where))]
+    return "\n".join(lines + ([verdict_table(rows)] if rows else []))

@@ -65,16 +65,18 @@ MESSAGES = {
         '任何一种编译方式都可以',
     'undecided in this run':
         '本次运行无法判定',
-    '{label} {lo:.2f}-{hi:.2f}':
-        '{label} {lo:.2f}～{hi:.2f}',
     'undecided in this run: its runs point different ways':
         '本次运行无法判定：几次运行的结论不一致',
     '{where}: {body}':
         '{where}：{body}',
     '{title}: not measured in this run.':
         '{title}：本次运行没有测量。',
-    '{title}: {advice} ({evidence}).':
-        '{title}：{advice}（{evidence}）。',
+    '{title}: {advice}.':
+        '{title}：{advice}。',
+    'on':
+        '开启',
+    'off, {where}':
+        '不开启，{where}',
     # part 4's rounds and copies (modes.slow_rounds, modes.copies_medians) and its headline (modes._paired_sweep)
     "Rounds: {slow} of {n} ran more than {pct:.0f}% below the sizes' medians (the slowest, round {i}, at "
     "{share:.0f}%); in {some} more, only some sizes did.":
@@ -93,11 +95,11 @@ MESSAGES = {
         '排在第一的是基准批大小 {top}：其他批大小与它逐轮配对的比值都不高于 1.00。',
     'Batch {top} ranks first by the paired ratios: {med:.2f}x batch {ref} ({lo:.2f}-{hi:.2f}); the verdict table '
     'below says which sizes it is separated from.':
-        '按逐轮配对的比值，排在第一的是批大小 {top}：是批大小 {ref} 的 {med:.2f} 倍（{lo:.2f}～{hi:.2f}）；'
+        '按逐轮配对比值的中位数，批大小 {top} 最高：为批大小 {ref} 的 {med:.2f} 倍（{lo:.2f}～{hi:.2f}）；'
         '它与哪些批大小分出了快慢，见下面的结论表。',
-    'In the middle half of its rounds it ran {q1:,.0f}-{q3:,.0f} samples/s: the training steps of one MNIST epoch in '
-    '{fast:.1f}-{slow:.1f} s (in-memory batches, no data pipeline).':
-        '在它中间一半的轮次里，速度为 {q1:,.0f}～{q3:,.0f} 样本/秒：MNIST 一个 epoch 的训练步耗时 '
+    'In the middle half of its rounds it ran {q1:,.0f}-{q3:,.0f} samples/s, for scale only: the training steps of one '
+    'MNIST epoch in {fast:.1f}-{slow:.1f} s (in-memory batches, no data pipeline).':
+        '在它中间一半的轮次里，速度为 {q1:,.0f}～{q3:,.0f} 样本/秒（仅供估计量级）：MNIST 一个 epoch 的训练步耗时 '
         '{fast:.1f}～{slow:.1f} 秒（批数据在内存中，不含数据处理流水线）。',
     '{q1:,.0f}-{q3:,.0f}': '{q1:,.0f}～{q3:,.0f}',
     'control: functional step, A′ / A':
@@ -859,7 +861,7 @@ MESSAGES = {
         '排除在外。',
     'The repeats were faster, although a repeat counts its slow moments too. The single calls ran just before them, '
     'right after the compiling call: a slower moment of the machine, or a step not yet at its steady pace.':
-        '多次重复反而更快，尽管一次重复同样计入了偏慢的时刻。单次调用就在它们之前、紧跟编译那次调用运行，'
+        '多次重复反而更快，虽然每次重复也把其间偏慢的时刻算了进去。单次调用就在它们之前、紧跟编译那次调用运行，'
         '可能赶上了机器偏慢的时刻，也可能训练步还没有进入稳定的节奏。',
     "one step, two readings: the median repeat's time per step is {gap:.2f}x the single calls' median. {why}":
         '同一训练步的两种读数：多次重复测得的每步耗时（中位数）是单次调用耗时中位数的 {gap:.2f} 倍。{why}',
