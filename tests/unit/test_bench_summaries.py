@@ -1456,7 +1456,7 @@ def test_a_wide_pipeline_control_reads_the_styles_pipeline_lines_by_its_gap_and_
     assert control.endswith("0.75-1.40  1.00 inside, but the copies came up to 40% apart: only a row beyond that gap "
                             "is read")
     fed_lines = [line for line in lines if line.startswith("pipeline:")]
-    assert fed_lines[0].endswith("not separated (up to 39% not ruled out)")
+    assert fed_lines[0].endswith("not separated (up to 40% not ruled out)")   # the copies: 40%, its own end 39%
     assert fed_lines[1].endswith("0.36-0.67  below 1.00: slower")   # 1/0.67 = 1.49: beyond the copies' 1.40
     assert "too wide" not in res.conclusion and "undecided (control" not in res.conclusion
     assert res.metrics["cell_vs_functional_verdict"] == "above" and "model_train_steps_per_s" not in res.metrics
@@ -1521,3 +1521,10 @@ def test_the_like_for_like_pair_is_widened_when_the_control_comes_apart():
     assert pairs["cell_jit"][1] < 0.99 and pairs["cell_jit"][2] > 1.01   # 1.00-1.00 widened by the gap
     res = modes.summarise_styles(rows, bench.StylesParams())
     assert "cell_vs_jit_control_low" in res.metrics
+
+
+def test_a_row_holding_one_under_a_wide_control_rules_out_nothing_within_the_copies_gap():
+    from course_utils.bench.experiments.common import short_reading
+    assert short_reading(0.90, 1.27) == "not separated (up to 27% not ruled out)"
+    assert short_reading(0.90, 1.27, copies=(0.70, 1.48)) == "not separated (up to 48% not ruled out)"
+    assert short_reading(0.90, 1.27, copies=(0.97, 1.02)) == "not separated (up to 27% not ruled out)"

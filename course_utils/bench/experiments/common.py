@@ -143,10 +143,13 @@ def within_copies(lo: float, hi: float, copies: Optional[tuple]) -> bool:
 def short_reading(lo: float, hi: float, copies: Optional[tuple] = None) -> str:
     """``paired_reading`` for a table cell: "above 1.00: faster", "below 1.00: slower" or "not separated (up to N% not
     ruled out)"; with ``copies`` (an A/A' control's ``(low, high)``), an interval beyond 1.00 whose near end is within
-    the copies' gap (``within_copies``) reads "within the copies' gap (copies up to N% apart)"."""
+    the copies' gap (``within_copies``) reads "within the copies' gap (copies up to N% apart)", and an interval that
+    holds 1.00 rules out no difference smaller than that gap either: N is the larger of its own far end and the
+    copies' gap."""
     side = interval_side(lo, hi)
     if side == "inside":
-        return tr(NOT_SEPARATED_SHORT, pct=not_ruled_out_pct(lo, hi))
+        pct = not_ruled_out_pct(lo, hi)
+        return tr(NOT_SEPARATED_SHORT, pct=max(pct, copies_gap_pct(*copies)) if copies else pct)
     if within_copies(lo, hi, copies):
         return tr(WITHIN_COPIES_SHORT, pct=copies_gap_pct(*copies))
     return tr(SIDE_WORDS[side])
