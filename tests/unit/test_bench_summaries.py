@@ -1528,3 +1528,22 @@ def test_a_row_holding_one_under_a_wide_control_rules_out_nothing_within_the_cop
     assert short_reading(0.90, 1.27) == "not separated (up to 27% not ruled out)"
     assert short_reading(0.90, 1.27, copies=(0.70, 1.48)) == "not separated (up to 48% not ruled out)"
     assert short_reading(0.90, 1.27, copies=(0.97, 1.02)) == "not separated (up to 27% not ruled out)"
+
+
+def test_an_interval_too_wide_for_a_twofold_difference_says_so_instead_of_a_percentage():
+    from course_utils.bench.experiments.common import short_reading
+    assert short_reading(0.95, 16.48) == "not separated (too wide to rule out even a twofold difference)"
+    assert short_reading(0.60, 1.90) == "not separated (up to 90% not ruled out)"
+
+
+def test_two_runs_that_both_put_a_cell_before_the_jit_function_share_that_advice():
+    from course_utils.bench.report import Result
+    one = Result("modes", [], [], "", {"graph_cell_vs_jit": 7.5, "graph_cell_vs_jit_low": 6.6,
+                                       "graph_cell_vs_jit_high": 10.7, "graph_cell_vs_jit_cell": 6.9, "graph_cell_vs_jit_cell_low": 6.6,
+                                       "graph_cell_vs_jit_cell_high": 10.6})
+    every = Result("modes", [], [], "", {"graph_cell_vs_jit": 13.7, "graph_cell_vs_jit_low": 8.6,
+                                         "graph_cell_vs_jit_high": 15.9, "graph_cell_vs_jit_cell": 8.5,
+                                         "graph_cell_vs_jit_cell_low": 0.95, "graph_cell_vs_jit_cell_high": 16.5})
+    assert [modes.advice_of(r.metrics) for r in (one, every)] == ["cell", "cells"]
+    assert modes.loop_advice(None, [("one", one), ("every", every)]).splitlines()[2] == (
+        "host blocking off (MindSpore's default): prefer a Cell (GRAPH_MODE, or jit on the Cell) to a @jit function.")

@@ -72,6 +72,8 @@ def paired_reading(lo: float, hi: float) -> str:
 
 #: A verdict table's last column: the reading of an interval, short. One word for "1.00 inside" across the lab.
 NOT_SEPARATED_SHORT = N_("not separated (up to {pct:.0f}% not ruled out)")
+#: ... where even a twofold difference is not ruled out ("up to 1548%" reads as a figure; it is none)
+NOT_SEPARATED_WIDE = N_("not separated (too wide to rule out even a twofold difference)")
 #: A verdict table's column titles.
 VERDICT_COLUMNS = (N_("comparison"), N_("ratio"), N_("95% interval"), N_("verdict"))
 #: The interval column's title when every interval is just its rounds' lowest to highest ratio.
@@ -149,7 +151,8 @@ def short_reading(lo: float, hi: float, copies: Optional[tuple] = None) -> str:
     side = interval_side(lo, hi)
     if side == "inside":
         pct = not_ruled_out_pct(lo, hi)
-        return tr(NOT_SEPARATED_SHORT, pct=max(pct, copies_gap_pct(*copies)) if copies else pct)
+        pct = max(pct, copies_gap_pct(*copies)) if copies else pct
+        return tr(NOT_SEPARATED_WIDE) if pct >= 100 else tr(NOT_SEPARATED_SHORT, pct=pct)
     if within_copies(lo, hi, copies):
         return tr(WITHIN_COPIES_SHORT, pct=copies_gap_pct(*copies))
     return tr(SIDE_WORDS[side])

@@ -1000,6 +1000,8 @@ def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]
             return tr("{title}: not measured in this run.", title=title)
         said = [advice_of(m) for _, m in runs]
         decided = {a for a in said if a != "undecided"}
+        if decided == {"cell", "cells"}:   # both put a Cell before the @jit function: the advice they share
+            decided = {"cells"}
         advice = decided.pop() if len(decided) == 1 else "disagree" if decided else "undecided"
         for where, m in runs:   # the pairs the advice rests on, in the table below
             rows.extend((tr("{where}: {body}", where=called(where), body=tr(PAIR_LABELS[k])), m[k], m[f"{k}_low"],

@@ -479,6 +479,7 @@ MESSAGES = {
         "还没有任何记录：你在 Notebook 中每运行一次 nbNN.qK.check()，就会在这个文件中追加一行。",
     # the lab's verdict tables (bench.experiments.common.verdict_table)
     'not separated (up to {pct:.0f}% not ruled out)': '分不出快慢（{pct:.0f}% 以内的差别不能排除）',
+    'not separated (too wide to rule out even a twofold difference)': '分不出快慢（区间太宽，连两倍的差别也不能排除）',
     "within the copies' gap (copies up to {pct:.0f}% apart)": '在两份副本的差距之内（副本间相差可达 {pct:.0f}%）',
     'comparison': '比较',
     'ratio': '比值',
