@@ -1539,8 +1539,8 @@ def test_an_interval_too_wide_for_a_twofold_difference_says_so_instead_of_a_perc
 def test_two_runs_that_both_put_a_cell_before_the_jit_function_share_that_advice():
     from course_utils.bench.report import Result
     one = Result("modes", [], [], "", {"graph_cell_vs_jit": 7.5, "graph_cell_vs_jit_low": 6.6,
-                                       "graph_cell_vs_jit_high": 10.7, "graph_cell_vs_jit_cell": 6.9, "graph_cell_vs_jit_cell_low": 6.6,
-                                       "graph_cell_vs_jit_cell_high": 10.6})
+                                       "graph_cell_vs_jit_high": 10.7, "graph_cell_vs_jit_cell": 6.9,
+                                       "graph_cell_vs_jit_cell_low": 6.6, "graph_cell_vs_jit_cell_high": 10.6})
     every = Result("modes", [], [], "", {"graph_cell_vs_jit": 13.7, "graph_cell_vs_jit_low": 8.6,
                                          "graph_cell_vs_jit_high": 15.9, "graph_cell_vs_jit_cell": 8.5,
                                          "graph_cell_vs_jit_cell_low": 0.95, "graph_cell_vs_jit_cell_high": 16.5})
