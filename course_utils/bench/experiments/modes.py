@@ -941,6 +941,7 @@ ADVICE_PAIRS = ("graph_cell_vs_jit", "graph_cell_vs_jit_cell", "jit_cell_vs_jit"
 #: The advice, by what the pairs decided (``advice_of``).
 ADVICE = {"cell": N_("prefer a GRAPH_MODE Cell such as TrainOneStepCell"),
           "cells": N_("prefer a Cell (GRAPH_MODE, or jit on the Cell) to a @jit function"),
+          "cell_over_jit": N_("prefer a GRAPH_MODE Cell such as TrainOneStepCell to a @jit function"),
           "jit": N_("prefer a jit form to a GRAPH_MODE Cell"), "any": N_("any compiled form"),
           "undecided": N_("undecided in this run"),
           "disagree": N_("undecided in this run: its runs point different ways")}
@@ -1000,8 +1001,8 @@ def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]
             return tr("{title}: not measured in this run.", title=title)
         said = [advice_of(m) for _, m in runs]
         decided = {a for a in said if a != "undecided"}
-        if decided == {"cell", "cells"}:   # both put a Cell before the @jit function: the advice they share
-            decided = {"cells"}
+        if decided == {"cell", "cells"}:   # both put the GRAPH_MODE Cell before the @jit function: what they share
+            decided = {"cell_over_jit"}
         advice = decided.pop() if len(decided) == 1 else "disagree" if decided else "undecided"
         for where, m in runs:   # the pairs the advice rests on, in the table below
             rows.extend((tr("{where}: {body}", where=called(where), body=tr(PAIR_LABELS[k])), m[k], m[f"{k}_low"],

@@ -59,6 +59,8 @@ MESSAGES = {
         '优先用静态图模式下的 Cell，如 TrainOneStepCell',
     'prefer a Cell (GRAPH_MODE, or jit on the Cell) to a @jit function':
         '优先用 Cell（静态图模式，或对 Cell 使用 jit），而不是 @jit 函数',
+    'prefer a GRAPH_MODE Cell such as TrainOneStepCell to a @jit function':
+        '优先用静态图模式下的 Cell（如 TrainOneStepCell），而不是 @jit 函数',
     'prefer a jit form to a GRAPH_MODE Cell':
         '优先用 jit 的写法，而不是静态图模式下的 Cell',
     'any compiled form':
