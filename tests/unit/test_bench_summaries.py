@@ -1423,7 +1423,7 @@ def test_the_summary_advice_reads_part_2s_verdicts_with_host_blocking_on_and_off
     assert modes.pair_reading(every.metrics, "graph_cell_vs_jit") == "within the copies' gap (copies up to 30% apart)"
     assert [modes.advice_of(r.metrics) for r in (on, one, every)] == ["any", "cell", "undecided"]
     lines = modes.loop_advice(on, [("one CPU", one), ("every CPU", every)]).splitlines()
-    assert lines[1] == "host blocking on: any compiled form."
+    assert lines[1] == "host blocking on: any form that compiles the whole step."
     # the run that decided gives the advice; the pairs it rests on follow in one table, each read as its run read it
     assert lines[2] == "host blocking off (MindSpore's default): prefer a GRAPH_MODE Cell such as TrainOneStepCell."
     assert lines[3].startswith("comparison") and len(lines) == 10   # head, rule, 2 + 2 + 1 rows
@@ -1544,7 +1544,7 @@ def test_two_runs_that_both_put_a_cell_before_the_jit_function_share_that_advice
     every = Result("modes", [], [], "", {"graph_cell_vs_jit": 13.7, "graph_cell_vs_jit_low": 8.6,
                                          "graph_cell_vs_jit_high": 15.9, "graph_cell_vs_jit_cell": 8.5,
                                          "graph_cell_vs_jit_cell_low": 0.95, "graph_cell_vs_jit_cell_high": 16.5})
-    assert [modes.advice_of(r.metrics) for r in (one, every)] == ["cell", "cells"]
+    assert [modes.advice_of(r.metrics) for r in (one, every)] == ["cell", "cell_over_jit"]
     assert modes.loop_advice(None, [("one", one), ("every", every)]).splitlines()[2] == (
         "host blocking off (MindSpore's default): prefer a GRAPH_MODE Cell such as TrainOneStepCell to a @jit "
         "function.")   # not "or jit on the Cell": the first run found the GRAPH_MODE Cell faster than that too

@@ -942,7 +942,7 @@ ADVICE_PAIRS = ("graph_cell_vs_jit", "graph_cell_vs_jit_cell", "jit_cell_vs_jit"
 ADVICE = {"cell": N_("prefer a GRAPH_MODE Cell such as TrainOneStepCell"),
           "cells": N_("prefer a Cell (GRAPH_MODE, or jit on the Cell) to a @jit function"),
           "cell_over_jit": N_("prefer a GRAPH_MODE Cell such as TrainOneStepCell to a @jit function"),
-          "jit": N_("prefer a jit form to a GRAPH_MODE Cell"), "any": N_("any compiled form"),
+          "jit": N_("prefer a jit form to a GRAPH_MODE Cell"), "any": N_("any form that compiles the whole step"),
           "undecided": N_("undecided in this run"),
           "disagree": N_("undecided in this run: its runs point different ways")}
 
@@ -967,7 +967,8 @@ def advice_of(metrics: Mapping) -> str:
     """What one part-2 grid says about which compiled form to use (an ``ADVICE`` key): the GRAPH_MODE Cell against
     the @jit function (and jit on the Cell, where timed), and the two jit forms. "cell": the Cell faster than every
     jit form timed; "cells": faster than the @jit function, not separated from jit on the Cell (or within the copies'
-    gap of it), jit on the Cell faster than the @jit function too; "jit": slower than every jit form timed; "any":
+    gap of it), jit on the Cell faster than the @jit function too (timed); "cell_over_jit": the same without that
+    last pair timed, so only the GRAPH_MODE Cell is advised; "jit": slower than every jit form timed; "any":
     every pair not separated; otherwise (a pair the advice turns on within the copies' gap: this run could not tell),
     or without the pair against @jit, "undecided"."""
     sides = {k: pair_side(metrics, k) for k in ADVICE_PAIRS if f"{k}_low" in metrics}
@@ -979,8 +980,8 @@ def advice_of(metrics: Mapping) -> str:
         return "any"
     if set(cell) == {"above"}:
         return "cell"
-    if cell[0] == "above" and set(cell[1:]) <= tied and sides.get("jit_cell_vs_jit", "above") == "above":
-        return "cells"
+    if cell[0] == "above" and set(cell[1:]) <= tied:   # jit on the Cell: "cells" only where it beat @jit, timed
+        return "cells" if sides.get("jit_cell_vs_jit") == "above" else "cell_over_jit"
     if set(cell) == {"below"}:
         return "jit"
     return "undecided"
@@ -1001,8 +1002,8 @@ def loop_advice(on: Optional[Result], off: Sequence[Tuple[str, Optional[Result]]
             return tr("{title}: not measured in this run.", title=title)
         said = [advice_of(m) for _, m in runs]
         decided = {a for a in said if a != "undecided"}
-        if decided == {"cell", "cells"}:   # both put the GRAPH_MODE Cell before the @jit function: what they share
-            decided = {"cell_over_jit"}
+        if len(decided) > 1 and decided <= {"cell", "cells", "cell_over_jit"}:   # all put the GRAPH_MODE Cell
+            decided = {"cell_over_jit"}                                            # before @jit: what they share
         advice = decided.pop() if len(decided) == 1 else "disagree" if decided else "undecided"
         for where, m in runs:   # the pairs the advice rests on, in the table below
             rows.extend((tr("{where}: {body}", where=called(where), body=tr(PAIR_LABELS[k])), m[k], m[f"{k}_low"],

@@ -63,8 +63,8 @@ MESSAGES = {
         '优先用静态图模式下的 Cell（如 TrainOneStepCell），而不是 @jit 函数',
     'prefer a jit form to a GRAPH_MODE Cell':
         '优先用 jit 的写法，而不是静态图模式下的 Cell',
-    'any compiled form':
-        '任何一种编译方式都可以',
+    'any form that compiles the whole step':
+        '任何一种把整个训练步编译起来的写法都可以',
     'undecided in this run':
         '本次运行无法判定',
     'undecided in this run: its runs point different ways':
