@@ -1548,3 +1548,19 @@ def test_two_runs_that_both_put_a_cell_before_the_jit_function_share_that_advice
     assert modes.loop_advice(None, [("one", one), ("every", every)]).splitlines()[2] == (
         "host blocking off (MindSpore's default): prefer a GRAPH_MODE Cell such as TrainOneStepCell to a @jit "
         "function.")   # not "or jit on the Cell": the first run found the GRAPH_MODE Cell faster than that too
+
+
+def test_part_4_reads_model_train_against_the_same_controls_as_the_fed_step():
+    """zh08.md (s21): Model.train's row at 0.64-0.85 read 'slower' under controls 30% apart, two lines above 'part 4
+    reads no difference smaller than 30%'. Every row of the part is read against that bound."""
+    fed = {"median": 0.9, "low": 0.8, "high": 1.02, "reading": "inside",
+           "control": {"median": 1.0, "low": 0.95, "high": 1.05}}
+    model = {"median": 0.75, "low": 0.64, "high": 0.85}
+    sink = {"median": 1.0, "low": 0.77, "high": 1.10}   # one loop twice (CPU): its gap sets the bound
+    rows = pipeline._verdict_rows(fed, sink, model, same_loop=True, bound=pipeline.controls_bound_pct(fed, sink))
+    words = {row[0]: row[4] for row in rows}
+    assert words["Model.train, sink mode off / in-memory (A and A')"] == ("within the copies' gap (copies up to 30% "
+                                                                         "apart)")
+    assert words["fed by the pipeline / in-memory (A and A')"] == "not separated (up to 30% not ruled out)"
+    far = pipeline._verdict_rows(fed, sink, dict(model, low=0.5, high=0.7), same_loop=True, bound=30.0)
+    assert far[2][4] == "below 1.00: slower"   # beyond the bound: read

@@ -158,9 +158,17 @@ def fed_words(fed: Mapping, bound: float = 0.0) -> str:
     ``bound`` (percent, ``controls_bound_pct``), "within the copies' gap"; else ``short_reading``."""
     if fed["reading"] == "above":
         return tr("above 1.00: feeding cannot do that, the machine changed (time again)")
-    if bound and within_bound(fed, bound):
+    return bounded_words(fed, bound)
+
+
+def bounded_words(pr: Mapping, bound: float = 0.0) -> str:
+    """A part-4 row read against the controls' ``bound`` (percent, ``controls_bound_pct``), as every row of the part
+    is: beyond 1.00 with the near end within it, "within the copies' gap"; holding 1.00, "not ruled out" up to at
+    least the bound; else ``short_reading``."""
+    if bound and within_bound(pr, bound):
         return tr(WITHIN_COPIES_SHORT, pct=bound)
-    return short_reading(fed["low"], fed["high"])
+    factor = 1 + bound / 100
+    return short_reading(pr["low"], pr["high"], (1 / factor, factor) if bound else None)
 
 
 #: Part 4's control lines where a control leaves out 1.00 (``control_reading``'s ``apart``): A'/A widens the rows read
@@ -185,7 +193,8 @@ def _verdict_rows(fed: Mapping, sink: Optional[Mapping], model: Optional[Mapping
     rows.append((label, fed["median"], fed["low"], fed["high"], fed_words(fed, bound)))
     if model is not None:   # Model.train's own loop, fed by the same pipeline, against the same in-memory passes
         rows.append((tr("Model.train, sink mode off / in-memory (A and A')") if c else
-                     tr("Model.train, sink mode off / in-memory"), model["median"], model["low"], model["high"]))
+                     tr("Model.train, sink mode off / in-memory"), model["median"], model["low"], model["high"],
+                     bounded_words(model, bound)))   # read against the same controls as the fed step
     if sink is not None and same_loop:   # one loop timed twice: a control, which holds 1.00 or fails
         rows.append((tr("Model.train, sink mode on / off (one loop on CPU: a control)"), sink["median"], sink["low"],
                      sink["high"], control_reading(sink["low"], sink["high"], apart=SINK_APART)))
