@@ -511,8 +511,8 @@ MESSAGES = {
         'CPU 上数据下沉运行的是普通循环，所以“数据下沉开 / 关”是第二个对照，即同一个循环计时两次：区间包含 1.00。',
     "On CPU sink mode runs the normal loop, so 'sink mode on / off' is a second control, one loop timed twice, and it "
     "left out 1.00 (copies up to {pct:.0f}% apart): noise or drift, since nothing differs between the two.":
-        'CPU 上开启数据下沉运行的仍是普通循环，所以“数据下沉开 / 关”是同一个循环计时两次，即第二个对照。本次它没有包含 1.00'
-        '（副本间相差可达 {pct:.0f}%）：两者并无不同，这只能是噪声或漂移。',
+        'CPU 上开启数据下沉运行的仍是普通循环，所以“数据下沉开 / 关”是同一个循环计时两次，即第二个对照。本次它的区间不含 1.00'
+        '（两者相差可达 {pct:.0f}%）；两边本是同一个循环，这个差别只能来自噪声或漂移。',
     "Part 4 reads no difference smaller than its controls' larger distance from 1.00: {pct:.0f}%.":
         '两个对照中离 1.00 较远的那个相差 {pct:.0f}%，第 4 节不解读比这更小的差别。',
     "The verdict in one word (exercise 2's): 'not separated'. The interval's near end lies within the controls' "
@@ -574,7 +574,7 @@ MESSAGES = {
     'and the saving is within it.':
         '节省的时间没有超出这个上限。',
     '{name}: {said}, so no saving is read.':
-        '{name}：{said}，不解读节省。',
+        '{name}：{said}，不解读它节省的时间。',
     "Pooling takes {share:.0f}% of operator time in the profile with the cap, so even free pooling kernels make the "
     "step at most 1 / (1 - {frac:.2f}) = {bound:.2f}x as fast; {name}'s {x:.2f}x ":
         '在限制指令集的性能数据中，池化占算子时间的 {share:.0f}%，所以即使池化算子完全不耗时，训练步最多也只能快到 '
