@@ -812,13 +812,19 @@ def round_samples(row: Mapping) -> list:
     return [row["steps"] * row["batch_size"] / t for t in row["repeat_s"]]
 
 
+def _size_shares(rows: Sequence[Mapping]) -> list:
+    """Per round, each size's samples/s that round over its own median (second copies left out): ``[round][size]``."""
+    sizes = [r for r in rows if not r["config"].endswith(" copy")]
+    rounds = [round_samples(r) for r in sizes]
+    medians = [statistics.median(samples) for samples in rounds]
+    n = min(len(samples) for samples in rounds)
+    return [[samples[i] / m for samples, m in zip(rounds, medians)] for i in range(n)]
+
+
 def round_shares(rows: Sequence[Mapping]) -> list:
     """Each round's speed as a share of the sizes' medians: per round, the median over the sizes (second copies left
     out) of the size's samples/s that round over its median; 1.00 a typical round, 0.5 one at half speed."""
-    sizes = [r for r in rows if not r["config"].endswith(" copy")]
-    n = min(len(r["repeat_s"]) for r in sizes)
-    return [statistics.median(round_samples(r)[i] / statistics.median(round_samples(r)) for r in sizes)
-            for i in range(n)]
+    return [statistics.median(shares) for shares in _size_shares(rows)]
 
 
 def sweep_quartiles(rows: Sequence[Mapping]) -> list:
@@ -836,11 +842,10 @@ def slow_rounds(rows: Sequence[Mapping]) -> str:
     sizes' medians (``round_shares``: a slowdown over the whole round), the slowest of them, and in how many other
     rounds only some sizes fell that low (a slowdown within a round); then what pairing does with each. "" with
     fewer than two rounds."""
-    sizes = [r for r in rows if not r["config"].endswith(" copy")]
-    shares = round_shares(rows)
+    own = _size_shares(rows)
+    shares = [statistics.median(row) for row in own]
     if len(shares) < 2:
         return ""
-    own = [[round_samples(r)[i] / statistics.median(round_samples(r)) for r in sizes] for i in range(len(shares))]
     slow = sum(share < SLOW_ROUND for share in shares)
     some = sum(share >= SLOW_ROUND and min(own[i]) < SLOW_ROUND for i, share in enumerate(shares))
     i = min(range(len(shares)), key=shares.__getitem__)
