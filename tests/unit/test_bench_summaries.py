@@ -155,6 +155,14 @@ def test_batch_sizes():
     assert "Batch 256 ranks first by the paired ratios: 1.05x batch 64" in res.conclusion
     assert "Verdict, from the paired intervals: batch 256 is faster than batch 32, 64, 128" in res.conclusion
     assert res.metrics["batch_sizes_slower"] == 3 and res.metrics["reference_batch_size"] == 64
+    # the summary's line: the same ranking and verdict; one size in a group: "interval", not "intervals"
+    assert modes.sweep_finding(res) == ("Batch size (part 4): batch 256 ranked first, at 1.05x batch 64's samples/s "
+                                        "(1.05-1.05, paired); it is faster than batch 32, 64, 128 (intervals above "
+                                        "1.00).")
+    two = modes.summarise_batch_sizes(rows[1:3], bench.BatchSizesParams(batch_sizes=(64, 128)))
+    assert modes.sweep_finding(two) == ("Batch size (part 4): batch 64, the reference, ranked first; it is faster than "
+                                        "batch 128 (interval above 1.00).")
+    assert "(interval above 1.00)." in two.conclusion
     # without per-round times nothing can be paired: the overlap rule decides alone, on the medians
     wide = [dict(r, min_steps_per_s=0.7 * r["steps_per_s"], max_steps_per_s=1.3 * r["steps_per_s"]) for r in rows]
     bare = [{k: v for k, v in r.items() if k != "repeat_s"} for r in wide]
@@ -163,6 +171,7 @@ def test_batch_sizes():
     assert res.conclusion.splitlines()[-1] == ("This run cannot rank the sizes: each is within the noise floor of "
                                                "batch 256 or undecided against it.")
     assert "Paired" not in res.conclusion and res.metrics["batch_sizes_slower"] == 0
+    assert modes.sweep_finding(res) == "" and modes.sweep_finding(None) == ""
     assert res.row(config="batch 32")["epoch_s"] == pytest.approx(1875 / 100)
 
 
@@ -388,6 +397,11 @@ def test_dynamic_shapes_recompiles_or_not():
     assert "did not recompile" not in res.conclusion
     res = shapes.summarise_dynamic_shapes(shape_rows(False), p)
     assert "Changing shapes did not recompile here" in res.conclusion
+    assert res.conclusion.splitlines()[1].endswith("(2.58 s and 2.07 s for all 8 calls).")
+    # two totals that print alike are said once
+    same = [dict(r, per_call_s=[2.0] + [0.01] * 7) if r["config"] == "dynamic" else r for r in shape_rows(False)]
+    assert shapes.summarise_dynamic_shapes(same, p).conclusion.splitlines()[1] == (
+        "Compilations with a dynamic batch dimension: 1; with one fixed shape: 1 (2.07 s for all 8 calls, either way).")
 
 
 def test_compile_calls_ignores_a_slow_step():
@@ -847,8 +861,8 @@ def test_batch_sizes_says_undecided_on_the_medians():
     assert "Slower than it, beyond the noise floor with repeats apart: batch 128." in res.conclusion
     # with the rounds: batch 32's own rounds scatter by 70%, so pairing does not separate it either
     res = modes.summarise_batch_sizes(rows, bench.BatchSizesParams(batch_sizes=(32, 64, 128), noise_pct=5))
-    assert ("Verdict, from the paired intervals: batch 64 is faster than batch 128 (intervals above 1.00); it is not "
-            "separated from batch 32 (intervals containing 1.00).") in res.conclusion
+    assert ("Verdict, from the paired intervals: batch 64 is faster than batch 128 (interval above 1.00); it is not "
+            "separated from batch 32 (interval containing 1.00).") in res.conclusion
     assert "overlap rule" not in res.conclusion and "two rules" not in res.conclusion   # one rule: the paired one
 
 

@@ -29,7 +29,7 @@ from .modes import (CLAIMED_RATIO, COPY, PIPELINE_COPY, best_measured, compiled_
                     measure_batch_sizes, measure_forcing, measure_modes, measure_step_rates, measure_styles,
                     style_intervals, sweep_against_parts)
 from .modes import (SLOW_ROUND, loop_advice, pair_reading, round_samples, round_shares,   # lesson 07's summary
-                    sweep_reference, sweep_relative)                                        # and part 4
+                    sweep_finding, sweep_reference, sweep_relative)                         # and part 4
 from .pipeline import measure_data_pipeline, paired_words
 from .shapes import compile_calls, measure_dynamic_shapes
 from .sink import measure_sink_mode
@@ -208,7 +208,7 @@ __all__ = [
     "two_readings", "warmup_reading",
     # lesson 07's summary advice and part 4's figure (modes.py)
     "loop_advice", "pair_reading", "SLOW_ROUND", "round_samples", "round_shares", "sweep_reference",
-    "sweep_relative",
+    "sweep_relative", "sweep_finding",
     # lesson 08's results read together (findings.py)
     "naive_rates", "pynative_vs_graph", "part2_standing", "plot_time_to_accuracy",
     "this_run_found", "resolution", "part6_setting",

@@ -726,7 +726,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
         return [tr(text, sizes=sizes(r["batch_size"] for r in group)) for text, group in groups if group]
 
     if all(len(r.get("repeat_s", ())) >= 2 for r in rows):
-        return _paired_sweep(rows, named)
+        return _paired_sweep(rows)
     # no rounds to pair (rows without their repeats): the medians against the noise floor are all there is
     everything = rows
     top = max((r for r in rows if not r["config"].endswith(" copy")), key=lambda r: r["samples_per_s"])
@@ -757,7 +757,7 @@ def summarise_batch_sizes(rows: list, p: BatchSizesParams) -> Result:
     return Result("batch_sizes", everything, cols, "\n".join(lines), metrics)
 
 
-def _paired_sweep(rows: list, named) -> Result:
+def _paired_sweep(rows: list) -> Result:
     """``summarise_batch_sizes`` where every size has its rounds: ranked by ``sweep_relative`` (each size against
     the reference, round by round), the top size then paired with every other size (check 2's rule, the control
     first, the copies' gap rule), the medians shown but read by nobody."""
@@ -785,26 +785,69 @@ def _paired_sweep(rows: list, named) -> Result:
     # (A/A'), then the pairs, a pair with the copied size paired with both of its copies
     twin = find_twin(rows)
     table = [control_row(tr("control: batch {n}, A′ / A", n=twin.copy["batch_size"]), twin)] if twin is not None else []
-    intervals = sweep_intervals(rows)
-    groups = {"above": [], "below": [], "inside": [], "within": []}
-    others = [r for r in rows if r is not top and not r["config"].endswith(" copy")]
-    for r in others:
-        med, lo, hi = intervals[r["batch_size"]]
-        table.append((tr("batch {top} / batch {n}", top=top["batch_size"], n=r["batch_size"]), med, lo, hi))
-        groups[side_of(lo, hi, copies_of(twin))].append(r)
-    if others:
-        lines.append(verdict_table(table, copies_of(twin)))
-        parts = named([(N_("faster than batch {sizes} (intervals above 1.00)"), groups["above"]),
-                       (N_("not separated from batch {sizes} (intervals containing 1.00)"), groups["inside"]),
-                       (N_("within the copies' gap of batch {sizes} (beyond 1.00 by no more than the control's "
-                           "own spread)"), groups["within"]),
-                       (N_("slower than batch {sizes} round by round (intervals below 1.00)"), groups["below"])])
+    pairs, groups = _sweep_groups(rows, top)
+    if pairs:
+        lines.append(verdict_table(table + pairs, copies_of(twin)))
         lines.append(tr("Verdict, from the paired intervals: batch {top} is {parts}.", top=top["batch_size"],
-                        parts=tr("; it is ").join(parts)))
+                        parts=_group_words(groups)))
     metrics = {"top_batch_size": top["batch_size"], "top_vs_reference": top["vs_reference"],
                "reference_batch_size": ref["batch_size"], "batch_sizes_slower": len(groups["above"])}
     cols = ["label", "first_call_s", "steps_per_round", "samples_per_s", "middle_half", "vs_reference"]
     return Result("batch_sizes", rows, cols, "\n".join(line for line in lines if line), metrics)
+
+
+def _sweep_groups(rows: list, top: Mapping) -> Tuple[list, dict]:
+    """The top size against every other (second copies left out), round by round (``sweep_intervals``): the verdict
+    table's rows ``(label, median, low, high)``, and the other sizes grouped by where their interval lies
+    (``side_of``: "above", "inside", "within", "below")."""
+    twin, intervals = find_twin(rows), sweep_intervals(rows)
+    table, groups = [], {"above": [], "below": [], "inside": [], "within": []}
+    for r in rows:
+        if r["config"] != top["config"] and not r["config"].endswith(" copy"):
+            med, lo, hi = intervals[r["batch_size"]]
+            table.append((tr("batch {top} / batch {n}", top=top["batch_size"], n=r["batch_size"]), med, lo, hi))
+            groups[side_of(lo, hi, copies_of(twin))].append(r)
+    return table, groups
+
+
+def _group_words(groups: Mapping[str, list]) -> str:
+    """What the top size is against the others, group by group: "faster than batch 32 and 64 (...); it is not
+    separated from batch 128 (...)"."""
+    words = [(N_("faster than batch {sizes} (intervals above 1.00)"), groups["above"]),
+             (N_("not separated from batch {sizes} (intervals containing 1.00)"), groups["inside"]),
+             (N_("within the copies' gap of batch {sizes} (beyond 1.00 by no more than the control's own spread)"),
+              groups["within"]),
+             (N_("slower than batch {sizes} round by round (intervals below 1.00)"), groups["below"])]
+    return tr("; it is ").join(tr(text if len(group) > 1 else _ONE_INTERVAL.get(text, text),
+                                  sizes=runtime.listing(r["batch_size"] for r in group))
+                               for text, group in words if group)
+
+
+#: ``_group_words``' phrases that change when their group holds one size (one interval)
+_ONE_INTERVAL = {
+    "faster than batch {sizes} (intervals above 1.00)": N_("faster than batch {sizes} (interval above 1.00)"),
+    "not separated from batch {sizes} (intervals containing 1.00)":
+        N_("not separated from batch {sizes} (interval containing 1.00)"),
+    "slower than batch {sizes} round by round (intervals below 1.00)":
+        N_("slower than batch {sizes} round by round (interval below 1.00)"),
+}
+
+
+def sweep_finding(sweep: Optional[Result]) -> str:
+    """Part 4's finding in one line, for a summary: the size the paired ranking puts first, its ratio to the
+    reference, and what it is against the other sizes (the verdict's words). "" without a sweep, or for a sweep
+    without rounds to pair (its medians decide nothing a summary should repeat)."""
+    if sweep is None or sweep.skipped or not sweep.rows or any(len(r.get("repeat_s", ())) < 2 for r in sweep.rows):
+        return ""
+    rows, ref, top = sweep.rows, sweep_reference(sweep.rows), sweep_top(sweep.rows)
+    _, groups = _sweep_groups(rows, top)
+    if top["config"] == ref["config"]:
+        head = tr("batch {top}, the reference, ranked first", top=top["batch_size"])
+    else:
+        med, lo, hi = sweep_relative(rows)[top["config"]]
+        head = tr("batch {top} ranked first, at {med:.2f}x batch {ref}'s samples/s ({lo:.2f}-{hi:.2f}, paired)",
+                  top=top["batch_size"], med=med, ref=ref["batch_size"], lo=lo, hi=hi)
+    return tr("Batch size (part 4): {head}; it is {parts}.", head=head, parts=_group_words(groups))
 
 
 def round_samples(row: Mapping) -> list:

@@ -90,7 +90,11 @@ def summarise_dynamic_shapes(rows: list, p: ShapesParams) -> Result:
                 compiles=a["compiles"], compile_s=a["compile_s"], total_s=a["total_s"], calls=a["calls"]),
              tr("Compilations with a dynamic batch dimension: {dyn}; with one fixed shape: {one} ({dyn_total_s:.2f} s "
                 "and {one_total_s:.2f} s for all {calls} calls).", dyn=b["compiles"], one=c["compiles"],
-                dyn_total_s=b["total_s"], one_total_s=c["total_s"], calls=a["calls"])]
+                dyn_total_s=b["total_s"], one_total_s=c["total_s"], calls=a["calls"])
+             if f"{b['total_s']:.2f}" != f"{c['total_s']:.2f}" else
+             tr("Compilations with a dynamic batch dimension: {dyn}; with one fixed shape: {one} ({total_s:.2f} s for "
+                "all {calls} calls, either way).", dyn=b["compiles"], one=c["compiles"], total_s=b["total_s"],
+                calls=a["calls"])]
     if a["compiles"] <= c["compiles"]:
         lines.append(tr("Changing shapes did not recompile here: this step style does not specialise on shapes."))
     metrics = {"recompile_s": a["compile_s"], "recompiles": a["compiles"]}

@@ -971,6 +971,18 @@ MESSAGES = {
         '与批大小 {sizes} 的差别在两份副本的差距之内（区间虽不含 1.00，但靠近 1.00 的一端离 1.00 不超过对照的差距）',
     'slower than batch {sizes} round by round (intervals below 1.00)':
         '逐轮比较却比批大小 {sizes} 慢（区间低于 1.00）',
+    'faster than batch {sizes} (interval above 1.00)':
+        '比批大小 {sizes} 快（区间高于 1.00）',
+    'not separated from batch {sizes} (interval containing 1.00)':
+        '与批大小 {sizes} 分不出快慢（区间包含 1.00）',
+    'slower than batch {sizes} round by round (interval below 1.00)':
+        '逐轮比较却比批大小 {sizes} 慢（区间低于 1.00）',
+    'batch {top}, the reference, ranked first':
+        '逐轮配对比值最高的就是基准批大小 {top} 本身',
+    "batch {top} ranked first, at {med:.2f}x batch {ref}'s samples/s ({lo:.2f}-{hi:.2f}, paired)":
+        '按逐轮配对比值的中位数，批大小 {top} 最高，每秒样本数为批大小 {ref} 的 {med:.2f} 倍（配对区间 {lo:.2f}～{hi:.2f}）',
+    'Batch size (part 4): {head}; it is {parts}.':
+        '批大小（第 4 节）：{head}；它{parts}。',
     'Verdict, from the paired intervals: batch {top} is {parts}.':
         '按配对区间得出的结论：批大小 {top} {parts}。',
     '; it is ':
@@ -1010,6 +1022,9 @@ MESSAGES = {
     '{one_total_s:.2f} s for all {calls} calls).':
         '声明动态批维度时编译 {dyn} 次，固定单一形状时编译 {one} 次（{calls} 次调用的总耗时分别为 {dyn_total_s:.2f} 秒'
         '和 {one_total_s:.2f} 秒）。',
+    'Compilations with a dynamic batch dimension: {dyn}; with one fixed shape: {one} ({total_s:.2f} s for all '
+    '{calls} calls, either way).':
+        '声明动态批维度时编译 {dyn} 次，固定单一形状时编译 {one} 次（两种写法 {calls} 次调用的总耗时均为 {total_s:.2f} 秒）。',
     'Changing shapes did not recompile here: this step style does not specialise on shapes.':
         '这里改变形状并没有引起重新编译，因为这种训练步写法不针对形状做特化。',
     # exercise 1
