@@ -1,0 +1,72 @@
+"""How often a Ctrl-C in mid-step crashes a MindSpore process, with and without ``signals_held``.
+
+    python scripts/signal_crash_rate.py              # 40 runs each way, alternated; ~6 min on a 2-core CPU
+    python scripts/signal_crash_rate.py --runs 10    # a quick try
+
+Each run starts tests/programs/signal_during_step.py (GRAPH_MODE ``TrainOneStepCell`` steps back to back, handlers
+for SIGINT and SIGTERM) in a fresh process with the course's CPU settings (``runtime.cpu_fix_env``: host blocking
+on), waits 2 s into the steps and sends it a SIGINT, as Kernel > Interrupt does. A run ends well when the loop
+stops after its step and the process exits 0; otherwise the script counts the signal that killed it and keeps the
+last line of its stderr (glibc's "corrupted size vs. prev_size while consolidating" is heap corruption). Held and
+unheld runs alternate, so both see the same machine; the load average is printed before and after: more load,
+more crashes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import platform
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from course_utils import runtime
+
+CHILD = Path(__file__).resolve().parent.parent / "tests" / "programs" / "signal_during_step.py"
+
+
+def one_run(held: bool, env: dict) -> str:
+    """One child, one SIGINT 2 s into its steps: "stopped after its step", or how it died."""
+    args = [sys.executable, str(CHILD), "SIGINT", "SIGTERM"] + ([] if held else ["--unheld"])
+    child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        if child.stdout.readline().strip() != "READY":
+            return "never ready"
+        time.sleep(2)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    if child.returncode == 0 and out.startswith("STOPPED"):
+        return "stopped after its step"
+    if child.returncode < 0:
+        last = (err.strip().splitlines() or [""])[-1]
+        return f"killed by {signal.Signals(-child.returncode).name}" + (f": {last}" if last else "")
+    return f"exit {child.returncode}"
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40, help="runs each way (default 40)")
+    args = parser.parse_args(argv)
+    env = {**os.environ, **runtime.quiet_env(), **runtime.cpu_fix_env("CPU")}
+    print(f"{platform.processor() or platform.machine()} | {os.cpu_count()} CPUs | "
+          f"env: {' '.join(f'{k}={v}' for k, v in sorted(runtime.cpu_fix_env('CPU').items()))}")
+    print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), flush=True)
+    outcomes = {True: collections.Counter(), False: collections.Counter()}
+    for _ in range(args.runs):
+        for held in (False, True):
+            outcomes[held][one_run(held, env)] += 1
+    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    for held, counts in outcomes.items():
+        print(f"\n{'with signals_held' if held else 'without (unheld)'}: {args.runs} runs")
+        for outcome, n in counts.most_common():
+            print(f"  {n:3d}  {outcome}")
+
+
+if __name__ == "__main__":
+    main()
