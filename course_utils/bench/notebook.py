@@ -8,6 +8,7 @@ Plumbing, not measurement: the measuring code is each experiment's ``measure_<na
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import time
@@ -22,7 +23,7 @@ from .experiments import best_measured, not_ruled_out_pct, run_experiment
 from .experiments.common import short_reading, verdict_table
 from .experiments.modes import PAIR_LABELS
 from .isolation import env_without_cpu_fixes
-from .report import METRIC_TITLES, Result, format_rows, header, metric_title, save_json
+from .report import METRIC_TITLES, Conditions, Measuring, Result, format_rows, header, metric_title, save_json
 from .steps import set_mode
 
 #: A paired ratio's name in a short headline's verdict table (``Lab.headline(short=True)``): part 2's pairs as its
@@ -95,6 +96,7 @@ class Lab:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.mode = mode
         self.results: Dict[str, Result] = {}   # experiment name -> its Result
+        self.blocks: Dict[str, Conditions] = {}   # a block timed in the kernel outside run() -> its conditions
 
     def run(self, name: str, params, in_kernel: bool = True, max_rows: Optional[int] = None,
             key: Optional[str] = None, table: bool = True, env: Optional[Mapping[str, str]] = None,
@@ -113,6 +115,14 @@ class Lab:
         save_json([res], saved)
         print(res.report(max_rows, key, saved, table=table))
         return res
+
+    @contextlib.contextmanager
+    def measuring(self, name: str):
+        """``with lab.measuring(name) as m:``: ``Measuring`` around a block timed in this kernel outside ``run``, its
+        conditions kept under ``name`` so that ``headline``'s busy-machine warning counts it as an experiment."""
+        with Measuring() as m:
+            yield m
+        self.blocks[name] = m.conditions
 
     def launch(self, script, args: Sequence, env: Mapping[str, str], timeout: float = 1800) -> str:
         """Run ``script`` in a fresh process whose environment is this one's without the CPU settings, plus ``env``;
@@ -237,11 +247,12 @@ class Lab:
                           left=["verdict"]))
         if text:
             print("\n" + text)
-        busy = [name for name, res in self.results.items() if res.conditions is not None and res.conditions.busy]
+        conditions = {**{name: res.conditions for name, res in self.results.items()}, **self.blocks}
+        busy = [name for name, c in conditions.items() if c is not None and c.busy]
         if busy:
             print("\n" + tr("WARNING: {n} of {total} experiments ran on a busy machine (their conditions above say "
                             "which): their absolute figures are not this machine's; re-run the lab on a quiet "
-                            "machine before quoting them.", n=len(busy), total=len(self.results)))
+                            "machine before quoting them.", n=len(busy), total=len(conditions)))
         return figures
 
 

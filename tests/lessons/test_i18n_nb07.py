@@ -228,10 +228,10 @@ def test_time_to_accuracy_in_chinese(zh):
     best, rows = accuracy_rows()
     res = accuracy.summarise_time_to_accuracy(shuffled(rows), p)
     assert res.conclusion.startswith("要达到 99.0% 的测试准确率，推荐配置（")
-    assert "未调优的默认配置则需要 160 秒（实测）：速度是后者的 8.0 倍。" in res.conclusion
+    assert "未调优的默认配置则需要 160.0 秒（实测）：速度是后者的 8.0 倍。" in res.conclusion
     assert res.row(config="0.990")["naive_how"] == "实测"   # the table and the plot's label speak Chinese too
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
-    assert "本次运行由两种单步速率估算其耗时约 80 秒。推荐配置的速度是它的 4.0 倍。" in est.conclusion   # one figure
+    assert "本次运行由两种单步速率估算其耗时约 80.0 秒。推荐配置的速度是它的 4.0 倍。" in est.conclusion   # one figure
     slower = accuracy.summarise_time_to_accuracy(best + step_rates(200.0), p)
     assert "推荐配置的耗时反而是它的 2.0 倍" in slower.conclusion
     missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]

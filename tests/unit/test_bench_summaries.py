@@ -421,7 +421,7 @@ def test_time_to_accuracy_measured_estimated_and_missed():
     assert "took 1.5-2.0x as long: SLOWER" in slower.conclusion   # estimated: the range, inverted
     # the estimate scales the course-settings run's measured time (input pipeline included) by the rate ratio
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0), p)
-    assert "estimates them at about 80 s from the two step rates. The course settings were 4.0x faster." in \
+    assert "estimates them at about 80.0 s from the two step rates. The course settings were 4.0x faster." in \
         est.conclusion
     assert est.row(config="0.990")["naive_s"] == pytest.approx(80.0)
     assert est.metrics["naive_time_to_99_0_s_estimate"] == pytest.approx(80.0)
@@ -429,7 +429,7 @@ def test_time_to_accuracy_measured_estimated_and_missed():
     # two estimates bracket the naive run: its steps at the naive rate alone, the course-settings run's time scaled by
     # the rates
     est = accuracy.summarise_time_to_accuracy(best + step_rates(25.0, 130.0), p)
-    assert "estimates them at 80-104 s from the two step rates. The course settings were 4.0-5.2x faster." in \
+    assert "estimates them at 80.0-104.0 s from the two step rates. The course settings were 4.0-5.2x faster." in \
         est.conclusion
     assert est.metrics["naive_time_to_99_0_s_low"] == pytest.approx(80.0)
     assert est.metrics["naive_time_to_99_0_s_high"] == pytest.approx(104.0)
@@ -448,6 +448,11 @@ def test_time_to_accuracy_measured_estimated_and_missed():
     assert est.conclusion.splitlines()[-1].split() == ["1500-2500", "steps", "(one", "evaluation", "either", "way)",
                                                        "60-100", "3.0-5.0"]
     assert "noise_low" not in str(est.metrics) and "noise floor" not in est.conclusion   # no floor given: not widened
+    # the widened range leads, the sentence and the first table alike; the two methods' range follows, labelled
+    assert ("estimates them at 60-100 s from the two step rates. The course settings were 3.0-5.0x faster (the last "
+            "row of the table below, with the step count's uncertainty); by the two methods alone, about 80.0 s and "
+            "4.0x.") in est.conclusion
+    assert (est.row(config="0.990")["naive_s_range"], est.row(config="0.990")["speedup_range"]) == ("60-100", "3.0-5.0")
     # the naive rate is unpaired: with part 1's floor the widest range widens by it, printed to two figures
     noisy = accuracy.summarise_time_to_accuracy([dict(r, curve=curve) for r in best] + step_rates(25.0),
                                                 bench.TimeToAccuracyParams(targets=(0.985, 0.99), noise_pct=50.0))
@@ -457,7 +462,9 @@ def test_time_to_accuracy_measured_estimated_and_missed():
         pytest.approx((2.0, 7.5))
     assert noisy.conclusion.splitlines()[-2].split()[-2:] == ["40-150", "2.0-7.5"]   # two significant figures
     assert noisy.conclusion.splitlines()[-2].startswith("and part 1's noise floor (50%) either way")
-    assert noisy.conclusion.splitlines()[-1].startswith("The last row is the range the summary quotes")
+    assert noisy.conclusion.splitlines()[-1].startswith("The last row widens by part 1's noise floor")
+    assert "were 2.0-7.5x faster (the last row of the table below, with the step count's uncertainty and part 1's " \
+           "noise floor); by the two methods alone" in noisy.conclusion
     missed = [dict(r, step=None, train_s=None) if r["target"] == 0.99 else r for r in best]
     res = accuracy.summarise_time_to_accuracy(missed + step_rates(25.0), p)
     assert "The 99.0% target was not reached within the 60 s limit" in res.conclusion
@@ -1004,11 +1011,12 @@ def test_part_2_names_its_paired_intervals_lowest_highest_when_few_pairs_make_th
             rows.append(row)
     res = traps.summarise_cpu_traps(rows, bench.TrapsParams(specs=("graph/cell", "pynative/cell"), noise_pct=10))
     lines = res.conclusion.splitlines()   # one verdict table: both fixes over none, then each fix over the other
-    assert lines[2].startswith("both fixes / none: GRAPH_MODE, TrainOneStepCell")
+    assert lines[2].startswith("both fixes / no fixes: GRAPH_MODE, TrainOneStepCell")
     assert [line.split(":")[0] for line in lines[3:7]] == ["+ ISA cap", "+ ISA cap", "+ host blocking",
                                                             "+ host blocking"]
     assert "a tie" not in res.conclusion
-    assert "the table's 'medians' ratio' above is a row's median rate" in res.conclusion   # which figure is which
+    assert "the lines below are ratios of medians, each configuration over itself" in res.conclusion   # which is which
+    assert "vs_naive" not in res.columns   # no column dividing one configuration by another
     assert res.metrics["fixes_vs_naive_speedup_span"] is True
     assert "3 pairs, lowest-highest ratio" in findings.pynative_vs_graph(res)
 
@@ -1578,3 +1586,79 @@ def test_part_4_reads_model_train_against_the_same_controls_as_the_fed_step():
     assert words["fed by the pipeline / in-memory (A and A')"] == "not separated (up to 30% not ruled out)"
     far = pipeline._verdict_rows(fed, sink, dict(model, low=0.5, high=0.7), same_loop=True, bound=30.0)
     assert far[2][4] == "below 1.00: slower"   # beyond the bound: read
+
+
+@pytest.mark.parametrize("best_s, naive_rate, best_rate, noise", [
+    (46.035918922345445, 6.43, 47.62, 10.4),   # lesson 08's stored run: 342.1-406.2 s, 290-480 s
+    (53.46, 5.52, 49.94, 24.0),                 # a run where unrounded figures gave 8.9 beside 470 / 53.5 (8.8)
+    (19.96, 24.96, 150.04, 37.0)])
+def test_every_ratio_part_6_prints_is_the_ratio_of_the_figures_it_prints(best_s, naive_rate, best_rate, noise):
+    """Part 6's one rule (``accuracy.printed``): a reader who divides two printed figures gets the printed ratio, in
+    the estimate table, the sentence, the first table, the closing list and the line against part 2."""
+    import re
+
+    from course_utils.fmt import plain_figures
+
+    curve = [{"step": 2400, "accuracy": 0.983, "train_s": best_s * 0.92}, {"step": 2600, "accuracy": 0.986,
+                                                                           "train_s": best_s}]
+    rows = [{"run": "best", "target": 0.985, "step": 2600, "train_s": best_s, "curve": curve},
+            *step_rates(naive_rate, best_rate)]
+    res = accuracy.summarise_time_to_accuracy(rows, bench.TimeToAccuracyParams(targets=(0.985,), noise_pct=noise))
+    best = f"{best_s:.1f}"
+    assert f"needed {best} s of training" in res.conclusion
+    table = res.conclusion.splitlines()
+    start = next(i for i, line in enumerate(table) if line.startswith("estimate"))
+    shown = [line.rsplit(None, 2)[-2:] for line in table[start + 2:start + 6]]   # naive s, speed-up (x)
+    for i, (seconds, x) in enumerate(shown):
+        two = i == 3   # the noise row: two significant figures
+        for s, r in zip(seconds.split("-"), x.split("-")):
+            ratio = float(s) / float(best)
+            assert r == (plain_figures(ratio) if two else f"{ratio:.1f}"), (seconds, x)
+    row = res.row(config="0.985")
+    assert (row["naive_s_range"], row["speedup_range"]) == tuple(shown[-1])   # the first table leads with it
+    assert f"were {shown[-1][1]}x faster" in res.conclusion
+    two_methods = sorted(shown[:2], key=lambda r: float(r[0]))
+    assert (f"by the two methods alone, {two_methods[0][0]}-{two_methods[1][0]} s and "
+            f"{two_methods[0][1]}-{two_methods[1][1]}x") in res.conclusion
+    # the closing list quotes the same range
+    pools = {name: bench.Timing.from_row(_rounds(name, (100, 100, 100, 100, 100)))
+             for name in ("nn.MaxPool2d", "nn.MaxPool2d (A′)")}
+    pipe = pipeline.summarise_data_pipeline(shuffled(pipeline_rows(600, 100, 90)), bench.PipelineParams(noise_pct=5))
+    amp_res = amp.summarise_amp(amp_rows(45, 0.95), bench.AmpParams(levels=("O0", "O1", "O3")))
+    found = findings.this_run_found(traps=None, pool_cap=None, pools=pools, pipe=pipe, amp=amp_res, tta=res,
+                                    device="CPU")
+    assert f"needed about {shown[-1][1]}x the course settings'" in found
+    # against part 2: each ratio from the rates as printed
+    traps_res = bench.Result("cpu_traps", [], [], "", {"naive_steps_per_s": 7.66, "fixes_steps_per_s": 77.64})
+    line = findings.naive_rates(res, traps_res, noise)
+    g6, g2, xn, n2, n6, xb, b2, b6 = map(float, re.findall(r"\d+\.\d+", line)[:8])
+    assert g6 == round(b6 / n6, 1) and g2 == round(b2 / n2, 1)
+    assert xn == round(n6 / n2, 2) and xb == round(b6 / b2, 2)
+    assert f"{g6:.1f}" == shown[1][1] or f"{g6:.1f}" == shown[0][1]   # the scaled end: the step-rate ratio
+    moved = max(max(x, 1 / x) for x in (n6 / n2, b6 / b2)) > 1 + noise / 100
+    assert ("At least one rate moved by more than" in line) == moved
+
+
+def test_a_block_timed_in_the_kernel_counts_in_the_busy_machine_warning(tmp_path, capsys, monkeypatch):
+    import time
+
+    from course_utils.bench import notebook
+
+    busy = bench.Conditions(cpus=2, load_before=(3.0, 2, 2), load_after=(4.0, 3, 2), seconds=60, others_cores=1.4)
+
+    class Busy:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.conditions = busy
+            return False
+
+    lab = bench.Lab(tmp_path, "graph")
+    lab.results["x"] = bench.Result("x", [], [], "", {"m": 1.0})
+    monkeypatch.setattr(notebook, "Measuring", Busy)
+    with lab.measuring("pooling rewrites") as m:
+        pass
+    assert m.conditions is busy and lab.blocks == {"pooling rewrites": busy}
+    lab.headline(["x"], None, time.perf_counter())
+    assert "WARNING: 1 of 2 experiments ran on a busy machine" in capsys.readouterr().out

@@ -127,10 +127,17 @@ def best_env_text(p: TimeToAccuracyParams) -> str:
     return runtime.listing(f"{k}={v}" for k, v in env.items()) or tr("no CPU settings")
 
 
+def printed(x: float, spec: str = ".1f") -> float:
+    """``x`` as the reader sees it printed with ``spec`` (a format spec, or ``"2 figures"``: ``plain_figures``).
+    Part 6's one rule for ratios: every ratio it prints (a speed-up, a step-rate ratio) is computed from the figures
+    printed beside it, so that the reader who divides two printed figures gets the printed ratio."""
+    return float(plain_figures(x) if spec == "2 figures" else format(x, spec))
+
+
 def widened(rows: list, last: dict) -> Optional[dict]:
     """The naive estimate widened by one evaluation interval either way (the course-settings run crossed the target
     somewhere between its previous evaluation and ``last["best_steps"]``): ``low``, ``high`` (s), ``x_lo``, ``x_hi``
-    and the figures behind them; None without a previous evaluation."""
+    (from the seconds as printed, ``printed``) and the figures behind them; None without a previous evaluation."""
     curve = next((r["curve"] for r in rows if r["run"] == "best" and r.get("curve")), None)
     steps = last["best_steps"]
     before = [c for c in (curve or []) if c["step"] < steps and c.get("accuracy") is not None]
@@ -140,35 +147,38 @@ def widened(rows: list, last: dict) -> Optional[dict]:
     every = steps - prev["step"]
     low = last["naive_s"] * (steps - every) / steps
     high = last["naive_s_high"] * (steps + every) / steps
-    return {"prev": prev, "every": every, "low": low, "high": high, "x_lo": low / last["best_s"],
-            "x_hi": high / last["best_s"]}
+    best = printed(last["best_s"])
+    return {"prev": prev, "every": every, "low": low, "high": high, "x_lo": printed(low, ".0f") / best,
+            "x_hi": printed(high, ".0f") / best}
 
 
 def noise_widened(rows: list, last: dict, noise_pct: float) -> Optional[dict]:
     """The estimate's widest range (``widened``'s, else its two ends) widened by ``noise_pct`` either way on the ratio
-    scale: the naive step rate is one reading in a fresh process, paired with nothing, so it is known only to the
-    noise floor. ``low``, ``high`` (s), ``x_lo``, ``x_hi``; None without a floor."""
+    scale: the naive step rate is one reading in a fresh process, paired with nothing. ``low``, ``high`` (s), ``x_lo``,
+    ``x_hi`` (from the seconds to two figures, as printed); None without a floor."""
     if not noise_pct or last["how"] != "estimated" or not last["best_s"]:
         return None
     w = widened(rows, last) or {"low": last["naive_s"], "high": last["naive_s_high"]}
     f = 1 + noise_pct / 100
     low, high = w["low"] / f, w["high"] * f
-    return {"low": low, "high": high, "x_lo": low / last["best_s"], "x_hi": high / last["best_s"]}
+    best = printed(last["best_s"])
+    return {"low": low, "high": high, "x_lo": printed(low, "2 figures") / best,
+            "x_hi": printed(high, "2 figures") / best}
 
 
 #: The estimate table's column titles (``estimate_table``).
 ESTIMATE_COLUMNS = (N_("estimate"), N_("naive s"), N_("speed-up (x)"))
 
 
-def estimate_table(rows: list, last: dict, rate: float, best_rate: float, noise_pct: float) -> str:
-    """The naive estimate as one small table: its two ends, each with the arithmetic behind it (*direct*, the steps at
-    the naive step rate; *scaled*, the course-settings run's time times the ratio of the two step rates), then the
-    range widened by one evaluation either way (``widened``) and, last, by the noise floor either way
-    (``noise_widened``, two significant figures: the range the lesson's summary quotes); each row with the speed-up
-    it gives. The widened rows are left out where they cannot be computed."""
-    best = last["best_s"]
-    lines = [[tr(c) for c in ESTIMATE_COLUMNS],
-             [tr("direct: {steps} steps / {naive_rate:.1f} steps/s", steps=last["best_steps"], naive_rate=rate),
+def estimate_lines(rows: list, last: dict, rate: float, best_rate: float, noise_pct: float) -> list:
+    """The naive estimate as the rows of one small table, ``[estimate, naive s, speed-up]`` as printed: its two ends,
+    each with the arithmetic behind it (*direct*, the steps at the naive step rate; *scaled*, the course-settings run's
+    time times the ratio of the two step rates), then the range widened by one evaluation either way (``widened``)
+    and, last, by the noise floor either way (``noise_widened``, two significant figures: the widest range, the one
+    the lesson leads with); each speed-up the ratio of the printed seconds (``printed``). The widened rows are left
+    out where they cannot be computed."""
+    best = printed(last["best_s"])
+    lines = [[tr("direct: {steps} steps / {naive_rate:.1f} steps/s", steps=last["best_steps"], naive_rate=rate),
               f"{last['naive_s_direct']:.1f}", f"{last['naive_s_direct'] / best:.1f}"],
              [tr("scaled: {best_s:.1f} s x {best_rate:.1f} / {naive_rate:.1f} steps/s", best_s=best,
                  best_rate=best_rate, naive_rate=rate),
@@ -180,10 +190,16 @@ def estimate_table(rows: list, last: dict, rate: float, best_rate: float, noise_
                       tr("{lo:.0f}-{hi:.0f}", lo=w["low"], hi=w["high"]),
                       tr("{lo:.1f}-{hi:.1f}", lo=w["x_lo"], hi=w["x_hi"])])
     n = noise_widened(rows, last, noise_pct)
-    if n is not None:   # the unpaired naive rate: known only to the noise floor; two significant figures
+    if n is not None:   # the unpaired naive rate: widened by the noise floor; two significant figures
         lines.append([tr("and part 1's noise floor ({noise:.0f}%) either way", noise=noise_pct),
                       tr("{lo}-{hi}", lo=plain_figures(n["low"]), hi=plain_figures(n["high"])),
                       tr("{lo}-{hi}", lo=plain_figures(n["x_lo"]), hi=plain_figures(n["x_hi"]))])
+    return lines
+
+
+def estimate_table(lines: list) -> str:
+    """``estimate_lines`` as a table under its column titles (``ESTIMATE_COLUMNS``)."""
+    lines = [[tr(c) for c in ESTIMATE_COLUMNS], *lines]
     widths = [max(display_width(line[i]) for line in lines) for i in range(3)]
     lines.insert(1, ["-" * width for width in widths])
     return text_table(lines, right=(1, 2))
@@ -199,7 +215,7 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
     for t in p.targets:
         b, n = of("best", t), of("naive", t)
         if n is not None:
-            n_steps, n_s, how = n["step"], n["train_s"], "measured"
+            n_steps, n_s, how = n["step"], printed(n["train_s"]), "measured"   # as the sentence prints it
         elif rate and best_rate and b["step"]:
             # Two estimates bracket the naive run (from the figures as the conclusion prints them, one decimal, so
             # the reader can redo them): its steps at the naive step rate alone (fit's own overhead left out), and
@@ -219,8 +235,9 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
                       "naive_steps_n": n_steps, "naive_s": n_s, "naive_s_high": n_s_high, "how": how,
                       "naive_s_direct": direct, "naive_s_scaled": scaled,
                       "naive_how": tr(HOW[how][1]),
-                      "speedup": n_s / b["train_s"] if n_s and b["train_s"] else None,
-                      "speedup_high": n_s_high / b["train_s"] if n_s_high and b["train_s"] else None})
+                      # the ratios of the seconds as printed (``printed``), so that the reader can redo them
+                      "speedup": n_s / printed(b["train_s"]) if n_s and b["train_s"] else None,
+                      "speedup_high": n_s_high / printed(b["train_s"]) if n_s_high and b["train_s"] else None})
     last = max(table, key=lambda r: r["target_pct"])
     naive_label = (tr("naive defaults") if p.device == "CPU"
                    else tr("{spec} (no CPU fixes exist on {device})", spec=Spec.parse(NAIVE_SPEC).label,
@@ -232,18 +249,27 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         text = tr("The course settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not "
                   "within the limit.", pct=last["target_pct"], s=last["best_s"])
     elif last["how"] == "estimated":
+        lines = estimate_lines(rows, last, rate, best_rate, p.noise_pct)
         # two ends less than 1% apart are one figure: printed once
         one = last["naive_s_high"] <= 1.01 * last["naive_s"]
-        estimate = (tr("about {s:.0f} s", s=(last["naive_s"] + last["naive_s_high"]) / 2) if one else
-                    tr("{low:.0f}-{high:.0f} s", low=last["naive_s"], high=last["naive_s_high"]))
-        text = tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training "
+        two = (tr("about {s:.1f} s", s=(last["naive_s"] + last["naive_s_high"]) / 2) if one else
+               tr("{low:.1f}-{high:.1f} s", low=last["naive_s"], high=last["naive_s_high"]))
+        # the widest range leads (the steps' uncertainty and the noise floor included); the two methods' follows
+        estimate = tr("{s} s", s=lines[-1][1]) if len(lines) > 2 else two
+        text = tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.1f} s of training "
                   "({steps} steps, {fit_rate:.1f} steps/s on fit's clock); assuming the {naive} need as many steps, "
                   "this run estimates them at {estimate} from the two step rates.",
                   pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, env=best_env_text(p),
                   best_s=last["best_s"], steps=last["best_steps"], fit_rate=last["best_steps"] / last["best_s"],
                   naive=naive_label, estimate=estimate)
         x_lo, x_hi = last["speedup"], last["speedup_high"]
-        if x_lo >= 1:
+        noisy = noise_widened(rows, last, p.noise_pct) is not None
+        if x_lo >= 1 and len(lines) > 2:
+            text += tr(" The course settings were {x}x faster (the last row of the table below, with the step count's "
+                       "uncertainty{noise}); by the two methods alone, {two} and {two_x}x.",
+                       x=lines[-1][2], two=two, noise=tr(" and part 1's noise floor") if noisy else "",
+                       two_x=f"{(x_lo + x_hi) / 2:.1f}" if one else tr("{lo:.1f}-{hi:.1f}", lo=x_lo, hi=x_hi))
+        elif x_lo >= 1:
             text += (tr(" The course settings were {x:.1f}x faster.", x=(x_lo + x_hi) / 2) if one else
                      tr(" The course settings were {lo:.1f}-{hi:.1f}x faster.", lo=x_lo, hi=x_hi))
         elif one:
@@ -252,13 +278,13 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
         else:
             text += tr(" The course settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, they did not speed training up "
                        "here.", lo=1 / x_hi, hi=1 / x_lo)
-        text += "\n" + estimate_table(rows, last, rate, best_rate, p.noise_pct)   # how, and how uncertain
-        if noise_widened(rows, last, p.noise_pct) is not None:
-            text += "\n" + tr("The last row is the range the summary quotes: the naive step rate is one reading in a "
-                              "fresh process, paired with nothing, so it is known only to part 1's noise floor.")
+        text += "\n" + estimate_table(lines)   # how, and how uncertain
+        if noisy:
+            text += "\n" + tr("The last row widens by part 1's noise floor because the naive step rate is one reading "
+                              "in a fresh process, paired with nothing.")
     else:
-        text = (tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of "
-                   "training ({steps} steps) against {naive_s:.0f} s for the {naive} ({how}): ",
+        text = (tr("To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.1f} s of "
+                   "training ({steps} steps) against {naive_s:.1f} s for the {naive} ({how}): ",
                    pct=last["target_pct"], spec=Spec.parse(p.best_spec).label, env=best_env_text(p),
                    best_s=last["best_s"],
                    steps=last["best_steps"], naive_s=last["naive_s"], naive=naive_label, how=tr(HOW[last["how"]][0]))
@@ -291,10 +317,14 @@ def summarise_time_to_accuracy(rows: list, p: TimeToAccuracyParams) -> Result:
     def span(lo, hi, est):   # an estimate's two ends as "low-high", else one figure (their mean), or None
         return (tr("{lo:.1f}-{hi:.1f}", lo=lo, hi=hi) if est else None if lo is None else f"{(lo + hi) / 2:.1f}")
 
-    for r in table:   # with an estimate, each range in one column: "low-high"
+    for r in table:   # with an estimate, each range in one column: "low-high", the widest (as the sentence leads)
         est = r["how"] == "estimated" and r["naive_s_high"] > 1.01 * r["naive_s"]
         r["naive_s_range"] = span(r["naive_s"], r["naive_s_high"], est)
         r["speedup_range"] = span(r["speedup"], r["speedup_high"], est)
+        if r["how"] == "estimated":
+            lines = estimate_lines(rows, r, rate, best_rate, p.noise_pct)
+            if len(lines) > 2:
+                r["naive_s_range"], r["speedup_range"] = lines[-1][1:]
     columns = (["target_pct", "best_steps", "best_s", "naive_steps"]
                + (["naive_s_range", "naive_how", "speedup_range"] if ranges else ["naive_s", "naive_how", "speedup"]))
     return Result("time_to_accuracy", table, columns, text, metrics,

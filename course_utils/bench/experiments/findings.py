@@ -16,6 +16,7 @@ from course_utils.i18n import tr
 from ..harness import Timing, paired_ratio, spans_rounds
 from ..report import Result, pick
 from ..steps import NAIVE_SPEC, Spec
+from .accuracy import printed
 from .common import judged, not_ruled_out_pct, short_reading, verdict_table
 from .pipeline import paired_words
 from .traps import POOL_LAYERS, pool_copies, said_words, same_process_paired
@@ -76,21 +77,29 @@ def part2_standing(traps: Result, case: str, spec: str, noise_pct: float) -> str
               top=top["steps_per_s"], said=judged(row, top, noise_pct), where=where)
 
 
-def naive_rates(tta: Result, traps: Optional[Result]) -> str:
+def naive_rates(tta: Result, traps: Optional[Result], noise_pct: Optional[float] = None) -> str:
     """Part 6's step rates (fed by the MNIST pipeline, a fresh process) beside part 2's (in-memory batches, the same
-    configurations): how much slower each ran in part 6, and so how part 6's gain relates to part 2's. The cause is
-    not measured: a sentence, not a verdict. Empty without both parts' rates."""
+    configurations): how much slower each ran in part 6, and so how part 6's gain relates to part 2's; every ratio from
+    the rates as printed (``accuracy.printed``). The cause is not measured: a sentence, not a verdict. With
+    ``noise_pct``, part 1's floor, a rate that moved by more than it is said to have (the estimate's last row widens
+    by that floor). Empty without both parts' rates."""
     naive6, best6 = tta.extra.get("naive_steps_per_s"), tta.extra.get("best_steps_per_s")
     m = traps.metrics if traps is not None else {}
     naive2, best2 = m.get("naive_steps_per_s"), m.get("fixes_steps_per_s")
     if not (naive6 and best6 and naive2 and best2):
         return ""
-    return tr("Against part 2: part 6's step-rate ratio is {g6:.1f}x, part 2's ratio of medians {g2:.1f}x. Fed by the "
+    n6, b6, n2, b2 = (printed(x) for x in (naive6, best6, naive2, best2))   # as the sentence prints them
+    text = tr("Against part 2: part 6's step-rate ratio is {g6:.1f}x, part 2's ratio of medians {g2:.1f}x. Fed by the "
               "pipeline in a fresh process, the naive step ran at {xn:.2f}x its part 2 rate ({n2:.1f} -> {n6:.1f} "
               "steps/s), the step with the two CPU settings at {xb:.2f}x ({b2:.1f} -> {b6:.1f}). Why the two changed "
               "by different factors is not measured (the pipeline's threads, the fresh process and the machine's "
-              "load are candidates).", n6=naive6, n2=naive2, xn=naive6 / naive2, b6=best6, b2=best2,
-              xb=best6 / best2, g6=best6 / naive6, g2=best2 / naive2)
+              "load are candidates).", n6=n6, n2=n2, xn=n6 / n2, b6=b6, b2=b2, xb=b6 / b2, g6=b6 / n6, g2=b2 / n2)
+    if noise_pct and max(max(x, 1 / x) for x in (n6 / n2, b6 / b2)) > 1 + noise_pct / 100:
+        text += tr(" At least one rate moved by more than the {noise:.0f}% noise floor the estimate's last row "
+                   "widens by: the conditions differ, so this measures no noise, but it shows how far a single "
+                   "unpaired rate can move; read part 6's range as the size of the gain, not as firm bounds.",
+                   noise=noise_pct)
+    return text
 
 
 def plot_time_to_accuracy(ax, tta: Result, best: str) -> None:

@@ -177,7 +177,8 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
     if lines:
         text += "\n" + "\n".join(lines)
     if both:   # paired round by round: the verdicts as one table (lesson 07's rule), one sentence under it
-        table = [(tr("both fixes / none: {label}", label=naive["label"]), both["median"], both["low"], both["high"])]
+        table = [(tr("both fixes / no fixes: {label}", label=naive["label"]), both["median"], both["low"],
+                  both["high"])]
         for key, name in (("isa_cap", N_("+ ISA cap")), ("host_blocking", N_("+ host blocking"))):
             table += [(tr("{fix}: {label}", fix=tr(name), label=e["label"]), e["paired"]["median"],
                        e["paired"]["low"], e["paired"]["high"]) for e in effects[key].values() if e["paired"]]
@@ -189,8 +190,8 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
             "Each ratio is a step rate over a step rate, paired round by round: '+ ISA cap' adds the cap to host "
             "blocking, '+ host blocking' the reverse; the last row pairs two configurations timed in the same "
             "processes.") + " " + tr(
-            "These are medians of the ratios paired round by round; the table's 'medians' ratio' above is a row's "
-            "median rate over the naive row's: on a noisy machine the two can differ a lot.")
+            "These are medians of the ratios paired round by round; the lines below are ratios of medians, each "
+            "configuration over itself with no fixes: on a noisy machine the two can differ a lot.")
     alone = fixes_alone_and_both(rows)
     if alone:
         text += "\n" + alone
@@ -201,8 +202,10 @@ def summarise_cpu_traps(rows: list, p: TrapsParams) -> Result:
         metrics.update(fixes_vs_naive_speedup=both["median"], fixes_vs_naive_speedup_verdict=both["reading"],
                        fixes_vs_naive_speedup_low=both["low"],
                        fixes_vs_naive_speedup_high=both["high"], fixes_vs_naive_speedup_span=both["span"])
+    # no ratio column: a row over the naive row would divide across configurations; the lines under the verdict
+    # table give each configuration over itself with no fixes
     return Result("cpu_traps", rows, ["case", "label", "first_call_s", "steps_per_s", "min_steps_per_s",
-                                      "max_steps_per_s", "vs_naive"], text, metrics)
+                                      "max_steps_per_s"], text, metrics)
 
 
 def fixes_alone_and_both(rows: Sequence[Mapping]) -> str:
@@ -223,8 +226,8 @@ def fixes_alone_and_both(rows: Sequence[Mapping]) -> str:
                         blocking=got[blocking]["steps_per_s"] / base, both=got[both]["steps_per_s"] / base))
     if not lines:
         return ""
-    return "\n".join([tr("Each fix alone and both, step rate over the rate with neither (ratios of medians):"),
-                      *lines])
+    return "\n".join([tr("Each fix alone and both, step rate over the same configuration's with no fixes "
+                         "(ratios of medians):"), *lines])
 
 
 def same_process_paired(a: Mapping, b: Mapping) -> str:

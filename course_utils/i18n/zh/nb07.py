@@ -544,10 +544,12 @@ MESSAGES = {
         '结论：配对比值（95% 区间）',
     'verdict vs {a}':
         '对比 {a} 的结论',
-    'about {s:.0f} s':
-        '约 {s:.0f} 秒',
-    '{low:.0f}-{high:.0f} s':
-        '为 {low:.0f}～{high:.0f} 秒',
+    'about {s:.1f} s':
+        '约 {s:.1f} 秒',
+    '{low:.1f}-{high:.1f} s':
+        '为 {low:.1f}～{high:.1f} 秒',
+    '{s} s':
+        '为 {s} 秒',
     ' The course settings were {x:.1f}x faster.':
         '推荐配置的速度是它的 {x:.1f} 倍。',
     'The noise floor for passes of {n} batches, from the same in-memory pass timed twice in the alternation '
@@ -620,10 +622,10 @@ MESSAGES = {
         '在 {limit:.0f} 秒的时间限制内没有达到 {pct:.1f}% 的目标；请调高 time_limit。',
     'The course settings reached {pct:.1f}% after {s:.0f} s of training; the naive defaults did not within the limit.':
         '推荐配置训练 {s:.0f} 秒后达到 {pct:.1f}%；未调优的默认配置在时间限制内没有达到。',
-    'To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} '
-    'steps) against {naive_s:.0f} s for the {naive} ({how}): ':
-        '要达到 {pct:.1f}% 的测试准确率，推荐配置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} '
-        '步），{naive}则需要 {naive_s:.0f} 秒（{how}）：',
+    'To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.1f} s of training ({steps} '
+    'steps) against {naive_s:.1f} s for the {naive} ({how}): ':
+        '要达到 {pct:.1f}% 的测试准确率，推荐配置（{spec}，{env}）需要训练 {best_s:.1f} 秒（{steps} '
+        '步），{naive}则需要 {naive_s:.1f} 秒（{how}）：',
     'no CPU settings':
         '不加 CPU 优化设置',
     " The course settings took {lo:.1f}-{hi:.1f}x as long: SLOWER, they did not speed training up here.":

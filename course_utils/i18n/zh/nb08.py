@@ -255,10 +255,10 @@ MESSAGES = {
         '：同一个训练步的两次结果相差超出了噪声水平，所以每个级别都要与两者分别比较，两个结论不一致的级别判为无法判定',
     '{n} (assumed)':
         '{n}（假定）',
-    "To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.0f} s of training ({steps} steps, "
+    "To {pct:.1f}% test accuracy the course settings ({spec}, {env}) needed {best_s:.1f} s of training ({steps} steps, "
     "{fit_rate:.1f} steps/s on fit's clock); assuming the {naive} need as many steps, this run estimates them at "
     "{estimate} from the two step rates.":
-        '要达到 {pct:.1f}% 的测试准确率，推荐配置（{spec}，{env}）需要训练 {best_s:.0f} 秒（{steps} 步，按 fit 的计时为 '
+        '要达到 {pct:.1f}% 的测试准确率，推荐配置（{spec}，{env}）需要训练 {best_s:.1f} 秒（{steps} 步，按 fit 的计时为 '
         '{fit_rate:.1f} 步/秒）；假定{naive}需要同样多的步数，本次运行由两种单步速率估算其耗时{estimate}。',
     # the naive estimate as one table (accuracy.estimate_table)
     'estimate':
@@ -277,9 +277,20 @@ MESSAGES = {
         '{lo:.0f}～{hi:.0f}',
     "and part 1's noise floor ({noise:.0f}%) either way":
         '再计入第 1 节的噪声水平（{noise:.0f}%）',
-    "The last row is the range the summary quotes: the naive step rate is one reading in a fresh process, paired with "
-    "nothing, so it is known only to part 1's noise floor.":
-        '小结引用的是最后一行：默认配置的单步速率只是新进程中的一次读数，没有与任何读数配对，其精度只能以第 1 节的噪声水平为准。',
+    " The course settings were {x}x faster (the last row of the table below, with the step count's "
+    "uncertainty{noise}); by the two methods alone, {two} and {two_x}x.":
+        '推荐配置的速度是它的 {x} 倍（即下表最后一行，已计入步数的不确定性{noise}）；仅按两种算法估算，耗时{two}，'
+        '速度是它的 {two_x} 倍。',
+    " and part 1's noise floor":
+        '和第 1 节的噪声水平',
+    "The last row widens by part 1's noise floor because the naive step rate is one reading in a fresh process, "
+    "paired with nothing.":
+        '最后一行再按第 1 节的噪声水平放宽，因为默认配置的单步速率只是新进程中的一次读数，没有与任何读数配对。',
+    " At least one rate moved by more than the {noise:.0f}% noise floor the estimate's last row widens by: the "
+    "conditions differ, so this measures no noise, but it shows how far a single unpaired rate can move; read part "
+    "6's range as the size of the gain, not as firm bounds.":
+        '至少有一个速率的变化超过了估算表最后一行所用的 {noise:.0f}% 噪声水平：两节的条件不同，这并不是在测量噪声，'
+        '但它说明一次未配对的速率读数可以偏离多远；所以第 6 节的范围只说明收益的量级，不是确定的上下界。',
     'naive defaults to 98.5%, widened by the noise floor (training s, two figures)':
         '未调优的默认配置达到 98.5%，按噪声水平放宽（训练秒数，两位有效数字）',
     'naive defaults to 99.0%, widened by the noise floor (training s, two figures)':
@@ -449,10 +460,10 @@ MESSAGES = {
         '在 {device} 上，开启数据下沉模式与关闭时逐轮配对比较：{said}',
     'two CPU settings / naive defaults, same configuration (x, median of paired ratios)':
         '同一配置：两项 CPU 优化设置 / 未调优的默认配置（逐轮配对比值的中位数，倍）',
-    "These are medians of the ratios paired round by round; the table's 'medians' ratio' above is a row's median "
-    "rate over the naive row's: on a noisy machine the two can differ a lot.":
-        '判定表中的“比值”是逐轮配对比值的中位数；上表的“中位数之比”一列则是该行速率的中位数除以未调优默认配置那一行的：'
-        '机器噪声大时，两者可能相差很多。',
+    "These are medians of the ratios paired round by round; the lines below are ratios of medians, each "
+    "configuration over itself with no fixes: on a noisy machine the two can differ a lot.":
+        '判定表中的“比值”是逐轮配对比值的中位数；下面几行则是中位数之比，即每种配置的速率中位数除以同一配置“不加优化设置”时的'
+        '速率中位数：机器噪声大时，两者可能相差很多。',
     'lowest-highest ratio {lo:.2f}-{hi:.2f}':
         '比值最低 {lo:.2f}，最高 {hi:.2f}',
     '{name} {med:.2f}x ({spread}), {where}':
@@ -472,7 +483,7 @@ MESSAGES = {
     'Part 2, host blocking on top of the ISA cap, step rate: {said}.':
         '第 2 节，在限制指令集的基础上再加阻塞执行，训练步速度：{said}。',
     'part 2: both CPU settings / neither (naive configuration)':
-        '第 2 节：两项 CPU 优化设置 / 都不加（静态图模式下的 TrainOneStepCell）',
+        '第 2 节：两项 CPU 优化设置 / 不加优化设置（静态图模式下的 TrainOneStepCell）',
     'part 2: + host blocking, {label}':
         '第 2 节：+ 阻塞执行，{label}',
     'part 3: {layer}, with the cap / without':
@@ -536,8 +547,8 @@ MESSAGES = {
         '所以这两行是对同一个训练步的两次测量，按第 07 课对待两份副本的方式合起来读：{lo:.2f}～{hi:.2f}，{said}。',
     '{low}: accuracy {acc:.1f}% ({drop:.1f} points lower: check accuracy, not only speed)':
         '{low}：准确率 {acc:.1f}%（低了 {drop:.1f} 个百分点：不要只看速度，也要检查准确率）',
-    'both fixes / none: {label}':
-        '两项设置 / 不加设置：{label}',
+    'both fixes / no fixes: {label}':
+        '两项 CPU 优化设置 / 不加优化设置：{label}',
     '+ ISA cap':
         '+ 限制指令集',
     '+ host blocking':
@@ -545,13 +556,13 @@ MESSAGES = {
     '{fix}: {label}':
         '{fix}：{label}',
     '{best} / {runner}, both fixes':
-        '{best} / {runner}，两项设置',
+        '{best} / {runner}，两项 CPU 优化设置',
     "Each ratio is a step rate over a step rate, paired round by round: '+ ISA cap' adds the cap to host blocking, "
     "'+ host blocking' the reverse; the last row pairs two configurations timed in the same processes.":
         '每个比值都是两个训练步速率之比，逐轮配对：“+ 限制指令集”是在阻塞执行之上再限制指令集，'
         '“+ 阻塞执行”则反过来；最后一行配对的是在同一批进程中计时的两种配置。',
-    'Each fix alone and both, step rate over the rate with neither (ratios of medians):':
-        '单独使用每项设置和两项同时使用时，训练步速率是两项都不加时的几倍（中位数之比）：',
+    "Each fix alone and both, step rate over the same configuration's with no fixes (ratios of medians):":
+        '单独使用每项设置和两项同时使用时，训练步速率是同一配置“不加优化设置”时的几倍（中位数之比）：',
     '- {label}: the ISA cap alone {cap:.2f}x, host blocking alone {blocking:.2f}x, both {both:.2f}x':
         '- {label}：只限制指令集 {cap:.2f} 倍，只开阻塞执行 {blocking:.2f} 倍，两项都开 {both:.2f} 倍',
     '{layer}: with the cap / without':

@@ -14,6 +14,12 @@ SHOWN = {
         "一课的性能实验：文件存放的位置（``run_dir``）、内核的执行模式，以及到目前为止的结果。",
     "experiment name -> its Result":
         "实验名称 -> 它的 Result",
+    "a block timed in the kernel outside run() -> its conditions":
+        "在本内核中、不经 run() 计时的一段代码 -> 它的计时条件",
+    "``with lab.measuring(name) as m:``: ``Measuring`` around a block timed in this kernel outside ``run``, its\n"
+    "conditions kept under ``name`` so that ``headline``'s busy-machine warning counts it as an experiment.":
+        "``with lab.measuring(name) as m:``：用 ``Measuring`` 包住一段在本内核中、不经 ``run`` 计时的代码，\n"
+        "并以 ``name`` 为名保存它的计时条件，使 ``headline`` 的“机器繁忙”警告把它也算作一个实验。",
     "Measure (in this kernel, or in the processes the experiment launches), summarise, print the table and\n"
     "its conclusion. Every row goes to ``run_dir/<name>.json``; the screen shows ``max_rows`` of them (the largest\n"
     "``key`` first), or none (``table=False``: a later cell shows them). The kernel's mode comes back afterwards\n"
