@@ -1,11 +1,14 @@
 """How often a Ctrl-C in mid-step crashes a MindSpore process, with and without ``signals_held``.
 
-    python scripts/signal_crash_rate.py              # 40 runs each way, alternated; ~6 min on a 2-core CPU
-    python scripts/signal_crash_rate.py --runs 10    # a quick try
+    python scripts/signal_crash_rate.py                      # 40 runs each way, alternated; ~7 min on a 2-core CPU
+    python scripts/signal_crash_rate.py --signal SIGTERM     # a plain `kill` instead of Kernel > Interrupt
+    python scripts/signal_crash_rate.py --host-blocking off  # without MS_DEV_HOST_BLOCKING_RUN
+    python scripts/signal_crash_rate.py --runs 10            # a quick try
 
 Each run starts tests/programs/signal_during_step.py (GRAPH_MODE ``TrainOneStepCell`` steps back to back, handlers
 for SIGINT and SIGTERM) in a fresh process with the course's CPU settings (``runtime.cpu_fix_env``: host blocking
-on), waits 2 s into the steps and sends it a SIGINT, as Kernel > Interrupt does. A run ends well when the loop
+on unless ``--host-blocking off``), waits 2 s into the steps and sends it a SIGINT, as Kernel > Interrupt does (or
+``--signal``). A run ends well when the loop
 stops after its step and the process exits 0; otherwise the script counts the signal that killed it and keeps the
 last line of its stderr (glibc's "corrupted size vs. prev_size while consolidating" is heap corruption). Held and
 unheld runs alternate, so both see the same machine; the load average is printed before and after: more load,
@@ -29,15 +32,15 @@ from course_utils import runtime
 CHILD = Path(__file__).resolve().parent.parent / "tests" / "programs" / "signal_during_step.py"
 
 
-def one_run(held: bool, env: dict) -> str:
-    """One child, one SIGINT 2 s into its steps: "stopped after its step", or how it died."""
+def one_run(held: bool, env: dict, sig: signal.Signals = signal.SIGINT) -> str:
+    """One child, one ``sig`` 2 s into its steps: "stopped after its step", or how it died."""
     args = [sys.executable, str(CHILD), "SIGINT", "SIGTERM"] + ([] if held else ["--unheld"])
     child = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         if child.stdout.readline().strip() != "READY":
             return "never ready"
         time.sleep(2)
-        child.send_signal(signal.SIGINT)
+        child.send_signal(sig)
         out, err = child.communicate(timeout=120)
     finally:
         child.kill()
@@ -49,18 +52,37 @@ def one_run(held: bool, env: dict) -> str:
     return f"exit {child.returncode}"
 
 
+def cpu_model() -> str:
+    """The CPU's model name from /proc/cpuinfo (Linux), else what ``platform`` knows."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=40, help="runs each way (default 40)")
+    parser.add_argument("--signal", choices=("SIGINT", "SIGTERM"), default="SIGINT", help="the signal sent")
+    parser.add_argument("--host-blocking", choices=("on", "off"), default="on",
+                        help="MS_DEV_HOST_BLOCKING_RUN=1 in the children or not (default on)")
     args = parser.parse_args(argv)
-    env = {**os.environ, **runtime.quiet_env(), **runtime.cpu_fix_env("CPU")}
-    print(f"{platform.processor() or platform.machine()} | {os.cpu_count()} CPUs | "
-          f"env: {' '.join(f'{k}={v}' for k, v in sorted(runtime.cpu_fix_env('CPU').items()))}")
+    fixes = runtime.cpu_fix_env("CPU")
+    if args.host_blocking == "off":
+        fixes.pop("MS_DEV_HOST_BLOCKING_RUN", None)
+    env = {k: v for k, v in os.environ.items() if k != "MS_DEV_HOST_BLOCKING_RUN"}
+    env.update(runtime.quiet_env(), **fixes)
+    sig = signal.Signals[args.signal]
+    print(f"{cpu_model()} | {os.cpu_count()} CPUs | {sig.name} | env: "
+          f"{' '.join(f'{k}={v}' for k, v in sorted(fixes.items())) or '(no CPU settings)'}")
     print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), flush=True)
     outcomes = {True: collections.Counter(), False: collections.Counter()}
     for _ in range(args.runs):
         for held in (False, True):
-            outcomes[held][one_run(held, env)] += 1
+            outcomes[held][one_run(held, env, sig)] += 1
     print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     for held, counts in outcomes.items():
         print(f"\n{'with signals_held' if held else 'without (unheld)'}: {args.runs} runs")
