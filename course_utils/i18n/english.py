@@ -46,6 +46,7 @@ ALLOWED = (
     "Learn the Basics",
     "all-reduce", "warm-up",
     "No module named",                    # Python's ImportError, quoted where a lesson says what is missing
+    "Intel Xeon",                         # a CPU's name (the reference machine of a measurement)
     "reshape + max",                      # lesson 08's name for one formulation of pooling: the code it stands for
     # the lab's configuration strings (course_utils.bench Spec: "<mode>/<style>"), code that lesson 07 prints
     "pynative/functional", "pynative/cell", "graph/functional", "graph/cell",
