@@ -11,8 +11,8 @@ on unless ``--host-blocking off``), waits 2 s into the steps and sends it a SIGI
 ``--signal``). A run ends well when the loop
 stops after its step and the process exits 0; otherwise the script counts the signal that killed it and keeps the
 last line of its stderr (glibc's "corrupted size vs. prev_size while consolidating" is heap corruption). Held and
-unheld runs alternate, so both see the same machine; the load average is printed before and after: more load,
-more crashes.
+unheld runs alternate, so both see the same machine; the course's header line (machine, versions, load) comes
+first and the load average after: more load, more crashes.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import collections
 import os
-import platform
 import signal
 import subprocess
 import sys
@@ -28,6 +27,7 @@ import time
 from pathlib import Path
 
 from course_utils import runtime
+from course_utils.bench.report import header, load_average
 
 CHILD = Path(__file__).resolve().parent.parent / "tests" / "programs" / "signal_during_step.py"
 
@@ -52,17 +52,6 @@ def one_run(held: bool, env: dict, sig: signal.Signals = signal.SIGINT) -> str:
     return f"exit {child.returncode}"
 
 
-def cpu_model() -> str:
-    """The CPU's model name from /proc/cpuinfo (Linux), else what ``platform`` knows."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=40, help="runs each way (default 40)")
@@ -76,14 +65,14 @@ def main(argv=None) -> None:
     env = {k: v for k, v in os.environ.items() if k != "MS_DEV_HOST_BLOCKING_RUN"}
     env.update(runtime.quiet_env(), **fixes)
     sig = signal.Signals[args.signal]
-    print(f"{cpu_model()} | {os.cpu_count()} CPUs | {sig.name} | env: "
-          f"{' '.join(f'{k}={v}' for k, v in sorted(fixes.items())) or '(no CPU settings)'}")
-    print("load average before: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), flush=True)
+    print(header(env=False))   # this machine, the versions, the load average before
+    print(f"signal {sig.name} | the children's env: "
+          f"{' '.join(f'{k}={v}' for k, v in sorted(fixes.items())) or '(no CPU settings)'}", flush=True)
     outcomes = {True: collections.Counter(), False: collections.Counter()}
     for _ in range(args.runs):
         for held in (False, True):
             outcomes[held][one_run(held, env, sig)] += 1
-    print("load average after: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
+    print(f"load average after: {load_average()}")
     for held, counts in outcomes.items():
         print(f"\n{'with signals_held' if held else 'without (unheld)'}: {args.runs} runs")
         for outcome, n in counts.most_common():
